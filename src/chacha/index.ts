@@ -1,0 +1,180 @@
+/**
+ * The ChaCha family: ChaCha20 (RFC 8439), the original ChaCha20 with a
+ * 64-bit counter, XChaCha20 (draft-irtf-cfrg-xchacha-03), ChaCha8/12, and
+ * the ChaCha20-Poly1305 and XChaCha20-Poly1305 AEADs. Call shapes follow
+ * @noble/ciphers, so switching is a changed import.
+ */
+import type { ChachaEngine } from './engine.js';
+import { jsChacha } from './js.js';
+import { simdChacha } from './simd.js';
+import { setKey, setWords } from './state.js';
+import * as check from '../runtime/assert.js';
+import { AuthenticationError } from '../runtime/errors.js';
+import { activeTier } from '../runtime/kernels.js';
+
+const engine = (): ChachaEngine => (activeTier() === 'js' ? jsChacha : simdChacha);
+
+/** A stream cipher in @noble/ciphers' shape: returns `output` (new, or the caller's, which may be `data`). */
+export type XorStream = (
+  key: Uint8Array,
+  nonce: Uint8Array,
+  data: Uint8Array,
+  output?: Uint8Array,
+  counter?: number | bigint,
+) => Uint8Array;
+
+interface Variant {
+  nonceLength: 8 | 12 | 24;
+  doubleRounds: number;
+  /** 32: RFC 8439's block counter, which must not pass 2^32 - 1; 64: the original layout, carrying into word 13. */
+  counterBits: 32 | 64;
+  keyLengths: readonly number[];
+}
+
+const state = new Uint32Array(16);
+const subkey = new Uint8Array(32);
+
+function keyOf(key: unknown, lengths: readonly number[]): Uint8Array {
+  const k = check.bytes(key, 'key');
+  if (!lengths.includes(k.length)) throw new RangeError(`key must be ${lengths.join(' or ')} bytes, got ${k.length}`);
+  return k;
+}
+
+/** Blocks a message of `length` bytes uses, starting at the counter [low, high]; throws past the counter space. */
+function checkCounterSpace(length: number, [low, high]: [number, number], bits: 32 | 64): void {
+  if (length === 0) return;
+  const last = low + Math.ceil(length / 64) - 1;
+  if (bits === 32 && last > 0xffffffff) {
+    throw new RangeError(`counter: the message needs blocks up to ${last}, past RFC 8439's 32-bit block counter`);
+  }
+  // A number counter is below 2^53 and a message below 2^53 bytes, so only a high word near 2^32 can overflow.
+  if (bits === 64 && high + Math.floor(last / 0x100000000) > 0xffffffff) {
+    throw new RangeError('counter: the message runs past the 64-bit block counter');
+  }
+}
+
+function streamCipher(variant: Variant): XorStream {
+  return (key, nonce, data, output, counter = 0) => {
+    const k = keyOf(key, variant.keyLengths);
+    const n = check.bytes(nonce, 'nonce', variant.nonceLength);
+    const input = check.bytes(data, 'data');
+    const out = check.output(output, input.length);
+    check.noPartialOverlap(input, out);
+    const words = check.counter(counter, variant.counterBits);
+    checkCounterSpace(input.length, words, variant.counterBits);
+    const e = engine();
+    try {
+      if (variant.nonceLength === 24) {
+        // XChaCha20: a subkey from the first 16 nonce bytes, the last 8 as the nonce (draft §2.3).
+        e.hchacha(k, n.subarray(0, 16), subkey);
+        setKey(state, subkey);
+        setWords(state, 14, n, 16, 2);
+      } else {
+        setKey(state, k);
+        setWords(state, 16 - variant.nonceLength / 4, n, 0, variant.nonceLength / 4);
+      }
+      state[12] = words[0];
+      if (variant.counterBits === 64) state[13] = words[1];
+      e.xor(state, variant.doubleRounds, input, out);
+    } finally {
+      state.fill(0);
+      subkey.fill(0);
+    }
+    return out;
+  };
+}
+
+/** ChaCha20 of RFC 8439: 32-byte key, 12-byte nonce, 32-bit block counter. */
+export const chacha20 = streamCipher({ nonceLength: 12, doubleRounds: 10, counterBits: 32, keyLengths: [32] });
+/** ChaCha with 8 rounds, RFC 8439 layout. */
+export const chacha8 = streamCipher({ nonceLength: 12, doubleRounds: 4, counterBits: 32, keyLengths: [32] });
+/** ChaCha with 12 rounds, RFC 8439 layout. */
+export const chacha12 = streamCipher({ nonceLength: 12, doubleRounds: 6, counterBits: 32, keyLengths: [32] });
+/** The original ChaCha20: 8-byte nonce, 64-bit block counter; 32-byte (or 16-byte) key. */
+export const chacha20orig = streamCipher({ nonceLength: 8, doubleRounds: 10, counterBits: 64, keyLengths: [32, 16] });
+/** XChaCha20 (as libsodium's crypto_stream_xchacha20): 24-byte nonce, 64-bit block counter. */
+export const xchacha20 = streamCipher({ nonceLength: 24, doubleRounds: 10, counterBits: 64, keyLengths: [32] });
+
+/** HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the 32-byte subkey for `key` and a 16-byte nonce. */
+export function hchacha20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
+  const out = new Uint8Array(32);
+  engine().hchacha(keyOf(key, [32]), check.bytes(nonce, 'nonce', 16), out);
+  return out;
+}
+
+/** An AEAD in @noble/ciphers' shape: the ciphertext is followed by the 16-byte tag. */
+export interface Aead {
+  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array;
+  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
+}
+
+const TAG_LENGTH = 16;
+/** RFC 8439 §2.8: blocks 1 to 2^32 - 1 of the keystream, 64 bytes each. */
+const MAX_PLAINTEXT = (2 ** 32 - 1) * 64;
+const EMPTY = new Uint8Array(0);
+
+/** The RFC 8439 AEAD over a key and 12-byte nonce that `prepare` derives for each call. */
+function aead(aad: Uint8Array, prepare: (run: (key: Uint8Array, nonce12: Uint8Array) => void) => void): Aead {
+  return {
+    encrypt(plaintext, output) {
+      const input = check.bytes(plaintext, 'plaintext');
+      if (input.length > MAX_PLAINTEXT) throw new RangeError('plaintext is longer than RFC 8439 allows (2^32 - 1 blocks)');
+      const out = check.output(output, input.length + TAG_LENGTH);
+      check.noPartialOverlap(input, out.subarray(0, input.length));
+      prepare((key, nonce12) => engine().seal(key, nonce12, aad, input, out));
+      return out;
+    },
+    decrypt(ciphertext, output) {
+      const input = check.bytes(ciphertext, 'ciphertext');
+      if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
+      const length = input.length - TAG_LENGTH;
+      if (length > MAX_PLAINTEXT) throw new RangeError('ciphertext is longer than RFC 8439 allows (2^32 - 1 blocks)');
+      const out = check.output(output, length);
+      check.noPartialOverlap(input.subarray(0, length), out);
+      // Copy the tag first: with output inside the ciphertext's buffer it may be overwritten.
+      const tag = input.slice(length);
+      let valid = false;
+      try {
+        prepare((key, nonce12) => {
+          valid = engine().open(key, nonce12, aad, input.subarray(0, length), tag, out);
+        });
+      } finally {
+        if (!valid) out.fill(0);
+      }
+      if (!valid) throw new AuthenticationError();
+      return out;
+    },
+  };
+}
+
+function aadOf(aad: unknown): Uint8Array {
+  return aad === undefined ? EMPTY : check.bytes(aad, 'aad');
+}
+
+/** ChaCha20-Poly1305 (RFC 8439 §2.8): 32-byte key, 12-byte nonce, optional associated data. */
+export function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
+  const k = keyOf(key, [32]);
+  const n = check.bytes(nonce, 'nonce', 12);
+  return aead(aadOf(aad), (run) => run(k, n));
+}
+
+/**
+ * XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3): the RFC 8439 AEAD
+ * under the HChaCha20 subkey of the first 16 nonce bytes, with nonce
+ * 0x00000000 || the last 8 nonce bytes.
+ */
+export function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
+  const k = keyOf(key, [32]);
+  const n = check.bytes(nonce, 'nonce', 24);
+  return aead(aadOf(aad), (run) => {
+    const derived = new Uint8Array(32);
+    const nonce12 = new Uint8Array(12);
+    try {
+      engine().hchacha(k, n.subarray(0, 16), derived);
+      nonce12.set(n.subarray(16), 4);
+      run(derived, nonce12);
+    } finally {
+      derived.fill(0);
+    }
+  });
+}

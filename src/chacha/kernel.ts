@@ -1,0 +1,238 @@
+/**
+ * ChaCha kernel generator (RFC 8439 §2.1-2.4), with Poly1305 and the AEAD
+ * of §2.8 in the same module so that one call encrypts and authenticates a
+ * slice while it is in cache.
+ *
+ * The SIMD path is inter-block: v128 local x_w holds word w of four
+ * consecutive blocks (lane i = block counter + i), so each quarter round
+ * does four blocks' work with no lane shuffles. Only the output pass
+ * transposes, in registers, and XORs the keystream straight into the data.
+ * A scalar block function serves the blocks left after the 4-block groups.
+ */
+import { BLOCK, BUFFER, PAGES, POLY, STATE } from './layout.js';
+import { poly1305Functions, transpose4 } from '../poly1305/kernel.js';
+import * as P from '../poly1305/layout.js';
+import {
+  type Expr, declare, func, get, i32, i32x4, i64, ifThen, module, regs, set, v128, whileLoop,
+} from '../wasm/wat.js';
+
+/** How a vector rotation by a multiple of 8 bits is emitted; engines differ on which is fastest. */
+export type ByteRotation = 'shuffle' | 'swizzle' | 'shift';
+
+/** Byte indices that rotate each 32-bit lane left by `bits` (a multiple of 8), little-endian. */
+const rotationBytes = (bits: number): number[] =>
+  [0, 4, 8, 12].flatMap((lane) => [0, 1, 2, 3].map((b) => lane + ((b - bits / 8 + 4) % 4)));
+
+function rotlVector(x: Expr, bits: number, style: ByteRotation): Expr {
+  if (bits % 8 === 0 && style === 'shuffle') return v128.shuffle(rotationBytes(bits), x);
+  if (bits % 8 === 0 && style === 'swizzle') return v128.swizzle(rotationBytes(bits), x);
+  return v128.or(i32x4.shl(x, bits), i32x4.shr(x, 32 - bits));
+}
+
+/** The operations a quarter round needs, for 4-lane vectors or scalar words. */
+interface Arith {
+  add(a: Expr, b: Expr): Expr;
+  xor(a: Expr, b: Expr): Expr;
+  rotl(a: Expr, bits: number): Expr;
+}
+
+const vectorArith = (style: ByteRotation): Arith => ({
+  add: i32x4.add,
+  xor: v128.xor,
+  rotl: (a, bits) => rotlVector(a, bits, style),
+});
+
+const scalarArith: Arith = { add: i32.add, xor: i32.xor, rotl: i32.rotl };
+
+/** RFC 8439 §2.1: the quarter round on locals a, b, c, d. */
+function quarterRound(m: Arith, x: string[], a: number, b: number, c: number, d: number): Expr[] {
+  const step = (p: number, q: number, r: number, bits: number) => [
+    set(x[p], m.add(get(x[p]), get(x[q]))),
+    set(x[r], m.rotl(m.xor(get(x[r]), get(x[p])), bits)),
+  ];
+  return [...step(a, b, d, 16), ...step(c, d, b, 12), ...step(a, b, d, 8), ...step(c, d, b, 7)];
+}
+
+/** RFC 8439 §2.3: a column round then a diagonal round, repeated `doubleRounds` times. */
+function rounds(m: Arith, x: string[], counter: string): Expr {
+  return whileLoop('round', get(counter), [
+    ...quarterRound(m, x, 0, 4, 8, 12),
+    ...quarterRound(m, x, 1, 5, 9, 13),
+    ...quarterRound(m, x, 2, 6, 10, 14),
+    ...quarterRound(m, x, 3, 7, 11, 15),
+    ...quarterRound(m, x, 0, 5, 10, 15),
+    ...quarterRound(m, x, 1, 6, 11, 12),
+    ...quarterRound(m, x, 2, 7, 8, 13),
+    ...quarterRound(m, x, 3, 4, 9, 14),
+    set(counter, i32.sub(get(counter), i32.const(1))),
+  ]);
+}
+
+const stateWord = (w: number): Expr => i32.load(i32.const(STATE), 4 * w);
+/** Words 12..13 as one 64-bit block counter (the original ChaCha layout; the IETF caller never carries). */
+const counter64 = (): Expr => i64.load(i32.const(STATE), 48);
+const advanceCounter = (blocks: number): Expr => i64.store(i32.const(STATE), i64.add(counter64(), i64.const(blocks)), 48);
+
+/**
+ * Four blocks at `ptr`: state words splatted into lanes, the counter
+ * lanes ctr + 0..3 with the carry into word 13 where the low word wraps.
+ */
+function initialVectors(x: string[]): Expr[] {
+  return x.map((n, w) => {
+    if (w === 12) return set(n, i32x4.add(v128.splat32(i32.const(STATE), 48), v128.const32(0, 1, 2, 3)));
+    // A lane whose low counter word wrapped is below the splatted start: lt_u gives -1 there.
+    if (w === 13) return set(n, i32x4.sub(v128.splat32(i32.const(STATE), 52), i32x4.ltU(get(x[12]), v128.splat32(i32.const(STATE), 48))));
+    return set(n, v128.splat32(i32.const(STATE), 4 * w));
+  });
+}
+
+/** XOR four blocks of keystream (x, after the feed-forward) into the 256 bytes at `ptr`. */
+function xorOut(x: string[], t: string[]): Expr[] {
+  const code: Expr[] = [];
+  for (let group = 0; group < 4; group++) {
+    const words = x.slice(4 * group, 4 * group + 4);
+    // After the transpose, words[i] holds words 4*group..4*group+3 of block i.
+    code.push(...transpose4(words, t, words.map(get)));
+    for (let blk = 0; blk < 4; blk++) {
+      const offset = 64 * blk + 16 * group;
+      code.push(v128.store(get('ptr'), v128.xor(v128.load(get('ptr'), offset), get(words[blk])), offset));
+    }
+  }
+  return code;
+}
+
+function vectorXor(style: ByteRotation): string {
+  const x = regs('x', 16), t = regs('t', 4);
+  const m = vectorArith(style);
+  return func({
+    name: `chacha_xor_${style}`,
+    exported: true,
+    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
+    locals: { ...declare([...x, ...t], 'v128'), i: 'i32' },
+    body: [
+      whileLoop('group', i32.geU(get('len'), i32.const(256)), [
+        ...initialVectors(x),
+        set('i', get('doubleRounds')),
+        rounds(m, x, 'i'),
+        // Feed-forward (RFC 8439 §2.3): add the input state, reloaded rather than kept in 16 more registers.
+        ...x.map((n, w) => (w === 12 || w === 13 ? '' : set(n, i32x4.add(get(n), v128.splat32(i32.const(STATE), 4 * w))))),
+        set('t0', i32x4.add(v128.splat32(i32.const(STATE), 48), v128.const32(0, 1, 2, 3))),
+        set(x[12], i32x4.add(get(x[12]), get('t0'))),
+        set(x[13], i32x4.add(get(x[13]), i32x4.sub(v128.splat32(i32.const(STATE), 52), i32x4.ltU(get('t0'), v128.splat32(i32.const(STATE), 48))))),
+        ...xorOut(x, t),
+        advanceCounter(4),
+        set('ptr', i32.add(get('ptr'), i32.const(256))),
+        set('len', i32.sub(get('len'), i32.const(256))),
+      ]),
+      `(call $chacha_xor_scalar ${get('ptr')} ${get('len')} ${get('doubleRounds')})`,
+    ],
+  });
+}
+
+/** One block's keystream into scalar locals y0..y15 (with the feed-forward when `feedForward`). */
+function scalarBlock(y: string[], feedForward: boolean): Expr[] {
+  return [
+    ...y.map((n, w) => set(n, stateWord(w))),
+    set('i', get('doubleRounds')),
+    rounds(scalarArith, y, 'i'),
+    ...(feedForward ? y.map((n, w) => set(n, i32.add(get(n), stateWord(w)))) : []),
+  ];
+}
+
+/** Whole blocks XORed a word at a time; a final partial block through BLOCK. */
+function scalarXor(): string {
+  const y = regs('y', 16);
+  return func({
+    name: 'chacha_xor_scalar',
+    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
+    locals: { ...declare(y, 'i32'), i: 'i32' },
+    body: [
+      whileLoop('block', i32.geU(get('len'), i32.const(64)), [
+        ...scalarBlock(y, true),
+        ...y.map((n, w) => i32.store(get('ptr'), i32.xor(i32.load(get('ptr'), 4 * w), get(n)), 4 * w)),
+        advanceCounter(1),
+        set('ptr', i32.add(get('ptr'), i32.const(64))),
+        set('len', i32.sub(get('len'), i32.const(64))),
+      ]),
+      ifThen(get('len'), [
+        ...scalarBlock(y, true),
+        ...y.map((n, w) => i32.store(i32.const(BLOCK), get(n), 4 * w)),
+        set('i', i32.const(0)),
+        whileLoop('byte', i32.ltU(get('i'), get('len')), [
+          i32.store8(i32.add(get('ptr'), get('i')), i32.xor(i32.load8(i32.add(get('ptr'), get('i'))), i32.load8(i32.add(get('i'), i32.const(BLOCK))))),
+          set('i', i32.add(get('i'), i32.const(1))),
+        ]),
+        advanceCounter(1),
+      ]),
+    ],
+  });
+}
+
+/**
+ * HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the state holds the key and
+ * the 16-byte nonce in words 12..15; rounds without the feed-forward, then
+ * words 0..3 and 12..15 are the subkey, written to BLOCK.
+ */
+function hchacha(): string {
+  const y = regs('y', 16);
+  return func({
+    name: 'hchacha',
+    exported: true,
+    params: [['doubleRounds', 'i32']],
+    locals: { ...declare(y, 'i32'), i: 'i32' },
+    body: [
+      ...scalarBlock(y, false),
+      ...[0, 1, 2, 3, 12, 13, 14, 15].map((w, k) => i32.store(i32.const(BLOCK), get(y[w]), 4 * k)),
+    ],
+  });
+}
+
+/**
+ * AEAD_CHACHA20_POLY1305 (RFC 8439 §2.8). aead_init derives the one-time
+ * Poly1305 key from block 0 (§2.6) and leaves the counter at 1; seal and
+ * open then take one slice each, encrypting and authenticating it in one
+ * call. Slices are multiples of 16 bytes but the last, which pad16 pads.
+ */
+function aead(xor: string): string[] {
+  const init = func({
+    name: 'aead_init',
+    exported: true,
+    locals: declare(['z'], 'i32'),
+    body: [
+      // Zeroing BLOCK and XORing keystream into it leaves the raw block 0.
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map((k) => i64.store(i32.const(BLOCK), i64.const(0), 8 * k)),
+      `(call $chacha_xor_scalar ${i32.const(BLOCK)} ${i32.const(64)} ${i32.const(10)})`,
+      ...[0, 1, 2, 3].map((k) => i64.store(i32.const(POLY + P.KEY), i64.load(i32.const(BLOCK), 8 * k), 8 * k)),
+      `(call $poly_init)`,
+    ],
+  });
+  const seal = func({
+    name: 'aead_seal',
+    exported: true,
+    params: [['ptr', 'i32'], ['len', 'i32']],
+    body: [`(call $${xor} ${get('ptr')} ${get('len')} ${i32.const(10)})`, `(call $poly_pad16 ${get('ptr')} ${get('len')})`],
+  });
+  const open = func({
+    name: 'aead_open',
+    exported: true,
+    params: [['ptr', 'i32'], ['len', 'i32']],
+    body: [`(call $poly_pad16 ${get('ptr')} ${get('len')})`, `(call $${xor} ${get('ptr')} ${get('len')} ${i32.const(10)})`],
+  });
+  return [init, seal, open];
+}
+
+export interface ChachaKernelOptions {
+  /** Rotation variants to export as chacha_xor_<style>; the first serves the AEAD. */
+  rotations: ByteRotation[];
+}
+
+export function chachaModule(options: ChachaKernelOptions = { rotations: ['shuffle', 'swizzle', 'shift'] }): string {
+  void BUFFER;
+  return module(PAGES, [
+    ...options.rotations.map(vectorXor),
+    scalarXor(),
+    hchacha(),
+    ...poly1305Functions(POLY),
+    ...aead(`chacha_xor_${options.rotations[0]}`),
+  ]);
+}

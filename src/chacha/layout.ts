@@ -1,0 +1,21 @@
+/**
+ * Linear memory of the ChaCha/Poly1305 kernel module, shared by its
+ * generator (kernel.ts) and the runtime side (simd.ts). Everything below
+ * BUFFER + the bytes a call used is secret and wiped before the call returns.
+ */
+
+/** 16 words of ChaCha input state (RFC 8439 §2.3); the kernel advances words 12..13 as it goes. */
+export const STATE = 0;
+/** One 64-byte keystream block: a partial final block, the HChaCha20 output, the Poly1305 key. */
+export const BLOCK = 64;
+/** Poly1305 state (see poly1305/layout.ts for its fields). */
+export const POLY = 128;
+/** Data slices are copied here, processed in place, and copied out. */
+export const BUFFER = 512;
+/**
+ * Bytes per slice: a multiple of 256 (one 4-block ChaCha group) and so of
+ * 16 (Poly1305 blocks), so only a call's final slice has a partial block.
+ */
+export const SLICE = 32768;
+/** 64 KiB pages: fixed, so memory never grows with the input. */
+export const PAGES = Math.ceil((BUFFER + SLICE) / 65536);

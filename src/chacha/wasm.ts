@@ -1,0 +1,20 @@
+/** The ChaCha/Poly1305 kernel module: its exports as the runtime calls them. */
+import { base64 } from '../generated/chacha.js';
+import { defineKernel, type KernelExports } from '../runtime/kernels.js';
+
+export interface ChachaKernel extends KernelExports {
+  /** XOR keystream of the state at STATE into [ptr, ptr + len) and advance its counter. */
+  chacha_xor_shuffle(ptr: number, len: number, doubleRounds: number): void;
+  chacha_xor_swizzle(ptr: number, len: number, doubleRounds: number): void;
+  chacha_xor_shift(ptr: number, len: number, doubleRounds: number): void;
+  hchacha(doubleRounds: number): void;
+  poly_init(): void;
+  poly_blocks(ptr: number, len: number, hibit: number): void;
+  poly_pad16(ptr: number, len: number): void;
+  poly_finish(): void;
+  aead_init(): void;
+  aead_seal(ptr: number, len: number): void;
+  aead_open(ptr: number, len: number): void;
+}
+
+export const chachaKernel = defineKernel<ChachaKernel>('chacha', base64);

@@ -1,0 +1,9 @@
+/**
+ * fourfold: symmetric cryptography for every JavaScript engine, with
+ * WebAssembly SIMD kernels that process four blocks per instruction and a
+ * pure-JavaScript tier with identical outputs.
+ */
+export { ready, tier, type ReadyOptions, type Tier } from './runtime/kernels.js';
+export { AuthenticationError } from './runtime/errors.js';
+export * from './chacha/index.js';
+export * from './poly1305/index.js';

@@ -1,0 +1,14 @@
+/** An incremental Poly1305 (RFC 8439 §2.5) of one tier. */
+export interface Poly1305State {
+  /** Absorbs any number of bytes; may be called any number of times with any split. */
+  update(data: Uint8Array): void;
+  /** Writes the 16-byte tag into `out` and wipes the state; the object is unusable afterwards. */
+  digestInto(out: Uint8Array): void;
+  /** Wipes the state without producing a tag. */
+  destroy(): void;
+}
+
+export interface Poly1305Engine {
+  /** A new state for the 32-byte one-time key r || s (r is clamped inside). */
+  create(key: Uint8Array): Poly1305State;
+}

@@ -1,0 +1,277 @@
+/**
+ * Poly1305 (RFC 8439 §2.5) kernel generator: functions to be included in a
+ * module whose memory holds a Poly1305 state at `base` (layout.ts).
+ *
+ * Numbers mod p = 2^130 - 5 are kept in five 26-bit limbs so that limb
+ * products fit 64 bits with room for sums: 2^26 * (5 * 2^26) * 10 < 2^64.
+ * Reduction uses 2^130 = 5 (mod p): a product term at limb i + j >= 5 is
+ * folded into limb i + j - 5 with a factor 5, pre-multiplied into r.
+ *
+ * Short messages use the scalar loop: h = (h + m) * r per 16-byte block.
+ * Long ones use a 2-lane vector loop over 64 bytes (blocks m0..m3) at a time:
+ *   A' = A * r^4 + m0 * r^2 + m2,   B' = B * r^4 + m1 * r^2 + m3,
+ * and at the end h = A * r^2 + B * r. Expanding the recurrences gives exactly
+ * sum(m_i * r^(n - i)), the scalar Horner result; the scalar h from before
+ * the loop is added into the first m0. All products of one iteration are
+ * summed before a single carry pass, and i64x2.extmul_*_i32x4_u gives two
+ * 64-bit products per instruction.
+ */
+import { H, HIBIT, KEY, PAD, R, SCRATCH, TAG } from './layout.js';
+import {
+  type Expr, declare, func, get, i32, i32x4, i64, i64x2, ifThen, regs, set, v128, whileLoop,
+} from '../wasm/wat.js';
+
+const MASK26 = 0x3ffffff;
+/** From this many bytes on, poly_blocks uses the vector loop (its setup costs two multiplications). */
+export const VECTOR_THRESHOLD = 256;
+
+const limbs = (prefix: string) => regs(prefix, 5);
+
+/**
+ * out = a * b mod p (not fully reduced), on limbs in i64 locals, through the
+ * 64-bit sums d. `b5` holds 5 * b. After the carry pass every limb is below
+ * 2^26 but limb 1, which may exceed it by a little: enough for the next product.
+ */
+function mulmod(out: string[], a: string[], b: string[], b5: string[], d: string[]): Expr[] {
+  return [...d.map((n, k) => set(n, productTerms(a, i64.mul, b, b5, k).reduce((x, y) => i64.add(x, y)))), ...carry(out, d)];
+}
+
+/**
+ * The five products whose limb indices sum to k (mod 5): a_i * b_j with
+ * j = k - i, or with j = k - i + 5 and the factor 5 from 2^130 = 5 (mod p),
+ * which `b5` holds pre-multiplied.
+ */
+function productTerms(a: string[], mul: (x: Expr, y: Expr) => Expr, b: string[], b5: string[], k: number): Expr[] {
+  return [0, 1, 2, 3, 4].map((i) => (i <= k ? mul(get(a[i]), get(b[k - i])) : mul(get(a[i]), get(b5[k - i + 5]))));
+}
+
+/** Carry pass over 64-bit limb sums d0..d4 into 26-bit limbs `out` (i64 locals). */
+function carry(out: string[], d: string[]): Expr[] {
+  const code: Expr[] = [];
+  for (let k = 0; k < 4; k++) {
+    code.push(set(d[k + 1], i64.add(get(d[k + 1]), i64.shr(get(d[k]), 26))));
+    code.push(set(out[k], i64.and(get(d[k]), i64.const(MASK26))));
+  }
+  // The carry out of limb 4 is worth 2^130 = 5 (mod p).
+  code.push(set(out[4], i64.and(get(d[4]), i64.const(MASK26))));
+  code.push(set(d[0], i64.add(get(out[0]), i64.mul(i64.shr(get(d[4]), 26), i64.const(5)))));
+  code.push(set(out[0], i64.and(get(d[0]), i64.const(MASK26))));
+  code.push(set(out[1], i64.add(get(out[1]), i64.shr(get(d[0]), 26))));
+  return code;
+}
+
+/** The five 26-bit limbs of the 16-byte little-endian number at `ptr` (words w0..w3). */
+function splitBlock(w: Expr[], and: (x: Expr) => Expr, shr: (x: Expr, n: number) => Expr, shl: (x: Expr, n: number) => Expr, or: (a: Expr, b: Expr) => Expr): Expr[] {
+  return [
+    and(w[0]),
+    and(or(shr(w[0], 26), shl(w[1], 6))),
+    and(or(shr(w[1], 20), shl(w[2], 12))),
+    and(or(shr(w[2], 14), shl(w[3], 18))),
+    shr(w[3], 8),
+  ];
+}
+
+export function poly1305Functions(base: number): string[] {
+  const h = limbs('h'), r = limbs('r'), r5 = limbs('s'), d = limbs('d');
+  const at = (field: number, limb = 0) => i32.const(base + field + 4 * limb);
+  const loadLimbs = (names: string[], field: number) => names.map((n, i) => set(n, i64.extend(i32.load(at(field, i)))));
+  const storeLimbs = (names: string[], field: number) => names.map((n, i) => i32.store(at(field, i), i32.wrap(get(n))));
+  const times5 = (dst: string[], src: string[]) => dst.map((n, i) => set(n, i64.mul(get(src[i]), i64.const(5))));
+  const scalarLocals = { ...declare([...h, ...r, ...r5, ...d], 'i64') };
+
+  // poly_init: r = clamp(key[0..16]) (RFC 8439 §2.5), s = key[16..32], h = 0.
+  const init = func({
+    name: 'poly_init',
+    exported: true,
+    locals: declare(['w0', 'w1', 'w2', 'w3'], 'i32'),
+    body: [
+      set('w0', i32.and(i32.load(at(KEY, 0)), i32.const(0x0fffffff))),
+      set('w1', i32.and(i32.load(at(KEY, 1)), i32.const(0x0ffffffc))),
+      set('w2', i32.and(i32.load(at(KEY, 2)), i32.const(0x0ffffffc))),
+      set('w3', i32.and(i32.load(at(KEY, 3)), i32.const(0x0ffffffc))),
+      ...splitBlock(['w0', 'w1', 'w2', 'w3'].map(get), (x) => i32.and(x, i32.const(MASK26)), i32.shr, i32.shl, i32.or)
+        .map((limb, i) => i32.store(at(R, i), limb)),
+      ...[0, 1, 2, 3].map((i) => i32.store(at(PAD, i), i32.load(at(KEY, 4 + i)))),
+      ...[0, 1, 2, 3, 4].map((i) => i32.store(at(H, i), i32.const(0))),
+    ],
+  });
+
+  // Scalar loop: h = (h + m) * r for each 16-byte block, `hibit` = 2^128 or 0.
+  const scalarBlocks = func({
+    name: 'poly_blocks_scalar',
+    params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
+    locals: { ...scalarLocals, ...declare(['w0', 'w1', 'w2', 'w3'], 'i32') },
+    body: [
+      ...loadLimbs(h, H), ...loadLimbs(r, R), ...times5(r5, r),
+      whileLoop('block', i32.geU(get('len'), i32.const(16)), [
+        ...[0, 1, 2, 3].map((i) => set(`w${i}`, i32.load(get('ptr'), 4 * i))),
+        ...splitBlock(['w0', 'w1', 'w2', 'w3'].map(get), (x) => i32.and(x, i32.const(MASK26)), i32.shr, i32.shl, i32.or)
+          .map((limb, i) => set(h[i], i64.add(get(h[i]), i64.extend(i === 4 ? i32.or(limb, get('hibit')) : limb)))),
+        ...mulmod(h, h, r, r5, d),
+        set('ptr', i32.add(get('ptr'), i32.const(16))),
+        set('len', i32.sub(get('len'), i32.const(16))),
+      ]),
+      ...storeLimbs(h, H),
+    ],
+  });
+
+  // Vector loop, 64 bytes an iteration; returns with h in memory as the scalar loop does.
+  const vH = limbs('vh'), vM = limbs('vm'), vIn = limbs('vin'), vR = limbs('vr'), vS = limbs('vs'), vD = limbs('vd');
+  const w = regs('vw', 4), t = regs('vt', 4);
+  const r2 = limbs('p'), r4 = limbs('q'), p5 = limbs('p5'), q5 = limbs('q5');
+  /** Lanes [a, a, b, b] of 32-bit limbs from two i64 locals. */
+  const pair = (a: string, b: string): Expr =>
+    v128.shuffle32([0, 0, 4, 4], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
+  /** Lanes [a, b, 0, 0]. */
+  const lanes2 = (a: string, b: string): Expr =>
+    v128.shuffle32([0, 4, 1, 5], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
+  const vectorBlocks = func({
+    name: 'poly_blocks_vector',
+    params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
+    locals: {
+      ...scalarLocals,
+      ...declare([...r2, ...r4, ...p5, ...q5], 'i64'),
+      ...declare([...vH, ...vM, ...vIn, ...vR, ...vS, ...vD, ...w, ...t, 'vhibit', 'vmask'], 'v128'),
+    },
+    body: [
+      ...loadLimbs(h, H), ...loadLimbs(r, R), ...times5(r5, r),
+      // r^2 and r^4, then the lane vectors [r^4, r^4, r^2, r^2] and 5 times them.
+      ...mulmod(r2, r, r, r5, d), ...times5(p5, r2),
+      ...mulmod(r4, r2, r2, p5, d), ...times5(q5, r4),
+      ...vR.map((n, i) => set(n, pair(r4[i], r2[i]))),
+      ...vS.map((n, i) => set(n, i32x4.mul(get(vR[i]), i32x4.splat(i32.const(5))))),
+      // The scalar h enters as part of the first m0 (lane 2 of the message vectors).
+      ...vIn.map((n, i) => set(n, v128.shuffle32([4, 4, 0, 4], i32x4.splat(i32.wrap(get(h[i]))), v128.const32(0, 0, 0, 0)))),
+      ...vH.map((n) => set(n, v128.const32(0, 0, 0, 0))),
+      set('vhibit', i32x4.splat(get('hibit'))),
+      set('vmask', i32x4.splat(i32.const(MASK26))),
+      whileLoop('group', i32.geU(get('len'), i32.const(64)), [
+        // Lanes [m2, m3, m0, m1]: transpose the blocks so that vw_j holds word j of each.
+        ...transpose4(w, t, [32, 48, 0, 16].map((o) => v128.load(get('ptr'), o))),
+        ...splitBlock(w.map(get), (x) => v128.and(x, get('vmask')), i32x4.shr, i32x4.shl, v128.or)
+          .map((limb, i) => set(vM[i], i32x4.add(i === 4 ? v128.or(limb, get('vhibit')) : limb, get(vIn[i])))),
+        ...vIn.map((n) => set(n, v128.const32(0, 0, 0, 0))),
+        // d_k = [A, B] * r^4 + [m0, m1] * r^2 + [m2, m3]
+        ...vD.map((n, k) =>
+          set(n, [...productTerms(vH, i64x2.mulLow, vR, vS, k), ...productTerms(vM, i64x2.mulHigh, vR, vS, k), i64x2.extendLow(get(vM[k]))]
+            .reduce((x, y) => i64x2.add(x, y)))),
+        ...vectorCarry(vH, vD),
+        set('ptr', i32.add(get('ptr'), i32.const(64))),
+        set('len', i32.sub(get('len'), i32.const(64))),
+      ]),
+      // h = A * r^2 + B * r: lanes [r^2, r], then the two lanes summed.
+      ...vR.map((n, i) => set(n, lanes2(r2[i], r[i]))),
+      ...vS.map((n, i) => set(n, i32x4.mul(get(vR[i]), i32x4.splat(i32.const(5))))),
+      ...vD.map((n, k) => set(n, productTerms(vH, i64x2.mulLow, vR, vS, k).reduce((x, y) => i64x2.add(x, y)))),
+      ...d.map((n, k) => set(n, i64.add(i64x2.lane(get(vD[k]), 0), i64x2.lane(get(vD[k]), 1)))),
+      ...carry(h, d),
+      ...storeLimbs(h, H),
+      // Fewer than 4 blocks remain.
+      `(call $poly_blocks_scalar ${get('ptr')} ${get('len')} ${get('hibit')})`,
+    ],
+  });
+
+  const blocks = func({
+    name: 'poly_blocks',
+    exported: true,
+    params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
+    body: [
+      `(if (i32.ge_u ${get('len')} ${i32.const(VECTOR_THRESHOLD)})
+        (then (call $poly_blocks_vector ${get('ptr')} ${get('len')} ${get('hibit')}))
+        (else (call $poly_blocks_scalar ${get('ptr')} ${get('len')} ${get('hibit')})))`,
+    ],
+  });
+
+  // Whole blocks, then a final partial block zero-padded to 16 bytes (RFC 8439 §2.8 pad16).
+  const pad16 = func({
+    name: 'poly_pad16',
+    exported: true,
+    params: [['ptr', 'i32'], ['len', 'i32']],
+    locals: declare(['full', 'i'], 'i32'),
+    body: [
+      set('full', i32.and(get('len'), i32.const(~15))),
+      `(call $poly_blocks ${get('ptr')} ${get('full')} ${i32.const(HIBIT)})`,
+      ifThen(i32.and(get('len'), i32.const(15)), [
+        i64.store(at(SCRATCH), i64.const(0)),
+        i64.store(at(SCRATCH, 2), i64.const(0)),
+        set('i', i32.const(0)),
+        whileLoop('tail', i32.ltU(get('i'), i32.and(get('len'), i32.const(15))), [
+          i32.store8(i32.add(get('i'), i32.const(base + SCRATCH)), i32.load8(i32.add(get('ptr'), i32.add(get('full'), get('i'))))),
+          set('i', i32.add(get('i'), i32.const(1))),
+        ]),
+        `(call $poly_blocks_scalar ${at(SCRATCH)} ${i32.const(16)} ${i32.const(HIBIT)})`,
+      ]),
+    ],
+  });
+
+  // tag = ((h mod p) + s) mod 2^128 (RFC 8439 §2.5.1), in constant time.
+  const g = limbs('g');
+  const finish = func({
+    name: 'poly_finish',
+    exported: true,
+    locals: { ...declare([...h, ...g], 'i32'), mask: 'i32', c: 'i32', f: 'i64' },
+    body: [
+      ...h.map((n, i) => set(n, i32.load(at(H, i)))),
+      // Full carry so every limb is below 2^26 (h < 2^130 + small).
+      ...[1, 2, 3, 4].flatMap((i) => [
+        set(h[(i + 1) % 5], i32.add(get(h[(i + 1) % 5]), i === 4 ? i32.mul(i32.shr(get(h[4]), 26), i32.const(5)) : i32.shr(get(h[i]), 26))),
+        set(h[i], i32.and(get(h[i]), i32.const(MASK26))),
+      ]),
+      set(h[1], i32.add(get(h[1]), i32.shr(get(h[0]), 26))),
+      set(h[0], i32.and(get(h[0]), i32.const(MASK26))),
+      // g = h + 5 - 2^130; if it does not go negative, h >= p and g is the result.
+      set('c', i32.const(5)),
+      ...[0, 1, 2, 3, 4].flatMap((i) => [
+        set(g[i], i32.add(get(h[i]), get('c'))),
+        set('c', i32.shr(get(g[i]), 26)),
+        set(g[i], i32.and(get(g[i]), i32.const(MASK26))),
+      ]),
+      // The carry out of limb 4 is 1 exactly when h + 5 >= 2^130.
+      set('mask', i32.sub(i32.const(0), get('c'))),
+      ...h.map((n, i) => set(n, i32.or(i32.and(get(n), i32.xor(get('mask'), i32.const(-1))), i32.and(get(g[i]), get('mask'))))),
+      // h + s mod 2^128, a 32-bit word at a time. Adding (not OR-ing) the
+      // shifted limbs stays right when limb 1 is 2^26 after the carry pass.
+      set('f', i64.add(i64.add(i64.extend(get(h[0])), i64.shl(i64.extend(get(h[1])), 26)), i64.extend(i32.load(at(PAD, 0))))),
+      i32.store(at(TAG, 0), i32.wrap(get('f'))),
+      ...[1, 2, 3].flatMap((i) => [
+        set('f', i64.add(i64.add(i64.shr(get('f'), 32), i64.shl(i64.extend(get(h[i + 1])), [20, 14, 8][i - 1])), i64.extend(i32.load(at(PAD, i))))),
+        i32.store(at(TAG, i), i32.wrap(get('f'))),
+      ]),
+    ],
+  });
+
+  return [init, scalarBlocks, vectorBlocks, blocks, pad16, finish];
+}
+
+/**
+ * 4x4 transpose of 32-bit lanes: out_j lane i = word j of rows[i]. Eight
+ * shuffles, all in registers; shared with the ChaCha kernel's output pass.
+ */
+export function transpose4(out: string[], tmp: string[], rows: Expr[]): Expr[] {
+  return [
+    set(tmp[0], rows[0]), set(tmp[1], rows[1]), set(tmp[2], rows[2]), set(tmp[3], rows[3]),
+    set(out[0], v128.shuffle32([0, 4, 1, 5], get(tmp[0]), get(tmp[1]))), // a0 b0 a1 b1
+    set(out[1], v128.shuffle32([2, 6, 3, 7], get(tmp[0]), get(tmp[1]))), // a2 b2 a3 b3
+    set(out[2], v128.shuffle32([0, 4, 1, 5], get(tmp[2]), get(tmp[3]))), // c0 d0 c1 d1
+    set(out[3], v128.shuffle32([2, 6, 3, 7], get(tmp[2]), get(tmp[3]))), // c2 d2 c3 d3
+    set(tmp[0], v128.shuffle32([0, 1, 4, 5], get(out[0]), get(out[2]))), // a0 b0 c0 d0
+    set(tmp[1], v128.shuffle32([2, 3, 6, 7], get(out[0]), get(out[2]))), // a1 b1 c1 d1
+    set(tmp[2], v128.shuffle32([0, 1, 4, 5], get(out[1]), get(out[3]))), // a2 b2 c2 d2
+    set(tmp[3], v128.shuffle32([2, 3, 6, 7], get(out[1]), get(out[3]))), // a3 b3 c3 d3
+    set(out[0], get(tmp[0])), set(out[1], get(tmp[1])), set(out[2], get(tmp[2])), set(out[3], get(tmp[3])),
+  ];
+}
+
+/** The carry pass of the vector loop, on two 64-bit lanes; leaves 32-bit limbs in lanes 0 and 1. */
+function vectorCarry(hv: string[], d: string[]): Expr[] {
+  const mask = `(v128.const i64x2 ${MASK26} ${MASK26})`;
+  const code: Expr[] = [];
+  for (let k = 0; k < 4; k++) code.push(set(d[k + 1], i64x2.add(get(d[k + 1]), i64x2.shr(get(d[k]), 26))));
+  // Carry out of limb 4 times 5 into limb 0, then once more from limb 0 to 1.
+  const c4 = i64x2.shr(get(d[4]), 26);
+  code.push(set(d[0], i64x2.add(v128.and(get(d[0]), mask), i64x2.add(c4, i64x2.shl(c4, 2)))));
+  code.push(set(d[1], i64x2.add(v128.and(get(d[1]), mask), i64x2.shr(get(d[0]), 26))));
+  code.push(set(d[0], v128.and(get(d[0]), mask)));
+  for (let k = 2; k < 5; k++) code.push(set(d[k], v128.and(get(d[k]), mask)));
+  return [...code, ...hv.map((n, k) => set(n, i64x2.narrowLow(get(d[k]))))];
+}

@@ -1,0 +1,141 @@
+/**
+ * A small vocabulary for writing WebAssembly kernels in TypeScript, in the
+ * perlasm tradition: generator code decides unrolling, register (local)
+ * allocation and lane layout, and emits WebAssembly text that
+ * scripts/build-kernels.ts assembles, validates and optimizes with binaryen.
+ * Every helper returns one folded S-expression.
+ */
+
+export type Expr = string;
+
+/** `(name arg...)`: any instruction, with its operands already emitted. */
+export const op =
+  (name: string) =>
+  (...operands: Expr[]): Expr =>
+    `(${name} ${operands.join(' ')})`;
+
+export const get = (local: string): Expr => `(local.get $${local})`;
+export const set = (local: string, value: Expr): Expr => `(local.set $${local} ${value})`;
+export const tee = (local: string, value: Expr): Expr => `(local.tee $${local} ${value})`;
+export const call = (fn: string, ...args: Expr[]): Expr => `(call $${fn} ${args.join(' ')})`;
+export const block = (...body: Expr[]): Expr => `(block ${body.join('\n')})`;
+
+export const i32 = {
+  const: (n: number): Expr => `(i32.const ${n | 0})`,
+  load: (addr: Expr, offset = 0): Expr => `(i32.load offset=${offset} align=1 ${addr})`,
+  load8: (addr: Expr, offset = 0): Expr => `(i32.load8_u offset=${offset} ${addr})`,
+  store: (addr: Expr, value: Expr, offset = 0): Expr => `(i32.store offset=${offset} align=1 ${addr} ${value})`,
+  store8: (addr: Expr, value: Expr, offset = 0): Expr => `(i32.store8 offset=${offset} ${addr} ${value})`,
+  add: op('i32.add'),
+  sub: op('i32.sub'),
+  mul: op('i32.mul'),
+  and: op('i32.and'),
+  or: op('i32.or'),
+  xor: op('i32.xor'),
+  shl: (a: Expr, n: Expr | number): Expr => op('i32.shl')(a, typeof n === 'number' ? i32.const(n) : n),
+  shr: (a: Expr, n: Expr | number): Expr => op('i32.shr_u')(a, typeof n === 'number' ? i32.const(n) : n),
+  rotl: (a: Expr, n: number): Expr => op('i32.rotl')(a, i32.const(n)),
+  eqz: op('i32.eqz'),
+  ltU: op('i32.lt_u'),
+  geU: op('i32.ge_u'),
+  wrap: op('i32.wrap_i64'),
+};
+
+export const i64 = {
+  const: (n: number | bigint): Expr => `(i64.const ${BigInt(n)})`,
+  load: (addr: Expr, offset = 0): Expr => `(i64.load offset=${offset} align=1 ${addr})`,
+  store: (addr: Expr, value: Expr, offset = 0): Expr => `(i64.store offset=${offset} align=1 ${addr} ${value})`,
+  add: op('i64.add'),
+  mul: op('i64.mul'),
+  and: op('i64.and'),
+  shl: (a: Expr, n: number): Expr => op('i64.shl')(a, i64.const(n)),
+  shr: (a: Expr, n: number): Expr => op('i64.shr_u')(a, i64.const(n)),
+  extend: op('i64.extend_i32_u'),
+};
+
+/** A 16-byte lane pattern for i8x16.shuffle, from 32-bit lane indices (0..7 across both operands). */
+const wordLanes = (lanes: number[]): number[] => lanes.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]);
+
+export const v128 = {
+  load: (addr: Expr, offset = 0): Expr => `(v128.load offset=${offset} align=1 ${addr})`,
+  store: (addr: Expr, value: Expr, offset = 0): Expr => `(v128.store offset=${offset} align=1 ${addr} ${value})`,
+  /** One 32-bit word from memory, copied into all four lanes. */
+  splat32: (addr: Expr, offset = 0): Expr => `(v128.load32_splat offset=${offset} align=4 ${addr})`,
+  const32: (a: number, b: number, c: number, d: number): Expr => `(v128.const i32x4 ${a | 0} ${b | 0} ${c | 0} ${d | 0})`,
+  and: op('v128.and'),
+  or: op('v128.or'),
+  xor: op('v128.xor'),
+  /** Byte permutation of one vector (or two: indices 16..31 pick from `b`). */
+  shuffle: (bytes: number[], a: Expr, b: Expr = a): Expr => `(i8x16.shuffle ${bytes.join(' ')} ${a} ${b})`,
+  /** Byte permutation through a constant index vector (i8x16.swizzle). */
+  swizzle: (bytes: number[], a: Expr): Expr => `(i8x16.swizzle ${a} (v128.const i8x16 ${bytes.join(' ')}))`,
+  /** 32-bit lane permutation across `a` (lanes 0..3) and `b` (lanes 4..7). */
+  shuffle32: (lanes: number[], a: Expr, b: Expr): Expr => v128.shuffle(wordLanes(lanes), a, b),
+};
+
+export const i32x4 = {
+  splat: op('i32x4.splat'),
+  add: op('i32x4.add'),
+  sub: op('i32x4.sub'),
+  mul: op('i32x4.mul'),
+  shl: (a: Expr, n: number): Expr => op('i32x4.shl')(a, i32.const(n)),
+  shr: (a: Expr, n: number): Expr => op('i32x4.shr_u')(a, i32.const(n)),
+  ltU: op('i32x4.lt_u'),
+};
+
+export const i64x2 = {
+  add: op('i64x2.add'),
+  shl: (a: Expr, n: number): Expr => op('i64x2.shl')(a, i32.const(n)),
+  shr: (a: Expr, n: number): Expr => op('i64x2.shr_u')(a, i32.const(n)),
+  /** Full 64-bit products of the unsigned 32-bit lanes 0 and 1 (or 2 and 3). */
+  mulLow: op('i64x2.extmul_low_i32x4_u'),
+  mulHigh: op('i64x2.extmul_high_i32x4_u'),
+  /** Lanes 0 and 1, zero-extended to 64 bits. */
+  extendLow: op('i64x2.extend_low_i32x4_u'),
+  lane: (a: Expr, i: number): Expr => `(i64x2.extract_lane ${i} ${a})`,
+  /** The low 32 bits of both 64-bit lanes, moved to 32-bit lanes 0 and 1. */
+  narrowLow: (a: Expr): Expr => v128.shuffle(wordLanes([0, 2, 0, 2]), a),
+};
+
+/** `while (cond) { body }` as a block and loop. */
+export function whileLoop(label: string, cond: Expr, body: Expr[]): Expr {
+  return `(block $${label}_end (loop $${label}
+    (br_if $${label}_end (i32.eqz ${cond}))
+    ${body.join('\n    ')}
+    (br $${label})))`;
+}
+
+export function ifThen(cond: Expr, body: Expr[]): Expr {
+  return `(if ${cond} (then ${body.join('\n')}))`;
+}
+
+export interface FunctionSpec {
+  name: string;
+  exported?: boolean;
+  params?: [string, 'i32' | 'i64'][];
+  result?: 'i32' | 'i64';
+  locals?: Record<string, 'i32' | 'i64' | 'v128'>;
+  body: Expr[];
+}
+
+export function func(spec: FunctionSpec): string {
+  const params = (spec.params ?? []).map(([n, t]) => `(param $${n} ${t})`).join(' ');
+  const result = spec.result ? `(result ${spec.result})` : '';
+  const locals = Object.entries(spec.locals ?? {})
+    .map(([n, t]) => `(local $${n} ${t})`)
+    .join(' ');
+  const exported = spec.exported ? `(export "${spec.name}")` : '';
+  return `(func $${spec.name} ${exported} ${params} ${result} ${locals}\n  ${spec.body.join('\n  ')})`;
+}
+
+/** A module with one fixed-size exported memory (it never grows). */
+export function module(pages: number, functions: string[]): string {
+  return `(module\n(memory (export "memory") ${pages} ${pages})\n${functions.join('\n')}\n)`;
+}
+
+/** Names `prefix0..prefix{n-1}`: register files for generators. */
+export const regs = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+/** Declares every name in `names` as a local of type `type`. */
+export const declare = (names: string[], type: 'i32' | 'i64' | 'v128'): Record<string, typeof type> =>
+  Object.fromEntries(names.map((n) => [n, type]));
