@@ -40,15 +40,20 @@ function keyOf(key: unknown, lengths: readonly number[]): Uint8Array {
   return k;
 }
 
-/** Blocks a message of `length` bytes uses, starting at the counter [low, high]; throws past the counter space. */
-function checkCounterSpace(length: number, [low, high]: [number, number], bits: 32 | 64): void {
+/**
+ * Throws unless the blocks `counter`, `counter + 1`, ... that a message of
+ * `length` bytes uses all fit the counter: RFC 8439's 32-bit counter must
+ * not pass 2^32 - 1 (§2.4), the 64-bit one must not wrap.
+ */
+function checkCounterSpace(length: number, counter: number | bigint, bits: 32 | 64): void {
   if (length === 0) return;
-  const last = low + Math.ceil(length / 64) - 1;
-  if (bits === 32 && last > 0xffffffff) {
-    throw new RangeError(`counter: the message needs blocks up to ${last}, past RFC 8439's 32-bit block counter`);
-  }
-  // A number counter is below 2^53 and a message below 2^53 bytes, so only a high word near 2^32 can overflow.
-  if (bits === 64 && high + Math.floor(last / 0x100000000) > 0xffffffff) {
+  const blocks = Math.ceil(length / 64);
+  if (typeof counter === 'number') {
+    // A number counter is below 2^53 and so is a length: no 64-bit overflow possible.
+    if (bits === 32 && counter + blocks - 1 > 0xffffffff) {
+      throw new RangeError(`counter: the message needs blocks up to ${counter + blocks - 1}, past RFC 8439's 32-bit block counter`);
+    }
+  } else if (counter + BigInt(blocks) - 1n > 0xffffffffffffffffn) {
     throw new RangeError('counter: the message runs past the 64-bit block counter');
   }
 }
@@ -60,8 +65,8 @@ function streamCipher(variant: Variant): XorStream {
     const input = check.bytes(data, 'data');
     const out = check.output(output, input.length);
     check.noPartialOverlap(input, out);
-    const words = check.counter(counter, variant.counterBits);
-    checkCounterSpace(input.length, words, variant.counterBits);
+    const start = check.counter(counter, variant.counterBits);
+    checkCounterSpace(input.length, start, variant.counterBits);
     const e = engine();
     try {
       if (variant.nonceLength === 24) {
@@ -73,12 +78,17 @@ function streamCipher(variant: Variant): XorStream {
         setKey(state, k);
         setWords(state, 16 - variant.nonceLength / 4, n, 0, variant.nonceLength / 4);
       }
-      state[12] = words[0];
-      if (variant.counterBits === 64) state[13] = words[1];
+      if (typeof start === 'number') {
+        state[12] = start;
+        if (variant.counterBits === 64) state[13] = Math.floor(start / 0x100000000);
+      } else {
+        state[12] = Number(start & 0xffffffffn);
+        state[13] = Number(start >> 32n);
+      }
       e.xor(state, variant.doubleRounds, input, out);
     } finally {
       state.fill(0);
-      subkey.fill(0);
+      if (variant.nonceLength === 24) subkey.fill(0);
     }
     return out;
   };

@@ -39,13 +39,14 @@ function xorLE32(data: Uint8Array, out: Uint8Array, i: number, w: number): void 
 /** Keystream words of a final partial block; wiped after every use. */
 const tail = new Uint32Array(16);
 
+/** Inputs from this many bytes up get word views (see xor). */
+const VIEW_MIN = 128;
+
 /**
  * XORs the keystream of `state` into `data` (RFC 8439 §2.3-2.4). Each block
  * runs the permutation on 16 locals (so the JIT keeps them in registers),
  * adds the input words back (the feed-forward of §2.3) and XORs the result
- * straight into `out` without materialising the keystream. When both views
- * are 4-byte aligned on a little-endian host, whole blocks go through
- * Uint32Array views, one word at a time; otherwise byte by byte.
+ * straight into `out` without materialising the keystream.
  */
 function xor(state: Uint32Array, doubleRounds: number, data: Uint8Array, out: Uint8Array): void {
   const len = data.length;
@@ -57,11 +58,21 @@ function xor(state: Uint32Array, doubleRounds: number, data: Uint8Array, out: Ui
   // Words 12 (low) and 13 (high) form one 64-bit block counter.
   let c12 = state[12] | 0, c13 = state[13] | 0;
 
-  let d32: Uint32Array | undefined;
-  let o32: Uint32Array | undefined;
-  if (HOST_LE && len >= 64 && ((data.byteOffset | out.byteOffset) & 3) === 0) {
-    d32 = new Uint32Array(data.buffer, data.byteOffset, len >>> 2);
-    o32 = out === data ? d32 : new Uint32Array(out.buffer, out.byteOffset, len >>> 2);
+  // Whole blocks are XORed 4 bytes at a time: through Uint32Array views when both
+  // arrays are 4-byte aligned (their words are host-order, so only on little-endian
+  // hosts), else through DataViews (any alignment, explicit order). Measured on V8,
+  // both beat byte access by ~1.5x per block, but creating the views costs about a
+  // block, so inputs shorter than VIEW_MIN go byte by byte.
+  let d32: Uint32Array | undefined, o32: Uint32Array | undefined;
+  let dv: DataView | undefined, ov: DataView | undefined;
+  if (len >= VIEW_MIN) {
+    if (HOST_LE && ((data.byteOffset | out.byteOffset) & 3) === 0) {
+      d32 = new Uint32Array(data.buffer, data.byteOffset, len >>> 2);
+      o32 = out === data ? d32 : new Uint32Array(out.buffer, out.byteOffset, len >>> 2);
+    } else {
+      dv = new DataView(data.buffer, data.byteOffset, len);
+      ov = out === data ? dv : new DataView(out.buffer, out.byteOffset, len);
+    }
   }
 
   for (let pos = 0; pos < len; pos += 64) {
@@ -127,6 +138,23 @@ function xor(state: Uint32Array, doubleRounds: number, data: Uint8Array, out: Ui
         o32[w + 10] = d32[w + 10] ^ x10; o32[w + 11] = d32[w + 11] ^ x11;
         o32[w + 12] = d32[w + 12] ^ x12; o32[w + 13] = d32[w + 13] ^ x13;
         o32[w + 14] = d32[w + 14] ^ x14; o32[w + 15] = d32[w + 15] ^ x15;
+      } else if (ov !== undefined && dv !== undefined) {
+        ov.setUint32(pos, dv.getUint32(pos, true) ^ x0, true);
+        ov.setUint32(pos + 4, dv.getUint32(pos + 4, true) ^ x1, true);
+        ov.setUint32(pos + 8, dv.getUint32(pos + 8, true) ^ x2, true);
+        ov.setUint32(pos + 12, dv.getUint32(pos + 12, true) ^ x3, true);
+        ov.setUint32(pos + 16, dv.getUint32(pos + 16, true) ^ x4, true);
+        ov.setUint32(pos + 20, dv.getUint32(pos + 20, true) ^ x5, true);
+        ov.setUint32(pos + 24, dv.getUint32(pos + 24, true) ^ x6, true);
+        ov.setUint32(pos + 28, dv.getUint32(pos + 28, true) ^ x7, true);
+        ov.setUint32(pos + 32, dv.getUint32(pos + 32, true) ^ x8, true);
+        ov.setUint32(pos + 36, dv.getUint32(pos + 36, true) ^ x9, true);
+        ov.setUint32(pos + 40, dv.getUint32(pos + 40, true) ^ x10, true);
+        ov.setUint32(pos + 44, dv.getUint32(pos + 44, true) ^ x11, true);
+        ov.setUint32(pos + 48, dv.getUint32(pos + 48, true) ^ x12, true);
+        ov.setUint32(pos + 52, dv.getUint32(pos + 52, true) ^ x13, true);
+        ov.setUint32(pos + 56, dv.getUint32(pos + 56, true) ^ x14, true);
+        ov.setUint32(pos + 60, dv.getUint32(pos + 60, true) ^ x15, true);
       } else {
         xorLE32(data, out, pos, x0); xorLE32(data, out, pos + 4, x1);
         xorLE32(data, out, pos + 8, x2); xorLE32(data, out, pos + 12, x3);
@@ -194,6 +222,7 @@ function aeadTag(state: Uint32Array, aad: Uint8Array, ciphertext: Uint8Array, ta
   xor(state, 10, polyKey, polyKey);
   const mac = jsPoly1305.create(polyKey);
   polyKey.fill(0);
+  // pad16(x) is (16 - x.length mod 16) mod 16 zero bytes, i.e. -x.length & 15.
   mac.update(aad);
   mac.update(ZEROS.subarray(0, -aad.length & 15));
   mac.update(ciphertext);
@@ -215,6 +244,7 @@ function aeadState(key: Uint8Array, nonce12: Uint8Array): Uint32Array {
   return state;
 }
 
+/** AEAD_CHACHA20_POLY1305 encryption (§2.8): out = ciphertext || tag; `out` may start at `data`. */
 function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8Array, out: Uint8Array): void {
   const len = data.length;
   const state = aeadState(key, nonce12);
@@ -227,6 +257,10 @@ function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8
   state.fill(0);
 }
 
+/**
+ * AEAD_CHACHA20_POLY1305 decryption (§2.8): verifies `tag` in constant time,
+ * then decrypts into `out` only if it verified.
+ */
 function open(
   key: Uint8Array,
   nonce12: Uint8Array,

@@ -9,21 +9,27 @@
  * transposes, in registers, and XORs the keystream straight into the data.
  * A scalar block function serves the blocks left after the 4-block groups.
  */
-import { BLOCK, BUFFER, PAGES, POLY, STATE } from './layout.js';
+import { BLOCK, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions, transpose4 } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, ifThen, module, regs, set, v128, whileLoop,
+  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, regs, set, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /** How a vector rotation by a multiple of 8 bits is emitted; engines differ on which is fastest. */
 export type ByteRotation = 'shuffle' | 'swizzle' | 'shift';
+/** Rotation styles for the two byte-multiple rotations, 16 and 8. */
+export interface RotationStyle {
+  r16: ByteRotation;
+  r8: ByteRotation;
+}
 
 /** Byte indices that rotate each 32-bit lane left by `bits` (a multiple of 8), little-endian. */
 const rotationBytes = (bits: number): number[] =>
   [0, 4, 8, 12].flatMap((lane) => [0, 1, 2, 3].map((b) => lane + ((b - bits / 8 + 4) % 4)));
 
-function rotlVector(x: Expr, bits: number, style: ByteRotation): Expr {
+function rotlVector(x: Expr, bits: number, styles: RotationStyle): Expr {
+  const style = bits === 16 ? styles.r16 : styles.r8;
   if (bits % 8 === 0 && style === 'shuffle') return v128.shuffle(rotationBytes(bits), x);
   if (bits % 8 === 0 && style === 'swizzle') return v128.swizzle(rotationBytes(bits), x);
   return v128.or(i32x4.shl(x, bits), i32x4.shr(x, 32 - bits));
@@ -36,7 +42,7 @@ interface Arith {
   rotl(a: Expr, bits: number): Expr;
 }
 
-const vectorArith = (style: ByteRotation): Arith => ({
+const vectorArith = (style: RotationStyle): Arith => ({
   add: i32x4.add,
   xor: v128.xor,
   rotl: (a, bits) => rotlVector(a, bits, style),
@@ -53,17 +59,22 @@ function quarterRound(m: Arith, x: string[], a: number, b: number, c: number, d:
   return [...step(a, b, d, 16), ...step(c, d, b, 12), ...step(a, b, d, 8), ...step(c, d, b, 7)];
 }
 
+/** Round structure: each quarter round whole, or the four of a round advanced step by step together. */
+export type RoundOrder = 'sequential' | 'interleaved';
+
 /** RFC 8439 §2.3: a column round then a diagonal round, repeated `doubleRounds` times. */
-function rounds(m: Arith, x: string[], counter: string): Expr {
+function rounds(m: Arith, x: string[], counter: string, order: RoundOrder = 'sequential'): Expr {
+  const columns = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
+  const diagonals = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
+  const round = (qs: number[][]): Expr[] => {
+    const each = qs.map(([a, b, c, d]) => quarterRound(m, x, a, b, c, d));
+    if (order === 'sequential') return each.flat();
+    // Step k of every quarter round, then step k + 1: independent work side by side.
+    return each[0].flatMap((_, k) => each.map((q) => q[k]));
+  };
   return whileLoop('round', get(counter), [
-    ...quarterRound(m, x, 0, 4, 8, 12),
-    ...quarterRound(m, x, 1, 5, 9, 13),
-    ...quarterRound(m, x, 2, 6, 10, 14),
-    ...quarterRound(m, x, 3, 7, 11, 15),
-    ...quarterRound(m, x, 0, 5, 10, 15),
-    ...quarterRound(m, x, 1, 6, 11, 12),
-    ...quarterRound(m, x, 2, 7, 8, 13),
-    ...quarterRound(m, x, 3, 4, 9, 14),
+    ...round(columns),
+    ...round(diagonals),
     set(counter, i32.sub(get(counter), i32.const(1))),
   ]);
 }
@@ -101,28 +112,59 @@ function xorOut(x: string[], t: string[]): Expr[] {
   return code;
 }
 
-function vectorXor(style: ByteRotation): string {
+/** chacha_group_<name>(ptr, doubleRounds): four blocks of keystream XORed into the 256 bytes at `ptr`; the counter is not advanced. */
+function group(variant: Variant): string {
   const x = regs('x', 16), t = regs('t', 4);
-  const m = vectorArith(style);
+  const m = vectorArith(variant);
   return func({
-    name: `chacha_xor_${style}`,
-    exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
+    name: `chacha_group_${variant.name}`,
+    params: [['ptr', 'i32'], ['doubleRounds', 'i32']],
     locals: { ...declare([...x, ...t], 'v128'), i: 'i32' },
     body: [
+      ...initialVectors(x),
+      set('i', get('doubleRounds')),
+      rounds(m, x, 'i', variant.order),
+      // Feed-forward (RFC 8439 §2.3): add the input state, reloaded rather than kept in 16 more registers.
+      ...x.map((n, w) => (w === 12 || w === 13 ? '' : set(n, i32x4.add(get(n), v128.splat32(i32.const(STATE), 4 * w))))),
+      set('t0', i32x4.add(v128.splat32(i32.const(STATE), 48), v128.const32(0, 1, 2, 3))),
+      set(x[12], i32x4.add(get(x[12]), get('t0'))),
+      set(x[13], i32x4.add(get(x[13]), i32x4.sub(v128.splat32(i32.const(STATE), 52), i32x4.ltU(get('t0'), v128.splat32(i32.const(STATE), 48))))),
+      ...xorOut(x, t),
+    ],
+  });
+}
+
+/**
+ * chacha_xor_<name>(ptr, len, doubleRounds): 4-block groups while 256
+ * bytes remain. A remainder of 2 or 3 blocks costs less as one more group
+ * over a zero-padded copy in TAIL than as scalar blocks (measured in V8);
+ * a single block or less goes to the scalar function.
+ */
+function vectorXor(variant: Variant): string {
+  const callGroup = `(call $chacha_group_${variant.name} ${get('ptr')} ${get('doubleRounds')})`;
+  return func({
+    name: `chacha_xor_${variant.name}`,
+    exported: true,
+    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
+    locals: { tail: 'i32' },
+    body: [
       whileLoop('group', i32.geU(get('len'), i32.const(256)), [
-        ...initialVectors(x),
-        set('i', get('doubleRounds')),
-        rounds(m, x, 'i'),
-        // Feed-forward (RFC 8439 §2.3): add the input state, reloaded rather than kept in 16 more registers.
-        ...x.map((n, w) => (w === 12 || w === 13 ? '' : set(n, i32x4.add(get(n), v128.splat32(i32.const(STATE), 4 * w))))),
-        set('t0', i32x4.add(v128.splat32(i32.const(STATE), 48), v128.const32(0, 1, 2, 3))),
-        set(x[12], i32x4.add(get(x[12]), get('t0'))),
-        set(x[13], i32x4.add(get(x[13]), i32x4.sub(v128.splat32(i32.const(STATE), 52), i32x4.ltU(get('t0'), v128.splat32(i32.const(STATE), 48))))),
-        ...xorOut(x, t),
+        callGroup,
         advanceCounter(4),
         set('ptr', i32.add(get('ptr'), i32.const(256))),
         set('len', i32.sub(get('len'), i32.const(256))),
+      ]),
+      ifThen(i32.gtU(get('len'), i32.const(64)), [
+        set('tail', get('ptr')),
+        memoryCopy(i32.const(TAIL), get('tail'), get('len')),
+        memoryFill(i32.add(i32.const(TAIL), get('len')), i32.sub(i32.const(256), get('len'))),
+        set('ptr', i32.const(TAIL)),
+        callGroup,
+        memoryCopy(get('tail'), i32.const(TAIL), get('len')),
+        memoryFill(i32.const(TAIL), i32.const(256)),
+        // Blocks used: ceil(len / 64).
+        i64.store(i32.const(STATE), i64.add(counter64(), i64.extend(i32.shr(i32.add(get('len'), i32.const(63)), 6))), 48),
+        set('len', i32.const(0)),
       ]),
       `(call $chacha_xor_scalar ${get('ptr')} ${get('len')} ${get('doubleRounds')})`,
     ],
@@ -221,18 +263,29 @@ function aead(xor: string): string[] {
   return [init, seal, open];
 }
 
-export interface ChachaKernelOptions {
-  /** Rotation variants to export as chacha_xor_<style>; the first serves the AEAD. */
-  rotations: ByteRotation[];
+/** One exported 4-wide kernel: how it rotates and orders its quarter rounds. */
+export interface Variant extends RotationStyle {
+  name: string;
+  order: RoundOrder;
 }
 
-export function chachaModule(options: ChachaKernelOptions = { rotations: ['shuffle', 'swizzle', 'shift'] }): string {
-  void BUFFER;
+/**
+ * The variants the module exports. Engines disagree on which is fastest, so
+ * the runtime measures them when it instantiates the module (simd.ts).
+ */
+export const chachaVariants: Variant[] = [
+  { name: 'swizzle', r16: 'swizzle', r8: 'swizzle', order: 'sequential' },
+  { name: 'shuffle', r16: 'shuffle', r8: 'shuffle', order: 'sequential' },
+  { name: 'shift', r16: 'shift', r8: 'shift', order: 'sequential' },
+];
+
+export function chachaModule(variants: Variant[] = chachaVariants): string {
   return module(PAGES, [
-    ...options.rotations.map(vectorXor),
+    ...variants.flatMap((v) => [group(v), vectorXor(v)]),
     scalarXor(),
     hchacha(),
     ...poly1305Functions(POLY),
-    ...aead(`chacha_xor_${options.rotations[0]}`),
+    ...aead(`chacha_xor_${variants[0].name}`),
+    wipeFunction(),
   ]);
 }

@@ -17,5 +17,7 @@ export const BUFFER = 512;
  * 16 (Poly1305 blocks), so only a call's final slice has a partial block.
  */
 export const SLICE = 32768;
+/** 256 bytes for a last partial 4-block group; the kernel wipes it itself. */
+export const TAIL = BUFFER + SLICE;
 /** 64 KiB pages: fixed, so memory never grows with the input. */
-export const PAGES = Math.ceil((BUFFER + SLICE) / 65536);
+export const PAGES = Math.ceil((TAIL + 256) / 65536);

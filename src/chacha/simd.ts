@@ -8,15 +8,7 @@ import type { ChachaEngine } from './engine.js';
 import { setKey } from './state.js';
 import { chachaKernel } from './wasm.js';
 import { HIBIT, TAG } from '../poly1305/layout.js';
-import { equalBytes, memoryBytes, throughMemory, writeLength64 } from '../runtime/memory.js';
-
-/** Writes the state's 16 words little-endian at STATE. */
-function writeState(mem: Uint8Array, state: Uint32Array): void {
-  for (let w = 0; w < 16; w++) {
-    const v = state[w], at = STATE + 4 * w;
-    mem[at] = v; mem[at + 1] = v >>> 8; mem[at + 2] = v >>> 16; mem[at + 3] = v >>> 24;
-  }
-}
+import { equalBytes, memoryBytes, throughMemory, writeLength64, writeWords } from '../runtime/memory.js';
 
 const scratch = new Uint32Array(16);
 
@@ -24,7 +16,7 @@ const scratch = new Uint32Array(16);
 function writeAeadState(mem: Uint8Array, key: Uint8Array, nonce12: Uint8Array): void {
   setKey(scratch, key);
   scratch[12] = 0;
-  writeState(mem, scratch);
+  writeWords(mem, STATE, scratch);
   scratch.fill(0);
   mem.set(nonce12, STATE + 52);
 }
@@ -48,8 +40,8 @@ export const simdChacha: ChachaEngine = {
     const k = chachaKernel();
     const mem = memoryBytes(k);
     try {
-      writeState(mem, state);
-      throughMemory(mem, BUFFER, SLICE, data, out, (ptr, n) => k.chacha_xor_shuffle(ptr, n, doubleRounds));
+      writeWords(mem, STATE, state);
+      throughMemory(mem, BUFFER, SLICE, data, out, k.chacha_xor_swizzle, doubleRounds);
     } finally {
       mem.fill(0, 0, used(data.length));
     }
@@ -60,7 +52,7 @@ export const simdChacha: ChachaEngine = {
     const mem = memoryBytes(k);
     try {
       setKey(scratch, key);
-      writeState(mem, scratch);
+      writeWords(mem, STATE, scratch);
       mem.set(nonce16, STATE + 48);
       k.hchacha(10);
       out.set(mem.subarray(BLOCK, BLOCK + 32));

@@ -15,6 +15,8 @@ export interface ChachaKernel extends KernelExports {
   aead_init(): void;
   aead_seal(ptr: number, len: number): void;
   aead_open(ptr: number, len: number): void;
+  /** Zeroes memory [0, end). */
+  wipe(end: number): void;
 }
 
 export const chachaKernel = defineKernel<ChachaKernel>('chacha', base64);

@@ -48,7 +48,7 @@ class SimdPoly1305 implements Poly1305State {
           k.poly_blocks(BUFFER, 16, HIBIT);
           this.filled = 0;
         }
-        throughMemory(mem, BUFFER, SLICE, data.subarray(pos, pos + whole), undefined, (ptr, n) => k.poly_blocks(ptr, n, HIBIT));
+        throughMemory(mem, BUFFER, SLICE, data.subarray(pos, pos + whole), undefined, k.poly_blocks, HIBIT);
         this.saved.set(mem.subarray(POLY, POLY + STATE_BYTES));
       } finally {
         mem.fill(0, POLY, BUFFER + Math.min(SLICE, Math.max(16, whole)));

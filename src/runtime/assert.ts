@@ -62,22 +62,22 @@ export function noPartialOverlap(input: Uint8Array, out: Uint8Array, name = 'out
 
 /**
  * A block counter: a non-negative integer below 2^bits, as a number or a
- * bigint. Returns its low and high 32-bit words (numbers, so the common
- * case needs no BigInt arithmetic).
+ * bigint. Returns it as a number when it is below 2^53 (every number
+ * counter, so the common case needs no BigInt arithmetic), else as a bigint.
  */
-export function counter(value: unknown, bits: 32 | 64, name = 'counter'): [low: number, high: number] {
+export function counter(value: unknown, bits: 32 | 64, name = 'counter'): number | bigint {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) {
       throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
     }
     if (bits === 32 && value > 0xffffffff) throw new RangeError(`${name} must be at most 2^32 - 1, got ${value}`);
-    return [value >>> 0, Math.floor(value / 0x100000000)];
+    return value;
   }
   if (typeof value === 'bigint') {
     if (value < 0n || value >= 1n << BigInt(bits)) {
       throw new RangeError(`${name} must be between 0 and 2^${bits} - 1, got ${value}`);
     }
-    return [Number(value & 0xffffffffn), Number(value >> 32n)];
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
   }
   throw new TypeError(`${name} must be a number or a bigint, got ${describe(value)}`);
 }

@@ -37,6 +37,7 @@ export const i32 = {
   rotl: (a: Expr, n: number): Expr => op('i32.rotl')(a, i32.const(n)),
   eqz: op('i32.eqz'),
   ltU: op('i32.lt_u'),
+  gtU: op('i32.gt_u'),
   geU: op('i32.ge_u'),
   wrap: op('i32.wrap_i64'),
 };
@@ -97,6 +98,11 @@ export const i64x2 = {
   narrowLow: (a: Expr): Expr => v128.shuffle(wordLanes([0, 2, 0, 2]), a),
 };
 
+/** Bulk memory: copy `length` bytes from `src` to `dst` (overlap allowed). */
+export const memoryCopy = (dst: Expr, src: Expr, length: Expr): Expr => `(memory.copy ${dst} ${src} ${length})`;
+/** Bulk memory: zero `length` bytes at `dst`. */
+export const memoryFill = (dst: Expr, length: Expr): Expr => `(memory.fill ${dst} (i32.const 0) ${length})`;
+
 /** `while (cond) { body }` as a block and loop. */
 export function whileLoop(label: string, cond: Expr, body: Expr[]): Expr {
   return `(block $${label}_end (loop $${label}
@@ -139,3 +145,11 @@ export const regs = (prefix: string, n: number): string[] => Array.from({ length
 /** Declares every name in `names` as a local of type `type`. */
 export const declare = (names: string[], type: 'i32' | 'i64' | 'v128'): Record<string, typeof type> =>
   Object.fromEntries(names.map((n) => [n, type]));
+
+/**
+ * `wipe(end)`: zeroes memory [0, end). Cheaper from JavaScript than
+ * Uint8Array.prototype.fill for the few hundred bytes a short call leaves.
+ */
+export function wipeFunction(): string {
+  return func({ name: 'wipe', exported: true, params: [['end', 'i32']], body: [memoryFill(i32.const(0), get('end'))] });
+}

@@ -1,0 +1,508 @@
+/**
+ * Differential tests of the ChaCha family against independent peers:
+ * @noble/ciphers, libsodium (the sumo build's crypto_stream_*_xor_ic for
+ * counters below 2^31, which is all its JS wrapper accepts, and the default
+ * build's AEADs, whose payload is the stream cipher at block counter 1) and
+ * node:crypto (OpenSSL; 64-bit counters split where the high word changes). Every length
+ * 0..1100 and some large ones, unaligned views, in-place and caller outputs,
+ * random counters and counters at the 2^32 / 2^64 limits, in both tiers.
+ */
+import { it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, AuthenticationError } from 'fourfold';
+import { chacha20, chacha20orig, xchacha20, chacha8, chacha12, chacha20poly1305, xchacha20poly1305 } from 'fourfold/chacha';
+import {
+  assertBytes,
+  blocksOf,
+  coreStream64,
+  coreStreamIetf,
+  forEachTier,
+  guarded,
+  loadSodium,
+  noble,
+  nobleCanDo,
+  nodeAeadDecrypt,
+  nodeAeadEncrypt,
+  nodeChacha20,
+  nodeChacha20orig,
+  nodeXchacha20,
+  rand,
+  randInt,
+  sodiumAead,
+  sodiumStreamAt1,
+  sumo,
+  SUMO_MAX_COUNTER,
+  TIERS,
+  TWO32,
+  TWO64,
+} from '../helpers.js';
+
+type Counter = number | bigint;
+type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: Counter) => Uint8Array;
+type AeadFn = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => {
+  encrypt(pt: Uint8Array, output?: Uint8Array): Uint8Array;
+  decrypt(ct: Uint8Array, output?: Uint8Array): Uint8Array;
+};
+
+const SMALL_MAX = 1100;
+const LARGE = [4095, 4096, 4097, 65535, 65536, 65537, (1 << 20) + 7];
+const OFFSETS = [1, 3, 7];
+
+/** A random 32-bit counter that leaves room for `len` bytes under the IETF limit. */
+function randomIetfCounter(len: number): number {
+  return randInt(TWO32 - Math.max(blocksOf(len), 1) + 1);
+}
+
+/** A random 64-bit counter (bigint) that leaves room for `len` bytes. */
+function randomCounter64(len: number): bigint {
+  const r = Buffer.from(rand(8)).readBigUInt64LE(0);
+  const room = TWO64 - BigInt(Math.max(blocksOf(len), 1)) + 1n;
+  return r % room;
+}
+
+function call(fn: StreamFn, key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output: Uint8Array | undefined, counter: Counter | undefined) {
+  return counter === undefined ? fn(key, nonce, data, output) : fn(key, nonce, data, output, counter);
+}
+
+/**
+ * Checks `fn` in every calling mode: new output, caller output, in place,
+ * unaligned input and output views (with guard bytes), unaligned in place,
+ * Buffer input. `expected` comes from a peer.
+ */
+function checkStreamModes(fn: StreamFn, label: string, key: Uint8Array, nonce: Uint8Array, data: Uint8Array, counter: Counter | undefined, expected: Uint8Array, all = true): void {
+  const len = data.length;
+  const input = data.slice();
+  const r1 = call(fn, key, nonce, input, undefined, counter);
+  assertBytes(r1, expected, `${label}: new output`);
+  assert.notEqual(r1, input, `${label}: without an output the input must not be overwritten`);
+  assertBytes(input, data, `${label}: input modified`);
+
+  const buf = data.slice();
+  const r3 = call(fn, key, nonce, buf, buf, counter);
+  assert.equal(r3, buf, `${label}: in place must return the output`);
+  assertBytes(buf, expected, `${label}: in place`);
+  if (!all) return;
+
+  const out = new Uint8Array(len).fill(0x5a);
+  const r2 = call(fn, key, nonce, data, out, counter);
+  assert.equal(r2, out, `${label}: caller output must be returned`);
+  assertBytes(out, expected, `${label}: caller output`);
+
+  const o = OFFSETS[len % 3]!;
+  const gi = guarded(data, o);
+  const go = guarded(new Uint8Array(len), OFFSETS[(len + 1) % 3]!);
+  const gk = guarded(key, OFFSETS[(len + 2) % 3]!);
+  const gn = guarded(nonce, o);
+  const r4 = call(fn, gk.view, gn.view, gi.view, go.view, counter);
+  assert.equal(r4, go.view, `${label}: unaligned output must be returned`);
+  assertBytes(go.view, expected, `${label}: unaligned input/output/key/nonce`);
+  assertBytes(gi.view, data, `${label}: unaligned input modified`);
+  assert.ok(gi.intact() && go.intact() && gk.intact() && gn.intact(), `${label}: wrote outside the views`);
+
+  const gp = guarded(data, OFFSETS[(len + 1) % 3]!);
+  const r5 = call(fn, key, nonce, gp.view, gp.view, counter);
+  assert.equal(r5, gp.view);
+  assertBytes(gp.view, expected, `${label}: unaligned in place`);
+  assert.ok(gp.intact(), `${label}: unaligned in place wrote outside the view`);
+
+  const b = Buffer.from(data);
+  assertBytes(call(fn, key, nonce, b, undefined, counter), expected, `${label}: Buffer input`);
+}
+
+// ------------------------------------------------------------------ AEAD
+
+interface AeadCase {
+  key: Uint8Array;
+  nonce: Uint8Array;
+  aad: Uint8Array | undefined;
+  pt: Uint8Array;
+  sealed: Uint8Array;
+}
+
+function checkAeadModes(make: AeadFn, label: string, c: AeadCase, all = true): void {
+  const { key, nonce, aad, pt, sealed } = c;
+  const len = pt.length;
+  const mk = () => (aad === undefined ? make(key, nonce) : make(key, nonce, aad));
+
+  const input = pt.slice();
+  assertBytes(mk().encrypt(input), sealed, `${label}: encrypt`);
+  assertBytes(input, pt, `${label}: encrypt modified its input`);
+  const sIn = sealed.slice();
+  assertBytes(mk().decrypt(sIn), pt, `${label}: decrypt`);
+  assertBytes(sIn, sealed, `${label}: decrypt modified its input`);
+
+  // In place: the plaintext at the start of a buffer with room for the tag.
+  const buf = new Uint8Array(len + 16);
+  buf.set(pt);
+  const encView = buf.subarray(0, len);
+  assert.equal(mk().encrypt(encView, buf), buf, `${label}: in-place encrypt must return the output`);
+  assertBytes(buf, sealed, `${label}: in-place encrypt`);
+  const decOut = buf.subarray(0, len);
+  assert.equal(mk().decrypt(buf, decOut), decOut, `${label}: in-place decrypt must return the output`);
+  assertBytes(decOut, pt, `${label}: in-place decrypt`);
+
+  // A flipped bit anywhere (ciphertext or tag) is rejected and the output is wiped.
+  const bad = sealed.slice();
+  const bit = randInt(bad.length * 8);
+  bad[bit >> 3]! ^= 1 << (bit & 7);
+  const wiped = new Uint8Array(len).fill(0xee);
+  assert.throws(() => mk().decrypt(bad, wiped), AuthenticationError, `${label}: flipped bit ${bit}`);
+  assert.ok(wiped.every((x) => x === 0), `${label}: output not wiped after a failed decrypt`);
+  if (!all) return;
+
+  const eo = new Uint8Array(len + 16).fill(0x5a);
+  assert.equal(mk().encrypt(pt, eo), eo);
+  assertBytes(eo, sealed, `${label}: encrypt into caller output`);
+  const dout = new Uint8Array(len).fill(0x5a);
+  assert.equal(mk().decrypt(sealed, dout), dout);
+  assertBytes(dout, pt, `${label}: decrypt into caller output`);
+
+  const o = OFFSETS[len % 3]!;
+  const gp = guarded(pt, o);
+  const ge = guarded(new Uint8Array(len + 16), OFFSETS[(len + 1) % 3]!);
+  const gk = guarded(key, OFFSETS[(len + 2) % 3]!);
+  const gn = guarded(nonce, o);
+  const ga = aad === undefined ? undefined : guarded(aad, OFFSETS[(len + 1) % 3]!);
+  const unaligned = () => (ga === undefined ? make(gk.view, gn.view) : make(gk.view, gn.view, ga.view));
+  assert.equal(unaligned().encrypt(gp.view, ge.view), ge.view);
+  assertBytes(ge.view, sealed, `${label}: unaligned encrypt`);
+  const gs = guarded(sealed, OFFSETS[(len + 2) % 3]!);
+  const gd = guarded(new Uint8Array(len), o);
+  assert.equal(unaligned().decrypt(gs.view, gd.view), gd.view);
+  assertBytes(gd.view, pt, `${label}: unaligned decrypt`);
+  assert.ok([gp, ge, gk, gn, gs, gd, ...(ga ? [ga] : [])].every((g) => g.intact()), `${label}: wrote outside the views`);
+
+  if (aad === undefined) {
+    assertBytes(make(key, nonce, new Uint8Array(0)).encrypt(pt), sealed, `${label}: empty aad equals no aad`);
+  }
+}
+
+function aadFor(len: number, withAad: boolean): Uint8Array | undefined {
+  return withAad ? rand((len * 7 + 1) % 301) : undefined;
+}
+
+function chachaAeadCase(len: number, withAad: boolean): AeadCase {
+  const key = rand(32);
+  const nonce = rand(12);
+  const aad = aadFor(len, withAad);
+  const pt = rand(len);
+  const sealed = noble.chacha20poly1305(key, nonce, aad).encrypt(pt);
+  return { key, nonce, aad, pt, sealed };
+}
+
+function xchachaAeadCase(len: number, withAad: boolean): AeadCase {
+  const key = rand(32);
+  const nonce = rand(24);
+  const aad = aadFor(len, withAad);
+  const pt = rand(len);
+  const sealed = noble.xchacha20poly1305(key, nonce, aad).encrypt(pt);
+  return { key, nonce, aad, pt, sealed };
+}
+
+before(async () => {
+  await loadSodium();
+});
+
+// ------------------------------------------------------------------ peers agree with each other
+
+it('the peers agree with each other (guards the reference helpers)', () => {
+  for (const len of [0, 1, 63, 64, 65, 200, 1000]) {
+    const key = rand(32);
+    const key16 = rand(16);
+    const n12 = rand(12);
+    const n8 = rand(8);
+    const n24 = rand(24);
+    const data = rand(len);
+    const c = randInt(1000);
+    assertBytes(nodeChacha20(key, n12, data, c), noble.chacha20(key, n12, data, undefined, c), `chacha20 node/noble ${len}`);
+    assertBytes(coreStreamIetf(key, n12, data, c), noble.chacha20(key, n12, data, undefined, c), `chacha20 core/noble ${len}`);
+    assertBytes(sodiumStreamAt1.chacha20(key, n12, data), noble.chacha20(key, n12, data, undefined, 1), `chacha20 sodium/noble ${len}`);
+    assertBytes(coreStreamIetf(key, n12, data, c, 8), noble.chacha8(key, n12, data, undefined, c), `chacha8 core/noble ${len}`);
+    assertBytes(coreStreamIetf(key, n12, data, c, 12), noble.chacha12(key, n12, data, undefined, c), `chacha12 core/noble ${len}`);
+    assertBytes(nodeChacha20orig(key, n8, data, BigInt(c)), noble.chacha20orig(key, n8, data, undefined, c), `orig node/noble ${len}`);
+    assertBytes(coreStream64(key, n8, data, BigInt(c)), noble.chacha20orig(key, n8, data, undefined, c), `orig core/noble ${len}`);
+    assertBytes(coreStream64(key16, n8, data, BigInt(c)), noble.chacha20orig(key16, n8, data, undefined, c), `orig16 core/noble ${len}`);
+    assertBytes(sodiumStreamAt1.chacha20orig(key, n8, data), noble.chacha20orig(key, n8, data, undefined, 1), `orig sodium/noble ${len}`);
+    assertBytes(nodeXchacha20(key, n24, data, BigInt(c)), noble.xchacha20(key, n24, data, undefined, c), `xchacha node/noble ${len}`);
+    assertBytes(sodiumStreamAt1.xchacha20(key, n24, data), noble.xchacha20(key, n24, data, undefined, 1), `xchacha sodium/noble ${len}`);
+    const aad = rand(len % 40);
+    const s1 = noble.chacha20poly1305(key, n12, aad).encrypt(data);
+    assertBytes(nodeAeadEncrypt(key, n12, aad, data), s1, `aead node/noble ${len}`);
+    assertBytes(sodiumAead(false).encrypt(key, n12, aad, data), s1, `aead sodium/noble ${len}`);
+    assertBytes(sodiumAead(true).encrypt(key, n24, aad, data), noble.xchacha20poly1305(key, n24, aad).encrypt(data), `xaead sodium/noble ${len}`);
+    const c31 = SUMO_MAX_COUNTER - randInt(1000) - blocksOf(len);
+    assertBytes(sumo().crypto_stream_chacha20_ietf_xor_ic(data, n12, c31, key), nodeChacha20(key, n12, data, c31), `chacha20 sumo/node ${len}`);
+    assertBytes(sumo().crypto_stream_chacha20_xor_ic(data, n8, c31, key), nodeChacha20orig(key, n8, data, BigInt(c31)), `orig sumo/node ${len}`);
+    assertBytes(sumo().crypto_stream_xchacha20_xor_ic(data, n24, c31, key), nodeXchacha20(key, n24, data, BigInt(c31)), `xchacha sumo/node ${len}`);
+  }
+  // The split OpenSSL computation and noble's core agree across the 2^32 carry and at 2^64 - 1.
+  const key = rand(32);
+  const n8 = rand(8);
+  for (const start of [TWO32 - 3, TWO32 - 1, 2 * TWO32 - 2]) {
+    const data = rand(650);
+    assertBytes(nodeChacha20orig(key, n8, data, BigInt(start)), coreStream64(key, n8, data, BigInt(start)), `carry at ${start}`);
+  }
+  const top = rand(256);
+  assertBytes(nodeChacha20orig(key, n8, top, TWO64 - 4n), coreStream64(key, n8, top, TWO64 - 4n), 'at 2^64 - 4');
+});
+
+// ------------------------------------------------------------------ per tier
+
+forEachTier('differential', () => {
+  it(`chacha20 (RFC 8439) for every length 0..${SMALL_MAX} vs node:crypto, noble and libsodium (AEAD and sumo)`, () => {
+    for (let len = 0; len <= SMALL_MAX; len++) {
+      const key = rand(32);
+      const nonce = rand(12);
+      const data = rand(len);
+      const expected0 = nodeChacha20(key, nonce, data, 0);
+      assertBytes(noble.chacha20(key, nonce, data), expected0, `peers disagree at ${len}`);
+      checkStreamModes(chacha20, `chacha20 len ${len}`, key, nonce, data, len % 2 ? undefined : 0, expected0);
+      const c = randomIetfCounter(len);
+      checkStreamModes(chacha20, `chacha20 len ${len} counter ${c}`, key, nonce, data, c, nodeChacha20(key, nonce, data, c), false);
+      assertBytes(chacha20(key, nonce, data, undefined, 1), sodiumStreamAt1.chacha20(key, nonce, data), `chacha20 len ${len} counter 1 vs libsodium`);
+      const c31 = randInt(SUMO_MAX_COUNTER + 1);
+      assertBytes(chacha20(key, nonce, data, undefined, c31), sumo().crypto_stream_chacha20_ietf_xor_ic(data, nonce, c31, key), `chacha20 len ${len} counter ${c31} vs libsodium (sumo)`);
+    }
+  });
+
+  for (const [name, fn, ref, rounds] of [
+    ['chacha8', chacha8, noble.chacha8, 8],
+    ['chacha12', chacha12, noble.chacha12, 12],
+  ] as const) {
+    it(`${name} for every length 0..${SMALL_MAX} vs noble (and noble's block core for high counters)`, () => {
+      for (let len = 0; len <= SMALL_MAX; len++) {
+        const key = rand(32);
+        const nonce = rand(12);
+        const data = rand(len);
+        checkStreamModes(fn, `${name} len ${len}`, key, nonce, data, len % 2 ? undefined : 0, ref(key, nonce, data));
+        const c = randomIetfCounter(len);
+        const expected = nobleCanDo(c, len) ? ref(key, nonce, data, undefined, c) : coreStreamIetf(key, nonce, data, c, rounds);
+        checkStreamModes(fn, `${name} len ${len} counter ${c}`, key, nonce, data, c, expected, false);
+      }
+    });
+  }
+
+  it(`chacha20orig (32-byte key) for every length 0..${SMALL_MAX} vs node:crypto, noble and libsodium, random 64-bit counters`, () => {
+    for (let len = 0; len <= SMALL_MAX; len++) {
+      const key = rand(32);
+      const nonce = rand(8);
+      const data = rand(len);
+      const expected0 = nodeChacha20orig(key, nonce, data, 0n);
+      assertBytes(noble.chacha20orig(key, nonce, data), expected0, `peers disagree at ${len}`);
+      checkStreamModes(chacha20orig, `chacha20orig len ${len}`, key, nonce, data, len % 2 ? undefined : 0, expected0);
+      const c = randomCounter64(len);
+      checkStreamModes(chacha20orig, `chacha20orig len ${len} counter ${c}n`, key, nonce, data, c, nodeChacha20orig(key, nonce, data, c), false);
+      assertBytes(chacha20orig(key, nonce, data, undefined, 1), sodiumStreamAt1.chacha20orig(key, nonce, data), `chacha20orig len ${len} counter 1 vs libsodium`);
+      const c31 = randInt(SUMO_MAX_COUNTER + 1);
+      assertBytes(chacha20orig(key, nonce, data, undefined, BigInt(c31)), sumo().crypto_stream_chacha20_xor_ic(data, nonce, c31, key), `chacha20orig len ${len} counter ${c31}n vs libsodium (sumo)`);
+    }
+  });
+
+  it(`chacha20orig (16-byte key, "expand 16-byte k") for every length 0..${SMALL_MAX} vs noble`, () => {
+    for (let len = 0; len <= SMALL_MAX; len++) {
+      const key = rand(16);
+      const nonce = rand(8);
+      const data = rand(len);
+      checkStreamModes(chacha20orig, `chacha20orig/16 len ${len}`, key, nonce, data, undefined, noble.chacha20orig(key, nonce, data));
+      const c = randomCounter64(len);
+      checkStreamModes(chacha20orig, `chacha20orig/16 len ${len} counter ${c}n`, key, nonce, data, c, coreStream64(key, nonce, data, c), false);
+    }
+  });
+
+  it(`xchacha20 for every length 0..${SMALL_MAX} vs noble, node:crypto (+ noble HChaCha20) and libsodium, random 64-bit counters`, () => {
+    for (let len = 0; len <= SMALL_MAX; len++) {
+      const key = rand(32);
+      const nonce = rand(24);
+      const data = rand(len);
+      const expected0 = noble.xchacha20(key, nonce, data);
+      checkStreamModes(xchacha20, `xchacha20 len ${len}`, key, nonce, data, len % 2 ? undefined : 0, expected0);
+      const c = randomCounter64(len);
+      const counter = len % 3 === 0 && c <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(c) : c;
+      checkStreamModes(xchacha20, `xchacha20 len ${len} counter ${c}`, key, nonce, data, counter, nodeXchacha20(key, nonce, data, c), false);
+      assertBytes(xchacha20(key, nonce, data, undefined, 1n), sodiumStreamAt1.xchacha20(key, nonce, data), `xchacha20 len ${len} counter 1n vs libsodium`);
+      const c31 = randInt(SUMO_MAX_COUNTER + 1);
+      assertBytes(xchacha20(key, nonce, data, undefined, c31), sumo().crypto_stream_xchacha20_xor_ic(data, nonce, c31, key), `xchacha20 len ${len} counter ${c31} vs libsodium (sumo)`);
+    }
+  });
+
+  for (const withAad of [false, true]) {
+    const tag = withAad ? 'with aad' : 'without aad';
+    it(`chacha20poly1305 ${tag} for every length 0..${SMALL_MAX} vs noble, node:crypto and libsodium`, () => {
+      for (let len = 0; len <= SMALL_MAX; len++) {
+        const c = chachaAeadCase(len, withAad);
+        if (len % 16 === 0) {
+          assertBytes(nodeAeadEncrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
+          assertBytes(sodiumAead(false).encrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
+        }
+        checkAeadModes(chacha20poly1305, `chacha20poly1305 ${tag} len ${len}`, c);
+        // Our sealing opened by the peers.
+        const ours = chacha20poly1305(c.key, c.nonce, c.aad).encrypt(c.pt);
+        assertBytes(nodeAeadDecrypt(c.key, c.nonce, c.aad, ours), c.pt, `node opens ours at ${len}`);
+        assertBytes(sodiumAead(false).decrypt(c.key, c.nonce, c.aad, ours), c.pt, `libsodium opens ours at ${len}`);
+      }
+    });
+
+    it(`xchacha20poly1305 ${tag} for every length 0..${SMALL_MAX} vs noble and libsodium`, () => {
+      for (let len = 0; len <= SMALL_MAX; len++) {
+        const c = xchachaAeadCase(len, withAad);
+        if (len % 16 === 0) assertBytes(sodiumAead(true).encrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
+        checkAeadModes(xchacha20poly1305, `xchacha20poly1305 ${tag} len ${len}`, c);
+        const ours = xchacha20poly1305(c.key, c.nonce, c.aad).encrypt(c.pt);
+        assertBytes(sodiumAead(true).decrypt(c.key, c.nonce, c.aad, ours), c.pt, `libsodium opens ours at ${len}`);
+      }
+    });
+  }
+
+  it(`large inputs (${LARGE.join(', ')} bytes): every stream cipher`, () => {
+    for (const len of LARGE) {
+      const key = rand(32);
+      const key16 = rand(16);
+      const n12 = rand(12);
+      const n8 = rand(8);
+      const n24 = rand(24);
+      const data = rand(len);
+      checkStreamModes(chacha20, `chacha20 ${len}`, key, n12, data, undefined, nodeChacha20(key, n12, data), len < 70000);
+      const c = randomIetfCounter(len);
+      checkStreamModes(chacha20, `chacha20 ${len} counter ${c}`, key, n12, data, c, nodeChacha20(key, n12, data, c), false);
+      checkStreamModes(chacha8, `chacha8 ${len}`, key, n12, data, 7, noble.chacha8(key, n12, data, undefined, 7), len < 70000);
+      checkStreamModes(chacha12, `chacha12 ${len}`, key, n12, data, 0, noble.chacha12(key, n12, data), len < 70000);
+      checkStreamModes(chacha20orig, `chacha20orig ${len}`, key, n8, data, 3, nodeChacha20orig(key, n8, data, 3n), len < 70000);
+      const c64 = randomCounter64(len);
+      checkStreamModes(chacha20orig, `chacha20orig ${len} counter ${c64}n`, key, n8, data, c64, nodeChacha20orig(key, n8, data, c64), false);
+      checkStreamModes(chacha20orig, `chacha20orig/16 ${len}`, key16, n8, data, undefined, noble.chacha20orig(key16, n8, data), false);
+      checkStreamModes(xchacha20, `xchacha20 ${len}`, key, n24, data, undefined, noble.xchacha20(key, n24, data), len < 70000);
+      checkStreamModes(xchacha20, `xchacha20 ${len} counter ${c64}n`, key, n24, data, c64, nodeXchacha20(key, n24, data, c64), false);
+      assertBytes(chacha20(key, n12, data, undefined, 1), sodiumStreamAt1.chacha20(key, n12, data), `chacha20 ${len} vs libsodium`);
+      assertBytes(xchacha20(key, n24, data, undefined, 1), sodiumStreamAt1.xchacha20(key, n24, data), `xchacha20 ${len} vs libsodium`);
+      const c31 = randInt(SUMO_MAX_COUNTER - blocksOf(len));
+      assertBytes(chacha20(key, n12, data, undefined, c31), sumo().crypto_stream_chacha20_ietf_xor_ic(data, n12, c31, key), `chacha20 ${len} vs libsodium (sumo)`);
+      assertBytes(chacha20orig(key, n8, data, undefined, c31), sumo().crypto_stream_chacha20_xor_ic(data, n8, c31, key), `chacha20orig ${len} vs libsodium (sumo)`);
+      assertBytes(xchacha20(key, n24, data, undefined, c31), sumo().crypto_stream_xchacha20_xor_ic(data, n24, c31, key), `xchacha20 ${len} vs libsodium (sumo)`);
+    }
+  });
+
+  it(`large inputs (${LARGE.join(', ')} bytes): both AEADs, with and without aad`, () => {
+    for (const len of LARGE) {
+      for (const withAad of [false, true]) {
+        const c = chachaAeadCase(len, withAad);
+        assertBytes(nodeAeadEncrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
+        checkAeadModes(chacha20poly1305, `chacha20poly1305 ${len} aad=${withAad}`, c, len < 70000);
+        const x = xchachaAeadCase(len, withAad);
+        assertBytes(sodiumAead(true).encrypt(x.key, x.nonce, x.aad, x.pt), x.sealed, `peers disagree at ${len}`);
+        checkAeadModes(xchacha20poly1305, `xchacha20poly1305 ${len} aad=${withAad}`, x, len < 70000);
+      }
+    }
+    // A large AAD with a small message, and the reverse of the usual sizes.
+    const key = rand(32);
+    const nonce = rand(12);
+    const aad = rand(70001);
+    const pt = rand(33);
+    const sealed = nodeAeadEncrypt(key, nonce, aad, pt);
+    checkAeadModes(chacha20poly1305, 'large aad', { key, nonce, aad, pt, sealed });
+  });
+
+  it('IETF counters (chacha20, chacha8, chacha12) up to block 2^32 - 1 exactly', () => {
+    const key = rand(32);
+    const nonce = rand(12);
+    const ref = {
+      chacha20: (d: Uint8Array, c: number) => nodeChacha20(key, nonce, d, c),
+      chacha8: (d: Uint8Array, c: number) => coreStreamIetf(key, nonce, d, c, 8),
+      chacha12: (d: Uint8Array, c: number) => coreStreamIetf(key, nonce, d, c, 12),
+    };
+    const ours = { chacha20, chacha8, chacha12 };
+    for (const name of ['chacha20', 'chacha8', 'chacha12'] as const) {
+      for (let blocks = 1; blocks <= 9; blocks++) {
+        const start = TWO32 - blocks;
+        for (const len of [64 * blocks, 64 * blocks - 1, 64 * (blocks - 1) + 1]) {
+          const data = rand(len);
+          checkStreamModes(ours[name], `${name} counter 2^32-${blocks} len ${len}`, key, nonce, data, start, ref[name](data, start), len % 2 === 0);
+        }
+      }
+      // Long enough for the four-block path to end exactly on the last block.
+      const big = rand(64 * 1024);
+      const start = TWO32 - 1024;
+      checkStreamModes(ours[name], `${name} 1024 blocks ending at 2^32-1`, key, nonce, big, start, ref[name](big, start), false);
+      assertBytes(ours[name](key, nonce, big.subarray(1), undefined, start), ref[name](big.subarray(1), start), `${name} 1023.98 blocks`);
+      // Nothing to encrypt at the last valid counter.
+      assertBytes(ours[name](key, nonce, new Uint8Array(0), undefined, 0xffffffff), new Uint8Array(0), `${name} empty at 2^32-1`);
+    }
+  });
+
+  it('64-bit counters carry from word 12 into word 13 (chacha20orig with 32- and 16-byte keys, xchacha20)', () => {
+    const key = rand(32);
+    const key16 = rand(16);
+    const n8 = rand(8);
+    const n24 = rand(24);
+    for (let back = 1; back <= 8; back++) {
+      for (const hi of [0, 1, 0xfffffffe]) {
+        const start = BigInt(hi) * BigInt(TWO32) + BigInt(TWO32 - back);
+        for (const len of [640 + 10, 64 * 16, 64 * 16 + 33]) {
+          const data = rand(len);
+          const label = `start 0x${start.toString(16)} len ${len}`;
+          checkStreamModes(chacha20orig, `chacha20orig ${label}`, key, n8, data, start, nodeChacha20orig(key, n8, data, start), back === 3);
+          checkStreamModes(chacha20orig, `chacha20orig/16 ${label}`, key16, n8, data, start, coreStream64(key16, n8, data, start), false);
+          checkStreamModes(xchacha20, `xchacha20 ${label}`, key, n24, data, start, nodeXchacha20(key, n24, data, start), false);
+        }
+      }
+    }
+    // The brief's example: start at 2^32 - 3 with ten blocks, given as a number and as a bigint.
+    const data = rand(640);
+    const expected = nodeChacha20orig(key, n8, data, BigInt(TWO32 - 3));
+    assertBytes(chacha20orig(key, n8, data, undefined, TWO32 - 3), expected, 'number counter 2^32 - 3');
+    assertBytes(chacha20orig(key, n8, data, undefined, BigInt(TWO32 - 3)), expected, 'bigint counter 2^32 - 3');
+    // Number and bigint counters are the same counter.
+    const safe = Number.MAX_SAFE_INTEGER - 20;
+    assertBytes(xchacha20(key, n24, data, undefined, safe), nodeXchacha20(key, n24, data, BigInt(safe)), 'largest safe numbers');
+    assertBytes(xchacha20(key, n24, data, undefined, safe), xchacha20(key, n24, data, undefined, BigInt(safe)), 'number vs bigint');
+  });
+
+  it('64-bit counters up to block 2^64 - 1 exactly', () => {
+    const key = rand(32);
+    const n8 = rand(8);
+    const n24 = rand(24);
+    for (let blocks = 1; blocks <= 6; blocks++) {
+      const start = TWO64 - BigInt(blocks);
+      for (const len of [64 * blocks, 64 * blocks - 5]) {
+        const data = rand(len);
+        checkStreamModes(chacha20orig, `chacha20orig 2^64-${blocks} len ${len}`, key, n8, data, start, nodeChacha20orig(key, n8, data, start), blocks === 4);
+        checkStreamModes(xchacha20, `xchacha20 2^64-${blocks} len ${len}`, key, n24, data, start, nodeXchacha20(key, n24, data, start), false);
+      }
+    }
+    const big = rand(64 * 257);
+    const start = TWO64 - 257n;
+    assertBytes(chacha20orig(key, n8, big, undefined, start), nodeChacha20orig(key, n8, big, start), '257 blocks ending at 2^64 - 1');
+    assertBytes(chacha20orig(key, n8, new Uint8Array(0), undefined, TWO64 - 1n), new Uint8Array(0), 'empty at 2^64 - 1');
+  });
+});
+
+// ------------------------------------------------------------------ tiers agree
+
+it('the simd and js tiers agree with each other on every primitive', async () => {
+  const lengths = [0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 4097, 65537];
+  for (const len of lengths) {
+    const key = rand(32);
+    const key16 = rand(16);
+    const n12 = rand(12);
+    const n8 = rand(8);
+    const n24 = rand(24);
+    const aad = rand(len % 50);
+    const data = rand(len);
+    const c64 = BigInt(TWO32 - 2);
+    const run = () => [
+      chacha20(key, n12, data, undefined, 5),
+      chacha8(key, n12, data),
+      chacha12(key, n12, data),
+      chacha20orig(key, n8, data, undefined, c64),
+      chacha20orig(key16, n8, data),
+      xchacha20(key, n24, data, undefined, c64),
+      chacha20poly1305(key, n12, aad).encrypt(data),
+      xchacha20poly1305(key, n24, aad).encrypt(data),
+    ];
+    const results: Uint8Array[][] = [];
+    for (const t of TIERS) {
+      assert.equal(await ready({ tier: t }), t);
+      results.push(run());
+    }
+    results[0]!.forEach((r, i) => assertBytes(r, results[1]![i]!, `primitive #${i} at length ${len}: simd vs js`));
+  }
+});

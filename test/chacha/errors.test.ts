@@ -1,0 +1,439 @@
+/**
+ * Argument checking, counter limits, AuthenticationError (and that no
+ * plaintext survives in a caller's buffer after one), and the tier switch.
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ready, tier, AuthenticationError } from 'fourfold';
+import {
+  chacha20,
+  chacha20orig,
+  xchacha20,
+  chacha8,
+  chacha12,
+  hchacha20,
+  chacha20poly1305,
+  xchacha20poly1305,
+} from 'fourfold/chacha';
+import {
+  assertBytes,
+  detach,
+  firstNonZero,
+  HAS_TRANSFER,
+  forEachTier,
+  isAllZero,
+  noble,
+  nodeChacha20,
+  nodeChacha20orig,
+  rand,
+  TWO32,
+  TWO64,
+} from '../helpers.js';
+
+type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: number | bigint) => Uint8Array;
+
+const typeErr = (arg: string) => (e: unknown) => e instanceof TypeError && e.message.includes(arg);
+const rangeErr = (arg: string) => (e: unknown) => e instanceof RangeError && e.message.includes(arg);
+const typeOrRange = (e: unknown) => e instanceof TypeError || e instanceof RangeError;
+
+/** Values that are not Uint8Arrays, for any argument. */
+const NOT_BYTES: unknown[] = ['abcdefghijklmnopqrstuvwxyz012345', [1, 2, 3], new Uint16Array(16), new Int8Array(32), new Uint8ClampedArray(32), new ArrayBuffer(32), new DataView(new ArrayBuffer(32)), {}, 42, true];
+/** Required arguments also reject the absent values. */
+const NOT_BYTES_REQUIRED: unknown[] = [undefined, null, ...NOT_BYTES];
+
+const STREAMS: { name: string; fn: StreamFn; keys: number[]; nonce: number; bits: 32 | 64 }[] = [
+  { name: 'chacha20', fn: chacha20, keys: [32], nonce: 12, bits: 32 },
+  { name: 'chacha8', fn: chacha8, keys: [32], nonce: 12, bits: 32 },
+  { name: 'chacha12', fn: chacha12, keys: [32], nonce: 12, bits: 32 },
+  { name: 'chacha20orig', fn: chacha20orig, keys: [16, 32], nonce: 8, bits: 64 },
+  { name: 'xchacha20', fn: xchacha20, keys: [32], nonce: 24, bits: 64 },
+];
+
+const AEADS = [
+  { name: 'chacha20poly1305', make: chacha20poly1305, nonce: 12 },
+  { name: 'xchacha20poly1305', make: xchacha20poly1305, nonce: 24 },
+];
+
+it('AuthenticationError is an exported Error subclass named AuthenticationError', () => {
+  const e = new AuthenticationError();
+  assert.ok(e instanceof Error);
+  assert.ok(e instanceof AuthenticationError);
+  assert.equal(e.name, 'AuthenticationError');
+  assert.ok(!(e instanceof TypeError) && !(e instanceof RangeError));
+});
+
+it('ready() selects the tier and tier() reports it', async () => {
+  assert.equal(await ready({ tier: 'js' }), 'js');
+  assert.equal(tier(), 'js');
+  assert.equal(await ready({ tier: 'simd' }), 'simd');
+  assert.equal(tier(), 'simd');
+  assert.equal(await ready({ tier: 'js' }), 'js');
+  assert.equal(tier(), 'js');
+  // Node 20 runs WebAssembly SIMD, so the default is the simd tier.
+  assert.equal(await ready(), 'simd');
+  assert.equal(tier(), 'simd');
+  assert.equal(await ready({}), 'simd');
+});
+
+it('ready() rejects an unknown tier with a TypeError and keeps the current tier', async () => {
+  await ready({ tier: 'js' });
+  for (const bogus of ['bogus', 'SIMD', 'wasm', '', 1, null]) {
+    await assert.rejects(ready({ tier: bogus as any }), TypeError, `tier ${String(bogus)}`);
+    assert.equal(tier(), 'js');
+  }
+});
+
+forEachTier('errors', () => {
+  for (const s of STREAMS) {
+    const K = s.keys[s.keys.length - 1]!;
+    const args = () => ({ key: rand(K), nonce: rand(s.nonce), data: rand(100) });
+
+    it(`${s.name}: non-Uint8Array arguments are TypeErrors naming the argument`, () => {
+      const { key, nonce, data } = args();
+      for (const bad of NOT_BYTES_REQUIRED) {
+        assert.throws(() => s.fn(bad as any, nonce, data), typeErr('key'), `key = ${String(bad)}`);
+        assert.throws(() => s.fn(key, bad as any, data), typeErr('nonce'), `nonce = ${String(bad)}`);
+        assert.throws(() => s.fn(key, nonce, bad as any), typeErr('data'), `data = ${String(bad)}`);
+      }
+      for (const bad of NOT_BYTES) {
+        assert.throws(() => s.fn(key, nonce, data, bad as any), typeErr('output'), `output = ${String(bad)}`);
+      }
+    });
+
+    it(`${s.name}: wrong lengths are RangeErrors naming the argument`, () => {
+      const { key, nonce, data } = args();
+      for (const n of [0, 1, 15, 16, 24, 31, 33, 64]) {
+        if (s.keys.includes(n)) continue;
+        assert.throws(() => s.fn(rand(n), nonce, data), rangeErr('key'), `key of ${n} bytes`);
+      }
+      for (const n of [0, 8, 11, 12, 13, 16, 23, 24, 25, 32]) {
+        if (n === s.nonce) continue;
+        assert.throws(() => s.fn(key, rand(n), data), rangeErr('nonce'), `nonce of ${n} bytes`);
+      }
+      for (const n of [0, 99, 101, 164]) {
+        assert.throws(() => s.fn(key, nonce, data, new Uint8Array(n)), rangeErr('output'), `output of ${n} bytes`);
+      }
+    });
+
+    it(`${s.name}: detached buffers are TypeErrors`, () => {
+      const { key, nonce, data } = args();
+      assert.throws(() => s.fn(detach(rand(K)), nonce, data), TypeError, 'detached key');
+      assert.throws(() => s.fn(key, detach(rand(s.nonce)), data), TypeError, 'detached nonce');
+      assert.throws(() => s.fn(key, nonce, detach(rand(100))), TypeError, 'detached data');
+      assert.throws(() => s.fn(key, nonce, data, detach(new Uint8Array(100))), TypeError, 'detached output');
+      // A detached output where an empty one would be the right length.
+      assert.throws(() => s.fn(key, nonce, new Uint8Array(0), detach(new Uint8Array(8))), TypeError, 'detached empty output');
+      assert.throws(() => s.fn(key, nonce, detach(new Uint8Array(8)), new Uint8Array(0)), TypeError, 'detached empty data');
+      // Views onto a detached buffer are detached too.
+      const big = rand(64);
+      const view = big.subarray(0, 32);
+      detach(big);
+      assert.throws(() => s.fn(key, nonce, view), TypeError, 'view of a detached buffer');
+    });
+
+    it(`${s.name}: a partially overlapping output is a RangeError; in place and disjoint are fine`, () => {
+      const { key, nonce } = args();
+      const buf = rand(300);
+      const ref = buf.slice();
+      for (const [d, o] of [
+        [0, 1],
+        [1, 0],
+        [0, 63],
+        [64, 0],
+        [10, 109],
+      ] as const) {
+        const data = buf.subarray(d, d + 110);
+        const out = buf.subarray(o, o + 110);
+        assert.throws(() => s.fn(key, nonce, data, out), rangeErr('output'), `data at ${d}, output at ${o}`);
+      }
+      assertBytes(buf, ref, 'a rejected call must not write');
+      const expected = s.fn(key, nonce, buf.slice(0, 100));
+      const out = buf.subarray(100, 200);
+      s.fn(key, nonce, buf.subarray(0, 100), out);
+      assertBytes(out, expected, 'disjoint output in the same buffer');
+      const inPlace = buf.subarray(0, 100);
+      s.fn(key, nonce, inPlace, inPlace);
+      assertBytes(inPlace, expected, 'in place');
+      // Separate views of the same bytes count as in place.
+      const again = ref.slice(0, 100);
+      s.fn(key, nonce, again.subarray(0), new Uint8Array(again.buffer, 0, 100));
+      assertBytes(again, expected, 'in place through two view objects');
+    });
+
+    it(`${s.name}: Buffer arguments are accepted`, () => {
+      const key = rand(K);
+      const nonce = rand(s.nonce);
+      const data = rand(77);
+      const expected = s.fn(key, nonce, data);
+      assertBytes(s.fn(Buffer.from(key), Buffer.from(nonce), Buffer.from(data)), expected, 'Buffers');
+      const out = Buffer.alloc(77);
+      assert.equal(s.fn(key, nonce, data, out), out);
+      assertBytes(out, expected, 'Buffer output');
+    });
+
+    it(`${s.name}: invalid counters`, () => {
+      const { key, nonce, data } = args();
+      for (const bad of [-1, -0.5, 1.5, NaN, Infinity, -Infinity]) {
+        assert.throws(() => s.fn(key, nonce, data, undefined, bad), typeOrRange, `counter ${bad}`);
+      }
+      for (const bad of ['1', {}, [], null, true]) {
+        assert.throws(() => s.fn(key, nonce, data, undefined, bad as any), TypeError, `counter ${String(bad)}`);
+      }
+      if (s.bits === 64) assert.throws(() => s.fn(key, nonce, data, undefined, -1n), RangeError, 'counter -1n');
+    });
+
+    if (s.bits === 32) {
+      it(`${s.name}: the 32-bit counter may reach block 2^32 - 1 but not pass it`, () => {
+        const { key, nonce } = args();
+        const cases: [number, number][] = [
+          [0xffffffff, 65],
+          [0xffffffff, 128],
+          [0xfffffffe, 129],
+          [0xfffffff0, 64 * 16 + 1],
+          [TWO32 - 1024, 64 * 1024 + 1],
+          [TWO32, 0],
+          [TWO32, 1],
+          [TWO32 + 5, 64],
+          [2 ** 40, 1],
+        ];
+        for (const [c, len] of cases) {
+          const out = new Uint8Array(len).fill(0x77);
+          assert.throws(() => s.fn(key, nonce, rand(len), out, c), RangeError, `counter ${c}, ${len} bytes`);
+          assert.ok(out.every((b) => b === 0x77), `counter ${c}, ${len} bytes: rejected before writing anything`);
+        }
+        // The largest allowed requests succeed (values are checked in differential.test.ts).
+        assert.equal(s.fn(key, nonce, rand(64), undefined, 0xffffffff).length, 64);
+        assert.equal(s.fn(key, nonce, rand(128), undefined, 0xfffffffe).length, 128);
+        assert.equal(s.fn(key, nonce, new Uint8Array(0), undefined, 0xffffffff).length, 0);
+        if (s.name === 'chacha20') {
+          const d = rand(64);
+          assertBytes(chacha20(key, nonce, d, undefined, 0xffffffff), nodeChacha20(key, nonce, d, 0xffffffff), 'last block value');
+        }
+      });
+    } else {
+      it(`${s.name}: the 64-bit counter carries past 2^32 but may not pass block 2^64 - 1`, () => {
+        const { key, nonce } = args();
+        const cases: [bigint, number][] = [
+          [TWO64 - 1n, 65],
+          [TWO64 - 2n, 129],
+          [TWO64 - 16n, 64 * 16 + 1],
+          [TWO64, 0],
+          [TWO64, 64],
+          [TWO64 + 1n, 1],
+          [1n << 65n, 1],
+        ];
+        for (const [c, len] of cases) {
+          const out = new Uint8Array(len).fill(0x77);
+          assert.throws(() => s.fn(key, nonce, rand(len), out, c), RangeError, `counter ${c}, ${len} bytes`);
+          assert.ok(out.every((b) => b === 0x77), `counter ${c}, ${len} bytes: rejected before writing anything`);
+        }
+        assert.equal(s.fn(key, nonce, rand(64), undefined, TWO64 - 1n).length, 64);
+        assert.equal(s.fn(key, nonce, rand(65), undefined, TWO32 - 1).length, 65, 'a number counter carries too');
+        assert.equal(s.fn(key, nonce, new Uint8Array(0), undefined, TWO64 - 1n).length, 0);
+        if (s.name === 'chacha20orig' && K === 32) {
+          const d = rand(64);
+          assertBytes(chacha20orig(key, nonce, d, undefined, TWO64 - 1n), nodeChacha20orig(key, nonce, d, TWO64 - 1n), 'last block value');
+        }
+      });
+    }
+  }
+
+  it('hchacha20: argument errors', () => {
+    const key = rand(32);
+    const nonce = rand(16);
+    assert.equal(hchacha20(key, nonce).length, 32);
+    for (const bad of NOT_BYTES_REQUIRED) {
+      assert.throws(() => hchacha20(bad as any, nonce), typeErr('key'), `key = ${String(bad)}`);
+      assert.throws(() => hchacha20(key, bad as any), typeErr('nonce'), `nonce = ${String(bad)}`);
+    }
+    for (const n of [0, 16, 31, 33]) assert.throws(() => hchacha20(rand(n), nonce), rangeErr('key'), `key of ${n}`);
+    for (const n of [0, 8, 12, 15, 17, 24]) assert.throws(() => hchacha20(key, rand(n)), rangeErr('nonce'), `nonce of ${n}`);
+    assert.throws(() => hchacha20(detach(rand(32)), nonce), TypeError);
+    assert.throws(() => hchacha20(key, detach(rand(16))), TypeError);
+    assertBytes(hchacha20(Buffer.from(key), Buffer.from(nonce)), hchacha20(key, nonce), 'Buffer arguments');
+  });
+
+  // Detached by ArrayBuffer.prototype.transfer() where the engine has it (Node 22+, browsers), else by structuredClone.
+  it('buffers detached by transfer are TypeErrors too', () => {
+    const how = HAS_TRANSFER ? 'transfer' : 'structuredClone';
+    const key = rand(32);
+    const nonce = rand(12);
+    const data = rand(50);
+    assert.throws(() => chacha20(detach(rand(32), how), nonce, data), TypeError, 'key');
+    assert.throws(() => chacha20(key, detach(rand(12), how), data), TypeError, 'nonce');
+    assert.throws(() => chacha20(key, nonce, detach(rand(50), how)), TypeError, 'data');
+    assert.throws(() => chacha20(key, nonce, data, detach(new Uint8Array(50), how)), TypeError, 'output');
+    assert.throws(() => chacha20poly1305(key, nonce, detach(rand(5), how)).encrypt(data), TypeError, 'aad');
+    assert.throws(() => chacha20poly1305(key, nonce).encrypt(detach(rand(50), how)), TypeError, 'plaintext');
+    assert.throws(() => chacha20poly1305(key, nonce).decrypt(detach(rand(66), how)), TypeError, 'ciphertext');
+  });
+
+  for (const a of AEADS) {
+    // Errors may be raised by the constructor or by the first call.
+    const enc = (key: unknown, nonce: unknown, aad: unknown, pt: unknown, out?: unknown) =>
+      (a.make as any)(key, nonce, aad).encrypt(pt, out);
+    const dec = (key: unknown, nonce: unknown, aad: unknown, ct: unknown, out?: unknown) =>
+      (a.make as any)(key, nonce, aad).decrypt(ct, out);
+
+    it(`${a.name}: non-Uint8Array arguments are TypeErrors naming the argument`, () => {
+      const key = rand(32);
+      const nonce = rand(a.nonce);
+      const pt = rand(40);
+      const sealed = a.make(key, nonce).encrypt(pt);
+      for (const bad of NOT_BYTES_REQUIRED) {
+        assert.throws(() => enc(bad, nonce, undefined, pt), typeErr('key'), `key = ${String(bad)}`);
+        assert.throws(() => enc(key, bad, undefined, pt), typeErr('nonce'), `nonce = ${String(bad)}`);
+        assert.throws(() => enc(key, nonce, undefined, bad), TypeError, `plaintext = ${String(bad)}`);
+        assert.throws(() => dec(key, nonce, undefined, bad), TypeError, `ciphertext = ${String(bad)}`);
+      }
+      for (const bad of NOT_BYTES) {
+        assert.throws(() => enc(key, nonce, bad, pt), typeErr('aad'), `aad = ${String(bad)}`);
+        assert.throws(() => dec(key, nonce, bad, sealed), typeErr('aad'), `aad = ${String(bad)}`);
+        assert.throws(() => enc(key, nonce, undefined, pt, bad), typeErr('output'), `encrypt output = ${String(bad)}`);
+        assert.throws(() => dec(key, nonce, undefined, sealed, bad), typeErr('output'), `decrypt output = ${String(bad)}`);
+      }
+    });
+
+    it(`${a.name}: wrong lengths are RangeErrors naming the argument`, () => {
+      const key = rand(32);
+      const nonce = rand(a.nonce);
+      const pt = rand(40);
+      const sealed = a.make(key, nonce).encrypt(pt);
+      for (const n of [0, 16, 31, 33]) assert.throws(() => enc(rand(n), nonce, undefined, pt), rangeErr('key'), `key of ${n}`);
+      for (const n of [0, 8, 11, 12, 13, 16, 23, 24, 25]) {
+        if (n === a.nonce) continue;
+        assert.throws(() => enc(key, rand(n), undefined, pt), rangeErr('nonce'), `nonce of ${n}`);
+        assert.throws(() => dec(key, rand(n), undefined, sealed), rangeErr('nonce'), `nonce of ${n}`);
+      }
+      for (const n of [0, 40, 55, 57, 72]) {
+        assert.throws(() => enc(key, nonce, undefined, pt, new Uint8Array(n)), rangeErr('output'), `encrypt output of ${n}`);
+      }
+      for (const n of [0, 39, 41, 56]) {
+        assert.throws(() => dec(key, nonce, undefined, sealed, new Uint8Array(n)), rangeErr('output'), `decrypt output of ${n}`);
+      }
+      for (let n = 0; n < 16; n++) {
+        assert.throws(() => dec(key, nonce, undefined, rand(n)), RangeError, `ciphertext of ${n} bytes (shorter than the tag)`);
+        assert.throws(() => dec(key, nonce, undefined, rand(n), new Uint8Array(0)), RangeError, `ciphertext of ${n} bytes with output`);
+      }
+      // Exactly a tag: an empty message.
+      const empty = a.make(key, nonce).encrypt(new Uint8Array(0));
+      assert.equal(empty.length, 16);
+      assert.equal(a.make(key, nonce).decrypt(empty).length, 0);
+    });
+
+    it(`${a.name}: detached buffers are TypeErrors`, () => {
+      const key = rand(32);
+      const nonce = rand(a.nonce);
+      const pt = rand(40);
+      const sealed = a.make(key, nonce).encrypt(pt);
+      assert.throws(() => enc(detach(rand(32)), nonce, undefined, pt), TypeError, 'key');
+      assert.throws(() => enc(key, detach(rand(a.nonce)), undefined, pt), TypeError, 'nonce');
+      assert.throws(() => enc(key, nonce, detach(rand(10)), pt), TypeError, 'aad');
+      assert.throws(() => enc(key, nonce, undefined, detach(rand(40))), TypeError, 'plaintext');
+      assert.throws(() => enc(key, nonce, undefined, pt, detach(new Uint8Array(56))), TypeError, 'encrypt output');
+      assert.throws(() => enc(key, nonce, undefined, new Uint8Array(0), detach(new Uint8Array(16))), TypeError, 'encrypt output for empty plaintext');
+      assert.throws(() => dec(key, nonce, undefined, detach(sealed.slice())), TypeError, 'ciphertext');
+      assert.throws(() => dec(key, nonce, undefined, sealed, detach(new Uint8Array(40))), TypeError, 'decrypt output');
+      const emptySealed = a.make(key, nonce).encrypt(new Uint8Array(0));
+      assert.throws(() => dec(key, nonce, undefined, emptySealed, detach(new Uint8Array(8))), TypeError, 'decrypt output for empty plaintext');
+    });
+
+    it(`${a.name}: partially overlapping outputs are RangeErrors`, () => {
+      const key = rand(32);
+      const nonce = rand(a.nonce);
+      const buf = rand(400);
+      const ref = buf.slice();
+      for (const [p, o] of [
+        [0, 1],
+        [1, 0],
+        [16, 0],
+        [0, 50],
+      ] as const) {
+        assert.throws(() => a.make(key, nonce).encrypt(buf.subarray(p, p + 100), buf.subarray(o, o + 116)), rangeErr('output'), `encrypt ${p}/${o}`);
+        assert.throws(() => a.make(key, nonce).decrypt(buf.subarray(p, p + 116), buf.subarray(o, o + 100)), rangeErr('output'), `decrypt ${p}/${o}`);
+      }
+      assertBytes(buf, ref, 'a rejected call must not write');
+      // Disjoint regions of one buffer are fine.
+      const sealed = a.make(key, nonce).encrypt(buf.subarray(0, 100), buf.subarray(100, 216));
+      assertBytes(sealed, noble[a.name as 'chacha20poly1305'](key, nonce).encrypt(ref.subarray(0, 100)), 'disjoint encrypt');
+      const opened = a.make(key, nonce).decrypt(buf.subarray(100, 216), buf.subarray(216, 316));
+      assertBytes(opened, ref.subarray(0, 100), 'disjoint decrypt');
+    });
+
+    it(`${a.name}: Buffer arguments are accepted`, () => {
+      const key = rand(32);
+      const nonce = rand(a.nonce);
+      const aad = rand(9);
+      const pt = rand(70);
+      const expected = (noble as any)[a.name](key, nonce, aad).encrypt(pt);
+      assertBytes(a.make(Buffer.from(key), Buffer.from(nonce), Buffer.from(aad)).encrypt(Buffer.from(pt)), expected);
+      assertBytes(a.make(Buffer.from(key), Buffer.from(nonce), Buffer.from(aad)).decrypt(Buffer.from(expected)), pt);
+    });
+
+    it(`${a.name}: a wrong tag, key, nonce, aad or length throws AuthenticationError`, () => {
+      const key = rand(32);
+      const nonce = rand(a.nonce);
+      const aad = rand(20);
+      const pt = rand(150);
+      const sealed = a.make(key, nonce, aad).encrypt(pt);
+      const flip = (i: number) => {
+        const s = sealed.slice();
+        s[i]! ^= 0x40;
+        return s;
+      };
+      const otherNonce = nonce.slice();
+      otherNonce[0]! ^= 1;
+      const cases: [string, () => unknown][] = [
+        ['tag byte 0', () => a.make(key, nonce, aad).decrypt(flip(150))],
+        ['tag byte 15', () => a.make(key, nonce, aad).decrypt(flip(165))],
+        ['ciphertext byte 0', () => a.make(key, nonce, aad).decrypt(flip(0))],
+        ['ciphertext byte 149', () => a.make(key, nonce, aad).decrypt(flip(149))],
+        ['other key', () => a.make(rand(32), nonce, aad).decrypt(sealed)],
+        ['other nonce', () => a.make(key, otherNonce, aad).decrypt(sealed)],
+        ['no aad', () => a.make(key, nonce).decrypt(sealed)],
+        ['longer aad', () => a.make(key, nonce, new Uint8Array([...aad, 0])).decrypt(sealed)],
+        ['truncated', () => a.make(key, nonce, aad).decrypt(sealed.subarray(0, sealed.length - 1))],
+        ['extended', () => a.make(key, nonce, aad).decrypt(new Uint8Array([...sealed, 0]))],
+        ['all zero tag', () => a.make(key, nonce, aad).decrypt(new Uint8Array([...sealed.subarray(0, 150), ...new Uint8Array(16)]))],
+      ];
+      for (const [label, f] of cases) {
+        assert.throws(f, (e: unknown) => e instanceof AuthenticationError && (e as Error).name === 'AuthenticationError', label);
+      }
+    });
+
+    for (const size of [0, 1, 64, 1000, 300 * 1024 + 5]) {
+      it(`${a.name}: after AuthenticationError no plaintext is left in the output (${size} bytes)`, () => {
+        const key = rand(32);
+        const nonce = rand(a.nonce);
+        const aad = rand(13);
+        const pt = rand(size).map((b) => b | 1); // no zero bytes: leftover plaintext cannot pass for wiped memory
+        const sealed = a.make(key, nonce, aad).encrypt(pt);
+        const bad = sealed.slice();
+        bad[bad.length - 1]! ^= 1;
+
+        // Separate caller output, pre-filled with the plaintext itself.
+        const out = pt.slice();
+        assert.throws(() => a.make(key, nonce, aad).decrypt(bad, out), AuthenticationError);
+        assert.ok(isAllZero(out), `separate output not wiped (first non-zero at ${firstNonZero(out)})`);
+
+        // In place: the ciphertext buffer's plaintext region.
+        const buf = bad.slice();
+        const view = buf.subarray(0, size);
+        assert.throws(() => a.make(key, nonce, aad).decrypt(buf, view), AuthenticationError);
+        assert.ok(isAllZero(view), `in-place output not wiped (first non-zero at ${firstNonZero(view)})`);
+
+        // An unaligned caller output.
+        const big = new Uint8Array(size + 8).fill(0xcc);
+        const uview = big.subarray(3, 3 + size);
+        assert.throws(() => a.make(key, nonce, aad).decrypt(bad, uview), AuthenticationError);
+        assert.ok(isAllZero(uview), 'unaligned output not wiped');
+        assert.ok(big.subarray(0, 3).every((b) => b === 0xcc) && big.subarray(3 + size).every((b) => b === 0xcc), 'wrote outside the output');
+
+        // And the call without an output throws without returning anything.
+        assert.throws(() => a.make(key, nonce, aad).decrypt(bad), AuthenticationError);
+        // The honest ciphertext still opens.
+        assertBytes(a.make(key, nonce, aad).decrypt(sealed), pt);
+      });
+    }
+  }
+});

@@ -1,0 +1,384 @@
+/**
+ * Shared test helpers: byte utilities, a seeded random source, the tier
+ * loop, and reference implementations taken from independent peers
+ * (@noble/ciphers, libsodium-wrappers, node:crypto / OpenSSL). Nothing here
+ * calls fourfold except `forEachTier`, which only selects the tier.
+ */
+import { describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ready } from 'fourfold';
+import * as noble from '@noble/ciphers/chacha.js';
+import { poly1305 as noblePoly1305 } from '@noble/ciphers/_poly1305.js';
+import sodium from 'libsodium-wrappers';
+
+export const TIERS = ['simd', 'js'] as const;
+export type TierName = (typeof TIERS)[number];
+
+/** Runs `body` inside one `describe` per tier, with that tier made active first. */
+export function forEachTier(title: string, body: (tier: TierName) => void): void {
+  for (const t of TIERS) {
+    describe(`${title} (${t})`, () => {
+      before(async () => {
+        assert.equal(await ready({ tier: t }), t, `ready({ tier: '${t}' }) must resolve to '${t}'`);
+      });
+      body(t);
+    });
+  }
+}
+
+// ---------------------------------------------------------------- bytes
+
+export function hex(s: string): Uint8Array {
+  const clean = s.replace(/[\s:]/g, '');
+  if (!/^([0-9a-fA-F]{2})*$/.test(clean)) throw new Error(`not hex: ${s.slice(0, 40)}`);
+  return new Uint8Array(Buffer.from(clean, 'hex'));
+}
+
+export function toHex(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+}
+
+export function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** Equality for byte arrays of any size, reporting the first difference instead of dumping megabytes. */
+export function assertBytes(actual: unknown, expected: Uint8Array, message = ''): void {
+  assert.ok(actual instanceof Uint8Array, `${message}: expected a Uint8Array, got ${Object.prototype.toString.call(actual)}`);
+  const a = actual as Uint8Array;
+  if (a.length !== expected.length) {
+    assert.fail(`${message}: length ${a.length}, expected ${expected.length}`);
+  }
+  const ab = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const eb = Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength);
+  if (!ab.equals(eb)) {
+    let i = 0;
+    while (ab[i] === eb[i]) i++;
+    const from = Math.max(0, i - 4);
+    assert.fail(
+      `${message}: bytes differ first at index ${i} of ${a.length}: got ${toHex(a.subarray(from, i + 12))}, ` +
+        `expected ${toHex(expected.subarray(from, i + 12))} (from index ${from})`,
+    );
+  }
+}
+
+export function isAllZero(b: Uint8Array): boolean {
+  // Compare in 8-byte words where possible: kernel memories are megabytes.
+  const words = Math.floor(b.length / 8);
+  if (b.byteOffset % 8 === 0 && words > 0) {
+    const w = new BigUint64Array(b.buffer, b.byteOffset, words);
+    for (let i = 0; i < w.length; i++) if (w[i] !== 0n) return false;
+  } else {
+    for (let i = 0; i < words * 8; i++) if (b[i] !== 0) return false;
+  }
+  for (let i = words * 8; i < b.length; i++) if (b[i] !== 0) return false;
+  return true;
+}
+
+export function firstNonZero(b: Uint8Array): number {
+  for (let i = 0; i < b.length; i++) if (b[i] !== 0) return i;
+  return -1;
+}
+
+// ---------------------------------------------------------------- randomness
+
+/**
+ * A seeded byte source (AES-256-CTR keystream of the seed), so a failure can
+ * be replayed with FOURFOLD_TEST_SEED=<hex>. Each test file gets its own
+ * stream; the seed is printed once per file.
+ */
+const SEED = process.env.FOURFOLD_TEST_SEED ?? randomBytes(16).toString('hex');
+console.log(`# test seed: FOURFOLD_TEST_SEED=${SEED}`);
+const rng = createCipheriv('aes-256-ctr', createHash('sha256').update(SEED).digest(), Buffer.alloc(16));
+
+export function rand(n: number): Uint8Array {
+  return new Uint8Array(rng.update(Buffer.alloc(n)));
+}
+
+/** A uniformly random integer in [0, n), n <= 2^32. */
+export function randInt(n: number): number {
+  return Math.floor((Buffer.from(rand(4)).readUInt32LE(0) / 2 ** 32) * n);
+}
+
+/**
+ * `data` copied into a fresh buffer at `offset`, surrounded by guard bytes,
+ * so a primitive sees an unaligned view and out-of-bounds writes are
+ * detectable with `intact()`.
+ */
+export function guarded(data: Uint8Array, offset: number): { view: Uint8Array; intact(): boolean } {
+  const pad = 16;
+  const buf = new Uint8Array(offset + data.length + pad).fill(0xa5);
+  buf.set(data, offset);
+  const view = buf.subarray(offset, offset + data.length);
+  return {
+    view,
+    intact: () => {
+      for (let i = 0; i < offset; i++) if (buf[i] !== 0xa5) return false;
+      for (let i = offset + data.length; i < buf.length; i++) if (buf[i] !== 0xa5) return false;
+      return true;
+    },
+  };
+}
+
+/** Whether this engine has ArrayBuffer.prototype.transfer (Node >= 22). */
+export const HAS_TRANSFER = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function';
+
+/**
+ * Detaches `u8`'s ArrayBuffer (the view then has length 0), by transferring
+ * it with structuredClone or, where the engine has it, ArrayBuffer.prototype.transfer.
+ */
+export function detach(u8: Uint8Array, via: 'structuredClone' | 'transfer' = 'structuredClone'): Uint8Array {
+  if (via === 'transfer') (u8.buffer as unknown as { transfer(): ArrayBuffer }).transfer();
+  else structuredClone(u8.buffer, { transfer: [u8.buffer as ArrayBuffer] });
+  assert.equal(u8.byteLength, 0, 'the buffer should be detached');
+  return u8;
+}
+
+// ---------------------------------------------------------------- vectors
+
+export function loadJson<T = any>(relativeToTestDir: string): T {
+  return JSON.parse(readFileSync(new URL(`./${relativeToTestDir}`, import.meta.url), 'utf8')) as T;
+}
+
+// ---------------------------------------------------------------- peers: ChaCha
+
+export const TWO32 = 2 ** 32;
+export const TWO64 = 1n << 64n;
+
+const SIGMA32 = Uint32Array.of(0x61707865, 0x3320646e, 0x79622d32, 0x6b206574); // "expand 32-byte k"
+const SIGMA16 = Uint32Array.of(0x61707865, 0x3120646e, 0x79622d36, 0x6b206574); // "expand 16-byte k"
+
+function words(b: Uint8Array): Uint32Array {
+  const out = new Uint32Array(b.length / 4);
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  for (let i = 0; i < out.length; i++) out[i] = dv.getUint32(4 * i, true);
+  return out;
+}
+
+function wordsToBytes(w: Uint32Array): Uint8Array {
+  const out = new Uint8Array(w.length * 4);
+  const dv = new DataView(out.buffer);
+  for (let i = 0; i < w.length; i++) dv.setUint32(4 * i, w[i]!, true);
+  return out;
+}
+
+export const blocksOf = (len: number): number => Math.ceil(len / 64);
+
+/**
+ * ChaCha with the original 64-bit counter in words 12..13, built one block at
+ * a time on @noble/ciphers' block core (which takes any counter/nonce words).
+ * Handles 16- and 32-byte keys, any round count and counters up to 2^64 - 1.
+ * Used where no peer API accepts the inputs (counters at or past 2^32 - 1,
+ * 16-byte keys there, ChaCha8/12 near the 32-bit limit).
+ */
+export function coreStream64(key: Uint8Array, nonce8: Uint8Array, data: Uint8Array, counter: bigint, rounds = 20): Uint8Array {
+  assert.ok(nonce8.length === 8);
+  const sigma = key.length === 16 ? SIGMA16 : SIGMA32;
+  const k = words(key.length === 16 ? concat(key, key) : key);
+  const n = words(nonce8);
+  const out = new Uint8Array(data.length);
+  const block = new Uint32Array(16);
+  for (let pos = 0, c = counter; pos < data.length; pos += 64, c++) {
+    assert.ok(c < TWO64, 'reference: 64-bit counter overflow');
+    const lo = Number(c & 0xffffffffn);
+    const hi = Number(c >> 32n);
+    noble.__TESTS.chachaCore(sigma, k, Uint32Array.of(hi, n[0]!, n[1]!), block, lo, rounds);
+    const ks = wordsToBytes(block);
+    for (let j = 0; j < 64 && pos + j < data.length; j++) out[pos + j] = data[pos + j]! ^ ks[j]!;
+  }
+  return out;
+}
+
+/** IETF (32-bit counter, 12-byte nonce) ChaCha on noble's core, for any counter the RFC allows. */
+export function coreStreamIetf(key: Uint8Array, nonce12: Uint8Array, data: Uint8Array, counter: number, rounds = 20): Uint8Array {
+  assert.ok(counter + blocksOf(data.length) - 1 <= 0xffffffff || data.length === 0, 'reference: past the 32-bit counter');
+  // Word 13 (first nonce word) plays the high counter word, which never carries here.
+  const hi = BigInt(words(nonce12.subarray(0, 4))[0]!);
+  return coreStream64(key, nonce12.subarray(4), data, (hi << 32n) | BigInt(counter), rounds);
+}
+
+/** RFC 8439 ChaCha20 through OpenSSL (node:crypto): iv = LE32(counter) || nonce. */
+export function nodeChacha20(key: Uint8Array, nonce12: Uint8Array, data: Uint8Array, counter = 0): Uint8Array {
+  // OpenSSL carries the block counter into the nonce; the RFC cipher does not, so never ask it to.
+  assert.ok(counter + blocksOf(data.length) - 1 <= 0xffffffff || data.length === 0, 'reference: past the 32-bit counter');
+  const iv = Buffer.alloc(16);
+  iv.writeUInt32LE(counter, 0);
+  iv.set(nonce12, 4);
+  const c = createCipheriv('chacha20', key, iv);
+  return new Uint8Array(Buffer.concat([c.update(data), c.final()]));
+}
+
+/**
+ * Original ChaCha20 (8-byte nonce, 64-bit counter) through OpenSSL: the 64-bit
+ * counter is split into segments on which its high word is constant, each
+ * computed with iv = LE32(low) || LE32(high) || nonce8. The carry across 2^32
+ * is therefore done here, not by OpenSSL.
+ */
+export function nodeChacha20orig(key32: Uint8Array, nonce8: Uint8Array, data: Uint8Array, counter: bigint = 0n): Uint8Array {
+  assert.equal(key32.length, 32);
+  const out = new Uint8Array(data.length);
+  let pos = 0;
+  let c = counter;
+  while (pos < data.length) {
+    assert.ok(c < TWO64, 'reference: 64-bit counter overflow');
+    const lo = Number(c & 0xffffffffn);
+    const hi = Number(c >> 32n);
+    const take = Math.min(data.length - pos, (TWO32 - lo) * 64);
+    const iv = Buffer.alloc(16);
+    iv.writeUInt32LE(lo, 0);
+    iv.writeUInt32LE(hi, 4);
+    iv.set(nonce8, 8);
+    const seg = createCipheriv('chacha20', key32, iv).update(data.subarray(pos, pos + take));
+    out.set(seg, pos);
+    pos += take;
+    c += BigInt(Math.ceil(take / 64));
+  }
+  return out;
+}
+
+/** HChaCha20 through @noble/ciphers' exported word-level function. */
+export function nobleHchacha(key: Uint8Array, nonce16: Uint8Array): Uint8Array {
+  const out = new Uint32Array(8);
+  noble.hchacha(SIGMA32, words(key), words(nonce16), out);
+  return wordsToBytes(out);
+}
+
+/** XChaCha20 (libsodium's crypto_stream_xchacha20: 64-bit counter) = original ChaCha20 under the HChaCha20 subkey. */
+export function nodeXchacha20(key: Uint8Array, nonce24: Uint8Array, data: Uint8Array, counter: bigint = 0n): Uint8Array {
+  return nodeChacha20orig(nobleHchacha(key, nonce24.subarray(0, 16)), nonce24.subarray(16), data, counter);
+}
+
+export { noble, noblePoly1305 };
+
+/** noble refuses to compute the block with counter 2^32 - 1 (or anything past it). */
+export const nobleCanDo = (counter: number | bigint, len: number): boolean =>
+  Number(counter) + Math.max(blocksOf(len), 1) - 1 <= 0xfffffffe;
+
+// ---------------------------------------------------------------- peers: libsodium
+
+/**
+ * The sumo build of libsodium-wrappers adds the raw stream ciphers and
+ * crypto_onetimeauth (Poly1305). It has no type declarations, hence this
+ * interface. Its JS wrappers take the initial block counter (`ic`) as a
+ * non-negative int32 and pass 0 as the high word of libsodium's 64-bit ic,
+ * so it cannot express counters at or past 2^31 (see `SUMO_MAX_COUNTER`).
+ */
+export interface SodiumSumo {
+  ready: Promise<void>;
+  crypto_stream_chacha20_ietf_xor_ic(message: Uint8Array, nonce12: Uint8Array, ic: number, key: Uint8Array): Uint8Array;
+  crypto_stream_chacha20_xor_ic(message: Uint8Array, nonce8: Uint8Array, ic: number, key32: Uint8Array): Uint8Array;
+  crypto_stream_xchacha20_xor_ic(message: Uint8Array, nonce24: Uint8Array, ic: number, key: Uint8Array): Uint8Array;
+  crypto_onetimeauth(message: Uint8Array, key: Uint8Array): Uint8Array;
+  crypto_onetimeauth_init(key: Uint8Array): unknown;
+  crypto_onetimeauth_update(state: unknown, chunk: Uint8Array): void;
+  crypto_onetimeauth_final(state: unknown): Uint8Array;
+}
+export const SUMO_MAX_COUNTER = 2 ** 31 - 1;
+let sumoLib: SodiumSumo | undefined;
+const SUMO_MODULE: string = 'libsodium-wrappers-sumo';
+
+let sodiumReady: Promise<void> | undefined;
+/** Loads libsodium-wrappers and its sumo build; call (and await) in a `before` hook. */
+export function loadSodium(): Promise<void> {
+  return (sodiumReady ??= Promise.all([
+    sodium.ready,
+    import(SUMO_MODULE).then(async (m: { default?: SodiumSumo }) => {
+      const lib = (m.default ?? m) as SodiumSumo;
+      await lib.ready;
+      sumoLib = lib;
+    }),
+  ]).then(() => undefined));
+}
+export { sodium };
+
+/** The loaded sumo build (after `loadSodium()`). */
+export function sumo(): SodiumSumo {
+  assert.ok(sumoLib, 'call loadSodium() first');
+  return sumoLib;
+}
+
+/**
+ * libsodium's default build has no raw crypto_stream_* functions, but its
+ * AEADs encrypt the payload with the stream cipher from block counter 1, so
+ * the ciphertext part of an AEAD seal is that cipher's output at counter 1.
+ */
+export const sodiumStreamAt1 = {
+  chacha20: (key: Uint8Array, nonce12: Uint8Array, data: Uint8Array): Uint8Array =>
+    sodium.crypto_aead_chacha20poly1305_ietf_encrypt(data, null, null, nonce12, key).subarray(0, data.length),
+  chacha20orig: (key32: Uint8Array, nonce8: Uint8Array, data: Uint8Array): Uint8Array =>
+    sodium.crypto_aead_chacha20poly1305_encrypt(data, null, null, nonce8, key32).subarray(0, data.length),
+  xchacha20: (key: Uint8Array, nonce24: Uint8Array, data: Uint8Array): Uint8Array =>
+    sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(data, null, null, nonce24, key).subarray(0, data.length),
+};
+
+export function sodiumAead(x: boolean) {
+  return {
+    encrypt: (key: Uint8Array, nonce: Uint8Array, aad: Uint8Array | undefined, pt: Uint8Array): Uint8Array =>
+      x
+        ? sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(pt, aad ?? null, null, nonce, key)
+        : sodium.crypto_aead_chacha20poly1305_ietf_encrypt(pt, aad ?? null, null, nonce, key),
+    decrypt: (key: Uint8Array, nonce: Uint8Array, aad: Uint8Array | undefined, sealed: Uint8Array): Uint8Array =>
+      x
+        ? sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(null, sealed, aad ?? null, nonce, key)
+        : sodium.crypto_aead_chacha20poly1305_ietf_decrypt(null, sealed, aad ?? null, nonce, key),
+  };
+}
+
+// ---------------------------------------------------------------- peers: AEAD through node:crypto
+
+export function nodeAeadEncrypt(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array | undefined, pt: Uint8Array): Uint8Array {
+  const c = createCipheriv('chacha20-poly1305', key, nonce12, { authTagLength: 16 });
+  if (aad !== undefined) c.setAAD(aad, { plaintextLength: pt.length });
+  const body = Buffer.concat([c.update(pt), c.final()]);
+  return new Uint8Array(Buffer.concat([body, c.getAuthTag()]));
+}
+
+export function nodeAeadDecrypt(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array | undefined, sealed: Uint8Array): Uint8Array {
+  const d = createDecipheriv('chacha20-poly1305', key, nonce12, { authTagLength: 16 });
+  if (aad !== undefined) d.setAAD(aad, { plaintextLength: sealed.length - 16 });
+  d.setAuthTag(sealed.subarray(sealed.length - 16));
+  return new Uint8Array(Buffer.concat([d.update(sealed.subarray(0, sealed.length - 16)), d.final()]));
+}
+
+// ---------------------------------------------------------------- peers: Poly1305
+
+const P1305 = (1n << 130n) - 5n;
+
+function leToBigint(b: Uint8Array): bigint {
+  let n = 0n;
+  for (let i = b.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(b[i]!);
+  return n;
+}
+
+/** Poly1305 straight from RFC 8439 §2.5.1, in BigInt arithmetic. */
+export function bigintPoly1305(msg: Uint8Array, key: Uint8Array): Uint8Array {
+  const r = leToBigint(key.subarray(0, 16)) & 0x0ffffffc0ffffffc0ffffffc0fffffffn;
+  const s = leToBigint(key.subarray(16, 32));
+  let acc = 0n;
+  for (let i = 0; i < msg.length; i += 16) {
+    const chunk = msg.subarray(i, Math.min(i + 16, msg.length));
+    acc = ((acc + leToBigint(chunk) + (1n << BigInt(8 * chunk.length))) * r) % P1305;
+  }
+  let t = (acc + s) & ((1n << 128n) - 1n);
+  const out = new Uint8Array(16);
+  for (let i = 0; i < 16; i++, t >>= 8n) out[i] = Number(t & 0xffn);
+  return out;
+}
+
+/** pad16(x) || LE64(a) || LE64(b): the tail RFC 8439 §2.8 appends before Poly1305. */
+export function aeadMacData(aad: Uint8Array, ct: Uint8Array): Uint8Array {
+  const pad = (n: number) => new Uint8Array((16 - (n % 16)) % 16);
+  const lens = new Uint8Array(16);
+  const dv = new DataView(lens.buffer);
+  dv.setBigUint64(0, BigInt(aad.length), true);
+  dv.setBigUint64(8, BigInt(ct.length), true);
+  return concat(aad, pad(aad.length), ct, pad(ct.length), lens);
+}
