@@ -1,36 +1,56 @@
 /**
  * What a tier ('simd' or 'js') provides for the ChaCha family. The public
- * API (index.ts) validates arguments, builds the state and picks the engine
- * of the active tier; engines trust their arguments.
+ * API (index.ts) validates arguments and picks the engine of the active
+ * tier; engines trust their arguments. Where `out` is omitted the engine
+ * allocates the result (the simd engine copies it out of linear memory and
+ * allocates in one step).
  */
 export interface ChachaEngine {
   /**
-   * XORs the keystream of `state` into `data`, writing `out` (which may be
-   * `data` itself, same length).
+   * XORs the keystream into `data`, writing `out` (which may be `data`
+   * itself) or a new array, and returns it.
    *
-   * `state` holds the 16 input words in RFC 8439 §2.3 order: 4 constants,
-   * 8 key words, then the block counter in word 12 and the nonce in 13..15.
-   * The engine treats words 12..13 as one 64-bit little-endian counter and
-   * carries from 12 into 13, as the original ChaCha and XChaCha20 need; for
-   * the 32-bit IETF counter the caller guarantees that no carry happens.
-   * `state` is not modified. `doubleRounds` is 4, 6 or 10 (ChaCha8/12/20).
+   * The input block (RFC 8439 §2.3) is the constants, the key (32 bytes, or
+   * 16 used twice under the "expand 16-byte k" constant), the block counter
+   * and the nonce. A 12-byte nonce fills words 13..15 and the counter is
+   * word 12 alone (RFC 8439; the caller guarantees it never passes
+   * 2^32 - 1); an 8-byte nonce fills words 14..15 and the counter is the
+   * 64-bit little-endian words 12..13, carrying from 12 into 13 (the
+   * original ChaCha and XChaCha20). `doubleRounds` is 4, 6 or 10.
    */
-  xor(state: Uint32Array, doubleRounds: number, data: Uint8Array, out: Uint8Array): void;
+  xor(
+    key: Uint8Array,
+    nonce: Uint8Array,
+    counterLow: number,
+    counterHigh: number,
+    doubleRounds: number,
+    data: Uint8Array,
+    out?: Uint8Array,
+  ): Uint8Array;
 
   /** HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): writes the 32-byte subkey into `out`. */
   hchacha(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void;
 
   /**
    * AEAD_CHACHA20_POLY1305 seal (RFC 8439 §2.8) with a 32-byte key and a
-   * 12-byte nonce: writes ciphertext || 16-byte tag into `out`
-   * (`data.length + 16` bytes; `out` may start at `data`).
+   * 12-byte nonce: returns ciphertext || 16-byte tag, in `out` when given
+   * (`data.length + 16` bytes; it may start at `data`).
    */
-  seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8Array, out: Uint8Array): void;
+  seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8Array, out?: Uint8Array): Uint8Array;
 
   /**
-   * AEAD_CHACHA20_POLY1305 open: decrypts `ciphertext` (without its tag)
-   * into `out` and returns whether `tag` verified. On false the caller wipes
-   * `out` and throws; the engine may already have written to it.
+   * AEAD_CHACHA20_POLY1305 open: returns the plaintext of `ciphertext`
+   * (without its tag), in `out` when given, or undefined when `tag` does
+   * not verify. Then the caller wipes its `out` (the engine may have
+   * written to it) and throws; an array the engine allocated is never
+   * returned.
    */
-  open(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, out: Uint8Array): boolean;
+  open(
+    key: Uint8Array,
+    nonce12: Uint8Array,
+    aad: Uint8Array,
+    ciphertext: Uint8Array,
+    tag: Uint8Array,
+    out?: Uint8Array,
+  ): Uint8Array | undefined;
 }

@@ -7,7 +7,6 @@
 import type { ChachaEngine } from './engine.js';
 import { jsChacha } from './js.js';
 import { simdChacha } from './simd.js';
-import { setKey, setWords } from './state.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
@@ -31,7 +30,6 @@ interface Variant {
   keyLengths: readonly number[];
 }
 
-const state = new Uint32Array(16);
 const subkey = new Uint8Array(32);
 
 function keyOf(key: unknown, lengths: readonly number[]): Uint8Array {
@@ -63,34 +61,20 @@ function streamCipher(variant: Variant): XorStream {
     const k = keyOf(key, variant.keyLengths);
     const n = check.bytes(nonce, 'nonce', variant.nonceLength);
     const input = check.bytes(data, 'data');
-    const out = check.output(output, input.length);
-    check.noPartialOverlap(input, out);
+    if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length));
     const start = check.counter(counter, variant.counterBits);
     checkCounterSpace(input.length, start, variant.counterBits);
+    const low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
+    const high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
     const e = engine();
+    if (variant.nonceLength !== 24) return e.xor(k, n, low, high, variant.doubleRounds, input, output);
+    // XChaCha20: the subkey of the first 16 nonce bytes, the last 8 as the nonce (draft §2.3).
     try {
-      if (variant.nonceLength === 24) {
-        // XChaCha20: a subkey from the first 16 nonce bytes, the last 8 as the nonce (draft §2.3).
-        e.hchacha(k, n.subarray(0, 16), subkey);
-        setKey(state, subkey);
-        setWords(state, 14, n, 16, 2);
-      } else {
-        setKey(state, k);
-        setWords(state, 16 - variant.nonceLength / 4, n, 0, variant.nonceLength / 4);
-      }
-      if (typeof start === 'number') {
-        state[12] = start;
-        if (variant.counterBits === 64) state[13] = Math.floor(start / 0x100000000);
-      } else {
-        state[12] = Number(start & 0xffffffffn);
-        state[13] = Number(start >> 32n);
-      }
-      e.xor(state, variant.doubleRounds, input, out);
+      e.hchacha(k, n.subarray(0, 16), subkey);
+      return e.xor(subkey, n.subarray(16), low, high, variant.doubleRounds, input, output);
     } finally {
-      state.fill(0);
-      if (variant.nonceLength === 24) subkey.fill(0);
+      subkey.fill(0);
     }
-    return out;
   };
 }
 
@@ -123,38 +107,62 @@ const TAG_LENGTH = 16;
 const MAX_PLAINTEXT = (2 ** 32 - 1) * 64;
 const EMPTY = new Uint8Array(0);
 
-/** The RFC 8439 AEAD over a key and 12-byte nonce that `prepare` derives for each call. */
-function aead(aad: Uint8Array, prepare: (run: (key: Uint8Array, nonce12: Uint8Array) => void) => void): Aead {
-  return {
-    encrypt(plaintext, output) {
-      const input = check.bytes(plaintext, 'plaintext');
-      if (input.length > MAX_PLAINTEXT) throw new RangeError('plaintext is longer than RFC 8439 allows (2^32 - 1 blocks)');
-      const out = check.output(output, input.length + TAG_LENGTH);
-      check.noPartialOverlap(input, out.subarray(0, input.length));
-      prepare((key, nonce12) => engine().seal(key, nonce12, aad, input, out));
-      return out;
-    },
-    decrypt(ciphertext, output) {
-      const input = check.bytes(ciphertext, 'ciphertext');
-      if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
-      const length = input.length - TAG_LENGTH;
-      if (length > MAX_PLAINTEXT) throw new RangeError('ciphertext is longer than RFC 8439 allows (2^32 - 1 blocks)');
-      const out = check.output(output, length);
-      check.noPartialOverlap(input.subarray(0, length), out);
-      // Copy the tag first: with output inside the ciphertext's buffer it may be overwritten.
-      const tag = input.slice(length);
-      let valid = false;
-      try {
-        prepare((key, nonce12) => {
-          valid = engine().open(key, nonce12, aad, input.subarray(0, length), tag, out);
-        });
-      } finally {
-        if (!valid) out.fill(0);
-      }
-      if (!valid) throw new AuthenticationError();
-      return out;
-    },
-  };
+/**
+ * The RFC 8439 AEAD. XChaCha20-Poly1305 gives a 24-byte nonce: the key
+ * becomes its HChaCha20 subkey and the nonce 0x00000000 || its last 8 bytes
+ * (draft-irtf-cfrg-xchacha-03 §2.3), derived afresh for every call.
+ */
+class ChachaPoly1305 implements Aead {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly nonce: Uint8Array,
+    private readonly aad: Uint8Array,
+  ) {}
+
+  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array {
+    const input = check.bytes(plaintext, 'plaintext');
+    if (input.length > MAX_PLAINTEXT) throw new RangeError('plaintext is longer than RFC 8439 allows (2^32 - 1 blocks)');
+    if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length + TAG_LENGTH).subarray(0, input.length));
+    if (this.nonce.length === 12) return engine().seal(this.key, this.nonce, this.aad, input, output);
+    try {
+      return engine().seal(this.subkey(), this.shortNonce(), this.aad, input, output);
+    } finally {
+      subkey.fill(0);
+    }
+  }
+
+  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array {
+    const input = check.bytes(ciphertext, 'ciphertext');
+    if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
+    const length = input.length - TAG_LENGTH;
+    if (length > MAX_PLAINTEXT) throw new RangeError('ciphertext is longer than RFC 8439 allows (2^32 - 1 blocks)');
+    if (output !== undefined) check.noPartialOverlap(input.subarray(0, length), check.output(output, length));
+    // Copy the tag first: an output inside the ciphertext's buffer may overwrite it.
+    const tag = input.slice(length);
+    const body = input.subarray(0, length);
+    let plaintext: Uint8Array | undefined;
+    try {
+      plaintext = this.nonce.length === 12
+        ? engine().open(this.key, this.nonce, this.aad, body, tag, output)
+        : engine().open(this.subkey(), this.shortNonce(), this.aad, body, tag, output);
+    } finally {
+      subkey.fill(0);
+      if (plaintext === undefined) output?.fill(0);
+    }
+    if (plaintext === undefined) throw new AuthenticationError();
+    return plaintext;
+  }
+
+  private subkey(): Uint8Array {
+    engine().hchacha(this.key, this.nonce.subarray(0, 16), subkey);
+    return subkey;
+  }
+
+  private shortNonce(): Uint8Array {
+    const nonce12 = new Uint8Array(12);
+    nonce12.set(this.nonce.subarray(16), 4);
+    return nonce12;
+  }
 }
 
 function aadOf(aad: unknown): Uint8Array {
@@ -163,9 +171,7 @@ function aadOf(aad: unknown): Uint8Array {
 
 /** ChaCha20-Poly1305 (RFC 8439 §2.8): 32-byte key, 12-byte nonce, optional associated data. */
 export function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
-  const k = keyOf(key, [32]);
-  const n = check.bytes(nonce, 'nonce', 12);
-  return aead(aadOf(aad), (run) => run(k, n));
+  return new ChachaPoly1305(keyOf(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
 }
 
 /**
@@ -174,17 +180,5 @@ export function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8
  * 0x00000000 || the last 8 nonce bytes.
  */
 export function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
-  const k = keyOf(key, [32]);
-  const n = check.bytes(nonce, 'nonce', 24);
-  return aead(aadOf(aad), (run) => {
-    const derived = new Uint8Array(32);
-    const nonce12 = new Uint8Array(12);
-    try {
-      engine().hchacha(k, n.subarray(0, 16), derived);
-      nonce12.set(n.subarray(16), 4);
-      run(derived, nonce12);
-    } finally {
-      derived.fill(0);
-    }
-  });
+  return new ChachaPoly1305(keyOf(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
 }

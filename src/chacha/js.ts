@@ -5,12 +5,8 @@
  */
 import type { ChachaEngine } from './engine.js';
 import { jsPoly1305 } from '../poly1305/js.js';
+import { inputBlock } from './state.js';
 
-/** "expand 32-byte k" as four little-endian words (RFC 8439 §2.3). */
-const SIGMA0 = 0x61707865;
-const SIGMA1 = 0x3320646e;
-const SIGMA2 = 0x79622d32;
-const SIGMA3 = 0x6b206574;
 
 /** Typed-array words are host-endian; the 4-bytes-at-a-time path needs little-endian. */
 const HOST_LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -48,7 +44,7 @@ const VIEW_MIN = 128;
  * adds the input words back (the feed-forward of §2.3) and XORs the result
  * straight into `out` without materialising the keystream.
  */
-function xor(state: Uint32Array, doubleRounds: number, data: Uint8Array, out: Uint8Array): void {
+function xorState(state: Uint32Array, doubleRounds: number, data: Uint8Array, out: Uint8Array): void {
   const len = data.length;
   if (len === 0) return;
   const s0 = state[0] | 0, s1 = state[1] | 0, s2 = state[2] | 0, s3 = state[3] | 0;
@@ -182,12 +178,20 @@ function xor(state: Uint32Array, doubleRounds: number, data: Uint8Array, out: Ui
   }
 }
 
-/** The 16-word input block for a 32-byte key: constants, key, then words 12..15 left for the caller. */
-function keyState(key: Uint8Array): Uint32Array {
-  const state = new Uint32Array(16);
-  state[0] = SIGMA0; state[1] = SIGMA1; state[2] = SIGMA2; state[3] = SIGMA3;
-  for (let i = 0; i < 8; i++) state[4 + i] = readLE32(key, 4 * i);
-  return state;
+/** ChachaEngine.xor: the input block of state.ts, then xorState. */
+function xor(
+  key: Uint8Array,
+  nonce: Uint8Array,
+  counterLow: number,
+  counterHigh: number,
+  doubleRounds: number,
+  data: Uint8Array,
+  out = new Uint8Array(data.length),
+): Uint8Array {
+  const state = inputBlock(key, nonce, counterLow, counterHigh);
+  xorState(state, doubleRounds, data, out);
+  state.fill(0);
+  return out;
 }
 
 /**
@@ -197,10 +201,10 @@ function keyState(key: Uint8Array): Uint32Array {
  * block over zeros and subtracts the input words back out of those words.
  */
 function hchacha(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void {
-  const state = keyState(key);
-  for (let i = 0; i < 4; i++) state[12 + i] = readLE32(nonce16, 4 * i);
+  // The nonce's 16 bytes are words 12..15: counter word 12 then a 12-byte nonce.
+  const state = inputBlock(key, nonce16.subarray(4), readLE32(nonce16, 0) >>> 0, 0);
   const block = new Uint8Array(64);
-  xor(state, 10, block, block);
+  xorState(state, 10, block, block);
   for (let i = 0; i < 4; i++) {
     writeLE32(out, 4 * i, readLE32(block, 4 * i) - state[i]);
     writeLE32(out, 16 + 4 * i, readLE32(block, 48 + 4 * i) - state[12 + i]);
@@ -219,7 +223,7 @@ const ZEROS = new Uint8Array(16);
  */
 function aeadTag(state: Uint32Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): void {
   const polyKey = new Uint8Array(32);
-  xor(state, 10, polyKey, polyKey);
+  xorState(state, 10, polyKey, polyKey);
   const mac = jsPoly1305.create(polyKey);
   polyKey.fill(0);
   // pad16(x) is (16 - x.length mod 16) mod 16 zero bytes, i.e. -x.length & 15.
@@ -238,23 +242,20 @@ function aeadTag(state: Uint32Array, aad: Uint8Array, ciphertext: Uint8Array, ta
 }
 
 /** Input block for the AEAD (§2.8): counter word 12 = 0, nonce in 13..15. */
-function aeadState(key: Uint8Array, nonce12: Uint8Array): Uint32Array {
-  const state = keyState(key);
-  for (let i = 0; i < 3; i++) state[13 + i] = readLE32(nonce12, 4 * i);
-  return state;
-}
+const aeadState = (key: Uint8Array, nonce12: Uint8Array): Uint32Array => inputBlock(key, nonce12, 0, 0);
 
 /** AEAD_CHACHA20_POLY1305 encryption (§2.8): out = ciphertext || tag; `out` may start at `data`. */
-function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8Array, out: Uint8Array): void {
+function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8Array, out = new Uint8Array(data.length + 16)): Uint8Array {
   const len = data.length;
   const state = aeadState(key, nonce12);
   // Encryption starts at block counter 1; block 0 is reserved for the Poly1305 key (§2.8).
   state[12] = 1;
   const ciphertext = out.subarray(0, len);
-  xor(state, 10, data, ciphertext);
+  xorState(state, 10, data, ciphertext);
   state[12] = 0;
   aeadTag(state, aad, ciphertext, out.subarray(len, len + 16));
   state.fill(0);
+  return out;
 }
 
 /**
@@ -267,8 +268,8 @@ function open(
   aad: Uint8Array,
   ciphertext: Uint8Array,
   tag: Uint8Array,
-  out: Uint8Array,
-): boolean {
+  out?: Uint8Array,
+): Uint8Array | undefined {
   const state = aeadState(key, nonce12);
   // The tag covers the ciphertext, so compute it before `out` (which may be the ciphertext) is overwritten.
   const expected = new Uint8Array(16);
@@ -281,10 +282,11 @@ function open(
   // Forgeries are not decrypted; whether the tag verified is public (it is the result).
   if (ok) {
     state[12] = 1;
-    xor(state, 10, ciphertext, out);
+    out ??= new Uint8Array(ciphertext.length);
+    xorState(state, 10, ciphertext, out);
   }
   state.fill(0);
-  return ok;
+  return ok ? out : undefined;
 }
 
 export const jsChacha: ChachaEngine = { xor, hchacha, seal, open };

@@ -13,7 +13,7 @@ import { BLOCK, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions, transpose4 } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, regs, set, v128, whileLoop, wipeFunction,
+  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, set, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /** How a vector rotation by a multiple of 8 bits is emitted; engines differ on which is fastest. */
@@ -260,7 +260,21 @@ function aead(xor: string): string[] {
     params: [['ptr', 'i32'], ['len', 'i32']],
     body: [`(call $poly_pad16 ${get('ptr')} ${get('len')})`, `(call $${xor} ${get('ptr')} ${get('len')} ${i32.const(10)})`],
   });
-  return [init, seal, open];
+  // The last Poly1305 block (§2.8): both lengths as little-endian 64-bit
+  // numbers. They arrive as f64, exact below 2^53, so JavaScript needs no BigInt.
+  const finish = func({
+    name: 'aead_finish',
+    exported: true,
+    params: [['aadLength', 'f64'], ['dataLength', 'f64'], ['tag', 'i32']],
+    body: [
+      i64.store(i32.const(POLY + P.SCRATCH), op('i64.trunc_f64_u')(get('aadLength'))),
+      i64.store(i32.const(POLY + P.SCRATCH), op('i64.trunc_f64_u')(get('dataLength')), 8),
+      `(call $poly_blocks_scalar ${i32.const(POLY + P.SCRATCH)} ${i32.const(16)} ${i32.const(P.HIBIT)})`,
+      `(call $poly_finish)`,
+      v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG))),
+    ],
+  });
+  return [init, seal, open, finish];
 }
 
 /** One exported 4-wide kernel: how it rotates and orders its quarter rounds. */

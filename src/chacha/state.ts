@@ -1,4 +1,4 @@
-/** Building the 16-word ChaCha input state (RFC 8439 §2.3). */
+/** The ChaCha input block (RFC 8439 §2.3), for the pure-JS tier. */
 
 /** "expand 32-byte k" as four little-endian words (RFC 8439 §2.3). */
 export const SIGMA = [0x61707865, 0x3320646e, 0x79622d32, 0x6b206574] as const;
@@ -10,16 +10,16 @@ export const readWord = (bytes: Uint8Array, offset: number): number =>
   (bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0;
 
 /**
- * Fills `state` with constants and key: a 32-byte key, or a 16-byte key
- * used twice under TAU (the original ChaCha's 128-bit variant).
+ * The 16 input words for a key (32 bytes, or 16 used twice under TAU), a
+ * 12- or 8-byte nonce and a counter, laid out as ChachaEngine.xor describes.
  */
-export function setKey(state: Uint32Array, key: Uint8Array): void {
+export function inputBlock(key: Uint8Array, nonce: Uint8Array, counterLow: number, counterHigh: number): Uint32Array {
+  const state = new Uint32Array(16);
   const constants = key.length === 32 ? SIGMA : TAU;
   for (let i = 0; i < 4; i++) state[i] = constants[i];
   for (let i = 0; i < 8; i++) state[4 + i] = readWord(key, (4 * i) % key.length);
-}
-
-/** Words `from..` of `state` from the nonce bytes `nonce[start..start + 4 * count]`. */
-export function setWords(state: Uint32Array, from: number, nonce: Uint8Array, start: number, count: number): void {
-  for (let i = 0; i < count; i++) state[from + i] = readWord(nonce, start + 4 * i);
+  state[12] = counterLow;
+  if (nonce.length === 8) state[13] = counterHigh;
+  for (let i = 0; i < nonce.length / 4; i++) state[16 - nonce.length / 4 + i] = readWord(nonce, 4 * i);
+  return state;
 }

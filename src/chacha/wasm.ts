@@ -15,6 +15,8 @@ export interface ChachaKernel extends KernelExports {
   aead_init(): void;
   aead_seal(ptr: number, len: number): void;
   aead_open(ptr: number, len: number): void;
+  /** The length block and the tag (RFC 8439 §2.8), written to POLY + TAG and to `tag`. */
+  aead_finish(aadLength: number, dataLength: number, tag: number): void;
   /** Zeroes memory [0, end). */
   wipe(end: number): void;
 }

@@ -18,7 +18,7 @@
  */
 import { H, HIBIT, KEY, PAD, R, SCRATCH, TAG } from './layout.js';
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, i64x2, ifThen, regs, set, v128, whileLoop,
+  type Expr, declare, f64, f64x2, func, get, i32, i32x4, i64, i64x2, ifThen, op, regs, set, v128, whileLoop,
 } from '../wasm/wat.js';
 
 const MASK26 = 0x3ffffff;
@@ -71,7 +71,15 @@ function splitBlock(w: Expr[], and: (x: Expr) => Expr, shr: (x: Expr, n: number)
   ];
 }
 
-export function poly1305Functions(base: number): string[] {
+/** Which vector loop poly_blocks uses from VECTOR_THRESHOLD bytes on. */
+export interface PolyOptions {
+  /** 'i64': 26-bit limbs, i64x2 extmul products. 'f64': 22-bit limbs, exact f64x2 products (vectorBlocksF64). */
+  vector?: 'i64' | 'f64';
+  /** For 'f64': blocks per lane per iteration (two lanes, so twice this many blocks an iteration). */
+  perLane?: number;
+}
+
+export function poly1305Functions(base: number, options: PolyOptions = {}): string[] {
   const h = limbs('h'), r = limbs('r'), r5 = limbs('s'), d = limbs('d');
   const at = (field: number, limb = 0) => i32.const(base + field + 4 * limb);
   const loadLimbs = (names: string[], field: number) => names.map((n, i) => set(n, i64.extend(i32.load(at(field, i)))));
@@ -171,6 +179,8 @@ export function poly1305Functions(base: number): string[] {
     ],
   });
 
+  const vector = options.vector === 'f64' ? vectorBlocksF64(at, options.perLane ?? 2) : vectorBlocks;
+
   const blocks = func({
     name: 'poly_blocks',
     exported: true,
@@ -240,7 +250,7 @@ export function poly1305Functions(base: number): string[] {
     ],
   });
 
-  return [init, scalarBlocks, vectorBlocks, blocks, pad16, finish];
+  return [init, scalarBlocks, vector, blocks, pad16, finish];
 }
 
 /**
@@ -274,4 +284,237 @@ function vectorCarry(hv: string[], d: string[]): Expr[] {
   code.push(set(d[0], v128.and(get(d[0]), mask)));
   for (let k = 2; k < 5; k++) code.push(set(d[k], v128.and(get(d[k]), mask)));
   return [...code, ...hv.map((n, k) => set(n, i64x2.narrowLow(get(d[k]))))];
+}
+
+// ------------------------------------------------------------ f64x2 loop
+
+const M22 = (1 << 22) - 1;
+/** Limbs of the f64x2 loop: six of 22 bits (132 bits), small integers held exactly in doubles. */
+const L = 6;
+/** Bits of the double 2^52: OR-ing an integer n < 2^52 into its mantissa gives the double 2^52 + n. */
+const EXP52 = 0x4330000000000000n;
+/** x + ALPHA - ALPHA is x rounded to a multiple of 2^22 (ties to even), exactly, for |x| < 2^73. */
+const ALPHA = 3 * 2 ** 73;
+/** 4p = 2^132 - 20 in 22-bit limbs, each large enough to make a carried signed limb non-negative. */
+const FOUR_P = [2 ** 22 - 20, 2 ** 22 - 1, 2 ** 22 - 1, 2 ** 22 - 1, 2 ** 22 - 1, 2 ** 22 - 1];
+
+const i64sub = op('i64.sub');
+const i64x2splat = op('i64x2.splat');
+
+/**
+ * Limbs of `dstBits` bits (the last one unbounded) of the number whose limbs
+ * of `srcBits` bits are in i64 locals `src`; every source limb but the last
+ * must be below 2^srcBits, so the pieces of one result limb do not overlap.
+ */
+function rebase(src: string[], srcBits: number, dstCount: number, dstBits: number): Expr[] {
+  return Array.from({ length: dstCount }, (_, k) => {
+    const lo = dstBits * k;
+    const top = k === dstCount - 1;
+    const end = top ? Infinity : lo + dstBits;
+    const pieces = src.flatMap((n, i) => {
+      const sLo = srcBits * i;
+      const sEnd = i === src.length - 1 ? Infinity : sLo + srcBits;
+      if (sEnd <= lo || sLo >= end) return [];
+      return [sLo >= lo ? i64.shl(get(n), sLo - lo) : i64.shr(get(n), lo - sLo)];
+    });
+    const sum = pieces.reduce((a, b) => i64.add(a, b));
+    return top ? sum : i64.and(sum, i64.const(M22));
+  });
+}
+
+/** Carries 26-bit limbs (i64 locals) so all but the last are below 2^26; the value is unchanged. */
+function normalize26(x: string[]): Expr[] {
+  return [0, 1, 2, 3].flatMap((i) => [
+    set(x[i + 1], i64.add(get(x[i + 1]), i64.shr(get(x[i]), 26))),
+    set(x[i], i64.and(get(x[i]), i64.const(MASK26))),
+  ]);
+}
+
+/**
+ * 26-bit limbs `src` (value below 2^131) to six 22-bit limbs in `g`. With
+ * `balanced`, limbs 0..4 are then moved into [-2^21, 2^21) by carrying 1
+ * from each limb of 2^21 or more; limb 5 stays below 2^20 + 2 for a value
+ * below 2^130 + 2^105, as every power of r here is.
+ */
+function to22(src: string[], g: string[], balanced: boolean): Expr[] {
+  const code = [...normalize26(src), ...rebase(src, 26, L, 22).map((e, k) => set(g[k], e))];
+  if (balanced) {
+    for (let k = 0; k < L - 1; k++) {
+      const c = i64.shr(i64.add(get(g[k]), i64.const(1 << 21)), 22);
+      code.push(set(g[k + 1], i64.add(get(g[k + 1]), c)));
+      code.push(set(g[k], i64sub(get(g[k]), i64.shl(c, 22))));
+    }
+  }
+  return code;
+}
+
+/**
+ * Carry pass of the f64x2 loop over column sums x0..x5 (|x_k| < 2^52),
+ * three steps of independent carries: limbs 0, 2, 4; then 1, 3, 5; then 0,
+ * 2, 4 again. A carry rounds to nearest, so the limb left behind is in
+ * [-2^21, 2^21]; the carry out of limb 5 is worth 2^132 = 20 (mod p).
+ */
+function floatCarry(x: string[], c: string[]): Expr[] {
+  const alpha = f64x2.const(ALPHA);
+  const step = (k: number): Expr[] => [
+    set(c[k], f64x2.sub(f64x2.add(get(x[k]), alpha), alpha)),
+    set(x[k], f64x2.sub(get(x[k]), get(c[k]))),
+    set(x[(k + 1) % L], f64x2.add(get(x[(k + 1) % L]), f64x2.mul(get(c[k]), f64x2.const(k === L - 1 ? 20 * 2 ** -22 : 2 ** -22)))),
+  ];
+  return [0, 2, 4, 1, 3, 5, 0, 2, 4].flatMap(step);
+}
+
+/** a + b + ... as a balanced tree (shorter dependency chains than a running sum). */
+function tree(terms: Expr[], add: (a: Expr, b: Expr) => Expr): Expr {
+  if (terms.length === 1) return terms[0];
+  const half = Math.ceil(terms.length / 2);
+  return add(tree(terms.slice(0, half), add), tree(terms.slice(half), add));
+}
+
+/** Product terms a_i * b_j with i + j = col, 0 <= i, j < L. */
+function floatTerms(a: string[], b: string[], col: number): Expr[] {
+  const out: Expr[] = [];
+  for (let i = 0; i < L; i++) if (col - i >= 0 && col - i < L) out.push(f64x2.mul(get(a[i]), get(b[col - i])));
+  return out;
+}
+
+/**
+ * Column sums x0..x5 of sum(early_t.a * early_t.b) + plain + late.a * late.b,
+ * columns 6..10 folded in with their factor 20 (2^132 = 20 mod p). The
+ * early products and `plain` are summed first, in running sums; the late
+ * products (on the loop-carried dependency) join last through short trees.
+ */
+function floatColumns(
+  x: string[], early: { a: string[]; b: string[] }[], plain: string[] | null, late: { a: string[]; b: string[] },
+): Expr[] {
+  const chain = (terms: Expr[]): Expr[] => (terms.length ? [terms.reduce((p, q) => f64x2.add(p, q))] : []);
+  return x.map((n, k) => {
+    const low = tree([...chain([...early.flatMap((s) => floatTerms(s.a, s.b, k)), ...(plain ? [get(plain[k])] : [])]), ...floatTerms(late.a, late.b, k)], f64x2.add);
+    if (k + L > 2 * L - 2) return set(n, low);
+    const high = tree([...chain(early.flatMap((s) => floatTerms(s.a, s.b, k + L))), ...floatTerms(late.a, late.b, k + L)], f64x2.add);
+    return set(n, f64x2.add(low, f64x2.mul(high, f64x2.const(20))));
+  });
+}
+
+/**
+ * The vector loop on doubles: poly_blocks_vector with the interface of the
+ * i64x2 one (26-bit h and r in memory at entry and exit).
+ *
+ * Numbers are six signed 22-bit limbs, each an integer held exactly in a
+ * double, x = sum(x_k * 2^(22k)); a lane pair [A, B] is an f64x2. With
+ * n = perLane, one iteration takes 2n blocks m0..m(2n-1):
+ *   A' = A * r^(2n) + m0 * r^(2n-2) + m2 * r^(2n-4) + ... + m(2n-2),
+ *   B' = B * r^(2n) + m1 * r^(2n-2) + ...                + m(2n-1),
+ * and at the end h = A * r^2 + B * r, as in the i64x2 loop. A product term
+ * a_i * b_j lands in column i + j; columns 6..10 are worth 2^132 = 20
+ * (mod p) times columns 0..4. Message limbs are made by OR-ing their bits
+ * into the mantissa of 2^52 and subtracting 2^52.
+ *
+ * Exactness (every sum and product must stay below 2^53):
+ * - r^k limbs are balanced, |r_j| <= 2^21 (to22); message limbs are in
+ *   [0, 2^22) (limb 5: [0, 2^19)); the h from before the loop, added to
+ *   m0 in the first iteration, has limbs in [0, 2^22) too, and A = B = 0 then.
+ * - After floatCarry, |h_k| <= 2^21 + 2^12 (see below).
+ * - Column k sums (k + 1) products plus 20 times (5 - k) wrapped ones: at
+ *   most 101 products' worth (column 0). With operand limbs |h| <= 2^21 +
+ *   2^12 and n - 1 message operands < 2^22, |r| <= 2^21:
+ *     |x_k| <= 101 * (2^21 + 2^12 + (n - 1) * 2^22) * 2^21 + 2^22,
+ *   n = 2: < 2^50.3; n = 4: < 2^51.5. The first iteration (m0 + h < 2^23,
+ *   A = 0) is smaller. Partial sums are bounded by the same sum of
+ *   magnitudes, and 20 * (high columns) by the same too.
+ * - floatCarry: step 1 leaves |x_0|, |x_2|, |x_4| <= 2^21 and adds carries
+ *   |c| <= 2^51.5 / 2^22 + 1 < 2^29.6 into x_1, x_3, x_5; step 2 leaves
+ *   those <= 2^21 and adds < 2^29.6 into x_2, x_4 and 20 * 2^29.6 < 2^34 into
+ *   x_0; step 3 leaves x_0, x_2, x_4 <= 2^21 with carries < 2^12 + 1 into x_1,
+ *   x_3, x_5: every limb ends within 2^21 + 2^12.
+ * - At the end, A * r^2 and B * r (|r^k| limbs <= 2^21) give columns
+ *   < 101 * 2^21.01 * 2^21 < 2^48.7 a lane, < 2^49.7 for the two lanes summed.
+ */
+function vectorBlocksF64(at: (field: number, limb?: number) => Expr, perLane: number): string {
+  const n = perLane;
+  const h = limbs('h'), r = limbs('r'), r5 = limbs('s'), d = limbs('d'), p5 = limbs('p5');
+  // pw[k] = r^(2k) in 26-bit limbs, k = 1..n.
+  const pw = Array.from({ length: n + 1 }, (_, k) => limbs(`w${k}_`));
+  const g = regs('g', L), g2 = regs('gg', L);
+  const vh = regs('vh', L), vf = regs('vf', L), fm = regs('fm', L), x = regs('vx', L), c = regs('vc', L);
+  // vr[t] = r^(2n - 2t) in both lanes; mm[p] = message limbs of blocks (2p, 2p + 1).
+  const vr = Array.from({ length: n }, (_, t) => regs(`vr${t}_`, L));
+  const mm = Array.from({ length: n }, (_, p) => regs(`mm${p}_`, L));
+  const two52 = f64x2.const(2 ** 52);
+  const exp52 = f64x2.splatBits(EXP52);
+  const mask22 = f64x2.splatBits(BigInt(M22));
+  const toF = (e: Expr): Expr => f64.fromI64(e);
+
+  const load26 = (names: string[], field: number) => names.map((nm, i) => set(nm, i64.extend(i32.load(at(field, i)))));
+  const times5 = (dst: string[], src: string[]) => dst.map((nm, i) => set(nm, i64.mul(get(src[i]), i64.const(5))));
+
+  const body: Expr[] = [
+    ...load26(h, H), ...load26(r, R), ...times5(r5, r),
+    ...mulmod(pw[1], r, r, r5, d), ...times5(p5, pw[1]),
+  ];
+  for (let k = 2; k <= n; k++) body.push(...mulmod(pw[k], pw[k - 1], pw[1], p5, d));
+  for (let t = 0; t < n; t++) {
+    body.push(...to22(pw[n - t], g, true), ...vr[t].map((nm, j) => set(nm, f64x2.splat(toF(get(g[j]))))));
+  }
+  // [r^2, r] for the final h = A * r^2 + B * r.
+  body.push(...to22(pw[1], g, true), ...to22(r, g2, true), ...vf.map((nm, j) => set(nm, f64x2.pair(toF(get(g[j])), toF(get(g2[j]))))));
+  // The h from before enters lane A of the first m0: 2^52 - h is subtracted instead of 2^52.
+  body.push(...to22(h, g, false), ...fm.map((nm, j) => set(nm, f64x2.pair(toF(i64sub(i64.const(2 ** 52), get(g[j]))), f64.const(2 ** 52)))));
+  body.push(...vh.map((nm) => set(nm, f64x2.const(0))));
+  body.push(set('vhib', i64x2splat(i64.or(i64.const(EXP52), i64.extend(i32.shr(get('hibit'), 6))))));
+
+  const loop: Expr[] = [];
+  for (let p = 0; p < n; p++) {
+    loop.push(
+      set('ta', v128.load(get('ptr'), 32 * p)),
+      set('tb', v128.load(get('ptr'), 32 * p + 16)),
+      set('lo', f64x2.interleave(get('ta'), get('tb'))),
+      set('hi', f64x2.interleave(get('ta'), get('tb'), true)),
+    );
+    const bits = [
+      v128.and(get('lo'), mask22),
+      v128.and(i64x2.shr(get('lo'), 22), mask22),
+      v128.and(v128.or(i64x2.shr(get('lo'), 44), i64x2.shl(get('hi'), 20)), mask22),
+      v128.and(i64x2.shr(get('hi'), 2), mask22),
+      v128.and(i64x2.shr(get('hi'), 24), mask22),
+    ];
+    loop.push(...mm[p].map((nm, k) => {
+      const sub = p === 0 ? get(fm[k]) : two52;
+      return set(nm, f64x2.sub(k < 5 ? v128.or(bits[k], exp52) : v128.or(i64x2.shr(get('hi'), 46), get('vhib')), sub));
+    }));
+  }
+  loop.push(...fm.map((nm) => set(nm, two52)));
+  loop.push(...floatColumns(x, mm.slice(0, n - 1).map((m, p) => ({ a: m, b: vr[p + 1] })), mm[n - 1], { a: vh, b: vr[0] }));
+  loop.push(...floatCarry(x, c), ...vh.map((nm, k) => set(nm, get(x[k]))));
+  loop.push(set('ptr', i32.add(get('ptr'), i32.const(32 * n))), set('len', i32.sub(get('len'), i32.const(32 * n))));
+  body.push(whileLoop('group', i32.geU(get('len'), i32.const(32 * n)), loop));
+
+  // h = A * r^2 + B * r, the lanes summed, carried, and made non-negative by adding 4p.
+  body.push(...floatColumns(x, [], null, { a: vh, b: vf }));
+  body.push(...x.map((nm) => set(nm, f64x2.add(get(nm), v128.shuffle([8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7], get(nm))))));
+  body.push(...floatCarry(x, c));
+  body.push(...g.map((nm, k) => set(nm, i64.add(f64.toI64(f64x2.lane(get(x[k]), 0)), i64.const(FOUR_P[k])))));
+  for (let k = 0; k < L - 1; k++) {
+    body.push(set(g[k + 1], i64.add(get(g[k + 1]), i64.shr(get(g[k]), 22))), set(g[k], i64.and(get(g[k]), i64.const(M22))));
+  }
+  // Back to 26-bit limbs (value < 2^134): bits from 2^130 up fold into limb 0 times 5.
+  body.push(...rebase(g, 22, 5, 26).map((e, i) => set(h[i], e)));
+  body.push(
+    set(h[0], i64.add(get(h[0]), i64.mul(i64.shr(get(h[4]), 26), i64.const(5)))),
+    set(h[4], i64.and(get(h[4]), i64.const(MASK26))),
+    set(h[1], i64.add(get(h[1]), i64.shr(get(h[0]), 26))),
+    set(h[0], i64.and(get(h[0]), i64.const(MASK26))),
+    ...h.map((nm, i) => i32.store(at(H, i), i32.wrap(get(nm)))),
+    `(call $poly_blocks_scalar ${get('ptr')} ${get('len')} ${get('hibit')})`,
+  );
+
+  return func({
+    name: 'poly_blocks_vector',
+    params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
+    locals: {
+      ...declare([...h, ...r, ...r5, ...d, ...p5, ...pw.slice(1).flat(), ...g, ...g2], 'i64'),
+      ...declare([...vh, ...vf, ...fm, ...x, ...c, ...vr.flat(), ...mm.flat(), 'ta', 'tb', 'lo', 'hi', 'vhib'], 'v128'),
+    },
+    body,
+  });
 }
