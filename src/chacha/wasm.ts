@@ -4,9 +4,7 @@ import { defineKernel, type KernelExports } from '../runtime/kernels.js';
 
 export interface ChachaKernel extends KernelExports {
   /** XOR keystream of the state at STATE into [ptr, ptr + len) and advance its counter. */
-  chacha_xor_shuffle(ptr: number, len: number, doubleRounds: number): void;
   chacha_xor_swizzle(ptr: number, len: number, doubleRounds: number): void;
-  chacha_xor_shift(ptr: number, len: number, doubleRounds: number): void;
   hchacha(doubleRounds: number): void;
   poly_init(): void;
   poly_blocks(ptr: number, len: number, hibit: number): void;

@@ -300,6 +300,7 @@ const FOUR_P = [2 ** 22 - 20, 2 ** 22 - 1, 2 ** 22 - 1, 2 ** 22 - 1, 2 ** 22 - 1
 
 const i64sub = op('i64.sub');
 const i64x2splat = op('i64x2.splat');
+const i64or = op('i64.or');
 
 /**
  * Limbs of `dstBits` bits (the last one unbounded) of the number whose limbs
@@ -461,7 +462,7 @@ function vectorBlocksF64(at: (field: number, limb?: number) => Expr, perLane: nu
   // The h from before enters lane A of the first m0: 2^52 - h is subtracted instead of 2^52.
   body.push(...to22(h, g, false), ...fm.map((nm, j) => set(nm, f64x2.pair(toF(i64sub(i64.const(2 ** 52), get(g[j]))), f64.const(2 ** 52)))));
   body.push(...vh.map((nm) => set(nm, f64x2.const(0))));
-  body.push(set('vhib', i64x2splat(i64.or(i64.const(EXP52), i64.extend(i32.shr(get('hibit'), 6))))));
+  body.push(set('vhib', i64x2splat(i64or(i64.const(EXP52), i64.extend(i32.shr(get('hibit'), 6))))));
 
   const loop: Expr[] = [];
   for (let p = 0; p < n; p++) {
