@@ -16,7 +16,10 @@ export interface ChachaEngine {
    * word 12 alone (RFC 8439; the caller guarantees it never passes
    * 2^32 - 1); an 8-byte nonce fills words 14..15 and the counter is the
    * 64-bit little-endian words 12..13, carrying from 12 into 13 (the
-   * original ChaCha and XChaCha20). `doubleRounds` is 4, 6 or 10.
+   * original ChaCha). A 24-byte nonce is XChaCha20's (draft-irtf-cfrg-
+   * xchacha-03 §2.3): the key becomes the HChaCha20 subkey of the first 16
+   * nonce bytes and the last 8 are an 8-byte nonce. `doubleRounds` is 4, 6
+   * or 10.
    */
   xor(
     key: Uint8Array,
@@ -33,13 +36,14 @@ export interface ChachaEngine {
 
   /**
    * AEAD_CHACHA20_POLY1305 seal (RFC 8439 §2.8) with a 32-byte key and a
-   * 12-byte nonce: returns ciphertext || 16-byte tag, in `out` when given
-   * (`data.length + 16` bytes; it may start at `data`).
+   * 12-byte nonce, or XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3)
+   * with a 24-byte nonce: returns ciphertext || 16-byte tag, in `out` when
+   * given (`data.length + 16` bytes; it may start at `data`).
    */
-  seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8Array, out?: Uint8Array): Uint8Array;
+  seal(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, data: Uint8Array, out?: Uint8Array): Uint8Array;
 
   /**
-   * AEAD_CHACHA20_POLY1305 open: returns the plaintext of `ciphertext`
+   * The AEAD's open (nonce as for seal): returns the plaintext of `ciphertext`
    * (without its tag), in `out` when given, or undefined when `tag` does
    * not verify. Then the caller wipes its `out` (the engine may have
    * written to it) and throws; an array the engine allocated is never
@@ -47,7 +51,7 @@ export interface ChachaEngine {
    */
   open(
     key: Uint8Array,
-    nonce12: Uint8Array,
+    nonce: Uint8Array,
     aad: Uint8Array,
     ciphertext: Uint8Array,
     tag: Uint8Array,

@@ -30,8 +30,6 @@ interface Variant {
   keyLengths: readonly number[];
 }
 
-const subkey = new Uint8Array(32);
-
 function keyOf(key: unknown, lengths: readonly number[]): Uint8Array {
   const k = check.bytes(key, 'key');
   if (!lengths.includes(k.length)) throw new RangeError(`key must be ${lengths.join(' or ')} bytes, got ${k.length}`);
@@ -66,15 +64,7 @@ function streamCipher(variant: Variant): XorStream {
     checkCounterSpace(input.length, start, variant.counterBits);
     const low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
     const high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
-    const e = engine();
-    if (variant.nonceLength !== 24) return e.xor(k, n, low, high, variant.doubleRounds, input, output);
-    // XChaCha20: the subkey of the first 16 nonce bytes, the last 8 as the nonce (draft §2.3).
-    try {
-      e.hchacha(k, n.subarray(0, 16), subkey);
-      return e.xor(subkey, n.subarray(16), low, high, variant.doubleRounds, input, output);
-    } finally {
-      subkey.fill(0);
-    }
+    return engine().xor(k, n, low, high, variant.doubleRounds, input, output);
   };
 }
 
@@ -108,9 +98,8 @@ const MAX_PLAINTEXT = (2 ** 32 - 1) * 64;
 const EMPTY = new Uint8Array(0);
 
 /**
- * The RFC 8439 AEAD. XChaCha20-Poly1305 gives a 24-byte nonce: the key
- * becomes its HChaCha20 subkey and the nonce 0x00000000 || its last 8 bytes
- * (draft-irtf-cfrg-xchacha-03 §2.3), derived afresh for every call.
+ * The RFC 8439 AEAD; with a 24-byte nonce, XChaCha20-Poly1305 (the engines
+ * derive the subkey, draft-irtf-cfrg-xchacha-03 §2.3).
  */
 class ChachaPoly1305 implements Aead {
   constructor(
@@ -123,12 +112,7 @@ class ChachaPoly1305 implements Aead {
     const input = check.bytes(plaintext, 'plaintext');
     if (input.length > MAX_PLAINTEXT) throw new RangeError('plaintext is longer than RFC 8439 allows (2^32 - 1 blocks)');
     if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length + TAG_LENGTH).subarray(0, input.length));
-    if (this.nonce.length === 12) return engine().seal(this.key, this.nonce, this.aad, input, output);
-    try {
-      return engine().seal(this.subkey(), this.shortNonce(), this.aad, input, output);
-    } finally {
-      subkey.fill(0);
-    }
+    return engine().seal(this.key, this.nonce, this.aad, input, output);
   }
 
   decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array {
@@ -142,26 +126,12 @@ class ChachaPoly1305 implements Aead {
     const body = input.subarray(0, length);
     let plaintext: Uint8Array | undefined;
     try {
-      plaintext = this.nonce.length === 12
-        ? engine().open(this.key, this.nonce, this.aad, body, tag, output)
-        : engine().open(this.subkey(), this.shortNonce(), this.aad, body, tag, output);
+      plaintext = engine().open(this.key, this.nonce, this.aad, body, tag, output);
     } finally {
-      subkey.fill(0);
       if (plaintext === undefined) output?.fill(0);
     }
     if (plaintext === undefined) throw new AuthenticationError();
     return plaintext;
-  }
-
-  private subkey(): Uint8Array {
-    engine().hchacha(this.key, this.nonce.subarray(0, 16), subkey);
-    return subkey;
-  }
-
-  private shortNonce(): Uint8Array {
-    const nonce12 = new Uint8Array(12);
-    nonce12.set(this.nonce.subarray(16), 4);
-    return nonce12;
   }
 }
 

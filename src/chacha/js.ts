@@ -186,7 +186,7 @@ function xor(
   counterHigh: number,
   doubleRounds: number,
   data: Uint8Array,
-  out = new Uint8Array(data.length),
+  out: Uint8Array = new Uint8Array(data.length),
 ): Uint8Array {
   const state = inputBlock(key, nonce, counterLow, counterHigh);
   xorState(state, doubleRounds, data, out);
@@ -245,7 +245,7 @@ function aeadTag(state: Uint32Array, aad: Uint8Array, ciphertext: Uint8Array, ta
 const aeadState = (key: Uint8Array, nonce12: Uint8Array): Uint32Array => inputBlock(key, nonce12, 0, 0);
 
 /** AEAD_CHACHA20_POLY1305 encryption (§2.8): out = ciphertext || tag; `out` may start at `data`. */
-function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8Array, out = new Uint8Array(data.length + 16)): Uint8Array {
+function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8Array, out: Uint8Array = new Uint8Array(data.length + 16)): Uint8Array {
   const len = data.length;
   const state = aeadState(key, nonce12);
   // Encryption starts at block counter 1; block 0 is reserved for the Poly1305 key (§2.8).
@@ -289,4 +289,29 @@ function open(
   return ok ? out : undefined;
 }
 
-export const jsChacha: ChachaEngine = { xor, hchacha, seal, open };
+/**
+ * XChaCha20 (draft-irtf-cfrg-xchacha-03 §2.3): a 24-byte nonce stands for
+ * the HChaCha20 subkey of its first 16 bytes and a nonce of its last 8
+ * (after 4 zero bytes where a 12-byte nonce is wanted). Other nonces pass
+ * through unchanged.
+ */
+function extended<T>(key: Uint8Array, nonce: Uint8Array, nonceLength: 8 | 12, run: (key: Uint8Array, nonce: Uint8Array) => T): T {
+  if (nonce.length !== 24) return run(key, nonce);
+  const subkey = new Uint8Array(32);
+  hchacha(key, nonce.subarray(0, 16), subkey);
+  const short = new Uint8Array(nonceLength);
+  short.set(nonce.subarray(16), nonceLength - 8);
+  try {
+    return run(subkey, short);
+  } finally {
+    subkey.fill(0);
+  }
+}
+
+export const jsChacha: ChachaEngine = {
+  xor: (key, nonce, low, high, doubleRounds, data, out) =>
+    extended(key, nonce, 8, (k, n) => xor(k, n, low, high, doubleRounds, data, out)),
+  hchacha,
+  seal: (key, nonce, aad, data, out) => extended(key, nonce, 12, (k, n) => seal(k, n, aad, data, out)),
+  open: (key, nonce, aad, ciphertext, tag, out) => extended(key, nonce, 12, (k, n) => open(k, n, aad, ciphertext, tag, out)),
+};

@@ -12,52 +12,54 @@ import { BLOCK, BUFFER, SLICE, STATE } from './layout.js';
 import type { ChachaEngine } from './engine.js';
 import { SIGMA, TAU } from './state.js';
 import { chachaKernel, type ChachaKernel } from './wasm.js';
-import { equalBytes, memoryBytes, throughMemory } from '../runtime/memory.js';
+import { equalBytes, type LinearMemory } from '../runtime/memory.js';
 
 /**
  * The input block of ChachaEngine.xor, written straight into STATE: key
  * and nonce bytes already are the little-endian words the kernel reads.
+ * A 24-byte nonce is XChaCha20's: the kernel derives and installs the
+ * subkey itself (hchacha_rekey), from the first 16 nonce bytes in words
+ * 12..15 and what those words become in BLOCK + 48..64.
  */
-function writeInput(mem: Uint8Array, key: Uint8Array, nonce: Uint8Array, counterLow: number, counterHigh: number): void {
+function writeInput(k: ChachaKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, counterLow: number, counterHigh: number): void {
+  const b = mem.bytes;
   const constants = key.length === 32 ? SIGMA : TAU;
-  for (let w = 0; w < 4; w++) writeWord(mem, STATE + 4 * w, constants[w]);
-  mem.set(key, STATE + 16);
-  if (key.length === 16) mem.set(key, STATE + 32);
-  writeWord(mem, STATE + 48, counterLow);
-  writeWord(mem, STATE + 52, counterHigh);
-  mem.set(nonce, STATE + 64 - nonce.length);
+  for (let w = 0; w < 4; w++) mem.writeWord(STATE + 4 * w, constants[w]);
+  for (let i = 0; i < 32; i++) b[STATE + 16 + i] = key[i & (key.length - 1)];
+  const extended = nonce.length === 24;
+  const words12to15 = extended ? BLOCK + 48 : STATE + 48;
+  mem.writeWord(words12to15, counterLow);
+  mem.writeWord(words12to15 + 4, counterHigh);
+  const tail = extended ? 8 : nonce.length;
+  for (let i = 0; i < tail; i++) b[words12to15 + 16 - tail + i] = nonce[nonce.length - tail + i];
+  if (extended) {
+    for (let i = 0; i < 16; i++) b[STATE + 48 + i] = nonce[i];
+    k.hchacha_rekey();
+  }
 }
 
-function writeWord(mem: Uint8Array, at: number, value: number): void {
-  mem[at] = value;
-  mem[at + 1] = value >>> 8;
-  mem[at + 2] = value >>> 16;
-  mem[at + 3] = value >>> 24;
-}
-
-/** Wipes what a call of `length` data bytes left: state, scratch, and the buffer up to the slice (and a tag) it used. */
+/** Wipes what a call of `length` data bytes left: state, scratch, TAIL, and the buffer up to the slice (and a tag) it used. */
 const wipe = (k: ChachaKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE, length) + 16);
 
 const EMPTY = new Uint8Array(0);
 
-function authenticateAad(k: ChachaKernel, mem: Uint8Array, aad: Uint8Array): void {
-  if (aad.length > 0) throughMemory(mem, BUFFER, SLICE, aad, undefined, k.poly_pad16);
+function authenticateAad(k: ChachaKernel, mem: LinearMemory, aad: Uint8Array): void {
+  if (aad.length > 0) mem.through(BUFFER, SLICE, aad, undefined, k.poly_pad16);
 }
 
 export const simdChacha: ChachaEngine = {
   xor(key, nonce, counterLow, counterHigh, doubleRounds, data, out) {
-    const k = chachaKernel();
-    const mem = memoryBytes(k);
+    const { k, mem } = chachaKernel();
     const n = data.length;
     try {
-      writeInput(mem, key, nonce, counterLow, counterHigh);
+      writeInput(k, mem, key, nonce, counterLow, counterHigh);
       if (out === undefined && n <= SLICE) {
-        mem.set(data, BUFFER);
+        mem.bytes.set(data, BUFFER);
         k.chacha_xor_swizzle(BUFFER, n, doubleRounds);
-        return mem.slice(BUFFER, BUFFER + n);
+        return mem.bytes.slice(BUFFER, BUFFER + n);
       }
       out ??= new Uint8Array(n);
-      throughMemory(mem, BUFFER, SLICE, data, out, k.chacha_xor_swizzle, doubleRounds);
+      mem.through(BUFFER, SLICE, data, out, k.chacha_xor_swizzle, doubleRounds);
       return out;
     } finally {
       wipe(k, n);
@@ -65,65 +67,62 @@ export const simdChacha: ChachaEngine = {
   },
 
   hchacha(key, nonce16, out) {
-    const k = chachaKernel();
-    const mem = memoryBytes(k);
+    const { k, mem } = chachaKernel();
     try {
-      writeInput(mem, key, EMPTY, 0, 0);
-      mem.set(nonce16, STATE + 48);
+      writeInput(k, mem, key, EMPTY, 0, 0);
+      mem.bytes.set(nonce16, STATE + 48);
       k.hchacha(10);
-      for (let i = 0; i < 32; i++) out[i] = mem[BLOCK + i];
+      out.set(mem.view(BLOCK, 32));
     } finally {
       k.wipe(BLOCK + 64);
     }
   },
 
-  seal(key, nonce12, aad, data, out) {
-    const k = chachaKernel();
-    const mem = memoryBytes(k);
+  seal(key, nonce, aad, data, out) {
+    const { k, mem } = chachaKernel();
     const n = data.length;
     try {
-      writeInput(mem, key, nonce12, 0, 0);
+      writeInput(k, mem, key, nonce, 0, 0);
       k.aead_init();
       authenticateAad(k, mem, aad);
       if (out === undefined && n <= SLICE) {
-        mem.set(data, BUFFER);
+        mem.bytes.set(data, BUFFER);
         k.aead_seal(BUFFER, n);
         k.aead_finish(aad.length, n, BUFFER + n);
-        return mem.slice(BUFFER, BUFFER + n + 16);
+        return mem.bytes.slice(BUFFER, BUFFER + n + 16);
       }
       out ??= new Uint8Array(n + 16);
-      throughMemory(mem, BUFFER, SLICE, data, out, k.aead_seal);
+      mem.through(BUFFER, SLICE, data, out, k.aead_seal);
       k.aead_finish(aad.length, n, BUFFER);
-      for (let i = 0; i < 16; i++) out[n + i] = mem[BUFFER + i];
+      out.set(mem.view(BUFFER, 16), n);
       return out;
     } finally {
       wipe(k, Math.max(n, aad.length));
     }
   },
 
-  open(key, nonce12, aad, ciphertext, tag, out) {
-    const k = chachaKernel();
-    const mem = memoryBytes(k);
+  open(key, nonce, aad, ciphertext, tag, out) {
+    const { k, mem } = chachaKernel();
     const n = ciphertext.length;
     try {
-      writeInput(mem, key, nonce12, 0, 0);
+      writeInput(k, mem, key, nonce, 0, 0);
       k.aead_init();
       authenticateAad(k, mem, aad);
       if (n <= SLICE) {
         // One slice: the tag is checked before the plaintext leaves linear memory.
-        mem.set(ciphertext, BUFFER);
+        mem.bytes.set(ciphertext, BUFFER);
         k.aead_open(BUFFER, n);
         k.aead_finish(aad.length, n, BUFFER + n);
-        if (!equalBytes(mem, BUFFER + n, tag, 0, 16)) return undefined;
-        if (out === undefined) return mem.slice(BUFFER, BUFFER + n);
-        out.set(mem.subarray(BUFFER, BUFFER + n));
+        if (!equalBytes(mem.bytes, BUFFER + n, tag, 0, 16)) return undefined;
+        if (out === undefined) return mem.bytes.slice(BUFFER, BUFFER + n);
+        out.set(mem.view(BUFFER, n));
         return out;
       }
       // Longer: plaintext goes out slice by slice; on a bad tag the caller wipes `out`.
       const target = out ?? new Uint8Array(n);
-      throughMemory(mem, BUFFER, SLICE, ciphertext, target, k.aead_open);
+      mem.through(BUFFER, SLICE, ciphertext, target, k.aead_open);
       k.aead_finish(aad.length, n, BUFFER);
-      if (equalBytes(mem, BUFFER, tag, 0, 16)) return target;
+      if (equalBytes(mem.bytes, BUFFER, tag, 0, 16)) return target;
       if (out === undefined) target.fill(0);
       return undefined;
     } finally {

@@ -6,6 +6,8 @@ export interface ChachaKernel extends KernelExports {
   /** XOR keystream of the state at STATE into [ptr, ptr + len) and advance its counter. */
   chacha_xor_swizzle(ptr: number, len: number, doubleRounds: number): void;
   hchacha(doubleRounds: number): void;
+  /** XChaCha20: replace the key by its HChaCha20 subkey and words 12..15 by BLOCK + 48..64. */
+  hchacha_rekey(): void;
   poly_init(): void;
   poly_blocks(ptr: number, len: number, hibit: number): void;
   poly_pad16(ptr: number, len: number): void;
@@ -15,7 +17,7 @@ export interface ChachaKernel extends KernelExports {
   aead_open(ptr: number, len: number): void;
   /** The length block and the tag (RFC 8439 §2.8), written to POLY + TAG and to `tag`. */
   aead_finish(aadLength: number, dataLength: number, tag: number): void;
-  /** Zeroes memory [0, end). */
+  /** Zeroes memory [0, end) and TAIL. */
   wipe(end: number): void;
 }
 

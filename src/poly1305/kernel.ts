@@ -77,6 +77,12 @@ export interface PolyOptions {
   vector?: 'i64' | 'f64';
   /** For 'f64': blocks per lane per iteration (two lanes, so twice this many blocks an iteration). */
   perLane?: number;
+  /** For 'f64': how column sums are formed (floatRows or floatColumns). */
+  order?: 'rows' | 'tree';
+  carry?: 'steps' | 'rounds';
+  lastRow?: 'chain' | 'tree' | 'two';
+  /** For 'i64': the loop's shape (a do-while lets TurboFan hoist its invariants). */
+  i64Loop?: 'while' | 'do';
 }
 
 export function poly1305Functions(base: number, options: PolyOptions = {}): string[] {
@@ -153,7 +159,7 @@ export function poly1305Functions(base: number, options: PolyOptions = {}): stri
       ...vH.map((n) => set(n, v128.const32(0, 0, 0, 0))),
       set('vhibit', i32x4.splat(get('hibit'))),
       set('vmask', i32x4.splat(i32.const(MASK26))),
-      whileLoop('group', i32.geU(get('len'), i32.const(64)), [
+      (options.i64Loop === 'while' ? (b: Expr[]) => whileLoop('group', i32.geU(get('len'), i32.const(64)), b) : (b: Expr[]) => doWhile('group', b, i32.geU(get('len'), i32.const(64))))([
         // Lanes [m2, m3, m0, m1]: transpose the blocks so that vw_j holds word j of each.
         ...transpose4(w, t, [32, 48, 0, 16].map((o) => v128.load(get('ptr'), o))),
         ...splitBlock(w.map(get), (x) => v128.and(x, get('vmask')), i32x4.shr, i32x4.shl, v128.or)
@@ -179,7 +185,7 @@ export function poly1305Functions(base: number, options: PolyOptions = {}): stri
     ],
   });
 
-  const vector = options.vector === 'f64' ? vectorBlocksF64(at, options.perLane ?? 2) : vectorBlocks;
+  const vector = options.vector === 'f64' ? vectorBlocksF64(at, options) : vectorBlocks;
 
   const blocks = func({
     name: 'poly_blocks',
@@ -319,7 +325,7 @@ function rebase(src: string[], srcBits: number, dstCount: number, dstBits: numbe
       return [sLo >= lo ? i64.shl(get(n), sLo - lo) : i64.shr(get(n), lo - sLo)];
     });
     const sum = pieces.reduce((a, b) => i64.add(a, b));
-    return top ? sum : i64.and(sum, i64.const(M22));
+    return top ? sum : i64.and(sum, i64.const(2 ** dstBits - 1));
   });
 }
 
@@ -355,14 +361,29 @@ function to22(src: string[], g: string[], balanced: boolean): Expr[] {
  * 2, 4 again. A carry rounds to nearest, so the limb left behind is in
  * [-2^21, 2^21]; the carry out of limb 5 is worth 2^132 = 20 (mod p).
  */
-function floatCarry(x: string[], c: string[]): Expr[] {
+function floatCarry(x: string[], c: string[], mode: 'steps' | 'rounds' = 'steps'): Expr[] {
   const alpha = f64x2.const(ALPHA);
+  const down = (k: number) => f64x2.const(k === L - 1 ? 20 * 2 ** -22 : 2 ** -22);
+  const next = (k: number) => (k + 1) % L;
+  if (mode === 'rounds') {
+    // Two rounds, each carrying every limb at once from its value before the round.
+    const round = (): Expr[] => [
+      ...x.map((nm, k) => set(c[k], f64x2.sub(f64x2.add(get(nm), alpha), alpha))),
+      ...x.map((nm, k) => set(nm, f64x2.add(f64x2.sub(get(nm), get(c[k])), f64x2.mul(get(c[(k + L - 1) % L]), down((k + L - 1) % L))))),
+    ];
+    return [...round(), ...round()];
+  }
   const step = (k: number): Expr[] => [
     set(c[k], f64x2.sub(f64x2.add(get(x[k]), alpha), alpha)),
     set(x[k], f64x2.sub(get(x[k]), get(c[k]))),
-    set(x[(k + 1) % L], f64x2.add(get(x[(k + 1) % L]), f64x2.mul(get(c[k]), f64x2.const(k === L - 1 ? 20 * 2 ** -22 : 2 ** -22)))),
+    set(x[next(k)], f64x2.add(get(x[next(k)]), f64x2.mul(get(c[k]), down(k)))),
   ];
   return [0, 2, 4, 1, 3, 5, 0, 2, 4].flatMap(step);
+}
+
+/** `do { body } while (cond)`. */
+function doWhile(label: string, body: Expr[], cond: Expr): Expr {
+  return `(loop $${label}\n    ${body.join('\n    ')}\n    (br_if $${label} ${cond}))`;
 }
 
 /** a + b + ... as a balanced tree (shorter dependency chains than a running sum). */
@@ -394,6 +415,34 @@ function floatColumns(
     if (k + L > 2 * L - 2) return set(n, low);
     const high = tree([...chain(early.flatMap((s) => floatTerms(s.a, s.b, k + L))), ...floatTerms(late.a, late.b, k + L)], f64x2.add);
     return set(n, f64x2.add(low, f64x2.mul(high, f64x2.const(20))));
+  });
+}
+
+/** A row of products: operand limbs `a` times a power's limbs `r`, and `s` = 20 * r for the wrapped terms. */
+interface Row {
+  a: string[];
+  r: string[];
+  s: string[];
+}
+
+/**
+ * Column sums x_k = plain_k + sum over rows of a_i * (r_(k-i), or s_(k-i+6)
+ * when k < i), a running sum per column in the order of `rows`: each column
+ * gets one product from every operand limb, so all columns advance a row at
+ * a time, which keeps few values live in whatever order the engine's
+ * scheduler picks (it orders by distance from the end of the loop).
+ */
+function floatRows(x: string[], rows: Row[], plain: string[] | null, lastRow: 'chain' | 'tree' | 'two' = 'chain'): Expr[] {
+  return x.map((nm, k) => {
+    const product = (row: Row, i: number) => f64x2.mul(get(row.a[i]), get(k >= i ? row.r[k - i] : row.s[k - i + L]));
+    const sum = (terms: Expr[]) => terms.reduce((p, q) => f64x2.add(p, q));
+    const early = rows.slice(0, lastRow === 'chain' ? rows.length : rows.length - 1);
+    const terms = [...(plain ? [get(plain[k])] : []), ...early.flatMap((row) => [0, 1, 2, 3, 4, 5].map((i) => product(row, i)))];
+    if (lastRow === 'chain') return set(nm, sum(terms));
+    const last = rows[rows.length - 1];
+    const lp = [0, 1, 2, 3, 4, 5].map((i) => product(last, i));
+    const tail = lastRow === 'tree' ? tree(lp, f64x2.add) : f64x2.add(sum(lp.slice(0, 3)), sum(lp.slice(3)));
+    return set(nm, terms.length ? f64x2.add(sum(terms), tail) : tail);
   });
 }
 
@@ -431,7 +480,8 @@ function floatColumns(
  * - At the end, A * r^2 and B * r (|r^k| limbs <= 2^21) give columns
  *   < 101 * 2^21.01 * 2^21 < 2^48.7 a lane, < 2^49.7 for the two lanes summed.
  */
-function vectorBlocksF64(at: (field: number, limb?: number) => Expr, perLane: number): string {
+function vectorBlocksF64(at: (field: number, limb?: number) => Expr, options: PolyOptions): string {
+  const perLane = options.perLane ?? 2, order = options.order ?? 'rows';
   const n = perLane;
   const h = limbs('h'), r = limbs('r'), r5 = limbs('s'), d = limbs('d'), p5 = limbs('p5');
   // pw[k] = r^(2k) in 26-bit limbs, k = 1..n.
@@ -441,6 +491,8 @@ function vectorBlocksF64(at: (field: number, limb?: number) => Expr, perLane: nu
   // vr[t] = r^(2n - 2t) in both lanes; mm[p] = message limbs of blocks (2p, 2p + 1).
   const vr = Array.from({ length: n }, (_, t) => regs(`vr${t}_`, L));
   const mm = Array.from({ length: n }, (_, p) => regs(`mm${p}_`, L));
+  const vs = Array.from({ length: n }, (_, t) => regs(`vs${t}_`, L)), vfs = regs('vfs', L);
+  const twenty = (dst: string[], src: string[]) => dst.map((nm, j) => set(nm, f64x2.mul(get(src[j]), f64x2.const(20))));
   const two52 = f64x2.const(2 ** 52);
   const exp52 = f64x2.splatBits(EXP52);
   const mask22 = f64x2.splatBits(BigInt(M22));
@@ -459,6 +511,7 @@ function vectorBlocksF64(at: (field: number, limb?: number) => Expr, perLane: nu
   }
   // [r^2, r] for the final h = A * r^2 + B * r.
   body.push(...to22(pw[1], g, true), ...to22(r, g2, true), ...vf.map((nm, j) => set(nm, f64x2.pair(toF(get(g[j])), toF(get(g2[j]))))));
+  if (order === 'rows') body.push(...vr.flatMap((v, t) => twenty(vs[t], v)), ...twenty(vfs, vf));
   // The h from before enters lane A of the first m0: 2^52 - h is subtracted instead of 2^52.
   body.push(...to22(h, g, false), ...fm.map((nm, j) => set(nm, f64x2.pair(toF(i64sub(i64.const(2 ** 52), get(g[j]))), f64.const(2 ** 52)))));
   body.push(...vh.map((nm) => set(nm, f64x2.const(0))));
@@ -485,13 +538,20 @@ function vectorBlocksF64(at: (field: number, limb?: number) => Expr, perLane: nu
     }));
   }
   loop.push(...fm.map((nm) => set(nm, two52)));
-  loop.push(...floatColumns(x, mm.slice(0, n - 1).map((m, p) => ({ a: m, b: vr[p + 1] })), mm[n - 1], { a: vh, b: vr[0] }));
-  loop.push(...floatCarry(x, c), ...vh.map((nm, k) => set(nm, get(x[k]))));
+  if (order === 'rows') {
+    loop.push(...floatRows(x, [...mm.slice(0, n - 1).map((m, p) => ({ a: m, r: vr[p + 1], s: vs[p + 1] })), { a: vh, r: vr[0], s: vs[0] }], mm[n - 1], options.lastRow));
+  } else {
+    loop.push(...floatColumns(x, mm.slice(0, n - 1).map((m, p) => ({ a: m, b: vr[p + 1] })), mm[n - 1], { a: vh, b: vr[0] }));
+  }
+  loop.push(...floatCarry(x, c, options.carry), ...vh.map((nm, k) => set(nm, get(x[k]))));
   loop.push(set('ptr', i32.add(get('ptr'), i32.const(32 * n))), set('len', i32.sub(get('len'), i32.const(32 * n))));
-  body.push(whileLoop('group', i32.geU(get('len'), i32.const(32 * n)), loop));
+  // A loop with its test at the end (the caller guarantees one iteration):
+  // TurboFan only hoists loop-invariant values out of a loop block that
+  // dominates the loop's exit, and would otherwise compute them in the loop.
+  body.push(doWhile('group', loop, i32.geU(get('len'), i32.const(32 * n))));
 
   // h = A * r^2 + B * r, the lanes summed, carried, and made non-negative by adding 4p.
-  body.push(...floatColumns(x, [], null, { a: vh, b: vf }));
+  body.push(...(order === 'rows' ? floatRows(x, [{ a: vh, r: vf, s: vfs }], null) : floatColumns(x, [], null, { a: vh, b: vf })));
   body.push(...x.map((nm) => set(nm, f64x2.add(get(nm), v128.shuffle([8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7], get(nm))))));
   body.push(...floatCarry(x, c));
   body.push(...g.map((nm, k) => set(nm, i64.add(f64.toI64(f64x2.lane(get(x[k]), 0)), i64.const(FOUR_P[k])))));
@@ -514,7 +574,7 @@ function vectorBlocksF64(at: (field: number, limb?: number) => Expr, perLane: nu
     params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
     locals: {
       ...declare([...h, ...r, ...r5, ...d, ...p5, ...pw.slice(1).flat(), ...g, ...g2], 'i64'),
-      ...declare([...vh, ...vf, ...fm, ...x, ...c, ...vr.flat(), ...mm.flat(), 'ta', 'tb', 'lo', 'hi', 'vhib'], 'v128'),
+      ...declare([...vh, ...vf, ...fm, ...x, ...c, ...vr.flat(), ...vs.flat(), ...vfs, ...mm.flat(), 'ta', 'tb', 'lo', 'hi', 'vhib'], 'v128'),
     },
     body,
   });

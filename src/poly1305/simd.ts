@@ -8,7 +8,6 @@ import type { Poly1305Engine, Poly1305State } from './engine.js';
 import { HIBIT, KEY, STATE_BYTES, TAG } from './layout.js';
 import { BUFFER, POLY, SLICE } from '../chacha/layout.js';
 import { chachaKernel } from '../chacha/wasm.js';
-import { memoryBytes, throughMemory } from '../runtime/memory.js';
 
 class SimdPoly1305 implements Poly1305State {
   private readonly saved = new Uint8Array(STATE_BYTES);
@@ -17,8 +16,8 @@ class SimdPoly1305 implements Poly1305State {
   private finished = false;
 
   constructor(key: Uint8Array) {
-    const k = chachaKernel();
-    const mem = memoryBytes(k);
+    const { k, mem: memory } = chachaKernel();
+    const mem = memory.bytes;
     try {
       mem.set(key, POLY + KEY);
       k.poly_init();
@@ -39,8 +38,8 @@ class SimdPoly1305 implements Poly1305State {
     }
     const whole = (data.length - pos) & ~15;
     if (this.filled === 16 || whole > 0) {
-      const k = chachaKernel();
-      const mem = memoryBytes(k);
+      const { k, mem: memory } = chachaKernel();
+      const mem = memory.bytes;
       try {
         mem.set(this.saved, POLY);
         if (this.filled === 16) {
@@ -48,7 +47,7 @@ class SimdPoly1305 implements Poly1305State {
           k.poly_blocks(BUFFER, 16, HIBIT);
           this.filled = 0;
         }
-        throughMemory(mem, BUFFER, SLICE, data.subarray(pos, pos + whole), undefined, k.poly_blocks, HIBIT);
+        memory.through(BUFFER, SLICE, data.subarray(pos, pos + whole), undefined, k.poly_blocks, HIBIT);
         this.saved.set(mem.subarray(POLY, POLY + STATE_BYTES));
       } finally {
         mem.fill(0, POLY, BUFFER + Math.min(SLICE, Math.max(16, whole)));
@@ -61,8 +60,8 @@ class SimdPoly1305 implements Poly1305State {
 
   digestInto(out: Uint8Array): void {
     if (this.finished) throw new Error('poly1305: state already finalized');
-    const k = chachaKernel();
-    const mem = memoryBytes(k);
+    const { k, mem: memory } = chachaKernel();
+    const mem = memory.bytes;
     try {
       mem.set(this.saved, POLY);
       if (this.filled > 0) {

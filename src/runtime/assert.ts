@@ -30,9 +30,10 @@ function isDetached(buffer: ArrayBufferLike): boolean {
   if (buffer.byteLength !== 0) return false;
   const flag = (buffer as { detached?: boolean }).detached;
   if (flag !== undefined) return flag;
-  // Engines without ArrayBuffer.prototype.detached: slicing a detached buffer throws.
+  // Engines without ArrayBuffer.prototype.detached: a view on a detached
+  // buffer cannot be constructed (and a view allocates no memory, unlike slice).
   try {
-    buffer.slice(0, 0);
+    new Uint8Array(buffer, 0, 0);
     return false;
   } catch {
     return true;

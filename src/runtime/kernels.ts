@@ -6,12 +6,22 @@
  * linear memory that never grows.
  */
 
+import { LinearMemory } from './memory.js';
+
 export type Tier = 'simd' | 'js';
 
 interface KernelRecord {
   readonly name: string;
   readonly base64: string;
   instance?: WebAssembly.Instance;
+  /** Set with `instance`: what primitives use on every call. */
+  handle?: Kernel<KernelExports>;
+}
+
+/** An instantiated kernel: its exports and its memory. */
+export interface Kernel<E extends KernelExports> {
+  readonly k: E;
+  readonly mem: LinearMemory;
 }
 
 const registry: KernelRecord[] = [];
@@ -39,24 +49,31 @@ function mayCompileSynchronously(): boolean {
   return g.Deno !== undefined || g.Bun !== undefined || g.process?.versions?.node !== undefined;
 }
 
-function instantiateSync(record: KernelRecord): WebAssembly.Instance {
-  const module = new WebAssembly.Module(decode(record.base64));
-  return (record.instance = new WebAssembly.Instance(module, {}));
+function install(record: KernelRecord, instance: WebAssembly.Instance): void {
+  // Exports are read once: Instance.prototype.exports is an accessor, slow on every call.
+  const k = instance.exports as unknown as KernelExports;
+  record.instance = instance;
+  record.handle = { k, mem: new LinearMemory(k.memory) };
+}
+
+function instantiateSync(record: KernelRecord): void {
+  install(record, new WebAssembly.Instance(new WebAssembly.Module(decode(record.base64)), {}));
 }
 
 /**
  * Registers a kernel module and returns the accessor its primitive calls on
  * every use. The accessor is only called while the 'simd' tier is active.
  */
-export function defineKernel<E extends KernelExports>(name: string, base64: string): () => E {
+export function defineKernel<E extends KernelExports>(name: string, base64: string): () => Kernel<E> {
   const record: KernelRecord = { name, base64 };
   registry.push(record);
   return () => {
-    if (record.instance !== undefined) return record.instance.exports as unknown as E;
+    if (record.handle !== undefined) return record.handle as Kernel<E>;
     if (!mayCompileSynchronously()) {
       throw new Error(`fourfold: call 'await ready()' before using ${name} (browsers do not allow compiling WebAssembly synchronously)`);
     }
-    return instantiateSync(record).exports as unknown as E;
+    instantiateSync(record);
+    return record.handle as unknown as Kernel<E>;
   };
 }
 
@@ -98,7 +115,8 @@ export async function ready(options: ReadyOptions = {}): Promise<Tier> {
         .filter((record) => record.instance === undefined)
         .map(async (record) => {
           const module = await WebAssembly.compile(decode(record.base64));
-          record.instance ??= await WebAssembly.instantiate(module, {});
+          const instance = await WebAssembly.instantiate(module, {});
+          if (record.instance === undefined) install(record, instance);
         }),
     );
   } catch (cause) {
@@ -120,6 +138,6 @@ export function kernelMemories(): { name: string; bytes: Uint8Array }[] {
     .filter((record) => record.instance !== undefined)
     .map((record) => ({
       name: record.name,
-      bytes: new Uint8Array((record.instance!.exports as unknown as KernelExports).memory.buffer),
+      bytes: record.handle!.mem.bytes,
     }));
 }

@@ -1,87 +1,73 @@
 /**
- * Moving data through a kernel's fixed linear memory in bounded slices, so
- * any input size works and memory never grows with the input.
+ * A kernel's fixed linear memory as the JavaScript side uses it: writing
+ * words, moving data through it in bounded slices (so any input size works
+ * and memory never grows with the input), and copying results out.
  */
-import type { KernelExports } from './kernels.js';
-
-const views = new WeakMap<WebAssembly.Memory, Uint8Array>();
-let lastMemory: WebAssembly.Memory | undefined;
-let lastView: Uint8Array | undefined;
-
-/** A byte view of a kernel's memory; cached, since the memory never grows. */
-export function memoryBytes(kernel: KernelExports): Uint8Array {
-  if (kernel.memory === lastMemory) return lastView!;
-  let view = views.get(kernel.memory);
-  if (view === undefined) views.set(kernel.memory, (view = new Uint8Array(kernel.memory.buffer)));
-  lastMemory = kernel.memory;
-  return (lastView = view);
-}
 
 /** WebAssembly memory is little-endian; typed-array words are host-endian. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** Writes 32-bit words little-endian at `mem[at..]` (`at` a multiple of 4). */
-let lastWordsBuffer: ArrayBufferLike | undefined;
-let lastWords: Uint32Array | undefined;
-export function writeWords(mem: Uint8Array, at: number, words: Uint32Array): void {
-  if (LITTLE_ENDIAN) {
-    if (mem.buffer !== lastWordsBuffer) lastWords = new Uint32Array((lastWordsBuffer = mem.buffer));
-    lastWords!.set(words, at >>> 2);
-    return;
-  }
-  for (let w = 0; w < words.length; w++) {
-    const v = words[w], i = at + 4 * w;
-    mem[i] = v; mem[i + 1] = v >>> 8; mem[i + 2] = v >>> 16; mem[i + 3] = v >>> 24;
-  }
-}
+/** Views up to this length are cached: TypedArray.prototype.set needs a view, and creating one costs more than copying a short result. */
+const CACHED_VIEW_MAX = 4096;
 
-/**
- * Copies `mem[at..at + n]` to `out[pos..]`. Below this size a loop beats
- * creating the subarray that TypedArray.prototype.set needs.
- */
-const COPY_LOOP_MAX = 96;
-function copyOut(mem: Uint8Array, at: number, out: Uint8Array, pos: number, n: number): void {
-  if (n <= COPY_LOOP_MAX) for (let i = 0; i < n; i++) out[pos + i] = mem[at + i];
-  else out.set(mem.subarray(at, at + n), pos);
-}
+export class LinearMemory {
+  readonly bytes: Uint8Array;
+  private readonly words: Uint32Array | undefined;
+  private readonly views = new Map<number, Uint8Array>();
 
-/**
- * Copies `data` into `mem` at `at` one slice of at most `slice` bytes at a
- * time, lets `process(at, length, arg)` work on it in place, and copies the
- * result to the same position of `out` when given. Slices are taken front
- * to back, so `out` may be `data` itself. (`arg` is passed through so that
- * callers need not allocate a closure per call.)
- */
-export function throughMemory(
-  mem: Uint8Array,
-  at: number,
-  slice: number,
-  data: Uint8Array,
-  out: Uint8Array | undefined,
-  process: (ptr: number, length: number, arg: number) => void,
-  arg = 0,
-): void {
-  const total = data.length;
-  if (total <= slice) {
-    mem.set(data, at);
-    process(at, total, arg);
-    if (out !== undefined) copyOut(mem, at, out, 0, total);
-    return;
+  constructor(memory: WebAssembly.Memory) {
+    // The memory never grows, so views on its buffer stay valid.
+    this.bytes = new Uint8Array(memory.buffer);
+    this.words = LITTLE_ENDIAN ? new Uint32Array(memory.buffer) : undefined;
   }
-  for (let pos = 0; pos < total; pos += slice) {
-    const n = Math.min(slice, total - pos);
-    mem.set(data.subarray(pos, pos + n), at);
-    process(at, n, arg);
-    if (out !== undefined) copyOut(mem, at, out, pos, n);
-  }
-}
 
-/** Writes `value` (a byte length, below 2^53) as a little-endian 64-bit number at `mem[at..at + 8]`. */
-export function writeLength64(mem: Uint8Array, at: number, value: number): void {
-  const high = Math.floor(value / 0x100000000);
-  for (let i = 0; i < 4; i++) {
-    mem[at + i] = (value >>> (8 * i)) & 0xff;
-    mem[at + 4 + i] = (high >>> (8 * i)) & 0xff;
+  /** Stores a 32-bit word little-endian at `at` (a multiple of 4). */
+  writeWord(at: number, value: number): void {
+    if (this.words !== undefined) {
+      this.words[at >>> 2] = value;
+      return;
+    }
+    const b = this.bytes;
+    b[at] = value; b[at + 1] = value >>> 8; b[at + 2] = value >>> 16; b[at + 3] = value >>> 24;
+  }
+
+  /** bytes[at, at + length), cached for short lengths. */
+  view(at: number, length: number): Uint8Array {
+    if (length > CACHED_VIEW_MAX) return this.bytes.subarray(at, at + length);
+    const key = at * 0x10000 + length;
+    let v = this.views.get(key);
+    if (v === undefined) this.views.set(key, (v = this.bytes.subarray(at, at + length)));
+    return v;
+  }
+
+  /**
+   * Copies `data` in at `at` one slice of at most `slice` bytes at a time,
+   * lets `process(at, length, arg)` work on it in place, and copies the
+   * result to the same position of `out` when given. Slices go front to
+   * back, so `out` may be `data` itself. (`arg` is passed through so that
+   * callers need not allocate a closure per call.)
+   */
+  through(
+    at: number,
+    slice: number,
+    data: Uint8Array,
+    out: Uint8Array | undefined,
+    process: (ptr: number, length: number, arg: number) => void,
+    arg = 0,
+  ): void {
+    const total = data.length;
+    if (total <= slice) {
+      this.bytes.set(data, at);
+      process(at, total, arg);
+      if (out !== undefined) out.set(this.view(at, total));
+      return;
+    }
+    for (let pos = 0; pos < total; pos += slice) {
+      const n = Math.min(slice, total - pos);
+      this.bytes.set(data.subarray(pos, pos + n), at);
+      process(at, n, arg);
+      if (out !== undefined) out.set(this.view(at, n), pos);
+    }
   }
 }
 

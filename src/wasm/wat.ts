@@ -37,6 +37,7 @@ export const i32 = {
   rotl: (a: Expr, n: number): Expr => op('i32.rotl')(a, i32.const(n)),
   eqz: op('i32.eqz'),
   ltU: op('i32.lt_u'),
+  leU: op('i32.le_u'),
   gtU: op('i32.gt_u'),
   geU: op('i32.ge_u'),
   wrap: op('i32.wrap_i64'),
@@ -164,8 +165,8 @@ export function func(spec: FunctionSpec): string {
 }
 
 /** A module with one fixed-size exported memory (it never grows). */
-export function module(pages: number, functions: string[]): string {
-  return `(module\n(memory (export "memory") ${pages} ${pages})\n${functions.join('\n')}\n)`;
+export function module(pages: number, functions: string[], globals: string[] = []): string {
+  return `(module\n(memory (export "memory") ${pages} ${pages})\n${globals.join('\n')}\n${functions.join('\n')}\n)`;
 }
 
 /** Names `prefix0..prefix{n-1}`: register files for generators. */
@@ -176,9 +177,15 @@ export const declare = (names: string[], type: 'i32' | 'i64' | 'v128'): Record<s
   Object.fromEntries(names.map((n) => [n, type]));
 
 /**
- * `wipe(end)`: zeroes memory [0, end). Cheaper from JavaScript than
- * Uint8Array.prototype.fill for the few hundred bytes a short call leaves.
+ * `wipe(end)`: zeroes memory [0, end) and the 256-byte scratch at `tail`.
+ * Cheaper from JavaScript than Uint8Array.prototype.fill for the few
+ * hundred bytes a short call leaves.
  */
-export function wipeFunction(): string {
-  return func({ name: 'wipe', exported: true, params: [['end', 'i32']], body: [memoryFill(i32.const(0), get('end'))] });
+export function wipeFunction(tail: number): string {
+  return func({
+    name: 'wipe',
+    exported: true,
+    params: [['end', 'i32']],
+    body: [memoryFill(i32.const(0), get('end')), memoryFill(i32.const(tail), i32.const(256))],
+  });
 }
