@@ -11,4 +11,6 @@ export interface Poly1305State {
 export interface Poly1305Engine {
   /** A new state for the 32-byte one-time key r || s (r is clamped inside). */
   create(key: Uint8Array): Poly1305State;
+  /** The tag of a whole message in one call. */
+  mac(message: Uint8Array, key: Uint8Array): Uint8Array;
 }

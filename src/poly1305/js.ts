@@ -193,4 +193,11 @@ function writeTagWord(out: Uint8Array, i: number, f: number): void {
 
 export const jsPoly1305: Poly1305Engine = {
   create: (key: Uint8Array): Poly1305State => new JsPoly1305(key),
+  mac(message: Uint8Array, key: Uint8Array): Uint8Array {
+    const state = new JsPoly1305(key);
+    state.update(message);
+    const tag = new Uint8Array(16);
+    state.digestInto(tag);
+    return tag;
+  },
 };

@@ -23,7 +23,7 @@ class SimdPoly1305 implements Poly1305State {
       k.poly_init();
       this.saved.set(mem.subarray(POLY, POLY + STATE_BYTES));
     } finally {
-      mem.fill(0, POLY, POLY + KEY + 32);
+      k.wipe(BUFFER);
     }
   }
 
@@ -50,7 +50,7 @@ class SimdPoly1305 implements Poly1305State {
         memory.through(BUFFER, SLICE, data.subarray(pos, pos + whole), undefined, k.poly_blocks, HIBIT);
         this.saved.set(mem.subarray(POLY, POLY + STATE_BYTES));
       } finally {
-        mem.fill(0, POLY, BUFFER + Math.min(SLICE, Math.max(16, whole)));
+        k.wipe(BUFFER + Math.min(SLICE, whole) + 16);
       }
     }
     pos += whole;
@@ -65,16 +65,14 @@ class SimdPoly1305 implements Poly1305State {
     try {
       mem.set(this.saved, POLY);
       if (this.filled > 0) {
-        // RFC 8439 §2.5.1: a final partial block gets a 1 byte after it and no 2^128 bit.
         mem.set(this.partial.subarray(0, this.filled), BUFFER);
-        mem[BUFFER + this.filled] = 1;
-        mem.fill(0, BUFFER + this.filled + 1, BUFFER + 16);
+        padFinalBlock(mem, BUFFER, this.filled);
         k.poly_blocks(BUFFER, 16, 0);
       }
       k.poly_finish();
       out.set(mem.subarray(POLY + TAG, POLY + TAG + 16));
     } finally {
-      mem.fill(0, POLY, BUFFER + 16);
+      k.wipe(BUFFER + 16);
       this.destroy();
     }
   }
@@ -87,4 +85,40 @@ class SimdPoly1305 implements Poly1305State {
   }
 }
 
-export const simdPoly1305: Poly1305Engine = { create: (key) => new SimdPoly1305(key) };
+/** RFC 8439 §2.5.1: a final partial block gets a 1 byte after it, zeros to 16 bytes, and no 2^128 bit. */
+function padFinalBlock(mem: Uint8Array, at: number, filled: number): void {
+  mem[at + filled] = 1;
+  mem.fill(0, at + filled + 1, at + 16);
+}
+
+export const simdPoly1305: Poly1305Engine = {
+  create: (key) => new SimdPoly1305(key),
+
+  mac(message, key) {
+    const { k, mem: memory } = chachaKernel();
+    const mem = memory.bytes;
+    const n = message.length;
+    try {
+      mem.set(key, POLY + KEY);
+      k.poly_init();
+      const whole = n & ~15;
+      if (n < SLICE) {
+        // The whole message and its padded last block fit in the buffer: one copy.
+        mem.set(message, BUFFER);
+        k.poly_blocks(BUFFER, whole, HIBIT);
+      } else {
+        memory.through(BUFFER, SLICE, message.subarray(0, whole), undefined, k.poly_blocks, HIBIT);
+        mem.set(message.subarray(whole), BUFFER);
+      }
+      const last = n < SLICE ? BUFFER + whole : BUFFER;
+      if (n > whole) {
+        padFinalBlock(mem, last, n - whole);
+        k.poly_blocks(last, 16, 0);
+      }
+      k.poly_finish();
+      return mem.slice(POLY + TAG, POLY + TAG + 16);
+    } finally {
+      k.wipe(BUFFER + Math.min(SLICE, n) + 16);
+    }
+  },
+};
