@@ -326,7 +326,7 @@ function aead(variant: Variant): string[] {
       '(return)',
     ]),
     '(global.set $fresh (i32.const 0))',
-    `(call $chacha_xor_${variant.name} ${get('ptr')} ${get('len')} ${i32.const(10)})`,
+    `(call $chacha_xor ${get('ptr')} ${get('len')} ${i32.const(10)})`,
   ];
   const slice = (name: string, body: Expr[]) =>
     func({ name: `${name}_crypt`, params: [['ptr', 'i32'], ['len', 'i32']], locals: { i: 'i32' }, body });
@@ -366,30 +366,57 @@ export interface Variant extends RotationStyle {
 }
 
 /**
- * The variant the module exports. Measured on data in linear memory
- * (32 KiB, 10 double rounds, medians of interleaved samples, 2026-11):
+ * The variants the module exports. Measured on data in linear memory
+ * (32 KiB, 10 double rounds, 8 blocks an iteration, medians of interleaved
+ * samples, 2026-11, machine shared with other jobs):
  *
  *                      swizzle   shuffle   shift   (MB/s)
- *   Node 20 (V8 11.3)     1219      1126    1176
- *   Deno 2.9 (V8 15.0)    1122      1138    1120
- *   Bun 1.4 (JSC)          626       631     575
+ *   Node 20 (V8 11.3)  755-1015   617-739  693-1031
+ *   Deno 2.9 (V8 15.0) 890-1142  1063-1261 1058-1246
+ *   Bun 1.4 (JSC)       816-860   404-816   326-629
  *
+ * Engines disagree: newer V8 prefers i8x16.shuffle, V8 11.3 and
+ * JavaScriptCore i8x16.swizzle, and shift/or is never best. Both
+ * byte-permutation variants ship and the runtime picks one per engine by
+ * timing real calls (runtime/variants.ts), not by user-agent guessing.
  * Interleaving the four quarter rounds step by step instead of one after
- * the other, and binaryen -O0/-O1/-O3, moved none of these by more than
- * noise. Swizzle is best or within 2% of it everywhere, so only it ships:
- * per-engine selection would buy at most 2% for three times the code.
- * Kernels for other variants can still be generated for measurement.
+ * the other, and binaryen -O0/-O1/-O3, moved nothing beyond noise.
  */
-export const chachaVariants: Variant[] = [{ name: 'swizzle', r16: 'swizzle', r8: 'swizzle', order: 'sequential' }];
+export const chachaVariants: Variant[] = [
+  { name: 'swizzle', r16: 'swizzle', r8: 'swizzle', order: 'sequential' },
+  { name: 'shuffle', r16: 'shuffle', r8: 'shuffle', order: 'sequential' },
+];
+
+/**
+ * chacha_xor(ptr, len, doubleRounds) runs the variant `select_variant`
+ * chose (the runtime measures them on real calls: runtime/variants.ts); the
+ * AEAD uses it too. The choice is public, so branching on it is fine.
+ */
+function dispatch(variants: Variant[]): string[] {
+  const call = (v: Variant) => `(call $chacha_xor_${v.name} ${get('ptr')} ${get('len')} ${get('doubleRounds')})`;
+  const chain = (i: number): Expr =>
+    i === variants.length - 1 ? call(variants[i]) : `(if (i32.eq (global.get $variant) ${i32.const(i)}) (then ${call(variants[i])}) (else ${chain(i + 1)}))`;
+  return [
+    func({
+      name: 'chacha_xor',
+      exported: true,
+      params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
+      body: [chain(0)],
+    }),
+    func({ name: 'select_variant', exported: true, params: [['index', 'i32']], body: ['(global.set $variant (local.get $index))'] }),
+    func({ name: 'variant_count', exported: true, result: 'i32', body: [i32.const(variants.length)] }),
+  ];
+}
 
 export function chachaModule(variants: Variant[] = chachaVariants): string {
   return module(PAGES, [
     ...variants.flatMap((v) => [group(v), group8(v), vectorXor(v)]),
+    ...dispatch(variants),
     scalarXor(),
     hchacha(),
     ...poly1305Functions(POLY),
     hchachaRekey(),
     ...aead(variants[0]),
     wipeFunction(TAIL),
-  ], ['(global $fresh (mut i32) (i32.const 0))']);
+  ], ['(global $fresh (mut i32) (i32.const 0))', '(global $variant (mut i32) (i32.const 0))']);
 }

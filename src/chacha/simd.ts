@@ -11,7 +11,7 @@
 import { BLOCK, BUFFER, SLICE, STATE } from './layout.js';
 import type { ChachaEngine } from './engine.js';
 import { SIGMA, TAU } from './state.js';
-import { chachaKernel, type ChachaKernel } from './wasm.js';
+import { chachaKernel, chachaVariants, type ChachaKernel } from './wasm.js';
 import { equalBytes, type LinearMemory } from '../runtime/memory.js';
 
 /**
@@ -55,12 +55,16 @@ export const simdChacha: ChachaEngine = {
       writeInput(k, mem, key, nonce, counterLow, counterHigh);
       if (out === undefined && n <= SLICE) {
         mem.bytes.set(data, BUFFER);
-        k.chacha_xor_swizzle(BUFFER, n, doubleRounds);
+        const picker = chachaVariants(k);
+        if (picker.wants(n)) picker.run(n, () => k.chacha_xor(BUFFER, n, doubleRounds));
+        else k.chacha_xor(BUFFER, n, doubleRounds);
         return mem.bytes.slice(BUFFER, BUFFER + n);
       }
-      out ??= new Uint8Array(n);
-      mem.through(BUFFER, SLICE, data, out, k.chacha_xor_swizzle, doubleRounds);
-      return out;
+      const target = out ?? new Uint8Array(n);
+      const picker = chachaVariants(k);
+      if (picker.wants(n)) picker.run(n, () => mem.through(BUFFER, SLICE, data, target, k.chacha_xor, doubleRounds));
+      else mem.through(BUFFER, SLICE, data, target, k.chacha_xor, doubleRounds);
+      return target;
     } finally {
       wipe(k, n);
     }
@@ -91,11 +95,11 @@ export const simdChacha: ChachaEngine = {
         k.aead_finish(aad.length, n, BUFFER + n);
         return mem.bytes.slice(BUFFER, BUFFER + n + 16);
       }
-      out ??= new Uint8Array(n + 16);
-      mem.through(BUFFER, SLICE, data, out, k.aead_seal);
+      const target = out ?? new Uint8Array(n + 16);
+      chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, data, target, k.aead_seal));
       k.aead_finish(aad.length, n, BUFFER);
-      out.set(mem.view(BUFFER, 16), n);
-      return out;
+      target.set(mem.view(BUFFER, 16), n);
+      return target;
     } finally {
       wipe(k, Math.max(n, aad.length));
     }
@@ -120,7 +124,7 @@ export const simdChacha: ChachaEngine = {
       }
       // Longer: plaintext goes out slice by slice; on a bad tag the caller wipes `out`.
       const target = out ?? new Uint8Array(n);
-      mem.through(BUFFER, SLICE, ciphertext, target, k.aead_open);
+      chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, ciphertext, target, k.aead_open));
       k.aead_finish(aad.length, n, BUFFER);
       if (equalBytes(mem.bytes, BUFFER, tag, 0, 16)) return target;
       if (out === undefined) target.fill(0);
