@@ -181,22 +181,14 @@ function aadFor(len: number, withAad: boolean): Uint8Array | undefined {
   return withAad ? rand((len * 7 + 1) % 301) : undefined;
 }
 
-function chachaAeadCase(len: number, withAad: boolean): AeadCase {
+/** A random case sealed by @noble/ciphers: `nonceLength` 12 is ChaCha20-Poly1305, 24 XChaCha20-Poly1305. */
+function aeadCase(nonceLength: 12 | 24, len: number, withAad: boolean): AeadCase {
   const key = rand(32);
-  const nonce = rand(12);
+  const nonce = rand(nonceLength);
   const aad = aadFor(len, withAad);
   const pt = rand(len);
-  const sealed = noble.chacha20poly1305(key, nonce, aad).encrypt(pt);
-  return { key, nonce, aad, pt, sealed };
-}
-
-function xchachaAeadCase(len: number, withAad: boolean): AeadCase {
-  const key = rand(32);
-  const nonce = rand(24);
-  const aad = aadFor(len, withAad);
-  const pt = rand(len);
-  const sealed = noble.xchacha20poly1305(key, nonce, aad).encrypt(pt);
-  return { key, nonce, aad, pt, sealed };
+  const seal = nonceLength === 12 ? noble.chacha20poly1305 : noble.xchacha20poly1305;
+  return { key, nonce, aad, pt, sealed: seal(key, nonce, aad).encrypt(pt) };
 }
 
 before(async () => {
@@ -329,7 +321,7 @@ forEachTier('differential', () => {
     const tag = withAad ? 'with aad' : 'without aad';
     it(`chacha20poly1305 ${tag} for every length 0..${SMALL_MAX} vs noble, node:crypto and libsodium`, () => {
       for (let len = 0; len <= SMALL_MAX; len++) {
-        const c = chachaAeadCase(len, withAad);
+        const c = aeadCase(12, len, withAad);
         if (len % 16 === 0) {
           assertBytes(nodeAeadEncrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
           assertBytes(sodiumAead(false).encrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
@@ -344,7 +336,7 @@ forEachTier('differential', () => {
 
     it(`xchacha20poly1305 ${tag} for every length 0..${SMALL_MAX} vs noble and libsodium`, () => {
       for (let len = 0; len <= SMALL_MAX; len++) {
-        const c = xchachaAeadCase(len, withAad);
+        const c = aeadCase(24, len, withAad);
         if (len % 16 === 0) assertBytes(sodiumAead(true).encrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
         checkAeadModes(xchacha20poly1305, `xchacha20poly1305 ${tag} len ${len}`, c);
         const ours = xchacha20poly1305(c.key, c.nonce, c.aad).encrypt(c.pt);
@@ -384,10 +376,10 @@ forEachTier('differential', () => {
   it(`large inputs (${LARGE.join(', ')} bytes): both AEADs, with and without aad`, () => {
     for (const len of LARGE) {
       for (const withAad of [false, true]) {
-        const c = chachaAeadCase(len, withAad);
+        const c = aeadCase(12, len, withAad);
         assertBytes(nodeAeadEncrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
         checkAeadModes(chacha20poly1305, `chacha20poly1305 ${len} aad=${withAad}`, c, len < 70000);
-        const x = xchachaAeadCase(len, withAad);
+        const x = aeadCase(24, len, withAad);
         assertBytes(sodiumAead(true).encrypt(x.key, x.nonce, x.aad, x.pt), x.sealed, `peers disagree at ${len}`);
         checkAeadModes(xchacha20poly1305, `xchacha20poly1305 ${len} aad=${withAad}`, x, len < 70000);
       }
