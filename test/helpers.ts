@@ -3,10 +3,13 @@
  * loop, and reference implementations taken from independent peers
  * (@noble/ciphers, libsodium-wrappers, node:crypto / OpenSSL). Nothing here
  * calls fourfold except `forEachTier`, which only selects the tier.
+ *
+ * The same files run in Node, Deno, Bun and browsers (npm run test:engines),
+ * so what only some engines have is detected here, not assumed: node:crypto's
+ * ChaCha ciphers (`NODE_CHACHA`) and WebAssembly SIMD (`ENGINE_HAS_SIMD`).
  */
 import { describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ready } from 'fourfold';
 import * as noble from '@noble/ciphers/chacha.js';
@@ -16,10 +19,23 @@ import sodium from 'libsodium-wrappers';
 export const TIERS = ['simd', 'js'] as const;
 export type TierName = (typeof TIERS)[number];
 
+/** (module (func (result v128) (i8x16.popcnt (i8x16.splat (i32.const 0))))) */
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+/** Whether this engine runs WebAssembly SIMD, asked of the engine itself rather than of fourfold. */
+export const ENGINE_HAS_SIMD: boolean = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+
+/**
+ * The `skip` option for tests and suites that need the simd tier: false where
+ * the engine has WebAssembly SIMD, else the reason they do not apply. (The
+ * engine runner fails an engine that should have SIMD and reports these skips.)
+ */
+export const NO_SIMD: false | string = ENGINE_HAS_SIMD ? false : 'not applicable: this engine has no WebAssembly SIMD';
+
 /** Runs `body` inside one `describe` per tier, with that tier made active first. */
 export function forEachTier(title: string, body: (tier: TierName) => void): void {
   for (const t of TIERS) {
-    describe(`${title} (${t})`, () => {
+    describe(`${title} (${t})`, { skip: t === 'simd' && NO_SIMD }, () => {
       before(async () => {
         assert.equal(await ready({ tier: t }), t, `ready({ tier: '${t}' }) must resolve to '${t}'`);
       });
@@ -91,16 +107,20 @@ export function firstNonZero(b: Uint8Array): number {
 // ---------------------------------------------------------------- randomness
 
 /**
- * A seeded byte source (AES-256-CTR keystream of the seed), so a failure can
- * be replayed with FOURFOLD_TEST_SEED=<hex>. Each test file gets its own
- * stream; the seed is printed once per file.
+ * A seeded byte source (@noble/ciphers' ChaCha20 keystream under SHA-256 of
+ * the seed, the same in every engine), so a failure can be replayed with
+ * FOURFOLD_TEST_SEED=<hex>. Each test file gets its own stream; the seed is
+ * printed once per file.
  */
-const SEED = process.env.FOURFOLD_TEST_SEED ?? randomBytes(16).toString('hex');
+const SEED = process.env.FOURFOLD_TEST_SEED ?? toHex(crypto.getRandomValues(new Uint8Array(16)));
 console.log(`# test seed: FOURFOLD_TEST_SEED=${SEED}`);
-const rng = createCipheriv('aes-256-ctr', createHash('sha256').update(SEED).digest(), Buffer.alloc(16));
+const rngKey = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(SEED)));
+let rngBlock = 0;
 
 export function rand(n: number): Uint8Array {
-  return new Uint8Array(rng.update(Buffer.alloc(n)));
+  const out = noble.chacha20(rngKey, new Uint8Array(12), new Uint8Array(n), undefined, rngBlock);
+  rngBlock += Math.ceil(n / 64);
+  return out;
 }
 
 /** A uniformly random integer in [0, n), n <= 2^32. */
@@ -205,14 +225,40 @@ export function coreStreamIetf(key: Uint8Array, nonce12: Uint8Array, data: Uint8
   return coreStream64(key, nonce12.subarray(4), data, (hi << 32n) | BigInt(counter), rounds);
 }
 
+// ---------------------------------------------------------------- peers: node:crypto
+
+/**
+ * node:crypto, where the engine has it with OpenSSL's ChaCha20 and
+ * ChaCha20-Poly1305: Node and Deno. Bun's node:crypto (BoringSSL) has
+ * neither cipher, and browsers have no node:crypto. Where NODE_CHACHA is
+ * false, the node* references below compute the same functions on
+ * @noble/ciphers' block core (coreStreamIetf, coreStream64) and AEAD, so the
+ * tests keep an independent reference; the checks that compare node:crypto
+ * with noble itself are then skipped.
+ */
+const nodeCrypto = (globalThis.process?.versions?.node ? await import('node:crypto' as string) : undefined) as typeof import('node:crypto') | undefined;
+
+function nodeHas(cipher: string, ivLength: number): boolean {
+  try {
+    nodeCrypto!.createCipheriv(cipher as 'chacha20-poly1305', Buffer.alloc(32), Buffer.alloc(ivLength), { authTagLength: 16 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+export const NODE_CHACHA: boolean = nodeCrypto !== undefined && nodeHas('chacha20', 16) && nodeHas('chacha20-poly1305', 12);
+/** The `skip` option for checks of node:crypto itself. */
+export const NO_NODE_CHACHA: false | string = NODE_CHACHA ? false : "not applicable: this engine's node:crypto has no ChaCha20";
+
 /** RFC 8439 ChaCha20 through OpenSSL (node:crypto): iv = LE32(counter) || nonce. */
 export function nodeChacha20(key: Uint8Array, nonce12: Uint8Array, data: Uint8Array, counter = 0): Uint8Array {
   // OpenSSL carries the block counter into the nonce; the RFC cipher does not, so never ask it to.
   assert.ok(counter + blocksOf(data.length) - 1 <= 0xffffffff || data.length === 0, 'reference: past the 32-bit counter');
+  if (!NODE_CHACHA) return coreStreamIetf(key, nonce12, data, counter);
   const iv = Buffer.alloc(16);
   iv.writeUInt32LE(counter, 0);
   iv.set(nonce12, 4);
-  const c = createCipheriv('chacha20', key, iv);
+  const c = nodeCrypto!.createCipheriv('chacha20', key, iv);
   return new Uint8Array(Buffer.concat([c.update(data), c.final()]));
 }
 
@@ -224,6 +270,7 @@ export function nodeChacha20(key: Uint8Array, nonce12: Uint8Array, data: Uint8Ar
  */
 export function nodeChacha20orig(key32: Uint8Array, nonce8: Uint8Array, data: Uint8Array, counter: bigint = 0n): Uint8Array {
   assert.equal(key32.length, 32);
+  if (!NODE_CHACHA) return coreStream64(key32, nonce8, data, counter);
   const out = new Uint8Array(data.length);
   let pos = 0;
   let c = counter;
@@ -236,7 +283,7 @@ export function nodeChacha20orig(key32: Uint8Array, nonce8: Uint8Array, data: Ui
     iv.writeUInt32LE(lo, 0);
     iv.writeUInt32LE(hi, 4);
     iv.set(nonce8, 8);
-    const seg = createCipheriv('chacha20', key32, iv).update(data.subarray(pos, pos + take));
+    const seg = nodeCrypto!.createCipheriv('chacha20', key32, iv).update(data.subarray(pos, pos + take));
     out.set(seg, pos);
     pos += take;
     c += BigInt(Math.ceil(take / 64));
@@ -283,14 +330,14 @@ export interface SodiumSumo {
 }
 export const SUMO_MAX_COUNTER = 2 ** 31 - 1;
 let sumoLib: SodiumSumo | undefined;
-const SUMO_MODULE: string = 'libsodium-wrappers-sumo';
 
 let sodiumReady: Promise<void> | undefined;
 /** Loads libsodium-wrappers and its sumo build; call (and await) in a `before` hook. */
 export function loadSodium(): Promise<void> {
   return (sodiumReady ??= Promise.all([
     sodium.ready,
-    import(SUMO_MODULE).then(async (m: { default?: SodiumSumo }) => {
+    // `as string`: the package has no type declarations; the literal still lets bundlers find it.
+    import('libsodium-wrappers-sumo' as string).then(async (m: { default?: SodiumSumo }) => {
       const lib = (m.default ?? m) as SodiumSumo;
       await lib.ready;
       sumoLib = lib;
@@ -335,14 +382,16 @@ export function sodiumAead(x: boolean) {
 // ---------------------------------------------------------------- peers: AEAD through node:crypto
 
 export function nodeAeadEncrypt(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array | undefined, pt: Uint8Array): Uint8Array {
-  const c = createCipheriv('chacha20-poly1305', key, nonce12, { authTagLength: 16 });
+  if (!NODE_CHACHA) return noble.chacha20poly1305(key, nonce12, aad).encrypt(pt);
+  const c = nodeCrypto!.createCipheriv('chacha20-poly1305', key, nonce12, { authTagLength: 16 });
   if (aad !== undefined) c.setAAD(aad, { plaintextLength: pt.length });
   const body = Buffer.concat([c.update(pt), c.final()]);
   return new Uint8Array(Buffer.concat([body, c.getAuthTag()]));
 }
 
 export function nodeAeadDecrypt(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array | undefined, sealed: Uint8Array): Uint8Array {
-  const d = createDecipheriv('chacha20-poly1305', key, nonce12, { authTagLength: 16 });
+  if (!NODE_CHACHA) return noble.chacha20poly1305(key, nonce12, aad).decrypt(sealed);
+  const d = nodeCrypto!.createDecipheriv('chacha20-poly1305', key, nonce12, { authTagLength: 16 });
   if (aad !== undefined) d.setAAD(aad, { plaintextLength: sealed.length - 16 });
   d.setAuthTag(sealed.subarray(sealed.length - 16));
   return new Uint8Array(Buffer.concat([d.update(sealed.subarray(0, sealed.length - 16)), d.final()]));

@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chacha20 as nobleChacha20 } from '@noble/ciphers/chacha.js';
 
-/** Runs `source` as an ES module in a new Node process and returns its stdout. */
+/** Runs `source` as an ES module in a new process of this runtime (Node, Deno or Bun) and returns its stdout. */
 function runFresh(source: string): string {
-  return execFileSync(process.execPath, ['--input-type=module', '-e', source], { encoding: 'utf8' }).trim();
+  const g = globalThis as { Deno?: unknown; Bun?: unknown };
+  const args = g.Deno ? ['eval', source] : g.Bun ? ['-e', source] : ['--input-type=module', '-e', source];
+  return execFileSync(process.execPath, args, { encoding: 'utf8' }).trim();
 }
 
 const key = Uint8Array.from({ length: 32 }, (_, i) => i);

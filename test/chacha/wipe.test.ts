@@ -19,7 +19,7 @@ import {
 } from 'fourfold/chacha';
 import { poly1305 } from 'fourfold/poly1305';
 import { kernelMemories } from '../../dist/runtime/kernels.js';
-import { assertBytes, firstNonZero, isAllZero, noble, noblePoly1305, nodeChacha20, rand, TWO32, TWO64 } from '../helpers.js';
+import { assertBytes, firstNonZero, isAllZero, noble, noblePoly1305, nodeChacha20, NO_SIMD, rand, TWO32, TWO64 } from '../helpers.js';
 
 function memories() {
   const mems = kernelMemories();
@@ -48,7 +48,7 @@ function wiped(label: string, f: () => unknown, expected?: new (...a: any[]) => 
 
 const SIZES = [0, 1, 63, 64, 65, 255, 256, 1000, 4097, 65537, 300 * 1024 + 3];
 
-describe('kernel memories are wiped (simd)', () => {
+describe('kernel memories are wiped (simd)', { skip: NO_SIMD }, () => {
   before(async () => {
     assert.equal(await ready({ tier: 'simd' }), 'simd');
   });

@@ -10,6 +10,7 @@ import { chachaKernel, chachaVariants } from '../../dist/chacha/wasm.js';
 import { ready } from 'fourfold';
 import { chacha20, chacha20poly1305 } from 'fourfold/chacha';
 import { chacha20 as nobleChacha20, chacha20poly1305 as nobleAead } from '@noble/ciphers/chacha.js';
+import { NO_SIMD } from '../helpers.js';
 
 it('the picker times large calls round-robin and keeps the variant with the least time per byte', () => {
   let selected = -1;
@@ -39,7 +40,7 @@ it('a single variant needs no measurement', () => {
   assert.equal(picker.wants(1 << 30), false);
 });
 
-it('ChaCha20 and its AEAD give the same bytes through every variant, before, during and after the choice', async () => {
+it('ChaCha20 and its AEAD give the same bytes through every variant, before, during and after the choice', { skip: NO_SIMD }, async () => {
   await ready({ tier: 'simd' });
   const { k } = chachaKernel();
   assert.ok(k.variant_count() >= 2, 'the kernel ships several variants');

@@ -1,0 +1,53 @@
+/**
+ * The entry module of a bundled test suite (see bundle.ts): imports each
+ * test file's bundle in turn, runs what it registered through the node:test
+ * stand-in, and resolves to a JSON report. Its default export follows the
+ * entry contract of run.ts: `(context) => Promise<JSON>`.
+ */
+import FILES from 'engines:test-files';
+import { runCollected, type TestResult } from './node-test.js';
+import { engineHasSimd } from './simd.js';
+
+export interface FileReport {
+  file: string;
+  ms: number;
+  results: TestResult[];
+  /** The bundle could not be imported (syntax the engine lacks, a throwing top level...). */
+  loadError?: string;
+}
+
+export interface SuiteReport {
+  /** The runtime as it describes itself (user agent, or runtime and version). */
+  runtime: string;
+  /** Whether this engine validates a module using WebAssembly SIMD (v128). */
+  simd: boolean;
+  files: FileReport[];
+}
+
+function runtime(): string {
+  const g = globalThis as unknown as { Deno?: { version: { deno: string; v8: string } }; Bun?: { version: string }; process?: { version?: string } };
+  if (g.Deno) return `Deno ${g.Deno.version.deno} (V8 ${g.Deno.version.v8})`;
+  if (g.Bun) return `Bun ${g.Bun.version}`;
+  if (typeof navigator === 'object' && navigator.userAgent && typeof document === 'object') return navigator.userAgent;
+  return `Node ${g.process?.version ?? '?'}`;
+}
+
+const now = () => (globalThis.performance ? performance.now() : Date.now());
+
+export default async function runSuite(context: { progress?: (message: string) => void } = {}): Promise<SuiteReport> {
+  const report: SuiteReport = { runtime: runtime(), simd: engineHasSimd(), files: [] };
+  for (const { file, url } of FILES) {
+    context.progress?.(`${file}: loading`);
+    const t0 = now();
+    let loadError: string | undefined;
+    try {
+      await import(new URL(url, import.meta.url).href);
+    } catch (e) {
+      loadError = e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e);
+    }
+    // Run whatever registered even after a load error: Node reports those tests too.
+    const results = await runCollected((name) => context.progress?.(`${file}: ${name}`));
+    report.files.push({ file, ms: Math.round(now() - t0), results, ...(loadError ? { loadError } : {}) });
+  }
+  return report;
+}

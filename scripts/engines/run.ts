@@ -1,0 +1,95 @@
+/**
+ * runInEngine: the one generic operation every engine supports. Runs an ES
+ * module in an engine and returns the JSON its default export resolves to.
+ *
+ *   const r = await runInEngine('firefox', { entry: '/abs/path/bundle.js', timeoutMs: 60_000 });
+ *   if (r.ok) use(r.value); else console.error(r.error, r.log);
+ *
+ * The entry contract: an ES module whose default export is
+ * `(context: { progress(message: string): void }) => unknown | Promise<unknown>`,
+ * resolving to something JSON can carry. For browsers (and, in practice, for
+ * Deno and Bun) the entry must be self-contained: see bundle.ts. Browser
+ * runs serve the entry's directory, so files beside it are reachable with
+ * `new URL('./x', import.meta.url)`.
+ */
+import { dirname, basename } from 'node:path';
+import { ENGINES, requireInstalled, type EngineId } from './engines.js';
+import { servePage, type PageOutcome } from './serve.js';
+import { runScript } from './drivers/script.js';
+import { openChromium } from './drivers/chromium.js';
+import { openFirefox } from './drivers/firefox.js';
+import { openWebkit } from './drivers/webkit.js';
+import { openWpe } from './drivers/wpe.js';
+import type { OpenPage } from './drivers/types.js';
+
+export interface RunOptions {
+  /** Path of the entry module (see the contract above). */
+  entry: string;
+  /** Whole-run limit, browser launch included. Default 120 s. */
+  timeoutMs?: number;
+  /** Extra environment variables (script engines only). */
+  env?: Record<string, string>;
+  /** Receives each `context.progress(message)` of the entry. */
+  onProgress?: (message: string) => void;
+}
+
+export interface RunResult {
+  engine: EngineId;
+  ok: boolean;
+  /** What the entry's default export resolved to (ok). */
+  value?: unknown;
+  /** Why there is no value: the entry threw, the engine died or timed out (not ok). */
+  error?: string;
+  ms: number;
+  /** Engine output: stderr of script engines, console and driver messages of browsers. */
+  log: string[];
+}
+
+const BROWSERS: Partial<Record<EngineId, OpenPage>> = { chromium: openChromium, firefox: openFirefox, webkit: openWebkit, wpe: openWpe };
+
+export async function runInEngine(id: EngineId, options: RunOptions): Promise<RunResult> {
+  const engine = ENGINES[id];
+  const t0 = Date.now();
+  const log: string[] = [];
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const finish = (o: PageOutcome): RunResult => ({ engine: id, ...o, ms: Date.now() - t0, log });
+  try {
+    requireInstalled(engine);
+  } catch (e) {
+    return finish({ ok: false, error: (e as Error).message });
+  }
+  if (engine.kind === 'script') {
+    return finish(await runScript(engine, options.entry, { timeoutMs, env: options.env, onProgress: options.onProgress, log: (l) => log.push(l) }));
+  }
+
+  let lastProgress = '';
+  const server = await servePage({
+    dir: dirname(options.entry),
+    entry: basename(options.entry),
+    onProgress: (m) => {
+      lastProgress = m;
+      options.onProgress?.(m);
+    },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<PageOutcome>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, error: `timed out after ${timeoutMs} ms${lastProgress ? ` (last progress: ${lastProgress})` : ''}` }), timeoutMs);
+  });
+  // Resolves once the browser is up. Every driver bounds its own launch (at most about 30 s).
+  const opening = BROWSERS[id]!(engine, server.url, (l) => log.push(l));
+  opening.catch(() => {});
+  try {
+    const outcome = await Promise.race([opening.then((s) => Promise.race([server.result, s.died])), timeout]).catch(
+      (e: Error): PageOutcome => ({ ok: false, error: `${id}: ${e.message}` }),
+    );
+    return finish(outcome);
+  } finally {
+    clearTimeout(timer);
+    // Also when the launch outlived the timeout: close what it opens, once it has.
+    await opening.then(
+      (s) => s.close(),
+      () => {},
+    );
+    await server.close();
+  }
+}
