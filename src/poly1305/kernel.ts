@@ -15,10 +15,20 @@
  * the loop is added into the first m0. All products of one iteration are
  * summed before a single carry pass, and i64x2.extmul_*_i32x4_u gives two
  * 64-bit products per instruction.
+ *
+ * Measured alternatives (raw poly_blocks on 32 KiB, MB/s, Node 20 / Deno
+ * 2.9 / Bun 1.4, 2026-11): this loop 2,850 / 2,650 / 1,780; the same
+ * arithmetic over 128 bytes an iteration 3,150 / 2,170 / 1,830 (or, with
+ * one running sum per product set, 2,150 / 2,800 / 2,080); six 22-bit limbs
+ * in doubles with f64x2 products 2,670 / 1,180 / 1,190. None is at least as
+ * fast in all three engines, so only this loop ships (see git history for
+ * the others). Its loop tests at the end (doWhile): with the test first,
+ * V8 11.3 does not hoist the loop-invariant powers of r and recomputes them
+ * every iteration (-30%).
  */
 import { H, HIBIT, KEY, PAD, R, SCRATCH, TAG } from './layout.js';
 import {
-  type Expr, declare, f64, f64x2, func, get, i32, i32x4, i64, i64x2, ifThen, op, regs, set, v128, whileLoop,
+  type Expr, declare, func, get, i32, i32x4, i64, i64x2, ifThen, regs, set, v128, whileLoop,
 } from '../wasm/wat.js';
 
 const MASK26 = 0x3ffffff;
@@ -71,21 +81,20 @@ function splitBlock(w: Expr[], and: (x: Expr) => Expr, shr: (x: Expr, n: number)
   ];
 }
 
-/** Which vector loop poly_blocks uses from VECTOR_THRESHOLD bytes on. */
-export interface PolyOptions {
-  /** 'i64': 26-bit limbs, i64x2 extmul products. 'f64': 22-bit limbs, exact f64x2 products (vectorBlocksF64). */
-  vector?: 'i64' | 'f64';
-  /** For 'f64': blocks per lane per iteration (two lanes, so twice this many blocks an iteration). */
-  perLane?: number;
-  /** For 'f64': how column sums are formed (floatRows or floatColumns). */
-  order?: 'rows' | 'tree';
-  carry?: 'steps' | 'rounds';
-  lastRow?: 'chain' | 'tree' | 'two';
-  /** For 'i64': the loop's shape (a do-while lets TurboFan hoist its invariants). */
-  i64Loop?: 'while' | 'do';
+/**
+ * `do { body } while (cond)`, for loops whose first test is known to pass.
+ * TurboFan in V8 11 (Node 20) hoists loop-invariant values only out of a
+ * loop block that dominates the loop's exits; in a while loop (test first)
+ * the body does not, and the invariants were computed in every iteration.
+ */
+function doWhile(label: string, body: Expr[], cond: Expr): Expr {
+  return `(loop $${label}\n    ${body.join('\n    ')}\n    (br_if $${label} ${cond}))`;
 }
 
-export function poly1305Functions(base: number, options: PolyOptions = {}): string[] {
+/** t0 + t1 + ... as a running sum, each add taking the sum so far as its first operand. */
+const sumFirst = (terms: Expr[]): Expr => terms.reduce((x, y) => i64x2.add(x, y));
+
+export function poly1305Functions(base: number): string[] {
   const h = limbs('h'), r = limbs('r'), r5 = limbs('s'), d = limbs('d');
   const at = (field: number, limb = 0) => i32.const(base + field + 4 * limb);
   const loadLimbs = (names: string[], field: number) => names.map((n, i) => set(n, i64.extend(i32.load(at(field, i)))));
@@ -159,20 +168,26 @@ export function poly1305Functions(base: number, options: PolyOptions = {}): stri
       ...vH.map((n) => set(n, v128.const32(0, 0, 0, 0))),
       set('vhibit', i32x4.splat(get('hibit'))),
       set('vmask', i32x4.splat(i32.const(MASK26))),
-      (options.i64Loop === 'while' ? (b: Expr[]) => whileLoop('group', i32.geU(get('len'), i32.const(64)), b) : (b: Expr[]) => doWhile('group', b, i32.geU(get('len'), i32.const(64))))([
+      // poly_blocks calls this with at least VECTOR_THRESHOLD >= 64 bytes.
+      doWhile('group', [
         // Lanes [m2, m3, m0, m1]: transpose the blocks so that vw_j holds word j of each.
         ...transpose4(w, t, [32, 48, 0, 16].map((o) => v128.load(get('ptr'), o))),
         ...splitBlock(w.map(get), (x) => v128.and(x, get('vmask')), i32x4.shr, i32x4.shl, v128.or)
           .map((limb, i) => set(vM[i], i32x4.add(i === 4 ? v128.or(limb, get('vhibit')) : limb, get(vIn[i])))),
         ...vIn.map((n) => set(n, v128.const32(0, 0, 0, 0))),
-        // d_k = [A, B] * r^4 + [m0, m1] * r^2 + [m2, m3]
+        // d_k = ([m2, m3] + [m0, m1] * r^2) + [A, B] * r^4, the message products and
+        // the h products in running sums of their own: of the shapes measured,
+        // the only one at least as fast as before in each of Node 20, Deno and Bun.
         ...vD.map((n, k) =>
-          set(n, [...productTerms(vH, i64x2.mulLow, vR, vS, k), ...productTerms(vM, i64x2.mulHigh, vR, vS, k), i64x2.extendLow(get(vM[k]))]
-            .reduce((x, y) => i64x2.add(x, y)))),
+          set(n, sumFirst([
+            i64x2.extendLow(get(vM[k])),
+            sumFirst(productTerms(vM, i64x2.mulHigh, vR, vS, k)),
+            sumFirst(productTerms(vH, i64x2.mulLow, vR, vS, k)),
+          ]))),
         ...vectorCarry(vH, vD),
         set('ptr', i32.add(get('ptr'), i32.const(64))),
         set('len', i32.sub(get('len'), i32.const(64))),
-      ]),
+      ], i32.geU(get('len'), i32.const(64))),
       // h = A * r^2 + B * r: lanes [r^2, r], then the two lanes summed.
       ...vR.map((n, i) => set(n, lanes2(r2[i], r[i]))),
       ...vS.map((n, i) => set(n, i32x4.mul(get(vR[i]), i32x4.splat(i32.const(5))))),
@@ -185,7 +200,6 @@ export function poly1305Functions(base: number, options: PolyOptions = {}): stri
     ],
   });
 
-  const vector = options.vector === 'f64' ? vectorBlocksF64(at, options) : vectorBlocks;
 
   const blocks = func({
     name: 'poly_blocks',
@@ -256,7 +270,7 @@ export function poly1305Functions(base: number, options: PolyOptions = {}): stri
     ],
   });
 
-  return [init, scalarBlocks, vector, blocks, pad16, finish];
+  return [init, scalarBlocks, vectorBlocks, blocks, pad16, finish];
 }
 
 /**
@@ -290,292 +304,4 @@ function vectorCarry(hv: string[], d: string[]): Expr[] {
   code.push(set(d[0], v128.and(get(d[0]), mask)));
   for (let k = 2; k < 5; k++) code.push(set(d[k], v128.and(get(d[k]), mask)));
   return [...code, ...hv.map((n, k) => set(n, i64x2.narrowLow(get(d[k]))))];
-}
-
-// ------------------------------------------------------------ f64x2 loop
-
-const M22 = (1 << 22) - 1;
-/** Limbs of the f64x2 loop: six of 22 bits (132 bits), small integers held exactly in doubles. */
-const L = 6;
-/** Bits of the double 2^52: OR-ing an integer n < 2^52 into its mantissa gives the double 2^52 + n. */
-const EXP52 = 0x4330000000000000n;
-/** x + ALPHA - ALPHA is x rounded to a multiple of 2^22 (ties to even), exactly, for |x| < 2^73. */
-const ALPHA = 3 * 2 ** 73;
-/** 4p = 2^132 - 20 in 22-bit limbs, each large enough to make a carried signed limb non-negative. */
-const FOUR_P = [2 ** 22 - 20, 2 ** 22 - 1, 2 ** 22 - 1, 2 ** 22 - 1, 2 ** 22 - 1, 2 ** 22 - 1];
-
-const i64sub = op('i64.sub');
-const i64x2splat = op('i64x2.splat');
-const i64or = op('i64.or');
-
-/**
- * Limbs of `dstBits` bits (the last one unbounded) of the number whose limbs
- * of `srcBits` bits are in i64 locals `src`; every source limb but the last
- * must be below 2^srcBits, so the pieces of one result limb do not overlap.
- */
-function rebase(src: string[], srcBits: number, dstCount: number, dstBits: number): Expr[] {
-  return Array.from({ length: dstCount }, (_, k) => {
-    const lo = dstBits * k;
-    const top = k === dstCount - 1;
-    const end = top ? Infinity : lo + dstBits;
-    const pieces = src.flatMap((n, i) => {
-      const sLo = srcBits * i;
-      const sEnd = i === src.length - 1 ? Infinity : sLo + srcBits;
-      if (sEnd <= lo || sLo >= end) return [];
-      return [sLo >= lo ? i64.shl(get(n), sLo - lo) : i64.shr(get(n), lo - sLo)];
-    });
-    const sum = pieces.reduce((a, b) => i64.add(a, b));
-    return top ? sum : i64.and(sum, i64.const(2 ** dstBits - 1));
-  });
-}
-
-/** Carries 26-bit limbs (i64 locals) so all but the last are below 2^26; the value is unchanged. */
-function normalize26(x: string[]): Expr[] {
-  return [0, 1, 2, 3].flatMap((i) => [
-    set(x[i + 1], i64.add(get(x[i + 1]), i64.shr(get(x[i]), 26))),
-    set(x[i], i64.and(get(x[i]), i64.const(MASK26))),
-  ]);
-}
-
-/**
- * 26-bit limbs `src` (value below 2^131) to six 22-bit limbs in `g`. With
- * `balanced`, limbs 0..4 are then moved into [-2^21, 2^21) by carrying 1
- * from each limb of 2^21 or more; limb 5 stays below 2^20 + 2 for a value
- * below 2^130 + 2^105, as every power of r here is.
- */
-function to22(src: string[], g: string[], balanced: boolean): Expr[] {
-  const code = [...normalize26(src), ...rebase(src, 26, L, 22).map((e, k) => set(g[k], e))];
-  if (balanced) {
-    for (let k = 0; k < L - 1; k++) {
-      const c = i64.shr(i64.add(get(g[k]), i64.const(1 << 21)), 22);
-      code.push(set(g[k + 1], i64.add(get(g[k + 1]), c)));
-      code.push(set(g[k], i64sub(get(g[k]), i64.shl(c, 22))));
-    }
-  }
-  return code;
-}
-
-/**
- * Carry pass of the f64x2 loop over column sums x0..x5 (|x_k| < 2^52),
- * three steps of independent carries: limbs 0, 2, 4; then 1, 3, 5; then 0,
- * 2, 4 again. A carry rounds to nearest, so the limb left behind is in
- * [-2^21, 2^21]; the carry out of limb 5 is worth 2^132 = 20 (mod p).
- */
-function floatCarry(x: string[], c: string[], mode: 'steps' | 'rounds' = 'steps'): Expr[] {
-  const alpha = f64x2.const(ALPHA);
-  const down = (k: number) => f64x2.const(k === L - 1 ? 20 * 2 ** -22 : 2 ** -22);
-  const next = (k: number) => (k + 1) % L;
-  if (mode === 'rounds') {
-    // Two rounds, each carrying every limb at once from its value before the round.
-    const round = (): Expr[] => [
-      ...x.map((nm, k) => set(c[k], f64x2.sub(f64x2.add(get(nm), alpha), alpha))),
-      ...x.map((nm, k) => set(nm, f64x2.add(f64x2.sub(get(nm), get(c[k])), f64x2.mul(get(c[(k + L - 1) % L]), down((k + L - 1) % L))))),
-    ];
-    return [...round(), ...round()];
-  }
-  const step = (k: number): Expr[] => [
-    set(c[k], f64x2.sub(f64x2.add(get(x[k]), alpha), alpha)),
-    set(x[k], f64x2.sub(get(x[k]), get(c[k]))),
-    set(x[next(k)], f64x2.add(get(x[next(k)]), f64x2.mul(get(c[k]), down(k)))),
-  ];
-  return [0, 2, 4, 1, 3, 5, 0, 2, 4].flatMap(step);
-}
-
-/** `do { body } while (cond)`. */
-function doWhile(label: string, body: Expr[], cond: Expr): Expr {
-  return `(loop $${label}\n    ${body.join('\n    ')}\n    (br_if $${label} ${cond}))`;
-}
-
-/** a + b + ... as a balanced tree (shorter dependency chains than a running sum). */
-function tree(terms: Expr[], add: (a: Expr, b: Expr) => Expr): Expr {
-  if (terms.length === 1) return terms[0];
-  const half = Math.ceil(terms.length / 2);
-  return add(tree(terms.slice(0, half), add), tree(terms.slice(half), add));
-}
-
-/** Product terms a_i * b_j with i + j = col, 0 <= i, j < L. */
-function floatTerms(a: string[], b: string[], col: number): Expr[] {
-  const out: Expr[] = [];
-  for (let i = 0; i < L; i++) if (col - i >= 0 && col - i < L) out.push(f64x2.mul(get(a[i]), get(b[col - i])));
-  return out;
-}
-
-/**
- * Column sums x0..x5 of sum(early_t.a * early_t.b) + plain + late.a * late.b,
- * columns 6..10 folded in with their factor 20 (2^132 = 20 mod p). The
- * early products and `plain` are summed first, in running sums; the late
- * products (on the loop-carried dependency) join last through short trees.
- */
-function floatColumns(
-  x: string[], early: { a: string[]; b: string[] }[], plain: string[] | null, late: { a: string[]; b: string[] },
-): Expr[] {
-  const chain = (terms: Expr[]): Expr[] => (terms.length ? [terms.reduce((p, q) => f64x2.add(p, q))] : []);
-  return x.map((n, k) => {
-    const low = tree([...chain([...early.flatMap((s) => floatTerms(s.a, s.b, k)), ...(plain ? [get(plain[k])] : [])]), ...floatTerms(late.a, late.b, k)], f64x2.add);
-    if (k + L > 2 * L - 2) return set(n, low);
-    const high = tree([...chain(early.flatMap((s) => floatTerms(s.a, s.b, k + L))), ...floatTerms(late.a, late.b, k + L)], f64x2.add);
-    return set(n, f64x2.add(low, f64x2.mul(high, f64x2.const(20))));
-  });
-}
-
-/** A row of products: operand limbs `a` times a power's limbs `r`, and `s` = 20 * r for the wrapped terms. */
-interface Row {
-  a: string[];
-  r: string[];
-  s: string[];
-}
-
-/**
- * Column sums x_k = plain_k + sum over rows of a_i * (r_(k-i), or s_(k-i+6)
- * when k < i), a running sum per column in the order of `rows`: each column
- * gets one product from every operand limb, so all columns advance a row at
- * a time, which keeps few values live in whatever order the engine's
- * scheduler picks (it orders by distance from the end of the loop).
- */
-function floatRows(x: string[], rows: Row[], plain: string[] | null, lastRow: 'chain' | 'tree' | 'two' = 'chain'): Expr[] {
-  return x.map((nm, k) => {
-    const product = (row: Row, i: number) => f64x2.mul(get(row.a[i]), get(k >= i ? row.r[k - i] : row.s[k - i + L]));
-    const sum = (terms: Expr[]) => terms.reduce((p, q) => f64x2.add(p, q));
-    const early = rows.slice(0, lastRow === 'chain' ? rows.length : rows.length - 1);
-    const terms = [...(plain ? [get(plain[k])] : []), ...early.flatMap((row) => [0, 1, 2, 3, 4, 5].map((i) => product(row, i)))];
-    if (lastRow === 'chain') return set(nm, sum(terms));
-    const last = rows[rows.length - 1];
-    const lp = [0, 1, 2, 3, 4, 5].map((i) => product(last, i));
-    const tail = lastRow === 'tree' ? tree(lp, f64x2.add) : f64x2.add(sum(lp.slice(0, 3)), sum(lp.slice(3)));
-    return set(nm, terms.length ? f64x2.add(sum(terms), tail) : tail);
-  });
-}
-
-/**
- * The vector loop on doubles: poly_blocks_vector with the interface of the
- * i64x2 one (26-bit h and r in memory at entry and exit).
- *
- * Numbers are six signed 22-bit limbs, each an integer held exactly in a
- * double, x = sum(x_k * 2^(22k)); a lane pair [A, B] is an f64x2. With
- * n = perLane, one iteration takes 2n blocks m0..m(2n-1):
- *   A' = A * r^(2n) + m0 * r^(2n-2) + m2 * r^(2n-4) + ... + m(2n-2),
- *   B' = B * r^(2n) + m1 * r^(2n-2) + ...                + m(2n-1),
- * and at the end h = A * r^2 + B * r, as in the i64x2 loop. A product term
- * a_i * b_j lands in column i + j; columns 6..10 are worth 2^132 = 20
- * (mod p) times columns 0..4. Message limbs are made by OR-ing their bits
- * into the mantissa of 2^52 and subtracting 2^52.
- *
- * Exactness (every sum and product must stay below 2^53):
- * - r^k limbs are balanced, |r_j| <= 2^21 (to22); message limbs are in
- *   [0, 2^22) (limb 5: [0, 2^19)); the h from before the loop, added to
- *   m0 in the first iteration, has limbs in [0, 2^22) too, and A = B = 0 then.
- * - After floatCarry, |h_k| <= 2^21 + 2^12 (see below).
- * - Column k sums (k + 1) products plus 20 times (5 - k) wrapped ones: at
- *   most 101 products' worth (column 0). With operand limbs |h| <= 2^21 +
- *   2^12 and n - 1 message operands < 2^22, |r| <= 2^21:
- *     |x_k| <= 101 * (2^21 + 2^12 + (n - 1) * 2^22) * 2^21 + 2^22,
- *   n = 2: < 2^50.3; n = 4: < 2^51.5. The first iteration (m0 + h < 2^23,
- *   A = 0) is smaller. Partial sums are bounded by the same sum of
- *   magnitudes, and 20 * (high columns) by the same too.
- * - floatCarry: step 1 leaves |x_0|, |x_2|, |x_4| <= 2^21 and adds carries
- *   |c| <= 2^51.5 / 2^22 + 1 < 2^29.6 into x_1, x_3, x_5; step 2 leaves
- *   those <= 2^21 and adds < 2^29.6 into x_2, x_4 and 20 * 2^29.6 < 2^34 into
- *   x_0; step 3 leaves x_0, x_2, x_4 <= 2^21 with carries < 2^12 + 1 into x_1,
- *   x_3, x_5: every limb ends within 2^21 + 2^12.
- * - At the end, A * r^2 and B * r (|r^k| limbs <= 2^21) give columns
- *   < 101 * 2^21.01 * 2^21 < 2^48.7 a lane, < 2^49.7 for the two lanes summed.
- */
-function vectorBlocksF64(at: (field: number, limb?: number) => Expr, options: PolyOptions): string {
-  const perLane = options.perLane ?? 2, order = options.order ?? 'rows';
-  const n = perLane;
-  const h = limbs('h'), r = limbs('r'), r5 = limbs('s'), d = limbs('d'), p5 = limbs('p5');
-  // pw[k] = r^(2k) in 26-bit limbs, k = 1..n.
-  const pw = Array.from({ length: n + 1 }, (_, k) => limbs(`w${k}_`));
-  const g = regs('g', L), g2 = regs('gg', L);
-  const vh = regs('vh', L), vf = regs('vf', L), fm = regs('fm', L), x = regs('vx', L), c = regs('vc', L);
-  // vr[t] = r^(2n - 2t) in both lanes; mm[p] = message limbs of blocks (2p, 2p + 1).
-  const vr = Array.from({ length: n }, (_, t) => regs(`vr${t}_`, L));
-  const mm = Array.from({ length: n }, (_, p) => regs(`mm${p}_`, L));
-  const vs = Array.from({ length: n }, (_, t) => regs(`vs${t}_`, L)), vfs = regs('vfs', L);
-  const twenty = (dst: string[], src: string[]) => dst.map((nm, j) => set(nm, f64x2.mul(get(src[j]), f64x2.const(20))));
-  const two52 = f64x2.const(2 ** 52);
-  const exp52 = f64x2.splatBits(EXP52);
-  const mask22 = f64x2.splatBits(BigInt(M22));
-  const toF = (e: Expr): Expr => f64.fromI64(e);
-
-  const load26 = (names: string[], field: number) => names.map((nm, i) => set(nm, i64.extend(i32.load(at(field, i)))));
-  const times5 = (dst: string[], src: string[]) => dst.map((nm, i) => set(nm, i64.mul(get(src[i]), i64.const(5))));
-
-  const body: Expr[] = [
-    ...load26(h, H), ...load26(r, R), ...times5(r5, r),
-    ...mulmod(pw[1], r, r, r5, d), ...times5(p5, pw[1]),
-  ];
-  for (let k = 2; k <= n; k++) body.push(...mulmod(pw[k], pw[k - 1], pw[1], p5, d));
-  for (let t = 0; t < n; t++) {
-    body.push(...to22(pw[n - t], g, true), ...vr[t].map((nm, j) => set(nm, f64x2.splat(toF(get(g[j]))))));
-  }
-  // [r^2, r] for the final h = A * r^2 + B * r.
-  body.push(...to22(pw[1], g, true), ...to22(r, g2, true), ...vf.map((nm, j) => set(nm, f64x2.pair(toF(get(g[j])), toF(get(g2[j]))))));
-  if (order === 'rows') body.push(...vr.flatMap((v, t) => twenty(vs[t], v)), ...twenty(vfs, vf));
-  // The h from before enters lane A of the first m0: 2^52 - h is subtracted instead of 2^52.
-  body.push(...to22(h, g, false), ...fm.map((nm, j) => set(nm, f64x2.pair(toF(i64sub(i64.const(2 ** 52), get(g[j]))), f64.const(2 ** 52)))));
-  body.push(...vh.map((nm) => set(nm, f64x2.const(0))));
-  body.push(set('vhib', i64x2splat(i64or(i64.const(EXP52), i64.extend(i32.shr(get('hibit'), 6))))));
-
-  const loop: Expr[] = [];
-  for (let p = 0; p < n; p++) {
-    loop.push(
-      set('ta', v128.load(get('ptr'), 32 * p)),
-      set('tb', v128.load(get('ptr'), 32 * p + 16)),
-      set('lo', f64x2.interleave(get('ta'), get('tb'))),
-      set('hi', f64x2.interleave(get('ta'), get('tb'), true)),
-    );
-    const bits = [
-      v128.and(get('lo'), mask22),
-      v128.and(i64x2.shr(get('lo'), 22), mask22),
-      v128.and(v128.or(i64x2.shr(get('lo'), 44), i64x2.shl(get('hi'), 20)), mask22),
-      v128.and(i64x2.shr(get('hi'), 2), mask22),
-      v128.and(i64x2.shr(get('hi'), 24), mask22),
-    ];
-    loop.push(...mm[p].map((nm, k) => {
-      const sub = p === 0 ? get(fm[k]) : two52;
-      return set(nm, f64x2.sub(k < 5 ? v128.or(bits[k], exp52) : v128.or(i64x2.shr(get('hi'), 46), get('vhib')), sub));
-    }));
-  }
-  loop.push(...fm.map((nm) => set(nm, two52)));
-  if (order === 'rows') {
-    loop.push(...floatRows(x, [...mm.slice(0, n - 1).map((m, p) => ({ a: m, r: vr[p + 1], s: vs[p + 1] })), { a: vh, r: vr[0], s: vs[0] }], mm[n - 1], options.lastRow));
-  } else {
-    loop.push(...floatColumns(x, mm.slice(0, n - 1).map((m, p) => ({ a: m, b: vr[p + 1] })), mm[n - 1], { a: vh, b: vr[0] }));
-  }
-  loop.push(...floatCarry(x, c, options.carry), ...vh.map((nm, k) => set(nm, get(x[k]))));
-  loop.push(set('ptr', i32.add(get('ptr'), i32.const(32 * n))), set('len', i32.sub(get('len'), i32.const(32 * n))));
-  // A loop with its test at the end (the caller guarantees one iteration):
-  // TurboFan only hoists loop-invariant values out of a loop block that
-  // dominates the loop's exit, and would otherwise compute them in the loop.
-  body.push(doWhile('group', loop, i32.geU(get('len'), i32.const(32 * n))));
-
-  // h = A * r^2 + B * r, the lanes summed, carried, and made non-negative by adding 4p.
-  body.push(...(order === 'rows' ? floatRows(x, [{ a: vh, r: vf, s: vfs }], null) : floatColumns(x, [], null, { a: vh, b: vf })));
-  body.push(...x.map((nm) => set(nm, f64x2.add(get(nm), v128.shuffle([8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7], get(nm))))));
-  body.push(...floatCarry(x, c));
-  body.push(...g.map((nm, k) => set(nm, i64.add(f64.toI64(f64x2.lane(get(x[k]), 0)), i64.const(FOUR_P[k])))));
-  for (let k = 0; k < L - 1; k++) {
-    body.push(set(g[k + 1], i64.add(get(g[k + 1]), i64.shr(get(g[k]), 22))), set(g[k], i64.and(get(g[k]), i64.const(M22))));
-  }
-  // Back to 26-bit limbs (value < 2^134): bits from 2^130 up fold into limb 0 times 5.
-  body.push(...rebase(g, 22, 5, 26).map((e, i) => set(h[i], e)));
-  body.push(
-    set(h[0], i64.add(get(h[0]), i64.mul(i64.shr(get(h[4]), 26), i64.const(5)))),
-    set(h[4], i64.and(get(h[4]), i64.const(MASK26))),
-    set(h[1], i64.add(get(h[1]), i64.shr(get(h[0]), 26))),
-    set(h[0], i64.and(get(h[0]), i64.const(MASK26))),
-    ...h.map((nm, i) => i32.store(at(H, i), i32.wrap(get(nm)))),
-    `(call $poly_blocks_scalar ${get('ptr')} ${get('len')} ${get('hibit')})`,
-  );
-
-  return func({
-    name: 'poly_blocks_vector',
-    params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
-    locals: {
-      ...declare([...h, ...r, ...r5, ...d, ...p5, ...pw.slice(1).flat(), ...g, ...g2], 'i64'),
-      ...declare([...vh, ...vf, ...fm, ...x, ...c, ...vr.flat(), ...vs.flat(), ...vfs, ...mm.flat(), 'ta', 'tb', 'lo', 'hi', 'vhib'], 'v128'),
-    },
-    body,
-  });
 }

@@ -99,35 +99,6 @@ export const i64x2 = {
   narrowLow: (a: Expr): Expr => v128.shuffle(wordLanes([0, 2, 0, 2]), a),
 };
 
-// ------------------------------------------------------------ f64x2
-// Floating point, for kernels that keep small integers exactly in doubles
-// (the f64x2 Poly1305 loop): every value they hold is an integer below 2^53.
-
-export const f64 = {
-  const: (x: number): Expr => `(f64.const ${x})`,
-  add: op('f64.add'),
-  /** Exact for integers below 2^63 in magnitude. */
-  fromI64: op('f64.convert_i64_s'),
-  /** Exact for an integral argument below 2^63 in magnitude. */
-  toI64: op('i64.trunc_f64_s'),
-};
-
-export const f64x2 = {
-  const: (a: number, b: number = a): Expr => `(v128.const f64x2 ${a} ${b})`,
-  splat: op('f64x2.splat'),
-  add: op('f64x2.add'),
-  sub: op('f64x2.sub'),
-  mul: op('f64x2.mul'),
-  lane: (a: Expr, i: number): Expr => `(f64x2.extract_lane ${i} ${a})`,
-  /** [x, y] from two f64 scalars. */
-  pair: (x: Expr, y: Expr): Expr => `(f64x2.replace_lane 1 (f64x2.splat ${x}) ${y})`,
-  /** Lanes 0 and 1 of the two operands: [a0, b0] (or [a1, b1] for `high`). */
-  interleave: (a: Expr, b: Expr, high = false): Expr =>
-    v128.shuffle(high ? [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31] : [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23], a, b),
-  /** The same 64-bit pattern in both lanes, e.g. the bits of a double as an i64x2 mask. */
-  splatBits: (n: bigint): Expr => `(v128.const i64x2 ${BigInt.asIntN(64, n)} ${BigInt.asIntN(64, n)})`,
-};
-
 /** Bulk memory: copy `length` bytes from `src` to `dst` (overlap allowed). */
 export const memoryCopy = (dst: Expr, src: Expr, length: Expr): Expr => `(memory.copy ${dst} ${src} ${length})`;
 /** Bulk memory: zero `length` bytes at `dst`. */
