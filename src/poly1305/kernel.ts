@@ -28,7 +28,7 @@
  */
 import { H, HIBIT, KEY, PAD, R, SCRATCH, TAG } from './layout.js';
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, i64x2, ifThen, regs, set, v128, whileLoop,
+  type Expr, declare, doWhile, func, get, i32, i32x4, i64, i64x2, ifThen, regs, set, v128, whileLoop,
 } from '../wasm/wat.js';
 
 const MASK26 = 0x3ffffff;
@@ -81,15 +81,6 @@ function splitBlock(w: Expr[], and: (x: Expr) => Expr, shr: (x: Expr, n: number)
   ];
 }
 
-/**
- * `do { body } while (cond)`, for loops whose first test is known to pass.
- * TurboFan in V8 11 (Node 20) hoists loop-invariant values only out of a
- * loop block that dominates the loop's exits; in a while loop (test first)
- * the body does not, and the invariants were computed in every iteration.
- */
-function doWhile(label: string, body: Expr[], cond: Expr): Expr {
-  return `(loop $${label}\n    ${body.join('\n    ')}\n    (br_if $${label} ${cond}))`;
-}
 
 /** t0 + t1 + ... as a running sum, each add taking the sum so far as its first operand. */
 const sumFirst = (terms: Expr[]): Expr => terms.reduce((x, y) => i64x2.add(x, y));

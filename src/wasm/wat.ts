@@ -112,6 +112,15 @@ export function whileLoop(label: string, cond: Expr, body: Expr[]): Expr {
     (br $${label})))`;
 }
 
+/**
+ * `do { body } while (cond)`: the test at the end. Prefer it where the body
+ * runs at least once: TurboFan (V8) hoists loop-invariant work only out of
+ * loops whose body always executes.
+ */
+export function doWhile(label: string, body: Expr[], cond: Expr): Expr {
+  return `(loop $${label}\n    ${body.join('\n    ')}\n    (br_if $${label} ${cond}))`;
+}
+
 export function ifThen(cond: Expr, body: Expr[]): Expr {
   return `(if ${cond} (then ${body.join('\n')}))`;
 }
