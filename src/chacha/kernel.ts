@@ -7,7 +7,9 @@
  * consecutive blocks (lane i = block counter + i), so each quarter round
  * does four blocks' work with no lane shuffles. Only the output pass
  * transposes, in registers, and XORs the keystream straight into the data.
- * A scalar block function serves the blocks left after the 4-block groups.
+ * Long inputs run two such groups interleaved (8 blocks an iteration); a
+ * remainder of 3 blocks runs as one padded group, 1 or 2 blocks through a
+ * scalar block function.
  */
 import { BLOCK, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions, transpose4 } from '../poly1305/kernel.js';
@@ -62,10 +64,12 @@ function quarterRound(m: Arith, x: string[], a: number, b: number, c: number, d:
 /** Round structure: each quarter round whole, or the four of a round advanced step by step together. */
 export type RoundOrder = 'sequential' | 'interleaved';
 
+/** RFC 8439 §2.2: the quarter rounds' words in a column round and in a diagonal round. */
+const COLUMNS = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
+const DIAGONALS = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
+
 /** RFC 8439 §2.3: a column round then a diagonal round, repeated `doubleRounds` times. */
 function rounds(m: Arith, x: string[], counter: string, order: RoundOrder = 'sequential'): Expr {
-  const columns = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
-  const diagonals = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
   const round = (qs: number[][]): Expr[] => {
     const each = qs.map(([a, b, c, d]) => quarterRound(m, x, a, b, c, d));
     if (order === 'sequential') return each.flat();
@@ -73,8 +77,8 @@ function rounds(m: Arith, x: string[], counter: string, order: RoundOrder = 'seq
     return each[0].flatMap((_, k) => each.map((q) => q[k]));
   };
   return whileLoop('round', get(counter), [
-    ...round(columns),
-    ...round(diagonals),
+    ...round(COLUMNS),
+    ...round(DIAGONALS),
     set(counter, i32.sub(get(counter), i32.const(1))),
   ]);
 }
@@ -133,8 +137,6 @@ function feedForward(x: string[], t: string[], first = 0): Expr[] {
 function group8(variant: Variant): string {
   const x = regs('x', 16), y = regs('y', 16), t = regs('t', 4);
   const m = vectorArith(variant);
-  const columns = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
-  const diagonals = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
   const both = (q: number[]) => {
     const a = quarterRound(m, x, q[0], q[1], q[2], q[3]), b = quarterRound(m, y, q[0], q[1], q[2], q[3]);
     return a.flatMap((e, i) => [e, b[i]]);
@@ -146,7 +148,7 @@ function group8(variant: Variant): string {
     body: [
       ...initialVectors(x, 0), ...initialVectors(y, 4),
       set('i', get('doubleRounds')),
-      whileLoop('round', get('i'), [...columns.flatMap(both), ...diagonals.flatMap(both), set('i', i32.sub(get('i'), i32.const(1)))]),
+      whileLoop('round', get('i'), [...COLUMNS.flatMap(both), ...DIAGONALS.flatMap(both), set('i', i32.sub(get('i'), i32.const(1)))]),
       ...feedForward(x, t, 0), ...xorOut(x, t, 0),
       ...feedForward(y, t, 4), ...xorOut(y, t, 256),
     ],
