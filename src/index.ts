@@ -7,3 +7,4 @@ export { ready, tier, type ReadyOptions, type Tier } from './runtime/kernels.js'
 export { AuthenticationError } from './runtime/errors.js';
 export * from './chacha/index.js';
 export * from './poly1305/index.js';
+export * from './blake3/index.js';

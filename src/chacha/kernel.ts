@@ -12,10 +12,10 @@
  * scalar block function.
  */
 import { BLOCK, PAGES, POLY, STATE, TAIL } from './layout.js';
-import { poly1305Functions, transpose4 } from '../poly1305/kernel.js';
+import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, set, v128, whileLoop, wipeFunction,
+  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, set, transpose4, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /** How a vector rotation by a multiple of 8 bits is emitted; engines differ on which is fastest. */

@@ -28,7 +28,7 @@
  */
 import { H, HIBIT, KEY, PAD, R, SCRATCH, TAG } from './layout.js';
 import {
-  type Expr, declare, doWhile, func, get, i32, i32x4, i64, i64x2, ifThen, regs, set, v128, whileLoop,
+  type Expr, declare, doWhile, func, get, i32, i32x4, i64, i64x2, ifThen, regs, set, transpose4, v128, whileLoop,
 } from '../wasm/wat.js';
 
 const MASK26 = 0x3ffffff;
@@ -262,25 +262,6 @@ export function poly1305Functions(base: number): string[] {
   });
 
   return [init, scalarBlocks, vectorBlocks, blocks, pad16, finish];
-}
-
-/**
- * 4x4 transpose of 32-bit lanes: out_j lane i = word j of rows[i]. Eight
- * shuffles, all in registers; shared with the ChaCha kernel's output pass.
- */
-export function transpose4(out: string[], tmp: string[], rows: Expr[]): Expr[] {
-  return [
-    set(tmp[0], rows[0]), set(tmp[1], rows[1]), set(tmp[2], rows[2]), set(tmp[3], rows[3]),
-    set(out[0], v128.shuffle32([0, 4, 1, 5], get(tmp[0]), get(tmp[1]))), // a0 b0 a1 b1
-    set(out[1], v128.shuffle32([2, 6, 3, 7], get(tmp[0]), get(tmp[1]))), // a2 b2 a3 b3
-    set(out[2], v128.shuffle32([0, 4, 1, 5], get(tmp[2]), get(tmp[3]))), // c0 d0 c1 d1
-    set(out[3], v128.shuffle32([2, 6, 3, 7], get(tmp[2]), get(tmp[3]))), // c2 d2 c3 d3
-    set(tmp[0], v128.shuffle32([0, 1, 4, 5], get(out[0]), get(out[2]))), // a0 b0 c0 d0
-    set(tmp[1], v128.shuffle32([2, 3, 6, 7], get(out[0]), get(out[2]))), // a1 b1 c1 d1
-    set(tmp[2], v128.shuffle32([0, 1, 4, 5], get(out[1]), get(out[3]))), // a2 b2 c2 d2
-    set(tmp[3], v128.shuffle32([2, 3, 6, 7], get(out[1]), get(out[3]))), // a3 b3 c3 d3
-    set(out[0], get(tmp[0])), set(out[1], get(tmp[1])), set(out[2], get(tmp[2])), set(out[3], get(tmp[3])),
-  ];
 }
 
 /** The carry pass of the vector loop, on two 64-bit lanes; leaves 32-bit limbs in lanes 0 and 1. */

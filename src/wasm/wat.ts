@@ -99,6 +99,26 @@ export const i64x2 = {
   narrowLow: (a: Expr): Expr => v128.shuffle(wordLanes([0, 2, 0, 2]), a),
 };
 
+/**
+ * 4x4 transpose of 32-bit lanes: out_j lane i = word j of rows[i]. Eight
+ * shuffles, all in registers; used by the Poly1305 message
+ * loads, the ChaCha output pass and the BLAKE3 message and output passes.
+ */
+export function transpose4(out: string[], tmp: string[], rows: Expr[]): Expr[] {
+  return [
+    set(tmp[0], rows[0]), set(tmp[1], rows[1]), set(tmp[2], rows[2]), set(tmp[3], rows[3]),
+    set(out[0], v128.shuffle32([0, 4, 1, 5], get(tmp[0]), get(tmp[1]))), // a0 b0 a1 b1
+    set(out[1], v128.shuffle32([2, 6, 3, 7], get(tmp[0]), get(tmp[1]))), // a2 b2 a3 b3
+    set(out[2], v128.shuffle32([0, 4, 1, 5], get(tmp[2]), get(tmp[3]))), // c0 d0 c1 d1
+    set(out[3], v128.shuffle32([2, 6, 3, 7], get(tmp[2]), get(tmp[3]))), // c2 d2 c3 d3
+    set(tmp[0], v128.shuffle32([0, 1, 4, 5], get(out[0]), get(out[2]))), // a0 b0 c0 d0
+    set(tmp[1], v128.shuffle32([2, 3, 6, 7], get(out[0]), get(out[2]))), // a1 b1 c1 d1
+    set(tmp[2], v128.shuffle32([0, 1, 4, 5], get(out[1]), get(out[3]))), // a2 b2 c2 d2
+    set(tmp[3], v128.shuffle32([2, 3, 6, 7], get(out[1]), get(out[3]))), // a3 b3 c3 d3
+    set(out[0], get(tmp[0])), set(out[1], get(tmp[1])), set(out[2], get(tmp[2])), set(out[3], get(tmp[3])),
+  ];
+}
+
 /** Bulk memory: copy `length` bytes from `src` to `dst` (overlap allowed). */
 export const memoryCopy = (dst: Expr, src: Expr, length: Expr): Expr => `(memory.copy ${dst} ${src} ${length})`;
 /** Bulk memory: zero `length` bytes at `dst`. */

@@ -1,0 +1,309 @@
+/**
+ * BLAKE3: hash, keyed_hash (a MAC) and derive_key (a KDF), with output of
+ * any length (the XOF). Call shapes follow @noble/hashes' blake3, so
+ * switching is a changed import.
+ */
+import type { Blake3Engine, TreeState } from './engine.js';
+import { jsBlake3 } from './js.js';
+import { DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, IV_BYTES, KEYED_HASH, ROOT_BYTES } from './layout.js';
+import { simdBlake3 } from './simd.js';
+import * as check from '../runtime/assert.js';
+import { activeTier } from '../runtime/kernels.js';
+
+const engine = (): Blake3Engine => (activeTier() === 'js' ? jsBlake3 : simdBlake3);
+
+export interface Blake3Opts {
+  /** Output length in bytes (default 32); any length, the output being a stream (XOF). */
+  dkLen?: number;
+  /** keyed_hash: a 32-byte key. */
+  key?: Uint8Array;
+  /**
+   * derive_key: the context (a string, UTF-8 encoded, or its bytes); the
+   * data is the key material. Hard-coded, globally unique and
+   * application-specific, e.g. "[application] [commit timestamp] [purpose]".
+   */
+  context?: string | Uint8Array;
+}
+
+const CHUNK = 1024;
+/**
+ * Input an incremental hasher buffers: short updates are gathered so the
+ * kernel gets several chunks per call (hashed four at a time) rather than
+ * one, and pays its per-call costs once per 16 KiB. The buffer starts at
+ * one chunk and grows when more is buffered, so short messages stay cheap.
+ */
+const PENDING = 16 * CHUNK;
+const EMPTY = new Uint8Array(0);
+/**
+ * Typed arrays up to 64 bytes live on V8's heap; larger ones allocate an
+ * ArrayBuffer outside it, which costs about a microsecond (and GC work).
+ * So the buffer starts at 64 bytes, and a digest of at most 64 bytes uses
+ * this shared root node (wiped after use) instead of allocating one.
+ */
+const SMALL = 64;
+const scratchRoot = new Uint8Array(ROOT_BYTES);
+const BLOCK = 64;
+const DEFAULT_LENGTH = 32;
+
+/** Zeroes a[0, n): a loop for short lengths, cheaper than calling TypedArray.prototype.fill. */
+function zero(a: Uint8Array, n = a.length): void {
+  if (n > 64) a.fill(0, 0, n);
+  else for (let i = 0; i < n; i++) a[i] = 0;
+}
+
+/** A byte count: a non-negative safe integer. */
+function byteLength(value: unknown, name: string): number {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${value === null ? 'null' : typeof value}`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  return value;
+}
+
+interface Mode {
+  key: Uint8Array;
+  flags: number;
+  dkLen: number;
+  /** Whether `key` is ours (a derived context key) and should be wiped after a one-shot call. */
+  derived: boolean;
+}
+
+function modeOf(opts: unknown): Mode {
+  if (opts === undefined) return { key: IV_BYTES, flags: 0, dkLen: DEFAULT_LENGTH, derived: false };
+  if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${opts === null ? 'null' : typeof opts}`);
+  const { dkLen, key, context } = opts as Blake3Opts;
+  const length = dkLen === undefined ? DEFAULT_LENGTH : byteLength(dkLen, 'dkLen');
+  if (key !== undefined && context !== undefined) throw new TypeError('opts: key (keyed_hash) and context (derive_key) are exclusive');
+  if (key !== undefined) return { key: check.bytes(key, 'key', 32), flags: KEYED_HASH, dkLen: length, derived: false };
+  if (context !== undefined) {
+    let bytes: Uint8Array;
+    if (typeof context === 'string') bytes = new TextEncoder().encode(context);
+    else if (context instanceof Uint8Array) bytes = check.bytes(context, 'context');
+    else throw new TypeError('context must be a string or a Uint8Array');
+    const contextKey = engine().hash(undefined, DERIVE_KEY_CONTEXT, bytes, 32);
+    return { key: contextKey, flags: DERIVE_KEY_MATERIAL, dkLen: length, derived: true };
+  }
+  return { key: IV_BYTES, flags: 0, dkLen: length, derived: false };
+}
+
+/**
+ * An incremental BLAKE3: update any number of times with any split, then
+ * digest once, or read the output stream with xof / xofInto as far as
+ * wanted (successive calls continue it).
+ *
+ * Short updates are gathered in a buffer of up to 16 KiB. The last chunk
+ * (up to 1 KiB) is held back until more input shows it is not the last;
+ * whole chunks before it go into the tree, whose stack of chaining values
+ * stays at most popcount(chunks) + 1 entries.
+ */
+export class Blake3 {
+  readonly blockLen = BLOCK;
+  readonly outputLen: number;
+  private readonly state: TreeState;
+  /** Input not yet in the tree (at least the last chunk's once any came): SMALL, CHUNK or PENDING bytes as needed. */
+  private pending = EMPTY;
+  private filled = 0;
+  /** Bytes of `pending` ever written: what wiping must clear. */
+  private dirty = 0;
+  /** Set by the first digest or xof: the root node (engine.ts RootNode). */
+  private root: Uint8Array | undefined;
+  /** The output block `block` holds (counter - 1), and how much of it was read. */
+  private counter = 0;
+  private readonly block = new Uint8Array(BLOCK);
+  private used = BLOCK;
+  private digested = false;
+  private destroyed = false;
+
+  constructor(opts?: Blake3Opts) {
+    const mode = modeOf(opts);
+    this.outputLen = mode.dkLen;
+    this.state = {
+      key: mode.derived ? mode.key : mode.key.slice(),
+      flags: mode.flags,
+      chunks: 0,
+      base: 0,
+      depth: 0,
+      stack: EMPTY,
+    };
+  }
+
+  private keep(input: Uint8Array, at: number): void {
+    const end = at + input.length;
+    if (end > this.pending.length) {
+      const grown = new Uint8Array(end <= SMALL ? SMALL : end <= CHUNK ? CHUNK : PENDING);
+      grown.set(this.pending.subarray(0, this.filled));
+      zero(this.pending);
+      this.pending = grown;
+      this.dirty = this.filled;
+    }
+    this.pending.set(input, at);
+    if (end > this.dirty) this.dirty = end;
+  }
+
+  private usable(): void {
+    if (this.destroyed) throw new Error('blake3: the hasher was destroyed (digest() destroys it)');
+  }
+
+  update(data: Uint8Array): this {
+    const input = check.bytes(data, 'data');
+    this.usable();
+    if (this.root !== undefined) throw new Error('blake3: update() after xof()');
+    const n = input.length;
+    if (n <= PENDING - this.filled) {
+      // Fits: kept, even if it fills the buffer (it may hold the last chunk).
+      this.keep(input, this.filled);
+      this.filled += n;
+      return this;
+    }
+    // More than fits: the buffer is completed to whole chunks and goes in
+    // with the input's whole chunks, keeping at least one byte back.
+    const top = Math.min((CHUNK - (this.filled % CHUNK)) % CHUNK, n);
+    this.keep(input.subarray(0, top), this.filled);
+    const head = this.filled + top;
+    const whole = Math.floor((n - top - 1) / CHUNK) * CHUNK;
+    if (head > 0) engine().update(this.state, input.subarray(top, top + whole), this.pending.subarray(0, head));
+    else engine().update(this.state, input.subarray(0, whole));
+    this.keep(input.subarray(top + whole), 0);
+    this.filled = n - top - whole;
+    return this;
+  }
+
+  /**
+   * The root node (into `root`), and the first output block into `block`:
+   * one engine call for a short message.
+   */
+  private finish(root: Uint8Array): Uint8Array {
+    const whole = this.filled > CHUNK ? Math.floor((this.filled - 1) / CHUNK) * CHUNK : 0;
+    if (whole > 0) engine().update(this.state, this.pending.subarray(0, whole));
+    engine().finish(this.state, this.pending.subarray(whole, this.filled), root, this.block);
+    this.counter = 1;
+    this.used = 0;
+    this.wipeInput();
+    return root;
+  }
+
+  private wipeInput(): void {
+    zero(this.pending, this.dirty);
+    this.dirty = this.filled = 0;
+    zero(this.state.stack);
+    zero(this.state.key);
+  }
+
+  /** The next out.length bytes of the output stream, into `out`. */
+  xofInto(out: Uint8Array): Uint8Array {
+    check.bytes(out, 'output');
+    this.usable();
+    if (this.digested) throw new Error('blake3: xof() after digest()');
+    const root = (this.root ??= this.finish(new Uint8Array(ROOT_BYTES)));
+    const n = out.length;
+    let pos = 0;
+    if (this.used < BLOCK) {
+      pos = Math.min(BLOCK - this.used, n);
+      out.set(this.block.subarray(this.used, this.used + pos));
+      this.used += pos;
+    }
+    const whole = Math.floor((n - pos) / BLOCK) * BLOCK;
+    if (whole > 0) {
+      engine().output(root, this.counter, out.subarray(pos, pos + whole));
+      this.counter += whole / BLOCK;
+      pos += whole;
+    }
+    if (pos < n) {
+      engine().output(root, this.counter++, this.block);
+      this.used = n - pos;
+      out.set(this.block.subarray(0, this.used), pos);
+    }
+    return out;
+  }
+
+  /** The next `bytes` bytes of the output stream. */
+  xof(bytes: number): Uint8Array {
+    return this.xofInto(new Uint8Array(byteLength(bytes, 'bytes')));
+  }
+
+  /**
+   * The outputLen-byte digest into the start of `out` (at least outputLen
+   * bytes); the hasher is destroyed afterwards.
+   */
+  digestInto(out: Uint8Array): Uint8Array {
+    check.bytes(out, 'output');
+    this.usable();
+    if (out.length < this.outputLen) throw new RangeError(`output must be at least ${this.outputLen} bytes, got ${out.length}`);
+    if (this.root !== undefined) throw new Error('blake3: digest() after xof()');
+    try {
+      if (this.outputLen <= BLOCK) {
+        // The first output block is all a short digest needs: no root node to keep.
+        try {
+          this.finish(scratchRoot);
+        } finally {
+          zero(scratchRoot);
+        }
+        for (let i = 0; i < this.outputLen; i++) out[i] = this.block[i];
+      } else {
+        this.xofInto(out.subarray(0, this.outputLen));
+      }
+    } finally {
+      this.digested = true;
+      this.destroy();
+    }
+    return out;
+  }
+
+  /** The outputLen-byte digest; the hasher is destroyed afterwards. */
+  digest(): Uint8Array {
+    this.usable();
+    const out = new Uint8Array(this.outputLen);
+    this.digestInto(out);
+    return out;
+  }
+
+  /** An independent copy of the current state (input absorbed and output position). */
+  clone(): Blake3 {
+    this.usable();
+    const copy = Object.create(Blake3.prototype) as Blake3;
+    const s = this.state;
+    const fields: Record<string, unknown> = {
+      blockLen: BLOCK,
+      outputLen: this.outputLen,
+      state: { ...s, key: s.key.slice(), stack: s.stack.slice() },
+      pending: this.pending.slice(),
+      filled: this.filled,
+      dirty: this.dirty,
+      root: this.root?.slice(),
+      counter: this.counter,
+      block: this.block.slice(),
+      used: this.used,
+      digested: this.digested,
+      destroyed: false,
+    };
+    return Object.assign(copy, fields);
+  }
+
+  /** Wipes the state; the hasher cannot be used again. */
+  destroy(): void {
+    this.destroyed = true;
+    this.wipeInput();
+    zero(this.block);
+    if (this.root !== undefined) zero(this.root);
+  }
+}
+
+/**
+ * BLAKE3 of `data`: 32 bytes, or `dkLen`; keyed with `key` (keyed_hash),
+ * or deriving a key from `data` as key material under `context` (derive_key).
+ */
+export const blake3 = Object.assign(
+  (data: Uint8Array, opts?: Blake3Opts): Uint8Array => {
+    const input = check.bytes(data, 'data');
+    if (opts === undefined) return engine().hash(undefined, 0, input, DEFAULT_LENGTH);
+    const mode = modeOf(opts);
+    try {
+      return engine().hash(mode.key, mode.flags, input, mode.dkLen);
+    } finally {
+      if (mode.derived) mode.key.fill(0);
+    }
+  },
+  {
+    create: (opts?: Blake3Opts): Blake3 => new Blake3(opts),
+    outputLen: DEFAULT_LENGTH,
+    blockLen: BLOCK,
+  },
+);

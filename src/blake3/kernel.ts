@@ -1,0 +1,617 @@
+/**
+ * BLAKE3 kernel generator (the BLAKE3 paper and its reference
+ * implementation's structure: chunk chaining, a stack of chaining values
+ * merged by the chunk count, a root node whose compressions are the output).
+ *
+ * The wide path is inter-chunk: lane i of every v128 holds one word of
+ * chunk c + i, so four chunks go through all 16 of their blocks together
+ * with their chaining values in locals the whole time, and no lane ever
+ * talks to another. Each block's message words are loaded as 16 vectors
+ * (4 words of one chunk each) and transposed in registers. Parent nodes are
+ * merged four at a time the same way (lane i = parent i, whose block is the
+ * two 32-byte chaining values side by side), and the root's output blocks
+ * four at a time (lane i = output counter t + i). Scalar compressions serve
+ * a lone chunk, the last (partial) chunk, the top levels of each subtree,
+ * merges on the stack and the last 1-3 output blocks.
+ *
+ * A slice's chunk CVs are computed first, four at a time across subtree
+ * boundaries (3 chunks cost one 4-wide group, not a group and a scalar
+ * chunk), then merged subtree by subtree. A one-shot input of whole chunks
+ * takes its last chunk's CV from the same batch.
+ *
+ * Measured (raw update() on 32 KiB, Node 20.20 / V8 11.3, AMD EPYC Zen 5
+ * VM shared with other jobs, medians of interleaved samples, MB/s):
+ *
+ *   swizzle rotations                               1,550-1,660
+ *   shuffle rotations                               1,440-1,480
+ *   shift/or for all rotations                      1,330-1,500
+ *   swizzle for 8, shuffle (pshuflw/hw) for 16      1,380-1,420
+ *   G's first add as (a + m) + b, not (a + b) + m   +1 to +8%
+ *   G steps sequential, interleaved or by pairs     within noise
+ *   message vectors kept in memory, not locals      within noise
+ *   two 4-lane groups interleaved (8 chunks)        570 (locals) / 1,100 (memory)
+ *   binaryen -O1 / -O2 / no optimization            within noise of -O3
+ *
+ * The limit is registers: 16 state vectors plus rotation masks exceed the
+ * 15 xmm registers V8 allocates, so about 430 of ~1,450 instructions per
+ * block are spills and reloads, and a second group doubles that.
+ */
+import * as L from './layout.js';
+import {
+  type Expr, declare, doWhile, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, set, transpose4, v128, whileLoop,
+} from '../wasm/wat.js';
+
+/** How a vector rotation by 16 or 8 bits is emitted: engines differ on which is fastest. */
+export type ByteRotation = 'shuffle' | 'swizzle' | 'shift';
+
+/** One 4-wide chunk function: how its rotations are emitted and its G functions ordered. */
+export interface Variant {
+  name: string;
+  rotation: ByteRotation;
+  /** Each G whole, or the four G of a half-round advanced step by step together. */
+  order: 'sequential' | 'interleaved';
+}
+
+/** Byte indices that rotate each 32-bit lane right by `bits` (a multiple of 8), little-endian. */
+const rotrBytes = (bits: number): number[] =>
+  [0, 4, 8, 12].flatMap((lane) => [0, 1, 2, 3].map((b) => lane + ((b + bits / 8) % 4)));
+
+/** The operations G needs, for 4-lane vectors or scalar words. */
+interface Arith {
+  add(a: Expr, b: Expr): Expr;
+  xor(a: Expr, b: Expr): Expr;
+  rotr(a: Expr, bits: number): Expr;
+}
+
+const vectorArith = (style: ByteRotation): Arith => ({
+  add: i32x4.add,
+  xor: v128.xor,
+  rotr: (a, bits) => {
+    if (bits % 8 === 0 && style === 'shuffle') return v128.shuffle(rotrBytes(bits), a);
+    if (bits % 8 === 0 && style === 'swizzle') return v128.swizzle(rotrBytes(bits), a);
+    return v128.or(i32x4.shr(a, bits), i32x4.shl(a, 32 - bits));
+  },
+});
+
+const scalarArith: Arith = { add: i32.add, xor: i32.xor, rotr: (a, bits) => i32.rotl(a, 32 - bits) };
+
+/**
+ * The G function on state words a, b, c, d with message words mx, my, as
+ * eight steps. a + mx goes first: it does not wait for b, which the
+ * previous step has just computed (a shorter dependency chain).
+ */
+function g(m: Arith, v: string[], [a, b, c, d]: number[], mx: Expr, my: Expr): Expr[] {
+  return [
+    set(v[a], m.add(m.add(get(v[a]), mx), get(v[b]))),
+    set(v[d], m.rotr(m.xor(get(v[d]), get(v[a])), 16)),
+    set(v[c], m.add(get(v[c]), get(v[d]))),
+    set(v[b], m.rotr(m.xor(get(v[b]), get(v[c])), 12)),
+    set(v[a], m.add(m.add(get(v[a]), my), get(v[b]))),
+    set(v[d], m.rotr(m.xor(get(v[d]), get(v[a])), 8)),
+    set(v[c], m.add(get(v[c]), get(v[d]))),
+    set(v[b], m.rotr(m.xor(get(v[b]), get(v[c])), 7)),
+  ];
+}
+
+const COLUMNS = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
+const DIAGONALS = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
+
+/**
+ * The seven rounds, unrolled: the message permutation between rounds is
+ * done by the generator (round r reads word SCHEDULE[r][j] at position j),
+ * so no word ever moves at run time.
+ */
+function rounds(m: Arith, v: string[], msg: (word: number) => Expr, order: Variant['order'] = 'sequential'): Expr[] {
+  const code: Expr[] = [];
+  for (const s of L.SCHEDULE) {
+    for (const [half, quads] of [[0, COLUMNS], [8, DIAGONALS]] as const) {
+      const each = quads.map((q, i) => g(m, v, q, msg(s[half + 2 * i]), msg(s[half + 2 * i + 1])));
+      code.push(...(order === 'sequential' ? each.flat() : each[0].flatMap((_, k) => each.map((steps) => steps[k]))));
+    }
+  }
+  return code;
+}
+
+const splatConst = (x: number): Expr => v128.const32(x, x, x, x);
+const word = (addr: number): Expr => i32.load(i32.const(addr));
+const i64sub = op('i64.sub');
+
+/** Message vectors m0..m15 (lane i = word j of the block at ptr + i * stride), loaded 16 bytes at a time and transposed. */
+function loadMessage(mv: string[], t: string[], ptr: Expr, stride: number): Expr[] {
+  return [0, 1, 2, 3].flatMap((q) =>
+    transpose4(mv.slice(4 * q, 4 * q + 4), t, [0, 1, 2, 3].map((lane) => v128.load(ptr, lane * stride + 16 * q))));
+}
+
+/** Chaining values h0..h7 (lane i = word w of CV i) stored as four 32-byte CVs at `out`, transposed in registers. */
+function storeCvs(h: string[], t: string[], out: Expr): Expr[] {
+  const code: Expr[] = [];
+  for (const half of [0, 1]) {
+    const rows = h.slice(4 * half, 4 * half + 4);
+    code.push(...transpose4(rows, t, rows.map(get)));
+    rows.forEach((r, lane) => code.push(v128.store(out, get(r), 32 * lane + 16 * half)));
+  }
+  return code;
+}
+
+/** State words 8..15 of a compression: the IV, the counter lanes, the block length and the flags. */
+function lowerState(v: string[], lo: Expr, hi: Expr, length: Expr, flags: Expr): Expr[] {
+  return [
+    ...[0, 1, 2, 3].map((i) => set(v[8 + i], splatConst(L.IV[i]))),
+    set(v[12], lo), set(v[13], hi), set(v[14], length), set(v[15], flags),
+  ];
+}
+
+/**
+ * Counter lanes t + 0..3 for the 64-bit counter in i64 local `ctr`: the low
+ * words, and the high words with the carry where a low word wrapped.
+ */
+function counterLanes(lo: string, hi: string, ctr: string): Expr[] {
+  const low = i32x4.splat(i32.wrap(get(ctr)));
+  return [
+    set(lo, i32x4.add(low, v128.const32(0, 1, 2, 3))),
+    // A lane whose low word wrapped is below the splatted start: lt_u gives -1 there.
+    set(hi, i32x4.sub(i32x4.splat(i32.wrap(i64.shr(get(ctr), 32))), i32x4.ltU(get(lo), low))),
+  ];
+}
+
+/**
+ * chunks4_<v>(ptr, ctr, out): the chaining values of the four whole chunks
+ * at ptr (chunk counters ctr .. ctr + 3) to out (32 bytes each). The CVs
+ * stay in h0..h7 through all 16 blocks.
+ */
+function chunks4(variant: Variant): string {
+  const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
+  const m = vectorArith(variant.rotation);
+  return func({
+    name: `chunks4_${variant.name}`,
+    params: [['ptr', 'i32'], ['ctr', 'i64'], ['out', 'i32']],
+    locals: { ...declare([...h, ...v, ...mv, ...t, 'lo', 'hi'], 'v128'), b: 'i32', mode: 'i32' },
+    body: [
+      ...h.map((n, i) => set(n, v128.splat32(i32.const(L.KEY), 4 * i))),
+      ...counterLanes('lo', 'hi', 'ctr'),
+      set('mode', word(L.FLAGS)),
+      set('b', i32.const(0)),
+      doWhile('block', [
+        ...loadMessage(mv, t, get('ptr'), 1024),
+        ...h.map((n, i) => set(v[i], get(n))),
+        ...lowerState(v, get('lo'), get('hi'), splatConst(64),
+          // CHUNK_START on block 0, CHUNK_END on block 15.
+          i32x4.splat(i32.or(get('mode'), i32.or(i32.eqz(get('b')), i32.shl(op('i32.eq')(get('b'), i32.const(15)), 1))))),
+        ...rounds(m, v, (j) => get(mv[j]), variant.order),
+        ...h.map((n, i) => set(n, v128.xor(get(v[i]), get(v[i + 8])))),
+        set('ptr', i32.add(get('ptr'), i32.const(64))),
+        set('b', i32.add(get('b'), i32.const(1))),
+      ], i32.ltU(get('b'), i32.const(16))),
+      ...storeCvs(h, t, get('out')),
+    ],
+  });
+}
+
+/** parents4(ptr, out): four parent chaining values from the eight CVs (four pairs) at ptr, to out (it may be ptr). */
+function parents4(variant: Variant): string {
+  const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
+  const m = vectorArith(variant.rotation);
+  return func({
+    name: 'parents4',
+    params: [['ptr', 'i32'], ['out', 'i32']],
+    locals: declare([...h, ...v, ...mv, ...t], 'v128'),
+    body: [
+      ...loadMessage(mv, t, get('ptr'), 64),
+      ...v.slice(0, 8).map((n, i) => set(n, v128.splat32(i32.const(L.KEY), 4 * i))),
+      ...lowerState(v, splatConst(0), splatConst(0), splatConst(64), i32x4.splat(i32.or(word(L.FLAGS), i32.const(L.PARENT)))),
+      ...rounds(m, v, (j) => get(mv[j]), variant.order),
+      ...h.map((n, i) => set(n, v128.xor(get(v[i]), get(v[i + 8])))),
+      ...storeCvs(h, t, get('out')),
+    ],
+  });
+}
+
+/** output4(ptr): root output blocks OUTPUT .. OUTPUT + 3 (256 bytes) to ptr; OUTPUT is not advanced. */
+function output4(variant: Variant): string {
+  const o = regs('o', 16), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
+  const m = vectorArith(variant.rotation);
+  const cv = (i: number) => v128.splat32(i32.const(L.ROOT_CV), 4 * i);
+  const code: Expr[] = [];
+  for (let group = 0; group < 4; group++) {
+    const rows = o.slice(4 * group, 4 * group + 4);
+    code.push(...transpose4(rows, t, rows.map(get)));
+    rows.forEach((r, lane) => code.push(v128.store(get('ptr'), get(r), 64 * lane + 16 * group)));
+  }
+  return func({
+    name: 'output4',
+    params: [['ptr', 'i32']],
+    locals: { ...declare([...o, ...v, ...mv, ...t, 'lo', 'hi'], 'v128'), ctr: 'i64' },
+    body: [
+      set('ctr', i64.load(i32.const(L.OUTPUT))),
+      ...counterLanes('lo', 'hi', 'ctr'),
+      ...mv.map((n, j) => set(n, v128.splat32(i32.const(L.ROOT_BLOCK), 4 * j))),
+      ...v.slice(0, 8).map((n, i) => set(n, cv(i))),
+      ...lowerState(v, get('lo'), get('hi'), v128.splat32(i32.const(L.ROOT_LENGTH)), v128.splat32(i32.const(L.ROOT_FLAGS))),
+      ...rounds(m, v, (j) => get(mv[j]), variant.order),
+      // The extended output: words 0..7 as for a chaining value, 8..15 the upper half XOR the input CV.
+      ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [
+        set(o[i], v128.xor(get(v[i]), get(v[i + 8]))),
+        set(o[i + 8], v128.xor(get(v[i + 8]), cv(i))),
+      ]),
+      ...code,
+    ],
+  });
+}
+
+/**
+ * compress(cv, msg, ctr, length, flags, out, full): one compression on
+ * scalar locals. Writes the 8-word chaining value to out, or with `full`
+ * the 16-word output block. All loads precede all stores, so out may be
+ * cv or msg.
+ */
+function compress(): string {
+  const v = regs('v', 16), mw = regs('w', 16);
+  return func({
+    name: 'compress',
+    params: [['cv', 'i32'], ['msg', 'i32'], ['ctr', 'i64'], ['length', 'i32'], ['flags', 'i32'], ['out', 'i32'], ['full', 'i32']],
+    locals: declare([...v, ...mw], 'i32'),
+    body: [
+      ...mw.map((n, j) => set(n, i32.load(get('msg'), 4 * j))),
+      ...v.slice(0, 8).map((n, i) => set(n, i32.load(get('cv'), 4 * i))),
+      ...[0, 1, 2, 3].map((i) => set(v[8 + i], i32.const(L.IV[i]))),
+      set(v[12], i32.wrap(get('ctr'))), set(v[13], i32.wrap(i64.shr(get('ctr'), 32))),
+      set(v[14], get('length')), set(v[15], get('flags')),
+      ...rounds(scalarArith, v, (j) => get(mw[j])),
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => set(v[i], i32.xor(get(v[i]), get(v[i + 8])))),
+      ifThen(get('full'), [
+        ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => set(v[i + 8], i32.xor(get(v[i + 8]), i32.load(get('cv'), 4 * i)))),
+        ...[8, 9, 10, 11, 12, 13, 14, 15].map((i) => i32.store(get('out'), get(v[i]), 4 * i)),
+      ]),
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => i32.store(get('out'), get(v[i]), 4 * i)),
+    ],
+  });
+}
+
+const callCompress = (cv: Expr, msg: Expr, ctr: Expr, length: Expr, flags: Expr, out: Expr, full = 0): Expr =>
+  `(call $compress ${cv} ${msg} ${ctr} ${length} ${flags} ${out} ${i32.const(full)})`;
+const modeFlags = (): Expr => word(L.FLAGS);
+
+/** chunk1(ptr, ctr, out): the chaining value of the one whole chunk at ptr (chunk counter ctr), to out. */
+function chunk1(): string {
+  return func({
+    name: 'chunk1',
+    params: [['ptr', 'i32'], ['ctr', 'i64'], ['out', 'i32']],
+    locals: { b: 'i32' },
+    body: [
+      memoryCopy(get('out'), i32.const(L.KEY), i32.const(32)),
+      set('b', i32.const(0)),
+      doWhile('block', [
+        callCompress(get('out'), i32.add(get('ptr'), i32.shl(get('b'), 6)), get('ctr'), i32.const(64),
+          i32.or(modeFlags(), i32.or(i32.eqz(get('b')), i32.shl(op('i32.eq')(get('b'), i32.const(15)), 1))), get('out')),
+        set('b', i32.add(get('b'), i32.const(1))),
+      ], i32.ltU(get('b'), i32.const(16))),
+    ],
+  });
+}
+
+/** parent(left, out): the (non-root) parent of the CVs at left and left + 32, to out. */
+const callParent = (left: Expr, out: Expr): Expr =>
+  callCompress(i32.const(L.KEY), left, i64.const(0), i32.const(64), i32.or(modeFlags(), i32.const(L.PARENT)), out);
+
+/** The call that runs `fn` of the variant `select_variant` chose (the choice is public, so branching on it is fine). */
+function dispatch(variants: Variant[], fn: string, args: Expr[]): Expr {
+  const call = (v: Variant) => `(call $${fn}_${v.name} ${args.join(' ')})`;
+  const chain = (i: number): Expr =>
+    i === variants.length - 1 ? call(variants[i]) : `(if (i32.eq (global.get $variant) ${i32.const(i)}) (then ${call(variants[i])}) (else ${chain(i + 1)}))`;
+  return chain(0);
+}
+
+/**
+ * chunk_cvs(ptr, n): the chaining values of the n whole chunks at ptr
+ * (chunk counters COUNTER, COUNTER + 1, ...) to CVS, four at a time, or
+ * with the scalar function for a lone chunk. In a last group of fewer than
+ * four, the spare lanes hash whatever follows into spare CVS entries,
+ * which are never used.
+ */
+function chunkCvs(variants: Variant[]): string {
+  return func({
+    name: 'chunk_cvs',
+    params: [['ptr', 'i32'], ['n', 'i32']],
+    locals: { i: 'i32', ctr: 'i64' },
+    body: [
+      set('ctr', i64.load(i32.const(L.COUNTER))),
+      `(if ${op('i32.eq')(get('n'), i32.const(1))}
+        (then (call $chunk1 ${get('ptr')} ${get('ctr')} ${i32.const(L.CVS)}) (return)))`,
+      set('i', i32.const(0)),
+      doWhile('chunks', [
+        dispatch(variants, 'chunks4', [i32.add(get('ptr'), i32.shl(get('i'), 10)), i64.add(get('ctr'), i64.extend(get('i'))), i32.add(i32.const(L.CVS), i32.shl(get('i'), 5))]),
+        set('i', i32.add(get('i'), i32.const(4))),
+      ], i32.ltU(get('i'), get('n'))),
+    ],
+  });
+}
+
+/**
+ * merge(at, s): the s CVs (a power of two) at CVS entry `at` merged level
+ * by level, in place, into one at entry `at`: four parents at a time
+ * while a level has at least four, then one at a time (spare lanes would
+ * write over the next subtree's CVs).
+ */
+function merge(): string {
+  const cvs = (entry: Expr) => i32.add(i32.const(L.CVS), i32.shl(entry, 5));
+  return func({
+    name: 'merge',
+    params: [['at', 'i32'], ['s', 'i32']],
+    locals: { j: 'i32' },
+    body: [
+      whileLoop('level', i32.gtU(get('s'), i32.const(1)), [
+        set('s', i32.shr(get('s'), 1)),
+        set('j', i32.const(0)),
+        whileLoop('wide', i32.geU(i32.sub(get('s'), get('j')), i32.const(4)), [
+          `(call $parents4 ${cvs(i32.add(get('at'), i32.shl(get('j'), 1)))} ${cvs(i32.add(get('at'), get('j')))})`,
+          set('j', i32.add(get('j'), i32.const(4))),
+        ]),
+        whileLoop('single', i32.ltU(get('j'), get('s')), [
+          callParent(cvs(i32.add(get('at'), i32.shl(get('j'), 1))), cvs(i32.add(get('at'), get('j')))),
+          set('j', i32.add(get('j'), i32.const(1))),
+        ]),
+      ]),
+    ],
+  });
+}
+
+const depth = (): Expr => word(L.DEPTH);
+const setDepth = (x: Expr): Expr => i32.store(i32.const(L.DEPTH), x);
+const stackEntry = (index: Expr): Expr => i32.add(i32.const(L.STACK), i32.shl(index, 5));
+
+/** Merges the top two stack entries into their parent. */
+const mergeTop = (): Expr[] => [
+  callParent(stackEntry(i32.sub(depth(), i32.const(2))), stackEntry(i32.sub(depth(), i32.const(2)))),
+  setDepth(i32.sub(depth(), i32.const(1))),
+];
+
+/**
+ * push_cv(ptr): pushes the CV at ptr, of the subtree starting at chunk
+ * COUNTER. First the stack is merged down to popcount(COUNTER - BASE)
+ * entries, the complete subtrees left of it: merging lazily like this
+ * (only when the next subtree arrives) keeps the last CV unmerged until
+ * finish() knows which node is the root.
+ */
+function pushCv(): string {
+  return func({
+    name: 'push_cv',
+    exported: true,
+    params: [['ptr', 'i32']],
+    locals: { target: 'i32' },
+    body: [
+      set('target', i32.wrap(op('i64.popcnt')(i64sub(i64.load(i32.const(L.COUNTER)), i64.load(i32.const(L.BASE)))))),
+      whileLoop('merge', i32.gtU(depth(), get('target')), mergeTop()),
+      memoryCopy(stackEntry(depth()), get('ptr'), i32.const(32)),
+      setDepth(i32.add(depth(), i32.const(1))),
+    ],
+  });
+}
+
+/**
+ * absorb_cvs(n): the n chunk CVs at CVS (chunks COUNTER ..), none of
+ * them the input's last chunk, as the largest subtrees that are aligned
+ * (a subtree of s chunks starts at a multiple of s, counted from BASE)
+ * and fit, each merged and pushed on the stack.
+ */
+function absorbCvs(): string {
+  return func({
+    name: 'absorb_cvs',
+    params: [['n', 'i32']],
+    locals: { s: 'i32', at: 'i32', ctr: 'i64', low: 'i64' },
+    body: [
+      whileLoop('subtree', get('n'), [
+        set('ctr', i64.load(i32.const(L.COUNTER))),
+        // The largest power of two chunks that fits ...
+        set('s', i32.shl(i32.const(1), i32.sub(i32.const(31), op('i32.clz')(get('n'))))),
+        // ... and that the position allows: at most its lowest set bit (none at the start).
+        set('low', i64sub(get('ctr'), i64.load(i32.const(L.BASE)))),
+        set('low', i64.and(get('low'), i64sub(i64.const(0), get('low')))),
+        ifThen(i32.and(op('i64.ne')(get('low'), i64.const(0)), op('i64.lt_u')(get('low'), i64.extend(get('s')))), [
+          set('s', i32.wrap(get('low'))),
+        ]),
+        `(call $merge ${get('at')} ${get('s')})`,
+        `(call $push_cv ${i32.add(i32.const(L.CVS), i32.shl(get('at'), 5))})`,
+        i64.store(i32.const(L.COUNTER), i64.add(get('ctr'), i64.extend(get('s')))),
+        set('at', i32.add(get('at'), get('s'))),
+        set('n', i32.sub(get('n'), get('s'))),
+      ]),
+    ],
+  });
+}
+
+/**
+ * update(ptr, len): absorbs len / 1024 whole chunks (none of them the last
+ * of the input): their CVs four at a time, then the subtrees.
+ */
+function update(): string {
+  return func({
+    name: 'update',
+    exported: true,
+    params: [['ptr', 'i32'], ['len', 'i32']],
+    body: [
+      ifThen(get('len'), [
+        `(call $chunk_cvs ${get('ptr')} ${i32.shr(get('len'), 10)})`,
+        `(call $absorb_cvs ${i32.shr(get('len'), 10)})`,
+      ]),
+    ],
+  });
+}
+
+/**
+ * fold_root(cv): the root node at ROOT, from the CV at `cv` of the input's
+ * last chunk (chunk COUNTER, not the first) and the stack: once the merges
+ * the last push left pending are done, the chunk's CV is folded with the
+ * stack entries from the top, and the last parent is the root.
+ */
+function foldRoot(): string {
+  return func({
+    name: 'fold_root',
+    params: [['cv', 'i32']],
+    locals: { d: 'i32' },
+    body: [
+      // Pending merges first: the stack is left with the complete subtrees left of the last chunk.
+      set('d', i32.wrap(op('i64.popcnt')(i64sub(i64.load(i32.const(L.COUNTER)), i64.load(i32.const(L.BASE)))))),
+      whileLoop('merge', i32.gtU(depth(), get('d')), mergeTop()),
+      // The chunk's CV is the right half of the next parent's block.
+      memoryCopy(i32.const(L.ROOT_BLOCK + 32), get('cv'), i32.const(32)),
+      set('d', depth()),
+      whileLoop('fold', i32.gtU(get('d'), i32.const(1)), [
+        set('d', i32.sub(get('d'), i32.const(1))),
+        memoryCopy(i32.const(L.ROOT_BLOCK), stackEntry(get('d')), i32.const(32)),
+        callParent(i32.const(L.ROOT_BLOCK), i32.const(L.ROOT_BLOCK + 32)),
+      ]),
+      memoryCopy(i32.const(L.ROOT_BLOCK), i32.const(L.STACK), i32.const(32)),
+      memoryCopy(i32.const(L.ROOT_CV), i32.const(L.KEY), i32.const(32)),
+      i32.store(i32.const(L.ROOT_LENGTH), i32.const(64)),
+      i32.store(i32.const(L.ROOT_FLAGS), i32.or(modeFlags(), i32.const(L.PARENT | L.ROOT_FLAG))),
+    ],
+  });
+}
+
+/**
+ * finish(ptr, len): the last chunk (len bytes, 0 only for an empty input)
+ * and the stack make the root node at ROOT. A lone chunk is the root
+ * itself; otherwise its CV goes to fold_root.
+ */
+function finish(): string {
+  return func({
+    name: 'finish',
+    exported: true,
+    params: [['ptr', 'i32'], ['len', 'i32']],
+    locals: { b: 'i32', last: 'i32', rest: 'i32', ctr: 'i64' },
+    body: [
+      set('ctr', i64.load(i32.const(L.COUNTER))),
+      memoryCopy(i32.const(L.ROOT_CV), i32.const(L.KEY), i32.const(32)),
+      // Blocks before the last: 0 for len <= 64.
+      set('last', i32.shr(i32.sub(i32.add(get('len'), i32.eqz(get('len'))), i32.const(1)), 6)),
+      set('b', i32.const(0)),
+      whileLoop('block', i32.ltU(get('b'), get('last')), [
+        callCompress(i32.const(L.ROOT_CV), i32.add(get('ptr'), i32.shl(get('b'), 6)), get('ctr'), i32.const(64),
+          i32.or(modeFlags(), i32.eqz(get('b'))), i32.const(L.ROOT_CV)),
+        set('b', i32.add(get('b'), i32.const(1))),
+      ]),
+      set('rest', i32.sub(get('len'), i32.shl(get('last'), 6))),
+      memoryFill(i32.const(L.ROOT_BLOCK), i32.const(64)),
+      memoryCopy(i32.const(L.ROOT_BLOCK), i32.add(get('ptr'), i32.shl(get('last'), 6)), get('rest')),
+      i32.store(i32.const(L.ROOT_LENGTH), get('rest')),
+      i32.store(i32.const(L.ROOT_FLAGS), i32.or(modeFlags(), i32.or(i32.const(L.CHUNK_END), i32.eqz(get('last'))))),
+      `(if ${depth()}
+        (then
+          ${callCompress(i32.const(L.ROOT_CV), i32.const(L.ROOT_BLOCK), get('ctr'), word(L.ROOT_LENGTH), word(L.ROOT_FLAGS), i32.const(L.BLOCK))}
+          (call $fold_root ${i32.const(L.BLOCK)}))
+        (else ${i32.store(i32.const(L.ROOT_FLAGS), i32.or(word(L.ROOT_FLAGS), i32.const(L.ROOT_FLAG)))}))`,
+    ],
+  });
+}
+
+/** fold(): merges the whole stack into one CV at STACK (non-root): the CV of a subtree built from BASE. */
+function fold(): string {
+  return func({
+    name: 'fold',
+    exported: true,
+    body: [whileLoop('merge', i32.gtU(depth(), i32.const(1)), mergeTop())],
+  });
+}
+
+/** output(ptr, blocks): root output blocks OUTPUT, OUTPUT + 1, ... to ptr, four at a time, then one at a time; advances OUTPUT. */
+function output(variants: Variant[]): string {
+  const advance = (n: number) => i64.store(i32.const(L.OUTPUT), i64.add(i64.load(i32.const(L.OUTPUT)), i64.const(n)));
+  return func({
+    name: 'output',
+    exported: true,
+    params: [['ptr', 'i32'], ['blocks', 'i32']],
+    body: [
+      whileLoop('wide', i32.geU(get('blocks'), i32.const(4)), [
+        `(call $output4 ${get('ptr')})`,
+        advance(4),
+        set('ptr', i32.add(get('ptr'), i32.const(256))),
+        set('blocks', i32.sub(get('blocks'), i32.const(4))),
+      ]),
+      whileLoop('single', get('blocks'), [
+        callCompress(i32.const(L.ROOT_CV), i32.const(L.ROOT_BLOCK), i64.load(i32.const(L.OUTPUT)), word(L.ROOT_LENGTH), word(L.ROOT_FLAGS), get('ptr'), 1),
+        advance(1),
+        set('ptr', i32.add(get('ptr'), i32.const(64))),
+        set('blocks', i32.sub(get('blocks'), i32.const(1))),
+      ]),
+    ],
+  });
+}
+
+/**
+ * hash(ptr, len, blocks, iv): a whole input of len bytes at ptr, from a
+ * fresh tree state (key and flags set, the rest zero; with `iv` the kernel
+ * sets the key to the IV itself), and its first `blocks` output blocks
+ * written over it: one call for a one-shot hash.
+ */
+function hash(): string {
+  return func({
+    name: 'hash',
+    exported: true,
+    params: [['ptr', 'i32'], ['len', 'i32'], ['blocks', 'i32'], ['iv', 'i32']],
+    locals: { whole: 'i32' },
+    body: [
+      ifThen(get('iv'), L.IV.map((w, i) => i32.store(i32.const(L.KEY), i32.const(w), 4 * i))),
+      `(if ${i32.and(i32.gtU(get('len'), i32.const(1024)), i32.eqz(i32.and(get('len'), i32.const(1023))))}
+        (then
+          ;; Whole chunks only: the last one's CV comes from the same 4-wide batch.
+          (call $chunk_cvs ${get('ptr')} ${i32.shr(get('len'), 10)})
+          (call $absorb_cvs ${i32.sub(i32.shr(get('len'), 10), i32.const(1))})
+          (call $fold_root ${i32.add(i32.const(L.CVS - 32), i32.shr(get('len'), 5))}))
+        (else
+          ;; Every chunk but the last (which may be partial) goes through update.
+          ${set('whole', i32.and(i32.sub(get('len'), i32.const(1)), i32.const(~1023)))}
+          ${ifThen(i32.leU(get('len'), i32.const(1024)), [set('whole', i32.const(0))])}
+          (call $update ${get('ptr')} ${get('whole')})
+          (call $finish ${i32.add(get('ptr'), get('whole'))} ${i32.sub(get('len'), get('whole'))})))`,
+      `(call $output ${get('ptr')} ${get('blocks')})`,
+    ],
+  });
+}
+
+/** wipe(end, tree): zeroes [0, end), and the CV scratch and stack when `tree`. */
+function wipe(): string {
+  return func({
+    name: 'wipe',
+    exported: true,
+    params: [['end', 'i32'], ['tree', 'i32']],
+    body: [
+      memoryFill(i32.const(0), get('end')),
+      ifThen(get('tree'), [memoryFill(i32.const(L.TREE), i32.const(L.TREE_BYTES))]),
+    ],
+  });
+}
+
+/**
+ * The chunk function's variants; the runtime picks one per engine by
+ * timing real calls (runtime/variants.ts), as for ChaCha, whose kernels
+ * showed V8 11.3 and JavaScriptCore preferring i8x16.swizzle and newer V8
+ * i8x16.shuffle. Parents and output, a small share of the work, use the
+ * first variant.
+ */
+export const blake3Variants: Variant[] = [
+  { name: 'swizzle', rotation: 'swizzle', order: 'interleaved' },
+  { name: 'shuffle', rotation: 'shuffle', order: 'interleaved' },
+];
+
+export function blake3Module(variants: Variant[] = blake3Variants): string {
+  return module(L.PAGES, [
+    ...variants.map(chunks4),
+    parents4(variants[0]),
+    output4(variants[0]),
+    compress(),
+    chunk1(),
+    chunkCvs(variants),
+    merge(),
+    pushCv(),
+    absorbCvs(),
+    update(),
+    foldRoot(),
+    finish(),
+    fold(),
+    output(variants),
+    hash(),
+    wipe(),
+    func({ name: 'select_variant', exported: true, params: [['index', 'i32']], body: ['(global.set $variant (local.get $index))'] }),
+    func({ name: 'variant_count', exported: true, result: 'i32', body: [i32.const(variants.length)] }),
+  ], ['(global $variant (mut i32) (i32.const 0))']);
+}
