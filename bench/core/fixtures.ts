@@ -1,0 +1,55 @@
+/**
+ * Deterministic inputs named by a label. Every library of a case reads the
+ * same bytes, so outputs can be compared byte for byte, and every engine
+ * and every rerun measures the same data. The generator needs no platform
+ * API: FNV-1a hashes the label into a seed, and xorshift32 expands it. The
+ * bytes only need to look unstructured; nothing here is cryptographic.
+ */
+
+function seedOf(label: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < label.length; i++) {
+    hash ^= label.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash === 0 ? 1 : hash >>> 0; // xorshift never leaves 0
+}
+
+/** Fills `out` with the pseudo-random stream of `label`. */
+export function fill(label: string, out: Uint8Array): Uint8Array {
+  let x = seedOf(label);
+  let i = 0;
+  for (; i + 4 <= out.length; i += 4) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x;
+    out[i + 1] = x >>> 8;
+    out[i + 2] = x >>> 16;
+    out[i + 3] = x >>> 24;
+  }
+  for (; i < out.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x;
+  }
+  return out;
+}
+
+/** `length` bytes of `label`'s stream, in a Uint8Array that owns its buffer. */
+export function bytes(label: string, length: number): Uint8Array {
+  return fill(label, new Uint8Array(length));
+}
+
+/**
+ * A copy of `data` at byteOffset `offset` of a buffer of its own (offset 0
+ * gives a plain array). Unaligned views show what a library does with
+ * input it cannot read as 32-bit words in place.
+ */
+export function placed(data: Uint8Array, offset: number): Uint8Array {
+  if (offset === 0) return data.slice();
+  const view = new Uint8Array(data.length + offset).subarray(offset);
+  view.set(data);
+  return view;
+}

@@ -1,0 +1,169 @@
+/**
+ * Loads every library the benchmarks compare, in whatever engine runs the
+ * core, and describes each for the harness and the report. Only the peers
+ * every engine can load are required (@noble/ciphers, libsodium-wrappers);
+ * fourfold is optional, so the suite still runs while it does not build,
+ * and node:crypto exists in Node, Deno and Bun but not in browsers.
+ *
+ * A library may appear under several names, one per call style: 'fourfold
+ * (output)' is fourfold writing into a caller-supplied, reused output
+ * buffer, which @noble/ciphers offers too ('noble (output)'). Without it,
+ * allocating a 16 MiB output would weigh more than the cipher.
+ */
+import type * as NobleChacha from '@noble/ciphers/chacha.js';
+import type * as NoblePoly1305 from '@noble/ciphers/_poly1305.js';
+import type sodiumStandard from 'libsodium-wrappers';
+import type * as NodeCrypto from 'node:crypto';
+
+type FourfoldRoot = typeof import('fourfold');
+type FourfoldChacha = typeof import('fourfold/chacha');
+type FourfoldPoly1305 = typeof import('fourfold/poly1305');
+
+export interface Library {
+  readonly name: string;
+  readonly version: string;
+  /**
+   * Whether this library's output is trusted as the expected answer when
+   * the outputs of a case are cross-checked (true for the established peers).
+   */
+  readonly reference: boolean;
+  /**
+   * Runs before a batch of this library's calls. Fourfold's two tiers
+   * share one module and one global tier switch, so each must re-select
+   * its tier before it is timed. Libraries sharing a tier share the same
+   * function, so the harness can skip the call when nothing changes.
+   */
+  readonly activate?: () => unknown;
+}
+
+/** The loaded modules, for the op definitions under ops/. Absent when not loadable here. */
+export interface Apis {
+  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305 };
+  readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305 };
+  /** Typed as the standard build; ops check for the functions only -sumo has. */
+  readonly sodium: typeof sodiumStandard;
+  readonly node?: typeof NodeCrypto;
+}
+
+export interface Loaded {
+  /** In column order: fourfold first, since the report compares it with the others. */
+  readonly libraries: Library[];
+  readonly apis: Apis;
+  readonly warnings: string[];
+}
+
+function describe(cause: unknown): string {
+  return cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
+}
+
+/** Imports fourfold through its own package name, as a user would: the built dist/ behind "exports". */
+async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot['ready']; api: NonNullable<Apis['fourfold']> }> {
+  const attempt = async <T>(specifier: string, load: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await load();
+    } catch (cause) {
+      warnings.push(`fourfold: cannot import '${specifier}' (${describe(cause)}); its ops are skipped`);
+      return undefined;
+    }
+  };
+  const root = await attempt('fourfold', () => import('fourfold'));
+  if (root === undefined) return { api: {} };
+  const chacha = await attempt('fourfold/chacha', () => import('fourfold/chacha'));
+  const poly1305 = await attempt('fourfold/poly1305', () => import('fourfold/poly1305'));
+  return { ready: root.ready, api: { chacha, poly1305 } };
+}
+
+/**
+ * libsodium-wrappers comes in two builds of the same C code compiled to
+ * WebAssembly: the standard one lacks crypto_stream_* and
+ * crypto_onetimeauth, -sumo has everything. Use -sumo when installed, so
+ * sodium has a column for every op, from one build.
+ */
+async function loadSodium(versions: Record<string, string>, warnings: string[]): Promise<{ api: typeof sodiumStandard; version: string }> {
+  const builds: [string, () => Promise<unknown>][] = [
+    ['libsodium-wrappers-sumo', () => import('libsodium-wrappers-sumo')],
+    ['libsodium-wrappers', () => import('libsodium-wrappers')],
+  ];
+  for (const [name, load] of builds) {
+    let api: typeof sodiumStandard;
+    try {
+      api = ((await load()) as { default: typeof sodiumStandard }).default;
+    } catch {
+      continue;
+    }
+    await api.ready;
+    const missing = ['crypto_stream_chacha20_ietf_xor', 'crypto_stream_xchacha20_xor', 'crypto_onetimeauth'].filter(
+      (fn) => typeof (api as unknown as Record<string, unknown>)[fn] !== 'function',
+    );
+    if (missing.length > 0) {
+      warnings.push(`sodium: ${name} lacks ${missing.join(', ')} (only the -sumo build has them); those ops are not timed for sodium`);
+    }
+    return { api, version: `${name} ${versions[name] ?? '?'} (libsodium ${api.SODIUM_VERSION_STRING})` };
+  }
+  throw new Error('cannot import libsodium-wrappers');
+}
+
+/** node:crypto where the engine has it (Node, Deno, Bun); a bundler leaves this import to the engine. */
+async function loadNodeCrypto(): Promise<typeof NodeCrypto | undefined> {
+  try {
+    const specifier = 'node:crypto';
+    const module = (await import(/* @vite-ignore */ specifier)) as typeof NodeCrypto;
+    return typeof module.createCipheriv === 'function' ? module : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the engine says which TLS library backs node:crypto. */
+function nodeCryptoVersion(): string {
+  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions ?? {};
+  const backend = versions.openssl !== undefined ? `OpenSSL ${versions.openssl}` : versions.boringssl !== undefined ? `BoringSSL ${versions.boringssl}` : undefined;
+  return backend === undefined ? 'node:crypto' : `node:crypto (${backend})`;
+}
+
+export async function loadLibraries(versions: Record<string, string>): Promise<Loaded> {
+  const warnings: string[] = [];
+  const libraries: Library[] = [];
+
+  const fourfold = await loadFourfold(warnings);
+  const ready = fourfold.ready;
+  if (ready !== undefined) {
+    const version = versions.fourfold ?? '?';
+    // ready() with no tier picks 'simd' where the engine supports it. If it
+    // falls back, timing "fourfold" would silently measure the JS tier twice.
+    const tier = await ready();
+    if (tier === 'simd') {
+      const simd = () => ready({ tier: 'simd' });
+      libraries.push(
+        { name: 'fourfold', version: `${version} (simd)`, reference: false, activate: simd },
+        { name: 'fourfold (output)', version: `${version} (simd)`, reference: false, activate: simd },
+      );
+    } else {
+      warnings.push(`fourfold: the simd tier is unavailable in this engine (ready() chose '${tier}'); only fourfold-js is timed`);
+    }
+    libraries.push({ name: 'fourfold-js', version: `${version} (js)`, reference: false, activate: () => ready({ tier: 'js' }) });
+  }
+
+  const nobleVersion = `@noble/ciphers ${versions['@noble/ciphers'] ?? '?'}`;
+  const [nobleChacha, noblePoly1305] = await Promise.all([import('@noble/ciphers/chacha.js'), import('@noble/ciphers/_poly1305.js')]);
+  const sodium = await loadSodium(versions, warnings);
+  const node = await loadNodeCrypto();
+  libraries.push(
+    { name: 'noble', version: nobleVersion, reference: true },
+    // The same library; not a reference, since its output is the caller's reused buffer.
+    { name: 'noble (output)', version: nobleVersion, reference: false },
+    { name: 'sodium', version: sodium.version, reference: true },
+  );
+  if (node !== undefined) libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true });
+
+  return {
+    libraries,
+    apis: {
+      fourfold: ready === undefined ? undefined : fourfold.api,
+      noble: { chacha: nobleChacha, poly1305: noblePoly1305 },
+      sodium: sodium.api,
+      node,
+    },
+    warnings,
+  };
+}

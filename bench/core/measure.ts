@@ -1,0 +1,143 @@
+/**
+ * Timing primitives: a batch of calls, warm-up with calibration, and
+ * interleaved sampling of several subjects. Nothing here knows about
+ * cryptography or about the engine beyond performance.now().
+ */
+import type { CaseTiming } from './types.js';
+import type { Library } from './libraries.js';
+import type { Call } from './ops/types.js';
+import { now, timerGranularityNs } from './timer.js';
+
+/** One thing to time: a library's call bound to one shape's inputs. */
+export interface Subject {
+  readonly library: Library;
+  readonly call: Call;
+}
+
+export interface Samples {
+  readonly callsPerSample: number;
+  /** Nanoseconds per call, one entry per sample. */
+  readonly nsPerCall: number[];
+}
+
+// Every output contributes a byte here, and the result records the final
+// value, so the engine can never prove a call's result unused and drop it.
+let sink = 0;
+export function sinkValue(): number {
+  return sink;
+}
+
+let activeTier: (() => unknown) | undefined;
+
+/**
+ * Selects the subject's library (fourfold's tier) before its calls. Only a
+ * change of tier costs a call; libraries without a tier leave it alone.
+ */
+export async function activate(library: Library): Promise<void> {
+  if (library.activate === undefined || library.activate === activeTier) return;
+  await library.activate();
+  activeTier = library.activate;
+}
+
+/** Runs `call` `calls` times back to back and returns the elapsed nanoseconds. */
+export function timeBatch(call: Call, calls: number): number {
+  let local = 0;
+  const start = now();
+  for (let i = 0; i < calls; i++) local ^= call()[0] | 0; // `| 0`: an empty output reads undefined
+  const elapsed = (now() - start) * 1e6;
+  sink ^= local;
+  return elapsed;
+}
+
+/**
+ * Calls `call` for about `warmupMs`, so the engine has compiled its hot
+ * paths, and returns the cost of one call, in ns. Batches double in size;
+ * the fastest batch decides, per call: by then the optimizing compiler has
+ * run, and a batch that was preempted (a shared machine) or caught a
+ * garbage collection would otherwise make every sample's batch too short,
+ * and short batches pay the cold caches of the subject before them. Only
+ * batches lasting 10 clock steps count: on a coarse clock (a browser's
+ * 100 µs) a short batch reads as taking no time at all. A call slower than
+ * the whole warm-up still runs twice, so it is timed compiled.
+ */
+export function warmUp(call: Call, warmupMs: number): number {
+  const budget = warmupMs * 1e6;
+  const readable = 10 * timerGranularityNs();
+  let spent = 0;
+  let calls = 1;
+  let timed = 0;
+  let fastest = Infinity;
+  for (let round = 0; ; round++) {
+    const elapsed = timeBatch(call, calls);
+    spent += elapsed;
+    // The first call compiles; later batches count once the clock can read them.
+    if (round > 0 && elapsed >= readable) {
+      fastest = Math.min(fastest, elapsed / calls);
+      timed++;
+    }
+    if (spent >= budget && timed >= 2) return Math.max(fastest, 1);
+    // Double; once batches are readable, do not overshoot the budget by much on a slow call.
+    const cap = elapsed >= readable ? Math.ceil(Math.max(budget - spent, readable) / (elapsed / calls)) : Infinity;
+    calls = Math.max(1, Math.min(calls * 2, cap));
+  }
+}
+
+/**
+ * One sample: a batch of `calls` calls, in ns per call. A batch shorter
+ * than half of `targetNs` means the call got faster since the batch was
+ * sized (an engine that optimizes late): the batch is sized again and the
+ * sample retaken, as a short one would be quantized by a coarse clock and
+ * pay more for its cold start. Returns the batch used.
+ */
+export function sampleOf(call: Call, calls: number, targetNs: number): { nsPerCall: number; calls: number } {
+  for (let attempt = 0; ; attempt++) {
+    const elapsed = timeBatch(call, calls);
+    if (elapsed >= targetNs / 2 || attempt === 4) return { nsPerCall: elapsed / calls, calls };
+    const perCall = elapsed / calls;
+    calls = Math.min(calls * 16, perCall > 0 ? Math.ceil(targetNs / perCall) : Infinity);
+  }
+}
+
+/**
+ * Times several subjects against each other. All are warmed up first;
+ * then samples are taken round-robin, one per subject per round, each
+ * round starting with the next subject, so that drift (thermal, turbo,
+ * other load) and the order of calls weigh on every subject alike. A
+ * sample times a batch of calls lasting about `sampleMs`; slow subjects
+ * (one call longer than a sample) take fewer rounds, down to minSamples,
+ * to stay within the case's budget.
+ */
+export async function sampleRoundRobin(subjects: readonly Subject[], timing: CaseTiming, tick: (fraction: number) => Promise<void>): Promise<Samples[]> {
+  const target = timing.sampleMs * 1e6;
+  const batch: number[] = [];
+  for (const [i, s] of subjects.entries()) {
+    await activate(s.library);
+    const nsPerCall = warmUp(s.call, timing.warmupMs);
+    batch.push(Math.max(1, Math.round(target / nsPerCall)));
+    await tick((0.3 * (i + 1)) / subjects.length);
+  }
+
+  const sample = (i: number): number => {
+    const taken = sampleOf(subjects[i]!.call, batch[i]!, target);
+    batch[i] = taken.calls;
+    return taken.nsPerCall;
+  };
+
+  const samples: number[][] = subjects.map(() => []);
+  // The first round measures the round's real duration, which sets the count.
+  let rounds = timing.samples;
+  for (let round = 0; round < rounds; round++) {
+    const start = now();
+    for (let k = 0; k < subjects.length; k++) {
+      const i = (round + k) % subjects.length;
+      await activate(subjects[i]!.library);
+      samples[i]!.push(sample(i));
+    }
+    if (round === 0) {
+      const perRound = Math.max(now() - start, 1e-3);
+      rounds = Math.max(timing.minSamples, Math.min(timing.samples, Math.floor(timing.budgetMs / perRound)));
+    }
+    await tick(0.3 + (0.7 * (round + 1)) / rounds);
+  }
+  return subjects.map((_, i) => ({ callsPerSample: batch[i]!, nsPerCall: samples[i]! }));
+}

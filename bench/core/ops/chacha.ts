@@ -1,0 +1,241 @@
+/**
+ * The ChaCha family: the bare stream ciphers and the two AEADs.
+ *
+ * Conventions shared by every entry, so the libraries do the same work:
+ * - each timed call is one complete message, as an application would send
+ *   it: an AEAD call builds the cipher for its key and nonce, then seals or
+ *   opens; a node:crypto call creates its Cipher and finalizes it;
+ * - outputs are allocated by the library, except in the '(output)' call
+ *   styles, which write into one caller-supplied buffer, reused;
+ * - no associated data;
+ * - the throughput counts message bytes only: the tag a decrypt reads is
+ *   not counted, nor the tag an encrypt writes;
+ * - with n keys, call i uses key i mod n (and, to decrypt, the message
+ *   sealed under it); the nonce stays the same.
+ */
+import { bytes } from '../fixtures.js';
+import type { Apis } from '../libraries.js';
+import { keySet, message, outputBuffer, packed, rotating } from './shared.js';
+import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
+
+type Stream = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array) => Uint8Array;
+interface Aead {
+  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array;
+  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
+}
+type AeadFactory = (key: Uint8Array, nonce: Uint8Array) => Aead;
+type SodiumStream = (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
+type SodiumSeal = (message: Uint8Array, ad: null, nsec: null, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
+type SodiumOpen = (nsec: null, sealed: Uint8Array, ad: null, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
+
+const TAG = 16;
+
+interface Inputs {
+  readonly shape: Shape;
+  readonly keys: Uint8Array[];
+  readonly nonce: Uint8Array;
+  readonly message: Uint8Array;
+}
+
+/** Decrypt inputs: sealed[i] is the message sealed under keys[i]; the message is kept for reference. */
+interface SealedInputs extends Inputs {
+  readonly sealed: Uint8Array[];
+}
+
+function inputs(label: string, shape: Shape, nonceLength: number): Inputs {
+  return {
+    shape,
+    keys: keySet(`${label} key`, shape.keys),
+    nonce: bytes(`${label} nonce`, nonceLength),
+    message: message(`${label} message`, shape),
+  };
+}
+
+/** Whether this engine's node:crypto offers a cipher: Bun's (BoringSSL) has no ChaCha20 at all. */
+function nodeHasCipher(node: NonNullable<Apis['node']>, name: string): boolean {
+  try {
+    return node.getCiphers().includes(name);
+  } catch {
+    return false;
+  }
+}
+
+/** node:crypto's 'chacha20' takes one 16-byte IV: the 32-bit little-endian block counter (0 here), then the nonce. */
+function nodeIv(nonce12: Uint8Array): Uint8Array {
+  const iv = new Uint8Array(16);
+  iv.set(nonce12, 4);
+  return iv;
+}
+
+/** chacha20 (RFC 8439: 12-byte nonce, counter 0) and xchacha20 (24-byte nonce). */
+function streamOps(apis: Apis): OpDefinition<unknown>[] {
+  const { fourfold, noble, sodium, node } = apis;
+  // crypto_stream_* exist only in the -sumo build of libsodium-wrappers.
+  const sodiumStreams = sodium as unknown as Record<string, SodiumStream | undefined>;
+  const streams = [
+    { op: 'chacha20', nonceLength: 12, fourfold: fourfold?.chacha?.chacha20, noble: noble.chacha.chacha20, sodium: sodiumStreams.crypto_stream_chacha20_ietf_xor },
+    { op: 'xchacha20', nonceLength: 24, fourfold: fourfold?.chacha?.xchacha20, noble: noble.chacha.xchacha20, sodium: sodiumStreams.crypto_stream_xchacha20_xor },
+  ];
+
+  return streams.map(({ op, nonceLength, ...library }) => {
+    const entries: OpEntry<Inputs>[] = [];
+    const add = (name: string, bind: (i: Inputs) => (key: number) => Uint8Array) =>
+      entries.push({ library: name, bind: (i) => rotating(i.keys.length, bind(i)) });
+    // Every library but sodium takes (key, nonce, data, output?).
+    const addStream = (name: string, stream: Stream) => {
+      add(name, ({ keys, nonce, message }) => (k) => stream(keys[k]!, nonce, message));
+      if (name === 'fourfold' || name === 'noble') {
+        add(`${name} (output)`, ({ keys, nonce, message, shape }) => {
+          const out = outputBuffer(shape.size, shape);
+          return (k) => stream(keys[k]!, nonce, message, out);
+        });
+      }
+    };
+    const fourfoldStream = library.fourfold;
+    if (fourfoldStream !== undefined) {
+      addStream('fourfold', fourfoldStream);
+      add('fourfold-js', ({ keys, nonce, message }) => (k) => fourfoldStream(keys[k]!, nonce, message));
+    }
+    addStream('noble', library.noble as Stream);
+    const sodiumStream = library.sodium;
+    if (sodiumStream !== undefined) add('sodium', ({ keys, nonce, message }) => (k) => sodiumStream(message, nonce, keys[k]!));
+    // node:crypto has ChaCha20 (through OpenSSL) but no XChaCha20.
+    if (node !== undefined && op === 'chacha20' && nodeHasCipher(node, 'chacha20')) {
+      add('node', ({ keys, nonce, message }) => {
+        const iv = nodeIv(nonce);
+        return (k) => {
+          const cipher = node.createCipheriv('chacha20', keys[k]!, iv);
+          const out = cipher.update(message);
+          cipher.final(); // always empty for a stream cipher, but part of using the API
+          return out;
+        };
+      });
+    }
+    return defineOp<Inputs>({ op, inputs: (shape) => inputs(op, shape, nonceLength), entries });
+  });
+}
+
+/** AEAD_CHACHA20_POLY1305 (RFC 8439) and AEAD_XChaCha20_Poly1305 (draft-irtf-cfrg-xchacha), each sealing and opening. */
+function aeadOps(apis: Apis): OpDefinition<unknown>[] {
+  const { fourfold, noble, sodium } = apis;
+  const aeads = [
+    {
+      name: 'chacha20poly1305',
+      nonceLength: 12,
+      fourfold: fourfold?.chacha?.chacha20poly1305 as AeadFactory | undefined,
+      noble: noble.chacha.chacha20poly1305 as AeadFactory,
+      sodiumSeal: sodium.crypto_aead_chacha20poly1305_ietf_encrypt as SodiumSeal,
+      sodiumOpen: sodium.crypto_aead_chacha20poly1305_ietf_decrypt as SodiumOpen,
+    },
+    {
+      name: 'xchacha20poly1305',
+      nonceLength: 24,
+      fourfold: fourfold?.chacha?.xchacha20poly1305 as AeadFactory | undefined,
+      noble: noble.chacha.xchacha20poly1305 as AeadFactory,
+      sodiumSeal: sodium.crypto_aead_xchacha20poly1305_ietf_encrypt as SodiumSeal,
+      sodiumOpen: sodium.crypto_aead_xchacha20poly1305_ietf_decrypt as SodiumOpen,
+    },
+  ];
+
+  const ops: OpDefinition<unknown>[] = [];
+  for (const aead of aeads) {
+    // Both directions use the same key, nonce and message streams.
+    const plain = (shape: Shape) => inputs(aead.name, shape, aead.nonceLength);
+    // libsodium seals the decrypt inputs: it is trusted, and with a million
+    // keys it is several times quicker than @noble/ciphers.
+    const sealedInputs = (shape: Shape): SealedInputs => {
+      const i = plain(shape);
+      const sealed = packed(i.keys.length, shape.size + TAG, shape.offset, (k, view) =>
+        view.set(aead.sodiumSeal(i.message, null, null, i.nonce, i.keys[k]!)),
+      );
+      return { ...i, sealed };
+    };
+
+    const seal: OpEntry<Inputs>[] = [];
+    const open: OpEntry<SealedInputs>[] = [];
+    const addBoth = (name: string, factory: AeadFactory, withOutput: boolean) => {
+      seal.push({ library: name, bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => factory(keys[k]!, nonce).encrypt(message)) });
+      open.push({ library: name, bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!)) });
+      if (!withOutput) return;
+      seal.push({
+        library: `${name} (output)`,
+        bind: ({ keys, nonce, message, shape }) => {
+          const out = outputBuffer(shape.size + TAG, shape);
+          return rotating(keys.length, (k) => factory(keys[k]!, nonce).encrypt(message, out));
+        },
+      });
+      open.push({
+        library: `${name} (output)`,
+        bind: ({ keys, nonce, sealed, shape }) => {
+          const out = outputBuffer(shape.size, shape);
+          return rotating(keys.length, (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!, out));
+        },
+      });
+    };
+    if (aead.fourfold !== undefined) {
+      addBoth('fourfold', aead.fourfold, true);
+      addBoth('fourfold-js', aead.fourfold, false);
+    }
+    addBoth('noble', aead.noble, true);
+    seal.push({ library: 'sodium', bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => aead.sodiumSeal(message, null, null, nonce, keys[k]!)) });
+    open.push({ library: 'sodium', bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => aead.sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!)) });
+    if (aead.name === 'chacha20poly1305') {
+      const node = nodeAeadEntries(apis);
+      if (node !== undefined) {
+        seal.push(node.seal);
+        open.push(node.open);
+      }
+    }
+    ops.push(defineOp<Inputs>({ op: `${aead.name}-encrypt`, inputs: plain, entries: seal }));
+    ops.push(defineOp<SealedInputs>({ op: `${aead.name}-decrypt`, inputs: sealedInputs, entries: open }));
+  }
+  return ops;
+}
+
+/** node:crypto offers the IETF AEAD only, and keeps its tag apart from the ciphertext. */
+function nodeAeadEntries({ node }: Apis): { seal: OpEntry<Inputs>; open: OpEntry<SealedInputs> } | undefined {
+  if (node === undefined || !nodeHasCipher(node, 'chacha20-poly1305')) return undefined;
+  const sealParts = ({ keys, nonce, message }: Inputs) =>
+    rotating(keys.length, (k) => {
+      const cipher = node.createCipheriv('chacha20-poly1305', keys[k]!, nonce, { authTagLength: TAG });
+      const ciphertext = cipher.update(message);
+      cipher.final();
+      // The timed call fetches the tag but does not join it to the
+      // ciphertext: that copy is not one node's users need to make.
+      cipher.getAuthTag();
+      return ciphertext;
+    });
+  return {
+    seal: {
+      library: 'node',
+      bind: sealParts,
+      checkedOutput: ({ keys, nonce, message }) => {
+        const cipher = node.createCipheriv('chacha20-poly1305', keys[0]!, nonce, { authTagLength: TAG });
+        const ciphertext = cipher.update(message);
+        cipher.final();
+        const joined = new Uint8Array(ciphertext.length + TAG);
+        joined.set(ciphertext);
+        joined.set(cipher.getAuthTag(), ciphertext.length);
+        return joined;
+      },
+    },
+    open: {
+      library: 'node',
+      bind: ({ keys, nonce, sealed }) => {
+        const bodies = sealed.map((s) => s.subarray(0, s.length - TAG));
+        const tags = sealed.map((s) => s.subarray(s.length - TAG));
+        return rotating(keys.length, (k) => {
+          const decipher = node.createDecipheriv('chacha20-poly1305', keys[k]!, nonce, { authTagLength: TAG });
+          decipher.setAuthTag(tags[k]!);
+          const plaintext = decipher.update(bodies[k]!);
+          decipher.final(); // throws if the tag does not verify
+          return plaintext;
+        });
+      },
+    },
+  };
+}
+
+export function chachaOps(apis: Apis): OpDefinition<unknown>[] {
+  return [...streamOps(apis), ...aeadOps(apis)];
+}

@@ -1,0 +1,13 @@
+/**
+ * The op table: every op of every family. A new family (Salsa20, BLAKE3,
+ * ...) writes its module and adds it here; the harness, the runner and the
+ * report need no change.
+ */
+import type { Apis } from '../libraries.js';
+import { chachaOps } from './chacha.js';
+import { poly1305Ops } from './poly1305.js';
+import type { OpDefinition } from './types.js';
+
+export function allOps(apis: Apis): OpDefinition<unknown>[] {
+  return [...chachaOps(apis), ...poly1305Ops(apis)];
+}

@@ -1,0 +1,35 @@
+/**
+ * Poly1305 (RFC 8439 §2.5) as a one-shot MAC over a whole message.
+ * node:crypto offers no Poly1305 of its own (only inside the AEAD), and
+ * libsodium-wrappers has crypto_onetimeauth only in its -sumo build, so
+ * the sodium entry is registered only when the function exists. No
+ * library takes a caller-supplied buffer for the 16-byte tag.
+ */
+import type { Apis } from '../libraries.js';
+import { keySet, message, rotating } from './shared.js';
+import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
+
+interface Inputs {
+  readonly keys: Uint8Array[];
+  readonly message: Uint8Array;
+}
+
+type Mac = (message: Uint8Array, key: Uint8Array) => Uint8Array;
+
+export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
+  const entries: OpEntry<Inputs>[] = [];
+  const add = (library: string, mac: Mac) =>
+    entries.push({ library, bind: ({ keys, message }) => rotating(keys.length, (k) => mac(message, keys[k]!)) });
+
+  const fourfold = apis.fourfold?.poly1305?.poly1305;
+  if (fourfold !== undefined) {
+    add('fourfold', fourfold);
+    add('fourfold-js', fourfold);
+  }
+  add('noble', apis.noble.poly1305.poly1305 as Mac);
+  const onetimeauth = (apis.sodium as unknown as { crypto_onetimeauth?: Mac }).crypto_onetimeauth;
+  if (onetimeauth !== undefined) add('sodium', onetimeauth);
+
+  const inputs = (shape: Shape): Inputs => ({ keys: keySet('poly1305 key', shape.keys), message: message('poly1305 message', shape) });
+  return [defineOp<Inputs>({ op: 'poly1305', inputs, entries })];
+}

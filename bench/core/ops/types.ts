@@ -1,0 +1,45 @@
+/**
+ * The op table's types. An op definition builds the inputs of one shape
+ * (size, byteOffset, number of keys) once, and each library's entry binds
+ * them into the call the harness times, so every library of a case reads
+ * the very same bytes.
+ */
+
+/** One timed call. It returns its output so the harness can keep it alive. */
+export type Call = () => Uint8Array;
+
+export interface Shape {
+  /** Message bytes per call (what the throughput counts). */
+  readonly size: number;
+  /** byteOffset of the input, and of a caller-supplied output, within its buffer. */
+  readonly offset: number;
+  /** Distinct keys the calls cycle through, a power of two. */
+  readonly keys: number;
+}
+
+export interface OpEntry<I> {
+  /** Who is measured; must name a loaded Library. */
+  readonly library: string;
+  /** Returns the call to time. Throws if the library cannot do this op for these inputs. */
+  bind(inputs: I): Call;
+  /**
+   * The complete output of the first call, for a call that returns only
+   * part of it (node:crypto keeps an AEAD tag apart from the ciphertext).
+   * Without it, the output of the bound call is checked.
+   */
+  checkedOutput?(inputs: I): Uint8Array;
+}
+
+export interface OpDefinition<I = never> {
+  /** What is measured, e.g. 'chacha20poly1305-encrypt'. */
+  readonly op: string;
+  /** Builds the inputs of one shape. */
+  inputs(shape: Shape): I;
+  /** In any order; the harness sorts them by library. */
+  readonly entries: readonly OpEntry<I>[];
+}
+
+/** Erases an op's input type for the table: inputs only ever flow from its own inputs() to its own entries. */
+export function defineOp<I>(definition: OpDefinition<I>): OpDefinition<unknown> {
+  return definition as unknown as OpDefinition<unknown>;
+}

@@ -1,0 +1,164 @@
+/**
+ * The benchmark core's entry point: runBenchmark(config) runs every
+ * selected part in the engine it is loaded in and returns the result as
+ * plain JSON. It uses no platform API beyond performance.now(), setTimeout
+ * and dynamic import, so the same module (bundled by bench/node/bundle.ts)
+ * runs in Node, Deno, Bun and browsers; the Node-side runner does
+ * everything else (options, files, machine, setup time, code size).
+ */
+import { runCase, type SelectedOp } from './cases.js';
+import { crossOriginIsolated, describeEngine } from './engine-info.js';
+import { loadLibraries, type Library } from './libraries.js';
+import { sinkValue } from './measure.js';
+import { allOps } from './ops/index.js';
+import type { OpDefinition } from './ops/types.js';
+import { runSweep, sweepLengths } from './sweep.js';
+import { now, timerGranularityNs } from './timer.js';
+import type { BenchConfig, CaseResult, CaseTiming, EngineResult, Part, Progress, SweepResult } from './types.js';
+
+export type { BenchConfig, EngineResult, Progress } from './types.js';
+
+/** A rough cost of one call, only to weigh the progress bar: 500 ns plus 5 ns per byte. */
+const roughCallMs = (size: number) => (500 + 5 * size) / 1e6;
+
+function caseWeight(subjects: number, size: number, t: CaseTiming): number {
+  const roundMs = subjects * Math.max(t.sampleMs, roughCallMs(size));
+  const rounds = Math.max(t.minSamples, Math.min(t.samples, Math.floor(t.budgetMs / roundMs)));
+  return subjects * Math.max(t.warmupMs, 2 * roughCallMs(size)) + rounds * roundMs;
+}
+
+interface Task {
+  readonly label: string;
+  /** Estimated milliseconds, for the progress bar only. */
+  readonly weight: number;
+  run(tick: (fraction: number, label?: string) => Promise<void>): Promise<void>;
+}
+
+/** Ops in table order with the selected libraries in column order, and the reference among all loaded ones. */
+function selectOps(definitions: OpDefinition<unknown>[], libraries: Library[], config: BenchConfig): SelectedOp[] {
+  const selectsOp = (op: string) => config.ops === undefined || config.ops.some((name) => op === name || op.startsWith(`${name}-`));
+  const rank = new Map(libraries.map((library, i) => [library.name, i]));
+  const selected: SelectedOp[] = [];
+  for (const definition of definitions.filter((d) => selectsOp(d.op))) {
+    const loaded = definition.entries.filter((e) => rank.has(e.library)).sort((a, b) => rank.get(a.library)! - rank.get(b.library)!);
+    const timed = loaded.filter((e) => config.libs === undefined || config.libs.includes(e.library));
+    if (timed.length === 0) continue;
+    const reference = loaded.find((e) => libraries[rank.get(e.library)!]!.reference);
+    selected.push({ definition, timed, reference });
+  }
+  return selected;
+}
+
+export async function runBenchmark(config: BenchConfig, onProgress: (progress: Progress) => void = () => {}): Promise<EngineResult> {
+  const started = new Date();
+  const t0 = now();
+  const granularityNs = timerGranularityNs();
+  const { libraries, apis, warnings } = await loadLibraries({ ...config.versions });
+  const byName = new Map(libraries.map((l) => [l.name, l]));
+  const unknown = config.libs?.filter((name) => !byName.has(name)) ?? [];
+  if (unknown.length > 0) warnings.push(`not available in this engine: ${unknown.join(', ')} (available: ${libraries.map((l) => l.name).join(', ')})`);
+  const ops = selectOps(allOps(apis), libraries, config);
+
+  // A coarse clock (a browser page that is not cross-origin isolated) needs
+  // longer samples; the sweep then widens its stride to keep its duration.
+  const sweepBaseNs = config.timing.sweep.minSampleUs * 1e3;
+  const minSampleNs = Math.max(sweepBaseNs, 50 * granularityNs);
+  const sweepStep = config.sweep.step * Math.max(1, Math.round(minSampleNs / sweepBaseNs));
+  if (sweepStep !== config.sweep.step) warnings.push(`coarse clock (${granularityNs.toFixed(0)} ns): sweep stride widened from ${config.sweep.step} to ${sweepStep}`);
+  const lengths = sweepLengths(config.sweep.from, config.sweep.to, sweepStep);
+  // Cases keep samples 20 clock steps long: the clock's phase is random, so
+  // the ±1-step error of each sample averages out over the samples.
+  const caseTiming = (t: CaseTiming): CaseTiming => ({ ...t, sampleMs: Math.max(t.sampleMs, (20 * granularityNs) / 1e6) });
+
+  const cases: CaseResult[] = [];
+  const sweeps: SweepResult[] = [];
+  const tasks: Task[] = [];
+  const wants = (part: Part) => config.parts.includes(part);
+  if (wants('sizes')) {
+    for (const op of ops) {
+      for (const size of config.sizes) {
+        const t = caseTiming(config.timing.sizes);
+        tasks.push({
+          label: `sizes ${op.definition.op} ${size} B`,
+          weight: caseWeight(op.timed.length, size, t),
+          run: async (tick) => void cases.push(...(await runCase('sizes', op, [{ size, offset: 0, keys: 1 }], byName, t, tick))),
+        });
+      }
+    }
+  }
+  if (wants('sweep')) {
+    for (const op of ops) {
+      const t = config.timing.sweep;
+      // A sample: its batch (one call at least), a share of the untimed
+      // call made at each length, and a few µs around it.
+      const perPass = lengths.reduce(
+        (sum, length) => sum + Math.max(minSampleNs / 1e6, roughCallMs(length)) + roughCallMs(length) / op.timed.length + 0.003,
+        0,
+      );
+      tasks.push({
+        label: `sweep ${op.definition.op}`,
+        weight: op.timed.length * (t.warmupMs + t.passes * perPass),
+        run: async (tick) => void sweeps.push(...(await runSweep(op, lengths, byName, t, minSampleNs, (f, label) => tick(f, label)))),
+      });
+    }
+  }
+  if (wants('align')) {
+    const offsets = [0, ...config.offsets.filter((o) => o !== 0)];
+    for (const op of ops) {
+      for (const size of config.alignSizes) {
+        const t = caseTiming(config.timing.align);
+        tasks.push({
+          label: `align ${op.definition.op} ${size} B`,
+          weight: caseWeight(op.timed.length * offsets.length, size, t),
+          run: async (tick) =>
+            void cases.push(...(await runCase('align', op, offsets.map((offset) => ({ size, offset, keys: 1 })), byName, t, tick))),
+        });
+      }
+    }
+  }
+  if (wants('keys')) {
+    // All key counts of an op in one case, interleaved like the offsets:
+    // on a shared machine, cases run minutes apart are not comparable.
+    for (const op of ops) {
+      const t = caseTiming(config.timing.keys);
+      const shapes = config.keyCounts.map((keys) => ({ size: config.keySize, offset: 0, keys }));
+      tasks.push({
+        label: `keys ${op.definition.op}`,
+        // Building a million keys (and sealing a million messages) takes seconds.
+        weight: caseWeight(op.timed.length * shapes.length, config.keySize, t) + config.keyCounts.reduce((sum, n) => sum + n * 0.003, 0),
+        run: async (tick) => void cases.push(...(await runCase('keys', op, shapes, byName, t, tick))),
+      });
+    }
+  }
+
+  // Progress goes out at most every 250 ms, each time after yielding to the
+  // event loop, so that a browser page stays responsive to its driver.
+  const total = tasks.reduce((sum, task) => sum + task.weight, 0) || 1;
+  let done = 0;
+  let lastReport = -Infinity;
+  for (const task of tasks) {
+    const tick = async (fraction: number, label = task.label) => {
+      if (now() - lastReport < 250) return;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      lastReport = now();
+      onProgress({ fraction: Math.min(1, (done + fraction * task.weight) / total), label });
+    };
+    await tick(0);
+    await task.run(tick);
+    done += task.weight;
+  }
+  onProgress({ fraction: 1, label: 'done' });
+
+  return {
+    engine: describeEngine(),
+    timer: { granularityNs, crossOriginIsolated: crossOriginIsolated() },
+    libraries: libraries.map(({ name, version }) => ({ name, version })),
+    warnings,
+    started: started.toISOString(),
+    seconds: (now() - t0) / 1000,
+    sweepStep,
+    cases,
+    sweeps,
+    sink: sinkValue(),
+  };
+}

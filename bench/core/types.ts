@@ -1,0 +1,139 @@
+/**
+ * The contract between the Node-side runner and the benchmark core that
+ * runs inside an engine: the configuration going in and the result coming
+ * out. Both are plain JSON, so a driver can hand them to a browser page or
+ * another runtime and back.
+ */
+
+/** The parts of a run; each measures one dimension of the issue. */
+export const parts = ['sizes', 'sweep', 'align', 'keys'] as const;
+export type Part = (typeof parts)[number];
+
+/** How one part takes its samples (see measure.ts). */
+export interface CaseTiming {
+  /** Time spent calling each subject before its first sample. */
+  readonly warmupMs: number;
+  /** Target duration of one sample; the batch size (calls per sample) is derived from it. */
+  readonly sampleMs: number;
+  /** Samples per subject when the case fits its budget. */
+  readonly samples: number;
+  /** Samples per subject however slow the calls (so never one sample). */
+  readonly minSamples: number;
+  /** Sampling time allowed for one case; slow cases (16 MiB) drop towards minSamples. */
+  readonly budgetMs: number;
+}
+
+/** How the 0..8192 sweep takes its samples (see sweep.ts). */
+export interface SweepTiming {
+  readonly warmupMs: number;
+  /** Passes over every length; each pass takes one sample per library and length. */
+  readonly passes: number;
+  /** Shortest sample; raised in engines whose clock is coarse, and then the stride widens. */
+  readonly minSampleUs: number;
+}
+
+export interface SweepRange {
+  readonly from: number;
+  readonly to: number;
+  readonly step: number;
+}
+
+/** Everything a run in one engine needs; built by the runner from the command line. */
+export interface BenchConfig {
+  /** Op names or prefixes ('chacha20poly1305' selects -encrypt and -decrypt); all when absent. */
+  readonly ops?: readonly string[];
+  /** Library names; all available when absent. */
+  readonly libs?: readonly string[];
+  readonly parts: readonly Part[];
+  /** Message sizes of the 'sizes' part (the summary table and the large sizes). */
+  readonly sizes: readonly number[];
+  readonly sweep: SweepRange;
+  /** byteOffsets compared with 0 in the 'align' part, at each of alignSizes. */
+  readonly offsets: readonly number[];
+  readonly alignSizes: readonly number[];
+  /** Numbers of keys the 'keys' part cycles through, at message size keySize. */
+  readonly keyCounts: readonly number[];
+  readonly keySize: number;
+  readonly timing: {
+    readonly sizes: CaseTiming;
+    readonly sweep: SweepTiming;
+    readonly align: CaseTiming;
+    readonly keys: CaseTiming;
+  };
+  /** Package versions, read by the runner (engines cannot read node_modules). */
+  readonly versions: Readonly<Record<string, string>>;
+}
+
+export interface Progress {
+  /** Estimated share of the run done, 0..1. */
+  readonly fraction: number;
+  /** What runs now, e.g. 'sweep chacha20 pass 2/5'. */
+  readonly label: string;
+}
+
+/** One library (or one of its call styles) as timed. */
+export interface LibraryInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** Samples of one subject in one case of the 'sizes', 'align' or 'keys' part. */
+export interface CaseResult {
+  readonly part: Exclude<Part, 'sweep'>;
+  readonly op: string;
+  readonly library: string;
+  /** Message bytes per call. */
+  readonly size: number;
+  /** byteOffset of the input (and of a caller-supplied output). */
+  readonly offset: number;
+  /** Number of keys the calls cycle through. */
+  readonly keys: number;
+  readonly callsPerSample: number;
+  /** Nanoseconds per call, one entry per sample. */
+  readonly nsPerCall: readonly number[];
+  /** Set when the subject was not timed: wrong output, or it threw. */
+  readonly error?: string;
+}
+
+/** The 0..8192 sweep of one library for one op. */
+export interface SweepResult {
+  readonly op: string;
+  readonly library: string;
+  readonly lengths: readonly number[];
+  /** Per length: calls timed together in each sample. */
+  readonly callsPerSample: readonly number[];
+  /** Per length: nanoseconds per call, one entry per pass (empty where the library failed). */
+  readonly nsPerCall: readonly (readonly number[])[];
+  /** The first failures (wrong output or a throw), with their count. */
+  readonly errors: readonly { readonly length: number; readonly error: string }[];
+  readonly errorCount: number;
+}
+
+/** What a run in one engine returns. */
+export interface EngineResult {
+  readonly engine: {
+    /** The --engines name it was run as; set by the runner, not the engine. */
+    readonly id?: string;
+    /** 'node', 'deno', 'bun', or 'browser' for a page (see userAgent). */
+    readonly runtime: string;
+    readonly version: string;
+    readonly userAgent?: string;
+    readonly details: Readonly<Record<string, string>>;
+  };
+  readonly timer: {
+    /** Smallest step of performance.now() seen, in ns. */
+    readonly granularityNs: number;
+    /** Browsers coarsen their clock unless the page is cross-origin isolated. */
+    readonly crossOriginIsolated?: boolean;
+  };
+  readonly libraries: readonly LibraryInfo[];
+  readonly warnings: readonly string[];
+  readonly started: string;
+  readonly seconds: number;
+  /** The sweep's effective stride (wider than asked for when the clock is coarse). */
+  readonly sweepStep: number;
+  readonly cases: readonly CaseResult[];
+  readonly sweeps: readonly SweepResult[];
+  /** Every timed output's first byte was folded into this: no result is provably dead. */
+  readonly sink: number;
+}

@@ -1,0 +1,45 @@
+/**
+ * What another engine runs: `bench.js`, one ES module with the benchmark
+ * core, fourfold's dist, @noble/ciphers and libsodium inside (only `node:*`
+ * imports stay outside; the core imports node:crypto lazily and does
+ * without it), and `entry.js`, which carries one run's config and follows
+ * the entry contract of scripts/engines/run.ts: its default export takes
+ * `{ progress(message) }` and resolves to the JSON result (an EngineResult).
+ * Progress messages are Progress objects as JSON.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchConfig } from '../core/types.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Builds dir/bench.js and dir/entry.js; returns the entry's path. */
+export async function buildEngineEntry(dir: string, config: BenchConfig): Promise<string> {
+  const esbuild = await import('esbuild');
+  mkdirSync(dir, { recursive: true });
+  await esbuild.build({
+    entryPoints: [join(root, 'bench/core/run.ts')],
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    mainFields: ['module', 'main'],
+    external: ['node:*'],
+    outfile: join(dir, 'bench.js'),
+    logLevel: 'warning',
+  });
+  const entry = join(dir, 'entry.js');
+  writeFileSync(
+    entry,
+    [
+      `// One benchmark run (npm run bench), for scripts/engines/run.ts.`,
+      `import { runBenchmark } from './bench.js';`,
+      `const config = ${JSON.stringify(config)};`,
+      `export default (context) => runBenchmark(config, (progress) => context.progress(JSON.stringify(progress)));`,
+      '',
+    ].join('\n'),
+  );
+  return entry;
+}

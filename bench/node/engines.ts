@@ -1,0 +1,88 @@
+/**
+ * The engines a run can target, and how each runs the benchmark core.
+ *
+ * Every engine runs the same code: `runBenchmark(config, onProgress)` from
+ * bench/core/run.ts, which takes and returns plain JSON.
+ * - node (the Node running this CLI) calls it in-process;
+ * - every other engine runs the bundle from bundle.ts through the engine
+ *   runner of scripts/engines/ (`runInEngine(id, { entry, ... })`), which
+ *   installs nothing itself: `npm run engines:install` does. An engine
+ *   whose runner or binary is missing is reported and skipped.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchConfig, EngineResult, Progress } from '../core/types.js';
+import { buildEngineEntry } from './bundle.js';
+
+export const engineNames = ['node', 'deno', 'bun', 'chromium', 'firefox', 'webkit'] as const;
+export type EngineName = (typeof engineNames)[number];
+
+export interface EngineDriver {
+  /** Runs the core with `config` in the engine; progress as the core reports it. */
+  run(config: BenchConfig, onProgress: (progress: Progress) => void): Promise<EngineResult>;
+}
+
+const nodeInProcess: EngineDriver = {
+  async run(config, onProgress) {
+    const { runBenchmark } = await import('../core/run.js');
+    return runBenchmark(config, onProgress);
+  },
+};
+
+/**
+ * The part of scripts/engines this file uses, declared here rather than
+ * imported, so the benchmarks still compile while that code moves.
+ */
+interface EngineRunner {
+  runInEngine(
+    id: string,
+    options: { entry: string; timeoutMs?: number; onProgress?: (message: string) => void },
+  ): Promise<{ ok: boolean; value?: unknown; error?: string; log: string[] }>;
+}
+interface EngineTable {
+  ENGINES: Record<string, unknown>;
+  requireInstalled(engine: unknown): void;
+}
+
+async function engineRunner(engine: EngineName): Promise<EngineRunner | { unavailable: string }> {
+  let table: EngineTable;
+  let runner: EngineRunner;
+  try {
+    table = (await import('../../scripts/engines/engines.js')) as unknown as EngineTable;
+    runner = (await import('../../scripts/engines/run.js')) as unknown as EngineRunner;
+  } catch (cause) {
+    return { unavailable: `no engine runner (scripts/engines/run.ts: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)})` };
+  }
+  if (table.ENGINES[engine] === undefined) return { unavailable: `scripts/engines knows no engine '${engine}'` };
+  try {
+    table.requireInstalled(table.ENGINES[engine]);
+  } catch (cause) {
+    return { unavailable: cause instanceof Error ? cause.message : String(cause) };
+  }
+  return runner;
+}
+
+/** The driver of an engine, or why there is none. */
+export async function driverFor(engine: EngineName, timeoutMs: number): Promise<EngineDriver | { unavailable: string }> {
+  if (engine === 'node') return nodeInProcess;
+  const runner = await engineRunner(engine);
+  if ('unavailable' in runner) return runner;
+  return {
+    async run(config, onProgress) {
+      const dir = mkdtempSync(join(tmpdir(), `fourfold-bench-${engine}-`));
+      try {
+        const entry = await buildEngineEntry(dir, config);
+        const outcome = await runner.runInEngine(engine, {
+          entry,
+          timeoutMs,
+          onProgress: (message) => onProgress(JSON.parse(message) as Progress),
+        });
+        if (!outcome.ok) throw new Error(`${outcome.error ?? 'failed'}${outcome.log.length > 0 ? `\n${outcome.log.slice(-10).join('\n')}` : ''}`);
+        return outcome.value as EngineResult;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

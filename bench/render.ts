@@ -1,0 +1,18 @@
+/**
+ * Re-renders a report from its results.json, without measuring anything:
+ * `node --import tsx bench/render.ts [dir]` (default bench-report) rewrites
+ * dir/index.html and prints the Markdown summary. Handy after changing the
+ * charts, or to look at a results.json from another machine.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { renderHtml } from './report/html.js';
+import type { Report } from './report/json.js';
+import { markdown } from './report/markdown.js';
+
+const dir = resolve(process.argv[2] ?? 'bench-report');
+const report = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Report;
+const tableSizes = [64, 1 << 10, 8 << 10, 64 << 10, 1 << 20].filter((s) => report.settings.sizes.includes(s));
+process.stdout.write(markdown(report, tableSizes.length > 0 ? tableSizes : report.settings.sizes));
+writeFileSync(join(dir, 'index.html'), renderHtml(report));
+process.stderr.write(`wrote ${join(dir, 'index.html')}\n`);

@@ -1,0 +1,30 @@
+/** The Markdown summary printed on stdout (the same tables as the top of index.html). */
+import type { Report } from './json.js';
+import { engineLabel } from './json.js';
+import { codeSizeTable, overheadTable, setupTable, summaryNote, summaryTables, type Table } from './tables.js';
+
+function render(table: Table, level = '###'): string {
+  return [
+    `${level} ${table.title}`,
+    ...(table.note === undefined ? [] : ['', table.note]),
+    '',
+    `| ${table.header.join(' | ')} |`,
+    `| ${table.header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
+    ...table.rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+}
+
+export function markdown(report: Report, sizes: readonly number[]): string {
+  const parts: string[] = [];
+  for (const engine of report.engines) {
+    parts.push(
+      `## ${engineLabel(engine)} — ${report.machine.cpu}, ${report.machine.cores} cores, ${report.date.slice(0, 16).replace('T', ' ')} UTC${report.quick ? ' (--quick)' : ''}`,
+      summaryNote,
+      ...summaryTables(engine, sizes).map((t) => render(t)),
+    );
+    const overhead = overheadTable(engine);
+    if (overhead !== undefined) parts.push(render(overhead));
+  }
+  for (const table of [setupTable(report), codeSizeTable(report)]) if (table !== undefined) parts.push(render(table));
+  return parts.join('\n\n') + '\n';
+}

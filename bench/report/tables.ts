@@ -1,0 +1,104 @@
+/**
+ * The report's tables as plain rows of text, rendered as Markdown for
+ * stdout and as HTML for index.html.
+ */
+import type { EngineReport, Report } from './json.js';
+import { baselineOf, formatBytes, formatRate, formatSize, formatTime, isFourfold } from './summary.js';
+
+export interface Table {
+  readonly title: string;
+  readonly note?: string;
+  readonly header: string[];
+  readonly rows: string[][];
+}
+
+/** Per op: a row per size, a column per library; peers also show fourfold's speed-up over them. */
+export function summaryTables(engine: EngineReport, sizes: readonly number[]): Table[] {
+  const cases = engine.cases.filter((c) => c.part === 'sizes' && sizes.includes(c.size));
+  return [...new Set(cases.map((c) => c.op))].map((op) => {
+    const ofOp = cases.filter((c) => c.op === op);
+    const names = engine.libraries.map((l) => l.name).filter((name) => ofOp.some((c) => c.library === name));
+    const find = (size: number, library: string) => ofOp.find((c) => c.size === size && c.library === library);
+    const rows = sizes
+      .filter((size) => ofOp.some((c) => c.size === size))
+      .map((size) => [
+        formatSize(size),
+        ...names.map((name) => {
+          const c = find(size, name);
+          if (c === undefined) return '—';
+          if (c.ns === undefined) return 'error';
+          const base = baselineOf(name, names);
+          const theirs = base === undefined || isFourfold(name) ? undefined : find(size, base)?.ns?.median;
+          if (theirs === undefined) return `${formatRate(c.mbps!.median)} (${formatTime(c.ns.median)})`;
+          return `${formatRate(c.mbps!.median)} · ${(c.ns.median / theirs).toFixed(2)}x`;
+        }),
+      ]);
+    return { title: op, header: ['size', ...names], rows };
+  });
+}
+
+export const summaryNote =
+  "Median MB/s (10^6 bytes/s), with the time per call for fourfold's columns. For a peer, Nx is its time divided by fourfold's " +
+  '(above 1: fourfold is faster); noble (output) is compared with fourfold (output).';
+
+export function overheadTable(engine: EngineReport): Table | undefined {
+  if (engine.sweeps.length === 0) return undefined;
+  const names = engine.libraries.map((l) => l.name).filter((name) => engine.sweeps.some((s) => s.library === name));
+  const rows = [...new Set(engine.sweeps.map((s) => s.op))].map((op) => [
+    op,
+    ...names.map((name) => {
+      const s = engine.sweeps.find((x) => x.op === op && x.library === name);
+      return s === undefined || !Number.isFinite(s.fit.a) ? '—' : `${s.fit.a.toFixed(0)} ns + ${s.fit.b.toFixed(2)} ns/B`;
+    }),
+  ]);
+  const lengths = engine.sweeps[0]!.lengths;
+  return {
+    title: 'Per-call overhead and cost per byte',
+    note: `Least-squares fit of time = a + b × length over the medians of every length swept (${lengths[0]}..${lengths.at(-1)} bytes, stride ${engine.sweepStep}): a is the overhead of a call, b the cost of a byte.`,
+    header: ['op', ...names],
+    rows,
+  };
+}
+
+export function setupTable(report: Report): Table | undefined {
+  const setup = report.setup;
+  if (setup === undefined) return undefined;
+  const ms = (q: { q1: number; median: number; q3: number }) => `${q.median.toFixed(1)} ms`;
+  return {
+    title: `Setup in a fresh process (${setup.runtime}, median of ${setup.repetitions})`,
+    note:
+      'Each probe is a new process that imports the library, initializes it (fourfold: await ready(), which decodes and compiles ' +
+      'the WebAssembly; libsodium: await sodium.ready) and seals 64 bytes with ChaCha20-Poly1305 once. process: spawn to exit, Node start-up included.',
+    header: ['library', 'import', 'init', 'first call', 'import to first result', 'process'],
+    rows: setup.libraries.map((l) =>
+      l.samples.length === 0
+        ? [l.library, `error: ${l.error ?? 'no samples'}`, '', '', '', '']
+        : [l.library, ms(l.quartiles.importMs), ms(l.quartiles.initMs), ms(l.quartiles.firstCallMs), ms(l.quartiles.totalMs), ms(l.quartiles.processMs)],
+    ),
+  };
+}
+
+export function codeSizeTable(report: Report): Table | undefined {
+  const size = report.codeSize;
+  if (size === undefined) return undefined;
+  const opt = (n: number | undefined) => (n === undefined ? '—' : formatBytes(n));
+  return {
+    title: 'Code size',
+    note:
+      'WebAssembly: the kernel module embedded (base64) in dist/generated. JS: the dist files an import pulls in, kernels included. ' +
+      `Minified: an esbuild bundle of the entry point (peers the same way, for scale). 1 kB = 1000 bytes.${size.note === undefined ? '' : ` ${size.note}.`}`,
+    header: ['', 'contains', 'raw', 'gzip', 'minified', 'minified + gzip'],
+    rows: [
+      ...size.kernels.map((k) => [`${k.kernel} kernel (WebAssembly)`, k.file, formatBytes(k.wasmBytes), formatBytes(k.wasmGzipBytes), '', '']),
+      ...size.entries.map((e) => [
+        e.entry,
+        `${e.files} files; kernels: ${e.kernels?.join(', ') || 'none'}`,
+        opt(e.jsBytes),
+        opt(e.jsGzipBytes),
+        opt(e.minifiedBytes),
+        opt(e.minifiedGzipBytes),
+      ]),
+      ...size.peers.map((e) => [e.entry, 'peer', '', '', opt(e.minifiedBytes), opt(e.minifiedGzipBytes)]),
+    ],
+  };
+}
