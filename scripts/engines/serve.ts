@@ -86,6 +86,10 @@ export async function servePage(options: { dir: string; entry: string; onProgres
         return;
       }
       res.setHeader('cache-control', 'no-store');
+      // Cross-origin isolation (everything here is same-origin): browsers then give
+      // performance.now() fine resolution (Chromium 5 us instead of 100 us).
+      res.setHeader('cross-origin-opener-policy', 'same-origin');
+      res.setHeader('cross-origin-embedder-policy', 'require-corp');
       if (path === '/' || path === '/__run.html') {
         res.setHeader('content-type', TYPES['.html']!);
         res.end(page(options.entry));
