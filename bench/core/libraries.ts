@@ -50,6 +50,8 @@ export interface Loaded {
   readonly libraries: Library[];
   readonly apis: Apis;
   readonly warnings: string[];
+  /** Milliseconds of fourfold's first ready() in this engine context (undefined when fourfold did not load). */
+  readonly readyMs: number | undefined;
 }
 
 function describe(cause: unknown): string {
@@ -127,11 +129,16 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
 
   const fourfold = await loadFourfold(warnings);
   const ready = fourfold.ready;
+  let readyMs: number | undefined;
   if (ready !== undefined) {
     const version = versions.fourfold ?? '?';
     // ready() with no tier picks 'simd' where the engine supports it. If it
     // falls back, timing "fourfold" would silently measure the JS tier twice.
+    // This is the first ready() in a fresh page or process: its time is the
+    // cost of decoding, compiling and instantiating the kernels there.
+    const readyStart = performance.now();
     const tier = await ready();
+    readyMs = performance.now() - readyStart;
     if (tier === 'simd') {
       const simd = () => ready({ tier: 'simd' });
       libraries.push(
@@ -165,5 +172,6 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
       node,
     },
     warnings,
+    readyMs,
   };
 }

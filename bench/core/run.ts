@@ -53,7 +53,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const started = new Date();
   const t0 = now();
   const granularityNs = timerGranularityNs();
-  const { libraries, apis, warnings } = await loadLibraries({ ...config.versions });
+  const { libraries, apis, warnings, readyMs } = await loadLibraries({ ...config.versions });
   const byName = new Map(libraries.map((l) => [l.name, l]));
   const unknown = config.libs?.filter((name) => !byName.has(name)) ?? [];
   if (unknown.length > 0) warnings.push(`not available in this engine: ${unknown.join(', ')} (available: ${libraries.map((l) => l.name).join(', ')})`);
@@ -152,6 +152,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   return {
     engine: describeEngine(),
     timer: { granularityNs, crossOriginIsolated: crossOriginIsolated() },
+    readyMs,
     libraries: libraries.map(({ name, version }) => ({ name, version })),
     warnings,
     started: started.toISOString(),

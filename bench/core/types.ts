@@ -126,6 +126,8 @@ export interface EngineResult {
     /** Browsers coarsen their clock unless the page is cross-origin isolated. */
     readonly crossOriginIsolated?: boolean;
   };
+  /** fourfold's first ready() in this fresh page or process: decode, compile, instantiate (ms). */
+  readonly readyMs?: number;
   readonly libraries: readonly LibraryInfo[];
   readonly warnings: readonly string[];
   readonly started: string;

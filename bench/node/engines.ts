@@ -3,7 +3,8 @@
  *
  * Every engine runs the same code: `runBenchmark(config, onProgress)` from
  * bench/core/run.ts, which takes and returns plain JSON.
- * - node (the Node running this CLI) calls it in-process;
+ * - node (the Node running this CLI) calls it in-process; node-current is
+ *   the current Node release, run like Deno and Bun;
  * - every other engine runs the bundle from bundle.ts through the engine
  *   runner of scripts/engines/ (`runInEngine(id, { entry, ... })`), which
  *   installs nothing itself: `npm run engines:install` does. An engine
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import type { BenchConfig, EngineResult, Progress } from '../core/types.js';
 import { buildEngineEntry } from './bundle.js';
 
-export const engineNames = ['node', 'deno', 'bun', 'chromium', 'firefox', 'webkit'] as const;
+export const engineNames = ['node', 'node-current', 'deno', 'bun', 'chromium', 'firefox', 'webkit'] as const;
 export type EngineName = (typeof engineNames)[number];
 
 export interface EngineDriver {

@@ -7,7 +7,7 @@ import { alignCharts, enginesChart, keysChart, perByteChart, ratioChart, stepCha
 import { engineLabel, type Report } from './json.js';
 import { formatBytes } from './summary.js';
 import { escapeXml as esc } from './svg.js';
-import { codeSizeTable, overheadTable, setupTable, summaryNote, summaryTables, type Table } from './tables.js';
+import { codeSizeTable, overheadTable, readyTable, setupTable, summaryNote, summaryTables, type Table } from './tables.js';
 
 const WIDE = 1340;
 const HALF = 662;
@@ -127,7 +127,7 @@ export function renderHtml(report: Report): string {
   }
   for (const op of ops) body.push(opSection(report, op));
   body.push(`<h2 id="setup">Setup and code size</h2>`);
-  for (const t of [setupTable(report), codeSizeTable(report)]) if (t !== undefined) body.push(table(t));
+  for (const t of [readyTable(report), setupTable(report), codeSizeTable(report)]) if (t !== undefined) body.push(table(t));
   body.push(
     `<p class="note">Every sample is in results.json next to this page. Method: bench/README.md. MB = 10^6 bytes; KiB = 1024 bytes.</p>`,
   );

@@ -78,6 +78,20 @@ export function setupTable(report: Report): Table | undefined {
   };
 }
 
+/** fourfold's first ready() in every engine the run covered. */
+export function readyTable(report: Report): Table | undefined {
+  const rows = report.engines
+    .filter((e) => e.readyMs !== undefined)
+    .map((e) => [e.engine.id ?? e.engine.runtime, e.engine.version, `${e.readyMs!.toFixed(1)} ms`]);
+  if (rows.length === 0) return undefined;
+  return {
+    title: "fourfold's ready() in each engine",
+    note: 'The first ready() in a fresh page or process: decoding the embedded kernels, compiling and instantiating them. One measurement per engine and run.',
+    header: ['engine', 'version', 'ready()'],
+    rows,
+  };
+}
+
 export function codeSizeTable(report: Report): Table | undefined {
   const size = report.codeSize;
   if (size === undefined) return undefined;
