@@ -18,6 +18,14 @@ import type * as NodeCrypto from 'node:crypto';
 type FourfoldRoot = typeof import('fourfold');
 type FourfoldChacha = typeof import('fourfold/chacha');
 type FourfoldPoly1305 = typeof import('fourfold/poly1305');
+type FourfoldBlake3 = typeof import('fourfold/blake3');
+
+/** hash-wasm's synchronous hasher object (its one-shot functions are async). */
+export interface HashWasmHasher {
+  init(): unknown;
+  update(data: Uint8Array): unknown;
+  digest(format: 'binary'): Uint8Array;
+}
 
 export interface Library {
   readonly name: string;
@@ -38,11 +46,14 @@ export interface Library {
 
 /** The loaded modules, for the op definitions under ops/. Absent when not loadable here. */
 export interface Apis {
-  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305 };
+  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305; readonly blake3?: FourfoldBlake3 };
   readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305 };
   /** Typed as the standard build; ops check for the functions only -sumo has. */
   readonly sodium: typeof sodiumStandard;
   readonly node?: typeof NodeCrypto;
+  /** The hash peers, where they load. */
+  readonly nobleHashes?: { readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array };
+  readonly hashWasm?: { readonly blake3: HashWasmHasher };
 }
 
 export interface Loaded {
@@ -72,7 +83,8 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   if (root === undefined) return { api: {} };
   const chacha = await attempt('fourfold/chacha', () => import('fourfold/chacha'));
   const poly1305 = await attempt('fourfold/poly1305', () => import('fourfold/poly1305'));
-  return { ready: root.ready, api: { chacha, poly1305 } };
+  const blake3 = await attempt('fourfold/blake3', () => import('fourfold/blake3'));
+  return { ready: root.ready, api: { chacha, poly1305, blake3 } };
 }
 
 /**
@@ -114,6 +126,26 @@ async function loadNodeCrypto(): Promise<typeof NodeCrypto | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** @noble/hashes and hash-wasm, for BLAKE3; a peer that does not load is a warning, not a failure. */
+async function loadHashPeers(versions: Record<string, string>, warnings: string[], libraries: Library[]): Promise<Pick<Apis, 'nobleHashes' | 'hashWasm'>> {
+  const peers: { nobleHashes?: Apis['nobleHashes']; hashWasm?: Apis['hashWasm'] } = {};
+  try {
+    const { blake3 } = await import('@noble/hashes/blake3.js');
+    peers.nobleHashes = { blake3: blake3 as NonNullable<Apis['nobleHashes']>['blake3'] };
+    libraries.push({ name: 'noble-hashes', version: `@noble/hashes ${versions['@noble/hashes'] ?? '?'}`, reference: true });
+  } catch (cause) {
+    warnings.push(`@noble/hashes: ${describe(cause)}; its columns are skipped`);
+  }
+  try {
+    const { createBLAKE3 } = await import('hash-wasm');
+    peers.hashWasm = { blake3: (await createBLAKE3()) as unknown as HashWasmHasher };
+    libraries.push({ name: 'hash-wasm', version: `hash-wasm ${versions['hash-wasm'] ?? '?'}`, reference: true });
+  } catch (cause) {
+    warnings.push(`hash-wasm: ${describe(cause)}; its columns are skipped`);
+  }
+  return peers;
 }
 
 /** Where the engine says which TLS library backs node:crypto. */
@@ -162,6 +194,7 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
     { name: 'sodium', version: sodium.version, reference: true },
   );
   if (node !== undefined) libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true });
+  const hashes = await loadHashPeers(versions, warnings, libraries);
 
   return {
     libraries,
@@ -170,6 +203,7 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
       noble: { chacha: nobleChacha, poly1305: noblePoly1305 },
       sodium: sodium.api,
       node,
+      ...hashes,
     },
     warnings,
     readyMs,

@@ -45,6 +45,8 @@ export function packageVersions(): Record<string, string> {
     ['@noble/ciphers', 'node_modules/@noble/ciphers/package.json'],
     ['libsodium-wrappers', 'node_modules/libsodium-wrappers/package.json'],
     ['libsodium-wrappers-sumo', 'node_modules/libsodium-wrappers-sumo/package.json'],
+    ['@noble/hashes', 'node_modules/@noble/hashes/package.json'],
+    ['hash-wasm', 'node_modules/hash-wasm/package.json'],
   ];
   for (const [name, path] of sources) {
     const version = versionOf(path);

@@ -1,0 +1,49 @@
+/**
+ * BLAKE3 as a one-shot hash of a whole message (32-byte output), and keyed
+ * (keyed_hash with a 32-byte key, rotating among the keys of the 'keys'
+ * part). Peers: @noble/hashes (the reference) and hash-wasm. hash-wasm's
+ * one-shot functions return promises, so its synchronous hasher object is
+ * timed (init, update, digest), created once; it takes a key only when
+ * the hasher is created, so it has no keyed column. node:crypto and
+ * libsodium have no BLAKE3.
+ */
+import type { Apis } from '../libraries.js';
+import { keySet, message, rotating } from './shared.js';
+import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
+
+interface Inputs {
+  readonly keys: Uint8Array[];
+  readonly message: Uint8Array;
+}
+
+type Hash = (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array;
+
+export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
+  const plain: OpEntry<Inputs>[] = [];
+  const keyed: OpEntry<Inputs>[] = [];
+  const add = (library: string, hash: Hash) => {
+    plain.push({ library, bind: ({ message }) => () => hash(message) });
+    keyed.push({ library, bind: ({ keys, message }) => rotating(keys.length, (k) => hash(message, { key: keys[k]! })) });
+  };
+
+  const fourfold = apis.fourfold?.blake3?.blake3 as Hash | undefined;
+  if (fourfold !== undefined) {
+    add('fourfold', fourfold);
+    add('fourfold-js', fourfold);
+  }
+  if (apis.nobleHashes !== undefined) add('noble-hashes', apis.nobleHashes.blake3 as Hash);
+  const hasher = apis.hashWasm?.blake3;
+  if (hasher !== undefined) {
+    plain.push({
+      library: 'hash-wasm',
+      bind: ({ message }) => () => {
+        hasher.init();
+        hasher.update(message);
+        return hasher.digest('binary');
+      },
+    });
+  }
+
+  const inputs = (shape: Shape): Inputs => ({ keys: keySet('blake3 key', shape.keys), message: message('blake3 message', shape) });
+  return [defineOp<Inputs>({ op: 'blake3', inputs, entries: plain }), defineOp<Inputs>({ op: 'blake3-keyed', inputs, entries: keyed })];
+}
