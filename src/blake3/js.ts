@@ -14,6 +14,7 @@
  */
 import type { Blake3Engine, RootNode, TreeState } from './engine.js';
 import { CHUNK_END, CHUNK_START, IV, IV_BYTES, MAX_DEPTH, PARENT, ROOT_FLAG } from './layout.js';
+import { readLE32, writeLE32 } from '../runtime/bytes.js';
 
 const HOST_LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const IV0 = IV[0] | 0, IV1 = IV[1] | 0, IV2 = IV[2] | 0, IV3 = IV[3] | 0;
@@ -297,17 +298,6 @@ let high = 0;
 /** Index of the next chunk, and the chunk the tree starts at (numbers below 2^53). */
 let counter = 0;
 let base = 0;
-
-function readLE32(b: Uint8Array, i: number): number {
-  return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
-}
-
-function writeLE32(b: Uint8Array, i: number, w: number): void {
-  b[i] = w;
-  b[i + 1] = w >>> 8;
-  b[i + 2] = w >>> 16;
-  b[i + 3] = w >>> 24;
-}
 
 const bswap = (w: number): number => (w >>> 24) | ((w >>> 8) & 0xff00) | ((w << 8) & 0xff0000) | (w << 24);
 

@@ -38,11 +38,9 @@
  */
 import * as L from './layout.js';
 import {
-  type Expr, declare, doWhile, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, set, transpose4, v128, whileLoop,
+  type ByteRotation, type Expr, declare, doWhile, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, transpose4, v128, whileLoop,
 } from '../wasm/wat.js';
 
-/** How a vector rotation by 16 or 8 bits is emitted: engines differ on which is fastest. */
-export type ByteRotation = 'shuffle' | 'swizzle' | 'shift';
 
 /** One 4-wide chunk function: how its rotations are emitted and its G functions ordered. */
 export interface Variant {
@@ -52,9 +50,6 @@ export interface Variant {
   order: 'sequential' | 'interleaved';
 }
 
-/** Byte indices that rotate each 32-bit lane right by `bits` (a multiple of 8), little-endian. */
-const rotrBytes = (bits: number): number[] =>
-  [0, 4, 8, 12].flatMap((lane) => [0, 1, 2, 3].map((b) => lane + ((b + bits / 8) % 4)));
 
 /** The operations G needs, for 4-lane vectors or scalar words. */
 interface Arith {
@@ -66,11 +61,8 @@ interface Arith {
 const vectorArith = (style: ByteRotation): Arith => ({
   add: i32x4.add,
   xor: v128.xor,
-  rotr: (a, bits) => {
-    if (bits % 8 === 0 && style === 'shuffle') return v128.shuffle(rotrBytes(bits), a);
-    if (bits % 8 === 0 && style === 'swizzle') return v128.swizzle(rotrBytes(bits), a);
-    return v128.or(i32x4.shr(a, bits), i32x4.shl(a, 32 - bits));
-  },
+  // A right rotation by n is a left rotation by 32 - n.
+  rotr: (a, bits) => rotlLanes(a, 32 - bits, style),
 });
 
 const scalarArith: Arith = { add: i32.add, xor: i32.xor, rotr: (a, bits) => i32.rotl(a, 32 - bits) };

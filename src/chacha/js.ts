@@ -6,23 +6,11 @@
 import type { ChachaEngine } from './engine.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import { inputBlock } from './state.js';
+import { readLE32, writeLE32 } from '../runtime/bytes.js';
 
 
 /** Typed-array words are host-endian; the 4-bytes-at-a-time path needs little-endian. */
 const HOST_LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** Reads the little-endian 32-bit word at `i` (any alignment). */
-function readLE32(b: Uint8Array, i: number): number {
-  return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
-}
-
-/** Writes `w` as a little-endian 32-bit word at `i` (any alignment). */
-function writeLE32(b: Uint8Array, i: number, w: number): void {
-  b[i] = w;
-  b[i + 1] = w >>> 8;
-  b[i + 2] = w >>> 16;
-  b[i + 3] = w >>> 24;
-}
 
 /** out[i..i+3] = data[i..i+3] XOR the little-endian bytes of `w` (Uint8Array stores truncate). */
 function xorLE32(data: Uint8Array, out: Uint8Array, i: number, w: number): void {

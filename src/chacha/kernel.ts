@@ -15,27 +15,15 @@ import { BLOCK, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, set, transpose4, v128, whileLoop, wipeFunction,
+  type ByteRotation, type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
-/** How a vector rotation by a multiple of 8 bits is emitted; engines differ on which is fastest. */
-export type ByteRotation = 'shuffle' | 'swizzle' | 'shift';
 /** Rotation styles for the two byte-multiple rotations, 16 and 8. */
 export interface RotationStyle {
   r16: ByteRotation;
   r8: ByteRotation;
 }
 
-/** Byte indices that rotate each 32-bit lane left by `bits` (a multiple of 8), little-endian. */
-const rotationBytes = (bits: number): number[] =>
-  [0, 4, 8, 12].flatMap((lane) => [0, 1, 2, 3].map((b) => lane + ((b - bits / 8 + 4) % 4)));
-
-function rotlVector(x: Expr, bits: number, styles: RotationStyle): Expr {
-  const style = bits === 16 ? styles.r16 : styles.r8;
-  if (bits % 8 === 0 && style === 'shuffle') return v128.shuffle(rotationBytes(bits), x);
-  if (bits % 8 === 0 && style === 'swizzle') return v128.swizzle(rotationBytes(bits), x);
-  return v128.or(i32x4.shl(x, bits), i32x4.shr(x, 32 - bits));
-}
 
 /** The operations a quarter round needs, for 4-lane vectors or scalar words. */
 interface Arith {
@@ -47,7 +35,7 @@ interface Arith {
 const vectorArith = (style: RotationStyle): Arith => ({
   add: i32x4.add,
   xor: v128.xor,
-  rotl: (a, bits) => rotlVector(a, bits, style),
+  rotl: (a, bits) => rotlLanes(a, bits, bits === 16 ? style.r16 : style.r8),
 });
 
 const scalarArith: Arith = { add: i32.add, xor: i32.xor, rotl: i32.rotl };

@@ -1,13 +1,11 @@
 /** The ChaCha input block (RFC 8439 §2.3), for the pure-JS tier. */
+import { readLE32 } from '../runtime/bytes.js';
 
 /** "expand 32-byte k" as four little-endian words (RFC 8439 §2.3). */
 export const SIGMA = [0x61707865, 0x3320646e, 0x79622d32, 0x6b206574] as const;
 /** "expand 16-byte k", the original ChaCha's constant for 128-bit keys. */
 export const TAU = [0x61707865, 0x3120646e, 0x79622d36, 0x6b206574] as const;
 
-/** The little-endian 32-bit word at `bytes[offset..offset+4]`, at any alignment. */
-export const readWord = (bytes: Uint8Array, offset: number): number =>
-  (bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0;
 
 /**
  * The 16 input words for a key (32 bytes, or 16 used twice under TAU), a
@@ -17,9 +15,9 @@ export function inputBlock(key: Uint8Array, nonce: Uint8Array, counterLow: numbe
   const state = new Uint32Array(16);
   const constants = key.length === 32 ? SIGMA : TAU;
   for (let i = 0; i < 4; i++) state[i] = constants[i];
-  for (let i = 0; i < 8; i++) state[4 + i] = readWord(key, (4 * i) % key.length);
+  for (let i = 0; i < 8; i++) state[4 + i] = readLE32(key, (4 * i) % key.length);
   state[12] = counterLow;
   if (nonce.length === 8) state[13] = counterHigh;
-  for (let i = 0; i < nonce.length / 4; i++) state[16 - nonce.length / 4 + i] = readWord(nonce, 4 * i);
+  for (let i = 0; i < nonce.length / 4; i++) state[16 - nonce.length / 4 + i] = readLE32(nonce, 4 * i);
   return state;
 }

@@ -15,6 +15,7 @@
  * masks, so nothing branches on or indexes by secret data.
  */
 import type { Poly1305Engine, Poly1305State } from './engine.js';
+import { readLE32 } from '../runtime/bytes.js';
 
 const MASK22 = 0x3fffff;
 const TWO22 = 4194304; // 2^22
@@ -22,10 +23,6 @@ const INV22 = 1 / TWO22; // exact: a power of two
 const TWO32 = 4294967296;
 /** The 2^128 bit appended to every full 16-byte block (§2.5.1), as it sits in limb 5 (bit 110). */
 const HIBIT = 1 << 18;
-
-function readLE32(b: Uint8Array, i: number): number {
-  return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
-}
 
 class JsPoly1305 implements Poly1305State {
   /** h, the accumulator, in 22-bit limbs (each below 2^23 between blocks). */

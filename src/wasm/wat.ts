@@ -124,6 +124,23 @@ export const memoryCopy = (dst: Expr, src: Expr, length: Expr): Expr => `(memory
 /** Bulk memory: zero `length` bytes at `dst`. */
 export const memoryFill = (dst: Expr, length: Expr): Expr => `(memory.fill ${dst} (i32.const 0) ${length})`;
 
+/** How a vector rotation by a multiple of 8 bits is emitted; engines differ on which is fastest. */
+export type ByteRotation = 'shuffle' | 'swizzle' | 'shift';
+
+/**
+ * Each 32-bit lane of `x` rotated left by `bits`. A rotation by a multiple
+ * of 8 can be a byte permutation (i8x16.shuffle or .swizzle, `style`);
+ * others are shift, shift, or.
+ */
+export function rotlLanes(x: Expr, bits: number, style: ByteRotation): Expr {
+  if (bits % 8 === 0 && style !== 'shift') {
+    // Little-endian lanes: byte b of a lane comes from byte b - bits/8 (mod 4).
+    const bytes = [0, 4, 8, 12].flatMap((lane) => [0, 1, 2, 3].map((b) => lane + ((b - bits / 8 + 4) % 4)));
+    return style === 'shuffle' ? v128.shuffle(bytes, x) : v128.swizzle(bytes, x);
+  }
+  return v128.or(i32x4.shl(x, bits), i32x4.shr(x, 32 - bits));
+}
+
 /** `while (cond) { body }` as a block and loop. */
 export function whileLoop(label: string, cond: Expr, body: Expr[]): Expr {
   return `(block $${label}_end (loop $${label}
