@@ -15,6 +15,7 @@ import { ready } from 'fourfold';
 import * as noble from '@noble/ciphers/chacha.js';
 import { poly1305 as noblePoly1305 } from '@noble/ciphers/_poly1305.js';
 import sodium from 'libsodium-wrappers';
+import { kernelMemories } from '../dist/runtime/kernels.js';
 
 export const TIERS = ['simd', 'js'] as const;
 export type TierName = (typeof TIERS)[number];
@@ -102,6 +103,31 @@ export function isAllZero(b: Uint8Array): boolean {
 export function firstNonZero(b: Uint8Array): number {
   for (let i = 0; i < b.length; i++) if (b[i] !== 0) return i;
   return -1;
+}
+
+/**
+ * The wiping rule: every instantiated kernel's whole linear memory is zero
+ * again. `kernel` names one that must have been instantiated, so the check
+ * cannot pass vacuously.
+ */
+export function assertKernelsWiped(label: string, kernel?: string): void {
+  const mems = kernelMemories();
+  assert.ok(mems.length >= 1, 'kernelMemories() is empty: no WebAssembly kernel was instantiated by the simd tier');
+  if (kernel !== undefined) assert.ok(mems.some((m) => m.name === kernel), `the ${kernel} kernel is not instantiated`);
+  for (const m of mems) {
+    assert.ok(m.bytes instanceof Uint8Array && m.bytes.length > 0 && m.bytes.length % 65536 === 0, `kernel ${m.name}: not a linear memory`);
+    if (!isAllZero(m.bytes)) {
+      const i = firstNonZero(m.bytes);
+      assert.fail(`${label}: kernel '${m.name}' memory is not wiped: byte ${i} is 0x${m.bytes[i]!.toString(16)} (of ${m.bytes.length})`);
+    }
+  }
+}
+
+/** Runs `f` (which may throw `expected`) and then checks the wiping rule. */
+export function wiped(label: string, f: () => unknown, expected?: new (...a: any[]) => Error, kernel?: string): void {
+  if (expected) assert.throws(f, expected, label);
+  else f();
+  assertKernelsWiped(label, kernel);
 }
 
 // ---------------------------------------------------------------- randomness

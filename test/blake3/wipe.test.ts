@@ -11,25 +11,11 @@ import { blake3 } from 'fourfold/blake3';
 import { kernelMemories } from '../../dist/runtime/kernels.js';
 import { jsBlake3 } from '../../dist/blake3/js.js';
 import { simdBlake3 } from '../../dist/blake3/simd.js';
-import { assertBytes, firstNonZero, isAllZero, NO_SIMD, rand } from '../helpers.js';
+import { assertBytes, assertKernelsWiped, NO_SIMD, rand, wiped as wipedIn } from '../helpers.js';
+
+/** The wiping rule after `f`, with the blake3 kernel required to be instantiated. */
+const wiped = (label: string, f: () => unknown, expected?: new (...a: any[]) => Error) => wipedIn(label, f, expected, 'blake3');
 import { nobleBlake3 } from './reference.js';
-
-function assertWiped(label: string): void {
-  const mems = kernelMemories();
-  assert.ok(mems.some((m) => m.name === 'blake3'), 'the blake3 kernel is not instantiated');
-  for (const m of mems) {
-    if (!isAllZero(m.bytes)) {
-      const i = firstNonZero(m.bytes);
-      assert.fail(`${label}: kernel '${m.name}' memory is not wiped: byte ${i} is 0x${m.bytes[i]!.toString(16)} (of ${m.bytes.length})`);
-    }
-  }
-}
-
-function wiped(label: string, f: () => unknown, expected?: new (...a: any[]) => Error): void {
-  if (expected) assert.throws(f, expected, label);
-  else f();
-  assertWiped(label);
-}
 
 const SIZES = [0, 1, 64, 65, 1024, 1025, 2048, 3000, 4097, 32768, 32769, 65537, 300 * 1024 + 3];
 
@@ -40,10 +26,10 @@ describe('kernel memories are wiped after BLAKE3 calls (simd)', { skip: NO_SIMD 
 
   it('the check detects a leftover byte in the blake3 kernel', () => {
     blake3(rand(100));
-    assertWiped('after one call');
+    assertKernelsWiped('after one call', 'blake3');
     const m = kernelMemories().find((x) => x.name === 'blake3')!;
     m.bytes[40000] = 1;
-    assert.throws(() => assertWiped('planted'), /not wiped/);
+    assert.throws(() => assertKernelsWiped('planted', 'blake3'), /not wiped/);
     m.bytes[40000] = 0;
   });
 
@@ -93,7 +79,7 @@ describe('kernel memories are wiped after BLAKE3 calls (simd)', { skip: NO_SIMD 
     jsBlake3.subtree(key, 16, new Uint8Array(64 * 1024), 0, jsCv);
     jsBlake3.push(js, jsCv, 64);
     assert.equal(js.depth, 1);
-    assertWiped('js engine calls');
+    assertKernelsWiped('js engine calls', 'blake3');
   });
 
   it('failing calls leave nothing behind', () => {

@@ -19,32 +19,7 @@ import {
 } from 'fourfold/chacha';
 import { poly1305 } from 'fourfold/poly1305';
 import { kernelMemories } from '../../dist/runtime/kernels.js';
-import { assertBytes, firstNonZero, isAllZero, noble, noblePoly1305, nodeChacha20, NO_SIMD, rand, TWO32, TWO64 } from '../helpers.js';
-
-function memories() {
-  const mems = kernelMemories();
-  assert.ok(mems.length >= 1, 'kernelMemories() is empty: no WebAssembly kernel was instantiated by the simd tier');
-  for (const m of mems) {
-    assert.ok(m.bytes instanceof Uint8Array && m.bytes.length > 0 && m.bytes.length % 65536 === 0, `kernel ${m.name}: not a linear memory`);
-  }
-  return mems;
-}
-
-function assertWiped(label: string): void {
-  for (const m of memories()) {
-    if (!isAllZero(m.bytes)) {
-      const i = firstNonZero(m.bytes);
-      assert.fail(`${label}: kernel '${m.name}' memory is not wiped: byte ${i} is 0x${m.bytes[i]!.toString(16)} (of ${m.bytes.length})`);
-    }
-  }
-}
-
-/** Runs `f` (which may throw `expected`) and checks the memories afterwards. */
-function wiped(label: string, f: () => unknown, expected?: new (...a: any[]) => Error): void {
-  if (expected) assert.throws(f, expected, label);
-  else f();
-  assertWiped(label);
-}
+import { assertBytes, assertKernelsWiped, noble, noblePoly1305, nodeChacha20, NO_SIMD, rand, TWO32, TWO64, wiped } from '../helpers.js';
 
 const SIZES = [0, 1, 63, 64, 65, 255, 256, 1000, 4097, 65537, 300 * 1024 + 3];
 
@@ -56,16 +31,16 @@ describe('kernel memories are wiped (simd)', { skip: NO_SIMD }, () => {
   it('the simd tier has instantiated kernels, and the check detects a leftover byte', () => {
     assert.equal(tier(), 'simd');
     chacha20(rand(32), rand(12), rand(100));
-    const mems = memories();
-    assertWiped('after one chacha20 call');
+    assertKernelsWiped('after one chacha20 call', 'chacha');
+    const mems = kernelMemories();
     // Self-test of the check: plant one byte, see it reported, remove it.
     for (const m of mems) {
       const at = m.bytes.length - 1 - (m.bytes.length >> 3);
       m.bytes[at] = 0x5c;
-      assert.throws(() => assertWiped('planted'), /not wiped/);
+      assert.throws(() => assertKernelsWiped('planted'), /not wiped/);
       m.bytes[at] = 0;
     }
-    assertWiped('after removing the planted byte');
+    assertKernelsWiped('after removing the planted byte');
   });
 
   it('stream ciphers: every size, new output, caller output and in place', () => {
@@ -88,7 +63,7 @@ describe('kernel memories are wiped (simd)', { skip: NO_SIMD }, () => {
     const n12 = rand(12);
     const d = rand(5000);
     assertBytes(chacha20(key, n12, d, undefined, 7), nodeChacha20(key, n12, d, 7));
-    assertWiped('after the value check');
+    assertKernelsWiped('after the value check');
   });
 
   it('stream ciphers at the counter limits', () => {
@@ -176,7 +151,7 @@ describe('kernel memories are wiped (simd)', { skip: NO_SIMD }, () => {
     b.update(rand(1000));
     a.digest();
     b.digest();
-    assertWiped('two incremental states digested');
+    assertKernelsWiped('two incremental states digested');
     wiped('poly1305 wrong key', () => poly1305(rand(10), rand(31)), RangeError);
     wiped('poly1305 bad message', () => poly1305('x' as any, rand(32)), TypeError);
   });
