@@ -16,7 +16,12 @@ const kernels: Record<string, () => string> = {
 const outDir = new URL('../src/generated/', import.meta.url);
 mkdirSync(outDir, { recursive: true });
 
+// `tsx scripts/build-kernels.ts chacha blake3` rebuilds only the named kernels.
+const only = process.argv.slice(2);
+for (const name of only) if (!(name in kernels)) throw new Error(`no kernel named ${name}`);
+
 for (const [name, generate] of Object.entries(kernels)) {
+  if (only.length > 0 && !only.includes(name)) continue;
   const text = generate();
   if (process.env.KERNEL_WAT) writeFileSync(new URL(`${name}.wat`, outDir), text);
   const mod = binaryen.parseText(text);
