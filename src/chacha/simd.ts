@@ -22,18 +22,18 @@ import { equalBytes, type LinearMemory } from '../runtime/memory.js';
  * 12..15 and what those words become in BLOCK + 48..64.
  */
 function writeInput(k: ChachaKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, counterLow: number, counterHigh: number): void {
-  const b = mem.bytes;
   const constants = key.length === 32 ? SIGMA : TAU;
   for (let w = 0; w < 4; w++) mem.writeWord(STATE + 4 * w, constants[w]);
-  for (let i = 0; i < 32; i++) b[STATE + 16 + i] = key[i & (key.length - 1)];
+  mem.writeWords(STATE + 16, key, 0, key.length >>> 2);
+  if (key.length === 16) mem.writeWords(STATE + 32, key, 0, 4);
   const extended = nonce.length === 24;
   const words12to15 = extended ? BLOCK + 48 : STATE + 48;
   mem.writeWord(words12to15, counterLow);
   mem.writeWord(words12to15 + 4, counterHigh);
   const tail = extended ? 8 : nonce.length;
-  for (let i = 0; i < tail; i++) b[words12to15 + 16 - tail + i] = nonce[nonce.length - tail + i];
+  mem.writeWords(words12to15 + 16 - tail, nonce, nonce.length - tail, tail >>> 2);
   if (extended) {
-    for (let i = 0; i < 16; i++) b[STATE + 48 + i] = nonce[i];
+    mem.writeWords(STATE + 48, nonce, 0, 4);
     k.hchacha_rekey();
   }
 }
@@ -74,7 +74,7 @@ export const simdChacha: ChachaEngine = {
     const { k, mem } = chachaKernel();
     try {
       writeInput(k, mem, key, EMPTY, 0, 0);
-      mem.bytes.set(nonce16, STATE + 48);
+      mem.writeWords(STATE + 48, nonce16, 0, 4);
       k.hchacha(10);
       out.set(mem.view(BLOCK, 32));
     } finally {
