@@ -32,6 +32,7 @@ const REPORTER = fileURLToPath(new URL('./harness/node-reporter.mjs', import.met
 /** Test files that cannot run in a browser, and why; reported there as skipped. */
 const NOT_IN_BROWSERS: Record<string, string> = {
   'test/runtime.test.ts': 'not applicable in browsers: starts fresh processes of the runtime (node:child_process)',
+  'test/cli/b3sum.test.ts': 'not applicable in browsers: runs the fourfold and b3sum commands (node:child_process)',
 };
 
 interface EngineOutcome {

@@ -1,0 +1,62 @@
+/**
+ * What every BLAKE3 entry point shares: the engine of the active tier, and
+ * the options (dkLen, key, context) turned into the key words, the mode
+ * flags and the output length (the BLAKE3 paper, §2.3 and §5: hash,
+ * keyed_hash and derive_key differ only in those).
+ */
+import type { Blake3Engine } from './engine.js';
+import { jsBlake3 } from './js.js';
+import { DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, IV_BYTES, KEYED_HASH } from './layout.js';
+import { simdBlake3 } from './simd.js';
+import * as check from '../runtime/assert.js';
+import { activeTier } from '../runtime/kernels.js';
+
+export const engine = (): Blake3Engine => (activeTier() === 'js' ? jsBlake3 : simdBlake3);
+
+export interface Blake3Opts {
+  /** Output length in bytes (default 32); any length, the output being a stream (XOF). */
+  dkLen?: number;
+  /** keyed_hash: a 32-byte key. */
+  key?: Uint8Array;
+  /**
+   * derive_key: the context (a string, UTF-8 encoded, or its bytes); the
+   * data is the key material. Hard-coded, globally unique and
+   * application-specific, e.g. "[application] [commit timestamp] [purpose]".
+   */
+  context?: string | Uint8Array;
+}
+
+export const DEFAULT_LENGTH = 32;
+
+/** A byte count: a non-negative safe integer. */
+export function byteLength(value: unknown, name: string): number {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${value === null ? 'null' : typeof value}`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  return value;
+}
+
+export interface Mode {
+  key: Uint8Array;
+  flags: number;
+  dkLen: number;
+  /** Whether `key` is ours (a derived context key) and should be wiped after a one-shot call. */
+  derived: boolean;
+}
+
+export function modeOf(opts: unknown): Mode {
+  if (opts === undefined) return { key: IV_BYTES, flags: 0, dkLen: DEFAULT_LENGTH, derived: false };
+  if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${opts === null ? 'null' : typeof opts}`);
+  const { dkLen, key, context } = opts as Blake3Opts;
+  const length = dkLen === undefined ? DEFAULT_LENGTH : byteLength(dkLen, 'dkLen');
+  if (key !== undefined && context !== undefined) throw new TypeError('opts: key (keyed_hash) and context (derive_key) are exclusive');
+  if (key !== undefined) return { key: check.bytes(key, 'key', 32), flags: KEYED_HASH, dkLen: length, derived: false };
+  if (context !== undefined) {
+    let bytes: Uint8Array;
+    if (typeof context === 'string') bytes = new TextEncoder().encode(context);
+    else if (context instanceof Uint8Array) bytes = check.bytes(context, 'context');
+    else throw new TypeError('context must be a string or a Uint8Array');
+    const contextKey = engine().hash(undefined, DERIVE_KEY_CONTEXT, bytes, 32);
+    return { key: contextKey, flags: DERIVE_KEY_MATERIAL, dkLen: length, derived: true };
+  }
+  return { key: IV_BYTES, flags: 0, dkLen: length, derived: false };
+}

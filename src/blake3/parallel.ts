@@ -1,0 +1,158 @@
+/**
+ * blake3Parallel: BLAKE3 of a large input on a pool of workers (pool.ts),
+ * the same bytes as blake3().
+ *
+ * The input's whole chunks (all but the last, which may become the root)
+ * are cut into complete subtrees of PIECE bytes (1024 chunks; the tail in
+ * descending powers of two), each aligned so its chaining value is the one
+ * the sequential tree computes for it (the BLAKE3 paper, §2.5 and §5.1.2).
+ * Workers take subtrees from the front, the calling thread from the back
+ * whenever every worker has its slots full; the chaining values are then
+ * pushed onto one tree state in input order, which merges them as parents,
+ * and the last chunk makes the root, as in the sequential hash.
+ */
+import type { TreeState } from './engine.js';
+import { ROOT_BYTES } from './layout.js';
+import { byteLength, engine, modeOf, type Blake3Opts } from './mode.js';
+import { cores, pool, PIECE, type PoolWorker } from './pool.js';
+import { blake3 } from './index.js';
+import * as check from '../runtime/assert.js';
+import { activeTier } from '../runtime/kernels.js';
+
+export interface Blake3ParallelOpts extends Blake3Opts {
+  /**
+   * Worker threads to use, at most (default: the logical cores). The
+   * calling thread hashes too while every worker is busy; 0 hashes on the
+   * calling thread only.
+   */
+  workers?: number;
+}
+
+const CHUNK = 1024;
+/**
+ * Inputs below this are hashed on the calling thread: a job costs two
+ * messages and a copy into a slot, and below a few MiB that is not won
+ * back (measured in Node on 2 cores: see README).
+ */
+export const PARALLEL_MIN = 2 * PIECE;
+
+/** Where the chunks come from: memory (blake3Parallel) or a file (the CLI). */
+export interface ChunkSource {
+  /** Copies into.length bytes from byte `offset` on into `into` (a worker's slot). */
+  copy(offset: number, into: Uint8Array): void;
+  /** `length` bytes at `offset` to hash on this thread: a view, or a buffer the source reuses and wipes. */
+  view(offset: number, length: number): Uint8Array;
+}
+
+/** Lets the worker's messages in: a macrotask turn (a resolved promise would not). */
+const tick: () => Promise<void> =
+  typeof setImmediate === 'function'
+    ? () => new Promise<void>((resolve) => setImmediate(resolve))
+    : () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** The subtrees [chunk, chunk + size) that `chunks` whole chunks from 0 split into. */
+function pieces(chunks: number): number[][] {
+  const out: number[][] = [];
+  const big = PIECE / CHUNK;
+  let c = 0;
+  for (; c + big <= chunks; c += big) out.push([c, big]);
+  for (let size = big / 2; size >= 1; size /= 2) {
+    if (c + size <= chunks) {
+      out.push([c, size]);
+      c += size;
+    }
+  }
+  return out;
+}
+
+/**
+ * Pushes onto `state` (a fresh tree, at chunk 0) the first `chunks` whole
+ * chunks of `source`, hashed by up to `workers` workers and this thread.
+ */
+export async function absorbParallel(state: TreeState, source: ChunkSource, chunks: number, workers: number): Promise<void> {
+  const list = pieces(chunks);
+  const n = list.length;
+  const cvs = new Uint8Array(32 * n);
+  const team = pool.grow(workers);
+  const tier = activeTier();
+  const inflight: Promise<void>[] = [];
+  const retry: number[] = [];
+  const here = (i: number) => {
+    const [c, size] = list[i]!;
+    engine().subtree(state.key, state.flags, source.view(c * CHUNK, size * CHUNK), c, cvs.subarray(32 * i, 32 * i + 32));
+  };
+  const give = (w: PoolWorker, i: number) => {
+    const [c, size] = list[i]!;
+    const slot = w.slot(size * CHUNK);
+    source.copy(c * CHUNK, slot);
+    const job = w.run(state.key, state.flags, c, slot, tier).then(
+      (cv) => {
+        cvs.set(cv, 32 * i);
+        cv.fill(0);
+      },
+      () => void retry.push(i),
+    );
+    inflight.push(job);
+  };
+  try {
+    let front = 0;
+    let back = n;
+    while (front < back) {
+      for (const w of team) while (w.idle && front < back) give(w, front++);
+      if (front < back) here(--back);
+      if (team.length > 0) await tick();
+    }
+    await Promise.all(inflight);
+    // A worker that failed (or died) leaves its subtrees to this thread.
+    for (const i of retry) here(i);
+    for (let i = 0; i < n; i++) engine().push(state, cvs.subarray(32 * i, 32 * i + 32), list[i]![1]!);
+  } finally {
+    cvs.fill(0);
+  }
+}
+
+/** The source of an input in memory: views for this thread, copies for workers. */
+export function memorySource(data: Uint8Array): ChunkSource {
+  return {
+    copy: (offset, into) => into.set(data.subarray(offset, offset + into.length)),
+    view: (offset, length) => data.subarray(offset, offset + length),
+  };
+}
+
+/**
+ * BLAKE3 of `data` (the same bytes as blake3(data, opts)), hashed on a
+ * pool of workers when it is large enough to gain from them. `data` must
+ * not change (or be transferred) until the promise settles.
+ */
+export const blake3Parallel = Object.assign(
+  async (data: Uint8Array, opts?: Blake3ParallelOpts): Promise<Uint8Array> => {
+    const input = check.bytes(data, 'data');
+    const mode = modeOf(opts);
+    const asked = opts?.workers;
+    const workers = asked === undefined ? await cores() : byteLength(asked, 'workers');
+    const n = input.length;
+    if (n < PARALLEL_MIN || workers === 0 || pool.failure !== undefined) {
+      if (mode.derived) mode.key.fill(0);
+      return blake3(input, opts === undefined ? undefined : { dkLen: opts.dkLen, key: opts.key, context: opts.context });
+    }
+    const state: TreeState = { key: mode.derived ? mode.key : mode.key.slice(), flags: mode.flags, chunks: 0, base: 0, depth: 0, stack: new Uint8Array(0) };
+    const root = new Uint8Array(ROOT_BYTES);
+    try {
+      const whole = Math.floor((n - 1) / CHUNK);
+      await absorbParallel(state, memorySource(input), whole, workers);
+      if (input.length !== n) throw new TypeError('data was detached while it was hashed');
+      const out = new Uint8Array(mode.dkLen);
+      engine().finish(state, input.subarray(whole * CHUNK), root);
+      engine().output(root, 0, out);
+      return out;
+    } finally {
+      root.fill(0);
+      state.stack.fill(0);
+      state.key.fill(0);
+    }
+  },
+  {
+    /** Ends the pool's workers (a later call starts new ones). */
+    terminate: (): void => pool.terminate(),
+  },
+);

@@ -1,0 +1,122 @@
+/**
+ * blake3Parallel against blake3 (and @noble/hashes): inputs whose whole
+ * chunks split into uneven subtrees (1 MiB jobs and a tail of every smaller
+ * power of two), around the size below which it hashes inline, with
+ * key / context / dkLen, pools of 1..4 workers, both tiers; that the
+ * workers did the work, left their slots zeroed and the kernel wiped; and
+ * the errors.
+ */
+import { it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { blake3, blake3Parallel, type Blake3ParallelOpts } from 'fourfold/blake3';
+import { PARALLEL_MIN } from '../../dist/blake3/parallel.js';
+import { pool, poolStatus } from '../../dist/blake3/pool.js';
+import { assertBytes, assertKernelsWiped, forEachTier, isAllZero, rand } from '../helpers.js';
+import { nobleBlake3 } from './reference.js';
+
+const MiB = 1 << 20;
+/**
+ * Where workers can start: Node runs dist/ as is. Deno, Bun and browsers
+ * run each test file as one bundle, without dist/blake3/worker.js beside
+ * it; there blake3Parallel hashes on the calling thread (same bytes).
+ */
+const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } } };
+const WORKERS_RUN = g.process?.versions?.node !== undefined && g.Deno === undefined && g.Bun === undefined;
+const NO_WORKERS: false | string = WORKERS_RUN ? false : 'not applicable: this engine runs the tests as bundles, which do not carry dist/blake3/worker.js';
+
+/** Uneven trees: whole chunks of 2^k + tails of 1..1023 chunks, with partial last chunks. */
+const SIZES = [
+  PARALLEL_MIN - 1, PARALLEL_MIN, PARALLEL_MIN + 1,
+  2 * MiB + 1024, 3 * MiB + 1025, 3 * MiB + 511 * 1024 + 7,
+  5 * MiB - 1, 6 * MiB + 1023 * 1024 + 1024, 9 * MiB + 333 * 1024 + 1,
+];
+
+const msgs = new Map<number, Uint8Array>();
+const msg = (n: number) => {
+  if (!msgs.has(n)) msgs.set(n, rand(n));
+  return msgs.get(n)!;
+};
+
+/** Waits until `n` workers have started (a first call starts them; calls meanwhile use the calling thread). */
+async function workersReady(n: number): Promise<void> {
+  await blake3Parallel(msg(PARALLEL_MIN), { workers: n });
+  for (let t = 0; poolStatus().ready < n; t++) {
+    assert.ok(t < 300, `workers did not start: ${JSON.stringify(poolStatus())}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Every free slot of every worker is zero (the busy ones are not, until their job ends). */
+function assertSlotsZero(label: string): void {
+  for (const w of pool.workers) for (const slot of (w as unknown as { free: Uint8Array[] }).free) assert.ok(isAllZero(slot), `${label}: a worker slot is not zeroed`);
+}
+
+after(() => blake3Parallel.terminate());
+
+forEachTier('blake3Parallel', (tier) => {
+  before(async () => {
+    if (WORKERS_RUN) await workersReady(4);
+  });
+
+  it('gives blake3\'s bytes at sizes that split into uneven subtrees, with 1..4 workers', async () => {
+    for (const n of SIZES) {
+      const expected = blake3(msg(n));
+      for (const workers of [1, 2, 3, 4]) assertBytes(await blake3Parallel(msg(n), { workers }), expected, `${n} bytes, ${workers} workers`);
+    }
+    // And one against the peer, not only against ourselves.
+    assertBytes(await blake3Parallel(msg(SIZES[4]!)), nobleBlake3(msg(SIZES[4]!)), 'vs noble');
+  });
+
+  it('with key, context and dkLen (0, 1, 31, 65, 1000)', async () => {
+    const key = rand(32);
+    const n = SIZES[5]!;
+    const cases: Blake3ParallelOpts[] = [
+      { key }, { context: 'fourfold 2025-01-01 parallel test' }, { context: rand(40) },
+      { dkLen: 0 }, { dkLen: 1 }, { dkLen: 31 }, { dkLen: 65, key }, { dkLen: 1000, context: 'x' },
+    ];
+    for (const opts of cases) {
+      for (const workers of [1, 3]) assertBytes(await blake3Parallel(msg(n), { ...opts, workers }), blake3(msg(n), opts), `${JSON.stringify({ ...opts, key: opts.key && 'key' })}, ${workers} workers`);
+    }
+    assertBytes(await blake3Parallel(msg(n), { key, dkLen: 100 }), nobleBlake3(msg(n), { key, dkLen: 100 }), 'keyed vs noble');
+  });
+
+  it('below the threshold, with 0 workers, and for short inputs hashes inline with the same bytes', async () => {
+    const jobs = poolStatus().jobs;
+    for (const n of [0, 1, 1024, 1025, 65537, PARALLEL_MIN - 1]) assertBytes(await blake3Parallel(msg(n), { workers: 2 }), blake3(msg(n)), `${n} bytes`);
+    assertBytes(await blake3Parallel(msg(SIZES[3]!), { workers: 0 }), blake3(msg(SIZES[3]!)), 'workers: 0');
+    assert.equal(poolStatus().jobs, jobs, 'no job went to a worker');
+  });
+
+  it('unaligned views and a view into a larger buffer', async () => {
+    const n = SIZES[4]!;
+    const buf = rand(n + 8);
+    for (const offset of [1, 3, 7]) assertBytes(await blake3Parallel(buf.subarray(offset, offset + n), { workers: 2 }), blake3(buf.subarray(offset, offset + n)), `offset ${offset}`);
+  });
+
+  it('the workers do the work, leave their slots zeroed and this thread\'s kernel wiped', { skip: NO_WORKERS }, async () => {
+    const jobs = poolStatus().jobs;
+    const n = 16 * MiB + 5;
+    const key = rand(32);
+    assertBytes(await blake3Parallel(msg(n), { workers: 2, key }), blake3(msg(n), { key }), 'keyed');
+    assert.ok(poolStatus().jobs > jobs, `no job went to a worker: ${JSON.stringify(poolStatus())}`);
+    assertSlotsZero('after blake3Parallel');
+    if (tier === 'simd') assertKernelsWiped('after blake3Parallel', 'blake3');
+  });
+
+  it('several calls at once', async () => {
+    const sizes = [SIZES[3]!, SIZES[4]!, SIZES[6]!];
+    const outs = await Promise.all(sizes.map((n) => blake3Parallel(msg(n), { workers: 3 })));
+    sizes.forEach((n, i) => assertBytes(outs[i], blake3(msg(n)), `${n} bytes`));
+  });
+});
+
+it('rejects bad arguments like blake3 throws', async () => {
+  await assert.rejects(blake3Parallel('abc' as unknown as Uint8Array), TypeError);
+  await assert.rejects(blake3Parallel(msg(10), { workers: -1 }), RangeError);
+  await assert.rejects(blake3Parallel(msg(10), { workers: 1.5 }), RangeError);
+  await assert.rejects(blake3Parallel(msg(10), { workers: '2' as unknown as number }), TypeError);
+  await assert.rejects(blake3Parallel(msg(10), { key: new Uint8Array(31) }), RangeError);
+  await assert.rejects(blake3Parallel(msg(10), { key: new Uint8Array(32), context: 'x' }), TypeError);
+  await assert.rejects(blake3Parallel(msg(10), { dkLen: -1 }), RangeError);
+  await assert.rejects(blake3Parallel(msg(10), null as unknown as Blake3ParallelOpts), TypeError);
+});

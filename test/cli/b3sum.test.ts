@@ -1,0 +1,200 @@
+/**
+ * `fourfold b3sum` against the official b3sum (`cargo install b3sum
+ * --locked`; .ci/run installs it): the same arguments, standard input and
+ * files give the same standard output bytes, standard error (with
+ * RUST_BACKTRACE=0, b3sum's is deterministic) and exit code. Files: empty,
+ * short, multi-chunk, large enough for the worker pool, names with a
+ * newline, a backslash, a carriage return, two spaces and non-ASCII
+ * letters, a directory and a missing name; every flag; --check files with
+ * good, bad, missing and malformed entries. Node only: it starts processes.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rand } from '../helpers.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
+/** The CLI is a Node program (its shebang): Deno and Bun running this file start `node`. */
+const g = globalThis as { Deno?: unknown; Bun?: unknown };
+const NODE = g.Deno === undefined && g.Bun === undefined ? process.execPath : 'node';
+
+/** b3sum from $B3SUM, the PATH, or cargo's install directory. */
+function findB3sum(): string | undefined {
+  const candidates = [process.env.B3SUM, 'b3sum', join(process.env.HOME ?? '/root', '.cargo/bin/b3sum')];
+  for (const c of candidates) if (c !== undefined && spawnSync(c, ['--version']).status === 0) return c;
+  return undefined;
+}
+const B3SUM = findB3sum();
+// On CI a missing b3sum is a failure (.ci/run installs it); elsewhere the comparison cannot run.
+const NO_B3SUM: false | string = B3SUM !== undefined || process.env.CI ? false : 'b3sum is not installed (cargo install b3sum --locked)';
+
+let dir = '';
+const FILES: Record<string, Uint8Array> = {};
+
+interface Outcome {
+  stdout: Buffer;
+  stderr: Buffer;
+  status: number | null;
+}
+
+function run(command: string, args: string[], input?: Uint8Array | string): Outcome {
+  const r = spawnSync(command, args, { cwd: dir, input: input ?? '', env: { ...process.env, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0' }, maxBuffer: 1 << 26 });
+  if (r.error) throw r.error;
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+/** Both commands with the same arguments and input: identical output, errors and exit code. */
+function same(args: string[], input?: Uint8Array | string, options: { stderr?: boolean } = {}): Outcome {
+  assert.ok(B3SUM !== undefined, 'b3sum is not installed: run `cargo install b3sum --locked`');
+  const theirs = run(B3SUM, args, input);
+  const ours = run(NODE, [CLI, 'b3sum', ...args], input);
+  const label = `b3sum ${JSON.stringify(args)}`;
+  assert.equal(ours.stdout.toString('latin1'), theirs.stdout.toString('latin1'), `${label}: stdout`);
+  if (options.stderr !== false) assert.equal(ours.stderr.toString(), theirs.stderr.toString(), `${label}: stderr`);
+  assert.equal(ours.status, theirs.status, `${label}: exit code (stderr: ${ours.stderr.toString()})`);
+  return theirs;
+}
+
+const NAMES = ['empty', 'abc', 'chunks', 'big', 'new\nline', 'back\\slash', 'cr\rname', 'two  spaces', 'été ünïcode', 'BLAKE3 (x) = y'];
+
+describe('fourfold b3sum against b3sum', { skip: NO_B3SUM }, () => {
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'fourfold-b3sum-'));
+    const contents: Record<string, Uint8Array> = {
+      empty: new Uint8Array(0),
+      abc: new TextEncoder().encode('abc'),
+      chunks: rand(3 * 1024 + 17),
+      // Above PARALLEL_MIN (2 MiB): hashed by the worker pool with uneven subtrees.
+      big: rand(5 * 1024 * 1024 + 333 * 1024 + 3),
+    };
+    for (const name of NAMES) {
+      FILES[name] = contents[name] ?? rand(name.length * 100);
+      writeFileSync(join(dir, name), FILES[name]!);
+    }
+    mkdirSync(join(dir, 'adir'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('hashes files, with odd names escaped, a directory and a missing file reported (exit 1)', () => {
+    same(NAMES);
+    same([...NAMES.slice(0, 3), 'adir', 'missing', 'big']);
+    same(['--', 'abc', '-'], 'from stdin');
+  });
+
+  it('--no-names, --tag, --length, --seek, --raw', () => {
+    same(['--no-names', ...NAMES]);
+    same(['--tag', ...NAMES]);
+    same(['--tag', '--no-names', 'abc']);
+    for (const length of ['0', '1', '31', '33', '64', '65', '1000', '100000']) same(['--length', length, 'abc', 'big']);
+    same(['-l5', 'abc']);
+    same(['--length=7', 'abc']);
+    for (const seek of ['1', '63', '64', '65', '1000000007']) same(['--seek', seek, '--length', '100', 'chunks', 'big']);
+    for (const args of [['--raw'], ['--raw', '--length', '1000'], ['--raw', '--seek', '70', '--length', '3']]) {
+      for (const file of ['abc', 'big', 'empty']) same([...args, file]);
+    }
+    same(['--raw', 'abc', 'big']);
+    same(['--raw'], 'raw from stdin');
+  });
+
+  it('--num-threads 1..4 and --no-mmap (the same sums)', () => {
+    for (const n of ['1', '2', '3', '4', '0']) same(['--num-threads', n, 'big', 'chunks', 'empty']);
+    same(['--no-mmap', 'big', 'abc']);
+  });
+
+  it('standard input: no file, -, and a large input', () => {
+    same([], 'hello');
+    same(['-'], '');
+    same(['abc', '-', 'empty'], FILES.chunks);
+    same(['-'], FILES.big);
+  });
+
+  it('--derive-key and --keyed (the key on standard input)', () => {
+    same(['--derive-key', 'fourfold 2025 b3sum test', ...NAMES]);
+    same(['--derive-key=', 'abc']);
+    const key = rand(32);
+    same(['--keyed', ...NAMES], key);
+    same(['--keyed', '--length', '77', 'big'], key);
+    same(['--keyed', 'abc', '-', 'empty'], key);
+    same(['--keyed', 'abc'], key.subarray(0, 31));
+    same(['--keyed', 'abc'], new Uint8Array([...key, 1]));
+    same(['--keyed', 'abc'], '');
+  });
+
+  it('--check: good, bad, missing and malformed entries, escaped and tagged names, --quiet, from stdin', () => {
+    const listing = same(NAMES).stdout;
+    const tagged = same(['--tag', ...NAMES]).stdout;
+    writeFileSync(join(dir, 'good.b3'), listing);
+    writeFileSync(join(dir, 'tagged.b3'), tagged);
+    same(['--check', 'good.b3']);
+    same(['-c', 'tagged.b3', 'good.b3']);
+    same(['--check', '--quiet', 'good.b3']);
+    same(['--check', '-'], listing);
+    const sum = (name: string) => listing.toString('latin1').split('\n').find((l) => l.endsWith(`  ${name}`))!.slice(0, 64);
+    const bad = [
+      `${sum('abc')}  abc`,
+      `${sum('abc')}  chunks`, // wrong hash
+      `${sum('abc')}  missing`,
+      `${sum('abc')}  adir`,
+      '',
+      'not a check line',
+      `${sum('abc').toUpperCase()}  abc`,
+      `${sum('abc').slice(2)}  abc`,
+      `\\${sum('abc')}  bad\\escape`,
+      `\\${sum('abc')}  trailing\\`,
+      `\\${sum('abc')}  new\\nline`,
+      `${sum('abc')}  `,
+      `BLAKE3 (abc) = ${sum('abc')}`,
+      `BLAKE3 (BLAKE3 (x) = y) = ${sum('BLAKE3 (x) = y')}`,
+      `${sum('abc')}  abc\r`,
+      `${sum('empty')}  empty`,
+    ].join('\n');
+    writeFileSync(join(dir, 'bad.b3'), bad + '\n');
+    same(['--check', 'bad.b3']);
+    same(['--check', '--quiet', 'bad.b3', 'good.b3']);
+    writeFileSync(join(dir, 'noeol.b3'), `${sum('abc')}  abc`);
+    same(['-c', 'noeol.b3']);
+    writeFileSync(join(dir, 'crlf.b3'), `${sum('abc')}  abc\r\n${sum('abc')}  chunks\r\n`);
+    same(['-c', 'crlf.b3']);
+    same(['--check', 'missing.b3', 'good.b3']);
+    writeFileSync(join(dir, 'latin1.b3'), new Uint8Array([0x61, 0xff, 0x0a]));
+    same(['--check', 'latin1.b3']);
+    same(['--check', '--seek', '1', 'good.b3']);
+  });
+
+  it('usage errors: exit code 2 and clap\'s messages', () => {
+    same(['--foo', 'abc']);
+    same(['--keyed', '--derive-key', 'x', 'abc'], new Uint8Array(32));
+    same(['--derive-key', 'x', '--keyed', 'abc']);
+    for (const flag of [['--length', '3'], ['--raw'], ['--tag'], ['--no-names'], ['--derive-key', 'x'], ['--keyed']]) {
+      same(['--check', ...flag, 'abc']);
+      same([...flag, '--check', 'abc']);
+    }
+    same(['--quiet', 'abc']);
+    same(['--keyed']);
+    same(['--length']);
+    same(['--derive-key']);
+    for (const value of ['abc', '', '-', '99999999999999999999', '18446744073709551616', '+']) same([`--length=${value}`, 'abc']);
+    same(['--num-threads', 'x', 'abc']);
+    same(['--no-names=1', 'abc']);
+    same(['-x', 'abc']);
+  });
+});
+
+describe('processes using the pool', () => {
+  it('a Node process exits after blake3Parallel without terminate() (idle workers do not hold it)', { skip: !existsSync(CLI) && 'dist/ not built' }, () => {
+    const source = `import { blake3Parallel, blake3 } from ${JSON.stringify(new URL('../../dist/blake3/index.js', import.meta.url).href)};
+      const data = new Uint8Array(9 << 20).map((_, i) => i * 31);
+      const a = await blake3Parallel(data, { workers: 2 });
+      await new Promise((r) => setTimeout(r, 300));
+      const b = await blake3Parallel(data, { workers: 2 });
+      console.log(Buffer.from(a).equals(Buffer.from(blake3(data))) && Buffer.from(b).equals(Buffer.from(a)));`;
+    const r = spawnSync(NODE, ['--input-type=module', '-e', source], { encoding: 'utf8', timeout: 30000 });
+    assert.equal(r.signal, null, 'the process did not exit by itself');
+    assert.equal(r.stdout.trim(), 'true', r.stderr);
+    assert.equal(r.status, 0);
+  });
+});
