@@ -31,7 +31,7 @@ export async function expectedOutput(op: SelectedOp, inputs: unknown, libraries:
   const reference = op.reference;
   if (reference === undefined) return undefined;
   await activate(libraries.get(reference.library)!);
-  return (reference.checkedOutput?.(inputs) ?? reference.bind(inputs)()).slice();
+  return (reference.checkedOutput?.(inputs) ?? (await reference.bind(inputs)())).slice();
 }
 
 /**
@@ -44,18 +44,21 @@ export async function bindChecked(
   expected: Uint8Array | undefined,
   referenceName: string | undefined,
   library: Library,
-): Promise<{ call: Call } | { error: string }> {
+): Promise<{ call: Call; async: boolean } | { error: string }> {
   await activate(library);
   let call: Call;
   let output: Uint8Array;
+  let isAsync = false;
   try {
     call = entry.bind(inputs);
-    output = entry.checkedOutput?.(inputs) ?? call();
+    const first = call();
+    isAsync = first instanceof Promise;
+    output = entry.checkedOutput?.(inputs) ?? (await first);
   } catch (cause) {
     return { error: `threw: ${describeError(cause)}` };
   }
   if (expected !== undefined && !sameBytes(output, expected)) return { error: `output differs from ${referenceName}` };
-  return { call };
+  return { call, async: isAsync };
 }
 
 export async function runCase(
@@ -77,7 +80,7 @@ export async function runCase(
       const library = libraries.get(entry.library)!;
       const bound = await bindChecked(entry, inputs, expected, op.reference?.library, library);
       if ('error' in bound) results.push({ ...result(entry, shape), callsPerSample: 0, nsPerCall: [], error: bound.error });
-      else subjects.push({ library, call: bound.call, entry, shape });
+      else subjects.push({ library, call: bound.call, async: bound.async, entry, shape });
     }
   }
 

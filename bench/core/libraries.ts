@@ -176,6 +176,8 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
       libraries.push(
         { name: 'fourfold', version: `${version} (simd)`, reference: false, activate: simd },
         { name: 'fourfold (output)', version: `${version} (simd)`, reference: false, activate: simd },
+        // blake3Parallel: the worker pool, where the engine's harness can start its workers.
+        { name: 'fourfold (parallel)', version: `${version} (simd, workers)`, reference: false, activate: simd },
       );
     } else {
       warnings.push(`fourfold: the simd tier is unavailable in this engine (ready() chose '${tier}'); only fourfold-js is timed`);

@@ -12,6 +12,8 @@ import { now, timerGranularityNs } from './timer.js';
 export interface Subject {
   readonly library: Library;
   readonly call: Call;
+  /** Whether `call` returns promises (checked on its first call, by cases.ts bindChecked). */
+  readonly async: boolean;
 }
 
 export interface Samples {
@@ -43,10 +45,25 @@ export async function activate(library: Library): Promise<void> {
 export function timeBatch(call: Call, calls: number): number {
   let local = 0;
   const start = now();
-  for (let i = 0; i < calls; i++) local ^= call()[0] | 0; // `| 0`: an empty output reads undefined
+  for (let i = 0; i < calls; i++) local ^= (call() as Uint8Array)[0] | 0; // `| 0`: an empty output reads undefined
   const elapsed = (now() - start) * 1e6;
   sink ^= local;
   return elapsed;
+}
+
+/** timeBatch for a call that returns promises: each call is awaited before the next. */
+export async function timeBatchAsync(call: Call, calls: number): Promise<number> {
+  let local = 0;
+  const start = now();
+  for (let i = 0; i < calls; i++) local ^= (await call())[0] | 0;
+  const elapsed = (now() - start) * 1e6;
+  sink ^= local;
+  return elapsed;
+}
+
+/** The batch timer for a subject: synchronous calls are timed without an await between them. */
+export function batchTimer(call: Call, isAsync: boolean): (calls: number) => Promise<number> {
+  return isAsync ? (calls) => timeBatchAsync(call, calls) : async (calls) => timeBatch(call, calls);
 }
 
 /**
@@ -60,7 +77,7 @@ export function timeBatch(call: Call, calls: number): number {
  * 100 µs) a short batch reads as taking no time at all. A call slower than
  * the whole warm-up still runs twice, so it is timed compiled.
  */
-export function warmUp(call: Call, warmupMs: number): number {
+export async function warmUp(time: (calls: number) => Promise<number>, warmupMs: number): Promise<number> {
   const budget = warmupMs * 1e6;
   const readable = 10 * timerGranularityNs();
   let spent = 0;
@@ -68,7 +85,7 @@ export function warmUp(call: Call, warmupMs: number): number {
   let timed = 0;
   let fastest = Infinity;
   for (let round = 0; ; round++) {
-    const elapsed = timeBatch(call, calls);
+    const elapsed = await time(calls);
     spent += elapsed;
     // The first call compiles; later batches count once the clock can read them.
     if (round > 0 && elapsed >= readable) {
@@ -89,9 +106,9 @@ export function warmUp(call: Call, warmupMs: number): number {
  * sample retaken, as a short one would be quantized by a coarse clock and
  * pay more for its cold start. Returns the batch used.
  */
-export function sampleOf(call: Call, calls: number, targetNs: number): { nsPerCall: number; calls: number } {
+export async function sampleOf(time: (calls: number) => Promise<number>, calls: number, targetNs: number): Promise<{ nsPerCall: number; calls: number }> {
   for (let attempt = 0; ; attempt++) {
-    const elapsed = timeBatch(call, calls);
+    const elapsed = await time(calls);
     if (elapsed >= targetNs / 2 || attempt === 4) return { nsPerCall: elapsed / calls, calls };
     const perCall = elapsed / calls;
     calls = Math.min(calls * 16, perCall > 0 ? Math.ceil(targetNs / perCall) : Infinity);
@@ -110,15 +127,16 @@ export function sampleOf(call: Call, calls: number, targetNs: number): { nsPerCa
 export async function sampleRoundRobin(subjects: readonly Subject[], timing: CaseTiming, tick: (fraction: number) => Promise<void>): Promise<Samples[]> {
   const target = timing.sampleMs * 1e6;
   const batch: number[] = [];
+  const timers = subjects.map((s) => batchTimer(s.call, s.async));
   for (const [i, s] of subjects.entries()) {
     await activate(s.library);
-    const nsPerCall = warmUp(s.call, timing.warmupMs);
+    const nsPerCall = await warmUp(timers[i]!, timing.warmupMs);
     batch.push(Math.max(1, Math.round(target / nsPerCall)));
     await tick((0.3 * (i + 1)) / subjects.length);
   }
 
-  const sample = (i: number): number => {
-    const taken = sampleOf(subjects[i]!.call, batch[i]!, target);
+  const sample = async (i: number): Promise<number> => {
+    const taken = await sampleOf(timers[i]!, batch[i]!, target);
     batch[i] = taken.calls;
     return taken.nsPerCall;
   };
@@ -131,7 +149,7 @@ export async function sampleRoundRobin(subjects: readonly Subject[], timing: Cas
     for (let k = 0; k < subjects.length; k++) {
       const i = (round + k) % subjects.length;
       await activate(subjects[i]!.library);
-      samples[i]!.push(sample(i));
+      samples[i]!.push(await sample(i));
     }
     if (round === 0) {
       const perRound = Math.max(now() - start, 1e-3);

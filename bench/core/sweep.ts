@@ -18,7 +18,7 @@
  */
 import { bindChecked, expectedOutput, type SelectedOp } from './cases.js';
 import type { Library } from './libraries.js';
-import { activate, sampleOf, warmUp } from './measure.js';
+import { activate, batchTimer, sampleOf, warmUp } from './measure.js';
 import type { Call } from './ops/types.js';
 import type { SweepResult, SweepTiming } from './types.js';
 
@@ -47,6 +47,8 @@ export async function runSweep(
     library: libraries.get(entry.library)!,
     /** Per length: the bound call, undefined once it failed. */
     calls: [] as (Call | undefined)[],
+    /** Per length: the batch timer of that call. */
+    timers: [] as ((calls: number) => Promise<number>)[],
     callsPerSample: lengths.map(() => 0),
     samples: lengths.map((): number[] => []),
     errors: [] as { length: number; error: string }[],
@@ -63,7 +65,11 @@ export async function runSweep(
         column.calls.push(undefined);
         if (column.errors.length < ERRORS_KEPT) column.errors.push({ length, error: bound.error });
         column.errorCount++;
-      } else column.calls.push(bound.call);
+        column.timers.push(async () => 0);
+      } else {
+        column.calls.push(bound.call);
+        column.timers.push(batchTimer(bound.call, bound.async));
+      }
     }
     if (li % 256 === 0) await tick((0.1 * li) / lengths.length, `sweep ${name}: checking outputs`);
   }
@@ -78,7 +84,8 @@ export async function runSweep(
     await activate(column.library);
     const picks = [0, lengths.length >> 2, lengths.length >> 1, lengths.length - 1].filter((li) => column.calls[li] !== undefined);
     const perPick = timing.warmupMs / Math.max(picks.length, 1);
-    const known = picks.map((li): [number, number] => [lengths[li]!, warmUp(column.calls[li]!, perPick)]);
+    const known: [number, number][] = [];
+    for (const li of picks) known.push([lengths[li]!, await warmUp(column.timers[li]!, perPick)]);
     for (let j = 0; j < lengths.length; j++) estimate[c]![j] = interpolate(known, lengths[j]!);
   }
 
@@ -93,8 +100,8 @@ export async function runSweep(
         const calls = Math.max(1, Math.ceil(minSampleNs / estimate[c]![li]!));
         // The first column at a length fetches the shared inputs into cache
         // for all; an untimed call first makes it pay that outside its sample.
-        if (k === 0) call();
-        const { nsPerCall: ns, calls: used } = sampleOf(call, calls, minSampleNs);
+        if (k === 0) await call();
+        const { nsPerCall: ns, calls: used } = await sampleOf(column.timers[li]!, calls, minSampleNs);
         column.samples[li]!.push(ns);
         column.callsPerSample[li] = Math.max(column.callsPerSample[li]!, used);
         estimate[c]![li] = Math.min(estimate[c]![li]!, Math.max(ns, 1));

@@ -128,13 +128,13 @@ export const blake3Parallel = Object.assign(
   async (data: Uint8Array, opts?: Blake3ParallelOpts): Promise<Uint8Array> => {
     const input = check.bytes(data, 'data');
     const mode = modeOf(opts);
-    const asked = opts?.workers;
-    const workers = asked === undefined ? await cores() : byteLength(asked, 'workers');
+    const asked = opts?.workers === undefined ? undefined : byteLength(opts.workers, 'workers');
     const n = input.length;
-    if (n < PARALLEL_MIN || workers === 0 || pool.failure !== undefined) {
+    if (n < PARALLEL_MIN || asked === 0 || pool.failure !== undefined) {
       if (mode.derived) mode.key.fill(0);
       return blake3(input, opts === undefined ? undefined : { dkLen: opts.dkLen, key: opts.key, context: opts.context });
     }
+    const workers = asked ?? (await cores());
     const state: TreeState = { key: mode.derived ? mode.key : mode.key.slice(), flags: mode.flags, chunks: 0, base: 0, depth: 0, stack: new Uint8Array(0) };
     const root = new Uint8Array(ROOT_BYTES);
     try {

@@ -171,7 +171,13 @@ export class Pool {
 export const pool = new Pool();
 
 /** Logical cores: navigator.hardwareConcurrency, or os.availableParallelism() in Node 20 (which has no navigator). */
-export async function cores(): Promise<number> {
+export function cores(): Promise<number> {
+  // Asked once: a dynamic import costs a turn of the event loop on every call.
+  return (coreCount ??= countCores());
+}
+let coreCount: Promise<number> | undefined;
+
+async function countCores(): Promise<number> {
   const n = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
   if (typeof n === 'number' && n > 0) return n;
   if (isNode()) {

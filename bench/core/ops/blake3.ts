@@ -5,7 +5,9 @@
  * one-shot functions return promises, so its synchronous hasher object is
  * timed (init, update, digest), created once; it takes a key only when
  * the hasher is created, so it has no keyed column. node:crypto and
- * libsodium have no BLAKE3.
+ * libsodium have no BLAKE3. 'fourfold (parallel)' is blake3Parallel on the
+ * default worker pool (asynchronous: each call is awaited); below 2 MiB it
+ * hashes on the calling thread, so compare it with 'fourfold' from 16 MiB on.
  */
 import type { Apis } from '../libraries.js';
 import { keySet, message, rotating } from './shared.js';
@@ -30,6 +32,11 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
   if (fourfold !== undefined) {
     add('fourfold', fourfold);
     add('fourfold-js', fourfold);
+  }
+  const parallel = apis.fourfold?.blake3?.blake3Parallel;
+  if (parallel !== undefined) {
+    plain.push({ library: 'fourfold (parallel)', bind: ({ message }) => () => parallel(message) });
+    keyed.push({ library: 'fourfold (parallel)', bind: ({ keys, message }) => rotating(keys.length, (k) => parallel(message, { key: keys[k]! })) });
   }
   if (apis.nobleHashes !== undefined) add('noble-hashes', apis.nobleHashes.blake3 as Hash);
   const hasher = apis.hashWasm?.blake3;

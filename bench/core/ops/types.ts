@@ -5,8 +5,13 @@
  * the very same bytes.
  */
 
-/** One timed call. It returns its output so the harness can keep it alive. */
-export type Call = () => Uint8Array;
+/**
+ * One timed call. It returns its output so the harness can keep it alive.
+ * An asynchronous call (a worker pool's) returns a promise of it; the
+ * harness awaits each call before the next, so a batch measures latency,
+ * and finds out which kind a call is from its first result.
+ */
+export type Call = () => Uint8Array | Promise<Uint8Array>;
 
 export interface Shape {
   /** Message bytes per call (what the throughput counts). */
