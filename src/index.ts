@@ -8,3 +8,4 @@ export { AuthenticationError } from './runtime/errors.js';
 export * from './chacha/index.js';
 export * from './poly1305/index.js';
 export * from './blake3/index.js';
+export * from './salsa/index.js';

@@ -12,6 +12,7 @@
  */
 import type * as NobleChacha from '@noble/ciphers/chacha.js';
 import type * as NoblePoly1305 from '@noble/ciphers/_poly1305.js';
+import type * as NobleSalsa from '@noble/ciphers/salsa.js';
 import type sodiumStandard from 'libsodium-wrappers';
 import type * as NodeCrypto from 'node:crypto';
 
@@ -19,6 +20,7 @@ type FourfoldRoot = typeof import('fourfold');
 type FourfoldChacha = typeof import('fourfold/chacha');
 type FourfoldPoly1305 = typeof import('fourfold/poly1305');
 type FourfoldBlake3 = typeof import('fourfold/blake3');
+type FourfoldSalsa = typeof import('fourfold/salsa');
 
 /** hash-wasm's synchronous hasher object (its one-shot functions are async). */
 export interface HashWasmHasher {
@@ -46,8 +48,8 @@ export interface Library {
 
 /** The loaded modules, for the op definitions under ops/. Absent when not loadable here. */
 export interface Apis {
-  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305; readonly blake3?: FourfoldBlake3 };
-  readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305 };
+  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305; readonly blake3?: FourfoldBlake3; readonly salsa?: FourfoldSalsa };
+  readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305; readonly salsa: typeof NobleSalsa };
   /** Typed as the standard build; ops check for the functions only -sumo has. */
   readonly sodium: typeof sodiumStandard;
   readonly node?: typeof NodeCrypto;
@@ -84,7 +86,8 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const chacha = await attempt('fourfold/chacha', () => import('fourfold/chacha'));
   const poly1305 = await attempt('fourfold/poly1305', () => import('fourfold/poly1305'));
   const blake3 = await attempt('fourfold/blake3', () => import('fourfold/blake3'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3 } };
+  const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
+  return { ready: root.ready, api: { chacha, poly1305, blake3, salsa } };
 }
 
 /**
@@ -186,7 +189,7 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
   }
 
   const nobleVersion = `@noble/ciphers ${versions['@noble/ciphers'] ?? '?'}`;
-  const [nobleChacha, noblePoly1305] = await Promise.all([import('@noble/ciphers/chacha.js'), import('@noble/ciphers/_poly1305.js')]);
+  const [nobleChacha, noblePoly1305, nobleSalsa] = await Promise.all([import('@noble/ciphers/chacha.js'), import('@noble/ciphers/_poly1305.js'), import('@noble/ciphers/salsa.js')]);
   const sodium = await loadSodium(versions, warnings);
   const node = await loadNodeCrypto();
   libraries.push(
@@ -202,7 +205,7 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
     libraries,
     apis: {
       fourfold: ready === undefined ? undefined : fourfold.api,
-      noble: { chacha: nobleChacha, poly1305: noblePoly1305 },
+      noble: { chacha: nobleChacha, poly1305: noblePoly1305, salsa: nobleSalsa },
       sodium: sodium.api,
       node,
       ...hashes,

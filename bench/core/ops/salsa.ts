@@ -1,0 +1,151 @@
+/**
+ * The Salsa20 family: the stream ciphers salsa20 (8-byte nonce) and
+ * xsalsa20 (24-byte nonce), and the secretbox, xsalsa20poly1305, sealing
+ * and opening. The conventions are chacha.ts's: one call is one whole
+ * message (a box is built for its key and nonce on every call), outputs
+ * allocated by the library except in the '(output)' styles, throughput in
+ * message bytes (not the tag), call i uses key i mod n.
+ *
+ * libsodium-wrappers(-sumo) has no JavaScript wrapper for
+ * crypto_stream_salsa20_xor or crypto_stream_xsalsa20_xor, but its
+ * compiled module exports them; the sodium entries call them the way the
+ * wrappers call crypto_stream_chacha20_xor: message, nonce and key copied
+ * into the heap, a separate output allocated there and copied out.
+ */
+import { bytes } from '../fixtures.js';
+import type { Apis } from '../libraries.js';
+import { keySet, message, outputBuffer, packed, rotating } from './shared.js';
+import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
+
+type Stream = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array) => Uint8Array;
+interface Box {
+  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array;
+  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
+}
+type BoxFactory = (key: Uint8Array, nonce: Uint8Array) => Box;
+
+/** The compiled libsodium module's exports these ops call. */
+interface SodiumModule {
+  HEAPU8: Uint8Array;
+  _malloc(n: number): number;
+  _free(p: number): void;
+  _crypto_stream_salsa20_xor(c: number, m: number, lenLo: number, lenHi: number, n: number, k: number): number;
+  _crypto_stream_xsalsa20_xor(c: number, m: number, lenLo: number, lenHi: number, n: number, k: number): number;
+}
+
+const TAG = 16;
+
+interface Inputs {
+  readonly shape: Shape;
+  readonly keys: Uint8Array[];
+  readonly nonce: Uint8Array;
+  readonly message: Uint8Array;
+}
+
+interface SealedInputs extends Inputs {
+  readonly sealed: Uint8Array[];
+}
+
+function inputs(label: string, shape: Shape, nonceLength: number): Inputs {
+  return { shape, keys: keySet(`${label} key`, shape.keys), nonce: bytes(`${label} nonce`, nonceLength), message: message(`${label} message`, shape) };
+}
+
+/** A libsodium stream function called as its wrappers would: inputs copied in, a fresh output copied out, all freed. */
+function sodiumStream(L: SodiumModule, fn: SodiumModule['_crypto_stream_salsa20_xor']): (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array {
+  return (data, nonce, key) => {
+    const m = L._malloc(Math.max(data.length, 1)), c = L._malloc(Math.max(data.length, 1));
+    const n = L._malloc(nonce.length), k = L._malloc(key.length);
+    try {
+      L.HEAPU8.set(data, m);
+      L.HEAPU8.set(nonce, n);
+      L.HEAPU8.set(key, k);
+      if (fn(c, m, data.length, 0, n, k) !== 0) throw new Error('libsodium: stream failed');
+      return L.HEAPU8.slice(c, c + data.length);
+    } finally {
+      L._free(m); L._free(c); L._free(n); L._free(k);
+    }
+  };
+}
+
+function streamOps(apis: Apis): OpDefinition<unknown>[] {
+  const { fourfold, noble, sodium } = apis;
+  const L = (sodium as unknown as { libsodium?: SodiumModule }).libsodium;
+  const streams = [
+    { op: 'salsa20', nonceLength: 8, fourfold: fourfold?.salsa?.salsa20, noble: noble.salsa.salsa20, sodium: L?._crypto_stream_salsa20_xor },
+    { op: 'xsalsa20', nonceLength: 24, fourfold: fourfold?.salsa?.xsalsa20, noble: noble.salsa.xsalsa20, sodium: L?._crypto_stream_xsalsa20_xor },
+  ];
+  return streams.map(({ op, nonceLength, ...library }) => {
+    const entries: OpEntry<Inputs>[] = [];
+    const add = (name: string, bind: (i: Inputs) => (key: number) => Uint8Array) =>
+      entries.push({ library: name, bind: (i) => rotating(i.keys.length, bind(i)) });
+    const addStream = (name: string, stream: Stream, withOutput: boolean) => {
+      add(name, ({ keys, nonce, message }) => (k) => stream(keys[k]!, nonce, message));
+      if (!withOutput) return;
+      add(`${name} (output)`, ({ keys, nonce, message, shape }) => {
+        const out = outputBuffer(shape.size, shape);
+        return (k) => stream(keys[k]!, nonce, message, out);
+      });
+    };
+    if (library.fourfold !== undefined) {
+      addStream('fourfold', library.fourfold, true);
+      addStream('fourfold-js', library.fourfold, false);
+    }
+    addStream('noble', library.noble as Stream, true);
+    if (L !== undefined && library.sodium !== undefined) {
+      const call = sodiumStream(L, library.sodium.bind(L));
+      add('sodium', ({ keys, nonce, message }) => (k) => call(message, nonce, keys[k]!));
+    }
+    return defineOp<Inputs>({ op, inputs: (shape) => inputs(op, shape, nonceLength), entries });
+  });
+}
+
+/** The secretbox (crypto_secretbox_easy's layout: tag, then ciphertext), sealing and opening. */
+function boxOps(apis: Apis): OpDefinition<unknown>[] {
+  const { fourfold, noble, sodium } = apis;
+  const name = 'xsalsa20poly1305';
+  const plain = (shape: Shape) => inputs(name, shape, 24);
+  // libsodium seals the decrypt inputs: it is trusted and quick.
+  const sealedInputs = (shape: Shape): SealedInputs => {
+    const i = plain(shape);
+    const sealed = packed(i.keys.length, shape.size + TAG, shape.offset, (k, view) => view.set(sodium.crypto_secretbox_easy(i.message, i.nonce, i.keys[k]!)));
+    return { ...i, sealed };
+  };
+  const seal: OpEntry<Inputs>[] = [];
+  const open: OpEntry<SealedInputs>[] = [];
+  const addBoth = (library: string, factory: BoxFactory, withOutput: boolean) => {
+    seal.push({ library, bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => factory(keys[k]!, nonce).encrypt(message)) });
+    open.push({ library, bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!)) });
+    if (!withOutput) return;
+    seal.push({
+      library: `${library} (output)`,
+      bind: ({ keys, nonce, message, shape }) => {
+        const out = outputBuffer(shape.size + TAG, shape);
+        return rotating(keys.length, (k) => factory(keys[k]!, nonce).encrypt(message, out));
+      },
+    });
+    open.push({
+      library: `${library} (output)`,
+      bind: ({ keys, nonce, sealed, shape }) => {
+        const out = outputBuffer(shape.size, shape);
+        return rotating(keys.length, (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!, out));
+      },
+    });
+  };
+  const ours = fourfold?.salsa?.xsalsa20poly1305 as BoxFactory | undefined;
+  if (ours !== undefined) {
+    addBoth('fourfold', ours, true);
+    addBoth('fourfold-js', ours, false);
+  }
+  // @noble/ciphers wants caller outputs of length + 32 (a scratch area), so it has no '(output)' column here.
+  addBoth('noble', noble.salsa.xsalsa20poly1305 as BoxFactory, false);
+  seal.push({ library: 'sodium', bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => sodium.crypto_secretbox_easy(message, nonce, keys[k]!)) });
+  open.push({ library: 'sodium', bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => sodium.crypto_secretbox_open_easy(sealed[k]!, nonce, keys[k]!)) });
+  return [
+    defineOp<Inputs>({ op: `${name}-encrypt`, inputs: plain, entries: seal }),
+    defineOp<SealedInputs>({ op: `${name}-decrypt`, inputs: sealedInputs, entries: open }),
+  ];
+}
+
+export function salsaOps(apis: Apis): OpDefinition<unknown>[] {
+  return [...streamOps(apis), ...boxOps(apis)];
+}

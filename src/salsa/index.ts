@@ -1,0 +1,144 @@
+/**
+ * The Salsa20 family: Salsa20 and its reduced-round Salsa20/12 and /8
+ * (Bernstein, "Salsa20 specification"; 64-bit block counter, as libsodium's
+ * crypto_stream_salsa20*), XSalsa20 and HSalsa20 ("Extending the Salsa20
+ * nonce"), and NaCl's secretbox, XSalsa20-Poly1305. Call shapes follow
+ * @noble/ciphers' salsa.js, so switching is a changed import; outputs are
+ * byte for byte libsodium's.
+ */
+import type { SalsaEngine } from './engine.js';
+import type { Aead, XorStream } from '../chacha/index.js';
+import { jsSalsa } from './js.js';
+import { simdSalsa } from './simd.js';
+import * as check from '../runtime/assert.js';
+import { AuthenticationError } from '../runtime/errors.js';
+import { activeTier } from '../runtime/kernels.js';
+
+const engine = (): SalsaEngine => (activeTier() === 'js' ? jsSalsa : simdSalsa);
+
+function keyOf(key: unknown, lengths: readonly number[]): Uint8Array {
+  const k = check.bytes(key, 'key');
+  if (!lengths.includes(k.length)) throw new RangeError(`key must be ${lengths.join(' or ')} bytes, got ${k.length}`);
+  return k;
+}
+
+/** Throws unless the blocks `counter`, `counter + 1`, ... that `length` bytes use all fit the 64-bit block counter. */
+function checkCounterSpace(length: number, counter: number | bigint): void {
+  // A number counter is below 2^53 and so is a length: only a bigint can reach 2^64.
+  if (typeof counter === 'bigint' && length > 0 && counter + BigInt(Math.ceil(length / 64)) - 1n > 0xffffffffffffffffn) {
+    throw new RangeError('counter: the message runs past the 64-bit block counter');
+  }
+}
+
+function streamCipher(nonceLength: 8 | 24, doubleRounds: number, keyLengths: readonly number[]): XorStream {
+  return (key, nonce, data, output, counter = 0) => {
+    const k = keyOf(key, keyLengths);
+    const n = check.bytes(nonce, 'nonce', nonceLength);
+    const input = check.bytes(data, 'data');
+    if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length));
+    const start = check.counter(counter, 64);
+    checkCounterSpace(input.length, start);
+    const low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
+    const high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
+    return engine().xor(k, n, low, high, doubleRounds, input, output);
+  };
+}
+
+/** Salsa20 (20 rounds): 32-byte (or 16-byte) key, 8-byte nonce, 64-bit block counter; libsodium's crypto_stream_salsa20_xor_ic. */
+export const salsa20 = streamCipher(8, 10, [32, 16]);
+/** Salsa20/12: 12 rounds, as libsodium's crypto_stream_salsa2012. */
+export const salsa2012 = streamCipher(8, 6, [32, 16]);
+/** Salsa20/8: 8 rounds, as libsodium's crypto_stream_salsa208. */
+export const salsa208 = streamCipher(8, 4, [32, 16]);
+/** XSalsa20: 32-byte key, 24-byte nonce (safe to pick at random), 64-bit block counter; libsodium's crypto_stream_xsalsa20_xor_ic. */
+export const xsalsa20 = streamCipher(24, 10, [32]);
+
+/** HSalsa20 (libsodium's crypto_core_hsalsa20 with the default constant): the 32-byte subkey for `key` and a 16-byte input. */
+export function hsalsa20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
+  const out = new Uint8Array(32);
+  engine().hsalsa(keyOf(key, [32]), check.bytes(nonce, 'nonce', 16), out);
+  return out;
+}
+
+const TAG_LENGTH = 16;
+
+/**
+ * Whether writing `out` front to back while reading `input` front to back,
+ * at the same positions, would overwrite input bytes before they are read:
+ * `out` starts inside `input`, after its start.
+ */
+function writesAhead(input: Uint8Array, out: Uint8Array): boolean {
+  if (input.buffer !== out.buffer) return false;
+  return out.byteOffset > input.byteOffset && out.byteOffset < input.byteOffset + input.length;
+}
+
+/**
+ * Secretbox: XSalsa20-Poly1305 with the tag in front ("Cryptography in
+ * NaCl" §9, libsodium's crypto_secretbox_easy, @noble/ciphers'
+ * xsalsa20poly1305). In place works as in libsodium: `output` may start
+ * where the input does, or anywhere else in the same buffer.
+ */
+class SecretBox implements Aead {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly nonce: Uint8Array,
+  ) {}
+
+  /** tag || ciphertext, `plaintext.length + 16` bytes (in `output` when given). */
+  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array {
+    let input = check.bytes(plaintext, 'plaintext');
+    const target = output === undefined ? undefined : check.output(output, input.length + TAG_LENGTH);
+    // Ciphertext goes to target[16..]: where that starts inside the plaintext, slices would
+    // overwrite plaintext not yet read, so work from a copy (wiped afterwards).
+    const copied = target !== undefined && writesAhead(input, target.subarray(TAG_LENGTH));
+    if (copied) input = input.slice();
+    try {
+      return engine().seal(this.key, this.nonce, input, target);
+    } finally {
+      if (copied) input.fill(0);
+    }
+  }
+
+  /** The plaintext of tag || ciphertext, `ciphertext.length - 16` bytes (in `output` when given); throws AuthenticationError on a wrong tag. */
+  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array {
+    const input = check.bytes(ciphertext, 'ciphertext');
+    if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
+    const target = output === undefined ? undefined : check.output(output, input.length - TAG_LENGTH);
+    // Copy the tag first: an output inside the same buffer may overwrite it.
+    const tag = input.slice(0, TAG_LENGTH);
+    let body = input.subarray(TAG_LENGTH);
+    if (target !== undefined && writesAhead(body, target)) body = body.slice();
+    let plaintext: Uint8Array | undefined;
+    try {
+      plaintext = engine().open(this.key, this.nonce, body, tag, target);
+    } finally {
+      if (plaintext === undefined) target?.fill(0);
+    }
+    if (plaintext === undefined) throw new AuthenticationError();
+    return plaintext;
+  }
+}
+
+/**
+ * XSalsa20-Poly1305 (secretbox): 32-byte key, 24-byte nonce; encrypt
+ * returns the 16-byte tag followed by the ciphertext. It has no
+ * associated data.
+ */
+export function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): Aead {
+  const k = keyOf(key, [32]);
+  const n = check.bytes(nonce, 'nonce', 24);
+  if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');
+  return new SecretBox(k, n);
+}
+
+/** libsodium's names for xsalsa20poly1305: seal is crypto_secretbox_easy, open crypto_secretbox_open_easy (but throws AuthenticationError on a wrong tag). */
+export interface SecretBoxApi {
+  seal(plaintext: Uint8Array, output?: Uint8Array): Uint8Array;
+  open(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
+}
+
+/** NaCl's secretbox (crypto_secretbox_easy / _open_easy) for a 32-byte key and a 24-byte nonce, as @noble/ciphers' secretbox. */
+export function secretbox(key: Uint8Array, nonce: Uint8Array): SecretBoxApi {
+  const box = xsalsa20poly1305(key, nonce);
+  return { seal: (plaintext, output) => box.encrypt(plaintext, output), open: (ciphertext, output) => box.decrypt(ciphertext, output) };
+}
