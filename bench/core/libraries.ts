@@ -21,6 +21,7 @@ type FourfoldChacha = typeof import('fourfold/chacha');
 type FourfoldPoly1305 = typeof import('fourfold/poly1305');
 type FourfoldBlake3 = typeof import('fourfold/blake3');
 type FourfoldSalsa = typeof import('fourfold/salsa');
+type FourfoldSecretstream = typeof import('fourfold/secretstream');
 
 /** hash-wasm's synchronous hasher object (its one-shot functions are async). */
 export interface HashWasmHasher {
@@ -48,7 +49,7 @@ export interface Library {
 
 /** The loaded modules, for the op definitions under ops/. Absent when not loadable here. */
 export interface Apis {
-  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305; readonly blake3?: FourfoldBlake3; readonly salsa?: FourfoldSalsa };
+  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305; readonly blake3?: FourfoldBlake3; readonly salsa?: FourfoldSalsa; readonly secretstream?: FourfoldSecretstream };
   readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305; readonly salsa: typeof NobleSalsa };
   /** Typed as the standard build; ops check for the functions only -sumo has. */
   readonly sodium: typeof sodiumStandard;
@@ -87,7 +88,8 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const poly1305 = await attempt('fourfold/poly1305', () => import('fourfold/poly1305'));
   const blake3 = await attempt('fourfold/blake3', () => import('fourfold/blake3'));
   const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3, salsa } };
+  const secretstream = await attempt('fourfold/secretstream', () => import('fourfold/secretstream'));
+  return { ready: root.ready, api: { chacha, poly1305, blake3, salsa, secretstream } };
 }
 
 /**

@@ -11,7 +11,7 @@
  * remainder of 3 blocks runs as one padded group, 1 or 2 blocks through a
  * scalar block function.
  */
-import { BLOCK, PAGES, POLY, STATE, TAIL } from './layout.js';
+import { BLOCK, PAGES, POLY, REST, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
@@ -282,6 +282,29 @@ function hchachaRekey(): string {
 }
 
 /**
+ * The body of a crypt function (params ptr, len; local i) after aead_init:
+ * a first slice of at most `short` bytes is XORed with the keystream
+ * aead_init left in TAIL from `keystream` on, 16 bytes at a time (bytes
+ * past `len` are scratch); any other slice goes through chacha_xor from
+ * the state's counter.
+ */
+function cryptAfterInit(keystream: number, short: number): Expr[] {
+  return [
+    ifThen(i32.and('(global.get $fresh)', i32.leU(get('len'), i32.const(short))), [
+      set('i', i32.const(0)),
+      whileLoop('short', i32.ltU(get('i'), get('len')), [
+        v128.store(i32.add(get('ptr'), get('i')), v128.xor(v128.load(i32.add(get('ptr'), get('i'))), v128.load(get('i'), keystream))),
+        set('i', i32.add(get('i'), i32.const(16))),
+      ]),
+      '(global.set $fresh (i32.const 0))',
+      '(return)',
+    ]),
+    '(global.set $fresh (i32.const 0))',
+    `(call $chacha_xor ${get('ptr')} ${get('len')} ${i32.const(10)})`,
+  ];
+}
+
+/**
  * AEAD_CHACHA20_POLY1305 (RFC 8439 §2.8). aead_init computes blocks 0..3
  * as one 4-wide group into TAIL: block 0 gives the one-time Poly1305 key
  * (§2.6), and a message of at most 3 blocks is encrypted with the rest, so
@@ -304,20 +327,8 @@ function aead(variant: Variant): string[] {
       '(global.set $fresh (i32.const 1))',
     ],
   });
-  /** The first slice, if short: XOR with blocks 1..3 from TAIL, 16 bytes at a time (bytes past `len` are scratch). */
-  const crypt = [
-    ifThen(i32.and('(global.get $fresh)', i32.leU(get('len'), i32.const(SHORT))), [
-      set('i', i32.const(0)),
-      whileLoop('short', i32.ltU(get('i'), get('len')), [
-        v128.store(i32.add(get('ptr'), get('i')), v128.xor(v128.load(i32.add(get('ptr'), get('i'))), v128.load(get('i'), TAIL + 64))),
-        set('i', i32.add(get('i'), i32.const(16))),
-      ]),
-      '(global.set $fresh (i32.const 0))',
-      '(return)',
-    ]),
-    '(global.set $fresh (i32.const 0))',
-    `(call $chacha_xor ${get('ptr')} ${get('len')} ${i32.const(10)})`,
-  ];
+  /** The first slice, if short: XOR with blocks 1..3 from TAIL. */
+  const crypt = cryptAfterInit(TAIL + 64, SHORT);
   const slice = (name: string, body: Expr[]) =>
     func({ name: `${name}_crypt`, params: [['ptr', 'i32'], ['len', 'i32']], locals: { i: 'i32' }, body });
   const seal = func({
@@ -347,6 +358,89 @@ function aead(variant: Variant): string[] {
     ],
   });
   return [init, slice('aead', crypt), seal, open, finish];
+}
+
+/**
+ * libsodium's crypto_secretstream_xchacha20poly1305 message (libsodium
+ * documentation, "Encrypted streams and file encryption"; the algorithm
+ * section there): under the stream's key and 12-byte nonce, ChaCha20
+ * (IETF) block 0 keys Poly1305, block 1 encrypts a 64-byte block whose
+ * first byte is the tag, blocks 2.. encrypt the message, and the MAC covers
+ *   aad || pad16(aad) || block || c || zeros(mlen mod 16) || le64(aadlen) || le64(64 + mlen).
+ * The message padding is libsodium's, not RFC 8439's: its length is
+ * (0x10 - 64 + mlen) & 15 = mlen mod 16 rather than -mlen mod 16, so the
+ * length block is 16-byte aligned only when mlen mod 16 is 0 or 8. That is
+ * why aead_seal/aead_open (which pad the last slice) and aead_finish
+ * (which MACs an aligned length block) cannot end a message; aead_init
+ * (blocks 0..3 and the Poly1305 key) and poly_pad16 (the aad) are reused.
+ *
+ * Per message: aead_init, poly_pad16 over the aad, stream_block, then
+ * stream_seal or stream_open per slice (all but the last a multiple of 64
+ * bytes), then stream_finish.
+ */
+function secretstream(): string[] {
+  /** Message bytes the keystream blocks 2 and 3, left in TAIL by aead_init, cover. */
+  const SHORT = 128;
+  // The tag block is keystream block 1 (TAIL + 64) with byte 0 the ciphertext
+  // byte: tag ^ ks[0] when sealing, the received byte when opening (bytes
+  // 1..63 encrypt zeros, so they are the keystream itself). Returns the other
+  // one of tag and ciphertext byte, byte0 ^ ks[0]. The message starts at block 2.
+  const block = func({
+    name: 'stream_block',
+    exported: true,
+    params: [['byte0', 'i32'], ['encrypt', 'i32']],
+    result: 'i32',
+    locals: { other: 'i32' },
+    body: [
+      set('other', i32.xor(get('byte0'), i32.load8(i32.const(TAIL + 64)))),
+      i32.store8(i32.const(TAIL + 64), `(select ${get('other')} ${get('byte0')} ${get('encrypt')})`),
+      `(call $poly_blocks_scalar ${i32.const(TAIL + 64)} ${i32.const(64)} ${i32.const(P.HIBIT)})`,
+      i32.store(i32.const(STATE), i32.const(2), 48),
+      get('other'),
+    ],
+  });
+  // A message of at most SHORT bytes is encrypted with blocks 2..3 from
+  // TAIL, longer ones through chacha_xor from counter 2.
+  const crypt = func({ name: 'stream_crypt', params: [['ptr', 'i32'], ['len', 'i32']], locals: { i: 'i32' }, body: cryptAfterInit(TAIL + 128, SHORT) });
+  // Whole 16-byte blocks of ciphertext into the MAC; a last partial block
+  // waits in REST for stream_finish (only a message's last slice has one).
+  const mac = func({
+    name: 'stream_mac',
+    params: [['ptr', 'i32'], ['len', 'i32']],
+    locals: { full: 'i32' },
+    body: [
+      set('full', i32.and(get('len'), i32.const(~15))),
+      `(call $poly_blocks ${get('ptr')} ${get('full')} ${i32.const(P.HIBIT)})`,
+      memoryCopy(i32.const(REST), i32.add(get('ptr'), get('full')), i32.and(get('len'), i32.const(15))),
+    ],
+  });
+  const slice = (name: string, calls: string[]) =>
+    func({ name, exported: true, params: [['ptr', 'i32'], ['len', 'i32']], body: calls.map((f) => `(call $${f} ${get('ptr')} ${get('len')})`) });
+  // REST: [the r = macLength mod 16 waiting bytes][r zeros][le64 aad length]
+  // [le64 macLength], then Poly1305's own final-block padding (RFC 8439
+  // §2.5.1: a 0x01 byte, zeros, no 2^128 bit) when that is not whole blocks.
+  // Lengths arrive as f64, exact below 2^53, as in aead_finish.
+  const finish = func({
+    name: 'stream_finish',
+    exported: true,
+    params: [['aadLength', 'f64'], ['macLength', 'f64'], ['tag', 'i32']],
+    locals: { rest: 'i32', total: 'i32' },
+    body: [
+      set('rest', i32.and(i32.wrap(op('i64.trunc_f64_u')(get('macLength'))), i32.const(15))),
+      memoryFill(i32.add(i32.const(REST), get('rest')), i32.sub(i32.const(48), get('rest'))),
+      i64.store(i32.add(i32.const(REST), i32.shl(get('rest'), 1)), op('i64.trunc_f64_u')(get('aadLength'))),
+      i64.store(i32.add(i32.const(REST), i32.shl(get('rest'), 1)), op('i64.trunc_f64_u')(get('macLength')), 8),
+      set('total', i32.add(i32.shl(get('rest'), 1), i32.const(16))),
+      `(call $poly_blocks_scalar ${i32.const(REST)} ${i32.and(get('total'), i32.const(~15))} ${i32.const(P.HIBIT)})`,
+      ifThen(i32.and(get('total'), i32.const(15)), [
+        i32.store8(i32.add(i32.const(REST), get('total')), i32.const(1)),
+        `(call $poly_blocks_scalar ${i32.add(i32.const(REST), i32.and(get('total'), i32.const(~15)))} ${i32.const(16)} ${i32.const(0)})`,
+      ]),
+      `(call $poly_finish)`,
+      v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG))),
+    ],
+  });
+  return [block, crypt, mac, slice('stream_seal', ['stream_crypt', 'stream_mac']), slice('stream_open', ['stream_mac', 'stream_crypt']), finish];
 }
 
 /** One exported 4-wide kernel: how it rotates and orders its quarter rounds. */
@@ -407,6 +501,7 @@ export function chachaModule(variants: Variant[] = chachaVariants): string {
     ...poly1305Functions(POLY),
     hchachaRekey(),
     ...aead(variants[0]),
+    ...secretstream(),
     wipeFunction(TAIL),
   ], ['(global $fresh (mut i32) (i32.const 0))', '(global $variant (mut i32) (i32.const 0))']);
 }

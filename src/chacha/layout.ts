@@ -10,6 +10,11 @@ export const STATE = 0;
 export const BLOCK = 64;
 /** Poly1305 state (see poly1305/layout.ts for its fields). */
 export const POLY = 128;
+/**
+ * 48 bytes for secretstream's last partial Poly1305 block, its padding and
+ * its length block (kernel.ts secretstream), between POLY's end and BUFFER.
+ */
+export const REST = 256;
 /** Data slices are copied here, processed in place, and copied out. */
 export const BUFFER = 512;
 /**

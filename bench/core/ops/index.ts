@@ -8,8 +8,9 @@ import { blake3Ops } from './blake3.js';
 import { chachaOps } from './chacha.js';
 import { poly1305Ops } from './poly1305.js';
 import { salsaOps } from './salsa.js';
+import { secretstreamOps } from './secretstream.js';
 import type { OpDefinition } from './types.js';
 
 export function allOps(apis: Apis): OpDefinition<unknown>[] {
-  return [...chachaOps(apis), ...poly1305Ops(apis), ...blake3Ops(apis), ...salsaOps(apis)];
+  return [...chachaOps(apis), ...poly1305Ops(apis), ...blake3Ops(apis), ...salsaOps(apis), ...secretstreamOps(apis)];
 }

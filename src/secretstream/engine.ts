@@ -1,0 +1,33 @@
+/**
+ * What a tier ('simd' or 'js') provides for secretstream: sealing and
+ * opening one message under the stream's current key and nonce. The state
+ * update between messages (state.ts) is the same for both tiers. Engines
+ * trust their arguments (index.ts checks them).
+ */
+import type { ChachaEngine } from '../chacha/engine.js';
+
+/** A pulled message: its plaintext and its tag (one of the TAG_* constants, or any byte the pusher chose). */
+export interface Pulled {
+  message: Uint8Array;
+  tag: number;
+}
+
+export interface SecretstreamEngine {
+  /** The same tier's ChaCha engine: HChaCha20 for the header, ChaCha20 for rekeying. */
+  readonly chacha: ChachaEngine;
+
+  /**
+   * One message (libsodium crypto_secretstream_xchacha20poly1305_push):
+   * returns a new array tag byte || ciphertext || 16-byte MAC, so
+   * message.length + 17 bytes. `key` is the 32-byte stream key, `nonce` the
+   * 12 bytes counter || inonce.
+   */
+  push(key: Uint8Array, nonce: Uint8Array, tag: number, aad: Uint8Array, message: Uint8Array): Uint8Array;
+
+  /**
+   * The inverse of push for `sealed` (at least 17 bytes): the plaintext and
+   * tag, or undefined when the MAC does not verify, in which case no
+   * plaintext has left the engine (what it wrote is wiped).
+   */
+  pull(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Pulled | undefined;
+}

@@ -1,0 +1,76 @@
+/**
+ * The pure-JavaScript secretstream engine: the js tier's ChaCha20 and
+ * Poly1305 composed as libsodium describes one message (chacha/kernel.ts
+ * secretstream has the layout). Outputs match the 'simd' tier byte for byte.
+ */
+import { jsChacha } from '../chacha/js.js';
+import { jsPoly1305 } from '../poly1305/js.js';
+import type { Poly1305State } from '../poly1305/engine.js';
+import type { SecretstreamEngine } from './engine.js';
+import { writeLE32 } from '../runtime/bytes.js';
+
+const ZEROS = new Uint8Array(16);
+
+/**
+ * Keys Poly1305 with keystream block 0, absorbs aad || pad16(aad), and
+ * builds the tag block: keystream block 1 with byte 0 set by `byte0` as in
+ * the kernel's stream_block. Returns the MAC state and byte0 XOR keystream byte 0.
+ */
+function begin(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, byte0: number, encrypt: boolean): { mac: Poly1305State; other: number } {
+  const blocks = new Uint8Array(128);
+  jsChacha.xor(key, nonce, 0, 0, 10, blocks, blocks);
+  const mac = jsPoly1305.create(blocks.subarray(0, 32));
+  mac.update(aad);
+  mac.update(ZEROS.subarray(0, -aad.length & 15));
+  const block = blocks.subarray(64);
+  const other = byte0 ^ block[0];
+  block[0] = encrypt ? other : byte0;
+  mac.update(block);
+  blocks.fill(0);
+  return { mac, other };
+}
+
+/** libsodium's message padding (mlen mod 16 zeros, see the kernel), the length block, and the MAC into `tag`. */
+function finish(mac: Poly1305State, aadLength: number, ciphertext: Uint8Array, tag: Uint8Array): void {
+  mac.update(ciphertext);
+  mac.update(ZEROS.subarray(0, ciphertext.length & 15));
+  const lengths = new Uint8Array(16);
+  const macLength = 64 + ciphertext.length;
+  // Lengths are below 2^53, so the high word is the quotient by 2^32.
+  writeLE32(lengths, 0, aadLength);
+  writeLE32(lengths, 4, Math.floor(aadLength / 0x100000000));
+  writeLE32(lengths, 8, macLength);
+  writeLE32(lengths, 12, Math.floor(macLength / 0x100000000));
+  mac.update(lengths);
+  mac.digestInto(tag);
+}
+
+export const jsSecretstream: SecretstreamEngine = {
+  chacha: jsChacha,
+
+  push(key, nonce, tag, aad, message) {
+    const n = message.length;
+    const out = new Uint8Array(n + 17);
+    const { mac, other } = begin(key, nonce, aad, tag, true);
+    out[0] = other;
+    const ciphertext = out.subarray(1, n + 1);
+    // The message is encrypted from block counter 2.
+    jsChacha.xor(key, nonce, 2, 0, 10, message, ciphertext);
+    finish(mac, aad.length, ciphertext, out.subarray(n + 1));
+    return out;
+  },
+
+  pull(key, nonce, aad, sealed) {
+    const n = sealed.length - 17;
+    const { mac, other } = begin(key, nonce, aad, sealed[0], false);
+    const ciphertext = sealed.subarray(1, n + 1);
+    const expected = new Uint8Array(16);
+    finish(mac, aad.length, ciphertext, expected);
+    // Constant-time comparison: OR together every byte difference, no early exit.
+    let diff = 0;
+    for (let i = 0; i < 16; i++) diff |= expected[i] ^ sealed[n + 1 + i];
+    // Forgeries are not decrypted; whether the MAC verified is public (it is the result).
+    if (diff !== 0) return undefined;
+    return { message: jsChacha.xor(key, nonce, 2, 0, 10, ciphertext), tag: other };
+  },
+};

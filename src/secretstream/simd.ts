@@ -1,0 +1,88 @@
+/**
+ * The 'simd' tier's secretstream engine: one message per kernel call
+ * sequence, each slice encrypted and authenticated while it is in cache
+ * (chacha/kernel.ts secretstream). Everything a call wrote into linear
+ * memory is wiped before it returns, also when it throws.
+ *
+ * The sealed message is assembled in linear memory as the tag byte at
+ * BUFFER - 1, the ciphertext at BUFFER and the MAC after it, so a message
+ * of one slice leaves in one allocating copy (Uint8Array.prototype.slice);
+ * when opening, the MAC is checked before any plaintext leaves.
+ */
+import { BUFFER, SLICE, STATE } from '../chacha/layout.js';
+import { simdChacha } from '../chacha/simd.js';
+import { chachaVariants } from '../chacha/wasm.js';
+import { SIGMA } from '../chacha/state.js';
+import type { SecretstreamEngine } from './engine.js';
+import { secretstreamKernel, type SecretstreamKernel } from './wasm.js';
+import { equalBytes, type LinearMemory } from '../runtime/memory.js';
+
+/** The ChaCha20 (IETF) input block at block counter 0 (RFC 8439 §2.3), then aead_init and the aad. */
+function begin(k: SecretstreamKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array): void {
+  for (let w = 0; w < 4; w++) mem.writeWord(STATE + 4 * w, SIGMA[w]);
+  mem.bytes.set(key, STATE + 16);
+  mem.writeWord(STATE + 48, 0);
+  mem.bytes.set(nonce, STATE + 52);
+  k.aead_init();
+  if (aad.length > 0) mem.through(BUFFER, SLICE, aad, undefined, k.poly_pad16);
+}
+
+/** The tag byte of a sealed message sits just before the buffer. */
+const TAG_BYTE = BUFFER - 1;
+
+/** Wipes what a message of `length` bytes (or aad) left: state, scratch, TAIL, the tag byte, and the buffer with the MAC. */
+const wipe = (k: SecretstreamKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE, length) + 16);
+
+export const simdSecretstream: SecretstreamEngine = {
+  chacha: simdChacha,
+
+  push(key, nonce, tag, aad, message) {
+    const { k, mem } = secretstreamKernel();
+    const n = message.length;
+    try {
+      begin(k, mem, key, nonce, aad);
+      mem.bytes[TAG_BYTE] = k.stream_block(tag, 1);
+      if (n <= SLICE) {
+        mem.bytes.set(message, BUFFER);
+        k.stream_seal(BUFFER, n);
+        k.stream_finish(aad.length, 64 + n, BUFFER + n);
+        return mem.bytes.slice(TAG_BYTE, BUFFER + n + 16);
+      }
+      const out = new Uint8Array(n + 17);
+      out[0] = mem.bytes[TAG_BYTE];
+      const body = out.subarray(1, n + 1);
+      chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, message, body, k.stream_seal));
+      k.stream_finish(aad.length, 64 + n, BUFFER);
+      out.set(mem.view(BUFFER, 16), n + 1);
+      return out;
+    } finally {
+      wipe(k, Math.max(n, aad.length));
+    }
+  },
+
+  pull(key, nonce, aad, sealed) {
+    const { k, mem } = secretstreamKernel();
+    const n = sealed.length - 17;
+    try {
+      begin(k, mem, key, nonce, aad);
+      const tag = k.stream_block(sealed[0], 0);
+      const ciphertext = sealed.subarray(1, n + 1);
+      if (n <= SLICE) {
+        mem.bytes.set(ciphertext, BUFFER);
+        k.stream_open(BUFFER, n);
+        k.stream_finish(aad.length, 64 + n, BUFFER + n);
+        if (!equalBytes(mem.bytes, BUFFER + n, sealed, n + 1, 16)) return undefined;
+        return { message: mem.bytes.slice(BUFFER, BUFFER + n), tag };
+      }
+      // Longer: plaintext goes out slice by slice, and is wiped if the MAC fails.
+      const message = new Uint8Array(n);
+      chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, ciphertext, message, k.stream_open));
+      k.stream_finish(aad.length, 64 + n, BUFFER);
+      if (equalBytes(mem.bytes, BUFFER, sealed, n + 1, 16)) return { message, tag };
+      message.fill(0);
+      return undefined;
+    } finally {
+      wipe(k, Math.max(n, aad.length));
+    }
+  },
+};

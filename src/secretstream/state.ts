@@ -1,0 +1,84 @@
+/**
+ * The secretstream state between messages, as libsodium keeps it
+ * (crypto_secretstream_xchacha20poly1305_state): a 32-byte key and a
+ * 12-byte ChaCha20 nonce made of a 32-bit little-endian message counter
+ * and an 8-byte "inonce". It lives in JavaScript memory, so the tier may
+ * change between two messages of one stream.
+ *
+ * libsodium documentation, crypto_secretstream_xchacha20poly1305, algorithm:
+ * - init: key = HChaCha20(k, header[0..16]), inonce = header[16..24], counter = 1;
+ * - after each message: inonce ^= mac[0..8], counter += 1, and a rekey when
+ *   the tag has the REKEY bit (TAG_REKEY, TAG_FINAL) or the counter wrapped to 0;
+ * - rekey: key || inonce ^= ChaCha20(key, nonce) keystream from block 0
+ *   (40 bytes), counter = 1.
+ */
+import type { ChachaEngine } from '../chacha/engine.js';
+
+export const KEY_BYTES = 32;
+export const HEADER_BYTES = 24;
+/** Bytes a message grows by: the encrypted tag byte and the 16-byte MAC. */
+export const ABYTES = 17;
+export const TAG_MESSAGE = 0;
+export const TAG_PUSH = 1;
+export const TAG_REKEY = 2;
+/** TAG_PUSH | TAG_REKEY: the last message, after which the key is changed. */
+export const TAG_FINAL = 3;
+
+export class StreamState {
+  readonly key = new Uint8Array(KEY_BYTES);
+  /** counter (little-endian, bytes 0..4) || inonce (bytes 4..12). */
+  readonly nonce = new Uint8Array(12);
+
+  constructor(chacha: ChachaEngine, key: Uint8Array, header: Uint8Array) {
+    chacha.hchacha(key, header.subarray(0, 16), this.key);
+    this.nonce.set(header.subarray(16, HEADER_BYTES), 4);
+    this.resetCounter();
+  }
+
+  private resetCounter(): void {
+    this.nonce[0] = 1;
+    this.nonce[1] = this.nonce[2] = this.nonce[3] = 0;
+  }
+
+  /** The message counter, a 32-bit number (public: it only counts messages). */
+  get counter(): number {
+    const n = this.nonce;
+    return (n[0] | (n[1] << 8) | (n[2] << 16) | (n[3] << 24)) >>> 0;
+  }
+
+  set counter(value: number) {
+    const n = this.nonce;
+    n[0] = value; n[1] = value >>> 8; n[2] = value >>> 16; n[3] = value >>> 24;
+  }
+
+  /** The update after a message whose 16-byte MAC is `mac` (sealed or verified) and whose tag is `tag`. */
+  advance(chacha: ChachaEngine, mac: Uint8Array, tag: number): void {
+    for (let i = 0; i < 8; i++) this.nonce[4 + i] ^= mac[i];
+    // The counter wraps after 2^32 - 1 messages; the wrap forces a rekey, so no nonce repeats.
+    this.counter = (this.counter + 1) >>> 0;
+    if ((tag & TAG_REKEY) !== 0 || this.counter === 0) this.rekey(chacha);
+  }
+
+  rekey(chacha: ChachaEngine): void {
+    const next = new Uint8Array(KEY_BYTES + 8);
+    next.set(this.key);
+    next.set(this.nonce.subarray(4), KEY_BYTES);
+    chacha.xor(this.key, this.nonce, 0, 0, 10, next, next);
+    this.key.set(next.subarray(0, KEY_BYTES));
+    this.nonce.set(next.subarray(KEY_BYTES), 4);
+    next.fill(0);
+    this.resetCounter();
+  }
+
+  wipe(): void {
+    this.key.fill(0);
+    this.nonce.fill(0);
+  }
+}
+
+/**
+ * Test hook: the state behind a push or pull object, so tests can reach the
+ * counter wrap (2^32 messages) without pushing four billion messages. Not
+ * part of the package's exports.
+ */
+export const stateOf = (owner: object): StreamState | undefined => (owner as { state?: StreamState }).state;

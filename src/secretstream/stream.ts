@@ -1,0 +1,191 @@
+/**
+ * Whole byte streams through secretstream, as WHATWG TransformStreams (the
+ * same objects in browsers, Deno, Bun and Node, where Readable.toWeb /
+ * Writable.toWeb connect Node streams). The encrypted stream is the
+ * 24-byte header, then a TAG_MESSAGE message (chunkSize + 17 bytes) per
+ * whole chunk of input, then a TAG_FINAL message with the 0 .. chunkSize - 1
+ * bytes left. So an empty input encrypts to 24 + 17 bytes, and a stream of
+ * L bytes to 24 + L + 17 * (floor(L / chunkSize) + 1). Closing with its own
+ * message, possibly empty, lets every whole chunk go out as soon as it is
+ * complete: nothing is held back to learn whether it is the last.
+ *
+ * Input chunks of any size are re-chunked; whole chunks inside an input
+ * chunk are encrypted in place, only the pieces across input boundaries are
+ * gathered in a buffer. Memory stays at one chunk (plus one input chunk's
+ * output while it is queued) for any stream length. The decryptor also
+ * accepts streams whose FINAL message is a whole chunk (libsodium's
+ * file-encryption example writes those).
+ */
+import { initPull, initPush, type SecretstreamPull, type SecretstreamPush } from './index.js';
+import { ABYTES, HEADER_BYTES, TAG_FINAL, TAG_MESSAGE } from './state.js';
+import * as check from '../runtime/assert.js';
+import { AuthenticationError } from '../runtime/errors.js';
+
+export interface StreamOptions {
+  /**
+   * Plaintext bytes per message, 64 KiB by default. Decryption must use the
+   * value encryption used: the stream does not record it.
+   */
+  chunkSize?: number;
+}
+
+const DEFAULT_CHUNK = 65536;
+
+/** Transformer.cancel (streams spec 2023; called where the engine has it) is not in TypeScript's DOM types yet. */
+type Transform = Transformer<Uint8Array, Uint8Array> & { cancel?(reason: unknown): void };
+
+function chunkSizeOf(options: StreamOptions | undefined): number {
+  const size = options?.chunkSize ?? DEFAULT_CHUNK;
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 1 || size > 2 ** 30) {
+    throw new RangeError(`chunkSize must be an integer from 1 to 2^30, got ${String(size)}`);
+  }
+  return size;
+}
+
+/** A Uint8Array view of a chunk (stream chunks may be any ArrayBufferView or ArrayBuffer). */
+function bytesOf(chunk: unknown): Uint8Array {
+  if (chunk instanceof Uint8Array) return check.bytes(chunk, 'chunk');
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  return check.bytes(chunk, 'chunk');
+}
+
+/**
+ * Cuts a byte stream into records of `size` bytes and a last, shorter one
+ * (possibly empty). A whole record is handed over at once, straight from
+ * the input when the input holds one (no copy), else gathered in `pending`.
+ */
+class Records {
+  private readonly pending: Uint8Array;
+  private filled = 0;
+
+  constructor(
+    private readonly size: number,
+    private readonly emit: (record: Uint8Array) => void,
+  ) {
+    this.pending = new Uint8Array(size);
+  }
+
+  write(data: Uint8Array): void {
+    const size = this.size;
+    let pos = 0;
+    if (this.filled > 0) {
+      const take = Math.min(size - this.filled, data.length);
+      this.pending.set(data.subarray(0, take), this.filled);
+      this.filled += take;
+      pos = take;
+      if (this.filled < size) return;
+      this.emit(this.pending);
+      this.filled = 0;
+    }
+    for (; data.length - pos >= size; pos += size) this.emit(data.subarray(pos, pos + size));
+    this.pending.set(data.subarray(pos), 0);
+    this.filled = data.length - pos;
+  }
+
+  /** The bytes after the last whole record (a view of `pending`, valid until the next write). */
+  rest(): Uint8Array {
+    return this.pending.subarray(0, this.filled);
+  }
+
+  wipe(): void {
+    this.pending.fill(0);
+    this.filled = 0;
+  }
+}
+
+/**
+ * A TransformStream from plaintext bytes to the encrypted stream under a
+ * 32-byte key.
+ */
+export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
+  const chunkSize = chunkSizeOf(options);
+  const stream: SecretstreamPush = initPush(key);
+  let records: Records;
+  const transformer: Transform = {
+    start(controller) {
+      records = new Records(chunkSize, (record) => controller.enqueue(stream.push(record, TAG_MESSAGE)));
+      controller.enqueue(stream.header.slice());
+    },
+    transform(chunk) {
+      records.write(bytesOf(chunk));
+    },
+    flush(controller) {
+      controller.enqueue(stream.push(records.rest(), TAG_FINAL));
+      records.wipe();
+      stream.destroy();
+    },
+    cancel() {
+      records.wipe();
+      stream.destroy();
+    },
+  };
+  return new TransformStream(transformer);
+}
+
+/**
+ * A TransformStream from an encrypted stream back to the plaintext. It
+ * errors with AuthenticationError, releasing no plaintext of the failing
+ * message, when a message does not verify, when the stream ends before
+ * its TAG_FINAL message (truncation), or when data follows that message.
+ */
+export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
+  const chunkSize = chunkSizeOf(options);
+  check.bytes(key, 'key', 32);
+  const header = new Uint8Array(HEADER_BYTES);
+  let headerFilled = 0;
+  let stream: SecretstreamPull | undefined;
+  let finished = false;
+  let records: Records;
+
+  const fail = (message: string): never => {
+    records.wipe();
+    stream?.destroy();
+    throw new AuthenticationError(`secretstream: ${message}`);
+  };
+
+  /** One message: its plaintext goes out only once it verified. */
+  const pull = (record: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void => {
+    if (finished) fail('data follows the final message');
+    if (record.length < ABYTES) fail('the stream ends inside a message (truncated)');
+    try {
+      const { message, tag } = stream!.pull(record);
+      if (tag === TAG_FINAL) finished = true;
+      controller.enqueue(message);
+    } catch (cause) {
+      records.wipe();
+      throw cause;
+    }
+  };
+
+  const transformer: Transform = {
+    start(controller) {
+      records = new Records(chunkSize + ABYTES, (record) => pull(record, controller));
+    },
+    transform(chunk) {
+      let data = bytesOf(chunk);
+      if (stream === undefined) {
+        const take = Math.min(HEADER_BYTES - headerFilled, data.length);
+        header.set(data.subarray(0, take), headerFilled);
+        headerFilled += take;
+        data = data.subarray(take);
+        if (headerFilled < HEADER_BYTES) return;
+        stream = initPull(header, key);
+      }
+      if (finished && data.length > 0) fail('data follows the final message');
+      records.write(data);
+    },
+    flush(controller) {
+      if (stream === undefined) fail('the stream ended inside its header (truncated)');
+      const rest = records.rest();
+      if (rest.length > 0) pull(rest, controller);
+      if (!finished) fail('the stream ended before its final message (truncated)');
+      stream!.destroy();
+    },
+    cancel() {
+      records.wipe();
+      stream?.destroy();
+    },
+  };
+  return new TransformStream(transformer);
+}
