@@ -7,11 +7,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import binaryen from 'binaryen';
 import { blake3Module } from '../src/blake3/kernel.js';
 import { chachaModule } from '../src/chacha/kernel.js';
+import { serpentModule } from '../src/serpent/kernel.js';
 import { salsaModule } from '../src/salsa/kernel.js';
 
 const kernels: Record<string, () => string> = {
   chacha: () => chachaModule(),
   blake3: () => blake3Module(),
+  serpent: () => serpentModule(),
   salsa: () => salsaModule(),
 };
 

@@ -9,4 +9,5 @@ export * from './chacha/index.js';
 export * from './poly1305/index.js';
 export * from './blake3/index.js';
 export * from './salsa/index.js';
+export * as serpent from './serpent/index.js';
 export * as secretstream from './secretstream/index.js';

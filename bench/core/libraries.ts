@@ -20,6 +20,7 @@ type FourfoldRoot = typeof import('fourfold');
 type FourfoldChacha = typeof import('fourfold/chacha');
 type FourfoldPoly1305 = typeof import('fourfold/poly1305');
 type FourfoldBlake3 = typeof import('fourfold/blake3');
+type FourfoldSerpent = typeof import('fourfold/serpent');
 type FourfoldSalsa = typeof import('fourfold/salsa');
 type FourfoldSecretstream = typeof import('fourfold/secretstream');
 
@@ -49,7 +50,7 @@ export interface Library {
 
 /** The loaded modules, for the op definitions under ops/. Absent when not loadable here. */
 export interface Apis {
-  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305; readonly blake3?: FourfoldBlake3; readonly salsa?: FourfoldSalsa; readonly secretstream?: FourfoldSecretstream };
+  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305; readonly blake3?: FourfoldBlake3; readonly secretstream?: FourfoldSecretstream; readonly salsa?: FourfoldSalsa; readonly serpent?: FourfoldSerpent };
   readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305; readonly salsa: typeof NobleSalsa };
   /** Typed as the standard build; ops check for the functions only -sumo has. */
   readonly sodium: typeof sodiumStandard;
@@ -57,6 +58,8 @@ export interface Apis {
   /** The hash peers, where they load. */
   readonly nobleHashes?: { readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array };
   readonly hashWasm?: { readonly blake3: HashWasmHasher };
+  /** mipher, a pure-JavaScript Serpent (the serpent ops' peer), where it loads. */
+  readonly mipher?: typeof import('mipher');
 }
 
 export interface Loaded {
@@ -87,9 +90,10 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const chacha = await attempt('fourfold/chacha', () => import('fourfold/chacha'));
   const poly1305 = await attempt('fourfold/poly1305', () => import('fourfold/poly1305'));
   const blake3 = await attempt('fourfold/blake3', () => import('fourfold/blake3'));
-  const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
+  const serpent = await attempt('fourfold/serpent', () => import('fourfold/serpent'));
   const secretstream = await attempt('fourfold/secretstream', () => import('fourfold/secretstream'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3, salsa, secretstream } };
+  const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
+  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent } };
 }
 
 /**
@@ -153,6 +157,18 @@ async function loadHashPeers(versions: Record<string, string>, warnings: string[
   return peers;
 }
 
+/** mipher's Serpent, for the serpent ops; a peer that does not load is a warning, not a failure. */
+async function loadMipher(versions: Record<string, string>, warnings: string[], libraries: Library[]): Promise<Apis['mipher']> {
+  try {
+    const mipher = await import('mipher');
+    libraries.push({ name: 'mipher', version: `mipher ${versions.mipher ?? '?'}`, reference: true });
+    return mipher;
+  } catch (cause) {
+    warnings.push(`mipher: ${describe(cause)}; its columns are skipped`);
+    return undefined;
+  }
+}
+
 /** Where the engine says which TLS library backs node:crypto. */
 function nodeCryptoVersion(): string {
   const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions ?? {};
@@ -202,6 +218,7 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
   );
   if (node !== undefined) libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true });
   const hashes = await loadHashPeers(versions, warnings, libraries);
+  const mipher = await loadMipher(versions, warnings, libraries);
 
   return {
     libraries,
@@ -211,6 +228,7 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
       sodium: sodium.api,
       node,
       ...hashes,
+      mipher,
     },
     warnings,
     readyMs,

@@ -47,6 +47,7 @@ export function packageVersions(): Record<string, string> {
     ['libsodium-wrappers-sumo', 'node_modules/libsodium-wrappers-sumo/package.json'],
     ['@noble/hashes', 'node_modules/@noble/hashes/package.json'],
     ['hash-wasm', 'node_modules/hash-wasm/package.json'],
+    ['mipher', 'node_modules/mipher/package.json'],
   ];
   for (const [name, path] of sources) {
     const version = versionOf(path);

@@ -7,10 +7,11 @@ import type { Apis } from '../libraries.js';
 import { blake3Ops } from './blake3.js';
 import { chachaOps } from './chacha.js';
 import { poly1305Ops } from './poly1305.js';
+import { serpentOps } from './serpent.js';
 import { salsaOps } from './salsa.js';
 import { secretstreamOps } from './secretstream.js';
 import type { OpDefinition } from './types.js';
 
 export function allOps(apis: Apis): OpDefinition<unknown>[] {
-  return [...chachaOps(apis), ...poly1305Ops(apis), ...blake3Ops(apis), ...salsaOps(apis), ...secretstreamOps(apis)];
+  return [...chachaOps(apis), ...poly1305Ops(apis), ...blake3Ops(apis), ...secretstreamOps(apis), ...salsaOps(apis), ...serpentOps(apis)];
 }

@@ -1,0 +1,132 @@
+/**
+ * Serpent in the modes of NIST SP 800-38A: CTR (any length), CBC and ECB
+ * encryption and decryption, without padding (the message sizes are whole
+ * blocks; a size that is not has no CBC/ECB case, as no library accepts it).
+ *
+ * Conventions, as for the other families: each timed call is one complete
+ * message and builds the cipher for its key (and IV), as an application
+ * would; with n keys, call i uses key i mod n (and, to decrypt, the
+ * message encrypted under it); the IV stays the same.
+ *
+ * The peer is mipher (pure JavaScript, from npm), whose Serpent keeps the
+ * AES-submission reference code's byte order, the reverse of NESSIE's that
+ * fourfold uses: its key, IV and every 16-byte block are reversed around
+ * the call (for CTR too: its little-endian counter on reversed blocks is
+ * SP 800-38A's big-endian one), so the outputs compare byte for byte. The
+ * reversals cost a fraction of a percent of its time. It encrypts only
+ * whole blocks, in every mode.
+ */
+import type { Apis } from '../libraries.js';
+import { bytes } from '../fixtures.js';
+import { keySet, message, outputBuffer, packed, rotating } from './shared.js';
+import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
+
+interface Cipher {
+  encrypt(data: Uint8Array, output?: Uint8Array): Uint8Array;
+  decrypt(data: Uint8Array, output?: Uint8Array): Uint8Array;
+}
+
+interface Inputs {
+  readonly shape: Shape;
+  readonly keys: Uint8Array[];
+  readonly iv: Uint8Array;
+  readonly message: Uint8Array;
+}
+
+/** Decrypt inputs: encrypted[i] is the message encrypted under keys[i]. */
+interface EncryptedInputs extends Inputs {
+  readonly encrypted: Uint8Array[];
+}
+
+/** A mode: how fourfold builds its cipher, and mipher's matching class (taking key, data, iv). */
+interface Mode {
+  readonly name: 'ctr' | 'cbc' | 'ecb';
+  readonly fourfold?: (key: Uint8Array, iv: Uint8Array) => Cipher;
+  readonly mipher?: { encrypt(key: Uint8Array, data: Uint8Array, iv?: Uint8Array): Uint8Array; decrypt(key: Uint8Array, data: Uint8Array, iv?: Uint8Array): Uint8Array };
+}
+
+/** Each 16-byte block of `b` reversed (the whole of a key or IV). */
+function reverseBlocks(b: Uint8Array, size = 16): Uint8Array {
+  const out = new Uint8Array(b.length);
+  for (let i = 0; i < b.length; i += size) for (let j = 0; j < size && i + j < b.length; j++) out[i + j] = b[Math.min(i + size, b.length) - 1 - j]!;
+  return out;
+}
+
+function modes(apis: Apis): Mode[] {
+  const s = apis.fourfold?.serpent;
+  const m = apis.mipher;
+  const NOPAD = { disablePadding: true };
+  // mipher's ECB is its bare block cipher, block by block.
+  const mipherEcb = m && {
+    cipher: new m.Serpent(),
+    encrypt(key: Uint8Array, data: Uint8Array) {
+      const out = new Uint8Array(data.length);
+      for (let i = 0; i < data.length; i += 16) out.set(this.cipher.encrypt(key, data.subarray(i, i + 16)), i);
+      return out;
+    },
+    decrypt(key: Uint8Array, data: Uint8Array) {
+      const out = new Uint8Array(data.length);
+      for (let i = 0; i < data.length; i += 16) out.set(this.cipher.decrypt(key, data.subarray(i, i + 16)), i);
+      return out;
+    },
+  };
+  return [
+    { name: 'ctr', fourfold: s && ((key, iv) => s.ctr(key, iv)), mipher: m && new m.Serpent_CTR() },
+    { name: 'cbc', fourfold: s && ((key, iv) => s.cbc(key, iv, NOPAD)), mipher: m && new m.Serpent_CBC() },
+    { name: 'ecb', fourfold: s && ((key) => s.ecb(key, NOPAD)), mipher: mipherEcb },
+  ];
+}
+
+export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
+  const ops: OpDefinition<unknown>[] = [];
+  for (const mode of modes(apis)) {
+    const plain = (shape: Shape): Inputs => ({
+      shape,
+      keys: keySet('serpent key', shape.keys),
+      iv: bytes('serpent iv', 16),
+      message: message('serpent message', shape),
+    });
+    // Encrypted by fourfold (mipher would take minutes for a million keys); the
+    // cross-check of the encrypt op compares the two. A size no library can
+    // encrypt keeps the plaintext: every decrypt of it then fails to bind.
+    const encryptedInputs = (shape: Shape): EncryptedInputs => {
+      const i = plain(shape);
+      const make = mode.fourfold;
+      const possible = make !== undefined && (mode.name === 'ctr' || shape.size % 16 === 0);
+      const encrypted = packed(i.keys.length, shape.size, shape.offset, (k, view) => view.set(possible ? make(i.keys[k]!, i.iv).encrypt(i.message) : i.message));
+      return { ...i, encrypted };
+    };
+
+    const encrypt: OpEntry<Inputs>[] = [];
+    const decrypt: OpEntry<EncryptedInputs>[] = [];
+    /**
+     * One library's entries in both directions: `bind(inputs, messages)`
+     * returns the call for key k on messages[k] (the plaintext for every
+     * key to encrypt; the per-key ciphertexts to decrypt).
+     */
+    const both = (library: string, bind: (i: Inputs, messages: (k: number) => Uint8Array, direction: 'encrypt' | 'decrypt') => (k: number) => Uint8Array) => {
+      encrypt.push({ library, bind: (i) => rotating(i.keys.length, bind(i, () => i.message, 'encrypt')) });
+      decrypt.push({ library, bind: (i) => rotating(i.keys.length, bind(i, (k) => i.encrypted[k]!, 'decrypt')) });
+    };
+    const make = mode.fourfold;
+    if (make !== undefined) {
+      for (const library of ['fourfold', 'fourfold-js']) both(library, ({ keys, iv }, m, d) => (k) => make(keys[k]!, iv)[d](m(k)));
+      both('fourfold (output)', ({ keys, iv, shape }, m, d) => {
+        const out = outputBuffer(shape.size, shape);
+        return (k) => make(keys[k]!, iv)[d](m(k), out);
+      });
+    }
+    const peer = mode.mipher;
+    if (peer !== undefined) {
+      both('mipher', ({ keys, iv, shape }, m, d) => {
+        if (shape.size % 16 !== 0) throw new Error('mipher encrypts whole blocks only');
+        const reversedKeys = keys.map((key) => reverseBlocks(key, key.length));
+        const reversedIv = reverseBlocks(iv);
+        return (k) => reverseBlocks(peer[d](reversedKeys[k]!, reverseBlocks(m(k)), reversedIv));
+      });
+    }
+    ops.push(defineOp<Inputs>({ op: `serpent-${mode.name}-encrypt`, inputs: plain, entries: encrypt }));
+    ops.push(defineOp<EncryptedInputs>({ op: `serpent-${mode.name}-decrypt`, inputs: encryptedInputs, entries: decrypt }));
+  }
+  return ops;
+}
