@@ -1,4 +1,21 @@
 /**
+ * A stream cipher engine's keystream XOR (ChaCha's here, Salsa20's in
+ * salsa/engine.ts): XORs the keystream into `data`, writing `out` (which
+ * may be `data` itself) or a new array, and returns it. counterLow and
+ * counterHigh are the block counter's 32-bit words; the engine's
+ * interface says how its input block takes them.
+ */
+export type KeystreamXor = (
+  key: Uint8Array,
+  nonce: Uint8Array,
+  counterLow: number,
+  counterHigh: number,
+  doubleRounds: number,
+  data: Uint8Array,
+  out?: Uint8Array,
+) => Uint8Array;
+
+/**
  * What a tier ('simd' or 'js') provides for the ChaCha family. The public
  * API (index.ts) validates arguments and picks the engine of the active
  * tier; engines trust their arguments. Where `out` is omitted the engine
@@ -7,8 +24,7 @@
  */
 export interface ChachaEngine {
   /**
-   * XORs the keystream into `data`, writing `out` (which may be `data`
-   * itself) or a new array, and returns it.
+   * KeystreamXor (above).
    *
    * The input block (RFC 8439 §2.3) is the constants, the key (32 bytes, or
    * 16 used twice under the "expand 16-byte k" constant), the block counter
@@ -21,15 +37,7 @@ export interface ChachaEngine {
    * nonce bytes and the last 8 are an 8-byte nonce. `doubleRounds` is 4, 6
    * or 10.
    */
-  xor(
-    key: Uint8Array,
-    nonce: Uint8Array,
-    counterLow: number,
-    counterHigh: number,
-    doubleRounds: number,
-    data: Uint8Array,
-    out?: Uint8Array,
-  ): Uint8Array;
+  xor: KeystreamXor;
 
   /** HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): writes the 32-byte subkey into `out`. */
   hchacha(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void;

@@ -3,7 +3,7 @@
  * HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2) and AEAD_CHACHA20_POLY1305
  * (RFC 8439 §2.8). Its outputs must match the 'simd' tier byte for byte.
  */
-import type { ChachaEngine } from './engine.js';
+import type { ChachaEngine, KeystreamXor } from './engine.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import { inputBlock } from './state.js';
 import { readLE32, writeLE32 } from '../runtime/bytes.js';
@@ -167,20 +167,12 @@ function xorState(state: Uint32Array, doubleRounds: number, data: Uint8Array, ou
 }
 
 /** ChachaEngine.xor: the input block of state.ts, then xorState. */
-function xor(
-  key: Uint8Array,
-  nonce: Uint8Array,
-  counterLow: number,
-  counterHigh: number,
-  doubleRounds: number,
-  data: Uint8Array,
-  out: Uint8Array = new Uint8Array(data.length),
-): Uint8Array {
+const xor: KeystreamXor = (key, nonce, counterLow, counterHigh, doubleRounds, data, out = new Uint8Array(data.length)) => {
   const state = inputBlock(key, nonce, counterLow, counterHigh);
   xorState(state, doubleRounds, data, out);
   state.fill(0);
   return out;
-}
+};
 
 /**
  * HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the ChaCha20 permutation of

@@ -9,13 +9,18 @@
  * transposes, in registers, and XORs the keystream straight into the data.
  * Long inputs run two such groups interleaved (8 blocks an iteration); a
  * remainder of 3 blocks runs as one padded group, 1 or 2 blocks through a
- * scalar block function.
+ * scalar block function. Those groups and loops are wasm/stream.ts's,
+ * shared with Salsa20; this file holds what is ChaCha's (the quarter
+ * round, the rounds, the state layout) and the AEADs.
  */
 import { BLOCK, PAGES, POLY, REST, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
-  type ByteRotation, type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
+  type Arith, type StreamLayout, addState, group8Function, groupFunction, loadState, roundLoop, scalarArith, scalarXorFunction, vectorXorFunction,
+} from '../wasm/stream.js';
+import {
+  type ByteRotation, type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /** Rotation styles for the two byte-multiple rotations, 16 and 8. */
@@ -25,20 +30,19 @@ export interface RotationStyle {
 }
 
 
-/** The operations a quarter round needs, for 4-lane vectors or scalar words. */
-interface Arith {
-  add(a: Expr, b: Expr): Expr;
-  xor(a: Expr, b: Expr): Expr;
-  rotl(a: Expr, bits: number): Expr;
-}
-
 const vectorArith = (style: RotationStyle): Arith => ({
   add: i32x4.add,
   xor: v128.xor,
   rotl: (a, bits) => rotlLanes(a, bits, bits === 16 ? style.r16 : style.r8),
 });
 
-const scalarArith: Arith = { add: i32.add, xor: i32.xor, rotl: i32.rotl };
+/**
+ * RFC 8439 §2.3: the state is 16 words, the constants in 0..3, the key in
+ * 4..11, the block counter in 12 and the nonce in 13..15. The kernel counts
+ * blocks in words 12..13 as one 64-bit number (the original ChaCha layout;
+ * the IETF caller never carries into 13).
+ */
+const LAYOUT: StreamLayout = { state: STATE, counter: 12, block: BLOCK, tail: TAIL };
 
 /** RFC 8439 §2.1: the quarter round on locals a, b, c, d. */
 function quarterRound(m: Arith, x: string[], a: number, b: number, c: number, d: number): Expr[] {
@@ -64,184 +68,33 @@ function rounds(m: Arith, x: string[], counter: string, order: RoundOrder = 'seq
     // Step k of every quarter round, then step k + 1: independent work side by side.
     return each[0].flatMap((_, k) => each.map((q) => q[k]));
   };
-  return whileLoop('round', get(counter), [
-    ...round(COLUMNS),
-    ...round(DIAGONALS),
-    set(counter, i32.sub(get(counter), i32.const(1))),
-  ]);
-}
-
-const stateWord = (w: number): Expr => i32.load(i32.const(STATE), 4 * w);
-/** Words 12..13 as one 64-bit block counter (the original ChaCha layout; the IETF caller never carries). */
-const counter64 = (): Expr => i64.load(i32.const(STATE), 48);
-const advanceCounter = (blocks: number): Expr => i64.store(i32.const(STATE), i64.add(counter64(), i64.const(blocks)), 48);
-
-/**
- * Four blocks at `ptr`: state words splatted into lanes, the counter
- * lanes ctr + 0..3 with the carry into word 13 where the low word wraps.
- */
-function initialVectors(x: string[], first = 0): Expr[] {
-  return x.map((n, w) => {
-    if (w === 12) return set(n, i32x4.add(v128.splat32(i32.const(STATE), 48), v128.const32(first, first + 1, first + 2, first + 3)));
-    // A lane whose low counter word wrapped is below the splatted start: lt_u gives -1 there.
-    if (w === 13) return set(n, i32x4.sub(v128.splat32(i32.const(STATE), 52), i32x4.ltU(get(x[12]), v128.splat32(i32.const(STATE), 48))));
-    return set(n, v128.splat32(i32.const(STATE), 4 * w));
-  });
-}
-
-/** XOR four blocks of keystream (x, after the feed-forward) into the 256 bytes at `ptr`. */
-function xorOut(x: string[], t: string[], at = 0): Expr[] {
-  const code: Expr[] = [];
-  for (let group = 0; group < 4; group++) {
-    const words = x.slice(4 * group, 4 * group + 4);
-    // After the transpose, words[i] holds words 4*group..4*group+3 of block i.
-    code.push(...transpose4(words, t, words.map(get)));
-    for (let blk = 0; blk < 4; blk++) {
-      const offset = at + 64 * blk + 16 * group;
-      code.push(v128.store(get('ptr'), v128.xor(v128.load(get('ptr'), offset), get(words[blk])), offset));
-    }
-  }
-  return code;
-}
-
-/** Feed-forward (RFC 8439 §2.3): add the input state, reloaded rather than kept in 16 more registers. */
-function feedForward(x: string[], t: string[], first = 0): Expr[] {
-  return [
-    ...x.map((n, w) => (w === 12 || w === 13 ? '' : set(n, i32x4.add(get(n), v128.splat32(i32.const(STATE), 4 * w))))),
-    set(t[0], i32x4.add(v128.splat32(i32.const(STATE), 48), v128.const32(first, first + 1, first + 2, first + 3))),
-    set(x[12], i32x4.add(get(x[12]), get(t[0]))),
-    set(x[13], i32x4.add(get(x[13]), i32x4.sub(v128.splat32(i32.const(STATE), 52), i32x4.ltU(get(t[0]), v128.splat32(i32.const(STATE), 48))))),
-  ];
+  return roundLoop(counter, [...round(COLUMNS), ...round(DIAGONALS)]);
 }
 
 /**
- * chacha_group8_<name>(ptr, doubleRounds): two 4-wide groups (8 blocks,
- * 512 bytes) with their quarter rounds interleaved step by step. Though
- * 32 state vectors cannot stay in 16 registers, the independent second
- * chain hides the spills' latency: measured on 512 bytes against two
- * single groups, 1,470 vs 1,200 MB/s in Node 20 (V8 11.3), 1,160 vs
- * 1,130 in Deno 2.9, 810 vs 630 in Bun 1.4 (JSC).
+ * RFC 8439 §2.3, the block function, into scalar locals y0..y15: the state,
+ * the rounds, and (when `feedForward`) the state added back word by word,
+ * which HChaCha20 leaves out.
  */
-function group8(variant: Variant): string {
-  const x = regs('x', 16), y = regs('y', 16), t = regs('t', 4);
-  const m = vectorArith(variant);
-  const both = (q: number[]) => {
-    const a = quarterRound(m, x, q[0], q[1], q[2], q[3]), b = quarterRound(m, y, q[0], q[1], q[2], q[3]);
-    return a.flatMap((e, i) => [e, b[i]]);
-  };
-  return func({
-    name: `chacha_group8_${variant.name}`,
-    params: [['ptr', 'i32'], ['doubleRounds', 'i32']],
-    locals: { ...declare([...x, ...y, ...t], 'v128'), i: 'i32' },
-    body: [
-      ...initialVectors(x, 0), ...initialVectors(y, 4),
-      set('i', get('doubleRounds')),
-      whileLoop('round', get('i'), [...COLUMNS.flatMap(both), ...DIAGONALS.flatMap(both), set('i', i32.sub(get('i'), i32.const(1)))]),
-      ...feedForward(x, t, 0), ...xorOut(x, t, 0),
-      ...feedForward(y, t, 4), ...xorOut(y, t, 256),
-    ],
-  });
-}
-
-/** chacha_group_<name>(ptr, doubleRounds): four blocks of keystream XORed into the 256 bytes at `ptr`; the counter is not advanced. */
-function group(variant: Variant): string {
-  const x = regs('x', 16), t = regs('t', 4);
-  const m = vectorArith(variant);
-  return func({
-    name: `chacha_group_${variant.name}`,
-    params: [['ptr', 'i32'], ['doubleRounds', 'i32']],
-    locals: { ...declare([...x, ...t], 'v128'), i: 'i32' },
-    body: [
-      ...initialVectors(x),
-      set('i', get('doubleRounds')),
-      rounds(m, x, 'i', variant.order),
-      ...feedForward(x, t),
-      ...xorOut(x, t),
-    ],
-  });
-}
-
-/**
- * chacha_xor_<name>(ptr, len, doubleRounds): pairs of 4-block groups
- * while 512 bytes remain, then one group if 256 do. A remainder of more than 2 blocks costs less as one more
- * group over a zero-padded copy in TAIL than as scalar blocks; up to 2
- * blocks go to the scalar function (measured in V8: a group ~240 ns, a
- * scalar block ~100 ns).
- */
-function vectorXor(variant: Variant): string {
-  const callGroup = `(call $chacha_group_${variant.name} ${get('ptr')} ${get('doubleRounds')})`;
-  return func({
-    name: `chacha_xor_${variant.name}`,
-    exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
-    locals: { tail: 'i32' },
-    body: [
-      whileLoop('pair', i32.geU(get('len'), i32.const(512)), [
-        `(call $chacha_group8_${variant.name} ${get('ptr')} ${get('doubleRounds')})`,
-        advanceCounter(8),
-        set('ptr', i32.add(get('ptr'), i32.const(512))),
-        set('len', i32.sub(get('len'), i32.const(512))),
-      ]),
-      whileLoop('group', i32.geU(get('len'), i32.const(256)), [
-        callGroup,
-        advanceCounter(4),
-        set('ptr', i32.add(get('ptr'), i32.const(256))),
-        set('len', i32.sub(get('len'), i32.const(256))),
-      ]),
-      ifThen(i32.gtU(get('len'), i32.const(128)), [
-        set('tail', get('ptr')),
-        memoryCopy(i32.const(TAIL), get('tail'), get('len')),
-        memoryFill(i32.add(i32.const(TAIL), get('len')), i32.sub(i32.const(256), get('len'))),
-        set('ptr', i32.const(TAIL)),
-        callGroup,
-        memoryCopy(get('tail'), i32.const(TAIL), get('len')),
-        memoryFill(i32.const(TAIL), i32.const(256)),
-        // Blocks used: ceil(len / 64).
-        i64.store(i32.const(STATE), i64.add(counter64(), i64.extend(i32.shr(i32.add(get('len'), i32.const(63)), 6))), 48),
-        set('len', i32.const(0)),
-      ]),
-      `(call $chacha_xor_scalar ${get('ptr')} ${get('len')} ${get('doubleRounds')})`,
-    ],
-  });
-}
-
-/** One block's keystream into scalar locals y0..y15 (with the feed-forward when `feedForward`). */
 function scalarBlock(y: string[], feedForward: boolean): Expr[] {
-  return [
-    ...y.map((n, w) => set(n, stateWord(w))),
-    set('i', get('doubleRounds')),
-    rounds(scalarArith, y, 'i'),
-    ...(feedForward ? y.map((n, w) => set(n, i32.add(get(n), stateWord(w)))) : []),
-  ];
+  return [...loadState(LAYOUT, y), set('i', get('doubleRounds')), rounds(scalarArith, y, 'i'), ...(feedForward ? addState(LAYOUT, y) : [])];
 }
 
-/** Whole blocks XORed a word at a time; a final partial block through BLOCK. */
-function scalarXor(): string {
-  const y = regs('y', 16);
-  return func({
-    name: 'chacha_xor_scalar',
-    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
-    locals: { ...declare(y, 'i32'), i: 'i32' },
-    body: [
-      whileLoop('block', i32.geU(get('len'), i32.const(64)), [
-        ...scalarBlock(y, true),
-        ...y.map((n, w) => i32.store(get('ptr'), i32.xor(i32.load(get('ptr'), 4 * w), get(n)), 4 * w)),
-        advanceCounter(1),
-        set('ptr', i32.add(get('ptr'), i32.const(64))),
-        set('len', i32.sub(get('len'), i32.const(64))),
-      ]),
-      ifThen(get('len'), [
-        ...scalarBlock(y, true),
-        ...y.map((n, w) => i32.store(i32.const(BLOCK), get(n), 4 * w)),
-        set('i', i32.const(0)),
-        whileLoop('byte', i32.ltU(get('i'), get('len')), [
-          i32.store8(i32.add(get('ptr'), get('i')), i32.xor(i32.load8(i32.add(get('ptr'), get('i'))), i32.load8(i32.add(get('i'), i32.const(BLOCK))))),
-          set('i', i32.add(get('i'), i32.const(1))),
-        ]),
-        advanceCounter(1),
-      ]),
-    ],
-  });
+/**
+ * One variant's XOR functions (wasm/stream.ts): chacha_group_<name> (4
+ * blocks), chacha_group8_<name> (8 blocks, the quarter-round steps of two
+ * groups interleaved), chacha_xor_<name> over a buffer. Each 4-wide block
+ * is §2.3's block function too: the state in lanes, the rounds, the
+ * feed-forward, then §2.4's XOR with the data.
+ */
+function vectorFunctions(variant: Variant): string[] {
+  const m = vectorArith(variant);
+  const [group, group8] = [`chacha_group_${variant.name}`, `chacha_group8_${variant.name}`];
+  return [
+    groupFunction(LAYOUT, group, (x, i) => rounds(m, x, i, variant.order)),
+    group8Function(LAYOUT, group8, (x, [a, b, c, d]) => quarterRound(m, x, a, b, c, d), [...COLUMNS, ...DIAGONALS]),
+    vectorXorFunction(LAYOUT, `chacha_xor_${variant.name}`, { group, group8, scalar: 'chacha_xor_scalar' }),
+  ];
 }
 
 /**
@@ -494,9 +347,9 @@ function dispatch(variants: Variant[]): string[] {
 
 export function chachaModule(variants: Variant[] = chachaVariants): string {
   return module(PAGES, [
-    ...variants.flatMap((v) => [group(v), group8(v), vectorXor(v)]),
+    ...variants.flatMap(vectorFunctions),
     ...dispatch(variants),
-    scalarXor(),
+    scalarXorFunction(LAYOUT, 'chacha_xor_scalar', (y) => scalarBlock(y, true)),
     hchacha(),
     ...poly1305Functions(POLY),
     hchachaRekey(),

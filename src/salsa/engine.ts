@@ -1,13 +1,14 @@
+import type { KeystreamXor } from '../chacha/engine.js';
+
 /**
- * What a tier ('simd' or 'js') provides for the Salsa20 family. The public
- * API (index.ts) validates arguments and picks the engine of the active
- * tier; engines trust their arguments. Where `out` is omitted the engine
+ * What a tier ('simd' or 'js') provides for the Salsa20 family, on the
+ * terms of ChachaEngine (chacha/engine.ts): index.ts validates the
+ * arguments and picks the engine; where `out` is omitted the engine
  * allocates the result.
  */
 export interface SalsaEngine {
   /**
-   * XORs the keystream into `data`, writing `out` (which may be `data`
-   * itself) or a new array, and returns it.
+   * KeystreamXor (chacha/engine.ts).
    *
    * The input (Salsa20 specification §10) is the constants, the key (32
    * bytes, or 16 used twice under "expand 16-byte k"), the 8-byte nonce
@@ -16,15 +17,7 @@ export interface SalsaEngine {
    * subkey of the first 16 nonce bytes and the last 8 are the nonce.
    * `doubleRounds` is 10, 6 or 4 (Salsa20, Salsa20/12, Salsa20/8).
    */
-  xor(
-    key: Uint8Array,
-    nonce: Uint8Array,
-    counterLow: number,
-    counterHigh: number,
-    doubleRounds: number,
-    data: Uint8Array,
-    out?: Uint8Array,
-  ): Uint8Array;
+  xor: KeystreamXor;
 
   /** HSalsa20 (20 rounds): writes the 32-byte subkey of `key` and `nonce16` into `out`. */
   hsalsa(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void;
@@ -40,9 +33,8 @@ export interface SalsaEngine {
   /**
    * Secretbox open: the plaintext of `ciphertext` (without its tag), in
    * `out` when given (starting at or before `ciphertext`, or apart from
-   * it), or undefined when `tag` does not verify. Then the caller wipes
-   * its `out` (the engine may have written to it) and throws; an array
-   * the engine allocated is never returned.
+   * it), or undefined when `tag` does not verify, which the caller
+   * handles as for ChachaEngine.open.
    */
   open(key: Uint8Array, nonce: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, out?: Uint8Array): Uint8Array | undefined;
 }

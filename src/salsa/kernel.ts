@@ -5,11 +5,10 @@
  * §9), whose Poly1305 comes from poly1305/kernel.ts, so that one call
  * encrypts and authenticates a slice while it is in cache.
  *
- * The SIMD path is inter-block: v128 local x_w holds word w of four
- * consecutive blocks (lane i = block counter + i), so each quarter round
- * does four blocks' work with no lane shuffles. Only the output pass
- * transposes, in registers, and XORs the keystream straight into the data.
- * Salsa20 rotates by 7, 9, 13 and 18 bits: none is a multiple of 8, so no
+ * The SIMD path is wasm/stream.ts's, shared with ChaCha: inter-block
+ * groups of four blocks, two groups interleaved for long inputs; this file
+ * holds what is Salsa20's (the quarter round, the rounds, the state
+ * layout) and the secretbox. Salsa20 rotates by 7, 9, 13 and 18 bits: none is a multiple of 8, so no
  * rotation can be a byte shuffle, and every one is shift, shift, or; with
  * no rotation variants there is nothing for a VariantPicker to choose.
  *
@@ -25,19 +24,20 @@ import { BLOCK, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
+  type Arith, type StreamLayout, addState, advanceCounter, group8Function, groupFunction, loadState, roundLoop, scalarArith, scalarXorFunction, vectorXorFunction,
+} from '../wasm/stream.js';
+import {
+  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, regs, rotlLanes, set, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
-/** The operations a quarter round needs, for 4-lane vectors or scalar words. */
-interface Arith {
-  add(a: Expr, b: Expr): Expr;
-  xor(a: Expr, b: Expr): Expr;
-  rotl(a: Expr, bits: number): Expr;
-}
+/**
+ * §10: the input is 16 words, constants in 0, 5, 10, 15, the key in 1..4
+ * and 11..14, the nonce in 6..7 and the block counter ("block number") in
+ * 8..9, one little-endian 64-bit number.
+ */
+const LAYOUT: StreamLayout = { state: STATE, counter: 8, block: BLOCK, tail: TAIL };
 
 const vectorArith: Arith = { add: i32x4.add, xor: v128.xor, rotl: (a, bits) => rotlLanes(a, bits, 'shift') };
-
-const scalarArith: Arith = { add: i32.add, xor: i32.xor, rotl: i32.rotl };
 
 /**
  * Specification §3, quarterround(y0, y1, y2, y3) on locals a, b, c, d:
@@ -55,176 +55,31 @@ const ROWS = [[0, 1, 2, 3], [5, 6, 7, 4], [10, 11, 8, 9], [15, 12, 13, 14]];
 
 /** §6 doubleround (a column round, then a row round), `doubleRounds` times: 10 for Salsa20, 6 and 4 for Salsa20/12 and /8. */
 function rounds(m: Arith, x: string[], counter: string): Expr {
-  return whileLoop('round', get(counter), [
-    ...COLUMNS.flatMap((q) => quarterRound(m, x, q)),
-    ...ROWS.flatMap((q) => quarterRound(m, x, q)),
-    set(counter, i32.sub(get(counter), i32.const(1))),
-  ]);
-}
-
-/** Word w of the input (§10: constants in 0, 5, 10, 15; key in 1..4 and 11..14; nonce 6..7; block counter 8..9). */
-const stateWord = (w: number): Expr => i32.load(i32.const(STATE), 4 * w);
-/** Words 8..9 as one little-endian 64-bit block counter (§10: the "block number"). */
-const counter64 = (): Expr => i64.load(i32.const(STATE), 32);
-const advanceCounter = (blocks: Expr): Expr => i64.store(i32.const(STATE), i64.add(counter64(), blocks), 32);
-
-/** Counter words 8 and 9 of blocks first..first+3: the low word plus 0..3, and a carry into the high word where it wrapped. */
-function counterLanes(low: string, high: string, first: number): Expr[] {
-  return [
-    set(low, i32x4.add(v128.splat32(i32.const(STATE), 32), v128.const32(first, first + 1, first + 2, first + 3))),
-    // A lane whose low word wrapped is below the splatted start: lt_u gives -1 there.
-    set(high, i32x4.sub(v128.splat32(i32.const(STATE), 36), i32x4.ltU(get(low), v128.splat32(i32.const(STATE), 32)))),
-  ];
-}
-
-/** Four blocks' input: state words splatted into lanes, the counter words per lane. */
-function initialVectors(x: string[], first: number): Expr[] {
-  return [...x.flatMap((n, w) => (w === 8 || w === 9 ? [] : [set(n, v128.splat32(i32.const(STATE), 4 * w))])), ...counterLanes(x[8], x[9], first)];
-}
-
-/** §8: add the input words back (reloaded rather than kept in 16 more registers). */
-function feedForward(x: string[], t: string[], first: number): Expr[] {
-  return [
-    ...x.flatMap((n, w) => (w === 8 || w === 9 ? [] : [set(n, i32x4.add(get(n), v128.splat32(i32.const(STATE), 4 * w)))])),
-    ...counterLanes(t[0], t[1], first),
-    set(x[8], i32x4.add(get(x[8]), get(t[0]))),
-    set(x[9], i32x4.add(get(x[9]), get(t[1]))),
-  ];
-}
-
-/** XOR four blocks of keystream (x, after the feed-forward) into the 256 bytes at ptr + at. */
-function xorOut(x: string[], t: string[], at: number): Expr[] {
-  const code: Expr[] = [];
-  for (let group = 0; group < 4; group++) {
-    const words = x.slice(4 * group, 4 * group + 4);
-    // After the transpose, words[i] holds words 4*group..4*group+3 of block i.
-    code.push(...transpose4(words, t, words.map(get)));
-    for (let blk = 0; blk < 4; blk++) {
-      const offset = at + 64 * blk + 16 * group;
-      code.push(v128.store(get('ptr'), v128.xor(v128.load(get('ptr'), offset), get(words[blk])), offset));
-    }
-  }
-  return code;
-}
-
-/** salsa_group(ptr, doubleRounds): four blocks of keystream XORed into the 256 bytes at `ptr`; the counter is not advanced. */
-function group(): string {
-  const x = regs('x', 16), t = regs('t', 4);
-  return func({
-    name: 'salsa_group',
-    params: [['ptr', 'i32'], ['doubleRounds', 'i32']],
-    locals: { ...declare([...x, ...t], 'v128'), i: 'i32' },
-    body: [...initialVectors(x, 0), set('i', get('doubleRounds')), rounds(vectorArith, x, 'i'), ...feedForward(x, t, 0), ...xorOut(x, t, 0)],
-  });
+  return roundLoop(counter, [...COLUMNS.flatMap((q) => quarterRound(m, x, q)), ...ROWS.flatMap((q) => quarterRound(m, x, q))]);
 }
 
 /**
- * salsa_group8(ptr, doubleRounds): two 4-wide groups (8 blocks, 512
- * bytes) with their quarter-round steps interleaved, so the second chain
- * hides the latency of the first one's spills (32 state vectors cannot
- * stay in 16 registers), as in chacha/kernel.ts.
+ * One block's §8 Salsa20 hash of the state into scalar locals y0..y15: the
+ * input words, the double rounds, and (when `feedForward`) the input added
+ * back, which HSalsa20 leaves out.
  */
-function group8(): string {
-  const x = regs('x', 16), y = regs('y', 16), t = regs('t', 4);
-  const both = (q: number[]) => {
-    const a = quarterRound(vectorArith, x, q), b = quarterRound(vectorArith, y, q);
-    return a.flatMap((e, i) => [e, b[i]]);
-  };
-  return func({
-    name: 'salsa_group8',
-    params: [['ptr', 'i32'], ['doubleRounds', 'i32']],
-    locals: { ...declare([...x, ...y, ...t], 'v128'), i: 'i32' },
-    body: [
-      ...initialVectors(x, 0), ...initialVectors(y, 4),
-      set('i', get('doubleRounds')),
-      whileLoop('round', get('i'), [...COLUMNS.flatMap(both), ...ROWS.flatMap(both), set('i', i32.sub(get('i'), i32.const(1)))]),
-      ...feedForward(x, t, 0), ...xorOut(x, t, 0),
-      ...feedForward(y, t, 4), ...xorOut(y, t, 256),
-    ],
-  });
-}
-
-/**
- * salsa_xor(ptr, len, doubleRounds): XORs the keystream into [ptr, ptr +
- * len) and advances the counter past the blocks used. 8-block pairs while
- * 512 bytes remain, then a 4-block group if 256 do; a remainder of more
- * than 2 blocks costs less as one more group over a zero-padded copy in
- * TAIL than as scalar blocks, up to 2 blocks go to the scalar function.
- */
-function vectorXor(): string {
-  const callGroup = `(call $salsa_group ${get('ptr')} ${get('doubleRounds')})`;
-  return func({
-    name: 'salsa_xor',
-    exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
-    locals: { tail: 'i32' },
-    body: [
-      whileLoop('pair', i32.geU(get('len'), i32.const(512)), [
-        `(call $salsa_group8 ${get('ptr')} ${get('doubleRounds')})`,
-        advanceCounter(i64.const(8)),
-        set('ptr', i32.add(get('ptr'), i32.const(512))),
-        set('len', i32.sub(get('len'), i32.const(512))),
-      ]),
-      ifThen(i32.geU(get('len'), i32.const(256)), [
-        callGroup,
-        advanceCounter(i64.const(4)),
-        set('ptr', i32.add(get('ptr'), i32.const(256))),
-        set('len', i32.sub(get('len'), i32.const(256))),
-      ]),
-      ifThen(i32.gtU(get('len'), i32.const(128)), [
-        set('tail', get('ptr')),
-        memoryCopy(i32.const(TAIL), get('tail'), get('len')),
-        memoryFill(i32.add(i32.const(TAIL), get('len')), i32.sub(i32.const(256), get('len'))),
-        set('ptr', i32.const(TAIL)),
-        callGroup,
-        memoryCopy(get('tail'), i32.const(TAIL), get('len')),
-        memoryFill(i32.const(TAIL), i32.const(256)),
-        // Blocks used: ceil(len / 64).
-        advanceCounter(i64.extend(i32.shr(i32.add(get('len'), i32.const(63)), 6))),
-        set('len', i32.const(0)),
-      ]),
-      `(call $salsa_xor_scalar ${get('ptr')} ${get('len')} ${get('doubleRounds')})`,
-    ],
-  });
-}
-
-/** One block's §8 Salsa20 hash of the state into scalar locals y0..y15 (without the final addition when not `feedForward`). */
 function scalarBlock(y: string[], feedForward: boolean): Expr[] {
-  return [
-    ...y.map((n, w) => set(n, stateWord(w))),
-    set('i', get('doubleRounds')),
-    rounds(scalarArith, y, 'i'),
-    ...(feedForward ? y.map((n, w) => set(n, i32.add(get(n), stateWord(w)))) : []),
-  ];
+  return [...loadState(LAYOUT, y), set('i', get('doubleRounds')), rounds(scalarArith, y, 'i'), ...(feedForward ? addState(LAYOUT, y) : [])];
 }
 
-/** Whole blocks XORed a word at a time; a final partial block through BLOCK. */
-function scalarXor(): string {
-  const y = regs('y', 16);
-  return func({
-    name: 'salsa_xor_scalar',
-    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
-    locals: { ...declare(y, 'i32'), i: 'i32' },
-    body: [
-      whileLoop('block', i32.geU(get('len'), i32.const(64)), [
-        ...scalarBlock(y, true),
-        ...y.map((n, w) => i32.store(get('ptr'), i32.xor(i32.load(get('ptr'), 4 * w), get(n)), 4 * w)),
-        advanceCounter(i64.const(1)),
-        set('ptr', i32.add(get('ptr'), i32.const(64))),
-        set('len', i32.sub(get('len'), i32.const(64))),
-      ]),
-      ifThen(get('len'), [
-        ...scalarBlock(y, true),
-        ...y.map((n, w) => i32.store(i32.const(BLOCK), get(n), 4 * w)),
-        set('i', i32.const(0)),
-        whileLoop('byte', i32.ltU(get('i'), get('len')), [
-          i32.store8(i32.add(get('ptr'), get('i')), i32.xor(i32.load8(i32.add(get('ptr'), get('i'))), i32.load8(i32.add(get('i'), i32.const(BLOCK))))),
-          set('i', i32.add(get('i'), i32.const(1))),
-        ]),
-        advanceCounter(i64.const(1)),
-      ]),
-    ],
-  });
+/**
+ * The XOR functions (wasm/stream.ts): salsa_group (4 blocks), salsa_group8
+ * (8 blocks, the quarter-round steps of two groups interleaved), salsa_xor
+ * over a buffer, salsa_xor_scalar for at most 2 blocks. Each 4-wide block
+ * is §8's hash too: the input in lanes, the rounds, the input added back.
+ */
+function xorFunctions(): string[] {
+  return [
+    groupFunction(LAYOUT, 'salsa_group', (x, i) => rounds(vectorArith, x, i)),
+    group8Function(LAYOUT, 'salsa_group8', (x, q) => quarterRound(vectorArith, x, q), [...COLUMNS, ...ROWS]),
+    vectorXorFunction(LAYOUT, 'salsa_xor', { group: 'salsa_group', group8: 'salsa_group8', scalar: 'salsa_xor_scalar' }),
+    scalarXorFunction(LAYOUT, 'salsa_xor_scalar', (y) => scalarBlock(y, true)),
+  ];
 }
 
 /**
@@ -284,7 +139,7 @@ function secretbox(): string[] {
       `(call $salsa_group ${i32.const(TAIL)} ${i32.const(10)})`,
       memoryCopy(i32.const(POLY + P.KEY), i32.const(TAIL), i32.const(32)),
       '(call $poly_init)',
-      advanceCounter(i64.const(4)),
+      advanceCounter(LAYOUT, i64.const(4)),
       '(global.set $fresh (i32.const 1))',
     ],
   });
@@ -345,7 +200,7 @@ function secretbox(): string[] {
 export function salsaModule(): string {
   return module(
     PAGES,
-    [group(), group8(), vectorXor(), scalarXor(), hsalsa(), hsalsaRekey(), ...poly1305Functions(POLY), ...secretbox(), wipeFunction(TAIL)],
+    [...xorFunctions(), hsalsa(), hsalsaRekey(), ...poly1305Functions(POLY), ...secretbox(), wipeFunction(TAIL)],
     ['(global $fresh (mut i32) (i32.const 0))'],
   );
 }

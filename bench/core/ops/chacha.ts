@@ -13,43 +13,15 @@
  * - with n keys, call i uses key i mod n (and, to decrypt, the message
  *   sealed under it); the nonce stays the same.
  */
-import { bytes } from '../fixtures.js';
 import type { Apis } from '../libraries.js';
-import { keySet, message, outputBuffer, packed, rotating } from './shared.js';
+import {
+  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, TAG, addAeadEntries, nonceInputs, perKey, rotating, sealedInputs, streamEntries,
+} from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
-type Stream = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array) => Uint8Array;
-interface Aead {
-  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array;
-  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
-}
-type AeadFactory = (key: Uint8Array, nonce: Uint8Array) => Aead;
 type SodiumStream = (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
 type SodiumSeal = (message: Uint8Array, ad: null, nsec: null, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
 type SodiumOpen = (nsec: null, sealed: Uint8Array, ad: null, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
-
-const TAG = 16;
-
-interface Inputs {
-  readonly shape: Shape;
-  readonly keys: Uint8Array[];
-  readonly nonce: Uint8Array;
-  readonly message: Uint8Array;
-}
-
-/** Decrypt inputs: sealed[i] is the message sealed under keys[i]; the message is kept for reference. */
-interface SealedInputs extends Inputs {
-  readonly sealed: Uint8Array[];
-}
-
-function inputs(label: string, shape: Shape, nonceLength: number): Inputs {
-  return {
-    shape,
-    keys: keySet(`${label} key`, shape.keys),
-    nonce: bytes(`${label} nonce`, nonceLength),
-    message: message(`${label} message`, shape),
-  };
-}
 
 /** Whether this engine's node:crypto offers a cipher: Bun's (BoringSSL) has no ChaCha20 at all. */
 function nodeHasCipher(node: NonNullable<Apis['node']>, name: string): boolean {
@@ -78,40 +50,23 @@ function streamOps(apis: Apis): OpDefinition<unknown>[] {
   ];
 
   return streams.map(({ op, nonceLength, ...library }) => {
-    const entries: OpEntry<Inputs>[] = [];
-    const add = (name: string, bind: (i: Inputs) => (key: number) => Uint8Array) =>
-      entries.push({ library: name, bind: (i) => rotating(i.keys.length, bind(i)) });
-    // Every library but sodium takes (key, nonce, data, output?).
-    const addStream = (name: string, stream: Stream) => {
-      add(name, ({ keys, nonce, message }) => (k) => stream(keys[k]!, nonce, message));
-      if (name === 'fourfold' || name === 'noble') {
-        add(`${name} (output)`, ({ keys, nonce, message, shape }) => {
-          const out = outputBuffer(shape.size, shape);
-          return (k) => stream(keys[k]!, nonce, message, out);
-        });
-      }
-    };
-    const fourfoldStream = library.fourfold;
-    if (fourfoldStream !== undefined) {
-      addStream('fourfold', fourfoldStream);
-      add('fourfold-js', ({ keys, nonce, message }) => (k) => fourfoldStream(keys[k]!, nonce, message));
-    }
-    addStream('noble', library.noble as Stream);
-    const sodiumStream = library.sodium;
-    if (sodiumStream !== undefined) add('sodium', ({ keys, nonce, message }) => (k) => sodiumStream(message, nonce, keys[k]!));
+    const entries = streamEntries(library.fourfold, library.noble as StreamCipher, library.sodium);
     // node:crypto has ChaCha20 (through OpenSSL) but no XChaCha20.
     if (node !== undefined && op === 'chacha20' && nodeHasCipher(node, 'chacha20')) {
-      add('node', ({ keys, nonce, message }) => {
-        const iv = nodeIv(nonce);
-        return (k) => {
-          const cipher = node.createCipheriv('chacha20', keys[k]!, iv);
-          const out = cipher.update(message);
-          cipher.final(); // always empty for a stream cipher, but part of using the API
-          return out;
-        };
+      entries.push({
+        library: 'node',
+        bind: perKey(({ keys, nonce, message }) => {
+          const iv = nodeIv(nonce);
+          return (k) => {
+            const cipher = node.createCipheriv('chacha20', keys[k]!, iv);
+            const out = cipher.update(message);
+            cipher.final(); // always empty for a stream cipher, but part of using the API
+            return out;
+          };
+        }),
       });
     }
-    return defineOp<Inputs>({ op, inputs: (shape) => inputs(op, shape, nonceLength), entries });
+    return defineOp<Inputs>({ op, inputs: (shape) => nonceInputs(op, shape, nonceLength), entries });
   });
 }
 
@@ -140,43 +95,18 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
   const ops: OpDefinition<unknown>[] = [];
   for (const aead of aeads) {
     // Both directions use the same key, nonce and message streams.
-    const plain = (shape: Shape) => inputs(aead.name, shape, aead.nonceLength);
+    const plain = (shape: Shape) => nonceInputs(aead.name, shape, aead.nonceLength);
     // libsodium seals the decrypt inputs: it is trusted, and with a million
     // keys it is several times quicker than @noble/ciphers.
-    const sealedInputs = (shape: Shape): SealedInputs => {
-      const i = plain(shape);
-      const sealed = packed(i.keys.length, shape.size + TAG, shape.offset, (k, view) =>
-        view.set(aead.sodiumSeal(i.message, null, null, i.nonce, i.keys[k]!)),
-      );
-      return { ...i, sealed };
-    };
+    const sealed = (shape: Shape) => sealedInputs(plain(shape), (message, nonce, key) => aead.sodiumSeal(message, null, null, nonce, key));
 
     const seal: OpEntry<Inputs>[] = [];
     const open: OpEntry<SealedInputs>[] = [];
-    const addBoth = (name: string, factory: AeadFactory, withOutput: boolean) => {
-      seal.push({ library: name, bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => factory(keys[k]!, nonce).encrypt(message)) });
-      open.push({ library: name, bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!)) });
-      if (!withOutput) return;
-      seal.push({
-        library: `${name} (output)`,
-        bind: ({ keys, nonce, message, shape }) => {
-          const out = outputBuffer(shape.size + TAG, shape);
-          return rotating(keys.length, (k) => factory(keys[k]!, nonce).encrypt(message, out));
-        },
-      });
-      open.push({
-        library: `${name} (output)`,
-        bind: ({ keys, nonce, sealed, shape }) => {
-          const out = outputBuffer(shape.size, shape);
-          return rotating(keys.length, (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!, out));
-        },
-      });
-    };
     if (aead.fourfold !== undefined) {
-      addBoth('fourfold', aead.fourfold, true);
-      addBoth('fourfold-js', aead.fourfold, false);
+      addAeadEntries(seal, open, 'fourfold', aead.fourfold, true);
+      addAeadEntries(seal, open, 'fourfold-js', aead.fourfold, false);
     }
-    addBoth('noble', aead.noble, true);
+    addAeadEntries(seal, open, 'noble', aead.noble, true);
     seal.push({ library: 'sodium', bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => aead.sodiumSeal(message, null, null, nonce, keys[k]!)) });
     open.push({ library: 'sodium', bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => aead.sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!)) });
     if (aead.name === 'chacha20poly1305') {
@@ -187,7 +117,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       }
     }
     ops.push(defineOp<Inputs>({ op: `${aead.name}-encrypt`, inputs: plain, entries: seal }));
-    ops.push(defineOp<SealedInputs>({ op: `${aead.name}-decrypt`, inputs: sealedInputs, entries: open }));
+    ops.push(defineOp<SealedInputs>({ op: `${aead.name}-decrypt`, inputs: sealed, entries: open }));
   }
   return ops;
 }

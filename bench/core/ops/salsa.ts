@@ -12,17 +12,11 @@
  * wrappers call crypto_stream_chacha20_xor: message, nonce and key copied
  * into the heap, a separate output allocated there and copied out.
  */
-import { bytes } from '../fixtures.js';
 import type { Apis } from '../libraries.js';
-import { keySet, message, outputBuffer, packed, rotating } from './shared.js';
+import {
+  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, addAeadEntries, nonceInputs, rotating, sealedInputs, streamEntries,
+} from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
-
-type Stream = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array) => Uint8Array;
-interface Box {
-  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array;
-  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
-}
-type BoxFactory = (key: Uint8Array, nonce: Uint8Array) => Box;
 
 /** The compiled libsodium module's exports these ops call. */
 interface SodiumModule {
@@ -31,23 +25,6 @@ interface SodiumModule {
   _free(p: number): void;
   _crypto_stream_salsa20_xor(c: number, m: number, lenLo: number, lenHi: number, n: number, k: number): number;
   _crypto_stream_xsalsa20_xor(c: number, m: number, lenLo: number, lenHi: number, n: number, k: number): number;
-}
-
-const TAG = 16;
-
-interface Inputs {
-  readonly shape: Shape;
-  readonly keys: Uint8Array[];
-  readonly nonce: Uint8Array;
-  readonly message: Uint8Array;
-}
-
-interface SealedInputs extends Inputs {
-  readonly sealed: Uint8Array[];
-}
-
-function inputs(label: string, shape: Shape, nonceLength: number): Inputs {
-  return { shape, keys: keySet(`${label} key`, shape.keys), nonce: bytes(`${label} nonce`, nonceLength), message: message(`${label} message`, shape) };
 }
 
 /** A libsodium stream function called as its wrappers would: inputs copied in, a fresh output copied out, all freed. */
@@ -75,27 +52,9 @@ function streamOps(apis: Apis): OpDefinition<unknown>[] {
     { op: 'xsalsa20', nonceLength: 24, fourfold: fourfold?.salsa?.xsalsa20, noble: noble.salsa.xsalsa20, sodium: L?._crypto_stream_xsalsa20_xor },
   ];
   return streams.map(({ op, nonceLength, ...library }) => {
-    const entries: OpEntry<Inputs>[] = [];
-    const add = (name: string, bind: (i: Inputs) => (key: number) => Uint8Array) =>
-      entries.push({ library: name, bind: (i) => rotating(i.keys.length, bind(i)) });
-    const addStream = (name: string, stream: Stream, withOutput: boolean) => {
-      add(name, ({ keys, nonce, message }) => (k) => stream(keys[k]!, nonce, message));
-      if (!withOutput) return;
-      add(`${name} (output)`, ({ keys, nonce, message, shape }) => {
-        const out = outputBuffer(shape.size, shape);
-        return (k) => stream(keys[k]!, nonce, message, out);
-      });
-    };
-    if (library.fourfold !== undefined) {
-      addStream('fourfold', library.fourfold, true);
-      addStream('fourfold-js', library.fourfold, false);
-    }
-    addStream('noble', library.noble as Stream, true);
-    if (L !== undefined && library.sodium !== undefined) {
-      const call = sodiumStream(L, library.sodium.bind(L));
-      add('sodium', ({ keys, nonce, message }) => (k) => call(message, nonce, keys[k]!));
-    }
-    return defineOp<Inputs>({ op, inputs: (shape) => inputs(op, shape, nonceLength), entries });
+    const sodiumCall = L !== undefined && library.sodium !== undefined ? sodiumStream(L, library.sodium.bind(L)) : undefined;
+    const entries = streamEntries(library.fourfold, library.noble as StreamCipher, sodiumCall);
+    return defineOp<Inputs>({ op, inputs: (shape) => nonceInputs(op, shape, nonceLength), entries });
   });
 }
 
@@ -103,46 +62,23 @@ function streamOps(apis: Apis): OpDefinition<unknown>[] {
 function boxOps(apis: Apis): OpDefinition<unknown>[] {
   const { fourfold, noble, sodium } = apis;
   const name = 'xsalsa20poly1305';
-  const plain = (shape: Shape) => inputs(name, shape, 24);
+  const plain = (shape: Shape) => nonceInputs(name, shape, 24);
   // libsodium seals the decrypt inputs: it is trusted and quick.
-  const sealedInputs = (shape: Shape): SealedInputs => {
-    const i = plain(shape);
-    const sealed = packed(i.keys.length, shape.size + TAG, shape.offset, (k, view) => view.set(sodium.crypto_secretbox_easy(i.message, i.nonce, i.keys[k]!)));
-    return { ...i, sealed };
-  };
+  const sealed = (shape: Shape) => sealedInputs(plain(shape), (message, nonce, key) => sodium.crypto_secretbox_easy(message, nonce, key));
   const seal: OpEntry<Inputs>[] = [];
   const open: OpEntry<SealedInputs>[] = [];
-  const addBoth = (library: string, factory: BoxFactory, withOutput: boolean) => {
-    seal.push({ library, bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => factory(keys[k]!, nonce).encrypt(message)) });
-    open.push({ library, bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!)) });
-    if (!withOutput) return;
-    seal.push({
-      library: `${library} (output)`,
-      bind: ({ keys, nonce, message, shape }) => {
-        const out = outputBuffer(shape.size + TAG, shape);
-        return rotating(keys.length, (k) => factory(keys[k]!, nonce).encrypt(message, out));
-      },
-    });
-    open.push({
-      library: `${library} (output)`,
-      bind: ({ keys, nonce, sealed, shape }) => {
-        const out = outputBuffer(shape.size, shape);
-        return rotating(keys.length, (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!, out));
-      },
-    });
-  };
-  const ours = fourfold?.salsa?.xsalsa20poly1305 as BoxFactory | undefined;
+  const ours = fourfold?.salsa?.xsalsa20poly1305 as AeadFactory | undefined;
   if (ours !== undefined) {
-    addBoth('fourfold', ours, true);
-    addBoth('fourfold-js', ours, false);
+    addAeadEntries(seal, open, 'fourfold', ours, true);
+    addAeadEntries(seal, open, 'fourfold-js', ours, false);
   }
   // @noble/ciphers wants caller outputs of length + 32 (a scratch area), so it has no '(output)' column here.
-  addBoth('noble', noble.salsa.xsalsa20poly1305 as BoxFactory, false);
+  addAeadEntries(seal, open, 'noble', noble.salsa.xsalsa20poly1305 as AeadFactory, false);
   seal.push({ library: 'sodium', bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => sodium.crypto_secretbox_easy(message, nonce, keys[k]!)) });
   open.push({ library: 'sodium', bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => sodium.crypto_secretbox_open_easy(sealed[k]!, nonce, keys[k]!)) });
   return [
     defineOp<Inputs>({ op: `${name}-encrypt`, inputs: plain, entries: seal }),
-    defineOp<SealedInputs>({ op: `${name}-decrypt`, inputs: sealedInputs, entries: open }),
+    defineOp<SealedInputs>({ op: `${name}-decrypt`, inputs: sealed, entries: open }),
   ];
 }
 

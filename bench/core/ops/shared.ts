@@ -1,6 +1,6 @@
 /** Input builders and call shapes every family uses. */
 import { bytes, fill } from '../fixtures.js';
-import type { Call, Shape } from './types.js';
+import type { Call, OpEntry, Shape } from './types.js';
 
 /**
  * A call that cycles through `count` prepared inputs (keys, or key and
@@ -55,4 +55,118 @@ export function message(label: string, shape: Shape): Uint8Array {
 /** A zeroed buffer for a caller-supplied output, at the shape's byteOffset. */
 export function outputBuffer(length: number, shape: Shape): Uint8Array {
   return new Uint8Array(length + shape.offset).subarray(shape.offset);
+}
+
+/*
+ * The nonce-based ciphers' ops (chacha.ts, salsa.ts): the call shapes
+ * @noble/ciphers and fourfold share, their inputs, and their entries.
+ */
+
+/** A stream cipher call: XORs the keystream of `key` and `nonce` into `data`. */
+export type StreamCipher = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array) => Uint8Array;
+
+/** An AEAD (or a secretbox) built for one key and nonce. */
+export interface Aead {
+  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array;
+  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
+}
+export type AeadFactory = (key: Uint8Array, nonce: Uint8Array) => Aead;
+
+/** Bytes of a Poly1305 tag. */
+export const TAG = 16;
+
+/** Encrypt inputs: the shape's keys, one nonce, one message. */
+export interface NonceInputs {
+  readonly shape: Shape;
+  readonly keys: Uint8Array[];
+  readonly nonce: Uint8Array;
+  readonly message: Uint8Array;
+}
+
+/** Decrypt inputs: sealed[i] is the message sealed under keys[i]; the message is kept for reference. */
+export interface SealedInputs extends NonceInputs {
+  readonly sealed: Uint8Array[];
+}
+
+/** The encrypt inputs of a shape, from `label`'s streams. */
+export function nonceInputs(label: string, shape: Shape, nonceLength: number): NonceInputs {
+  return {
+    shape,
+    keys: keySet(`${label} key`, shape.keys),
+    nonce: bytes(`${label} nonce`, nonceLength),
+    message: message(`${label} message`, shape),
+  };
+}
+
+/** Decrypt inputs: `seal`, a trusted library's, seals the message under each key (tag included, TAG bytes). */
+export function sealedInputs(inputs: NonceInputs, seal: (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array): SealedInputs {
+  const { shape, keys, nonce, message } = inputs;
+  const sealed = packed(keys.length, shape.size + TAG, shape.offset, (k, view) => view.set(seal(message, nonce, keys[k]!)));
+  return { ...inputs, sealed };
+}
+
+/** A bind that makes call i use key i mod n, `use(inputs)(i)` being that call. */
+export const perKey =
+  <I extends NonceInputs>(use: (inputs: I) => (key: number) => Uint8Array) =>
+  (inputs: I): Call =>
+    rotating(inputs.keys.length, use(inputs));
+
+/** `stream`'s entry for `library`, and with `withOutput` its '(output)' entry, writing into one caller-supplied buffer. */
+function addStreamEntries(entries: OpEntry<NonceInputs>[], library: string, stream: StreamCipher, withOutput: boolean): void {
+  entries.push({ library, bind: perKey(({ keys, nonce, message }) => (k) => stream(keys[k]!, nonce, message)) });
+  if (!withOutput) return;
+  entries.push({
+    library: `${library} (output)`,
+    bind: perKey(({ keys, nonce, message, shape }) => {
+      const out = outputBuffer(shape.size, shape);
+      return (k) => stream(keys[k]!, nonce, message, out);
+    }),
+  });
+}
+
+/**
+ * A stream op's entries for the libraries that take (key, nonce, data,
+ * output?), fourfold (both tiers) and @noble/ciphers, and for libsodium's
+ * `sodium(message, nonce, key)` where it has one.
+ */
+export function streamEntries(
+  fourfold: StreamCipher | undefined,
+  noble: StreamCipher,
+  sodium: ((message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array) | undefined,
+): OpEntry<NonceInputs>[] {
+  const entries: OpEntry<NonceInputs>[] = [];
+  if (fourfold !== undefined) {
+    addStreamEntries(entries, 'fourfold', fourfold, true);
+    addStreamEntries(entries, 'fourfold-js', fourfold, false);
+  }
+  addStreamEntries(entries, 'noble', noble, true);
+  if (sodium !== undefined) entries.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium(message, nonce, keys[k]!)) });
+  return entries;
+}
+
+/** `factory`'s sealing and opening entries for `library`, and with `withOutput` its '(output)' ones. */
+export function addAeadEntries(
+  seal: OpEntry<NonceInputs>[],
+  open: OpEntry<SealedInputs>[],
+  library: string,
+  factory: AeadFactory,
+  withOutput: boolean,
+): void {
+  seal.push({ library, bind: perKey(({ nonce, message, keys }) => (k) => factory(keys[k]!, nonce).encrypt(message)) });
+  open.push({ library, bind: perKey(({ nonce, sealed, keys }) => (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!)) });
+  if (!withOutput) return;
+  seal.push({
+    library: `${library} (output)`,
+    bind: perKey(({ nonce, message, shape, keys }) => {
+      const out = outputBuffer(shape.size + TAG, shape);
+      return (k) => factory(keys[k]!, nonce).encrypt(message, out);
+    }),
+  });
+  open.push({
+    library: `${library} (output)`,
+    bind: perKey(({ nonce, sealed, shape, keys }) => {
+      const out = outputBuffer(shape.size, shape);
+      return (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!, out);
+    }),
+  });
 }
