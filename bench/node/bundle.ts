@@ -5,7 +5,8 @@
  * without it), and `entry.js`, which carries one run's config and follows
  * the entry contract of scripts/engines/run.ts: its default export takes
  * `{ progress(message) }` and resolves to the JSON result (an EngineResult).
- * Progress messages are Progress objects as JSON.
+ * Progress messages are Progress objects as JSON. Beside them, `worker.js`:
+ * blake3Parallel's worker, which its pool loads from its own directory.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,8 +19,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export async function buildEngineEntry(dir: string, config: BenchConfig): Promise<string> {
   const esbuild = await import('esbuild');
   mkdirSync(dir, { recursive: true });
-  await esbuild.build({
-    entryPoints: [join(root, 'bench/core/run.ts')],
+  const options: import('esbuild').BuildOptions = {
     absWorkingDir: root,
     bundle: true,
     format: 'esm',
@@ -27,9 +27,11 @@ export async function buildEngineEntry(dir: string, config: BenchConfig): Promis
     target: 'es2022',
     mainFields: ['module', 'main'],
     external: ['node:*'],
-    outfile: join(dir, 'bench.js'),
     logLevel: 'warning',
-  });
+  };
+  await esbuild.build({ ...options, entryPoints: [join(root, 'bench/core/run.ts')], outfile: join(dir, 'bench.js') });
+  // blake3Parallel's pool starts `new URL('./worker.js', import.meta.url)`, which in the bundle is beside bench.js.
+  await esbuild.build({ ...options, entryPoints: [join(root, 'dist/blake3/worker.js')], outfile: join(dir, 'worker.js') });
   const entry = join(dir, 'entry.js');
   writeFileSync(
     entry,

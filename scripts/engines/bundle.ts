@@ -8,7 +8,8 @@
  *   (the benchmarks can use it for their own entry points).
  * - `bundleTestSuite`: every test file as its own self-contained bundle (its
  *   own copy of fourfold and the peers, as Node gives each file its own
- *   process), plus `suite.js`, the entry that runs them one after another.
+ *   process), plus `suite.js`, the entry that runs them one after another,
+ *   and the blake3Parallel worker beside the bundles.
  *
  * What the test bundles get, by target:
  *
@@ -27,7 +28,7 @@
  */
 import * as esbuild from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './engines.js';
 const HARNESS = join(ROOT, 'scripts/engines/harness');
@@ -142,6 +143,13 @@ export async function bundleTestSuite(options: { target: Target; outdir: string;
     // The libsodium builds mention Node's `require('crypto')` on a path browsers never take.
     logOverride: { 'unsupported-require-call': 'silent' },
   });
+
+  // blake3Parallel's pool starts `new URL('./worker.js', import.meta.url)`
+  // (src/blake3/pool.ts); inside a test bundle, import.meta.url is the
+  // bundle's, so each bundle directory gets the worker, bundled the same way.
+  for (const dir of new Set(files.map((f) => dirname(join(outdir, 'files', f))))) {
+    await esbuild.build({ ...common(target), entryPoints: [join(ROOT, 'dist/blake3/worker.js')], outfile: join(dir, 'worker.js') });
+  }
 
   const list = files.map((f) => ({ file: f, url: './' + join('files', f.replace(/\.ts$/, '.js')) }));
   const listModule = join(outdir, 'files.json');

@@ -4,6 +4,7 @@
  *   npm run test:engines                                # all engines
  *   npm run test:engines -- --engines=firefox,webkit    # some
  *   npm run test:engines -- --jobs=1 --timeout=300 --seed=<hex>
+ *   npm run test:engines -- --files=blake3/,serpent     # test files whose path contains one of these
  *
  * Node engines run the test files as `npm test` does (node --test, tsx).
  * Every other engine runs the bundles of bundle.ts through runInEngine.
@@ -91,11 +92,11 @@ async function runNodeTests(engine: Engine, files: string[], seed: string, timeo
 
 // ------------------------------------------------------------------ everything else: bundles through runInEngine
 
-async function runBundledTests(engine: Engine, bundle: SuiteBundle, seed: string, timeoutMs: number): Promise<EngineOutcome> {
+async function runBundledTests(engine: Engine, bundle: SuiteBundle, selected: string[], seed: string, timeoutMs: number): Promise<EngineOutcome> {
   const r = await runInEngine(engine.id, { entry: bundle.entry, timeoutMs, env: { FOURFOLD_TEST_SEED: seed } });
   const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', simd: undefined, ms: r.ms, results: [], problems: [], log: r.log };
   if (engine.kind === 'browser') {
-    for (const [file, reason] of Object.entries(NOT_IN_BROWSERS)) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason });
+    for (const [file, reason] of Object.entries(NOT_IN_BROWSERS)) if (selected.includes(file)) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason });
   }
   if (!r.ok) {
     outcome.problems.push(r.error ?? 'no result');
@@ -143,6 +144,7 @@ async function main(): Promise<number> {
       jobs: { type: 'string' },
       timeout: { type: 'string' },
       seed: { type: 'string' },
+      files: { type: 'string' },
     },
   });
   const ids = (values.engines ? values.engines.split(',').map((s) => s.trim()) : ENGINE_IDS) as EngineId[];
@@ -153,7 +155,9 @@ async function main(): Promise<number> {
   const jobs = Number(values.jobs ?? Math.max(1, Math.min(2, availableParallelism())));
   const timeoutMs = Number(values.timeout ?? 300) * 1000;
   const seed = values.seed ?? process.env.FOURFOLD_TEST_SEED ?? Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex');
-  const files = testFiles();
+  // --files=blake3/,serpent: only the test files whose path contains one of these.
+  const only = values.files?.split(',').map((s) => s.trim());
+  const files = testFiles().filter((f) => only === undefined || only.some((part) => f.includes(part)));
   const t0 = Date.now();
   console.log(`# engines: ${ids.join(', ')}; ${files.length} test files; ${jobs} at a time; replay with FOURFOLD_TEST_SEED=${seed}`);
 
@@ -171,7 +175,7 @@ async function main(): Promise<number> {
     const o =
       engine.id === 'node' || engine.id === 'node-current'
         ? await runNodeTests(engine, files, seed, timeoutMs)
-        : await runBundledTests(engine, bundles[engine.kind === 'browser' ? 'browser' : 'script']!, seed, timeoutMs);
+        : await runBundledTests(engine, bundles[engine.kind === 'browser' ? 'browser' : 'script']!, files, seed, timeoutMs);
     if (o.simd !== undefined && o.simd !== engine.simd) {
       o.problems.push(engine.simd ? 'WebAssembly SIMD was expected but the engine does not validate a SIMD module' : 'the engine runs WebAssembly SIMD; engines.ts lists it without');
     }

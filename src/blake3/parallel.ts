@@ -45,11 +45,25 @@ export interface ChunkSource {
   view(offset: number, length: number): Uint8Array;
 }
 
-/** Lets the worker's messages in: a macrotask turn (a resolved promise would not). */
+/**
+ * Lets the worker's messages in: a macrotask turn (a resolved promise would
+ * not). Browsers clamp nested setTimeout(0) to 4 ms, which cost Chromium
+ * 16 MiB at 101 MB/s; a message to oneself is not clamped.
+ */
 const tick: () => Promise<void> =
   typeof setImmediate === 'function'
     ? () => new Promise<void>((resolve) => setImmediate(resolve))
-    : () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+    : typeof MessageChannel === 'function'
+      ? () =>
+          new Promise<void>((resolve) => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => {
+              channel.port1.close();
+              resolve();
+            };
+            channel.port2.postMessage(null);
+          })
+      : () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** The subtrees [chunk, chunk + size) that `chunks` whole chunks from 0 split into. */
 function pieces(chunks: number): number[][] {

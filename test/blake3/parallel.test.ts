@@ -15,15 +15,6 @@ import { assertBytes, assertKernelsWiped, forEachTier, isAllZero, rand } from '.
 import { nobleBlake3 } from './reference.js';
 
 const MiB = 1 << 20;
-/**
- * Where workers can start: Node runs dist/ as is. Deno, Bun and browsers
- * run each test file as one bundle, without dist/blake3/worker.js beside
- * it; there blake3Parallel hashes on the calling thread (same bytes).
- */
-const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } } };
-const WORKERS_RUN = g.process?.versions?.node !== undefined && g.Deno === undefined && g.Bun === undefined;
-const NO_WORKERS: false | string = WORKERS_RUN ? false : 'not applicable: this engine runs the tests as bundles, which do not carry dist/blake3/worker.js';
-
 /** Uneven trees: whole chunks of 2^k + tails of 1..1023 chunks, with partial last chunks. */
 const SIZES = [
   PARALLEL_MIN - 1, PARALLEL_MIN, PARALLEL_MIN + 1,
@@ -55,7 +46,7 @@ after(() => blake3Parallel.terminate());
 
 forEachTier('blake3Parallel', (tier) => {
   before(async () => {
-    if (WORKERS_RUN) await workersReady(4);
+    await workersReady(4);
   });
 
   it('gives blake3\'s bytes at sizes that split into uneven subtrees, with 1..4 workers', async () => {
@@ -93,7 +84,7 @@ forEachTier('blake3Parallel', (tier) => {
     for (const offset of [1, 3, 7]) assertBytes(await blake3Parallel(buf.subarray(offset, offset + n), { workers: 2 }), blake3(buf.subarray(offset, offset + n)), `offset ${offset}`);
   });
 
-  it('the workers do the work, leave their slots zeroed and this thread\'s kernel wiped', { skip: NO_WORKERS }, async () => {
+  it('the workers do the work, leave their slots zeroed and this thread\'s kernel wiped', async () => {
     const jobs = poolStatus().jobs;
     const n = 16 * MiB + 5;
     const key = rand(32);
