@@ -26,12 +26,22 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** The output every library must reproduce for these inputs, copied (an '(output)' style reuses its buffer). */
+/**
+ * The output every library must reproduce for these inputs, copied (an
+ * '(output)' style reuses its buffer); undefined, and the outputs
+ * unchecked, where there is no reference or it cannot do these inputs
+ * (mipher's Serpent takes whole blocks only: its own column then reports
+ * the error).
+ */
 export async function expectedOutput(op: SelectedOp, inputs: unknown, libraries: Map<string, Library>): Promise<Uint8Array | undefined> {
   const reference = op.reference;
   if (reference === undefined) return undefined;
   await activate(libraries.get(reference.library)!);
-  return (reference.checkedOutput?.(inputs) ?? (await reference.bind(inputs)())).slice();
+  try {
+    return (reference.checkedOutput?.(inputs) ?? (await reference.bind(inputs)())).slice();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
