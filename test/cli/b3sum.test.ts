@@ -43,7 +43,8 @@ interface Outcome {
 
 function run(command: string, args: string[], input?: Uint8Array | string): Outcome {
   const r = spawnSync(command, args, { cwd: dir, input: input ?? '', env: { ...process.env, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0' }, maxBuffer: 1 << 26 });
-  if (r.error) throw r.error;
+  // EPIPE: the command exited (a usage error) before reading its input; what it printed still counts.
+  if (r.error && (r.error as NodeJS.ErrnoException).code !== 'EPIPE') throw r.error;
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
