@@ -23,21 +23,18 @@ import { equalBytes, type LinearMemory } from '../runtime/memory.js';
  * those words become in BLOCK + 48..64.
  */
 function writeInput(k: SalsaKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, counterLow: number, counterHigh: number): void {
-  const b = mem.bytes;
   const constants = key.length === 32 ? SIGMA : TAU;
   for (let i = 0; i < 4; i++) mem.writeWord(STATE + 4 * CONSTANT_WORDS[i], constants[i]);
   // Key words 1..4 and 11..14; a 16-byte key fills both.
-  for (let i = 0; i < 16; i++) {
-    b[STATE + 4 + i] = key[i];
-    b[STATE + 44 + i] = key[(16 + i) & (key.length - 1)];
-  }
+  mem.writeWords(STATE + 4, key, 0, 4);
+  mem.writeWords(STATE + 44, key, key.length - 16, 4);
   const extended = nonce.length === 24;
   const words6to9 = extended ? BLOCK + 48 : STATE + 24;
-  for (let i = 0; i < 8; i++) b[words6to9 + i] = nonce[nonce.length - 8 + i];
+  mem.writeWords(words6to9, nonce, nonce.length - 8, 2);
   mem.writeWord(words6to9 + 8, counterLow);
   mem.writeWord(words6to9 + 12, counterHigh);
   if (extended) {
-    for (let i = 0; i < 16; i++) b[STATE + 24 + i] = nonce[i];
+    mem.writeWords(STATE + 24, nonce, 0, 4);
     k.hsalsa_rekey();
   }
 }
@@ -81,7 +78,7 @@ export const simdSalsa: SalsaEngine = {
     const { k, mem } = salsaKernel();
     try {
       writeInput(k, mem, key, nonce16.subarray(0, 8), 0, 0);
-      mem.bytes.set(nonce16, STATE + 24);
+      mem.writeWords(STATE + 24, nonce16, 0, 4);
       k.hsalsa(10);
       out.set(mem.view(BLOCK, 32));
     } finally {
