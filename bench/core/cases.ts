@@ -29,19 +29,22 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /**
  * The output every library must reproduce for these inputs, copied (an
  * '(output)' style reuses its buffer); undefined, and the outputs
- * unchecked, where there is no reference or it cannot do these inputs
- * (mipher's Serpent takes whole blocks only: its own column then reports
- * the error).
+ * unchecked, where there is no reference or it refuses to bind these
+ * inputs (no library takes Serpent ECB/CBC without padding on a partial
+ * block: every column then reports its error). A reference that binds
+ * but fails when called still ends the run.
  */
 export async function expectedOutput(op: SelectedOp, inputs: unknown, libraries: Map<string, Library>): Promise<Uint8Array | undefined> {
   const reference = op.reference;
   if (reference === undefined) return undefined;
   await activate(libraries.get(reference.library)!);
+  let call: ReturnType<OpEntry<unknown>['bind']>;
   try {
-    return (reference.checkedOutput?.(inputs) ?? (await reference.bind(inputs)())).slice();
+    call = reference.bind(inputs);
   } catch {
     return undefined;
   }
+  return (reference.checkedOutput?.(inputs) ?? (await call())).slice();
 }
 
 /**
