@@ -1,19 +1,4 @@
-/**
- * A stream cipher engine's keystream XOR (ChaCha's here, Salsa20's in
- * salsa/engine.ts): XORs the keystream into `data`, writing `out` (which
- * may be `data` itself) or a new array, and returns it. counterLow and
- * counterHigh are the block counter's 32-bit words; the engine's
- * interface says how its input block takes them.
- */
-export type KeystreamXor = (
-  key: Uint8Array,
-  nonce: Uint8Array,
-  counterLow: number,
-  counterHigh: number,
-  doubleRounds: number,
-  data: Uint8Array,
-  out?: Uint8Array,
-) => Uint8Array;
+import type { KeystreamXor } from '../runtime/stream-cipher.js';
 
 /**
  * What a tier ('simd' or 'js') provides for the ChaCha family. The public
@@ -24,7 +9,7 @@ export type KeystreamXor = (
  */
 export interface ChachaEngine {
   /**
-   * KeystreamXor (above).
+   * KeystreamXor (runtime/stream-cipher.ts).
    *
    * The input block (RFC 8439 §2.3) is the constants, the key (32 bytes, or
    * 16 used twice under the "expand 16-byte k" constant), the block counter

@@ -8,68 +8,16 @@ import type { ChachaEngine } from './engine.js';
 import { jsChacha } from './js.js';
 import { simdChacha } from './simd.js';
 import * as check from '../runtime/assert.js';
+import { keyOf, streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
 
 const engine = (): ChachaEngine => (activeTier() === 'js' ? jsChacha : simdChacha);
 
-/** A stream cipher in @noble/ciphers' shape: returns `output` (new, or the caller's, which may be `data`). */
-export type XorStream = (
-  key: Uint8Array,
-  nonce: Uint8Array,
-  data: Uint8Array,
-  output?: Uint8Array,
-  counter?: number | bigint,
-) => Uint8Array;
+export type { XorStream } from '../runtime/stream-cipher.js';
 
-interface Variant {
-  nonceLength: 8 | 12 | 24;
-  doubleRounds: number;
-  /** 32: RFC 8439's block counter, which must not pass 2^32 - 1; 64: the original layout, carrying into word 13. */
-  counterBits: 32 | 64;
-  keyLengths: readonly number[];
-}
-
-function keyOf(key: unknown, lengths: readonly number[]): Uint8Array {
-  const k = check.bytes(key, 'key');
-  if (k.length !== lengths[0] && !lengths.includes(k.length)) throw new RangeError(`key must be ${lengths.join(' or ')} bytes, got ${k.length}`);
-  return k;
-}
-
-/**
- * Throws unless the blocks `counter`, `counter + 1`, ... that a message of
- * `length` bytes uses all fit the counter: RFC 8439's 32-bit counter must
- * not pass 2^32 - 1 (§2.4), the 64-bit one must not wrap.
- */
-function checkCounterSpace(length: number, counter: number | bigint, bits: 32 | 64): void {
-  if (length === 0) return;
-  const blocks = Math.ceil(length / 64);
-  if (typeof counter === 'number') {
-    // A number counter is below 2^53 and so is a length: no 64-bit overflow possible.
-    if (bits === 32 && counter + blocks - 1 > 0xffffffff) {
-      throw new RangeError(`counter: the message needs blocks up to ${counter + blocks - 1}, past RFC 8439's 32-bit block counter`);
-    }
-  } else if (counter + BigInt(blocks) - 1n > 0xffffffffffffffffn) {
-    throw new RangeError('counter: the message runs past the 64-bit block counter');
-  }
-}
-
-function streamCipher(variant: Variant): XorStream {
-  const { nonceLength, doubleRounds, counterBits, keyLengths } = variant;
-  return (key, nonce, data, output, counter = 0) => {
-    const k = keyOf(key, keyLengths);
-    const n = check.bytes(nonce, 'nonce', nonceLength);
-    const input = check.bytes(data, 'data');
-    if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length));
-    // The default counter needs no splitting, and a message under 2^38 bytes cannot exhaust it.
-    if (counter === 0 && input.length < 2 ** 38) return engine().xor(k, n, 0, 0, doubleRounds, input, output);
-    const start = check.counter(counter, counterBits);
-    checkCounterSpace(input.length, start, counterBits);
-    const low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
-    const high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
-    return engine().xor(k, n, low, high, doubleRounds, input, output);
-  };
-}
+/** A ChaCha stream cipher; counterBits 64 is the original layout, carrying from word 12 into 13. */
+const streamCipher = (variant: StreamVariant) => stream(variant, () => engine().xor);
 
 /** ChaCha20 of RFC 8439: 32-byte key, 12-byte nonce, 32-bit block counter. */
 export const chacha20 = streamCipher({ nonceLength: 12, doubleRounds: 10, counterBits: 32, keyLengths: [32] });

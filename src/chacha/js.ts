@@ -3,7 +3,8 @@
  * HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2) and AEAD_CHACHA20_POLY1305
  * (RFC 8439 §2.8). Its outputs must match the 'simd' tier byte for byte.
  */
-import type { ChachaEngine, KeystreamXor } from './engine.js';
+import type { ChachaEngine } from './engine.js';
+import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import { inputBlock } from './state.js';
 import { readLE32, writeLE32 } from '../runtime/bytes.js';

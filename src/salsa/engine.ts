@@ -1,4 +1,4 @@
-import type { KeystreamXor } from '../chacha/engine.js';
+import type { KeystreamXor } from '../runtime/stream-cipher.js';
 
 /**
  * What a tier ('simd' or 'js') provides for the Salsa20 family, on the
@@ -8,7 +8,7 @@ import type { KeystreamXor } from '../chacha/engine.js';
  */
 export interface SalsaEngine {
   /**
-   * KeystreamXor (chacha/engine.ts).
+   * KeystreamXor (runtime/stream-cipher.ts).
    *
    * The input (Salsa20 specification §10) is the constants, the key (32
    * bytes, or 16 used twice under "expand 16-byte k"), the 8-byte nonce

@@ -7,42 +7,19 @@
  * byte for byte libsodium's.
  */
 import type { SalsaEngine } from './engine.js';
-import type { Aead, XorStream } from '../chacha/index.js';
+import type { Aead } from '../chacha/index.js';
 import { jsSalsa } from './js.js';
 import { simdSalsa } from './simd.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
+import { keyOf, streamCipher as stream, type XorStream } from '../runtime/stream-cipher.js';
 
 const engine = (): SalsaEngine => (activeTier() === 'js' ? jsSalsa : simdSalsa);
 
-function keyOf(key: unknown, lengths: readonly number[]): Uint8Array {
-  const k = check.bytes(key, 'key');
-  if (!lengths.includes(k.length)) throw new RangeError(`key must be ${lengths.join(' or ')} bytes, got ${k.length}`);
-  return k;
-}
-
-/** Throws unless the blocks `counter`, `counter + 1`, ... that `length` bytes use all fit the 64-bit block counter. */
-function checkCounterSpace(length: number, counter: number | bigint): void {
-  // A number counter is below 2^53 and so is a length: only a bigint can reach 2^64.
-  if (typeof counter === 'bigint' && length > 0 && counter + BigInt(Math.ceil(length / 64)) - 1n > 0xffffffffffffffffn) {
-    throw new RangeError('counter: the message runs past the 64-bit block counter');
-  }
-}
-
-function streamCipher(nonceLength: 8 | 24, doubleRounds: number, keyLengths: readonly number[]): XorStream {
-  return (key, nonce, data, output, counter = 0) => {
-    const k = keyOf(key, keyLengths);
-    const n = check.bytes(nonce, 'nonce', nonceLength);
-    const input = check.bytes(data, 'data');
-    if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length));
-    const start = check.counter(counter, 64);
-    checkCounterSpace(input.length, start);
-    const low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
-    const high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
-    return engine().xor(k, n, low, high, doubleRounds, input, output);
-  };
-}
+/** A Salsa20 stream cipher: 64-bit block counter (words 8..9). */
+const streamCipher = (nonceLength: 8 | 24, doubleRounds: number, keyLengths: readonly number[]): XorStream =>
+  stream({ nonceLength, doubleRounds, counterBits: 64, keyLengths }, () => engine().xor);
 
 /** Salsa20 (20 rounds): 32-byte (or 16-byte) key, 8-byte nonce, 64-bit block counter; libsodium's crypto_stream_salsa20_xor_ic. */
 export const salsa20 = streamCipher(8, 10, [32, 16]);

@@ -1,0 +1,82 @@
+/**
+ * The public shape of the stream ciphers (ChaCha's and Salsa20's families):
+ * argument checks, the block counter's range, and the split of the counter
+ * into the two 32-bit words an engine's input block takes.
+ */
+import * as check from './assert.js';
+
+/**
+ * A stream cipher engine's keystream XOR: XORs the keystream into `data`,
+ * writing `out` (which may be `data` itself) or a new array, and returns
+ * it. counterLow and counterHigh are the block counter's 32-bit words; the
+ * engine's interface (chacha/engine.ts, salsa/engine.ts) says how its
+ * input block takes them.
+ */
+export type KeystreamXor = (
+  key: Uint8Array,
+  nonce: Uint8Array,
+  counterLow: number,
+  counterHigh: number,
+  doubleRounds: number,
+  data: Uint8Array,
+  out?: Uint8Array,
+) => Uint8Array;
+
+/** A stream cipher in @noble/ciphers' shape: returns `output` (new, or the caller's, which may be `data`). */
+export type XorStream = (
+  key: Uint8Array,
+  nonce: Uint8Array,
+  data: Uint8Array,
+  output?: Uint8Array,
+  counter?: number | bigint,
+) => Uint8Array;
+
+export interface StreamVariant {
+  nonceLength: number;
+  doubleRounds: number;
+  /** 32: RFC 8439's block counter, which must not pass 2^32 - 1; 64: a 64-bit counter, carrying into the next word. */
+  counterBits: 32 | 64;
+  keyLengths: readonly number[];
+}
+
+/** A key of one of `lengths` bytes. */
+export function keyOf(key: unknown, lengths: readonly number[]): Uint8Array {
+  const k = check.bytes(key, 'key');
+  if (k.length !== lengths[0] && !lengths.includes(k.length)) throw new RangeError(`key must be ${lengths.join(' or ')} bytes, got ${k.length}`);
+  return k;
+}
+
+/**
+ * Throws unless the blocks `counter`, `counter + 1`, ... that a message of
+ * `length` bytes uses all fit the counter: RFC 8439's 32-bit counter must
+ * not pass 2^32 - 1 (§2.4), a 64-bit one must not wrap.
+ */
+function checkCounterSpace(length: number, counter: number | bigint, bits: 32 | 64): void {
+  if (length === 0) return;
+  const blocks = Math.ceil(length / 64);
+  if (typeof counter === 'number') {
+    // A number counter is below 2^53 and so is a length: no 64-bit overflow possible.
+    if (bits === 32 && counter + blocks - 1 > 0xffffffff) {
+      throw new RangeError(`counter: the message needs blocks up to ${counter + blocks - 1}, past RFC 8439's 32-bit block counter`);
+    }
+  } else if (counter + BigInt(blocks) - 1n > 0xffffffffffffffffn) {
+    throw new RangeError('counter: the message runs past the 64-bit block counter');
+  }
+}
+
+/** The checked public function of a stream cipher over the active engine's keystream XOR. */
+export function streamCipher(variant: StreamVariant, xor: () => KeystreamXor): XorStream {
+  const { nonceLength, doubleRounds, counterBits, keyLengths } = variant;
+  return (key, nonce, data, output, counter = 0) => {
+    const k = keyOf(key, keyLengths);
+    const n = check.bytes(nonce, 'nonce', nonceLength);
+    const input = check.bytes(data, 'data');
+    if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length));
+    // The default counter is valid: only its space needs checking.
+    const start = counter === 0 ? 0 : check.counter(counter, counterBits);
+    checkCounterSpace(input.length, start, counterBits);
+    const low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
+    const high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
+    return xor()(k, n, low, high, doubleRounds, input, output);
+  };
+}
