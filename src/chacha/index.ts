@@ -8,7 +8,7 @@ import type { ChachaEngine } from './engine.js';
 import { jsChacha } from './js.js';
 import { simdChacha } from './simd.js';
 import * as check from '../runtime/assert.js';
-import { keyOf, streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
+import { streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
 
@@ -33,7 +33,7 @@ export const xchacha20 = streamCipher({ nonceLength: 24, doubleRounds: 10, count
 /** HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the 32-byte subkey for `key` and a 16-byte nonce. */
 export function hchacha20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
   const out = new Uint8Array(32);
-  engine().hchacha(keyOf(key, [32]), check.bytes(nonce, 'nonce', 16), out);
+  engine().hchacha(check.key(key, [32]), check.bytes(nonce, 'nonce', 16), out);
   return out;
 }
 
@@ -92,7 +92,7 @@ function aadOf(aad: unknown): Uint8Array {
 
 /** ChaCha20-Poly1305 (RFC 8439 §2.8): 32-byte key, 12-byte nonce, optional associated data. */
 export function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
-  return new ChachaPoly1305(keyOf(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
+  return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
 }
 
 /**
@@ -101,5 +101,5 @@ export function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8
  * 0x00000000 || the last 8 nonce bytes.
  */
 export function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
-  return new ChachaPoly1305(keyOf(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
+  return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
 }

@@ -40,6 +40,16 @@ function isDetached(buffer: ArrayBufferLike): boolean {
   }
 }
 
+/** A key of one of `lengths` bytes (the first is the one to check first: the common one). */
+export function key(value: unknown, lengths: readonly number[]): Uint8Array {
+  const k = bytes(value, 'key');
+  if (k.length !== lengths[0] && !lengths.includes(k.length)) {
+    const list = lengths.length === 1 ? `${lengths[0]}` : `${lengths.slice(0, -1).join(', ')} or ${lengths[lengths.length - 1]}`;
+    throw new RangeError(`key must be ${list} bytes, got ${k.length}`);
+  }
+  return k;
+}
+
 /** An optional output buffer of exactly `length` bytes, or a new one. */
 export function output(value: unknown, length: number, name = 'output'): Uint8Array {
   if (value === undefined) return new Uint8Array(length);

@@ -39,13 +39,6 @@ export interface StreamVariant {
   keyLengths: readonly number[];
 }
 
-/** A key of one of `lengths` bytes. */
-export function keyOf(key: unknown, lengths: readonly number[]): Uint8Array {
-  const k = check.bytes(key, 'key');
-  if (k.length !== lengths[0] && !lengths.includes(k.length)) throw new RangeError(`key must be ${lengths.join(' or ')} bytes, got ${k.length}`);
-  return k;
-}
-
 /**
  * Throws unless the blocks `counter`, `counter + 1`, ... that a message of
  * `length` bytes uses all fit the counter: RFC 8439's 32-bit counter must
@@ -68,7 +61,7 @@ function checkCounterSpace(length: number, counter: number | bigint, bits: 32 | 
 export function streamCipher(variant: StreamVariant, xor: () => KeystreamXor): XorStream {
   const { nonceLength, doubleRounds, counterBits, keyLengths } = variant;
   return (key, nonce, data, output, counter = 0) => {
-    const k = keyOf(key, keyLengths);
+    const k = check.key(key, keyLengths);
     const n = check.bytes(nonce, 'nonce', nonceLength);
     const input = check.bytes(data, 'data');
     if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length));

@@ -13,7 +13,7 @@ import { simdSalsa } from './simd.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
-import { keyOf, streamCipher as stream, type XorStream } from '../runtime/stream-cipher.js';
+import { streamCipher as stream, type XorStream } from '../runtime/stream-cipher.js';
 
 const engine = (): SalsaEngine => (activeTier() === 'js' ? jsSalsa : simdSalsa);
 
@@ -33,7 +33,7 @@ export const xsalsa20 = streamCipher(24, 10, [32]);
 /** HSalsa20 (libsodium's crypto_core_hsalsa20 with the default constant): the 32-byte subkey for `key` and a 16-byte input. */
 export function hsalsa20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
   const out = new Uint8Array(32);
-  engine().hsalsa(keyOf(key, [32]), check.bytes(nonce, 'nonce', 16), out);
+  engine().hsalsa(check.key(key, [32]), check.bytes(nonce, 'nonce', 16), out);
   return out;
 }
 
@@ -102,7 +102,7 @@ class SecretBox implements Aead {
  * associated data.
  */
 export function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): Aead {
-  const k = keyOf(key, [32]);
+  const k = check.key(key, [32]);
   const n = check.bytes(nonce, 'nonce', 24);
   if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');
   return new SecretBox(k, n);

@@ -38,11 +38,7 @@ export class PaddingError extends Error {
   }
 }
 
-function keyOf(key: unknown): Uint8Array {
-  const k = check.bytes(key, 'key');
-  if (k.length !== 16 && k.length !== 24 && k.length !== 32) throw new RangeError(`key must be 16, 24 or 32 bytes, got ${k.length}`);
-  return k.slice();
-}
+const keyOf = (key: unknown): Uint8Array => check.key(key, [16, 24, 32]).slice();
 
 const ivOf = (iv: unknown): Uint8Array => check.bytes(iv, 'iv', BLOCK).slice();
 
