@@ -4,8 +4,8 @@
  * while it has a job), each with a few slots (buffers of up to PIECE
  * bytes) that the caller fills and the worker zeroes once it hashed them.
  *
- * - Node, Deno, Bun: node:worker_threads, the module dist/blake3/worker.js.
- * - Browsers: a module Web Worker of the same file, from
+ * - Node, Bun: node:worker_threads, the module dist/blake3/worker.js.
+ * - Browsers and Deno: a module Web Worker of the same file, from
  *   `new URL('./worker.js', import.meta.url)`, the form bundlers (Vite,
  *   webpack 5, Parcel) recognise and bundle as a worker.
  *

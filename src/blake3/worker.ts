@@ -2,7 +2,7 @@
  * The worker of blake3Parallel's pool (pool.ts starts it): hashes complete
  * subtrees (protocol.ts Job) with the engine of the caller's tier and
  * answers with their chaining values. Runs as a worker_threads worker in
- * Node, Deno and Bun, and as a module Web Worker in browsers.
+ * Node and Bun, and as a module Web Worker in browsers and Deno.
  */
 import type { Blake3Engine } from './engine.js';
 import { jsBlake3 } from './js.js';
