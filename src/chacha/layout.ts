@@ -8,6 +8,8 @@
 export const STATE = 0;
 /** One 64-byte keystream block: a partial final block, the HChaCha20 output, the Poly1305 key. */
 export const BLOCK = 64;
+/** XChaCha20's 24-byte nonce, for hchacha_rekey: in BLOCK after the 32 bytes HChaCha20 writes. */
+export const NONCE24 = BLOCK + 32;
 /** Poly1305 state (see poly1305/layout.ts for its fields). */
 export const POLY = 128;
 /**

@@ -8,40 +8,50 @@
  * step (Uint8Array.prototype.slice), and AEAD decryption checks the tag
  * before any plaintext leaves linear memory.
  */
-import { BLOCK, BUFFER, SLICE, STATE } from './layout.js';
+import { BLOCK, BUFFER, NONCE24, SLICE, STATE } from './layout.js';
 import type { ChachaEngine } from './engine.js';
 import { SIGMA, TAU } from './state.js';
 import { chachaKernel, chachaVariants, type ChachaKernel } from './wasm.js';
 import { equalBytes, type LinearMemory } from '../runtime/memory.js';
 
+/** Words 0..11 of the input block (RFC 8439 §2.3): the constants and the key (a 16-byte key twice, under TAU). */
+function writeKey(mem: LinearMemory, key: Uint8Array): void {
+  const constants = key.length === 32 ? SIGMA : TAU;
+  mem.writeWord(STATE, constants[0]);
+  mem.writeWord(STATE + 4, constants[1]);
+  mem.writeWord(STATE + 8, constants[2]);
+  mem.writeWord(STATE + 12, constants[3]);
+  mem.bytes.set(key, STATE + 16);
+  if (key.length === 16) mem.bytes.set(key, STATE + 32);
+}
+
 /**
  * The input block of ChachaEngine.xor, written straight into STATE: key
  * and nonce bytes already are the little-endian words the kernel reads.
- * A 24-byte nonce is XChaCha20's: the kernel derives and installs the
- * subkey itself (hchacha_rekey), from the first 16 nonce bytes in words
- * 12..15 and what those words become in BLOCK + 48..64.
+ * A 24-byte nonce is XChaCha20's: it goes to NONCE24 whole and the kernel
+ * derives and installs the subkey and words 12..15 (hchacha_rekey).
  */
 function writeInput(k: ChachaKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, counterLow: number, counterHigh: number): void {
-  const constants = key.length === 32 ? SIGMA : TAU;
-  for (let w = 0; w < 4; w++) mem.writeWord(STATE + 4 * w, constants[w]);
-  mem.writeWords(STATE + 16, key, 0, key.length >>> 2);
-  if (key.length === 16) mem.writeWords(STATE + 32, key, 0, 4);
-  const extended = nonce.length === 24;
-  const words12to15 = extended ? BLOCK + 48 : STATE + 48;
-  mem.writeWord(words12to15, counterLow);
-  mem.writeWord(words12to15 + 4, counterHigh);
-  const tail = extended ? 8 : nonce.length;
-  mem.writeWords(words12to15 + 16 - tail, nonce, nonce.length - tail, tail >>> 2);
-  if (extended) {
-    mem.writeWords(STATE + 48, nonce, 0, 4);
-    k.hchacha_rekey();
+  writeKey(mem, key);
+  if (nonce.length === 24) {
+    mem.bytes.set(nonce, NONCE24);
+    k.hchacha_rekey(counterLow, counterHigh);
+    return;
   }
+  mem.writeWord(STATE + 48, counterLow);
+  mem.writeWord(STATE + 52, counterHigh);
+  mem.bytes.set(nonce, STATE + 64 - nonce.length);
 }
 
 /** Wipes what a call of `length` data bytes left: state, scratch, TAIL, and the buffer up to the slice (and a tag) it used. */
 const wipe = (k: ChachaKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE, length) + 16);
 
-const EMPTY = new Uint8Array(0);
+/**
+ * Keystream blocks for aead_init (kernel.ts aead): four (one 4-wide group)
+ * when blocks 1..3 cover the message, else two, the cheaper start that
+ * covers a one-block message and gives every longer one its Poly1305 key.
+ */
+const initBlocks = (length: number): number => (length > 64 && length <= 192 ? 4 : 2);
 
 function authenticateAad(k: ChachaKernel, mem: LinearMemory, aad: Uint8Array): void {
   if (aad.length > 0) mem.through(BUFFER, SLICE, aad, undefined, k.poly_pad16);
@@ -73,8 +83,8 @@ export const simdChacha: ChachaEngine = {
   hchacha(key, nonce16, out) {
     const { k, mem } = chachaKernel();
     try {
-      writeInput(k, mem, key, EMPTY, 0, 0);
-      mem.writeWords(STATE + 48, nonce16, 0, 4);
+      writeKey(mem, key);
+      mem.bytes.set(nonce16, STATE + 48);
       k.hchacha(10);
       out.set(mem.view(BLOCK, 32));
     } finally {
@@ -87,7 +97,7 @@ export const simdChacha: ChachaEngine = {
     const n = data.length;
     try {
       writeInput(k, mem, key, nonce, 0, 0);
-      k.aead_init();
+      k.aead_init(initBlocks(n));
       authenticateAad(k, mem, aad);
       if (out === undefined && n <= SLICE) {
         mem.bytes.set(data, BUFFER);
@@ -110,7 +120,7 @@ export const simdChacha: ChachaEngine = {
     const n = ciphertext.length;
     try {
       writeInput(k, mem, key, nonce, 0, 0);
-      k.aead_init();
+      k.aead_init(initBlocks(n));
       authenticateAad(k, mem, aad);
       if (n <= SLICE) {
         // One slice: the tag is checked before the plaintext leaves linear memory.

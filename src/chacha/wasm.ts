@@ -13,13 +13,14 @@ export interface ChachaKernel extends KernelExports {
   select_variant(index: number): void;
   variant_count(): number;
   hchacha(doubleRounds: number): void;
-  /** XChaCha20: replace the key by its HChaCha20 subkey and words 12..15 by BLOCK + 48..64. */
-  hchacha_rekey(): void;
+  /** XChaCha20: replace the key by the HChaCha20 subkey of NONCE24's first 16 bytes; words 12..15 become the counter and its last 8. */
+  hchacha_rekey(counterLow: number, counterHigh: number): void;
   poly_init(): void;
   poly_blocks(ptr: number, len: number, hibit: number): void;
   poly_pad16(ptr: number, len: number): void;
   poly_finish(): void;
-  aead_init(): void;
+  /** RFC 8439 §2.8's start: the Poly1305 key and the first keystream blocks (2 or 4) into TAIL; the counter then at 1. */
+  aead_init(blocks: number): void;
   aead_seal(ptr: number, len: number): void;
   aead_open(ptr: number, len: number): void;
   /** The length block and the tag (RFC 8439 §2.8), written to POLY + TAG and to `tag`. */

@@ -4,38 +4,31 @@
  * and memory never grows with the input), and copying results out.
  */
 
-/** WebAssembly memory is little-endian; typed-array words are host-endian. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
 /** Views up to this length are cached: TypedArray.prototype.set needs a view, and creating one costs more than copying a short result. */
 const CACHED_VIEW_MAX = 4096;
 
 export class LinearMemory {
   readonly bytes: Uint8Array;
-  private readonly words: Uint32Array | undefined;
+  /** WebAssembly memory is little-endian whatever the host is: words go through a DataView (as fast as a Uint32Array in V8). */
+  private readonly data: DataView;
   private readonly views = new Map<number, Uint8Array>();
 
   constructor(memory: WebAssembly.Memory) {
     // The memory never grows, so views on its buffer stay valid.
     this.bytes = new Uint8Array(memory.buffer);
-    this.words = LITTLE_ENDIAN ? new Uint32Array(memory.buffer) : undefined;
+    this.data = new DataView(memory.buffer);
   }
 
   /** Stores a 32-bit word little-endian at `at` (a multiple of 4). */
   writeWord(at: number, value: number): void {
-    if (this.words !== undefined) {
-      this.words[at >>> 2] = value;
-      return;
-    }
-    const b = this.bytes;
-    b[at] = value; b[at + 1] = value >>> 8; b[at + 2] = value >>> 16; b[at + 3] = value >>> 24;
+    this.data.setUint32(at, value, true);
   }
 
   /**
    * Stores `src[from, from + 4 * count)` at `at` (a multiple of 4) as
-   * little-endian words. For short keys and nonces this beats
-   * TypedArray.prototype.set, whose fixed cost exceeds the copy (V8: 32
-   * bytes in 21 ns against 34 ns by set, 44 ns byte by byte).
+   * little-endian words: part of an array without creating a subarray view
+   * (for short keys and nonces a view costs more than the copy). A whole
+   * array is as fast with `bytes.set`.
    */
   writeWords(at: number, src: Uint8Array, from: number, count: number): void {
     for (let i = 0; i < count; i++) {

@@ -23,7 +23,7 @@ function begin(k: SecretstreamKernel, mem: LinearMemory, key: Uint8Array, nonce:
   mem.bytes.set(key, STATE + 16);
   mem.writeWord(STATE + 48, 0);
   mem.bytes.set(nonce, STATE + 52);
-  k.aead_init();
+  k.aead_init(4);
   if (aad.length > 0) mem.through(BUFFER, SLICE, aad, undefined, k.poly_pad16);
 }
 

@@ -36,6 +36,7 @@ export const i32 = {
   shr: (a: Expr, n: Expr | number): Expr => op('i32.shr_u')(a, typeof n === 'number' ? i32.const(n) : n),
   rotl: (a: Expr, n: number): Expr => op('i32.rotl')(a, i32.const(n)),
   eqz: op('i32.eqz'),
+  eq: op('i32.eq'),
   ltU: op('i32.lt_u'),
   leU: op('i32.le_u'),
   gtU: op('i32.gt_u'),
