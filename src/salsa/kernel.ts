@@ -20,7 +20,7 @@
  * b ^= (t << r) | (t >>> 32 - r), moved nothing beyond noise.
  */
 import { HSALSA_WORDS } from './constants.js';
-import { BLOCK, PAGES, POLY, STATE, TAIL } from './layout.js';
+import { BLOCK, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
@@ -100,20 +100,24 @@ function hsalsa(): string {
 
 /**
  * XSalsa20 setup ("Extending the Salsa20 nonce" §3): the state holds the
- * key and the first 16 nonce bytes in words 6..9; BLOCK + 48 holds what
- * words 6..9 become (the last 8 nonce bytes and the block counter). The
- * HSalsa20 subkey replaces the key (words 1..4 and 11..14) in place, so
- * it never leaves linear memory.
+ * key, NONCE24 the 24-byte nonce. HSalsa20 of the first 16 nonce bytes
+ * (in words 6..9) gives the subkey, which replaces the key (words 1..4 and
+ * 11..14) in place, so it never leaves linear memory; words 6..9 become
+ * the last 8 nonce bytes and the block counter.
  */
 function hsalsaRekey(): string {
   return func({
     name: 'hsalsa_rekey',
     exported: true,
+    params: [['counterLow', 'i32'], ['counterHigh', 'i32']],
     body: [
+      memoryCopy(i32.const(STATE + 24), i32.const(NONCE24), i32.const(16)),
       `(call $hsalsa ${i32.const(10)})`,
       memoryCopy(i32.const(STATE + 4), i32.const(BLOCK), i32.const(16)),
       memoryCopy(i32.const(STATE + 44), i32.const(BLOCK + 16), i32.const(16)),
-      memoryCopy(i32.const(STATE + 24), i32.const(BLOCK + 48), i32.const(16)),
+      memoryCopy(i32.const(STATE + 24), i32.const(NONCE24 + 16), i32.const(8)),
+      i32.store(i32.const(STATE), get('counterLow'), 32),
+      i32.store(i32.const(STATE), get('counterHigh'), 36),
     ],
   });
 }

@@ -6,8 +6,10 @@
 
 /** 16 words of Salsa20 input (Salsa20 specification §10); the kernel advances words 8..9 as it goes. */
 export const STATE = 0;
-/** One 64-byte keystream block: a partial final block, the HSalsa20 output and the XSalsa20 words 6..9 to come. */
+/** One 64-byte keystream block: a partial final block, the HSalsa20 output. */
 export const BLOCK = 64;
+/** XSalsa20's 24-byte nonce, for hsalsa_rekey: in BLOCK after the 32 bytes HSalsa20 writes. */
+export const NONCE24 = BLOCK + 32;
 /** Poly1305 state (see poly1305/layout.ts for its fields). */
 export const POLY = 128;
 /** Data slices are copied here, processed in place, and copied out. */

@@ -9,34 +9,36 @@
  * ciphertext, and opening checks the tag before any plaintext leaves
  * linear memory.
  */
-import { BLOCK, BUFFER, FIRST_SLICE, SLICE, STATE } from './layout.js';
+import { BLOCK, BUFFER, FIRST_SLICE, NONCE24, SLICE, STATE } from './layout.js';
 import type { SalsaEngine } from './engine.js';
 import { CONSTANT_WORDS, SIGMA, TAU } from './constants.js';
 import { salsaKernel, type SalsaKernel } from './wasm.js';
 import { equalBytes, type LinearMemory } from '../runtime/memory.js';
 
+/** The constants (words 0, 5, 10, 15) and the key (words 1..4 and 11..14; a 16-byte key fills both) of the input (Salsa20 specification §10). */
+function writeKey(mem: LinearMemory, key: Uint8Array): void {
+  const constants = key.length === 32 ? SIGMA : TAU;
+  for (let i = 0; i < 4; i++) mem.writeWord(STATE + 4 * CONSTANT_WORDS[i], constants[i]);
+  mem.writeWords(STATE + 4, key, 0, 4);
+  mem.writeWords(STATE + 44, key, key.length - 16, 4);
+}
+
 /**
  * The input of SalsaEngine.xor, written straight into STATE: key and nonce
  * bytes already are the little-endian words the kernel reads. A 24-byte
- * nonce is XSalsa20's: the kernel derives and installs the subkey itself
- * (hsalsa_rekey), from the first 16 nonce bytes in words 6..9 and what
- * those words become in BLOCK + 48..64.
+ * nonce is XSalsa20's: it goes to NONCE24 whole and the kernel derives and
+ * installs the subkey and words 6..9 (hsalsa_rekey).
  */
 function writeInput(k: SalsaKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, counterLow: number, counterHigh: number): void {
-  const constants = key.length === 32 ? SIGMA : TAU;
-  for (let i = 0; i < 4; i++) mem.writeWord(STATE + 4 * CONSTANT_WORDS[i], constants[i]);
-  // Key words 1..4 and 11..14; a 16-byte key fills both.
-  mem.writeWords(STATE + 4, key, 0, 4);
-  mem.writeWords(STATE + 44, key, key.length - 16, 4);
-  const extended = nonce.length === 24;
-  const words6to9 = extended ? BLOCK + 48 : STATE + 24;
-  mem.writeWords(words6to9, nonce, nonce.length - 8, 2);
-  mem.writeWord(words6to9 + 8, counterLow);
-  mem.writeWord(words6to9 + 12, counterHigh);
-  if (extended) {
-    mem.writeWords(STATE + 24, nonce, 0, 4);
-    k.hsalsa_rekey();
+  writeKey(mem, key);
+  if (nonce.length === 24) {
+    mem.bytes.set(nonce, NONCE24);
+    k.hsalsa_rekey(counterLow, counterHigh);
+    return;
   }
+  mem.bytes.set(nonce, STATE + 24);
+  mem.writeWord(STATE + 32, counterLow);
+  mem.writeWord(STATE + 36, counterHigh);
 }
 
 /** Wipes what a call of `length` data bytes left: state, scratch, TAIL, and the buffer up to the slice it used (with a tag and scratch). */
@@ -77,8 +79,8 @@ export const simdSalsa: SalsaEngine = {
   hsalsa(key, nonce16, out) {
     const { k, mem } = salsaKernel();
     try {
-      writeInput(k, mem, key, nonce16.subarray(0, 8), 0, 0);
-      mem.writeWords(STATE + 24, nonce16, 0, 4);
+      writeKey(mem, key);
+      mem.bytes.set(nonce16, STATE + 24);
       k.hsalsa(10);
       out.set(mem.view(BLOCK, 32));
     } finally {

@@ -7,8 +7,8 @@ export interface SalsaKernel extends KernelExports {
   salsa_xor(ptr: number, len: number, doubleRounds: number): void;
   /** HSalsa20 of the state (key, 16-byte input in words 6..9) into BLOCK. */
   hsalsa(doubleRounds: number): void;
-  /** XSalsa20: replace the key by its HSalsa20 subkey and words 6..9 by BLOCK + 48..64. */
-  hsalsa_rekey(): void;
+  /** XSalsa20: replace the key by the HSalsa20 subkey of NONCE24's first 16 bytes; words 6..9 become its last 8 and the counter. */
+  hsalsa_rekey(counterLow: number, counterHigh: number): void;
   /** Secretbox: the Poly1305 key from keystream block 0; the message keystream starts at byte 32. */
   box_init(): void;
   /** Encrypt then authenticate one slice in place. */
