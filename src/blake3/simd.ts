@@ -4,7 +4,7 @@
  * before it returns, also when it throws. Between calls an incremental
  * state lives in its JavaScript object (engine.ts TreeState).
  */
-import type { Blake3Engine, RootNode, TreeState } from './engine.js';
+import type { Blake3Engine, TreeState } from './engine.js';
 import { BASE, BUFFER, COUNTER, DEPTH, FLAGS, IV_BYTES, KEY, MAX_DEPTH, OUTPUT, ROOT, ROOT_BYTES, SLICE, STACK } from './layout.js';
 import { blake3Kernel, blake3Variants, type Blake3Kernel } from './wasm.js';
 import type { LinearMemory } from '../runtime/memory.js';

@@ -31,7 +31,7 @@ function writeKey(mem: LinearMemory, key: Uint8Array): void {
  * A 24-byte nonce is XChaCha20's: it goes to NONCE24 whole and the kernel
  * derives and installs the subkey and words 12..15 (hchacha_rekey).
  */
-function writeInput(k: ChachaKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, counterLow: number, counterHigh: number): void {
+export function writeInput(k: ChachaKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, counterLow: number, counterHigh: number): void {
   writeKey(mem, key);
   if (nonce.length === 24) {
     mem.bytes.set(nonce, NONCE24);
@@ -53,7 +53,8 @@ const wipe = (k: ChachaKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE
  */
 const initBlocks = (length: number): number => (length > 64 && length <= 192 ? 4 : 2);
 
-function authenticateAad(k: ChachaKernel, mem: LinearMemory, aad: Uint8Array): void {
+/** The associated data into the MAC, zero-padded to 16 bytes (RFC 8439 §2.8). */
+export function authenticateAad(k: ChachaKernel, mem: LinearMemory, aad: Uint8Array): void {
   if (aad.length > 0) mem.through(BUFFER, SLICE, aad, undefined, k.poly_pad16);
 }
 

@@ -15,7 +15,7 @@ function describe(value: unknown): string {
 export function bytes(value: unknown, name: string, length?: number): Uint8Array {
   // The common case first, cheaply (it runs on every call of every
   // primitive): a view of nonzero length cannot be on a detached buffer.
-  if (value instanceof Uint8Array && (length === undefined ? value.length !== 0 : value.length === length && length !== 0)) return value;
+  if (value instanceof Uint8Array && value.length !== 0 && (length === undefined || value.length === length)) return value;
   return checkBytes(value, name, length);
 }
 
@@ -49,7 +49,6 @@ function isDetached(buffer: ArrayBufferLike): boolean {
 
 /** A key of one of `lengths` bytes (the first is the one to check first: the common one). */
 export function key(value: unknown, lengths: readonly number[]): Uint8Array {
-  if (value instanceof Uint8Array && value.length === lengths[0]) return value;
   const k = bytes(value, 'key');
   if (k.length !== lengths[0] && !lengths.includes(k.length)) {
     const list = lengths.length === 1 ? `${lengths[0]}` : `${lengths.slice(0, -1).join(', ')} or ${lengths[lengths.length - 1]}`;

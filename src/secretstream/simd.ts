@@ -9,22 +9,18 @@
  * of one slice leaves in one allocating copy (Uint8Array.prototype.slice);
  * when opening, the MAC is checked before any plaintext leaves.
  */
-import { BUFFER, SLICE, STATE } from '../chacha/layout.js';
-import { simdChacha } from '../chacha/simd.js';
+import { BUFFER, SLICE } from '../chacha/layout.js';
+import { authenticateAad, simdChacha, writeInput } from '../chacha/simd.js';
 import { chachaVariants } from '../chacha/wasm.js';
-import { SIGMA } from '../chacha/state.js';
 import type { SecretstreamEngine } from './engine.js';
 import { secretstreamKernel, type SecretstreamKernel } from './wasm.js';
 import { equalBytes, type LinearMemory } from '../runtime/memory.js';
 
 /** The ChaCha20 (IETF) input block at block counter 0 (RFC 8439 §2.3), then aead_init and the aad. */
 function begin(k: SecretstreamKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array): void {
-  for (let w = 0; w < 4; w++) mem.writeWord(STATE + 4 * w, SIGMA[w]);
-  mem.bytes.set(key, STATE + 16);
-  mem.writeWord(STATE + 48, 0);
-  mem.bytes.set(nonce, STATE + 52);
+  writeInput(k, mem, key, nonce, 0, 0);
   k.aead_init(4);
-  if (aad.length > 0) mem.through(BUFFER, SLICE, aad, undefined, k.poly_pad16);
+  authenticateAad(k, mem, aad);
 }
 
 /** The tag byte of a sealed message sits just before the buffer. */
