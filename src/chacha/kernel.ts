@@ -330,6 +330,12 @@ export interface Variant extends RotationStyle {
  * timing real calls (runtime/variants.ts), not by user-agent guessing.
  * Interleaving the four quarter rounds step by step instead of one after
  * the other, and binaryen -O0/-O1/-O3, moved nothing beyond noise.
+ * Also measured in Node 20 (2026-11-21, swizzle, medians of 31 interleaved
+ * samples) and not kept: the round loop testing at its end (which lets
+ * V8 11.3 hoist the swizzle masks; two registers fewer for the state is
+ * the likely cost), 1,461 against 1,614; the left shifts of the rotations
+ * by 12 and 7 as i32x4.mul by 2^12 and 2^7 (vpmulld, off the shift
+ * ports), no faster at best and slower in median.
  */
 export const chachaVariants: Variant[] = [
   { name: 'swizzle', r16: 'swizzle', r8: 'swizzle', order: 'sequential' },
