@@ -55,7 +55,7 @@ export class VariantPicker {
     this.select(index);
     const start = this.now();
     const result = call();
-    this.samples[index]!.push(((this.now() - start) * 1e6) / length);
+    this.samples[index].push(((this.now() - start) * 1e6) / length);
     this.bytes[index] += length;
     if (this.bytes.every((b) => b >= BYTES_PER_VARIANT)) this.decide();
     else this.select(0);
@@ -65,7 +65,7 @@ export class VariantPicker {
   private decide(): void {
     const costs = this.costs();
     let best = 0;
-    for (let i = 1; i < this.count; i++) if (costs[i]! < costs[best]!) best = i;
+    for (let i = 1; i < this.count; i++) if (costs[i] < costs[best]) best = i;
     this.chosen = best;
     this.select(best);
   }
@@ -76,7 +76,7 @@ export class VariantPicker {
       if (list.length === 0) return NaN;
       const sorted = [...list].sort((a, b) => a - b);
       const mid = sorted.length >> 1;
-      return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+      return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     });
   }
 }
