@@ -35,6 +35,16 @@
  * The limit is registers: 16 state vectors plus rotation masks exceed the
  * 15 xmm registers V8 allocates, so about 430 of ~1,450 instructions per
  * block are spills and reloads, and a second group doubles that.
+ *
+ * JavaScriptCore (Bun 1.4) is the exception: its optimizing tier (OMG)
+ * compiles chunks4 to ~2,000 vector moves, almost all to and from the
+ * stack, beside ~1,050 arithmetic operations per block, and every shift by
+ * a constant to three extra instructions (the count moved to an xmm
+ * register). Hashing 32 KiB in memory runs 430-540 MB/s once OMG code is
+ * installed, below the 620-720 of its baseline tier (BBQ; forced with
+ * BUN_JSC_useOMGJIT=0). Neither the variants above, message vectors in
+ * memory, nor keeping binaryen from inlining chunks4 into its caller
+ * changed that.
  */
 import * as L from './layout.js';
 import {
