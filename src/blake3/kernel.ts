@@ -36,7 +36,7 @@
  * 15 xmm registers V8 allocates, so about 430 of ~1,450 instructions per
  * block are spills and reloads, and a second group doubles that.
  *
- * JavaScriptCore (Bun 1.4) is the exception: its optimizing tier (OMG)
+ * In JavaScriptCore (Bun 1.4) it is worse: the optimizing tier (OMG)
  * compiles chunks4 to ~2,000 vector moves, almost all to and from the
  * stack, beside ~1,050 arithmetic operations per block, and every shift by
  * a constant to three extra instructions (the count moved to an xmm
