@@ -43,8 +43,12 @@ export function writeInput(k: ChachaKernel, mem: LinearMemory, key: Uint8Array, 
   mem.bytes.set(nonce, STATE + 64 - nonce.length);
 }
 
-/** Wipes what a call of `length` data bytes left: state, scratch, TAIL, and the buffer up to the slice (and a tag) it used. */
-const wipe = (k: ChachaKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE, length) + 16);
+/**
+ * Wipes what a call of `length` data bytes left: everything below BUFFER
+ * (state, scratch, secretstream's tag byte), TAIL, and the buffer up to
+ * the slice (and a tag) it used.
+ */
+export const wipe = (k: ChachaKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE, length) + 16);
 
 /**
  * Keystream blocks for aead_init (kernel.ts aead): four (one 4-wide group)

@@ -10,7 +10,7 @@
  * when opening, the MAC is checked before any plaintext leaves.
  */
 import { BUFFER, SLICE } from '../chacha/layout.js';
-import { authenticateAad, simdChacha, writeInput } from '../chacha/simd.js';
+import { authenticateAad, simdChacha, wipe, writeInput } from '../chacha/simd.js';
 import { chachaVariants } from '../chacha/wasm.js';
 import type { SecretstreamEngine } from './engine.js';
 import { secretstreamKernel, type SecretstreamKernel } from './wasm.js';
@@ -25,9 +25,6 @@ function begin(k: SecretstreamKernel, mem: LinearMemory, key: Uint8Array, nonce:
 
 /** The tag byte of a sealed message sits just before the buffer. */
 const TAG_BYTE = BUFFER - 1;
-
-/** Wipes what a message of `length` bytes (or aad) left: state, scratch, TAIL, the tag byte, and the buffer with the MAC. */
-const wipe = (k: SecretstreamKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE, length) + 16);
 
 export const simdSecretstream: SecretstreamEngine = {
   chacha: simdChacha,
