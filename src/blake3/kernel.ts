@@ -36,19 +36,24 @@
  * 15 xmm registers V8 allocates, so about 430 of ~1,450 instructions per
  * block are spills and reloads, and a second group doubles that.
  *
- * In JavaScriptCore (Bun 1.4) it is worse: the optimizing tier (OMG)
- * compiles chunks4 to ~2,000 vector moves, almost all to and from the
- * stack, beside ~1,050 arithmetic operations per block, and every shift by
- * a constant to three extra instructions (the count moved to an xmm
- * register). Hashing 32 KiB in memory runs 430-540 MB/s once OMG code is
- * installed, below the 620-720 of its baseline tier (BBQ; forced with
- * BUN_JSC_useOMGJIT=0). Neither the variants above, message vectors in
- * memory, nor keeping binaryen from inlining chunks4 into its caller
- * changed that.
+ * In JavaScriptCore (Bun 1.4) it was worse while the 16 blocks were one
+ * loop around the rounds: the optimizing tier (OMG) compiled that
+ * function to ~2,000 vector moves, almost all to and from the stack,
+ * beside ~1,050 arithmetic operations per block, and every shift by a
+ * constant to three extra instructions (the count moved to an xmm
+ * register); 32 KiB in memory ran 430-540 MB/s, below the 620-720 of its
+ * baseline tier (BBQ; forced with BUN_JSC_useOMGJIT=0), and no variant
+ * above changed that. With one compression per call (block4, the chaining
+ * values passed in and returned as vectors) the same measurement gives
+ * 650-830, and blake3() at 1 MiB 778 against 528 MB/s in Bun, 1,814
+ * against 1,747 in Node 20, with Deno, Chromium, Firefox and WebKitGTK
+ * within +-3% (two builds interleaved in one process, medians of 21-31).
+ * Two compressions per call were no better in V8 and SpiderMonkey and
+ * slower in JavaScriptCore (Bun 642 against 793, WebKitGTK -8%).
  */
 import * as L from './layout.js';
 import {
-  type ByteRotation, type Expr, declare, doWhile, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, transpose4, v128, whileLoop,
+  type ByteRotation, type Expr, declare, doWhile, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, setAll, transpose4, v128, whileLoop,
 } from '../wasm/wat.js';
 
 
@@ -157,30 +162,55 @@ function counterLanes(lo: string, hi: string, ctr: string): Expr[] {
 }
 
 /**
- * chunks4_<v>(ptr, ctr, out): the chaining values of the four whole chunks
- * at ptr (chunk counters ctr .. ctr + 3) to out (32 bytes each). The CVs
- * stay in h0..h7 through all 16 blocks.
+ * block4_<v>(ptr, h0..h7, lo, hi, flags) -> h0'..h7': one compression of
+ * block ptr of each of four chunks (lane i = chunk i, 1 KiB apart), the
+ * chaining values in and out as vectors. Passed by value they stay in
+ * registers across the call; nothing is written back to memory between
+ * blocks.
  */
-function chunks4(variant: Variant): string {
+function block4(variant: Variant): string {
   const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
   const m = vectorArith(variant.rotation);
   return func({
+    name: `block4_${variant.name}`,
+    params: [['ptr', 'i32'], ...h.map((n): [string, 'v128'] => [n, 'v128']), ['lo', 'v128'], ['hi', 'v128'], ['flags', 'v128']],
+    result: h.map(() => 'v128' as const),
+    locals: declare([...v, ...mv, ...t], 'v128'),
+    body: [
+      ...loadMessage(mv, t, get('ptr'), 1024),
+      ...h.map((n, i) => set(v[i], get(n))),
+      ...lowerState(v, get('lo'), get('hi'), splatConst(64), get('flags')),
+      ...rounds(m, v, (j) => get(mv[j]), variant.order),
+      ...h.map((_, i) => v128.xor(get(v[i]), get(v[i + 8]))),
+    ],
+  });
+}
+
+/**
+ * chunks4_<v>(ptr, ctr, out): the chaining values of the four whole chunks
+ * at ptr (chunk counters ctr .. ctr + 3) to out (32 bytes each). The CVs
+ * stay in h0..h7 through all 16 blocks.
+ *
+ * The compression is its own function, not the loop's body, because
+ * JavaScriptCore's optimizing tier compiles the loop-and-rounds function
+ * badly (see the measurements above), and the build keeps binaryen from
+ * inlining it back (blake3NoInline).
+ */
+function chunks4(variant: Variant): string {
+  const h = regs('h', 8), t = regs('t', 4);
+  return func({
     name: `chunks4_${variant.name}`,
     params: [['ptr', 'i32'], ['ctr', 'i64'], ['out', 'i32']],
-    locals: { ...declare([...h, ...v, ...mv, ...t, 'lo', 'hi'], 'v128'), b: 'i32', mode: 'i32' },
+    locals: { ...declare([...h, ...t, 'lo', 'hi'], 'v128'), b: 'i32', mode: 'i32' },
     body: [
       ...h.map((n, i) => set(n, v128.splat32(i32.const(L.KEY), 4 * i))),
       ...counterLanes('lo', 'hi', 'ctr'),
       set('mode', word(L.FLAGS)),
       set('b', i32.const(0)),
       doWhile('block', [
-        ...loadMessage(mv, t, get('ptr'), 1024),
-        ...h.map((n, i) => set(v[i], get(n))),
-        ...lowerState(v, get('lo'), get('hi'), splatConst(64),
-          // CHUNK_START on block 0, CHUNK_END on block 15.
-          i32x4.splat(i32.or(get('mode'), i32.or(i32.eqz(get('b')), i32.shl(op('i32.eq')(get('b'), i32.const(15)), 1))))),
-        ...rounds(m, v, (j) => get(mv[j]), variant.order),
-        ...h.map((n, i) => set(n, v128.xor(get(v[i]), get(v[i + 8])))),
+        // CHUNK_START on block 0, CHUNK_END on block 15.
+        setAll(h, `(call $block4_${variant.name} ${[get('ptr'), ...h.map(get), get('lo'), get('hi'),
+          i32x4.splat(i32.or(get('mode'), i32.or(i32.eqz(get('b')), i32.shl(op('i32.eq')(get('b'), i32.const(15)), 1))))].join(' ')})`),
         set('ptr', i32.add(get('ptr'), i32.const(64))),
         set('b', i32.add(get('b'), i32.const(1))),
       ], i32.ltU(get('b'), i32.const(16))),
@@ -188,6 +218,9 @@ function chunks4(variant: Variant): string {
     ],
   });
 }
+
+/** Functions binaryen must not inline (a pattern for its no-inline pass): see chunks4. */
+export const blake3NoInline = 'block4_*';
 
 /** parents4(ptr, out): four parent chaining values from the eight CVs (four pairs) at ptr, to out (it may be ptr). */
 function parents4(variant: Variant): string {
@@ -597,7 +630,7 @@ export const blake3Variants: Variant[] = [
 
 export function blake3Module(variants: Variant[] = blake3Variants): string {
   return module(L.PAGES, [
-    ...variants.map(chunks4),
+    ...variants.flatMap((v) => [block4(v), chunks4(v)]),
     parents4(variants[0]),
     output4(variants[0]),
     compress(),

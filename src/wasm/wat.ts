@@ -163,18 +163,21 @@ export function ifThen(cond: Expr, body: Expr[]): Expr {
   return `(if ${cond} (then ${body.join('\n')}))`;
 }
 
+type ValueType = 'i32' | 'i64' | 'f64' | 'v128';
+
 export interface FunctionSpec {
   name: string;
   exported?: boolean;
-  params?: [string, 'i32' | 'i64' | 'f64'][];
-  result?: 'i32' | 'i64';
+  params?: [string, ValueType][];
+  /** One result type, or several (multi-value: the body leaves them on the stack in order). */
+  result?: ValueType | ValueType[];
   locals?: Record<string, 'i32' | 'i64' | 'v128'>;
   body: Expr[];
 }
 
 export function func(spec: FunctionSpec): string {
   const params = (spec.params ?? []).map(([n, t]) => `(param $${n} ${t})`).join(' ');
-  const result = spec.result ? `(result ${spec.result})` : '';
+  const result = spec.result ? `(result ${[spec.result].flat().join(' ')})` : '';
   const locals = Object.entries(spec.locals ?? {})
     .map(([n, t]) => `(local $${n} ${t})`)
     .join(' ');
@@ -186,6 +189,9 @@ export function func(spec: FunctionSpec): string {
 export function module(pages: number, functions: string[], globals: string[] = []): string {
   return `(module\n(memory (export "memory") ${pages} ${pages})\n${globals.join('\n')}\n${functions.join('\n')}\n)`;
 }
+
+/** Sets locals `names` from an expression with as many results (a multi-value call): the last result is on top of the stack. */
+export const setAll = (names: string[], multi: Expr): Expr => [multi, ...[...names].reverse().map((n) => `(local.set $${n})`)].join('\n');
 
 /** Names `prefix0..prefix{n-1}`: register files for generators. */
 export const regs = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
