@@ -164,9 +164,9 @@ function counterLanes(lo: string, hi: string, ctr: string): Expr[] {
 /**
  * block4_<v>(ptr, h0..h7, lo, hi, flags) -> h0'..h7': one compression of
  * block ptr of each of four chunks (lane i = chunk i, 1 KiB apart), the
- * chaining values in and out as vectors. Passed by value they stay in
- * registers across the call; nothing is written back to memory between
- * blocks.
+ * chaining values in and out as vectors. Passed by value, they are
+ * WebAssembly locals and operands the whole time: nothing is written to
+ * linear memory between blocks.
  */
 function block4(variant: Variant): string {
   const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
