@@ -53,7 +53,7 @@
  */
 import * as L from './layout.js';
 import {
-  type ByteRotation, type Expr, declare, doWhile, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, setAll, transpose4, v128, whileLoop,
+  type ByteRotation, type Expr, declare, doWhile, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, setAll, transpose4, v128, variantFunctions, variantGlobal, callVariant, whileLoop,
 } from '../wasm/wat.js';
 
 
@@ -120,6 +120,9 @@ function rounds(m: Arith, v: string[], msg: (word: number) => Expr, order: Varia
 }
 
 const splatConst = (x: number): Expr => v128.const32(x, x, x, x);
+/** The flags of block b (0..15) of a chunk: the mode's, CHUNK_START on block 0, CHUNK_END on block 15. */
+const blockFlags = (mode: Expr, b: Expr): Expr =>
+  i32.or(mode, i32.or(i32.mul(i32.eqz(b), i32.const(L.CHUNK_START)), i32.mul(i32.eq(b, i32.const(15)), i32.const(L.CHUNK_END))));
 const word = (addr: number): Expr => i32.load(i32.const(addr));
 const i64sub = op('i64.sub');
 
@@ -208,9 +211,7 @@ function chunks4(variant: Variant): string {
       set('mode', word(L.FLAGS)),
       set('b', i32.const(0)),
       doWhile('block', [
-        // CHUNK_START on block 0, CHUNK_END on block 15.
-        setAll(h, `(call $block4_${variant.name} ${[get('ptr'), ...h.map(get), get('lo'), get('hi'),
-          i32x4.splat(i32.or(get('mode'), i32.or(i32.eqz(get('b')), i32.shl(op('i32.eq')(get('b'), i32.const(15)), 1))))].join(' ')})`),
+        setAll(h, `(call $block4_${variant.name} ${[get('ptr'), ...h.map(get), get('lo'), get('hi'), i32x4.splat(blockFlags(get('mode'), get('b')))].join(' ')})`),
         set('ptr', i32.add(get('ptr'), i32.const(64))),
         set('b', i32.add(get('b'), i32.const(1))),
       ], i32.ltU(get('b'), i32.const(16))),
@@ -317,7 +318,7 @@ function chunk1(): string {
       set('b', i32.const(0)),
       doWhile('block', [
         callCompress(get('out'), i32.add(get('ptr'), i32.shl(get('b'), 6)), get('ctr'), i32.const(64),
-          i32.or(modeFlags(), i32.or(i32.eqz(get('b')), i32.shl(op('i32.eq')(get('b'), i32.const(15)), 1))), get('out')),
+          blockFlags(modeFlags(), get('b')), get('out')),
         set('b', i32.add(get('b'), i32.const(1))),
       ], i32.ltU(get('b'), i32.const(16))),
     ],
@@ -327,14 +328,6 @@ function chunk1(): string {
 /** parent(left, out): the (non-root) parent of the CVs at left and left + 32, to out. */
 const callParent = (left: Expr, out: Expr): Expr =>
   callCompress(i32.const(L.KEY), left, i64.const(0), i32.const(64), i32.or(modeFlags(), i32.const(L.PARENT)), out);
-
-/** The call that runs `fn` of the variant `select_variant` chose (the choice is public, so branching on it is fine). */
-function dispatch(variants: Variant[], fn: string, args: Expr[]): Expr {
-  const call = (v: Variant) => `(call $${fn}_${v.name} ${args.join(' ')})`;
-  const chain = (i: number): Expr =>
-    i === variants.length - 1 ? call(variants[i]) : `(if (i32.eq (global.get $variant) ${i32.const(i)}) (then ${call(variants[i])}) (else ${chain(i + 1)}))`;
-  return chain(0);
-}
 
 /**
  * chunk_cvs(ptr, n): the chaining values of the n whole chunks at ptr
@@ -350,11 +343,11 @@ function chunkCvs(variants: Variant[]): string {
     locals: { i: 'i32', ctr: 'i64' },
     body: [
       set('ctr', i64.load(i32.const(L.COUNTER))),
-      `(if ${op('i32.eq')(get('n'), i32.const(1))}
+      `(if ${i32.eq(get('n'), i32.const(1))}
         (then (call $chunk1 ${get('ptr')} ${get('ctr')} ${i32.const(L.CVS)}) (return)))`,
       set('i', i32.const(0)),
       doWhile('chunks', [
-        dispatch(variants, 'chunks4', [i32.add(get('ptr'), i32.shl(get('i'), 10)), i64.add(get('ctr'), i64.extend(get('i'))), i32.add(i32.const(L.CVS), i32.shl(get('i'), 5))]),
+        callVariant(variants.map((v) => v.name), 'chunks4', [i32.add(get('ptr'), i32.shl(get('i'), 10)), i64.add(get('ctr'), i64.extend(get('i'))), i32.add(i32.const(L.CVS), i32.shl(get('i'), 5))]),
         set('i', i32.add(get('i'), i32.const(4))),
       ], i32.ltU(get('i'), get('n'))),
     ],
@@ -549,7 +542,7 @@ function fold(): string {
 }
 
 /** output(ptr, blocks): root output blocks OUTPUT, OUTPUT + 1, ... to ptr, four at a time, then one at a time; advances OUTPUT. */
-function output(variants: Variant[]): string {
+function output(): string {
   const advance = (n: number) => i64.store(i32.const(L.OUTPUT), i64.add(i64.load(i32.const(L.OUTPUT)), i64.const(n)));
   return func({
     name: 'output',
@@ -643,10 +636,9 @@ export function blake3Module(variants: Variant[] = blake3Variants): string {
     foldRoot(),
     finish(),
     fold(),
-    output(variants),
+    output(),
     hash(),
     wipe(),
-    func({ name: 'select_variant', exported: true, params: [['index', 'i32']], body: ['(global.set $variant (local.get $index))'] }),
-    func({ name: 'variant_count', exported: true, result: 'i32', body: [i32.const(variants.length)] }),
-  ], ['(global $variant (mut i32) (i32.const 0))']);
+    ...variantFunctions(variants.length),
+  ], [variantGlobal]);
 }

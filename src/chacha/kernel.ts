@@ -20,7 +20,7 @@ import {
   type Arith, type StreamLayout, addState, group8Function, groupFunction, loadState, roundLoop, scalarArith, scalarXorFunction, vectorXorFunction,
 } from '../wasm/stream.js';
 import {
-  type ByteRotation, type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, v128, whileLoop, wipeFunction,
+  type ByteRotation, type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, v128, variantFunctions, variantGlobal, callVariant, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /** Rotation styles for the two byte-multiple rotations, 16 and 8. */
@@ -343,23 +343,19 @@ export const chachaVariants: Variant[] = [
 ];
 
 /**
- * chacha_xor(ptr, len, doubleRounds) runs the variant `select_variant`
- * chose (the runtime measures them on real calls: runtime/variants.ts); the
- * AEAD uses it too. The choice is public, so branching on it is fine.
+ * chacha_xor(ptr, len, doubleRounds) runs the variant the runtime chose
+ * (it measures them on real calls: runtime/variants.ts); the AEAD uses it
+ * too.
  */
 function dispatch(variants: Variant[]): string[] {
-  const call = (v: Variant) => `(call $chacha_xor_${v.name} ${get('ptr')} ${get('len')} ${get('doubleRounds')})`;
-  const chain = (i: number): Expr =>
-    i === variants.length - 1 ? call(variants[i]) : `(if (i32.eq (global.get $variant) ${i32.const(i)}) (then ${call(variants[i])}) (else ${chain(i + 1)}))`;
   return [
     func({
       name: 'chacha_xor',
       exported: true,
       params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
-      body: [chain(0)],
+      body: [callVariant(variants.map((v) => v.name), 'chacha_xor', [get('ptr'), get('len'), get('doubleRounds')])],
     }),
-    func({ name: 'select_variant', exported: true, params: [['index', 'i32']], body: ['(global.set $variant (local.get $index))'] }),
-    func({ name: 'variant_count', exported: true, result: 'i32', body: [i32.const(variants.length)] }),
+    ...variantFunctions(variants.length),
   ];
 }
 
@@ -408,5 +404,5 @@ export function chachaModule(variants: Variant[] = chachaVariants): string {
     ...aead(variants[0]),
     ...secretstream(),
     wipeFunction(TAIL),
-  ], ['(global $fresh (mut i32) (i32.const 0))', '(global $variant (mut i32) (i32.const 0))']);
+  ], ['(global $fresh (mut i32) (i32.const 0))', variantGlobal]);
 }

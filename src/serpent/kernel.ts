@@ -161,7 +161,7 @@ function encryptRounds(m: Words, groups: Group[]): Expr[] {
     ...addRoundKey(m, groups, 0),
     `(block $rounds_end (loop $rounds
     ${eight.join('\n    ')}
-    (br_if $rounds_end ${op('i32.eq')(get('k'), i32.const(SUBKEYS + 16 * 24))})
+    (br_if $rounds_end ${i32.eq(get('k'), i32.const(SUBKEYS + 16 * 24))})
     ${[...each(groups, (g) => linear(m, g.x)), ...addRoundKey(m, groups, 128)].join('\n    ')}
     ${set('k', i32.add(get('k'), i32.const(128)))}
     (br $rounds)))`,
@@ -189,7 +189,7 @@ function decryptRounds(m: Words, groups: Group[]): Expr[] {
     ...addRoundKey(m, groups, 16 * 8),
     `(block $rounds_end (loop $rounds
     ${eight.join('\n    ')}
-    (br_if $rounds_end ${op('i32.eq')(get('k'), i32.const(SUBKEYS))})
+    (br_if $rounds_end ${i32.eq(get('k'), i32.const(SUBKEYS))})
     ${each(groups, (g) => inverseLinear(m, g.x)).join('\n    ')}
     ${set('k', i32.sub(get('k'), i32.const(128)))}
     (br $rounds)))`,

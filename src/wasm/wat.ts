@@ -190,6 +190,31 @@ export function module(pages: number, functions: string[], globals: string[] = [
   return `(module\n(memory (export "memory") ${pages} ${pages})\n${globals.join('\n')}\n${functions.join('\n')}\n)`;
 }
 
+/**
+ * Kernel variants: equivalent formulations of one function, of which the
+ * runtime picks the fastest per engine by timing real calls
+ * (runtime/variants.ts). The module holds the choice in $variant, set
+ * through select_variant; `callVariant` branches on it (the choice is
+ * public, so branching on it is fine).
+ */
+export const variantGlobal = '(global $variant (mut i32) (i32.const 0))';
+
+/** select_variant(index) and variant_count(), the exports the runtime chooses with. */
+export function variantFunctions(count: number): string[] {
+  return [
+    func({ name: 'select_variant', exported: true, params: [['index', 'i32']], body: ['(global.set $variant (local.get $index))'] }),
+    func({ name: 'variant_count', exported: true, result: 'i32', body: [i32.const(count)] }),
+  ];
+}
+
+/** `(call $<fn>_<name> args)` for the variant named names[$variant]. */
+export function callVariant(names: string[], fn: string, args: Expr[]): Expr {
+  const call = (name: string) => `(call $${fn}_${name} ${args.join(' ')})`;
+  const chain = (i: number): Expr =>
+    i === names.length - 1 ? call(names[i]) : `(if ${i32.eq('(global.get $variant)', i32.const(i))} (then ${call(names[i])}) (else ${chain(i + 1)}))`;
+  return chain(0);
+}
+
 /** Sets locals `names` from an expression with as many results (a multi-value call): the last result is on top of the stack. */
 export const setAll = (names: string[], multi: Expr): Expr => [multi, ...[...names].reverse().map((n) => `(local.set $${n})`)].join('\n');
 
