@@ -65,8 +65,9 @@ export function streamCipher(variant: StreamVariant, xor: () => KeystreamXor): X
     const n = check.bytes(nonce, 'nonce', nonceLength);
     const input = check.bytes(data, 'data');
     if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length));
-    // The default counter is valid: only its space needs checking.
-    const start = counter === 0 ? 0 : check.counter(counter, counterBits);
+    // The default counter is valid, and no message under 2^38 bytes (2^32 blocks) exhausts it.
+    if (counter === 0 && input.length < 2 ** 38) return xor()(k, n, 0, 0, doubleRounds, input, output);
+    const start = check.counter(counter, counterBits);
     checkCounterSpace(input.length, start, counterBits);
     const low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
     const high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
