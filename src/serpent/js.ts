@@ -6,35 +6,39 @@
  */
 import type { SerpentEngine } from './engine.js';
 import { INVERSE_FUNCTIONS, SBOX_FUNCTIONS } from './js-sboxes.js';
+import { PHI } from './tables.js';
 import { readLE32, writeLE32 } from '../runtime/bytes.js';
 
-/** PHI, the fractional part of the golden ratio (§2.2). */
-const PHI = 0x9e3779b9 | 0;
+/** Working words, wiped after every call: the prekey, the round keys, a block, the CBC chain and the CTR counter. */
+const prekey = new Int32Array(140);
+const roundKeys = new Int32Array(132);
+const state = new Int32Array(4);
+const chain = new Int32Array(4);
+const saved = new Int32Array(4);
+const keystream = new Uint8Array(16);
+const counter = new Uint8Array(16);
 
 /**
- * The key schedule (§2.2, bitslice form): the key padded to 256 bits (a 1
- * bit after its last byte), the prekey w_i = (w_{i-8} ^ w_{i-5} ^ w_{i-3} ^
- * w_{i-1} ^ PHI ^ i) <<< 11, and round key K_i = S_{(3 - i) mod 8} of
- * w_{4i}..w_{4i+3}. Returns K_0..K_32 as 132 words.
+ * The key schedule (§2.2, bitslice form) into roundKeys: the key padded to
+ * 256 bits (a 1 bit after its last byte), the prekey w_i = (w_{i-8} ^
+ * w_{i-5} ^ w_{i-3} ^ w_{i-1} ^ PHI ^ i) <<< 11, and round key K_i =
+ * S_{(3 - i) mod 8} of w_{4i}..w_{4i+3}, K_0..K_32 as 132 words.
  */
-export function expandKey(key: Uint8Array): Int32Array {
-  const w = new Int32Array(140);
+function expandKey(key: Uint8Array): Int32Array {
+  const w = prekey;
+  w.fill(0, 0, 8);
   for (let i = 0; i < key.length / 4; i++) w[i] = readLE32(key, 4 * i);
   if (key.length < 32) w[key.length / 4] = 1;
   for (let i = 8; i < 140; i++) {
     const v = w[i - 8] ^ w[i - 5] ^ w[i - 3] ^ w[i - 1] ^ PHI ^ (i - 8);
     w[i] = (v << 11) | (v >>> 21);
   }
-  const keys = new Int32Array(132);
-  const r = new Int32Array(4);
   for (let i = 0; i < 33; i++) {
-    r.set(w.subarray(8 + 4 * i, 12 + 4 * i));
-    SBOX_FUNCTIONS[(3 - i) & 7](r);
-    keys.set(r, 4 * i);
+    for (let j = 0; j < 4; j++) state[j] = w[8 + 4 * i + j];
+    SBOX_FUNCTIONS[(3 - i) & 7](state);
+    roundKeys.set(state, 4 * i);
   }
-  w.fill(0);
-  r.fill(0);
-  return keys;
+  return roundKeys;
 }
 
 const addRoundKey = (r: Int32Array, k: Int32Array, round: number): void => {
@@ -105,15 +109,9 @@ const store = (r: Int32Array, b: Uint8Array, at: number): void => {
   writeLE32(b, at, r[0]); writeLE32(b, at + 4, r[1]); writeLE32(b, at + 8, r[2]); writeLE32(b, at + 12, r[3]);
 };
 
-/** Working words, wiped after every call. */
-const state = new Int32Array(4);
-const chain = new Int32Array(4);
-const saved = new Int32Array(4);
-const keystream = new Uint8Array(16);
-const counter = new Uint8Array(16);
-
-function wipe(keys: Int32Array): void {
-  keys.fill(0);
+function wipe(): void {
+  prekey.fill(0);
+  roundKeys.fill(0);
   state.fill(0);
   chain.fill(0);
   saved.fill(0);
@@ -121,7 +119,7 @@ function wipe(keys: Int32Array): void {
   counter.fill(0);
 }
 
-/** ECB (chain undefined) or CBC encryption of the blocks of `src` into `dst`, continuing the chaining words. */
+/** ECB or (with `cbc`) CBC encryption of the blocks of `src` into `dst`, continuing the chaining words. */
 function encryptBlocks(k: Int32Array, cbc: boolean, src: Uint8Array, dst: Uint8Array, at: number): void {
   for (let i = 0; i < src.length; i += 16) {
     load(state, src, i);
@@ -138,7 +136,7 @@ function withKeys(key: Uint8Array, f: (k: Int32Array) => Uint8Array): Uint8Array
   try {
     return f(k);
   } finally {
-    wipe(k);
+    wipe();
   }
 }
 
@@ -157,7 +155,7 @@ export const jsSerpent: SerpentEngine = {
       for (let i = 0; i < data.length; i += 16) {
         load(state, data, i);
         // CBC (SP 800-38A §6.2): P_i = D(C_i) ^ C_{i-1}; C_i is kept before `out` (maybe `data`) is written.
-        saved.set(state);
+        if (iv !== undefined) saved.set(state);
         decryptBlock(k, state);
         if (iv !== undefined) {
           for (let j = 0; j < 4; j++) state[j] ^= chain[j];

@@ -13,6 +13,7 @@
  * TAIL. CBC encryption is serial and runs one block at a time on i32 words.
  */
 import { CHAIN, KEY, PAGES, SUBKEYS, TAIL } from './layout.js';
+import { PHI } from './tables.js';
 import { INVERSE_CIRCUITS, SBOX_CIRCUITS, evaluate, type Circuit, type Logic } from './sboxes.js';
 import {
   type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
@@ -319,7 +320,7 @@ function groupFunction(mode: Mode, count: number): string {
  * group over a zero-padded copy in TAIL. Only a call's last slice has such
  * a remainder, so what the padding does to the chaining state never matters.
  */
-function driver(mode: Mode, pairs: boolean): string {
+function driver(mode: Mode): string {
   const step = (count: number) => [
     `(call $${mode.name}_group${count} ${get('ptr')})`,
     set('ptr', i32.add(get('ptr'), i32.const(64 * count))),
@@ -330,7 +331,7 @@ function driver(mode: Mode, pairs: boolean): string {
     exported: true,
     params: [['ptr', 'i32'], ['len', 'i32']],
     body: [
-      ...(pairs ? [whileLoop('pair', i32.geU(get('len'), i32.const(128)), step(2))] : []),
+      whileLoop('pair', i32.geU(get('len'), i32.const(128)), step(2)),
       whileLoop('group', i32.geU(get('len'), i32.const(64)), step(1)),
       ifThen(get('len'), [
         memoryCopy(i32.const(TAIL), get('ptr'), get('len')),
@@ -370,9 +371,6 @@ function cbcEncrypt(): string {
   });
 }
 
-/** PHI, the fractional part of the golden ratio (§2.2). */
-const PHI = 0x9e3779b9;
-
 /**
  * schedule(): the key schedule (§2.2, bitslice form) from the padded key at
  * KEY. The prekey w_i = (w_{i-8} ^ w_{i-5} ^ w_{i-3} ^ w_{i-1} ^ PHI ^ i) <<< 11
@@ -408,19 +406,12 @@ function schedule(): string {
   });
 }
 
-export interface SerpentOptions {
-  /** Whether the parallel modes run two groups (8 blocks) an iteration while 128 bytes remain. */
-  pairs: boolean;
-}
-
-/** Two groups: 1.75x one group's speed (figures at encryptRounds). */
-export const serpentDefaults: SerpentOptions = { pairs: true };
-
-export function serpentModule(options: SerpentOptions = serpentDefaults): string {
+/** The parallel modes run two groups (8 blocks) an iteration while 128 bytes remain: 1.75x one group's speed (figures at encryptRounds). */
+export function serpentModule(): string {
   const modes = [ecbMode(false), ecbMode(true), cbcDecryptMode, ctrMode];
   return module(PAGES, [
     schedule(),
-    ...modes.flatMap((m) => [groupFunction(m, 1), ...(options.pairs ? [groupFunction(m, 2)] : []), driver(m, options.pairs)]),
+    ...modes.flatMap((m) => [groupFunction(m, 1), groupFunction(m, 2), driver(m)]),
     cbcEncrypt(),
     wipeFunction(TAIL),
   ]);

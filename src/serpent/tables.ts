@@ -22,3 +22,6 @@ export function inverse(table: readonly number[]): number[] {
   table.forEach((y, x) => (out[y] = x));
   return out;
 }
+
+/** PHI, the fractional part of the golden ratio, in the key schedule (§2.2); both tiers use it. */
+export const PHI = 0x9e3779b9 | 0;
