@@ -34,3 +34,17 @@ it('ready() resolves to a tier that tier() then reports', async () => {
   assert.ok(t === 'simd' || t === 'js');
   assert.equal(root.tier(), t);
 });
+
+it("the AEAD constructors carry @noble/ciphers' nonceLength, tagLength and blockSize", async () => {
+  const noble = { ...(await import('@noble/ciphers/chacha.js')), ...(await import('@noble/ciphers/salsa.js')) };
+  const ours = root as unknown as Record<string, { nonceLength: number; tagLength: number; blockSize: number; name: string }>;
+  for (const name of ['chacha20poly1305', 'xchacha20poly1305', 'xsalsa20poly1305'] as const) {
+    const theirs = noble[name] as unknown as { nonceLength: number; tagLength: number; blockSize: number };
+    assert.deepEqual(
+      { nonceLength: ours[name].nonceLength, tagLength: ours[name].tagLength, blockSize: ours[name].blockSize },
+      { nonceLength: theirs.nonceLength, tagLength: theirs.tagLength, blockSize: theirs.blockSize },
+      name,
+    );
+    assert.equal(ours[name].name, name, 'the function keeps its name');
+  }
+});

@@ -9,12 +9,14 @@ import { jsChacha } from './js.js';
 import { simdChacha } from './simd.js';
 import * as check from '../runtime/assert.js';
 import { streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
+import { type Aead, TAG_LENGTH, aeadParams } from '../runtime/aead.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
 
 const engine = (): ChachaEngine => (activeTier() === 'js' ? jsChacha : simdChacha);
 
 export type { XorStream } from '../runtime/stream-cipher.js';
+export type { Aead, AeadParams } from '../runtime/aead.js';
 
 /** A ChaCha stream cipher; counterBits 64 is the original layout, carrying from word 12 into 13. */
 const streamCipher = (variant: StreamVariant) => stream(variant, () => engine().xor);
@@ -37,13 +39,6 @@ export function hchacha20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
   return out;
 }
 
-/** An AEAD in @noble/ciphers' shape: the ciphertext is followed by the 16-byte tag. */
-export interface Aead {
-  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array;
-  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
-}
-
-const TAG_LENGTH = 16;
 /** RFC 8439 §2.8: blocks 1 to 2^32 - 1 of the keystream, 64 bytes each. */
 const MAX_PLAINTEXT = (2 ** 32 - 1) * 64;
 const EMPTY = new Uint8Array(0);
@@ -91,15 +86,15 @@ function aadOf(aad: unknown): Uint8Array {
 }
 
 /** ChaCha20-Poly1305 (RFC 8439 §2.8): 32-byte key, 12-byte nonce, optional associated data. */
-export function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
+export const chacha20poly1305 = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
   return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
-}
+}, 12);
 
 /**
  * XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3): the RFC 8439 AEAD
  * under the HChaCha20 subkey of the first 16 nonce bytes, with nonce
  * 0x00000000 || the last 8 nonce bytes.
  */
-export function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
+export const xchacha20poly1305 = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
   return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
-}
+}, 24);

@@ -7,10 +7,10 @@
  * byte for byte libsodium's.
  */
 import type { SalsaEngine } from './engine.js';
-import type { Aead } from '../chacha/index.js';
 import { jsSalsa } from './js.js';
 import { simdSalsa } from './simd.js';
 import * as check from '../runtime/assert.js';
+import { type Aead, TAG_LENGTH, aeadParams } from '../runtime/aead.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
 import { streamCipher as stream, type XorStream } from '../runtime/stream-cipher.js';
@@ -37,7 +37,6 @@ export function hsalsa20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
   return out;
 }
 
-const TAG_LENGTH = 16;
 
 /**
  * Whether writing `out` front to back while reading `input` front to back,
@@ -101,12 +100,12 @@ class SecretBox implements Aead {
  * returns the 16-byte tag followed by the ciphertext. It has no
  * associated data.
  */
-export function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): Aead {
+export const xsalsa20poly1305 = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): Aead {
   const k = check.key(key, [32]);
   const n = check.bytes(nonce, 'nonce', 24);
   if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');
   return new SecretBox(k, n);
-}
+}, 24);
 
 /** libsodium's names for xsalsa20poly1305: seal is crypto_secretbox_easy, open crypto_secretbox_open_easy (but throws AuthenticationError on a wrong tag). */
 export interface SecretBoxApi {
