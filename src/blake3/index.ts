@@ -49,6 +49,7 @@ function zero(a: Uint8Array, n = a.length): void {
 export class Blake3 {
   readonly blockLen = BLOCK;
   readonly outputLen: number;
+  readonly canXOF = true;
   private readonly state: TreeState;
   /** Input not yet in the tree (at least the last chunk's once any came): SMALL, CHUNK or PENDING bytes as needed. */
   private pending = EMPTY;
@@ -257,5 +258,7 @@ export const blake3 = Object.assign(
     create: (opts?: Blake3Opts): Blake3 => new Blake3(opts),
     outputLen: DEFAULT_LENGTH,
     blockLen: BLOCK,
+    /** As @noble/hashes' field: the output is extendable (xof(), dkLen). */
+    canXOF: true,
   },
 );
