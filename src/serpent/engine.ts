@@ -2,8 +2,7 @@
  * What a tier ('simd' or 'js') provides for Serpent. The public API
  * (index.ts) validates arguments, pads and unpads (PKCS#7), and picks the
  * engine of the active tier; engines trust their arguments. Each writes
- * into `out` when given and returns it, or else returns a new array (the
- * simd engine allocates and copies out of linear memory in one step).
+ * into `out` when given and returns it, or else returns a new array.
  *
  * Keys are 16, 24 or 32 bytes, in NESSIE's byte order (the order of the
  * bytes in memory; Botan and Crypto++ use it too). Blocks are 16 bytes,

@@ -23,31 +23,19 @@ function installKey(k: SerpentKernel, mem: LinearMemory, key: Uint8Array): void 
 }
 
 /**
- * Copies `data` and then `final` (when given) through BUFFER one slice at a
- * time, lets `process` work on each in place, and copies the result to the
- * same position of `out`, or of a new array. Slices are multiples of 16, so
- * `final` is always whole in the last one; they go front to back, so `out`
- * may be `data`. One slice without `out` is copied out and allocated in one
- * step (Uint8Array.prototype.slice).
+ * The kernel's `process` over `data` (whole blocks, a slice at a time
+ * through BUFFER), then over `final` when given (the padded last block,
+ * which continues a CBC chain: the kernel keeps it at CHAIN), into `out`
+ * or a new array.
  */
-function through(mem: LinearMemory, process: (ptr: number, len: number) => void, data: Uint8Array, final: Uint8Array | undefined, out: Uint8Array | undefined): Uint8Array {
+function crypt(mem: LinearMemory, process: (ptr: number, len: number) => void, data: Uint8Array, final: Uint8Array | undefined, out: Uint8Array | undefined): Uint8Array {
   const body = data.length;
-  const total = body + (final === undefined ? 0 : 16);
-  const b = mem.bytes;
-  if (out === undefined && total <= SLICE) {
-    b.set(data, BUFFER);
-    if (final !== undefined) b.set(final, BUFFER + body);
-    process(BUFFER, total);
-    return b.slice(BUFFER, BUFFER + total);
-  }
-  const target = out ?? new Uint8Array(total);
-  for (let pos = 0; pos < total; pos += SLICE) {
-    const n = Math.min(SLICE, total - pos);
-    if (total <= SLICE) b.set(data, BUFFER);
-    else if (pos < body) b.set(data.subarray(pos, Math.min(pos + n, body)), BUFFER);
-    if (final !== undefined && pos + n === total) b.set(final, BUFFER + n - 16);
-    process(BUFFER, n);
-    target.set(mem.view(BUFFER, n), pos);
+  const target = out ?? new Uint8Array(body + (final === undefined ? 0 : 16));
+  mem.through(BUFFER, SLICE, data, target, process);
+  if (final !== undefined) {
+    mem.bytes.set(final, BUFFER);
+    process(BUFFER, 16);
+    target.set(mem.view(BUFFER, 16), body);
   }
   return target;
 }
@@ -66,7 +54,7 @@ function run(key: Uint8Array, iv: Uint8Array | undefined, process: Process, data
       // The kernel counts in a 128-bit little-endian integer: the big-endian IV reversed.
       for (let i = 0; i < 16; i++) mem.bytes[CHAIN + i] = iv![15 - i];
     } else if (iv !== undefined) mem.bytes.set(iv, CHAIN);
-    return through(mem, k[process], data, final, out);
+    return crypt(mem, k[process], data, final, out);
   } finally {
     wipe(k, data.length + 16);
   }
