@@ -30,8 +30,11 @@ export async function buildEngineEntry(dir: string, config: BenchConfig): Promis
     logLevel: 'warning',
   };
   await esbuild.build({ ...options, entryPoints: [join(root, 'bench/core/run.ts')], outfile: join(dir, 'bench.js') });
-  // blake3Parallel's pool starts `new URL('./worker.js', import.meta.url)`, which in the bundle is beside bench.js.
-  await esbuild.build({ ...options, entryPoints: [join(root, 'dist/blake3/worker.js')], outfile: join(dir, 'worker.js') });
+  // blake3Parallel's worker, beside bench.js; the engine runner's bundler
+  // builds it (imported here, as engines.ts imports the runner: only when
+  // another engine runs).
+  const { bundleWorker } = await import('../../scripts/engines/bundle.js');
+  await bundleWorker(join(dir, 'worker.js'), 'browser');
   const entry = join(dir, 'entry.js');
   writeFileSync(
     entry,

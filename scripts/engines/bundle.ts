@@ -27,7 +27,7 @@
  * real files once the module is inside a bundle elsewhere.
  */
 import * as esbuild from 'esbuild';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './engines.js';
@@ -54,6 +54,15 @@ function common(target: Target): esbuild.BuildOptions {
 export async function bundleEntry(options: { entry: string; target: Target; outfile: string; define?: Record<string, string> }): Promise<string> {
   await esbuild.build({ ...common(options.target), entryPoints: [options.entry], outfile: options.outfile, define: options.define ?? {} });
   return options.outfile;
+}
+
+/**
+ * blake3Parallel's worker, self-contained, at `outfile`. Its pool starts
+ * `new URL('./worker.js', import.meta.url)` (src/blake3/pool.ts), so a
+ * bundle with fourfold inside needs this file beside it, named worker.js.
+ */
+export function bundleWorker(outfile: string, target: Target): Promise<string> {
+  return bundleEntry({ entry: join(ROOT, 'dist/blake3/worker.js'), target, outfile });
 }
 
 /** The test files of `npm test`: test/*.test.ts and test/<dir>/*.test.ts. */
@@ -144,12 +153,9 @@ export async function bundleTestSuite(options: { target: Target; outdir: string;
     logOverride: { 'unsupported-require-call': 'silent' },
   });
 
-  // blake3Parallel's pool starts `new URL('./worker.js', import.meta.url)`
-  // (src/blake3/pool.ts); inside a test bundle, import.meta.url is the
-  // bundle's, so each bundle directory gets the worker, bundled the same way.
-  for (const dir of new Set(files.map((f) => dirname(join(outdir, 'files', f))))) {
-    await esbuild.build({ ...common(target), entryPoints: [join(ROOT, 'dist/blake3/worker.js')], outfile: join(dir, 'worker.js') });
-  }
+  // Inside a test bundle import.meta.url is the bundle's: each bundle directory gets the worker.
+  const worker = await bundleWorker(join(outdir, 'worker.js'), target);
+  for (const dir of new Set(files.map((f) => dirname(join(outdir, 'files', f))))) copyFileSync(worker, join(dir, 'worker.js'));
 
   const list = files.map((f) => ({ file: f, url: './' + join('files', f.replace(/\.ts$/, '.js')) }));
   const listModule = join(outdir, 'files.json');
