@@ -29,21 +29,14 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /**
  * The output every library must reproduce for these inputs, copied (an
  * '(output)' style reuses its buffer); undefined, and the outputs
- * unchecked, where there is no reference or it refuses to bind these
- * inputs (no library takes Serpent ECB/CBC without padding on a partial
- * block: every column then reports its error). A reference that binds
- * but fails when called still ends the run.
+ * unchecked, where there is no reference or it refuses the shape
+ * (OpEntry.refuses). A reference that throws ends the run.
  */
-export async function expectedOutput(op: SelectedOp, inputs: unknown, libraries: Map<string, Library>): Promise<Uint8Array | undefined> {
+export async function expectedOutput(op: SelectedOp, shape: Shape, inputs: unknown, libraries: Map<string, Library>): Promise<Uint8Array | undefined> {
   const reference = op.reference;
-  if (reference === undefined) return undefined;
+  if (reference === undefined || reference.refuses?.(shape) !== undefined) return undefined;
   await activate(libraries.get(reference.library)!);
-  let call: ReturnType<OpEntry<unknown>['bind']>;
-  try {
-    call = reference.bind(inputs);
-  } catch {
-    return undefined;
-  }
+  const call = reference.bind(inputs);
   return (reference.checkedOutput?.(inputs) ?? (await call())).slice();
 }
 
@@ -53,11 +46,14 @@ export async function expectedOutput(op: SelectedOp, inputs: unknown, libraries:
  */
 export async function bindChecked(
   entry: OpEntry<unknown>,
+  shape: Shape,
   inputs: unknown,
   expected: Uint8Array | undefined,
   referenceName: string | undefined,
   library: Library,
 ): Promise<{ call: Call; async: boolean } | { error: string }> {
+  const refused = entry.refuses?.(shape);
+  if (refused !== undefined) return { error: refused };
   await activate(library);
   let call: Call;
   let output: Uint8Array;
@@ -88,10 +84,10 @@ export async function runCase(
 
   for (const shape of shapes) {
     const inputs = op.definition.inputs(shape);
-    const expected = await expectedOutput(op, inputs, libraries);
+    const expected = await expectedOutput(op, shape, inputs, libraries);
     for (const entry of op.timed) {
       const library = libraries.get(entry.library)!;
-      const bound = await bindChecked(entry, inputs, expected, op.reference?.library, library);
+      const bound = await bindChecked(entry, shape, inputs, expected, op.reference?.library, library);
       if ('error' in bound) results.push({ ...result(entry, shape), callsPerSample: 0, nsPerCall: [], error: bound.error });
       else subjects.push({ library, call: bound.call, async: bound.async, entry, shape });
     }

@@ -21,6 +21,9 @@ export type { BenchConfig, EngineResult, Progress } from './types.js';
 /** A rough cost of one call, only to weigh the progress bar: 500 ns plus 5 ns per byte. */
 const roughCallMs = (size: number) => (500 + 5 * size) / 1e6;
 
+/** Whether `op` is defined for messages of a size (OpDefinition.takesSize). */
+const takes = (op: SelectedOp) => (size: number): boolean => op.definition.takesSize?.(size) ?? true;
+
 function caseWeight(subjects: number, size: number, t: CaseTiming): number {
   const roundMs = subjects * Math.max(t.sampleMs, roughCallMs(size));
   const rounds = Math.max(t.minSamples, Math.min(t.samples, Math.floor(t.budgetMs / roundMs)));
@@ -76,7 +79,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const wants = (part: Part) => config.parts.includes(part);
   if (wants('sizes')) {
     for (const op of ops) {
-      for (const size of config.sizes) {
+      for (const size of config.sizes.filter(takes(op))) {
         const t = caseTiming(config.timing.sizes);
         tasks.push({
           label: `sizes ${op.definition.op} ${size} B`,
@@ -98,14 +101,14 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
       tasks.push({
         label: `sweep ${op.definition.op}`,
         weight: op.timed.length * (t.warmupMs + t.passes * perPass),
-        run: async (tick) => void sweeps.push(...(await runSweep(op, lengths, byName, t, minSampleNs, (f, label) => tick(f, label)))),
+        run: async (tick) => void sweeps.push(...(await runSweep(op, lengths.filter(takes(op)), byName, t, minSampleNs, (f, label) => tick(f, label)))),
       });
     }
   }
   if (wants('align')) {
     const offsets = [0, ...config.offsets.filter((o) => o !== 0)];
     for (const op of ops) {
-      for (const size of config.alignSizes) {
+      for (const size of config.alignSizes.filter(takes(op))) {
         const t = caseTiming(config.timing.align);
         tasks.push({
           label: `align ${op.definition.op} ${size} B`,
@@ -119,7 +122,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   if (wants('keys')) {
     // All key counts of an op in one case, interleaved like the offsets:
     // on a shared machine, cases run minutes apart are not comparable.
-    for (const op of ops) {
+    for (const op of ops.filter((op) => takes(op)(config.keySize))) {
       const t = caseTiming(config.timing.keys);
       const shapes = config.keyCounts.map((keys) => ({ size: config.keySize, offset: 0, keys }));
       tasks.push({

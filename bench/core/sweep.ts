@@ -57,10 +57,11 @@ export async function runSweep(
 
   // Bind and check every length once; the inputs live until the sweep ends.
   for (const [li, length] of lengths.entries()) {
-    const inputs = op.definition.inputs({ size: length, offset: 0, keys: 1 });
-    const expected = await expectedOutput(op, inputs, libraries);
+    const shape = { size: length, offset: 0, keys: 1 };
+    const inputs = op.definition.inputs(shape);
+    const expected = await expectedOutput(op, shape, inputs, libraries);
     for (const column of columns) {
-      const bound = await bindChecked(column.entry, inputs, expected, op.reference?.library, column.library);
+      const bound = await bindChecked(column.entry, shape, inputs, expected, op.reference?.library, column.library);
       if ('error' in bound) {
         column.calls.push(undefined);
         if (column.errors.length < ERRORS_KEPT) column.errors.push({ length, error: bound.error });

@@ -1,7 +1,7 @@
 /**
  * Serpent in the modes of NIST SP 800-38A: CTR (any length), CBC and ECB
- * encryption and decryption, without padding (the message sizes are whole
- * blocks; a size that is not has no CBC/ECB case, as no library accepts it).
+ * encryption and decryption, without padding (so CBC and ECB take whole
+ * blocks only: takesSize leaves other sizes out).
  *
  * Conventions, as for the other families: each timed call is one complete
  * message and builds the cipher for its key (and IV), as an application
@@ -87,14 +87,14 @@ export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
       iv: bytes('serpent iv', 16),
       message: message('serpent message', shape),
     });
+    const takesSize = (size: number) => mode.name === 'ctr' || size % 16 === 0;
     // Encrypted by fourfold (mipher would take minutes for a million keys); the
-    // cross-check of the encrypt op compares the two. A size no library can
-    // encrypt keeps the plaintext: every decrypt of it then fails to bind.
+    // cross-check of the encrypt op compares the two. Without fourfold, the
+    // plaintext stands in: the decrypt op then has no reference to differ from.
     const encryptedInputs = (shape: Shape): EncryptedInputs => {
       const i = plain(shape);
       const make = mode.fourfold;
-      const possible = make !== undefined && (mode.name === 'ctr' || shape.size % 16 === 0);
-      const encrypted = packed(i.keys.length, shape.size, shape.offset, (k, view) => view.set(possible ? make(i.keys[k]!, i.iv).encrypt(i.message) : i.message));
+      const encrypted = packed(i.keys.length, shape.size, shape.offset, (k, view) => view.set(make !== undefined ? make(i.keys[k]!, i.iv).encrypt(i.message) : i.message));
       return { ...i, encrypted };
     };
 
@@ -105,9 +105,13 @@ export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
      * returns the call for key k on messages[k] (the plaintext for every
      * key to encrypt; the per-key ciphertexts to decrypt).
      */
-    const both = (library: string, bind: (i: Inputs, messages: (k: number) => Uint8Array, direction: 'encrypt' | 'decrypt') => (k: number) => Uint8Array) => {
-      encrypt.push({ library, bind: (i) => rotating(i.keys.length, bind(i, () => i.message, 'encrypt')) });
-      decrypt.push({ library, bind: (i) => rotating(i.keys.length, bind(i, (k) => i.encrypted[k]!, 'decrypt')) });
+    const both = (
+      library: string,
+      bind: (i: Inputs, messages: (k: number) => Uint8Array, direction: 'encrypt' | 'decrypt') => (k: number) => Uint8Array,
+      refuses?: (shape: Shape) => string | undefined,
+    ) => {
+      encrypt.push({ library, refuses, bind: (i) => rotating(i.keys.length, bind(i, () => i.message, 'encrypt')) });
+      decrypt.push({ library, refuses, bind: (i) => rotating(i.keys.length, bind(i, (k) => i.encrypted[k]!, 'decrypt')) });
     };
     const make = mode.fourfold;
     if (make !== undefined) {
@@ -119,22 +123,22 @@ export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
     }
     const peer = mode.mipher;
     if (peer !== undefined) {
-      both('mipher', ({ keys, iv, shape }, m, d) => {
+      const bind = ({ keys, iv, shape }: Inputs, m: (k: number) => Uint8Array, d: 'encrypt' | 'decrypt') => {
         const reversedKeys = keys.map((key) => reverseBlocks(key, key.length));
         const reversedIv = reverseBlocks(iv);
-        if (shape.size === 0) throw new Error('mipher takes no empty message');
-        if (shape.size % 16 === 0) return (k) => reverseBlocks(peer[d](reversedKeys[k]!, reverseBlocks(m(k)), reversedIv));
-        if (mode.name !== 'ctr') throw new Error('mipher encrypts whole blocks only');
-        // CTR XORs a keystream: a zero-padded last block, cut back, gives any length.
+        if (shape.size % 16 === 0) return (k: number) => reverseBlocks(peer[d](reversedKeys[k]!, reverseBlocks(m(k)), reversedIv));
+        // Only CTR takes a partial block. It XORs a keystream: a zero-padded
+        // last block, cut back, gives any length.
         const padded = new Uint8Array(shape.size + 16 - (shape.size % 16));
-        return (k) => {
+        return (k: number) => {
           padded.set(m(k));
           return reverseBlocks(peer[d](reversedKeys[k]!, reverseBlocks(padded), reversedIv)).subarray(0, shape.size);
         };
-      });
+      };
+      both('mipher', bind, (shape) => (shape.size === 0 ? 'mipher takes no empty message' : undefined));
     }
-    ops.push(defineOp<Inputs>({ op: `serpent-${mode.name}-encrypt`, inputs: plain, entries: encrypt }));
-    ops.push(defineOp<EncryptedInputs>({ op: `serpent-${mode.name}-decrypt`, inputs: encryptedInputs, entries: decrypt }));
+    ops.push(defineOp<Inputs>({ op: `serpent-${mode.name}-encrypt`, inputs: plain, takesSize, entries: encrypt }));
+    ops.push(defineOp<EncryptedInputs>({ op: `serpent-${mode.name}-decrypt`, inputs: encryptedInputs, takesSize, entries: decrypt }));
   }
   return ops;
 }

@@ -25,7 +25,14 @@ export interface Shape {
 export interface OpEntry<I> {
   /** Who is measured; must name a loaded Library. */
   readonly library: string;
-  /** Returns the call to time. Throws if the library cannot do this op for these inputs. */
+  /**
+   * Why the library cannot take a shape the op has (mipher: no empty
+   * message), if it cannot: its column then reports that instead of a time,
+   * and a reference that refuses leaves the shape's outputs unchecked.
+   * Default: it takes every shape.
+   */
+  refuses?(shape: Shape): string | undefined;
+  /** Returns the call to time, for a shape the library does not refuse. */
   bind(inputs: I): Call;
   /**
    * The complete output of the first call, for a call that returns only
@@ -40,6 +47,12 @@ export interface OpDefinition<I = never> {
   readonly op: string;
   /** Builds the inputs of one shape. */
   inputs(shape: Shape): I;
+  /**
+   * Whether the op is defined for messages of `size` bytes (default: every
+   * size); other sizes are not measured. Serpent's ECB and CBC without
+   * padding take whole blocks only.
+   */
+  takesSize?(size: number): boolean;
   /** In any order; the harness sorts them by library. */
   readonly entries: readonly OpEntry<I>[];
 }
