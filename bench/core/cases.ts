@@ -4,6 +4,7 @@
  * byteOffsets 0, 1, 3 and 7 in one case, the keys part every key count, so
  * that what is compared is measured under the same conditions.
  */
+import { describeError } from './errors.js';
 import type { Library } from './libraries.js';
 import { activate, sampleRoundRobin, type Subject } from './measure.js';
 import type { Call, OpDefinition, OpEntry, Shape } from './ops/types.js';
@@ -14,10 +15,6 @@ export interface SelectedOp {
   readonly definition: OpDefinition<unknown>;
   readonly timed: readonly OpEntry<unknown>[];
   readonly reference?: OpEntry<unknown>;
-}
-
-export function describeError(cause: unknown): string {
-  return cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
 }
 
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -15,6 +15,7 @@ import type * as NoblePoly1305 from '@noble/ciphers/_poly1305.js';
 import type * as NobleSalsa from '@noble/ciphers/salsa.js';
 import type sodiumStandard from 'libsodium-wrappers';
 import type * as NodeCrypto from 'node:crypto';
+import { describeError } from './errors.js';
 
 type FourfoldRoot = typeof import('fourfold');
 type FourfoldChacha = typeof import('fourfold/chacha');
@@ -71,17 +72,13 @@ export interface Loaded {
   readonly readyMs: number | undefined;
 }
 
-function describe(cause: unknown): string {
-  return cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
-}
-
 /** Imports fourfold through its own package name, as a user would: the built dist/ behind "exports". */
 async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot['ready']; api: NonNullable<Apis['fourfold']> }> {
   const attempt = async <T>(specifier: string, load: () => Promise<T>): Promise<T | undefined> => {
     try {
       return await load();
     } catch (cause) {
-      warnings.push(`fourfold: cannot import '${specifier}' (${describe(cause)}); its ops are skipped`);
+      warnings.push(`fourfold: cannot import '${specifier}' (${describeError(cause)}); its ops are skipped`);
       return undefined;
     }
   };
@@ -137,34 +134,18 @@ async function loadNodeCrypto(): Promise<typeof NodeCrypto | undefined> {
   }
 }
 
-/** @noble/hashes and hash-wasm, for BLAKE3; a peer that does not load is a warning, not a failure. */
-async function loadHashPeers(versions: Record<string, string>, warnings: string[], libraries: Library[]): Promise<Pick<Apis, 'nobleHashes' | 'hashWasm'>> {
-  const peers: { nobleHashes?: Apis['nobleHashes']; hashWasm?: Apis['hashWasm'] } = {};
+/**
+ * A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3,
+ * mipher for Serpent): its API, listed as a reference library; one that
+ * does not load is a warning, and its columns are skipped.
+ */
+async function optionalPeer<T>(library: Library, load: () => Promise<T>, warnings: string[], libraries: Library[]): Promise<T | undefined> {
   try {
-    const { blake3 } = await import('@noble/hashes/blake3.js');
-    peers.nobleHashes = { blake3: blake3 as NonNullable<Apis['nobleHashes']>['blake3'] };
-    libraries.push({ name: 'noble-hashes', version: `@noble/hashes ${versions['@noble/hashes'] ?? '?'}`, reference: true });
+    const api = await load();
+    libraries.push(library);
+    return api;
   } catch (cause) {
-    warnings.push(`@noble/hashes: ${describe(cause)}; its columns are skipped`);
-  }
-  try {
-    const { createBLAKE3 } = await import('hash-wasm');
-    peers.hashWasm = { blake3: (await createBLAKE3()) as unknown as HashWasmHasher };
-    libraries.push({ name: 'hash-wasm', version: `hash-wasm ${versions['hash-wasm'] ?? '?'}`, reference: true });
-  } catch (cause) {
-    warnings.push(`hash-wasm: ${describe(cause)}; its columns are skipped`);
-  }
-  return peers;
-}
-
-/** mipher's Serpent, for the serpent ops; a peer that does not load is a warning, not a failure. */
-async function loadMipher(versions: Record<string, string>, warnings: string[], libraries: Library[]): Promise<Apis['mipher']> {
-  try {
-    const mipher = await import('mipher');
-    libraries.push({ name: 'mipher', version: `mipher ${versions.mipher ?? '?'}`, reference: true });
-    return mipher;
-  } catch (cause) {
-    warnings.push(`mipher: ${describe(cause)}; its columns are skipped`);
+    warnings.push(`${library.version}: ${describeError(cause)}; its columns are skipped`);
     return undefined;
   }
 }
@@ -217,8 +198,14 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
     { name: 'sodium', version: sodium.version, reference: true },
   );
   if (node !== undefined) libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true });
-  const hashes = await loadHashPeers(versions, warnings, libraries);
-  const mipher = await loadMipher(versions, warnings, libraries);
+  const peer = <T>(name: string, version: string, load: () => Promise<T>) => optionalPeer({ name, version, reference: true }, load, warnings, libraries);
+  const nobleHashes = await peer('noble-hashes', `@noble/hashes ${versions['@noble/hashes'] ?? '?'}`, async () => ({
+    blake3: (await import('@noble/hashes/blake3.js')).blake3 as NonNullable<Apis['nobleHashes']>['blake3'],
+  }));
+  const hashWasm = await peer('hash-wasm', `hash-wasm ${versions['hash-wasm'] ?? '?'}`, async () => ({
+    blake3: (await (await import('hash-wasm')).createBLAKE3()) as unknown as HashWasmHasher,
+  }));
+  const mipher = await peer('mipher', `mipher ${versions.mipher ?? '?'}`, () => import('mipher'));
 
   return {
     libraries,
@@ -227,7 +214,8 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
       noble: { chacha: nobleChacha, poly1305: noblePoly1305, salsa: nobleSalsa },
       sodium: sodium.api,
       node,
-      ...hashes,
+      nobleHashes,
+      hashWasm,
       mipher,
     },
     warnings,

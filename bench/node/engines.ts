@@ -13,6 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeError } from '../core/errors.js';
 import type { BenchConfig, EngineResult, Progress } from '../core/types.js';
 import { buildEngineEntry } from './bundle.js';
 
@@ -53,7 +54,7 @@ async function engineRunner(engine: EngineName): Promise<EngineRunner | { unavai
     table = (await import('../../scripts/engines/engines.js')) as unknown as EngineTable;
     runner = (await import('../../scripts/engines/run.js')) as unknown as EngineRunner;
   } catch (cause) {
-    return { unavailable: `no engine runner (scripts/engines/run.ts: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)})` };
+    return { unavailable: `no engine runner (scripts/engines/run.ts: ${describeError(cause)})` };
   }
   if (table.ENGINES[engine] === undefined) return { unavailable: `scripts/engines knows no engine '${engine}'` };
   try {

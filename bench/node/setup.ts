@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { describeError } from '../core/errors.js';
 import { quartiles, type Quartiles } from '../core/stats.js';
 
 const run = promisify(execFile);
@@ -50,7 +51,7 @@ export async function measureSetup(repetitions: number, onStep: (done: number, t
         const processMs = performance.now() - start;
         samples.get(library)!.push({ ...(JSON.parse(stdout) as Omit<ProbeSample, 'processMs'>), processMs });
       } catch (cause) {
-        errors.set(library, cause instanceof Error ? cause.message.split('\n')[0]! : String(cause));
+        errors.set(library, describeError(cause));
       }
       onStep(++done, total);
     }

@@ -10,7 +10,7 @@
  * hashes on the calling thread, so compare it with 'fourfold' from 16 MiB on.
  */
 import type { Apis } from '../libraries.js';
-import { keySet, message, rotating } from './shared.js';
+import { keySet, message, perKey } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -25,7 +25,7 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
   const keyed: OpEntry<Inputs>[] = [];
   const add = (library: string, hash: Hash) => {
     plain.push({ library, bind: ({ message }) => () => hash(message) });
-    keyed.push({ library, bind: ({ keys, message }) => rotating(keys.length, (k) => hash(message, { key: keys[k]! })) });
+    keyed.push({ library, bind: perKey(({ keys, message }) => (k) => hash(message, { key: keys[k]! })) });
   };
 
   const fourfold = apis.fourfold?.blake3?.blake3 as Hash | undefined;
@@ -36,7 +36,7 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
   const parallel = apis.fourfold?.blake3?.blake3Parallel;
   if (parallel !== undefined) {
     plain.push({ library: 'fourfold (parallel)', bind: ({ message }) => () => parallel(message) });
-    keyed.push({ library: 'fourfold (parallel)', bind: ({ keys, message }) => rotating(keys.length, (k) => parallel(message, { key: keys[k]! })) });
+    keyed.push({ library: 'fourfold (parallel)', bind: perKey(({ keys, message }) => (k) => parallel(message, { key: keys[k]! })) });
   }
   if (apis.nobleHashes !== undefined) add('noble-hashes', apis.nobleHashes.blake3 as Hash);
   const hasher = apis.hashWasm?.blake3;

@@ -15,7 +15,7 @@
  */
 import type { Apis } from '../libraries.js';
 import {
-  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, TAG, addAeadEntries, nonceInputs, perKey, rotating, sealedInputs, streamEntries,
+  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, TAG, addAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
 } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
@@ -107,8 +107,8 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       addAeadEntries(seal, open, 'fourfold-js', aead.fourfold, false);
     }
     addAeadEntries(seal, open, 'noble', aead.noble, true);
-    seal.push({ library: 'sodium', bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => aead.sodiumSeal(message, null, null, nonce, keys[k]!)) });
-    open.push({ library: 'sodium', bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => aead.sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!)) });
+    seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => aead.sodiumSeal(message, null, null, nonce, keys[k]!)) });
+    open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => aead.sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!)) });
     if (aead.name === 'chacha20poly1305') {
       const node = nodeAeadEntries(apis);
       if (node !== undefined) {
@@ -125,16 +125,15 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
 /** node:crypto offers the IETF AEAD only, and keeps its tag apart from the ciphertext. */
 function nodeAeadEntries({ node }: Apis): { seal: OpEntry<Inputs>; open: OpEntry<SealedInputs> } | undefined {
   if (node === undefined || !nodeHasCipher(node, 'chacha20-poly1305')) return undefined;
-  const sealParts = ({ keys, nonce, message }: Inputs) =>
-    rotating(keys.length, (k) => {
-      const cipher = node.createCipheriv('chacha20-poly1305', keys[k]!, nonce, { authTagLength: TAG });
-      const ciphertext = cipher.update(message);
-      cipher.final();
-      // The timed call fetches the tag but does not join it to the
-      // ciphertext: that copy is not one node's users need to make.
-      cipher.getAuthTag();
-      return ciphertext;
-    });
+  const sealParts = perKey(({ keys, nonce, message }: Inputs) => (k) => {
+    const cipher = node.createCipheriv('chacha20-poly1305', keys[k]!, nonce, { authTagLength: TAG });
+    const ciphertext = cipher.update(message);
+    cipher.final();
+    // The timed call fetches the tag but does not join it to the
+    // ciphertext: that copy is not one node's users need to make.
+    cipher.getAuthTag();
+    return ciphertext;
+  });
   return {
     seal: {
       library: 'node',
@@ -151,17 +150,17 @@ function nodeAeadEntries({ node }: Apis): { seal: OpEntry<Inputs>; open: OpEntry
     },
     open: {
       library: 'node',
-      bind: ({ keys, nonce, sealed }) => {
+      bind: perKey(({ keys, nonce, sealed }) => {
         const bodies = sealed.map((s) => s.subarray(0, s.length - TAG));
         const tags = sealed.map((s) => s.subarray(s.length - TAG));
-        return rotating(keys.length, (k) => {
+        return (k) => {
           const decipher = node.createDecipheriv('chacha20-poly1305', keys[k]!, nonce, { authTagLength: TAG });
           decipher.setAuthTag(tags[k]!);
           const plaintext = decipher.update(bodies[k]!);
           decipher.final(); // throws if the tag does not verify
           return plaintext;
-        });
-      },
+        };
+      }),
     },
   };
 }

@@ -6,7 +6,7 @@
  * library takes a caller-supplied buffer for the 16-byte tag.
  */
 import type { Apis } from '../libraries.js';
-import { keySet, message, rotating } from './shared.js';
+import { keySet, message, perKey } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -19,7 +19,7 @@ type Mac = (message: Uint8Array, key: Uint8Array) => Uint8Array;
 export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
   const entries: OpEntry<Inputs>[] = [];
   const add = (library: string, mac: Mac) =>
-    entries.push({ library, bind: ({ keys, message }) => rotating(keys.length, (k) => mac(message, keys[k]!)) });
+    entries.push({ library, bind: perKey(({ keys, message }) => (k) => mac(message, keys[k]!)) });
 
   const fourfold = apis.fourfold?.poly1305?.poly1305;
   if (fourfold !== undefined) {

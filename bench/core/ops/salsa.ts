@@ -14,7 +14,7 @@
  */
 import type { Apis } from '../libraries.js';
 import {
-  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, addAeadEntries, nonceInputs, rotating, sealedInputs, streamEntries,
+  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, addAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
 } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
@@ -74,8 +74,8 @@ function boxOps(apis: Apis): OpDefinition<unknown>[] {
   }
   // @noble/ciphers wants caller outputs of length + 32 (a scratch area), so it has no '(output)' column here.
   addAeadEntries(seal, open, 'noble', noble.salsa.xsalsa20poly1305 as AeadFactory, false);
-  seal.push({ library: 'sodium', bind: ({ keys, nonce, message }) => rotating(keys.length, (k) => sodium.crypto_secretbox_easy(message, nonce, keys[k]!)) });
-  open.push({ library: 'sodium', bind: ({ keys, nonce, sealed }) => rotating(keys.length, (k) => sodium.crypto_secretbox_open_easy(sealed[k]!, nonce, keys[k]!)) });
+  seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium.crypto_secretbox_easy(message, nonce, keys[k]!)) });
+  open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => sodium.crypto_secretbox_open_easy(sealed[k]!, nonce, keys[k]!)) });
   return [
     defineOp<Inputs>({ op: `${name}-encrypt`, inputs: plain, entries: seal }),
     defineOp<SealedInputs>({ op: `${name}-decrypt`, inputs: sealed, entries: open }),

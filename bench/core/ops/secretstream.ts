@@ -23,7 +23,7 @@
  * bytes a message grows by).
  */
 import type { Apis } from '../libraries.js';
-import { keySet, message, packed, rotating } from './shared.js';
+import { keySet, message, packed, perKey } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -79,10 +79,10 @@ export function secretstreamOps(apis: Apis): OpDefinition<unknown>[] {
   const addPush = (library: string, pusher: Pusher) =>
     push.push({
       library,
-      bind: ({ keys, message }) => {
+      bind: perKey(({ keys, message }) => {
         const stream = lazyStreams(keys, pusher.open);
-        return rotating(keys.length, (k) => stream(k).push(message));
-      },
+        return (k) => stream(k).push(message);
+      }),
       checkedOutput: (inputs) => sodiumPullsBack(pusher, inputs),
     });
 
@@ -97,20 +97,18 @@ export function secretstreamOps(apis: Apis): OpDefinition<unknown>[] {
     const fourfoldPusher: Pusher = { open: (key) => fourfold.initPush(key) };
     addPush('fourfold', fourfoldPusher);
     addPush('fourfold-js', fourfoldPusher);
-    const fourfoldPull = ({ keys, headers, sealed }: PulledInputs) =>
-      rotating(keys.length, (k) => fourfold.initPull(headers[k]!, keys[k]!).pull(sealed[k]!).message);
+    const fourfoldPull = perKey(({ keys, headers, sealed }: PulledInputs) => (k) => fourfold.initPull(headers[k]!, keys[k]!).pull(sealed[k]!).message);
     pull.push({ library: 'fourfold', bind: fourfoldPull }, { library: 'fourfold-js', bind: fourfoldPull });
   }
   addPush('sodium', sodiumPusher);
   pull.push({
     library: 'sodium',
-    bind: ({ keys, headers, sealed }) =>
-      rotating(keys.length, (k) => {
-        const state = sodium.crypto_secretstream_xchacha20poly1305_init_pull(headers[k]!, keys[k]!);
-        const pulled = sodium.crypto_secretstream_xchacha20poly1305_pull(state, sealed[k]!, null);
-        if (pulled === false) throw new Error('sodium: pull failed');
-        return pulled.message;
-      }),
+    bind: perKey(({ keys, headers, sealed }) => (k) => {
+      const state = sodium.crypto_secretstream_xchacha20poly1305_init_pull(headers[k]!, keys[k]!);
+      const pulled = sodium.crypto_secretstream_xchacha20poly1305_pull(state, sealed[k]!, null);
+      if (pulled === false) throw new Error('sodium: pull failed');
+      return pulled.message;
+    }),
   });
 
   const plain = (shape: Shape): Inputs => ({ keys: keySet('secretstream key', shape.keys), message: message('secretstream message', shape) });
@@ -127,19 +125,18 @@ export function secretstreamOps(apis: Apis): OpDefinition<unknown>[] {
   };
   const stream: OpEntry<Inputs>[] = [];
   if (fourfold !== undefined) {
-    const bind = ({ keys, message }: Inputs) =>
-      rotating(keys.length, async (k) => {
-        let last: Uint8Array = new Uint8Array(0);
-        await new ReadableStream<Uint8Array>({
-          start(controller) {
-            for (let pos = 0; pos < message.length; pos += STREAM_CHUNK) controller.enqueue(message.subarray(pos, pos + STREAM_CHUNK));
-            controller.close();
-          },
-        })
-          .pipeThrough(fourfold.encryptStream(keys[k]!, { chunkSize: STREAM_CHUNK }))
-          .pipeTo(new WritableStream({ write: (chunk) => void (last = chunk) }));
-        return last;
-      });
+    const bind = perKey(({ keys, message }: Inputs) => async (k) => {
+      let last: Uint8Array = new Uint8Array(0);
+      await new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let pos = 0; pos < message.length; pos += STREAM_CHUNK) controller.enqueue(message.subarray(pos, pos + STREAM_CHUNK));
+          controller.close();
+        },
+      })
+        .pipeThrough(fourfold.encryptStream(keys[k]!, { chunkSize: STREAM_CHUNK }))
+        .pipeTo(new WritableStream({ write: (chunk) => void (last = chunk) }));
+      return last;
+    });
     stream.push({ library: 'fourfold', bind }, { library: 'fourfold-js', bind });
   }
 

@@ -18,25 +18,12 @@
  * whole block and its output cut back.
  */
 import type { Apis } from '../libraries.js';
-import { bytes } from '../fixtures.js';
-import { keySet, message, outputBuffer, packed, rotating } from './shared.js';
+import { type NonceInputs as Inputs, type SealedInputs as EncryptedInputs, nonceInputs, outputBuffer, perKey, sealedInputs } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Cipher {
   encrypt(data: Uint8Array, output?: Uint8Array): Uint8Array;
   decrypt(data: Uint8Array, output?: Uint8Array): Uint8Array;
-}
-
-interface Inputs {
-  readonly shape: Shape;
-  readonly keys: Uint8Array[];
-  readonly iv: Uint8Array;
-  readonly message: Uint8Array;
-}
-
-/** Decrypt inputs: encrypted[i] is the message encrypted under keys[i]. */
-interface EncryptedInputs extends Inputs {
-  readonly encrypted: Uint8Array[];
 }
 
 /** A mode: how fourfold builds its cipher, and mipher's matching class (taking key, data, iv). */
@@ -81,22 +68,15 @@ function modes(apis: Apis): Mode[] {
 export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
   const ops: OpDefinition<unknown>[] = [];
   for (const mode of modes(apis)) {
-    const plain = (shape: Shape): Inputs => ({
-      shape,
-      keys: keySet('serpent key', shape.keys),
-      iv: bytes('serpent iv', 16),
-      message: message('serpent message', shape),
-    });
+    // The nonce inputs of the AEADs, with the IV as the nonce.
+    const plain = (shape: Shape): Inputs => nonceInputs('serpent', shape, 16);
     const takesSize = (size: number) => mode.name === 'ctr' || size % 16 === 0;
     // Encrypted by fourfold (mipher would take minutes for a million keys); the
     // cross-check of the encrypt op compares the two. Without fourfold, the
     // plaintext stands in: the decrypt op then has no reference to differ from.
-    const encryptedInputs = (shape: Shape): EncryptedInputs => {
-      const i = plain(shape);
-      const make = mode.fourfold;
-      const encrypted = packed(i.keys.length, shape.size, shape.offset, (k, view) => view.set(make !== undefined ? make(i.keys[k]!, i.iv).encrypt(i.message) : i.message));
-      return { ...i, encrypted };
-    };
+    const make = mode.fourfold;
+    const encryptedInputs = (shape: Shape): EncryptedInputs =>
+      sealedInputs(plain(shape), (message, iv, key) => (make !== undefined ? make(key, iv).encrypt(message) : message), 0);
 
     const encrypt: OpEntry<Inputs>[] = [];
     const decrypt: OpEntry<EncryptedInputs>[] = [];
@@ -110,20 +90,19 @@ export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
       bind: (i: Inputs, messages: (k: number) => Uint8Array, direction: 'encrypt' | 'decrypt') => (k: number) => Uint8Array,
       refuses?: (shape: Shape) => string | undefined,
     ) => {
-      encrypt.push({ library, refuses, bind: (i) => rotating(i.keys.length, bind(i, () => i.message, 'encrypt')) });
-      decrypt.push({ library, refuses, bind: (i) => rotating(i.keys.length, bind(i, (k) => i.encrypted[k]!, 'decrypt')) });
+      encrypt.push({ library, refuses, bind: perKey((i: Inputs) => bind(i, () => i.message, 'encrypt')) });
+      decrypt.push({ library, refuses, bind: perKey((i: EncryptedInputs) => bind(i, (k) => i.sealed[k]!, 'decrypt')) });
     };
-    const make = mode.fourfold;
     if (make !== undefined) {
-      for (const library of ['fourfold', 'fourfold-js']) both(library, ({ keys, iv }, m, d) => (k) => make(keys[k]!, iv)[d](m(k)));
-      both('fourfold (output)', ({ keys, iv, shape }, m, d) => {
+      for (const library of ['fourfold', 'fourfold-js']) both(library, ({ keys, nonce: iv }, m, d) => (k) => make(keys[k]!, iv)[d](m(k)));
+      both('fourfold (output)', ({ keys, nonce: iv, shape }, m, d) => {
         const out = outputBuffer(shape.size, shape);
         return (k) => make(keys[k]!, iv)[d](m(k), out);
       });
     }
     const peer = mode.mipher;
     if (peer !== undefined) {
-      const bind = ({ keys, iv, shape }: Inputs, m: (k: number) => Uint8Array, d: 'encrypt' | 'decrypt') => {
+      const bind = ({ keys, nonce: iv, shape }: Inputs, m: (k: number) => Uint8Array, d: 'encrypt' | 'decrypt') => {
         const reversedKeys = keys.map((key) => reverseBlocks(key, key.length));
         const reversedIv = reverseBlocks(iv);
         if (shape.size % 16 === 0) return (k: number) => reverseBlocks(peer[d](reversedKeys[k]!, reverseBlocks(m(k)), reversedIv));

@@ -98,16 +98,19 @@ export function nonceInputs(label: string, shape: Shape, nonceLength: number): N
   };
 }
 
-/** Decrypt inputs: `seal`, a trusted library's, seals the message under each key (tag included, TAG bytes). */
-export function sealedInputs(inputs: NonceInputs, seal: (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array): SealedInputs {
+/**
+ * Decrypt inputs: `seal`, a trusted library's, seals the message under
+ * each key, adding `overhead` bytes (a Poly1305 tag by default).
+ */
+export function sealedInputs(inputs: NonceInputs, seal: (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array, overhead = TAG): SealedInputs {
   const { shape, keys, nonce, message } = inputs;
-  const sealed = packed(keys.length, shape.size + TAG, shape.offset, (k, view) => view.set(seal(message, nonce, keys[k]!)));
+  const sealed = packed(keys.length, shape.size + overhead, shape.offset, (k, view) => view.set(seal(message, nonce, keys[k]!)));
   return { ...inputs, sealed };
 }
 
-/** A bind that makes call i use key i mod n, `use(inputs)(i)` being that call. */
+/** A bind that makes call i use key i mod n (of the inputs' keys), `use(inputs)(i)` being that call. */
 export const perKey =
-  <I extends NonceInputs>(use: (inputs: I) => (key: number) => Uint8Array) =>
+  <I extends { readonly keys: readonly unknown[] }>(use: (inputs: I) => (key: number) => ReturnType<Call>) =>
   (inputs: I): Call =>
     rotating(inputs.keys.length, use(inputs));
 
