@@ -37,7 +37,7 @@ it('ready() resolves to a tier that tier() then reports', async () => {
 
 it("the AEAD constructors carry @noble/ciphers' nonceLength, tagLength and blockSize", async () => {
   const noble = { ...(await import('@noble/ciphers/chacha.js')), ...(await import('@noble/ciphers/salsa.js')) };
-  const ours = root as unknown as Record<string, { nonceLength: number; tagLength: number; blockSize: number; name: string }>;
+  const ours = root as unknown as Record<string, { nonceLength: number; tagLength: number; blockSize: number }>;
   for (const name of ['chacha20poly1305', 'xchacha20poly1305', 'xsalsa20poly1305'] as const) {
     const theirs = noble[name] as unknown as { nonceLength: number; tagLength: number; blockSize: number };
     assert.deepEqual(
@@ -45,6 +45,5 @@ it("the AEAD constructors carry @noble/ciphers' nonceLength, tagLength and block
       { nonceLength: theirs.nonceLength, tagLength: theirs.tagLength, blockSize: theirs.blockSize },
       name,
     );
-    assert.equal(ours[name].name, name, 'the function keeps its name');
   }
 });
