@@ -17,7 +17,7 @@ import { CHAIN, KEY, PAGES, SUBKEYS, TAIL } from './layout.js';
 import { PHI } from './tables.js';
 import { INVERSE_CIRCUITS, SBOX_CIRCUITS, evaluate, type Circuit, type Logic } from './sboxes.js';
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
+  type Expr, choose, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /** The gates plus the word operations of the linear transformation, for vectors or scalar words. */
@@ -317,11 +317,7 @@ function groupFunction(modes: Mode[], count: number): string {
   const decrypt = modes[0].decrypt;
   const groups = GROUP_NAMES.slice(0, count).map(group);
   const rounds = decrypt ? decryptRounds(vectorWords, groups) : encryptRounds(vectorWords, groups);
-  const byMode = (part: (m: Mode) => Expr[]): Expr =>
-    modes.slice(0, -1).reduceRight(
-      (rest: Expr, m, i) => `(if ${i32.eq(get('mode'), i32.const(i))}\n(then ${part(m).join('\n')})\n(else ${rest}))`,
-      part(modes[modes.length - 1]).join('\n'),
-    );
+  const byMode = (part: (m: Mode) => Expr[]): Expr => choose(get('mode'), modes.map((m) => part(m).join('\n')));
   return func({
     name: groupName(modes, count),
     params: [['ptr', 'i32'], ['mode', 'i32']],

@@ -207,12 +207,17 @@ export function variantFunctions(count: number): string[] {
   ];
 }
 
+/**
+ * cases[index], for an index known only at run time and public (a branch
+ * on it is fine): a chain of ifs, the last case taken for any other index.
+ */
+export function choose(index: Expr, cases: Expr[]): Expr {
+  return cases.slice(0, -1).reduceRight((rest: Expr, code, i) => `(if ${i32.eq(index, i32.const(i))}\n(then ${code})\n(else ${rest}))`, cases[cases.length - 1]);
+}
+
 /** `(call $<fn>_<name> args)` for the variant named names[$variant]. */
 export function callVariant(names: string[], fn: string, args: Expr[]): Expr {
-  const call = (name: string) => `(call $${fn}_${name} ${args.join(' ')})`;
-  const chain = (i: number): Expr =>
-    i === names.length - 1 ? call(names[i]) : `(if ${i32.eq('(global.get $variant)', i32.const(i))} (then ${call(names[i])}) (else ${chain(i + 1)}))`;
-  return chain(0);
+  return choose('(global.get $variant)', names.map((name) => `(call $${fn}_${name} ${args.join(' ')})`));
 }
 
 /** Sets locals `names` from an expression with as many results (a multi-value call): the last result is on top of the stack. */
