@@ -41,10 +41,21 @@ interface Outcome {
   status: number | null;
 }
 
+/**
+ * Standard input comes from a file, not a pipe: a command that stops at a
+ * usage error exits without reading it, and writing to a pipe whose reader
+ * has gone races with that exit (Node reports EPIPE; Deno's spawnSync then
+ * drops the captured output). `sh` redirects the file, as a shell user would.
+ */
 function run(command: string, args: string[], input?: Uint8Array | string): Outcome {
-  const r = spawnSync(command, args, { cwd: dir, input: input ?? '', env: { ...process.env, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0' }, maxBuffer: 1 << 26 });
-  // EPIPE: the command exited (a usage error) before reading its input; what it printed still counts.
-  if (r.error && (r.error as NodeJS.ErrnoException).code !== 'EPIPE') throw r.error;
+  const stdin = `${dir}.stdin`;
+  writeFileSync(stdin, input ?? '');
+  const r = spawnSync('sh', ['-c', 'f=$1; shift; exec "$@" < "$f"', 'sh', stdin, command, ...args], {
+    cwd: dir,
+    env: { ...process.env, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0' },
+    maxBuffer: 1 << 26,
+  });
+  if (r.error) throw r.error;
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
@@ -78,7 +89,10 @@ describe('fourfold b3sum against b3sum', { skip: NO_B3SUM }, () => {
     }
     mkdirSync(join(dir, 'adir'));
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(`${dir}.stdin`, { force: true });
+  });
 
   it('hashes files, with odd names escaped, a directory and a missing file reported (exit 1)', () => {
     same(NAMES);
