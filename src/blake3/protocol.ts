@@ -14,8 +14,10 @@
  * `data` is a view on a SharedArrayBuffer where the engine has them and
  * may share them (the pool's slots, reused), otherwise an ArrayBuffer
  * transferred to the worker and back in Done (so the pool reuses it too).
- * The worker zeroes the data, the key words and its copy of the chaining
- * value before it answers; its kernel memory is wiped by the engine.
+ * The worker zeroes the key words and its copy of the chaining value
+ * before it answers, and the data when the job failed; its kernel memory
+ * is wiped by the engine. Slots the pool gets back still hold their data,
+ * which the next job overwrites: the pool zeroes them when its call ends.
  */
 import type { Tier } from '../runtime/kernels.js';
 
@@ -43,7 +45,7 @@ export interface Done {
   readonly id: number;
   /** The subtree's (non-root) chaining value, 32 bytes. */
   readonly cv: Uint8Array;
-  /** The job's `data`, zeroed, when it was transferred (not shared): handed back for reuse. */
+  /** The job's `data` when it was transferred (not shared): handed back for reuse. */
   readonly data?: Uint8Array;
 }
 

@@ -8,6 +8,7 @@ import type { Blake3Engine } from './engine.js';
 import { jsBlake3 } from './js.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 import { simdBlake3 } from './simd.js';
+import { zeroize } from '../runtime/bytes.js';
 import { ready, tier, type Tier } from '../runtime/kernels.js';
 
 interface Port {
@@ -38,29 +39,18 @@ async function port(): Promise<Port> {
 
 const engineOf = (t: Tier | undefined): Blake3Engine => (t === 'js' ? jsBlake3 : simdBlake3);
 
-const ZEROS = new Uint8Array(65536);
-/**
- * Zeroes a slot. TypedArray.prototype.fill on a SharedArrayBuffer takes
- * V8's element-by-element path (383 µs per MiB in Node 20, half the time
- * hashing that MiB takes); copying from an array of zeros is a plain
- * memory copy (44 µs).
- */
-function wipe(slot: Uint8Array): void {
-  for (let at = 0; at < slot.length; at += ZEROS.length) slot.set(ZEROS.subarray(0, Math.min(ZEROS.length, slot.length - at)), at);
-}
-
 async function run(job: ToWorker, out: Port): Promise<void> {
   const { id, key, data } = job;
   const cv = new Uint8Array(32);
   try {
     if (tier() !== job.tier) await ready({ tier: job.tier });
     engineOf(tier()).subtree(key, job.flags, data, job.counter, cv);
+    // The slot is left as it is: the pool refills it with the next job and zeroes it when the call ends.
     const shared = typeof SharedArrayBuffer === 'function' && data.buffer instanceof SharedArrayBuffer;
-    wipe(data);
     if (shared) out.post({ type: 'done', id, cv });
     else out.post({ type: 'done', id, cv, data }, [data.buffer as ArrayBuffer]);
   } catch (e) {
-    wipe(data);
+    zeroize(data);
     out.post({ type: 'failed', id, message: e instanceof Error ? e.message : String(e) });
   } finally {
     // postMessage has copied cv; the key is this worker's copy.

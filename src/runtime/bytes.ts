@@ -1,4 +1,4 @@
-/** Little-endian 32-bit words in byte arrays, at any alignment (the JS tiers' loads and stores). */
+/** Byte-array helpers: little-endian 32-bit words at any alignment (the JS tiers' loads and stores), and zeroing. */
 
 /** The word at `b[i..i+4]`, as a signed 32-bit integer (`>>> 0` for unsigned). */
 export function readLE32(b: Uint8Array, i: number): number {
@@ -11,4 +11,15 @@ export function writeLE32(b: Uint8Array, i: number, w: number): void {
   b[i + 1] = w >>> 8;
   b[i + 2] = w >>> 16;
   b[i + 3] = w >>> 24;
+}
+
+const ZEROS = new Uint8Array(65536);
+/**
+ * Zeroes `b`, also where it views a SharedArrayBuffer: there
+ * TypedArray.prototype.fill takes V8's element-by-element path (383 µs
+ * per MiB in Node 20), while copying from an array of zeros is a plain
+ * memory copy (44 µs).
+ */
+export function zeroize(b: Uint8Array): void {
+  for (let at = 0; at < b.length; at += ZEROS.length) b.set(ZEROS.subarray(0, Math.min(ZEROS.length, b.length - at)), at);
 }
