@@ -137,12 +137,13 @@ export async function absorbParallel(state: TreeState, source: ChunkSource, chun
   };
   try {
     // Workers take pieces from the front, this thread from the back; `left` chunks lie between.
+    // Near the end a worker gets no more than is left: this thread would wait for its queue.
     let front = 0;
     let back = list.length;
     let left = chunks;
     while (front < back) {
       for (const w of team) {
-        while (w.idle && front < back) {
+        while (w.idle && front < back && w.queued < left * CHUNK) {
           back += cut(list, front, left);
           left -= list[front]!.size;
           give(w, list[front++]!);

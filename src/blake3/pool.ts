@@ -81,7 +81,7 @@ export class PoolWorker {
   private readonly free: Uint8Array[] = [];
   /** How many leading bytes of the slots may hold input since they were last zeroed. */
   private dirty = 0;
-  private readonly pending = new Map<number, { resolve(cv: Uint8Array): void; reject(e: Error): void; slot: Uint8Array }>();
+  private readonly pending = new Map<number, { resolve(cv: Uint8Array): void; reject(e: Error): void; slot: Uint8Array; bytes: number }>();
   private nextId = 0;
 
   constructor(private readonly pool: Pool) {
@@ -98,8 +98,11 @@ export class PoolWorker {
     return this.ready && this.free.length > 0;
   }
 
-  get busy(): number {
-    return this.pending.size;
+  /** Bytes of the jobs given and not answered yet. */
+  get queued(): number {
+    let bytes = 0;
+    for (const p of this.pending.values()) bytes += p.bytes;
+    return bytes;
   }
 
   /** A free slot's first `bytes` bytes, to fill and pass to run(). */
@@ -113,7 +116,7 @@ export class PoolWorker {
     this.dirty = Math.max(this.dirty, data.length);
     const id = this.nextId++;
     const job: Job = { type: 'job', id, tier, key: key.slice(), flags, counter, data };
-    const done = new Promise<Uint8Array>((resolve, reject) => this.pending.set(id, { resolve, reject, slot }));
+    const done = new Promise<Uint8Array>((resolve, reject) => this.pending.set(id, { resolve, reject, slot, bytes: data.length }));
     if (this.pending.size === 1) this.handle!.hold(true);
     this.handle!.post(job, slot.buffer instanceof ArrayBuffer ? [slot.buffer, job.key.buffer as ArrayBuffer] : [job.key.buffer as ArrayBuffer]);
     return done;
