@@ -143,7 +143,7 @@ export class PoolWorker {
   private settle(m: Done): void {
     const p = this.pending.get(m.id)!;
     this.pending.delete(m.id);
-    // A transferred slot comes back (zeroed by the worker); a shared one never left.
+    // A transferred slot comes back (still holding its data: zeroSlots() clears it); a shared one never left.
     this.free.push(m.data !== undefined ? new Uint8Array(m.data.buffer, 0, PIECE) : p.slot);
     if (this.pending.size === 0) this.handle!.hold(false);
     this.pool.jobs++;
