@@ -3,7 +3,8 @@
  * chunks split into uneven subtrees (1 MiB jobs and a tail of every smaller
  * power of two), around the size below which it hashes inline, with
  * key / context / dkLen, pools of 1..4 workers, both tiers; that the
- * workers did the work, left their slots zeroed and the kernel wiped; and
+ * workers did the work, left their slots zeroed and the kernel wiped; that
+ * a pool terminated mid-call leaves its pieces to the calling thread; and
  * the errors.
  */
 import { it, before, after } from 'node:test';
@@ -99,6 +100,19 @@ forEachTier('blake3Parallel', (tier) => {
     const outs = await Promise.all(sizes.map((n) => blake3Parallel(msg(n), { workers: 3 })));
     sizes.forEach((n, i) => assertBytes(outs[i], blake3(msg(n)), `${n} bytes`));
     assertSlotsZero('after concurrent calls');
+  });
+
+  it('terminate() during a call: the workers\' pieces fall back to this thread, same bytes, slots zeroed', async () => {
+    const n = 16 * MiB + 5;
+    const workers = [...pool.workers];
+    const call = blake3Parallel(msg(n), { workers: 2 });
+    // The call gave the workers their first jobs before its first await.
+    const queued = (w: unknown) => (w as { queued: number }).queued;
+    assert.ok(workers.some((w) => queued(w) > 0), 'no job was in flight');
+    blake3Parallel.terminate();
+    assertBytes(await call, blake3(msg(n)), 'after terminate()');
+    for (const w of workers) for (const slot of (w as unknown as { free: Uint8Array[] }).free) assert.ok(isAllZero(slot), 'a terminated worker\'s slot is not zeroed');
+    await workersReady(4);
   });
 });
 
