@@ -160,8 +160,8 @@ export class PoolWorker {
     this.ready = false;
     this.ended = true;
     for (const p of this.pending.values()) {
-      // A shared slot is still ours to zero; a transferred one went with the worker.
-      if (p.slot.buffer.byteLength > 0) zeroize(p.slot.subarray(0, this.dirty));
+      // A shared slot is still ours (zeroed below with the free ones); a transferred one went with the worker.
+      if (p.slot.buffer.byteLength > 0) this.free.push(p.slot);
       p.reject(new Error('blake3Parallel: the pool was terminated'));
     }
     this.pending.clear();
