@@ -13,7 +13,7 @@
  * shared with Salsa20; this file holds what is ChaCha's (the quarter
  * round, the rounds, the state layout) and the AEADs.
  */
-import { BLOCK, NONCE24, PAGES, POLY, REST, STATE, TAIL } from './layout.js';
+import { BLOCK, BUFFER, NONCE24, PAGES, POLY, REST, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
@@ -393,6 +393,7 @@ function twoBlocks(): string {
 }
 
 export function chachaModule(variants: Variant[] = chachaVariants): string {
+  if (REST + 48 > BUFFER) throw new Error('chacha layout: REST overlaps BUFFER');
   return module(PAGES, [
     ...variants.flatMap(vectorFunctions),
     ...dispatch(variants),

@@ -4,6 +4,8 @@
  * BUFFER + the bytes a call used is secret and wiped before the call returns.
  */
 
+import { SIZE as POLY_SIZE } from '../poly1305/layout.js';
+
 /** 16 words of ChaCha input state (RFC 8439 §2.3); the kernel advances words 12..13 as it goes. */
 export const STATE = 0;
 /** One 64-byte keystream block: a partial final block, the HChaCha20 output, the Poly1305 key. */
@@ -16,7 +18,7 @@ export const POLY = 128;
  * 48 bytes for secretstream's last partial Poly1305 block, its padding and
  * its length block (kernel.ts secretstream), between POLY's end and BUFFER.
  */
-export const REST = 256;
+export const REST = POLY + POLY_SIZE;
 /** Data slices are copied here, processed in place, and copied out. */
 export const BUFFER = 512;
 /**

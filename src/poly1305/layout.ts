@@ -9,8 +9,13 @@ export const PAD = 40; // s, 4 words (RFC 8439 §2.5: the second half of the key
 export const KEY = 64; // the 32-byte one-time key r || s, read by poly_init
 export const SCRATCH = 96; // one zero-padded 16-byte block
 export const TAG = 112; // the 16-byte tag written by poly_finish
-/** Bytes the state occupies; the vector powers are kept in locals, not here. */
-export const SIZE = 128;
+/**
+ * The vector loop's powers of r (kernel.ts): lanes [r^4, r^4, r^2, r^2] of
+ * limbs 0..4, then 5 times those of limbs 1..4; nine v128s, secret like r.
+ */
+export const POWERS = 128;
+/** Bytes the state occupies. */
+export const SIZE = POWERS + 9 * 16;
 /** Byte length of the serialized incremental state: h, r and s (the fields up to KEY). */
 export const STATE_BYTES = 64;
 /** The 2^128 bit of a whole block (RFC 8439 §2.5.1: "add one bit beyond the number of octets"), in limb 4. */

@@ -20,7 +20,7 @@
  * b ^= (t << r) | (t >>> 32 - r), moved nothing beyond noise.
  */
 import { HSALSA_WORDS } from './constants.js';
-import { BLOCK, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';
+import { BLOCK, BUFFER, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
@@ -202,6 +202,7 @@ function secretbox(): string[] {
 }
 
 export function salsaModule(): string {
+  if (POLY + P.SIZE > BUFFER) throw new Error('salsa layout: the Poly1305 state overlaps BUFFER');
   return module(
     PAGES,
     [...xorFunctions(), hsalsa(), hsalsaRekey(), ...poly1305Functions(POLY), ...secretbox(), wipeFunction(TAIL)],
