@@ -171,10 +171,11 @@ export function poly1305Functions(base: number): string[] {
    * around the products (its loop was 152 vector moves beside ~175
    * arithmetic operations); see the header for the measurements.
    */
-  const power = (j: number): Expr => v128.load(at(POWERS), 16 * j);
-  const powers = [0, 1, 2, 3, 4].map(power);
-  // productTerms reads 5 * b_j only for j >= 1, so POWERS keeps no 5 * r_0.
-  const powers5 = ['', ...[1, 2, 3, 4].map((j) => v128.load(at(POWERS), 16 * (4 + j)))];
+  const slot = (n: number): Expr => v128.load(at(POWERS), 16 * n);
+  const powers = [0, 1, 2, 3, 4].map(slot);
+  // productTerms reads 5 * b_j only for j >= 1, so POWERS keeps no 5 * r_0:
+  // slots 5..8 hold 5 times limbs 1..4.
+  const powers5 = ['', ...[1, 2, 3, 4].map((j) => slot(4 + j))];
   /** One iteration over the 64 bytes at ptr; the first also adds vIn (the scalar h) into m0. */
   const iteration = (first: boolean): Expr[] => [
     // Lanes [m2, m3, m0, m1]: transpose the blocks so that vw_j holds word j of each.
@@ -208,7 +209,7 @@ export function poly1305Functions(base: number): string[] {
       // r^2 and r^4, then the lane vectors [r^4, r^4, r^2, r^2] and 5 times them.
       ...mulmod(r2, r, r, r5, d), ...times5(p5, r2),
       ...mulmod(r4, r2, r2, p5, d), ...times5(q5, r4),
-      ...vR.map((n, i) => v128.store(at(POWERS), pair(r4[i], r2[i]), 16 * i)),
+      ...[0, 1, 2, 3, 4].map((i) => v128.store(at(POWERS), pair(r4[i], r2[i]), 16 * i)),
       ...[1, 2, 3, 4].map((i) => v128.store(at(POWERS), i32x4.mul(powers[i], i32x4.splat(i32.const(5))), 16 * (4 + i))),
       // The scalar h enters as part of the first m0 (lane 2 of the message vectors).
       ...vIn.map((n, i) => set(n, v128.shuffle32([4, 4, 0, 4], i32x4.splat(i32.wrap(get(h[i]))), v128.const32(0, 0, 0, 0)))),
