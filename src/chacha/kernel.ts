@@ -13,7 +13,7 @@
  * shared with Salsa20; this file holds what is ChaCha's (the quarter
  * round, the rounds, the state layout) and the AEADs.
  */
-import { BLOCK, BUFFER, NONCE24, PAGES, POLY, REST, STATE, TAIL } from './layout.js';
+import { BLOCK, BUFFER, NONCE24, PAGES, POLY, REST, REST_BYTES, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import {
@@ -303,7 +303,7 @@ function secretstream(): string[] {
     locals: { rest: 'i32', total: 'i32' },
     body: [
       set('rest', i32.and(i32.wrap(op('i64.trunc_f64_u')(get('macLength'))), i32.const(15))),
-      memoryFill(i32.add(i32.const(REST), get('rest')), i32.sub(i32.const(48), get('rest'))),
+      memoryFill(i32.add(i32.const(REST), get('rest')), i32.sub(i32.const(REST_BYTES), get('rest'))),
       i64.store(i32.add(i32.const(REST), i32.shl(get('rest'), 1)), op('i64.trunc_f64_u')(get('aadLength'))),
       i64.store(i32.add(i32.const(REST), i32.shl(get('rest'), 1)), op('i64.trunc_f64_u')(get('macLength')), 8),
       set('total', i32.add(i32.shl(get('rest'), 1), i32.const(16))),
@@ -404,7 +404,7 @@ function twoBlocks(): string {
 }
 
 export function chachaModule(variants: Variant[] = chachaVariants): string {
-  if (REST + 48 > BUFFER) throw new Error('chacha layout: REST overlaps BUFFER');
+  if (REST + REST_BYTES > BUFFER) throw new Error('chacha layout: REST overlaps BUFFER');
   return module(PAGES, [
     ...variants.flatMap(vectorFunctions),
     ...dispatch(variants),

@@ -15,10 +15,12 @@ export const NONCE24 = BLOCK + 32;
 /** Poly1305 state (see poly1305/layout.ts for its fields). */
 export const POLY = 128;
 /**
- * 48 bytes for secretstream's last partial Poly1305 block, its padding and
- * its length block (kernel.ts secretstream), between POLY's end and BUFFER.
+ * REST_BYTES (48) for secretstream's last partial Poly1305 block, its
+ * padding and its length block (kernel.ts secretstream), between POLY's
+ * end and BUFFER.
  */
 export const REST = POLY + POLY_SIZE;
+export const REST_BYTES = 48;
 /** Data slices are copied here, processed in place, and copied out. */
 export const BUFFER = 512;
 /**
