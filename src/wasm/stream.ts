@@ -130,6 +130,15 @@ export function groupFunction(L: StreamLayout, name: string, rounds: (x: string[
  * spills' latency: measured for ChaCha on 512 bytes against two single
  * groups, 1,470 vs 1,200 MB/s in Node 20 (V8 11.3), 1,160 vs 1,130 in
  * Deno 2.9, 810 vs 630 in Bun 1.4 (JSC); for Salsa20 see salsa/kernel.ts.
+ * A single group is bound by its quarter rounds' chains of dependent
+ * operations, which the second group's work fills: native C in this
+ * layout (bench/ceiling) runs 1,197 MB/s with one group, 1,803 with two,
+ * and this kernel equals it in memory in Node 20 (1,860-1,910).
+ * Measured and not kept (2026-11-21): three groups (12 blocks) with two
+ * and one for the rest, 0.5-2% faster at 64 KiB in V8 and Firefox and
+ * 3.6% in Bun (`npm run bench`, 'fourfold (output)', three interleaved
+ * runs) for a ChaCha module of 39.9 KB instead of 25.6; native C gains
+ * 6% from it.
  */
 export function group8Function(L: StreamLayout, name: string, quarterRound: QuarterRound, doubleRound: number[][]): string {
   const x = regs('x', 16), y = regs('y', 16), t = regs('t', 4);
