@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Native reference points for `npm run bench` on this machine (README.md here):
-# ChaCha20 with 128-bit SIMD in C, and native libsodium if libsodium-dev is installed.
+# ChaCha20 and Salsa20 with 128-bit SIMD in C, native libsodium if libsodium-dev is
+# installed, and OpenSSL held to 128-bit SSSE3 code.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(mktemp -d)

@@ -138,8 +138,8 @@ export function groupFunction(L: StreamLayout, name: string, rounds: (x: string[
  * Measured and not kept (2026-11-21): three groups (12 blocks) with two
  * and one for the rest, 0.5-2% faster at 64 KiB in V8 and Firefox and
  * 3.6% in Bun (`npm run bench`, 'fourfold (output)', three interleaved
- * runs) for a ChaCha module of 39.9 KB instead of 25.6; native C gains
- * 6% from it.
+ * runs) for a ChaCha module of 39.9 KB instead of 25.6; native C gained
+ * 0-6% from it.
  */
 export function group8Function(L: StreamLayout, name: string, quarterRound: QuarterRound, doubleRound: number[][]): string {
   const x = regs('x', 16), y = regs('y', 16), t = regs('t', 4);
