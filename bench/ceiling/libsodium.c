@@ -12,7 +12,6 @@
  */
 #include <sodium.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include "timing.h"
 
 #define MAX_BYTES (1 << 20)
@@ -39,9 +38,8 @@ static void secretstream_push(size_t len) {
   crypto_secretstream_xchacha20poly1305_push(&state, output, NULL, message, len, NULL, 0, 0);
 }
 
-/* Median MB/s of 21 samples of about 20 ms each. */
+/* Median MB/s of SAMPLES samples of about 20 ms each. */
 static void measure(const char *name, operation *f, size_t len) {
-  enum { SAMPLES = 21 };
   int calls = (int)(20e6 / (double)len) + 1;
   double rates[SAMPLES];
   for (int s = 0; s < SAMPLES; s++) {
@@ -49,8 +47,8 @@ static void measure(const char *name, operation *f, size_t len) {
     for (int c = 0; c < calls; c++) f(len);
     rates[s] = (double)len * calls / (seconds() - start) / 1e6;
   }
-  double middle = median(rates, SAMPLES);
-  printf("  %-28s %8zu B %6.0f MB/s (quartiles %.0f-%.0f)\n", name, len, middle, rates[SAMPLES / 4], rates[3 * SAMPLES / 4]);
+  printf("  %-28s %8zu B", name, len);
+  print_rates(rates);
 }
 
 int main(void) {
@@ -58,7 +56,7 @@ int main(void) {
   randombytes_buf(key, sizeof key);
   randombytes_buf(nonce, sizeof nonce);
   randombytes_buf(message, sizeof message);
-  printf("native libsodium %s, median of 21 samples:\n", sodium_version_string());
+  printf("native libsodium %s, median of %d samples:\n", sodium_version_string(), SAMPLES);
   measure("chacha20", chacha20, 65536);
   measure("poly1305", poly1305, 65536);
   measure("xchacha20poly1305-encrypt", xchacha20poly1305, 65536);

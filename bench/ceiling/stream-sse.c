@@ -17,7 +17,6 @@
 #include <immintrin.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "timing.h"
 
@@ -174,7 +173,7 @@ int main(void) {
       {"Salsa20", salsa_known, {SALSA_xor1, SALSA_xor2, SALSA_xor3}},
   };
   static uint8_t buf[BUFFER_BYTES];
-  enum { SAMPLES = 21, CALLS = 2000 };
+  enum { CALLS = 2000 };
   for (size_t c = 0; c < sizeof ciphers / sizeof ciphers[0]; c++) {
     struct known_block known;
     ciphers[c].known(&known);
@@ -195,8 +194,8 @@ int main(void) {
         for (int call = 0; call < CALLS; call++) f(state, buf, len);
         rates[s] = (double)len * CALLS / (seconds() - start) / 1e6;
       }
-      double middle = median(rates, SAMPLES);
-      printf("  %2d blocks an iteration: %5.0f MB/s (quartiles %.0f-%.0f)\n", 4 * groups, middle, rates[SAMPLES / 4], rates[3 * SAMPLES / 4]);
+      printf("  %2d blocks an iteration:", 4 * groups);
+      print_rates(rates);
     }
   }
   return 0;

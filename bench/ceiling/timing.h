@@ -1,6 +1,7 @@
 /* Timing helpers shared by the native reference programs. */
 #ifndef CEILING_TIMING_H
 #define CEILING_TIMING_H
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -15,9 +16,12 @@ static inline int by_value(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Sorts the samples and returns their median. */
-static inline double median(double *samples, int count) {
-  qsort(samples, (size_t)count, sizeof samples[0], by_value);
-  return samples[count / 2];
+/* Samples per measurement. */
+enum { SAMPLES = 21 };
+
+/* Sorts the SAMPLES rates (MB/s) and prints their median and quartiles, ending the line. */
+static inline void print_rates(double *rates) {
+  qsort(rates, SAMPLES, sizeof rates[0], by_value);
+  printf(" %6.0f MB/s (quartiles %.0f-%.0f)\n", rates[SAMPLES / 2], rates[SAMPLES / 4], rates[3 * SAMPLES / 4]);
 }
 #endif

@@ -132,7 +132,7 @@ export function groupFunction(L: StreamLayout, name: string, rounds: (x: string[
  * Deno 2.9, 810 vs 630 in Bun 1.4 (JSC); for Salsa20 see salsa/kernel.ts.
  * A single group is bound by its quarter rounds' chains of dependent
  * operations, which the second group's work fills: native C in this
- * layout (bench/ceiling) runs 1,170-1,219 MB/s with one group and
+ * layout (bench/ceiling) runs 1,170-1,246 MB/s with one group and
  * 1,600-1,803 with two, OpenSSL's SSSE3 assembly 1,618-1,677, and this
  * kernel 1,850-1,910 on data in memory in Node 20.
  * Measured and not kept (2026-11-21): three groups (12 blocks) with two
