@@ -92,16 +92,17 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   if (wants('sweep')) {
     for (const op of ops) {
       const t = config.timing.sweep;
+      const opLengths = lengths.filter(takes(op));
       // A sample: its batch (one call at least), a share of the untimed
       // call made at each length, and a few µs around it.
-      const perPass = lengths.reduce(
+      const perPass = opLengths.reduce(
         (sum, length) => sum + Math.max(minSampleNs / 1e6, roughCallMs(length)) + roughCallMs(length) / op.timed.length + 0.003,
         0,
       );
       tasks.push({
         label: `sweep ${op.definition.op}`,
         weight: op.timed.length * (t.warmupMs + t.passes * perPass),
-        run: async (tick) => void sweeps.push(...(await runSweep(op, lengths.filter(takes(op)), byName, t, minSampleNs, (f, label) => tick(f, label)))),
+        run: async (tick) => void sweeps.push(...(await runSweep(op, opLengths, byName, t, minSampleNs, (f, label) => tick(f, label)))),
       });
     }
   }
