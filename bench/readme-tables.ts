@@ -47,8 +47,9 @@ for (const [id, label] of engines) {
     const ratio = theirs === undefined ? '' : ` · ${(theirs / mine).toFixed(2)}×`;
     return size === 64 ? `${formatTime(mine)}${ratio}` : `${formatRate(megabytesPerSecond(size, mine))}${ratio}`;
   });
-  const ready = median(runs.flatMap((run) => run.engines.filter((e) => e.engine.id === id && e.readyMs !== undefined).map((e) => e.readyMs!)));
-  console.log(`| ${label} | ${cells.join(' | ')} | ${ready.toFixed(1)} ms |`);
+  const readyMs = runs.flatMap((run) => run.engines.filter((e) => e.engine.id === id && e.readyMs !== undefined).map((e) => e.readyMs!));
+  const ready = readyMs.length > 0 ? `${median(readyMs).toFixed(1)} ms` : '';
+  console.log(`| ${label} | ${cells.join(' | ')} | ${ready} |`);
 }
 
 // The issues' targets, in Node 20.

@@ -134,22 +134,6 @@ async function loadNodeCrypto(): Promise<typeof NodeCrypto | undefined> {
   }
 }
 
-/**
- * A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3,
- * mipher for Serpent): its API, listed as a reference library; one that
- * does not load is a warning, and its columns are skipped.
- */
-async function optionalPeer<T>(library: Library, load: () => Promise<T>, warnings: string[], libraries: Library[]): Promise<T | undefined> {
-  try {
-    const api = await load();
-    libraries.push(library);
-    return api;
-  } catch (cause) {
-    warnings.push(`${library.version}: ${describeError(cause)}; its columns are skipped`);
-    return undefined;
-  }
-}
-
 /** Where the engine says which TLS library backs node:crypto. */
 function nodeCryptoVersion(): string {
   const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions ?? {};
@@ -198,7 +182,19 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
     { name: 'sodium', version: sodium.version, reference: true },
   );
   if (node !== undefined) libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true });
-  const peer = <T>(name: string, version: string, load: () => Promise<T>) => optionalPeer({ name, version, reference: true }, load, warnings, libraries);
+  // A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3,
+  // mipher for Serpent): its API, listed as a reference library; one that
+  // does not load is a warning, and its columns are skipped.
+  const peer = async <T>(name: string, version: string, load: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      const api = await load();
+      libraries.push({ name, version, reference: true });
+      return api;
+    } catch (cause) {
+      warnings.push(`${version}: ${describeError(cause)}; its columns are skipped`);
+      return undefined;
+    }
+  };
   const nobleHashes = await peer('noble-hashes', `@noble/hashes ${versions['@noble/hashes'] ?? '?'}`, async () => ({
     blake3: (await import('@noble/hashes/blake3.js')).blake3 as NonNullable<Apis['nobleHashes']>['blake3'],
   }));

@@ -7,7 +7,7 @@ import type { Call, OpEntry, Shape } from './types.js';
  * sealed message pairs), one per call. With one input it is a plain call,
  * so the 'sizes' and 'sweep' parts pay nothing for the rotation.
  */
-export function rotating(count: number, use: (i: number) => ReturnType<Call>): Call {
+function rotating(count: number, use: (i: number) => ReturnType<Call>): Call {
   if (count === 1) return () => use(0);
   const mask = count - 1; // count is a power of two
   let i = 0;
