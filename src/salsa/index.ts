@@ -37,7 +37,6 @@ export function hsalsa20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
   return out;
 }
 
-
 /**
  * Whether writing `out` front to back while reading `input` front to back,
  * at the same positions, would overwrite input bytes before they are read:

@@ -38,9 +38,9 @@ async function workersReady(n: number): Promise<void> {
   }
 }
 
-/** Every free slot of every worker is zero (the busy ones are not, until their job ends). */
-function assertSlotsZero(label: string): void {
-  for (const w of pool.workers) for (const slot of (w as unknown as { free: Uint8Array[] }).free) assert.ok(isAllZero(slot), `${label}: a worker slot is not zeroed`);
+/** Every free slot of every worker (the pool's, or `workers` kept from before terminate()) is zero; the busy ones are not, until their job ends. */
+function assertSlotsZero(label: string, workers: readonly unknown[] = pool.workers): void {
+  for (const w of workers) for (const slot of (w as unknown as { free: Uint8Array[] }).free) assert.ok(isAllZero(slot), `${label}: a worker slot is not zeroed`);
 }
 
 after(() => blake3Parallel.terminate());
@@ -111,7 +111,7 @@ forEachTier('blake3Parallel', (tier) => {
     assert.ok(workers.some((w) => queued(w) > 0), 'no job was in flight');
     blake3Parallel.terminate();
     assertBytes(await call, blake3(msg(n)), 'after terminate()');
-    for (const w of workers) for (const slot of (w as unknown as { free: Uint8Array[] }).free) assert.ok(isAllZero(slot), 'a terminated worker\'s slot is not zeroed');
+    assertSlotsZero('a terminated worker', workers);
     await workersReady(4);
   });
 });
