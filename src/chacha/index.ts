@@ -7,9 +7,10 @@
 import type { ChachaEngine } from './engine.js';
 import { jsChacha } from './js.js';
 import { simdChacha } from './simd.js';
+import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
 import * as check from '../runtime/assert.js';
 import { streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
-import { type Aead, TAG_LENGTH, aeadParams } from '../runtime/aead.js';
+import { type Aead, aeadParams } from '../runtime/aead.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
 
@@ -18,19 +19,19 @@ const engine = (): ChachaEngine => (activeTier() === 'js' ? jsChacha : simdChach
 export type { XorStream } from '../runtime/stream-cipher.js';
 export type { Aead, AeadParams } from '../runtime/aead.js';
 
-/** A ChaCha stream cipher; counterBits 64 is the original layout, carrying from word 12 into 13. */
+/** A ChaCha stream cipher (args.ts has the variants' layouts). */
 const streamCipher = (variant: StreamVariant) => stream(variant, () => engine().xor);
 
 /** ChaCha20 of RFC 8439: 32-byte key, 12-byte nonce, 32-bit block counter. */
-export const chacha20 = streamCipher({ nonceLength: 12, doubleRounds: 10, counterBits: 32, keyLengths: [32] });
+export const chacha20 = streamCipher(CHACHA20);
 /** ChaCha with 8 rounds, RFC 8439 layout. */
-export const chacha8 = streamCipher({ nonceLength: 12, doubleRounds: 4, counterBits: 32, keyLengths: [32] });
+export const chacha8 = streamCipher(CHACHA8);
 /** ChaCha with 12 rounds, RFC 8439 layout. */
-export const chacha12 = streamCipher({ nonceLength: 12, doubleRounds: 6, counterBits: 32, keyLengths: [32] });
+export const chacha12 = streamCipher(CHACHA12);
 /** The original ChaCha20: 8-byte nonce, 64-bit block counter; 32-byte (or 16-byte) key. */
-export const chacha20orig = streamCipher({ nonceLength: 8, doubleRounds: 10, counterBits: 64, keyLengths: [32, 16] });
+export const chacha20orig = streamCipher(CHACHA20_ORIG);
 /** XChaCha20 (as libsodium's crypto_stream_xchacha20): 24-byte nonce, 64-bit block counter. */
-export const xchacha20 = streamCipher({ nonceLength: 24, doubleRounds: 10, counterBits: 64, keyLengths: [32] });
+export const xchacha20 = streamCipher(XCHACHA20);
 
 /** HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the 32-byte subkey for `key` and a 16-byte nonce. */
 export function hchacha20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
@@ -38,10 +39,6 @@ export function hchacha20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
   engine().hchacha(check.key(key, [32]), check.bytes(nonce, 'nonce', 16), out);
   return out;
 }
-
-/** RFC 8439 §2.8: blocks 1 to 2^32 - 1 of the keystream, 64 bytes each. */
-const MAX_PLAINTEXT = (2 ** 32 - 1) * 64;
-const EMPTY = new Uint8Array(0);
 
 /**
  * The RFC 8439 AEAD; with a 24-byte nonce, XChaCha20-Poly1305 (the engines
@@ -55,34 +52,21 @@ class ChachaPoly1305 implements Aead {
   ) {}
 
   encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array {
-    const input = check.bytes(plaintext, 'plaintext');
-    if (input.length > MAX_PLAINTEXT) throw new RangeError('plaintext is longer than RFC 8439 allows (2^32 - 1 blocks)');
-    if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length + TAG_LENGTH).subarray(0, input.length));
-    return engine().seal(this.key, this.nonce, this.aad, input, output);
+    const a = sealArgs(plaintext, output);
+    return engine().seal(this.key, this.nonce, this.aad, a.input, a.output);
   }
 
   decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array {
-    const input = check.bytes(ciphertext, 'ciphertext');
-    if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
-    const length = input.length - TAG_LENGTH;
-    if (length > MAX_PLAINTEXT) throw new RangeError('ciphertext is longer than RFC 8439 allows (2^32 - 1 blocks)');
-    if (output !== undefined) check.noPartialOverlap(input.subarray(0, length), check.output(output, length));
-    // Copy the tag first: an output inside the ciphertext's buffer may overwrite it.
-    const tag = input.slice(length);
-    const body = input.subarray(0, length);
+    const { body, tag, output: out } = openArgs(ciphertext, output);
     let plaintext: Uint8Array | undefined;
     try {
-      plaintext = engine().open(this.key, this.nonce, this.aad, body, tag, output);
+      plaintext = engine().open(this.key, this.nonce, this.aad, body, tag, out);
     } finally {
-      if (plaintext === undefined) output?.fill(0);
+      if (plaintext === undefined) out?.fill(0);
     }
     if (plaintext === undefined) throw new AuthenticationError();
     return plaintext;
   }
-}
-
-function aadOf(aad: unknown): Uint8Array {
-  return aad === undefined ? EMPTY : check.bytes(aad, 'aad');
 }
 
 /** ChaCha20-Poly1305 (RFC 8439 §2.8): 32-byte key, 12-byte nonce, optional associated data. */

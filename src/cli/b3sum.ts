@@ -12,7 +12,7 @@ import { hashFd, type Keying } from './hash.js';
 import { describe, Output, readFull } from './io.js';
 import type { RootNode } from '../blake3/engine.js';
 import { engine, modeOf } from '../blake3/mode.js';
-import { cores } from '../blake3/pool.js';
+import { cores } from '../runtime/pool.js';
 import { ready } from '../runtime/kernels.js';
 
 const STDIN = 0;

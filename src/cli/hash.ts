@@ -11,6 +11,7 @@ import type { RootNode, TreeState } from '../blake3/engine.js';
 import { ROOT_BYTES } from '../blake3/layout.js';
 import { engine } from '../blake3/mode.js';
 import { absorbParallel, PARALLEL_MIN, type ChunkSource } from '../blake3/parallel.js';
+import { team } from '../runtime/parallel.js';
 import { readFull } from './io.js';
 
 const CHUNK = 1024;
@@ -54,7 +55,7 @@ async function parallel(fd: number, size: number, state: TreeState, buf: Uint8Ar
   };
   const source: ChunkSource = { copy: read, view: (offset, length) => read(offset, buf.subarray(0, length)) };
   const whole = Math.floor((size - 1) / CHUNK);
-  await absorbParallel(state, source, whole, workers);
+  await absorbParallel(state, source, whole, team(size, workers));
   const last = read(whole * CHUNK, buf.subarray(0, size - whole * CHUNK));
   return finish(state, last);
 }

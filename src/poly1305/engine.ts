@@ -4,6 +4,14 @@ export interface Poly1305State {
   update(data: Uint8Array): void;
   /** Writes the 16-byte tag into `out` and wipes the state; the object is unusable afterwards. */
   digestInto(out: Uint8Array): void;
+  /**
+   * Writes the polynomial without s, h = sum of m_i * r^(n - i + 1) over
+   * the n blocks absorbed (a partial last one padded as for the tag), fully
+   * reduced mod 2^130 - 5, as 17 little-endian bytes into `out`, and wipes
+   * the state: the part of a tag that pieces of one message, hashed apart,
+   * combine into (combine.ts).
+   */
+  polynomialInto(out: Uint8Array): void;
   /** Wipes the state without producing a tag. */
   destroy(): void;
 }

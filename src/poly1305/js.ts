@@ -11,22 +11,22 @@
  * Carries use Math.floor on exact powers-of-two multiples, which compiles
  * to a branch-free rounding instruction.
  *
- * The final reduction and the addition of s run on 32-bit integers with
- * masks, so nothing branches on or indexes by secret data.
+ * The final reduction and the addition of s (field.ts) run on 32-bit
+ * integers with masks, so nothing branches on or indexes by secret data.
  */
 import type { Poly1305Engine, Poly1305State } from './engine.js';
+import { clampedR, newLimbs, tagInto, toBytes } from './field.js';
 import { readLE32 } from '../runtime/bytes.js';
 
 const MASK22 = 0x3fffff;
 const TWO22 = 4194304; // 2^22
 const INV22 = 1 / TWO22; // exact: a power of two
-const TWO32 = 4294967296;
 /** The 2^128 bit appended to every full 16-byte block (§2.5.1), as it sits in limb 5 (bit 110). */
 const HIBIT = 1 << 18;
 
 class JsPoly1305 implements Poly1305State {
-  /** h, the accumulator, in 22-bit limbs (each below 2^23 between blocks). */
-  private readonly h = new Float64Array(6);
+  /** h, the accumulator, in 22-bit limbs (field.ts; each below 2^23 between blocks). */
+  private readonly h = newLimbs();
   /** r in 22-bit limbs, then 20 * r[1..5] for the wrapped-around columns. */
   private readonly r = new Float64Array(11);
   /** s, added at the end, as four little-endian words. */
@@ -37,19 +37,10 @@ class JsPoly1305 implements Poly1305State {
   private finished = false;
 
   constructor(key: Uint8Array) {
-    // Clamp r (§2.5): clear the top 4 bits of bytes 3, 7, 11, 15 and the low 2 bits of bytes 4, 8, 12.
-    const t0 = readLE32(key, 0) & 0x0fffffff;
-    const t1 = readLE32(key, 4) & 0x0ffffffc;
-    const t2 = readLE32(key, 8) & 0x0ffffffc;
-    const t3 = readLE32(key, 12) & 0x0ffffffc;
-    const r = this.r;
-    r[0] = t0 & MASK22;
-    r[1] = ((t0 >>> 22) | (t1 << 10)) & MASK22;
-    r[2] = ((t1 >>> 12) | (t2 << 20)) & MASK22;
-    r[3] = (t2 >>> 2) & MASK22;
-    r[4] = ((t2 >>> 24) | (t3 << 8)) & MASK22;
-    r[5] = t3 >>> 14; // below 2^14 after clamping
-    for (let i = 1; i < 6; i++) r[5 + i] = 20 * r[i];
+    const r = clampedR(key);
+    this.r.set(r);
+    r.fill(0);
+    for (let i = 1; i < 6; i++) this.r[5 + i] = 20 * this.r[i];
     for (let i = 0; i < 4; i++) this.s[i] = readLE32(key, 16 + 4 * i);
   }
 
@@ -109,59 +100,26 @@ class JsPoly1305 implements Poly1305State {
     for (pos = end; pos < len; pos++) buffer[this.buffered++] = data[pos];
   }
 
+  /** Absorbs a buffered partial block: a 0x01 byte and zero padding instead of the 2^128 bit (§2.5.1). */
+  private finalBlock(): void {
+    if (this.buffered === 0) return;
+    const buffer = this.buffer;
+    buffer[this.buffered] = 1;
+    buffer.fill(0, this.buffered + 1);
+    this.blocks(buffer, 0, 16, 0);
+  }
+
   digestInto(out: Uint8Array): void {
     this.check();
-    if (this.buffered > 0) {
-      // A final partial block gets a 0x01 byte and zero padding instead of the 2^128 bit (§2.5.1).
-      const buffer = this.buffer;
-      buffer[this.buffered] = 1;
-      buffer.fill(0, this.buffered + 1);
-      this.blocks(buffer, 0, 16, 0);
-    }
-    const h = this.h;
-    let h0 = h[0] | 0, h1 = h[1] | 0, h2 = h[2] | 0, h3 = h[3] | 0, h4 = h[4] | 0, h5 = h[5] | 0;
+    this.finalBlock();
+    tagInto(this.h, this.s, out);
+    this.destroy();
+  }
 
-    // Carry fully, folding the bits from 2^130 up back in times 5, then carry once more
-    // (at most one unit ripples up), so h < 2^130 + 2^22 < 2p and one subtraction of p suffices.
-    let c = h0 >>> 22; h0 &= MASK22; h1 += c;
-    c = h1 >>> 22; h1 &= MASK22; h2 += c;
-    c = h2 >>> 22; h2 &= MASK22; h3 += c;
-    c = h3 >>> 22; h3 &= MASK22; h4 += c;
-    c = h4 >>> 22; h4 &= MASK22; h5 += c;
-    c = h5 >>> 20; h5 &= 0xfffff; h0 += 5 * c;
-    c = h0 >>> 22; h0 &= MASK22; h1 += c;
-    c = h1 >>> 22; h1 &= MASK22; h2 += c;
-    c = h2 >>> 22; h2 &= MASK22; h3 += c;
-    c = h3 >>> 22; h3 &= MASK22; h4 += c;
-    c = h4 >>> 22; h4 &= MASK22; h5 += c;
-
-    // g = h + 5 - 2^130 = h - p; keep g when it is non-negative, selected by a mask.
-    let g0 = h0 + 5; c = g0 >>> 22; g0 &= MASK22;
-    let g1 = h1 + c; c = g1 >>> 22; g1 &= MASK22;
-    let g2 = h2 + c; c = g2 >>> 22; g2 &= MASK22;
-    let g3 = h3 + c; c = g3 >>> 22; g3 &= MASK22;
-    let g4 = h4 + c; c = g4 >>> 22; g4 &= MASK22;
-    const g5 = h5 + c - (1 << 20);
-    const keepH = g5 >> 31; // all ones when h < p
-    const keepG = ~keepH;
-    h0 = (h0 & keepH) | (g0 & keepG);
-    h1 = (h1 & keepH) | (g1 & keepG);
-    h2 = (h2 & keepH) | (g2 & keepG);
-    h3 = (h3 & keepH) | (g3 & keepG);
-    h4 = (h4 & keepH) | (g4 & keepG);
-    h5 = (h5 & keepH) | (g5 & keepG);
-
-    // tag = (h + s) mod 2^128 (§2.5.1), 32 bits at a time with the carry taken arithmetically.
-    const s = this.s;
-    let f = ((h0 | (h1 << 22)) >>> 0) + s[0];
-    writeTagWord(out, 0, f);
-    f = (((h1 >>> 10) | (h2 << 12)) >>> 0) + s[1] + ((f / TWO32) | 0);
-    writeTagWord(out, 4, f);
-    f = (((h2 >>> 20) | (h3 << 2) | (h4 << 24)) >>> 0) + s[2] + ((f / TWO32) | 0);
-    writeTagWord(out, 8, f);
-    f = (((h4 >>> 8) | (h5 << 14)) >>> 0) + s[3] + ((f / TWO32) | 0);
-    writeTagWord(out, 12, f);
-
+  polynomialInto(out: Uint8Array): void {
+    this.check();
+    this.finalBlock();
+    toBytes(this.h, out);
     this.destroy();
   }
 
@@ -177,15 +135,6 @@ class JsPoly1305 implements Poly1305State {
   private check(): void {
     if (this.finished) throw new Error('poly1305: state already finalized');
   }
-}
-
-/** Writes the low 32 bits of `f` (a non-negative integer below 2^33) little-endian. */
-function writeTagWord(out: Uint8Array, i: number, f: number): void {
-  const w = f >>> 0;
-  out[i] = w;
-  out[i + 1] = w >>> 8;
-  out[i + 2] = w >>> 16;
-  out[i + 3] = w >>> 24;
 }
 
 export const jsPoly1305: Poly1305Engine = {

@@ -5,9 +5,11 @@
  * wipes the memory.
  */
 import type { Poly1305Engine, Poly1305State } from './engine.js';
-import { HIBIT, KEY, STATE_BYTES, TAG } from './layout.js';
+import { setRadix, newLimbs, toBytes } from './field.js';
+import { H, HIBIT, KEY, STATE_BYTES, TAG } from './layout.js';
 import { BUFFER, POLY, SLICE } from '../chacha/layout.js';
-import { chachaKernel } from '../chacha/wasm.js';
+import { chachaKernel, type ChachaKernel } from '../chacha/wasm.js';
+import { readLE32 } from '../runtime/bytes.js';
 
 class SimdPoly1305 implements Poly1305State {
   private readonly saved = new Uint8Array(STATE_BYTES);
@@ -59,6 +61,24 @@ class SimdPoly1305 implements Poly1305State {
   }
 
   digestInto(out: Uint8Array): void {
+    this.finish((k, mem) => {
+      k.poly_finish();
+      out.set(mem.subarray(POLY + TAG, POLY + TAG + 16));
+    });
+  }
+
+  polynomialInto(out: Uint8Array): void {
+    this.finish((_, mem) => {
+      const h = newLimbs();
+      const at = POLY + H;
+      setRadix(h, [0, 1, 2, 3, 4].map((i) => readLE32(mem, at + 4 * i) >>> 0), 26);
+      toBytes(h, out);
+      h.fill(0);
+    });
+  }
+
+  /** Absorbs the partial block, if any, then lets `result` read the state in the kernel's memory; wipes it all. */
+  private finish(result: (k: ChachaKernel, mem: Uint8Array) => void): void {
     if (this.finished) throw new Error('poly1305: state already finalized');
     const { k, mem: memory } = chachaKernel();
     const mem = memory.bytes;
@@ -69,8 +89,7 @@ class SimdPoly1305 implements Poly1305State {
         padFinalBlock(mem, BUFFER, this.filled);
         k.poly_blocks(BUFFER, 16, 0);
       }
-      k.poly_finish();
-      out.set(mem.subarray(POLY + TAG, POLY + TAG + 16));
+      result(k, mem);
     } finally {
       k.wipe(BUFFER + 16);
       this.destroy();

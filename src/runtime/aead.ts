@@ -13,6 +13,12 @@ export interface Aead {
   decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
 }
 
+/** An AEAD of fourfold/parallel: the Aead shape, resolving to what the synchronous one returns. */
+export interface ParallelAead {
+  encrypt(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
+  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
+}
+
 /** @noble/ciphers' fields on an AEAD's constructor function, which code written for it may read. */
 export interface AeadParams {
   readonly nonceLength: number;
@@ -22,6 +28,6 @@ export interface AeadParams {
 }
 
 /** `make` with the AeadParams of a 64-byte-block cipher with a Poly1305 tag and `nonceLength`-byte nonces. */
-export function aeadParams<F extends (key: Uint8Array, nonce: Uint8Array, aad?: undefined) => Aead>(make: F, nonceLength: number): F & AeadParams {
+export function aeadParams<F extends (key: Uint8Array, nonce: Uint8Array, aad?: undefined) => Aead | ParallelAead>(make: F, nonceLength: number): F & AeadParams {
   return Object.assign(make, { nonceLength, tagLength: TAG_LENGTH, blockSize: 64 });
 }

@@ -57,20 +57,37 @@ function checkCounterSpace(length: number, counter: number | bigint, bits: 32 | 
   }
 }
 
+/** A stream cipher call's checked arguments, the block counter as its two 32-bit words. */
+export interface StreamArgs {
+  readonly key: Uint8Array;
+  readonly nonce: Uint8Array;
+  readonly input: Uint8Array;
+  readonly output: Uint8Array | undefined;
+  readonly low: number;
+  readonly high: number;
+}
+
+/** Checks a stream cipher call's arguments (the XorStream shape) for `variant`. */
+export function streamArgs(variant: StreamVariant, key: unknown, nonce: unknown, data: unknown, output: unknown, counter: unknown): StreamArgs {
+  const { nonceLength, counterBits, keyLengths } = variant;
+  const k = check.key(key, keyLengths);
+  const n = check.bytes(nonce, 'nonce', nonceLength);
+  const input = check.bytes(data, 'data');
+  const out = output === undefined ? undefined : check.output(output, input.length);
+  if (out !== undefined) check.noPartialOverlap(input, out);
+  // The default counter is valid, and no message under 2^38 bytes (2^32 blocks) exhausts it.
+  if (counter === 0 && input.length < 2 ** 38) return { key: k, nonce: n, input, output: out, low: 0, high: 0 };
+  const start = check.counter(counter, counterBits);
+  checkCounterSpace(input.length, start, counterBits);
+  const low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
+  const high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
+  return { key: k, nonce: n, input, output: out, low, high };
+}
+
 /** The checked public function of a stream cipher over the active engine's keystream XOR. */
 export function streamCipher(variant: StreamVariant, xor: () => KeystreamXor): XorStream {
-  const { nonceLength, doubleRounds, counterBits, keyLengths } = variant;
   return (key, nonce, data, output, counter = 0) => {
-    const k = check.key(key, keyLengths);
-    const n = check.bytes(nonce, 'nonce', nonceLength);
-    const input = check.bytes(data, 'data');
-    if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length));
-    // The default counter is valid, and no message under 2^38 bytes (2^32 blocks) exhausts it.
-    if (counter === 0 && input.length < 2 ** 38) return xor()(k, n, 0, 0, doubleRounds, input, output);
-    const start = check.counter(counter, counterBits);
-    checkCounterSpace(input.length, start, counterBits);
-    const low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
-    const high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
-    return xor()(k, n, low, high, doubleRounds, input, output);
+    const a = streamArgs(variant, key, nonce, data, output, counter);
+    return xor()(a.key, a.nonce, a.low, a.high, variant.doubleRounds, a.input, a.output);
   };
 }

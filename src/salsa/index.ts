@@ -6,6 +6,7 @@
  * @noble/ciphers' salsa.js, so switching is a changed import; outputs are
  * byte for byte libsodium's.
  */
+import { SALSA20, SALSA2012, SALSA208, writesAhead, XSALSA20 } from './args.js';
 import type { SalsaEngine } from './engine.js';
 import { jsSalsa } from './js.js';
 import { simdSalsa } from './simd.js';
@@ -13,38 +14,26 @@ import * as check from '../runtime/assert.js';
 import { type Aead, TAG_LENGTH, aeadParams } from '../runtime/aead.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
-import { streamCipher as stream, type XorStream } from '../runtime/stream-cipher.js';
+import { streamCipher as stream, type StreamVariant, type XorStream } from '../runtime/stream-cipher.js';
 
 const engine = (): SalsaEngine => (activeTier() === 'js' ? jsSalsa : simdSalsa);
 
-/** A Salsa20 stream cipher: 64-bit block counter (words 8..9). */
-const streamCipher = (nonceLength: 8 | 24, doubleRounds: number, keyLengths: readonly number[]): XorStream =>
-  stream({ nonceLength, doubleRounds, counterBits: 64, keyLengths }, () => engine().xor);
+const streamCipher = (variant: StreamVariant): XorStream => stream(variant, () => engine().xor);
 
 /** Salsa20 (20 rounds): 32-byte (or 16-byte) key, 8-byte nonce, 64-bit block counter; libsodium's crypto_stream_salsa20_xor_ic. */
-export const salsa20 = streamCipher(8, 10, [32, 16]);
+export const salsa20 = streamCipher(SALSA20);
 /** Salsa20/12: 12 rounds, as libsodium's crypto_stream_salsa2012. */
-export const salsa2012 = streamCipher(8, 6, [32, 16]);
+export const salsa2012 = streamCipher(SALSA2012);
 /** Salsa20/8: 8 rounds, as libsodium's crypto_stream_salsa208. */
-export const salsa208 = streamCipher(8, 4, [32, 16]);
+export const salsa208 = streamCipher(SALSA208);
 /** XSalsa20: 32-byte key, 24-byte nonce (safe to pick at random), 64-bit block counter; libsodium's crypto_stream_xsalsa20_xor_ic. */
-export const xsalsa20 = streamCipher(24, 10, [32]);
+export const xsalsa20 = streamCipher(XSALSA20);
 
 /** HSalsa20 (libsodium's crypto_core_hsalsa20 with the default constant): the 32-byte subkey for `key` and a 16-byte input. */
 export function hsalsa20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
   const out = new Uint8Array(32);
   engine().hsalsa(check.key(key, [32]), check.bytes(nonce, 'nonce', 16), out);
   return out;
-}
-
-/**
- * Whether writing `out` front to back while reading `input` front to back,
- * at the same positions, would overwrite input bytes before they are read:
- * `out` starts inside `input`, after its start.
- */
-function writesAhead(input: Uint8Array, out: Uint8Array): boolean {
-  if (input.buffer !== out.buffer) return false;
-  return out.byteOffset > input.byteOffset && out.byteOffset < input.byteOffset + input.length;
 }
 
 /**

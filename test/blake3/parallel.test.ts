@@ -11,7 +11,9 @@ import { it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { blake3, blake3Parallel, type Blake3ParallelOpts } from 'fourfold/blake3';
 import { PARALLEL_MIN } from '../../dist/blake3/parallel.js';
-import { pool, poolStatus } from '../../dist/blake3/pool.js';
+import { pool } from '../../dist/runtime/pool.js';
+
+const poolStatus = () => pool.status();
 import { assertBytes, assertKernelsWiped, forEachTier, isAllZero, rand } from '../helpers.js';
 import { nobleBlake3 } from './reference.js';
 
@@ -31,7 +33,8 @@ const msg = (n: number) => {
 
 /** Waits until `n` workers have started (a first call starts them; calls meanwhile use the calling thread). */
 async function workersReady(n: number): Promise<void> {
-  await blake3Parallel(msg(PARALLEL_MIN), { workers: n });
+  // An input of n + 1 pieces: a call uses at most one worker fewer than its pieces.
+  await blake3Parallel(msg((n + 1) * MiB), { workers: n });
   for (let t = 0; poolStatus().ready < n; t++) {
     assert.ok(t < 300, `workers did not start: ${JSON.stringify(poolStatus())}`);
     await new Promise((r) => setTimeout(r, 20));

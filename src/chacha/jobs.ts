@@ -1,0 +1,15 @@
+/** The ChaCha family's jobs for the pool's workers (parallel/jobs.ts). */
+import { jsChacha } from './js.js';
+import { simdChacha } from './simd.js';
+import { sealJob } from '../poly1305/polynomial.js';
+import type { Tier } from '../runtime/kernels.js';
+import { xorJob } from '../runtime/parallel-stream.js';
+import type { JobHandler } from '../runtime/protocol.js';
+
+const xorOf = (tier: Tier) => (tier === 'js' ? jsChacha : simdChacha).xor;
+
+export const chachaJobs: Record<string, JobHandler> = {
+  'chacha.xor': xorJob(xorOf),
+  /** A piece of ChaCha20-Poly1305's encryption (RFC 8439 §2.8: the ciphertext zero-padded). */
+  'chacha.seal': sealJob(xorOf, true),
+};

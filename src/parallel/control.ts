@@ -1,0 +1,45 @@
+/** The pool's controls for users of fourfold/parallel. */
+import { byteLength } from '../blake3/mode.js';
+import { pool, setWorkerUrl, type PoolStatus } from '../runtime/pool.js';
+
+export type { PoolStatus };
+
+export interface PoolOptions {
+  /**
+   * Worker threads a call uses, at most: a non-negative integer, 0 for the
+   * calling thread only; undefined restores the default (the logical cores
+   * less one).
+   */
+  workers?: number;
+  /**
+   * Where the worker module is, for builds that do not emit it beside the
+   * package's code (esbuild, a CDN): the URL of fourfold/worker as built.
+   */
+  workerUrl?: string | URL;
+}
+
+/** Sets the pool's size or worker module for later calls (workers already started keep running). */
+export function configure(options: PoolOptions): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${options === null ? 'null' : typeof options}`);
+  const { workers, workerUrl } = options;
+  if (workers !== undefined) byteLength(workers, 'workers');
+  if (workerUrl !== undefined && typeof workerUrl !== 'string' && !(workerUrl instanceof URL)) {
+    throw new TypeError(`workerUrl must be a string or a URL, got ${typeof workerUrl}`);
+  }
+  pool.size = workers;
+  if ('workerUrl' in options) {
+    setWorkerUrl(workerUrl);
+    // Workers from the old module give the same bytes, but a failure to start the old one no longer applies.
+    pool.terminate();
+  }
+}
+
+/** Ends the pool's workers; a later call starts new ones. A Node, Bun or Deno process exits without it. */
+export function terminate(): void {
+  pool.terminate();
+}
+
+/** The pool's state: workers started and ready, jobs done, and why workers cannot be used if they cannot. */
+export function status(): PoolStatus {
+  return pool.status();
+}

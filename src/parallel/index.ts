@@ -1,0 +1,17 @@
+/**
+ * fourfold/parallel: the one-shot functions of `fourfold` under the same
+ * names and call shapes, each resolving to exactly the bytes the
+ * synchronous function returns, with large inputs shared between a pool of
+ * workers and the calling thread, which stays responsive. Incremental
+ * objects (`create()`, secretstream's push and pull states) stay
+ * synchronous: use `fourfold` for those.
+ */
+export { ready, tier, type ReadyOptions, type Tier } from '../runtime/kernels.js';
+export { AuthenticationError } from '../runtime/errors.js';
+export type { ParallelAead } from '../runtime/aead.js';
+export type { ParallelXorStream } from '../runtime/parallel-stream.js';
+export { configure, status, terminate, type PoolOptions, type PoolStatus } from './control.js';
+export { chacha8, chacha12, chacha20, chacha20orig, chacha20poly1305, xchacha20, xchacha20poly1305 } from '../chacha/parallel.js';
+export { poly1305 } from '../poly1305/parallel.js';
+export { salsa20, salsa208, salsa2012, secretbox, xsalsa20, xsalsa20poly1305, type ParallelSecretBoxApi } from '../salsa/parallel.js';
+export { blake3Parallel as blake3, blake3Parallel, type Blake3ParallelOpts } from '../blake3/parallel.js';

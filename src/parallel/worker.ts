@@ -1,0 +1,71 @@
+/**
+ * A worker of the pool (runtime/pool.ts starts it): runs jobs (jobs.ts)
+ * one at a time, in arrival order, with the engines of the caller's tier,
+ * and answers each (runtime/protocol.ts). Runs as a worker_threads worker
+ * in Node, Bun and Deno, and as a module Web Worker in browsers. No
+ * top-level await and no import of node: modules, so that bundlers build
+ * it with their defaults (Vite's classic-worker format among them).
+ */
+import { handlers } from './jobs.js';
+import { ready } from '../runtime/kernels.js';
+import { workerThreads } from '../runtime/pool.js';
+import type { FromWorker, Job } from '../runtime/protocol.js';
+import { zeroize } from '../runtime/bytes.js';
+
+interface Port {
+  post(message: FromWorker, transfer?: ArrayBuffer[]): void;
+  listen(handler: (job: Job) => void): void;
+}
+
+/** worker_threads' parentPort where this is a worker_threads worker, else the Web Worker scope. */
+function port(): Port {
+  const parent = workerThreads()?.parentPort;
+  if (parent != null) {
+    return {
+      post: (m, transfer) => parent.postMessage(m, transfer),
+      listen: (handler) => parent.on('message', handler),
+    };
+  }
+  const scope = globalThis as unknown as { postMessage(m: unknown, t?: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
+  return {
+    post: (m, transfer) => scope.postMessage(m, transfer ?? []),
+    listen: (handler) => (scope.onmessage = (e) => handler(e.data as Job)),
+  };
+}
+
+const isShared = (b: ArrayBufferLike): boolean => typeof SharedArrayBuffer === 'function' && b instanceof SharedArrayBuffer;
+
+/** The slot back to the pool when it was transferred (a shared one never left). */
+const handBack = (data: Uint8Array | undefined): ArrayBuffer[] => (data !== undefined && !isShared(data.buffer) ? [data.buffer as ArrayBuffer] : []);
+
+function run(job: Job, out: Port): void {
+  const { id, data } = job;
+  let result: Uint8Array | undefined;
+  try {
+    const handler = handlers[job.op];
+    if (handler === undefined) throw new Error(`unknown job ${job.op}`);
+    // The input and output are the slot, unless the caller's views of shared memory came instead.
+    const { input, output } = job.params as { input?: Uint8Array; output?: Uint8Array };
+    result = handler(job.tier, job.params, input ?? data, output ?? data);
+    const transfer = handBack(data);
+    out.post({ type: 'done', id, result, data: transfer.length > 0 ? data : undefined }, transfer);
+  } catch (e) {
+    if (data !== undefined) zeroize(data);
+    const transfer = handBack(data);
+    out.post({ type: 'failed', id, message: e instanceof Error ? e.message : String(e), data: transfer.length > 0 ? data : undefined }, transfer);
+  } finally {
+    // postMessage copied the result; keys and the like in params are this worker's copies.
+    result?.fill(0);
+    for (const value of Object.values(job.params)) if (value instanceof Uint8Array && !isShared(value.buffer)) zeroize(value);
+  }
+}
+
+const out = port();
+// Jobs wait for the kernels (the pool sends none before Ready, but a message may come early).
+let queue: Promise<void> = ready().then(
+  () => out.post({ type: 'ready' }),
+  (e: unknown) => out.post({ type: 'failed', id: -1, message: e instanceof Error ? e.message : String(e) }),
+);
+out.listen((job) => {
+  queue = queue.then(() => run(job, out));
+});

@@ -1,0 +1,32 @@
+/**
+ * Poly1305 in fourfold/parallel: the message cut into pieces of whole
+ * blocks, each piece's polynomial computed apart (by a worker or the
+ * calling thread) and the pieces combined into the tag (combine.ts):
+ * bit for bit the tag of the synchronous poly1305.
+ */
+import { PolynomialSum } from './combine.js';
+import { poly1305 as syncPoly1305, type Poly1305 } from './index.js';
+import { polynomialPieces } from '../parallel/aead.js';
+import { bytes } from '../runtime/assert.js';
+import { PARALLEL_MIN, team } from '../runtime/parallel.js';
+
+/** The 16-byte Poly1305 tag of `message` under the 32-byte one-time `key`; `create` is the synchronous incremental one. */
+export const poly1305 = Object.assign(
+  async (message: Uint8Array, key: Uint8Array): Promise<Uint8Array> => {
+    const m = bytes(message, 'message');
+    const k = bytes(key, 'key', 32);
+    if (m.length < PARALLEL_MIN) return syncPoly1305(m, k);
+    const sum = new PolynomialSum(k);
+    const own = k.slice();
+    try {
+      await polynomialPieces(own, false, sum, m, team(m.length));
+      const tag = new Uint8Array(16);
+      sum.tagInto(tag);
+      return tag;
+    } finally {
+      sum.wipe();
+      own.fill(0);
+    }
+  },
+  { create: (key: Uint8Array): Poly1305 => syncPoly1305.create(key) },
+);

@@ -1,0 +1,69 @@
+/**
+ * The stream ciphers of fourfold/parallel (ChaCha's and Salsa20's
+ * families): the synchronous function's checks and bytes, the keystream
+ * cut into pieces of whole 64-byte blocks, each piece XORed from its own
+ * block counter (a keystream block depends on nothing but the key, the
+ * nonce and its counter).
+ */
+import type { Tier } from './kernels.js';
+import { PARALLEL_MIN, team, transform } from './parallel.js';
+import type { JobHandler } from './protocol.js';
+import { streamArgs, type KeystreamXor, type StreamVariant } from './stream-cipher.js';
+
+/** A stream cipher of fourfold/parallel: the XorStream shape, resolving to what the synchronous one returns. */
+export type ParallelXorStream = (
+  key: Uint8Array,
+  nonce: Uint8Array,
+  data: Uint8Array,
+  output?: Uint8Array,
+  counter?: number | bigint,
+) => Promise<Uint8Array>;
+
+/** The counter words `blocks` after (low, high): a 64-bit sum, carrying from the low word into the high one. */
+export function counterAfter(low: number, high: number, blocks: number): { counterLow: number; counterHigh: number } {
+  const sum = low + blocks;
+  return { counterLow: sum >>> 0, counterHigh: (high + Math.floor(sum / 0x100000000)) >>> 0 };
+}
+
+/** The parallel function of a stream cipher whose workers run job `op` ('chacha.xor', 'salsa.xor'). */
+export function parallelStreamCipher(variant: StreamVariant, op: string, xor: () => KeystreamXor): ParallelXorStream {
+  const { doubleRounds } = variant;
+  return async (key, nonce, data, output, counter = 0) => {
+    const a = streamArgs(variant, key, nonce, data, output, counter);
+    const n = a.input.length;
+    if (n < PARALLEL_MIN) return xor()(a.key, a.nonce, a.low, a.high, doubleRounds, a.input, a.output);
+    // Our copies: the caller may wipe or reuse its arrays once the promise is pending.
+    const k = a.key.slice();
+    const iv = a.nonce.slice();
+    const out = a.output ?? new Uint8Array(n);
+    try {
+      const at = (start: number) => counterAfter(a.low, a.high, start / 64);
+      await transform(
+        {
+          op,
+          align: 64,
+          params: (start) => ({ key: k.slice(), nonce: iv.slice(), doubleRounds, ...at(start) }),
+          here(input, o, start) {
+            const { counterLow, counterHigh } = at(start);
+            xor()(k, iv, counterLow, counterHigh, doubleRounds, input, o);
+            return undefined;
+          },
+        },
+        a.input,
+        out,
+        team(n),
+      );
+      return output ?? out;
+    } finally {
+      k.fill(0);
+    }
+  };
+}
+
+/** The job of a piece of a stream cipher: params key, nonce, counterLow, counterHigh, doubleRounds. */
+export function xorJob(xorOf: (tier: Tier) => KeystreamXor): JobHandler {
+  return (tier, p, input, output) => {
+    xorOf(tier)(p.key as Uint8Array, p.nonce as Uint8Array, p.counterLow as number, p.counterHigh as number, p.doubleRounds as number, input!, output);
+    return undefined;
+  };
+}

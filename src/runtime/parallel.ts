@@ -1,0 +1,121 @@
+/**
+ * What every fourfold/parallel function shares: when a call is worth the
+ * workers, which workers it gets, and moving a byte range through pieces
+ * (slots of the pool, or the caller's SharedArrayBuffers directly).
+ */
+import { canShare, cores, pool, PIECE, type PoolWorker } from './pool.js';
+import type { JobParams } from './protocol.js';
+import { runPieces, type Piece } from './schedule.js';
+import { activeTier } from './kernels.js';
+
+/**
+ * Inputs below this run inline, as the synchronous function: a job costs
+ * two messages and copies into and out of a slot, which below a few MiB
+ * is not won back.
+ */
+export const PARALLEL_MIN = 2 * PIECE;
+
+/** Options every parallel call takes. */
+export interface ParallelOptions {
+  /** Worker threads to use, at most (default: configure()'s, else the logical cores less one); 0 runs on the calling thread only. */
+  workers?: number;
+}
+
+/**
+ * The workers for an input of `bytes`: the count asked for, else the
+ * configured one, else the logical cores less one (the calling thread
+ * works too); never more than the input has pieces besides the one the
+ * calling thread takes. None once the pool is broken.
+ */
+export function team(bytes: number, asked?: number): PoolWorker[] {
+  const wanted = asked ?? pool.size ?? cores() - 1;
+  const count = Math.min(wanted, Math.ceil(bytes / PIECE) - 1);
+  return count > 0 ? pool.grow(count) : [];
+}
+
+export const isShared = (b: Uint8Array): boolean => typeof SharedArrayBuffer === 'function' && b.buffer instanceof SharedArrayBuffer;
+
+/** A piece of a transform, and what its job returned (a polynomial, for instance). */
+export interface Part extends Piece {
+  result?: Uint8Array;
+}
+
+/** One operation over pieces of a byte range: what runs in a worker, and the same on this thread. */
+export interface Transform {
+  /** The job (parallel/jobs.ts). */
+  readonly op: string;
+  /** Piece boundaries fall on multiples of this, counted from the range's start. */
+  readonly align: number;
+  /**
+   * The job's params for the piece at `start`: new arrays each time (keys
+   * among them move to the worker, and the worker zeroes them).
+   */
+  params(start: number): JobParams;
+  /** The same work on this thread: input -> output (undefined: the operation has no output), returning the piece's result. */
+  here(input: Uint8Array, output: Uint8Array | undefined, start: number): Uint8Array | undefined;
+}
+
+/** The ArrayBuffers of a job's params, to move rather than copy (shared ones stay shared). */
+function transfers(params: JobParams): ArrayBuffer[] {
+  const list: ArrayBuffer[] = [];
+  for (const value of Object.values(params)) if (value instanceof Uint8Array && !isShared(value)) list.push(value.buffer as ArrayBuffer);
+  return list;
+}
+
+/** Consecutive parts of `p` of at most `bytes` each, cut on multiples of `align`. */
+function splitter(align: number): (p: Part, bytes: number) => Part[] {
+  return (p, bytes) => {
+    const size = Math.max(align, bytes - (bytes % align));
+    if (p.length <= size) return [p];
+    const parts: Part[] = [];
+    for (let at = 0; at < p.length; at += size) parts.push({ start: p.start + at, length: Math.min(size, p.length - at) });
+    return parts;
+  };
+}
+
+/**
+ * Runs `t` over input[0, n) into output (same length, or undefined), with
+ * `workers`; resolves to the pieces in order, each with its result. A
+ * view on a SharedArrayBuffer is read or written by the workers directly;
+ * anything else goes through the slots, copied by this thread. The input
+ * must not change, and neither may be detached, until it settles.
+ */
+export async function transform(t: Transform, input: Uint8Array, output: Uint8Array | undefined, workers: readonly PoolWorker[]): Promise<Part[]> {
+  const n = input.length;
+  const tier = activeTier();
+  const share = canShare();
+  const directIn = share && isShared(input);
+  const directOut = output !== undefined && share && isShared(output);
+  const split = splitter(t.align);
+  const whole: Part[] = [];
+  for (let at = 0; at < n; at += PIECE) whole.push({ start: at, length: Math.min(PIECE, n - at) });
+  try {
+    return await runPieces(whole, workers, {
+      split,
+      here(p) {
+        const end = p.start + p.length;
+        p.result = t.here(input.subarray(p.start, end), output?.subarray(p.start, end), p.start);
+      },
+      async give(w, p) {
+        const end = p.start + p.length;
+        const params: Record<string, number | Uint8Array | undefined> = { ...t.params(p.start) };
+        if (directIn) params.input = input.subarray(p.start, end);
+        if (directOut) params.output = output.subarray(p.start, end);
+        // A slot carries the input when it is not shared, and the output when that is not.
+        let slot: Uint8Array | undefined;
+        if (!directIn || (output !== undefined && !directOut)) {
+          slot = w.slot(p.length);
+          if (!directIn) slot.set(input.subarray(p.start, end));
+        }
+        const done = await w.run(t.op, tier, params, slot, transfers(params), p.length);
+        if (output !== undefined && !directOut) output.set(done.data, p.start);
+        p.result = done.result;
+      },
+    });
+  } finally {
+    for (const w of workers) w.zeroSlots();
+    if (input.length !== n || (output !== undefined && output.length !== n)) {
+      throw new TypeError('the input or output was detached while the call ran');
+    }
+  }
+}

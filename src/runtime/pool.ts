@@ -1,0 +1,296 @@
+/**
+ * The worker pool of fourfold/parallel (and blake3Parallel): workers
+ * started on first use and kept, each with a few slots (buffers of up to
+ * PIECE bytes) that the calling thread fills, one job after another.
+ *
+ * - Node, Bun and Deno: node:worker_threads, reached through
+ *   process.getBuiltinModule (Node 20.16+), so a bundler sees no node:
+ *   import. An idle worker does not keep the process alive (unref), a
+ *   worker with a job does.
+ * - Browsers: a module Web Worker, `new Worker(new URL(...), { type:
+ *   'module' })`, the form Vite, webpack 5 and Parcel recognise and bundle.
+ *
+ * Slots are SharedArrayBuffer views where the engine may share memory with
+ * workers (always outside browsers; in a cross-origin-isolated page), so a
+ * filled slot is posted without a copy; elsewhere a slot is an ArrayBuffer
+ * transferred to the worker and back. A call zeroes the slots it used when
+ * it ends (zeroing after every job cost the worker 7% of its time).
+ *
+ * A worker that fails to start (a bundle without the worker file, a CSP
+ * without worker-src) breaks the pool for the page or process: calls then
+ * run on the calling thread, with the same bytes, and status() says why.
+ */
+import type { FromWorker, Job, JobParams } from './protocol.js';
+import { zeroize } from './bytes.js';
+import type { Tier } from './kernels.js';
+
+/** Bytes of a slot: the largest piece of data one job carries. */
+export const PIECE = 1 << 20;
+/**
+ * Jobs given to a worker at once. A finished job's slot comes back at the
+ * caller's next turn of the event loop, so with 2 the worker mostly held
+ * one job and waited for the next; 3 keeps one queued.
+ */
+const SLOTS = 3;
+
+interface Handle {
+  post(job: Job, transfer: ArrayBuffer[]): void;
+  /** Whether the worker keeps the process alive (worker_threads only). */
+  hold(on: boolean): void;
+  terminate(): void;
+}
+
+type Listener = (message: FromWorker | { type: 'error'; message: string }) => void;
+
+type WorkerThreads = typeof import('node:worker_threads');
+
+/** node:worker_threads where the runtime has it (Node, Bun, Deno), without an import a bundler would follow. */
+export function workerThreads(): WorkerThreads | undefined {
+  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  if (typeof p?.getBuiltinModule !== 'function') return undefined;
+  try {
+    return p.getBuiltinModule('node:worker_threads') as WorkerThreads | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the worker comes from: the package's worker module, or what configure({ workerUrl }) set. */
+let workerUrl: URL | undefined;
+
+export function setWorkerUrl(url: string | URL | undefined): void {
+  workerUrl = url === undefined ? undefined : new URL(url, (globalThis as { location?: { href: string } }).location?.href);
+}
+
+function spawn(listen: Listener): Handle {
+  const threads = workerThreads();
+  if (threads !== undefined) {
+    const url = workerUrl ?? new URL(WORKER_MODULE, import.meta.url);
+    const w = new threads.Worker(url);
+    w.on('message', listen);
+    w.on('error', (e: Error) => listen({ type: 'error', message: e.message }));
+    w.on('exit', (code: number) => listen({ type: 'error', message: `worker exited (code ${code})` }));
+    w.unref();
+    return { post: (job, transfer) => w.postMessage(job, transfer), hold: (on) => (on ? w.ref() : w.unref()), terminate: () => void w.terminate() };
+  }
+  if (typeof Worker !== 'function') throw new Error('this engine has no Worker');
+  const w =
+    workerUrl === undefined
+      ? new Worker(new URL('../parallel/worker.js', import.meta.url), { type: 'module' })
+      : new Worker(workerUrl, { type: 'module' });
+  w.onmessage = (e: MessageEvent) => listen(e.data as FromWorker);
+  w.onerror = (e: ErrorEvent) => {
+    e.preventDefault();
+    listen({ type: 'error', message: e.message || 'the worker failed to load' });
+  };
+  return { post: (job, transfer) => w.postMessage(job, transfer), hold: () => {}, terminate: () => w.terminate() };
+}
+
+/**
+ * The worker module for worker_threads, as a variable: written literally,
+ * a bundler would also emit it as an asset for the browser build, which
+ * uses the Web Worker form above.
+ */
+const WORKER_MODULE = '../parallel/worker.js';
+
+/** Whether slots can be SharedArrayBuffers that workers see without a copy. */
+export const canShare = (): boolean =>
+  typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+
+/** What a job gives back: its result, and the slot with its output (empty for a job without data). */
+export interface JobDone {
+  readonly result: Uint8Array | undefined;
+  readonly data: Uint8Array;
+}
+
+interface Pending {
+  resolve(done: JobDone): void;
+  reject(e: Error): void;
+  /** The slot the job holds, and how many of its bytes the job's data filled. */
+  slot: Uint8Array;
+  bytes: number;
+  /** The bytes of input the job works on (for queued). */
+  work: number;
+}
+
+/** A job's rejection: its worker failed it, died or was terminated; the caller does the piece itself. */
+export class WorkerLost extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerLost';
+  }
+}
+
+/** One worker: its slots, its jobs in flight. */
+export class PoolWorker {
+  ready = false;
+  private ended = false;
+  private handle: Handle | undefined;
+  private readonly free: Uint8Array[] = [];
+  /** How many leading bytes of the slots may hold data since they were last zeroed. */
+  private dirty = 0;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+
+  constructor(private readonly pool: Pool) {
+    const shared = canShare();
+    for (let i = 0; i < SLOTS; i++) this.free.push(new Uint8Array(shared ? new SharedArrayBuffer(PIECE) : new ArrayBuffer(PIECE)));
+  }
+
+  start(): void {
+    this.handle = spawn((m) => this.receive(m));
+  }
+
+  /** Whether a job with a slot can be given now. */
+  get idle(): boolean {
+    return this.ready && this.free.length > 0;
+  }
+
+  /** Bytes of the jobs given and not answered yet. */
+  get queued(): number {
+    let bytes = 0;
+    for (const p of this.pending.values()) bytes += p.work;
+    return bytes;
+  }
+
+  /** A free slot's first `bytes` bytes, to fill and pass to run(). */
+  slot(bytes: number): Uint8Array {
+    return this.free[this.free.length - 1]!.subarray(0, bytes);
+  }
+
+  /**
+   * Runs `op` (parallel/jobs.ts) on `data`, which is slot(data.length),
+   * filled, or undefined for a job whose params carry everything (it still
+   * holds a slot while it runs: a worker has at most SLOTS jobs). Every
+   * ArrayBuffer in `transfer` moves to the worker (the caller keeps no copy
+   * of what it held); `work` is the input's length where the job reads it
+   * from params. Resolves to the job's result and the slot with the
+   * worker's output in it, to be read before the next turn of the event
+   * loop, when the slot may take another job.
+   */
+  run(op: string, tier: Tier, params: JobParams, data: Uint8Array | undefined, transfer: ArrayBuffer[] = [], work = data?.length ?? 0): Promise<JobDone> {
+    const slot = this.free.pop()!;
+    const bytes = data?.length ?? 0;
+    this.dirty = Math.max(this.dirty, bytes);
+    const id = this.nextId++;
+    const job: Job = { type: 'job', id, op, tier, params, data };
+    const done = new Promise<JobDone>((resolve, reject) => this.pending.set(id, { resolve, reject, slot, bytes, work }));
+    if (this.pending.size === 1) this.handle!.hold(true);
+    if (data !== undefined && slot.buffer instanceof ArrayBuffer) transfer.push(slot.buffer);
+    this.handle!.post(job, transfer);
+    return done;
+  }
+
+  private receive(m: FromWorker | { type: 'error'; message: string }): void {
+    if (this.ended) return;
+    if (m.type === 'ready') {
+      this.ready = true;
+      return;
+    }
+    if (m.type === 'done' || (m.type === 'failed' && m.id >= 0)) {
+      // A job's answer (a failed one too: the worker goes on), with its slot when it was transferred.
+      const p = this.pending.get(m.id)!;
+      this.pending.delete(m.id);
+      const slot = m.data !== undefined ? new Uint8Array(m.data.buffer, 0, PIECE) : p.slot;
+      this.free.push(slot);
+      if (this.pending.size === 0) this.handle!.hold(false);
+      if (m.type === 'done') {
+        this.pool.jobs++;
+        p.resolve({ result: m.result, data: slot.subarray(0, p.bytes) });
+      } else {
+        p.reject(new WorkerLost(m.message));
+      }
+      return;
+    }
+    // The worker could not start, or died.
+    this.pool.broken(this, m.message);
+  }
+
+  /** Zeroes the free slots' data (a call's last step; slots still busy are zeroed by the call they belong to). */
+  zeroSlots(): void {
+    for (const slot of this.free) zeroize(slot.subarray(0, this.dirty));
+    if (this.pending.size === 0) this.dirty = 0;
+  }
+
+  terminate(reason = 'the pool was terminated'): void {
+    this.ready = false;
+    this.ended = true;
+    for (const p of this.pending.values()) {
+      // A shared slot is still ours (zeroed below with the free ones); a transferred one went with the worker.
+      if (p.slot.buffer.byteLength > 0) this.free.push(p.slot);
+      p.reject(new WorkerLost(reason));
+    }
+    this.pending.clear();
+    this.zeroSlots();
+    this.handle?.terminate();
+  }
+}
+
+export interface PoolStatus {
+  /** Workers started (ready or starting). */
+  workers: number;
+  /** Workers that have compiled their kernels and take jobs. */
+  ready: number;
+  /** Jobs the workers have completed since the page or process started. */
+  jobs: number;
+  /** Whether slots are shared with workers (SharedArrayBuffer) rather than transferred. */
+  shared: boolean;
+  /** Why calls run on the calling thread only, once a worker failed to start or died; undefined while workers can be used. */
+  failure: string | undefined;
+}
+
+export class Pool {
+  readonly workers: PoolWorker[] = [];
+  jobs = 0;
+  failure: string | undefined;
+  /** The worker count configure() set, or undefined for the default. */
+  size: number | undefined;
+
+  /** At least `count` workers, started (not necessarily ready yet); none once the pool is broken. */
+  grow(count: number): PoolWorker[] {
+    if (this.failure !== undefined) return [];
+    while (this.workers.length < count) {
+      const w = new PoolWorker(this);
+      this.workers.push(w);
+      try {
+        w.start();
+      } catch (e) {
+        this.broken(w, e instanceof Error ? e.message : String(e));
+        return [];
+      }
+    }
+    return this.workers.slice(0, count);
+  }
+
+  broken(w: PoolWorker, reason: string): void {
+    if (this.failure === undefined) {
+      this.failure = reason;
+      // Said once: a page whose bundle lacks the worker file otherwise only sees calls running slower.
+      console.warn(`fourfold/parallel: workers are not available (${reason}); calls run on the calling thread`);
+    }
+    w.terminate(`a worker failed: ${reason}`);
+    const i = this.workers.indexOf(w);
+    if (i >= 0) this.workers.splice(i, 1);
+  }
+
+  /** Ends every worker; a later call starts new ones (and tries again after a failure). */
+  terminate(): void {
+    for (const w of this.workers.splice(0)) w.terminate();
+    this.failure = undefined;
+  }
+
+  status(): PoolStatus {
+    return { workers: this.workers.length, ready: this.workers.filter((w) => w.ready).length, jobs: this.jobs, shared: canShare(), failure: this.failure };
+  }
+}
+
+export const pool = new Pool();
+
+/** Logical cores: navigator.hardwareConcurrency, or os.availableParallelism() in Node 20 (which has no navigator). */
+export function cores(): number {
+  const n = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
+  if (typeof n === 'number' && n > 0) return n;
+  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const os = p?.getBuiltinModule?.('node:os') as typeof import('node:os') | undefined;
+  return os?.availableParallelism?.() ?? os?.cpus().length ?? 1;
+}

@@ -1,0 +1,31 @@
+/**
+ * What the Salsa20 family's synchronous API (index.ts) and
+ * fourfold/parallel's (parallel.ts) share: the variants, and where an
+ * output may lie.
+ */
+import type { StreamVariant } from '../runtime/stream-cipher.js';
+
+/** Salsa20: 64-bit block counter (words 8..9), 8-byte nonce, 32- or 16-byte key. */
+export const SALSA20: StreamVariant = { nonceLength: 8, doubleRounds: 10, counterBits: 64, keyLengths: [32, 16] };
+/** Salsa20/12. */
+export const SALSA2012: StreamVariant = { nonceLength: 8, doubleRounds: 6, counterBits: 64, keyLengths: [32, 16] };
+/** Salsa20/8. */
+export const SALSA208: StreamVariant = { nonceLength: 8, doubleRounds: 4, counterBits: 64, keyLengths: [32, 16] };
+/** XSalsa20: 24-byte nonce, 32-byte key. */
+export const XSALSA20: StreamVariant = { nonceLength: 24, doubleRounds: 10, counterBits: 64, keyLengths: [32] };
+
+/**
+ * Whether writing `out` front to back while reading `input` front to back,
+ * at the same positions, would overwrite input bytes before they are read:
+ * `out` starts inside `input`, after its start.
+ */
+export function writesAhead(input: Uint8Array, out: Uint8Array): boolean {
+  if (input.buffer !== out.buffer) return false;
+  return out.byteOffset > input.byteOffset && out.byteOffset < input.byteOffset + input.length;
+}
+
+
+/** Whether `a` and `b` share any byte. */
+export function overlaps(a: Uint8Array, b: Uint8Array): boolean {
+  return a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.length && b.byteOffset < a.byteOffset + a.length;
+}

@@ -1,0 +1,138 @@
+/**
+ * The Salsa20 family in fourfold/parallel: the synchronous functions' call
+ * shapes (index.ts), each resolving to the same bytes, with large inputs
+ * shared between the pool's workers and the calling thread.
+ *
+ * Secretbox ("Cryptography in NaCl" §9): keystream block 0 gives the
+ * one-time key (its first 32 bytes) and encrypts the message's first 32
+ * bytes (its last 32), here; the rest of the message, from byte 32, is cut
+ * into pieces of 64-byte blocks encrypted from block 1 + their offset / 64,
+ * each returning its ciphertext's polynomial, which combine into the tag
+ * (poly1305/combine.ts). Decryption checks the tag over the whole
+ * ciphertext before it makes any plaintext. Pieces run in any order, so
+ * an output that overlaps the input anywhere but in place is served from a
+ * copy of the input (the synchronous function copies in one such case too).
+ */
+import { overlaps, SALSA20, SALSA2012, SALSA208, XSALSA20 } from './args.js';
+import type { SalsaEngine } from './engine.js';
+import { xsalsa20poly1305 as syncXsalsa20poly1305 } from './index.js';
+import { jsSalsa } from './js.js';
+import { simdSalsa } from './simd.js';
+import { appendHere, polynomialPieces, PolynomialSum, sealPieces, xorPieces, type AeadCipher } from '../parallel/aead.js';
+import { aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime/aead.js';
+import * as check from '../runtime/assert.js';
+import { AuthenticationError } from '../runtime/errors.js';
+import { activeTier } from '../runtime/kernels.js';
+import { equalBytes } from '../runtime/memory.js';
+import { PARALLEL_MIN, team } from '../runtime/parallel.js';
+import { parallelStreamCipher } from '../runtime/parallel-stream.js';
+import type { StreamVariant } from '../runtime/stream-cipher.js';
+
+const engine = (): SalsaEngine => (activeTier() === 'js' ? jsSalsa : simdSalsa);
+
+const streamCipher = (variant: StreamVariant) => parallelStreamCipher(variant, 'salsa.xor', () => engine().xor);
+
+export const salsa20 = streamCipher(SALSA20);
+export const salsa2012 = streamCipher(SALSA2012);
+export const salsa208 = streamCipher(SALSA208);
+export const xsalsa20 = streamCipher(XSALSA20);
+
+const CIPHER: AeadCipher = { family: 'salsa', xor: () => engine().xor, zeroPad: false };
+/** The message bytes keystream block 0 encrypts, after the 32 of the one-time key. */
+const HEAD = 32;
+
+class ParallelSecretBox implements ParallelAead {
+  private readonly key: Uint8Array;
+  private readonly nonce: Uint8Array;
+
+  constructor(key: Uint8Array, nonce: Uint8Array) {
+    this.key = key.slice();
+    this.nonce = nonce.slice();
+  }
+
+  /** Keystream block 0: the one-time key, then the keystream of the message's first 32 bytes. */
+  private block0(): Uint8Array {
+    const block = new Uint8Array(64);
+    engine().xor(this.key, this.nonce, 0, 0, 10, block, block);
+    return block;
+  }
+
+  /** tag || ciphertext, `plaintext.length + 16` bytes (in `output` when given). */
+  async encrypt(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
+    let input = check.bytes(plaintext, 'plaintext');
+    const n = input.length;
+    const out = output === undefined ? undefined : check.output(output, n + TAG_LENGTH);
+    if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).encrypt(input, out);
+    const copied = out !== undefined && overlaps(input, out);
+    if (copied) input = input.slice();
+    const target = out ?? new Uint8Array(n + TAG_LENGTH);
+    const block = this.block0();
+    const otk = block.subarray(0, 32);
+    const sum = new PolynomialSum(otk);
+    try {
+      const ct = target.subarray(TAG_LENGTH);
+      for (let i = 0; i < HEAD; i++) ct[i] = input[i] ^ block[32 + i];
+      appendHere(sum, otk, ct.subarray(0, HEAD), false);
+      await sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input.subarray(HEAD), ct.subarray(HEAD), team(n));
+      sum.tagInto(target.subarray(0, TAG_LENGTH));
+      return output ?? target;
+    } finally {
+      sum.wipe();
+      block.fill(0);
+      if (copied) input.fill(0);
+    }
+  }
+
+  /** The plaintext of tag || ciphertext (in `output` when given); rejects with AuthenticationError on a wrong tag. */
+  async decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
+    const input = check.bytes(ciphertext, 'ciphertext');
+    if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
+    const n = input.length - TAG_LENGTH;
+    const out = output === undefined ? undefined : check.output(output, n);
+    if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).decrypt(input, out);
+    const tag = input.slice(0, TAG_LENGTH);
+    let body = input.subarray(TAG_LENGTH);
+    const copied = out !== undefined && overlaps(body, out) && out.byteOffset !== body.byteOffset;
+    if (copied) body = body.slice();
+    const block = this.block0();
+    const otk = block.subarray(0, 32);
+    const sum = new PolynomialSum(otk);
+    const expected = new Uint8Array(TAG_LENGTH);
+    try {
+      await polynomialPieces(otk, CIPHER.zeroPad, sum, body, team(n));
+      sum.tagInto(expected);
+      if (!equalBytes(expected, 0, tag, 0, TAG_LENGTH)) {
+        out?.fill(0);
+        throw new AuthenticationError();
+      }
+      const target = out ?? new Uint8Array(n);
+      for (let i = 0; i < HEAD; i++) target[i] = body[i] ^ block[32 + i];
+      await xorPieces(CIPHER, this.key, this.nonce, 1, body.subarray(HEAD), target.subarray(HEAD), team(n));
+      return output ?? target;
+    } finally {
+      sum.wipe();
+      block.fill(0);
+      expected.fill(0);
+      if (copied) body.fill(0);
+    }
+  }
+}
+
+/** XSalsa20-Poly1305 (secretbox): 32-byte key, 24-byte nonce; encrypt resolves to the 16-byte tag followed by the ciphertext. */
+export const xsalsa20poly1305 = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelAead {
+  const k = check.key(key, [32]);
+  const n = check.bytes(nonce, 'nonce', 24);
+  if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');
+  return new ParallelSecretBox(k, n);
+}, 24);
+
+/** libsodium's names for xsalsa20poly1305, as index.ts's secretbox. */
+export interface ParallelSecretBoxApi {
+  seal(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
+  open(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
+}
+
+export function secretbox(key: Uint8Array, nonce: Uint8Array): ParallelSecretBoxApi {
+  const box = xsalsa20poly1305(key, nonce);
+  return { seal: (plaintext, output) => box.encrypt(plaintext, output), open: (ciphertext, output) => box.decrypt(ciphertext, output) };
+}
