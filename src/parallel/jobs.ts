@@ -7,5 +7,6 @@ import { chachaJobs } from '../chacha/jobs.js';
 import { poly1305Jobs } from '../poly1305/jobs.js';
 import type { JobHandler } from '../runtime/protocol.js';
 import { salsaJobs } from '../salsa/jobs.js';
+import { serpentJobs } from '../serpent/jobs.js';
 
-export const handlers: Readonly<Record<string, JobHandler>> = { ...blake3Jobs, ...chachaJobs, ...poly1305Jobs, ...salsaJobs };
+export const handlers: Readonly<Record<string, JobHandler>> = { ...blake3Jobs, ...chachaJobs, ...poly1305Jobs, ...salsaJobs, ...serpentJobs };

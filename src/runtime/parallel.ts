@@ -5,7 +5,7 @@
  */
 import { canShare, cores, pool, PIECE, type PoolWorker } from './pool.js';
 import type { JobParams } from './protocol.js';
-import { runPieces, type Piece } from './schedule.js';
+import { runInOrder, runPieces, type Piece, type PieceWork } from './schedule.js';
 import { activeTier } from './kernels.js';
 
 /**
@@ -53,6 +53,10 @@ export interface Transform {
   params(start: number): JobParams;
   /** The same work on this thread: input -> output (undefined: the operation has no output), returning the piece's result. */
   here(input: Uint8Array, output: Uint8Array | undefined, start: number): Uint8Array | undefined;
+  /** Called as the piece [start, end) is handed out, before it can write any output. */
+  onStart?(start: number, end: number): void;
+  /** Pieces one after another, in order (each needs the output of the one before): on the first worker only, and this thread. */
+  readonly serial?: boolean;
 }
 
 /** The ArrayBuffers of a job's params, to move rather than copy (shared ones stay shared). */
@@ -89,29 +93,34 @@ export async function transform(t: Transform, input: Uint8Array, output: Uint8Ar
   const split = splitter(t.align);
   const whole: Part[] = [];
   for (let at = 0; at < n; at += PIECE) whole.push({ start: at, length: Math.min(PIECE, n - at) });
+  const work: PieceWork<Part> = {
+    split,
+    here(p) {
+      const end = p.start + p.length;
+      t.onStart?.(p.start, end);
+      p.result = t.here(input.subarray(p.start, end), output?.subarray(p.start, end), p.start);
+    },
+    async give(w, p) {
+      const end = p.start + p.length;
+      t.onStart?.(p.start, end);
+      const params: Record<string, number | Uint8Array | undefined> = { ...t.params(p.start) };
+      if (directIn) params.input = input.subarray(p.start, end);
+      if (directOut) params.output = output.subarray(p.start, end);
+      // A slot carries the input when it is not shared, and the output when that is not.
+      let slot: Uint8Array | undefined;
+      if (!directIn || (output !== undefined && !directOut)) {
+        slot = w.slot(p.length);
+        if (!directIn) slot.set(input.subarray(p.start, end));
+      }
+      const done = await w.run(t.op, tier, params, slot, transfers(params), p.length);
+      if (output !== undefined && !directOut) output.set(done.data, p.start);
+      p.result = done.result;
+    },
+  };
   try {
-    return await runPieces(whole, workers, {
-      split,
-      here(p) {
-        const end = p.start + p.length;
-        p.result = t.here(input.subarray(p.start, end), output?.subarray(p.start, end), p.start);
-      },
-      async give(w, p) {
-        const end = p.start + p.length;
-        const params: Record<string, number | Uint8Array | undefined> = { ...t.params(p.start) };
-        if (directIn) params.input = input.subarray(p.start, end);
-        if (directOut) params.output = output.subarray(p.start, end);
-        // A slot carries the input when it is not shared, and the output when that is not.
-        let slot: Uint8Array | undefined;
-        if (!directIn || (output !== undefined && !directOut)) {
-          slot = w.slot(p.length);
-          if (!directIn) slot.set(input.subarray(p.start, end));
-        }
-        const done = await w.run(t.op, tier, params, slot, transfers(params), p.length);
-        if (output !== undefined && !directOut) output.set(done.data, p.start);
-        p.result = done.result;
-      },
-    });
+    if (!t.serial) return await runPieces(whole, workers, work);
+    await runInOrder(whole, workers[0], work);
+    return whole;
   } finally {
     for (const w of workers) w.zeroSlots();
     if (input.length !== n || (output !== undefined && output.length !== n)) {

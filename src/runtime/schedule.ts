@@ -57,6 +57,24 @@ export const tick: () => Promise<void> =
 
 const now = (): number => (typeof performance === 'object' ? performance.now() : Date.now());
 
+/** The calling thread's speed so far, for the size of its next piece. */
+class HereClock {
+  private bytes = 0;
+  private ms = 0;
+
+  time(bytes: number, f: () => void): void {
+    const t0 = now();
+    f();
+    this.ms += now() - t0;
+    this.bytes += bytes;
+  }
+
+  /** Bytes the calling thread does in about HERE_MS at its speed so far. */
+  piece(): number {
+    return this.ms > 0 ? (this.bytes / this.ms) * HERE_MS : FIRST_HERE;
+  }
+}
+
 /**
  * Does every piece, with `team` (possibly empty: then all on this thread,
  * still in timed pieces with turns of the event loop between them).
@@ -72,9 +90,7 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
   for (const p of pieces) left += p.length;
   const inflight = new Set<Promise<void>>();
   const retry: P[] = [];
-  // The calling thread's speed so far, for the size of its next piece.
-  let hereBytes = 0;
-  let hereMs = 0;
+  const clock = new HereClock();
 
   /** Replaces list[i] by its parts of at most `bytes`; returns how many pieces that added. */
   const cut = (i: number, bytes: number): number => {
@@ -92,14 +108,7 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
     );
     inflight.add(job);
   };
-  const here = (p: P): void => {
-    const t0 = now();
-    work.here(p);
-    hereMs += now() - t0;
-    hereBytes += p.length;
-  };
-  /** Bytes the calling thread does in about HERE_MS at its speed so far. */
-  const herePiece = (): number => (hereMs > 0 ? (hereBytes / hereMs) * HERE_MS : FIRST_HERE);
+  const here = (p: P): void => clock.time(p.length, () => work.here(p));
 
   while (front < back || retry.length > 0 || inflight.size > 0) {
     // Workers take from the front; near the end a worker gets no more than is left
@@ -112,7 +121,7 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
       }
     }
     if (front < back) {
-      back += cut(back - 1, Math.min(left / 4, herePiece()));
+      back += cut(back - 1, Math.min(left / 4, clock.piece()));
       left -= list[back - 1]!.length;
       here(list[--back]!);
     } else if (retry.length > 0) {
@@ -125,4 +134,29 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
     await tick();
   }
   return list;
+}
+
+/**
+ * Does the pieces one after another, in input order, each on `worker`
+ * when it is ready and has a free slot and otherwise on this thread (in
+ * timed parts with turns of the event loop between them): for a mode
+ * whose every piece needs the one before it (CBC encryption), which still
+ * leaves the calling thread free while the worker works. Pieces a worker
+ * failed are done here.
+ */
+export async function runInOrder<P extends Piece>(pieces: readonly P[], worker: PoolWorker | undefined, work: PieceWork<P>): Promise<void> {
+  const clock = new HereClock();
+  for (const whole of pieces) {
+    if (worker?.idle) {
+      const given = await work.give(worker, whole).then(
+        () => true,
+        () => false,
+      );
+      if (given) continue;
+    }
+    for (const p of work.split(whole, Math.max(SMALLEST, clock.piece()))) {
+      clock.time(p.length, () => work.here(p));
+      await tick();
+    }
+  }
 }

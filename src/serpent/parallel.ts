@@ -1,0 +1,163 @@
+/**
+ * Serpent in fourfold/parallel: ecb, cbc and ctr with the synchronous
+ * call shapes (index.ts), each resolving to the same bytes. CTR and ECB
+ * cut the message into pieces of whole blocks that run anywhere (CTR's
+ * counter block of a piece is the IV plus its offset in blocks); CBC
+ * decryption too, each piece starting from the ciphertext block before it.
+ * CBC encryption is serial by definition (SP 800-38A §6.2: every block
+ * takes the previous ciphertext block): it runs on one worker, piece
+ * after piece, so the calling thread stays free.
+ */
+import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from './args.js';
+import type { SerpentEngine } from './engine.js';
+import { jsSerpent } from './js.js';
+import { simdSerpent } from './simd.js';
+import * as check from '../runtime/assert.js';
+import { activeTier } from '../runtime/kernels.js';
+import { PARALLEL_MIN, team, transform, type Transform } from '../runtime/parallel.js';
+import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from './index.js';
+
+export { PaddingError, type BlockModeOptions } from './args.js';
+
+const engine = (): SerpentEngine => (activeTier() === 'js' ? jsSerpent : simdSerpent);
+
+const BLOCK = 16;
+
+/** A cipher of fourfold/parallel: the Cipher shape (index.ts), resolving to what the synchronous one returns. */
+export interface ParallelCipher {
+  encrypt(data: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
+  decrypt(data: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
+}
+
+/** The CTR counter block `blocks` after `iv`: a 128-bit big-endian sum, wrapping (SP 800-38A §B.1). */
+function counterBlock(iv: Uint8Array, blocks: number): Uint8Array {
+  const out = iv.slice();
+  let carry = blocks;
+  for (let i = 15; i >= 0 && carry > 0; i--) {
+    const sum = out[i] + (carry % 256);
+    out[i] = sum & 255;
+    carry = Math.floor(carry / 256) + (sum >> 8);
+  }
+  return out;
+}
+
+/** A Serpent transform of whole blocks: job `op`, with the IV each piece starts from (`ivAt`, undefined for ECB). */
+function blocks(op: string, key: Uint8Array, ivAt: (start: number) => Uint8Array | undefined, here: Transform['here']): Transform {
+  return { op, align: BLOCK, params: (start) => ({ key: key.slice(), iv: ivAt(start) }), here };
+}
+
+class Ctr implements ParallelCipher {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly iv: Uint8Array,
+  ) {}
+
+  encrypt(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
+    return this.xor(plaintext, 'plaintext', output);
+  }
+
+  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
+    return this.xor(ciphertext, 'ciphertext', output);
+  }
+
+  private async xor(data: Uint8Array, name: string, output: Uint8Array | undefined): Promise<Uint8Array> {
+    const input = check.bytes(data, name);
+    const n = input.length;
+    const out = output === undefined ? undefined : check.output(output, n);
+    if (out !== undefined) check.noPartialOverlap(input, out);
+    if (n < PARALLEL_MIN) return syncCtr(this.key, this.iv).encrypt(input, out);
+    const target = out ?? new Uint8Array(n);
+    const ivAt = (start: number) => counterBlock(this.iv, start / BLOCK);
+    await transform(
+      blocks('serpent.ctr', this.key, ivAt, (i, o, start) => void engine().ctr(this.key, ivAt(start), i, o)),
+      input,
+      target,
+      team(n),
+    );
+    return output ?? target;
+  }
+}
+
+class BlockMode implements ParallelCipher {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly iv: Uint8Array | undefined,
+    private readonly padding: boolean,
+  ) {}
+
+  /** The synchronous cipher, for inputs too small for workers. */
+  private inline(): Cipher {
+    const opts = { disablePadding: !this.padding };
+    return this.iv === undefined ? syncEcb(this.key, opts) : syncCbc(this.key, this.iv, opts);
+  }
+
+  async encrypt(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
+    const a = encryptArgs(plaintext, output, this.padding);
+    const whole = a.body.length;
+    try {
+      if (whole < PARALLEL_MIN) return this.inline().encrypt(plaintext, a.output);
+      const target = a.output ?? new Uint8Array(whole + (a.final === undefined ? 0 : BLOCK));
+      const body = target.subarray(0, whole);
+      const cbc = this.iv !== undefined;
+      // CBC: each piece continues from the ciphertext block before it, written by then (serial).
+      const ivAt = (start: number) => (!cbc ? undefined : start === 0 ? this.iv!.slice() : body.slice(start - BLOCK, start));
+      await transform(
+        {
+          ...blocks('serpent.encrypt', this.key, ivAt, (i, o, start) => void engine().encrypt(this.key, ivAt(start), i, undefined, o)),
+          serial: cbc,
+        },
+        a.body,
+        body,
+        cbc ? team(whole, 1) : team(whole),
+      );
+      if (a.final !== undefined) engine().encrypt(this.key, ivAt(whole), a.final, undefined, target.subarray(whole));
+      return output ?? target;
+    } finally {
+      a.final?.fill(0);
+    }
+  }
+
+  async decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
+    const a = decryptArgs(ciphertext, output, this.padding);
+    const input = a.input;
+    const n = input.length;
+    if (n < PARALLEL_MIN) return this.inline().decrypt(input, a.output);
+    const target = a.output ?? new Uint8Array(n);
+    // CBC: a piece starts from the ciphertext block before it, kept before any output can
+    // overwrite it (in place, the piece before may be written first).
+    const kept = new Map<number, Uint8Array>();
+    const ivAt = (start: number): Uint8Array | undefined =>
+      this.iv === undefined ? undefined : start === 0 ? this.iv.slice() : (kept.get(start)?.slice() ?? input.slice(start - BLOCK, start));
+    try {
+      await transform(
+        {
+          ...blocks('serpent.decrypt', this.key, ivAt, (i, o, start) => void engine().decrypt(this.key, ivAt(start), i, o)),
+          onStart: (_, end) => {
+            if (this.iv !== undefined && end < n && !kept.has(end)) kept.set(end, input.slice(end - BLOCK, end));
+          },
+        },
+        input,
+        target,
+        team(n),
+      );
+    } finally {
+      for (const block of kept.values()) block.fill(0);
+    }
+    return unpad(output !== undefined && !this.padding ? output : target, this.padding);
+  }
+}
+
+/** Serpent-ECB (SP 800-38A §6.1), as index.ts's ecb. */
+export function ecb(key: Uint8Array, opts?: BlockModeOptions): ParallelCipher {
+  return new BlockMode(keyOf(key), undefined, paddingOption(opts));
+}
+
+/** Serpent-CBC (SP 800-38A §6.2), as index.ts's cbc. */
+export function cbc(key: Uint8Array, iv: Uint8Array, opts?: BlockModeOptions): ParallelCipher {
+  return new BlockMode(keyOf(key), ivOf(iv), paddingOption(opts));
+}
+
+/** Serpent-CTR (SP 800-38A §6.5), as index.ts's ctr. */
+export function ctr(key: Uint8Array, iv: Uint8Array): ParallelCipher {
+  return new Ctr(keyOf(key), ivOf(iv));
+}
