@@ -16,3 +16,4 @@ export { poly1305 } from '../poly1305/parallel.js';
 export { salsa20, salsa208, salsa2012, secretbox, xsalsa20, xsalsa20poly1305, type ParallelSecretBoxApi } from '../salsa/parallel.js';
 export { blake3Parallel as blake3, blake3Parallel, type Blake3ParallelOpts } from '../blake3/parallel.js';
 export * as serpent from '../serpent/parallel.js';
+export * as secretstream from './secretstream.js';

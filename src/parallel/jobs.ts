@@ -7,6 +7,7 @@ import { chachaJobs } from '../chacha/jobs.js';
 import { poly1305Jobs } from '../poly1305/jobs.js';
 import type { JobHandler } from '../runtime/protocol.js';
 import { salsaJobs } from '../salsa/jobs.js';
+import { secretstreamJobs } from '../secretstream/jobs.js';
 import { serpentJobs } from '../serpent/jobs.js';
 
-export const handlers: Readonly<Record<string, JobHandler>> = { ...blake3Jobs, ...chachaJobs, ...poly1305Jobs, ...salsaJobs, ...serpentJobs };
+export const handlers: Readonly<Record<string, JobHandler>> = { ...blake3Jobs, ...chachaJobs, ...poly1305Jobs, ...salsaJobs, ...secretstreamJobs, ...serpentJobs };

@@ -70,7 +70,6 @@ function spawn(listen: Listener): Handle {
     w.on('message', listen);
     w.on('error', (e: Error) => listen({ type: 'error', message: e.message }));
     w.on('exit', (code: number) => listen({ type: 'error', message: `worker exited (code ${code})` }));
-    w.unref();
     return { post: (job, transfer) => w.postMessage(job, transfer), hold: (on) => (on ? w.ref() : w.unref()), terminate: () => void w.terminate() };
   }
   if (typeof Worker !== 'function') throw new Error('this engine has no Worker');
@@ -97,6 +96,8 @@ const WORKER_MODULE = '../parallel/worker.js';
 export const canShare = (): boolean =>
   typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
 
+const EMPTY = new Uint8Array(0);
+
 /** What a job gives back: its result, and the slot with its output (empty for a job without data). */
 export interface JobDone {
   readonly result: Uint8Array | undefined;
@@ -106,8 +107,8 @@ export interface JobDone {
 interface Pending {
   resolve(done: JobDone): void;
   reject(e: Error): void;
-  /** The slot the job holds, and how many of its bytes the job's data filled. */
-  slot: Uint8Array;
+  /** The slot the job holds (undefined for call()), and how many of its bytes the job's data filled. */
+  slot: Uint8Array | undefined;
   bytes: number;
   /** The bytes of input the job works on (for queued). */
   work: number;
@@ -131,6 +132,9 @@ export class PoolWorker {
   private dirty = 0;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  private started!: (ok: boolean) => void;
+  /** Resolves to true once the worker takes jobs, to false if it failed to start or ended first. */
+  readonly whenReady = new Promise<boolean>((resolve) => (this.started = resolve));
 
   constructor(private readonly pool: Pool) {
     const shared = canShare();
@@ -139,6 +143,8 @@ export class PoolWorker {
 
   start(): void {
     this.handle = spawn((m) => this.receive(m));
+    // Starting, it keeps the process alive: a caller may be waiting for it (whenReady).
+    this.handle.hold(true);
   }
 
   /** Whether a job with a slot can be given now. */
@@ -172,12 +178,23 @@ export class PoolWorker {
     const slot = this.free.pop()!;
     const bytes = data?.length ?? 0;
     this.dirty = Math.max(this.dirty, bytes);
-    const id = this.nextId++;
-    const job: Job = { type: 'job', id, op, tier, params, data };
-    const done = new Promise<JobDone>((resolve, reject) => this.pending.set(id, { resolve, reject, slot, bytes, work }));
-    if (this.pending.size === 1) this.handle!.hold(true);
     if (data !== undefined && slot.buffer instanceof ArrayBuffer) transfer.push(slot.buffer);
-    this.handle!.post(job, transfer);
+    return this.send({ op, tier, params, data }, transfer, { slot, bytes, work });
+  }
+
+  /**
+   * Runs `op` with params only, outside the slots (secretstream's messages,
+   * which the stream bounds itself); resolves to its result.
+   */
+  async call(op: string, tier: Tier, params: JobParams, transfer: ArrayBuffer[] = []): Promise<Uint8Array | undefined> {
+    return (await this.send({ op, tier, params, data: undefined }, transfer, { slot: undefined, bytes: 0, work: 0 })).result;
+  }
+
+  private send(job: Omit<Job, 'type' | 'id'>, transfer: ArrayBuffer[], p: Pick<Pending, 'slot' | 'bytes' | 'work'>): Promise<JobDone> {
+    const id = this.nextId++;
+    const done = new Promise<JobDone>((resolve, reject) => this.pending.set(id, { resolve, reject, ...p }));
+    if (this.pending.size === 1) this.handle!.hold(true);
+    this.handle!.post({ type: 'job', id, ...job }, transfer);
     return done;
   }
 
@@ -185,6 +202,8 @@ export class PoolWorker {
     if (this.ended) return;
     if (m.type === 'ready') {
       this.ready = true;
+      if (this.pending.size === 0) this.handle!.hold(false);
+      this.started(true);
       return;
     }
     if (m.type === 'done' || (m.type === 'failed' && m.id >= 0)) {
@@ -192,11 +211,11 @@ export class PoolWorker {
       const p = this.pending.get(m.id)!;
       this.pending.delete(m.id);
       const slot = m.data !== undefined ? new Uint8Array(m.data.buffer, 0, PIECE) : p.slot;
-      this.free.push(slot);
+      if (slot !== undefined) this.free.push(slot);
       if (this.pending.size === 0) this.handle!.hold(false);
       if (m.type === 'done') {
         this.pool.jobs++;
-        p.resolve({ result: m.result, data: slot.subarray(0, p.bytes) });
+        p.resolve({ result: m.result, data: slot?.subarray(0, p.bytes) ?? EMPTY });
       } else {
         p.reject(new WorkerLost(m.message));
       }
@@ -215,9 +234,10 @@ export class PoolWorker {
   terminate(reason = 'the pool was terminated'): void {
     this.ready = false;
     this.ended = true;
+    this.started(false);
     for (const p of this.pending.values()) {
       // A shared slot is still ours (zeroed below with the free ones); a transferred one went with the worker.
-      if (p.slot.buffer.byteLength > 0) this.free.push(p.slot);
+      if (p.slot !== undefined && p.slot.buffer.byteLength > 0) this.free.push(p.slot);
       p.reject(new WorkerLost(reason));
     }
     this.pending.clear();

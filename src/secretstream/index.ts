@@ -11,7 +11,7 @@
 import type { Pulled, SecretstreamEngine } from './engine.js';
 import { jsSecretstream } from './js.js';
 import { simdSecretstream } from './simd.js';
-import { ABYTES, HEADER_BYTES, KEY_BYTES, StreamState } from './state.js';
+import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from './state.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { activeTier } from '../runtime/kernels.js';
@@ -127,7 +127,7 @@ class Pull extends Stream implements SecretstreamPull {
 
 /** Starts a stream under a 32-byte key, with a fresh random header (crypto_secretstream_xchacha20poly1305_init_push). */
 export function initPush(key: Uint8Array): SecretstreamPush {
-  const header = crypto.getRandomValues(new Uint8Array(HEADER_BYTES));
+  const header = randomHeader();
   return new Push(key, header);
 }
 

@@ -24,6 +24,11 @@ export const TAG_REKEY = 2;
 /** TAG_PUSH | TAG_REKEY: the last message, after which the key is changed. */
 export const TAG_FINAL = 3;
 
+/** A new stream's header: 24 random bytes (crypto_secretstream_xchacha20poly1305_init_push). */
+export function randomHeader(): Uint8Array {
+  return crypto.getRandomValues(new Uint8Array(HEADER_BYTES));
+}
+
 export class StreamState {
   readonly key = new Uint8Array(KEY_BYTES);
   /** counter (little-endian, bytes 0..4) || inonce (bytes 4..12). */

@@ -29,12 +29,12 @@ export interface StreamOptions {
   chunkSize?: number;
 }
 
-const DEFAULT_CHUNK = 65536;
+export const DEFAULT_CHUNK = 65536;
 
 /** Transformer.cancel (streams spec 2023; called where the engine has it) is not in TypeScript's DOM types yet. */
-type Transform = Transformer<Uint8Array, Uint8Array> & { cancel?(reason: unknown): void };
+export type Transform = Transformer<Uint8Array, Uint8Array> & { cancel?(reason: unknown): void };
 
-function chunkSizeOf(options: StreamOptions | undefined): number {
+export function chunkSizeOf(options: StreamOptions | undefined): number {
   const size = options?.chunkSize ?? DEFAULT_CHUNK;
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 1 || size > 2 ** 30) {
     throw new RangeError(`chunkSize must be an integer from 1 to 2^30, got ${String(size)}`);
@@ -43,7 +43,7 @@ function chunkSizeOf(options: StreamOptions | undefined): number {
 }
 
 /** A Uint8Array view of a chunk (stream chunks may be any ArrayBufferView or ArrayBuffer). */
-function bytesOf(chunk: unknown): Uint8Array {
+export function bytesOf(chunk: unknown): Uint8Array {
   if (chunk instanceof Uint8Array) return check.bytes(chunk, 'chunk');
   if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
@@ -55,7 +55,7 @@ function bytesOf(chunk: unknown): Uint8Array {
  * (possibly empty). A whole record is handed over at once, straight from
  * the input when the input holds one (no copy), else gathered in `pending`.
  */
-class Records {
+export class Records {
   private readonly pending: Uint8Array;
   private filled = 0;
 

@@ -1,0 +1,219 @@
+/**
+ * secretstream in fourfold/parallel: encryptStream and decryptStream with
+ * the synchronous ones' arguments and bytes (stream.ts), each stream's
+ * state kept in one worker of the pool, which seals or opens its messages
+ * while the calling thread moves data. A stream cannot be split: every
+ * message's nonce takes the previous message's MAC (libsodium #719), so a
+ * stream uses one worker, and several streams spread over the pool.
+ *
+ * Up to IN_FLIGHT messages are with the worker at once; a write waits
+ * while more are, which is the streams' backpressure, and bounds memory.
+ * Where no worker can start, the stream runs on the calling thread, the
+ * same bytes.
+ */
+import { secretstreamJobs } from './jobs.js';
+import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from './state.js';
+import { bytesOf, chunkSizeOf, Records, type StreamOptions, type Transform } from './stream.js';
+import * as check from '../runtime/assert.js';
+import { zeroize } from '../runtime/bytes.js';
+import { AuthenticationError } from '../runtime/errors.js';
+import { activeTier, type Tier } from '../runtime/kernels.js';
+import { cores, pool } from '../runtime/pool.js';
+import type { JobParams } from '../runtime/protocol.js';
+
+export type { StreamOptions };
+
+/** Messages a stream has with its worker at once. */
+const IN_FLIGHT = 4;
+
+/** Where a stream's state lives: a worker, or this thread. */
+interface Holder {
+  run(op: string, params: Record<string, number | Uint8Array>): Promise<Uint8Array | undefined>;
+}
+
+let streams = 0;
+
+/** A worker of the pool for a new stream (round robin), or this thread when none can start. */
+async function holder(tier: Tier): Promise<Holder> {
+  const workers = pool.grow(pool.size ?? cores() - 1);
+  const w = workers.length > 0 ? workers[streams % workers.length]! : undefined;
+  if (w !== undefined && (await w.whenReady)) {
+    return { run: (op, params) => w.call(op, tier, params, transfers(params)) };
+  }
+  // The jobs themselves, here; what the worker would zero after a job is zeroed too.
+  return {
+    run: async (op, params) => {
+      try {
+        return secretstreamJobs[op]!(tier, params as JobParams, undefined, undefined);
+      } finally {
+        for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
+      }
+    },
+  };
+}
+
+const transfers = (params: Record<string, number | Uint8Array>): ArrayBuffer[] =>
+  Object.values(params).flatMap((v) => (v instanceof Uint8Array ? [v.buffer as ArrayBuffer] : []));
+
+/** One stream's state in its holder. */
+class Remote {
+  private readonly id = streams++;
+
+  private constructor(private readonly at: Holder) {}
+
+  static async open(key: Uint8Array, header: Uint8Array): Promise<Remote> {
+    const r = new Remote(await holder(activeTier()));
+    await r.at.run('secretstream.open', { stream: r.id, key: key.slice(), header: header.slice() });
+    return r;
+  }
+
+  push(message: Uint8Array, tag: number): Promise<Uint8Array | undefined> {
+    return this.at.run('secretstream.push', { stream: this.id, message: message.slice(), tag });
+  }
+
+  pull(sealed: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.at.run('secretstream.pull', { stream: this.id, sealed: sealed.slice() });
+  }
+
+  close(): void {
+    this.at.run('secretstream.close', { stream: this.id }).catch(() => {});
+  }
+}
+
+/** Results in the order their messages were given, at most `IN_FLIGHT` waiting. */
+class InOrder {
+  private readonly queue: Promise<Uint8Array | undefined>[] = [];
+
+  add(result: Promise<Uint8Array | undefined>): void {
+    // Awaited in order by drain; until then a rejection is not "unhandled".
+    result.catch(() => {});
+    this.queue.push(result);
+  }
+
+  /** Hands the oldest results to `take` until at most `keep` wait. */
+  async drain(keep: number, take: (result: Uint8Array | undefined) => void): Promise<void> {
+    while (this.queue.length > keep) take(await this.queue.shift()!);
+  }
+}
+
+/** A stream chunk's bytes, a few messages' worth at a time (records.write emits whole messages). */
+async function eachStep(data: Uint8Array, step: number, write: (part: Uint8Array) => Promise<void>): Promise<void> {
+  for (let at = 0; at < data.length; at += step) await write(data.subarray(at, at + step));
+}
+
+/**
+ * A TransformStream from plaintext bytes to the encrypted stream under a
+ * 32-byte key (the bytes of stream.ts's encryptStream, with a new random
+ * header).
+ */
+export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
+  const chunkSize = chunkSizeOf(options);
+  const k = check.bytes(key, 'key', KEY_BYTES).slice();
+  const results = new InOrder();
+  const records = new Records(chunkSize, (record) => results.add(remote.push(record, TAG_MESSAGE)));
+  let remote: Remote;
+  const transformer: Transform = {
+    async start(controller) {
+      const header = randomHeader();
+      try {
+        remote = await Remote.open(k, header);
+      } finally {
+        k.fill(0);
+      }
+      controller.enqueue(header);
+    },
+    async transform(chunk, controller) {
+      await eachStep(bytesOf(chunk), chunkSize * IN_FLIGHT, async (part) => {
+        records.write(part);
+        await results.drain(IN_FLIGHT, (sealed) => controller.enqueue(sealed!));
+      });
+    },
+    async flush(controller) {
+      results.add(remote.push(records.rest(), TAG_FINAL));
+      records.wipe();
+      await results.drain(0, (sealed) => controller.enqueue(sealed!));
+      remote.close();
+    },
+    cancel() {
+      records.wipe();
+      remote?.close();
+    },
+  };
+  return new TransformStream(transformer);
+}
+
+/**
+ * A TransformStream from an encrypted stream back to the plaintext, as
+ * stream.ts's decryptStream: it errors with AuthenticationError, releasing
+ * no plaintext of the failing message, when a message does not verify,
+ * when the stream ends before its TAG_FINAL message, or when data follows
+ * that message.
+ */
+export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
+  const chunkSize = chunkSizeOf(options);
+  const k = check.bytes(key, 'key', KEY_BYTES).slice();
+  const header = new Uint8Array(HEADER_BYTES);
+  let headerFilled = 0;
+  let remote: Remote | undefined;
+  let finished = false;
+  const results = new InOrder();
+  const records = new Records(chunkSize + ABYTES, (record) => results.add(remote!.pull(record)));
+  const fail = (message: string): never => {
+    records.wipe();
+    k.fill(0);
+    remote?.close();
+    throw new AuthenticationError(`secretstream: ${message}`);
+  };
+  /** One opened message (its plaintext and tag byte) out, in order: only once it verified, and never after the final one. */
+  const release = (controller: TransformStreamDefaultController<Uint8Array>) => (opened: Uint8Array | undefined) => {
+    if (opened === undefined) fail('the message was modified, reordered, dropped, or pushed under another key');
+    if (finished) {
+      opened!.fill(0);
+      fail('data follows the final message');
+    }
+    const tag = opened![opened!.length - 1];
+    if (tag === TAG_FINAL) finished = true;
+    controller.enqueue(opened!.subarray(0, opened!.length - 1));
+  };
+  const transformer: Transform = {
+    async transform(chunk, controller) {
+      let data = bytesOf(chunk);
+      if (remote === undefined) {
+        const take = Math.min(HEADER_BYTES - headerFilled, data.length);
+        header.set(data.subarray(0, take), headerFilled);
+        headerFilled += take;
+        data = data.subarray(take);
+        if (headerFilled < HEADER_BYTES) return;
+        try {
+          remote = await Remote.open(k, header);
+        } finally {
+          k.fill(0);
+        }
+      }
+      await eachStep(data, (chunkSize + ABYTES) * IN_FLIGHT, async (part) => {
+        records.write(part);
+        await results.drain(IN_FLIGHT, release(controller));
+      });
+    },
+    async flush(controller) {
+      if (remote === undefined) fail('the stream ended inside its header (truncated)');
+      await results.drain(0, release(controller));
+      const rest = records.rest();
+      if (rest.length > 0) {
+        if (finished) fail('data follows the final message');
+        if (rest.length < ABYTES) fail('the stream ends inside a message (truncated)');
+        results.add(remote!.pull(rest));
+        await results.drain(0, release(controller));
+      }
+      if (!finished) fail('the stream ended before its final message (truncated)');
+      records.wipe();
+      remote!.close();
+    },
+    cancel() {
+      records.wipe();
+      k.fill(0);
+      remote?.close();
+    },
+  };
+  return new TransformStream(transformer);
+}
