@@ -57,12 +57,13 @@ export async function bundleEntry(options: { entry: string; target: Target; outf
 }
 
 /**
- * blake3Parallel's worker, self-contained, at `outfile`. Its pool starts
- * `new URL('./worker.js', import.meta.url)` (src/blake3/pool.ts), so a
- * bundle with fourfold inside needs this file beside it, named worker.js.
+ * The worker pool's worker (fourfold/parallel, blake3Parallel),
+ * self-contained, at `outfile`. The pool starts `new URL('./worker.js',
+ * import.meta.url)` (src/runtime/pool.ts), so a bundle with fourfold inside
+ * needs this file beside it, named worker.js.
  */
 export function bundleWorker(outfile: string, target: Target): Promise<string> {
-  return bundleEntry({ entry: join(ROOT, 'dist/blake3/worker.js'), target, outfile });
+  return bundleEntry({ entry: join(ROOT, 'dist/runtime/worker.js'), target, outfile });
 }
 
 /** The test files of `npm test`: test/*.test.ts and test/<dir>/*.test.ts. */

@@ -89,7 +89,8 @@ export async function absorbParallel(state: TreeState, source: ChunkSource, chun
       async give(w, p) {
         const slot = w.slot(p.length);
         source.copy(p.start, slot);
-        const { result } = await w.run('blake3.subtree', tier, { key: state.key.slice(), flags: state.flags, counter: p.start / CHUNK }, slot, []);
+        const { result, release } = await w.run('blake3.subtree', tier, { key: state.key.slice(), flags: state.flags, counter: p.start / CHUNK }, slot, []);
+        release();
         p.cv.set(result!);
         result!.fill(0);
       },

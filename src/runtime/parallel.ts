@@ -113,8 +113,12 @@ export async function transform(t: Transform, input: Uint8Array, output: Uint8Ar
         if (!directIn) slot.set(input.subarray(p.start, end));
       }
       const done = await w.run(t.op, tier, params, slot, transfers(params), p.length);
-      if (output !== undefined && !directOut) output.set(done.data, p.start);
-      p.result = done.result;
+      try {
+        if (output !== undefined && !directOut) output.set(done.data, p.start);
+        p.result = done.result;
+      } finally {
+        done.release();
+      }
     },
   };
   try {

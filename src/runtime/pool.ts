@@ -7,8 +7,10 @@
  *   process.getBuiltinModule (Node 20.16+), so a bundler sees no node:
  *   import. An idle worker does not keep the process alive (unref), a
  *   worker with a job does.
- * - Browsers: a module Web Worker, `new Worker(new URL(...), { type:
- *   'module' })`, the form Vite, webpack 5 and Parcel recognise and bundle.
+ * - Browsers: a module Web Worker, `new Worker(new URL('./worker.js',
+ *   import.meta.url), { type: 'module' })`, the form Vite, webpack 5 and
+ *   Parcel recognise and bundle; with esbuild, which does not, worker.js
+ *   (fourfold/worker) is built beside the bundle.
  *
  * Slots are SharedArrayBuffer views where the engine may share memory with
  * workers (always outside browsers; in a cross-origin-isolated page), so a
@@ -66,7 +68,8 @@ function spawn(listen: Listener): Handle {
   const threads = workerThreads();
   if (threads !== undefined) {
     const url = workerUrl ?? new URL(WORKER_MODULE, import.meta.url);
-    const w = new threads.Worker(url);
+    // No flags of the main thread's (--input-type would stop a worker from starting): worker.js needs none.
+    const w = new threads.Worker(url, { execArgv: [] });
     w.on('message', listen);
     w.on('error', (e: Error) => listen({ type: 'error', message: e.message }));
     w.on('exit', (code: number) => listen({ type: 'error', message: `worker exited (code ${code})` }));
@@ -75,7 +78,7 @@ function spawn(listen: Listener): Handle {
   if (typeof Worker !== 'function') throw new Error('this engine has no Worker');
   const w =
     workerUrl === undefined
-      ? new Worker(new URL('../parallel/worker.js', import.meta.url), { type: 'module' })
+      ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
       : new Worker(workerUrl, { type: 'module' });
   w.onmessage = (e: MessageEvent) => listen(e.data as FromWorker);
   w.onerror = (e: ErrorEvent) => {
@@ -90,7 +93,7 @@ function spawn(listen: Listener): Handle {
  * a bundler would also emit it as an asset for the browser build, which
  * uses the Web Worker form above.
  */
-const WORKER_MODULE = '../parallel/worker.js';
+const WORKER_MODULE = './worker.js';
 
 /** Whether slots can be SharedArrayBuffers that workers see without a copy. */
 export const canShare = (): boolean =>
@@ -98,10 +101,16 @@ export const canShare = (): boolean =>
 
 const EMPTY = new Uint8Array(0);
 
-/** What a job gives back: its result, and the slot with its output (empty for a job without data). */
+/**
+ * What a job gives back: its result, and the slot with its output (empty
+ * for a job without data), which stays the caller's until it calls
+ * release() (so no other job, and no zeroing, touches it before the
+ * caller has read it).
+ */
 export interface JobDone {
   readonly result: Uint8Array | undefined;
   readonly data: Uint8Array;
+  release(): void;
 }
 
 interface Pending {
@@ -190,6 +199,7 @@ export class PoolWorker {
     return (await this.send({ op, tier, params, data: undefined }, transfer, { slot: undefined, bytes: 0, work: 0 })).result;
   }
 
+
   private send(job: Omit<Job, 'type' | 'id'>, transfer: ArrayBuffer[], p: Pick<Pending, 'slot' | 'bytes' | 'work'>): Promise<JobDone> {
     const id = this.nextId++;
     const done = new Promise<JobDone>((resolve, reject) => this.pending.set(id, { resolve, reject, ...p }));
@@ -211,18 +221,25 @@ export class PoolWorker {
       const p = this.pending.get(m.id)!;
       this.pending.delete(m.id);
       const slot = m.data !== undefined ? new Uint8Array(m.data.buffer, 0, PIECE) : p.slot;
-      if (slot !== undefined) this.free.push(slot);
       if (this.pending.size === 0) this.handle!.hold(false);
       if (m.type === 'done') {
         this.pool.jobs++;
-        p.resolve({ result: m.result, data: slot?.subarray(0, p.bytes) ?? EMPTY });
+        p.resolve({ result: m.result, data: slot?.subarray(0, p.bytes) ?? EMPTY, release: () => this.release(slot) });
       } else {
+        this.release(slot);
         p.reject(new WorkerLost(m.message));
       }
       return;
     }
     // The worker could not start, or died.
     this.pool.broken(this, m.message);
+  }
+
+  /** A slot back among the free ones (zeroed, if the worker has ended meanwhile). */
+  private release(slot: Uint8Array | undefined): void {
+    if (slot === undefined) return;
+    if (this.ended) zeroize(slot);
+    else this.free.push(slot);
   }
 
   /** Zeroes the free slots' data (a call's last step; slots still busy are zeroed by the call they belong to). */
@@ -282,8 +299,14 @@ export class Pool {
     return this.workers.slice(0, count);
   }
 
+  /**
+   * A worker failed: one that never started (a bundle without worker.js, a
+   * CSP without worker-src) means none will, and calls then run on the
+   * calling thread; one that died after it started is replaced by the
+   * next call that needs it. Its jobs' callers do their pieces themselves.
+   */
   broken(w: PoolWorker, reason: string): void {
-    if (this.failure === undefined) {
+    if (!w.ready && this.failure === undefined) {
       this.failure = reason;
       // Said once: a page whose bundle lacks the worker file otherwise only sees calls running slower.
       console.warn(`fourfold/parallel: workers are not available (${reason}); calls run on the calling thread`);

@@ -1,6 +1,6 @@
 /**
  * The messages between the pool (pool.ts) and its workers
- * (parallel/worker.ts):
+ * (worker.ts):
  *
  *   worker -> pool  Ready    once, after its kernels are compiled
  *   pool -> worker  Job      any number, each answered by Done or Failed, in order

@@ -1,16 +1,16 @@
 /**
- * A worker of the pool (runtime/pool.ts starts it): runs jobs (jobs.ts)
+ * A worker of the pool (pool.ts starts it): runs jobs (parallel/jobs.ts)
  * one at a time, in arrival order, with the engines of the caller's tier,
  * and answers each (runtime/protocol.ts). Runs as a worker_threads worker
  * in Node, Bun and Deno, and as a module Web Worker in browsers. No
  * top-level await and no import of node: modules, so that bundlers build
  * it with their defaults (Vite's classic-worker format among them).
  */
-import { handlers } from './jobs.js';
-import { ready } from '../runtime/kernels.js';
-import { workerThreads } from '../runtime/pool.js';
-import type { FromWorker, Job } from '../runtime/protocol.js';
-import { zeroize } from '../runtime/bytes.js';
+import { zeroize } from './bytes.js';
+import { ready } from './kernels.js';
+import { workerThreads } from './pool.js';
+import type { FromWorker, Job } from './protocol.js';
+import { handlers } from '../parallel/jobs.js';
 
 interface Port {
   post(message: FromWorker, transfer?: ArrayBuffer[]): void;

@@ -1,0 +1,28 @@
+/** Helpers for the fourfold/parallel tests: waiting for workers. */
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import * as P from 'fourfold/parallel';
+
+/**
+ * Waits until `n` workers have started: a call of n + 1 pieces starts them
+ * (while they start, calls run on the calling thread).
+ */
+export async function warmPool(n: number): Promise<void> {
+  await P.chacha20(new Uint8Array(32), new Uint8Array(12), new Uint8Array((n + 1) << 20));
+  for (let t = 0; P.status().ready < n; t++) {
+    assert.ok(t < 1000, `workers did not start: ${JSON.stringify(P.status())}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** For a test file: `n` workers, started before its tests; the default pool again, ended, after them. */
+export function withWorkers(n: number): void {
+  before(async () => {
+    P.configure({ workers: n });
+    await warmPool(n);
+  });
+  after(() => {
+    P.configure({ workers: undefined });
+    P.terminate();
+  });
+}
