@@ -37,7 +37,7 @@ const SLOTS = 3;
 
 interface Handle {
   post(job: Job, transfer: ArrayBuffer[]): void;
-  /** Whether the worker keeps the process alive (worker_threads only). */
+  /** Whether the worker has work, so that it keeps the process alive (Node, Bun and Deno; a page has no such notion). */
   hold(on: boolean): void;
   terminate(): void;
 }
@@ -64,8 +64,25 @@ export function setWorkerUrl(url: string | URL | undefined): void {
   workerUrl = url === undefined ? undefined : new URL(url, (globalThis as { location?: { href: string } }).location?.href);
 }
 
-function spawn(listen: Listener): Handle {
-  const threads = workerThreads();
+/**
+ * Deno keeps a process alive while any Web Worker runs and has no unref()
+ * for them (its node:worker_threads workers have one, but ran jobs at a
+ * hundredth of the speed here): a Deno worker without work for this long
+ * is ended, so that a script exits soon after its last call.
+ */
+const DENO_IDLE_MS = 250;
+
+interface DenoTimers {
+  unrefTimer(id: number): void;
+}
+
+/**
+ * Starts a worker; `idle` is called when a Deno worker has been without
+ * work for DENO_IDLE_MS (the pool then ends it).
+ */
+function spawn(listen: Listener, idle: () => void): Handle {
+  const deno = (globalThis as { Deno?: DenoTimers }).Deno;
+  const threads = deno === undefined ? workerThreads() : undefined;
   if (threads !== undefined) {
     const url = workerUrl ?? new URL(WORKER_MODULE, import.meta.url);
     // No flags of the main thread's (--input-type would stop a worker from starting): worker.js needs none.
@@ -85,7 +102,15 @@ function spawn(listen: Listener): Handle {
     e.preventDefault();
     listen({ type: 'error', message: e.message || 'the worker failed to load' });
   };
-  return { post: (job, transfer) => w.postMessage(job, transfer), hold: () => {}, terminate: () => w.terminate() };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hold = (on: boolean): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (on || deno === undefined) return;
+    timer = setTimeout(idle, DENO_IDLE_MS);
+    deno.unrefTimer(timer as unknown as number);
+  };
+  return { post: (job, transfer) => w.postMessage(job, transfer), hold, terminate: () => (hold(true), w.terminate()) };
 }
 
 /**
@@ -142,6 +167,8 @@ export class PoolWorker {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private started!: (ok: boolean) => void;
+  /** Streams (secretstream) whose state this worker holds: it must not be ended for idleness while any is open. */
+  private streams = 0;
   /** Resolves to true once the worker takes jobs, to false if it failed to start or ended first. */
   readonly whenReady = new Promise<boolean>((resolve) => (this.started = resolve));
 
@@ -151,7 +178,10 @@ export class PoolWorker {
   }
 
   start(): void {
-    this.handle = spawn((m) => this.receive(m));
+    this.handle = spawn(
+      (m) => this.receive(m),
+      () => this.streams === 0 && this.pending.size === 0 && this.pool.retire(this),
+    );
     // Starting, it keeps the process alive: a caller may be waiting for it (whenReady).
     this.handle.hold(true);
   }
@@ -235,6 +265,16 @@ export class PoolWorker {
     this.pool.broken(this, m.message);
   }
 
+  /** A stream's state now lives in this worker (openStream), or no longer (closeStream). */
+  openStream(): void {
+    this.streams++;
+  }
+
+  closeStream(): void {
+    this.streams--;
+    if (this.pending.size === 0 && this.ready) this.handle!.hold(false);
+  }
+
   /** A slot back among the free ones (zeroed, if the worker has ended meanwhile). */
   private release(slot: Uint8Array | undefined): void {
     if (slot === undefined) return;
@@ -312,6 +352,13 @@ export class Pool {
       console.warn(`fourfold/parallel: workers are not available (${reason}); calls run on the calling thread`);
     }
     w.terminate(`a worker failed: ${reason}`);
+    const i = this.workers.indexOf(w);
+    if (i >= 0) this.workers.splice(i, 1);
+  }
+
+  /** Ends a worker that has been idle (Deno: see DENO_IDLE_MS); a later call starts another. */
+  retire(w: PoolWorker): void {
+    w.terminate('the worker was idle');
     const i = this.workers.indexOf(w);
     if (i >= 0) this.workers.splice(i, 1);
   }

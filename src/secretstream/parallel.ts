@@ -29,6 +29,8 @@ const IN_FLIGHT = 4;
 /** Where a stream's state lives: a worker, or this thread. */
 interface Holder {
   run(op: string, params: Record<string, number | Uint8Array>): Promise<Uint8Array | undefined>;
+  /** The stream ended: the worker may be ended for idleness again (Deno). */
+  done(): void;
 }
 
 let streams = 0;
@@ -38,7 +40,8 @@ async function holder(tier: Tier): Promise<Holder> {
   const workers = pool.grow(pool.size ?? cores() - 1);
   const w = workers.length > 0 ? workers[streams % workers.length]! : undefined;
   if (w !== undefined && (await w.whenReady)) {
-    return { run: (op, params) => w.call(op, tier, params, transfers(params)) };
+    w.openStream();
+    return { run: (op, params) => w.call(op, tier, params, transfers(params)), done: () => w.closeStream() };
   }
   // The jobs themselves, here; what the worker would zero after a job is zeroed too.
   return {
@@ -49,6 +52,7 @@ async function holder(tier: Tier): Promise<Holder> {
         for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
       }
     },
+    done: () => {},
   };
 }
 
@@ -77,6 +81,7 @@ class Remote {
 
   close(): void {
     this.at.run('secretstream.close', { stream: this.id }).catch(() => {});
+    this.at.done();
   }
 }
 
