@@ -39,7 +39,8 @@ interface Handle {
   post(job: Job, transfer: ArrayBuffer[]): void;
   /** Whether the worker has work, so that it keeps the process alive (Node, Bun and Deno; a page has no such notion). */
   hold(on: boolean): void;
-  terminate(): void;
+  /** Ends the worker; resolves once it has stopped running (or, for a Web Worker, which does not say, a while later). */
+  terminate(): Promise<void>;
 }
 
 type Listener = (message: FromWorker | { type: 'error'; message: string }) => void;
@@ -72,6 +73,9 @@ export function setWorkerUrl(url: string | URL | undefined): void {
  */
 const DENO_IDLE_MS = 250;
 
+/** How long a terminated Web Worker may still run (it finishes the WebAssembly call it is in). */
+const STOP_MS = 1000;
+
 interface DenoTimers {
   unrefTimer(id: number): void;
 }
@@ -90,7 +94,7 @@ function spawn(listen: Listener, idle: () => void): Handle {
     w.on('message', listen);
     w.on('error', (e: Error) => listen({ type: 'error', message: e.message }));
     w.on('exit', (code: number) => listen({ type: 'error', message: `worker exited (code ${code})` }));
-    return { post: (job, transfer) => w.postMessage(job, transfer), hold: (on) => (on ? w.ref() : w.unref()), terminate: () => void w.terminate() };
+    return { post: (job, transfer) => w.postMessage(job, transfer), hold: (on) => (on ? w.ref() : w.unref()), terminate: () => w.terminate().then(() => {}) };
   }
   if (typeof Worker !== 'function') throw new Error('this engine has no Worker');
   const w =
@@ -110,7 +114,15 @@ function spawn(listen: Listener, idle: () => void): Handle {
     timer = setTimeout(idle, DENO_IDLE_MS);
     deno.unrefTimer(timer as unknown as number);
   };
-  return { post: (job, transfer) => w.postMessage(job, transfer), hold, terminate: () => (hold(true), w.terminate()) };
+  const terminate = (): Promise<void> => {
+    hold(true);
+    w.terminate();
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, STOP_MS);
+      deno?.unrefTimer(t as unknown as number);
+    });
+  };
+  return { post: (job, transfer) => w.postMessage(job, transfer), hold, terminate };
 }
 
 /**
@@ -164,6 +176,8 @@ export class PoolWorker {
   private readonly free: Uint8Array[] = [];
   /** How many leading bytes of the slots may hold data since they were last zeroed. */
   private dirty = 0;
+  /** Slots whose job is done and whose caller has not released them yet. */
+  private held = 0;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private started!: (ok: boolean) => void;
@@ -254,7 +268,15 @@ export class PoolWorker {
       if (this.pending.size === 0) this.handle!.hold(false);
       if (m.type === 'done') {
         this.pool.jobs++;
-        p.resolve({ result: m.result, data: slot?.subarray(0, p.bytes) ?? EMPTY, release: () => this.release(slot) });
+        if (slot !== undefined) this.held++;
+        p.resolve({
+          result: m.result,
+          data: slot?.subarray(0, p.bytes) ?? EMPTY,
+          release: () => {
+            if (slot !== undefined) this.held--;
+            this.release(slot);
+          },
+        });
       } else {
         this.release(slot);
         p.reject(new WorkerLost(m.message));
@@ -285,21 +307,24 @@ export class PoolWorker {
   /** Zeroes the free slots' data (a call's last step; slots still busy are zeroed by the call they belong to). */
   zeroSlots(): void {
     for (const slot of this.free) zeroize(slot.subarray(0, this.dirty));
-    if (this.pending.size === 0) this.dirty = 0;
+    if (this.pending.size === 0 && this.held === 0) this.dirty = 0;
   }
 
   terminate(reason = 'the pool was terminated'): void {
     this.ready = false;
     this.ended = true;
     this.started(false);
+    // Shared slots of jobs in flight are ours again, but the worker may write to them until it
+    // has stopped: zeroed now with the free ones, and again then.
+    const inflight: Uint8Array[] = [];
     for (const p of this.pending.values()) {
-      // A shared slot is still ours (zeroed below with the free ones); a transferred one went with the worker.
-      if (p.slot !== undefined && p.slot.buffer.byteLength > 0) this.free.push(p.slot);
+      if (p.slot !== undefined && p.slot.buffer.byteLength > 0) inflight.push(p.slot);
       p.reject(new WorkerLost(reason));
     }
     this.pending.clear();
+    this.free.push(...inflight);
     this.zeroSlots();
-    this.handle?.terminate();
+    void this.handle?.terminate().then(() => inflight.forEach(zeroize));
   }
 }
 

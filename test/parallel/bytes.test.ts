@@ -15,7 +15,7 @@ import * as P from 'fourfold/parallel';
 import { chacha20 as nobleChacha20, xchacha20poly1305 as nobleXchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { xsalsa20poly1305 as nobleXsalsa20poly1305 } from '@noble/ciphers/salsa.js';
 import { assertBytes, forEachTier, guarded, rand } from '../helpers.js';
-import { withWorkers } from './pool-helpers.js';
+import { warmPool, withWorkers } from './pool-helpers.js';
 
 const MiB = 1 << 20;
 /** Around the pieces: PARALLEL_MIN is 2 MiB, a piece 1 MiB. */
@@ -215,6 +215,7 @@ forEachTier('fourfold/parallel: the synchronous bytes', () => {
   });
 
   it('the workers did part of the work', async () => {
+    await warmPool(3);
     const before = P.status().jobs;
     await P.chacha20(rand(32), rand(12), msg(4 * MiB - 63));
     assert.ok(P.status().jobs > before, JSON.stringify(P.status()));
