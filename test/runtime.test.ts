@@ -14,7 +14,11 @@ import { chacha20 as nobleChacha20 } from '@noble/ciphers/chacha.js';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { refCtr } from './serpent/reference.js';
 
-/** Runs `source` as an ES module in a new process of this runtime (Node, Deno or Bun) and returns its stdout. */
+/**
+ * Runs `source` as an ES module in a new process of this runtime (Node,
+ * Deno or Bun) and returns its stdout. (Print strings: Deno's console.log
+ * colours a number argument.)
+ */
 function runFresh(source: string): string {
   const g = globalThis as { Deno?: unknown; Bun?: unknown };
   const args = g.Deno ? ['eval', source] : g.Bun ? ['-e', source] : ['--input-type=module', '-e', source];
@@ -62,7 +66,7 @@ it('a family first imported after ready() (code splitting) runs on the simd tier
   const runtime = new URL('../dist/runtime/kernels.js', import.meta.url).href;
   const output = runFresh(`
     const { ready, kernelMemories } = await import(${JSON.stringify(runtime)});
-    console.log(await ready(), kernelMemories().length);
+    console.log(String(await ready()), String(kernelMemories().length));
     ${threeFamilies}
     console.log(calls());`);
   assert.equal(output, `simd 0\n${threeExpected('simd')}`);
@@ -106,7 +110,7 @@ for (const refuse of ['compile', 'instantiate'] as const) {
       ${threeFamilies}
       console.log(calls());
       console.log(await (await import('fourfold')).ready(), calls());
-      console.log('attempts', attempts);`);
+      console.log('attempts', String(attempts));`);
     assert.equal(output, `${threeExpected('js')}\njs ${threeExpected('js')}\nattempts 1`);
   });
 }
@@ -121,6 +125,6 @@ it('without WebAssembly SIMD (WebAssembly.validate refuses v128), the js tier ru
     W.compile = (bytes) => { compiles++; return compile(bytes); };
     ${threeFamilies}
     console.log(calls());
-    console.log(await (await import('fourfold')).ready(), 'compiles', compiles);`);
+    console.log(await (await import('fourfold')).ready(), 'compiles', String(compiles));`);
   assert.equal(output, `${threeExpected('js')}\njs compiles 0`);
 });
