@@ -9,7 +9,7 @@
  * - `bundleTestSuite`: every test file as its own self-contained bundle (its
  *   own copy of fourfold and the peers, as Node gives each file its own
  *   process), plus `suite.js`, the entry that runs them one after another,
- *   and the blake3Parallel worker beside the bundles.
+ *   and the worker pool's worker beside the bundles and their chunks.
  *
  * What the test bundles get, by target:
  *
@@ -175,9 +175,9 @@ export async function bundleTestSuite(options: {
     logOverride: { 'unsupported-require-call': 'silent' },
   });
 
-  // Inside a test bundle import.meta.url is the bundle's: each bundle directory gets the worker.
+  // Inside a bundle import.meta.url is the bundle's, or its chunk's (code splitting): each directory of one gets the worker.
   const worker = await bundleWorker(join(outdir, 'worker.js'), target);
-  for (const dir of new Set(files.map((f) => dirname(join(outdir, 'files', f))))) copyFileSync(worker, join(dir, 'worker.js'));
+  for (const dir of new Set(filesUnder(join(outdir, 'files'), '.js').map((f) => dirname(f)))) copyFileSync(worker, join(dir, 'worker.js'));
 
   const list = files.map((f) => ({ file: f, url: './' + join('files', f.replace(/\.ts$/, '.js')) }));
   const listModule = join(outdir, 'files.json');
