@@ -9,7 +9,7 @@
  * - `bundleTestSuite`: every test file as its own self-contained bundle (its
  *   own copy of fourfold and the peers, as Node gives each file its own
  *   process), plus `suite.js`, the entry that runs them one after another,
- *   and the blake3Parallel worker beside the bundles.
+ *   and the worker pool's worker beside the bundles and their chunks.
  *
  * What the test bundles get, by target:
  *
@@ -24,7 +24,14 @@
  *
  * In test/ sources, `import.meta.url` is replaced by the source file's own
  * URL, so paths computed from it (the JSON vectors) keep pointing at the
- * real files once the module is inside a bundle elsewhere.
+ * real files once the module is inside a bundle elsewhere; except in the
+ * browser page tests (test/pages), which find their workers beside their
+ * bundle.
+ *
+ * - `bundlePage`: one browser page test as an application's build would
+ *   make it: code splitting on, so a dynamic import() is a chunk loaded
+ *   when it runs, and its Web Workers (test/pages/<name>.worker.ts) as
+ *   entries beside it.
  */
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +39,8 @@ import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './engines.js';
 const HARNESS = join(ROOT, 'scripts/engines/harness');
+/** The browser page tests (pageFiles) and their workers. */
+const PAGES_DIR = 'test/pages';
 
 export type Target = 'browser' | 'script';
 
@@ -97,6 +106,7 @@ function testPlugin(target: Target): esbuild.Plugin {
     });
   }
   const testDir = join(ROOT, 'test') + '/';
+  const pagesDir = join(ROOT, PAGES_DIR) + '/';
   return {
     name: 'fourfold-engines-tests',
     setup(build) {
@@ -116,7 +126,7 @@ function testPlugin(target: Target): esbuild.Plugin {
         return { errors: [{ text: `unknown virtual module ${a.path}` }] };
       });
       build.onLoad({ filter: /\.ts$/ }, (a) => {
-        if (!a.path.startsWith(testDir)) return undefined;
+        if (!a.path.startsWith(testDir) || a.path.startsWith(pagesDir)) return undefined;
         const source = readFileSync(a.path, 'utf8');
         return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(a.path).href)), loader: 'ts' };
       });
@@ -134,8 +144,18 @@ export interface SuiteBundle {
  * Builds the whole test suite for `target` into `outdir` (emptied first):
  * `outdir/files/test/...js`, one bundle per test file, and `outdir/suite.js`.
  * `seed` becomes process.env.FOURFOLD_TEST_SEED in browser bundles.
+ * `splitting` puts dynamically imported modules and code the entries share
+ * in chunks of their own; `companions` are more entries, bundled beside
+ * the test files but not run by the suite (workers).
  */
-export async function bundleTestSuite(options: { target: Target; outdir: string; files: string[]; seed?: string }): Promise<SuiteBundle> {
+export async function bundleTestSuite(options: {
+  target: Target;
+  outdir: string;
+  files: string[];
+  seed?: string;
+  splitting?: boolean;
+  companions?: string[];
+}): Promise<SuiteBundle> {
   const { target, outdir, files } = options;
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
@@ -144,7 +164,8 @@ export async function bundleTestSuite(options: { target: Target; outdir: string;
 
   await esbuild.build({
     ...common(target),
-    entryPoints: files.map((f) => join(ROOT, f)),
+    entryPoints: [...files, ...(options.companions ?? [])].map((f) => join(ROOT, f)),
+    splitting: options.splitting ?? false,
     outbase: ROOT,
     outdir: join(outdir, 'files'),
     plugins: [testPlugin(target)],
@@ -154,9 +175,9 @@ export async function bundleTestSuite(options: { target: Target; outdir: string;
     logOverride: { 'unsupported-require-call': 'silent' },
   });
 
-  // Inside a test bundle import.meta.url is the bundle's: each bundle directory gets the worker.
+  // Inside a bundle import.meta.url is the bundle's, or its chunk's (code splitting): each directory of one gets the worker.
   const worker = await bundleWorker(join(outdir, 'worker.js'), target);
-  for (const dir of new Set(files.map((f) => dirname(join(outdir, 'files', f))))) copyFileSync(worker, join(dir, 'worker.js'));
+  for (const dir of new Set(filesUnder(join(outdir, 'files'), '.js').map((f) => dirname(f)))) copyFileSync(worker, join(dir, 'worker.js'));
 
   const list = files.map((f) => ({ file: f, url: './' + join('files', f.replace(/\.ts$/, '.js')) }));
   const listModule = join(outdir, 'files.json');
@@ -175,4 +196,20 @@ export async function bundleTestSuite(options: { target: Target; outdir: string;
     ],
   });
   return { entry: join(outdir, 'suite.js'), files };
+}
+
+/** The browser page tests: test/pages/*.page.ts. */
+export function pageFiles(): string[] {
+  return readdirSync(join(ROOT, PAGES_DIR))
+    .filter((f) => f.endsWith('.page.ts'))
+    .map((f) => `${PAGES_DIR}/${f}`)
+    .sort();
+}
+
+/** One page test (`file`, from pageFiles()) with code splitting and its workers, as a suite of one file in `outdir`. */
+export function bundlePage(options: { file: string; outdir: string; seed?: string }): Promise<SuiteBundle> {
+  const workers = readdirSync(join(ROOT, PAGES_DIR))
+    .filter((f) => f.endsWith('.worker.ts'))
+    .map((f) => `${PAGES_DIR}/${f}`);
+  return bundleTestSuite({ target: 'browser', outdir: options.outdir, files: [options.file], seed: options.seed, splitting: true, companions: workers });
 }

@@ -31,6 +31,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Receives each `context.progress(message)` of the entry. */
   onProgress?: (message: string) => void;
+  /** Headers on every response of the page server (browsers only), e.g. a Content-Security-Policy. */
+  headers?: Record<string, string>;
 }
 
 export interface RunResult {
@@ -66,6 +68,7 @@ export async function runInEngine(id: EngineId, options: RunOptions): Promise<Ru
   const server = await servePage({
     dir: dirname(options.entry),
     entry: basename(options.entry),
+    headers: options.headers,
     onProgress: (m) => {
       lastProgress = m;
       options.onProgress?.(m);

@@ -5,6 +5,12 @@
  * `window.__fourfoldResult` (for drivers that poll) and POSTs it to
  * /__result, which is what resolves `result` here: that way a browser that
  * has no driver at all (cog) reports the same way.
+ *
+ * The page's script is a file of its own (/__run.js), not inline, so that
+ * a run can serve everything under a Content-Security-Policy as strict as
+ * `script-src 'self'` (the `headers` option). It records every
+ * `securitypolicyviolation` event from its first line on, in
+ * `window.__fourfoldViolations`, for the tests of such a policy.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -31,25 +37,29 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-function page(entry: string): string {
-  return `<!doctype html>
+const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <title>fourfold engine run</title>
-<script type="module">
-  const post = (path, body) => fetch(path, { method: 'POST', body: JSON.stringify(body) });
-  const describe = (e) => (e && e.stack ? (String(e.stack).includes(e.message) ? String(e.stack) : e.name + ': ' + e.message + '\\n' + e.stack) : String(e));
-  let outcome;
-  try {
-    const mod = await import(${JSON.stringify('./' + entry)});
-    const value = await mod.default({ progress: (message) => { post('/__progress', message).catch(() => {}); } });
-    outcome = { ok: true, value };
-  } catch (e) {
-    outcome = { ok: false, error: describe(e) };
-  }
-  window.__fourfoldResult = outcome;
-  await post('/__result', outcome);
-  document.title = 'done';
-</script>
+<script type="module" src="/__run.js"></script>
+`;
+
+/** What the page runs: a module script, so that `script-src 'self'` allows it. */
+function runner(entry: string): string {
+  return `const violations = (window.__fourfoldViolations = []);
+document.addEventListener('securitypolicyviolation', (e) => violations.push({ directive: e.effectiveDirective, blocked: e.blockedURI }));
+const post = (path, body) => fetch(path, { method: 'POST', body: JSON.stringify(body) });
+const describe = (e) => (e && e.stack ? (String(e.stack).includes(e.message) ? String(e.stack) : e.name + ': ' + e.message + '\\n' + e.stack) : String(e));
+let outcome;
+try {
+  const mod = await import(${JSON.stringify('./' + entry)});
+  const value = await mod.default({ progress: (message) => { post('/__progress', message).catch(() => {}); } });
+  outcome = { ok: true, value };
+} catch (e) {
+  outcome = { ok: false, error: describe(e) };
+}
+window.__fourfoldResult = outcome;
+await post('/__result', outcome);
+document.title = 'done';
 `;
 }
 
@@ -63,7 +73,17 @@ function body(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function servePage(options: { dir: string; entry: string; onProgress?: (message: string) => void }): Promise<PageServer> {
+export interface PageOptions {
+  /** The directory served. */
+  dir: string;
+  /** The entry module, relative to `dir`. */
+  entry: string;
+  onProgress?: (message: string) => void;
+  /** Headers added to every response, e.g. `{ 'content-security-policy': "script-src 'self'" }`. */
+  headers?: Record<string, string>;
+}
+
+export async function servePage(options: PageOptions): Promise<PageServer> {
   const root = normalize(options.dir + sep);
   let deliver!: (o: PageOutcome) => void;
   const result = new Promise<PageOutcome>((resolve) => (deliver = resolve));
@@ -90,9 +110,15 @@ export async function servePage(options: { dir: string; entry: string; onProgres
       // performance.now() fine resolution (Chromium 5 us instead of 100 us).
       res.setHeader('cross-origin-opener-policy', 'same-origin');
       res.setHeader('cross-origin-embedder-policy', 'require-corp');
+      for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
       if (path === '/' || path === '/__run.html') {
         res.setHeader('content-type', TYPES['.html']!);
-        res.end(page(options.entry));
+        res.end(PAGE);
+        return;
+      }
+      if (path === '/__run.js') {
+        res.setHeader('content-type', TYPES['.js']!);
+        res.end(runner(options.entry));
         return;
       }
       const file = normalize(join(root, path));

@@ -8,6 +8,8 @@
  *
  * Node engines run the test files as `npm test` does (node --test, tsx).
  * Every other engine runs the bundles of bundle.ts through runInEngine.
+ * Browsers then run each page test (test/pages/*.page.ts) in a fresh page
+ * of its own, served with the headers PAGE_HEADERS gives it.
  * Prints one line per engine and the failures, writes every result to
  * .engines/report.json, and exits 1 if any engine failed a test, could not
  * run, or did not have the WebAssembly SIMD support it is listed with
@@ -16,10 +18,10 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { bundleTestSuite, testFiles, type SuiteBundle, type Target } from './bundle.js';
+import { bundlePage, bundleTestSuite, pageFiles, testFiles, type SuiteBundle, type Target } from './bundle.js';
 import { CACHE, ENGINES, ENGINE_IDS, ROOT, requireInstalled, versionOf, type Engine, type EngineId } from './engines.js';
 import { runInEngine, type RunResult } from './run.js';
 import { scriptEnv } from './drivers/script.js';
@@ -34,6 +36,12 @@ const REPORTER = fileURLToPath(new URL('./harness/node-reporter.mjs', import.met
 const NOT_IN_BROWSERS: Record<string, string> = {
   'test/runtime.test.ts': 'not applicable in browsers: starts fresh processes of the runtime (node:child_process)',
   'test/cli/b3sum.test.ts': 'not applicable in browsers: runs the fourfold and b3sum commands (node:child_process)',
+};
+
+/** Response headers of a page test's page (all others get none beyond the server's own). */
+const PAGE_HEADERS: Record<string, Record<string, string>> = {
+  // No 'wasm-unsafe-eval' (nor 'unsafe-eval'): browsers refuse to compile or instantiate WebAssembly.
+  'test/pages/csp.page.ts': { 'content-security-policy': "script-src 'self'" },
 };
 
 interface EngineOutcome {
@@ -99,31 +107,40 @@ async function runNodeTests(engine: Engine, files: string[], seed: string, timeo
  * WebKitGTK run, and passed in 16 s on each of six reruns: a launch
  * failure, not a test's.
  */
-async function runSuiteBundle(engine: Engine, bundle: SuiteBundle, seed: string, timeoutMs: number): Promise<RunResult> {
+async function runSuiteBundle(engine: Engine, bundle: SuiteBundle, seed: string, timeoutMs: number, headers?: Record<string, string>): Promise<RunResult> {
   let started = false;
-  const attempt = () => runInEngine(engine.id, { entry: bundle.entry, timeoutMs, env: { FOURFOLD_TEST_SEED: seed }, onProgress: () => (started = true) });
+  const attempt = () => runInEngine(engine.id, { entry: bundle.entry, timeoutMs, headers, env: { FOURFOLD_TEST_SEED: seed }, onProgress: () => (started = true) });
   const first = await attempt();
   if (first.ok || started) return first;
   const second = await attempt();
   return { ...second, ms: first.ms + second.ms, log: [`first launch never started the suite (${first.error ?? 'no result'}); launched again`, ...first.log, ...second.log] };
 }
 
-async function runBundledTests(engine: Engine, bundle: SuiteBundle, selected: string[], seed: string, timeoutMs: number): Promise<EngineOutcome> {
-  const r = await runSuiteBundle(engine, bundle, seed, timeoutMs);
-  const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', simd: undefined, ms: r.ms, results: [], problems: [], log: r.log };
-  if (engine.kind === 'browser') {
-    for (const [file, reason] of Object.entries(NOT_IN_BROWSERS)) if (selected.includes(file)) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason });
-  }
+/** Adds one run's results (a suite or a page) to `outcome`. */
+function collect(outcome: EngineOutcome, r: RunResult, label: string): void {
+  outcome.ms += r.ms;
+  outcome.log.push(...r.log);
   if (!r.ok) {
-    outcome.problems.push(r.error ?? 'no result');
-    return outcome;
+    outcome.problems.push(`${label}: ${r.error ?? 'no result'}`);
+    return;
   }
   const report = r.value as SuiteReport;
-  outcome.runtime = report.runtime;
-  outcome.simd = report.simd;
+  outcome.runtime ||= report.runtime;
+  outcome.simd ??= report.simd;
   for (const f of report.files) {
     if (f.loadError) outcome.problems.push(`${f.file} did not load: ${f.loadError}`);
     for (const t of f.results) outcome.results.push({ ...t, file: f.file });
+  }
+}
+
+async function runBundledTests(engine: Engine, bundle: SuiteBundle, pages: SuiteBundle[], selected: string[], seed: string, timeoutMs: number): Promise<EngineOutcome> {
+  const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', simd: undefined, ms: 0, results: [], problems: [], log: [] };
+  if (engine.kind === 'browser') {
+    for (const [file, reason] of Object.entries(NOT_IN_BROWSERS)) if (selected.includes(file)) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason });
+  }
+  if (bundle.files.length > 0) collect(outcome, await runSuiteBundle(engine, bundle, seed, timeoutMs), 'suite');
+  if (engine.kind === 'browser') {
+    for (const page of pages) collect(outcome, await runSuiteBundle(engine, page, seed, timeoutMs, PAGE_HEADERS[page.files[0]!]), page.files[0]!);
   }
   return outcome;
 }
@@ -173,16 +190,23 @@ async function main(): Promise<number> {
   const seed = values.seed ?? process.env.FOURFOLD_TEST_SEED ?? Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex');
   // --files=blake3/,serpent: only the test files whose path contains one of these.
   const only = values.files?.split(',').map((s) => s.trim());
-  const files = testFiles().filter((f) => only === undefined || only.some((part) => f.includes(part)));
+  const selectedBy = (f: string) => only === undefined || only.some((part) => f.includes(part));
+  const files = testFiles().filter(selectedBy);
+  const pages = pageFiles().filter(selectedBy);
   const t0 = Date.now();
-  console.log(`# engines: ${ids.join(', ')}; ${files.length} test files; ${jobs} at a time; replay with FOURFOLD_TEST_SEED=${seed}`);
+  console.log(`# engines: ${ids.join(', ')}; ${files.length} test files, ${pages.length} browser pages; ${jobs} at a time; replay with FOURFOLD_TEST_SEED=${seed}`);
 
   mkdirSync(CACHE, { recursive: true });
   const bundles: Partial<Record<Target, SuiteBundle>> = {};
   for (const target of ['script', 'browser'] as const) {
     const needed = engines.some((e) => e.id !== 'node' && e.id !== 'node-current' && (target === 'browser') === (e.kind === 'browser'));
     const included = target === 'browser' ? files.filter((f) => !NOT_IN_BROWSERS[f]) : files;
-    if (needed) bundles[target] = await bundleTestSuite({ target, outdir: join(CACHE, 'build', target), files: included, seed });
+    // (With --files naming browser pages only, there may be no test file to bundle.)
+    if (needed) bundles[target] = included.length ? await bundleTestSuite({ target, outdir: join(CACHE, 'build', target), files: included, seed }) : { entry: '', files: [] };
+  }
+  const pageBundles: SuiteBundle[] = [];
+  if (engines.some((e) => e.kind === 'browser')) {
+    for (const file of pages) pageBundles.push(await bundlePage({ file, outdir: join(CACHE, 'build', 'pages', basename(file, '.page.ts')), seed }));
   }
   console.log(`# bundled in ${Date.now() - t0} ms`);
 
@@ -191,7 +215,7 @@ async function main(): Promise<number> {
     const o =
       engine.id === 'node' || engine.id === 'node-current'
         ? await runNodeTests(engine, files, seed, timeoutMs)
-        : await runBundledTests(engine, bundles[engine.kind === 'browser' ? 'browser' : 'script']!, files, seed, timeoutMs);
+        : await runBundledTests(engine, bundles[engine.kind === 'browser' ? 'browser' : 'script']!, pageBundles, files, seed, timeoutMs);
     if (o.simd !== undefined && o.simd !== engine.simd) {
       o.problems.push(engine.simd ? 'WebAssembly SIMD was expected but the engine does not validate a SIMD module' : 'the engine runs WebAssembly SIMD; engines.ts lists it without');
     }

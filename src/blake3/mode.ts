@@ -8,10 +8,11 @@ import type { Blake3Engine } from './engine.js';
 import { jsBlake3 } from './js.js';
 import { DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, IV_BYTES, KEYED_HASH } from './layout.js';
 import { simdBlake3 } from './simd.js';
+import { blake3Kernel } from './wasm.js';
 import * as check from '../runtime/assert.js';
-import { activeTier } from '../runtime/kernels.js';
+import { tierSelector } from '../runtime/kernels.js';
 
-export const engine = (): Blake3Engine => (activeTier() === 'js' ? jsBlake3 : simdBlake3);
+export const engine = tierSelector<Blake3Engine>(blake3Kernel, jsBlake3, simdBlake3);
 
 export interface Blake3Opts {
   /** Output length in bytes (default 32); any length, the output being a stream (XOF). */

@@ -17,7 +17,7 @@ import { ROOT_BYTES } from './layout.js';
 import { byteLength, engine, modeOf, type Blake3Opts } from './mode.js';
 import { blake3 } from './index.js';
 import * as check from '../runtime/assert.js';
-import { activeTier } from '../runtime/kernels.js';
+import { workerTier } from '../runtime/kernels.js';
 import { PARALLEL_MIN, team } from '../runtime/parallel.js';
 import { PIECE, pool, type PoolWorker } from '../runtime/pool.js';
 import { runPieces, type Piece } from '../runtime/schedule.js';
@@ -80,7 +80,7 @@ function split(p: Subtree, bytes: number): Subtree[] {
  * chunks of `source`, hashed by `workers` and this thread.
  */
 export async function absorbParallel(state: TreeState, source: ChunkSource, chunks: number, workers: readonly PoolWorker[]): Promise<void> {
-  const tier = activeTier();
+  const tier = workerTier();
   let list: Subtree[] = [];
   try {
     list = await runPieces(subtrees(chunks), workers, {

@@ -7,9 +7,10 @@
  * the whole ciphertext and checked first, and only then is any plaintext
  * made, so none is ever written before the tag verified.
  */
+import { chachaKernel } from '../chacha/wasm.js';
 import { PolynomialSum } from '../poly1305/combine.js';
 import { blocksOf, encryptThenPolynomial, polyEngine, polynomialOf } from '../poly1305/polynomial.js';
-import { activeTier } from '../runtime/kernels.js';
+import { kernelTier } from '../runtime/kernels.js';
 import { transform, type Part } from '../runtime/parallel.js';
 import { counterAfter } from '../runtime/parallel-stream.js';
 import type { PoolWorker } from '../runtime/pool.js';
@@ -32,6 +33,9 @@ const rOnly = (oneTimeKey: Uint8Array): Uint8Array => {
   return k;
 };
 
+/** The Poly1305 engine for work on this thread: its simd tier runs on the ChaCha kernel module, whichever the cipher. */
+const polyHere = () => polyEngine(kernelTier(chachaKernel));
+
 /** Appends the pieces' polynomials to `sum`, in order, and wipes them. */
 export function appendParts(sum: PolynomialSum, parts: readonly Part[]): void {
   for (const p of parts) {
@@ -42,7 +46,7 @@ export function appendParts(sum: PolynomialSum, parts: readonly Part[]): void {
 
 /** The polynomial of `data` on this thread (an aad, a length block), appended to `sum`. */
 export function appendHere(sum: PolynomialSum, oneTimeKey: Uint8Array, data: Uint8Array, zeroPad: boolean): void {
-  const h = polynomialOf(polyEngine(activeTier()), oneTimeKey, data, zeroPad);
+  const h = polynomialOf(polyHere(), oneTimeKey, data, zeroPad);
   sum.append(h, blocksOf(data.length));
   h.fill(0);
 }
@@ -67,7 +71,7 @@ export async function sealPieces(
       op: `${c.family}.seal`,
       align: 64,
       params: (start) => ({ key: key.slice(), nonce: nonce.slice(), counter: counter + start / 64, polyKey: rOnly(oneTimeKey) }),
-      here: (i, o, start) => encryptThenPolynomial(c.xor(), polyEngine(activeTier()), key, nonce, counter + start / 64, oneTimeKey, c.zeroPad, i, o!),
+      here: (i, o, start) => encryptThenPolynomial(c.xor(), polyHere(), key, nonce, counter + start / 64, oneTimeKey, c.zeroPad, i, o!),
     },
     input,
     output,
@@ -87,7 +91,7 @@ export async function polynomialPieces(oneTimeKey: Uint8Array, zeroPad: boolean,
       op: 'poly1305.polynomial',
       align: 64,
       params: () => ({ key: rOnly(oneTimeKey), zeroPad: zeroPad ? 1 : 0 }),
-      here: (i) => polynomialOf(polyEngine(activeTier()), oneTimeKey, i, zeroPad),
+      here: (i) => polynomialOf(polyHere(), oneTimeKey, i, zeroPad),
     },
     data,
     undefined,

@@ -1,22 +1,30 @@
 /**
- * The runtime every primitive shares: which tier is active, and the
- * compiled WebAssembly kernels. Each kernel module is registered by the
+ * The runtime every primitive shares: the compiled WebAssembly kernels, and
+ * the tier each call runs on. Each kernel module is registered by the
  * primitive that uses it (so a bundler drops what a program does not
- * import), compiled by `ready()`, and instantiated once with its own fixed
- * linear memory that never grows.
+ * import) and instantiated once, with its own fixed linear memory that never
+ * grows.
+ *
+ * No call fails for want of a kernel. The first call of a family compiles
+ * its kernel synchronously where that is allowed and cheap (Node, Deno,
+ * Bun, any worker) and runs on the simd tier; on a browser page's main
+ * thread it starts compiling it in the background and runs on the js tier
+ * (the same bytes), as every call does until the kernel is ready. `ready()`
+ * compiles every kernel registered so far and says which tier calls now
+ * get; a kernel registered after it (a module loaded later) starts
+ * compiling at once.
+ *
+ * The tier is chosen when a call starts and the choice only changes between
+ * calls (a background compile completes in a task of its own), so no call
+ * mixes tiers. Incremental objects keep working across a change: their
+ * state between calls is either the same for both tiers (BLAKE3's tree,
+ * secretstream's key and nonce) or tied to the tier it was created on
+ * (Poly1305's; a kernel, once instantiated, stays).
  */
 
 import { LinearMemory } from './memory.js';
 
 export type Tier = 'simd' | 'js';
-
-interface KernelRecord {
-  readonly name: string;
-  readonly base64: string;
-  instance?: WebAssembly.Instance;
-  /** Set with `instance`: what primitives use on every call. */
-  handle?: Kernel<KernelExports>;
-}
 
 /** An instantiated kernel: its exports and its memory. */
 export interface Kernel<E extends KernelExports> {
@@ -24,12 +32,67 @@ export interface Kernel<E extends KernelExports> {
   readonly mem: LinearMemory;
 }
 
-const registry: KernelRecord[] = [];
-let active: Tier | undefined;
-
 /** Exports every kernel module has beside its functions. */
 export interface KernelExports {
   readonly memory: WebAssembly.Memory;
+}
+
+interface KernelRecord {
+  readonly name: string;
+  readonly base64: string;
+  /** Set once instantiated (and never replaced): what the simd tier uses on every call. */
+  handle?: Kernel<KernelExports>;
+  /** The asynchronous compile, once started. */
+  compiling?: Promise<void>;
+}
+
+const registry: KernelRecord[] = [];
+const records = new WeakMap<() => Kernel<KernelExports>, KernelRecord>();
+
+/**
+ * What the last `ready()` call asked for: undefined before any, 'js' to
+ * force the js tier, 'simd' for the best tier (kernels registered later
+ * then compile at once).
+ */
+let requested: Tier | undefined;
+/** Whether this engine may run the kernels: undefined until `simdUsable()` asks, false once anything failed. */
+let usable: boolean | undefined;
+/** What `tier()` reports. */
+let last: Tier | undefined;
+
+/**
+ * Where a kernel may be compiled synchronously on first use: server
+ * runtimes and workers. A page's main thread compiles in the background
+ * instead: compiling there blocks the page, and Chromium before 114 refused
+ * synchronous compiles of modules over 4 KB on it.
+ */
+const MAY_COMPILE_SYNCHRONOUSLY = ((): boolean => {
+  const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } }; WorkerGlobalScope?: abstract new () => unknown };
+  if (g.Deno !== undefined || g.Bun !== undefined || g.process?.versions?.node !== undefined) return true;
+  return typeof g.WorkerGlobalScope === 'function' && globalThis instanceof g.WorkerGlobalScope;
+})();
+
+/** (module (func (result v128) (i8x16.popcnt (i8x16.splat (i32.const 0))))): 31 bytes. */
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+/**
+ * Asked once per page or process: WebAssembly with SIMD (validating a
+ * module compiles nothing), and permission to run it. A
+ * Content-Security-Policy without 'wasm-unsafe-eval' forbids compiling
+ * (Chromium, Firefox) or instantiating (WebKit) any module; trying this
+ * tiny one costs at most one securitypolicyviolation report, where one
+ * attempt per kernel would cost one each.
+ */
+function simdUsable(): boolean {
+  if (usable === undefined) {
+    try {
+      usable = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+      if (usable) new WebAssembly.Instance(new WebAssembly.Module(SIMD_PROBE), {});
+    } catch {
+      usable = false;
+    }
+  }
+  return usable;
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {
@@ -39,57 +102,101 @@ function decode(base64: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/**
- * Chrome forbids compiling large modules synchronously on a page's main
- * thread; server runtimes allow it, so there a primitive used before
- * `ready()` compiles on demand instead of failing.
- */
-function mayCompileSynchronously(): boolean {
-  const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } } };
-  return g.Deno !== undefined || g.Bun !== undefined || g.process?.versions?.node !== undefined;
-}
-
 function install(record: KernelRecord, instance: WebAssembly.Instance): void {
+  // An instance is kept once installed: the variant pickers hold its exports.
+  if (record.handle !== undefined) return;
   // Exports are read once: Instance.prototype.exports is an accessor, slow on every call.
   const k = instance.exports as unknown as KernelExports;
-  record.instance = instance;
   record.handle = { k, mem: new LinearMemory(k.memory) };
 }
 
-function instantiateSync(record: KernelRecord): void {
-  install(record, new WebAssembly.Instance(new WebAssembly.Module(decode(record.base64)), {}));
+/** Compiles and instantiates `record` now; false (and the js tier from then on) if the engine refuses. */
+function instantiateNow(record: KernelRecord): boolean {
+  try {
+    install(record, new WebAssembly.Instance(new WebAssembly.Module(decode(record.base64)), {}));
+    return true;
+  } catch {
+    usable = false;
+    return false;
+  }
+}
+
+/** Compiles and instantiates `record` asynchronously, once; resolves when done (or failed: then the js tier). */
+function compileInBackground(record: KernelRecord): Promise<void> {
+  return (record.compiling ??= (async () => {
+    try {
+      const module = await WebAssembly.compile(decode(record.base64));
+      install(record, await WebAssembly.instantiate(module, {}));
+    } catch {
+      usable = false;
+    }
+  })());
+}
+
+/** The tier a call on `record`'s primitives runs on. */
+function tierOf(record: KernelRecord): Tier {
+  // The hot path of every call: the kernel is instantiated and nothing forbids it.
+  if (record.handle !== undefined && usable === true && requested !== 'js') return (last = 'simd');
+  return (last = slowTier(record));
+}
+
+/** The tier when the fast path does not apply; gets the kernel ready where it can. */
+function slowTier(record: KernelRecord): Tier {
+  if (requested === 'js' || !simdUsable()) return 'js';
+  if (record.handle !== undefined) return 'simd';
+  if (MAY_COMPILE_SYNCHRONOUSLY) return instantiateNow(record) ? 'simd' : 'js';
+  void compileInBackground(record);
+  return 'js';
 }
 
 /**
- * Registers a kernel module and returns the accessor its primitive calls on
- * every use. The accessor is only called while the 'simd' tier is active.
+ * Registers a kernel module and returns the accessor its simd tier calls on
+ * every use (only once the kernel is instantiated: tierOf says 'simd' then).
  */
 export function defineKernel<E extends KernelExports>(name: string, base64: string): () => Kernel<E> {
   const record: KernelRecord = { name, base64 };
   registry.push(record);
-  return () => {
-    if (record.handle !== undefined) return record.handle as Kernel<E>;
-    if (!mayCompileSynchronously()) {
-      throw new Error(`fourfold: call 'await ready()' before using ${name} (browsers do not allow compiling WebAssembly synchronously)`);
+  // A module loaded after ready() (code splitting): its kernel is wanted as soon as possible.
+  if (requested === 'simd' && !MAY_COMPILE_SYNCHRONOUSLY && simdUsable()) void compileInBackground(record);
+  const accessor = (): Kernel<E> => {
+    if (record.handle === undefined && !(MAY_COMPILE_SYNCHRONOUSLY && instantiateNow(record))) {
+      throw new Error(`fourfold: the ${name} kernel is not instantiated (its tier is 'js' until it is)`);
     }
-    instantiateSync(record);
-    return record.handle as unknown as Kernel<E>;
+    return record.handle as Kernel<E>;
   };
+  records.set(accessor, record);
+  return accessor;
 }
 
-/** The active tier, choosing one synchronously on first use outside browsers. */
-export function activeTier(): Tier {
-  if (active !== undefined) return active;
-  if (!mayCompileSynchronously()) {
-    throw new Error("fourfold: call 'await ready()' before using a primitive in a browser");
-  }
-  try {
-    for (const record of registry) if (record.instance === undefined) instantiateSync(record);
-    active = 'simd';
-  } catch {
-    active = 'js';
-  }
-  return active;
+function recordOf(kernel: () => Kernel<KernelExports>): KernelRecord {
+  const record = records.get(kernel);
+  if (record === undefined) throw new Error('fourfold: not a kernel accessor from defineKernel');
+  return record;
+}
+
+/** The tier a call of the primitives on `kernel` runs on now (and what tier() then reports). */
+export function kernelTier(kernel: () => Kernel<KernelExports>): Tier {
+  return tierOf(recordOf(kernel));
+}
+
+/**
+ * The engine selector of a primitive family whose simd tier runs on
+ * `kernel`: call it once at the start of each operation.
+ */
+export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): () => E {
+  const record = recordOf(kernel);
+  return () => (tierOf(record) === 'simd' ? simd : js);
+}
+
+/**
+ * The tier a call asks of the pool's workers (fourfold/parallel): they
+ * compile synchronously, so 'simd' wherever the engine can run the
+ * kernels and the last ready() did not force 'js', whether or not this
+ * thread has compiled its kernel yet. Work done on this thread goes
+ * through tierSelector or kernelTier instead.
+ */
+export function workerTier(): Tier {
+  return requested !== 'js' && simdUsable() ? 'simd' : 'js';
 }
 
 export interface ReadyOptions {
@@ -97,47 +204,71 @@ export interface ReadyOptions {
   tier?: Tier;
 }
 
-/**
- * Compiles and instantiates every registered kernel once, then selects the
- * tier. Safe to call again, for instance to switch tiers. Resolves to the
- * tier now active.
- */
-export async function ready(options: ReadyOptions = {}): Promise<Tier> {
-  const wanted = options.tier;
-  if (wanted !== undefined && wanted !== 'simd' && wanted !== 'js') {
-    throw new TypeError(`tier must be 'simd' or 'js', got ${String(wanted)}`);
+/** The `tier` option, read once: undefined, 'simd' or 'js'. */
+function tierOption(options: unknown): Tier | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`options must be an object, got ${options === null ? 'null' : typeof options}`);
   }
-  if (wanted === 'js') return (active = 'js');
-  try {
-    if (typeof WebAssembly !== 'object') throw new Error('WebAssembly is not available');
-    await Promise.all(
-      registry
-        .filter((record) => record.instance === undefined)
-        .map(async (record) => {
-          const module = await WebAssembly.compile(decode(record.base64));
-          const instance = await WebAssembly.instantiate(module, {});
-          if (record.instance === undefined) install(record, instance);
-        }),
-    );
-  } catch (cause) {
-    // No SIMD, no WebAssembly, or a Content-Security-Policy that forbids compiling it.
-    if (wanted === 'simd') throw new Error('fourfold: the simd tier is not available in this engine', { cause });
-    return (active = 'js');
-  }
-  return (active = 'simd');
+  const wanted = (options as { tier?: unknown }).tier;
+  if (wanted === undefined) return undefined;
+  if (typeof wanted !== 'string') throw new TypeError(`options.tier must be 'simd' or 'js', got ${wanted === null ? 'null' : typeof wanted}`);
+  if (wanted !== 'simd' && wanted !== 'js') throw new RangeError(`options.tier must be 'simd' or 'js', got '${wanted}'`);
+  return wanted;
 }
 
-/** The tier in use, or undefined before `ready()` or the first primitive call. */
+/** One ready() call's own work, from the moment it is called. */
+async function settle(wanted: Tier | undefined): Promise<Tier> {
+  if (wanted === 'js') return 'js';
+  if (simdUsable()) await Promise.all(registry.map((record) => (record.handle === undefined ? compileInBackground(record) : undefined)));
+  if (usable) return 'simd';
+  // No WebAssembly SIMD, or a Content-Security-Policy that forbids running WebAssembly.
+  if (wanted === 'simd') throw new Error('fourfold: the simd tier is not available in this engine');
+  return 'js';
+}
+
+/** The newest ready() call's work: its answer is every pending call's answer. */
+let newest: Promise<Tier> | undefined;
+
+/**
+ * Compiles and instantiates every kernel registered so far, then resolves
+ * to the tier calls now run on: 'simd', or 'js' where the engine cannot
+ * run the kernels (or when asked for). `{ tier: 'simd' }` rejects instead
+ * of falling back. Calls take effect in order: the last call wins, and
+ * every call still pending resolves (or rejects) as the last one does.
+ */
+export async function ready(options?: ReadyOptions): Promise<Tier> {
+  const wanted = tierOption(options);
+  requested = wanted ?? 'simd';
+  const own = settle(wanted);
+  newest = own;
+  for (let current = own; ; current = newest) {
+    let answer: Tier | undefined;
+    let failure: unknown;
+    try {
+      answer = await current;
+    } catch (e) {
+      failure = e;
+    }
+    if (current !== newest) continue;
+    if (answer === undefined) throw failure;
+    return (last = answer);
+  }
+}
+
+/**
+ * The tier of the most recent call of a primitive, or the tier the most
+ * recent `ready()` resolved to if that came later; undefined before both.
+ * While a kernel compiles in the background its primitives run on 'js' and
+ * other families may already run on 'simd': this says what the last one did.
+ */
 export function tier(): Tier | undefined {
-  return active;
+  return last;
 }
 
 /** Test-only: the linear memory of every instantiated kernel, to check that calls leave it wiped. */
 export function kernelMemories(): { name: string; bytes: Uint8Array }[] {
   return registry
-    .filter((record) => record.instance !== undefined)
-    .map((record) => ({
-      name: record.name,
-      bytes: record.handle!.mem.bytes,
-    }));
+    .filter((record) => record.handle !== undefined)
+    .map((record) => ({ name: record.name, bytes: record.handle!.mem.bytes }));
 }

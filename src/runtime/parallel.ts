@@ -6,7 +6,7 @@
 import { canShare, cores, pool, PIECE, type PoolWorker } from './pool.js';
 import type { JobParams } from './protocol.js';
 import { runInOrder, runPieces, type Piece, type PieceWork } from './schedule.js';
-import { activeTier } from './kernels.js';
+import { workerTier } from './kernels.js';
 
 /**
  * Inputs below this run inline, as the synchronous function: a job costs
@@ -86,7 +86,7 @@ function splitter(align: number): (p: Part, bytes: number) => Part[] {
  */
 export async function transform(t: Transform, input: Uint8Array, output: Uint8Array | undefined, workers: readonly PoolWorker[]): Promise<Part[]> {
   const n = input.length;
-  const tier = activeTier();
+  const tier = workerTier();
   const share = canShare();
   const directIn = share && isShared(input);
   const directOut = output !== undefined && share && isShared(output);

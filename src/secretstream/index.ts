@@ -11,16 +11,17 @@
 import type { Pulled, SecretstreamEngine } from './engine.js';
 import { jsSecretstream } from './js.js';
 import { simdSecretstream } from './simd.js';
+import { secretstreamKernel } from './wasm.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from './state.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { activeTier } from '../runtime/kernels.js';
+import { tierSelector } from '../runtime/kernels.js';
 
 export { ABYTES, HEADER_BYTES, KEY_BYTES, TAG_FINAL, TAG_MESSAGE, TAG_PUSH, TAG_REKEY } from './state.js';
 export { decryptStream, encryptStream, type StreamOptions } from './stream.js';
 export type { Pulled } from './engine.js';
 
-const engine = (): SecretstreamEngine => (activeTier() === 'js' ? jsSecretstream : simdSecretstream);
+const engine = tierSelector<SecretstreamEngine>(secretstreamKernel, jsSecretstream, simdSecretstream);
 
 /** libsodium's limit: the message's ChaCha20 blocks are 2 .. 2^32 - 1. */
 export const MESSAGE_BYTES_MAX = 64 * (2 ** 32 - 2);

@@ -12,12 +12,13 @@
  * same bytes.
  */
 import { secretstreamJobs } from './jobs.js';
+import { secretstreamKernel } from './wasm.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from './state.js';
 import { bytesOf, chunkSizeOf, Records, type StreamOptions, type Transform } from './stream.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { activeTier, type Tier } from '../runtime/kernels.js';
+import { kernelTier, workerTier, type Tier } from '../runtime/kernels.js';
 import { cores, pool } from '../runtime/pool.js';
 import type { JobParams } from '../runtime/protocol.js';
 
@@ -43,11 +44,12 @@ async function holder(tier: Tier): Promise<Holder> {
     w.openStream();
     return { run: (op, params) => w.call(op, tier, params, transfers(params)), done: () => w.closeStream() };
   }
-  // The jobs themselves, here; what the worker would zero after a job is zeroed too.
+  // The jobs themselves, here, on the tier this thread's kernel allows now (the state is the same for both);
+  // what the worker would zero after a job is zeroed too.
   return {
     run: async (op, params) => {
       try {
-        return secretstreamJobs[op]!(tier, params as JobParams, undefined, undefined);
+        return secretstreamJobs[op]!(kernelTier(secretstreamKernel), params as JobParams, undefined, undefined);
       } finally {
         for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
       }
@@ -66,7 +68,7 @@ class Remote {
   private constructor(private readonly at: Holder) {}
 
   static async open(key: Uint8Array, header: Uint8Array): Promise<Remote> {
-    const r = new Remote(await holder(activeTier()));
+    const r = new Remote(await holder(workerTier()));
     await r.at.run('secretstream.open', { stream: r.id, key: key.slice(), header: header.slice() });
     return r;
   }

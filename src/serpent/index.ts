@@ -9,12 +9,13 @@ import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOp
 import type { SerpentEngine } from './engine.js';
 import { jsSerpent } from './js.js';
 import { simdSerpent } from './simd.js';
+import { serpentKernel } from './wasm.js';
 import * as check from '../runtime/assert.js';
-import { activeTier } from '../runtime/kernels.js';
+import { tierSelector } from '../runtime/kernels.js';
 
 export { PaddingError, type BlockModeOptions } from './args.js';
 
-const engine = (): SerpentEngine => (activeTier() === 'js' ? jsSerpent : simdSerpent);
+const engine = tierSelector<SerpentEngine>(serpentKernel, jsSerpent, simdSerpent);
 
 /** A cipher in @noble/ciphers' shape: returns `output` (new, or the caller's, which may be the input). */
 export interface Cipher {

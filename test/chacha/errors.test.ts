@@ -1,10 +1,11 @@
 /**
  * Argument checking, counter limits, AuthenticationError (and that no
- * plaintext survives in a caller's buffer after one), and the tier switch.
+ * plaintext survives in a caller's buffer after one). ready() and tier():
+ * test/runtime/tiers.test.ts.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, tier, AuthenticationError } from 'fourfold';
+import { AuthenticationError } from 'fourfold';
 import {
   chacha20,
   chacha20orig,
@@ -19,7 +20,6 @@ import {
   assertBytes,
   detach,
   firstNonZero,
-  ENGINE_HAS_SIMD,
   HAS_TRANSFER,
   forEachTier,
   isAllZero,
@@ -61,35 +61,6 @@ it('AuthenticationError is an exported Error subclass named AuthenticationError'
   assert.ok(e instanceof AuthenticationError);
   assert.equal(e.name, 'AuthenticationError');
   assert.ok(!(e instanceof TypeError) && !(e instanceof RangeError));
-});
-
-// ENGINE_HAS_SIMD is found independently of fourfold (WebAssembly.validate of a SIMD module).
-it('ready() selects the best tier this engine supports, switches on request, and tier() reports it', async () => {
-  assert.equal(await ready({ tier: 'js' }), 'js');
-  assert.equal(tier(), 'js');
-  if (ENGINE_HAS_SIMD) {
-    assert.equal(await ready({ tier: 'simd' }), 'simd');
-    assert.equal(tier(), 'simd');
-    assert.equal(await ready({ tier: 'js' }), 'js');
-    assert.equal(tier(), 'js');
-    assert.equal(await ready(), 'simd');
-    assert.equal(tier(), 'simd');
-    assert.equal(await ready({}), 'simd');
-  } else {
-    // Without WebAssembly SIMD the js tier is the default and the simd tier is refused.
-    assert.equal(await ready(), 'js');
-    assert.equal(tier(), 'js');
-    await assert.rejects(ready({ tier: 'simd' }), /simd tier is not available/);
-    assert.equal(tier(), 'js');
-  }
-});
-
-it('ready() rejects an unknown tier with a TypeError and keeps the current tier', async () => {
-  await ready({ tier: 'js' });
-  for (const bogus of ['bogus', 'SIMD', 'wasm', '', 1, null]) {
-    await assert.rejects(ready({ tier: bogus as any }), TypeError, `tier ${String(bogus)}`);
-    assert.equal(tier(), 'js');
-  }
 });
 
 forEachTier('errors', () => {
