@@ -10,11 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { median, megabytesPerSecond } from './core/stats.js';
-import { engineLabel, type Report } from './report/json.js';
+import { engineLabel, parseReport, type Report } from './report/json.js';
 import { formatRate, formatSize, formatTime } from './report/summary.js';
 
 const files = process.argv.slice(2);
-const runs: Report[] = (files.length > 0 ? files : ['bench-report/results.json']).map((f) => JSON.parse(readFileSync(f, 'utf8')));
+const runs: Report[] = (files.length > 0 ? files : ['bench-report/results.json']).map((f) => parseReport(readFileSync(f, 'utf8')));
 
 /** Median ns per call of one library on one aligned, one-key case of the 'sizes' part, over every run; undefined if never timed. */
 function nsPerCall(engine: string, op: string, size: number, library: string): number | undefined {

@@ -7,11 +7,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderHtml } from './report/html.js';
-import type { Report } from './report/json.js';
+import { parseReport } from './report/json.js';
 import { markdown } from './report/markdown.js';
 
 const dir = resolve(process.argv[2] ?? 'bench-report');
-const report = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Report;
+const report = parseReport(readFileSync(join(dir, 'results.json'), 'utf8'));
 const tableSizes = [64, 1 << 10, 8 << 10, 64 << 10, 1 << 20].filter((s) => report.settings.sizes.includes(s));
 process.stdout.write(markdown(report, tableSizes.length > 0 ? tableSizes : report.settings.sizes));
 writeFileSync(join(dir, 'index.html'), renderHtml(report));

@@ -2,21 +2,21 @@
  * `npm run bench`: runs the benchmark core in each selected engine, adds
  * what only the Node side can measure (setup time in fresh processes,
  * code size), prints a Markdown summary on stdout, progress on stderr, and
- * writes bench-report/results.json (every sample) and index.html (charts).
+ * writes bench-report/results.json (every sample) and index.html (charts),
+ * rewritten as results arrive, so that Ctrl-C leaves a report too.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join, resolve } from 'node:path';
 import type { BenchConfig, EngineResult } from './core/types.js';
+import { endChildren } from './node/children.js';
 import { measureCodeSize, type CodeSizeResult } from './node/code-size.js';
 import { driverFor } from './node/engines.js';
+import { EngineCollector, ReportFiles } from './node/live-report.js';
 import { describeMachine, packageVersions } from './node/machine.js';
 import { parseOptions, usage } from './node/options.js';
 import { ProgressBar } from './node/progress.js';
 import { measureSetup, type SetupResult } from './node/setup.js';
-import { renderHtml } from './report/html.js';
+import { buildReport, type RunStatus } from './report/json.js';
 import { markdown } from './report/markdown.js';
-import { buildReport } from './report/json.js';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -49,60 +49,103 @@ async function main(): Promise<void> {
   }
 
   const engines: EngineResult[] = [];
+  /** The engine running now, with what it has sent so far. */
+  let current: { collector: EngineCollector; bar: ProgressBar } | undefined;
+  let setup: SetupResult | undefined;
+  let codeSize: CodeSizeResult | undefined;
+  const files = new ReportFiles(options.out);
+  const report = (status: RunStatus) => {
+    const partial = current?.collector.partial();
+    machine.loadAverage.end = os.loadavg();
+    return buildReport({
+      started,
+      seconds: (performance.now() - t0) / 1000,
+      status,
+      machine,
+      argv: process.argv.slice(2),
+      profile: options.profile,
+      config,
+      engines: partial === undefined ? engines : [...engines, partial],
+      setup,
+      codeSize,
+      warnings: partial === undefined ? warnings : [...warnings, ...partial.warnings.map((w) => `${partial.engine.id}: ${w}`)],
+    });
+  };
+
+  // Ctrl-C: the report of what is finished, marked interrupted; then the
+  // engines and probes this run started are ended, and the runner exits as
+  // a shell expects of SIGINT. A second Ctrl-C exits at once. Meanwhile the
+  // run goes no further: `halted` waits for that exit.
+  let stopping = false;
+  const halted = async () => {
+    if (stopping) await new Promise<never>(() => {});
+  };
+  process.on('SIGINT', () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    current?.bar.finish('interrupted');
+    const partial = report('interrupted');
+    files.write(partial, true);
+    process.stdout.write(markdown(partial, options.tableSizes));
+    process.stderr.write(`interrupted: wrote ${files.paths} with the results finished so far\n`);
+    void endChildren().finally(() => process.exit(130));
+  });
+
   if (config.parts.length > 0) {
     for (const name of options.engines) {
-      // Generous: a browser's default run takes minutes; a hung one must still end.
-      const driver = await driverFor(name, (options.quick ? 15 : 60) * 60_000);
+      const driver = await driverFor(name, options.engineTimeoutMs);
       if ('unavailable' in driver) {
         warn(`${name}: ${driver.unavailable}; skipped`);
         continue;
       }
       const bar = new ProgressBar(name);
+      current = { collector: new EngineCollector(name), bar };
+      const collector = current.collector;
       try {
-        const result = await driver.run(config, (p) => bar.update(p.fraction, p.label));
+        const result = await driver.run(config, (p) => {
+          if (stopping) return;
+          bar.update(p.fraction, p.label);
+          if (p.results === undefined) return;
+          collector.add(p.results);
+          files.soon(() => report('running'));
+        });
+        await halted();
         bar.finish('done');
+        current = undefined;
         for (const w of result.warnings) warn(`${name}: ${w}`);
         for (const c of result.cases.filter((c) => c.error !== undefined)) warn(`${name}: ${c.library} ${c.op} ${c.size} B offset ${c.offset} keys ${c.keys}: ${c.error}`);
         for (const s of result.sweeps.filter((s) => s.errorCount > 0)) warn(`${name}: ${s.library} ${s.op} failed at ${s.errorCount} lengths, first ${s.errors[0]!.length} B: ${s.errors[0]!.error}`);
         engines.push({ ...result, engine: { ...result.engine, id: name } });
       } catch (cause) {
+        await halted();
         bar.finish('failed');
+        current = undefined;
         warn(`${name}: ${cause instanceof Error ? cause.message : String(cause)}`);
+        // What it finished before it failed still counts, marked interrupted.
+        const partial = collector.partial();
+        if (partial !== undefined) {
+          for (const w of partial.warnings) warn(`${name}: ${w}`);
+          engines.push(partial);
+        }
       }
+      files.write(report('running'));
     }
   }
 
-  let setup: SetupResult | undefined;
   if (options.runnerParts.includes('setup')) {
     const bar = new ProgressBar('setup');
-    setup = await measureSetup(options.quick ? 3 : 10, (done, total) => bar.update(done / total, `fresh processes ${done}/${total}`));
+    setup = await measureSetup(options.setupRepetitions, (done, total) => bar.update(done / total, `fresh processes ${done}/${total}`));
+    await halted();
     bar.finish('done');
     for (const l of setup.libraries.filter((l) => l.error !== undefined)) warn(`setup ${l.library}: ${l.error}`);
   }
-  let codeSize: CodeSizeResult | undefined;
   if (options.runnerParts.includes('codesize')) codeSize = await measureCodeSize();
   if (engines.length === 0 && setup === undefined && codeSize === undefined) fail('nothing was measured');
 
-  machine.loadAverage.end = os.loadavg();
-  const report = buildReport({
-    started,
-    seconds: (performance.now() - t0) / 1000,
-    machine,
-    argv: process.argv.slice(2),
-    quick: options.quick,
-    config,
-    engines,
-    setup,
-    codeSize,
-    warnings,
-  });
-  process.stdout.write(markdown(report, options.tableSizes));
-
-  const out = resolve(options.out);
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'results.json'), JSON.stringify(report) + '\n');
-  writeFileSync(join(out, 'index.html'), renderHtml(report));
-  process.stderr.write(`wrote ${join(out, 'results.json')} and ${join(out, 'index.html')}\n`);
+  const final = report('complete');
+  process.stdout.write(markdown(final, options.tableSizes));
+  files.write(final);
+  process.stderr.write(`wrote ${files.paths} in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
 await main();

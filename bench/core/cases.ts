@@ -4,17 +4,28 @@
  * byteOffsets 0, 1, 3 and 7 in one case, the keys part every key count, so
  * that what is compared is measured under the same conditions.
  */
+import { deadlineFrom, minimumMs, overBudget, type CostBook } from './costs.js';
 import { describeError } from './errors.js';
 import type { Library } from './libraries.js';
 import { activate, sampleRoundRobin, type Subject } from './measure.js';
+import { median } from './stats.js';
+import { now } from './timer.js';
 import type { Call, OpDefinition, OpEntry, Shape } from './ops/types.js';
-import type { CaseResult, CaseTiming, Part } from './types.js';
+import type { Capped, CaseResult, CaseTiming, Part } from './types.js';
 
-/** An op with the entries to time, in column order, and the one trusted for the expected output. */
+/** An op with the entries to time, in column order, and the ones trusted for the expected output, in order of preference. */
 export interface SelectedOp {
   readonly definition: OpDefinition<unknown>;
   readonly timed: readonly OpEntry<unknown>[];
-  readonly reference?: OpEntry<unknown>;
+  readonly references: readonly OpEntry<unknown>[];
+}
+
+/** What every case and sweep of a run shares: the loaded libraries, the costs seen so far, the cap, and where warnings go. */
+export interface CaseContext {
+  readonly libraries: Map<string, Library>;
+  readonly costs: CostBook;
+  readonly capMs: number;
+  warn(message: string): void;
 }
 
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -23,74 +34,133 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** The expected output of a shape and the reference it came from; no output: unchecked, and `tooSlow` names the references the cap passed over. */
+export interface Expected {
+  readonly output?: Uint8Array;
+  readonly by?: string;
+  readonly tooSlow: readonly string[];
+}
+
 /**
- * The output every library must reproduce for these inputs, copied (an
- * '(output)' style reuses its buffer); undefined, and the outputs
- * unchecked, where there is no reference or it refuses the shape
- * (OpEntry.refuses). A reference that throws ends the run.
+ * The output every library must reproduce for these inputs, from the
+ * first reference that takes the shape (OpEntry.refuses) and that
+ * `affordable` lets call (one too slow for the cap is passed over for the
+ * next), copied (an '(output)' style reuses its buffer). Without such a
+ * reference the outputs go unchecked. A reference that throws ends the run.
  */
-export async function expectedOutput(op: SelectedOp, shape: Shape, inputs: unknown, libraries: Map<string, Library>): Promise<Uint8Array | undefined> {
-  const reference = op.reference;
-  if (reference === undefined || reference.refuses?.(shape) !== undefined) return undefined;
+export async function expectedOutput(
+  op: SelectedOp,
+  shape: Shape,
+  inputs: unknown,
+  libraries: Map<string, Library>,
+  affordable: (entry: OpEntry<unknown>) => boolean = () => true,
+): Promise<Expected> {
+  const willing = op.references.filter((entry) => entry.refuses?.(shape) === undefined);
+  const reference = willing.find(affordable);
+  const tooSlow = willing.filter((entry) => !affordable(entry)).map((entry) => entry.library);
+  if (reference === undefined) return { tooSlow };
   await activate(libraries.get(reference.library)!);
   const call = reference.bind(inputs);
-  return (reference.checkedOutput?.(inputs) ?? (await call())).slice();
+  return { output: (reference.checkedOutput?.(inputs) ?? (await call())).slice(), by: reference.library, tooSlow };
 }
 
 /**
  * Binds one entry to its inputs and checks its first output, so a wrong
- * answer is reported instead of timed. Returns the call, or why not.
+ * answer is reported instead of timed. Returns the call and how long that
+ * first call took (cold: an upper bound of its cost), or why not.
  */
 export async function bindChecked(
   entry: OpEntry<unknown>,
   shape: Shape,
   inputs: unknown,
-  expected: Uint8Array | undefined,
-  referenceName: string | undefined,
+  expected: Expected,
   library: Library,
-): Promise<{ call: Call; async: boolean } | { error: string }> {
+): Promise<{ call: Call; async: boolean; firstNs: number } | { error: string }> {
   const refused = entry.refuses?.(shape);
   if (refused !== undefined) return { error: refused };
   await activate(library);
   let call: Call;
   let output: Uint8Array;
   let isAsync = false;
+  let firstNs: number;
   try {
     call = entry.bind(inputs);
+    const start = now();
     const first = call();
     isAsync = first instanceof Promise;
     output = entry.checkedOutput?.(inputs) ?? (await first);
+    firstNs = (now() - start) * 1e6;
   } catch (cause) {
     return { error: `threw: ${describeError(cause)}` };
   }
-  if (expected !== undefined && !sameBytes(output, expected)) return { error: `output differs from ${referenceName}` };
-  return { call, async: isAsync };
+  if (expected.output !== undefined && !sameBytes(output, expected.output)) return { error: `output differs from ${expected.by}` };
+  return { call, async: isAsync, firstNs };
+}
+
+/** 'serpent-ctr-encrypt 16 MiB', with the offset and key count when they are not 0 and 1. */
+export function describeShape(op: string, shape: Shape): string {
+  return `${op} ${shape.size} B${shape.offset !== 0 ? ` offset ${shape.offset}` : ''}${shape.keys !== 1 ? ` ${shape.keys} keys` : ''}`;
 }
 
 export async function runCase(
   part: Exclude<Part, 'sweep'>,
   op: SelectedOp,
   shapes: readonly Shape[],
-  libraries: Map<string, Library>,
   timing: CaseTiming,
+  context: CaseContext,
   tick: (fraction: number) => Promise<void>,
 ): Promise<CaseResult[]> {
+  const name = op.definition.op;
   const results: CaseResult[] = [];
-  const subjects: (Subject & { entry: OpEntry<unknown>; shape: Shape })[] = [];
-  const result = (entry: OpEntry<unknown>, shape: Shape) => ({ part, op: op.definition.op, library: entry.library, ...shape });
+  const result = (entry: OpEntry<unknown>, shape: Shape) => ({ part, op: name, library: entry.library, ...shape, callsPerSample: 0, nsPerCall: [] });
 
-  for (const shape of shapes) {
-    const inputs = op.definition.inputs(shape);
-    const expected = await expectedOutput(op, shape, inputs, libraries);
-    for (const entry of op.timed) {
-      const library = libraries.get(entry.library)!;
-      const bound = await bindChecked(entry, shape, inputs, expected, op.reference?.library, library);
-      if ('error' in bound) results.push({ ...result(entry, shape), callsPerSample: 0, nsPerCall: [], error: bound.error });
-      else subjects.push({ library, call: bound.call, async: bound.async, entry, shape });
+  // The inputs first: building a million keys is not the libraries' time.
+  const inputs = shapes.map((shape) => op.definition.inputs(shape));
+  const deadline = deadlineFrom(now(), context.capMs);
+  const capped = (entry: OpEntry<unknown>, shape: Shape, nsPerCall: number, how: Capped['how']) =>
+    results.push({ ...result(entry, shape), capped: { nsPerCall, how, neededMs: minimumMs(nsPerCall, timing), capMs: deadline.capMs } });
+  const predict = (entry: OpEntry<unknown>, shape: Shape) => context.costs.predict(name, entry.library, shape.size);
+  const candidates = shapes.flatMap((shape, s) => op.timed.map((entry) => ({ entry, shape, s, predicted: predict(entry, shape) })));
+  // A library whose predicted minimum samples do not fit is not called at all.
+  const tooSlow = overBudget(
+    candidates.map((c) => (c.predicted === undefined ? undefined : minimumMs(c.predicted, timing))),
+    deadline.capMs,
+  );
+  const subjects: (Subject & { entry: OpEntry<unknown>; shape: Shape; estimateNs: number; how: Capped['how'] })[] = [];
+  for (const [s, shape] of shapes.entries()) {
+    // A reference checks with a single call: it may when that call is predicted to fit in what is left of the cap.
+    const affordable = (entry: OpEntry<unknown>) => (predict(entry, shape) ?? 0) / 1e6 <= deadline.at - now();
+    const expected = await expectedOutput(op, shape, inputs[s], context.libraries, affordable);
+    if (expected.output === undefined && expected.tooSlow.length > 0) {
+      context.warn(`${describeShape(name, shape)}: outputs unchecked; one call of ${expected.tooSlow.join(', ')} would take longer than the cap`);
+    }
+    for (const [c, candidate] of candidates.entries()) {
+      if (candidate.s !== s) continue;
+      const { entry, predicted } = candidate;
+      if (tooSlow.has(c)) {
+        capped(entry, shape, predicted!, 'predicted');
+        continue;
+      }
+      const library = context.libraries.get(entry.library)!;
+      const bound = await bindChecked(entry, shape, inputs[s], expected, library);
+      if ('error' in bound) results.push({ ...result(entry, shape), error: bound.error });
+      else {
+        const measured = predicted === undefined || bound.firstNs < predicted;
+        subjects.push({ library, call: bound.call, async: bound.async, entry, shape, estimateNs: measured ? bound.firstNs : predicted, how: measured ? 'measured' : 'predicted' });
+      }
     }
   }
+  // With the first calls made, their times replace the predictions.
+  const late = overBudget(subjects.map((subject) => minimumMs(subject.estimateNs, timing)), deadline.capMs);
+  for (const i of late) capped(subjects[i]!.entry, subjects[i]!.shape, subjects[i]!.estimateNs, subjects[i]!.how);
+  const timed = subjects.filter((_, i) => !late.has(i));
+  const outcomes = await sampleRoundRobin(timed, timing, tick, deadline);
+  timed.forEach((subject, i) => results.push({ ...result(subject.entry, subject.shape), ...outcomes[i]! }));
 
-  const samples = await sampleRoundRobin(subjects, timing, tick);
-  const timed = subjects.map((s, i) => ({ ...result(s.entry, s.shape), ...samples[i]! }));
-  return [...timed, ...results];
+  // What each library cost at this size predicts the next size: a median, or the estimate it was capped on.
+  for (const r of results) {
+    const ns = r.capped?.nsPerCall ?? (r.nsPerCall.length > 0 ? median(r.nsPerCall) : undefined);
+    if (ns !== undefined && r.offset === 0 && r.keys === 1) context.costs.record(name, r.library, r.size, ns);
+  }
+  return results;
 }

@@ -3,10 +3,11 @@
  * interleaved sampling of several subjects. Nothing here knows about
  * cryptography or about the engine beyond performance.now().
  */
-import type { CaseTiming } from './types.js';
+import { deadlineFrom, minimumMs, overBudget, type Deadline } from './costs.js';
 import type { Library } from './libraries.js';
 import type { Call } from './ops/types.js';
 import { now, timerGranularityNs } from './timer.js';
+import type { Capped, CaseTiming } from './types.js';
 
 /** One thing to time: a library's call bound to one shape's inputs. */
 export interface Subject {
@@ -115,6 +116,9 @@ export async function sampleOf(time: (calls: number) => Promise<number>, calls: 
   }
 }
 
+/** A subject's samples, or why it was left out: its minimum (costs.ts minimumMs) did not fit the cap. */
+export type SubjectOutcome = Samples | { readonly capped: Capped };
+
 /**
  * Times several subjects against each other. All are warmed up first;
  * then samples are taken round-robin, one per subject per round, each
@@ -123,16 +127,33 @@ export async function sampleOf(time: (calls: number) => Promise<number>, calls: 
  * sample times a batch of calls lasting about `sampleMs`; slow subjects
  * (one call longer than a sample) take fewer rounds, down to minSamples,
  * to stay within the case's budget.
+ *
+ * The cap (costs.ts) bounds the case: after the warm-up, subjects whose
+ * minimum no longer fits it are capped, slowest first, and rounds beyond
+ * minSamples stop at the deadline.
  */
-export async function sampleRoundRobin(subjects: readonly Subject[], timing: CaseTiming, tick: (fraction: number) => Promise<void>): Promise<Samples[]> {
+export async function sampleRoundRobin(
+  subjects: readonly Subject[],
+  timing: CaseTiming,
+  tick: (fraction: number) => Promise<void>,
+  deadline: Deadline = deadlineFrom(now(), 0),
+): Promise<SubjectOutcome[]> {
   const target = timing.sampleMs * 1e6;
   const batch: number[] = [];
+  const warmNs: number[] = [];
   const timers = subjects.map((s) => batchTimer(s.call, s.async));
   for (const [i, s] of subjects.entries()) {
     await activate(s.library);
     const nsPerCall = await warmUp(timers[i]!, timing.warmupMs);
+    warmNs.push(nsPerCall);
     batch.push(Math.max(1, Math.round(target / nsPerCall)));
     await tick((0.3 * (i + 1)) / subjects.length);
+  }
+
+  // Now measured warm, the subjects whose minimum does not fit the cap are capped, slowest first.
+  const capped = subjects.map((): Capped | undefined => undefined);
+  for (const i of overBudget(warmNs.map((ns) => minimumMs(ns, timing)), deadline.capMs)) {
+    capped[i] = { nsPerCall: warmNs[i]!, how: 'measured', neededMs: minimumMs(warmNs[i]!, timing), capMs: deadline.capMs };
   }
 
   const sample = async (i: number): Promise<number> => {
@@ -142,12 +163,14 @@ export async function sampleRoundRobin(subjects: readonly Subject[], timing: Cas
   };
 
   const samples: number[][] = subjects.map(() => []);
+  const live = subjects.map((_, i) => i).filter((i) => capped[i] === undefined);
   // The first round measures the round's real duration, which sets the count.
-  let rounds = timing.samples;
+  let rounds = live.length === 0 ? 0 : timing.samples;
   for (let round = 0; round < rounds; round++) {
+    if (round >= timing.minSamples && now() >= deadline.at) break;
     const start = now();
-    for (let k = 0; k < subjects.length; k++) {
-      const i = (round + k) % subjects.length;
+    for (let k = 0; k < live.length; k++) {
+      const i = live[(round + k) % live.length]!;
       await activate(subjects[i]!.library);
       samples[i]!.push(await sample(i));
     }
@@ -157,5 +180,5 @@ export async function sampleRoundRobin(subjects: readonly Subject[], timing: Cas
     }
     await tick(0.3 + (0.7 * (round + 1)) / rounds);
   }
-  return subjects.map((_, i) => ({ callsPerSample: batch[i]!, nsPerCall: samples[i]! }));
+  return subjects.map((_, i) => (capped[i] !== undefined ? { capped: capped[i]! } : { callsPerSample: batch[i]!, nsPerCall: samples[i]! }));
 }

@@ -6,7 +6,8 @@
  * runs in Node, Deno, Bun and browsers; the Node-side runner does
  * everything else (options, files, machine, setup time, code size).
  */
-import { runCase, type SelectedOp } from './cases.js';
+import { runCase, type CaseContext, type SelectedOp } from './cases.js';
+import { CostBook } from './costs.js';
 import { crossOriginIsolated, describeEngine } from './engine-info.js';
 import { loadLibraries, type Library } from './libraries.js';
 import { sinkValue } from './measure.js';
@@ -14,7 +15,7 @@ import { allOps } from './ops/index.js';
 import type { OpDefinition } from './ops/types.js';
 import { runSweep, sweepLengths } from './sweep.js';
 import { now, timerGranularityNs } from './timer.js';
-import type { BenchConfig, CaseResult, CaseTiming, EngineResult, Part, Progress, SweepResult } from './types.js';
+import type { BenchConfig, CaseResult, CaseTiming, EngineResult, EngineStart, Part, PartialResult, Progress, SweepResult } from './types.js';
 
 export type { BenchConfig, EngineResult, Progress } from './types.js';
 
@@ -37,7 +38,7 @@ interface Task {
   run(tick: (fraction: number, label?: string) => Promise<void>): Promise<void>;
 }
 
-/** Ops in table order with the selected libraries in column order, and the reference among all loaded ones. */
+/** Ops in table order with the selected libraries in column order, and the references among all loaded ones. */
 function selectOps(definitions: OpDefinition<unknown>[], libraries: Library[], config: BenchConfig): SelectedOp[] {
   const selectsOp = (op: string) => config.ops === undefined || config.ops.some((name) => op === name || op.startsWith(`${name}-`));
   const rank = new Map(libraries.map((library, i) => [library.name, i]));
@@ -46,8 +47,8 @@ function selectOps(definitions: OpDefinition<unknown>[], libraries: Library[], c
     const loaded = definition.entries.filter((e) => rank.has(e.library)).sort((a, b) => rank.get(a.library)! - rank.get(b.library)!);
     const timed = loaded.filter((e) => config.libs === undefined || config.libs.includes(e.library));
     if (timed.length === 0) continue;
-    const reference = loaded.find((e) => libraries[rank.get(e.library)!]!.reference);
-    selected.push({ definition, timed, reference });
+    const references = loaded.filter((e) => libraries[rank.get(e.library)!]!.reference);
+    selected.push({ definition, timed, references });
   }
   return selected;
 }
@@ -72,19 +73,23 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   // Cases keep samples 20 clock steps long: the clock's phase is random, so
   // the ±1-step error of each sample averages out over the samples.
   const caseTiming = (t: CaseTiming): CaseTiming => ({ ...t, sampleMs: Math.max(t.sampleMs, (20 * granularityNs) / 1e6) });
+  // The progress bar's estimate of a case never exceeds its cap.
+  const capped = (weight: number) => (config.capMs > 0 ? Math.min(weight, config.capMs) : weight);
 
   const cases: CaseResult[] = [];
   const sweeps: SweepResult[] = [];
+  const context: CaseContext = { libraries: byName, costs: new CostBook(), capMs: config.capMs, warn: (message) => warnings.push(message) };
   const tasks: Task[] = [];
   const wants = (part: Part) => config.parts.includes(part);
   if (wants('sizes')) {
     for (const op of ops) {
-      for (const size of config.sizes.filter(takes(op))) {
+      // Ascending, so that each size's costs predict the next one's (costs.ts).
+      for (const size of [...config.sizes].sort((a, b) => a - b).filter(takes(op))) {
         const t = caseTiming(config.timing.sizes);
         tasks.push({
           label: `sizes ${op.definition.op} ${size} B`,
-          weight: caseWeight(op.timed.length, size, t),
-          run: async (tick) => void cases.push(...(await runCase('sizes', op, [{ size, offset: 0, keys: 1 }], byName, t, tick))),
+          weight: capped(caseWeight(op.timed.length, size, t)),
+          run: async (tick) => void cases.push(...(await runCase('sizes', op, [{ size, offset: 0, keys: 1 }], t, context, tick))),
         });
       }
     }
@@ -101,8 +106,8 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
       );
       tasks.push({
         label: `sweep ${op.definition.op}`,
-        weight: op.timed.length * (t.warmupMs + t.passes * perPass),
-        run: async (tick) => void sweeps.push(...(await runSweep(op, opLengths, byName, t, minSampleNs, (f, label) => tick(f, label)))),
+        weight: capped(op.timed.length * (t.warmupMs + t.passes * perPass)),
+        run: async (tick) => void sweeps.push(...(await runSweep(op, opLengths, t, minSampleNs, context, (f, label) => tick(f, label)))),
       });
     }
   }
@@ -113,9 +118,9 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
         const t = caseTiming(config.timing.align);
         tasks.push({
           label: `align ${op.definition.op} ${size} B`,
-          weight: caseWeight(op.timed.length * offsets.length, size, t),
+          weight: capped(caseWeight(op.timed.length * offsets.length, size, t)),
           run: async (tick) =>
-            void cases.push(...(await runCase('align', op, offsets.map((offset) => ({ size, offset, keys: 1 })), byName, t, tick))),
+            void cases.push(...(await runCase('align', op, offsets.map((offset) => ({ size, offset, keys: 1 })), t, context, tick))),
         });
       }
     }
@@ -129,14 +134,33 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
       tasks.push({
         label: `keys ${op.definition.op}`,
         // Building a million keys (and sealing a million messages) takes seconds.
-        weight: caseWeight(op.timed.length * shapes.length, config.keySize, t) + config.keyCounts.reduce((sum, n) => sum + n * 0.003, 0),
-        run: async (tick) => void cases.push(...(await runCase('keys', op, shapes, byName, t, tick))),
+        weight: capped(caseWeight(op.timed.length * shapes.length, config.keySize, t)) + config.keyCounts.reduce((sum, n) => sum + n * 0.003, 0),
+        run: async (tick) => void cases.push(...(await runCase('keys', op, shapes, t, context, tick))),
       });
     }
   }
 
+  const start: EngineStart = {
+    engine: describeEngine(),
+    timer: { granularityNs, crossOriginIsolated: crossOriginIsolated() },
+    readyMs,
+    libraries: libraries.map(({ name, version }) => ({ name, version })),
+    started: started.toISOString(),
+    sweepStep,
+  };
+  // Results go out as soon as each task ends (with the warnings so far), so
+  // that the runner can write a report of a run stopped half-way.
+  let sent = { cases: 0, sweeps: 0, warnings: 0 };
+  const results = (): PartialResult => {
+    const fresh = { cases: cases.slice(sent.cases), sweeps: sweeps.slice(sent.sweeps), warnings: warnings.slice(sent.warnings) };
+    sent = { cases: cases.length, sweeps: sweeps.length, warnings: warnings.length };
+    return fresh;
+  };
+  onProgress({ fraction: 0, label: 'start', results: { start, ...results() } });
+
   // Progress goes out at most every 250 ms, each time after yielding to the
-  // event loop, so that a browser page stays responsive to its driver.
+  // event loop, so that a browser page stays responsive to its driver (and
+  // the Node runner to Ctrl-C).
   const total = tasks.reduce((sum, task) => sum + task.weight, 0) || 1;
   let done = 0;
   let lastReport = -Infinity;
@@ -150,20 +174,9 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
     await tick(0);
     await task.run(tick);
     done += task.weight;
+    onProgress({ fraction: Math.min(1, done / total), label: task.label, results: results() });
   }
   onProgress({ fraction: 1, label: 'done' });
 
-  return {
-    engine: describeEngine(),
-    timer: { granularityNs, crossOriginIsolated: crossOriginIsolated() },
-    readyMs,
-    libraries: libraries.map(({ name, version }) => ({ name, version })),
-    warnings,
-    started: started.toISOString(),
-    seconds: (now() - t0) / 1000,
-    sweepStep,
-    cases,
-    sweeps,
-    sink: sinkValue(),
-  };
+  return { ...start, warnings, seconds: (now() - t0) / 1000, cases, sweeps, sink: sinkValue() };
 }

@@ -50,3 +50,14 @@ export function fitLine(xs: readonly number[], ys: readonly number[]): { a: numb
   const b = sxy / sxx;
   return { a: my - b * mx, b };
 }
+
+/** The line y = b x through the origin closest to the points in the least-squares sense. */
+export function fitThroughOrigin(xs: readonly number[], ys: readonly number[]): number {
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = 0; i < xs.length; i++) {
+    sxx += xs[i]! * xs[i]!;
+    sxy += xs[i]! * ys[i]!;
+  }
+  return sxx > 0 ? sxy / sxx : NaN;
+}

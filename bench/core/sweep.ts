@@ -14,13 +14,17 @@
  * - within a length, libraries take turns, starting with a different one
  *   in each pass; the first one makes an untimed call before its sample,
  *   so the inputs (shared by all) are in cache for every sample;
- * - pass 0 checks every library's output at every length.
+ * - every library's output is checked at every length before the passes;
+ * - like a case, the sweep has a cap (costs.ts): a library whose passes
+ *   are predicted not to fit is capped, and passes beyond the third stop
+ *   at the deadline.
  */
-import { bindChecked, expectedOutput, type SelectedOp } from './cases.js';
-import type { Library } from './libraries.js';
+import { bindChecked, expectedOutput, type CaseContext, type Expected, type SelectedOp } from './cases.js';
+import { deadlineFrom, overBudget } from './costs.js';
 import { activate, batchTimer, sampleOf, warmUp } from './measure.js';
-import type { Call } from './ops/types.js';
-import type { SweepResult, SweepTiming } from './types.js';
+import type { Call, OpEntry } from './ops/types.js';
+import { now } from './timer.js';
+import type { Capped, SweepResult, SweepTiming } from './types.js';
 
 /** The lengths from..to by step, always ending at `to`. */
 export function sweepLengths(from: number, to: number, step: number): number[] {
@@ -33,67 +37,93 @@ export function sweepLengths(from: number, to: number, step: number): number[] {
 /** Failures kept per library; the count says how many there were. */
 const ERRORS_KEPT = 10;
 
+/** Passes a sweep keeps even past its deadline, so that each length still has a median. */
+const MIN_PASSES = 3;
+
 export async function runSweep(
   op: SelectedOp,
   lengths: readonly number[],
-  libraries: Map<string, Library>,
   timing: SweepTiming,
   minSampleNs: number,
+  context: CaseContext,
   tick: (fraction: number, label: string) => Promise<void>,
 ): Promise<SweepResult[]> {
   const name = op.definition.op;
   const columns = op.timed.map((entry) => ({
     entry,
-    library: libraries.get(entry.library)!,
-    /** Per length: the bound call, undefined once it failed. */
-    calls: [] as (Call | undefined)[],
+    library: context.libraries.get(entry.library)!,
+    /** Per length: the bound call, undefined once it failed (or before it is bound). */
+    calls: lengths.map((): Call | undefined => undefined),
     /** Per length: the batch timer of that call. */
-    timers: [] as ((calls: number) => Promise<number>)[],
+    timers: lengths.map((): ((calls: number) => Promise<number>) => async () => 0),
     callsPerSample: lengths.map(() => 0),
     samples: lengths.map((): number[] => []),
     errors: [] as { length: number; error: string }[],
     errorCount: 0,
+    capped: undefined as Capped | undefined,
   }));
 
-  // Bind and check every length once; the inputs live until the sweep ends.
-  for (const [li, length] of lengths.entries()) {
-    const shape = { size: length, offset: 0, keys: 1 };
-    const inputs = op.definition.inputs(shape);
-    const expected = await expectedOutput(op, shape, inputs, libraries);
-    for (const column of columns) {
-      const bound = await bindChecked(column.entry, shape, inputs, expected, op.reference?.library, column.library);
-      if ('error' in bound) {
-        column.calls.push(undefined);
-        if (column.errors.length < ERRORS_KEPT) column.errors.push({ length, error: bound.error });
-        column.errorCount++;
-        column.timers.push(async () => 0);
-      } else {
-        column.calls.push(bound.call);
-        column.timers.push(batchTimer(bound.call, bound.async));
-      }
+  // The inputs of every length first (they live until the sweep ends), then the cap's clock starts.
+  const shapes = lengths.map((size) => ({ size, offset: 0, keys: 1 }));
+  const inputs = shapes.map((shape) => op.definition.inputs(shape));
+  const deadline = deadlineFrom(now(), context.capMs);
+  // A reference checks every length once: it may when that is predicted to fit in half the cap.
+  const checkMs = (entry: OpEntry<unknown>) => lengths.reduce((sum, length) => sum + (context.costs.predict(name, entry.library, length) ?? 0), 0) / 1e6;
+  const tooSlowToCheck = new Set(op.references.filter((entry) => checkMs(entry) > deadline.capMs / 2));
+  const affordable = (entry: OpEntry<unknown>) => !tooSlowToCheck.has(entry);
+  const expected: Expected[] = [];
+  const bind = async (li: number, column: (typeof columns)[number]) => {
+    expected[li] ??= await expectedOutput(op, shapes[li]!, inputs[li], context.libraries, affordable);
+    const bound = await bindChecked(column.entry, shapes[li]!, inputs[li], expected[li], column.library);
+    if ('error' in bound) {
+      if (column.errors.length < ERRORS_KEPT) column.errors.push({ length: lengths[li]!, error: bound.error });
+      column.errorCount++;
+    } else {
+      column.calls[li] = bound.call;
+      column.timers[li] = batchTimer(bound.call, bound.async);
     }
-    if (li % 256 === 0) await tick((0.1 * li) / lengths.length, `sweep ${name}: checking outputs`);
-  }
+  };
 
   // Warm-up over a spread of lengths, which also gives a first estimate of
   // the cost per call at every length (linear between the lengths tried).
   // A batch is then sized by the fastest sample seen so far at its length,
   // so one disturbed sample does not shrink the next batches to a single
   // call, where timer overhead and a cold cache would bias them.
+  const picks = [...new Set([0, lengths.length >> 2, lengths.length >> 1, lengths.length - 1])];
   const estimate = columns.map(() => lengths.map(() => 0));
   for (const [c, column] of columns.entries()) {
+    for (const li of picks) await bind(li, column);
     await activate(column.library);
-    const picks = [0, lengths.length >> 2, lengths.length >> 1, lengths.length - 1].filter((li) => column.calls[li] !== undefined);
-    const perPick = timing.warmupMs / Math.max(picks.length, 1);
+    const bound = picks.filter((li) => column.calls[li] !== undefined);
+    const perPick = timing.warmupMs / Math.max(bound.length, 1);
     const known: [number, number][] = [];
-    for (const li of picks) known.push([lengths[li]!, await warmUp(column.timers[li]!, perPick)]);
+    for (const li of bound) known.push([lengths[li]!, await warmUp(column.timers[li]!, perPick)]);
     for (let j = 0; j < lengths.length; j++) estimate[c]![j] = interpolate(known, lengths[j]!);
   }
 
+  // A column whose predicted sweep (every pass, the check and its share of
+  // the untimed calls) does not fit the cap is capped, slowest first.
+  const sweepMs = (c: number) =>
+    estimate[c]!.reduce((sum, ns) => sum + timing.passes * Math.max(minSampleNs, ns) + ns + ns / columns.length, 0) / 1e6;
+  for (const c of overBudget(columns.map((_, c) => sweepMs(c)), deadline.capMs)) {
+    const slowest = estimate[c]!.reduce((a, b) => Math.max(a, b), 0);
+    columns[c]!.capped = { nsPerCall: slowest, how: 'measured', neededMs: sweepMs(c), capMs: deadline.capMs };
+  }
+  const live = columns.filter((column) => column.capped === undefined);
+  for (const [li, length] of lengths.entries()) {
+    if (picks.includes(li)) continue;
+    for (const column of live) await bind(li, column);
+    if (li % 256 === 0) await tick((0.1 * li) / lengths.length, `sweep ${name}: checking outputs at ${length} B`);
+  }
+  const unchecked = expected.find((e) => e !== undefined && e.output === undefined && e.tooSlow.length > 0);
+  if (unchecked !== undefined) context.warn(`sweep ${name}: outputs unchecked; checking every length with ${unchecked.tooSlow.join(', ')} would take over half the cap`);
+
+  let passes = 0;
   for (let pass = 0; pass < timing.passes; pass++) {
+    if (pass >= MIN_PASSES && now() >= deadline.at) break;
     for (const [li, length] of lengths.entries()) {
-      for (let k = 0; k < columns.length; k++) {
-        const c = (pass + li + k) % columns.length;
+      for (let k = 0; k < live.length; k++) {
+        const c = columns.indexOf(live[(pass + li + k) % live.length]!);
         const column = columns[c]!;
         const call = column.calls[li];
         if (call === undefined) continue;
@@ -109,7 +139,9 @@ export async function runSweep(
       }
       if ((li & 63) === 0) await tick(0.1 + (0.9 * (pass + li / lengths.length)) / timing.passes, `sweep ${name} pass ${pass + 1}/${timing.passes} length ${length}`);
     }
+    passes++;
   }
+  if (passes < timing.passes) context.warn(`sweep ${name}: stopped after ${passes} of ${timing.passes} passes, at its cap`);
 
   return columns.map((column) => ({
     op: name,
@@ -119,6 +151,7 @@ export async function runSweep(
     nsPerCall: column.samples,
     errors: column.errors,
     errorCount: column.errorCount,
+    ...(column.capped === undefined ? {} : { capped: column.capped }),
   }));
 }
 

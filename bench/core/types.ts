@@ -60,6 +60,13 @@ export interface BenchConfig {
     readonly align: CaseTiming;
     readonly keys: CaseTiming;
   };
+  /**
+   * The most time one case (or one op's sweep) may take, in ms, from its
+   * first call to its last sample; 0 for no cap. A library too slow to
+   * take its minimum samples within it is reported as capped, not timed
+   * (see costs.ts).
+   */
+  readonly capMs: number;
   /** Package versions, read by the runner (engines cannot read node_modules). */
   readonly versions: Readonly<Record<string, string>>;
 }
@@ -69,6 +76,21 @@ export interface Progress {
   readonly fraction: number;
   /** What runs now, e.g. 'sweep chacha20 pass 2/5'. */
   readonly label: string;
+  /**
+   * Results finished since the previous message, so that a run stopped
+   * half-way (Ctrl-C) still leaves a report: the first message carries the
+   * run's start (engine, clock, libraries), later ones each finished case,
+   * sweep and warning.
+   */
+  readonly results?: PartialResult;
+}
+
+/** A share of an EngineResult, sent as soon as it is known; the runner joins them. */
+export interface PartialResult {
+  readonly start?: EngineStart;
+  readonly cases?: readonly CaseResult[];
+  readonly sweeps?: readonly SweepResult[];
+  readonly warnings?: readonly string[];
 }
 
 /** One library (or one of its call styles) as timed. */
@@ -93,6 +115,18 @@ export interface CaseResult {
   readonly nsPerCall: readonly number[];
   /** Set when the subject was not timed: wrong output, or it threw. */
   readonly error?: string;
+  /** Set when the subject was not timed because its minimum samples could not fit the case's cap. */
+  readonly capped?: Capped;
+}
+
+/** Why a library was not timed in a case (or a sweep): at its cost per call, its minimum samples need more than the cap. */
+export interface Capped {
+  /** One call (the slowest length of a sweep), predicted from the sizes timed before or measured. */
+  readonly nsPerCall: number;
+  readonly how: 'predicted' | 'measured';
+  /** What its minimum samples (a sweep: its passes) would take, and the cap, in ms. */
+  readonly neededMs: number;
+  readonly capMs: number;
 }
 
 /** The 0..8192 sweep of one library for one op. */
@@ -107,10 +141,12 @@ export interface SweepResult {
   /** The first failures (wrong output or a throw), with their count. */
   readonly errors: readonly { readonly length: number; readonly error: string }[];
   readonly errorCount: number;
+  /** Set when the library was not swept because its passes could not fit the cap (nsPerCall is then empty). */
+  readonly capped?: Capped;
 }
 
-/** What a run in one engine returns. */
-export interface EngineResult {
+/** What a run in one engine knows once its libraries are loaded. */
+export interface EngineStart {
   readonly engine: {
     /** The --engines name it was run as; set by the runner, not the engine. */
     readonly id?: string;
@@ -129,13 +165,19 @@ export interface EngineResult {
   /** fourfold's first ready() in this fresh page or process: decode, compile, instantiate (ms). */
   readonly readyMs?: number;
   readonly libraries: readonly LibraryInfo[];
-  readonly warnings: readonly string[];
   readonly started: string;
-  readonly seconds: number;
   /** The sweep's effective stride (wider than asked for when the clock is coarse). */
   readonly sweepStep: number;
+}
+
+/** What a run in one engine returns. */
+export interface EngineResult extends EngineStart {
+  readonly warnings: readonly string[];
+  readonly seconds: number;
+  /** Set when the run did not finish (the runner was interrupted): the results are those finished by then. */
+  readonly interrupted?: boolean;
   readonly cases: readonly CaseResult[];
   readonly sweeps: readonly SweepResult[];
-  /** Every timed output's first byte was folded into this: no result is provably dead. */
-  readonly sink: number;
+  /** Every timed output's first byte was folded into this: no result is provably dead (absent when interrupted). */
+  readonly sink?: number;
 }

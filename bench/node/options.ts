@@ -1,7 +1,8 @@
 /**
- * Command-line options of `npm run bench`, and the two timing profiles:
- * the default run (a few minutes in Node) and --quick (every part, fewer
- * and shorter samples: all engines in under ten minutes).
+ * Command-line options of `npm run bench`, and the profiles they start
+ * from: the default run (the headline comparisons in a few minutes),
+ * --quick (every part, few samples: a smoke test of every engine) and
+ * --full (everything, for the record).
  */
 import { parts, type BenchConfig, type Part } from '../core/types.js';
 import { engineNames, type EngineName } from './engines.js';
@@ -11,28 +12,16 @@ export const runnerParts = ['setup', 'codesize'] as const;
 type RunnerPart = (typeof runnerParts)[number];
 const allParts: readonly string[] = [...parts, ...runnerParts];
 
-export const usage = `usage: npm run bench -- [options]
-  --engines=a,b    node, deno, bun, chromium, firefox, webkit, or all (default: node)
-  --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt
-  --libs=a,b       libraries to time (default: all): fourfold, 'fourfold (output)', fourfold-js,
-                   noble, 'noble (output)', sodium, node
-  --sizes=a,b      sizes of the summary and the large-message cases, k/m suffixes for KiB/MiB
-                   (default: 64,1k,8k,64k,1m,16m)
-  --sweep=A-B[:S]  the every-length sweep: lengths A..B by S (default: 0-8192:1; --quick: 0-8192:7)
-  --offsets=a,b    byteOffsets compared with 0 (default: 1,3,7) at --align-sizes (default: 64,1k,64k)
-  --keys=a,b|all   numbers of keys to cycle through (powers of two), at --key-size bytes (default: 64);
-                   all = 1, 2, 4, ..., 2^20 (default: 1,4,16,256,4k,64k,1m; --quick: 1,16,256,4k,64k)
-  --parts=a,b      ${allParts.join(', ')} (default: all)
-  --quick          every part, fewer and shorter samples: a check that everything runs, and a
-                   rough picture
-  --out=dir        where results.json and index.html go (default: bench-report)
-  --help           this text`;
-
 export interface Options {
   readonly engines: EngineName[];
   readonly config: Omit<BenchConfig, 'versions'>;
   readonly runnerParts: RunnerPart[];
-  readonly quick: boolean;
+  /** The profile's name ('default', 'quick', 'full'). */
+  readonly profile: ProfileName;
+  /** Fresh processes per library in the setup part. */
+  readonly setupRepetitions: number;
+  /** How long one engine may run before the runner gives up on it. */
+  readonly engineTimeoutMs: number;
   readonly out: string;
   /** Sizes of the Markdown summary table. */
   readonly tableSizes: number[];
@@ -41,34 +30,149 @@ export interface Options {
 const KiB = 1 << 10;
 const MiB = 1 << 20;
 
+/**
+ * A profile: what a run measures unless the command line says otherwise,
+ * and how. Each option of the command line overrides its field. The
+ * method (warm-up, interleaved rounds, medians, ratios within one run) is
+ * the same in every profile; profiles differ in what they cover, how many
+ * samples they take, and their cap on one case.
+ */
+export interface Profile {
+  /** One line for --help, with the time it takes in Node on the 2-core machine of bench/README.md. */
+  readonly summary: string;
+  readonly parts: readonly string[];
+  readonly sizes: readonly number[];
+  readonly sweep: BenchConfig['sweep'];
+  readonly alignSizes: readonly number[];
+  readonly keyCounts: readonly number[];
+  readonly timing: BenchConfig['timing'];
+  readonly capMs: number;
+  readonly setupRepetitions: number;
+  readonly engineTimeoutMs: number;
+  /** Ops and libraries timed when the command line does not say (all when absent). */
+  readonly ops?: readonly string[];
+  readonly libs?: readonly string[];
+}
+
 // Samples are short (1 ms) and many: on a shared machine a sample that
 // spans a preemption is an outlier, and short samples make outliers rare
-// enough for the median to ignore them. Default: about half a minute for
-// the summary sizes, two for the sweep, half a minute each for alignment
-// and keys, in Node on an idle 2-core machine.
-const full: Pick<BenchConfig, 'timing' | 'sweep' | 'keyCounts'> = {
+// enough for the median to ignore them.
+const caseTiming = { warmupMs: 50, sampleMs: 1, samples: 31, minSamples: 5, budgetMs: 1500 };
+
+/**
+ * --full: every part, every length 0..8192 (Bernstein's sweep), 16 MiB,
+ * a million keys; the default run of the benchmark before it had
+ * profiles, with a cap that leaves out only what would take minutes per
+ * case (mipher's Serpent at 16 MiB and over the sweep).
+ */
+const full: Profile = {
+  summary: 'every part, every length 0..8192, 16 MiB, up to a million keys; about an hour',
+  parts: allParts,
+  sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB, 16 * MiB],
+  sweep: { from: 0, to: 8192, step: 1 },
+  alignSizes: [64, KiB, 64 * KiB],
+  keyCounts: [1, 4, 16, 256, 4 * KiB, 64 * KiB, MiB],
   timing: {
-    sizes: { warmupMs: 50, sampleMs: 1, samples: 31, minSamples: 5, budgetMs: 1500 },
+    sizes: caseTiming,
     sweep: { warmupMs: 100, passes: 5, minSampleUs: 12 },
     align: { warmupMs: 20, sampleMs: 1, samples: 15, minSamples: 5, budgetMs: 1000 },
     keys: { warmupMs: 20, sampleMs: 1, samples: 15, minSamples: 5, budgetMs: 1500 },
   },
-  sweep: { from: 0, to: 8192, step: 1 },
-  keyCounts: [1, 4, 16, 256, 4 * KiB, 64 * KiB, MiB],
+  capMs: 60_000,
+  setupRepetitions: 10,
+  engineTimeoutMs: 180 * 60_000,
 };
 
-// --quick: a smoke test of the whole matrix, not numbers to quote.
-const quick: typeof full = {
+/**
+ * The default: the headline comparisons in a few minutes. The summary
+ * sizes, timed as --full times them; a sparse sweep for the per-call
+ * overhead (stride 127: 65 lengths, one at every residue modulo 64);
+ * setup and code size. Alignment, keys and 16 MiB are --full's.
+ */
+const standard: Profile = {
+  summary: 'the summary sizes 64 B..1 MiB, a sparse sweep (per-call overhead), setup, code size; about 3 minutes',
+  parts: ['sizes', 'sweep', 'setup', 'codesize'],
+  sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB],
+  sweep: { from: 0, to: 8192, step: 127 },
+  alignSizes: full.alignSizes,
+  keyCounts: full.keyCounts,
+  // Shorter than --full's: 25 ms of warm-up (thousands of calls, or at
+  // least three, well past the engines' optimizing tiers), 21 samples, and
+  // slow subjects (1 MiB) stop at 1 s of sampling (minSamples at least).
+  timing: {
+    ...full.timing,
+    sizes: { ...caseTiming, warmupMs: 25, samples: 21, budgetMs: 1000 },
+    sweep: { warmupMs: 30, passes: 3, minSampleUs: 12 },
+  },
+  capMs: 4_000,
+  setupRepetitions: 3,
+  engineTimeoutMs: 30 * 60_000,
+};
+
+/**
+ * --quick: a smoke test of every part in every engine (--engines=all in
+ * well under 15 minutes), not numbers to quote: fewer sizes, the default's
+ * sparse sweep, one alignment size, key counts up to 4Ki, few and short
+ * samples, and a 2 s cap.
+ */
+const quick: Profile = {
+  summary: 'every part, fewer sizes, fewer and shorter samples: a check that everything runs; about 2 minutes per engine',
+  parts: allParts,
+  sizes: [64, KiB, 64 * KiB, MiB],
+  sweep: standard.sweep,
+  alignSizes: [KiB],
+  keyCounts: [1, 16, 256, 4 * KiB],
   timing: {
     sizes: { warmupMs: 10, sampleMs: 0.5, samples: 9, minSamples: 3, budgetMs: 300 },
     sweep: { warmupMs: 20, passes: 3, minSampleUs: 10 },
     align: { warmupMs: 5, sampleMs: 0.5, samples: 5, minSamples: 3, budgetMs: 200 },
     keys: { warmupMs: 5, sampleMs: 0.5, samples: 5, minSamples: 3, budgetMs: 300 },
   },
-  // A stride prime to 64 still lands on every residue of a block, so the steps show.
-  sweep: { from: 0, to: 8192, step: 7 },
-  keyCounts: [1, 16, 256, 4 * KiB, 64 * KiB],
+  capMs: 2_000,
+  setupRepetitions: 3,
+  engineTimeoutMs: 15 * 60_000,
 };
+
+/** The profiles by name; `--quick` and `--full` are short for `--profile=quick` and `--profile=full`. */
+export const profiles = { default: standard, quick, full } satisfies Record<string, Profile>;
+export type ProfileName = keyof typeof profiles;
+
+/** '64', '1k', '16m': a size as the command line takes it. */
+const sizeText = (n: number) => (n >= MiB && n % MiB === 0 ? `${n / MiB}m` : n >= KiB && n % KiB === 0 ? `${n / KiB}k` : String(n));
+
+/** An option's value in the default profile, then in each profile where it differs: '(default: 4; --quick: 2; --full: 60)'. */
+function defaults(value: (profile: Profile) => string): string {
+  const standard = value(profiles.default);
+  const others = Object.entries(profiles)
+    .filter(([name, profile]) => name !== 'default' && value(profile) !== standard)
+    .map(([name, profile]) => `; --${name}: ${value(profile)}`);
+  return `(default: ${standard}${others.join('')})`;
+}
+
+export const usage = `usage: npm run bench -- [options]
+  (no option)      ${profiles.default.summary}
+  --quick          ${profiles.quick.summary}
+  --full           ${profiles.full.summary}
+  --profile=name   ${Object.keys(profiles).join(', ')} (--quick and --full are short for two of them)
+  --engines=a,b    node, deno, bun, chromium, firefox, webkit, or all (default: node)
+  --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt
+  --libs=a,b       libraries to time (default: all): fourfold, 'fourfold (output)', fourfold-js,
+                   noble, 'noble (output)', sodium, node, noble-hashes, hash-wasm, mipher
+  --sizes=a,b      sizes of the summary and the large-message cases, k/m suffixes for KiB/MiB
+                   ${defaults((p) => p.sizes.map(sizeText).join(','))}
+  --sweep=A-B[:S]  the length sweep: lengths A..B by S
+                   ${defaults((p) => `${p.sweep.from}-${p.sweep.to}:${p.sweep.step}`)}
+  --offsets=a,b    byteOffsets compared with 0 (default: 1,3,7) at --align-sizes
+                   ${defaults((p) => p.alignSizes.map(sizeText).join(','))}
+  --keys=a,b|all   numbers of keys to cycle through (powers of two), at --key-size bytes (default: 64);
+                   all = 1, 2, 4, ..., 2^20 ${defaults((p) => p.keyCounts.map(sizeText).join(','))}
+  --parts=a,b      ${allParts.join(', ')}
+                   ${defaults((p) => (p.parts.length === allParts.length ? 'all' : p.parts.join(',')))}
+  --cap=seconds    the most one case (or one op's sweep) may take; a library too slow to fit is
+                   reported as capped, not timed; 0: no cap ${defaults((p) => String(p.capMs / 1000))}
+  --out=dir        where results.json and index.html go (default: bench-report); they are
+                   rewritten as the run goes, so Ctrl-C leaves a report of what was measured
+  --help           this text`;
 
 export function parseSize(text: string): number {
   const match = /^(\d+)\s*(k|kib|m|mib)?$/i.exec(text.trim());
@@ -100,6 +204,13 @@ function parseKeys(text: string): number[] {
   return counts;
 }
 
+/** --cap: seconds, 0 for none; returned in ms. */
+function parseSeconds(text: string): number {
+  const seconds = Number(text);
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw new Error(`--cap expects seconds (0 for no cap), got '${text}'`);
+  return seconds * 1000;
+}
+
 function parseEngines(text: string): EngineName[] {
   if (text === 'all') return [...engineNames];
   const names = list(text);
@@ -110,42 +221,49 @@ function parseEngines(text: string): EngineName[] {
 
 export function parseOptions(argv: readonly string[]): Options | 'help' {
   const values = new Map<string, string>();
-  let isQuick = false;
+  const chosen: string[] = [];
   for (const arg of argv) {
     const eq = arg.indexOf('=');
     const [name, value] = eq < 0 ? [arg, undefined] : [arg.slice(0, eq), arg.slice(eq + 1)];
     if (name === '--help' || name === '-h') return 'help';
-    if (name === '--quick' && value === undefined) isQuick = true;
-    else if (value !== undefined && /^--(engines|ops|libs|sizes|sweep|offsets|align-sizes|keys|key-size|parts|out)$/.test(name)) values.set(name.slice(2), value);
+    if ((name === '--quick' || name === '--full') && value === undefined) chosen.push(name.slice(2));
+    else if (name === '--profile' && value !== undefined) chosen.push(value);
+    else if (value !== undefined && /^--(engines|ops|libs|sizes|sweep|offsets|align-sizes|keys|key-size|parts|cap|out)$/.test(name)) values.set(name.slice(2), value);
     else throw new Error(`unknown option '${arg}'\n${usage}`);
   }
-  const profile = isQuick ? quick : full;
+  if (new Set(chosen).size > 1) throw new Error(`one profile at a time, got ${chosen.join(' and ')}`);
+  const profileName = chosen[0] ?? 'default';
+  if (!Object.hasOwn(profiles, profileName)) throw new Error(`unknown profile '${profileName}' (profiles: ${Object.keys(profiles).join(', ')})`);
+  const profile: Profile = profiles[profileName as ProfileName];
   const get = <T>(name: string, parse: (text: string) => T, fallback: T): T => {
     const text = values.get(name);
     return text === undefined ? fallback : parse(text);
   };
 
-  const chosenParts = get('parts', list, allParts as string[]);
+  const chosenParts = get('parts', list, [...profile.parts]);
   const unknownParts = chosenParts.filter((p) => !allParts.includes(p));
   if (unknownParts.length > 0) throw new Error(`unknown part: ${unknownParts.join(', ')} (parts: ${allParts.join(', ')})`);
-  const sizes = get('sizes', (t) => list(t).map(parseSize), [64, KiB, 8 * KiB, 64 * KiB, MiB, 16 * MiB]);
+  const sizes = get('sizes', (t) => list(t).map(parseSize), [...profile.sizes]);
 
   return {
     engines: get('engines', parseEngines, ['node'] as EngineName[]),
     config: {
-      ops: get('ops', list, undefined),
-      libs: get('libs', list, undefined),
+      ops: get('ops', list, profile.ops),
+      libs: get('libs', list, profile.libs),
       parts: parts.filter((p) => chosenParts.includes(p)) as Part[],
       sizes,
       sweep: get('sweep', parseSweep, profile.sweep),
       offsets: get('offsets', (t) => list(t).map(Number), [1, 3, 7]),
-      alignSizes: get('align-sizes', (t) => list(t).map(parseSize), isQuick ? [64, 64 * KiB] : [64, KiB, 64 * KiB]),
-      keyCounts: get('keys', parseKeys, profile.keyCounts),
+      alignSizes: get('align-sizes', (t) => list(t).map(parseSize), [...profile.alignSizes]),
+      keyCounts: get('keys', parseKeys, [...profile.keyCounts]),
       keySize: get('key-size', parseSize, 64),
       timing: profile.timing,
+      capMs: get('cap', parseSeconds, profile.capMs),
     },
     runnerParts: runnerParts.filter((p) => chosenParts.includes(p)),
-    quick: isQuick,
+    profile: profileName as ProfileName,
+    setupRepetitions: profile.setupRepetitions,
+    engineTimeoutMs: profile.engineTimeoutMs,
     out: values.get('out') ?? 'bench-report',
     // The summary shows the sizes asked for, or by default the five of the issue.
     tableSizes: values.has('sizes') ? sizes : [64, KiB, 8 * KiB, 64 * KiB, MiB],

@@ -5,8 +5,8 @@
  * against aligned input, and many keys against one.
  */
 import type { EngineReport } from './json.js';
-import { baselineOf, formatRate, formatSize, formatTime, isFourfold, type CaseSummary, type SweepSummary } from './summary.js';
-import { barChart, lineChart, type Series } from './svg.js';
+import { baselineOf, bestPeer, formatFit, formatRate, formatSize, formatTime, isFourfold, type CaseSummary, type SweepSummary } from './summary.js';
+import { barChart, dotPlot, lineChart, type Series } from './svg.js';
 
 const palette: Record<string, string> = {
   fourfold: '#1f5fbf',
@@ -16,6 +16,8 @@ const palette: Record<string, string> = {
   node: '#6b7280',
 };
 const spare = ['#c0392b', '#16a085', '#d4a017', '#2c3e50', '#e84393'];
+/** One colour per engine where engines share a chart. */
+const engineColors = ['#1f5fbf', '#c0392b', '#27ae60', '#8e44ad', '#e67e22', '#222222', '#d4a017'];
 
 /** A library's colour; an '(output)' call style shares its library's colour and is dashed. */
 export function styleOf(library: string): { color: string; dashed: boolean } {
@@ -38,7 +40,8 @@ function libraryOrder(engine: EngineReport, present: Iterable<string>): string[]
 }
 
 const casesOf = (engine: EngineReport, part: CaseSummary['part'], op: string) => engine.cases.filter((c) => c.part === part && c.op === op && c.ns !== undefined);
-const sweepsOf = (engine: EngineReport, op: string) => engine.sweeps.filter((s) => s.op === op);
+// A capped library has no samples to draw (the overhead table says it was capped).
+const sweepsOf = (engine: EngineReport, op: string) => engine.sweeps.filter((s) => s.op === op && s.capped === undefined);
 
 /** A library's median ns per call against size: the sweep, then the larger sizes of the 'sizes' part. */
 function timeBySize(engine: EngineReport, op: string, library: string): { points: [number, number][]; cases: CaseSummary[] } {
@@ -144,7 +147,7 @@ export function stepCharts(engine: EngineReport, op: string, width: number): str
     const points = s.lengths.map((length, i): [number, number] => [length, s.medianNs[i] ?? NaN]).filter(([length]) => length <= to);
     return lineChart({
       title: `${library}`,
-      subtitle: Number.isFinite(s.fit.a) ? `fit over the sweep: ${s.fit.a.toFixed(0)} ns + ${s.fit.b.toFixed(2)} ns/byte` : undefined,
+      subtitle: Number.isFinite(s.fit.a) ? `fit over the sweep: ${formatFit(s.fit)}` : undefined,
       width,
       height: 250,
       x: { label: 'length (bytes)', scale: 'linear', min: 0, max: to, ticks: [0, 256, 512, 768, 1024].filter((t) => t <= to) },
@@ -214,10 +217,9 @@ export function keysChart(engine: EngineReport, op: string, engineName: string, 
 /** fourfold's throughput in every engine, when more than one ran. */
 export function enginesChart(engines: readonly { name: string; report: EngineReport }[], op: string, width: number): string | undefined {
   if (engines.length < 2) return undefined;
-  const colors = ['#1f5fbf', '#c0392b', '#27ae60', '#8e44ad', '#e67e22', '#222222', '#d4a017'];
   const series: Series[] = engines.map(({ name, report }, i) => ({
     name,
-    color: colors[i % colors.length]!,
+    color: engineColors[i % engineColors.length]!,
     points: timeBySize(report, op, 'fourfold').points.map(([size, ns]) => [size, (size / ns) * 1e3]),
   }));
   const maxX = Math.max(1, ...series.flatMap((s) => s.points.map((p) => p[0])));
@@ -229,5 +231,47 @@ export function enginesChart(engines: readonly { name: string; report: EngineRep
     y: { label: 'throughput (MB/s, log scale)', scale: 'log10' },
     series,
     decimate: 'mean',
+  });
+}
+
+/**
+ * The report's first chart, one screen: for every op (a row), engine (a
+ * dot's colour) and summary size (a panel), fourfold's speed-up over its
+ * fastest peer there. A row without a dot says why: no peer has the op,
+ * or the peers were capped (or failed).
+ */
+export function summaryChart(engines: readonly { name: string; report: EngineReport }[], sizes: readonly number[], width: number): string | undefined {
+  const ops = [...new Set(engines.flatMap(({ report }) => report.cases.filter((c) => c.part === 'sizes').map((c) => c.op)))];
+  const panelSizes = sizes.filter((size) => engines.some(({ report }) => report.cases.some((c) => c.part === 'sizes' && c.size === size)));
+  if (ops.length === 0 || panelSizes.length === 0) return undefined;
+  const ratio = (v: number) => `${v >= 10 ? v.toFixed(0) : v.toPrecision(2)}×`;
+  const panels = panelSizes.map((size) => {
+    const dots = ops.map((op) =>
+      engines.flatMap(({ name, report }, group) => {
+        const best = bestPeer(report.cases, op, size);
+        if (best === undefined) return [];
+        const title = `${op}, ${formatSize(size)}, ${name}: ${best.fourfold} ${formatTime(best.fourfoldNs)}, ${best.peer} ${formatTime(best.peerNs)} (fastest peer): ${ratio(best.ratio)}`;
+        // With one engine there is room to write each value beside its dot.
+        return [{ x: best.ratio, group, title, label: engines.length === 1 ? ratio(best.ratio) : undefined }];
+      }),
+    );
+    const notes = ops.map((op) => {
+      const peers = engines.flatMap(({ report }) => report.cases.filter((c) => c.part === 'sizes' && c.op === op && c.size === size && !isFourfold(c.library)));
+      if (peers.length === 0) return 'no peer';
+      return peers.every((c) => c.capped !== undefined) ? 'peers capped' : peers.every((c) => c.ns === undefined) ? 'peers failed' : undefined;
+    });
+    return { title: formatSize(size), dots, notes };
+  });
+  return dotPlot({
+    title: 'fourfold against its fastest peer',
+    subtitle:
+      "Per operation, message size and engine: the fastest peer's median time per call divided by fourfold's, each peer against the fourfold " +
+      'column of the same call style (allocating, or into a caller-supplied output). Right of the dashed line fourfold is faster. Hover a dot for both times; the tables below have every library.',
+    width,
+    rows: ops,
+    panels,
+    groups: engines.map(({ name }, i) => ({ name, color: engineColors[i % engineColors.length]! })),
+    x: { label: 'speed-up (×, log scale)', scale: 'log2', format: (v) => `${v >= 10 ? Math.round(v) : +v.toPrecision(2)}×` },
+    vline: { x: 1, label: 'equal speed' },
   });
 }

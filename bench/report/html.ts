@@ -1,9 +1,11 @@
 /**
  * index.html: one self-contained page (inline CSS and SVG, no script, no
- * network): the run's context, the summary tables, then one section per
- * op with its charts for every engine, and the setup and code-size tables.
+ * network): first one screen with the summary chart (fourfold against its
+ * fastest peer, per op, size and engine), then the run's context, the
+ * summary tables, one section per op with its charts for every engine,
+ * and the setup and code-size tables.
  */
-import { alignCharts, enginesChart, keysChart, perByteChart, ratioChart, stepCharts, throughputChart } from './charts.js';
+import { alignCharts, enginesChart, keysChart, perByteChart, ratioChart, stepCharts, summaryChart, throughputChart } from './charts.js';
 import { engineLabel, type Report } from './json.js';
 import { formatBytes } from './summary.js';
 import { escapeXml as esc } from './svg.js';
@@ -29,6 +31,7 @@ td.text { white-space: normal; max-width: 320px; overflow-wrap: anywhere; } td.t
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 8px 0; }
 dl.meta dt { color: #555; } dl.meta dd { margin: 0; }
 nav a { margin-right: 12px; } code { background: #eef; padding: 0 3px; }
+p.status { background: #fff3cd; border: 1px solid #e0c36a; padding: 6px 10px; margin: 6px 0; font-weight: 600; }
 details { margin: 8px 0; } summary { cursor: pointer; color: #444; }
 `;
 
@@ -51,16 +54,18 @@ function context(report: Report): string {
   const m = report.machine;
   const s = report.settings;
   const load = `${m.loadAverage.start.map((l) => l.toFixed(2)).join(' / ')}${m.loadAverage.end === undefined ? '' : ` at the start, ${m.loadAverage.end.map((l) => l.toFixed(2)).join(' / ')} at the end`}`;
+  const ran = (part: string) => s.parts.includes(part as (typeof s.parts)[number]);
   const rows: [string, string][] = [
-    ['date', `${report.date} (${report.durationSeconds} s${report.quick ? ', --quick' : ''})`],
+    ['date', `${report.date} (${report.durationSeconds} s, profile ${report.profile})`],
     ['machine', `${m.cpu}, ${m.cores} cores, ${formatBytes(m.memoryBytes)} memory, ${m.platform} ${m.arch} ${m.osRelease}`],
     ['load average', `${load} (1, 5, 15 min)`],
     ['command', report.runner.argv.length === 0 ? 'npm run bench' : `npm run bench -- ${report.runner.argv.join(' ')}`],
-    ['summary sizes', s.sizes.join(', ')],
-    ['sweep', `${s.sweep.from}..${s.sweep.to} by ${s.sweep.step}, ${s.timing.sweep.passes} passes`],
-    ['alignment', `byteOffsets ${s.offsets.join(', ')} against 0, at ${s.alignSizes.join(', ')} bytes`],
-    ['keys', `${s.keyCounts.join(', ')} keys, ${s.keySize}-byte messages`],
+    ['cap', s.capMs > 0 ? `${s.capMs / 1000} s per case or sweep` : 'none'],
   ];
+  if (ran('sizes')) rows.push(['summary sizes', s.sizes.join(', ')]);
+  if (ran('sweep')) rows.push(['sweep', `${s.sweep.from}..${s.sweep.to} by ${s.sweep.step}, ${s.timing.sweep.passes} passes`]);
+  if (ran('align')) rows.push(['alignment', `byteOffsets ${s.offsets.join(', ')} against 0, at ${s.alignSizes.join(', ')} bytes`]);
+  if (ran('keys')) rows.push(['keys', `${s.keyCounts.join(', ')} keys, ${s.keySize}-byte messages`]);
   return `<dl class="meta">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
 }
 
@@ -107,11 +112,32 @@ function opSection(report: Report, op: string): string {
   return parts.join('\n');
 }
 
+/** One line under the title: when, where, how long, and whether the run finished. */
+function headline(report: Report): string {
+  const m = report.machine;
+  const status =
+    report.status === 'complete'
+      ? ''
+      : report.status === 'interrupted'
+        ? '<p class="status">Interrupted (Ctrl-C): only the results finished by then are shown.</p>'
+        : '<p class="status">Incomplete: written while the run was going, and it did not finish (or is still running).</p>';
+  const engines = report.engines.map((e) => `${engineLabel(e)}${e.interrupted === true ? ' (unfinished)' : ''}`).join(', ');
+  return (
+    status +
+    `<p class="note">${esc(report.date.slice(0, 16).replace('T', ' '))} UTC · ${esc(m.cpu)}, ${m.cores} cores · ${esc(engines || 'no engine')} · ` +
+    `profile ${esc(report.profile)}, ${report.durationSeconds.toFixed(0)} s · load ${m.loadAverage.start[0]!.toFixed(1)}</p>`
+  );
+}
+
 export function renderHtml(report: Report): string {
   const ops = [...new Set(report.engines.flatMap((e) => [...e.cases.map((c) => c.op), ...e.sweeps.map((s) => s.op)]))];
   const sizes = report.settings.sizes.filter((s) => s <= 1 << 20);
+  const named = report.engines.map((e) => ({ name: engineLabel(e), report: e }));
+  const first = summaryChart(named, sizes, WIDE);
   const body: string[] = [
     `<h1>fourfold benchmarks</h1>`,
+    headline(report),
+    first === undefined ? '' : `<div class="charts" id="summary-chart">${first}</div>`,
     context(report),
     `<nav>${ops.map((op) => `<a href="#${anchor(op)}">${esc(op)}</a>`).join('')}<a href="#setup">setup and code size</a></nav>`,
     report.warnings.length === 0

@@ -10,13 +10,21 @@ export interface EngineReport extends Omit<EngineResult, 'cases' | 'sweeps'> {
   readonly sweeps: SweepSummary[];
 }
 
+/**
+ * 'complete'; 'running' while the run goes (the file is rewritten as it
+ * does: a run killed outright leaves it so); 'interrupted' by Ctrl-C.
+ */
+export type RunStatus = 'complete' | 'running' | 'interrupted';
+
 export interface Report {
-  readonly schema: 'fourfold-bench/2';
+  readonly schema: 'fourfold-bench/3';
   readonly date: string;
   readonly durationSeconds: number;
+  readonly status: RunStatus;
   readonly machine: Machine;
   readonly runner: { readonly node: string; readonly argv: readonly string[] };
-  readonly quick: boolean;
+  /** The profile the run started from (node/options.ts): 'default', 'quick' or 'full'. */
+  readonly profile: string;
   readonly settings: BenchConfig & { readonly megabyte: number };
   readonly engines: EngineReport[];
   readonly setup?: SetupResult;
@@ -27,9 +35,10 @@ export interface Report {
 export function buildReport(run: {
   started: Date;
   seconds: number;
+  status: RunStatus;
   machine: Machine;
   argv: readonly string[];
-  quick: boolean;
+  profile: string;
   config: BenchConfig;
   engines: readonly EngineResult[];
   setup?: SetupResult;
@@ -37,18 +46,26 @@ export function buildReport(run: {
   warnings: readonly string[];
 }): Report {
   return {
-    schema: 'fourfold-bench/2',
+    schema: 'fourfold-bench/3',
     date: run.started.toISOString(),
     durationSeconds: Math.round(run.seconds * 10) / 10,
+    status: run.status,
     machine: run.machine,
     runner: { node: process.version, argv: run.argv },
-    quick: run.quick,
+    profile: run.profile,
     settings: { ...run.config, megabyte: 1e6 },
     engines: run.engines.map((e) => ({ ...e, cases: e.cases.map(summarizeCase).map(roundCase), sweeps: e.sweeps.map(summarizeSweep).map(roundSweep) })),
     setup: run.setup,
     codeSize: run.codeSize,
     warnings: run.warnings,
   };
+}
+
+/** A results.json read back; one of schema 2 (before profiles, whose default run is --full today) gets a status and a profile. */
+export function parseReport(text: string): Report {
+  const report = JSON.parse(text) as Report & { quick?: boolean };
+  if (report.schema === 'fourfold-bench/3') return report;
+  return { ...report, status: 'complete', profile: report.quick === true ? 'quick' : 'full' };
 }
 
 /** A short name for an engine: 'node 20.20.2', 'chromium (Chrome/131.0)'. */

@@ -16,9 +16,10 @@ function render(table: Table, level = '###'): string {
 
 export function markdown(report: Report, sizes: readonly number[]): string {
   const parts: string[] = [];
+  if (report.status === 'interrupted') parts.push('**Interrupted (Ctrl-C): only the results finished by then.**');
   for (const engine of report.engines) {
     parts.push(
-      `## ${engineLabel(engine)} — ${report.machine.cpu}, ${report.machine.cores} cores, ${report.date.slice(0, 16).replace('T', ' ')} UTC${report.quick ? ' (--quick)' : ''}`,
+      `## ${engineLabel(engine)} — ${report.machine.cpu}, ${report.machine.cores} cores, ${report.date.slice(0, 16).replace('T', ' ')} UTC, profile ${report.profile}${engine.interrupted === true ? ', unfinished' : ''}`,
       summaryNote,
       ...summaryTables(engine, sizes).map((t) => render(t)),
     );

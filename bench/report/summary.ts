@@ -3,7 +3,7 @@
  * results.json: quartiles per case, medians and the overhead fit per
  * sweep, and which fourfold column each library is compared with.
  */
-import { fitLine, megabytesPerSecond, median, quartiles, type Quartiles } from '../core/stats.js';
+import { fitLine, fitThroughOrigin, megabytesPerSecond, median, quartiles, type Quartiles } from '../core/stats.js';
 import type { CaseResult, SweepResult } from '../core/types.js';
 
 export interface CaseSummary extends CaseResult {
@@ -16,11 +16,34 @@ export interface CaseSummary extends CaseResult {
 export interface SweepSummary extends SweepResult {
   /** Median ns per call at each length; null where the library failed. */
   readonly medianNs: (number | null)[];
-  /**
-   * Least-squares line through the medians: time = a + b * length, so `a`
-   * is the per-call overhead (ns) and `b` the cost per byte (ns/byte).
-   */
-  readonly fit: { readonly a: number; readonly b: number };
+  readonly fit: Fit;
+}
+
+/**
+ * Least-squares line through the medians: time = a + b * length, so `a`
+ * is the per-call overhead (ns) and `b` the cost per byte (ns/byte). An
+ * overhead cannot be negative: when the line's intercept is (the overhead
+ * is below what the fit resolves, or the time is not linear in the length
+ * over the range), `a` is clamped to 0, `b` refitted through the origin,
+ * and `negativeA` keeps the intercept the fit gave.
+ */
+export interface Fit {
+  readonly a: number;
+  readonly b: number;
+  readonly negativeA?: number;
+}
+
+export function fitOverhead(xs: readonly number[], ys: readonly number[]): Fit {
+  const line = fitLine(xs, ys);
+  if (!(line.a < 0)) return line;
+  return { a: 0, b: fitThroughOrigin(xs, ys), negativeA: line.a };
+}
+
+/** '120 ns + 1.23 ns/B', or for a clamped fit '0 ns (fit: −35) + 1.23 ns/B'; '—' without a fit. */
+export function formatFit(fit: Fit): string {
+  if (!Number.isFinite(fit.a) || !Number.isFinite(fit.b)) return '—';
+  const a = fit.negativeA === undefined ? `${fit.a.toFixed(0)} ns` : `0 ns (fit: −${Math.abs(fit.negativeA).toFixed(0)})`;
+  return `${a} + ${fit.b.toFixed(2)} ns/B`;
 }
 
 export function summarizeCase(c: CaseResult): CaseSummary {
@@ -42,7 +65,7 @@ export function summarizeSweep(s: SweepResult): SweepSummary {
     xs.push(s.lengths[i]!);
     ys.push(ns);
   });
-  return { ...s, medianNs, fit: fitLine(xs, ys) };
+  return { ...s, medianNs, fit: fitOverhead(xs, ys) };
 }
 
 /** The fourfold column a library is compared with: like for like, an '(output)' call style with fourfold's. */
@@ -56,6 +79,35 @@ export function baselineOf(library: string, present: readonly string[]): string 
 /** Whether a library is one of fourfold's columns (those are not "peers"). */
 export const isFourfold = (library: string) => library.startsWith('fourfold');
 
+/** fourfold against its fastest peer in one case: the peer's median time ÷ that of the fourfold column it is compared with. */
+export interface PeerComparison {
+  readonly ratio: number;
+  readonly peer: string;
+  readonly peerNs: number;
+  readonly fourfold: string;
+  readonly fourfoldNs: number;
+}
+
+/**
+ * Among the peers timed for `op` at `size` (aligned, one key), the one
+ * closest to fourfold or ahead of it: the smallest ratio, each peer
+ * against its like-for-like fourfold column (baselineOf). Undefined when
+ * no peer (or no fourfold column) was timed there.
+ */
+export function bestPeer(cases: readonly CaseSummary[], op: string, size: number): PeerComparison | undefined {
+  const timed = cases.filter((c) => c.part === 'sizes' && c.op === op && c.size === size && c.offset === 0 && c.keys === 1 && c.ns !== undefined);
+  const names = timed.map((c) => c.library);
+  let best: PeerComparison | undefined;
+  for (const peer of timed.filter((c) => !isFourfold(c.library))) {
+    const base = baselineOf(peer.library, names);
+    const ours = timed.find((c) => c.library === base);
+    if (ours === undefined) continue;
+    const ratio = peer.ns!.median / ours.ns!.median;
+    if (best === undefined || ratio < best.ratio) best = { ratio, peer: peer.library, peerNs: peer.ns!.median, fourfold: ours.library, fourfoldNs: ours.ns!.median };
+  }
+  return best;
+}
+
 export function formatSize(bytes: number): string {
   if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
   if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KiB`;
@@ -67,6 +119,7 @@ export function formatRate(mbps: number): string {
 }
 
 export function formatTime(ns: number): string {
+  if (ns >= 1e9) return `${(ns / 1e9).toFixed(2)} s`;
   if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
   if (ns >= 1e4) return `${(ns / 1e3).toFixed(1)} µs`;
   if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;

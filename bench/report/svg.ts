@@ -360,6 +360,81 @@ export function barChart(spec: BarChartSpec): string {
   return wrap(spec.width, spec.height, head.svg + lg.svg + parts.join(''));
 }
 
+export interface Dot {
+  readonly x: number;
+  /** Index into DotPlotSpec.groups (its colour and its place within the row). */
+  readonly group: number;
+  readonly title: string;
+  /** Text beside the dot (its value), if any. */
+  readonly label?: string;
+}
+
+export interface DotPlotSpec {
+  readonly title: string;
+  readonly subtitle?: string;
+  readonly width: number;
+  /** Row labels, top to bottom, shared by every panel. */
+  readonly rows: readonly string[];
+  /** Side by side, one x axis each (the same range): dots[row] are that row's dots; a note stands where a row has none. */
+  readonly panels: readonly { readonly title: string; readonly dots: readonly (readonly Dot[])[]; readonly notes?: readonly (string | undefined)[] }[];
+  readonly groups: readonly { readonly name: string; readonly color: string }[];
+  readonly x: Axis;
+  readonly vline?: { readonly x: number; readonly label: string };
+  readonly rowHeight?: number;
+}
+
+/**
+ * Small multiples of a dot plot: one row per category (an op), one panel
+ * per column (a message size), one dot per group (an engine) on a shared
+ * x axis. The groups of a row are spread over its height, so dots of
+ * equal value stay apart.
+ */
+export function dotPlot(spec: DotPlotSpec): string {
+  const rowHeight = spec.rowHeight ?? 20;
+  const head = header(spec.title, spec.subtitle, spec.width);
+  const lg = spec.groups.length > 1 ? legend(spec.groups, 60, head.bottom + 12, spec.width - 80) : { svg: '', height: 0 };
+  const labelWidth = Math.min(220, 14 + 6.6 * Math.max(...spec.rows.map((r) => r.length)));
+  const gap = 14;
+  const panelWidth = (spec.width - labelWidth - 16 - gap * (spec.panels.length - 1)) / Math.max(spec.panels.length, 1);
+  const top = head.bottom + lg.height + 22;
+  const height = top + spec.rows.length * rowHeight + 44;
+  const values = spec.panels.flatMap((p) => p.dots.flat().map((d) => d.x));
+  const xr = extent([...values, ...(spec.vline === undefined ? [] : [spec.vline.x])], spec.x);
+  const parts: string[] = [];
+  spec.rows.forEach((row, r) => {
+    const y = top + r * rowHeight;
+    if (r % 2 === 0) parts.push(`<rect x="8" y="${y}" width="${spec.width - 16}" height="${rowHeight}" fill="#f4f6f8"/>`);
+    parts.push(`<text x="${labelWidth - 8}" y="${y + rowHeight / 2 + 4}" font-size="12" text-anchor="end" fill="#222">${escapeXml(row)}</text>`);
+  });
+  spec.panels.forEach((panel, p) => {
+    const left = labelWidth + p * (panelWidth + gap);
+    const box = { left, top, width: panelWidth, height: spec.rows.length * rowHeight };
+    const { svg, frame } = axes({ x: spec.x, y: { label: '', scale: 'linear', ticks: [] } }, box, xr, [0, 1]);
+    parts.push(svg, `<text x="${round(left + panelWidth / 2)}" y="${top - 6}" font-size="12.5" font-weight="600" text-anchor="middle" fill="#111">${escapeXml(panel.title)}</text>`);
+    if (spec.vline !== undefined) {
+      const x = round(frame.px(spec.vline.x));
+      parts.push(`<line x1="${x}" y1="${top}" x2="${x}" y2="${top + box.height}" stroke="#333" stroke-width="1.2" stroke-dasharray="5 4"><title>${escapeXml(spec.vline.label)}</title></line>`);
+    }
+    panel.dots.forEach((dots, r) => {
+      const center = top + r * rowHeight + rowHeight / 2;
+      const spread = Math.min(4, (rowHeight - 8) / Math.max(spec.groups.length, 1));
+      if (dots.length === 0 && panel.notes?.[r] !== undefined) {
+        parts.push(`<text x="${round(left + 6)}" y="${center + 4}" font-size="10.5" fill="#888">${escapeXml(panel.notes[r]!)}</text>`);
+      }
+      for (const dot of dots) {
+        const cx = round(frame.px(Math.min(Math.max(dot.x, xr[0]), xr[1])));
+        const cy = round(center + (dot.group - (spec.groups.length - 1) / 2) * spread);
+        parts.push(`<circle cx="${cx}" cy="${cy}" r="4.2" fill="${spec.groups[dot.group]!.color}" stroke="#fff" stroke-width="1"><title>${escapeXml(dot.title)}</title></circle>`);
+        if (dot.label !== undefined) {
+          const right = cx + 40 < left + panelWidth;
+          parts.push(`<text x="${right ? cx + 7 : cx - 7}" y="${cy + 4}" font-size="10.5" text-anchor="${right ? 'start' : 'end'}" fill="#333">${escapeXml(dot.label)}</text>`);
+        }
+      }
+    });
+  });
+  return wrap(spec.width, height, head.svg + lg.svg + parts.join(''));
+}
+
 let clipCounter = 0;
 
 function wrap(width: number, height: number, body: string): string {

@@ -3,7 +3,7 @@
  * stdout and as HTML for index.html.
  */
 import type { EngineReport, Report } from './json.js';
-import { baselineOf, formatBytes, formatRate, formatSize, formatTime, isFourfold } from './summary.js';
+import { baselineOf, formatBytes, formatFit, formatRate, formatSize, formatTime, isFourfold } from './summary.js';
 
 export interface Table {
   readonly title: string;
@@ -26,6 +26,7 @@ export function summaryTables(engine: EngineReport, sizes: readonly number[]): T
         ...names.map((name) => {
           const c = find(size, name);
           if (c === undefined) return '—';
+          if (c.capped !== undefined) return `capped (~${formatTime(c.capped.nsPerCall)})`;
           if (c.ns === undefined) return 'error';
           const base = baselineOf(name, names);
           const theirs = base === undefined || isFourfold(name) ? undefined : find(size, base)?.ns?.median;
@@ -39,7 +40,8 @@ export function summaryTables(engine: EngineReport, sizes: readonly number[]): T
 
 export const summaryNote =
   "Median MB/s (10^6 bytes/s), with the time per call for fourfold's columns. For a peer, Nx is its time divided by fourfold's " +
-  '(above 1: fourfold is faster); noble (output) is compared with fourfold (output).';
+  '(above 1: fourfold is faster); noble (output) is compared with fourfold (output). "capped (~t)": one call takes about t, too long ' +
+  'for the minimum samples to fit the cap on one case, so it was not timed (the run\'s --cap).';
 
 export function overheadTable(engine: EngineReport): Table | undefined {
   if (engine.sweeps.length === 0) return undefined;
@@ -48,13 +50,16 @@ export function overheadTable(engine: EngineReport): Table | undefined {
     op,
     ...names.map((name) => {
       const s = engine.sweeps.find((x) => x.op === op && x.library === name);
-      return s === undefined || !Number.isFinite(s.fit.a) ? '—' : `${s.fit.a.toFixed(0)} ns + ${s.fit.b.toFixed(2)} ns/B`;
+      return s === undefined ? '—' : s.capped !== undefined ? 'capped' : formatFit(s.fit);
     }),
   ]);
   const lengths = engine.sweeps[0]!.lengths;
   return {
     title: 'Per-call overhead and cost per byte',
-    note: `Least-squares fit of time = a + b × length over the medians of every length swept (${lengths[0]}..${lengths.at(-1)} bytes, stride ${engine.sweepStep}): a is the overhead of a call, b the cost of a byte.`,
+    note:
+      `Least-squares fit of time = a + b × length over the medians of every length swept (${lengths[0]}..${lengths.at(-1)} bytes, stride ${engine.sweepStep}): ` +
+      'a is the overhead of a call, b the cost of a byte. "0 ns (fit: −N)": the fit gave a negative overhead, which no call has; the overhead is ' +
+      'below what the fit resolves (or the time is not linear in the length), so it is shown as 0 and b is fitted through the origin.',
     header: ['op', ...names],
     rows,
   };

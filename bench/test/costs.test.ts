@@ -1,0 +1,133 @@
+/**
+ * The cap on a case (core/costs.ts and its use in measure.ts and
+ * cases.ts): predictions from the sizes timed before, who fits a budget,
+ * and that a library too slow for the cap is reported as capped, not
+ * timed, while the others of its case are timed as usual.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCase, type CaseContext, type SelectedOp } from '../core/cases.js';
+import { CostBook, deadlineFrom, minimumMs, overBudget } from '../core/costs.js';
+import type { Library } from '../core/libraries.js';
+import { sampleRoundRobin } from '../core/measure.js';
+import { defineOp, type Shape } from '../core/ops/types.js';
+import { now } from '../core/timer.js';
+import type { CaseTiming } from '../core/types.js';
+
+/** A call that takes about `ms` of the clock and returns `out`. */
+function spinning(ms: number, out = new Uint8Array(1)): () => Uint8Array {
+  return () => {
+    const end = now() + ms;
+    while (now() < end);
+    return out;
+  };
+}
+
+const timing: CaseTiming = { warmupMs: 2, sampleMs: 0.5, samples: 7, minSamples: 3, budgetMs: 50 };
+const library = (name: string): Library => ({ name, version: '1', reference: false });
+
+describe('CostBook', () => {
+  it('extends the line through the two largest sizes timed below, and scales one size proportionally', () => {
+    const book = new CostBook();
+    book.record('op', 'lib', 1024, 2_000);
+    assert.equal(book.predict('op', 'lib', 4096), 8_000);
+    book.record('op', 'lib', 64, 500);
+    // Through (64, 500) and (1024, 2000): 500 + (2000 - 500) / 960 * (4096 - 64).
+    assert.equal(book.predict('op', 'lib', 4096), 2_000 + (1_500 / 960) * (4096 - 1024));
+    assert.equal(book.predict('op', 'lib', 1024), 2_000);
+    assert.equal(book.predict('op', 'other', 1024), undefined);
+    assert.equal(book.predict('other', 'lib', 1024), undefined);
+  });
+
+  it('scales the smallest size down for a smaller one, and falls back to proportional when the line falls', () => {
+    const book = new CostBook();
+    book.record('op', 'lib', 1000, 10_000);
+    assert.equal(book.predict('op', 'lib', 100), 1_000);
+    book.record('op', 'lib', 2000, 9_000); // noise: slower at the smaller size
+    assert.equal(book.predict('op', 'lib', 4000), 18_000);
+  });
+});
+
+describe('overBudget', () => {
+  it('admits the cheapest first and leaves out what no longer fits', () => {
+    assert.deepEqual([...overBudget([5, 1, 3, 2], 5)].sort(), [0, 2]);
+    assert.deepEqual([...overBudget([5, 1, 3, 2], 6)], [0]);
+    assert.deepEqual([...overBudget([7], 6)], [0]);
+    assert.deepEqual([...overBudget([1, 2], Infinity)], []);
+  });
+
+  it('tries a subject whose cost is unknown', () => {
+    assert.deepEqual([...overBudget([undefined, 10], 5)], [1]);
+  });
+
+  it('the minimum of a subject is its first call, its warm-up (three calls at least) and its minimum samples', () => {
+    assert.equal(minimumMs(10e6, timing), 10 + 3 * 10 + 3 * 10);
+    assert.equal(minimumMs(1e3, timing), 0.001 + 2 + 3 * 0.5);
+  });
+});
+
+describe('sampleRoundRobin with a deadline', () => {
+  const tick = async () => {};
+
+  it('caps a subject whose minimum samples do not fit, and times the others', async () => {
+    const fast = { library: library('fast'), call: spinning(0.05), async: false };
+    const slow = { library: library('slow'), call: spinning(40), async: false };
+    const [a, b] = await sampleRoundRobin([fast, slow], timing, tick, deadlineFrom(now(), 100));
+    assert.ok('nsPerCall' in a! && a.nsPerCall.length >= timing.minSamples, 'the fast subject is timed');
+    assert.ok('capped' in b!, 'the slow subject is capped');
+    assert.ok(b.capped.nsPerCall >= 30e6 && b.capped.how === 'measured' && b.capped.capMs === 100);
+  });
+
+  it('without a cap, a slow subject still takes its minimum samples', async () => {
+    const slow = { library: library('slow'), call: spinning(20), async: false };
+    const [a] = await sampleRoundRobin([slow], timing, tick);
+    assert.ok('nsPerCall' in a! && a.nsPerCall.length === timing.minSamples);
+  });
+});
+
+describe('runCase with a cap', () => {
+  const shape: Shape = { size: 1 << 20, offset: 0, keys: 1 };
+  const calls = { fast: 0, slow: 0 };
+  const count = (name: 'fast' | 'slow', call: () => Uint8Array) => () => {
+    calls[name]++;
+    return call();
+  };
+  const op: SelectedOp = {
+    definition: defineOp<null>({ op: 'test-op', inputs: () => null, entries: [] }),
+    timed: [
+      { library: 'fast', bind: () => count('fast', spinning(0.05)) },
+      { library: 'slow', bind: () => count('slow', spinning(30)) },
+    ],
+    references: [],
+  };
+  const context = (costs: CostBook): CaseContext => ({
+    libraries: new Map([
+      ['fast', library('fast')],
+      ['slow', library('slow')],
+    ]),
+    costs,
+    capMs: 100,
+    warn: () => {},
+  });
+
+  it('does not call a library whose predicted minimum exceeds the cap, and reports it capped', async () => {
+    const costs = new CostBook();
+    costs.record('test-op', 'slow', 64 << 10, 30e6 / 16);
+    calls.slow = 0;
+    const results = await runCase('sizes', op, [shape], timing, context(costs), async () => {});
+    const slow = results.find((r) => r.library === 'slow')!;
+    assert.equal(calls.slow, 0);
+    assert.deepEqual(slow.nsPerCall, []);
+    assert.equal(slow.capped?.how, 'predicted');
+    assert.ok(results.find((r) => r.library === 'fast')!.nsPerCall.length >= timing.minSamples);
+  });
+
+  it('caps a library measured too slow by its first call, and remembers its cost for the next size', async () => {
+    const costs = new CostBook();
+    const results = await runCase('sizes', op, [shape], timing, context(costs), async () => {});
+    const slow = results.find((r) => r.library === 'slow')!;
+    assert.equal(slow.capped?.how, 'measured');
+    assert.deepEqual(slow.nsPerCall, []);
+    assert.ok(costs.predict('test-op', 'slow', 2 * shape.size)! >= 2 * 25e6);
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Ctrl-C: a run stopped half-way leaves results.json and index.html with
+ * what it finished, marked interrupted, and exits as a shell expects of
+ * SIGINT (130). Runs the real command in a fresh process; needs the
+ * package built (npm test builds it first).
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Report } from '../report/json.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+it('SIGINT writes a report of the results finished so far, marked interrupted', { timeout: 120_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), 'fourfold-bench-interrupt-'));
+  try {
+    // Long enough (16 MiB) that the signal comes before the end.
+    const args = ['--import', 'tsx', 'bench/run.ts', '--ops=chacha20', '--libs=fourfold,noble', '--parts=sizes', '--sizes=64,1k,64k,1m,16m', `--out=${out}`];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+    // The first write comes once the engine has loaded its libraries; give it a few cases more.
+    for (let waited = 0; !existsSync(join(out, 'results.json')); waited += 100) {
+      assert.ok(waited < 60_000, `no report after 60 s:\n${stderr}`);
+      await sleep(100);
+    }
+    await sleep(3000);
+    child.kill('SIGINT');
+    assert.equal(await exited, 130, stderr);
+
+    const report = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Report;
+    assert.equal(report.status, 'interrupted');
+    assert.equal(report.engines.length, 1);
+    assert.equal(report.engines[0]!.interrupted, true);
+    assert.ok(report.engines[0]!.cases.length > 0, 'the cases finished before the signal are kept');
+    assert.ok(report.engines[0]!.cases.every((c) => c.op === 'chacha20' && (c.ns !== undefined || c.capped !== undefined)));
+    assert.match(readFileSync(join(out, 'index.html'), 'utf8'), /Interrupted \(Ctrl-C\)/);
+    assert.match(stderr, /interrupted: wrote/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});

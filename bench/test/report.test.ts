@@ -1,0 +1,136 @@
+/**
+ * The report: the per-call fit never shows a negative overhead as a
+ * measurement, a capped library reads as capped, the page opens with the
+ * summary chart (fourfold against its fastest peer) before any table, and
+ * an unfinished run says so.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CaseResult, EngineResult, SweepResult } from '../core/types.js';
+import { parseOptions, type Options } from '../node/options.js';
+import { renderHtml } from '../report/html.js';
+import { buildReport, type RunStatus } from '../report/json.js';
+import { markdown } from '../report/markdown.js';
+import { bestPeer, fitOverhead, formatFit, summarizeCase } from '../report/summary.js';
+import { overheadTable, summaryTables } from '../report/tables.js';
+
+const sizeCase = (library: string, size: number, ns: number): CaseResult => ({
+  part: 'sizes',
+  op: 'chacha20',
+  library,
+  size,
+  offset: 0,
+  keys: 1,
+  callsPerSample: 10,
+  nsPerCall: [ns * 0.99, ns, ns * 1.01],
+});
+
+function engine(cases: CaseResult[], sweeps: SweepResult[] = [], interrupted?: boolean): EngineResult {
+  const names = [...new Set([...cases, ...sweeps].map((c) => c.library))];
+  return {
+    engine: { id: 'node', runtime: 'node', version: '20.0.0', details: {} },
+    timer: { granularityNs: 100 },
+    libraries: names.map((name) => ({ name, version: '1' })),
+    started: '2026-01-01T00:00:00.000Z',
+    sweepStep: 1,
+    warnings: [],
+    seconds: 1,
+    interrupted,
+    cases,
+    sweeps,
+  };
+}
+
+function report(engines: EngineResult[], status: RunStatus = 'complete') {
+  return buildReport({
+    started: new Date('2026-01-01T00:00:00Z'),
+    seconds: 10,
+    status,
+    machine: { cpu: 'test cpu', cores: 2, platform: 'linux', arch: 'x64', osRelease: '6', memoryBytes: 1e9, loadAverage: { start: [0.5, 0.5, 0.5] } },
+    argv: [],
+    profile: 'default',
+    config: { ...(parseOptions([]) as Options).config, sizes: [64, 65536], versions: {} },
+    engines,
+    warnings: [],
+  });
+}
+
+describe('the per-call fit', () => {
+  it('keeps a positive overhead as fitted', () => {
+    const fit = fitOverhead([0, 100, 200], [50, 150, 250]);
+    assert.ok(Math.abs(fit.a - 50) < 1e-9 && Math.abs(fit.b - 1) < 1e-12 && fit.negativeA === undefined);
+    assert.equal(formatFit(fit), '50 ns + 1.00 ns/B');
+  });
+
+  it('clamps a negative intercept to 0, refits the slope through the origin, and says so', () => {
+    const xs = [0, 1000, 2000, 3000];
+    const ys = [10, 900, 2100, 3300]; // the least-squares intercept is negative
+    const fit = fitOverhead(xs, ys);
+    assert.ok(fit.negativeA !== undefined && fit.negativeA < 0);
+    assert.equal(fit.a, 0);
+    assert.ok(Math.abs(fit.b - (1000 * 900 + 2000 * 2100 + 3000 * 3300) / (1000 ** 2 + 2000 ** 2 + 3000 ** 2)) < 1e-12);
+    assert.match(formatFit(fit), /^0 ns \(fit: −\d+\) \+ \d+\.\d\d ns\/B$/);
+  });
+
+  it('the overhead table never prints a negative overhead', () => {
+    const lengths = [0, 1000, 2000, 3000];
+    const sweep: SweepResult = { op: 'chacha20', library: 'fourfold', lengths, callsPerSample: [1, 1, 1, 1], nsPerCall: [[10], [900], [2100], [3300]], errors: [], errorCount: 0 };
+    const table = overheadTable(report([engine([], [sweep])]).engines[0]!)!;
+    assert.doesNotMatch(table.rows.flat().join(' '), /-\d+ ns/);
+    assert.match(table.rows[0]![1]!, /^0 ns \(fit: −/);
+  });
+});
+
+describe('the comparison with the fastest peer', () => {
+  it('takes the smallest ratio, each peer against the fourfold column of its own call style', () => {
+    const cases = [
+      sizeCase('fourfold', 64, 100),
+      sizeCase('fourfold (output)', 64, 50),
+      sizeCase('sodium', 64, 300),
+      sizeCase('noble (output)', 64, 100),
+      sizeCase('fourfold-js', 64, 400),
+    ].map(summarizeCase);
+    const best = bestPeer(cases, 'chacha20', 64)!;
+    // noble (output) / fourfold (output) = 2 beats sodium / fourfold = 3; fourfold-js is not a peer.
+    assert.equal(best.peer, 'noble (output)');
+    assert.equal(best.fourfold, 'fourfold (output)');
+    assert.ok(Math.abs(best.ratio - 2) < 1e-9);
+    assert.equal(bestPeer(cases, 'chacha20', 65536), undefined);
+  });
+
+  it('leaves out a capped peer', () => {
+    const capped: CaseResult = { ...sizeCase('mipher', 64, 0), nsPerCall: [], callsPerSample: 0, capped: { nsPerCall: 2e9, how: 'predicted', neededMs: 14e3, capMs: 4000 } };
+    const cases = [sizeCase('fourfold', 64, 100), capped].map(summarizeCase);
+    assert.equal(bestPeer(cases, 'chacha20', 64), undefined);
+  });
+});
+
+describe('the page and the summary', () => {
+  const capped: CaseResult = { ...sizeCase('sodium', 65536, 0), nsPerCall: [], callsPerSample: 0, capped: { nsPerCall: 2.5e9, how: 'measured', neededMs: 17e3, capMs: 4000 } };
+  const cases = [sizeCase('fourfold', 64, 100), sizeCase('sodium', 64, 150), sizeCase('fourfold', 65536, 40_000), capped];
+
+  it('opens with the summary chart, before any table', () => {
+    const html = renderHtml(report([engine(cases)]));
+    const chart = html.indexOf('fourfold against its fastest peer');
+    assert.ok(chart > 0, 'the summary chart is there');
+    assert.ok(chart < html.indexOf('<table'), 'before the first table');
+    assert.ok(html.indexOf('id="summary-chart"') < html.indexOf('<h2'), 'before the first section');
+    assert.match(html, />1\.5×</, "the ratio is written beside its dot");
+  });
+
+  it('shows a capped library as capped, with its cost per call, not as a measurement', () => {
+    const table = summaryTables(report([engine(cases)]).engines[0]!, [64, 65536])[0]!;
+    const row = table.rows.find((r) => r[0] === '64 KiB')!;
+    assert.equal(row[table.header.indexOf('sodium')], 'capped (~2.50 s)');
+    assert.match(renderHtml(report([engine(cases)])), /peers capped/);
+  });
+
+  it('says when the run was interrupted, and which engine did not finish', () => {
+    const interrupted = report([engine(cases, [], true)], 'interrupted');
+    assert.match(renderHtml(interrupted), /Interrupted \(Ctrl-C\)/);
+    assert.match(renderHtml(interrupted), /\(unfinished\)/);
+    assert.match(markdown(interrupted, [64]), /Interrupted \(Ctrl-C\)/);
+    assert.match(renderHtml(report([engine(cases, [], true)], 'running')), /Incomplete/);
+    assert.doesNotMatch(renderHtml(report([engine(cases)])), /Interrupted|Incomplete/);
+  });
+});
