@@ -73,7 +73,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   // Cases keep samples 20 clock steps long: the clock's phase is random, so
   // the ±1-step error of each sample averages out over the samples.
   const caseTiming = (t: CaseTiming): CaseTiming => ({ ...t, sampleMs: Math.max(t.sampleMs, (20 * granularityNs) / 1e6) });
-  // The progress bar's estimate of a case never exceeds its cap.
+  // The progress bar's estimate of a case (a library's share of a sweep) never exceeds the cap.
   const capped = (weight: number) => (config.capMs > 0 ? Math.min(weight, config.capMs) : weight);
 
   const cases: CaseResult[] = [];
@@ -106,7 +106,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
       );
       tasks.push({
         label: `sweep ${op.definition.op}`,
-        weight: capped(op.timed.length * (t.warmupMs + t.passes * perPass)),
+        weight: op.timed.length * capped(t.warmupMs + t.passes * perPass),
         run: async (tick) => void sweeps.push(...(await runSweep(op, opLengths, t, minSampleNs, context, (f, label) => tick(f, label)))),
       });
     }

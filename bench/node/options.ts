@@ -168,7 +168,7 @@ export const usage = `usage: npm run bench -- [options]
                    all = 1, 2, 4, ..., 2^20 ${defaults((p) => p.keyCounts.map(sizeText).join(','))}
   --parts=a,b      ${allParts.join(', ')}
                    ${defaults((p) => (p.parts.length === allParts.length ? 'all' : p.parts.join(',')))}
-  --cap=seconds    the most one case (or one op's sweep) may take; a library too slow to fit is
+  --cap=seconds    the most one case (or one library's share of a sweep) may take; a library too slow to fit is
                    reported as capped, not timed; 0: no cap ${defaults((p) => String(p.capMs / 1000))}
   --out=dir        where results.json and index.html go (default: bench-report); they are
                    rewritten as the run goes, so Ctrl-C leaves a report of what was measured

@@ -1,8 +1,8 @@
 /**
- * The cap on a case (core/costs.ts and its use in measure.ts and
- * cases.ts): predictions from the sizes timed before, who fits a budget,
- * and that a library too slow for the cap is reported as capped, not
- * timed, while the others of its case are timed as usual.
+ * The cap on a case (core/costs.ts and its use in measure.ts, cases.ts
+ * and sweep.ts): predictions from the sizes timed before, who fits a
+ * budget, and that a library too slow for the cap is reported as capped,
+ * not timed, while the others of its case or sweep are timed as usual.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { runCase, type CaseContext, type SelectedOp } from '../core/cases.js';
 import { CostBook, deadlineFrom, minimumMs, overBudget } from '../core/costs.js';
 import type { Library } from '../core/libraries.js';
 import { sampleRoundRobin } from '../core/measure.js';
+import { runSweep } from '../core/sweep.js';
 import { defineOp, type Shape } from '../core/ops/types.js';
 import { now } from '../core/timer.js';
 import type { CaseTiming } from '../core/types.js';
@@ -129,5 +130,34 @@ describe('runCase with a cap', () => {
     assert.equal(slow.capped?.how, 'measured');
     assert.deepEqual(slow.nsPerCall, []);
     assert.ok(costs.predict('test-op', 'slow', 2 * shape.size)! >= 2 * 25e6);
+  });
+});
+
+describe('runSweep with a cap', () => {
+  it("caps a library whose share of the sweep does not fit, and sweeps the others with every pass", async () => {
+    const lengths = Array.from({ length: 11 }, (_, i) => i);
+    const op: SelectedOp = {
+      definition: defineOp<null>({ op: 'test-op', inputs: () => null, entries: [] }),
+      timed: [
+        { library: 'fast', bind: () => spinning(0.005) },
+        { library: 'slow', bind: () => spinning(2) },
+      ],
+      references: [],
+    };
+    const context: CaseContext = {
+      libraries: new Map([
+        ['fast', library('fast')],
+        ['slow', library('slow')],
+      ]),
+      costs: new CostBook(),
+      capMs: 20,
+      warn: () => {},
+    };
+    const [fast, slow] = await runSweep(op, lengths, { warmupMs: 2, passes: 3, minSampleUs: 12 }, 12_000, context, async () => {});
+    assert.equal(slow!.library, 'slow');
+    assert.ok(slow!.capped !== undefined && slow!.capped.neededMs > 20);
+    assert.ok(slow!.nsPerCall.every((samples) => samples.length === 0));
+    assert.equal(fast!.capped, undefined);
+    assert.ok(fast!.nsPerCall.every((samples) => samples.length === 3));
   });
 });
