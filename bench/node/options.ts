@@ -96,13 +96,14 @@ const standard: Profile = {
   sweep: { from: 0, to: 8192, step: 127 },
   alignSizes: full.alignSizes,
   keyCounts: full.keyCounts,
-  // Shorter than --full's: 25 ms of warm-up (thousands of calls, or at
-  // least three, well past the engines' optimizing tiers), 21 samples, and
+  // Shorter than --full's: 20 ms of warm-up (thousands of calls, or at
+  // least three, well past the engines' optimizing tiers), 15 samples, and
   // slow subjects (1 MiB) stop at 1 s of sampling (minSamples at least).
+  // The sweep's warm-up only sizes its batches: 10 ms.
   timing: {
     ...full.timing,
-    sizes: { ...caseTiming, warmupMs: 25, samples: 21, budgetMs: 1000 },
-    sweep: { warmupMs: 30, passes: 3, minSampleUs: 12 },
+    sizes: { ...caseTiming, warmupMs: 20, samples: 15, budgetMs: 1000 },
+    sweep: { warmupMs: 10, passes: 3, minSampleUs: 12 },
   },
   capMs: 4_000,
   setupRepetitions: 3,
