@@ -90,7 +90,7 @@ const full: Profile = {
  * setup and code size. Alignment, keys and 16 MiB are --full's.
  */
 const standard: Profile = {
-  summary: 'the summary sizes 64 B..1 MiB, a sparse sweep (per-call overhead), setup, code size; about 3 minutes',
+  summary: 'the summary sizes 64 B..1 MiB, a sparse sweep (per-call overhead), setup, code size; 1 to 4 minutes',
   parts: ['sizes', 'sweep', 'setup', 'codesize'],
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB],
   sweep: { from: 0, to: 8192, step: 127 },
@@ -117,7 +117,7 @@ const standard: Profile = {
  * samples, and a 2 s cap.
  */
 const quick: Profile = {
-  summary: 'every part, fewer sizes, fewer and shorter samples: a check that everything runs; about 2 minutes per engine',
+  summary: 'every part, fewer sizes, fewer and shorter samples: a check that everything runs; 1 to 1.5 minutes per engine',
   parts: allParts,
   sizes: [64, KiB, 64 * KiB, MiB],
   sweep: standard.sweep,
