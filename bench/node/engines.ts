@@ -65,6 +65,12 @@ async function engineRunner(engine: EngineName): Promise<EngineRunner | { unavai
   return runner;
 }
 
+/** Bundle directories of runs under way: removed at exit too, as Ctrl-C ends the runner before a run's own cleanup. */
+const bundleDirs = new Set<string>();
+process.on('exit', () => {
+  for (const dir of bundleDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /** The driver of an engine, or why there is none. */
 export async function driverFor(engine: EngineName, timeoutMs: number): Promise<EngineDriver | { unavailable: string }> {
   if (engine === 'node') return nodeInProcess;
@@ -73,6 +79,7 @@ export async function driverFor(engine: EngineName, timeoutMs: number): Promise<
   return {
     async run(config, onProgress) {
       const dir = mkdtempSync(join(tmpdir(), `fourfold-bench-${engine}-`));
+      bundleDirs.add(dir);
       try {
         const entry = await buildEngineEntry(dir, config);
         const outcome = await runner.runInEngine(engine, {
@@ -84,6 +91,7 @@ export async function driverFor(engine: EngineName, timeoutMs: number): Promise<
         return outcome.value as EngineResult;
       } finally {
         rmSync(dir, { recursive: true, force: true });
+        bundleDirs.delete(dir);
       }
     },
   };
