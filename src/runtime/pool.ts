@@ -260,7 +260,7 @@ export class PoolWorker {
       this.started(true);
       return;
     }
-    if (m.type === 'done' || (m.type === 'failed' && m.id >= 0)) {
+    if (m.type === 'done' || m.type === 'failed') {
       // A job's answer (a failed one too: the worker goes on), with its slot when it was transferred.
       const p = this.pending.get(m.id)!;
       this.pending.delete(m.id);

@@ -2,10 +2,10 @@
  * The messages between the pool (pool.ts) and its workers
  * (worker.ts):
  *
- *   worker -> pool  Ready    once, after its kernels are compiled
+ *   worker -> pool  Ready    once, when it listens (a family's kernel compiles at its first job)
  *   pool -> worker  Job      any number, each answered by Done or Failed, in order
  *   worker -> pool  Done     the job's result
- *   worker -> pool  Failed   a job threw (id >= 0), or the worker could not start (id -1)
+ *   worker -> pool  Failed   the job threw (a worker that cannot start fires its error event instead)
  *
  * A job's `data` is a view of one of the pool's slots: a SharedArrayBuffer
  * where the engine may share memory with workers, otherwise an ArrayBuffer
@@ -47,7 +47,7 @@ export interface Done {
 
 export interface Failed {
   readonly type: 'failed';
-  /** The job that threw; -1 when the worker could not start. */
+  /** The job that threw. */
   readonly id: number;
   readonly message: string;
   readonly data?: Uint8Array;

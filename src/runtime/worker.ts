@@ -7,7 +7,6 @@
  * it with their defaults (Vite's classic-worker format among them).
  */
 import { zeroize } from './bytes.js';
-import { ready } from './kernels.js';
 import { workerThreads } from './pool.js';
 import type { FromWorker, Job } from './protocol.js';
 import { handlers } from '../parallel/jobs.js';
@@ -60,12 +59,8 @@ function run(job: Job, out: Port): void {
   }
 }
 
+// A family's kernel is compiled (synchronously, as a worker may) by its first job: a worker
+// is ready as soon as it listens, and compiles only the kernels its jobs use.
 const out = port();
-// Jobs wait for the kernels (the pool sends none before Ready, but a message may come early).
-let queue: Promise<void> = ready().then(
-  () => out.post({ type: 'ready' }),
-  (e: unknown) => out.post({ type: 'failed', id: -1, message: e instanceof Error ? e.message : String(e) }),
-);
-out.listen((job) => {
-  queue = queue.then(() => run(job, out));
-});
+out.listen((job) => run(job, out));
+out.post({ type: 'ready' });
