@@ -19,37 +19,11 @@
  * chunk), then merged subtree by subtree. A one-shot input of whole chunks
  * takes its last chunk's CV from the same batch.
  *
- * Measured (raw update() on 32 KiB, Node 20.20 / V8 11.3, AMD EPYC Zen 5
- * VM shared with other jobs, medians of interleaved samples, MB/s):
- *
- *   swizzle rotations                               1,550-1,660
- *   shuffle rotations                               1,440-1,480
- *   shift/or for all rotations                      1,330-1,500
- *   swizzle for 8, shuffle (pshuflw/hw) for 16      1,380-1,420
- *   G's first add as (a + m) + b, not (a + b) + m   +1 to +8%
- *   G steps sequential, interleaved or by pairs     within noise
- *   message vectors kept in memory, not locals      within noise
- *   two 4-lane groups interleaved (8 chunks)        570 (locals) / 1,100 (memory)
- *   binaryen -O1 / -O2 / no optimization            within noise of -O3
- *
- * The limit is registers: 16 state vectors plus rotation masks exceed the
- * 15 xmm registers V8 allocates, so about 430 of ~1,450 instructions per
- * block are spills and reloads, and a second group doubles that.
- *
- * In JavaScriptCore (Bun 1.4) it was worse while the 16 blocks were one
- * loop around the rounds: the optimizing tier (OMG) compiled that
- * function to ~2,000 vector moves, almost all to and from the stack,
- * beside ~1,050 arithmetic operations per block, and every shift by a
- * constant to three extra instructions (the count moved to an xmm
- * register); 32 KiB in memory ran 430-540 MB/s, below the 620-720 of its
- * baseline tier (BBQ; forced with BUN_JSC_useOMGJIT=0), and no variant
- * above changed that. With one compression per call (block4, the chaining
- * values passed in and returned as vectors) the same measurement gives
- * 650-830, and blake3() at 1 MiB 778 against 528 MB/s in Bun, 1,814
- * against 1,747 in Node 20, with Deno, Chromium, Firefox and WebKitGTK
- * within +-3% (two builds interleaved in one process, medians of 21-31).
- * Two compressions per call were no better in V8 and SpiderMonkey and
- * slower in JavaScriptCore (Bun 642 against 793, WebKitGTK -8%).
+ * Registers are the limit: 16 state vectors plus rotation masks exceed
+ * the 15 xmm registers V8 allocates, so a second interleaved group only
+ * adds spills, and each compression is a function of its own (block4)
+ * because JavaScriptCore's optimizing tier spills almost everything in a
+ * loop around the rounds. The measurements: docs/performance.md#blake3.
  */
 import * as L from './layout.js';
 import {
@@ -196,7 +170,7 @@ function block4(variant: Variant): string {
  *
  * The compression is its own function, not the loop's body, because
  * JavaScriptCore's optimizing tier compiles the loop-and-rounds function
- * badly (see the measurements above), and the build keeps binaryen from
+ * badly (docs/performance.md#blake3), and the build keeps binaryen from
  * inlining it back (blake3NoInline).
  */
 function chunks4(variant: Variant): string {

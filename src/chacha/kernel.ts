@@ -173,20 +173,10 @@ function cryptAfterInit(first: number): Expr[] {
  * blocks), otherwise chacha20_two_blocks (up to 1 block). Longer messages
  * start over at counter 1. seal and open then take one slice each,
  * encrypting and authenticating it in one call; slices are multiples of
- * 16 bytes but the last, which pad16 pads.
- *
- * Measured and not kept (Node 20, 32 KiB in memory, medians of 31
- * interleaved samples, six runs, 2026-11-21): scalar Poly1305 blocks
- * stitched into the ChaCha round loop, so that the integer units MAC the
- * previous group's ciphertext while the vector units make keystream (as
- * OpenSSL's stitched AEADs do). With 4-block groups and one Poly1305
- * block after each half of a double round it ran 1,250-1,330 MB/s
- * against 1,190-1,260 for this slice's two passes in quiet periods, but
- * 950 against 1,110-1,230 whenever the host was busy (the two kinds of
- * unit then share a core with someone else); with 8-block groups, or two
- * independent Poly1305 chains, it was slower throughout (an earlier
- * 8-block measurement: 1,107 against 1,168; the loop then issues twice
- * the instructions at no higher rate).
+ * 16 bytes but the last, which pad16 pads. Encryption and MAC are two
+ * passes over the slice: Poly1305 stitched into the ChaCha round loop (as
+ * OpenSSL's stitched AEADs do) was faster only on an idle host
+ * (docs/performance.md#chacha).
  */
 function aead(variant: Variant): string[] {
   const init = func({
@@ -328,27 +318,12 @@ export interface Variant extends RotationStyle {
 }
 
 /**
- * The variants the module exports. Measured on data in linear memory
- * (32 KiB, 10 double rounds, 8 blocks an iteration, medians of interleaved
- * samples, 2026-11, machine shared with other jobs):
- *
- *                      swizzle   shuffle   shift   (MB/s)
- *   Node 20 (V8 11.3)  755-1015   617-739  693-1031
- *   Deno 2.9 (V8 15.0) 890-1142  1063-1261 1058-1246
- *   Bun 1.4 (JSC)       816-860   404-816   326-629
- *
- * Engines disagree: newer V8 prefers i8x16.shuffle, V8 11.3 and
- * JavaScriptCore i8x16.swizzle, and shift/or is never best. Both
- * byte-permutation variants ship and the runtime picks one per engine by
- * timing real calls (runtime/variants.ts), not by user-agent guessing.
- * Interleaving the four quarter rounds step by step instead of one after
- * the other, and binaryen -O0/-O1/-O3, moved nothing beyond noise.
- * Also measured in Node 20 (2026-11-21, swizzle, medians of 31 interleaved
- * samples) and not kept: the round loop testing at its end (which lets
- * V8 11.3 hoist the swizzle masks; two registers fewer for the state is
- * the likely cost), 1,461 against 1,614; the left shifts of the rotations
- * by 12 and 7 as i32x4.mul by 2^12 and 2^7 (vpmulld, off the shift
- * ports), no faster at best and slower in median.
+ * The variants the module exports. Engines disagree on the fastest byte
+ * rotation (newer V8 i8x16.shuffle, V8 11.3 and JavaScriptCore
+ * i8x16.swizzle; shift/or is never best), so both byte-permutation
+ * variants ship and the runtime picks one per engine by timing real calls
+ * (runtime/variants.ts), not by user-agent guessing. The measurements,
+ * and the round shapes tried and not kept: docs/performance.md#chacha.
  */
 export const chachaVariants: Variant[] = [
   { name: 'swizzle', r16: 'swizzle', r8: 'swizzle', order: 'sequential' },
@@ -375,9 +350,9 @@ function dispatch(variants: Variant[]): string[] {
 /**
  * chacha20_two_blocks(ptr): the keystream of blocks counter and counter + 1
  * (RFC 8439 §2.3, 10 double rounds) stored at ptr, the two blocks' steps
- * interleaved so that one fills the other's latency: ~165 ns against ~200
- * for a 4-wide group or two scalar blocks (V8 11.3). A short AEAD message
- * needs only these two: the Poly1305 key and one block of keystream.
+ * interleaved so that one fills the other's latency: cheaper than a 4-wide
+ * group or two scalar blocks (docs/performance.md#chacha). A short AEAD
+ * message needs only these two: the Poly1305 key and one block of keystream.
  */
 function twoBlocks(): string {
   const y = regs('y', 16), z = regs('z', 16);

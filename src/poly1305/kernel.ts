@@ -16,37 +16,10 @@
  * summed before a single carry pass, and i64x2.extmul_*_i32x4_u gives two
  * 64-bit products per instruction.
  *
- * Measured alternatives (raw poly_blocks on 32 KiB, MB/s, Node 20 / Deno
- * 2.9 / Bun 1.4, 2026-11): this loop 2,850 / 2,650 / 1,780; the same
- * arithmetic over 128 bytes an iteration 3,150 / 2,170 / 1,830 (or, with
- * one running sum per product set, 2,150 / 2,800 / 2,080); six 22-bit limbs
- * in doubles with f64x2 products 2,670 / 1,180 / 1,190. None is at least as
- * fast in all three engines, so only this loop ships (see git history for
- * the others). Its loop tests at the end (doWhile): with the test first,
- * V8 11.3 does not hoist the loop-invariant powers of r and recomputes them
- * every iteration (-30%).
- *
- * Measured again against this loop (Node 20 only, medians of 31
- * interleaved samples, 2026-11-21), and not kept:
- * - 128 bytes an iteration with both loops testing at the end: 3,040
- *   (one sum) or 2,640 (running sums per product set) against 3,600.
- * - Thirteen-bit signed limbs, four lanes of independent blocks times r^4,
- *   products by i32x4.dot_i16x8_s (pmaddwd: eight 16-bit products an
- *   instruction, no unpacks): 2,750 for one group of four blocks, whose
- *   ten-limb carry chain is on the loop's critical path; 3,685 against
- *   3,620 with two groups interleaved, carries in two parallel chains and
- *   the products summed as trees (Deno 2.9: 2,815 against 3,145; Bun 1.4:
- *   equal). Equal at best, with a larger setup and final combination, so
- *   the extmul loop stays.
- *
- * Kept (2026-11-21, raw poly_blocks on 32 KiB, medians of 41 interleaved
- * samples, three runs per engine): the powers of r read from memory at
- * each use instead of nine v128 locals, and the first iteration (the one
- * that adds the scalar h in) before the loop instead of five more locals
- * carried through it. Bun 1.4: 2,396-2,439 MB/s against 2,157-2,190;
- * Deno 2.9: 3,153-3,239 against 3,049-3,135; Node 20: 3,541-3,547
- * against 3,478-3,518. The peeled iteration alone gave Deno +4%, Bun
- * nothing; the memory operands gave Bun its +11%.
+ * The loop tests at its end (doWhile): V8 hoists the loop-invariant powers
+ * of r only out of a loop whose body always runs. Other loop shapes, limb
+ * sizes and f64x2 or i32x4.dot_i16x8_s products were measured and not kept:
+ * docs/performance.md#poly1305.
  */
 import { H, HIBIT, KEY, PAD, POWERS, R, SCRATCH, TAG } from './layout.js';
 import {
@@ -167,9 +140,8 @@ export function poly1305Functions(base: number): string[] {
    * The loop's powers of r: the lanes [r^4, r^4, r^2, r^2] of each limb
    * (and 5 times them, for limbs 1..4) are read from the state's POWERS
    * field at each use rather than held in nine v128 locals: the loop then
-   * needs nine registers fewer. JavaScriptCore spilled and reloaded them
-   * around the products (its loop was 152 vector moves beside ~175
-   * arithmetic operations); see the header for the measurements.
+   * needs nine registers fewer, which JavaScriptCore otherwise spills
+   * around the products (docs/performance.md#poly1305).
    */
   const slot = (n: number): Expr => v128.load(at(POWERS), 16 * n);
   const powers = [0, 1, 2, 3, 4].map(slot);
@@ -184,8 +156,8 @@ export function poly1305Functions(base: number): string[] {
       .map((limb, i) => (i === 4 ? v128.or(limb, get('vhibit')) : limb))
       .map((limb, i) => set(vM[i], first ? i32x4.add(limb, get(vIn[i])) : limb)),
     // d_k = ([m2, m3] + [m0, m1] * r^2) + [A, B] * r^4, the message products and
-    // the h products in running sums of their own: of the shapes measured,
-    // the only one at least as fast as before in each of Node 20, Deno and Bun.
+    // the h products in running sums of their own (the shape that was fastest
+    // in every engine: docs/performance.md#poly1305).
     ...vD.map((n, k) =>
       set(n, sumFirst([
         i64x2.extendLow(get(vM[k])),

@@ -11,13 +11,7 @@
  * layout) and the secretbox. Salsa20 rotates by 7, 9, 13 and 18 bits: none is a multiple of 8, so no
  * rotation can be a byte shuffle, and every one is shift, shift, or; with
  * no rotation variants there is nothing for a VariantPicker to choose.
- *
- * Measured (raw salsa_xor on 32 KiB in linear memory, Node 20, best of 61
- * interleaved samples, 2 shared cores, 2026-11): 8 blocks an iteration
- * 1,570 MB/s against 1,244 for 4; the secretbox slice (encrypt + Poly1305)
- * 1,087 against 929. Advancing the four quarter rounds of a round step by
- * step together, and b ^= (t << r) ^ (t >>> 32 - r) instead of
- * b ^= (t << r) | (t >>> 32 - r), moved nothing beyond noise.
+ * Measurements: docs/performance.md#salsa20.
  */
 import { HSALSA_WORDS } from './constants.js';
 import { BLOCK, BUFFER, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';

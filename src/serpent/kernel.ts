@@ -139,10 +139,8 @@ const each = (groups: Group[], f: (g: Group) => Expr[]): Expr[] => interleave(gr
  * (round 31 XORs K_32 instead). Two groups run all 32 rounds unrolled;
  * one group (a call's last 4 blocks) and the scalar block loop over eight
  * rounds (S0..S7) at a time, local k walking the round keys: unrolling
- * made no difference there, so the smaller code is kept. Measured on
- * 32 KiB of CTR (Node 20, MB/s of CPU time, medians of 9 interleaved
- * samples): one group 184 looped or unrolled; two groups 220 looped, 327
- * unrolled. (CBC decryption: 228 one group, 372 two unrolled.)
+ * made no difference there, so the smaller code is kept
+ * (docs/performance.md#serpent).
  */
 function encryptRounds(m: Words, groups: Group[]): Expr[] {
   if (groups.length > 1) {
@@ -304,14 +302,9 @@ const GROUP_NAMES = ['a', 'b'];
  * and share this one copy of its rounds, with a branch on the (public)
  * mode before and after them.
  *
- * ECB and CBC decryption share theirs: the module shrinks from 93,341 to
- * 73,800 bytes at the same speed (64 KiB, medians of 21 interleaved
- * samples, in Node 20, Deno, Bun, Chromium, Firefox and WebKitGTK).
- * Measured and not kept: ECB encryption and CTR sharing theirs too (54 KB)
- * made CTR 2.4x slower in Bun (JavaScriptCore: 286 against 682 µs), as
- * fast elsewhere; the rounds as functions of their own, the state passed
- * in and out as v128 values (multi-value), made 64 KiB 1.3-1.7x slower in
- * Node 20.
+ * ECB and CBC decryption share theirs, which makes the module a fifth
+ * smaller at the same speed; sharing more made CTR slower in
+ * JavaScriptCore (docs/performance.md#serpent).
  */
 function groupFunction(modes: Mode[], count: number): string {
   const decrypt = modes[0].decrypt;
@@ -427,7 +420,7 @@ function schedule(): string {
   });
 }
 
-/** The parallel modes run two groups (8 blocks) an iteration while 128 bytes remain: 1.75x one group's speed (figures at encryptRounds). */
+/** The parallel modes run two groups (8 blocks) an iteration while 128 bytes remain, much faster than one (docs/performance.md#serpent). */
 export function serpentModule(): string {
   const families = [[ecbMode(false)], [ctrMode], [ecbMode(true), cbcDecryptMode]];
   return module(PAGES, [

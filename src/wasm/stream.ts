@@ -125,21 +125,11 @@ export function groupFunction(L: StreamLayout, name: string, rounds: (x: string[
 /**
  * `name`(ptr, doubleRounds): two 4-wide groups (8 blocks, 512 bytes) with
  * their quarter-round steps interleaved; `doubleRound` lists the words of
- * a double round's quarter rounds, in order. Though 32 state vectors
- * cannot stay in 16 registers, the independent second chain hides the
- * spills' latency: measured for ChaCha on 512 bytes against two single
- * groups, 1,470 vs 1,200 MB/s in Node 20 (V8 11.3), 1,160 vs 1,130 in
- * Deno 2.9, 810 vs 630 in Bun 1.4 (JSC); for Salsa20 see salsa/kernel.ts.
- * A single group is bound by its quarter rounds' chains of dependent
- * operations, which the second group's work fills: native C in this
- * layout (bench/ceiling) runs 1,170-1,246 MB/s with one group and
- * 1,600-1,803 with two, OpenSSL's SSSE3 assembly 1,618-1,677, and this
- * kernel 1,850-1,910 on data in memory in Node 20.
- * Measured and not kept (2026-11-21): three groups (12 blocks) with two
- * and one for the rest, 0.5-2% faster at 64 KiB in V8 and Firefox and
- * 3.6% in Bun (`npm run bench`, 'fourfold (output)', three interleaved
- * runs) for a ChaCha module of 39.9 KB instead of 25.6; native C gained
- * 0-6% from it.
+ * a double round's quarter rounds, in order. A single group is bound by
+ * its quarter rounds' chains of dependent operations, which the second
+ * group's work fills; though 32 state vectors cannot stay in 16
+ * registers, the independent second chain hides the spills' latency. A
+ * third group was not worth its code size (docs/performance.md#stream-groups-chacha-and-salsa20).
  */
 export function group8Function(L: StreamLayout, name: string, quarterRound: QuarterRound, doubleRound: number[][]): string {
   const x = regs('x', 16), y = regs('y', 16), t = regs('t', 4);
@@ -177,7 +167,7 @@ export interface XorCallees {
  * bytes remain, then a 4-block group if 256 do. A remainder of more than 2
  * blocks costs less as one more group over a zero-padded copy in the tail
  * than as scalar blocks; up to 2 blocks go to the scalar function
- * (measured in V8 for ChaCha: a group ~240 ns, a scalar block ~100 ns).
+ * (docs/performance.md#stream-groups-chacha-and-salsa20).
  */
 export function vectorXorFunction(L: StreamLayout, name: string, callee: XorCallees): string {
   const callGroup = `(call $${callee.group} ${get('ptr')} ${get('doubleRounds')})`;
