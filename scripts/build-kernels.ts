@@ -2,7 +2,14 @@
  * Runs every kernel generator, assembles its WebAssembly text with binaryen
  * (parse, validate, optimize), and embeds the bytes as base64 in
  * src/generated/<name>.ts, so no .wasm file is fetched at run time.
+ *
+ * It prints each kernel's size and SHA-256, so a change to a generator that
+ * should not change the code (a refactoring) can be checked against the
+ * hashes before it. KERNEL_WAT=1 also writes, in src/generated/, the text
+ * the generator emitted (<name>.wat), the optimized text (<name>.opt.wat)
+ * and the bytes (<name>.wasm).
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import binaryen from 'binaryen';
 import { blake3Module, blake3NoInline } from '../src/blake3/kernel.js';
@@ -44,7 +51,10 @@ for (const [name, generate] of Object.entries(kernels)) {
   mod.optimize();
   if (!mod.validate()) throw new Error(`kernel ${name}: invalid after optimization`);
   const bytes = mod.emitBinary();
-  if (process.env.KERNEL_WAT) writeFileSync(new URL(`${name}.opt.wat`, outDir), mod.emitText());
+  if (process.env.KERNEL_WAT) {
+    writeFileSync(new URL(`${name}.opt.wat`, outDir), mod.emitText());
+    writeFileSync(new URL(`${name}.wasm`, outDir), bytes);
+  }
   mod.dispose();
   const base64 = Buffer.from(bytes).toString('base64');
   writeFileSync(
@@ -53,5 +63,5 @@ for (const [name, generate] of Object.entries(kernels)) {
       `export const bytes: number = ${bytes.length};\n` +
       `export const base64: string =\n  '${base64}';\n`,
   );
-  console.log(`kernel ${name}: ${bytes.length} bytes`);
+  console.log(`kernel ${name}: ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}`);
 }
