@@ -27,7 +27,7 @@
  */
 import * as L from './layout.js';
 import {
-  type ByteRotation, type Expr, declare, doWhile, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, setAll, transpose4, v128, variantFunctions, variantGlobal, callVariant, whileLoop,
+  type ByteRotation, type Expr, call, callVariant, declare, doWhile, func, get, i32, i32x4, i64, ifElse, ifThen, memoryCopy, memoryFill, module, regs, ret, rotlLanes, set, setAll, transpose4, v128, variantFunctions, variantGlobal, whileLoop,
 } from '../wasm/wat.js';
 
 
@@ -98,7 +98,6 @@ const splatConst = (x: number): Expr => v128.const32(x, x, x, x);
 const blockFlags = (mode: Expr, b: Expr): Expr =>
   i32.or(mode, i32.or(i32.mul(i32.eqz(b), i32.const(L.CHUNK_START)), i32.mul(i32.eq(b, i32.const(15)), i32.const(L.CHUNK_END))));
 const word = (addr: number): Expr => i32.load(i32.const(addr));
-const i64sub = op('i64.sub');
 
 /** Message vectors m0..m15 (lane i = word j of the block at ptr + i * stride), loaded 16 bytes at a time and transposed. */
 function loadMessage(mv: string[], t: string[], ptr: Expr, stride: number): Expr[] {
@@ -185,7 +184,7 @@ function chunks4(variant: Variant): string {
       set('mode', word(L.FLAGS)),
       set('b', i32.const(0)),
       doWhile('block', [
-        setAll(h, `(call $block4_${variant.name} ${[get('ptr'), ...h.map(get), get('lo'), get('hi'), i32x4.splat(blockFlags(get('mode'), get('b')))].join(' ')})`),
+        setAll(h, call(`block4_${variant.name}`, get('ptr'), ...h.map(get), get('lo'), get('hi'), i32x4.splat(blockFlags(get('mode'), get('b'))))),
         set('ptr', i32.add(get('ptr'), i32.const(64))),
         set('b', i32.add(get('b'), i32.const(1))),
       ], i32.ltU(get('b'), i32.const(16))),
@@ -278,7 +277,7 @@ function compress(): string {
 }
 
 const callCompress = (cv: Expr, msg: Expr, ctr: Expr, length: Expr, flags: Expr, out: Expr, full = 0): Expr =>
-  `(call $compress ${cv} ${msg} ${ctr} ${length} ${flags} ${out} ${i32.const(full)})`;
+  call('compress', cv, msg, ctr, length, flags, out, i32.const(full));
 const modeFlags = (): Expr => word(L.FLAGS);
 
 /** chunk1(ptr, ctr, out): the chaining value of the one whole chunk at ptr (chunk counter ctr), to out. */
@@ -317,8 +316,7 @@ function chunkCvs(variants: Variant[]): string {
     locals: { i: 'i32', ctr: 'i64' },
     body: [
       set('ctr', i64.load(i32.const(L.COUNTER))),
-      `(if ${i32.eq(get('n'), i32.const(1))}
-        (then (call $chunk1 ${get('ptr')} ${get('ctr')} ${i32.const(L.CVS)}) (return)))`,
+      ifThen(i32.eq(get('n'), i32.const(1)), [call('chunk1', get('ptr'), get('ctr'), i32.const(L.CVS)), ret()]),
       set('i', i32.const(0)),
       doWhile('chunks', [
         callVariant(variants.map((v) => v.name), 'chunks4', [i32.add(get('ptr'), i32.shl(get('i'), 10)), i64.add(get('ctr'), i64.extend(get('i'))), i32.add(i32.const(L.CVS), i32.shl(get('i'), 5))]),
@@ -345,7 +343,7 @@ function merge(): string {
         set('s', i32.shr(get('s'), 1)),
         set('j', i32.const(0)),
         whileLoop('wide', i32.geU(i32.sub(get('s'), get('j')), i32.const(4)), [
-          `(call $parents4 ${cvs(i32.add(get('at'), i32.shl(get('j'), 1)))} ${cvs(i32.add(get('at'), get('j')))})`,
+          call('parents4', cvs(i32.add(get('at'), i32.shl(get('j'), 1))), cvs(i32.add(get('at'), get('j')))),
           set('j', i32.add(get('j'), i32.const(4))),
         ]),
         whileLoop('single', i32.ltU(get('j'), get('s')), [
@@ -381,7 +379,7 @@ function pushCv(): string {
     params: [['ptr', 'i32']],
     locals: { target: 'i32' },
     body: [
-      set('target', i32.wrap(op('i64.popcnt')(i64sub(i64.load(i32.const(L.COUNTER)), i64.load(i32.const(L.BASE)))))),
+      set('target', i32.wrap(i64.popcnt(i64.sub(i64.load(i32.const(L.COUNTER)), i64.load(i32.const(L.BASE)))))),
       whileLoop('merge', i32.gtU(depth(), get('target')), mergeTop()),
       memoryCopy(stackEntry(depth()), get('ptr'), i32.const(32)),
       setDepth(i32.add(depth(), i32.const(1))),
@@ -404,15 +402,15 @@ function absorbCvs(): string {
       whileLoop('subtree', get('n'), [
         set('ctr', i64.load(i32.const(L.COUNTER))),
         // The largest power of two chunks that fits ...
-        set('s', i32.shl(i32.const(1), i32.sub(i32.const(31), op('i32.clz')(get('n'))))),
+        set('s', i32.shl(i32.const(1), i32.sub(i32.const(31), i32.clz(get('n'))))),
         // ... and that the position allows: at most its lowest set bit (none at the start).
-        set('low', i64sub(get('ctr'), i64.load(i32.const(L.BASE)))),
-        set('low', i64.and(get('low'), i64sub(i64.const(0), get('low')))),
-        ifThen(i32.and(op('i64.ne')(get('low'), i64.const(0)), op('i64.lt_u')(get('low'), i64.extend(get('s')))), [
+        set('low', i64.sub(get('ctr'), i64.load(i32.const(L.BASE)))),
+        set('low', i64.and(get('low'), i64.sub(i64.const(0), get('low')))),
+        ifThen(i32.and(i64.ne(get('low'), i64.const(0)), i64.ltU(get('low'), i64.extend(get('s')))), [
           set('s', i32.wrap(get('low'))),
         ]),
-        `(call $merge ${get('at')} ${get('s')})`,
-        `(call $push_cv ${i32.add(i32.const(L.CVS), i32.shl(get('at'), 5))})`,
+        call('merge', get('at'), get('s')),
+        call('push_cv', i32.add(i32.const(L.CVS), i32.shl(get('at'), 5))),
         i64.store(i32.const(L.COUNTER), i64.add(get('ctr'), i64.extend(get('s')))),
         set('at', i32.add(get('at'), get('s'))),
         set('n', i32.sub(get('n'), get('s'))),
@@ -432,8 +430,8 @@ function update(): string {
     params: [['ptr', 'i32'], ['len', 'i32']],
     body: [
       ifThen(get('len'), [
-        `(call $chunk_cvs ${get('ptr')} ${i32.shr(get('len'), 10)})`,
-        `(call $absorb_cvs ${i32.shr(get('len'), 10)})`,
+        call('chunk_cvs', get('ptr'), i32.shr(get('len'), 10)),
+        call('absorb_cvs', i32.shr(get('len'), 10)),
       ]),
     ],
   });
@@ -452,7 +450,7 @@ function foldRoot(): string {
     locals: { d: 'i32' },
     body: [
       // Pending merges first: the stack is left with the complete subtrees left of the last chunk.
-      set('d', i32.wrap(op('i64.popcnt')(i64sub(i64.load(i32.const(L.COUNTER)), i64.load(i32.const(L.BASE)))))),
+      set('d', i32.wrap(i64.popcnt(i64.sub(i64.load(i32.const(L.COUNTER)), i64.load(i32.const(L.BASE)))))),
       whileLoop('merge', i32.gtU(depth(), get('d')), mergeTop()),
       // The chunk's CV is the right half of the next parent's block.
       memoryCopy(i32.const(L.ROOT_BLOCK + 32), get('cv'), i32.const(32)),
@@ -497,11 +495,12 @@ function finish(): string {
       memoryCopy(i32.const(L.ROOT_BLOCK), i32.add(get('ptr'), i32.shl(get('last'), 6)), get('rest')),
       i32.store(i32.const(L.ROOT_LENGTH), get('rest')),
       i32.store(i32.const(L.ROOT_FLAGS), i32.or(modeFlags(), i32.or(i32.const(L.CHUNK_END), i32.eqz(get('last'))))),
-      `(if ${depth()}
-        (then
-          ${callCompress(i32.const(L.ROOT_CV), i32.const(L.ROOT_BLOCK), get('ctr'), word(L.ROOT_LENGTH), word(L.ROOT_FLAGS), i32.const(L.BLOCK))}
-          (call $fold_root ${i32.const(L.BLOCK)}))
-        (else ${i32.store(i32.const(L.ROOT_FLAGS), i32.or(word(L.ROOT_FLAGS), i32.const(L.ROOT_FLAG)))}))`,
+      ifElse(depth(), [
+        callCompress(i32.const(L.ROOT_CV), i32.const(L.ROOT_BLOCK), get('ctr'), word(L.ROOT_LENGTH), word(L.ROOT_FLAGS), i32.const(L.BLOCK)),
+        call('fold_root', i32.const(L.BLOCK)),
+      ], [
+        i32.store(i32.const(L.ROOT_FLAGS), i32.or(word(L.ROOT_FLAGS), i32.const(L.ROOT_FLAG))),
+      ]),
     ],
   });
 }
@@ -524,7 +523,7 @@ function output(): string {
     params: [['ptr', 'i32'], ['blocks', 'i32']],
     body: [
       whileLoop('wide', i32.geU(get('blocks'), i32.const(4)), [
-        `(call $output4 ${get('ptr')})`,
+        call('output4', get('ptr')),
         advance(4),
         set('ptr', i32.add(get('ptr'), i32.const(256))),
         set('blocks', i32.sub(get('blocks'), i32.const(4))),
@@ -553,19 +552,19 @@ function hash(): string {
     locals: { whole: 'i32' },
     body: [
       ifThen(get('iv'), L.IV.map((w, i) => i32.store(i32.const(L.KEY), i32.const(w), 4 * i))),
-      `(if ${i32.and(i32.gtU(get('len'), i32.const(1024)), i32.eqz(i32.and(get('len'), i32.const(1023))))}
-        (then
-          ;; Whole chunks only: the last one's CV comes from the same 4-wide batch.
-          (call $chunk_cvs ${get('ptr')} ${i32.shr(get('len'), 10)})
-          (call $absorb_cvs ${i32.sub(i32.shr(get('len'), 10), i32.const(1))})
-          (call $fold_root ${i32.add(i32.const(L.CVS - 32), i32.shr(get('len'), 5))}))
-        (else
-          ;; Every chunk but the last (which may be partial) goes through update.
-          ${set('whole', i32.and(i32.sub(get('len'), i32.const(1)), i32.const(~1023)))}
-          ${ifThen(i32.leU(get('len'), i32.const(1024)), [set('whole', i32.const(0))])}
-          (call $update ${get('ptr')} ${get('whole')})
-          (call $finish ${i32.add(get('ptr'), get('whole'))} ${i32.sub(get('len'), get('whole'))})))`,
-      `(call $output ${get('ptr')} ${get('blocks')})`,
+      ifElse(i32.and(i32.gtU(get('len'), i32.const(1024)), i32.eqz(i32.and(get('len'), i32.const(1023)))), [
+        // Whole chunks only: the last one's CV comes from the same 4-wide batch.
+        call('chunk_cvs', get('ptr'), i32.shr(get('len'), 10)),
+        call('absorb_cvs', i32.sub(i32.shr(get('len'), 10), i32.const(1))),
+        call('fold_root', i32.add(i32.const(L.CVS - 32), i32.shr(get('len'), 5))),
+      ], [
+        // Every chunk but the last (which may be partial) goes through update.
+        set('whole', i32.and(i32.sub(get('len'), i32.const(1)), i32.const(~1023))),
+        ifThen(i32.leU(get('len'), i32.const(1024)), [set('whole', i32.const(0))]),
+        call('update', get('ptr'), get('whole')),
+        call('finish', i32.add(get('ptr'), get('whole')), i32.sub(get('len'), get('whole'))),
+      ]),
+      call('output', get('ptr'), get('blocks')),
     ],
   });
 }

@@ -20,7 +20,7 @@ import {
   type Arith, type StreamLayout, addState, group8Function, groupFunction, loadState, roundLoop, scalarArith, scalarXorFunction, vectorXorFunction,
 } from '../wasm/stream.js';
 import {
-  type ByteRotation, type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, v128, variantFunctions, variantGlobal, callVariant, whileLoop, wipeFunction,
+  type ByteRotation, type Expr, call, callVariant, declare, func, get, getGlobal, i32, i32x4, i64, ifElse, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, ret, rotlLanes, select, set, setGlobal, v128, variantFunctions, variantGlobal, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /** Rotation styles for the two byte-multiple rotations, 16 and 8. */
@@ -130,7 +130,7 @@ function hchachaRekey(): string {
     params: [['counterLow', 'i32'], ['counterHigh', 'i32']],
     body: [
       memoryCopy(i32.const(STATE + 48), i32.const(NONCE24), i32.const(16)),
-      `(call $hchacha ${i32.const(10)})`,
+      call('hchacha', i32.const(10)),
       memoryCopy(i32.const(STATE + 16), i32.const(BLOCK), i32.const(32)),
       i32.store(i32.const(STATE), get('counterLow'), 48),
       i32.store(i32.const(STATE), get('counterHigh'), 52),
@@ -149,19 +149,19 @@ function hchachaRekey(): string {
 function cryptAfterInit(first: number): Expr[] {
   // $fresh is the number of blocks aead_init computed, 0 once they are used:
   // then the signed comparison with a negative byte count fails.
-  const available = i32.shl(i32.sub('(global.get $fresh)', i32.const(first)), 6);
+  const available = i32.shl(i32.sub(getGlobal('fresh'), i32.const(first)), 6);
   return [
-    ifThen(op('i32.le_s')(get('len'), available), [
+    ifThen(i32.leS(get('len'), available), [
       set('i', i32.const(0)),
       whileLoop('short', i32.ltU(get('i'), get('len')), [
         v128.store(i32.add(get('ptr'), get('i')), v128.xor(v128.load(i32.add(get('ptr'), get('i'))), v128.load(get('i'), TAIL + 64 * first))),
         set('i', i32.add(get('i'), i32.const(16))),
       ]),
-      '(global.set $fresh (i32.const 0))',
-      '(return)',
+      setGlobal('fresh', i32.const(0)),
+      ret(),
     ]),
-    '(global.set $fresh (i32.const 0))',
-    `(call $chacha_xor ${get('ptr')} ${get('len')} ${i32.const(10)})`,
+    setGlobal('fresh', i32.const(0)),
+    call('chacha_xor', get('ptr'), get('len'), i32.const(10)),
   ];
 }
 
@@ -184,16 +184,16 @@ function aead(variant: Variant): string[] {
     exported: true,
     params: [['blocks', 'i32']],
     body: [
-      `(if ${i32.eq(get('blocks'), i32.const(4))}
-        (then
-          ${memoryFill(i32.const(TAIL), i32.const(256))}
-          (call $chacha_group_${variant.name} ${i32.const(TAIL)} ${i32.const(10)})
-          (global.set $fresh (i32.const 4)))
-        (else
-          (call $chacha20_two_blocks ${i32.const(TAIL)})
-          (global.set $fresh (i32.const 2))))`,
+      ifElse(i32.eq(get('blocks'), i32.const(4)), [
+        memoryFill(i32.const(TAIL), i32.const(256)),
+        call(`chacha_group_${variant.name}`, i32.const(TAIL), i32.const(10)),
+        setGlobal('fresh', i32.const(4)),
+      ], [
+        call('chacha20_two_blocks', i32.const(TAIL)),
+        setGlobal('fresh', i32.const(2)),
+      ]),
       memoryCopy(i32.const(POLY + P.KEY), i32.const(TAIL), i32.const(32)),
-      `(call $poly_init)`,
+      call('poly_init'),
       i32.store(i32.const(STATE), i32.const(1), 48),
     ],
   });
@@ -205,13 +205,13 @@ function aead(variant: Variant): string[] {
     name: 'aead_seal',
     exported: true,
     params: [['ptr', 'i32'], ['len', 'i32']],
-    body: [`(call $aead_crypt ${get('ptr')} ${get('len')})`, `(call $poly_pad16 ${get('ptr')} ${get('len')})`],
+    body: [call('aead_crypt', get('ptr'), get('len')), call('poly_pad16', get('ptr'), get('len'))],
   });
   const open = func({
     name: 'aead_open',
     exported: true,
     params: [['ptr', 'i32'], ['len', 'i32']],
-    body: [`(call $poly_pad16 ${get('ptr')} ${get('len')})`, `(call $aead_crypt ${get('ptr')} ${get('len')})`],
+    body: [call('poly_pad16', get('ptr'), get('len')), call('aead_crypt', get('ptr'), get('len'))],
   });
   // The last Poly1305 block (§2.8): both lengths as little-endian 64-bit
   // numbers. They arrive as f64, exact below 2^53, so JavaScript needs no BigInt.
@@ -220,10 +220,10 @@ function aead(variant: Variant): string[] {
     exported: true,
     params: [['aadLength', 'f64'], ['dataLength', 'f64'], ['tag', 'i32']],
     body: [
-      i64.store(i32.const(POLY + P.SCRATCH), op('i64.trunc_f64_u')(get('aadLength'))),
-      i64.store(i32.const(POLY + P.SCRATCH), op('i64.trunc_f64_u')(get('dataLength')), 8),
-      `(call $poly_blocks_scalar ${i32.const(POLY + P.SCRATCH)} ${i32.const(16)} ${i32.const(P.HIBIT)})`,
-      `(call $poly_finish)`,
+      i64.store(i32.const(POLY + P.SCRATCH), i64.fromF64(get('aadLength'))),
+      i64.store(i32.const(POLY + P.SCRATCH), i64.fromF64(get('dataLength')), 8),
+      call('poly_blocks_scalar', i32.const(POLY + P.SCRATCH), i32.const(16), i32.const(P.HIBIT)),
+      call('poly_finish'),
       v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG))),
     ],
   });
@@ -261,8 +261,8 @@ function secretstream(): string[] {
     locals: { other: 'i32' },
     body: [
       set('other', i32.xor(get('byte0'), i32.load8(i32.const(TAIL + 64)))),
-      i32.store8(i32.const(TAIL + 64), `(select ${get('other')} ${get('byte0')} ${get('encrypt')})`),
-      `(call $poly_blocks_scalar ${i32.const(TAIL + 64)} ${i32.const(64)} ${i32.const(P.HIBIT)})`,
+      i32.store8(i32.const(TAIL + 64), select(get('other'), get('byte0'), get('encrypt'))),
+      call('poly_blocks_scalar', i32.const(TAIL + 64), i32.const(64), i32.const(P.HIBIT)),
       i32.store(i32.const(STATE), i32.const(2), 48),
       get('other'),
     ],
@@ -278,12 +278,12 @@ function secretstream(): string[] {
     locals: { full: 'i32' },
     body: [
       set('full', i32.and(get('len'), i32.const(~15))),
-      `(call $poly_blocks ${get('ptr')} ${get('full')} ${i32.const(P.HIBIT)})`,
+      call('poly_blocks', get('ptr'), get('full'), i32.const(P.HIBIT)),
       memoryCopy(i32.const(REST), i32.add(get('ptr'), get('full')), i32.and(get('len'), i32.const(15))),
     ],
   });
   const slice = (name: string, calls: string[]) =>
-    func({ name, exported: true, params: [['ptr', 'i32'], ['len', 'i32']], body: calls.map((f) => `(call $${f} ${get('ptr')} ${get('len')})`) });
+    func({ name, exported: true, params: [['ptr', 'i32'], ['len', 'i32']], body: calls.map((f) => call(f, get('ptr'), get('len'))) });
   // REST: [the r = macLength mod 16 waiting bytes][r zeros][le64 aad length]
   // [le64 macLength], then Poly1305's own final-block padding (RFC 8439
   // §2.5.1: a 0x01 byte, zeros, no 2^128 bit) when that is not whole blocks.
@@ -294,17 +294,17 @@ function secretstream(): string[] {
     params: [['aadLength', 'f64'], ['macLength', 'f64'], ['tag', 'i32']],
     locals: { rest: 'i32', total: 'i32' },
     body: [
-      set('rest', i32.and(i32.wrap(op('i64.trunc_f64_u')(get('macLength'))), i32.const(15))),
+      set('rest', i32.and(i32.wrap(i64.fromF64(get('macLength'))), i32.const(15))),
       memoryFill(i32.add(i32.const(REST), get('rest')), i32.sub(i32.const(REST_BYTES), get('rest'))),
-      i64.store(i32.add(i32.const(REST), i32.shl(get('rest'), 1)), op('i64.trunc_f64_u')(get('aadLength'))),
-      i64.store(i32.add(i32.const(REST), i32.shl(get('rest'), 1)), op('i64.trunc_f64_u')(get('macLength')), 8),
+      i64.store(i32.add(i32.const(REST), i32.shl(get('rest'), 1)), i64.fromF64(get('aadLength'))),
+      i64.store(i32.add(i32.const(REST), i32.shl(get('rest'), 1)), i64.fromF64(get('macLength')), 8),
       set('total', i32.add(i32.shl(get('rest'), 1), i32.const(16))),
-      `(call $poly_blocks_scalar ${i32.const(REST)} ${i32.and(get('total'), i32.const(~15))} ${i32.const(P.HIBIT)})`,
+      call('poly_blocks_scalar', i32.const(REST), i32.and(get('total'), i32.const(~15)), i32.const(P.HIBIT)),
       ifThen(i32.and(get('total'), i32.const(15)), [
         i32.store8(i32.add(i32.const(REST), get('total')), i32.const(1)),
-        `(call $poly_blocks_scalar ${i32.add(i32.const(REST), i32.and(get('total'), i32.const(~15)))} ${i32.const(16)} ${i32.const(0)})`,
+        call('poly_blocks_scalar', i32.add(i32.const(REST), i32.and(get('total'), i32.const(~15))), i32.const(16), i32.const(0)),
       ]),
-      `(call $poly_finish)`,
+      call('poly_finish'),
       v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG))),
     ],
   });
@@ -393,5 +393,5 @@ export function chachaModule(variants: Variant[] = chachaVariants): string {
     ...aead(variants[0]),
     ...secretstream(),
     wipeFunction(TAIL),
-  ], ['(global $fresh (mut i32) (i32.const 0))', variantGlobal]);
+  ], [mutableGlobal('fresh'), variantGlobal]);
 }

@@ -23,7 +23,7 @@
  */
 import { H, HIBIT, KEY, PAD, POWERS, R, SCRATCH, TAG } from './layout.js';
 import {
-  type Expr, declare, doWhile, func, get, i32, i32x4, i64, i64x2, ifThen, regs, set, transpose4, v128, whileLoop,
+  type Expr, call, declare, doWhile, func, get, i32, i32x4, i64, i64x2, ifElse, ifThen, regs, set, transpose4, v128, whileLoop,
 } from '../wasm/wat.js';
 
 const MASK26 = 0x3ffffff;
@@ -201,7 +201,7 @@ export function poly1305Functions(base: number): string[] {
       ...carry(h, d),
       ...storeLimbs(h, H),
       // Fewer than 4 blocks remain.
-      `(call $poly_blocks_scalar ${get('ptr')} ${get('len')} ${get('hibit')})`,
+      call('poly_blocks_scalar', get('ptr'), get('len'), get('hibit')),
     ],
   });
 
@@ -211,9 +211,9 @@ export function poly1305Functions(base: number): string[] {
     exported: true,
     params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
     body: [
-      `(if (i32.ge_u ${get('len')} ${i32.const(VECTOR_THRESHOLD)})
-        (then (call $poly_blocks_vector ${get('ptr')} ${get('len')} ${get('hibit')}))
-        (else (call $poly_blocks_scalar ${get('ptr')} ${get('len')} ${get('hibit')})))`,
+      ifElse(i32.geU(get('len'), i32.const(VECTOR_THRESHOLD)),
+        [call('poly_blocks_vector', get('ptr'), get('len'), get('hibit'))],
+        [call('poly_blocks_scalar', get('ptr'), get('len'), get('hibit'))]),
     ],
   });
 
@@ -225,7 +225,7 @@ export function poly1305Functions(base: number): string[] {
     locals: declare(['full', 'i'], 'i32'),
     body: [
       set('full', i32.and(get('len'), i32.const(~15))),
-      `(call $poly_blocks ${get('ptr')} ${get('full')} ${i32.const(HIBIT)})`,
+      call('poly_blocks', get('ptr'), get('full'), i32.const(HIBIT)),
       ifThen(i32.and(get('len'), i32.const(15)), [
         i64.store(at(SCRATCH), i64.const(0)),
         i64.store(at(SCRATCH, 2), i64.const(0)),
@@ -234,7 +234,7 @@ export function poly1305Functions(base: number): string[] {
           i32.store8(i32.add(get('i'), i32.const(base + SCRATCH)), i32.load8(i32.add(get('ptr'), i32.add(get('full'), get('i'))))),
           set('i', i32.add(get('i'), i32.const(1))),
         ]),
-        `(call $poly_blocks_scalar ${at(SCRATCH)} ${i32.const(16)} ${i32.const(HIBIT)})`,
+        call('poly_blocks_scalar', at(SCRATCH), i32.const(16), i32.const(HIBIT)),
       ]),
     ],
   });
@@ -280,7 +280,7 @@ export function poly1305Functions(base: number): string[] {
 
 /** The carry pass of the vector loop, on two 64-bit lanes; leaves 32-bit limbs in lanes 0 and 1. */
 function vectorCarry(hv: string[], d: string[]): Expr[] {
-  const mask = `(v128.const i64x2 ${MASK26} ${MASK26})`;
+  const mask = v128.const64(MASK26, MASK26);
   const code: Expr[] = [];
   for (let k = 0; k < 4; k++) code.push(set(d[k + 1], i64x2.add(get(d[k + 1]), i64x2.shr(get(d[k]), 26))));
   // Carry out of limb 4 times 5 into limb 0, then once more from limb 0 to 1.

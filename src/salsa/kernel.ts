@@ -21,7 +21,7 @@ import {
   type Arith, type StreamLayout, addState, advanceCounter, group8Function, groupFunction, loadState, roundLoop, scalarArith, scalarXorFunction, vectorXorFunction,
 } from '../wasm/stream.js';
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, regs, rotlLanes, set, v128, whileLoop, wipeFunction,
+  type Expr, call, declare, func, get, getGlobal, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, rotlLanes, select, set, setGlobal, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /**
@@ -106,7 +106,7 @@ function hsalsaRekey(): string {
     params: [['counterLow', 'i32'], ['counterHigh', 'i32']],
     body: [
       memoryCopy(i32.const(STATE + 24), i32.const(NONCE24), i32.const(16)),
-      `(call $hsalsa ${i32.const(10)})`,
+      call('hsalsa', i32.const(10)),
       memoryCopy(i32.const(STATE + 4), i32.const(BLOCK), i32.const(16)),
       memoryCopy(i32.const(STATE + 44), i32.const(BLOCK + 16), i32.const(16)),
       memoryCopy(i32.const(STATE + 24), i32.const(NONCE24 + 16), i32.const(8)),
@@ -134,11 +134,11 @@ function secretbox(): string[] {
     exported: true,
     body: [
       memoryFill(i32.const(TAIL), i32.const(256)),
-      `(call $salsa_group ${i32.const(TAIL)} ${i32.const(10)})`,
+      call('salsa_group', i32.const(TAIL), i32.const(10)),
       memoryCopy(i32.const(POLY + P.KEY), i32.const(TAIL), i32.const(32)),
-      '(call $poly_init)',
+      call('poly_init'),
       advanceCounter(LAYOUT, i64.const(4)),
-      '(global.set $fresh (i32.const 1))',
+      setGlobal('fresh', i32.const(1)),
     ],
   });
   // The first slice's first 224 bytes take keystream bytes 32..256 from TAIL, 16 at a time
@@ -148,9 +148,9 @@ function secretbox(): string[] {
     params: [['ptr', 'i32'], ['len', 'i32']],
     locals: { i: 'i32', head: 'i32' },
     body: [
-      ifThen('(global.get $fresh)', [
-        '(global.set $fresh (i32.const 0))',
-        set('head', `(select ${get('len')} ${i32.const(HEAD)} ${i32.ltU(get('len'), i32.const(HEAD))})`),
+      ifThen(getGlobal('fresh'), [
+        setGlobal('fresh', i32.const(0)),
+        set('head', select(get('len'), i32.const(HEAD), i32.ltU(get('len'), i32.const(HEAD)))),
         set('i', i32.const(0)),
         whileLoop('head', i32.ltU(get('i'), get('head')), [
           v128.store(i32.add(get('ptr'), get('i')), v128.xor(v128.load(i32.add(get('ptr'), get('i'))), v128.load(get('i'), TAIL + 32))),
@@ -159,7 +159,7 @@ function secretbox(): string[] {
         set('ptr', i32.add(get('ptr'), get('head'))),
         set('len', i32.sub(get('len'), get('head'))),
       ]),
-      `(call $salsa_xor ${get('ptr')} ${get('len')} ${i32.const(10)})`,
+      call('salsa_xor', get('ptr'), get('len'), i32.const(10)),
     ],
   });
   // Poly1305 of a slice as message bytes (RFC 8439 §2.5.1): whole blocks with the 2^128 bit, a
@@ -170,12 +170,12 @@ function secretbox(): string[] {
     locals: declare(['full', 'i'], 'i32'),
     body: [
       set('full', i32.and(get('len'), i32.const(~15))),
-      `(call $poly_blocks ${get('ptr')} ${get('full')} ${i32.const(P.HIBIT)})`,
+      call('poly_blocks', get('ptr'), get('full'), i32.const(P.HIBIT)),
       ifThen(i32.and(get('len'), i32.const(15)), [
         v128.store(i32.const(POLY + P.SCRATCH), v128.const32(0, 0, 0, 0)),
         memoryCopy(i32.const(POLY + P.SCRATCH), i32.add(get('ptr'), get('full')), i32.and(get('len'), i32.const(15))),
         i32.store8(i32.add(i32.const(POLY + P.SCRATCH), i32.and(get('len'), i32.const(15))), i32.const(1)),
-        `(call $poly_blocks_scalar ${i32.const(POLY + P.SCRATCH)} ${i32.const(16)} ${i32.const(0)})`,
+        call('poly_blocks_scalar', i32.const(POLY + P.SCRATCH), i32.const(16), i32.const(0)),
       ]),
     ],
   });
@@ -184,13 +184,13 @@ function secretbox(): string[] {
       name,
       exported: true,
       params: [['ptr', 'i32'], ['len', 'i32']],
-      body: [`(call $${first} ${get('ptr')} ${get('len')})`, `(call $${second} ${get('ptr')} ${get('len')})`],
+      body: [call(first, get('ptr'), get('len')), call(second, get('ptr'), get('len'))],
     });
   const finish = func({
     name: 'box_finish',
     exported: true,
     params: [['tag', 'i32']],
-    body: ['(call $poly_finish)', v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG)))],
+    body: [call('poly_finish'), v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG)))],
   });
   return [init, crypt, mac, slice('box_seal', 'box_crypt', 'box_mac'), slice('box_open', 'box_mac', 'box_crypt'), finish];
 }
@@ -200,6 +200,6 @@ export function salsaModule(): string {
   return module(
     PAGES,
     [...xorFunctions(), hsalsa(), hsalsaRekey(), ...poly1305Functions(POLY), ...secretbox(), wipeFunction(TAIL)],
-    ['(global $fresh (mut i32) (i32.const 0))'],
+    [mutableGlobal('fresh')],
   );
 }

@@ -17,7 +17,7 @@ import { CHAIN, KEY, PAGES, SUBKEYS, TAIL } from './layout.js';
 import { PHI } from './tables.js';
 import { INVERSE_CIRCUITS, SBOX_CIRCUITS, evaluate, type Circuit, type Logic } from './sboxes.js';
 import {
-  type Expr, choose, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, op, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
+  type Expr, call, choose, declare, func, get, i32, i32x4, i64, ifThen, loopWithExit, memoryCopy, memoryFill, module, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /** The gates plus the word operations of the linear transformation, for vectors or scalar words. */
@@ -32,8 +32,8 @@ const vectorWords: Words = {
   and: v128.and,
   or: v128.or,
   xor: v128.xor,
-  andnot: op('v128.andnot'),
-  not: op('v128.not'),
+  andnot: v128.andnot,
+  not: v128.not,
   // No rotation amount of the transformation is a multiple of 8: shift, shift, or.
   rotl: (a, bits) => rotlLanes(a, bits, 'shift'),
   shl: i32x4.shl,
@@ -159,12 +159,11 @@ function encryptRounds(m: Words, groups: Group[]): Expr[] {
   return [
     set('k', i32.const(SUBKEYS)),
     ...addRoundKey(m, groups, 0),
-    `(block $rounds_end (loop $rounds
-    ${eight.join('\n    ')}
-    (br_if $rounds_end ${i32.eq(get('k'), i32.const(SUBKEYS + 16 * 24))})
-    ${[...each(groups, (g) => linear(m, g.x)), ...addRoundKey(m, groups, 128)].join('\n    ')}
-    ${set('k', i32.add(get('k'), i32.const(128)))}
-    (br $rounds)))`,
+    loopWithExit('rounds', eight, i32.eq(get('k'), i32.const(SUBKEYS + 16 * 24)), [
+      ...each(groups, (g) => linear(m, g.x)),
+      ...addRoundKey(m, groups, 128),
+      set('k', i32.add(get('k'), i32.const(128))),
+    ]),
     ...addRoundKey(m, groups, 16 * 8),
   ];
 }
@@ -187,12 +186,10 @@ function decryptRounds(m: Words, groups: Group[]): Expr[] {
   return [
     set('k', i32.const(SUBKEYS + 16 * 24)),
     ...addRoundKey(m, groups, 16 * 8),
-    `(block $rounds_end (loop $rounds
-    ${eight.join('\n    ')}
-    (br_if $rounds_end ${i32.eq(get('k'), i32.const(SUBKEYS))})
-    ${each(groups, (g) => inverseLinear(m, g.x)).join('\n    ')}
-    ${set('k', i32.sub(get('k'), i32.const(128)))}
-    (br $rounds)))`,
+    loopWithExit('rounds', eight, i32.eq(get('k'), i32.const(SUBKEYS)), [
+      ...each(groups, (g) => inverseLinear(m, g.x)),
+      set('k', i32.sub(get('k'), i32.const(128))),
+    ]),
   ];
 }
 
@@ -274,9 +271,9 @@ const ctrMode: Mode = {
       set(c0, i32x4.add(counterWord(0), v128.const32(first, first + 1, first + 2, first + 3))),
       set(carry, i32x4.ltU(get(c0), counterWord(0))),
       set(c1, i32x4.sub(counterWord(1), get(carry))),
-      set(carry, v128.and(get(carry), op('i32x4.eq')(get(c1), v128.const32(0, 0, 0, 0)))),
+      set(carry, v128.and(get(carry), i32x4.eq(get(c1), v128.const32(0, 0, 0, 0)))),
       set(c2, i32x4.sub(counterWord(2), get(carry))),
-      set(carry, v128.and(get(carry), op('i32x4.eq')(get(c2), v128.const32(0, 0, 0, 0)))),
+      set(carry, v128.and(get(carry), i32x4.eq(get(c2), v128.const32(0, 0, 0, 0)))),
       set(c3, i32x4.sub(counterWord(3), get(carry))),
       ...g.x.map((x) => set(x, byteSwap(get(x)))),
     ];
@@ -289,7 +286,7 @@ const ctrMode: Mode = {
       ...groups.flatMap((g, index) => storeBlocks(g, (row, i) => xorInto(64 * index + 16 * i, row))),
       set('low', i64.add(i64.load(i32.const(CHAIN)), i64.const(n))),
       i64.store(i32.const(CHAIN), get('low')),
-      i64.store(i32.const(CHAIN), i64.add(i64.load(i32.const(CHAIN), 8), i64.extend(op('i64.lt_u')(get('low'), i64.const(n)))), 8),
+      i64.store(i32.const(CHAIN), i64.add(i64.load(i32.const(CHAIN), 8), i64.extend(i64.ltU(get('low'), i64.const(n)))), 8),
     ];
   },
 };
@@ -334,9 +331,9 @@ const groupName = (modes: Mode[], count: number) => `${modes.length === 1 ? mode
  */
 function driver(modes: Mode[], index: number): string {
   const mode = modes[index];
-  const call = (count: number, ptr: Expr) => `(call $${groupName(modes, count)} ${ptr} ${i32.const(index)})`;
+  const callGroup = (count: number, ptr: Expr) => call(groupName(modes, count), ptr, i32.const(index));
   const step = (count: number) => [
-    call(count, get('ptr')),
+    callGroup(count, get('ptr')),
     set('ptr', i32.add(get('ptr'), i32.const(64 * count))),
     set('len', i32.sub(get('len'), i32.const(64 * count))),
   ];
@@ -350,7 +347,7 @@ function driver(modes: Mode[], index: number): string {
       ifThen(get('len'), [
         memoryCopy(i32.const(TAIL), get('ptr'), get('len')),
         memoryFill(i32.add(i32.const(TAIL), get('len')), i32.sub(i32.const(64), get('len'))),
-        call(1, i32.const(TAIL)),
+        callGroup(1, i32.const(TAIL)),
         memoryCopy(get('ptr'), i32.const(TAIL), get('len')),
         memoryFill(i32.const(TAIL), i32.const(64)),
       ]),

@@ -16,7 +16,7 @@
  * - the scalar XOR loop, with a partial last block through a scratch block.
  */
 import {
-  type Expr, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, regs, set, transpose4, v128, whileLoop,
+  type Expr, call, declare, func, get, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, regs, set, transpose4, v128, whileLoop,
 } from './wat.js';
 
 /** Where a kernel keeps its input state and scratch, and which state words count blocks. */
@@ -170,7 +170,7 @@ export interface XorCallees {
  * (docs/performance.md#stream-groups-chacha-and-salsa20).
  */
 export function vectorXorFunction(L: StreamLayout, name: string, callee: XorCallees): string {
-  const callGroup = `(call $${callee.group} ${get('ptr')} ${get('doubleRounds')})`;
+  const callGroup = call(callee.group, get('ptr'), get('doubleRounds'));
   return func({
     name,
     exported: true,
@@ -178,7 +178,7 @@ export function vectorXorFunction(L: StreamLayout, name: string, callee: XorCall
     locals: { tail: 'i32' },
     body: [
       whileLoop('pair', i32.geU(get('len'), i32.const(512)), [
-        `(call $${callee.group8} ${get('ptr')} ${get('doubleRounds')})`,
+        call(callee.group8, get('ptr'), get('doubleRounds')),
         advanceCounter(L, i64.const(8)),
         set('ptr', i32.add(get('ptr'), i32.const(512))),
         set('len', i32.sub(get('len'), i32.const(512))),
@@ -201,7 +201,7 @@ export function vectorXorFunction(L: StreamLayout, name: string, callee: XorCall
         advanceCounter(L, i64.extend(i32.shr(i32.add(get('len'), i32.const(63)), 6))),
         set('len', i32.const(0)),
       ]),
-      `(call $${callee.scalar} ${get('ptr')} ${get('len')} ${get('doubleRounds')})`,
+      call(callee.scalar, get('ptr'), get('len'), get('doubleRounds')),
     ],
   });
 }

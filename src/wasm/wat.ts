@@ -3,22 +3,31 @@
  * perlasm tradition: generator code decides unrolling, register (local)
  * allocation and lane layout, and emits WebAssembly text that
  * scripts/build-kernels.ts assembles, validates and optimizes with binaryen.
- * Every helper returns one folded S-expression.
+ * Every helper returns one folded S-expression; an instruction a
+ * generator needs gets a word here rather than raw text in the generator.
  */
 
 export type Expr = string;
 
-/** `(name arg...)`: any instruction, with its operands already emitted. */
-export const op =
+/** `(name arg...)`: an instruction, with its operands already emitted (the tables below name them). */
+const op =
   (name: string) =>
   (...operands: Expr[]): Expr =>
     `(${name} ${operands.join(' ')})`;
 
 export const get = (local: string): Expr => `(local.get $${local})`;
 export const set = (local: string, value: Expr): Expr => `(local.set $${local} ${value})`;
-export const tee = (local: string, value: Expr): Expr => `(local.tee $${local} ${value})`;
-export const call = (fn: string, ...args: Expr[]): Expr => `(call $${fn} ${args.join(' ')})`;
-export const block = (...body: Expr[]): Expr => `(block ${body.join('\n')})`;
+/** `(call $fn arg...)`. */
+export const call = (fn: string, ...args: Expr[]): Expr => `(call $${[fn, ...args].join(' ')})`;
+/** `(return)`, from a function without results. */
+export const ret = (): Expr => '(return)';
+/** `cond ? ifTrue : ifFalse` without a branch (both operands are evaluated). */
+export const select = (ifTrue: Expr, ifFalse: Expr, cond: Expr): Expr => `(select ${ifTrue} ${ifFalse} ${cond})`;
+
+/** A mutable i32 global's declaration, for `module`'s globals. */
+export const mutableGlobal = (name: string, initial = 0): string => `(global $${name} (mut i32) ${i32.const(initial)})`;
+export const getGlobal = (name: string): Expr => `(global.get $${name})`;
+export const setGlobal = (name: string, value: Expr): Expr => `(global.set $${name} ${value})`;
 
 export const i32 = {
   const: (n: number): Expr => `(i32.const ${n | 0})`,
@@ -35,10 +44,12 @@ export const i32 = {
   shl: (a: Expr, n: Expr | number): Expr => op('i32.shl')(a, typeof n === 'number' ? i32.const(n) : n),
   shr: (a: Expr, n: Expr | number): Expr => op('i32.shr_u')(a, typeof n === 'number' ? i32.const(n) : n),
   rotl: (a: Expr, n: number): Expr => op('i32.rotl')(a, i32.const(n)),
+  clz: op('i32.clz'),
   eqz: op('i32.eqz'),
   eq: op('i32.eq'),
   ltU: op('i32.lt_u'),
   leU: op('i32.le_u'),
+  leS: op('i32.le_s'),
   gtU: op('i32.gt_u'),
   geU: op('i32.ge_u'),
   wrap: op('i32.wrap_i64'),
@@ -49,11 +60,17 @@ export const i64 = {
   load: (addr: Expr, offset = 0): Expr => `(i64.load offset=${offset} align=1 ${addr})`,
   store: (addr: Expr, value: Expr, offset = 0): Expr => `(i64.store offset=${offset} align=1 ${addr} ${value})`,
   add: op('i64.add'),
+  sub: op('i64.sub'),
   mul: op('i64.mul'),
   and: op('i64.and'),
   shl: (a: Expr, n: number): Expr => op('i64.shl')(a, i64.const(n)),
   shr: (a: Expr, n: number): Expr => op('i64.shr_u')(a, i64.const(n)),
+  popcnt: op('i64.popcnt'),
+  ne: op('i64.ne'),
+  ltU: op('i64.lt_u'),
   extend: op('i64.extend_i32_u'),
+  /** An f64 holding a whole number in [0, 2^64), as an i64 (i64.trunc_f64_u). */
+  fromF64: op('i64.trunc_f64_u'),
 };
 
 /** A 16-byte lane pattern for i8x16.shuffle, from 32-bit lane indices (0..7 across both operands). */
@@ -65,9 +82,13 @@ export const v128 = {
   /** One 32-bit word from memory, copied into all four lanes. */
   splat32: (addr: Expr, offset = 0): Expr => `(v128.load32_splat offset=${offset} align=4 ${addr})`,
   const32: (a: number, b: number, c: number, d: number): Expr => `(v128.const i32x4 ${a | 0} ${b | 0} ${c | 0} ${d | 0})`,
+  const64: (a: number, b: number): Expr => `(v128.const i64x2 ${a} ${b})`,
   and: op('v128.and'),
+  /** a & ~b. */
+  andnot: op('v128.andnot'),
   or: op('v128.or'),
   xor: op('v128.xor'),
+  not: op('v128.not'),
   /** Byte permutation of one vector (or two: indices 16..31 pick from `b`). */
   shuffle: (bytes: number[], a: Expr, b: Expr = a): Expr => `(i8x16.shuffle ${bytes.join(' ')} ${a} ${b})`,
   /** Byte permutation through a constant index vector (i8x16.swizzle). */
@@ -83,6 +104,7 @@ export const i32x4 = {
   mul: op('i32x4.mul'),
   shl: (a: Expr, n: number): Expr => op('i32x4.shl')(a, i32.const(n)),
   shr: (a: Expr, n: number): Expr => op('i32x4.shr_u')(a, i32.const(n)),
+  eq: op('i32x4.eq'),
   ltU: op('i32x4.lt_u'),
 };
 
@@ -123,7 +145,7 @@ export function transpose4(out: string[], tmp: string[], rows: Expr[]): Expr[] {
 /** Bulk memory: copy `length` bytes from `src` to `dst` (overlap allowed). */
 export const memoryCopy = (dst: Expr, src: Expr, length: Expr): Expr => `(memory.copy ${dst} ${src} ${length})`;
 /** Bulk memory: zero `length` bytes at `dst`. */
-export const memoryFill = (dst: Expr, length: Expr): Expr => `(memory.fill ${dst} (i32.const 0) ${length})`;
+export const memoryFill = (dst: Expr, length: Expr): Expr => `(memory.fill ${dst} ${i32.const(0)} ${length})`;
 
 /** How a vector rotation by a multiple of 8 bits is emitted; engines differ on which is fastest. */
 export type ByteRotation = 'shuffle' | 'swizzle' | 'shift';
@@ -142,12 +164,15 @@ export function rotlLanes(x: Expr, bits: number, style: ByteRotation): Expr {
   return v128.or(i32x4.shl(x, bits), i32x4.shr(x, 32 - bits));
 }
 
+/** `for (;;) { before; if (exit) break; after }` as a block and loop. */
+export function loopWithExit(label: string, before: Expr[], exit: Expr, after: Expr[]): Expr {
+  const body = [...before, `(br_if $${label}_end ${exit})`, ...after, `(br $${label})`];
+  return `(block $${label}_end (loop $${label}\n    ${body.join('\n    ')}))`;
+}
+
 /** `while (cond) { body }` as a block and loop. */
 export function whileLoop(label: string, cond: Expr, body: Expr[]): Expr {
-  return `(block $${label}_end (loop $${label}
-    (br_if $${label}_end (i32.eqz ${cond}))
-    ${body.join('\n    ')}
-    (br $${label})))`;
+  return loopWithExit(label, [], i32.eqz(cond), body);
 }
 
 /**
@@ -161,6 +186,10 @@ export function doWhile(label: string, body: Expr[], cond: Expr): Expr {
 
 export function ifThen(cond: Expr, body: Expr[]): Expr {
   return `(if ${cond} (then ${body.join('\n')}))`;
+}
+
+export function ifElse(cond: Expr, then: Expr[], otherwise: Expr[]): Expr {
+  return `(if ${cond}\n(then ${then.join('\n')})\n(else ${otherwise.join('\n')}))`;
 }
 
 type ValueType = 'i32' | 'i64' | 'f64' | 'v128';
@@ -197,12 +226,12 @@ export function module(pages: number, functions: string[], globals: string[] = [
  * through select_variant; `callVariant` branches on it (the choice is
  * public, so branching on it is fine).
  */
-export const variantGlobal = '(global $variant (mut i32) (i32.const 0))';
+export const variantGlobal = mutableGlobal('variant');
 
 /** select_variant(index) and variant_count(), the exports the runtime chooses with. */
 export function variantFunctions(count: number): string[] {
   return [
-    func({ name: 'select_variant', exported: true, params: [['index', 'i32']], body: ['(global.set $variant (local.get $index))'] }),
+    func({ name: 'select_variant', exported: true, params: [['index', 'i32']], body: [setGlobal('variant', get('index'))] }),
     func({ name: 'variant_count', exported: true, result: 'i32', body: [i32.const(count)] }),
   ];
 }
@@ -212,12 +241,12 @@ export function variantFunctions(count: number): string[] {
  * on it is fine): a chain of ifs, the last case taken for any other index.
  */
 export function choose(index: Expr, cases: Expr[]): Expr {
-  return cases.slice(0, -1).reduceRight((rest: Expr, code, i) => `(if ${i32.eq(index, i32.const(i))}\n(then ${code})\n(else ${rest}))`, cases[cases.length - 1]);
+  return cases.slice(0, -1).reduceRight((rest: Expr, code, i) => ifElse(i32.eq(index, i32.const(i)), [code], [rest]), cases[cases.length - 1]);
 }
 
 /** `(call $<fn>_<name> args)` for the variant named names[$variant]. */
 export function callVariant(names: string[], fn: string, args: Expr[]): Expr {
-  return choose('(global.get $variant)', names.map((name) => `(call $${fn}_${name} ${args.join(' ')})`));
+  return choose(getGlobal('variant'), names.map((name) => call(`${fn}_${name}`, ...args)));
 }
 
 /** Sets locals `names` from an expression with as many results (a multi-value call): the last result is on top of the stack. */
