@@ -26,35 +26,13 @@
  * loop around the rounds. The measurements: docs/performance.md#blake3.
  */
 import * as L from './layout.js';
+import { type Arith, COLUMNS, DIAGONALS, counterLanes, scalarArith, vectorArith } from '../wasm/arx.js';
 import {
-  type ByteRotation, type Expr, call, callVariant, declare, doWhile, func, get, i32, i32x4, i64, ifElse, ifThen, memoryCopy, memoryFill, module, regs, ret, rotlLanes, set, setAll, transpose4, v128, variantFunctions, variantGlobal, whileLoop,
+  type ByteRotation, type Expr, call, callVariant, declare, doWhile, func, get, i32, i32x4, i64, ifElse, ifThen, interleave, memoryCopy, memoryFill, module, regs, ret, set, setAll, transpose4, v128, variantFunctions, variantGlobal, whileLoop,
 } from '../wasm/wat.js';
 
-
-/** One 4-wide chunk function: how its rotations are emitted and its G functions ordered. */
-export interface Variant {
-  name: string;
-  rotation: ByteRotation;
-  /** Each G whole, or the four G of a half-round advanced step by step together. */
-  order: 'sequential' | 'interleaved';
-}
-
-
-/** The operations G needs, for 4-lane vectors or scalar words. */
-interface Arith {
-  add(a: Expr, b: Expr): Expr;
-  xor(a: Expr, b: Expr): Expr;
-  rotr(a: Expr, bits: number): Expr;
-}
-
-const vectorArith = (style: ByteRotation): Arith => ({
-  add: i32x4.add,
-  xor: v128.xor,
-  // A right rotation by n is a left rotation by 32 - n.
-  rotr: (a, bits) => rotlLanes(a, 32 - bits, style),
-});
-
-const scalarArith: Arith = { add: i32.add, xor: i32.xor, rotr: (a, bits) => i32.rotl(a, 32 - bits) };
+/** BLAKE3 rotates right (§2.2: >>> 16, 12, 8, 7); a right rotation by n is a left rotation by 32 - n. */
+const rotr = (m: Arith, a: Expr, bits: number): Expr => m.rotl(a, 32 - bits);
 
 /**
  * The G function on state words a, b, c, d with message words mx, my, as
@@ -64,30 +42,34 @@ const scalarArith: Arith = { add: i32.add, xor: i32.xor, rotr: (a, bits) => i32.
 function g(m: Arith, v: string[], [a, b, c, d]: number[], mx: Expr, my: Expr): Expr[] {
   return [
     set(v[a], m.add(m.add(get(v[a]), mx), get(v[b]))),
-    set(v[d], m.rotr(m.xor(get(v[d]), get(v[a])), 16)),
+    set(v[d], rotr(m, m.xor(get(v[d]), get(v[a])), 16)),
     set(v[c], m.add(get(v[c]), get(v[d]))),
-    set(v[b], m.rotr(m.xor(get(v[b]), get(v[c])), 12)),
+    set(v[b], rotr(m, m.xor(get(v[b]), get(v[c])), 12)),
     set(v[a], m.add(m.add(get(v[a]), my), get(v[b]))),
-    set(v[d], m.rotr(m.xor(get(v[d]), get(v[a])), 8)),
+    set(v[d], rotr(m, m.xor(get(v[d]), get(v[a])), 8)),
     set(v[c], m.add(get(v[c]), get(v[d]))),
-    set(v[b], m.rotr(m.xor(get(v[b]), get(v[c])), 7)),
+    set(v[b], rotr(m, m.xor(get(v[b]), get(v[c])), 7)),
   ];
 }
 
-const COLUMNS = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
-const DIAGONALS = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
+/**
+ * How the four G of a half-round are emitted: one after the other (the
+ * scalar compression), or their steps interleaved (`interleave`, the
+ * 4-wide functions: independent work side by side).
+ */
+type Order = (gs: Expr[][]) => Expr[];
+const oneAfterAnother: Order = (gs) => gs.flat();
 
 /**
  * The seven rounds, unrolled: the message permutation between rounds is
  * done by the generator (round r reads word SCHEDULE[r][j] at position j),
  * so no word ever moves at run time.
  */
-function rounds(m: Arith, v: string[], msg: (word: number) => Expr, order: Variant['order'] = 'sequential'): Expr[] {
+function rounds(m: Arith, v: string[], msg: (word: number) => Expr, order: Order): Expr[] {
   const code: Expr[] = [];
   for (const s of L.SCHEDULE) {
     for (const [half, quads] of [[0, COLUMNS], [8, DIAGONALS]] as const) {
-      const each = quads.map((q, i) => g(m, v, q, msg(s[half + 2 * i]), msg(s[half + 2 * i + 1])));
-      code.push(...(order === 'sequential' ? each.flat() : each[0].flatMap((_, k) => each.map((steps) => steps[k]))));
+      code.push(...order(quads.map((q, i) => g(m, v, q, msg(s[half + 2 * i]), msg(s[half + 2 * i + 1])))));
     }
   }
   return code;
@@ -124,18 +106,9 @@ function lowerState(v: string[], lo: Expr, hi: Expr, length: Expr, flags: Expr):
   ];
 }
 
-/**
- * Counter lanes t + 0..3 for the 64-bit counter in i64 local `ctr`: the low
- * words, and the high words with the carry where a low word wrapped.
- */
-function counterLanes(lo: string, hi: string, ctr: string): Expr[] {
-  const low = i32x4.splat(i32.wrap(get(ctr)));
-  return [
-    set(lo, i32x4.add(low, v128.const32(0, 1, 2, 3))),
-    // A lane whose low word wrapped is below the splatted start: lt_u gives -1 there.
-    set(hi, i32x4.sub(i32x4.splat(i32.wrap(i64.shr(get(ctr), 32))), i32x4.ltU(get(lo), low))),
-  ];
-}
+/** Counter lanes t + 0..3 (low words into `lo`, high words into `hi`) for the 64-bit counter t in the i64 local `ctr`. */
+const counters = (lo: string, hi: string, ctr: string): Expr[] =>
+  counterLanes(lo, hi, i32x4.splat(i32.wrap(get(ctr))), i32x4.splat(i32.wrap(i64.shr(get(ctr), 32))));
 
 /**
  * block4_<v>(ptr, h0..h7, lo, hi, flags) -> h0'..h7': one compression of
@@ -144,11 +117,11 @@ function counterLanes(lo: string, hi: string, ctr: string): Expr[] {
  * WebAssembly locals and operands the whole time: nothing is written to
  * linear memory between blocks.
  */
-function block4(variant: Variant): string {
+function block4(variant: ByteRotation): string {
   const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
-  const m = vectorArith(variant.rotation);
+  const m = vectorArith(variant);
   return func({
-    name: `block4_${variant.name}`,
+    name: `block4_${variant}`,
     params: [['ptr', 'i32'], ...h.map((n): [string, 'v128'] => [n, 'v128']), ['lo', 'v128'], ['hi', 'v128'], ['flags', 'v128']],
     result: h.map(() => 'v128' as const),
     locals: declare([...v, ...mv, ...t], 'v128'),
@@ -156,7 +129,7 @@ function block4(variant: Variant): string {
       ...loadMessage(mv, t, get('ptr'), 1024),
       ...h.map((n, i) => set(v[i], get(n))),
       ...lowerState(v, get('lo'), get('hi'), splatConst(64), get('flags')),
-      ...rounds(m, v, (j) => get(mv[j]), variant.order),
+      ...rounds(m, v, (j) => get(mv[j]), interleave),
       ...h.map((_, i) => v128.xor(get(v[i]), get(v[i + 8]))),
     ],
   });
@@ -172,19 +145,19 @@ function block4(variant: Variant): string {
  * badly (docs/performance.md#blake3), and the build keeps binaryen from
  * inlining it back (blake3NoInline).
  */
-function chunks4(variant: Variant): string {
+function chunks4(variant: ByteRotation): string {
   const h = regs('h', 8), t = regs('t', 4);
   return func({
-    name: `chunks4_${variant.name}`,
+    name: `chunks4_${variant}`,
     params: [['ptr', 'i32'], ['ctr', 'i64'], ['out', 'i32']],
     locals: { ...declare([...h, ...t, 'lo', 'hi'], 'v128'), b: 'i32', mode: 'i32' },
     body: [
       ...h.map((n, i) => set(n, v128.splat32(i32.const(L.KEY), 4 * i))),
-      ...counterLanes('lo', 'hi', 'ctr'),
+      ...counters('lo', 'hi', 'ctr'),
       set('mode', word(L.FLAGS)),
       set('b', i32.const(0)),
       doWhile('block', [
-        setAll(h, call(`block4_${variant.name}`, get('ptr'), ...h.map(get), get('lo'), get('hi'), i32x4.splat(blockFlags(get('mode'), get('b'))))),
+        setAll(h, call(`block4_${variant}`, get('ptr'), ...h.map(get), get('lo'), get('hi'), i32x4.splat(blockFlags(get('mode'), get('b'))))),
         set('ptr', i32.add(get('ptr'), i32.const(64))),
         set('b', i32.add(get('b'), i32.const(1))),
       ], i32.ltU(get('b'), i32.const(16))),
@@ -197,9 +170,9 @@ function chunks4(variant: Variant): string {
 export const blake3NoInline = 'block4_*';
 
 /** parents4(ptr, out): four parent chaining values from the eight CVs (four pairs) at ptr, to out (it may be ptr). */
-function parents4(variant: Variant): string {
+function parents4(variant: ByteRotation): string {
   const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
-  const m = vectorArith(variant.rotation);
+  const m = vectorArith(variant);
   return func({
     name: 'parents4',
     params: [['ptr', 'i32'], ['out', 'i32']],
@@ -208,7 +181,7 @@ function parents4(variant: Variant): string {
       ...loadMessage(mv, t, get('ptr'), 64),
       ...v.slice(0, 8).map((n, i) => set(n, v128.splat32(i32.const(L.KEY), 4 * i))),
       ...lowerState(v, splatConst(0), splatConst(0), splatConst(64), i32x4.splat(i32.or(word(L.FLAGS), i32.const(L.PARENT)))),
-      ...rounds(m, v, (j) => get(mv[j]), variant.order),
+      ...rounds(m, v, (j) => get(mv[j]), interleave),
       ...h.map((n, i) => set(n, v128.xor(get(v[i]), get(v[i + 8])))),
       ...storeCvs(h, t, get('out')),
     ],
@@ -216,9 +189,9 @@ function parents4(variant: Variant): string {
 }
 
 /** output4(ptr): root output blocks OUTPUT .. OUTPUT + 3 (256 bytes) to ptr; OUTPUT is not advanced. */
-function output4(variant: Variant): string {
+function output4(variant: ByteRotation): string {
   const o = regs('o', 16), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
-  const m = vectorArith(variant.rotation);
+  const m = vectorArith(variant);
   const cv = (i: number) => v128.splat32(i32.const(L.ROOT_CV), 4 * i);
   const code: Expr[] = [];
   for (let group = 0; group < 4; group++) {
@@ -232,11 +205,11 @@ function output4(variant: Variant): string {
     locals: { ...declare([...o, ...v, ...mv, ...t, 'lo', 'hi'], 'v128'), ctr: 'i64' },
     body: [
       set('ctr', i64.load(i32.const(L.OUTPUT))),
-      ...counterLanes('lo', 'hi', 'ctr'),
+      ...counters('lo', 'hi', 'ctr'),
       ...mv.map((n, j) => set(n, v128.splat32(i32.const(L.ROOT_BLOCK), 4 * j))),
       ...v.slice(0, 8).map((n, i) => set(n, cv(i))),
       ...lowerState(v, get('lo'), get('hi'), v128.splat32(i32.const(L.ROOT_LENGTH)), v128.splat32(i32.const(L.ROOT_FLAGS))),
-      ...rounds(m, v, (j) => get(mv[j]), variant.order),
+      ...rounds(m, v, (j) => get(mv[j]), interleave),
       // The extended output: words 0..7 as for a chaining value, 8..15 the upper half XOR the input CV.
       ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [
         set(o[i], v128.xor(get(v[i]), get(v[i + 8]))),
@@ -265,7 +238,7 @@ function compress(): string {
       ...[0, 1, 2, 3].map((i) => set(v[8 + i], i32.const(L.IV[i]))),
       set(v[12], i32.wrap(get('ctr'))), set(v[13], i32.wrap(i64.shr(get('ctr'), 32))),
       set(v[14], get('length')), set(v[15], get('flags')),
-      ...rounds(scalarArith, v, (j) => get(mw[j])),
+      ...rounds(scalarArith, v, (j) => get(mw[j]), oneAfterAnother),
       ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => set(v[i], i32.xor(get(v[i]), get(v[i + 8])))),
       ifThen(get('full'), [
         ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => set(v[i + 8], i32.xor(get(v[i + 8]), i32.load(get('cv'), 4 * i)))),
@@ -309,7 +282,7 @@ const callParent = (left: Expr, out: Expr): Expr =>
  * four, the spare lanes hash whatever follows into spare CVS entries,
  * which are never used.
  */
-function chunkCvs(variants: Variant[]): string {
+function chunkCvs(): string {
   return func({
     name: 'chunk_cvs',
     params: [['ptr', 'i32'], ['n', 'i32']],
@@ -319,7 +292,7 @@ function chunkCvs(variants: Variant[]): string {
       ifThen(i32.eq(get('n'), i32.const(1)), [call('chunk1', get('ptr'), get('ctr'), i32.const(L.CVS)), ret()]),
       set('i', i32.const(0)),
       doWhile('chunks', [
-        callVariant(variants.map((v) => v.name), 'chunks4', [i32.add(get('ptr'), i32.shl(get('i'), 10)), i64.add(get('ctr'), i64.extend(get('i'))), i32.add(i32.const(L.CVS), i32.shl(get('i'), 5))]),
+        callVariant(blake3Variants, 'chunks4', [i32.add(get('ptr'), i32.shl(get('i'), 10)), i64.add(get('ctr'), i64.extend(get('i'))), i32.add(i32.const(L.CVS), i32.shl(get('i'), 5))]),
         set('i', i32.add(get('i'), i32.const(4))),
       ], i32.ltU(get('i'), get('n'))),
     ],
@@ -583,25 +556,23 @@ function wipe(): string {
 }
 
 /**
- * The chunk function's variants; the runtime picks one per engine by
+ * The chunk function's variants, each named by how it emits its byte
+ * rotations (wasm/wat.ts rotlLanes); the runtime picks one per engine by
  * timing real calls (runtime/variants.ts), as for ChaCha, whose kernels
  * showed V8 11.3 and JavaScriptCore preferring i8x16.swizzle and newer V8
  * i8x16.shuffle. Parents and output, a small share of the work, use the
  * first variant.
  */
-export const blake3Variants: Variant[] = [
-  { name: 'swizzle', rotation: 'swizzle', order: 'interleaved' },
-  { name: 'shuffle', rotation: 'shuffle', order: 'interleaved' },
-];
+export const blake3Variants: ByteRotation[] = ['swizzle', 'shuffle'];
 
-export function blake3Module(variants: Variant[] = blake3Variants): string {
+export function blake3Module(): string {
   return module(L.PAGES, [
-    ...variants.flatMap((v) => [block4(v), chunks4(v)]),
-    parents4(variants[0]),
-    output4(variants[0]),
+    ...blake3Variants.flatMap((v) => [block4(v), chunks4(v)]),
+    parents4(blake3Variants[0]),
+    output4(blake3Variants[0]),
     compress(),
     chunk1(),
-    chunkCvs(variants),
+    chunkCvs(),
     merge(),
     pushCv(),
     absorbCvs(),
@@ -612,6 +583,6 @@ export function blake3Module(variants: Variant[] = blake3Variants): string {
     output(),
     hash(),
     wipe(),
-    ...variantFunctions(variants.length),
+    ...variantFunctions(blake3Variants.length),
   ], [variantGlobal]);
 }

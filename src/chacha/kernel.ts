@@ -16,36 +16,16 @@
 import { BLOCK, BUFFER, NONCE24, PAGES, POLY, REST, REST_BYTES, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
+import { type Arith, COLUMNS, DIAGONALS, scalarArith, vectorArith } from '../wasm/arx.js';
 import {
-  type Arith, type StreamLayout, addState, group8Function, groupFunction, loadState, roundLoop, scalarArith, scalarXorFunction, vectorXorFunction,
+  type StreamCipher, addState, group8Function, groupFunction, loadState, roundLoop, scalarXorFunction, slicePasses, subkeyFunction, twoChains, vectorXorFunction,
 } from '../wasm/stream.js';
 import {
-  type ByteRotation, type Expr, call, callVariant, declare, func, get, getGlobal, i32, i32x4, i64, ifElse, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, ret, rotlLanes, select, set, setGlobal, v128, variantFunctions, variantGlobal, whileLoop, wipeFunction,
+  type ByteRotation, type Expr, call, callVariant, declare, func, get, getGlobal, i32, i64, ifElse, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, ret, select, set, setGlobal, v128, variantFunctions, variantGlobal, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
-/** Rotation styles for the two byte-multiple rotations, 16 and 8. */
-export interface RotationStyle {
-  r16: ByteRotation;
-  r8: ByteRotation;
-}
-
-
-const vectorArith = (style: RotationStyle): Arith => ({
-  add: i32x4.add,
-  xor: v128.xor,
-  rotl: (a, bits) => rotlLanes(a, bits, bits === 16 ? style.r16 : style.r8),
-});
-
-/**
- * RFC 8439 §2.3: the state is 16 words, the constants in 0..3, the key in
- * 4..11, the block counter in 12 and the nonce in 13..15. The kernel counts
- * blocks in words 12..13 as one 64-bit number (the original ChaCha layout;
- * the IETF caller never carries into 13).
- */
-const LAYOUT: StreamLayout = { state: STATE, counter: 12, block: BLOCK, tail: TAIL };
-
-/** RFC 8439 §2.1: the quarter round on locals a, b, c, d. */
-function quarterRound(m: Arith, x: string[], a: number, b: number, c: number, d: number): Expr[] {
+/** RFC 8439 §2.1: the quarter round on the locals x at words a, b, c, d. */
+function quarterRound(m: Arith, x: string[], [a, b, c, d]: number[]): Expr[] {
   const step = (p: number, q: number, r: number, bits: number) => [
     set(x[p], m.add(get(x[p]), get(x[q]))),
     set(x[r], m.rotl(m.xor(get(x[r]), get(x[p])), bits)),
@@ -53,47 +33,31 @@ function quarterRound(m: Arith, x: string[], a: number, b: number, c: number, d:
   return [...step(a, b, d, 16), ...step(c, d, b, 12), ...step(a, b, d, 8), ...step(c, d, b, 7)];
 }
 
-/** Round structure: each quarter round whole, or the four of a round advanced step by step together. */
-export type RoundOrder = 'sequential' | 'interleaved';
-
-/** RFC 8439 §2.2: the quarter rounds' words in a column round and in a diagonal round. */
-const COLUMNS = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
-const DIAGONALS = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
-
-/** RFC 8439 §2.3: a column round then a diagonal round, repeated `doubleRounds` times. */
-function rounds(m: Arith, x: string[], counter: string, order: RoundOrder = 'sequential'): Expr {
-  const round = (qs: number[][]): Expr[] => {
-    const each = qs.map(([a, b, c, d]) => quarterRound(m, x, a, b, c, d));
-    if (order === 'sequential') return each.flat();
-    // Step k of every quarter round, then step k + 1: independent work side by side.
-    return each[0].flatMap((_, k) => each.map((q) => q[k]));
-  };
-  return roundLoop(counter, [...round(COLUMNS), ...round(DIAGONALS)]);
-}
-
 /**
- * RFC 8439 §2.3, the block function, into scalar locals y0..y15: the state,
- * the rounds, and (when `feedForward`) the state added back word by word,
- * which HChaCha20 leaves out.
+ * RFC 8439 §2.3: the state is 16 words, the constants in 0..3, the key in
+ * 4..11, the block counter in 12 and the nonce in 13..15. The kernel counts
+ * blocks in words 12..13 as one 64-bit number (the original ChaCha layout;
+ * the IETF caller never carries into 13). A double round (§2.3) is a column
+ * round then a diagonal round (§2.2).
  */
-function scalarBlock(y: string[], feedForward: boolean): Expr[] {
-  return [...loadState(LAYOUT, y), set('i', get('doubleRounds')), rounds(scalarArith, y, 'i'), ...(feedForward ? addState(LAYOUT, y) : [])];
-}
+const CHACHA: StreamCipher = {
+  state: STATE, counter: 12, block: BLOCK, tail: TAIL, quarterRound, doubleRound: [...COLUMNS, ...DIAGONALS],
+};
 
 /**
- * One variant's XOR functions (wasm/stream.ts): chacha_group_<name> (4
- * blocks), chacha_group8_<name> (8 blocks, the quarter-round steps of two
- * groups interleaved), chacha_xor_<name> over a buffer. Each 4-wide block
+ * One variant's XOR functions (wasm/stream.ts): chacha_group_<v> (4
+ * blocks), chacha_group8_<v> (8 blocks, the quarter-round steps of two
+ * groups interleaved), chacha_xor_<v> over a buffer. Each 4-wide block
  * is §2.3's block function too: the state in lanes, the rounds, the
  * feed-forward, then §2.4's XOR with the data.
  */
-function vectorFunctions(variant: Variant): string[] {
+function vectorFunctions(variant: ByteRotation): string[] {
   const m = vectorArith(variant);
-  const [group, group8] = [`chacha_group_${variant.name}`, `chacha_group8_${variant.name}`];
+  const [group, group8] = [`chacha_group_${variant}`, `chacha_group8_${variant}`];
   return [
-    groupFunction(LAYOUT, group, (x, i) => rounds(m, x, i, variant.order)),
-    group8Function(LAYOUT, group8, (x, [a, b, c, d]) => quarterRound(m, x, a, b, c, d), [...COLUMNS, ...DIAGONALS]),
-    vectorXorFunction(LAYOUT, `chacha_xor_${variant.name}`, { group, group8, scalar: 'chacha_xor_scalar' }),
+    groupFunction(CHACHA, group, m),
+    group8Function(CHACHA, group8, m),
+    vectorXorFunction(CHACHA, `chacha_xor_${variant}`, { group, group8, scalar: 'chacha_xor_scalar' }),
   ];
 }
 
@@ -102,19 +66,7 @@ function vectorFunctions(variant: Variant): string[] {
  * the 16-byte nonce in words 12..15; rounds without the feed-forward, then
  * words 0..3 and 12..15 are the subkey, written to BLOCK.
  */
-function hchacha(): string {
-  const y = regs('y', 16);
-  return func({
-    name: 'hchacha',
-    exported: true,
-    params: [['doubleRounds', 'i32']],
-    locals: { ...declare(y, 'i32'), i: 'i32' },
-    body: [
-      ...scalarBlock(y, false),
-      ...[0, 1, 2, 3, 12, 13, 14, 15].map((w, k) => i32.store(i32.const(BLOCK), get(y[w]), 4 * k)),
-    ],
-  });
-}
+const hchacha = (): string => subkeyFunction(CHACHA, 'hchacha', [0, 1, 2, 3, 12, 13, 14, 15], BLOCK);
 
 /**
  * XChaCha20 setup (draft-irtf-cfrg-xchacha-03 §2.3): the state holds the
@@ -178,7 +130,7 @@ function cryptAfterInit(first: number): Expr[] {
  * OpenSSL's stitched AEADs do) was faster only on an idle host
  * (docs/performance.md#chacha).
  */
-function aead(variant: Variant): string[] {
+function aead(variant: ByteRotation): string[] {
   const init = func({
     name: 'aead_init',
     exported: true,
@@ -186,7 +138,7 @@ function aead(variant: Variant): string[] {
     body: [
       ifElse(i32.eq(get('blocks'), i32.const(4)), [
         memoryFill(i32.const(TAIL), i32.const(256)),
-        call(`chacha_group_${variant.name}`, i32.const(TAIL), i32.const(10)),
+        call(`chacha_group_${variant}`, i32.const(TAIL), i32.const(10)),
         setGlobal('fresh', i32.const(4)),
       ], [
         call('chacha20_two_blocks', i32.const(TAIL)),
@@ -201,18 +153,6 @@ function aead(variant: Variant): string[] {
   const crypt = cryptAfterInit(1);
   const slice = (name: string, body: Expr[]) =>
     func({ name: `${name}_crypt`, params: [['ptr', 'i32'], ['len', 'i32']], locals: { i: 'i32' }, body });
-  const seal = func({
-    name: 'aead_seal',
-    exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32']],
-    body: [call('aead_crypt', get('ptr'), get('len')), call('poly_pad16', get('ptr'), get('len'))],
-  });
-  const open = func({
-    name: 'aead_open',
-    exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32']],
-    body: [call('poly_pad16', get('ptr'), get('len')), call('aead_crypt', get('ptr'), get('len'))],
-  });
   // The last Poly1305 block (§2.8): both lengths as little-endian 64-bit
   // numbers. They arrive as f64, exact below 2^53, so JavaScript needs no BigInt.
   const finish = func({
@@ -227,7 +167,7 @@ function aead(variant: Variant): string[] {
       v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG))),
     ],
   });
-  return [init, slice('aead', crypt), seal, open, finish];
+  return [init, slice('aead', crypt), slicePasses('aead_seal', ['aead_crypt', 'poly_pad16']), slicePasses('aead_open', ['poly_pad16', 'aead_crypt']), finish];
 }
 
 /**
@@ -282,8 +222,6 @@ function secretstream(): string[] {
       memoryCopy(i32.const(REST), i32.add(get('ptr'), get('full')), i32.and(get('len'), i32.const(15))),
     ],
   });
-  const slice = (name: string, calls: string[]) =>
-    func({ name, exported: true, params: [['ptr', 'i32'], ['len', 'i32']], body: calls.map((f) => call(f, get('ptr'), get('len'))) });
   // REST: [the r = macLength mod 16 waiting bytes][r zeros][le64 aad length]
   // [le64 macLength], then Poly1305's own final-block padding (RFC 8439
   // §2.5.1: a 0x01 byte, zeros, no 2^128 bit) when that is not whole blocks.
@@ -308,40 +246,32 @@ function secretstream(): string[] {
       v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG))),
     ],
   });
-  return [block, crypt, mac, slice('stream_seal', ['stream_crypt', 'stream_mac']), slice('stream_open', ['stream_mac', 'stream_crypt']), finish];
-}
-
-/** One exported 4-wide kernel: how it rotates and orders its quarter rounds. */
-export interface Variant extends RotationStyle {
-  name: string;
-  order: RoundOrder;
+  return [block, crypt, mac, slicePasses('stream_seal', ['stream_crypt', 'stream_mac']), slicePasses('stream_open', ['stream_mac', 'stream_crypt']), finish];
 }
 
 /**
- * The variants the module exports. Engines disagree on the fastest byte
+ * The variants the module exports, each named by how it rotates by 16 and
+ * 8 bits (wasm/wat.ts rotlLanes). Engines disagree on the fastest byte
  * rotation (newer V8 i8x16.shuffle, V8 11.3 and JavaScriptCore
  * i8x16.swizzle; shift/or is never best), so both byte-permutation
  * variants ship and the runtime picks one per engine by timing real calls
  * (runtime/variants.ts), not by user-agent guessing. The measurements,
  * and the round shapes tried and not kept: docs/performance.md#chacha.
  */
-export const chachaVariants: Variant[] = [
-  { name: 'swizzle', r16: 'swizzle', r8: 'swizzle', order: 'sequential' },
-  { name: 'shuffle', r16: 'shuffle', r8: 'shuffle', order: 'sequential' },
-];
+export const chachaVariants: ByteRotation[] = ['swizzle', 'shuffle'];
 
 /**
  * chacha_xor(ptr, len, doubleRounds) runs the variant the runtime chose
  * (it measures them on real calls: runtime/variants.ts); the AEAD uses it
  * too.
  */
-function dispatch(variants: Variant[]): string[] {
+function dispatch(variants: ByteRotation[]): string[] {
   return [
     func({
       name: 'chacha_xor',
       exported: true,
       params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
-      body: [callVariant(variants.map((v) => v.name), 'chacha_xor', [get('ptr'), get('len'), get('doubleRounds')])],
+      body: [callVariant(variants, 'chacha_xor', [get('ptr'), get('len'), get('doubleRounds')])],
     }),
     ...variantFunctions(variants.length),
   ];
@@ -356,10 +286,6 @@ function dispatch(variants: Variant[]): string[] {
  */
 function twoBlocks(): string {
   const y = regs('y', 16), z = regs('z', 16);
-  const both = (qs: number[][]) => qs.flatMap(([a, b, c, d]) => {
-    const p = quarterRound(scalarArith, y, a, b, c, d), q = quarterRound(scalarArith, z, a, b, c, d);
-    return p.flatMap((e, i) => [e, q[i]]);
-  });
   // Word w of the second block's input: the state's, but the counter + 1 in words 12..13.
   const second = (w: number): Expr => (w === 12 ? get('low') : w === 13 ? get('high') : i32.load(i32.const(STATE), 4 * w));
   return func({
@@ -369,28 +295,28 @@ function twoBlocks(): string {
     body: [
       set('low', i32.add(i32.load(i32.const(STATE), 48), i32.const(1))),
       set('high', i32.add(i32.load(i32.const(STATE), 52), i32.eqz(get('low')))),
-      ...loadState(LAYOUT, y),
+      ...loadState(CHACHA, y),
       ...z.map((n, w) => set(n, second(w))),
       set('i', i32.const(10)),
-      roundLoop('i', [...both(COLUMNS), ...both(DIAGONALS)]),
-      ...addState(LAYOUT, y),
+      roundLoop('i', twoChains(CHACHA, scalarArith, y, z)),
+      ...addState(CHACHA, y),
       ...y.map((n, w) => i32.store(get('ptr'), get(n), 4 * w)),
       ...z.map((n, w) => i32.store(get('ptr'), i32.add(get(n), second(w)), 64 + 4 * w)),
     ],
   });
 }
 
-export function chachaModule(variants: Variant[] = chachaVariants): string {
+export function chachaModule(): string {
   if (REST + REST_BYTES > BUFFER) throw new Error('chacha layout: REST overlaps BUFFER');
   return module(PAGES, [
-    ...variants.flatMap(vectorFunctions),
-    ...dispatch(variants),
-    scalarXorFunction(LAYOUT, 'chacha_xor_scalar', (y) => scalarBlock(y, true)),
+    ...chachaVariants.flatMap(vectorFunctions),
+    ...dispatch(chachaVariants),
+    scalarXorFunction(CHACHA, 'chacha_xor_scalar'),
     hchacha(),
     twoBlocks(),
     ...poly1305Functions(POLY),
     hchachaRekey(),
-    ...aead(variants[0]),
+    ...aead(chachaVariants[0]),
     ...secretstream(),
     wipeFunction(TAIL),
   ], [mutableGlobal('fresh'), variantGlobal]);

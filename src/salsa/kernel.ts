@@ -17,21 +17,13 @@ import { HSALSA_WORDS } from './constants.js';
 import { BLOCK, BUFFER, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
+import { type Arith, vectorArith } from '../wasm/arx.js';
 import {
-  type Arith, type StreamLayout, addState, advanceCounter, group8Function, groupFunction, loadState, roundLoop, scalarArith, scalarXorFunction, vectorXorFunction,
+  type StreamCipher, advanceCounter, group8Function, groupFunction, scalarXorFunction, slicePasses, subkeyFunction, vectorXorFunction,
 } from '../wasm/stream.js';
 import {
-  type Expr, call, declare, func, get, getGlobal, i32, i32x4, i64, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, rotlLanes, select, set, setGlobal, v128, whileLoop, wipeFunction,
+  type Expr, call, declare, func, get, getGlobal, i32, i64, ifThen, memoryCopy, memoryFill, module, mutableGlobal, select, set, setGlobal, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
-
-/**
- * §10: the input is 16 words, constants in 0, 5, 10, 15, the key in 1..4
- * and 11..14, the nonce in 6..7 and the block counter ("block number") in
- * 8..9, one little-endian 64-bit number.
- */
-const LAYOUT: StreamLayout = { state: STATE, counter: 8, block: BLOCK, tail: TAIL };
-
-const vectorArith: Arith = { add: i32x4.add, xor: v128.xor, rotl: (a, bits) => rotlLanes(a, bits, 'shift') };
 
 /**
  * Specification §3, quarterround(y0, y1, y2, y3) on locals a, b, c, d:
@@ -47,32 +39,31 @@ function quarterRound(m: Arith, x: string[], [a, b, c, d]: number[]): Expr[] {
 const COLUMNS = [[0, 4, 8, 12], [5, 9, 13, 1], [10, 14, 2, 6], [15, 3, 7, 11]];
 const ROWS = [[0, 1, 2, 3], [5, 6, 7, 4], [10, 11, 8, 9], [15, 12, 13, 14]];
 
-/** §6 doubleround (a column round, then a row round), `doubleRounds` times: 10 for Salsa20, 6 and 4 for Salsa20/12 and /8. */
-function rounds(m: Arith, x: string[], counter: string): Expr {
-  return roundLoop(counter, [...COLUMNS.flatMap((q) => quarterRound(m, x, q)), ...ROWS.flatMap((q) => quarterRound(m, x, q))]);
-}
-
 /**
- * One block's §8 Salsa20 hash of the state into scalar locals y0..y15: the
- * input words, the double rounds, and (when `feedForward`) the input added
- * back, which HSalsa20 leaves out.
+ * §10: the input is 16 words, constants in 0, 5, 10, 15, the key in 1..4
+ * and 11..14, the nonce in 6..7 and the block counter ("block number") in
+ * 8..9, one little-endian 64-bit number. §6 doubleround: a column round,
+ * then a row round; 10 of them for Salsa20, 6 and 4 for Salsa20/12 and /8.
  */
-function scalarBlock(y: string[], feedForward: boolean): Expr[] {
-  return [...loadState(LAYOUT, y), set('i', get('doubleRounds')), rounds(scalarArith, y, 'i'), ...(feedForward ? addState(LAYOUT, y) : [])];
-}
+const SALSA: StreamCipher = {
+  state: STATE, counter: 8, block: BLOCK, tail: TAIL, quarterRound, doubleRound: [...COLUMNS, ...ROWS],
+};
+
+/** Four lanes at once, every rotation shift, shift, or (none is a byte permutation). */
+const vector = vectorArith('shift');
 
 /**
  * The XOR functions (wasm/stream.ts): salsa_group (4 blocks), salsa_group8
  * (8 blocks, the quarter-round steps of two groups interleaved), salsa_xor
- * over a buffer, salsa_xor_scalar for at most 2 blocks. Each 4-wide block
- * is §8's hash too: the input in lanes, the rounds, the input added back.
+ * over a buffer, salsa_xor_scalar for at most 2 blocks. Each block is §8's
+ * Salsa20 hash: the input (in lanes), the rounds, the input added back.
  */
 function xorFunctions(): string[] {
   return [
-    groupFunction(LAYOUT, 'salsa_group', (x, i) => rounds(vectorArith, x, i)),
-    group8Function(LAYOUT, 'salsa_group8', (x, q) => quarterRound(vectorArith, x, q), [...COLUMNS, ...ROWS]),
-    vectorXorFunction(LAYOUT, 'salsa_xor', { group: 'salsa_group', group8: 'salsa_group8', scalar: 'salsa_xor_scalar' }),
-    scalarXorFunction(LAYOUT, 'salsa_xor_scalar', (y) => scalarBlock(y, true)),
+    groupFunction(SALSA, 'salsa_group', vector),
+    group8Function(SALSA, 'salsa_group8', vector),
+    vectorXorFunction(SALSA, 'salsa_xor', { group: 'salsa_group', group8: 'salsa_group8', scalar: 'salsa_xor_scalar' }),
+    scalarXorFunction(SALSA, 'salsa_xor_scalar'),
   ];
 }
 
@@ -81,16 +72,7 @@ function xorFunctions(): string[] {
  * 16-byte input in words 6..9; the rounds' words HSALSA_WORDS are the
  * subkey, written to BLOCK.
  */
-function hsalsa(): string {
-  const y = regs('y', 16);
-  return func({
-    name: 'hsalsa',
-    exported: true,
-    params: [['doubleRounds', 'i32']],
-    locals: { ...declare(y, 'i32'), i: 'i32' },
-    body: [...scalarBlock(y, false), ...HSALSA_WORDS.map((w, k) => i32.store(i32.const(BLOCK), get(y[w]), 4 * k))],
-  });
-}
+const hsalsa = (): string => subkeyFunction(SALSA, 'hsalsa', HSALSA_WORDS, BLOCK);
 
 /**
  * XSalsa20 setup ("Extending the Salsa20 nonce" §3): the state holds the
@@ -137,7 +119,7 @@ function secretbox(): string[] {
       call('salsa_group', i32.const(TAIL), i32.const(10)),
       memoryCopy(i32.const(POLY + P.KEY), i32.const(TAIL), i32.const(32)),
       call('poly_init'),
-      advanceCounter(LAYOUT, i64.const(4)),
+      advanceCounter(SALSA, i64.const(4)),
       setGlobal('fresh', i32.const(1)),
     ],
   });
@@ -179,20 +161,13 @@ function secretbox(): string[] {
       ]),
     ],
   });
-  const slice = (name: string, first: string, second: string) =>
-    func({
-      name,
-      exported: true,
-      params: [['ptr', 'i32'], ['len', 'i32']],
-      body: [call(first, get('ptr'), get('len')), call(second, get('ptr'), get('len'))],
-    });
   const finish = func({
     name: 'box_finish',
     exported: true,
     params: [['tag', 'i32']],
     body: [call('poly_finish'), v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG)))],
   });
-  return [init, crypt, mac, slice('box_seal', 'box_crypt', 'box_mac'), slice('box_open', 'box_mac', 'box_crypt'), finish];
+  return [init, crypt, mac, slicePasses('box_seal', ['box_crypt', 'box_mac']), slicePasses('box_open', ['box_mac', 'box_crypt']), finish];
 }
 
 export function salsaModule(): string {

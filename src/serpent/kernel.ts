@@ -17,7 +17,7 @@ import { CHAIN, KEY, PAGES, SUBKEYS, TAIL } from './layout.js';
 import { PHI } from './tables.js';
 import { INVERSE_CIRCUITS, SBOX_CIRCUITS, evaluate, type Circuit, type Logic } from './sboxes.js';
 import {
-  type Expr, call, choose, declare, func, get, i32, i32x4, i64, ifThen, loopWithExit, memoryCopy, memoryFill, module, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
+  type Expr, call, choose, declare, func, get, i32, i32x4, i64, ifThen, interleave, loopWithExit, memoryCopy, memoryFill, module, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
 } from '../wasm/wat.js';
 
 /** The gates plus the word operations of the linear transformation, for vectors or scalar words. */
@@ -107,17 +107,6 @@ function inverseLinear(m: Words, [x0, x1, x2, x3]: string[]): Expr[] {
     set(x2, m.rotl(get(x2), 32 - 3)),
     set(x0, m.rotl(get(x0), 32 - 13)),
   ];
-}
-
-/**
- * Two groups' code interleaved statement by statement: their work is
- * independent, so either chain fills the other's latencies.
- */
-function interleave(parts: Expr[][]): Expr[] {
-  if (parts.length === 1) return parts[0];
-  const out: Expr[] = [];
-  for (let i = 0; i < Math.max(...parts.map((p) => p.length)); i++) for (const p of parts) if (i < p.length) out.push(p[i]);
-  return out;
 }
 
 /**

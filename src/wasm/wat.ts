@@ -142,6 +142,18 @@ export function transpose4(out: string[], tmp: string[], rows: Expr[]): Expr[] {
   ];
 }
 
+/**
+ * Independent chains of code interleaved statement by statement (the first
+ * statement of each, then the second of each, ...), so that the engine's
+ * compiler finds either chain's work to fill the other's latencies.
+ */
+export function interleave(parts: Expr[][]): Expr[] {
+  if (parts.length === 1) return parts[0];
+  const out: Expr[] = [];
+  for (let i = 0; i < Math.max(...parts.map((p) => p.length)); i++) for (const p of parts) if (i < p.length) out.push(p[i]);
+  return out;
+}
+
 /** Bulk memory: copy `length` bytes from `src` to `dst` (overlap allowed). */
 export const memoryCopy = (dst: Expr, src: Expr, length: Expr): Expr => `(memory.copy ${dst} ${src} ${length})`;
 /** Bulk memory: zero `length` bytes at `dst`. */
