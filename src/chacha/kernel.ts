@@ -13,15 +13,15 @@
  * shared with Salsa20; this file holds what is ChaCha's (the quarter
  * round, the rounds, the state layout) and the AEADs.
  */
-import { BLOCK, BUFFER, NONCE24, PAGES, POLY, REST, REST_BYTES, STATE, TAIL } from './layout.js';
+import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, PAGES, POLY, REST, REST_BYTES, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import { type Arith, COLUMNS, DIAGONALS, scalarArith, vectorArith } from '../wasm/arx.js';
 import {
-  type StreamCipher, addState, group8Function, groupFunction, loadState, roundLoop, scalarXorFunction, slicePasses, subkeyFunction, twoChains, vectorXorFunction,
+  DOUBLE_ROUNDS, type StreamCipher, addState, group8Function, groupFunction, loadState, roundLoop, scalarXorFunction, setStateWord, slicePasses, stateAddress, stateWord, subkeyFunction, twoChains, vectorXorFunction, xorFromMemory,
 } from '../wasm/stream.js';
 import {
-  type ByteRotation, type Expr, call, callVariant, declare, func, get, getGlobal, i32, i64, ifElse, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, ret, select, set, setGlobal, v128, variantFunctions, variantGlobal, whileLoop, wipeFunction,
+  type ByteRotation, type Expr, call, callVariant, declare, func, get, getGlobal, i32, i64, ifElse, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, ret, select, set, setGlobal, v128, variantFunctions, variantGlobal, wipeFunction,
 } from '../wasm/wat.js';
 
 /** RFC 8439 §2.1: the quarter round on the locals x at words a, b, c, d. */
@@ -41,7 +41,7 @@ function quarterRound(m: Arith, x: string[], [a, b, c, d]: number[]): Expr[] {
  * round then a diagonal round (§2.2).
  */
 const CHACHA: StreamCipher = {
-  state: STATE, counter: 12, block: BLOCK, tail: TAIL, quarterRound, doubleRound: [...COLUMNS, ...DIAGONALS],
+  state: STATE, counter: COUNTER_WORD, block: BLOCK, tail: TAIL, quarterRound, doubleRound: [...COLUMNS, ...DIAGONALS],
 };
 
 /**
@@ -81,15 +81,18 @@ function hchachaRekey(): string {
     exported: true,
     params: [['counterLow', 'i32'], ['counterHigh', 'i32']],
     body: [
-      memoryCopy(i32.const(STATE + 48), i32.const(NONCE24), i32.const(16)),
-      call('hchacha', i32.const(10)),
-      memoryCopy(i32.const(STATE + 16), i32.const(BLOCK), i32.const(32)),
-      i32.store(i32.const(STATE), get('counterLow'), 48),
-      i32.store(i32.const(STATE), get('counterHigh'), 52),
-      memoryCopy(i32.const(STATE + 56), i32.const(NONCE24 + 16), i32.const(8)),
+      memoryCopy(stateAddress(CHACHA, COUNTER_WORD), i32.const(NONCE24), i32.const(16)),
+      call('hchacha', i32.const(DOUBLE_ROUNDS)),
+      memoryCopy(stateAddress(CHACHA, KEY_WORD), i32.const(BLOCK), i32.const(32)),
+      setStateWord(CHACHA, COUNTER_WORD, get('counterLow')),
+      setStateWord(CHACHA, COUNTER_WORD + 1, get('counterHigh')),
+      memoryCopy(stateAddress(CHACHA, COUNTER_WORD + 2), i32.const(NONCE24 + 16), i32.const(8)),
     ],
   });
 }
+
+/** Where aead_init leaves keystream block n (0..3) of a message: in TAIL. */
+const keystreamBlock = (n: number): number => TAIL + 64 * n;
 
 /**
  * The body of a crypt function (params ptr, len; local i) after aead_init:
@@ -104,16 +107,12 @@ function cryptAfterInit(first: number): Expr[] {
   const available = i32.shl(i32.sub(getGlobal('fresh'), i32.const(first)), 6);
   return [
     ifThen(i32.leS(get('len'), available), [
-      set('i', i32.const(0)),
-      whileLoop('short', i32.ltU(get('i'), get('len')), [
-        v128.store(i32.add(get('ptr'), get('i')), v128.xor(v128.load(i32.add(get('ptr'), get('i'))), v128.load(get('i'), TAIL + 64 * first))),
-        set('i', i32.add(get('i'), i32.const(16))),
-      ]),
+      ...xorFromMemory(keystreamBlock(first), get('len')),
       setGlobal('fresh', i32.const(0)),
       ret(),
     ]),
     setGlobal('fresh', i32.const(0)),
-    call('chacha_xor', get('ptr'), get('len'), i32.const(10)),
+    call('chacha_xor', get('ptr'), get('len'), i32.const(DOUBLE_ROUNDS)),
   ];
 }
 
@@ -138,7 +137,7 @@ function aead(variant: ByteRotation): string[] {
     body: [
       ifElse(i32.eq(get('blocks'), i32.const(4)), [
         memoryFill(i32.const(TAIL), i32.const(256)),
-        call(`chacha_group_${variant}`, i32.const(TAIL), i32.const(10)),
+        call(`chacha_group_${variant}`, i32.const(TAIL), i32.const(DOUBLE_ROUNDS)),
         setGlobal('fresh', i32.const(4)),
       ], [
         call('chacha20_two_blocks', i32.const(TAIL)),
@@ -146,7 +145,7 @@ function aead(variant: ByteRotation): string[] {
       ]),
       memoryCopy(i32.const(POLY + P.KEY), i32.const(TAIL), i32.const(32)),
       call('poly_init'),
-      i32.store(i32.const(STATE), i32.const(1), 48),
+      setStateWord(CHACHA, COUNTER_WORD, i32.const(1)),
     ],
   });
   /** The first slice, if short: XOR with the blocks from 1 on in TAIL. */
@@ -189,7 +188,7 @@ function aead(variant: ByteRotation): string[] {
  * bytes), then stream_finish.
  */
 function secretstream(): string[] {
-  // The tag block is keystream block 1 (TAIL + 64) with byte 0 the ciphertext
+  // The tag block is keystream block 1 (in TAIL) with byte 0 the ciphertext
   // byte: tag ^ ks[0] when sealing, the received byte when opening (bytes
   // 1..63 encrypt zeros, so they are the keystream itself). Returns the other
   // one of tag and ciphertext byte, byte0 ^ ks[0]. The message starts at block 2.
@@ -200,10 +199,10 @@ function secretstream(): string[] {
     result: 'i32',
     locals: { other: 'i32' },
     body: [
-      set('other', i32.xor(get('byte0'), i32.load8(i32.const(TAIL + 64)))),
-      i32.store8(i32.const(TAIL + 64), select(get('other'), get('byte0'), get('encrypt'))),
-      call('poly_blocks_scalar', i32.const(TAIL + 64), i32.const(64), i32.const(P.HIBIT)),
-      i32.store(i32.const(STATE), i32.const(2), 48),
+      set('other', i32.xor(get('byte0'), i32.load8(i32.const(keystreamBlock(1))))),
+      i32.store8(i32.const(keystreamBlock(1)), select(get('other'), get('byte0'), get('encrypt'))),
+      call('poly_blocks_scalar', i32.const(keystreamBlock(1)), i32.const(64), i32.const(P.HIBIT)),
+      setStateWord(CHACHA, COUNTER_WORD, i32.const(2)),
       get('other'),
     ],
   });
@@ -287,17 +286,17 @@ function dispatch(variants: ByteRotation[]): string[] {
 function twoBlocks(): string {
   const y = regs('y', 16), z = regs('z', 16);
   // Word w of the second block's input: the state's, but the counter + 1 in words 12..13.
-  const second = (w: number): Expr => (w === 12 ? get('low') : w === 13 ? get('high') : i32.load(i32.const(STATE), 4 * w));
+  const second = (w: number): Expr => (w === COUNTER_WORD ? get('low') : w === COUNTER_WORD + 1 ? get('high') : stateWord(CHACHA, w));
   return func({
     name: 'chacha20_two_blocks',
     params: [['ptr', 'i32']],
     locals: { ...declare([...y, ...z, 'low', 'high'], 'i32'), i: 'i32' },
     body: [
-      set('low', i32.add(i32.load(i32.const(STATE), 48), i32.const(1))),
-      set('high', i32.add(i32.load(i32.const(STATE), 52), i32.eqz(get('low')))),
+      set('low', i32.add(stateWord(CHACHA, COUNTER_WORD), i32.const(1))),
+      set('high', i32.add(stateWord(CHACHA, COUNTER_WORD + 1), i32.eqz(get('low')))),
       ...loadState(CHACHA, y),
       ...z.map((n, w) => set(n, second(w))),
-      set('i', i32.const(10)),
+      set('i', i32.const(DOUBLE_ROUNDS)),
       roundLoop('i', twoChains(CHACHA, scalarArith, y, z)),
       ...addState(CHACHA, y),
       ...y.map((n, w) => i32.store(get('ptr'), get(n), 4 * w)),

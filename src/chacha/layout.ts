@@ -8,6 +8,13 @@ import { SIZE as POLY_SIZE } from '../poly1305/layout.js';
 
 /** 16 words of ChaCha input state (RFC 8439 §2.3); the kernel advances words 12..13 as it goes. */
 export const STATE = 0;
+/**
+ * Words of STATE (RFC 8439 §2.3): the constants in 0..3, the key's eight
+ * from KEY_WORD, the block counter in COUNTER_WORD (the kernel counts in
+ * it and the next word as one 64-bit number), the nonce after it.
+ */
+export const KEY_WORD = 4;
+export const COUNTER_WORD = 12;
 /** One 64-byte keystream block: a partial final block, the HChaCha20 output, the Poly1305 key. */
 export const BLOCK = 64;
 /** XChaCha20's 24-byte nonce, for hchacha_rekey: in BLOCK after the 32 bytes HChaCha20 writes. */

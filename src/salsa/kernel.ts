@@ -13,16 +13,16 @@
  * no rotation variants there is nothing for a VariantPicker to choose.
  * Measurements: docs/performance.md#salsa20.
  */
-import { HSALSA_WORDS } from './constants.js';
+import { COUNTER_WORD, HSALSA_WORDS, KEY_WORDS, NONCE_WORD } from './constants.js';
 import { BLOCK, BUFFER, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import { type Arith, vectorArith } from '../wasm/arx.js';
 import {
-  type StreamCipher, advanceCounter, group8Function, groupFunction, scalarXorFunction, slicePasses, subkeyFunction, vectorXorFunction,
+  DOUBLE_ROUNDS, type StreamCipher, advanceCounter, group8Function, groupFunction, scalarXorFunction, setStateWord, slicePasses, stateAddress, subkeyFunction, vectorXorFunction, xorFromMemory,
 } from '../wasm/stream.js';
 import {
-  type Expr, call, declare, func, get, getGlobal, i32, i64, ifThen, memoryCopy, memoryFill, module, mutableGlobal, select, set, setGlobal, v128, whileLoop, wipeFunction,
+  type Expr, call, declare, func, get, getGlobal, i32, i64, ifThen, memoryCopy, memoryFill, module, mutableGlobal, select, set, setGlobal, v128, wipeFunction,
 } from '../wasm/wat.js';
 
 /**
@@ -46,7 +46,7 @@ const ROWS = [[0, 1, 2, 3], [5, 6, 7, 4], [10, 11, 8, 9], [15, 12, 13, 14]];
  * then a row round; 10 of them for Salsa20, 6 and 4 for Salsa20/12 and /8.
  */
 const SALSA: StreamCipher = {
-  state: STATE, counter: 8, block: BLOCK, tail: TAIL, quarterRound, doubleRound: [...COLUMNS, ...ROWS],
+  state: STATE, counter: COUNTER_WORD, block: BLOCK, tail: TAIL, quarterRound, doubleRound: [...COLUMNS, ...ROWS],
 };
 
 /** Four lanes at once, every rotation shift, shift, or (none is a byte permutation). */
@@ -87,13 +87,13 @@ function hsalsaRekey(): string {
     exported: true,
     params: [['counterLow', 'i32'], ['counterHigh', 'i32']],
     body: [
-      memoryCopy(i32.const(STATE + 24), i32.const(NONCE24), i32.const(16)),
-      call('hsalsa', i32.const(10)),
-      memoryCopy(i32.const(STATE + 4), i32.const(BLOCK), i32.const(16)),
-      memoryCopy(i32.const(STATE + 44), i32.const(BLOCK + 16), i32.const(16)),
-      memoryCopy(i32.const(STATE + 24), i32.const(NONCE24 + 16), i32.const(8)),
-      i32.store(i32.const(STATE), get('counterLow'), 32),
-      i32.store(i32.const(STATE), get('counterHigh'), 36),
+      memoryCopy(stateAddress(SALSA, NONCE_WORD), i32.const(NONCE24), i32.const(16)),
+      call('hsalsa', i32.const(DOUBLE_ROUNDS)),
+      memoryCopy(stateAddress(SALSA, KEY_WORDS[0]), i32.const(BLOCK), i32.const(16)),
+      memoryCopy(stateAddress(SALSA, KEY_WORDS[1]), i32.const(BLOCK + 16), i32.const(16)),
+      memoryCopy(stateAddress(SALSA, NONCE_WORD), i32.const(NONCE24 + 16), i32.const(8)),
+      setStateWord(SALSA, COUNTER_WORD, get('counterLow')),
+      setStateWord(SALSA, COUNTER_WORD + 1, get('counterHigh')),
     ],
   });
 }
@@ -110,14 +110,16 @@ function hsalsaRekey(): string {
  * the last.
  */
 function secretbox(): string[] {
-  const HEAD = 224;
+  // Keystream bytes 0..31 key Poly1305; the message starts at byte 32.
+  const POLY_KEY_BYTES = 32;
+  const HEAD = 256 - POLY_KEY_BYTES;
   const init = func({
     name: 'box_init',
     exported: true,
     body: [
       memoryFill(i32.const(TAIL), i32.const(256)),
-      call('salsa_group', i32.const(TAIL), i32.const(10)),
-      memoryCopy(i32.const(POLY + P.KEY), i32.const(TAIL), i32.const(32)),
+      call('salsa_group', i32.const(TAIL), i32.const(DOUBLE_ROUNDS)),
+      memoryCopy(i32.const(POLY + P.KEY), i32.const(TAIL), i32.const(POLY_KEY_BYTES)),
       call('poly_init'),
       advanceCounter(SALSA, i64.const(4)),
       setGlobal('fresh', i32.const(1)),
@@ -133,15 +135,11 @@ function secretbox(): string[] {
       ifThen(getGlobal('fresh'), [
         setGlobal('fresh', i32.const(0)),
         set('head', select(get('len'), i32.const(HEAD), i32.ltU(get('len'), i32.const(HEAD)))),
-        set('i', i32.const(0)),
-        whileLoop('head', i32.ltU(get('i'), get('head')), [
-          v128.store(i32.add(get('ptr'), get('i')), v128.xor(v128.load(i32.add(get('ptr'), get('i'))), v128.load(get('i'), TAIL + 32))),
-          set('i', i32.add(get('i'), i32.const(16))),
-        ]),
+        ...xorFromMemory(TAIL + POLY_KEY_BYTES, get('head')),
         set('ptr', i32.add(get('ptr'), get('head'))),
         set('len', i32.sub(get('len'), get('head'))),
       ]),
-      call('salsa_xor', get('ptr'), get('len'), i32.const(10)),
+      call('salsa_xor', get('ptr'), get('len'), i32.const(DOUBLE_ROUNDS)),
     ],
   });
   // Poly1305 of a slice as message bytes (RFC 8439 §2.5.1): whole blocks with the 2^128 bit, a

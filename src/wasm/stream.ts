@@ -57,8 +57,17 @@ export function twoChains(c: StreamCipher, m: Arith, x: string[], y: string[]): 
   return c.doubleRound.flatMap((words) => interleave([c.quarterRound(m, x, words), c.quarterRound(m, y, words)]));
 }
 
+/** ChaCha20 and Salsa20 are 20 rounds: 10 double rounds (RFC 8439 §2.3, Salsa20 specification §8). */
+export const DOUBLE_ROUNDS = 10;
+
 /** Word w of the input state. */
-const stateWord = (c: StreamCipher, w: number): Expr => i32.load(i32.const(c.state), 4 * w);
+export const stateWord = (c: StreamCipher, w: number): Expr => i32.load(i32.const(c.state), 4 * w);
+
+/** Sets word w of the input state. */
+export const setStateWord = (c: StreamCipher, w: number, value: Expr): Expr => i32.store(i32.const(c.state), value, 4 * w);
+
+/** The address of word w of the input state. */
+export const stateAddress = (c: StreamCipher, w: number): Expr => i32.const(c.state + 4 * w);
 
 /** The input state into the scalar locals y0..y15. */
 export const loadState = (c: StreamCipher, y: string[]): Expr[] => y.map((n, w) => set(n, stateWord(c, w)));
@@ -268,4 +277,19 @@ export function subkeyFunction(c: StreamCipher, name: string, words: readonly nu
  */
 export function slicePasses(name: string, passes: string[]): string {
   return func({ name, exported: true, params: [['ptr', 'i32'], ['len', 'i32']], body: passes.map((f) => call(f, get('ptr'), get('len'))) });
+}
+
+/**
+ * XORs keystream already in memory at `keystream` into the data at the
+ * param `ptr`, 16 bytes at a time while the i32 local `i` is below `end`
+ * (the bytes up to the next multiple of 16 are scratch).
+ */
+export function xorFromMemory(keystream: number, end: Expr): Expr[] {
+  return [
+    set('i', i32.const(0)),
+    whileLoop('keystream', i32.ltU(get('i'), end), [
+      v128.store(i32.add(get('ptr'), get('i')), v128.xor(v128.load(i32.add(get('ptr'), get('i'))), v128.load(get('i'), keystream))),
+      set('i', i32.add(get('i'), i32.const(16))),
+    ]),
+  ];
 }
