@@ -14,14 +14,14 @@
  * round, the rounds, the state layout) and the AEADs.
  */
 import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, PAGES, POLY, REST, REST_BYTES, STATE, TAIL } from './layout.js';
-import { poly1305Functions } from '../poly1305/kernel.js';
+import { poly1305Functions, polyKeyFrom, polyTagTo } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import { type Arith, COLUMNS, DIAGONALS, scalarArith, vectorArith } from '../wasm/arx.js';
 import {
   DOUBLE_ROUNDS, type StreamCipher, addState, group8Function, groupFunction, loadState, roundLoop, scalarXorFunction, setStateWord, slicePasses, stateAddress, stateWord, subkeyFunction, twoChains, vectorXorFunction, xorFromMemory,
 } from '../wasm/stream.js';
 import {
-  type ByteRotation, type Expr, call, callVariant, declare, func, get, getGlobal, i32, i64, ifElse, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, ret, select, set, setGlobal, v128, variantFunctions, variantGlobal, wipeFunction,
+  type ByteRotation, type Expr, call, callVariant, declare, func, get, getGlobal, i32, i64, ifElse, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, ret, select, set, setGlobal, variantFunctions, variantGlobal, wipeFunction,
 } from '../wasm/wat.js';
 
 /** RFC 8439 §2.1: the quarter round on the locals x at words a, b, c, d. */
@@ -143,8 +143,7 @@ function aead(variant: ByteRotation): string[] {
         call('chacha20_two_blocks', i32.const(TAIL)),
         setGlobal('fresh', i32.const(2)),
       ]),
-      memoryCopy(i32.const(POLY + P.KEY), i32.const(TAIL), i32.const(32)),
-      call('poly_init'),
+      ...polyKeyFrom(POLY, i32.const(keystreamBlock(0))),
       setStateWord(CHACHA, COUNTER_WORD, i32.const(1)),
     ],
   });
@@ -162,8 +161,7 @@ function aead(variant: ByteRotation): string[] {
       i64.store(i32.const(POLY + P.SCRATCH), i64.fromF64(get('aadLength'))),
       i64.store(i32.const(POLY + P.SCRATCH), i64.fromF64(get('dataLength')), 8),
       call('poly_blocks_scalar', i32.const(POLY + P.SCRATCH), i32.const(16), i32.const(P.HIBIT)),
-      call('poly_finish'),
-      v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG))),
+      ...polyTagTo(POLY, get('tag')),
     ],
   });
   return [init, slice('aead', crypt), slicePasses('aead_seal', ['aead_crypt', 'poly_pad16']), slicePasses('aead_open', ['poly_pad16', 'aead_crypt']), finish];
@@ -241,8 +239,7 @@ function secretstream(): string[] {
         i32.store8(i32.add(i32.const(REST), get('total')), i32.const(1)),
         call('poly_blocks_scalar', i32.add(i32.const(REST), i32.and(get('total'), i32.const(~15))), i32.const(16), i32.const(0)),
       ]),
-      call('poly_finish'),
-      v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG))),
+      ...polyTagTo(POLY, get('tag')),
     ],
   });
   return [block, crypt, mac, slicePasses('stream_seal', ['stream_crypt', 'stream_mac']), slicePasses('stream_open', ['stream_mac', 'stream_crypt']), finish];

@@ -23,7 +23,7 @@
  */
 import { H, HIBIT, KEY, PAD, POWERS, R, SCRATCH, TAG } from './layout.js';
 import {
-  type Expr, call, declare, doWhile, func, get, i32, i32x4, i64, i64x2, ifElse, ifThen, regs, set, transpose4, v128, whileLoop,
+  type Expr, call, declare, doWhile, func, get, i32, i32x4, i64, i64x2, ifElse, ifThen, memoryCopy, regs, set, transpose4, v128, whileLoop,
 } from '../wasm/wat.js';
 
 const MASK26 = 0x3ffffff;
@@ -82,74 +82,104 @@ function splitBlock(w: Expr[], and: (x: Expr) => Expr, shr: (x: Expr, n: number)
 /** t0 + t1 + ... as a running sum, each add taking the sum so far as its first operand. */
 const sumFirst = (terms: Expr[]): Expr => terms.reduce((x, y) => i64x2.add(x, y));
 
-export function poly1305Functions(base: number): string[] {
-  const h = limbs('h'), r = limbs('r'), r5 = limbs('s'), d = limbs('d');
-  const at = (field: number, limb = 0) => i32.const(base + field + 4 * limb);
-  const loadLimbs = (names: string[], field: number) => names.map((n, i) => set(n, i64.extend(i32.load(at(field, i)))));
-  const storeLimbs = (names: string[], field: number) => names.map((n, i) => i32.store(at(field, i), i32.wrap(get(n))));
-  const times5 = (dst: string[], src: string[]) => dst.map((n, i) => set(n, i64.mul(get(src[i]), i64.const(5))));
-  const scalarLocals = { ...declare([...h, ...r, ...r5, ...d], 'i64') };
+/** The fields of a Poly1305 state at `base` in a module's memory (layout.ts). */
+interface State {
+  /** The address of word `limb` of `field`. */
+  at(field: number, limb?: number): Expr;
+}
 
-  // poly_init: r = clamp(key[0..16]) (RFC 8439 §2.5), s = key[16..32], h = 0.
-  const init = func({
+const stateAt = (base: number): State => ({ at: (field, limb = 0) => i32.const(base + field + 4 * limb) });
+
+// Scalar registers: the accumulator h, r, 5 * r, and the 64-bit limb sums.
+const h = limbs('h'), r = limbs('r'), r5 = limbs('s'), d = limbs('d');
+const scalarLocals = { ...declare([...h, ...r, ...r5, ...d], 'i64') };
+
+const loadLimbs = (s: State, names: string[], field: number) => names.map((n, i) => set(n, i64.extend(i32.load(s.at(field, i)))));
+const storeLimbs = (s: State, names: string[], field: number) => names.map((n, i) => i32.store(s.at(field, i), i32.wrap(get(n))));
+const times5 = (dst: string[], src: string[]) => dst.map((n, i) => set(n, i64.mul(get(src[i]), i64.const(5))));
+
+/** The 32-bit words w0..w3 of a 16-byte block, split into 26-bit limbs. */
+const scalarLimbs = (w: Expr[]): Expr[] => splitBlock(w, (x) => i32.and(x, i32.const(MASK26)), i32.shr, i32.shl, i32.or);
+
+/** poly_init(): r = clamp(key[0..16]) (RFC 8439 §2.5), s = key[16..32], h = 0. */
+function init(s: State): string {
+  return func({
     name: 'poly_init',
     exported: true,
     locals: declare(['w0', 'w1', 'w2', 'w3'], 'i32'),
     body: [
-      set('w0', i32.and(i32.load(at(KEY, 0)), i32.const(0x0fffffff))),
-      set('w1', i32.and(i32.load(at(KEY, 1)), i32.const(0x0ffffffc))),
-      set('w2', i32.and(i32.load(at(KEY, 2)), i32.const(0x0ffffffc))),
-      set('w3', i32.and(i32.load(at(KEY, 3)), i32.const(0x0ffffffc))),
-      ...splitBlock(['w0', 'w1', 'w2', 'w3'].map(get), (x) => i32.and(x, i32.const(MASK26)), i32.shr, i32.shl, i32.or)
-        .map((limb, i) => i32.store(at(R, i), limb)),
-      ...[0, 1, 2, 3].map((i) => i32.store(at(PAD, i), i32.load(at(KEY, 4 + i)))),
-      ...[0, 1, 2, 3, 4].map((i) => i32.store(at(H, i), i32.const(0))),
+      set('w0', i32.and(i32.load(s.at(KEY, 0)), i32.const(0x0fffffff))),
+      set('w1', i32.and(i32.load(s.at(KEY, 1)), i32.const(0x0ffffffc))),
+      set('w2', i32.and(i32.load(s.at(KEY, 2)), i32.const(0x0ffffffc))),
+      set('w3', i32.and(i32.load(s.at(KEY, 3)), i32.const(0x0ffffffc))),
+      ...scalarLimbs(['w0', 'w1', 'w2', 'w3'].map(get)).map((limb, i) => i32.store(s.at(R, i), limb)),
+      ...[0, 1, 2, 3].map((i) => i32.store(s.at(PAD, i), i32.load(s.at(KEY, 4 + i)))),
+      ...[0, 1, 2, 3, 4].map((i) => i32.store(s.at(H, i), i32.const(0))),
     ],
   });
+}
 
-  // Scalar loop: h = (h + m) * r for each 16-byte block, `hibit` = 2^128 or 0.
-  const scalarBlocks = func({
+/** poly_blocks_scalar(ptr, len, hibit): h = (h + m) * r for each 16-byte block, `hibit` = 2^128 or 0. */
+function scalarBlocks(s: State): string {
+  return func({
     name: 'poly_blocks_scalar',
     params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
     locals: { ...scalarLocals, ...declare(['w0', 'w1', 'w2', 'w3'], 'i32') },
     body: [
-      ...loadLimbs(h, H), ...loadLimbs(r, R), ...times5(r5, r),
+      ...loadLimbs(s, h, H), ...loadLimbs(s, r, R), ...times5(r5, r),
       whileLoop('block', i32.geU(get('len'), i32.const(16)), [
         ...[0, 1, 2, 3].map((i) => set(`w${i}`, i32.load(get('ptr'), 4 * i))),
-        ...splitBlock(['w0', 'w1', 'w2', 'w3'].map(get), (x) => i32.and(x, i32.const(MASK26)), i32.shr, i32.shl, i32.or)
+        ...scalarLimbs(['w0', 'w1', 'w2', 'w3'].map(get))
           .map((limb, i) => set(h[i], i64.add(get(h[i]), i64.extend(i === 4 ? i32.or(limb, get('hibit')) : limb)))),
         ...mulmod(h, h, r, r5, d),
         set('ptr', i32.add(get('ptr'), i32.const(16))),
         set('len', i32.sub(get('len'), i32.const(16))),
       ]),
-      ...storeLimbs(h, H),
+      ...storeLimbs(s, h, H),
     ],
   });
+}
 
-  // Vector loop, 64 bytes an iteration; returns with h in memory as the scalar loop does.
-  const vH = limbs('vh'), vM = limbs('vm'), vIn = limbs('vin'), vR = limbs('vr'), vS = limbs('vs'), vD = limbs('vd');
-  const w = regs('vw', 4), t = regs('vt', 4);
-  const r2 = limbs('p'), r4 = limbs('q'), p5 = limbs('p5'), q5 = limbs('q5');
-  /** Lanes [a, a, b, b] of 32-bit limbs from two i64 locals. */
-  const pair = (a: string, b: string): Expr =>
-    v128.shuffle32([0, 0, 4, 4], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
-  /** Lanes [a, b, 0, 0]. */
-  const lanes2 = (a: string, b: string): Expr =>
-    v128.shuffle32([0, 4, 1, 5], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
-  /**
-   * The loop's powers of r: the lanes [r^4, r^4, r^2, r^2] of each limb
-   * (and 5 times them, for limbs 1..4) are read from the state's POWERS
-   * field at each use rather than held in nine v128 locals: the loop then
-   * needs nine registers fewer, which JavaScriptCore otherwise spills
-   * around the products (docs/performance.md#poly1305).
-   */
-  const slot = (n: number): Expr => v128.load(at(POWERS), 16 * n);
-  const powers = [0, 1, 2, 3, 4].map(slot);
-  // productTerms reads 5 * b_j only for j >= 1, so POWERS keeps no 5 * r_0:
-  // slots 5..8 hold 5 times limbs 1..4.
-  const powers5 = ['', ...[1, 2, 3, 4].map((j) => slot(4 + j))];
-  /** One iteration over the 64 bytes at ptr; the first also adds vIn (the scalar h) into m0. */
-  const iteration = (first: boolean): Expr[] => [
+// Vector registers: the two lanes' accumulators [A, B], the message limbs,
+// the scalar h on its way in, the final [r^2, r] and 5 times it, the limb
+// sums, the transposed message words and scratch; r^2, r^4 and 5 times them.
+const vH = limbs('vh'), vM = limbs('vm'), vIn = limbs('vin'), vR = limbs('vr'), vS = limbs('vs'), vD = limbs('vd');
+const w = regs('vw', 4), t = regs('vt', 4);
+const r2 = limbs('p'), r4 = limbs('q'), p5 = limbs('p5'), q5 = limbs('q5');
+
+/** Lanes [a, a, b, b] of 32-bit limbs from two i64 locals. */
+const pair = (a: string, b: string): Expr =>
+  v128.shuffle32([0, 0, 4, 4], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
+/** Lanes [a, b, 0, 0]. */
+const lanes2 = (a: string, b: string): Expr =>
+  v128.shuffle32([0, 4, 1, 5], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
+
+/**
+ * The loop's powers of r: the lanes [r^4, r^4, r^2, r^2] of each limb
+ * (and 5 times them, for limbs 1..4) are read from the state's POWERS
+ * field at each use rather than held in nine v128 locals: the loop then
+ * needs nine registers fewer, which JavaScriptCore otherwise spills
+ * around the products (docs/performance.md#poly1305).
+ */
+const powerSlot = (s: State, n: number): Expr => v128.load(s.at(POWERS), 16 * n);
+const powers = (s: State): Expr[] => [0, 1, 2, 3, 4].map((n) => powerSlot(s, n));
+// productTerms reads 5 * b_j only for j >= 1, so POWERS keeps no 5 * r_0:
+// slots 5..8 hold 5 times limbs 1..4.
+const powers5 = (s: State): Expr[] => ['', ...[1, 2, 3, 4].map((j) => powerSlot(s, 4 + j))];
+
+/** r^2 and r^4 from r, then their lanes [r^4, r^4, r^2, r^2] and 5 times them into POWERS. */
+function storePowers(s: State): Expr[] {
+  return [
+    ...mulmod(r2, r, r, r5, d), ...times5(p5, r2),
+    ...mulmod(r4, r2, r2, p5, d), ...times5(q5, r4),
+    ...[0, 1, 2, 3, 4].map((i) => v128.store(s.at(POWERS), pair(r4[i], r2[i]), 16 * i)),
+    ...[1, 2, 3, 4].map((i) => v128.store(s.at(POWERS), i32x4.mul(powers(s)[i], i32x4.splat(i32.const(5))), 16 * (4 + i))),
+  ];
+}
+
+/** One iteration over the 64 bytes at ptr; the first also adds vIn (the scalar h) into m0. */
+function iteration(s: State, first: boolean): Expr[] {
+  return [
     // Lanes [m2, m3, m0, m1]: transpose the blocks so that vw_j holds word j of each.
     ...transpose4(w, t, [32, 48, 0, 16].map((o) => v128.load(get('ptr'), o))),
     ...splitBlock(w.map(get), (x) => v128.and(x, get('vmask')), i32x4.shr, i32x4.shl, v128.or)
@@ -161,14 +191,31 @@ export function poly1305Functions(base: number): string[] {
     ...vD.map((n, k) =>
       set(n, sumFirst([
         i64x2.extendLow(get(vM[k])),
-        sumFirst(productTerms(vM.map(get), i64x2.mulHigh, powers, powers5, k)),
-        sumFirst(productTerms(vH.map(get), i64x2.mulLow, powers, powers5, k)),
+        sumFirst(productTerms(vM.map(get), i64x2.mulHigh, powers(s), powers5(s), k)),
+        sumFirst(productTerms(vH.map(get), i64x2.mulLow, powers(s), powers5(s), k)),
       ]))),
     ...vectorCarry(vH, vD),
     set('ptr', i32.add(get('ptr'), i32.const(64))),
     set('len', i32.sub(get('len'), i32.const(64))),
   ];
-  const vectorBlocks = func({
+}
+
+/** h = A * r^2 + B * r: lanes [r^2, r], then the two lanes summed and carried. */
+const combineLanes = (): Expr[] => [
+  ...vR.map((n, i) => set(n, lanes2(r2[i], r[i]))),
+  ...vS.map((n, i) => set(n, i32x4.mul(get(vR[i]), i32x4.splat(i32.const(5))))),
+  ...vD.map((n, k) => set(n, productTerms(vH.map(get), i64x2.mulLow, vR.map(get), vS.map(get), k).reduce((x, y) => i64x2.add(x, y)))),
+  ...d.map((n, k) => set(n, i64.add(i64x2.lane(get(vD[k]), 0), i64x2.lane(get(vD[k]), 1)))),
+  ...carry(h, d),
+];
+
+/**
+ * poly_blocks_vector(ptr, len, hibit): the 2-lane loop, 64 bytes an
+ * iteration (see the header), then the scalar loop for the last blocks;
+ * returns with h in memory as the scalar loop does.
+ */
+function vectorBlocks(s: State): string {
+  return func({
     name: 'poly_blocks_vector',
     params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
     locals: {
@@ -177,12 +224,8 @@ export function poly1305Functions(base: number): string[] {
       ...declare([...vH, ...vM, ...vIn, ...vR, ...vS, ...vD, ...w, ...t, 'vhibit', 'vmask'], 'v128'),
     },
     body: [
-      ...loadLimbs(h, H), ...loadLimbs(r, R), ...times5(r5, r),
-      // r^2 and r^4, then the lane vectors [r^4, r^4, r^2, r^2] and 5 times them.
-      ...mulmod(r2, r, r, r5, d), ...times5(p5, r2),
-      ...mulmod(r4, r2, r2, p5, d), ...times5(q5, r4),
-      ...[0, 1, 2, 3, 4].map((i) => v128.store(at(POWERS), pair(r4[i], r2[i]), 16 * i)),
-      ...[1, 2, 3, 4].map((i) => v128.store(at(POWERS), i32x4.mul(powers[i], i32x4.splat(i32.const(5))), 16 * (4 + i))),
+      ...loadLimbs(s, h, H), ...loadLimbs(s, r, R), ...times5(r5, r),
+      ...storePowers(s),
       // The scalar h enters as part of the first m0 (lane 2 of the message vectors).
       ...vIn.map((n, i) => set(n, v128.shuffle32([4, 4, 0, 4], i32x4.splat(i32.wrap(get(h[i]))), v128.const32(0, 0, 0, 0)))),
       ...vH.map((n) => set(n, v128.const32(0, 0, 0, 0))),
@@ -191,22 +234,19 @@ export function poly1305Functions(base: number): string[] {
       // poly_blocks calls this with at least VECTOR_THRESHOLD >= 128 bytes.
       // The first iteration, which adds the scalar h in, runs before the
       // loop, so that the five vectors carrying h are not live in it.
-      ...iteration(true),
-      doWhile('group', iteration(false), i32.geU(get('len'), i32.const(64))),
-      // h = A * r^2 + B * r: lanes [r^2, r], then the two lanes summed.
-      ...vR.map((n, i) => set(n, lanes2(r2[i], r[i]))),
-      ...vS.map((n, i) => set(n, i32x4.mul(get(vR[i]), i32x4.splat(i32.const(5))))),
-      ...vD.map((n, k) => set(n, productTerms(vH.map(get), i64x2.mulLow, vR.map(get), vS.map(get), k).reduce((x, y) => i64x2.add(x, y)))),
-      ...d.map((n, k) => set(n, i64.add(i64x2.lane(get(vD[k]), 0), i64x2.lane(get(vD[k]), 1)))),
-      ...carry(h, d),
-      ...storeLimbs(h, H),
+      ...iteration(s, true),
+      doWhile('group', iteration(s, false), i32.geU(get('len'), i32.const(64))),
+      ...combineLanes(),
+      ...storeLimbs(s, h, H),
       // Fewer than 4 blocks remain.
       call('poly_blocks_scalar', get('ptr'), get('len'), get('hibit')),
     ],
   });
+}
 
-
-  const blocks = func({
+/** poly_blocks(ptr, len, hibit): the vector loop from VECTOR_THRESHOLD bytes on, else the scalar one. */
+function blocks(): string {
+  return func({
     name: 'poly_blocks',
     exported: true,
     params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
@@ -216,9 +256,11 @@ export function poly1305Functions(base: number): string[] {
         [call('poly_blocks_scalar', get('ptr'), get('len'), get('hibit'))]),
     ],
   });
+}
 
-  // Whole blocks, then a final partial block zero-padded to 16 bytes (RFC 8439 §2.8 pad16).
-  const pad16 = func({
+/** poly_pad16(ptr, len): whole blocks, then a final partial block zero-padded to 16 bytes (RFC 8439 §2.8 pad16). */
+function pad16(s: State): string {
+  return func({
     name: 'poly_pad16',
     exported: true,
     params: [['ptr', 'i32'], ['len', 'i32']],
@@ -227,26 +269,28 @@ export function poly1305Functions(base: number): string[] {
       set('full', i32.and(get('len'), i32.const(~15))),
       call('poly_blocks', get('ptr'), get('full'), i32.const(HIBIT)),
       ifThen(i32.and(get('len'), i32.const(15)), [
-        i64.store(at(SCRATCH), i64.const(0)),
-        i64.store(at(SCRATCH, 2), i64.const(0)),
+        i64.store(s.at(SCRATCH), i64.const(0)),
+        i64.store(s.at(SCRATCH, 2), i64.const(0)),
         set('i', i32.const(0)),
         whileLoop('tail', i32.ltU(get('i'), i32.and(get('len'), i32.const(15))), [
-          i32.store8(i32.add(get('i'), i32.const(base + SCRATCH)), i32.load8(i32.add(get('ptr'), i32.add(get('full'), get('i'))))),
+          i32.store8(i32.add(get('i'), s.at(SCRATCH)), i32.load8(i32.add(get('ptr'), i32.add(get('full'), get('i'))))),
           set('i', i32.add(get('i'), i32.const(1))),
         ]),
-        call('poly_blocks_scalar', at(SCRATCH), i32.const(16), i32.const(HIBIT)),
+        call('poly_blocks_scalar', s.at(SCRATCH), i32.const(16), i32.const(HIBIT)),
       ]),
     ],
   });
+}
 
-  // tag = ((h mod p) + s) mod 2^128 (RFC 8439 §2.5.1), in constant time.
+/** poly_finish(): tag = ((h mod p) + s) mod 2^128 (RFC 8439 §2.5.1), in constant time, on 32-bit limbs. */
+function finish(s: State): string {
   const g = limbs('g');
-  const finish = func({
+  return func({
     name: 'poly_finish',
     exported: true,
     locals: { ...declare([...h, ...g], 'i32'), mask: 'i32', c: 'i32', f: 'i64' },
     body: [
-      ...h.map((n, i) => set(n, i32.load(at(H, i)))),
+      ...h.map((n, i) => set(n, i32.load(s.at(H, i)))),
       // Full carry so every limb is below 2^26 (h < 2^130 + small).
       ...[1, 2, 3, 4].flatMap((i) => [
         set(h[(i + 1) % 5], i32.add(get(h[(i + 1) % 5]), i === 4 ? i32.mul(i32.shr(get(h[4]), 26), i32.const(5)) : i32.shr(get(h[i]), 26))),
@@ -266,17 +310,31 @@ export function poly1305Functions(base: number): string[] {
       ...h.map((n, i) => set(n, i32.or(i32.and(get(n), i32.xor(get('mask'), i32.const(-1))), i32.and(get(g[i]), get('mask'))))),
       // h + s mod 2^128, a 32-bit word at a time. Adding (not OR-ing) the
       // shifted limbs stays right when limb 1 is 2^26 after the carry pass.
-      set('f', i64.add(i64.add(i64.extend(get(h[0])), i64.shl(i64.extend(get(h[1])), 26)), i64.extend(i32.load(at(PAD, 0))))),
-      i32.store(at(TAG, 0), i32.wrap(get('f'))),
+      set('f', i64.add(i64.add(i64.extend(get(h[0])), i64.shl(i64.extend(get(h[1])), 26)), i64.extend(i32.load(s.at(PAD, 0))))),
+      i32.store(s.at(TAG, 0), i32.wrap(get('f'))),
       ...[1, 2, 3].flatMap((i) => [
-        set('f', i64.add(i64.add(i64.shr(get('f'), 32), i64.shl(i64.extend(get(h[i + 1])), [20, 14, 8][i - 1])), i64.extend(i32.load(at(PAD, i))))),
-        i32.store(at(TAG, i), i32.wrap(get('f'))),
+        set('f', i64.add(i64.add(i64.shr(get('f'), 32), i64.shl(i64.extend(get(h[i + 1])), [20, 14, 8][i - 1])), i64.extend(i32.load(s.at(PAD, i))))),
+        i32.store(s.at(TAG, i), i32.wrap(get('f'))),
       ]),
     ],
   });
-
-  return [init, scalarBlocks, vectorBlocks, blocks, pad16, finish];
 }
+
+/**
+ * The Poly1305 functions for a module whose memory holds the state at
+ * `base`: poly_init, poly_blocks (with its scalar and vector loops),
+ * poly_pad16 and poly_finish.
+ */
+export function poly1305Functions(base: number): string[] {
+  const s = stateAt(base);
+  return [init(s), scalarBlocks(s), vectorBlocks(s), blocks(), pad16(s), finish(s)];
+}
+
+/** For the including module: Poly1305 keyed with the 32 bytes (r || s) at `key`, copied into the state at `base`. */
+export const polyKeyFrom = (base: number, key: Expr): Expr[] => [memoryCopy(i32.const(base + KEY), key, i32.const(32)), call('poly_init')];
+
+/** For the including module: the MAC finished and its 16-byte tag stored at `tag`. */
+export const polyTagTo = (base: number, tag: Expr): Expr[] => [call('poly_finish'), v128.store(tag, v128.load(i32.const(base + TAG)))];
 
 /** The carry pass of the vector loop, on two 64-bit lanes; leaves 32-bit limbs in lanes 0 and 1. */
 function vectorCarry(hv: string[], d: string[]): Expr[] {

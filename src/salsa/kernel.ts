@@ -15,7 +15,7 @@
  */
 import { COUNTER_WORD, HSALSA_WORDS, KEY_WORDS, NONCE_WORD } from './constants.js';
 import { BLOCK, BUFFER, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';
-import { poly1305Functions } from '../poly1305/kernel.js';
+import { poly1305Functions, polyKeyFrom, polyTagTo } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import { type Arith, vectorArith } from '../wasm/arx.js';
 import {
@@ -119,8 +119,7 @@ function secretbox(): string[] {
     body: [
       memoryFill(i32.const(TAIL), i32.const(256)),
       call('salsa_group', i32.const(TAIL), i32.const(DOUBLE_ROUNDS)),
-      memoryCopy(i32.const(POLY + P.KEY), i32.const(TAIL), i32.const(POLY_KEY_BYTES)),
-      call('poly_init'),
+      ...polyKeyFrom(POLY, i32.const(TAIL)),
       advanceCounter(SALSA, i64.const(4)),
       setGlobal('fresh', i32.const(1)),
     ],
@@ -163,7 +162,7 @@ function secretbox(): string[] {
     name: 'box_finish',
     exported: true,
     params: [['tag', 'i32']],
-    body: [call('poly_finish'), v128.store(get('tag'), v128.load(i32.const(POLY + P.TAG)))],
+    body: polyTagTo(POLY, get('tag')),
   });
   return [init, crypt, mac, slicePasses('box_seal', ['box_crypt', 'box_mac']), slicePasses('box_open', ['box_mac', 'box_crypt']), finish];
 }
