@@ -1,11 +1,13 @@
 /** The ChaCha input block (RFC 8439 §2.3), for the pure-JS tier. */
 import { readLE32 } from '../runtime/bytes.js';
+import { SIGMA, TAU } from '../salsa/constants.js';
 
-/** "expand 32-byte k" as four little-endian words (RFC 8439 §2.3). */
-export const SIGMA = [0x61707865, 0x3320646e, 0x79622d32, 0x6b206574] as const;
-/** "expand 16-byte k", the original ChaCha's constant for 128-bit keys. */
-export const TAU = [0x61707865, 0x3120646e, 0x79622d36, 0x6b206574] as const;
-
+/**
+ * ChaCha's constants are Salsa20's (RFC 8439 §2.3: "expand 32-byte k"; the
+ * original ChaCha's "expand 16-byte k" for 128-bit keys), defined once in
+ * salsa/constants.ts.
+ */
+export { SIGMA, TAU };
 
 /**
  * The 16 input words for a key (32 bytes, or 16 used twice under TAU), a

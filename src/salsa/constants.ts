@@ -1,4 +1,8 @@
-/** The Salsa20 constants (specification §10), as four little-endian words for input words 0, 5, 10 and 15. */
+/**
+ * The Salsa20 constants (specification §10), as four little-endian words
+ * for input words 0, 5, 10 and 15; ChaCha uses the same words in 0..3
+ * (chacha/state.ts re-exports them).
+ */
 
 /** "expand 32-byte k": a 32-byte key. */
 export const SIGMA = [0x61707865, 0x3320646e, 0x79622d32, 0x6b206574] as const;
