@@ -339,6 +339,16 @@ const mergeTop = (): Expr[] => [
 ];
 
 /**
+ * The pending merges: the stack merged down to popcount(COUNTER - BASE)
+ * entries (the count into the i32 local `entries`), the complete subtrees
+ * left of chunk COUNTER.
+ */
+const mergePending = (entries: string): Expr[] => [
+  set(entries, i32.wrap(i64.popcnt(i64.sub(i64.load(i32.const(L.COUNTER)), i64.load(i32.const(L.BASE)))))),
+  whileLoop('merge', i32.gtU(depth(), get(entries)), mergeTop()),
+];
+
+/**
  * push_cv(ptr): pushes the CV at ptr, of the subtree starting at chunk
  * COUNTER. First the stack is merged down to popcount(COUNTER - BASE)
  * entries, the complete subtrees left of it: merging lazily like this
@@ -352,8 +362,7 @@ function pushCv(): string {
     params: [['ptr', 'i32']],
     locals: { target: 'i32' },
     body: [
-      set('target', i32.wrap(i64.popcnt(i64.sub(i64.load(i32.const(L.COUNTER)), i64.load(i32.const(L.BASE)))))),
-      whileLoop('merge', i32.gtU(depth(), get('target')), mergeTop()),
+      ...mergePending('target'),
       memoryCopy(stackEntry(depth()), get('ptr'), i32.const(32)),
       setDepth(i32.add(depth(), i32.const(1))),
     ],
@@ -423,8 +432,7 @@ function foldRoot(): string {
     locals: { d: 'i32' },
     body: [
       // Pending merges first: the stack is left with the complete subtrees left of the last chunk.
-      set('d', i32.wrap(i64.popcnt(i64.sub(i64.load(i32.const(L.COUNTER)), i64.load(i32.const(L.BASE)))))),
-      whileLoop('merge', i32.gtU(depth(), get('d')), mergeTop()),
+      ...mergePending('d'),
       // The chunk's CV is the right half of the next parent's block.
       memoryCopy(i32.const(L.ROOT_BLOCK + 32), get('cv'), i32.const(32)),
       set('d', depth()),

@@ -14,7 +14,7 @@
  * round, the rounds, the state layout) and the AEADs.
  */
 import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, PAGES, POLY, REST, REST_BYTES, STATE, TAIL } from './layout.js';
-import { poly1305Functions, polyKeyFrom, polyTagTo } from '../poly1305/kernel.js';
+import { poly1305Functions, polyKeyFrom, polyTagTo, wholeBlocks } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import { type Arith, COLUMNS, DIAGONALS, scalarArith, vectorArith } from '../wasm/arx.js';
 import {
@@ -214,8 +214,7 @@ function secretstream(): string[] {
     params: [['ptr', 'i32'], ['len', 'i32']],
     locals: { full: 'i32' },
     body: [
-      set('full', i32.and(get('len'), i32.const(~15))),
-      call('poly_blocks', get('ptr'), get('full'), i32.const(P.HIBIT)),
+      ...wholeBlocks(),
       memoryCopy(i32.const(REST), i32.add(get('ptr'), get('full')), i32.and(get('len'), i32.const(15))),
     ],
   });

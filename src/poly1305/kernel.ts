@@ -266,8 +266,7 @@ function pad16(s: State): string {
     params: [['ptr', 'i32'], ['len', 'i32']],
     locals: declare(['full', 'i'], 'i32'),
     body: [
-      set('full', i32.and(get('len'), i32.const(~15))),
-      call('poly_blocks', get('ptr'), get('full'), i32.const(HIBIT)),
+      ...wholeBlocks(),
       ifThen(i32.and(get('len'), i32.const(15)), [
         i64.store(s.at(SCRATCH), i64.const(0)),
         i64.store(s.at(SCRATCH, 2), i64.const(0)),
@@ -329,6 +328,15 @@ export function poly1305Functions(base: number): string[] {
   const s = stateAt(base);
   return [init(s), scalarBlocks(s), vectorBlocks(s), blocks(), pad16(s), finish(s)];
 }
+
+/**
+ * The whole 16-byte blocks of the slice at the params ptr, len into the MAC,
+ * with the 2^128 bit; the i32 local `full` is left holding their byte count.
+ */
+export const wholeBlocks = (): Expr[] => [
+  set('full', i32.and(get('len'), i32.const(~15))),
+  call('poly_blocks', get('ptr'), get('full'), i32.const(HIBIT)),
+];
 
 /** For the including module: Poly1305 keyed with the 32 bytes (r || s) at `key`, copied into the state at `base`. */
 export const polyKeyFrom = (base: number, key: Expr): Expr[] => [memoryCopy(i32.const(base + KEY), key, i32.const(32)), call('poly_init')];

@@ -15,7 +15,7 @@
  */
 import { COUNTER_WORD, HSALSA_WORDS, KEY_WORDS, NONCE_WORD } from './constants.js';
 import { BLOCK, BUFFER, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';
-import { poly1305Functions, polyKeyFrom, polyTagTo } from '../poly1305/kernel.js';
+import { poly1305Functions, polyKeyFrom, polyTagTo, wholeBlocks } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
 import { type Arith, vectorArith } from '../wasm/arx.js';
 import {
@@ -148,8 +148,7 @@ function secretbox(): string[] {
     params: [['ptr', 'i32'], ['len', 'i32']],
     locals: declare(['full', 'i'], 'i32'),
     body: [
-      set('full', i32.and(get('len'), i32.const(~15))),
-      call('poly_blocks', get('ptr'), get('full'), i32.const(P.HIBIT)),
+      ...wholeBlocks(),
       ifThen(i32.and(get('len'), i32.const(15)), [
         v128.store(i32.const(POLY + P.SCRATCH), v128.const32(0, 0, 0, 0)),
         memoryCopy(i32.const(POLY + P.SCRATCH), i32.add(get('ptr'), get('full')), i32.and(get('len'), i32.const(15))),

@@ -91,6 +91,13 @@ const counter64 = (c: StreamCipher): Expr => i64.load(i32.const(c.state), 4 * c.
 /** Moves the block counter `blocks` (an i64) on; the caller knows the blocks it used. */
 export const advanceCounter = (c: StreamCipher, blocks: Expr): Expr => i64.store(i32.const(c.state), i64.add(counter64(c), blocks), 4 * c.counter);
 
+/** The params ptr and len moved past `bytes` bytes of data (whole blocks), and the counter past their blocks. */
+const pastBlocks = (c: StreamCipher, bytes: number): Expr[] => [
+  advanceCounter(c, i64.const(bytes / 64)),
+  set('ptr', i32.add(get('ptr'), i32.const(bytes))),
+  set('len', i32.sub(get('len'), i32.const(bytes))),
+];
+
 /** Word w of the input state in all four lanes. */
 const splat = (c: StreamCipher, w: number): Expr => v128.splat32(i32.const(c.state), 4 * w);
 
@@ -194,16 +201,9 @@ export function vectorXorFunction(c: StreamCipher, name: string, callee: XorCall
     body: [
       whileLoop('pair', i32.geU(get('len'), i32.const(512)), [
         call(callee.group8, get('ptr'), get('doubleRounds')),
-        advanceCounter(c, i64.const(8)),
-        set('ptr', i32.add(get('ptr'), i32.const(512))),
-        set('len', i32.sub(get('len'), i32.const(512))),
+        ...pastBlocks(c, 512),
       ]),
-      ifThen(i32.geU(get('len'), i32.const(256)), [
-        callGroup,
-        advanceCounter(c, i64.const(4)),
-        set('ptr', i32.add(get('ptr'), i32.const(256))),
-        set('len', i32.sub(get('len'), i32.const(256))),
-      ]),
+      ifThen(i32.geU(get('len'), i32.const(256)), [callGroup, ...pastBlocks(c, 256)]),
       ifThen(i32.gtU(get('len'), i32.const(128)), [
         set('tail', get('ptr')),
         memoryCopy(i32.const(c.tail), get('tail'), get('len')),
@@ -235,9 +235,7 @@ export function scalarXorFunction(c: StreamCipher, name: string): string {
       whileLoop('block', i32.geU(get('len'), i32.const(64)), [
         ...scalarBlock(c, y, true),
         ...y.map((n, w) => i32.store(get('ptr'), i32.xor(i32.load(get('ptr'), 4 * w), get(n)), 4 * w)),
-        advanceCounter(c, i64.const(1)),
-        set('ptr', i32.add(get('ptr'), i32.const(64))),
-        set('len', i32.sub(get('len'), i32.const(64))),
+        ...pastBlocks(c, 64),
       ]),
       ifThen(get('len'), [
         ...scalarBlock(c, y, true),
