@@ -15,7 +15,9 @@
  * - the XOR loop over a buffer: 8-block pairs, a 4-block group, a
  *   zero-padded last group or scalar blocks;
  * - the scalar XOR loop, with a partial last block through a scratch block;
- * - the subkey function of the extended-nonce variants (HChaCha20, HSalsa20).
+ * - the subkey function of the extended-nonce variants (HChaCha20, HSalsa20);
+ * - for the AEADs on them: keystream from memory XORed into a short
+ *   message, and a slice's two passes (encrypt and MAC) in one call.
  */
 import { type Arith, counterLanes, scalarArith } from './arx.js';
 import {
