@@ -22,7 +22,7 @@ import {
   DOUBLE_ROUNDS, type StreamCipher, advanceCounter, group8Function, groupFunction, scalarXorFunction, setStateWord, slicePasses, stateAddress, subkeyFunction, vectorXorFunction, xorFromMemory,
 } from '../wasm/stream.js';
 import {
-  type Expr, call, declare, func, get, getGlobal, i32, i64, ifThen, memoryCopy, memoryFill, module, mutableGlobal, select, set, setGlobal, v128, wipeFunction,
+  type Expr, call, func, get, getGlobal, i32, i64, ifThen, memoryCopy, memoryFill, module, mutableGlobal, select, set, setGlobal, v128, wipeFunction,
 } from '../wasm/wat.js';
 
 /**
@@ -146,7 +146,7 @@ function secretbox(): string[] {
   const mac = func({
     name: 'box_mac',
     params: [['ptr', 'i32'], ['len', 'i32']],
-    locals: declare(['full', 'i'], 'i32'),
+    locals: { full: 'i32' },
     body: [
       ...wholeBlocks(),
       ifThen(i32.and(get('len'), i32.const(15)), [
