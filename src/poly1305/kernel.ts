@@ -78,7 +78,6 @@ function splitBlock(w: Expr[], and: (x: Expr) => Expr, shr: (x: Expr, n: number)
   ];
 }
 
-
 /** t0 + t1 + ... as a running sum, each add taking the sum so far as its first operand. */
 const sumFirst = (terms: Expr[]): Expr => terms.reduce((x, y) => i64x2.add(x, y));
 
