@@ -8,7 +8,7 @@
  * step (Uint8Array.prototype.slice), and AEAD decryption checks the tag
  * before any plaintext leaves linear memory.
  */
-import { BLOCK, BUFFER, NONCE24, SLICE, STATE } from './layout.js';
+import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, SLICE, STATE } from './layout.js';
 import type { ChachaEngine } from './engine.js';
 import { SIGMA, TAU } from './state.js';
 import { chachaKernel, chachaVariants, type ChachaKernel } from './wasm.js';
@@ -17,12 +17,9 @@ import { equalBytes, type LinearMemory } from '../runtime/memory.js';
 /** Words 0..11 of the input block (RFC 8439 §2.3): the constants and the key (a 16-byte key twice, under TAU). */
 function writeKey(mem: LinearMemory, key: Uint8Array): void {
   const constants = key.length === 32 ? SIGMA : TAU;
-  mem.writeWord(STATE, constants[0]);
-  mem.writeWord(STATE + 4, constants[1]);
-  mem.writeWord(STATE + 8, constants[2]);
-  mem.writeWord(STATE + 12, constants[3]);
-  mem.bytes.set(key, STATE + 16);
-  if (key.length === 16) mem.bytes.set(key, STATE + 32);
+  for (let i = 0; i < 4; i++) mem.writeWord(STATE + 4 * i, constants[i]);
+  mem.bytes.set(key, STATE + 4 * KEY_WORD);
+  if (key.length === 16) mem.bytes.set(key, STATE + 4 * KEY_WORD + 16);
 }
 
 /**
@@ -38,8 +35,9 @@ export function writeInput(k: ChachaKernel, mem: LinearMemory, key: Uint8Array, 
     k.hchacha_rekey(counterLow, counterHigh);
     return;
   }
-  mem.writeWord(STATE + 48, counterLow);
-  mem.writeWord(STATE + 52, counterHigh);
+  mem.writeWord(STATE + 4 * COUNTER_WORD, counterLow);
+  mem.writeWord(STATE + 4 * COUNTER_WORD + 4, counterHigh);
+  // The nonce ends the block: 12 bytes cover the counter's high word (RFC 8439), 8 bytes follow it.
   mem.bytes.set(nonce, STATE + 64 - nonce.length);
 }
 
@@ -89,7 +87,8 @@ export const simdChacha: ChachaEngine = {
     const { k, mem } = chachaKernel();
     try {
       writeKey(mem, key);
-      mem.bytes.set(nonce16, STATE + 48);
+      // HChaCha20's 16-byte input takes words 12..15, where the counter and the nonce go (draft-irtf-cfrg-xchacha-03 §2.2).
+      mem.bytes.set(nonce16, STATE + 4 * COUNTER_WORD);
       k.hchacha(10);
       out.set(mem.view(BLOCK, 32));
     } finally {

@@ -1,4 +1,5 @@
 /** The ChaCha input block (RFC 8439 §2.3), for the pure-JS tier. */
+import { COUNTER_WORD, KEY_WORD } from './layout.js';
 import { readLE32 } from '../runtime/bytes.js';
 import { SIGMA, TAU } from '../salsa/constants.js';
 
@@ -17,9 +18,9 @@ export function inputBlock(key: Uint8Array, nonce: Uint8Array, counterLow: numbe
   const state = new Uint32Array(16);
   const constants = key.length === 32 ? SIGMA : TAU;
   for (let i = 0; i < 4; i++) state[i] = constants[i];
-  for (let i = 0; i < 8; i++) state[4 + i] = readLE32(key, (4 * i) % key.length);
-  state[12] = counterLow;
-  if (nonce.length === 8) state[13] = counterHigh;
+  for (let i = 0; i < 8; i++) state[KEY_WORD + i] = readLE32(key, (4 * i) % key.length);
+  state[COUNTER_WORD] = counterLow;
+  if (nonce.length === 8) state[COUNTER_WORD + 1] = counterHigh;
   for (let i = 0; i < nonce.length / 4; i++) state[16 - nonce.length / 4 + i] = readLE32(nonce, 4 * i);
   return state;
 }

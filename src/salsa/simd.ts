@@ -11,7 +11,7 @@
  */
 import { BLOCK, BUFFER, FIRST_SLICE, NONCE24, SLICE, STATE } from './layout.js';
 import type { SalsaEngine } from './engine.js';
-import { CONSTANT_WORDS, SIGMA, TAU } from './constants.js';
+import { CONSTANT_WORDS, COUNTER_WORD, KEY_WORDS, NONCE_WORD, SIGMA, TAU } from './constants.js';
 import { salsaKernel, type SalsaKernel } from './wasm.js';
 import { equalBytes, type LinearMemory } from '../runtime/memory.js';
 
@@ -19,8 +19,8 @@ import { equalBytes, type LinearMemory } from '../runtime/memory.js';
 function writeKey(mem: LinearMemory, key: Uint8Array): void {
   const constants = key.length === 32 ? SIGMA : TAU;
   for (let i = 0; i < 4; i++) mem.writeWord(STATE + 4 * CONSTANT_WORDS[i], constants[i]);
-  mem.writeWords(STATE + 4, key, 0, 4);
-  mem.writeWords(STATE + 44, key, key.length - 16, 4);
+  mem.writeWords(STATE + 4 * KEY_WORDS[0], key, 0, 4);
+  mem.writeWords(STATE + 4 * KEY_WORDS[1], key, key.length - 16, 4);
 }
 
 /**
@@ -36,9 +36,9 @@ function writeInput(k: SalsaKernel, mem: LinearMemory, key: Uint8Array, nonce: U
     k.hsalsa_rekey(counterLow, counterHigh);
     return;
   }
-  mem.bytes.set(nonce, STATE + 24);
-  mem.writeWord(STATE + 32, counterLow);
-  mem.writeWord(STATE + 36, counterHigh);
+  mem.bytes.set(nonce, STATE + 4 * NONCE_WORD);
+  mem.writeWord(STATE + 4 * COUNTER_WORD, counterLow);
+  mem.writeWord(STATE + 4 * COUNTER_WORD + 4, counterHigh);
 }
 
 /** Wipes what a call of `length` data bytes left: state, scratch, TAIL, and the buffer up to the slice it used (with a tag and scratch). */
@@ -80,7 +80,7 @@ export const simdSalsa: SalsaEngine = {
     const { k, mem } = salsaKernel();
     try {
       writeKey(mem, key);
-      mem.bytes.set(nonce16, STATE + 24);
+      mem.bytes.set(nonce16, STATE + 4 * NONCE_WORD);
       k.hsalsa(10);
       out.set(mem.view(BLOCK, 32));
     } finally {
