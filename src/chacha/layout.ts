@@ -23,7 +23,7 @@ export const NONCE24 = BLOCK + 32;
 export const POLY = 128;
 /**
  * REST_BYTES (48) for secretstream's last partial Poly1305 block, its
- * padding and its length block (kernel.ts secretstream), between POLY's
+ * padding and its length block (secretstream/kernel.ts), between POLY's
  * end and BUFFER.
  */
 export const REST = POLY + POLY_SIZE;

@@ -1,7 +1,7 @@
 /**
  * The pure-JavaScript secretstream engine: the js tier's ChaCha20 and
- * Poly1305 composed as libsodium describes one message (chacha/kernel.ts
- * secretstream has the layout). Outputs match the 'simd' tier byte for byte.
+ * Poly1305 composed as libsodium describes one message (secretstream/kernel.ts
+ * has the layout). Outputs match the 'simd' tier byte for byte.
  */
 import { jsChacha } from '../chacha/js.js';
 import { jsPoly1305 } from '../poly1305/js.js';

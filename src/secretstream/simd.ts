@@ -1,7 +1,7 @@
 /**
  * The 'simd' tier's secretstream engine: one message per kernel call
  * sequence, each slice encrypted and authenticated while it is in cache
- * (chacha/kernel.ts secretstream). Everything a call wrote into linear
+ * (secretstream/kernel.ts). Everything a call wrote into linear
  * memory is wiped before it returns, also when it throws.
  *
  * The sealed message is assembled in linear memory as the tag byte at
