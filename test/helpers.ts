@@ -188,6 +188,26 @@ export function detach(u8: Uint8Array, via: 'structuredClone' | 'transfer' = 'st
   return u8;
 }
 
+// ---------------------------------------------------------------- realms
+
+/**
+ * The global object of another realm, whose Uint8Array (and every other
+ * intrinsic) is not this realm's: a node:vm context in Node, Deno and Bun,
+ * a same-origin iframe's window in a browser. Undefined where the engine
+ * has neither (the reason is then OTHER_REALM_MISSING).
+ */
+export async function otherRealm(): Promise<typeof globalThis | undefined> {
+  if (typeof document === 'object') {
+    const frame = document.createElement('iframe');
+    (document.body ?? document.documentElement).appendChild(frame);
+    return (frame.contentWindow as unknown as typeof globalThis | null) ?? undefined;
+  }
+  if (globalThis.process?.versions?.node === undefined) return undefined;
+  const vm = (await import('node:vm' as string)) as typeof import('node:vm');
+  return vm.runInNewContext('globalThis') as typeof globalThis;
+}
+export const OTHER_REALM_MISSING = 'not applicable: this engine offers no second realm (no node:vm, no document)';
+
 // ---------------------------------------------------------------- vectors
 
 export function loadJson<T = any>(relativeToTestDir: string): T {

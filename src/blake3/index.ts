@@ -142,29 +142,34 @@ export class Blake3 {
 
   /** The next out.length bytes of the output stream, into `out`. */
   xofInto(out: Uint8Array): Uint8Array {
-    check.bytes(out, 'output');
+    const target = check.bytes(out, 'output');
     this.usable();
     if (this.digested) throw new Error('blake3: xof() after digest()');
+    this.squeeze(target);
+    return out;
+  }
+
+  /** The next target.length bytes of the output stream (the root node made on first use). */
+  private squeeze(target: Uint8Array): void {
     const root = (this.root ??= this.finish(new Uint8Array(ROOT_BYTES)));
-    const n = out.length;
+    const n = target.length;
     let pos = 0;
     if (this.used < BLOCK) {
       pos = Math.min(BLOCK - this.used, n);
-      out.set(this.block.subarray(this.used, this.used + pos));
+      target.set(this.block.subarray(this.used, this.used + pos));
       this.used += pos;
     }
     const whole = Math.floor((n - pos) / BLOCK) * BLOCK;
     if (whole > 0) {
-      engine().output(root, this.counter, out.subarray(pos, pos + whole));
+      engine().output(root, this.counter, target.subarray(pos, pos + whole));
       this.counter += whole / BLOCK;
       pos += whole;
     }
     if (pos < n) {
       engine().output(root, this.counter++, this.block);
       this.used = n - pos;
-      out.set(this.block.subarray(0, this.used), pos);
+      target.set(this.block.subarray(0, this.used), pos);
     }
-    return out;
   }
 
   /** The next `bytes` bytes of the output stream. */
@@ -177,9 +182,9 @@ export class Blake3 {
    * bytes); the hasher is destroyed afterwards.
    */
   digestInto(out: Uint8Array): Uint8Array {
-    check.bytes(out, 'output');
+    const target = check.bytes(out, 'output');
     this.usable();
-    if (out.length < this.outputLen) throw new RangeError(`output must be at least ${this.outputLen} bytes, got ${out.length}`);
+    if (target.length < this.outputLen) throw new RangeError(`output must be at least ${this.outputLen} bytes, got ${target.length}`);
     if (this.root !== undefined) throw new Error('blake3: digest() after xof()');
     try {
       if (this.outputLen <= BLOCK) {
@@ -189,9 +194,9 @@ export class Blake3 {
         } finally {
           zero(scratchRoot);
         }
-        for (let i = 0; i < this.outputLen; i++) out[i] = this.block[i];
+        for (let i = 0; i < this.outputLen; i++) target[i] = this.block[i];
       } else {
-        this.xofInto(out.subarray(0, this.outputLen));
+        this.squeeze(target.subarray(0, this.outputLen));
       }
     } finally {
       this.digested = true;
@@ -245,11 +250,11 @@ export class Blake3 {
  */
 export const blake3 = Object.assign(
   (data: Uint8Array, opts?: Blake3Opts): Uint8Array => {
-    const input = check.bytes(data, 'data');
-    if (opts === undefined) return engine().hash(undefined, 0, input, DEFAULT_LENGTH);
+    if (opts === undefined) return engine().hash(undefined, 0, check.bytes(data, 'data'), DEFAULT_LENGTH);
+    // The options first: reading them may run the caller's getters, which then cannot change the data once checked.
     const mode = modeOf(opts);
     try {
-      return engine().hash(mode.key, mode.flags, input, mode.dkLen);
+      return engine().hash(mode.key, mode.flags, check.bytes(data, 'data'), mode.dkLen);
     } finally {
       if (mode.derived) mode.key.fill(0);
     }

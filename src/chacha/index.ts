@@ -54,7 +54,9 @@ class ChachaPoly1305 implements Aead {
 
   encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array {
     const a = sealArgs(plaintext, output);
-    return engine().seal(this.key, this.nonce, this.aad, a.input, a.output);
+    const sealed = engine().seal(this.key, this.nonce, this.aad, a.input, a.output);
+    // The caller's own output object (written through a plain view of it).
+    return output ?? sealed;
   }
 
   decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array {
@@ -66,7 +68,7 @@ class ChachaPoly1305 implements Aead {
       if (plaintext === undefined) out?.fill(0);
     }
     if (plaintext === undefined) throw new AuthenticationError();
-    return plaintext;
+    return output ?? plaintext;
   }
 }
 

@@ -2,49 +2,143 @@
  * Argument checks shared by every primitive. Each names the argument it
  * checks, so a user sees which one is wrong. Wrong types throw TypeError;
  * wrong lengths and values out of range throw RangeError.
+ *
+ * No user code runs inside a call. A Uint8Array is recognised by its brand
+ * (the internal slots that the intrinsic %TypedArray%.prototype getters
+ * read), never by properties its object or prototype may override, so one
+ * from another realm (an iframe, node:vm, a test runner's environment) is
+ * accepted as @noble's functions accept it. Anything but a plain Uint8Array
+ * of this realm (a subclass such as Buffer, a foreign array) is replaced by
+ * a plain view of the same bytes: a later subarray(), slice() or set() then
+ * cannot reach a Symbol.species constructor, an overridden method or a
+ * getter. (Own properties defined on a plain Uint8Array instance itself are
+ * not looked for: like a patched Uint8Array.prototype, that changes the
+ * platform's objects, which no library can defend against.)
  */
 
+const U8 = Uint8Array.prototype;
+const TYPED_ARRAY = Object.getPrototypeOf(U8) as object;
+const call = Function.prototype.call;
+
+/** The intrinsic getter `key` of `proto` as a function of the object (`getter.call(self)`), captured before any user code runs. */
+function intrinsic<T>(proto: object, key: PropertyKey): (self: unknown) => T {
+  return call.bind(Object.getOwnPropertyDescriptor(proto, key)!.get!) as (self: unknown) => T;
+}
+
+/** The typed array's kind ('Uint8Array', 'Float64Array', ...) from its internal slot, or undefined for anything else (never throws). */
+const typedArrayName = intrinsic<string | undefined>(TYPED_ARRAY, Symbol.toStringTag);
+const bufferOf = intrinsic<ArrayBufferLike>(TYPED_ARRAY, 'buffer');
+const byteOffsetOf = intrinsic<number>(TYPED_ARRAY, 'byteOffset');
+const byteLengthOf = intrinsic<number>(TYPED_ARRAY, 'byteLength');
+const lengthOf = intrinsic<number>(TYPED_ARRAY, 'length');
+/** DataView's and the buffers' getters throw a TypeError for any other object: a brand check. */
+const dataViewBuffer = intrinsic<ArrayBufferLike>(DataView.prototype, 'buffer');
+const dataViewByteOffset = intrinsic<number>(DataView.prototype, 'byteOffset');
+const dataViewByteLength = intrinsic<number>(DataView.prototype, 'byteLength');
+const arrayBufferByteLength = intrinsic<number>(ArrayBuffer.prototype, 'byteLength');
+const sharedByteLength =
+  typeof SharedArrayBuffer === 'function' ? intrinsic<number>(SharedArrayBuffer.prototype, 'byteLength') : undefined;
+
+/** Whether `brand(value)` succeeds: the object has the internal slots of that getter's class. */
+function has(brand: ((self: unknown) => unknown) | undefined, value: unknown): boolean {
+  if (brand === undefined) return false;
+  try {
+    brand(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A short name of what `value` is, for error messages, found without
+ * reading any of its properties (which could run user code).
+ */
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'Array';
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'object';
-  return typeof value;
+  if (typeof value !== 'object') return typeof value;
+  const name = typedArrayName(value);
+  if (name !== undefined) return name;
+  try {
+    if (Array.isArray(value)) return 'Array';
+  } catch {
+    // A revoked Proxy.
+  }
+  if (has(arrayBufferByteLength, value)) return 'ArrayBuffer';
+  if (has(sharedByteLength, value)) return 'SharedArrayBuffer';
+  if (has(dataViewBuffer, value)) return 'DataView';
+  return 'object';
 }
 
-/** A Uint8Array (or subclass such as Buffer) whose buffer is not detached. */
-export function bytes(value: unknown, name: string, length?: number): Uint8Array {
-  // The common case first, cheaply (it runs on every call of every
-  // primitive): a view of nonzero length cannot be on a detached buffer.
-  if (value instanceof Uint8Array && value.length !== 0 && (length === undefined || value.length === length)) return value;
-  return checkBytes(value, name, length);
-}
-
-function checkBytes(value: unknown, name: string, length?: number): Uint8Array {
-  if (!(value instanceof Uint8Array)) {
-    throw new TypeError(`${name} must be a Uint8Array, got ${describe(value)}`);
-  }
-  // Every view on a detached buffer has length 0, so only empty views need the check.
-  if (value.byteLength === 0 && isDetached(value.buffer)) {
-    throw new TypeError(`${name} is backed by a detached ArrayBuffer`);
-  }
-  if (length !== undefined && value.length !== length) {
-    throw new RangeError(`${name} must be ${length} bytes, got ${value.length}`);
-  }
-  return value;
-}
-
+/**
+ * Whether `buffer` is detached, asked only of empty views (every view on a
+ * detached buffer has length 0): a view on a detached buffer cannot be
+ * constructed, and constructing one reads no property (nor allocates memory).
+ */
 function isDetached(buffer: ArrayBufferLike): boolean {
-  if (buffer.byteLength !== 0) return false;
-  const flag = (buffer as { detached?: boolean }).detached;
-  if (flag !== undefined) return flag;
-  // Engines without ArrayBuffer.prototype.detached: a view on a detached
-  // buffer cannot be constructed (and a view allocates no memory, unlike slice).
   try {
     new Uint8Array(buffer, 0, 0);
     return false;
   } catch {
     return true;
   }
+}
+
+/**
+ * A Uint8Array of any realm, or a subclass such as Buffer, whose buffer is
+ * not detached: returned as a plain Uint8Array of this realm (the value
+ * itself when it is one, else a view of its bytes).
+ */
+export function bytes(value: unknown, name: string, length?: number): Uint8Array {
+  // The common case first, cheaply (it runs on every call of every primitive): a plain
+  // Uint8Array of nonzero length (which cannot be on a detached buffer). Reading an element
+  // runs no user code on a typed array and gives the JIT the object's shape, after which
+  // the prototype check is a constant (without it, V8 calls getPrototypeOf: 10-15 ns).
+  if (value instanceof Uint8Array && value[0] >= 0 && Object.getPrototypeOf(value) === U8 && (length === undefined || value.length === length)) return value;
+  return checkBytes(value, name, length);
+}
+
+function checkBytes(value: unknown, name: string, length?: number): Uint8Array {
+  if (typedArrayName(value) !== 'Uint8Array') {
+    throw new TypeError(`${name} must be a Uint8Array, got ${describe(value)}`);
+  }
+  const n = lengthOf(value);
+  if (n === 0 && isDetached(bufferOf(value))) {
+    throw new TypeError(`${name} is backed by a detached ArrayBuffer`);
+  }
+  if (length !== undefined && n !== length) {
+    throw new RangeError(`${name} must be ${length} bytes, got ${n}`);
+  }
+  if (Object.getPrototypeOf(value) === U8) return value as Uint8Array;
+  return new Uint8Array(bufferOf(value), byteOffsetOf(value), n);
+}
+
+/**
+ * What a byte stream may carry (any ArrayBufferView, an ArrayBuffer or a
+ * SharedArrayBuffer, of any realm), as a plain Uint8Array of its bytes.
+ */
+export function byteSource(value: unknown, name: string): Uint8Array {
+  const kind = typedArrayName(value);
+  if (kind === 'Uint8Array') return bytes(value, name);
+  let view: [ArrayBufferLike, number, number] | undefined;
+  if (kind !== undefined) {
+    view = [bufferOf(value), byteOffsetOf(value), byteLengthOf(value)];
+  } else if (has(dataViewBuffer, value)) {
+    const buffer = dataViewBuffer(value);
+    // DataView's offset and length getters throw on a detached buffer.
+    view = isDetached(buffer) ? [buffer, 0, 0] : [buffer, dataViewByteOffset(value), dataViewByteLength(value)];
+  } else if (has(arrayBufferByteLength, value)) {
+    // 0 when detached.
+    view = [value as ArrayBuffer, 0, arrayBufferByteLength(value)];
+  } else if (has(sharedByteLength, value)) {
+    view = [value as SharedArrayBuffer, 0, sharedByteLength!(value)];
+  }
+  if (view === undefined) {
+    throw new TypeError(`${name} must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got ${describe(value)}`);
+  }
+  const [buffer, offset, length] = view;
+  if (length === 0 && isDetached(buffer)) throw new TypeError(`${name} is backed by a detached ArrayBuffer`);
+  return new Uint8Array(buffer, offset, length);
 }
 
 /** A key of one of `lengths` bytes (the first is the one to check first: the common one). */
@@ -57,7 +151,11 @@ export function key(value: unknown, lengths: readonly number[]): Uint8Array {
   return k;
 }
 
-/** An optional output buffer of exactly `length` bytes, or a new one. */
+/**
+ * An optional output buffer of exactly `length` bytes (as a plain view to
+ * write through: the public function still returns the caller's object),
+ * or a new one.
+ */
 export function output(value: unknown, length: number, name = 'output'): Uint8Array {
   if (value === undefined) return new Uint8Array(length);
   return bytes(value, name, length);
@@ -80,8 +178,9 @@ export function noPartialOverlap(input: Uint8Array, out: Uint8Array, name = 'out
 
 /**
  * A block counter: a non-negative integer below 2^bits, as a number or a
- * bigint. Returns it as a number when it is below 2^53 (every number
- * counter, so the common case needs no BigInt arithmetic), else as a bigint.
+ * bigint (nothing else: an object's valueOf is never called). Returns it as
+ * a number when it is below 2^53 (every number counter, so the common case
+ * needs no BigInt arithmetic), else as a bigint.
  */
 export function counter(value: unknown, bits: 32 | 64, name = 'counter'): number | bigint {
   if (typeof value === 'number') {
@@ -98,4 +197,11 @@ export function counter(value: unknown, bits: 32 | 64, name = 'counter'): number
     return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
   }
   throw new TypeError(`${name} must be a number or a bigint, got ${describe(value)}`);
+}
+
+/** An options object (or undefined: none), whose fields the caller then reads once each. */
+export function options(value: unknown, name = 'options'): object | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) throw new TypeError(`${name} must be an object, got ${describe(value)}`);
+  return value;
 }

@@ -88,6 +88,8 @@ export function streamArgs(variant: StreamVariant, key: unknown, nonce: unknown,
 export function streamCipher(variant: StreamVariant, xor: () => KeystreamXor): XorStream {
   return (key, nonce, data, output, counter = 0) => {
     const a = streamArgs(variant, key, nonce, data, output, counter);
-    return xor()(a.key, a.nonce, a.low, a.high, variant.doubleRounds, a.input, a.output);
+    const result = xor()(a.key, a.nonce, a.low, a.high, variant.doubleRounds, a.input, a.output);
+    // The caller's own output object (written through a plain view of it).
+    return output ?? result;
   };
 }

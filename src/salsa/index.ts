@@ -58,7 +58,8 @@ class SecretBox implements Aead {
     const copied = target !== undefined && writesAhead(input, target.subarray(TAG_LENGTH));
     if (copied) input = input.slice();
     try {
-      return engine().seal(this.key, this.nonce, input, target);
+      const sealed = engine().seal(this.key, this.nonce, input, target);
+      return output ?? sealed;
     } finally {
       if (copied) input.fill(0);
     }
@@ -80,7 +81,7 @@ class SecretBox implements Aead {
       if (plaintext === undefined) target?.fill(0);
     }
     if (plaintext === undefined) throw new AuthenticationError();
-    return plaintext;
+    return output ?? plaintext;
   }
 }
 

@@ -42,13 +42,8 @@ export function chunkSizeOf(options: StreamOptions | undefined): number {
   return size;
 }
 
-/** A Uint8Array view of a chunk (stream chunks may be any ArrayBufferView or ArrayBuffer). */
-export function bytesOf(chunk: unknown): Uint8Array {
-  if (chunk instanceof Uint8Array) return check.bytes(chunk, 'chunk');
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-  return check.bytes(chunk, 'chunk');
-}
+/** A chunk of a byte stream (any ArrayBufferView, ArrayBuffer or SharedArrayBuffer, of any realm) as a plain Uint8Array. */
+export const bytesOf = (chunk: unknown): Uint8Array => check.byteSource(chunk, 'chunk');
 
 /**
  * Cuts a byte stream into records of `size` bytes and a last, shorter one

@@ -34,7 +34,9 @@ class BlockMode implements Cipher {
   encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array {
     const a = encryptArgs(plaintext, output, this.padding);
     try {
-      return engine().encrypt(this.key, this.iv, a.body, a.final, a.output);
+      const sealed = engine().encrypt(this.key, this.iv, a.body, a.final, a.output);
+      // The caller's own output object (written through a plain view of it).
+      return output ?? sealed;
     } finally {
       a.final?.fill(0);
     }
@@ -42,7 +44,8 @@ class BlockMode implements Cipher {
 
   decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array {
     const a = decryptArgs(ciphertext, output, this.padding);
-    return unpad(engine().decrypt(this.key, this.iv, a.input, a.output), this.padding);
+    const out = engine().decrypt(this.key, this.iv, a.input, a.output);
+    return this.padding ? unpad(out, true) : (output ?? out);
   }
 }
 
@@ -89,7 +92,9 @@ class Ctr implements Cipher {
   }
 
   private xor(input: Uint8Array, output: Uint8Array | undefined): Uint8Array {
-    if (output !== undefined) check.noPartialOverlap(input, check.output(output, input.length));
-    return engine().ctr(this.key, this.iv, input, output);
+    const out = output === undefined ? undefined : check.output(output, input.length);
+    if (out !== undefined) check.noPartialOverlap(input, out);
+    const result = engine().ctr(this.key, this.iv, input, out);
+    return output ?? result;
   }
 }
