@@ -176,6 +176,37 @@ export function noPartialOverlap(input: Uint8Array, out: Uint8Array, name = 'out
   }
 }
 
+/** Whether `buffer` is a SharedArrayBuffer of any realm (this realm's ArrayBuffers answer without a brand check, which throws for them). */
+function isShared(buffer: ArrayBufferLike): boolean {
+  return !(buffer instanceof ArrayBuffer) && has(sharedByteLength, buffer);
+}
+
+/**
+ * Whether `a` and `b` may share memory that their buffers do not show. Two
+ * SharedArrayBuffer objects can be one memory (structuredClone of one, or
+ * one posted twice to a worker), and nothing tells: only two of one size
+ * (the size of one memory) can be.
+ */
+export function mayShareUnseen(a: Uint8Array, b: Uint8Array): boolean {
+  const x = a.buffer;
+  const y = b.buffer;
+  return x !== y && isShared(x) && isShared(y) && sharedByteLength!(x) === sharedByteLength!(y);
+}
+
+/**
+ * The input a call with output `out` reads: `input` itself, or a private
+ * copy when the two may overlap unseen (mayShareUnseen), which the caller
+ * wipes when done. A partial overlap that can be seen is a RangeError
+ * (noPartialOverlap). Copying costs one pass over the input, but gives the
+ * right bytes whichever memory the views share; refusing instead would
+ * refuse a worker that reads one shared buffer and writes another of the
+ * same size, the ordinary case.
+ */
+export function separate(input: Uint8Array, out: Uint8Array, name = 'output'): Uint8Array {
+  noPartialOverlap(input, out, name);
+  return input.length > 0 && mayShareUnseen(input, out) ? input.slice() : input;
+}
+
 /**
  * A block counter: a non-negative integer below 2^bits, as a number or a
  * bigint (nothing else: an object's valueOf is never called). Returns it as
