@@ -6,6 +6,7 @@
 import type { ChachaEngine } from './engine.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import { jsPoly1305 } from '../poly1305/js.js';
+import type { Poly1305State } from '../poly1305/engine.js';
 import { inputBlock } from './state.js';
 import { readLE32, writeLE32 } from '../runtime/bytes.js';
 
@@ -198,11 +199,14 @@ function hchacha(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void {
 const ZEROS = new Uint8Array(16);
 
 /**
- * The RFC 8439 §2.8 tag: Poly1305 keyed with the first 32 bytes of keystream
- * block 0 (§2.6) over aad || pad16(aad) || ciphertext || pad16(ciphertext)
- * || le64(aad.length) || le64(ciphertext.length). `state` has counter 0.
+ * The RFC 8439 §2.8 tag is Poly1305 keyed with the first 32 bytes of
+ * keystream block 0 (§2.6) over aad || pad16(aad) || ciphertext ||
+ * pad16(ciphertext) || le64(aad.length) || le64(ciphertext.length). This
+ * starts it (`state` has counter 0) and absorbs the aad, before any output
+ * is written: an output may overlap the aad's memory (as in the simd tier,
+ * which absorbs it first too).
  */
-function aeadTag(state: Uint32Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): void {
+function macAad(state: Uint32Array, aad: Uint8Array): Poly1305State {
   const polyKey = new Uint8Array(32);
   xorState(state, 10, polyKey, polyKey);
   const mac = jsPoly1305.create(polyKey);
@@ -210,12 +214,17 @@ function aeadTag(state: Uint32Array, aad: Uint8Array, ciphertext: Uint8Array, ta
   // pad16(x) is (16 - x.length mod 16) mod 16 zero bytes, i.e. -x.length & 15.
   mac.update(aad);
   mac.update(ZEROS.subarray(0, -aad.length & 15));
+  return mac;
+}
+
+/** The rest of the tag: the ciphertext, its padding and the two lengths, into `tag`. */
+function macFinish(mac: Poly1305State, aadLength: number, ciphertext: Uint8Array, tag: Uint8Array): void {
   mac.update(ciphertext);
   mac.update(ZEROS.subarray(0, -ciphertext.length & 15));
   const lengths = new Uint8Array(16);
   // Lengths are below 2^53, so the high word is the quotient by 2^32.
-  writeLE32(lengths, 0, aad.length);
-  writeLE32(lengths, 4, Math.floor(aad.length / 0x100000000));
+  writeLE32(lengths, 0, aadLength);
+  writeLE32(lengths, 4, Math.floor(aadLength / 0x100000000));
   writeLE32(lengths, 8, ciphertext.length);
   writeLE32(lengths, 12, Math.floor(ciphertext.length / 0x100000000));
   mac.update(lengths);
@@ -229,13 +238,13 @@ const aeadState = (key: Uint8Array, nonce12: Uint8Array): Uint32Array => inputBl
 function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8Array, out: Uint8Array = new Uint8Array(data.length + 16)): Uint8Array {
   const len = data.length;
   const state = aeadState(key, nonce12);
+  const mac = macAad(state, aad);
   // Encryption starts at block counter 1; block 0 is reserved for the Poly1305 key (§2.8).
   state[12] = 1;
   const ciphertext = out.subarray(0, len);
   xorState(state, 10, data, ciphertext);
-  state[12] = 0;
-  aeadTag(state, aad, ciphertext, out.subarray(len, len + 16));
   state.fill(0);
+  macFinish(mac, aad.length, ciphertext, out.subarray(len, len + 16));
   return out;
 }
 
@@ -254,7 +263,7 @@ function open(
   const state = aeadState(key, nonce12);
   // The tag covers the ciphertext, so compute it before `out` (which may be the ciphertext) is overwritten.
   const expected = new Uint8Array(16);
-  aeadTag(state, aad, ciphertext, expected);
+  macFinish(macAad(state, aad), aad.length, ciphertext, expected);
   // Constant-time comparison: OR together every byte difference, no early exit.
   let diff = 0;
   for (let i = 0; i < 16; i++) diff |= expected[i] ^ tag[i];
