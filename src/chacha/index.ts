@@ -8,7 +8,7 @@ import type { ChachaEngine } from './engine.js';
 import { jsChacha } from './js.js';
 import { simdChacha } from './simd.js';
 import { chachaKernel } from './wasm.js';
-import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
+import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, EMPTY, openArgs, sealArgs, XCHACHA20 } from './args.js';
 import * as check from '../runtime/assert.js';
 import { streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
 import { type Aead, aeadParams } from '../runtime/aead.js';
@@ -43,14 +43,20 @@ export function hchacha20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
 
 /**
  * The RFC 8439 AEAD; with a 24-byte nonce, XChaCha20-Poly1305 (the engines
- * derive the subkey, draft-irtf-cfrg-xchacha-03 §2.3).
+ * derive the subkey, draft-irtf-cfrg-xchacha-03 §2.3). The key, nonce and
+ * aad are copied at construction: the object outlives that call, and the
+ * caller may wipe or reuse its arrays, or write an output over them.
  */
 class ChachaPoly1305 implements Aead {
-  constructor(
-    private readonly key: Uint8Array,
-    private readonly nonce: Uint8Array,
-    private readonly aad: Uint8Array,
-  ) {}
+  private readonly key: Uint8Array;
+  private readonly nonce: Uint8Array;
+  private readonly aad: Uint8Array;
+
+  constructor(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array) {
+    this.key = key.slice();
+    this.nonce = nonce.slice();
+    this.aad = aad.length === 0 ? EMPTY : aad.slice();
+  }
 
   encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array {
     const a = sealArgs(plaintext, output);

@@ -44,10 +44,14 @@ export function hsalsa20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
  * where the input does, or anywhere else in the same buffer.
  */
 class SecretBox implements Aead {
-  constructor(
-    private readonly key: Uint8Array,
-    private readonly nonce: Uint8Array,
-  ) {}
+  private readonly key: Uint8Array;
+  private readonly nonce: Uint8Array;
+
+  /** The key and nonce are copied: the object outlives this call, and the caller may wipe or reuse its arrays. */
+  constructor(key: Uint8Array, nonce: Uint8Array) {
+    this.key = key.slice();
+    this.nonce = nonce.slice();
+  }
 
   /** tag || ciphertext, `plaintext.length + 16` bytes (in `output` when given). */
   encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array {

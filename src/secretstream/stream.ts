@@ -126,7 +126,8 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
  */
 export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
   const chunkSize = chunkSizeOf(options);
-  check.bytes(key, 'key', 32);
+  // The key is needed only once the header has come: a copy (wiped then), so the caller may wipe its own now.
+  const streamKey = check.bytes(key, 'key', 32).slice();
   const header = new Uint8Array(HEADER_BYTES);
   let headerFilled = 0;
   let stream: SecretstreamPull | undefined;
@@ -135,6 +136,7 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
 
   const fail = (message: string): never => {
     records.wipe();
+    streamKey.fill(0);
     stream?.destroy();
     throw new AuthenticationError(`secretstream: ${message}`);
   };
@@ -165,7 +167,8 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
         headerFilled += take;
         data = data.subarray(take);
         if (headerFilled < HEADER_BYTES) return;
-        stream = initPull(header, key);
+        stream = initPull(header, streamKey);
+        streamKey.fill(0);
       }
       if (finished && data.length > 0) fail('data follows the final message');
       records.write(data);
@@ -179,6 +182,7 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
     },
     cancel() {
       records.wipe();
+      streamKey.fill(0);
       stream?.destroy();
     },
   };
