@@ -37,8 +37,12 @@ export interface TreeState {
 export type RootNode = Uint8Array;
 
 export interface Blake3Engine {
-  /** The first `length` output bytes of a whole input, in a new array; no key means the IV (the hash mode). */
-  hash(key: Uint8Array | undefined, flags: number, data: Uint8Array, length: number): Uint8Array;
+  /**
+   * The first `length` output bytes of a whole input, in `out` when given
+   * (`length` bytes: a long output the caller allocated before any work),
+   * else in a new array; no key means the IV (the hash mode).
+   */
+  hash(key: Uint8Array | undefined, flags: number, data: Uint8Array, length: number, out?: Uint8Array): Uint8Array;
 
   /**
    * Absorbs whole chunks (data.length a multiple of 1024, none of them the

@@ -29,6 +29,8 @@ const EMPTY = new Uint8Array(0);
 const SMALL = 64;
 const scratchRoot = new Uint8Array(ROOT_BYTES);
 const BLOCK = 64;
+/** One-shot outputs longer than this are allocated before hashing; shorter ones come out of the engine in one step. */
+const ALLOCATE_FIRST = 1 << 16;
 
 /** Zeroes a[0, n): a loop for short lengths, cheaper than calling TypedArray.prototype.fill. */
 function zero(a: Uint8Array, n = a.length): void {
@@ -174,7 +176,7 @@ export class Blake3 {
 
   /** The next `bytes` bytes of the output stream. */
   xof(bytes: number): Uint8Array {
-    return this.xofInto(new Uint8Array(byteLength(bytes, 'bytes')));
+    return this.xofInto(check.allocate(byteLength(bytes, 'bytes'), 'bytes'));
   }
 
   /**
@@ -208,7 +210,7 @@ export class Blake3 {
   /** The outputLen-byte digest; the hasher is destroyed afterwards. */
   digest(): Uint8Array {
     this.usable();
-    const out = new Uint8Array(this.outputLen);
+    const out = check.allocate(this.outputLen, 'dkLen');
     this.digestInto(out);
     return out;
   }
@@ -254,7 +256,10 @@ export const blake3 = Object.assign(
     // The options first: reading them may run the caller's getters, which then cannot change the data once checked.
     const mode = modeOf(opts);
     try {
-      return engine().hash(mode.key, mode.flags, check.bytes(data, 'data'), mode.dkLen);
+      const input = check.bytes(data, 'data');
+      // A long output is allocated first: a length the engine cannot allocate fails before any work.
+      const out = mode.dkLen > ALLOCATE_FIRST ? check.allocate(mode.dkLen, 'dkLen') : undefined;
+      return engine().hash(mode.key, mode.flags, input, mode.dkLen, out);
     } finally {
       if (mode.derived) mode.key.fill(0);
     }

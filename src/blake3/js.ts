@@ -453,7 +453,7 @@ function rootFromBytes(node: RootNode): void {
 }
 
 export const jsBlake3: Blake3Engine = {
-  hash(keyBytes, flags, data, length) {
+  hash(keyBytes, flags, data, length, output) {
     const n = data.length;
     let used = SLICE_WORDS;
     try {
@@ -461,7 +461,7 @@ export const jsBlake3: Blake3Engine = {
       const whole = n > 1024 ? Math.floor((n - 1) / 1024) * 1024 : 0;
       if (whole > 0) absorb(data.subarray(0, whole));
       used = Math.max(Math.min(SLICE_WORDS, whole / 4), finishRoot(data, whole, n - whole));
-      const out = new Uint8Array(length);
+      const out = output ?? new Uint8Array(length);
       squeeze(0, out);
       return out;
     } finally {

@@ -46,8 +46,8 @@ export interface Mode {
 
 export function modeOf(opts: unknown): Mode {
   if (opts === undefined) return { key: IV_BYTES, flags: 0, dkLen: DEFAULT_LENGTH, derived: false };
-  if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${opts === null ? 'null' : typeof opts}`);
-  const { dkLen, key, context } = opts as Blake3Opts;
+  // Each option read once, before any work.
+  const { dkLen, key, context } = check.options(opts, 'opts') as Blake3Opts;
   const length = dkLen === undefined ? DEFAULT_LENGTH : byteLength(dkLen, 'dkLen');
   if (key !== undefined && context !== undefined) throw new TypeError('opts: key (keyed_hash) and context (derive_key) are exclusive');
   if (key !== undefined) return { key: check.bytes(key, 'key', 32), flags: KEYED_HASH, dkLen: length, derived: false };

@@ -62,7 +62,7 @@ function squeeze(k: Blake3Kernel, mem: LinearMemory, out: Uint8Array, from = 0):
 const wipe = (k: Blake3Kernel, used: number, tree: boolean) => k.wipe(BUFFER + Math.min(SLICE, Math.ceil(used / 64) * 64), tree ? 1 : 0);
 
 export const simdBlake3: Blake3Engine = {
-  hash(key, flags, data, length) {
+  hash(key, flags, data, length, out) {
     const { k, mem } = blake3Kernel();
     const n = data.length;
     try {
@@ -73,20 +73,20 @@ export const simdBlake3: Blake3Engine = {
         mem.bytes.set(data, BUFFER);
         const first = Math.min(length, SLICE);
         k.hash(BUFFER, n, (first + 63) >>> 6, key === undefined ? 1 : 0);
-        if (length <= SLICE) return mem.bytes.slice(BUFFER, BUFFER + length);
-        const out = new Uint8Array(length);
-        out.set(mem.view(BUFFER, SLICE));
-        squeeze(k, mem, out, SLICE);
-        return out;
+        if (length <= SLICE && out === undefined) return mem.bytes.slice(BUFFER, BUFFER + length);
+        const target = out ?? new Uint8Array(length);
+        target.set(mem.view(BUFFER, first));
+        if (length > SLICE) squeeze(k, mem, target, SLICE);
+        return target;
       }
       if (key === undefined) writeMode(mem, IV_BYTES, flags);
       const whole = (n - 1) & ~1023;
       absorb(k, mem, data.subarray(0, whole));
       mem.bytes.set(data.subarray(whole), BUFFER);
       k.finish(BUFFER, n - whole);
-      const out = new Uint8Array(length);
-      squeeze(k, mem, out);
-      return out;
+      const target = out ?? new Uint8Array(length);
+      squeeze(k, mem, target);
+      return target;
     } finally {
       wipe(k, Math.max(n, length), n > 1024);
     }

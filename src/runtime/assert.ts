@@ -54,7 +54,7 @@ function has(brand: ((self: unknown) => unknown) | undefined, value: unknown): b
  * A short name of what `value` is, for error messages, found without
  * reading any of its properties (which could run user code).
  */
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value !== 'object') return typeof value;
   const name = typedArrayName(value);
@@ -228,6 +228,19 @@ export function counter(value: unknown, bits: 32 | 64, name = 'counter'): number
     return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
   }
   throw new TypeError(`${name} must be a number or a bigint, got ${describe(value)}`);
+}
+
+/**
+ * A new array of `length` bytes, a length the caller asked for: one the
+ * engine cannot allocate (V8 stops at 2^32 or 2^53 - 1 elements, other
+ * engines elsewhere, memory sooner) is a RangeError naming `name`.
+ */
+export function allocate(length: number, name: string): Uint8Array {
+  try {
+    return new Uint8Array(length);
+  } catch (cause) {
+    throw new RangeError(`${name}: ${length} bytes cannot be allocated here`, { cause });
+  }
 }
 
 /** An options object (or undefined: none), whose fields the caller then reads once each. */

@@ -30,8 +30,9 @@ const EMPTY = new Uint8Array(0);
 const aadOf = (aad: unknown): Uint8Array => (aad === undefined ? EMPTY : check.bytes(aad, 'aad'));
 
 function tagOf(tag: unknown): number {
-  if (typeof tag !== 'number' || !Number.isInteger(tag) || tag < 0 || tag > 255) {
-    throw new RangeError(`tag must be one of the TAG_* constants (a byte), got ${String(tag)}`);
+  if (typeof tag !== 'number') throw new TypeError(`tag must be a number (one of the TAG_* constants), got ${check.describe(tag)}`);
+  if (!Number.isInteger(tag) || tag < 0 || tag > 255) {
+    throw new RangeError(`tag must be one of the TAG_* constants (a byte), got ${tag}`);
   }
   return tag;
 }

@@ -34,10 +34,13 @@ export const DEFAULT_CHUNK = 65536;
 /** Transformer.cancel (streams spec 2023; called where the engine has it) is not in TypeScript's DOM types yet. */
 export type Transform = Transformer<Uint8Array, Uint8Array> & { cancel?(reason: unknown): void };
 
-export function chunkSizeOf(options: StreamOptions | undefined): number {
-  const size = options?.chunkSize ?? DEFAULT_CHUNK;
-  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 1 || size > 2 ** 30) {
-    throw new RangeError(`chunkSize must be an integer from 1 to 2^30, got ${String(size)}`);
+/** The options' chunk size (each option read once). */
+export function chunkSizeOf(options: unknown): number {
+  const size = (check.options(options) as StreamOptions | undefined)?.chunkSize;
+  if (size === undefined) return DEFAULT_CHUNK;
+  if (typeof size !== 'number') throw new TypeError(`chunkSize must be a number, got ${check.describe(size)}`);
+  if (!Number.isSafeInteger(size) || size < 1 || size > 2 ** 30) {
+    throw new RangeError(`chunkSize must be an integer from 1 to 2^30, got ${size}`);
   }
   return size;
 }

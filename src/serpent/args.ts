@@ -27,11 +27,12 @@ export const keyOf = (key: unknown): Uint8Array => check.key(key, [16, 24, 32]).
 
 export const ivOf = (iv: unknown): Uint8Array => check.bytes(iv, 'iv', BLOCK).slice();
 
-/** Whether PKCS#7 padding is on (BlockModeOptions). */
+/** Whether PKCS#7 padding is on (BlockModeOptions; each option read once). */
 export function paddingOption(opts: unknown): boolean {
-  if (opts === undefined) return true;
-  if (typeof opts !== 'object' || opts === null) throw new TypeError('options must be an object');
-  return !(opts as BlockModeOptions).disablePadding;
+  const disable = (check.options(opts) as BlockModeOptions | undefined)?.disablePadding;
+  if (disable === undefined) return true;
+  if (typeof disable !== 'boolean') throw new TypeError(`disablePadding must be a boolean, got ${check.describe(disable)}`);
+  return !disable;
 }
 
 /**

@@ -26,7 +26,7 @@ forEachTier('blake3 errors', () => {
   });
 
   it('opts: an object; dkLen a non-negative integer; key 32 bytes; context a string or bytes; key and context exclusive', () => {
-    for (const bad of ['x', 5, null, true]) {
+    for (const bad of ['x', 5, null, true, 0n]) {
       assert.throws(() => blake3(rand(4), bad as any), typeErr('opts'));
       assert.throws(() => blake3.create(bad as any), typeErr('opts'));
     }
@@ -35,6 +35,10 @@ forEachTier('blake3 errors', () => {
       assert.throws(() => blake3.create({ dkLen: bad as number }), rangeErr('dkLen'), String(bad));
     }
     for (const bad of ['32', 32n, null]) assert.throws(() => blake3(rand(4), { dkLen: bad as any }), typeErr('dkLen'), String(bad));
+    // A length no engine can allocate is a RangeError naming it, not the engine's own error.
+    assert.throws(() => blake3(rand(4), { dkLen: 2 ** 53 - 1 }), rangeErr('dkLen'), 'one-shot dkLen 2^53 - 1');
+    assert.throws(() => blake3.create({ dkLen: 2 ** 53 - 1 }).update(rand(4)).digest(), rangeErr('dkLen'), 'digest, dkLen 2^53 - 1');
+    assert.throws(() => blake3.create().update(rand(4)).xof(2 ** 53 - 1), rangeErr('bytes'), 'xof(2^53 - 1)');
     for (const n of [0, 1, 16, 31, 33, 64]) {
       assert.throws(() => blake3(rand(4), { key: rand(n) }), rangeErr('key'), `key of ${n}`);
       assert.throws(() => blake3.create({ key: rand(n) }), rangeErr('key'), `create, key of ${n}`);

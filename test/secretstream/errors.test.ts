@@ -162,8 +162,12 @@ forEachTier('secretstream: argument errors', () => {
     assert.throws(() => initPull([] as unknown as Uint8Array, rand(32)), /header must be a Uint8Array/);
     const key = rand(32);
     const pusher = initPush(key);
-    for (const tag of [-1, 256, 1.5, NaN, '1', null]) {
-      assert.throws(() => pusher.push(rand(3), tag as number), (e: Error) => e instanceof RangeError && /tag must be/.test(e.message), String(tag));
+    for (const tag of [-1, 256, 1.5, NaN, Infinity]) {
+      assert.throws(() => pusher.push(rand(3), tag), (e: Error) => e instanceof RangeError && /tag must be/.test(e.message), String(tag));
+    }
+    // Only a number is a tag: no string or bigint is converted.
+    for (const tag of ['1', '0', 0n, 1n, null, {}, [0]]) {
+      assert.throws(() => pusher.push(rand(3), tag as number), (e: Error) => e instanceof TypeError && /tag must be a number/.test(e.message), String(tag));
     }
     assert.throws(() => pusher.push([1, 2] as unknown as Uint8Array), /message must be a Uint8Array/);
     assert.throws(() => pusher.push(rand(3), TAG_MESSAGE, 'x' as unknown as Uint8Array), /aad must be a Uint8Array/);

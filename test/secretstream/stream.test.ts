@@ -10,7 +10,7 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
-import { decryptStream, encryptStream, TAG_FINAL, TAG_MESSAGE } from 'fourfold/secretstream';
+import { decryptStream, encryptStream, TAG_FINAL, TAG_MESSAGE, type StreamOptions } from 'fourfold/secretstream';
 import { assertBytes, concat, forEachTier, loadSodium, rand, randInt } from '../helpers.js';
 import { sodiumStream } from './peer.js';
 
@@ -186,10 +186,20 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     }
   });
 
-  it('chunkSize and key are checked', () => {
-    for (const chunkSize of [0, -1, 1.5, 2 ** 31, NaN]) {
-      assert.throws(() => encryptStream(rand(32), { chunkSize }), RangeError, String(chunkSize));
-      assert.throws(() => decryptStream(rand(32), { chunkSize }), RangeError, String(chunkSize));
+  it('options, chunkSize and key are checked, by name', () => {
+    const named = (type: typeof TypeError, name: string) => (e: unknown) => e instanceof type && (e as Error).message.startsWith(name);
+    for (const make of [encryptStream, decryptStream]) {
+      for (const chunkSize of [0, -1, 1.5, 2 ** 30 + 1, 2 ** 31, NaN, Infinity]) {
+        assert.throws(() => make(rand(32), { chunkSize }), named(RangeError, 'chunkSize'), String(chunkSize));
+      }
+      // Not defaults: a chunkSize or options object that is not one is an error.
+      for (const chunkSize of [null, '100', 100n, {}, true]) {
+        assert.throws(() => make(rand(32), { chunkSize: chunkSize as number }), named(TypeError, 'chunkSize'), String(chunkSize));
+      }
+      for (const options of ['x', 5, null, true]) {
+        assert.throws(() => make(rand(32), options as StreamOptions), named(TypeError, 'options'), String(options));
+      }
+      assert.equal(make(rand(32), {}) instanceof TransformStream, true, 'empty options: the defaults');
     }
     assert.throws(() => encryptStream(rand(16)), /key must be 32 bytes/);
     assert.throws(() => decryptStream(rand(16)), /key must be 32 bytes/);

@@ -58,9 +58,14 @@ forEachTier('Serpent errors', () => {
     }
   });
 
-  it('options: an object', () => {
-    assert.throws(() => ecb(rand(16), 'nopad' as never), TypeError);
-    assert.throws(() => cbc(rand(16), rand(16), null as never), TypeError);
+  it('options: an object; disablePadding a boolean (no truthy strings)', () => {
+    assert.throws(() => ecb(rand(16), 'nopad' as never), typeErr('options'));
+    assert.throws(() => cbc(rand(16), rand(16), null as never), typeErr('options'));
+    for (const bad of ['yes', 'false', 1, 0, null, {}]) {
+      assert.throws(() => ecb(rand(16), { disablePadding: bad as boolean }), typeErr('disablePadding'), String(bad));
+      assert.throws(() => cbc(rand(16), rand(16), { disablePadding: bad as boolean }), typeErr('disablePadding'), String(bad));
+    }
+    assert.equal(ecb(rand(16), {}).encrypt(rand(16)).length, 32, 'empty options: padding');
     // disablePadding: false is the default.
     assert.equal(ecb(rand(16), { disablePadding: false }).encrypt(rand(16)).length, 32);
   });
