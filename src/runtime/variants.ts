@@ -8,6 +8,13 @@
  * decide (in Node 20, one run in six of 64 KiB chacha20 calls kept the
  * slower ChaCha variant). All variants give the same bytes; only speed
  * differs.
+ *
+ * Timings taken while other work loads the machine can still mislead (one
+ * run in eight kept a variant 20% slower, for the life of the process).
+ * So a choice is never final: leaving the variant in use takes a clear
+ * margin, and the measurement is repeated after ever longer stretches of
+ * untimed traffic, so a wrong choice is corrected later at a cost that
+ * vanishes over a long process.
  */
 
 /** Only calls at least this long are timed: long enough to dwarf the clock's overhead. */
@@ -18,14 +25,32 @@ const MIN_TIMED_BYTES = 8192;
  * browser clock (down to 0.1 ms) to average out.
  */
 const BYTES_PER_VARIANT = 16 << 20;
+/** Another variant replaces the one in use only when its median cost is below this fraction of that one's. */
+const MARGIN = 0.95;
+/**
+ * Measuring starts again after this many times a round's traffic has gone
+ * by untimed (in calls of MIN_TIMED_BYTES or more), and the stretch grows
+ * by RECHECK_GROWTH each round: the first re-check of two variants comes
+ * after 512 MiB, so re-measuring a 20% slower variant costs under 1%, and
+ * less each round.
+ */
+const RECHECK_AFTER = 16;
+const RECHECK_GROWTH = 4;
 
 export class VariantPicker {
-  /** Per variant: nanoseconds per byte of each timed call. */
+  /** Per variant: nanoseconds per byte of each timed call in the open or last round. */
   private readonly samples: number[][];
   private readonly bytes: number[];
   private turn = 0;
-  /** The chosen variant, once decided. */
+  /** Whether calls are being timed (a round of measurement is open). */
+  private measuring: boolean;
+  /** Untimed bytes since the last choice, and how many start the next round. */
+  private untimed = 0;
+  private recheckAt = 0;
+  /** The chosen variant, once decided (it stays in use while a later round measures). */
   chosen: number | undefined;
+  /** Rounds of measurement completed. */
+  rounds = 0;
 
   constructor(
     private readonly count: number,
@@ -35,18 +60,31 @@ export class VariantPicker {
   ) {
     this.samples = Array.from({ length: count }, () => []);
     this.bytes = new Array<number>(count).fill(0);
+    this.measuring = count > 1;
     if (count === 1) this.chosen = 0;
   }
 
-  /** Whether a call of `length` bytes should go through run() to be timed (callers skip the closure otherwise). */
+  /**
+   * Whether a call of `length` bytes should go through run() to be timed
+   * (callers skip the closure otherwise). Counts the untimed traffic that
+   * leads to the next round.
+   */
   wants(length: number): boolean {
-    return this.chosen === undefined && length >= MIN_TIMED_BYTES;
+    if (length < MIN_TIMED_BYTES || this.count === 1) return false;
+    if (this.measuring) return true;
+    this.untimed += length;
+    if (this.untimed < this.recheckAt) return false;
+    // A new round, from fresh samples: conditions may have changed since the last.
+    for (const list of this.samples) list.length = 0;
+    this.bytes.fill(0);
+    this.measuring = true;
+    return true;
   }
 
   /**
    * Runs `call` (which processes `length` bytes with the variant selected
-   * in the kernel), timing it and choosing the variant first while the
-   * choice is still open.
+   * in the kernel), timing it and choosing the variant at the end of a
+   * round of measurement.
    */
   run<T>(length: number, call: () => T): T {
     if (!this.wants(length)) return call();
@@ -58,19 +96,25 @@ export class VariantPicker {
     this.samples[index].push(((this.now() - start) * 1e6) / length);
     this.bytes[index] += length;
     if (this.bytes.every((b) => b >= BYTES_PER_VARIANT)) this.decide();
-    else this.select(0);
+    else this.select(this.chosen ?? 0);
     return result;
   }
 
+  /** Ends a round: the fastest variant, if it beats the one in use (the default 0 at first) by the margin. */
   private decide(): void {
     const costs = this.costs();
-    let best = 0;
-    for (let i = 1; i < this.count; i++) if (costs[i] < costs[best]) best = i;
-    this.chosen = best;
-    this.select(best);
+    const current = this.chosen ?? 0;
+    let best = current;
+    for (let i = 0; i < this.count; i++) if (costs[i] < costs[best]) best = i;
+    this.chosen = costs[best] < MARGIN * costs[current] ? best : current;
+    this.select(this.chosen);
+    this.rounds++;
+    this.measuring = false;
+    this.untimed = 0;
+    this.recheckAt = RECHECK_AFTER * BYTES_PER_VARIANT * this.count * RECHECK_GROWTH ** (this.rounds - 1);
   }
 
-  /** Per variant: the median nanoseconds per byte of its timed calls so far (for tests and benchmarks). */
+  /** Per variant: the median nanoseconds per byte of its timed calls in the open or last round (for tests and benchmarks). */
   costs(): number[] {
     return this.samples.map((list) => {
       if (list.length === 0) return NaN;
