@@ -67,8 +67,12 @@ export interface Blake3Engine {
    */
   finish(state: TreeState, last: Uint8Array, root: RootNode, block0?: Uint8Array): void;
 
-  /** Output blocks `counter`, `counter + 1`, ... of `root` into `out` (a final partial block is cut). */
-  output(root: RootNode, counter: number, out: Uint8Array): void;
+  /**
+   * Output blocks `counter`, `counter + 1`, ... of `root` into `out` (a
+   * final partial block is cut). The counter is 64 bits: a number below
+   * 2^53, or a bigint (b3sum --seek reaches 2^58).
+   */
+  output(root: RootNode, counter: number | bigint, out: Uint8Array): void;
 
   /**
    * The (non-root) chaining value, into `out` (32 bytes), of the subtree of

@@ -14,7 +14,7 @@
  */
 import type { Blake3Engine, RootNode, TreeState } from './engine.js';
 import { CHUNK_END, CHUNK_START, IV, IV_BYTES, MAX_DEPTH, PARENT, ROOT_FLAG } from './layout.js';
-import { readLE32, writeLE32 } from '../runtime/bytes.js';
+import { high32, low32, readLE32, writeLE32 } from '../runtime/bytes.js';
 
 const HOST_LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const IV0 = IV[0] | 0, IV1 = IV[1] | 0, IV2 = IV[2] | 0, IV3 = IV[3] | 0;
@@ -435,9 +435,14 @@ function finishRoot(data: Uint8Array, at: number, n: number): number {
 }
 
 /** Output blocks `t`, `t + 1`, ... of the node in `root` into `out`. */
-function squeeze(t: number, out: Uint8Array): void {
-  for (let pos = 0; pos < out.length; pos += 64, t++) {
-    compress(root, 0, root, 8, t >>> 0, Math.floor(t / TWO32), root[24], root[25], block, 0, true);
+function squeeze(t: number | bigint, out: Uint8Array): void {
+  let lo = low32(t);
+  let hi = high32(t);
+  for (let pos = 0; pos < out.length; pos += 64) {
+    compress(root, 0, root, 8, lo, hi, root[24], root[25], block, 0, true);
+    // The next block: a 64-bit increment.
+    lo = (lo + 1) >>> 0;
+    if (lo === 0) hi = (hi + 1) >>> 0;
     const n = Math.min(64, out.length - pos);
     if (n === 64) for (let i = 0; i < 16; i++) writeLE32(out, pos + 4 * i, block[i]);
     else for (let i = 0; i < n; i++) out[pos + i] = block[i >>> 2] >>> (8 * (i & 3));

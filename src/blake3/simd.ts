@@ -8,13 +8,12 @@ import type { Blake3Engine, TreeState } from './engine.js';
 import { BASE, BUFFER, COUNTER, DEPTH, FLAGS, IV_BYTES, KEY, MAX_DEPTH, OUTPUT, ROOT, ROOT_BYTES, SLICE, STACK } from './layout.js';
 import { blake3Kernel, blake3Variants, type Blake3Kernel } from './wasm.js';
 import type { LinearMemory } from '../runtime/memory.js';
+import { high32, low32 } from '../runtime/bytes.js';
 
-const TWO32 = 0x100000000;
-
-/** A number below 2^53 as a little-endian 64-bit word at `at`. */
-function write64(mem: LinearMemory, at: number, value: number): void {
-  mem.writeWord(at, value >>> 0);
-  mem.writeWord(at + 4, Math.floor(value / TWO32));
+/** A number below 2^53, or a bigint below 2^64, as a little-endian 64-bit word at `at`. */
+function write64(mem: LinearMemory, at: number, value: number | bigint): void {
+  mem.writeWord(at, low32(value));
+  mem.writeWord(at + 4, high32(value));
 }
 
 /** Key and flags; the rest of a fresh state is zero already (every call leaves memory wiped). */

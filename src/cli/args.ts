@@ -10,9 +10,10 @@ export interface B3sumArgs {
   files: string[];
   keyed: boolean;
   deriveKey: string | undefined;
-  length: number;
-  seek: number;
-  numThreads: number | undefined;
+  /** u64 values as b3sum reads them: exact (a seek past 2^53 is not rounded). */
+  length: bigint;
+  seek: bigint;
+  numThreads: bigint | undefined;
   noMmap: boolean;
   noNames: boolean;
   raw: boolean;
@@ -63,20 +64,19 @@ function unexpected(arg: string): UsageError {
 }
 
 /** Rust's u64 parsing, with its messages. */
-function u64(text: string, spec: Spec): number {
+function u64(text: string, spec: Spec): bigint {
   const fail = (why: string) => new UsageError(`error: invalid value '${text}' for '${spec.shown}': ${why}\n${MORE}`);
   if (text === '') throw fail('cannot parse integer from empty string');
   const digits = text.startsWith('+') ? text.slice(1) : text;
   if (digits === '' || !/^[0-9]+$/.test(digits)) throw fail('invalid digit found in string');
   const value = BigInt(digits);
   if (value >= 1n << 64n) throw fail('number too large to fit in target type');
-  // Beyond 2^53 nothing can be hashed or printed anyway; keep it exact enough to refuse later.
-  return Number(value);
+  return value;
 }
 
 export function parseArgs(argv: readonly string[]): B3sumArgs {
   const args: B3sumArgs = {
-    files: [], keyed: false, deriveKey: undefined, length: 32, seek: 0, numThreads: undefined,
+    files: [], keyed: false, deriveKey: undefined, length: 32n, seek: 0n, numThreads: undefined,
     noMmap: false, noNames: false, raw: false, tag: false, check: false, quiet: false, help: false, version: false,
   };
   const seen: string[] = [];

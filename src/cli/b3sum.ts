@@ -30,22 +30,26 @@ export interface Run {
 /** A failure b3sum reports as `Error: <message>` (its main() returning an error): exit code 1. */
 export class Fatal extends Error {}
 
-/** Output bytes [seek, seek + length) of `root`, a block-aligned piece at a time. */
-export function* outputBytes(root: RootNode, seek: number, length: number): Generator<Uint8Array> {
+/**
+ * Output bytes [seek, seek + length) of `root`, a block-aligned piece at a
+ * time. Both are u64s, kept exact: the output block counter of a seek
+ * past 2^53 is past 2^47, and b3sum goes on past 2^64 bytes.
+ */
+export function* outputBytes(root: RootNode, seek: bigint, length: bigint): Generator<Uint8Array> {
   const STEP = 1 << 16;
-  let counter = Math.floor(seek / 64);
-  let skip = seek % 64;
+  let counter = seek / 64n;
+  let skip = Number(seek % 64n);
   let left = length;
   const block = new Uint8Array(STEP + 64);
   try {
-    while (left > 0) {
-      const want = Math.min(left, STEP);
+    while (left > 0n) {
+      const want = left < BigInt(STEP) ? Number(left) : STEP;
       const blocks = Math.ceil((skip + want) / 64);
       const piece = block.subarray(0, 64 * blocks);
       engine().output(root, counter, piece);
-      counter += blocks;
+      counter += BigInt(blocks);
       yield piece.subarray(skip, skip + want);
-      left -= want;
+      left -= BigInt(want);
       skip = 0;
     }
   } finally {
@@ -115,7 +119,8 @@ function readKey(): Uint8Array {
 }
 
 async function threads(args: B3sumArgs): Promise<number> {
-  if (args.numThreads !== undefined && args.numThreads > 0) return args.numThreads;
+  // A thread count past 2^53 is only a bound (no machine has that many).
+  if (args.numThreads !== undefined && args.numThreads > 0n) return Number(args.numThreads);
   const env = Number(process.env.RAYON_NUM_THREADS);
   return Number.isSafeInteger(env) && env > 0 ? env : cores();
 }

@@ -115,7 +115,7 @@ async function checkLine(run: Run, raw: string): Promise<boolean> {
   let found: Uint8Array;
   try {
     const root = await hashPath(run, parsed.path);
-    found = outputBytes(root, run.args.seek, 32).next().value!.slice();
+    found = outputBytes(root, run.args.seek, 32n).next().value!.slice();
     root.fill(0);
   } catch (e) {
     run.out.write(`${parsed.shown}: FAILED (${describe(e)})\n`);

@@ -4,6 +4,7 @@
  * into the two 32-bit words an engine's input block takes.
  */
 import * as check from './assert.js';
+import { high32, low32 } from './bytes.js';
 
 /**
  * A stream cipher engine's keystream XOR: XORs the keystream into `data`,
@@ -82,8 +83,8 @@ export function streamArgs(variant: StreamVariant, key: unknown, nonce: unknown,
   if (counter !== 0 || input.length >= 2 ** 38) {
     const start = check.counter(counter, counterBits);
     checkCounterSpace(input.length, start, counterBits);
-    low = typeof start === 'number' ? start >>> 0 : Number(start & 0xffffffffn);
-    high = typeof start === 'number' ? Math.floor(start / 0x100000000) : Number(start >> 32n);
+    low = low32(start);
+    high = high32(start);
   }
   const src = out === undefined ? input : check.separate(input, out);
   return { key: k, nonce: n, input: src, output: out, low, high, copied: src !== input };

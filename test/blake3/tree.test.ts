@@ -88,7 +88,7 @@ describe('blake3 engines: trees, counters, stacks', { skip: NO_SIMD }, () => {
   }
 
   for (const [name, engine] of [['simd', simdBlake3], ['js', jsBlake3]] as const) {
-    it(`${name}: output blocks at counters 2^32 - 6 .. 2^32 + 9, 2^40 + 3 and 2^53 - 40 (vs the reference compression)`, () => {
+    it(`${name}: output blocks at counters 2^32 - 6 .. 2^32 + 9, 2^40 + 3, 2^53 - 40 and, as bigints, past 2^53 to 2^64 - 1 (vs the reference compression)`, () => {
       const root = new Uint8Array(104);
       const state = freshState(IV_BYTES, 0);
       const msg = rand(5000);
@@ -100,6 +100,17 @@ describe('blake3 engines: trees, counters, stacks', { skip: NO_SIMD }, () => {
         engine.output(root, counter, out);
         assertBytes(out, referenceOutput(root, BigInt(counter), blocks).subarray(0, out.length), `counter ${counter}`);
       }
+      // b3sum --seek reaches block 2^58 - 1 (and goes on): 64-bit counters, carrying from the low word.
+      for (const [counter, blocks] of [[2n ** 53n + 1n, 3], [2n ** 58n - 2n, 4], [2n ** 63n + 2n ** 32n - 2n, 5], [2n ** 64n - 3n, 3]] as const) {
+        const out = new Uint8Array(64 * blocks - 5);
+        engine.output(root, counter, out);
+        assertBytes(out, referenceOutput(root, counter, blocks).subarray(0, out.length), `counter ${counter}`);
+      }
+      const asNumber = new Uint8Array(200);
+      const asBigint = new Uint8Array(200);
+      engine.output(root, TWO32 - 2, asNumber);
+      engine.output(root, BigInt(TWO32 - 2), asBigint);
+      assertBytes(asBigint, asNumber, 'a counter as a bigint or a number');
       // And at 0, the stream noble produces.
       const out = new Uint8Array(1000);
       engine.output(root, 0, out);

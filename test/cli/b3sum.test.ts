@@ -108,6 +108,11 @@ describe('fourfold b3sum against b3sum', { skip: NO_B3SUM }, () => {
     same(['-l5', 'abc']);
     same(['--length=7', 'abc']);
     for (const seek of ['1', '63', '64', '65', '1000000007']) same(['--seek', seek, '--length', '100', 'chunks', 'big']);
+    // Past 2^53 (exact, not rounded to a double), up to 2^64 - 1, where b3sum reads on past 2^64 bytes.
+    for (const seek of ['9007199254740992', '9007199254740993', '1152921504606846975', '18446744073709551552', '18446744073709551615']) {
+      same(['--seek', seek, '--length', '100', 'abc', 'big']);
+      same(['--raw', `--seek=${seek}`, '-l', '8', 'chunks']);
+    }
     for (const args of [['--raw'], ['--raw', '--length', '1000'], ['--raw', '--seek', '70', '--length', '3']]) {
       for (const file of ['abc', 'big', 'empty']) same([...args, file]);
     }
