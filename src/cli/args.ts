@@ -3,8 +3,15 @@
  * it, with its error messages and exit code 2 for usage errors: long
  * options with `=value` or a separate value, short -c and -l (also
  * bundled, -cl 3, and -l5), `--` ending the options, `-` meaning standard
- * input.
+ * input. The errors are clap's to the byte, in the order clap finds them:
+ * its suggestions for mistyped options, the usage lines naming the options
+ * given so far, its checks of repeats, conflicts and requirements (checked
+ * against native b3sum: test/cli/b3sum.test.ts).
  */
+
+import { checkConflicts, checkRequired, flagWithValue, OPTIONS, repeated, SHORT, u64, unexpected, unknownLong, valueRequired, type Seen } from './clap.js';
+
+export { UsageError } from './clap.js';
 
 export interface B3sumArgs {
   files: string[];
@@ -24,119 +31,141 @@ export interface B3sumArgs {
   version: boolean;
 }
 
-/** A usage error: printed to standard error as is, exit code 2. */
-export class UsageError extends Error {}
-
-interface Spec {
-  key: keyof B3sumArgs;
-  /** As clap names it in messages: '--length <LEN>', '--check'. */
-  shown: string;
-  value?: 'u64' | 'string';
-}
-
-const OPTIONS: Record<string, Spec> = {
-  '--keyed': { key: 'keyed', shown: '--keyed' },
-  '--derive-key': { key: 'deriveKey', shown: '--derive-key <CONTEXT>', value: 'string' },
-  '--length': { key: 'length', shown: '--length <LEN>', value: 'u64' },
-  '--seek': { key: 'seek', shown: '--seek <SEEK>', value: 'u64' },
-  '--num-threads': { key: 'numThreads', shown: '--num-threads <NUM>', value: 'u64' },
-  '--no-mmap': { key: 'noMmap', shown: '--no-mmap' },
-  '--no-names': { key: 'noNames', shown: '--no-names' },
-  '--raw': { key: 'raw', shown: '--raw' },
-  '--tag': { key: 'tag', shown: '--tag' },
-  '--check': { key: 'check', shown: '--check' },
-  '--quiet': { key: 'quiet', shown: '--quiet' },
-  '--help': { key: 'help', shown: '--help' },
-  '--version': { key: 'version', shown: '--version' },
-};
-const SHORT: Record<string, string> = { c: '--check', l: '--length', h: '--help', V: '--version' };
-
-/** Pairs clap refuses together (its `conflicts_with`), and what each needs (`requires`). */
-const CONFLICTS: [string, string][] = [
-  ['--keyed', '--derive-key'],
-  ...['--derive-key', '--keyed', '--length', '--raw', '--tag', '--no-names'].map((o): [string, string] => ['--check', o]),
-];
-
-const MORE = "\nFor more information, try '--help'.\n";
-
-function unexpected(arg: string): UsageError {
-  return new UsageError(`error: unexpected argument '${arg}' found\n\n  tip: to pass '${arg}' as a value, use '-- ${arg}'\n\nUsage: b3sum [OPTIONS] [FILE]...\n${MORE}`);
-}
-
-/** Rust's u64 parsing, with its messages. */
-function u64(text: string, spec: Spec): bigint {
-  const fail = (why: string) => new UsageError(`error: invalid value '${text}' for '${spec.shown}': ${why}\n${MORE}`);
-  if (text === '') throw fail('cannot parse integer from empty string');
-  const digits = text.startsWith('+') ? text.slice(1) : text;
-  if (digits === '' || !/^[0-9]+$/.test(digits)) throw fail('invalid digit found in string');
-  const value = BigInt(digits);
-  if (value >= 1n << 64n) throw fail('number too large to fit in target type');
-  return value;
-}
-
-export function parseArgs(argv: readonly string[]): B3sumArgs {
-  const args: B3sumArgs = {
+/**
+ * The parse, in clap's order of events. An option whose value is the next
+ * argument is pending until the argument after that: only then is it
+ * recorded, its value parsed, and a repeat refused (clap's
+ * resolve_pending). An unknown option or a flag given a value there is
+ * reported first, whatever the pending one held.
+ */
+class Parser {
+  readonly args: B3sumArgs = {
     files: [], keyed: false, deriveKey: undefined, length: 32n, seek: 0n, numThreads: undefined,
     noMmap: false, noNames: false, raw: false, tag: false, check: false, quiet: false, help: false, version: false,
   };
-  const seen: string[] = [];
-  const set = (name: string, inline: string | undefined, next: () => string | undefined) => {
+  readonly seen: Seen = { options: [], file: false };
+  private pending: { name: string; text: string } | undefined;
+  /** Set by --help and --version: the rest is not parsed. */
+  done = false;
+
+  /** Records option `name` with its value (undefined for a flag), as clap's react does: a repeat is an error, and removes the first. */
+  private record(name: string, text: string | undefined): void {
+    const spec = OPTIONS[name]!;
+    const options = this.seen.options;
+    if (options.includes(name)) {
+      options.splice(options.indexOf(name), 1);
+      throw repeated(spec);
+    }
+    options.push(name);
+    const value = text === undefined ? true : spec.value === 'u64' ? u64(text, spec) : text;
+    (this.args as unknown as Record<string, unknown>)[spec.key] = value;
+  }
+
+  /** The pending option, recorded now; with `quiet`, its errors are dropped (clap then reports an unknown argument instead). */
+  resolve(quiet = false): void {
+    const p = this.pending;
+    this.pending = undefined;
+    if (p === undefined) return;
+    try {
+      this.record(p.name, p.text);
+    } catch (e) {
+      if (!quiet) throw e;
+    }
+  }
+
+  /** An argument starting with '-' where an option waits for its value: parsed as an option, so an unknown one is the error. */
+  private refuseUnknown(arg: string): void {
+    if (arg === '--') return;
+    if (arg.startsWith('--')) {
+      const [name, ...value] = arg.slice(2).split('=');
+      const spec = OPTIONS[`--${name}`];
+      if (spec === undefined) throw unknownLong(name!, this.seen);
+      // The waiting option has started the group.
+      if (spec.value === undefined && value.length > 0) throw flagWithValue(`--${name}`, value.join('='), this.seen.file || this.seen.options.length > 0);
+      return;
+    }
+    const first = [...arg.slice(1)][0]!;
+    if (SHORT[first] === undefined) throw unexpected(`-${first}`);
+  }
+
+  /** Option `name`, its value inline (`--length=3`, `-l3`) or else the argument after (`following`); returns whether that was taken. */
+  option(name: string, inline: string | undefined, following: string | undefined): boolean {
     const spec = OPTIONS[name]!;
     if (spec.value === undefined) {
-      if (inline !== undefined) throw new UsageError(`error: unexpected value '${inline}' for '${spec.shown}' found; no more were expected\n\nUsage: b3sum ${spec.shown} [FILE]...\n${MORE}`);
-      (args as unknown as Record<string, unknown>)[spec.key] = true;
-    } else {
-      const text = inline ?? next();
-      if (text === undefined) throw new UsageError(`error: a value is required for '${spec.shown}' but none was supplied\n${MORE}`);
-      (args as unknown as Record<string, unknown>)[spec.key] = spec.value === 'u64' ? u64(text, spec) : text;
+      if (inline !== undefined) {
+        throw flagWithValue(name, inline, this.seen.options.length > 0 || (this.pending !== undefined && this.seen.file));
+      }
+      this.resolve();
+      this.record(name, undefined);
+      this.done = name === '--help' || name === '--version';
+      return false;
     }
-    if (!seen.includes(name)) seen.push(name);
-  };
-  let i = 0;
-  const next = () => {
-    const v = argv[i + 1];
-    // clap takes a following value unless it looks like an option.
-    if (v === undefined || (v.startsWith('-') && v !== '-')) return undefined;
-    i++;
-    return v;
-  };
-  for (; i < argv.length; i++) {
+    this.resolve();
+    if (inline !== undefined) {
+      this.record(name, inline);
+      return false;
+    }
+    // clap takes the following argument as the value unless it looks like an option.
+    if (following !== undefined && following.startsWith('-') && following !== '-') this.refuseUnknown(following);
+    else if (following !== undefined) {
+      this.pending = { name, text: following };
+      return true;
+    }
+    throw valueRequired(spec);
+  }
+
+  long(arg: string, following: string | undefined): boolean {
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    if (OPTIONS[name] === undefined) {
+      this.resolve(true);
+      throw unknownLong(name.slice(2), this.seen);
+    }
+    return this.option(name, eq < 0 ? undefined : arg.slice(eq + 1), following);
+  }
+
+  /** -c, -l3, -l=3, -cl 3: flags, then at most one option taking the rest or the next argument. */
+  shorts(arg: string, following: string | undefined): boolean {
+    const letters = [...arg.slice(1)];
+    for (let j = 0; j < letters.length && !this.done; j++) {
+      const name = SHORT[letters[j]!];
+      if (name === undefined) throw unexpected(`-${letters[j]}`);
+      if (OPTIONS[name]!.value !== undefined) {
+        // -l= is an empty value; -l alone takes the next argument.
+        const rest = letters.slice(j + 1).join('');
+        return this.option(name, rest === '' ? undefined : rest.replace(/^=/, ''), following);
+      }
+      this.option(name, undefined, following);
+    }
+    return false;
+  }
+
+  file(path: string): void {
+    this.resolve();
+    this.args.files.push(path);
+    this.seen.file = true;
+  }
+}
+
+export function parseArgs(argv: readonly string[]): B3sumArgs {
+  const parser = new Parser();
+  for (let i = 0; i < argv.length && !parser.done; i++) {
     const a = argv[i]!;
     if (a === '--') {
-      args.files.push(...argv.slice(i + 1));
+      parser.resolve();
+      for (const path of argv.slice(i + 1)) parser.file(path);
       break;
     }
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      const name = eq < 0 ? a : a.slice(0, eq);
-      if (OPTIONS[name] === undefined) throw unexpected(a);
-      set(name, eq < 0 ? undefined : a.slice(eq + 1), next);
-    } else if (a.startsWith('-') && a !== '-') {
-      for (let j = 1; j < a.length; j++) {
-        const name = SHORT[a[j]!];
-        if (name === undefined) throw unexpected(`-${a[j]}`);
-        if (OPTIONS[name]!.value !== undefined) {
-          const rest = a.slice(j + 1).replace(/^=/, '');
-          set(name, rest === '' ? undefined : rest, next);
-          break;
-        }
-        set(name, undefined, next);
-      }
-    } else {
-      args.files.push(a);
-    }
+    let took = false;
+    if (a.startsWith('--')) took = parser.long(a, argv[i + 1]);
+    else if (a.startsWith('-') && a !== '-') took = parser.shorts(a, argv[i + 1]);
+    else parser.file(a);
+    if (took) i++;
   }
+  const { args, seen } = parser;
   if (args.help || args.version) return args;
-  for (const name of seen) {
-    for (const [x, y] of CONFLICTS) {
-      const other = name === x ? y : name === y ? x : undefined;
-      if (other !== undefined && seen.includes(other) && seen.indexOf(other) > seen.indexOf(name)) {
-        const shown = OPTIONS[name]!.shown;
-        throw new UsageError(`error: the argument '${shown}' cannot be used with '${OPTIONS[other]!.shown}'\n\nUsage: b3sum ${shown} <FILE>...\n${MORE}`);
-      }
-    }
-  }
-  if (args.quiet && !args.check) throw new UsageError(`error: the following required arguments were not provided:\n  --check\n\nUsage: b3sum --check --quiet <FILE>...\n${MORE}`);
-  if (args.keyed && args.files.length === 0) throw new UsageError(`error: the following required arguments were not provided:\n  <FILE>...\n\nUsage: b3sum --keyed <FILE>...\n${MORE}`);
+  parser.resolve();
+  checkConflicts(seen);
+  checkRequired(seen);
   return args;
 }

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rand } from '../helpers.js';
+import { rand, randInt } from '../helpers.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
 /** The CLI is a Node program (its shebang): Deno and Bun running this file start `node`. */
@@ -201,6 +201,54 @@ describe('fourfold b3sum against b3sum', { skip: NO_B3SUM }, () => {
     same(['--num-threads', 'x', 'abc']);
     same(['--no-names=1', 'abc']);
     same(['-x', 'abc']);
+  });
+
+  it("usage errors: an option's value that starts with '-' is parsed as an option, as clap does", () => {
+    for (const option of ['--length', '--seek', '--num-threads', '--derive-key', '-l', '-cl']) {
+      for (const value of ['-5', '-x', '-é', '-=', '-5c', '--foo', '--foo=1', '--lenght', '---', '--=', '-c', '--tag', '--tag=x', '--seek=-3', '-', '--']) {
+        same([option, value, 'abc']);
+      }
+    }
+    same(['--length=-5', 'abc']);
+    same(['-l-5', 'abc']);
+    same(['--derive-key=-x', 'abc']);
+    same(['-l=', 'abc']);
+    same(['-cl=', 'abc']);
+  });
+
+  it('usage errors: unknown options with a similar one as the tip, and the options used so far in the usage line', () => {
+    const names = ['keyed', 'derive-key', 'length', 'seek', 'num-threads', 'no-mmap', 'no-names', 'raw', 'tag', 'check', 'quiet', 'help', 'version'];
+    for (const n of names) {
+      // A letter dropped, two swapped, one too many, a prefix, other case.
+      same([`--${n.slice(1)}`, 'abc']);
+      same([`--${n[1]}${n[0]}${n.slice(2)}`, 'abc']);
+      same([`--${n}s`, 'abc']);
+      same([`--${n.slice(0, 3)}`]);
+      same([`--${n.toUpperCase()}=1`]);
+    }
+    for (const args of [['--tag', '--foo'], ['--raw', '--tag', '--quit'], ['--length', '3', '--lenght', '4'], ['abc', '--foo'], ['--tag', 'abc', '--foo'], ['-c', '-x'], ['--seek', '1', '--foo'], ['---'], ['--=', 'abc'], ['--x=y=z']]) {
+      same(args);
+    }
+  });
+
+  it('usage errors: repeated options, several conflicts at once, requirements that a conflict excuses, flags given values', () => {
+    for (const args of [
+      ['--tag', '--tag', 'abc'], ['-cc'], ['--length', '3', '--length', '4'], ['-l3', '-l', '3'], ['--length', '3', '--length'], ['--derive-key', 'a', '--derive-key=b'],
+      ['--check', '--tag', '--raw', 'abc'], ['--check', '--keyed', '--derive-key', 'x', 'abc'], ['--tag', '--raw', '--check', 'abc'], ['--derive-key', 'x', '--keyed'],
+      ['--quiet', '--derive-key', 'x', '--keyed', 'abc'], ['--quiet', '--tag', '--check', 'abc'],
+      ['--tag', '--quiet', 'abc'], ['--keyed', '--quiet', '--tag'], ['--quiet', '--seek', '1'], ['--no-mmap', '--keyed'], ['abc', '--quiet'],
+      ['--tag=x'], ['--tag', '--raw=1'], ['-l', '3', '--tag=x'], ['-l', '3', 'abc', '--tag=x'], ['--length=3', '--tag=x'], ['abc', '--raw=1'], ['2', '-l', '--keyed=1'], ['-l', '--keyed=1'], ['--tag', '--help=x'],
+    ]) {
+      same(args);
+    }
+  });
+
+  it('usage errors: random command lines from the options, typos and values above', () => {
+    const pool = ['--keyed', '--derive-key', 'ctx', '--length', '3', '--seek', '1', '--num-threads', '2', '--no-mmap', '--no-names', '--raw', '--tag', '--check', '--quiet', '-c', '-l', '-l5', '-cl', '-5', '-x', '--foo=1', '--lenght', '--tag=x', '--length=abc', '--derive-key=-y', 'abc', '-', '--', '--chek', '-l='];
+    for (let n = 0; n < 60; n++) {
+      const args = Array.from({ length: 1 + randInt(5) }, () => pool[randInt(pool.length)]!);
+      same(args);
+    }
   });
 });
 
