@@ -36,6 +36,7 @@ const REPORTER = fileURLToPath(new URL('./harness/node-reporter.mjs', import.met
 const NOT_IN_BROWSERS: Record<string, string> = {
   'test/runtime.test.ts': 'not applicable in browsers: starts fresh processes of the runtime (node:child_process)',
   'test/cli/b3sum.test.ts': 'not applicable in browsers: runs the fourfold and b3sum commands (node:child_process)',
+  'test/cli/fourfold.test.ts': 'not applicable in browsers: runs the fourfold command (node:child_process)',
 };
 
 /** Response headers of a page test's page (all others get none beyond the server's own). */

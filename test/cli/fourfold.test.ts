@@ -1,0 +1,68 @@
+/**
+ * The `fourfold` command itself: --help and --version, and usage errors
+ * that name the program the way --help does (exit code 2). Node only: it
+ * starts processes.
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** The CLI is a Node program (its shebang): Deno and Bun running this file start `node`. */
+const g = globalThis as { Deno?: unknown; Bun?: unknown };
+const NODE = g.Deno === undefined && g.Bun === undefined ? process.execPath : 'node';
+
+function run(...args: string[]): { stdout: string; stderr: string; status: number | null } {
+  const r = spawnSync(NODE, [CLI, ...args], { encoding: 'utf8', input: '' });
+  if (r.error) throw r.error;
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+/** The program named by each `Usage:` line of `text`. */
+function programs(text: string): string[] {
+  return [...text.matchAll(/^Usage: (fourfold(?: b3sum)?) /gm)].map((m) => m[1]!);
+}
+
+it('fourfold --help and -h: the commands, on standard output, exit 0', () => {
+  for (const flag of ['--help', '-h', 'help']) {
+    const r = run(flag);
+    assert.equal(r.status, 0, flag);
+    assert.equal(r.stderr, '');
+    assert.deepEqual(programs(r.stdout), ['fourfold'], flag);
+    assert.match(r.stdout, /^ {2}b3sum /m, `${flag} lists b3sum`);
+  }
+});
+
+it("fourfold --version and -V: 'fourfold <package.json version>'", () => {
+  for (const flag of ['--version', '-V']) assert.deepEqual(run(flag), { stdout: `fourfold ${VERSION}\n`, stderr: '', status: 0 });
+});
+
+it('no command, an unknown command or option: usage on standard error naming fourfold, exit 2', () => {
+  const none = run();
+  assert.equal(none.status, 2);
+  assert.deepEqual(programs(none.stderr), ['fourfold']);
+  for (const [arg, message] of [['hash', "unrecognized subcommand 'hash'"], ['--frobnicate', "unexpected argument '--frobnicate'"]] as const) {
+    const r = run(arg);
+    assert.equal(r.status, 2, arg);
+    assert.equal(r.stdout, '');
+    assert.ok(r.stderr.startsWith(`error: ${message}\n`), r.stderr);
+    assert.deepEqual(programs(r.stderr), ['fourfold'], arg);
+    assert.match(r.stderr, /try 'fourfold --help'/);
+  }
+});
+
+it('fourfold b3sum: --help names fourfold b3sum; usage errors are b3sum\'s to the byte, so they name b3sum', () => {
+  const help = run('b3sum', '--help');
+  assert.equal(help.status, 0);
+  assert.deepEqual(programs(help.stdout), ['fourfold b3sum']);
+  const errors = [['--foo'], ['--quiet', 'x'], ['--keyed'], ['--check', '--raw', 'x'], ['--raw=1', 'x']];
+  for (const args of errors) {
+    const r = run('b3sum', ...args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, /^Usage: b3sum /m, `${args.join(' ')}: ${r.stderr}`);
+  }
+  assert.deepEqual(run('b3sum', '--version'), { stdout: `b3sum (fourfold ${VERSION})\n`, stderr: '', status: 0 });
+});
