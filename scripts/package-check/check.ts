@@ -1,0 +1,308 @@
+/**
+ * npm run check:package: the package as a user gets it. Packs it (npm pack,
+ * which builds it first), installs the tarball into a fresh project made
+ * from fixture/ (typescript, vite, webpack at pinned versions, from the npm
+ * registry), and checks:
+ *
+ * - the tarball: LICENSE, README, every export's files and types, the bin;
+ *   nothing but those and dist/;
+ * - Node: every subpath export imports, and require()s (engines claims
+ *   Node >= 20.19, where require() of ES modules works), and fourfold/worker
+ *   (the pool's worker, for bundlers to build) resolves; `fourfold
+ *   --version` and `--help`; blake3Parallel from node_modules gives
+ *   BLAKE3's bytes (against @noble/hashes);
+ * - TypeScript: `tsc --strict` on fixture/types.ts, which imports every
+ *   subpath, under moduleResolution node16, nodenext, bundler and node10
+ *   (no skipLibCheck, no @types/node);
+ * - a default `vite build` and a default webpack 5 production build of
+ *   fixture/app.js succeed without warnings (node: modules, top-level
+ *   await, critical dependencies...), and each built page, opened in
+ *   headless Chromium, hashes a few MiB with blake3Parallel to BLAKE3's
+ *   bytes with its Web Workers doing work.
+ *
+ *   npm run check:package                          # all of it
+ *   npm run check:package -- --keep                # keep the temporary project (its path is printed)
+ *   npm run check:package -- --project=<that dir>  # again in it, with only the new tarball installed
+ *
+ * Prints one line per check and exits 1 if any failed (the project is then
+ * kept, with each build's full output in its build.log). Needs the npm
+ * registry (the fixture's packages) and Chromium (npm run engines:install).
+ */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
+import { ENGINES, ROOT } from '../engines/engines.js';
+import { openChromium } from '../engines/drivers/chromium.js';
+import { servePage, type PageOutcome } from '../engines/serve.js';
+import { input } from './fixture/input.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixture/', import.meta.url));
+const RESOLUTIONS = [
+  { moduleResolution: 'node16', module: 'node16' },
+  { moduleResolution: 'nodenext', module: 'nodenext' },
+  { moduleResolution: 'bundler', module: 'esnext' },
+  { moduleResolution: 'node10', module: 'esnext' },
+] as const;
+/** Build output that is a problem for users: Node built-ins pulled into a browser bundle, top-level await, dynamic requests. */
+const WARNING = /warn|\(!\)|externaliz|top-level await|critical dependency|node:/i;
+/**
+ * webpack's performance hints (size advice, not a build problem) are reported, not failed; nor is
+ * its closing count ("compiled with 1 warning"): each warning it counts has a WARNING line of its own.
+ */
+const SIZE_HINT = /asset size limit|entrypoint size limit|performance recommendations|webpack\.js\.org\/guides\/code-splitting|^\s*(assets?|main|entrypoint)\b.*KiB|compiled with \d+ warnings? in/i;
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail?: string;
+}
+const checks: Check[] = [];
+
+/** Prints one check: its name, and when it failed, what went wrong (at most 30 lines). */
+function record(name: string, ok: boolean, detail?: string): boolean {
+  checks.push({ name, ok, detail });
+  const lines = ok ? [] : (detail?.trim().split('\n').filter((l) => l.trim()) ?? []);
+  const shown = lines.length > 30 ? [...lines.slice(0, 30), `... ${lines.length - 30} more lines`] : lines;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${shown.length ? `\n     ${shown.join('\n     ')}` : ''}`);
+  return ok;
+}
+
+function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, maxBuffer: 1 << 26, timeout: 600_000 });
+}
+
+const output = (r: SpawnSyncReturns<string>): string => `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+// ------------------------------------------------------------------ the tarball
+
+interface PackageJson {
+  version: string;
+  exports: Record<string, string | { types?: string; default: string }>;
+  bin: Record<string, string>;
+  types: string;
+  typesVersions?: Record<string, Record<string, string[]>>;
+}
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+/** The modules a program imports: the exports with types. */
+const hasTypes = (target: PackageJson['exports'][string]): boolean => typeof target === 'object' && target.types !== undefined;
+const subpaths = Object.keys(pkg.exports).filter((k) => hasTypes(pkg.exports[k]!));
+/** The others, but package.json: entry points for a bundler to build (fourfold/worker, the pool's worker), not for import. */
+const entries = Object.keys(pkg.exports).filter((k) => k !== './package.json' && !subpaths.includes(k));
+const specifier = (subpath: string): string => (subpath === '.' ? 'fourfold' : `fourfold/${subpath.slice(2)}`);
+
+function pack(into: string): string | undefined {
+  const r = sh('npm', ['pack', '--json', '--pack-destination', into], ROOT);
+  if (r.status !== 0) return void record('npm pack (builds the package first)', false, output(r));
+  const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  const files = new Set(info!.files.map((f) => f.path));
+  const needed = ['LICENSE', 'README.md', 'package.json', pkg.types, ...Object.values(pkg.bin)];
+  for (const target of Object.values(pkg.exports)) needed.push(...(typeof target === 'string' ? [target] : [target.default, ...(target.types ? [target.types] : [])]));
+  for (const paths of Object.values(pkg.typesVersions?.['*'] ?? {})) needed.push(...paths);
+  const missing = [...new Set(needed.map((p) => p.replace(/^\.\//, '')))].filter((p) => !files.has(p));
+  const stray = [...files].filter((p) => !p.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(p));
+  record(
+    `npm pack: ${info!.filename}, ${files.size} files, with LICENSE, README, every export's code and types, the bin`,
+    missing.length === 0 && stray.length === 0,
+    [missing.length ? `missing: ${missing.join(', ')}` : '', stray.length ? `not expected in the package: ${stray.join(', ')}` : ''].join('\n'),
+  );
+  return join(into, info!.filename);
+}
+
+// ------------------------------------------------------------------ the fresh project
+
+/** The fixture's files in `dir`: the TypeScript program, the Node smoke test, one copy of the app per bundler. */
+function copyFixture(dir: string): void {
+  mkdirSync(join(dir, 'webpack-app/src'), { recursive: true });
+  mkdirSync(join(dir, 'vite-app'), { recursive: true });
+  const copies: [string, string][] = [
+    ['package.json', 'package.json'], ['tsconfig.json', 'tsconfig.json'], ['types.ts', 'types.ts'], ['input.js', 'input.js'], ['node-smoke.js', 'node-smoke.js'],
+    ['index.html', 'vite-app/index.html'], ['app.js', 'vite-app/main.js'], ['input.js', 'vite-app/input.js'],
+    ['app.js', 'webpack-app/src/index.js'], ['input.js', 'webpack-app/src/input.js'],
+  ];
+  for (const [from, to] of copies) copyFileSync(join(FIXTURE, from), join(dir, to));
+}
+
+/** Installs the tarball (and, in a new project, the fixture's pinned packages). */
+function install(dir: string, tarball: string, fresh: boolean): boolean {
+  const r = sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=warn', tarball], dir);
+  const what = fresh ? 'the tarball and the fixture (typescript, vite, webpack) in a fresh project' : 'the new tarball into the kept project';
+  return record(`npm install of ${what}`, r.status === 0, r.status === 0 ? r.stderr : output(r));
+}
+
+// ------------------------------------------------------------------ Node
+
+function checkNode(dir: string): void {
+  const node = process.execPath;
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  for (const subpath of subpaths) {
+    const id = specifier(subpath);
+    const esm = sh(node, ['--input-type=module', '-e', `const m = await import('${id}'); if (Object.keys(m).length === 0) throw new Error('no exports'); console.log(Object.keys(m).sort().join(','))`], dir);
+    const cjs = sh(node, ['-e', `const m = require('${id}'); console.log(Object.keys(m).sort().join(','))`], dir);
+    const same = esm.status === 0 && cjs.status === 0 && esm.stdout === cjs.stdout;
+    record(`Node ${process.version}: import('${id}') and require('${id}') give the same exports`, same, same ? '' : `import: ${output(esm)}\nrequire: ${output(cjs)}`);
+  }
+  for (const entry of entries) {
+    const id = specifier(entry);
+    const where = sh(node, ['-e', `console.log(require.resolve('${id}'))`], dir);
+    const file = where.stdout.trim();
+    const ok = where.status === 0 && file.startsWith(join(dir, 'node_modules/fourfold/')) && existsSync(file);
+    record(`'${id}' resolves to a file of the package (an entry for bundlers: not imported here)`, ok, output(where));
+  }
+  const json = sh(node, ['-e', `console.log(require('fourfold/package.json').version)`], dir);
+  record(`require('fourfold/package.json')`, json.stdout.trim() === pkg.version, output(json));
+  if (major < 20 || (major === 20 && minor < 19)) record(`Node ${process.version} is older than engines' 20.19: require() of the package is not checked here`, false);
+
+  const bin = join(dir, 'node_modules/.bin/fourfold');
+  const version = sh(bin, ['--version'], dir);
+  const help = sh(bin, ['--help'], dir);
+  record('fourfold --version and --help (the installed bin)', version.status === 0 && version.stdout === `fourfold ${pkg.version}\n` && help.status === 0 && /^Usage: fourfold /.test(help.stdout), `${output(version)}\n${output(help)}`);
+
+  const smoke = sh(node, ['node-smoke.js'], dir);
+  const expected = hex(nobleBlake3(input(6 << 20)));
+  let got: { tier?: string; sequential?: string; parallel?: string } = {};
+  try {
+    got = JSON.parse(smoke.stdout) as typeof got;
+  } catch {
+    // reported below with the output
+  }
+  record(
+    `Node: blake3Parallel (workers from node_modules) and blake3 of 6 MiB give @noble/hashes' bytes (tier ${got.tier ?? '?'})`,
+    smoke.status === 0 && got.parallel === expected && got.sequential === expected,
+    smoke.status === 0 ? `expected ${expected}\ngot ${JSON.stringify(got)}` : output(smoke),
+  );
+}
+
+// ------------------------------------------------------------------ TypeScript
+
+function checkTypes(dir: string): void {
+  const imported = new Set([...readFileSync(join(FIXTURE, 'types.ts'), 'utf8').matchAll(/from '(fourfold[^']*)'/g)].map((m) => m[1]));
+  const uncovered = subpaths.map(specifier).filter((s) => !imported.has(s));
+  record('fixture/types.ts imports every subpath export', uncovered.length === 0, uncovered.length ? `not imported: ${uncovered.join(', ')}` : '');
+  for (const { moduleResolution, module } of RESOLUTIONS) {
+    const config = `tsconfig.${moduleResolution}.json`;
+    writeFileSync(join(dir, config), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module, moduleResolution } }, null, 2));
+    const r = sh(join(dir, 'node_modules/.bin/tsc'), ['-p', config], dir);
+    record(`tsc --strict, moduleResolution ${moduleResolution} (module ${module})`, r.status === 0, output(r));
+  }
+}
+
+// ------------------------------------------------------------------ bundlers, and the built pages in Chromium
+
+interface PageReport {
+  tier: string;
+  bytes: number;
+  abc: string;
+  sequential: string;
+  /** The first call (which starts the workers) and the second. */
+  parallel: [string, string];
+  duringSecond: number;
+  crossOriginIsolated: boolean;
+  workers: number;
+  messages: number;
+  errors: string[];
+}
+
+const ABC = '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85';
+
+/** The lines of a build's output that say what went wrong: errors, warnings, and the line after each heading. */
+function problems(text: string): string[] {
+  const lines = text.split('\n');
+  return lines.flatMap((l, i) => (/^(ERROR|WARNING) in /.test(l) ? [l, lines[i + 1] ?? ''] : /error|warn|\(!\)|✗/i.test(l) && !/^\s+at /.test(l) ? [l] : []));
+}
+
+function build(name: string, command: string[], cwd: string): boolean {
+  const r = sh(command[0]!, command.slice(1), cwd);
+  const all = output(r);
+  writeFileSync(join(cwd, 'build.log'), all);
+  const warnings = all.split('\n').filter((l) => WARNING.test(l) && !SIZE_HINT.test(l));
+  const ok = r.status === 0 && warnings.length === 0;
+  const hints = SIZE_HINT.test(all) ? ' (and webpack\'s size hints)' : '';
+  return record(
+    ok ? `${name}: builds with no warnings${hints}` : `${name}: ${r.status === 0 ? `builds, with ${warnings.length} warning lines` : `fails (exit code ${r.status})`}`,
+    ok,
+    ok ? '' : `${problems(all).join('\n')}\n(full output: ${join(cwd, 'build.log')})`,
+  );
+}
+
+async function openBuilt(name: string, dir: string, page: string): Promise<void> {
+  const log: string[] = [];
+  const server = await servePage({ dir, entry: page });
+  const url = new URL(page, server.url).href;
+  let outcome: PageOutcome;
+  let timer: NodeJS.Timeout | undefined;
+  const session = await openChromium(ENGINES.chromium, url, (l) => log.push(l)).catch((e: Error) => e);
+  try {
+    if (session instanceof Error) throw session;
+    const timeout = new Promise<PageOutcome>((resolve) => (timer = setTimeout(() => resolve({ ok: false, error: 'no result within 60 s' }), 60_000)));
+    outcome = await Promise.race([server.result, session.died, timeout]);
+  } catch (e) {
+    outcome = { ok: false, error: (e as Error).message };
+  } finally {
+    clearTimeout(timer);
+    if (!(session instanceof Error)) await session.close();
+    await server.close();
+  }
+  const where = `${name} page in Chromium`;
+  if (!outcome.ok) return void record(`${where}: blake3Parallel ran`, false, `${outcome.error}\n${log.join('\n')}`);
+  const r = outcome.value as PageReport;
+  const expected = hex(nobleBlake3(input(r.bytes)));
+  record(`${where}: blake3('abc') is the BLAKE3 test vector (tier ${r.tier})`, r.abc === ABC, r.abc);
+  record(
+    `${where}: blake3Parallel (twice) and blake3 of ${r.bytes / (1 << 20)} MiB give @noble/hashes' bytes`,
+    r.parallel.every((p) => p === expected) && r.sequential === expected,
+    `expected ${expected}\nparallel ${r.parallel.join(', ')}\nsequential ${r.sequential}`,
+  );
+  record(
+    `${where}: Web Workers did the work (${r.workers} started, ${r.messages} messages back, ${r.duringSecond} during the second call${r.crossOriginIsolated ? '; cross-origin isolated' : ''})`,
+    r.workers >= 1 && r.duringSecond >= 1 && r.errors.length === 0,
+    r.workers >= 1 && r.duringSecond >= 1 && r.errors.length === 0 ? '' : `${r.errors.join('\n')}\n${log.join('\n')}`,
+  );
+}
+
+async function checkBundlers(dir: string): Promise<void> {
+  const bin = (name: string) => join(dir, 'node_modules/.bin', name);
+  if (build('vite build (no configuration)', [bin('vite'), 'build'], join(dir, 'vite-app'))) {
+    await openBuilt('vite', join(dir, 'vite-app/dist'), 'index.html');
+  }
+  if (build('webpack 5, production mode, defaults (no configuration)', [bin('webpack'), '--mode', 'production'], join(dir, 'webpack-app'))) {
+    copyFileSync(join(FIXTURE, 'webpack.html'), join(dir, 'webpack-app/dist/index.html'));
+    await openBuilt('webpack', join(dir, 'webpack-app/dist'), 'index.html');
+  }
+}
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { keep: { type: 'boolean' }, project: { type: 'string' } } });
+  // --project=<dir>: a project a previous --keep run left, with its packages installed (quicker when iterating).
+  const dir = values.project ?? mkdtempSync(join(tmpdir(), 'fourfold-package-check-'));
+  console.log(`# package check in ${dir}`);
+  const project = join(dir, 'project');
+  const tarball = pack(dir);
+  if (tarball === undefined) return 1;
+  copyFixture(project);
+  if (!install(project, tarball, values.project === undefined)) return 1;
+  checkNode(project);
+  checkTypes(project);
+  if (existsSync(ENGINES.chromium.binary)) await checkBundlers(project);
+  else record(`Chromium (${ENGINES.chromium.binary}) is not installed: run npm run engines:install`, false);
+
+  const failed = checks.filter((c) => !c.ok);
+  console.log(`\n# ${checks.length - failed.length}/${checks.length} package checks passed${failed.length ? `; failed: ${failed.map((c) => c.name).join('; ')}` : ''}`);
+  if (values.keep || failed.length) console.log(`# kept ${project}; run again in it with --project=${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+  return failed.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(2);
+  },
+);
