@@ -45,7 +45,23 @@ interface Handle {
 
 type Listener = (message: FromWorker | { type: 'error'; message: string }) => void;
 
-type WorkerThreads = typeof import('node:worker_threads');
+/**
+ * What the pool and its worker use of node:worker_threads, typed here: the
+ * package's declaration files (this module's among them) then compile
+ * without @types/node, for browser projects too.
+ */
+export interface WorkerThreads {
+  Worker: new (url: URL, options: { execArgv: string[] }) => {
+    on(event: 'message', listener: (message: FromWorker) => void): unknown;
+    on(event: 'error', listener: (error: Error) => void): unknown;
+    on(event: 'exit', listener: (code: number) => void): unknown;
+    postMessage(message: unknown, transfer?: readonly ArrayBuffer[]): void;
+    ref(): void;
+    unref(): void;
+    terminate(): Promise<number>;
+  };
+  parentPort: { postMessage(message: unknown, transfer?: readonly ArrayBuffer[]): void; on(event: 'message', listener: (message: never) => void): unknown } | null;
+}
 
 /** node:worker_threads where the runtime has it (Node, Bun, Deno), without an import a bundler would follow. */
 export function workerThreads(): WorkerThreads | undefined {
@@ -88,7 +104,7 @@ function spawn(listen: Listener, idle: () => void): Handle {
   const deno = (globalThis as { Deno?: DenoTimers }).Deno;
   const threads = deno === undefined ? workerThreads() : undefined;
   if (threads !== undefined) {
-    const url = workerUrl ?? new URL(WORKER_MODULE, import.meta.url);
+    const url = workerUrl ?? new URL(WORKER_MODULE, HERE);
     // No flags of the main thread's (--input-type would stop a worker from starting): worker.js needs none.
     const w = new threads.Worker(url, { execArgv: [] });
     w.on('message', listen);
@@ -128,9 +144,11 @@ function spawn(listen: Listener, idle: () => void): Handle {
 /**
  * The worker module for worker_threads, as a variable: written literally,
  * a bundler would also emit it as an asset for the browser build, which
- * uses the Web Worker form above.
+ * uses the Web Worker form above. Its base is a variable too: webpack warns
+ * of a "critical dependency" for new URL(<expression>, import.meta.url).
  */
 const WORKER_MODULE = './worker.js';
+const HERE = import.meta.url;
 
 /** Whether slots can be SharedArrayBuffers that workers see without a copy. */
 export const canShare = (): boolean =>
