@@ -4,9 +4,12 @@
  * (@noble/ciphers, libsodium-wrappers, node:crypto / OpenSSL). Nothing here
  * calls fourfold except `forEachTier`, which only selects the tier.
  *
- * The same files run in Node, Deno, Bun and browsers (npm run test:engines),
- * so what only some engines have is detected here, not assumed: node:crypto's
- * ChaCha ciphers (`NODE_CHACHA`) and WebAssembly SIMD (`ENGINE_HAS_SIMD`).
+ * The same files run in Node, Deno, Bun, browsers and engines without
+ * WebAssembly (npm run test:engines), so what only some engines have is
+ * detected here, not assumed: node:crypto's ChaCha ciphers (`NODE_CHACHA`),
+ * WebAssembly (`ENGINE_HAS_WASM`, which libsodium-wrappers needs) and
+ * WebAssembly SIMD (`ENGINE_HAS_SIMD`). Nothing here uses top-level await:
+ * Hermes runs the files as Babel-transformed scripts.
  */
 import { describe, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +17,8 @@ import { readFileSync } from 'node:fs';
 import { ready } from 'fourfold';
 import * as noble from '@noble/ciphers/chacha.js';
 import { poly1305 as noblePoly1305 } from '@noble/ciphers/_poly1305.js';
-import sodium from 'libsodium-wrappers';
+import { sha256 } from '@noble/hashes/sha2.js';
+import type Sodium from 'libsodium-wrappers';
 import { kernelMemories } from '../dist/runtime/kernels.js';
 
 export const TIERS = ['simd', 'js'] as const;
@@ -23,8 +27,11 @@ export type TierName = (typeof TIERS)[number];
 /** (module (func (result v128) (i8x16.popcnt (i8x16.splat (i32.const 0))))) */
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
 
+/** Whether this engine has WebAssembly at all (Hermes and `node --jitless` have none). */
+export const ENGINE_HAS_WASM: boolean = typeof WebAssembly === 'object';
+
 /** Whether this engine runs WebAssembly SIMD, asked of the engine itself rather than of fourfold. */
-export const ENGINE_HAS_SIMD: boolean = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+export const ENGINE_HAS_SIMD: boolean = ENGINE_HAS_WASM && WebAssembly.validate(SIMD_PROBE);
 
 /**
  * The `skip` option for tests and suites that need the simd tier: false where
@@ -140,7 +147,7 @@ export function wiped(label: string, f: () => unknown, expected?: new (...a: any
  */
 const SEED = process.env.FOURFOLD_TEST_SEED ?? toHex(crypto.getRandomValues(new Uint8Array(16)));
 console.log(`# test seed: FOURFOLD_TEST_SEED=${SEED}`);
-const rngKey = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(SEED)));
+const rngKey = sha256(new TextEncoder().encode(SEED));
 let rngBlock = 0;
 
 export function rand(n: number): Uint8Array {
@@ -176,6 +183,10 @@ export function guarded(data: Uint8Array, offset: number): { view: Uint8Array; i
 
 /** Whether this engine has ArrayBuffer.prototype.transfer (Node >= 22). */
 export const HAS_TRANSFER = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function';
+
+/** The `skip` option for checks of detached buffers: Hermes can detach none (no structuredClone, no transfer). */
+export const NO_DETACH: false | string =
+  typeof structuredClone === 'function' || HAS_TRANSFER ? false : 'not applicable: this engine cannot detach an ArrayBuffer (no structuredClone or ArrayBuffer.prototype.transfer)';
 
 /**
  * Detaches `u8`'s ArrayBuffer (the view then has length 0), by transferring
@@ -282,7 +293,7 @@ export function coreStreamIetf(key: Uint8Array, nonce12: Uint8Array, data: Uint8
  * tests keep an independent reference; the checks that compare node:crypto
  * with noble itself are then skipped.
  */
-const nodeCrypto = (globalThis.process?.versions?.node ? await import('node:crypto' as string) : undefined) as typeof import('node:crypto') | undefined;
+const nodeCrypto = (globalThis.process as { getBuiltinModule?(id: string): unknown } | undefined)?.getBuiltinModule?.('node:crypto') as typeof import('node:crypto') | undefined;
 
 function nodeHas(cipher: string, ivLength: number): boolean {
   try {
@@ -377,11 +388,29 @@ export interface SodiumSumo {
 export const SUMO_MAX_COUNTER = 2 ** 31 - 1;
 let sumoLib: SodiumSumo | undefined;
 
+/**
+ * The `skip` option for tests that compare with libsodium-wrappers: it is
+ * WebAssembly only (importing it where there is none rejects a promise
+ * nobody awaits), so it is loaded by `loadSodium()` where it can run.
+ */
+export const NO_SODIUM: false | string = ENGINE_HAS_WASM ? false : 'not applicable: libsodium-wrappers (the reference) needs WebAssembly, which this engine lacks';
+
+/** libsodium-wrappers, once `loadSodium()` has resolved (a live binding; undefined before, and where NO_SODIUM). */
+export let sodium: typeof Sodium = undefined as unknown as typeof Sodium;
+
 let sodiumReady: Promise<void> | undefined;
-/** Loads libsodium-wrappers and its sumo build; call (and await) in a `before` hook. */
+/**
+ * Loads libsodium-wrappers and its sumo build; call (and await) in a
+ * `before` hook. Without WebAssembly it loads nothing: the tests that use
+ * it declare `{ skip: NO_SODIUM }`, and any other use fails on `sodium`.
+ */
 export function loadSodium(): Promise<void> {
+  if (NO_SODIUM) return Promise.resolve();
   return (sodiumReady ??= Promise.all([
-    sodium.ready,
+    import('libsodium-wrappers').then(async (m) => {
+      await m.default.ready;
+      sodium = m.default;
+    }),
     // `as string`: the package has no type declarations; the literal still lets bundlers find it.
     import('libsodium-wrappers-sumo' as string).then(async (m: { default?: SodiumSumo }) => {
       const lib = (m.default ?? m) as SodiumSumo;
@@ -390,7 +419,6 @@ export function loadSodium(): Promise<void> {
     }),
   ]).then(() => undefined));
 }
-export { sodium };
 
 /** The loaded sumo build (after `loadSodium()`). */
 export function sumo(): SodiumSumo {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { createBLAKE3, type IHasher } from 'hash-wasm';
-import { randInt } from '../helpers.js';
+import { ENGINE_HAS_WASM, randInt } from '../helpers.js';
 
 export { nobleBlake3 };
 
@@ -42,16 +42,26 @@ export function randomSplit(len: number): number[] {
 
 // ---------------------------------------------------------------- hash-wasm
 
+/**
+ * hash-wasm is WebAssembly only. Where the engine has none (Hermes, node
+ * --jitless), hashWasm and hashWasmSync compute @noble/hashes' BLAKE3
+ * instead, so the tests keep an independent reference (as helpers.ts does
+ * for node:crypto), and the checks of hash-wasm against noble, which would
+ * then compare noble with itself, are left out (`HASH_WASM`).
+ */
+export const HASH_WASM: boolean = ENGINE_HAS_WASM;
+
 let plain: IHasher | undefined;
 const keyed = new Map<string, IHasher>();
 
 /** Compiles hash-wasm's BLAKE3 (asynchronous); call in a `before` hook. */
 export async function loadHashWasm(): Promise<void> {
-  plain ??= await createBLAKE3(256);
+  if (HASH_WASM) plain ??= await createBLAKE3(256);
 }
 
 /** hash-wasm's BLAKE3 (hash, or keyed_hash with `key`) of `data`, `length` bytes. */
 export async function hashWasm(data: Uint8Array, length = 32, key?: Uint8Array): Promise<Uint8Array> {
+  if (!HASH_WASM) return nobleBlake3(data, { dkLen: length, key });
   if (key === undefined && length === 32) return plain!.init().update(data).digest('binary');
   const id = `${length}:${key ? Buffer.from(key).toString('hex') : ''}`;
   let h = keyed.get(id);
@@ -60,7 +70,7 @@ export async function hashWasm(data: Uint8Array, length = 32, key?: Uint8Array):
 }
 
 /** hash-wasm's plain 32-byte hash, synchronous (after loadHashWasm). */
-export const hashWasmSync = (data: Uint8Array): Uint8Array => plain!.init().update(data).digest('binary');
+export const hashWasmSync = (data: Uint8Array): Uint8Array => (HASH_WASM ? plain!.init().update(data).digest('binary') : nobleBlake3(data));
 
 // ---------------------------------------------------------------- reference compression
 

@@ -19,7 +19,7 @@ const optsOf = (mode: Mode) => (mode === 'hash' ? {} : mode === 'keyed_hash' ? {
 
 it('the vectors file: 35 cases from 0 to 102400 bytes, 131-byte outputs, and noble agrees', () => {
   assert.equal(vectors.cases.length, 35);
-  assert.equal(vectors.cases.at(-1)!.input_len, 102400);
+  assert.equal(vectors.cases[vectors.cases.length - 1]!.input_len, 102400); // not .at(-1): Hermes 0.12 has no Array.prototype.at
   for (const c of vectors.cases) {
     assert.equal(c.hash.length, 262);
     const input = vectorInput(c.input_len);

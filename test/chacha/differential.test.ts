@@ -19,6 +19,7 @@ import {
   forEachTier,
   guarded,
   loadSodium,
+  NO_SODIUM,
   noble,
   nobleCanDo,
   nodeAeadDecrypt,
@@ -199,7 +200,7 @@ before(async () => {
 
 // ------------------------------------------------------------------ peers agree with each other
 
-it('the peers agree with each other (guards the reference helpers)', () => {
+it('the peers agree with each other (guards the reference helpers)', { skip: NO_SODIUM }, () => {
   for (const len of [0, 1, 63, 64, 65, 200, 1000]) {
     const key = rand(32);
     const key16 = rand(16);
@@ -255,7 +256,7 @@ it('node:crypto (OpenSSL) agrees with noble, also across the 2^32 carry and at 2
 // ------------------------------------------------------------------ per tier
 
 forEachTier('differential', () => {
-  it(`chacha20 (RFC 8439) for every length 0..${SMALL_MAX} vs node:crypto, noble and libsodium (AEAD and sumo)`, () => {
+  it(`chacha20 (RFC 8439) for every length 0..${SMALL_MAX} vs node:crypto, noble and libsodium (AEAD and sumo)`, { skip: NO_SODIUM }, () => {
     for (let len = 0; len <= SMALL_MAX; len++) {
       const key = rand(32);
       const nonce = rand(12);
@@ -288,7 +289,7 @@ forEachTier('differential', () => {
     });
   }
 
-  it(`chacha20orig (32-byte key) for every length 0..${SMALL_MAX} vs node:crypto, noble and libsodium, random 64-bit counters`, () => {
+  it(`chacha20orig (32-byte key) for every length 0..${SMALL_MAX} vs node:crypto, noble and libsodium, random 64-bit counters`, { skip: NO_SODIUM }, () => {
     for (let len = 0; len <= SMALL_MAX; len++) {
       const key = rand(32);
       const nonce = rand(8);
@@ -315,7 +316,7 @@ forEachTier('differential', () => {
     }
   });
 
-  it(`xchacha20 for every length 0..${SMALL_MAX} vs noble, node:crypto (+ noble HChaCha20) and libsodium, random 64-bit counters`, () => {
+  it(`xchacha20 for every length 0..${SMALL_MAX} vs noble, node:crypto (+ noble HChaCha20) and libsodium, random 64-bit counters`, { skip: NO_SODIUM }, () => {
     for (let len = 0; len <= SMALL_MAX; len++) {
       const key = rand(32);
       const nonce = rand(24);
@@ -333,7 +334,7 @@ forEachTier('differential', () => {
 
   for (const withAad of [false, true]) {
     const tag = withAad ? 'with aad' : 'without aad';
-    it(`chacha20poly1305 ${tag} for every length 0..${SMALL_MAX} vs noble, node:crypto and libsodium`, () => {
+    it(`chacha20poly1305 ${tag} for every length 0..${SMALL_MAX} vs noble, node:crypto and libsodium`, { skip: NO_SODIUM }, () => {
       for (let len = 0; len <= SMALL_MAX; len++) {
         const c = aeadCase(12, len, withAad);
         if (len % 16 === 0) {
@@ -348,7 +349,7 @@ forEachTier('differential', () => {
       }
     });
 
-    it(`xchacha20poly1305 ${tag} for every length 0..${SMALL_MAX} vs noble and libsodium`, () => {
+    it(`xchacha20poly1305 ${tag} for every length 0..${SMALL_MAX} vs noble and libsodium`, { skip: NO_SODIUM }, () => {
       for (let len = 0; len <= SMALL_MAX; len++) {
         const c = aeadCase(24, len, withAad);
         if (len % 16 === 0) assertBytes(sodiumAead(true).encrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
@@ -359,7 +360,7 @@ forEachTier('differential', () => {
     });
   }
 
-  it(`large inputs (${LARGE.join(', ')} bytes): every stream cipher`, () => {
+  it(`large inputs (${LARGE.join(', ')} bytes): every stream cipher`, { skip: NO_SODIUM }, () => {
     for (const len of LARGE) {
       const key = rand(32);
       const key16 = rand(16);
@@ -387,7 +388,7 @@ forEachTier('differential', () => {
     }
   });
 
-  it(`large inputs (${LARGE.join(', ')} bytes): both AEADs, with and without aad`, () => {
+  it(`large inputs (${LARGE.join(', ')} bytes): both AEADs, with and without aad`, { skip: NO_SODIUM }, () => {
     for (const len of LARGE) {
       for (const withAad of [false, true]) {
         const c = aeadCase(12, len, withAad);

@@ -21,6 +21,7 @@ import {
   detach,
   firstNonZero,
   HAS_TRANSFER,
+  NO_DETACH,
   forEachTier,
   isAllZero,
   noble,
@@ -95,7 +96,7 @@ forEachTier('errors', () => {
       }
     });
 
-    it(`${s.name}: detached buffers are TypeErrors`, () => {
+    it(`${s.name}: detached buffers are TypeErrors`, { skip: NO_DETACH }, () => {
       const { key, nonce, data } = args();
       assert.throws(() => s.fn(detach(rand(K)), nonce, data), TypeError, 'detached key');
       assert.throws(() => s.fn(key, detach(rand(s.nonce)), data), TypeError, 'detached nonce');
@@ -228,13 +229,16 @@ forEachTier('errors', () => {
     }
     for (const n of [0, 16, 31, 33]) assert.throws(() => hchacha20(rand(n), nonce), rangeErr('key'), `key of ${n}`);
     for (const n of [0, 8, 12, 15, 17, 24]) assert.throws(() => hchacha20(key, rand(n)), rangeErr('nonce'), `nonce of ${n}`);
-    assert.throws(() => hchacha20(detach(rand(32)), nonce), TypeError);
-    assert.throws(() => hchacha20(key, detach(rand(16))), TypeError);
     assertBytes(hchacha20(Buffer.from(key), Buffer.from(nonce)), hchacha20(key, nonce), 'Buffer arguments');
   });
 
+  it('hchacha20: a detached key or nonce is a TypeError', { skip: NO_DETACH }, () => {
+    assert.throws(() => hchacha20(detach(rand(32)), rand(16)), TypeError);
+    assert.throws(() => hchacha20(rand(32), detach(rand(16))), TypeError);
+  });
+
   // Detached by ArrayBuffer.prototype.transfer() where the engine has it (Node 22+, browsers), else by structuredClone.
-  it('buffers detached by transfer are TypeErrors too', () => {
+  it('buffers detached by transfer are TypeErrors too', { skip: NO_DETACH }, () => {
     const how = HAS_TRANSFER ? 'transfer' : 'structuredClone';
     const key = rand(32);
     const nonce = rand(12);
@@ -301,7 +305,7 @@ forEachTier('errors', () => {
       assert.equal(a.make(key, nonce).decrypt(empty).length, 0);
     });
 
-    it(`${a.name}: detached buffers are TypeErrors`, () => {
+    it(`${a.name}: detached buffers are TypeErrors`, { skip: NO_DETACH }, () => {
       const key = rand(32);
       const nonce = rand(a.nonce);
       const pt = rand(40);

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import { hsalsa20, salsa20, salsa2012, salsa208, secretbox, xsalsa20, xsalsa20poly1305 } from 'fourfold/salsa';
 import * as nobleSalsa from '@noble/ciphers/salsa.js';
-import { assertBytes, blocksOf, forEachTier, guarded, loadSodium, rand, randInt, sodium, sumo, TWO32, TWO64 } from '../helpers.js';
+import { assertBytes, blocksOf, forEachTier, guarded, loadSodium, NO_SODIUM, rand, randInt, sodium, sumo, TWO32, TWO64 } from '../helpers.js';
 import { coreStream, sodiumReduced, sodiumSalsa20, sodiumXsalsa20 } from './peers.js';
 
 type Counter = number | bigint;
@@ -130,7 +130,7 @@ before(async () => {
   await loadSodium();
 });
 
-it('the peers agree with each other (guards the reference helpers)', () => {
+it('the peers agree with each other (guards the reference helpers)', { skip: NO_SODIUM }, () => {
   for (const len of [0, 1, 63, 64, 65, 200, 1000]) {
     const key = rand(32);
     const n8 = rand(8);
@@ -152,7 +152,7 @@ it('the peers agree with each other (guards the reference helpers)', () => {
 });
 
 forEachTier('differential', () => {
-  it(`salsa20 for every length 0..${SMALL_MAX} vs libsodium and noble, random 64-bit counters`, () => {
+  it(`salsa20 for every length 0..${SMALL_MAX} vs libsodium and noble, random 64-bit counters`, { skip: NO_SODIUM }, () => {
     for (let len = 0; len <= SMALL_MAX; len++) {
       const key = rand(32);
       const nonce = rand(8);
@@ -177,7 +177,7 @@ forEachTier('differential', () => {
   });
 
   for (const [name, fn, rounds] of [['salsa2012', salsa2012, 12], ['salsa208', salsa208, 8]] as const) {
-    it(`${name} for every length 0..${SMALL_MAX} vs libsodium (and its core function for other counters)`, () => {
+    it(`${name} for every length 0..${SMALL_MAX} vs libsodium (and its core function for other counters)`, { skip: NO_SODIUM }, () => {
       for (let len = 0; len <= SMALL_MAX; len++) {
         const key = rand(32);
         const nonce = rand(8);
@@ -191,7 +191,7 @@ forEachTier('differential', () => {
     });
   }
 
-  it(`xsalsa20 for every length 0..${SMALL_MAX} vs libsodium and noble, random 64-bit counters`, () => {
+  it(`xsalsa20 for every length 0..${SMALL_MAX} vs libsodium and noble, random 64-bit counters`, { skip: NO_SODIUM }, () => {
     for (let len = 0; len <= SMALL_MAX; len++) {
       const key = rand(32);
       const nonce = rand(24);
@@ -204,7 +204,7 @@ forEachTier('differential', () => {
     }
   });
 
-  it('hsalsa20 vs libsodium crypto_core_hsalsa20 and noble hsalsa', () => {
+  it('hsalsa20 vs libsodium crypto_core_hsalsa20 and noble hsalsa', { skip: NO_SODIUM }, () => {
     for (let i = 0; i < 200; i++) {
       const key = rand(32);
       const input = rand(16);
@@ -217,7 +217,7 @@ forEachTier('differential', () => {
     }
   });
 
-  it(`secretbox (xsalsa20poly1305) for every length 0..${SMALL_MAX} vs libsodium and noble`, () => {
+  it(`secretbox (xsalsa20poly1305) for every length 0..${SMALL_MAX} vs libsodium and noble`, { skip: NO_SODIUM }, () => {
     for (let len = 0; len <= SMALL_MAX; len++) {
       const key = rand(32);
       const nonce = rand(24);
@@ -230,7 +230,7 @@ forEachTier('differential', () => {
     }
   });
 
-  it('one secretbox object, many calls: every seal equals libsodium\'s, with opens and other calls in between', () => {
+  it('one secretbox object, many calls: every seal equals libsodium\'s, with opens and other calls in between', { skip: NO_SODIUM }, () => {
     // fourfold, unlike noble, lets one object seal again (README): nothing a
     // call leaves in the kernel may reach the next one.
     for (const len of [0, 1, 31, 32, 33, 64, 65, 1000, 40000]) {
@@ -249,7 +249,7 @@ forEachTier('differential', () => {
     }
   });
 
-  it(`large inputs (${LARGE.join(', ')} bytes): every stream cipher and the secretbox`, () => {
+  it(`large inputs (${LARGE.join(', ')} bytes): every stream cipher and the secretbox`, { skip: NO_SODIUM }, () => {
     for (const len of LARGE) {
       const key = rand(32);
       const n8 = rand(8);
@@ -267,7 +267,7 @@ forEachTier('differential', () => {
     }
   });
 
-  it('counters across the 2^32 carry and up to the last block 2^64 - 1', () => {
+  it('counters across the 2^32 carry and up to the last block 2^64 - 1', { skip: NO_SODIUM }, () => {
     const key = rand(32);
     for (const len of [1, 64, 65, 255, 256, 257, 511, 512, 513, 1000, 5000]) {
       const n8 = rand(8);

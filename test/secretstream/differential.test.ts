@@ -13,7 +13,7 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { initPull, initPush, TAG_FINAL, TAG_MESSAGE, TAG_PUSH, TAG_REKEY } from 'fourfold/secretstream';
 import { stateOf } from '../../dist/secretstream/state.js';
-import { assertBytes, forEachTier, guarded, loadSodium, rand, randInt } from '../helpers.js';
+import { assertBytes, forEachTier, guarded, loadSodium, NO_SODIUM, rand, randInt } from '../helpers.js';
 import { sodiumStream, type SodiumState } from './peer.js';
 
 const TAGS = [TAG_MESSAGE, TAG_PUSH, TAG_REKEY, TAG_FINAL];
@@ -65,7 +65,7 @@ function twinPushers(key: Uint8Array) {
 forEachTier('secretstream: byte for byte with libsodium', () => {
   before(loadSodium);
 
-  it('headers give the same state: init_pull from either side\'s header', () => {
+  it('headers give the same state: init_pull from either side\'s header', { skip: NO_SODIUM }, () => {
     for (let i = 0; i < 20; i++) {
       const key = rand(32);
       const ours = initPush(key);
@@ -77,7 +77,7 @@ forEachTier('secretstream: byte for byte with libsodium', () => {
   });
 
   for (const [name, lengths] of [['every length 0..1100', SMALL], ['block, slice and 64 KiB boundaries, 1 MiB', LARGE]] as const) {
-    it(`the same pushes, tags, aad and rekeys: ${name}`, () => {
+    it(`the same pushes, tags, aad and rekeys: ${name}`, { skip: NO_SODIUM }, () => {
       const { sodium, ours } = twinPushers(rand(32));
       for (const [i, step] of steps(lengths).entries()) {
         const label = `message ${i} (${step.message.length} bytes, tag ${step.tag}, aad ${step.aad?.length ?? '-'})`;
@@ -92,7 +92,7 @@ forEachTier('secretstream: byte for byte with libsodium', () => {
     });
   }
 
-  it('the counter wrap after 2^32 messages rekeys, as in libsodium (push and pull)', () => {
+  it('the counter wrap after 2^32 messages rekeys, as in libsodium (push and pull)', { skip: NO_SODIUM }, () => {
     const key = rand(32);
     const { sodium, ours } = twinPushers(key);
     const puller = initPull(new Uint8Array(24), key);
@@ -125,7 +125,7 @@ forEachTier('secretstream: interoperation with libsodium', () => {
   before(loadSodium);
 
   for (const [name, lengths] of [['every length 0..1100', SMALL], ['large', LARGE]] as const) {
-    it(`fourfold pushes, libsodium pulls: ${name}`, () => {
+    it(`fourfold pushes, libsodium pulls: ${name}`, { skip: NO_SODIUM }, () => {
       const key = rand(32);
       const ours = initPush(key);
       const sodium = sodiumStream.initPull(ours.header, key);
@@ -141,7 +141,7 @@ forEachTier('secretstream: interoperation with libsodium', () => {
       }
     });
 
-    it(`libsodium pushes, fourfold pulls: ${name}`, () => {
+    it(`libsodium pushes, fourfold pulls: ${name}`, { skip: NO_SODIUM }, () => {
       const key = rand(32);
       const sodium = sodiumStream.initPush(key);
       const ours = initPull(sodium.header, key);
@@ -157,7 +157,7 @@ forEachTier('secretstream: interoperation with libsodium', () => {
     });
   }
 
-  it('unaligned views of message, aad and ciphertext, and a message pulled from a larger buffer', () => {
+  it('unaligned views of message, aad and ciphertext, and a message pulled from a larger buffer', { skip: NO_SODIUM }, () => {
     const key = rand(32);
     const ours = initPush(key);
     const sodium = sodiumStream.initPull(ours.header, key);

@@ -11,7 +11,7 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import { decryptStream, encryptStream, TAG_FINAL, TAG_MESSAGE, type StreamOptions } from 'fourfold/secretstream';
-import { assertBytes, concat, forEachTier, loadSodium, rand, randInt } from '../helpers.js';
+import { assertBytes, concat, forEachTier, loadSodium, NO_SODIUM, rand, randInt } from '../helpers.js';
 import { sodiumStream } from './peer.js';
 
 /** `data` cut at random points into pieces of 0..maxPiece bytes (empty pieces included). */
@@ -73,10 +73,13 @@ function sodiumDecrypt(key: Uint8Array, encrypted: Uint8Array, chunkSize: number
 
 const expectedLength = (length: number, chunkSize: number) => 24 + length + 17 * (Math.floor(length / chunkSize) + 1);
 
+/** The `skip` option here: encryptStream and decryptStream are TransformStreams, which Hermes (React Native) does not have. */
+const NO_STREAMS: false | string = typeof TransformStream === 'function' ? false : 'not applicable: this engine has no TransformStream (web streams)';
+
 forEachTier('secretstream: encryptStream and decryptStream', () => {
   before(loadSodium);
 
-  it('round trips with odd input chunk boundaries, and libsodium reads the stream', async () => {
+  it('round trips with odd input chunk boundaries, and libsodium reads the stream', { skip: NO_STREAMS || NO_SODIUM }, async () => {
     for (const chunkSize of [1, 16, 100, 1000]) {
       for (const length of [0, 1, chunkSize - 1, chunkSize, chunkSize + 1, 3 * chunkSize, 3 * chunkSize + 5, 7919]) {
         if (length < 0) continue;
@@ -93,7 +96,7 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     }
   });
 
-  it('the default chunk size (64 KiB), a 1 MiB + 3 input in uneven pieces', async () => {
+  it('the default chunk size (64 KiB), a 1 MiB + 3 input in uneven pieces', { skip: NO_STREAMS || NO_SODIUM }, async () => {
     const key = rand(32);
     const plaintext = rand((1 << 20) + 3);
     const encrypted = await encrypt(key, plaintext, 65536, 100000);
@@ -104,7 +107,7 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     assertBytes(concat(...out), plaintext, 'decryptStream');
   });
 
-  it('decrypts streams libsodium pushed, also with a whole-chunk FINAL message', async () => {
+  it('decrypts streams libsodium pushed, also with a whole-chunk FINAL message', { skip: NO_STREAMS || NO_SODIUM }, async () => {
     for (const last of [123, 0, 500]) {
       const key = rand(32);
       const { state, header } = sodiumStream.initPush(key);
@@ -116,7 +119,7 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     }
   });
 
-  it('an empty input is the header and one empty FINAL message', async () => {
+  it('an empty input is the header and one empty FINAL message', { skip: NO_STREAMS || NO_SODIUM }, async () => {
     const key = rand(32);
     for (const chunks of [[], [new Uint8Array(0)], [new Uint8Array(0), new Uint8Array(0)]]) {
       const { out, error } = await run(encryptStream(key), chunks);
@@ -130,7 +133,7 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     }
   });
 
-  it('accepts any BufferSource chunk: ArrayBuffer, DataView, other typed arrays', async () => {
+  it('accepts any BufferSource chunk: ArrayBuffer, DataView, other typed arrays', { skip: NO_STREAMS || NO_SODIUM }, async () => {
     const key = rand(32);
     const data = rand(300);
     const chunks: unknown[] = [data.slice(0, 100).buffer, new DataView(data.slice(100, 200).buffer), new Uint16Array(data.slice(200, 300).buffer)];
@@ -139,7 +142,7 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     assertBytes(sodiumDecrypt(key, concat(...out), 64), data);
   });
 
-  it('refuses truncation, trailing data and tampering, releasing only the messages before the failure', async () => {
+  it('refuses truncation, trailing data and tampering, releasing only the messages before the failure', { skip: NO_STREAMS || NO_SODIUM }, async () => {
     const chunkSize = 100;
     const key = rand(32);
     const plaintext = rand(450); // messages of 100, 100, 100, 100, 50 (FINAL)
@@ -186,7 +189,7 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     }
   });
 
-  it('options, chunkSize and key are checked, by name', () => {
+  it('options, chunkSize and key are checked, by name', { skip: NO_STREAMS }, () => {
     const named = (type: typeof TypeError, name: string) => (e: unknown) => e instanceof type && (e as Error).message.startsWith(name);
     for (const make of [encryptStream, decryptStream]) {
       for (const chunkSize of [0, -1, 1.5, 2 ** 30 + 1, 2 ** 31, NaN, Infinity]) {
@@ -205,7 +208,7 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     assert.throws(() => decryptStream(rand(16)), /key must be 32 bytes/);
   });
 
-  it('works with Node streams through Readable.toWeb / Writable.toWeb', { skip: globalThis.process?.versions?.node === undefined ? 'not applicable: no node:stream' : false }, async () => {
+  it('works with Node streams through Readable.toWeb / Writable.toWeb', { skip: NO_STREAMS || (globalThis.process?.versions?.node === undefined ? 'not applicable: no node:stream' : false) }, async () => {
     const { Readable, Writable } = (await import('node:stream' as string)) as typeof import('node:stream');
     if (typeof Readable.toWeb !== 'function') return assert.fail('node:stream has no Readable.toWeb');
     const key = rand(32);
