@@ -1,26 +1,38 @@
 /**
  * esbuild builds for engines that cannot run the TypeScript sources
- * directly: browsers, and Deno and Bun (which get the same node:test
- * stand-in as browsers, so every non-Node engine reports results the same
- * way).
+ * directly: browsers, Deno and Bun (which get the same node:test stand-in
+ * as browsers, so every non-Node engine reports results the same way), and
+ * JavaScript shells without modules (Hermes).
  *
- * - `bundleEntry`: one ES module, self-contained, for a target; generic
- *   (the benchmarks can use it for their own entry points).
+ * - `bundleEntry`: one self-contained program for a target; generic (the
+ *   benchmarks can use it for their own entry points).
  * - `bundleTestSuite`: every test file as its own self-contained bundle (its
  *   own copy of fourfold and the peers, as Node gives each file its own
  *   process), plus `suite.js`, the entry that runs them one after another,
- *   and the worker pool's worker beside the bundles and their chunks.
+ *   and the worker pool's worker beside the bundles and their chunks. For
+ *   shells: one script holding every file (each initialised only when
+ *   run), and per file a copy that runs only that file, each in a process
+ *   of its own.
  *
  * What the test bundles get, by target:
  *
- * | import                  | 'script' (Deno, Bun)      | 'browser'                              |
- * |-------------------------|---------------------------|----------------------------------------|
- * | node:test               | harness/node-test.ts      | harness/node-test.ts                   |
- * | node:assert(/strict)    | the runtime's own         | harness/assert.ts                      |
- * | node:fs                 | the runtime's own         | harness/fs.ts (test/**.json embedded)  |
- * | Buffer (global)         | the runtime's own         | the npm `buffer` package, injected     |
- * | other node:* builtins   | the runtime's own         | left as imports: they fail if they run (test/helpers.ts imports node:crypto only in Node-compatible runtimes) |
- * | process.env.FOURFOLD_TEST_SEED | the environment    | replaced by the seed given to the build |
+ * | import                  | 'script' (Deno, Bun)      | 'browser'                              | 'shell' (Hermes)                |
+ * |-------------------------|---------------------------|----------------------------------------|---------------------------------|
+ * | node:test               | harness/node-test.ts      | harness/node-test.ts                   | harness/node-test.ts            |
+ * | node:assert(/strict)    | the runtime's own         | harness/assert.ts                      | harness/assert.ts               |
+ * | node:fs                 | the runtime's own         | harness/fs.ts (test/**.json embedded)  | harness/fs.ts                   |
+ * | Buffer (global)         | the runtime's own         | the npm `buffer` package, injected     | the same                        |
+ * | other node:* builtins   | the runtime's own         | left as imports: they fail if they run (test/helpers.ts imports node:crypto only in Node-compatible runtimes) | an empty module: any use fails |
+ * | WebAssembly-only peers (libsodium-wrappers, hash-wasm) | themselves | themselves                 | an empty module (the tests skip them without WebAssembly) |
+ * | process.env.FOURFOLD_TEST_SEED | the environment    | replaced by the seed given to the build | the same                       |
+ *
+ * Shells also get what React Native gives an app and Hermes lacks
+ * (harness/shell-globals.ts): TextEncoder / TextDecoder, a URL for file
+ * paths, and crypto.getRandomValues standing in for the
+ * react-native-get-random-values polyfill. Their script is an IIFE that
+ * Babel lowers as React Native's toolchain does (classes, async functions,
+ * generators...; @babel/preset-env for IE 11, as /work/shared/engines.md
+ * describes), since Hermes has neither modules nor those.
  *
  * In test/ sources, `import.meta.url` is replaced by the source file's own
  * URL, so paths computed from it (the JSON vectors) keep pointing at the
@@ -33,6 +45,7 @@
  *   when it runs, and its Web Workers (test/pages/<name>.worker.ts) as
  *   entries beside it.
  */
+import { transformAsync } from '@babel/core';
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -42,26 +55,78 @@ const HARNESS = join(ROOT, 'scripts/engines/harness');
 /** The browser page tests (pageFiles) and their workers. */
 const PAGES_DIR = 'test/pages';
 
-export type Target = 'browser' | 'script';
+export type Target = 'browser' | 'script' | 'shell';
 
-/** esbuild options shared by every build: ES modules for current engines. */
+/** Peers that need WebAssembly: shells, which have none, get an empty module instead (shellStubs). */
+const WASM_ONLY = ['libsodium-wrappers', 'libsodium-wrappers-sumo', 'hash-wasm'];
+
+/** esbuild options shared by every build: ES modules for current engines, or one classic script for shells. */
 function common(target: Target): esbuild.BuildOptions {
   return {
     bundle: true,
-    format: 'esm',
-    // WPE WebKit 2.38 (Safari 16 level) is the oldest engine driven here.
+    format: target === 'shell' ? 'iife' : 'esm',
+    // WPE WebKit 2.38 (Safari 16 level) is the oldest engine driven here; shells get Babel after this.
     target: 'es2022',
-    platform: target === 'browser' ? 'browser' : 'node',
+    platform: target === 'browser' ? 'browser' : target === 'script' ? 'node' : 'neutral',
+    // As React Native's bundler (Metro) resolves packages. Hermes cannot parse import(): one of a
+    // bundled file becomes its lazy initialisation, a computed one a promise that rejects when called.
+    ...(target === 'shell'
+      ? { mainFields: ['react-native', 'browser', 'module', 'main'], conditions: ['react-native', 'browser', 'import', 'default'], supported: { 'dynamic-import': false } }
+      : {}),
     absWorkingDir: ROOT,
     logLevel: 'warning',
+    // Shells: pool.ts's worker URL (new URL('./worker.js', import.meta.url)) is never used, as Hermes has no Worker.
+    ...(target === 'shell' ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
     legalComments: 'none',
     sourcemap: false,
   };
 }
 
-/** Bundles one ES module (and everything it imports) into `outfile`. */
+/**
+ * Lowers a shell bundle as React Native's Babel preset would for Hermes:
+ * classes, async functions, generators, destructuring... (@babel/preset-env
+ * for IE 11; typeof-symbol stays native, as Hermes has Symbol).
+ */
+async function lowerForShell(code: string): Promise<string> {
+  const out = await transformAsync(code, {
+    babelrc: false,
+    configFile: false,
+    compact: true,
+    sourceType: 'script',
+    presets: [['@babel/preset-env', { targets: { ie: '11' }, modules: false, exclude: ['transform-typeof-symbol'] }]],
+  });
+  return out!.code!;
+}
+
+/** Shells: Node built-ins and WebAssembly-only peers become empty modules (any use of them fails). */
+const shellStubs: esbuild.Plugin = {
+  name: 'fourfold-engines-shell-stubs',
+  setup(build) {
+    const filter = new RegExp(`^(node:.*|${WASM_ONLY.join('|')})$`);
+    build.onResolve({ filter }, (a) => ({ path: a.path, namespace: 'shell-stub' }));
+    build.onLoad({ filter: /.*/, namespace: 'shell-stub' }, (a) => ({
+      contents: `// ${a.path}: not in this shell (a Node built-in, or WebAssembly only).\nmodule.exports = {};`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Bundles one entry module (and everything it imports) into `outfile`: an ES module, or for shells a script that runs the entry. */
 export async function bundleEntry(options: { entry: string; target: Target; outfile: string; define?: Record<string, string> }): Promise<string> {
-  await esbuild.build({ ...common(options.target), entryPoints: [options.entry], outfile: options.outfile, define: options.define ?? {} });
+  if (options.target !== 'shell') {
+    await esbuild.build({ ...common(options.target), entryPoints: [options.entry], outfile: options.outfile, define: options.define ?? {} });
+    return options.outfile;
+  }
+  const host = join(HARNESS, 'shell-host.ts');
+  const r = await esbuild.build({
+    ...common('shell'),
+    stdin: { contents: `import run from ${JSON.stringify(options.entry)};\nimport { host } from ${JSON.stringify(host)};\nhost(run);\n`, resolveDir: ROOT, sourcefile: 'shell-entry.js', loader: 'js' },
+    define: options.define ?? {},
+    plugins: [shellStubs],
+    write: false,
+  });
+  mkdirSync(dirname(options.outfile), { recursive: true });
+  writeFileSync(options.outfile, await lowerForShell(r.outputFiles[0]!.text));
   return options.outfile;
 }
 
@@ -96,9 +161,8 @@ function filesUnder(dir: string, ext: string): string[] {
 
 /** The plugin that substitutes the stand-ins above and keeps `import.meta.url` of test/ sources. */
 function testPlugin(target: Target): esbuild.Plugin {
-  const browser = target === 'browser';
   const substitutes: Record<string, string> = { 'node:test': join(HARNESS, 'node-test.ts') };
-  if (browser) {
+  if (target !== 'script') {
     Object.assign(substitutes, {
       'node:assert': join(HARNESS, 'assert.ts'),
       'node:assert/strict': join(HARNESS, 'assert.ts'),
@@ -112,9 +176,9 @@ function testPlugin(target: Target): esbuild.Plugin {
     setup(build) {
       build.onResolve({ filter: /^node:|^engines:/ }, (a) => {
         if (substitutes[a.path]) return { path: substitutes[a.path] };
-        if (a.path.startsWith('engines:')) return { path: a.path, namespace: 'engines' };
-        // Browsers: any other builtin stays an import that fails when (and if) it runs.
-        return { path: a.path, external: true };
+        if (a.path.startsWith('engines:')) return a.path === 'engines:embedded-files' ? { path: a.path, namespace: 'engines' } : undefined;
+        // Shells: shellStubs' empty module. Browsers: any other builtin stays an import that fails when (and if) it runs.
+        return target === 'shell' ? undefined : { path: a.path, external: true };
       });
       build.onLoad({ filter: /.*/, namespace: 'engines' }, (a) => {
         if (a.path === 'engines:embedded-files') {
@@ -134,17 +198,31 @@ function testPlugin(target: Target): esbuild.Plugin {
   };
 }
 
+/** `engines:test-files`, the suite entry's list: each file and how to load it (JavaScript source). */
+function fileListPlugin(source: string): esbuild.Plugin {
+  return {
+    name: 'fourfold-engines-file-list',
+    setup(build) {
+      build.onResolve({ filter: /^engines:test-files$/ }, (a) => ({ path: a.path, namespace: 'file-list' }));
+      build.onLoad({ filter: /.*/, namespace: 'file-list' }, () => ({ contents: source, loader: 'js', resolveDir: ROOT }));
+    },
+  };
+}
+
 export interface SuiteBundle {
   /** The entry module: its default export runs every file and resolves to a `SuiteReport`. */
   entry: string;
   files: string[];
+  /** Shells: one entry per test file, each running only that file (a process each, as Node does). */
+  perFile?: { file: string; entry: string }[];
 }
 
 /**
  * Builds the whole test suite for `target` into `outdir` (emptied first):
- * `outdir/files/test/...js`, one bundle per test file, and `outdir/suite.js`.
- * `seed` becomes process.env.FOURFOLD_TEST_SEED in browser bundles.
- * `splitting` puts dynamically imported modules and code the entries share
+ * `outdir/files/test/...js`, one bundle per test file, and `outdir/suite.js`
+ * (shells: `outdir/suite.js` holding every file, and `outdir/files/<n>.js`
+ * running file n only). `seed` becomes process.env.FOURFOLD_TEST_SEED in
+ * browser and shell bundles. `splitting` puts dynamically imported modules and code the entries share
  * in chunks of their own; `companions` are more entries, bundled beside
  * the test files but not run by the suite (workers).
  */
@@ -158,9 +236,9 @@ export async function bundleTestSuite(options: {
 }): Promise<SuiteBundle> {
   const { target, outdir, files } = options;
   rmSync(outdir, { recursive: true, force: true });
-  mkdirSync(outdir, { recursive: true });
-  const browser = target === 'browser';
-  const define: Record<string, string> = browser ? { 'process.env.FOURFOLD_TEST_SEED': options.seed ? JSON.stringify(options.seed) : 'undefined' } : {};
+  mkdirSync(join(outdir, 'files'), { recursive: true });
+  const define: Record<string, string> = target === 'script' ? {} : { 'process.env.FOURFOLD_TEST_SEED': options.seed ? JSON.stringify(options.seed) : 'undefined' };
+  if (target === 'shell') return bundleShellSuite(outdir, files, define);
 
   await esbuild.build({
     ...common(target),
@@ -170,7 +248,7 @@ export async function bundleTestSuite(options: {
     outdir: join(outdir, 'files'),
     plugins: [testPlugin(target)],
     define,
-    inject: browser ? [join(HARNESS, 'buffer-global.ts')] : [],
+    inject: target === 'browser' ? [join(HARNESS, 'buffer-global.ts')] : [],
     // The libsodium builds mention Node's `require('crypto')` on a path browsers never take.
     logOverride: { 'unsupported-require-call': 'silent' },
   });
@@ -179,23 +257,46 @@ export async function bundleTestSuite(options: {
   const worker = await bundleWorker(join(outdir, 'worker.js'), target);
   for (const dir of new Set(filesUnder(join(outdir, 'files'), '.js').map((f) => dirname(f)))) copyFileSync(worker, join(dir, 'worker.js'));
 
-  const list = files.map((f) => ({ file: f, url: './' + join('files', f.replace(/\.ts$/, '.js')) }));
-  const listModule = join(outdir, 'files.json');
-  writeFileSync(listModule, JSON.stringify(list, null, 2));
+  // Each file's own bundle, imported by URL when its turn comes.
+  const list = files.map((f) => `{ file: ${JSON.stringify(f)}, load: () => import(new URL(${JSON.stringify('./' + join('files', f.replace(/\.ts$/, '.js')))}, import.meta.url).href) }`);
   await esbuild.build({
     ...common(target),
     entryPoints: [join(HARNESS, 'suite-entry.ts')],
     outfile: join(outdir, 'suite.js'),
-    plugins: [
-      {
-        name: 'fourfold-engines-file-list',
-        setup(build) {
-          build.onResolve({ filter: /^engines:test-files$/ }, () => ({ path: listModule }));
-        },
-      },
-    ],
+    plugins: [fileListPlugin(`export default [\n${list.join(',\n')}\n];`)],
   });
   return { entry: join(outdir, 'suite.js'), files };
+}
+
+/**
+ * Shells: one script with the suite entry and every test file, each file
+ * initialised only when its turn comes (esbuild makes a literal dynamic
+ * import lazy), lowered by Babel once. Then per file a copy that first sets
+ * `__fourfoldTestFile`, so the suite entry runs that file alone.
+ */
+async function bundleShellSuite(outdir: string, files: string[], define: Record<string, string>): Promise<SuiteBundle> {
+  const list = files.map((f) => `{ file: ${JSON.stringify(f)}, load: () => import(${JSON.stringify(join(ROOT, f))}) }`);
+  const r = await esbuild.build({
+    ...common('shell'),
+    stdin: {
+      contents: `import run from ${JSON.stringify(join(HARNESS, 'shell-suite-entry.ts'))};\nimport { host } from ${JSON.stringify(join(HARNESS, 'shell-host.ts'))};\nhost(run);\n`,
+      resolveDir: ROOT,
+      sourcefile: 'shell-suite.js',
+      loader: 'js',
+    },
+    plugins: [testPlugin('shell'), fileListPlugin(`export default [\n${list.join(',\n')}\n];`), shellStubs],
+    define,
+    inject: [join(HARNESS, 'buffer-global.ts')],
+    write: false,
+  });
+  const suite = await lowerForShell(r.outputFiles[0]!.text);
+  writeFileSync(join(outdir, 'suite.js'), suite);
+  const perFile = files.map((file, i) => {
+    const entry = join(outdir, 'files', `${i}.js`);
+    writeFileSync(entry, `var __fourfoldTestFile = ${JSON.stringify(file)};\n${suite}`);
+    return { file, entry };
+  });
+  return { entry: join(outdir, 'suite.js'), files, perFile };
 }
 
 /** The browser page tests: test/pages/*.page.ts. */

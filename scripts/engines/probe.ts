@@ -14,12 +14,13 @@ const entry = join(ROOT, 'scripts/engines/harness/probe-entry.ts');
 const bundles = {
   script: await bundleEntry({ entry, target: 'script', outfile: join(CACHE, 'build/probe/script/probe.js') }),
   browser: await bundleEntry({ entry, target: 'browser', outfile: join(CACHE, 'build/probe/browser/probe.js') }),
+  shell: await bundleEntry({ entry, target: 'shell', outfile: join(CACHE, 'build/probe/shell/probe.js') }),
 };
 let failed = 0;
 for (const id of ids) {
   const engine = ENGINES[id];
   if (!engine) throw new Error(`unknown engine '${id}'; known: ${ENGINE_IDS.join(', ')}`);
-  const r = await runInEngine(id, { entry: engine.kind === 'browser' ? bundles.browser : bundles.script, timeoutMs: 60_000 });
+  const r = await runInEngine(id, { entry: bundles[engine.kind], timeoutMs: 60_000 });
   if (!r.ok) failed++;
   console.log(`${id.padEnd(13)} ${(r.ms / 1000).toFixed(1).padStart(5)} s  ${r.ok ? JSON.stringify(r.value) : `FAILED: ${r.error}\n  ${r.log.slice(-5).join('\n  ')}`}`);
 }

@@ -8,7 +8,8 @@
  * The entry contract: an ES module whose default export is
  * `(context: { progress(message: string): void }) => unknown | Promise<unknown>`,
  * resolving to something JSON can carry. For browsers (and, in practice, for
- * Deno and Bun) the entry must be self-contained: see bundle.ts. Browser
+ * Deno and Bun) the entry must be self-contained: see bundle.ts; shells
+ * (Hermes) take the script bundle.ts makes for target 'shell'. Browser
  * runs serve the entry's directory, so files beside it are reachable with
  * `new URL('./x', import.meta.url)`.
  */
@@ -16,6 +17,7 @@ import { dirname, basename } from 'node:path';
 import { ENGINES, requireInstalled, type EngineId } from './engines.js';
 import { servePage, type PageOutcome } from './serve.js';
 import { runScript } from './drivers/script.js';
+import { runShell } from './drivers/shell.js';
 import { openChromium } from './drivers/chromium.js';
 import { openFirefox } from './drivers/firefox.js';
 import { openWebkit } from './drivers/webkit.js';
@@ -62,6 +64,9 @@ export async function runInEngine(id: EngineId, options: RunOptions): Promise<Ru
   }
   if (engine.kind === 'script') {
     return finish(await runScript(engine, options.entry, { timeoutMs, env: options.env, onProgress: options.onProgress, log: (l) => log.push(l) }));
+  }
+  if (engine.kind === 'shell') {
+    return finish(await runShell(engine, options.entry, { timeoutMs, onProgress: options.onProgress, log: (l) => log.push(l) }));
   }
 
   let lastProgress = '';

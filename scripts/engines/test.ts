@@ -6,14 +6,16 @@
  *   npm run test:engines -- --jobs=1 --timeout=300 --seed=<hex>
  *   npm run test:engines -- --files=blake3/,serpent     # test files whose path contains one of these
  *
- * Node engines run the test files as `npm test` does (node --test, tsx).
- * Every other engine runs the bundles of bundle.ts through runInEngine.
+ * Node engines (also node --jitless) run the test files as `npm test` does
+ * (node --test, tsx). Every other engine runs the bundles of bundle.ts
+ * through runInEngine; shells (Hermes) one process per test file.
  * Browsers then run each page test (test/pages/*.page.ts) in a fresh page
  * of its own, served with the headers PAGE_HEADERS gives it.
  * Prints one line per engine and the failures, writes every result to
  * .engines/report.json, and exits 1 if any engine failed a test, could not
- * run, or did not have the WebAssembly SIMD support it is listed with
- * (engines.ts): a js-only run where SIMD was expected is a failure, not a skip.
+ * run, or did not have the WebAssembly it is listed with (engines.ts: SIMD,
+ * WebAssembly without SIMD, none): a js-only run where SIMD was expected is
+ * a failure, not a skip, and so is WebAssembly where none was expected.
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -22,7 +24,7 @@ import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundlePage, bundleTestSuite, pageFiles, testFiles, type SuiteBundle, type Target } from './bundle.js';
-import { CACHE, ENGINES, ENGINE_IDS, ROOT, requireInstalled, versionOf, type Engine, type EngineId } from './engines.js';
+import { CACHE, ENGINES, ENGINE_IDS, ROOT, requireInstalled, runsNodeTest, versionOf, type Engine, type EngineId, type Wasm } from './engines.js';
 import { runInEngine, type RunResult } from './run.js';
 import { scriptEnv } from './drivers/script.js';
 import { spawnGroup } from './drivers/process.js';
@@ -32,12 +34,37 @@ import type { TestResult } from './harness/node-test.js';
 
 const REPORTER = fileURLToPath(new URL('./harness/node-reporter.mjs', import.meta.url));
 
-/** Test files that cannot run in a browser, and why; reported there as skipped. */
-const NOT_IN_BROWSERS: Record<string, string> = {
-  'test/runtime.test.ts': 'not applicable in browsers: starts fresh processes of the runtime (node:child_process)',
-  'test/cli/b3sum.test.ts': 'not applicable in browsers: runs the fourfold and b3sum commands (node:child_process)',
-  'test/cli/fourfold.test.ts': 'not applicable in browsers: runs the fourfold command (node:child_process)',
+/** Test files that cannot run in a browser or a shell (bundled engines without processes), and why; reported there as skipped. */
+const NOT_BUNDLED: Record<string, string> = {
+  'test/runtime.test.ts': 'starts fresh processes of the runtime (node:child_process)',
+  'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
+  'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
 };
+/** And those that cannot run in a shell (Hermes): they need the pool's workers. */
+const NO_THREADS = 'tests the worker pool, and Hermes has no threads (test/parallel/no-threads.test.ts runs instead)';
+const NOT_IN_SHELLS: Record<string, string> = Object.fromEntries(
+  ['test/blake3/parallel.test.ts', 'test/parallel/aead.test.ts', 'test/parallel/bytes.test.ts', 'test/parallel/pool.test.ts', 'test/parallel/secretstream.test.ts'].map((f) => [f, NO_THREADS]),
+);
+
+/**
+ * Test files node --jitless does not run. Interpreted, fourfold/parallel's
+ * sweeps of many MiB through the pool take too long: bytes.test.ts did not
+ * finish in 20 minutes here, pool.test.ts took 6.5 minutes of CPU. They are
+ * not about WebAssembly: wpe runs them on the js tier, the other engines in
+ * both tiers.
+ */
+const NOT_WITHOUT_JIT: Record<string, string> = Object.fromEntries(
+  ['test/parallel/aead.test.ts', 'test/parallel/bytes.test.ts', 'test/parallel/pool.test.ts'].map((f) => [
+    f,
+    "not run without a JIT: fourfold/parallel's sweeps through the pool take tens of minutes interpreted (wpe runs them on the js tier)",
+  ]),
+);
+
+function notBundled(kind: Engine['kind'], file: string): string | undefined {
+  if (NOT_BUNDLED[file] !== undefined) return `not applicable in ${kind === 'browser' ? 'browsers' : 'shells'}: ${NOT_BUNDLED[file]}`;
+  if (kind === 'shell' && NOT_IN_SHELLS[file] !== undefined) return `not applicable in shells: ${NOT_IN_SHELLS[file]}`;
+  return undefined;
+}
 
 /** Response headers of a page test's page (all others get none beyond the server's own). */
 const PAGE_HEADERS: Record<string, Record<string, string>> = {
@@ -51,7 +78,8 @@ interface EngineOutcome {
   version: string;
   /** How the engine described itself from inside the run (user agent...), where it did. */
   runtime: string;
-  simd: boolean | undefined;
+  /** The engine's WebAssembly as it reported it (undefined if it never did). */
+  wasm: Wasm | undefined;
   ms: number;
   results: (TestResult & { file: string })[];
   /** The engine could not run the suite, or broke the rules (SIMD expectation). */
@@ -61,24 +89,28 @@ interface EngineOutcome {
 
 // ------------------------------------------------------------------ Node: the test files as npm test runs them
 
-/** Asks the Node binary itself, as the suite entry does in the other engines. */
-function nodeHasSimd(engine: Engine): boolean {
-  const probe = `WebAssembly.validate(new Uint8Array([${SIMD_PROBE.join(',')}]))`;
-  return execFileSync(engine.binary, ['-p', probe], { encoding: 'utf8' }).trim() === 'true';
+/** Asks the Node binary itself (with the engine's options), as harness/simd.ts's engineWasm() does in the other engines. */
+function nodeWasm(engine: Engine): Wasm {
+  const probe = `console.log(typeof WebAssembly !== 'object' ? 'none' : WebAssembly.validate(new Uint8Array([${SIMD_PROBE.join(',')}])) ? 'simd' : 'no-simd')`;
+  return execFileSync(engine.binary, [...(engine.args ?? []), '-e', probe], { encoding: 'utf8' }).trim() as Wasm;
 }
 
-async function runNodeTests(engine: Engine, files: string[], seed: string, timeoutMs: number): Promise<EngineOutcome> {
+async function runNodeTests(engine: Engine, selected: string[], seed: string, timeoutMs: number): Promise<EngineOutcome> {
   const t0 = Date.now();
   const out = join(CACHE, `node-results-${engine.id}.jsonl`);
   rmSync(out, { force: true });
   const log: string[] = [];
+  const notRun = engine.slow !== undefined ? NOT_WITHOUT_JIT : {};
+  const files = selected.filter((f) => notRun[f] === undefined);
   const group = spawnGroup(
     engine.binary,
-    ['--import', 'tsx', '--test', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${out}`, ...files],
+    // The engine's options (--jitless) reach the test files: node --test passes its own to each file's process.
+    [...(engine.args ?? []), '--import', 'tsx', '--test', `--test-reporter=${REPORTER}`, `--test-reporter-destination=${out}`, ...files],
     (l) => log.push(l),
     scriptEnv({ FOURFOLD_TEST_SEED: seed }),
   );
-  const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', simd: nodeHasSimd(engine), ms: 0, results: [], problems: [], log };
+  const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', wasm: nodeWasm(engine), ms: 0, results: [], problems: [], log };
+  for (const file of selected) if (notRun[file] !== undefined) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason: notRun[file] });
   let timer: NodeJS.Timeout | undefined;
   const finished = new Promise<number | null>((resolve) => group.child.once('exit', (code) => resolve(code)));
   const code = await Promise.race([finished, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)))]);
@@ -108,9 +140,9 @@ async function runNodeTests(engine: Engine, files: string[], seed: string, timeo
  * WebKitGTK run, and passed in 16 s on each of six reruns: a launch
  * failure, not a test's.
  */
-async function runSuiteBundle(engine: Engine, bundle: SuiteBundle, seed: string, timeoutMs: number, headers?: Record<string, string>): Promise<RunResult> {
+async function runSuiteBundle(engine: Engine, entry: string, seed: string, timeoutMs: number, headers?: Record<string, string>): Promise<RunResult> {
   let started = false;
-  const attempt = () => runInEngine(engine.id, { entry: bundle.entry, timeoutMs, headers, env: { FOURFOLD_TEST_SEED: seed }, onProgress: () => (started = true) });
+  const attempt = () => runInEngine(engine.id, { entry, timeoutMs, headers, env: { FOURFOLD_TEST_SEED: seed }, onProgress: () => (started = true) });
   const first = await attempt();
   if (first.ok || started) return first;
   const second = await attempt();
@@ -120,14 +152,14 @@ async function runSuiteBundle(engine: Engine, bundle: SuiteBundle, seed: string,
 /** Adds one run's results (a suite or a page) to `outcome`. */
 function collect(outcome: EngineOutcome, r: RunResult, label: string): void {
   outcome.ms += r.ms;
-  outcome.log.push(...r.log);
+  outcome.log.push(...r.log.map((l) => `${label}: ${l}`));
   if (!r.ok) {
     outcome.problems.push(`${label}: ${r.error ?? 'no result'}`);
     return;
   }
   const report = r.value as SuiteReport;
   outcome.runtime ||= report.runtime;
-  outcome.simd ??= report.simd;
+  outcome.wasm ??= report.wasm;
   for (const f of report.files) {
     if (f.loadError) outcome.problems.push(`${f.file} did not load: ${f.loadError}`);
     for (const t of f.results) outcome.results.push({ ...t, file: f.file });
@@ -135,13 +167,23 @@ function collect(outcome: EngineOutcome, r: RunResult, label: string): void {
 }
 
 async function runBundledTests(engine: Engine, bundle: SuiteBundle, pages: SuiteBundle[], selected: string[], seed: string, timeoutMs: number): Promise<EngineOutcome> {
-  const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', simd: undefined, ms: 0, results: [], problems: [], log: [] };
-  if (engine.kind === 'browser') {
-    for (const [file, reason] of Object.entries(NOT_IN_BROWSERS)) if (selected.includes(file)) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason });
+  const t0 = Date.now();
+  const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', wasm: undefined, ms: 0, results: [], problems: [], log: [] };
+  if (engine.kind !== 'script') {
+    for (const file of selected) {
+      const reason = notBundled(engine.kind, file);
+      if (reason) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason });
+    }
   }
-  if (bundle.files.length > 0) collect(outcome, await runSuiteBundle(engine, bundle, seed, timeoutMs), 'suite');
+  // The whole suite at once, or (shells) one process per test file, in turn, within the engine's time limit.
+  const runs = bundle.perFile ?? (bundle.files.length > 0 ? [{ file: 'suite', entry: bundle.entry }] : []);
+  for (const { file, entry } of runs) {
+    const left = timeoutMs - (Date.now() - t0);
+    if (left > 0) collect(outcome, await runSuiteBundle(engine, entry, seed, left), file);
+    else outcome.problems.push(`${file}: not run: the ${timeoutMs} ms limit was reached`);
+  }
   if (engine.kind === 'browser') {
-    for (const page of pages) collect(outcome, await runSuiteBundle(engine, page, seed, timeoutMs, PAGE_HEADERS[page.files[0]!]), page.files[0]!);
+    for (const page of pages) collect(outcome, await runSuiteBundle(engine, page.entry, seed, timeoutMs, PAGE_HEADERS[page.files[0]!]), page.files[0]!);
   }
   return outcome;
 }
@@ -199,11 +241,12 @@ async function main(): Promise<number> {
 
   mkdirSync(CACHE, { recursive: true });
   const bundles: Partial<Record<Target, SuiteBundle>> = {};
-  for (const target of ['script', 'browser'] as const) {
-    const needed = engines.some((e) => e.id !== 'node' && e.id !== 'node-current' && (target === 'browser') === (e.kind === 'browser'));
-    const included = target === 'browser' ? files.filter((f) => !NOT_IN_BROWSERS[f]) : files;
+  const targetOf = (e: Engine): Target => (e.kind === 'script' ? 'script' : e.kind);
+  for (const target of ['script', 'browser', 'shell'] as const) {
+    if (!engines.some((e) => !runsNodeTest(e) && targetOf(e) === target)) continue;
+    const included = target === 'script' ? files : files.filter((f) => notBundled(target, f) === undefined);
     // (With --files naming browser pages only, there may be no test file to bundle.)
-    if (needed) bundles[target] = included.length ? await bundleTestSuite({ target, outdir: join(CACHE, 'build', target), files: included, seed }) : { entry: '', files: [] };
+    bundles[target] = included.length ? await bundleTestSuite({ target, outdir: join(CACHE, 'build', target), files: included, seed }) : { entry: '', files: [] };
   }
   const pageBundles: SuiteBundle[] = [];
   if (engines.some((e) => e.kind === 'browser')) {
@@ -213,12 +256,13 @@ async function main(): Promise<number> {
 
   const tasks = engines.map((engine) => async () => {
     console.log(`[${engine.id}] started`);
-    const o =
-      engine.id === 'node' || engine.id === 'node-current'
-        ? await runNodeTests(engine, files, seed, timeoutMs)
-        : await runBundledTests(engine, bundles[engine.kind === 'browser' ? 'browser' : 'script']!, pageBundles, files, seed, timeoutMs);
-    if (o.simd !== undefined && o.simd !== engine.simd) {
-      o.problems.push(engine.simd ? 'WebAssembly SIMD was expected but the engine does not validate a SIMD module' : 'the engine runs WebAssembly SIMD; engines.ts lists it without');
+    // Engines that only interpret (no JIT) get more time.
+    const limit = timeoutMs * (engine.slow ?? 1);
+    const o = runsNodeTest(engine)
+      ? await runNodeTests(engine, files, seed, limit)
+      : await runBundledTests(engine, bundles[targetOf(engine)]!, pageBundles, files, seed, limit);
+    if (o.wasm !== undefined && o.wasm !== engine.wasm) {
+      o.problems.push(`the engine's WebAssembly is '${o.wasm}' where engines.ts lists '${engine.wasm}' (simd: with SIMD; no-simd: without; none: no WebAssembly)`);
     }
     if (o.results.length === 0 && o.problems.length === 0) o.problems.push('no test ran');
     console.log(`[${engine.id}] ${count(o, 'pass')} passed, ${count(o, 'fail')} failed, ${count(o, 'skip')} skipped in ${(o.ms / 1000).toFixed(1)} s${o.problems.length ? ' (problems below)' : ''}`);
@@ -232,7 +276,7 @@ async function main(): Promise<number> {
   const rows = outcomes.map((o) => {
     const e = ENGINES[o.engine];
     const failed = count(o, 'fail') > 0 || o.problems.length > 0;
-    return [failed ? 'FAIL' : 'ok', o.engine, e.label, o.version, o.simd === undefined ? '?' : o.simd ? 'simd+js' : 'js only', String(count(o, 'pass')), String(count(o, 'fail')), String(count(o, 'skip') + count(o, 'todo')), `${(o.ms / 1000).toFixed(1)} s`];
+    return [failed ? 'FAIL' : 'ok', o.engine, e.label, o.version, o.wasm === undefined ? '?' : o.wasm === 'simd' ? 'simd+js' : o.wasm === 'none' ? 'js (no wasm)' : 'js only', String(count(o, 'pass')), String(count(o, 'fail')), String(count(o, 'skip') + count(o, 'todo')), `${(o.ms / 1000).toFixed(1)} s`];
   });
   const header = ['', 'engine', 'family / host', 'version', 'tiers', 'pass', 'fail', 'skip', 'time'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -1,5 +1,5 @@
 /**
- * Script engines (Node, Deno, Bun): run harness/host.mjs, which imports the
+ * Script engines (Node, also --jitless, Deno, Bun): run harness/host.mjs, which imports the
  * entry, awaits its default export and writes the outcome to a file.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ export function scriptCommand(engine: Engine, script: string, args: string[]): s
       // -A: the host writes its result file; tests read vectors and spawn processes.
       return [engine.binary, 'run', '-A', '--no-prompt', script, ...args];
     default:
-      return [engine.binary, script, ...args];
+      return [engine.binary, ...(engine.args ?? []), script, ...args];
   }
 }
 

@@ -160,7 +160,8 @@ export interface TestContext {
   todo(message?: string): void;
 }
 
-function describeError(e: unknown): string {
+/** An error as a readable message with its stack (also used by shell-host.ts). */
+export function describeError(e: unknown): string {
   if (e instanceof Error) {
     const stack = e.stack ?? '';
     const head = `${e.name}: ${e.message}`;
@@ -251,7 +252,8 @@ async function runSuite(s: SuiteNode, inh: Inherited, out: TestResult[], col: Co
     progress?.(name);
     const t0 = now();
     let skipped: string | undefined;
-    const controller = new AbortController();
+    // Hermes has no AbortController: there, a signal that never aborts.
+    const controller = typeof AbortController === 'function' ? new AbortController() : { signal: { aborted: false } as AbortSignal, abort: () => {} };
     const ctx: TestContext = {
       name: c.name,
       signal: controller.signal,

@@ -5,7 +5,15 @@
 import { engineHasSimd } from './simd.js';
 
 export default function probe(): { runtime: string; webAssembly: boolean; simd: boolean; bigint64: boolean } {
-  const g = globalThis as unknown as { Deno?: { version: { deno: string } }; Bun?: { version: string }; process?: { version?: string } };
-  const runtime = g.Deno ? `Deno ${g.Deno.version.deno}` : g.Bun ? `Bun ${g.Bun.version}` : typeof document === 'object' ? navigator.userAgent : `Node ${g.process?.version}`;
+  const g = globalThis as unknown as { Deno?: { version: { deno: string } }; Bun?: { version: string }; process?: { version?: string }; HermesInternal?: unknown };
+  const runtime = g.Deno
+    ? `Deno ${g.Deno.version.deno}`
+    : g.Bun
+      ? `Bun ${g.Bun.version}`
+      : typeof document === 'object'
+        ? navigator.userAgent
+        : g.HermesInternal
+          ? 'Hermes'
+          : `Node ${g.process?.version}`;
   return { runtime, webAssembly: typeof WebAssembly === 'object', simd: engineHasSimd(), bigint64: typeof BigUint64Array === 'function' };
 }

@@ -6,7 +6,7 @@ declare module 'engines:embedded-files' {
   export const EMBEDDED: Record<string, string>;
 }
 declare module 'engines:test-files' {
-  /** The test files, and their bundles' URLs relative to the suite entry. */
-  const files: { file: string; url: string }[];
+  /** The test files, and how to load each (importing its bundle registers its tests). */
+  const files: { file: string; load(): Promise<unknown> }[];
   export default files;
 }
