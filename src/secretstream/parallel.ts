@@ -14,7 +14,7 @@
 import { secretstreamJobs } from './jobs.js';
 import { secretstreamKernel } from './wasm.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from './state.js';
-import { bytesOf, chunkSizeOf, Records, type StreamOptions, type Transform } from './stream.js';
+import { bytesOf, chunkSizeOf, needTransformStream, Records, type StreamOptions, type Transform } from './stream.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -115,6 +115,7 @@ async function eachStep(data: Uint8Array, step: number, write: (part: Uint8Array
  */
 export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
   const chunkSize = chunkSizeOf(options);
+  needTransformStream('encryptStream');
   const k = check.bytes(key, 'key', KEY_BYTES).slice();
   const results = new InOrder();
   const records = new Records(chunkSize, (record) => results.add(remote.push(record, TAG_MESSAGE)));
@@ -158,6 +159,7 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
  */
 export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
   const chunkSize = chunkSizeOf(options);
+  needTransformStream('decryptStream');
   const k = check.bytes(key, 'key', KEY_BYTES).slice();
   const header = new Uint8Array(HEADER_BYTES);
   let headerFilled = 0;

@@ -24,8 +24,20 @@ export const TAG_REKEY = 2;
 /** TAG_PUSH | TAG_REKEY: the last message, after which the key is changed. */
 export const TAG_FINAL = 3;
 
-/** A new stream's header: 24 random bytes (crypto_secretstream_xchacha20poly1305_init_push). */
+/**
+ * A new stream's header: 24 random bytes (crypto_secretstream_xchacha20poly1305_init_push),
+ * from the engine's crypto.getRandomValues. React Native has none until an app
+ * installs the usual polyfill, so its absence is said plainly rather than as
+ * "crypto is not defined".
+ */
 export function randomHeader(): Uint8Array {
+  const random = (globalThis as { crypto?: { getRandomValues?: unknown } }).crypto?.getRandomValues;
+  if (typeof random !== 'function') {
+    throw new TypeError(
+      'secretstream: a stream header needs crypto.getRandomValues, which this engine does not have. ' +
+        "In React Native, install react-native-get-random-values and import it first (import 'react-native-get-random-values').",
+    );
+  }
   return crypto.getRandomValues(new Uint8Array(HEADER_BYTES));
 }
 

@@ -34,6 +34,13 @@ export const DEFAULT_CHUNK = 65536;
 /** Transformer.cancel (streams spec 2023; called where the engine has it) is not in TypeScript's DOM types yet. */
 export type Transform = Transformer<Uint8Array, Uint8Array> & { cancel?(reason: unknown): void };
 
+/** Engines without web streams (React Native) are told what to use instead, before any key is taken. */
+export function needTransformStream(name: string): void {
+  if (typeof TransformStream !== 'function') {
+    throw new TypeError(`secretstream: ${name} returns a TransformStream (web streams), which this engine does not have; use initPush / initPull directly`);
+  }
+}
+
 /** The options' chunk size (each option read once). */
 export function chunkSizeOf(options: unknown): number {
   const size = (check.options(options) as StreamOptions | undefined)?.chunkSize;
@@ -98,6 +105,7 @@ export class Records {
  */
 export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
   const chunkSize = chunkSizeOf(options);
+  needTransformStream('encryptStream');
   const stream: SecretstreamPush = initPush(key);
   let records: Records;
   const transformer: Transform = {
@@ -129,6 +137,7 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
  */
 export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
   const chunkSize = chunkSizeOf(options);
+  needTransformStream('decryptStream');
   // The key is needed only once the header has come: a copy (wiped then), so the caller may wipe its own now.
   const streamKey = check.bytes(key, 'key', 32).slice();
   const header = new Uint8Array(HEADER_BYTES);
