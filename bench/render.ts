@@ -9,10 +9,10 @@ import { join, resolve } from 'node:path';
 import { renderHtml } from './report/html.js';
 import { parseReport } from './report/json.js';
 import { markdown } from './report/markdown.js';
+import { summarySizes } from './report/summary.js';
 
 const dir = resolve(process.argv[2] ?? 'bench-report');
 const report = parseReport(readFileSync(join(dir, 'results.json'), 'utf8'));
-const tableSizes = [64, 1 << 10, 8 << 10, 64 << 10, 1 << 20].filter((s) => report.settings.sizes.includes(s));
-process.stdout.write(markdown(report, tableSizes.length > 0 ? tableSizes : report.settings.sizes));
+process.stdout.write(markdown(report, summarySizes(report.settings.sizes)));
 writeFileSync(join(dir, 'index.html'), renderHtml(report));
 process.stderr.write(`wrote ${join(dir, 'index.html')}\n`);

@@ -11,7 +11,7 @@ import { activate, sampleRoundRobin, type Subject } from './measure.js';
 import { median } from './stats.js';
 import { now } from './timer.js';
 import type { Call, OpDefinition, OpEntry, Shape } from './ops/types.js';
-import type { Capped, CaseResult, CaseTiming, Part } from './types.js';
+import type { Capped, CasePart, CaseResult, CaseTiming } from './types.js';
 
 /** An op with the entries to time, in column order, and the ones trusted for the expected output, in order of preference. */
 export interface SelectedOp {
@@ -103,7 +103,7 @@ export function describeShape(op: string, shape: Shape): string {
 }
 
 export async function runCase(
-  part: Exclude<Part, 'sweep'>,
+  part: CasePart,
   op: SelectedOp,
   shapes: readonly Shape[],
   timing: CaseTiming,

@@ -16,6 +16,7 @@ import type * as NobleSalsa from '@noble/ciphers/salsa.js';
 import type sodiumStandard from 'libsodium-wrappers';
 import type * as NodeCrypto from 'node:crypto';
 import { describeError } from './errors.js';
+import type { ParallelSettings } from './types.js';
 
 type FourfoldRoot = typeof import('fourfold');
 type FourfoldChacha = typeof import('fourfold/chacha');
@@ -24,6 +25,18 @@ type FourfoldBlake3 = typeof import('fourfold/blake3');
 type FourfoldSerpent = typeof import('fourfold/serpent');
 type FourfoldSalsa = typeof import('fourfold/salsa');
 type FourfoldSecretstream = typeof import('fourfold/secretstream');
+type FourfoldParallel = typeof import('fourfold/parallel');
+
+/** fourfold/parallel's functions on the default pool, awaited call by call. */
+export const PARALLEL = 'fourfold (parallel)';
+/** The column of fourfold/parallel on a pool of `workers` workers (configure({ workers })). */
+export const workerColumn = (workers: number): string => `fourfold (parallel, ${workers} worker${workers === 1 ? '' : 's'})`;
+/**
+ * fourfold/parallel runs inputs below this inline, the synchronous
+ * function and a resolved Promise (docs/parallel.md): its columns are
+ * timed from this size on, where the pool works.
+ */
+export const PARALLEL_FROM = 2 << 20;
 
 /** hash-wasm's synchronous hasher object (its one-shot functions are async). */
 export interface HashWasmHasher {
@@ -47,11 +60,25 @@ export interface Library {
    * function, so the harness can skip the call when nothing changes.
    */
   readonly activate?: () => unknown;
+  /** The sizes this column is timed at (default: every size): fourfold/parallel's only where it uses its pool. */
+  readonly takesSize?: (size: number) => boolean;
+  /** A column timing the entries of another library (the ops list that one's), under its own activate. */
+  readonly sameCallsAs?: string;
+  /** A worker-count column's pool size (LibraryInfo.workers). */
+  readonly workers?: number;
 }
 
 /** The loaded modules, for the op definitions under ops/. Absent when not loadable here. */
 export interface Apis {
-  readonly fourfold?: { readonly chacha?: FourfoldChacha; readonly poly1305?: FourfoldPoly1305; readonly blake3?: FourfoldBlake3; readonly secretstream?: FourfoldSecretstream; readonly salsa?: FourfoldSalsa; readonly serpent?: FourfoldSerpent };
+  readonly fourfold?: {
+    readonly chacha?: FourfoldChacha;
+    readonly poly1305?: FourfoldPoly1305;
+    readonly blake3?: FourfoldBlake3;
+    readonly secretstream?: FourfoldSecretstream;
+    readonly salsa?: FourfoldSalsa;
+    readonly serpent?: FourfoldSerpent;
+    readonly parallel?: FourfoldParallel;
+  };
   readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305; readonly salsa: typeof NobleSalsa };
   /** Typed as the standard build; ops check for the functions only -sumo has. */
   readonly sodium: typeof sodiumStandard;
@@ -90,7 +117,8 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const serpent = await attempt('fourfold/serpent', () => import('fourfold/serpent'));
   const secretstream = await attempt('fourfold/secretstream', () => import('fourfold/secretstream'));
   const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent } };
+  const parallel = await attempt('fourfold/parallel', () => import('fourfold/parallel'));
+  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent, parallel } };
 }
 
 /**
@@ -141,7 +169,34 @@ function nodeCryptoVersion(): string {
   return backend === undefined ? 'node:crypto' : `node:crypto (${backend})`;
 }
 
-export async function loadLibraries(versions: Record<string, string>): Promise<Loaded> {
+/**
+ * fourfold/parallel's columns: the default pool, and one per worker count
+ * of `settings`, each setting the pool's size as it is activated (the
+ * pool is global, like the tier) and timed at the chart's size only.
+ */
+function parallelColumns(parallel: FourfoldParallel, version: string, settings: ParallelSettings | undefined): Library[] {
+  const pooled = (workers: number | undefined) => () => {
+    parallel.configure({ workers });
+    return parallel.ready({ tier: 'simd' });
+  };
+  const columns: Library[] = [
+    { name: PARALLEL, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: (size) => size >= PARALLEL_FROM },
+  ];
+  for (const workers of settings?.workerCounts ?? []) {
+    columns.push({
+      name: workerColumn(workers),
+      version: `${version} (simd, ${workers} workers)`,
+      reference: false,
+      activate: pooled(workers),
+      takesSize: (size) => size === settings!.chartSize && size >= PARALLEL_FROM,
+      sameCallsAs: PARALLEL,
+      workers,
+    });
+  }
+  return columns;
+}
+
+export async function loadLibraries(versions: Record<string, string>, parallelSettings?: ParallelSettings): Promise<Loaded> {
   const warnings: string[] = [];
   const libraries: Library[] = [];
 
@@ -162,9 +217,8 @@ export async function loadLibraries(versions: Record<string, string>): Promise<L
       libraries.push(
         { name: 'fourfold', version: `${version} (simd)`, reference: false, activate: simd },
         { name: 'fourfold (output)', version: `${version} (simd)`, reference: false, activate: simd },
-        // blake3Parallel: the worker pool, where the engine's harness can start its workers.
-        { name: 'fourfold (parallel)', version: `${version} (simd, workers)`, reference: false, activate: simd },
       );
+      if (fourfold.api.parallel !== undefined) libraries.push(...parallelColumns(fourfold.api.parallel, version, parallelSettings));
     } else {
       warnings.push(`fourfold: the simd tier is unavailable in this engine (ready() chose '${tier}'); only fourfold-js is timed`);
     }

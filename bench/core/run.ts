@@ -9,13 +9,16 @@
 import { runCase, type CaseContext, type SelectedOp } from './cases.js';
 import { CostBook } from './costs.js';
 import { crossOriginIsolated, describeEngine } from './engine-info.js';
-import { loadLibraries, type Library } from './libraries.js';
-import { sinkValue } from './measure.js';
+import { loadLibraries, PARALLEL, type Library } from './libraries.js';
+import { activate, sinkValue } from './measure.js';
 import { allOps } from './ops/index.js';
 import type { OpDefinition } from './ops/types.js';
+import { logicalCores, longestTasks, parallelCosts, poolState } from './parallel.js';
 import { runSweep, sweepLengths } from './sweep.js';
 import { now, timerGranularityNs } from './timer.js';
-import type { BenchConfig, CaseResult, CaseTiming, EngineResult, EngineStart, Part, PartialResult, Progress, SweepResult } from './types.js';
+import type {
+  BenchConfig, CaseResult, CaseTiming, EngineResult, EngineStart, LongestTask, ParallelCosts, Part, PartialResult, PoolState, Progress, SweepResult,
+} from './types.js';
 
 export type { BenchConfig, EngineResult, Progress } from './types.js';
 
@@ -38,26 +41,64 @@ interface Task {
   run(tick: (fraction: number, label?: string) => Promise<void>): Promise<void>;
 }
 
-/** Ops in table order with the selected libraries in column order, and the references among all loaded ones. */
+/**
+ * Ops in table order with the selected libraries in column order, and the
+ * references among all loaded ones (config.references, in its order, or
+ * the established peers). A library with sameCallsAs times that one's
+ * entries, and is selected with it.
+ */
 function selectOps(definitions: OpDefinition<unknown>[], libraries: Library[], config: BenchConfig): SelectedOp[] {
+  const remember = rememberingLast();
   const selectsOp = (op: string) => config.ops === undefined || config.ops.some((name) => op === name || op.startsWith(`${name}-`));
   const rank = new Map(libraries.map((library, i) => [library.name, i]));
+  const selectsLibrary = (library: Library) =>
+    config.libs === undefined || config.libs.includes(library.name) || (library.sameCallsAs !== undefined && config.libs.includes(library.sameCallsAs));
+  const isReference = (name: string) => (config.references === undefined ? libraries[rank.get(name)!]!.reference : config.references.includes(name));
+  const preference = (name: string) => config.references?.indexOf(name) ?? rank.get(name)!;
   const selected: SelectedOp[] = [];
   for (const definition of definitions.filter((d) => selectsOp(d.op))) {
-    const loaded = definition.entries.filter((e) => rank.has(e.library)).sort((a, b) => rank.get(a.library)! - rank.get(b.library)!);
-    const timed = loaded.filter((e) => config.libs === undefined || config.libs.includes(e.library));
+    const entries = definition.entries.flatMap((e) => [e, ...libraries.filter((l) => l.sameCallsAs === e.library).map((l) => ({ ...e, library: l.name }))]);
+    const loaded = entries.filter((e) => rank.has(e.library)).sort((a, b) => rank.get(a.library)! - rank.get(b.library)!);
+    const timed = loaded.filter((e) => selectsLibrary(libraries[rank.get(e.library)!]!));
     if (timed.length === 0) continue;
-    const references = loaded.filter((e) => libraries[rank.get(e.library)!]!.reference);
-    selected.push({ definition, timed, references });
+    const references = loaded.filter((e) => isReference(e.library)).sort((a, b) => preference(a.library) - preference(b.library));
+    selected.push({ definition: remember(definition), timed, references });
   }
   return selected;
+}
+
+/** The op with only the columns timed at every one of `sizes` (Library.takesSize); undefined when none is. */
+function atSizes(op: SelectedOp, sizes: readonly number[], libraries: Map<string, Library>): SelectedOp | undefined {
+  const timed = op.timed.filter((e) => sizes.every((size) => libraries.get(e.library)!.takesSize?.(size) ?? true));
+  return timed.length === 0 ? undefined : { ...op, timed };
+}
+
+/**
+ * The definitions of a run, each keeping the inputs it built last for the
+ * next task on the same shape (an op's longest-task measurement follows
+ * its largest case: 256 MiB, sealed by libsodium for a decryption, take
+ * seconds to build); only the last inputs of the run are kept.
+ */
+function rememberingLast(): (definition: OpDefinition<unknown>) => OpDefinition<unknown> {
+  let last: { definition: OpDefinition<unknown>; key: string; inputs: unknown } | undefined;
+  return (definition) => ({
+    ...definition,
+    inputs(shape) {
+      const key = `${shape.size} ${shape.offset} ${shape.keys}`;
+      if (last?.definition !== definition || last.key !== key) {
+        last = undefined; // the old inputs can go before the new ones are built
+        last = { definition, key, inputs: definition.inputs(shape) };
+      }
+      return last.inputs;
+    },
+  });
 }
 
 export async function runBenchmark(config: BenchConfig, onProgress: (progress: Progress) => void = () => {}): Promise<EngineResult> {
   const started = new Date();
   const t0 = now();
   const granularityNs = timerGranularityNs();
-  const { libraries, apis, warnings, readyMs } = await loadLibraries({ ...config.versions });
+  const { libraries, apis, warnings, readyMs } = await loadLibraries({ ...config.versions }, config.parallel);
   const byName = new Map(libraries.map((l) => [l.name, l]));
   const unknown = config.libs?.filter((name) => !byName.has(name)) ?? [];
   if (unknown.length > 0) warnings.push(`not available in this engine: ${unknown.join(', ')} (available: ${libraries.map((l) => l.name).join(', ')})`);
@@ -68,7 +109,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const sweepBaseNs = config.timing.sweep.minSampleUs * 1e3;
   const minSampleNs = Math.max(sweepBaseNs, 50 * granularityNs);
   const sweepStep = config.sweep.step * Math.max(1, Math.round(minSampleNs / sweepBaseNs));
-  if (sweepStep !== config.sweep.step) warnings.push(`coarse clock (${granularityNs.toFixed(0)} ns): sweep stride widened from ${config.sweep.step} to ${sweepStep}`);
+  if (sweepStep !== config.sweep.step && config.parts.includes('sweep')) warnings.push(`coarse clock (${granularityNs.toFixed(0)} ns): sweep stride widened from ${config.sweep.step} to ${sweepStep}`);
   const lengths = sweepLengths(config.sweep.from, config.sweep.to, sweepStep);
   // Cases keep samples 20 clock steps long: the clock's phase is random, so
   // the ±1-step error of each sample averages out over the samples.
@@ -81,23 +122,55 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const context: CaseContext = { libraries: byName, costs: new CostBook(), capMs: config.capMs, warn: (message) => warnings.push(message) };
   const tasks: Task[] = [];
   const wants = (part: Part) => config.parts.includes(part);
-  if (wants('sizes')) {
-    for (const op of ops) {
+  const pool = apis.fourfold?.parallel;
+  const parallel: { cores: number; costs?: ParallelCosts; tasks: LongestTask[]; pool?: PoolState } = { cores: logicalCores(), tasks: [] };
+  let parallelSent: PartialResult['parallel'] = undefined;
+  for (const op of ops) {
+    if (wants('sizes')) {
       // Ascending, so that each size's costs predict the next one's (costs.ts).
       for (const size of [...config.sizes].sort((a, b) => a - b).filter(takes(op))) {
         const t = caseTiming(config.timing.sizes);
+        const columns = atSizes(op, [size], byName);
+        if (columns === undefined) continue;
         tasks.push({
           label: `sizes ${op.definition.op} ${size} B`,
-          weight: capped(caseWeight(op.timed.length, size, t)),
-          run: async (tick) => void cases.push(...(await runCase('sizes', op, [{ size, offset: 0, keys: 1 }], t, context, tick))),
+          weight: capped(caseWeight(columns.timed.length, size, t)),
+          run: async (tick) => void cases.push(...(await runCase('sizes', columns, [{ size, offset: 0, keys: 1 }], t, context, tick))),
         });
       }
     }
+    // Right after the op's cases, whose largest inputs it takes over.
+    const entry = op.timed.find((e) => e.library === PARALLEL);
+    const size = config.parallel.taskSize;
+    if (wants('parallel') && pool !== undefined && entry !== undefined && takes(op)(size)) {
+      tasks.push({
+        label: `parallel: longest task, ${op.definition.op} ${size} B`,
+        weight: (config.parallel.taskCalls + 1) * roughCallMs(size),
+        run: async () => {
+          await activate(byName.get(PARALLEL)!);
+          const call = entry.bind(op.definition.inputs({ size, offset: 0, keys: 1 }));
+          parallel.tasks.push(await longestTasks(op.definition.op, size, call, config.parallel.taskCalls, () => pool.status().jobs));
+          parallelSent = { cores: parallel.cores, tasks: parallel.tasks.slice(-1) };
+        },
+      });
+    }
+  }
+  if (wants('parallel') && pool !== undefined) {
+    tasks.push({
+      label: 'parallel: copies and messages',
+      weight: 10 * roughCallMs(config.parallel.chartSize),
+      run: async () => {
+        parallel.costs = await parallelCosts(pool.status().shared, config.parallel.chartSize);
+        parallelSent = { cores: parallel.cores, costs: parallel.costs };
+      },
+    });
   }
   if (wants('sweep')) {
-    for (const op of ops) {
+    for (const every of ops) {
       const t = config.timing.sweep;
-      const opLengths = lengths.filter(takes(op));
+      const opLengths = lengths.filter(takes(every));
+      const op = atSizes(every, opLengths, byName);
+      if (op === undefined) continue;
       // A sample: its batch (one call at least), a share of the untimed
       // call made at each length, and a few µs around it.
       const perPass = opLengths.reduce(
@@ -113,9 +186,11 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   }
   if (wants('align')) {
     const offsets = [0, ...config.offsets.filter((o) => o !== 0)];
-    for (const op of ops) {
-      for (const size of config.alignSizes.filter(takes(op))) {
+    for (const every of ops) {
+      for (const size of config.alignSizes.filter(takes(every))) {
         const t = caseTiming(config.timing.align);
+        const op = atSizes(every, [size], byName);
+        if (op === undefined) continue;
         tasks.push({
           label: `align ${op.definition.op} ${size} B`,
           weight: capped(caseWeight(op.timed.length * offsets.length, size, t)),
@@ -128,7 +203,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   if (wants('keys')) {
     // All key counts of an op in one case, interleaved like the offsets:
     // on a shared machine, cases run minutes apart are not comparable.
-    for (const op of ops.filter((op) => takes(op)(config.keySize))) {
+    for (const op of ops.filter((op) => takes(op)(config.keySize)).flatMap((op) => atSizes(op, [config.keySize], byName) ?? [])) {
       const t = caseTiming(config.timing.keys);
       const shapes = config.keyCounts.map((keys) => ({ size: config.keySize, offset: 0, keys }));
       tasks.push({
@@ -144,7 +219,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
     engine: describeEngine(),
     timer: { granularityNs, crossOriginIsolated: crossOriginIsolated() },
     readyMs,
-    libraries: libraries.map(({ name, version }) => ({ name, version })),
+    libraries: libraries.map(({ name, version, workers }) => (workers === undefined ? { name, version } : { name, version, workers })),
     started: started.toISOString(),
     sweepStep,
   };
@@ -152,8 +227,9 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   // that the runner can write a report of a run stopped half-way.
   let sent = { cases: 0, sweeps: 0, warnings: 0 };
   const results = (): PartialResult => {
-    const fresh = { cases: cases.slice(sent.cases), sweeps: sweeps.slice(sent.sweeps), warnings: warnings.slice(sent.warnings) };
+    const fresh = { cases: cases.slice(sent.cases), sweeps: sweeps.slice(sent.sweeps), warnings: warnings.slice(sent.warnings), parallel: parallelSent };
     sent = { cases: cases.length, sweeps: sweeps.length, warnings: warnings.length };
+    parallelSent = undefined;
     return fresh;
   };
   onProgress({ fraction: 0, label: 'start', results: { start, ...results() } });
@@ -176,7 +252,10 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
     done += task.weight;
     onProgress({ fraction: Math.min(1, done / total), label: task.label, results: results() });
   }
-  onProgress({ fraction: 1, label: 'done' });
+  // The pool's state once everything ran: whether it had workers, and why not.
+  if (wants('parallel') && pool !== undefined) parallel.pool = poolState(pool.status());
+  onProgress({ fraction: 1, label: 'done', results: wants('parallel') ? { parallel: { cores: parallel.cores, pool: parallel.pool } } : undefined });
 
-  return { ...start, warnings, seconds: (now() - t0) / 1000, cases, sweeps, sink: sinkValue() };
+  const measuredParallel = wants('parallel') && pool !== undefined ? { parallel } : {};
+  return { ...start, warnings, seconds: (now() - t0) / 1000, cases, sweeps, ...measuredParallel, sink: sinkValue() };
 }

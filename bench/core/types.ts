@@ -5,9 +5,16 @@
  * another runtime and back.
  */
 
-/** The parts of a run; each measures one dimension of the issue. */
-export const parts = ['sizes', 'sweep', 'align', 'keys'] as const;
+/**
+ * The parts of a run; each measures one dimension of the issue. 'parallel'
+ * measures what the model of fourfold/parallel needs beyond the 'sizes'
+ * cases (core/parallel.ts): the calling thread's copies and messages, and
+ * its longest task during a parallel call.
+ */
+export const parts = ['sizes', 'sweep', 'align', 'keys', 'parallel'] as const;
 export type Part = (typeof parts)[number];
+/** The parts made of cases (cases.ts). */
+export type CasePart = Exclude<Part, 'sweep' | 'parallel'>;
 
 /** How one part takes its samples (see measure.ts). */
 export interface CaseTiming {
@@ -38,12 +45,36 @@ export interface SweepRange {
   readonly step: number;
 }
 
+/** What the 'fourfold (parallel)' columns and the 'parallel' part measure besides the sizes. */
+export interface ParallelSettings {
+  /**
+   * Worker counts of the columns 'fourfold (parallel, N workers)'
+   * (configure({ workers: N })), timed at chartSize only, wherever
+   * 'fourfold (parallel)' is; none: no such columns.
+   */
+  readonly workerCounts: readonly number[];
+  /** The size of the speedup-by-worker-count chart and of the model. */
+  readonly chartSize: number;
+  /** The size of the 'parallel' part's longest-task measurement. */
+  readonly taskSize: number;
+  /** Parallel calls the longest task is taken from, per op. */
+  readonly taskCalls: number;
+}
+
 /** Everything a run in one engine needs; built by the runner from the command line. */
 export interface BenchConfig {
   /** Op names or prefixes ('chacha20poly1305' selects -encrypt and -decrypt); all when absent. */
   readonly ops?: readonly string[];
-  /** Library names; all available when absent. */
+  /**
+   * Library names; all available when absent. 'fourfold (parallel)' brings
+   * its worker-count columns (ParallelSettings.workerCounts).
+   */
   readonly libs?: readonly string[];
+  /**
+   * The libraries whose outputs every column must reproduce, in order of
+   * preference; absent: the established peers (Library.reference).
+   */
+  readonly references?: readonly string[];
   readonly parts: readonly Part[];
   /** Message sizes of the 'sizes' part (the summary table and the large sizes). */
   readonly sizes: readonly number[];
@@ -67,6 +98,7 @@ export interface BenchConfig {
    * (see costs.ts).
    */
   readonly capMs: number;
+  readonly parallel: ParallelSettings;
   /** Package versions, read by the runner (engines cannot read node_modules). */
   readonly versions: Readonly<Record<string, string>>;
 }
@@ -91,17 +123,21 @@ export interface PartialResult {
   readonly cases?: readonly CaseResult[];
   readonly sweeps?: readonly SweepResult[];
   readonly warnings?: readonly string[];
+  /** The 'parallel' part's results so far (each message carries what is new: costs, tasks, or the pool's state). */
+  readonly parallel?: Partial<ParallelResult>;
 }
 
 /** One library (or one of its call styles) as timed. */
 export interface LibraryInfo {
   readonly name: string;
   readonly version: string;
+  /** A 'fourfold (parallel, N workers)' column: N, the pool's size while it is timed. */
+  readonly workers?: number;
 }
 
 /** Samples of one subject in one case of the 'sizes', 'align' or 'keys' part. */
 export interface CaseResult {
-  readonly part: Exclude<Part, 'sweep'>;
+  readonly part: CasePart;
   readonly op: string;
   readonly library: string;
   /** Message bytes per call. */
@@ -170,6 +206,56 @@ export interface EngineStart {
   readonly sweepStep: number;
 }
 
+/**
+ * The calling thread's costs in a parallel call, as the model of
+ * report/model.ts takes them, measured on the engine (core/parallel.ts);
+ * one entry per repetition.
+ */
+export interface ParallelCosts {
+  /** Whether the pool's slots are SharedArrayBuffers (status().shared), else ArrayBuffers moved by transfer. */
+  readonly shared: boolean;
+  /** Bytes of a slot, the largest piece a job carries. */
+  readonly pieceBytes: number;
+  /** ns per byte: copying a plain input into slots, a piece at a time. */
+  readonly copyInNs: readonly number[];
+  /** ns per byte: copying slots into a fresh output (its allocation and first touch included, as an allocating call pays them). */
+  readonly copyOutNs: readonly number[];
+  /** ns per job: a worker's round trip (a job with a key and a slot, posted and answered), three in flight as the pool keeps them. */
+  readonly messageNs: readonly number[];
+  /** Why messageNs is empty, when the engine could not start the echo worker. */
+  readonly messageError?: string;
+}
+
+/** The longest task on the calling thread during parallel calls of one op. */
+export interface LongestTask {
+  readonly op: string;
+  readonly size: number;
+  /** Per call: the longest gap between two turns of the event loop, in ms. */
+  readonly ms: readonly number[];
+  /** Per call: jobs the workers completed during it (status().jobs). */
+  readonly jobs: readonly number[];
+  /** Per call: its duration, in ms. */
+  readonly callMs: readonly number[];
+  readonly error?: string;
+}
+
+/** The pool's status() at the end of the part. */
+export interface PoolState {
+  readonly workers: number;
+  readonly ready: number;
+  readonly jobs: number;
+  readonly shared: boolean;
+  readonly failure?: string;
+}
+
+export interface ParallelResult {
+  /** Logical cores the engine reports (navigator.hardwareConcurrency, or node:os): the default pool is one less. */
+  readonly cores: number;
+  readonly costs?: ParallelCosts;
+  readonly tasks: readonly LongestTask[];
+  readonly pool?: PoolState;
+}
+
 /** What a run in one engine returns. */
 export interface EngineResult extends EngineStart {
   readonly warnings: readonly string[];
@@ -178,6 +264,8 @@ export interface EngineResult extends EngineStart {
   readonly interrupted?: boolean;
   readonly cases: readonly CaseResult[];
   readonly sweeps: readonly SweepResult[];
+  /** The 'parallel' part, when it ran. */
+  readonly parallel?: ParallelResult;
   /** Every timed output's first byte was folded into this: no result is provably dead (absent when interrupted). */
   readonly sink?: number;
 }

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CaseResult, EngineResult, EngineStart, PartialResult, SweepResult } from '../core/types.js';
+import type { CaseResult, EngineResult, EngineStart, LongestTask, ParallelResult, PartialResult, SweepResult } from '../core/types.js';
 import { renderHtml } from '../report/html.js';
 import type { Report } from '../report/json.js';
 
@@ -17,6 +17,8 @@ export class EngineCollector {
   private readonly cases: CaseResult[] = [];
   private readonly sweeps: SweepResult[] = [];
   private readonly warnings: string[] = [];
+  private readonly tasks: LongestTask[] = [];
+  private parallel: Omit<ParallelResult, 'tasks'> | undefined;
   private readonly t0 = performance.now();
 
   constructor(private readonly id: string) {}
@@ -26,6 +28,10 @@ export class EngineCollector {
     this.cases.push(...(results.cases ?? []));
     this.sweeps.push(...(results.sweeps ?? []));
     this.warnings.push(...(results.warnings ?? []));
+    const { tasks, ...rest } = results.parallel ?? {};
+    this.tasks.push(...(tasks ?? []));
+    // Each message of the 'parallel' part has the cores, and what is new (the costs, the pool's state).
+    if (rest.cores !== undefined) this.parallel = { ...this.parallel, ...rest, cores: rest.cores };
   }
 
   /** What has arrived, as a result marked interrupted; undefined before the engine had loaded its libraries. */
@@ -39,6 +45,7 @@ export class EngineCollector {
       interrupted: true,
       cases: this.cases,
       sweeps: this.sweeps,
+      ...(this.parallel === undefined ? {} : { parallel: { ...this.parallel, tasks: this.tasks } }),
     };
   }
 }

@@ -1,10 +1,13 @@
 /**
  * Command-line options of `npm run bench`, and the profiles they start
  * from: the default run (the headline comparisons in a few minutes),
- * --quick (every part, few samples: a smoke test of every engine) and
- * --full (everything, for the record).
+ * --quick (every part, few samples: a smoke test of every engine), --full
+ * (everything, for the record) and --profile=parallel (fourfold/parallel
+ * against the synchronous functions, on large inputs).
  */
-import { parts, type BenchConfig, type Part } from '../core/types.js';
+import { PARALLEL, workerColumn } from '../core/libraries.js';
+import { parts, type BenchConfig, type ParallelSettings, type Part } from '../core/types.js';
+import { summarySizes } from '../report/summary.js';
 import { engineNames, type EngineName } from './engines.js';
 
 /** Parts the Node-side runner measures itself, next to the engine parts. */
@@ -52,12 +55,18 @@ export interface Profile {
   /** Ops and libraries timed when the command line does not say (all when absent). */
   readonly ops?: readonly string[];
   readonly libs?: readonly string[];
+  /** The libraries whose outputs the others must reproduce (the established peers when absent). */
+  readonly references?: readonly string[];
+  readonly parallel: ParallelSettings;
 }
 
 // Samples are short (1 ms) and many: on a shared machine a sample that
 // spans a preemption is an outlier, and short samples make outliers rare
 // enough for the median to ignore them.
 const caseTiming = { warmupMs: 50, sampleMs: 1, samples: 31, minSamples: 5, budgetMs: 1500 };
+
+/** fourfold/parallel's chart and model at 64 MiB (issue 17's targets), its longest task at 256 MiB; no worker-count columns. */
+const parallelSettings: ParallelSettings = { workerCounts: [], chartSize: 64 * MiB, taskSize: 256 * MiB, taskCalls: 3 };
 
 /**
  * --full: every part, every length 0..8192 (Bernstein's sweep), 16 MiB,
@@ -66,8 +75,8 @@ const caseTiming = { warmupMs: 50, sampleMs: 1, samples: 31, minSamples: 5, budg
  * case (mipher's Serpent at 16 MiB and over the sweep).
  */
 const full: Profile = {
-  summary: 'every part, every length 0..8192, 16 MiB, up to a million keys; about an hour',
-  parts: allParts,
+  summary: "every part but 'parallel', every length 0..8192, 16 MiB, up to a million keys; about an hour",
+  parts: allParts.filter((part) => part !== 'parallel'),
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB, 16 * MiB],
   sweep: { from: 0, to: 8192, step: 1 },
   alignSizes: [64, KiB, 64 * KiB],
@@ -81,6 +90,7 @@ const full: Profile = {
   capMs: 60_000,
   setupRepetitions: 10,
   engineTimeoutMs: 180 * 60_000,
+  parallel: parallelSettings,
 };
 
 /**
@@ -108,6 +118,7 @@ const standard: Profile = {
   capMs: 4_000,
   setupRepetitions: 3,
   engineTimeoutMs: 30 * 60_000,
+  parallel: parallelSettings,
 };
 
 /**
@@ -117,8 +128,8 @@ const standard: Profile = {
  * samples, and a 2 s cap.
  */
 const quick: Profile = {
-  summary: 'every part, fewer sizes, fewer and shorter samples: a check that everything runs; 1 to 1.5 minutes per engine',
-  parts: allParts,
+  summary: "every part but 'parallel', fewer sizes, fewer and shorter samples: a check that everything runs; 1 to 1.5 minutes per engine",
+  parts: full.parts,
   sizes: [64, KiB, 64 * KiB, MiB],
   sweep: standard.sweep,
   alignSizes: [KiB],
@@ -132,10 +143,38 @@ const quick: Profile = {
   capMs: 2_000,
   setupRepetitions: 3,
   engineTimeoutMs: 15 * 60_000,
+  parallel: parallelSettings,
+};
+
+/**
+ * --profile=parallel: fourfold/parallel against the synchronous function
+ * (the reference for the ratio, and for the bytes: they must be
+ * identical) at 16, 64 and 256 MiB, every op it has; at 64 MiB also on 0
+ * to 3 workers (the speedup-by-worker-count chart); and the 'parallel'
+ * part (the model's costs, the longest task at 256 MiB). A call takes
+ * tens of ms to seconds, so a sample is one call, after the three the
+ * warm-up makes; three to five samples.
+ */
+const parallel: Profile = {
+  summary: 'fourfold/parallel against the synchronous functions at 16, 64 and 256 MiB, speedup by worker count, the model and its projection, the longest task',
+  parts: ['sizes', 'parallel'],
+  sizes: [16 * MiB, 64 * MiB, 256 * MiB],
+  sweep: standard.sweep,
+  alignSizes: standard.alignSizes,
+  keyCounts: standard.keyCounts,
+  timing: { ...standard.timing, sizes: { warmupMs: 0, sampleMs: 1, samples: 5, minSamples: 3, budgetMs: 3000 } },
+  // Serpent's CBC encryption, serial, takes seconds per call at 256 MiB.
+  capMs: 120_000,
+  setupRepetitions: 3,
+  engineTimeoutMs: 90 * 60_000,
+  ops: ['chacha20', 'xchacha20', 'chacha20poly1305', 'xchacha20poly1305', 'poly1305', 'salsa20', 'xsalsa20', 'xsalsa20poly1305', 'blake3', 'serpent'],
+  libs: ['fourfold', PARALLEL],
+  references: ['fourfold'],
+  parallel: { ...parallelSettings, workerCounts: [0, 1, 2, 3] },
 };
 
 /** The profiles by name; `--quick` and `--full` are short for `--profile=quick` and `--profile=full`. */
-export const profiles = { default: standard, quick, full } satisfies Record<string, Profile>;
+export const profiles = { default: standard, quick, full, parallel } satisfies Record<string, Profile>;
 export type ProfileName = keyof typeof profiles;
 
 /** '64', '1k', '16m': a size as the command line takes it. */
@@ -146,7 +185,7 @@ function defaults(value: (profile: Profile) => string): string {
   const standard = value(profiles.default);
   const others = Object.entries(profiles)
     .filter(([name, profile]) => name !== 'default' && value(profile) !== standard)
-    .map(([name, profile]) => `; --${name}: ${value(profile)}`);
+    .map(([name, profile]) => `; ${name === 'quick' || name === 'full' ? `--${name}` : `--profile=${name}`}: ${value(profile)}`);
   return `(default: ${standard}${others.join('')})`;
 }
 
@@ -154,11 +193,18 @@ export const usage = `usage: npm run bench -- [options]
   (no option)      ${profiles.default.summary}
   --quick          ${profiles.quick.summary}
   --full           ${profiles.full.summary}
+  --profile=parallel
+                   ${profiles.parallel.summary}
   --profile=name   ${Object.keys(profiles).join(', ')} (--quick and --full are short for two of them)
   --engines=a,b    node, deno, bun, chromium, firefox, webkit, or all (default: node)
   --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt
   --libs=a,b       libraries to time (default: all): fourfold, 'fourfold (output)', fourfold-js,
-                   noble, 'noble (output)', sodium, node, noble-hashes, hash-wasm, mipher
+                   '${PARALLEL}' (from 2 MiB: below, a call runs inline), noble, 'noble (output)',
+                   sodium, node, noble-hashes, hash-wasm, mipher ${defaults((p) => p.libs?.join(',') ?? 'all')}
+  --workers=a,b    worker counts of the columns '${workerColumn(2)}' and so on, timed at
+                   --chart-size wherever '${PARALLEL}' is ${defaults((p) => p.parallel.workerCounts.join(',') || 'none')}
+  --chart-size=s   the size of the worker-count chart and of the model ${defaults((p) => sizeText(p.parallel.chartSize))}
+  --task-size=s    the size of the longest task during a parallel call ${defaults((p) => sizeText(p.parallel.taskSize))}
   --sizes=a,b      sizes of the summary and the large-message cases, k/m suffixes for KiB/MiB
                    ${defaults((p) => p.sizes.map(sizeText).join(','))}
   --sweep=A-B[:S]  the length sweep: lengths A..B by S
@@ -205,6 +251,13 @@ function parseKeys(text: string): number[] {
   return counts;
 }
 
+function parseWorkers(text: string): number[] {
+  const counts = list(text).map(Number);
+  const bad = counts.filter((n) => !Number.isInteger(n) || n < 0);
+  if (bad.length > 0) throw new Error(`--workers takes worker counts (0, 1, 2, ...), got '${text}'`);
+  return counts;
+}
+
 /** --cap: seconds, 0 for none; returned in ms. */
 function parseSeconds(text: string): number {
   const seconds = Number(text);
@@ -229,7 +282,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     if (name === '--help' || name === '-h') return 'help';
     if ((name === '--quick' || name === '--full') && value === undefined) chosen.push(name.slice(2));
     else if (name === '--profile' && value !== undefined) chosen.push(value);
-    else if (value !== undefined && /^--(engines|ops|libs|sizes|sweep|offsets|align-sizes|keys|key-size|parts|cap|out)$/.test(name)) values.set(name.slice(2), value);
+    else if (value !== undefined && /^--(engines|ops|libs|sizes|sweep|offsets|align-sizes|keys|key-size|parts|cap|out|workers|chart-size|task-size)$/.test(name)) values.set(name.slice(2), value);
     else throw new Error(`unknown option '${arg}'\n${usage}`);
   }
   if (new Set(chosen).size > 1) throw new Error(`one profile at a time, got ${chosen.join(' and ')}`);
@@ -260,13 +313,20 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
       keySize: get('key-size', parseSize, 64),
       timing: profile.timing,
       capMs: get('cap', parseSeconds, profile.capMs),
+      references: profile.references,
+      parallel: {
+        workerCounts: get('workers', parseWorkers, profile.parallel.workerCounts),
+        chartSize: get('chart-size', parseSize, profile.parallel.chartSize),
+        taskSize: get('task-size', parseSize, profile.parallel.taskSize),
+        taskCalls: profile.parallel.taskCalls,
+      },
     },
     runnerParts: runnerParts.filter((p) => chosenParts.includes(p)),
     profile: profileName as ProfileName,
     setupRepetitions: profile.setupRepetitions,
     engineTimeoutMs: profile.engineTimeoutMs,
     out: values.get('out') ?? 'bench-report',
-    // The summary shows the sizes asked for, or by default the five of the issue.
-    tableSizes: values.has('sizes') ? sizes : [64, KiB, 8 * KiB, 64 * KiB, MiB],
+    // The summary shows the sizes asked for, or by default the five of the issue (or the profile's, when it has none of them).
+    tableSizes: values.has('sizes') ? sizes : summarySizes(sizes),
   };
 }

@@ -108,6 +108,12 @@ export function bestPeer(cases: readonly CaseSummary[], op: string, size: number
   return best;
 }
 
+/** The sizes of the summary: 64 B, 1 KiB, 8 KiB, 64 KiB and 1 MiB (the issue's), as many as the run has; else every size it has (--profile=parallel). */
+export function summarySizes(sizes: readonly number[]): number[] {
+  const five = [64, 1 << 10, 8 << 10, 64 << 10, 1 << 20].filter((size) => sizes.includes(size));
+  return five.length > 0 ? five : [...sizes];
+}
+
 export function formatSize(bytes: number): string {
   if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
   if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KiB`;

@@ -16,7 +16,7 @@ describe('profiles', () => {
     assert.ok(o.config.capMs > 0);
   });
 
-  it('--full: every part, every length, 16 MiB and a million keys, timed as before profiles existed', () => {
+  it("--full: every part but 'parallel', every length, 16 MiB and a million keys, timed as before profiles existed", () => {
     const o = parse('--full');
     assert.equal(o.profile, 'full');
     assert.deepEqual(o.config.parts, ['sizes', 'sweep', 'align', 'keys']);
@@ -28,7 +28,7 @@ describe('profiles', () => {
     assert.ok(o.config.capMs >= parse().config.capMs);
   });
 
-  it('--quick and --profile=quick are the same; every part runs', () => {
+  it("--quick and --profile=quick are the same; every part runs but 'parallel'", () => {
     assert.deepEqual(parse('--quick'), parse('--profile=quick'));
     assert.deepEqual(parse('--quick').config.parts, ['sizes', 'sweep', 'align', 'keys']);
     assert.deepEqual(parse('--quick').runnerParts, ['setup', 'codesize']);
@@ -41,6 +41,36 @@ describe('profiles', () => {
     assert.deepEqual(o.runnerParts, []);
     assert.equal(o.config.capMs, 0);
     assert.equal(parse('--cap=2.5').config.capMs, 2500);
+  });
+
+  it('--profile=parallel: fourfold and fourfold (parallel), checked against the synchronous bytes, at 16, 64 and 256 MiB, with worker counts 0..3 and the parallel part', () => {
+    const o = parse('--profile=parallel');
+    assert.equal(o.profile, 'parallel');
+    assert.deepEqual(o.config.sizes, [16 << 20, 64 << 20, 256 << 20]);
+    assert.deepEqual(o.config.parts, ['sizes', 'parallel']);
+    assert.deepEqual(o.runnerParts, []);
+    assert.deepEqual(o.config.libs, ['fourfold', 'fourfold (parallel)']);
+    assert.deepEqual(o.config.references, ['fourfold']);
+    assert.deepEqual(o.config.parallel, { workerCounts: [0, 1, 2, 3], chartSize: 64 << 20, taskSize: 256 << 20, taskCalls: 3 });
+    // Every op fourfold/parallel has; not secretstream's, which are streams.
+    for (const op of ['chacha20', 'xchacha20poly1305', 'poly1305', 'xsalsa20poly1305', 'blake3', 'serpent']) assert.ok(o.config.ops!.includes(op), op);
+    assert.ok(!o.config.ops!.some((op) => op.startsWith('secretstream')));
+    // Its summary tables are its own sizes, none of which is among the five of the default run.
+    assert.deepEqual(o.tableSizes, o.config.sizes);
+  });
+
+  it('the worker counts, the chart size and the task size can be set; no other profile has worker-count columns or the parallel part', () => {
+    const o = parse('--profile=parallel', '--workers=0,2', '--chart-size=16m', '--task-size=4m');
+    assert.deepEqual(o.config.parallel, { workerCounts: [0, 2], chartSize: 16 << 20, taskSize: 4 << 20, taskCalls: 3 });
+    assert.throws(() => parse('--workers=-1'), /--workers takes worker counts/);
+    assert.throws(() => parse('--workers=1.5'), /--workers takes worker counts/);
+    for (const name of ['default', 'quick', 'full']) {
+      const profile = parse(`--profile=${name}`);
+      assert.deepEqual(profile.config.parallel.workerCounts, [], name);
+      assert.ok(!profile.config.parts.includes('parallel'), name);
+      assert.equal(profile.config.references, undefined, name);
+    }
+    assert.deepEqual(parse('--parts=sizes,parallel').config.parts, ['sizes', 'parallel']);
   });
 
   it('refuses two profiles, an unknown one, and a cap that is not a number of seconds', () => {

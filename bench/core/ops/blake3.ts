@@ -5,20 +5,19 @@
  * one-shot functions return promises, so its synchronous hasher object is
  * timed (init, update, digest), created once; it takes a key only when
  * the hasher is created, so it has no keyed column. node:crypto and
- * libsodium have no BLAKE3. 'fourfold (parallel)' is blake3Parallel on the
- * default worker pool (asynchronous: each call is awaited); below 2 MiB it
- * hashes on the calling thread, so compare it with 'fourfold' from 16 MiB on.
+ * libsodium have no BLAKE3. 'fourfold (parallel)' is fourfold/parallel's
+ * blake3 (blake3Parallel), as for every op it has (libraries.ts).
  */
-import type { Apis } from '../libraries.js';
+import { PARALLEL, type Apis } from '../libraries.js';
 import { keySet, message, perKey } from './shared.js';
-import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
+import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
   readonly keys: Uint8Array[];
   readonly message: Uint8Array;
 }
 
-type Hash = (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array;
+type Hash = (message: Uint8Array, opts?: { key?: Uint8Array }) => ReturnType<Call>;
 
 export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
   const plain: OpEntry<Inputs>[] = [];
@@ -33,11 +32,8 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
     add('fourfold', fourfold);
     add('fourfold-js', fourfold);
   }
-  const parallel = apis.fourfold?.blake3?.blake3Parallel;
-  if (parallel !== undefined) {
-    plain.push({ library: 'fourfold (parallel)', bind: ({ message }) => () => parallel(message) });
-    keyed.push({ library: 'fourfold (parallel)', bind: perKey(({ keys, message }) => (k) => parallel(message, { key: keys[k]! })) });
-  }
+  const parallel = apis.fourfold?.parallel?.blake3;
+  if (parallel !== undefined) add(PARALLEL, parallel);
   if (apis.nobleHashes !== undefined) add('noble-hashes', apis.nobleHashes.blake3 as Hash);
   const hasher = apis.hashWasm?.blake3;
   if (hasher !== undefined) {

@@ -13,7 +13,7 @@
  * - with n keys, call i uses key i mod n (and, to decrypt, the message
  *   sealed under it); the nonce stays the same.
  */
-import type { Apis } from '../libraries.js';
+import { PARALLEL, type Apis } from '../libraries.js';
 import {
   type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, TAG, addAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
 } from './shared.js';
@@ -45,12 +45,12 @@ function streamOps(apis: Apis): OpDefinition<unknown>[] {
   // crypto_stream_* exist only in the -sumo build of libsodium-wrappers.
   const sodiumStreams = sodium as unknown as Record<string, SodiumStream | undefined>;
   const streams = [
-    { op: 'chacha20', nonceLength: 12, fourfold: fourfold?.chacha?.chacha20, noble: noble.chacha.chacha20, sodium: sodiumStreams.crypto_stream_chacha20_ietf_xor },
-    { op: 'xchacha20', nonceLength: 24, fourfold: fourfold?.chacha?.xchacha20, noble: noble.chacha.xchacha20, sodium: sodiumStreams.crypto_stream_xchacha20_xor },
+    { op: 'chacha20', nonceLength: 12, fourfold: fourfold?.chacha?.chacha20, parallel: fourfold?.parallel?.chacha20, noble: noble.chacha.chacha20, sodium: sodiumStreams.crypto_stream_chacha20_ietf_xor },
+    { op: 'xchacha20', nonceLength: 24, fourfold: fourfold?.chacha?.xchacha20, parallel: fourfold?.parallel?.xchacha20, noble: noble.chacha.xchacha20, sodium: sodiumStreams.crypto_stream_xchacha20_xor },
   ];
 
   return streams.map(({ op, nonceLength, ...library }) => {
-    const entries = streamEntries(library.fourfold, library.noble as StreamCipher, library.sodium);
+    const entries = streamEntries(library.fourfold, library.noble as StreamCipher, library.sodium, library.parallel);
     // node:crypto has ChaCha20 (through OpenSSL) but no XChaCha20.
     if (node !== undefined && op === 'chacha20' && nodeHasCipher(node, 'chacha20')) {
       entries.push({
@@ -78,6 +78,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       name: 'chacha20poly1305',
       nonceLength: 12,
       fourfold: fourfold?.chacha?.chacha20poly1305 as AeadFactory | undefined,
+      parallel: fourfold?.parallel?.chacha20poly1305 as AeadFactory | undefined,
       noble: noble.chacha.chacha20poly1305 as AeadFactory,
       sodiumSeal: sodium.crypto_aead_chacha20poly1305_ietf_encrypt as SodiumSeal,
       sodiumOpen: sodium.crypto_aead_chacha20poly1305_ietf_decrypt as SodiumOpen,
@@ -86,6 +87,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       name: 'xchacha20poly1305',
       nonceLength: 24,
       fourfold: fourfold?.chacha?.xchacha20poly1305 as AeadFactory | undefined,
+      parallel: fourfold?.parallel?.xchacha20poly1305 as AeadFactory | undefined,
       noble: noble.chacha.xchacha20poly1305 as AeadFactory,
       sodiumSeal: sodium.crypto_aead_xchacha20poly1305_ietf_encrypt as SodiumSeal,
       sodiumOpen: sodium.crypto_aead_xchacha20poly1305_ietf_decrypt as SodiumOpen,
@@ -106,6 +108,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       addAeadEntries(seal, open, 'fourfold', aead.fourfold, true);
       addAeadEntries(seal, open, 'fourfold-js', aead.fourfold, false);
     }
+    if (aead.parallel !== undefined) addAeadEntries(seal, open, PARALLEL, aead.parallel, false);
     addAeadEntries(seal, open, 'noble', aead.noble, true);
     seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => aead.sodiumSeal(message, null, null, nonce, keys[k]!)) });
     open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => aead.sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!)) });

@@ -5,16 +5,16 @@
  * the sodium entry is registered only when the function exists. No
  * library takes a caller-supplied buffer for the 16-byte tag.
  */
-import type { Apis } from '../libraries.js';
+import { PARALLEL, type Apis } from '../libraries.js';
 import { keySet, message, perKey } from './shared.js';
-import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
+import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
   readonly keys: Uint8Array[];
   readonly message: Uint8Array;
 }
 
-type Mac = (message: Uint8Array, key: Uint8Array) => Uint8Array;
+type Mac = (message: Uint8Array, key: Uint8Array) => ReturnType<Call>;
 
 export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
   const entries: OpEntry<Inputs>[] = [];
@@ -26,6 +26,8 @@ export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
     add('fourfold', fourfold);
     add('fourfold-js', fourfold);
   }
+  const parallel = apis.fourfold?.parallel?.poly1305;
+  if (parallel !== undefined) add(PARALLEL, parallel);
   add('noble', apis.noble.poly1305.poly1305 as Mac);
   const onetimeauth = (apis.sodium as unknown as { crypto_onetimeauth?: Mac }).crypto_onetimeauth;
   if (onetimeauth !== undefined) add('sodium', onetimeauth);

@@ -12,7 +12,7 @@
  * wrappers call crypto_stream_chacha20_xor: message, nonce and key copied
  * into the heap, a separate output allocated there and copied out.
  */
-import type { Apis } from '../libraries.js';
+import { PARALLEL, type Apis } from '../libraries.js';
 import {
   type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, addAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
 } from './shared.js';
@@ -48,12 +48,12 @@ function streamOps(apis: Apis): OpDefinition<unknown>[] {
   const { fourfold, noble, sodium } = apis;
   const L = (sodium as unknown as { libsodium?: SodiumModule }).libsodium;
   const streams = [
-    { op: 'salsa20', nonceLength: 8, fourfold: fourfold?.salsa?.salsa20, noble: noble.salsa.salsa20, sodium: L?._crypto_stream_salsa20_xor },
-    { op: 'xsalsa20', nonceLength: 24, fourfold: fourfold?.salsa?.xsalsa20, noble: noble.salsa.xsalsa20, sodium: L?._crypto_stream_xsalsa20_xor },
+    { op: 'salsa20', nonceLength: 8, fourfold: fourfold?.salsa?.salsa20, parallel: fourfold?.parallel?.salsa20, noble: noble.salsa.salsa20, sodium: L?._crypto_stream_salsa20_xor },
+    { op: 'xsalsa20', nonceLength: 24, fourfold: fourfold?.salsa?.xsalsa20, parallel: fourfold?.parallel?.xsalsa20, noble: noble.salsa.xsalsa20, sodium: L?._crypto_stream_xsalsa20_xor },
   ];
   return streams.map(({ op, nonceLength, ...library }) => {
     const sodiumCall = L !== undefined && library.sodium !== undefined ? sodiumStream(L, library.sodium.bind(L)) : undefined;
-    const entries = streamEntries(library.fourfold, library.noble as StreamCipher, sodiumCall);
+    const entries = streamEntries(library.fourfold, library.noble as StreamCipher, sodiumCall, library.parallel);
     return defineOp<Inputs>({ op, inputs: (shape) => nonceInputs(op, shape, nonceLength), entries });
   });
 }
@@ -72,6 +72,8 @@ function boxOps(apis: Apis): OpDefinition<unknown>[] {
     addAeadEntries(seal, open, 'fourfold', ours, true);
     addAeadEntries(seal, open, 'fourfold-js', ours, false);
   }
+  const parallel = fourfold?.parallel?.xsalsa20poly1305 as AeadFactory | undefined;
+  if (parallel !== undefined) addAeadEntries(seal, open, PARALLEL, parallel, false);
   // @noble/ciphers wants caller outputs of length + 32 (a scratch area), so it has no '(output)' column here.
   addAeadEntries(seal, open, 'noble', noble.salsa.xsalsa20poly1305 as AeadFactory, false);
   seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium.crypto_secretbox_easy(message, nonce, keys[k]!)) });

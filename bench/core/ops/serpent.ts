@@ -17,19 +17,20 @@
  * whole blocks; for CTR at other lengths its input is zero-padded to a
  * whole block and its output cut back.
  */
-import type { Apis } from '../libraries.js';
+import { PARALLEL, type Apis } from '../libraries.js';
 import { type NonceInputs as Inputs, type SealedInputs as EncryptedInputs, nonceInputs, outputBuffer, perKey, sealedInputs } from './shared.js';
-import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
+import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
-interface Cipher {
-  encrypt(data: Uint8Array, output?: Uint8Array): Uint8Array;
-  decrypt(data: Uint8Array, output?: Uint8Array): Uint8Array;
+interface Cipher<R = Uint8Array> {
+  encrypt(data: Uint8Array, output?: Uint8Array): R;
+  decrypt(data: Uint8Array, output?: Uint8Array): R;
 }
 
-/** A mode: how fourfold builds its cipher, and mipher's matching class (taking key, data, iv). */
+/** A mode: how fourfold (and fourfold/parallel) builds its cipher, and mipher's matching class (taking key, data, iv). */
 interface Mode {
   readonly name: 'ctr' | 'cbc' | 'ecb';
   readonly fourfold?: (key: Uint8Array, iv: Uint8Array) => Cipher;
+  readonly parallel?: (key: Uint8Array, iv: Uint8Array) => Cipher<Promise<Uint8Array>>;
   readonly mipher?: { encrypt(key: Uint8Array, data: Uint8Array, iv?: Uint8Array): Uint8Array; decrypt(key: Uint8Array, data: Uint8Array, iv?: Uint8Array): Uint8Array };
 }
 
@@ -42,6 +43,7 @@ function reverseBlocks(b: Uint8Array, size = 16): Uint8Array {
 
 function modes(apis: Apis): Mode[] {
   const s = apis.fourfold?.serpent;
+  const p = apis.fourfold?.parallel?.serpent;
   const m = apis.mipher;
   const NOPAD = { disablePadding: true };
   // mipher's ECB is its bare block cipher, block by block.
@@ -59,9 +61,9 @@ function modes(apis: Apis): Mode[] {
     },
   };
   return [
-    { name: 'ctr', fourfold: s && ((key, iv) => s.ctr(key, iv)), mipher: m && new m.Serpent_CTR() },
-    { name: 'cbc', fourfold: s && ((key, iv) => s.cbc(key, iv, NOPAD)), mipher: m && new m.Serpent_CBC() },
-    { name: 'ecb', fourfold: s && ((key) => s.ecb(key, NOPAD)), mipher: mipherEcb },
+    { name: 'ctr', fourfold: s && ((key, iv) => s.ctr(key, iv)), parallel: p && ((key, iv) => p.ctr(key, iv)), mipher: m && new m.Serpent_CTR() },
+    { name: 'cbc', fourfold: s && ((key, iv) => s.cbc(key, iv, NOPAD)), parallel: p && ((key, iv) => p.cbc(key, iv, NOPAD)), mipher: m && new m.Serpent_CBC() },
+    { name: 'ecb', fourfold: s && ((key) => s.ecb(key, NOPAD)), parallel: p && ((key) => p.ecb(key, NOPAD)), mipher: mipherEcb },
   ];
 }
 
@@ -87,7 +89,7 @@ export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
      */
     const both = (
       library: string,
-      bind: (i: Inputs, messages: (k: number) => Uint8Array, direction: 'encrypt' | 'decrypt') => (k: number) => Uint8Array,
+      bind: (i: Inputs, messages: (k: number) => Uint8Array, direction: 'encrypt' | 'decrypt') => (k: number) => ReturnType<Call>,
       refuses?: (shape: Shape) => string | undefined,
     ) => {
       encrypt.push({ library, refuses, bind: perKey((i: Inputs) => bind(i, () => i.message, 'encrypt')) });
@@ -100,6 +102,8 @@ export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
         return (k) => make(keys[k]!, iv)[d](m(k), out);
       });
     }
+    const parallel = mode.parallel;
+    if (parallel !== undefined) both(PARALLEL, ({ keys, nonce: iv }, m, d) => (k) => parallel(keys[k]!, iv)[d](m(k)));
     const peer = mode.mipher;
     if (peer !== undefined) {
       const bind = ({ keys, nonce: iv, shape }: Inputs, m: (k: number) => Uint8Array, d: 'encrypt' | 'decrypt') => {

@@ -1,5 +1,6 @@
 /** Input builders and call shapes every family uses. */
 import { bytes, fill } from '../fixtures.js';
+import { PARALLEL } from '../libraries.js';
 import type { Call, OpEntry, Shape } from './types.js';
 
 /**
@@ -62,13 +63,13 @@ export function outputBuffer(length: number, shape: Shape): Uint8Array {
  * @noble/ciphers and fourfold share, their inputs, and their entries.
  */
 
-/** A stream cipher call: XORs the keystream of `key` and `nonce` into `data`. */
-export type StreamCipher = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array) => Uint8Array;
+/** A stream cipher call: XORs the keystream of `key` and `nonce` into `data` (fourfold/parallel's resolves to it). */
+export type StreamCipher = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array) => ReturnType<Call>;
 
-/** An AEAD (or a secretbox) built for one key and nonce. */
+/** An AEAD (or a secretbox) built for one key and nonce; fourfold/parallel's resolves to its output. */
 export interface Aead {
-  encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array;
-  decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array;
+  encrypt(plaintext: Uint8Array, output?: Uint8Array): ReturnType<Call>;
+  decrypt(ciphertext: Uint8Array, output?: Uint8Array): ReturnType<Call>;
 }
 export type AeadFactory = (key: Uint8Array, nonce: Uint8Array) => Aead;
 
@@ -129,19 +130,22 @@ function addStreamEntries(entries: OpEntry<NonceInputs>[], library: string, stre
 
 /**
  * A stream op's entries for the libraries that take (key, nonce, data,
- * output?), fourfold (both tiers) and @noble/ciphers, and for libsodium's
- * `sodium(message, nonce, key)` where it has one.
+ * output?), fourfold (both tiers, and fourfold/parallel's function) and
+ * @noble/ciphers, and for libsodium's `sodium(message, nonce, key)` where
+ * it has one.
  */
 export function streamEntries(
   fourfold: StreamCipher | undefined,
   noble: StreamCipher,
   sodium: ((message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array) | undefined,
+  parallel?: StreamCipher,
 ): OpEntry<NonceInputs>[] {
   const entries: OpEntry<NonceInputs>[] = [];
   if (fourfold !== undefined) {
     addStreamEntries(entries, 'fourfold', fourfold, true);
     addStreamEntries(entries, 'fourfold-js', fourfold, false);
   }
+  if (parallel !== undefined) addStreamEntries(entries, PARALLEL, parallel, false);
   addStreamEntries(entries, 'noble', noble, true);
   if (sodium !== undefined) entries.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium(message, nonce, keys[k]!)) });
   return entries;

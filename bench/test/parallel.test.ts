@@ -1,0 +1,73 @@
+/**
+ * The 'fourfold (parallel)' columns and the 'parallel' part in Node: the
+ * probe sees a long task, the costs of the model are measured (the echo
+ * worker starts and answers, shared slots and transferred ones), and a
+ * small --profile=parallel run times every column, with the same bytes as
+ * the synchronous function, and finds the pool's workers at work. Needs
+ * the package built (npm test builds it first).
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { terminate } from 'fourfold/parallel';
+import { PARALLEL, workerColumn } from '../core/libraries.js';
+import { longestTask, parallelCosts } from '../core/parallel.js';
+import { runBenchmark } from '../core/run.js';
+import { now } from '../core/timer.js';
+import { parseOptions, type Options } from '../node/options.js';
+
+const MiB = 1 << 20;
+const turn = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+after(() => terminate());
+
+describe('the parallel part', () => {
+  it('the longest task is at least as long as a block of the calling thread between two turns', async () => {
+    const { longestMs, callMs } = await longestTask(async () => {
+      await turn();
+      const end = now() + 30;
+      while (now() < end);
+      await turn();
+    });
+    assert.ok(longestMs >= 30, `longest ${longestMs} ms`);
+    assert.ok(callMs >= longestMs);
+  });
+
+  for (const shared of [true, false]) {
+    it(`measures the copies and a job's messages, with ${shared ? 'shared' : 'transferred'} slots`, async () => {
+      const costs = await parallelCosts(shared, 4 * MiB);
+      assert.equal(costs.messageError, undefined);
+      assert.equal(costs.shared, shared);
+      assert.equal(costs.pieceBytes, MiB);
+      for (const samples of [costs.copyInNs, costs.copyOutNs, costs.messageNs]) {
+        assert.ok(samples.length >= 3 && samples.every((ns) => ns > 0 && Number.isFinite(ns)), String(samples));
+      }
+    });
+  }
+});
+
+describe('--profile=parallel, small', () => {
+  const options = parseOptions(['--profile=parallel', '--sizes=1m,4m', '--chart-size=4m', '--task-size=4m', '--ops=chacha20,xchacha20poly1305-decrypt,blake3']) as Options;
+
+  it('times fourfold (parallel) and its worker-count columns against fourfold where the pool works, and the parallel part', { timeout: 300_000 }, async () => {
+    const result = await runBenchmark({ ...options.config, versions: {} });
+    const columns = [PARALLEL, ...[0, 1, 2, 3].map(workerColumn)];
+    for (const [workers, name] of [0, 1, 2, 3].map((n) => [n, workerColumn(n)] as const)) {
+      assert.equal(result.libraries.find((l) => l.name === name)?.workers, workers, name);
+    }
+    for (const op of ['chacha20', 'xchacha20poly1305-decrypt', 'blake3']) {
+      const at = (size: number) => result.cases.filter((c) => c.op === op && c.size === size).map((c) => c.library);
+      // Below 2 MiB a parallel call runs inline: not a column there.
+      assert.deepEqual(at(MiB), ['fourfold'], op);
+      assert.deepEqual(at(4 * MiB), ['fourfold', ...columns], op);
+      // Each column was checked against the synchronous function's bytes (an error otherwise) and timed.
+      for (const c of result.cases.filter((c) => c.op === op)) assert.ok(c.error === undefined && c.nsPerCall.length >= 3, `${op} ${c.library}: ${c.error}`);
+      const task = result.parallel!.tasks.find((t) => t.op === op)!;
+      assert.equal(task.size, 4 * MiB);
+      assert.equal(task.ms.length, 3);
+      assert.ok(task.jobs.some((jobs) => jobs > 0), `${op}: the workers did no job (${task.jobs})`);
+    }
+    assert.ok(result.parallel!.costs !== undefined && result.parallel!.costs.messageNs.length > 0);
+    assert.equal(result.parallel!.pool?.failure, undefined);
+    assert.ok(result.parallel!.pool!.workers >= 1);
+  });
+});
