@@ -17,7 +17,7 @@ const palette: Record<string, string> = {
 };
 const spare = ['#c0392b', '#16a085', '#d4a017', '#2c3e50', '#e84393'];
 /** One colour per engine where engines share a chart. */
-const engineColors = ['#1f5fbf', '#c0392b', '#27ae60', '#8e44ad', '#e67e22', '#222222', '#d4a017'];
+export const engineColors = ['#1f5fbf', '#c0392b', '#27ae60', '#8e44ad', '#e67e22', '#222222', '#d4a017'];
 
 /** A library's colour; an '(output)' call style shares its library's colour and is dashed. */
 export function styleOf(library: string): { color: string; dashed: boolean } {
@@ -262,6 +262,8 @@ export function summaryChart(engines: readonly { name: string; report: EngineRep
     });
     return { title: formatSize(size), dots, notes };
   });
+  // A run without peers (--profile=parallel) has nothing to show here.
+  if (panels.every((panel) => panel.dots.every((dots) => dots.length === 0))) return undefined;
   return dotPlot({
     title: 'fourfold against its fastest peer',
     subtitle:

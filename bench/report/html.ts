@@ -6,9 +6,10 @@
  * and the setup and code-size tables.
  */
 import { alignCharts, enginesChart, keysChart, perByteChart, ratioChart, stepCharts, summaryChart, throughputChart } from './charts.js';
-import { engineLabel, type Report } from './json.js';
-import { formatBytes } from './summary.js';
+import { engineLabel, type EngineReport, type Report } from './json.js';
+import { formatBytes, summarySizes } from './summary.js';
 import { escapeXml as esc } from './svg.js';
+import { parallelSummaryChart, parallelTables, poolNote, workerChart } from './parallel.js';
 import { codeSizeTable, overheadTable, readyTable, setupTable, summaryNote, summaryTables, type Table } from './tables.js';
 
 const WIDE = 1340;
@@ -112,6 +113,24 @@ function opSection(report: Report, op: string): string {
   return parts.join('\n');
 }
 
+/** fourfold/parallel in each engine: the pool, the speedups, by worker count, the model, the longest task. */
+function parallelSection(engines: readonly { name: string; report: EngineReport }[], cores: number): string {
+  const parts = [`<h2 id="parallel">fourfold/parallel</h2>`];
+  for (const { name, report } of engines) {
+    const tables = parallelTables(report, cores);
+    const note = poolNote(report);
+    if (tables.length === 0 && note === undefined) continue;
+    parts.push(`<h3>${esc(name)}</h3>`);
+    if (note !== undefined) parts.push(`<p class="note">${esc(note)}</p>`);
+    const [speedups, ...rest] = tables;
+    if (speedups !== undefined) parts.push(table(speedups, 'h4'));
+    const chart = workerChart(report, name, WIDE);
+    if (chart !== undefined) parts.push(`<div class="charts">${chart}</div>`);
+    parts.push(...rest.map((t) => table(t, 'h4')));
+  }
+  return parts.join('\n');
+}
+
 /** One line under the title: when, where, how long, and whether the run finished. */
 function headline(report: Report): string {
   const m = report.machine;
@@ -131,20 +150,24 @@ function headline(report: Report): string {
 
 export function renderHtml(report: Report): string {
   const ops = [...new Set(report.engines.flatMap((e) => [...e.cases.map((c) => c.op), ...e.sweeps.map((s) => s.op)]))];
-  const sizes = report.settings.sizes.filter((s) => s <= 1 << 20);
+  const sizes = summarySizes(report.settings.sizes);
   const named = report.engines.map((e) => ({ name: engineLabel(e), report: e }));
   const first = summaryChart(named, sizes, WIDE);
+  // A run that timed fourfold/parallel opens with its speedups.
+  const parallel = parallelSummaryChart(named, WIDE);
   const body: string[] = [
     `<h1>fourfold benchmarks</h1>`,
     headline(report),
+    parallel === undefined ? '' : `<div class="charts" id="parallel-chart">${parallel}</div>`,
     first === undefined ? '' : `<div class="charts" id="summary-chart">${first}</div>`,
     context(report),
-    `<nav>${ops.map((op) => `<a href="#${anchor(op)}">${esc(op)}</a>`).join('')}<a href="#setup">setup and code size</a></nav>`,
+    `<nav>${parallel === undefined ? '' : '<a href="#parallel">fourfold/parallel</a>'}${ops.map((op) => `<a href="#${anchor(op)}">${esc(op)}</a>`).join('')}<a href="#setup">setup and code size</a></nav>`,
     report.warnings.length === 0
       ? ''
       : `<details><summary>${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'}</summary><ul>${report.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></details>`,
   ];
   if (report.engines.length > 0) body.push(enginesTable(report));
+  if (parallel !== undefined) body.push(parallelSection(named, report.machine.cores));
   for (const engine of report.engines) {
     body.push(`<h2>Summary: ${esc(engineLabel(engine))}</h2>`, `<p class="note">${esc(summaryNote)}</p>`);
     body.push(...summaryTables(engine, sizes).map((t) => table(t, 'h3')));

@@ -1,6 +1,7 @@
 /** The Markdown summary printed on stdout (the same tables as the top of index.html). */
 import type { Report } from './json.js';
 import { engineLabel } from './json.js';
+import { parallelTables, poolNote } from './parallel.js';
 import { codeSizeTable, overheadTable, readyTable, setupTable, summaryNote, summaryTables, type Table } from './tables.js';
 
 function render(table: Table, level = '###'): string {
@@ -20,9 +21,12 @@ export function markdown(report: Report, sizes: readonly number[]): string {
   for (const engine of report.engines) {
     parts.push(
       `## ${engineLabel(engine)} — ${report.machine.cpu}, ${report.machine.cores} cores, ${report.date.slice(0, 16).replace('T', ' ')} UTC, profile ${report.profile}${engine.interrupted === true ? ', unfinished' : ''}`,
-      summaryNote,
-      ...summaryTables(engine, sizes).map((t) => render(t)),
     );
+    // fourfold/parallel first, when it was timed: its speedups are what such a run is for.
+    const note = poolNote(engine);
+    if (note !== undefined) parts.push(note);
+    parts.push(...parallelTables(engine, report.machine.cores).map((t) => render(t)));
+    parts.push(summaryNote, ...summaryTables(engine, sizes).map((t) => render(t)));
     const overhead = overheadTable(engine);
     if (overhead !== undefined) parts.push(render(overhead));
   }

@@ -2,7 +2,8 @@
  * The report: the per-call fit never shows a negative overhead as a
  * measurement, a capped library reads as capped, the page opens with the
  * summary chart (fourfold against its fastest peer) before any table, and
- * an unfinished run says so.
+ * an unfinished run says so; fourfold/parallel's speedups open the page
+ * when they were timed, with the model and the longest task.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,8 @@ import { renderHtml } from '../report/html.js';
 import { buildReport, type RunStatus } from '../report/json.js';
 import { markdown } from '../report/markdown.js';
 import { bestPeer, fitOverhead, formatFit, summarizeCase } from '../report/summary.js';
-import { overheadTable, summaryTables } from '../report/tables.js';
+import { boundSpeedup, projectedSpeedup } from '../report/model.js';
+import { overheadTable, summaryNote, summaryTables } from '../report/tables.js';
 
 const sizeCase = (library: string, size: number, ns: number): CaseResult => ({
   part: 'sizes',
@@ -132,5 +134,69 @@ describe('the page and the summary', () => {
     assert.match(markdown(interrupted, [64]), /Interrupted \(Ctrl-C\)/);
     assert.match(renderHtml(report([engine(cases, [], true)], 'running')), /Incomplete/);
     assert.doesNotMatch(renderHtml(report([engine(cases)])), /Interrupted|Incomplete/);
+  });
+});
+
+describe('the fourfold/parallel report', () => {
+  const MiB = 1 << 20;
+  const at = (library: string, size: number, ms: number) => sizeCase(library, size, ms * 1e6);
+  const cases = [
+    at('fourfold', 64 * MiB, 40),
+    at('fourfold (parallel)', 64 * MiB, 25),
+    at('fourfold (parallel, 0 workers)', 64 * MiB, 42),
+    at('fourfold (parallel, 1 worker)', 64 * MiB, 24),
+    at('fourfold (parallel, 2 workers)', 64 * MiB, 26),
+    at('fourfold', 256 * MiB, 160),
+    at('fourfold (parallel)', 256 * MiB, 100),
+  ];
+  function parallelEngine(failure?: string): EngineResult {
+    const base = engine(cases);
+    return {
+      ...base,
+      libraries: base.libraries.map((l) => {
+        const workers = /, (\d+) workers?\)$/.exec(l.name)?.[1];
+        return workers === undefined ? l : { ...l, workers: Number(workers) };
+      }),
+      parallel: {
+        cores: 2,
+        costs: { shared: true, pieceBytes: MiB, copyInNs: [0.1, 0.1, 0.1], copyOutNs: [0.1], messageNs: [20_000] },
+        tasks: [{ op: 'chacha20', size: 256 * MiB, ms: [5, 7, 60], jobs: [100, 98, 0], callMs: [100, 101, 102] }],
+        pool: { workers: 1, ready: 1, jobs: 300, shared: true, ...(failure === undefined ? {} : { failure }) },
+      },
+    };
+  }
+  const parallelReport = (failure?: string) => ({ ...report([parallelEngine(failure)]), profile: 'parallel' });
+
+  it('opens with the speedups over the synchronous function, and no peer chart when there is no peer', () => {
+    const html = renderHtml(parallelReport());
+    const chart = html.indexOf('id="parallel-chart"');
+    assert.ok(chart > 0 && chart < html.indexOf('<table') && chart < html.indexOf('<h2'), 'first, before any table or section');
+    assert.match(html, />1\.60×</, '40 ms against 25 ms at 64 MiB, written beside its dot');
+    assert.doesNotMatch(html, /id="summary-chart"/);
+    assert.match(html, /speedup by worker count, 64 MiB/);
+  });
+
+  it('the model: its costs, the measurement on 2 cores beside the projection to 2, 4, 8 and 16, labelled as one', () => {
+    const md = markdown(parallelReport(), [64 * MiB, 256 * MiB]);
+    assert.match(md, /projected to more \(a projection, not a measurement\)/);
+    const row = md.split('\n').find((line) => line.startsWith('| chacha20 | 40.0 ms'))!;
+    const cells = row.split('|').slice(1, -1).map((c) => c.trim());
+    // C: two passes (in and out) of 0.1 ns per byte over 64 MiB; m·J: 64 jobs of 20 µs; K: 42 − 40 ms; measured with 1 worker: 40 / 24.
+    assert.deepEqual(cells.slice(0, 6), ['chacha20', '40.0 ms', '13.4 ms', '1.28 ms', '2.00 ms', '1.67×']);
+    const k = { w: 40, copies: (0.2 * 64 * MiB) / 1e6, messages: 1.28, pieces: 2 };
+    const expected = [2, 4, 8, 16].map((n) => `${projectedSpeedup(k, n).toFixed(2)}× (${boundSpeedup(k, n).toFixed(2)}×)`);
+    assert.deepEqual(cells.slice(6), expected);
+  });
+
+  it('the speedups come first in the summary, and the longest task says when it passed 50 ms', () => {
+    const md = markdown(parallelReport(), [64 * MiB, 256 * MiB]);
+    assert.ok(md.indexOf('speedup over the synchronous function') < md.indexOf(summaryNote));
+    assert.match(md, /\| chacha20 \| 1\.60× \(25\.00 ms\) \| 1\.60× \(100\.00 ms\) \|/);
+    assert.match(md, /\| chacha20 \| 256 MiB \| 7\.00 ms \| 60\.0 ms \| not always \| 101 ms \| 100, 98, 0 \|/);
+    assert.match(md, /1 worker started \(1 ready\), 300 jobs done, slots shared/);
+  });
+
+  it('says when the pool had no workers, and why', () => {
+    assert.match(renderHtml(parallelReport('worker-src')), /Workers cannot be used: worker-src; every call ran on the calling thread/);
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * The model of a fourfold/parallel call, and the speedup it projects on
+ * more cores than this machine has (issue 17, "Benchmark" and "Targets").
+ *
+ * A call of B bytes takes W on one thread (the synchronous function). In
+ * parallel, n - 1 workers and the calling thread share its pieces. For
+ * every byte a worker takes, the calling thread copies the input into a
+ * slot and the output back (none for a SharedArrayBuffer view, which
+ * workers read and write directly), and it sends and receives the job
+ * (m per job, pieces of P bytes): over the whole input that is
+ *
+ *   O = C + m·B/P,   C = (c_in·passes_in + c_out·passes_out)·B.
+ *
+ * With x the calling thread's share of the work, both sides finish
+ * together when
+ *
+ *   x·W + (1 - x)·O = (1 - x)·W / (n - 1)
+ *   x = (W/(n - 1) - O) / (W + W/(n - 1) - O),
+ *
+ * or x = 0 when the copies alone outlast the workers (O ≥ W/(n - 1)), and
+ * the call then lasts O. To that comes K, what working in pieces costs the
+ * calling thread besides (combining the pieces' results, yielding between
+ * pieces): a 0-worker call's time less W. So
+ *
+ *   T(n) = x·W + (1 - x)·O + K,   speedup(n) = W / T(n).
+ *
+ * A serial call (CBC encryption: each block needs the one before) runs on
+ * one worker while the calling thread copies the next piece: T = max(W, O) + K.
+ *
+ * The issue's bound is coarser: the copies of the whole input on the
+ * calling thread, C, and the rest spread evenly over n cores:
+ * speedup ≤ W / max((W + C)/n, C). Neither counts memory bandwidth shared
+ * between cores, nor caches: the 2-core measurement beside the
+ * projection checks them.
+ */
+
+/** What the calling thread copies per byte of input, by op (docs/parallel.md, "What each primitive does"). */
+export interface CopyPasses {
+  /** Passes over the input into slots: 2 for an AEAD decryption, which checks the tag before it decrypts. */
+  readonly in: number;
+  /** Passes over slots into the output: 0 for a MAC or a hash, whose result is a few bytes. */
+  readonly out: number;
+  /** The pieces run one after another on one worker (CBC encryption). */
+  readonly serial?: boolean;
+}
+
+export function copyPasses(op: string): CopyPasses {
+  if (op === 'poly1305' || op.startsWith('blake3')) return { in: 1, out: 0 };
+  if (op === 'serpent-cbc-encrypt') return { in: 1, out: 1, serial: true };
+  if (op.endsWith('poly1305-decrypt')) return { in: 2, out: 1 };
+  return { in: 1, out: 1 };
+}
+
+/** The costs of one op at one size, in ms (per byte and per job as measured, scaled to the size). */
+export interface Costs {
+  /** The synchronous call. */
+  readonly w: number;
+  /** The calling thread's copies for the whole input (C). */
+  readonly copies: number;
+  /** Its messages for the whole input (m·B/P). */
+  readonly messages: number;
+  /** Its other costs of working in pieces (K). */
+  readonly pieces: number;
+  readonly serial?: boolean;
+}
+
+/** The model's time of a call on `cores` cores (the calling thread and cores - 1 workers), in ms. */
+export function projectedMs(k: Costs, cores: number): number {
+  const overhead = k.copies + k.messages;
+  if (cores <= 1) return k.w + k.pieces;
+  if (k.serial === true) return Math.max(k.w, overhead) + k.pieces;
+  const alone = k.w / (cores - 1);
+  const x = overhead >= alone ? 0 : (alone - overhead) / (k.w + alone - overhead);
+  return x * k.w + (1 - x) * overhead + k.pieces;
+}
+
+export const projectedSpeedup = (k: Costs, cores: number): number => k.w / projectedMs(k, cores);
+
+/** The issue's bound on the speedup on `cores` cores: W / max((W + C)/n, C); a serial call's is W / max(W, C). */
+export function boundSpeedup(k: Costs, cores: number): number {
+  if (k.serial === true) return k.w / Math.max(k.w, k.copies);
+  return k.w / Math.max((k.w + k.copies) / cores, k.copies);
+}

@@ -1,0 +1,253 @@
+/**
+ * The report of fourfold/parallel: its speedup over the synchronous
+ * function (the first screen when it was timed), the speedup by worker
+ * count, the model's costs with its projection to more cores beside the
+ * measurement, the longest task on the calling thread, and the pool's
+ * state in each engine.
+ */
+import { median } from '../core/stats.js';
+import { PARALLEL } from '../core/libraries.js';
+import { engineColors } from './charts.js';
+import type { EngineReport } from './json.js';
+import { boundSpeedup, copyPasses, projectedSpeedup, type Costs } from './model.js';
+import { formatSize, formatTime } from './summary.js';
+import { barChart, dotPlot } from './svg.js';
+import type { Table } from './tables.js';
+
+/** The cores the model projects to (issue 17: this machine's 2, then 4, 8 and 16). */
+export const PROJECTED_CORES = [2, 4, 8, 16];
+/** The browsers' long-task threshold: a task this long or longer is a long task. */
+export const LONG_TASK_MS = 50;
+
+const times = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
+const ms = (v: number) => `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ms`;
+
+/** A library's median ns per call in a 'sizes' case, if it was timed there. */
+function medianNs(engine: EngineReport, op: string, library: string, size: number): number | undefined {
+  return engine.cases.find((c) => c.part === 'sizes' && c.op === op && c.library === library && c.size === size && c.offset === 0 && c.keys === 1)?.ns?.median;
+}
+
+/** The ops and sizes where fourfold/parallel was timed against the synchronous function. */
+function parallelCases(engine: EngineReport): { ops: string[]; sizes: number[] } {
+  const timed = engine.cases.filter((c) => c.part === 'sizes' && c.library === PARALLEL && c.ns !== undefined);
+  return { ops: [...new Set(timed.map((c) => c.op))], sizes: [...new Set(timed.map((c) => c.size))].sort((a, b) => a - b) };
+}
+
+/** The synchronous time over the parallel one: above 1, the parallel call is faster. */
+export function speedup(engine: EngineReport, op: string, size: number, library = PARALLEL): number | undefined {
+  const sync = medianNs(engine, op, 'fourfold', size);
+  const parallel = medianNs(engine, op, library, size);
+  return sync === undefined || parallel === undefined ? undefined : sync / parallel;
+}
+
+export const hasParallel = (engines: readonly EngineReport[]): boolean => engines.some((e) => parallelCases(e).ops.length > 0 || e.parallel !== undefined);
+
+/** The first screen of a run that timed fourfold/parallel: its speedup per op, size and engine. */
+export function parallelSummaryChart(engines: readonly { name: string; report: EngineReport }[], width: number): string | undefined {
+  const ops = [...new Set(engines.flatMap(({ report }) => parallelCases(report).ops))];
+  const sizes = [...new Set(engines.flatMap(({ report }) => parallelCases(report).sizes))].sort((a, b) => a - b);
+  if (ops.length === 0) return undefined;
+  const panels = sizes.map((size) => ({
+    title: formatSize(size),
+    dots: ops.map((op) =>
+      engines.flatMap(({ name, report }, group) => {
+        const s = speedup(report, op, size);
+        if (s === undefined) return [];
+        const title = `${op}, ${formatSize(size)}, ${name}: fourfold ${formatTime(medianNs(report, op, 'fourfold', size)!)}, fourfold (parallel) ${formatTime(medianNs(report, op, PARALLEL, size)!)}: ${times(s)}`;
+        return [{ x: s, group, title, label: engines.length === 1 ? times(s) : undefined }];
+      }),
+    ),
+  }));
+  return dotPlot({
+    title: 'fourfold/parallel against the synchronous function',
+    subtitle:
+      "Per operation, message size and engine: the synchronous function's median time per call divided by fourfold/parallel's on the default pool " +
+      '(the logical cores less one worker, and the calling thread), the same bytes from the same library in the same run. Right of the dashed line the parallel call is faster. ' +
+      'The projection to more cores and the longest task are in the fourfold/parallel section below.',
+    width,
+    rows: ops,
+    panels,
+    groups: engines.map(({ name }, i) => ({ name, color: engineColors[i % engineColors.length]! })),
+    x: { label: 'speedup (×, log scale)', scale: 'log2', format: (v) => `${+v.toPrecision(2)}×` },
+    vline: { x: 1, label: 'the synchronous function' },
+  });
+}
+
+/** Per op, a row of speedups at every size fourfold/parallel was timed at. */
+export function speedupTable(engine: EngineReport, cores: number | undefined): Table | undefined {
+  const { ops, sizes } = parallelCases(engine);
+  if (ops.length === 0) return undefined;
+  return {
+    title: 'fourfold/parallel: speedup over the synchronous function',
+    note:
+      `The synchronous function's median time per call divided by fourfold/parallel's on the default pool${cores === undefined ? '' : ` (${cores} logical cores: ${cores - 1} worker${cores === 2 ? '' : 's'} and the calling thread)`}, ` +
+      'with the parallel call\'s time; above 1×, the parallel call is faster.',
+    header: ['op', ...sizes.map(formatSize)],
+    rows: ops.map((op) => [
+      op,
+      ...sizes.map((size) => {
+        const s = speedup(engine, op, size);
+        return s === undefined ? '—' : `${times(s)} (${formatTime(medianNs(engine, op, PARALLEL, size)!)})`;
+      }),
+    ]),
+  };
+}
+
+/** The worker-count columns of an engine, by their pool size. */
+function workerColumns(engine: EngineReport): { name: string; workers: number }[] {
+  return engine.libraries.filter((l) => l.workers !== undefined).map((l) => ({ name: l.name, workers: l.workers! })).sort((a, b) => a.workers - b.workers);
+}
+
+/** The size the worker-count columns were timed at (the model's size). */
+function chartSize(engine: EngineReport): number | undefined {
+  const names = new Set(workerColumns(engine).map((c) => c.name));
+  return engine.cases.find((c) => c.part === 'sizes' && names.has(c.library) && c.ns !== undefined)?.size;
+}
+
+const workerShades = ['#9aa5b1', '#1f5fbf', '#27ae60', '#e67e22', '#8e44ad', '#c0392b', '#16a085', '#d4a017'];
+
+/** Speedup against the worker count (configure({ workers: N })), per op, at the chart's size. */
+export function workerChart(engine: EngineReport, engineName: string, width: number): string | undefined {
+  const columns = workerColumns(engine);
+  const size = chartSize(engine);
+  if (size === undefined) return undefined;
+  const ops = parallelCases(engine).ops.filter((op) => columns.some((c) => speedup(engine, op, size, c.name) !== undefined));
+  return barChart({
+    title: `fourfold/parallel: speedup by worker count, ${formatSize(size)} (${engineName})`,
+    subtitle:
+      'The synchronous function\'s median time divided by fourfold/parallel\'s with configure({ workers: N }), all columns of an op interleaved in one case. ' +
+      '0 workers: the calling thread alone, in pieces. More workers than cores share the cores.',
+    width,
+    height: 380,
+    categories: ops,
+    groups: columns.map((c, i) => ({ name: `${c.workers} worker${c.workers === 1 ? '' : 's'}`, color: workerShades[i % workerShades.length]! })),
+    values: ops.map((op) => columns.map((c) => speedup(engine, op, size, c.name) ?? NaN)),
+    titles: ops.map((op) => columns.map((c) => `${op}, ${c.workers} workers: ${times(speedup(engine, op, size, c.name) ?? NaN)} (${formatTime(medianNs(engine, op, c.name, size) ?? NaN)})`)),
+    y: { label: 'speedup (×)', scale: 'linear', min: 0, format: (v) => `${+v.toPrecision(3)}×` },
+    hlines: [{ y: 1, label: 'the synchronous function' }],
+  });
+}
+
+/**
+ * The measurement the projection to `cores` cores is checked against:
+ * the column with cores - 1 workers (threads = cores), else the default
+ * pool when the engine counts `cores` logical cores too (WebKit says 4
+ * on a 2-core machine).
+ */
+function measuredColumn(engine: EngineReport, cores: number): string | undefined {
+  const own = workerColumns(engine).find((c) => c.workers === cores - 1);
+  if (own !== undefined) return own.name;
+  return engine.parallel?.cores === cores ? PARALLEL : undefined;
+}
+
+export interface ModelRow {
+  readonly op: string;
+  readonly size: number;
+  readonly costs: Costs;
+  /** The speedup measured on `cores` threads, when it was. */
+  readonly measured?: number;
+  /** Whether K was measured (the 0-worker column was timed). */
+  readonly piecesMeasured: boolean;
+}
+
+/** The model's inputs for each op at the chart's size, from the run's cases and the engine's costs; the check on the machine's `cores`. */
+export function modelRows(engine: EngineReport, cores: number): ModelRow[] {
+  const size = chartSize(engine) ?? engine.cases.find((c) => c.library === PARALLEL && c.ns !== undefined)?.size;
+  const k = engine.parallel?.costs;
+  if (size === undefined || k === undefined) return [];
+  const cIn = median(k.copyInNs);
+  const cOut = median(k.copyOutNs);
+  const m = k.messageNs.length > 0 ? median(k.messageNs) : 0;
+  const zero = workerColumns(engine).find((c) => c.workers === 0)?.name;
+  const check = measuredColumn(engine, cores);
+  return parallelCases(engine).ops.flatMap((op) => {
+    const w = medianNs(engine, op, 'fourfold', size);
+    if (w === undefined) return [];
+    const passes = copyPasses(op);
+    const alone = zero === undefined ? undefined : medianNs(engine, op, zero, size);
+    const costs: Costs = {
+      w: w / 1e6,
+      copies: ((cIn * passes.in + cOut * passes.out) * size) / 1e6,
+      messages: (m * (size / k.pieceBytes)) / 1e6,
+      pieces: alone === undefined ? 0 : Math.max(0, alone - w) / 1e6,
+      serial: passes.serial,
+    };
+    return [{ op, size, costs, measured: check === undefined ? undefined : speedup(engine, op, size, check), piecesMeasured: alone !== undefined }];
+  });
+}
+
+/** The model's costs and projections beside the speedup measured on this machine's `cores`. */
+export function modelTable(engine: EngineReport, cores: number): Table | undefined {
+  const rows = modelRows(engine, cores);
+  const costs = engine.parallel?.costs;
+  if (rows.length === 0 || costs === undefined) return undefined;
+  const m = costs.messageNs.length > 0 ? `${(median(costs.messageNs) / 1e3).toFixed(1)} µs per job` : `not measured (${costs.messageError ?? 'no echo worker'}): taken as 0`;
+  return {
+    title: `The model at ${formatSize(rows[0]!.size)}: measured on this machine's ${cores} cores, projected to more (a projection, not a measurement)`,
+    note:
+      `W: the synchronous call. C: the calling thread's copies of the whole input into slots and of the output back ` +
+      `(${(median(costs.copyInNs) * 1e3).toFixed(0)} and ${(median(costs.copyOutNs) * 1e3).toFixed(0)} ps per byte measured here, slots ${costs.shared ? 'shared (SharedArrayBuffer)' : 'transferred (ArrayBuffer)'}; ` +
+      'an AEAD decryption reads its input twice, a MAC or hash has no output to copy). m·J: its messages, ' +
+      `${m}, a job per ${formatSize(costs.pieceBytes)}. K: its other costs of working in pieces (combining, yielding): the 0-worker call's time less W. ` +
+      `Measured: W over the time with ${cores - 1} worker${cores === 2 ? '' : 's'} and the calling thread. ` +
+      'Projected: the calling thread takes the share x of the work that makes it finish with the workers, T = x·W + (1 − x)·(C + m·J) + K, speedup W / T; ' +
+      "in brackets the issue's simple bound W / max((W + C) / n, C), which counts the copies of the whole input. " +
+      'Memory bandwidth shared between cores is not modelled: the measurement beside the projection checks the model where this machine can. Serpent-CBC encryption is serial (one worker).',
+    header: ['op', 'W', 'C', 'm·J', 'K', `measured, ${cores} cores`, ...PROJECTED_CORES.map((n) => `projected, ${n} cores (bound)`)],
+    rows: rows.map(({ op, costs: k, measured, piecesMeasured }) => [
+      op,
+      ms(k.w),
+      ms(k.copies),
+      ms(k.messages),
+      piecesMeasured ? ms(k.pieces) : '—',
+      measured === undefined ? '—' : times(measured),
+      ...PROJECTED_CORES.map((n) => `${times(projectedSpeedup(k, n))} (${times(boundSpeedup(k, n))})`),
+    ]),
+  };
+}
+
+/** The longest task on the calling thread during the parallel calls of each op, and the workers' jobs in them. */
+export function longestTaskTable(engine: EngineReport): Table | undefined {
+  const tasks = engine.parallel?.tasks ?? [];
+  if (tasks.length === 0) return undefined;
+  return {
+    title: 'The calling thread during a parallel call: its longest task',
+    note:
+      `The longest gap between two turns of the calling thread's event loop during a call of fourfold/parallel on the default pool (a probe takes every turn it can), ` +
+      `median and largest of ${tasks[0]!.ms.length} calls, against the browsers' long-task mark of ${LONG_TASK_MS} ms; ` +
+      'jobs: those the workers completed during each call (none: the calling thread did everything).',
+    header: ['op', 'size', 'longest task (median)', 'largest', `under ${LONG_TASK_MS} ms`, 'call (median)', 'worker jobs per call'],
+    rows: tasks.map((t) =>
+      t.error !== undefined || t.ms.length === 0
+        ? [t.op, formatSize(t.size), `error: ${t.error ?? 'no call'}`, '', '', '', '']
+        : [
+            t.op,
+            formatSize(t.size),
+            ms(median(t.ms)),
+            ms(Math.max(...t.ms)),
+            Math.max(...t.ms) < LONG_TASK_MS ? 'yes' : median(t.ms) < LONG_TASK_MS ? 'not always' : 'no',
+            ms(median(t.callMs)),
+            t.jobs.join(', '),
+          ],
+    ),
+  };
+}
+
+/** One sentence on the pool: shared or transferred slots, its workers and jobs, and why it has none when it has none. */
+export function poolNote(engine: EngineReport): string | undefined {
+  const p = engine.parallel;
+  if (p?.pool === undefined) return undefined;
+  const { workers, ready, jobs, shared, failure } = p.pool;
+  const slots = shared ? 'slots shared with the workers (SharedArrayBuffer)' : 'slots moved to the workers and back by transfer (no SharedArrayBuffer here)';
+  const idle = p.tasks.length > 0 && p.tasks.every((t) => t.jobs.every((j) => j === 0));
+  return (
+    `The pool: ${p.cores} logical cores, ${workers} worker${workers === 1 ? '' : 's'} started (${ready} ready), ${jobs} jobs done, ${slots}.` +
+    (failure === undefined ? '' : ` Workers cannot be used: ${failure}; every call ran on the calling thread.`) +
+    (idle && failure === undefined ? ' No worker did a job during the longest-task calls: they ran on the calling thread.' : '')
+  );
+}
+
+/** The tables of an engine's fourfold/parallel section, in order; `cores`: the machine's, which the model's check runs on. */
+export function parallelTables(engine: EngineReport, cores: number): Table[] {
+  return [speedupTable(engine, engine.parallel?.cores), modelTable(engine, cores), longestTaskTable(engine)].filter((t) => t !== undefined);
+}
