@@ -220,6 +220,8 @@ export interface ParallelCosts {
   readonly copyInNs: readonly number[];
   /** ns per byte: copying slots into a fresh output (its allocation and first touch included, as an allocating call pays them). */
   readonly copyOutNs: readonly number[];
+  /** ns per byte: the same into an output already written: copyOutNs less this is the fresh output's allocation and first touch. */
+  readonly copyOutWarmNs: readonly number[];
   /** ns per job: a worker's round trip (a job with a key and a slot, posted and answered), three in flight as the pool keeps them. */
   readonly messageNs: readonly number[];
   /** Why messageNs is empty, when the engine could not start the echo worker. */

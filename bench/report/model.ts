@@ -11,21 +11,26 @@
  *
  *   O = C + m·B/P,   C = (c_in·passes_in + c_out·passes_out)·B.
  *
- * With x the calling thread's share of the work, both sides finish
- * together when
+ * An allocating call's output is allocated and first touched (the
+ * kernel maps and zeroes its pages) by whoever writes it first: within W
+ * on one thread, and for the workers' share by the calling thread's copies
+ * in parallel (c_out is measured into a fresh output); that share, A per
+ * whole output, leaves the workers' work. With x the calling thread's
+ * share of the work, both sides finish together when
  *
- *   x·W + (1 - x)·O = (1 - x)·W / (n - 1)
- *   x = (W/(n - 1) - O) / (W + W/(n - 1) - O),
+ *   x·W + (1 - x)·O = (1 - x)·V,   V = (W - A) / (n - 1)
+ *   x = (V - O) / (W + V - O),
  *
- * or x = 0 when the copies alone outlast the workers (O ≥ W/(n - 1)), and
- * the call then lasts O. To that comes K, what working in pieces costs the
- * calling thread besides (combining the pieces' results, yielding between
+ * or x = 0 when the copies alone outlast the workers (O ≥ V), and the call
+ * then lasts O. To that comes K, what working in pieces costs the calling
+ * thread besides (combining the pieces' results, yielding between
  * pieces): a 0-worker call's time less W. So
  *
  *   T(n) = x·W + (1 - x)·O + K,   speedup(n) = W / T(n).
  *
  * A serial call (CBC encryption: each block needs the one before) runs on
- * one worker while the calling thread copies the next piece: T = max(W, O) + K.
+ * one worker while the calling thread copies the next piece: T = max(W - A,
+ * O) + K.
  *
  * The issue's bound is coarser: the copies of the whole input on the
  * calling thread, C, and the rest spread evenly over n cores:
@@ -55,8 +60,10 @@ export function copyPasses(op: string): CopyPasses {
 export interface Costs {
   /** The synchronous call. */
   readonly w: number;
-  /** The calling thread's copies for the whole input (C). */
+  /** The calling thread's copies for the whole input (C), the output's allocation and first touch included. */
   readonly copies: number;
+  /** Of those, the output's allocation and first touch (A), which W also includes. */
+  readonly touch: number;
   /** Its messages for the whole input (m·B/P). */
   readonly messages: number;
   /** Its other costs of working in pieces (K). */
@@ -68,9 +75,9 @@ export interface Costs {
 export function projectedMs(k: Costs, cores: number): number {
   const overhead = k.copies + k.messages;
   if (cores <= 1) return k.w + k.pieces;
-  if (k.serial === true) return Math.max(k.w, overhead) + k.pieces;
-  const alone = k.w / (cores - 1);
-  const x = overhead >= alone ? 0 : (alone - overhead) / (k.w + alone - overhead);
+  if (k.serial === true) return Math.max(k.w - k.touch, overhead) + k.pieces;
+  const workers = (k.w - k.touch) / (cores - 1);
+  const x = overhead >= workers ? 0 : (workers - overhead) / (k.w + workers - overhead);
   return x * k.w + (1 - x) * overhead + k.pieces;
 }
 

@@ -20,6 +20,8 @@ export const PROJECTED_CORES = [2, 4, 8, 16];
 export const LONG_TASK_MS = 50;
 
 const times = (v: number) => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`;
+/** Picoseconds per byte, the median of samples in ns per byte. */
+const ps = (nsPerByte: readonly number[]) => (median(nsPerByte) * 1e3).toFixed(0);
 const ms = (v: number) => `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ms`;
 
 /** A library's median ns per call in a 'sizes' case, if it was timed there. */
@@ -157,6 +159,7 @@ export function modelRows(engine: EngineReport, cores: number): ModelRow[] {
   if (size === undefined || k === undefined) return [];
   const cIn = median(k.copyInNs);
   const cOut = median(k.copyOutNs);
+  const touch = Math.max(0, cOut - median(k.copyOutWarmNs));
   const m = k.messageNs.length > 0 ? median(k.messageNs) : 0;
   const zero = workerColumns(engine).find((c) => c.workers === 0)?.name;
   const check = measuredColumn(engine, cores);
@@ -168,6 +171,7 @@ export function modelRows(engine: EngineReport, cores: number): ModelRow[] {
     const costs: Costs = {
       w: w / 1e6,
       copies: ((cIn * passes.in + cOut * passes.out) * size) / 1e6,
+      touch: (touch * passes.out * size) / 1e6,
       messages: (m * (size / k.pieceBytes)) / 1e6,
       pieces: alone === undefined ? 0 : Math.max(0, alone - w) / 1e6,
       serial: passes.serial,
@@ -186,18 +190,22 @@ export function modelTable(engine: EngineReport, cores: number): Table | undefin
     title: `The model at ${formatSize(rows[0]!.size)}: measured on this machine's ${cores} cores, projected to more (a projection, not a measurement)`,
     note:
       `W: the synchronous call. C: the calling thread's copies of the whole input into slots and of the output back ` +
-      `(${(median(costs.copyInNs) * 1e3).toFixed(0)} and ${(median(costs.copyOutNs) * 1e3).toFixed(0)} ps per byte measured here, slots ${costs.shared ? 'shared (SharedArrayBuffer)' : 'transferred (ArrayBuffer)'}; ` +
-      'an AEAD decryption reads its input twice, a MAC or hash has no output to copy). m·J: its messages, ' +
+      `(${ps(costs.copyInNs)} and ${ps(costs.copyOutNs)} ps per byte measured here, slots ${costs.shared ? 'shared (SharedArrayBuffer)' : 'transferred (ArrayBuffer)'}; ` +
+      'an AEAD decryption reads its input twice, a MAC or hash has no output to copy). ' +
+      `A: of C, allocating the output and touching it first (${ps(costs.copyOutNs)} less ${ps(costs.copyOutWarmNs)} ps per byte into an output already written), ` +
+      'which W includes too and which in parallel leaves the workers for the calling thread. m·J: its messages, ' +
       `${m}, a job per ${formatSize(costs.pieceBytes)}. K: its other costs of working in pieces (combining, yielding): the 0-worker call's time less W. ` +
       `Measured: W over the time with ${cores - 1} worker${cores === 2 ? '' : 's'} and the calling thread. ` +
-      'Projected: the calling thread takes the share x of the work that makes it finish with the workers, T = x·W + (1 − x)·(C + m·J) + K, speedup W / T; ' +
+      'Projected: the calling thread takes the share x of the work that makes it finish with the n − 1 workers, x·W + (1 − x)·(C + m·J) = (1 − x)·(W − A)/(n − 1); ' +
+      'T = x·W + (1 − x)·(C + m·J) + K, speedup W / T; ' +
       "in brackets the issue's simple bound W / max((W + C) / n, C), which counts the copies of the whole input. " +
       'Memory bandwidth shared between cores is not modelled: the measurement beside the projection checks the model where this machine can. Serpent-CBC encryption is serial (one worker).',
-    header: ['op', 'W', 'C', 'm·J', 'K', `measured, ${cores} cores`, ...PROJECTED_CORES.map((n) => `projected, ${n} cores (bound)`)],
+    header: ['op', 'W', 'C', 'A', 'm·J', 'K', `measured, ${cores} cores`, ...PROJECTED_CORES.map((n) => `projected, ${n} cores (bound)`)],
     rows: rows.map(({ op, costs: k, measured, piecesMeasured }) => [
       op,
       ms(k.w),
       ms(k.copies),
+      ms(k.touch),
       ms(k.messages),
       piecesMeasured ? ms(k.pieces) : '—',
       measured === undefined ? '—' : times(measured),

@@ -38,7 +38,7 @@ describe('the parallel part', () => {
       assert.equal(costs.messageError, undefined);
       assert.equal(costs.shared, shared);
       assert.equal(costs.pieceBytes, MiB);
-      for (const samples of [costs.copyInNs, costs.copyOutNs, costs.messageNs]) {
+      for (const samples of [costs.copyInNs, costs.copyOutNs, costs.copyOutWarmNs, costs.messageNs]) {
         assert.ok(samples.length >= 3 && samples.every((ns) => ns > 0 && Number.isFinite(ns)), String(samples));
       }
     });
