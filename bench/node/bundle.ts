@@ -6,7 +6,8 @@
  * the entry contract of scripts/engines/run.ts: its default export takes
  * `{ progress(message) }` and resolves to the JSON result (an EngineResult).
  * Progress messages are Progress objects as JSON. Beside them, `worker.js`:
- * blake3Parallel's worker, which its pool loads from its own directory.
+ * the worker of fourfold/parallel's pool, which the pool loads from its
+ * own module's directory (in the bundle, bench.js's).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ export async function buildEngineEntry(dir: string, config: BenchConfig): Promis
     logLevel: 'warning',
   };
   await esbuild.build({ ...options, entryPoints: [join(root, 'bench/core/run.ts')], outfile: join(dir, 'bench.js') });
-  // blake3Parallel's worker, beside bench.js; the engine runner's bundler
+  // fourfold/parallel's worker, beside bench.js; the engine runner's bundler
   // builds it (imported here, as engines.ts imports the runner: only when
   // another engine runs).
   const { bundleWorker } = await import('../../scripts/engines/bundle.js');
