@@ -393,7 +393,7 @@ export function dotPlot(spec: DotPlotSpec): string {
   const rowHeight = spec.rowHeight ?? 20;
   const head = header(spec.title, spec.subtitle, spec.width);
   const lg = spec.groups.length > 1 ? legend(spec.groups, 60, head.bottom + 12, spec.width - 80) : { svg: '', height: 0 };
-  const labelWidth = Math.min(220, 14 + 6.6 * Math.max(...spec.rows.map((r) => r.length)));
+  const labelWidth = Math.min(230, 16 + 7 * Math.max(...spec.rows.map((r) => r.length)));
   const gap = 14;
   const panelWidth = (spec.width - labelWidth - 16 - gap * (spec.panels.length - 1)) / Math.max(spec.panels.length, 1);
   const top = head.bottom + lg.height + 22;
