@@ -22,18 +22,14 @@ const MAX_PLAINTEXT = (2 ** 32 - 1) * 64;
 /** The empty aad: shared, as nothing can be written to it. */
 export const EMPTY = new Uint8Array(0);
 
-/**
- * An encryption's checked arguments: the plaintext (or a private copy,
- * `copied`, for the caller to wipe: check.separate), and the output when
- * given (plaintext.length + 16 bytes).
- */
-export function sealArgs(plaintext: unknown, output: unknown): { input: Uint8Array; output: Uint8Array | undefined; copied: boolean } {
+/** An encryption's checked arguments: the plaintext, and the output when given (plaintext.length + 16 bytes). */
+export function sealArgs(plaintext: unknown, output: unknown): { input: Uint8Array; output: Uint8Array | undefined } {
   const input = check.bytes(plaintext, 'plaintext');
   if (input.length > MAX_PLAINTEXT) throw new RangeError('plaintext is longer than RFC 8439 allows (2^32 - 1 blocks)');
-  if (output === undefined) return { input, output: undefined, copied: false };
+  if (output === undefined) return { input, output: undefined };
   const out = check.output(output, input.length + TAG_LENGTH);
-  const src = check.separate(input, out.subarray(0, input.length));
-  return { input: src, output: out, copied: src !== input };
+  check.noPartialOverlap(input, out.subarray(0, input.length));
+  return { input, output: out };
 }
 
 /**
@@ -46,9 +42,9 @@ export function openArgs(ciphertext: unknown, output: unknown): { body: Uint8Arr
   if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
   const length = input.length - TAG_LENGTH;
   if (length > MAX_PLAINTEXT) throw new RangeError('ciphertext is longer than RFC 8439 allows (2^32 - 1 blocks)');
+  const body = input.subarray(0, length);
   const out = output === undefined ? undefined : check.output(output, length);
-  // (A private copy of the ciphertext where the output may share its memory unseen: check.separate.)
-  const body = out === undefined ? input.subarray(0, length) : check.separate(input.subarray(0, length), out);
+  if (out !== undefined) check.noPartialOverlap(body, out);
   return { body, tag: input.slice(length), output: out };
 }
 

@@ -60,13 +60,9 @@ class ChachaPoly1305 implements Aead {
 
   encrypt(plaintext: Uint8Array, output?: Uint8Array): Uint8Array {
     const a = sealArgs(plaintext, output);
-    try {
-      const sealed = engine().seal(this.key, this.nonce, this.aad, a.input, a.output);
-      // The caller's own output object (written through a plain view of it).
-      return output ?? sealed;
-    } finally {
-      if (a.copied) a.input.fill(0);
-    }
+    const sealed = engine().seal(this.key, this.nonce, this.aad, a.input, a.output);
+    // The caller's own output object (written through a plain view of it).
+    return output ?? sealed;
   }
 
   decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array {

@@ -161,50 +161,47 @@ export function output(value: unknown, length: number, name = 'output'): Uint8Ar
   return bytes(value, name, length);
 }
 
-/**
- * Slices are copied through linear memory front to back, so an output that
- * overlaps its input at a different offset would read bytes it already wrote.
- * The same bytes (in-place) are fine.
- */
-export function noPartialOverlap(input: Uint8Array, out: Uint8Array, name = 'output'): void {
-  if (input.buffer !== out.buffer) return;
-  const a = input.byteOffset;
-  const b = out.byteOffset;
-  if (a === b) return;
-  if (a < b + out.length && b < a + input.length) {
-    throw new RangeError(`${name} must be the input itself or not overlap it`);
-  }
-}
-
 /** Whether `buffer` is a SharedArrayBuffer of any realm (this realm's ArrayBuffers answer without a brand check, which throws for them). */
 function isShared(buffer: ArrayBufferLike): boolean {
   return !(buffer instanceof ArrayBuffer) && has(sharedByteLength, buffer);
 }
 
 /**
- * Whether `a` and `b` may share memory that their buffers do not show. Two
- * SharedArrayBuffer objects can be one memory (structuredClone of one, or
- * one posted twice to a worker), and nothing tells: only two of one size
- * (the size of one memory) can be.
+ * Whether views `input` and `out` lie in one memory, so their byteOffsets
+ * compare. Usually their buffers tell; but two SharedArrayBuffer objects can
+ * be one memory (structuredClone of one, or one posted twice to a worker),
+ * and only a write shows it: the output's first byte, which the call
+ * overwrites anyway, is changed, read back through the input's buffer at
+ * the same offset, and restored before the input is read.
  */
-export function mayShareUnseen(a: Uint8Array, b: Uint8Array): boolean {
-  const x = a.buffer;
-  const y = b.buffer;
-  return x !== y && isShared(x) && isShared(y) && sharedByteLength!(x) === sharedByteLength!(y);
+export function sameMemory(input: Uint8Array, out: Uint8Array): boolean {
+  const x = input.buffer;
+  const y = out.buffer;
+  if (x === y) return true;
+  if (out.length === 0 || !isShared(x) || !isShared(y) || sharedByteLength!(x) !== sharedByteLength!(y)) return false;
+  const there = new Uint8Array(x, out.byteOffset, 1);
+  const saved = out[0]!;
+  const probe = there[0]! ^ 0xff;
+  out[0] = probe;
+  const same = there[0] === probe;
+  out[0] = saved;
+  return same;
 }
 
 /**
- * The input a call with output `out` reads: `input` itself, or a private
- * copy when the two may overlap unseen (mayShareUnseen), which the caller
- * wipes when done. A partial overlap that can be seen is a RangeError
- * (noPartialOverlap). Copying costs one pass over the input, but gives the
- * right bytes whichever memory the views share; refusing instead would
- * refuse a worker that reads one shared buffer and writes another of the
- * same size, the ordinary case.
+ * Slices are copied through linear memory front to back, so an output that
+ * overlaps its input at a different offset would read bytes it already wrote.
+ * The same bytes (in-place) are fine. Two SharedArrayBuffer objects over one
+ * memory are one buffer here (sameMemory).
  */
-export function separate(input: Uint8Array, out: Uint8Array, name = 'output'): Uint8Array {
-  noPartialOverlap(input, out, name);
-  return input.length > 0 && mayShareUnseen(input, out) ? input.slice() : input;
+export function noPartialOverlap(input: Uint8Array, out: Uint8Array, name = 'output'): void {
+  if (input.length === 0 || !sameMemory(input, out)) return;
+  const a = input.byteOffset;
+  const b = out.byteOffset;
+  if (a === b) return;
+  if (a < b + out.length && b < a + input.length) {
+    throw new RangeError(`${name} must be the input itself or not overlap it`);
+  }
 }
 
 /**

@@ -66,8 +66,6 @@ export interface StreamArgs {
   readonly output: Uint8Array | undefined;
   readonly low: number;
   readonly high: number;
-  /** Whether `input` is a private copy (check.separate), which the caller wipes when done. */
-  readonly copied: boolean;
 }
 
 /** Checks a stream cipher call's arguments (the XorStream shape) for `variant`. */
@@ -77,29 +75,20 @@ export function streamArgs(variant: StreamVariant, key: unknown, nonce: unknown,
   const n = check.bytes(nonce, 'nonce', nonceLength);
   const input = check.bytes(data, 'data');
   const out = output === undefined ? undefined : check.output(output, input.length);
-  let low = 0;
-  let high = 0;
+  if (out !== undefined) check.noPartialOverlap(input, out);
   // The default counter is valid, and no message under 2^38 bytes (2^32 blocks) exhausts it.
-  if (counter !== 0 || input.length >= 2 ** 38) {
-    const start = check.counter(counter, counterBits);
-    checkCounterSpace(input.length, start, counterBits);
-    low = low32(start);
-    high = high32(start);
-  }
-  const src = out === undefined ? input : check.separate(input, out);
-  return { key: k, nonce: n, input: src, output: out, low, high, copied: src !== input };
+  if (counter === 0 && input.length < 2 ** 38) return { key: k, nonce: n, input, output: out, low: 0, high: 0 };
+  const start = check.counter(counter, counterBits);
+  checkCounterSpace(input.length, start, counterBits);
+  return { key: k, nonce: n, input, output: out, low: low32(start), high: high32(start) };
 }
 
 /** The checked public function of a stream cipher over the active engine's keystream XOR. */
 export function streamCipher(variant: StreamVariant, xor: () => KeystreamXor): XorStream {
   return (key, nonce, data, output, counter = 0) => {
     const a = streamArgs(variant, key, nonce, data, output, counter);
-    try {
-      const result = xor()(a.key, a.nonce, a.low, a.high, variant.doubleRounds, a.input, a.output);
-      // The caller's own output object (written through a plain view of it).
-      return output ?? result;
-    } finally {
-      if (a.copied) a.input.fill(0);
-    }
+    const result = xor()(a.key, a.nonce, a.low, a.high, variant.doubleRounds, a.input, a.output);
+    // The caller's own output object (written through a plain view of it).
+    return output ?? result;
   };
 }

@@ -18,18 +18,14 @@ export const XSALSA20: StreamVariant = { nonceLength: 24, doubleRounds: 10, coun
 /**
  * Whether writing `out` front to back while reading `input` front to back,
  * at the same positions, would overwrite input bytes before they are read:
- * `out` starts inside `input`, after its start; or it may, on two
- * SharedArrayBuffer objects (see check.mayShareUnseen).
+ * `out` starts inside `input`, after its start.
  */
 export function writesAhead(input: Uint8Array, out: Uint8Array): boolean {
-  if (check.mayShareUnseen(input, out)) return input.length > 0;
-  if (input.buffer !== out.buffer) return false;
+  if (input.length === 0 || !check.sameMemory(input, out)) return false;
   return out.byteOffset > input.byteOffset && out.byteOffset < input.byteOffset + input.length;
 }
 
-
-/** Whether `a` and `b` share any byte, or may (two SharedArrayBuffer objects: check.mayShareUnseen). */
+/** Whether `a` and `b` share any byte. */
 export function overlaps(a: Uint8Array, b: Uint8Array): boolean {
-  if (check.mayShareUnseen(a, b)) return a.length > 0 && b.length > 0;
-  return a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.length && b.byteOffset < a.byteOffset + a.length;
+  return a.length > 0 && check.sameMemory(a, b) && a.byteOffset < b.byteOffset + b.length && b.byteOffset < a.byteOffset + a.length;
 }

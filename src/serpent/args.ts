@@ -55,28 +55,22 @@ export function paddingLength(b: Uint8Array, end: number): number {
 /**
  * An ECB or CBC encryption's checked arguments: the plaintext's whole
  * blocks, the padded last block (PKCS#7, RFC 5652 §6.3) when padding is
- * on, and the output when given (the ciphertext's length). Where the
- * output may share the plaintext's memory unseen, body and final come from
- * a private copy (check.separate), `copy`, which the caller wipes.
+ * on, and the output when given (the ciphertext's length).
  */
-export function encryptArgs(
-  plaintext: unknown,
-  output: unknown,
-  padding: boolean,
-): { body: Uint8Array; final: Uint8Array | undefined; output: Uint8Array | undefined; copy: Uint8Array | undefined } {
+export function encryptArgs(plaintext: unknown, output: unknown, padding: boolean): { body: Uint8Array; final: Uint8Array | undefined; output: Uint8Array | undefined } {
   const input = check.bytes(plaintext, 'plaintext');
   const n = input.length;
   const whole = n - (n % BLOCK);
   if (!padding && whole !== n) throw new RangeError(`plaintext must be a multiple of ${BLOCK} bytes without padding, got ${n}`);
   // PKCS#7 always adds 1..16 bytes: a whole block when the message ends on a block boundary.
   const out = output === undefined ? undefined : check.output(output, padding ? whole + BLOCK : n);
-  const src = out === undefined ? input : check.separate(input, out.subarray(0, n));
+  if (out !== undefined) check.noPartialOverlap(input, out.subarray(0, n));
   let final: Uint8Array | undefined;
   if (padding) {
     final = new Uint8Array(BLOCK).fill(BLOCK - (n - whole));
-    final.set(src.subarray(whole));
+    final.set(input.subarray(whole));
   }
-  return { body: whole === n ? src : src.subarray(0, whole), final, output: out, copy: src === input ? undefined : src };
+  return { body: whole === n ? input : input.subarray(0, whole), final, output: out };
 }
 
 /** An ECB or CBC decryption's checked arguments. */
@@ -86,8 +80,8 @@ export function decryptArgs(ciphertext: unknown, output: unknown, padding: boole
   if (n % BLOCK !== 0) throw new RangeError(`ciphertext must be a multiple of ${BLOCK} bytes, got ${n}`);
   if (padding && n === 0) throw new RangeError(`ciphertext must be at least ${BLOCK} bytes with padding, got 0`);
   const out = output === undefined ? undefined : check.output(output, n);
-  // (A private copy of the ciphertext where the output may share its memory unseen: check.separate.)
-  return { input: out === undefined ? input : check.separate(input, out), output: out };
+  if (out !== undefined) check.noPartialOverlap(input, out);
+  return { input, output: out };
 }
 
 /** The plaintext without its padding when padding is on; else `out` itself. A bad padding wipes `out` and throws PaddingError. */

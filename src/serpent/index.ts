@@ -39,7 +39,6 @@ class BlockMode implements Cipher {
       return output ?? sealed;
     } finally {
       a.final?.fill(0);
-      a.copy?.fill(0);
     }
   }
 
@@ -93,14 +92,9 @@ class Ctr implements Cipher {
   }
 
   private xor(input: Uint8Array, output: Uint8Array | undefined): Uint8Array {
-    if (output === undefined) return engine().ctr(this.key, this.iv, input);
-    const out = check.output(output, input.length);
-    const src = check.separate(input, out);
-    try {
-      engine().ctr(this.key, this.iv, src, out);
-    } finally {
-      if (src !== input) src.fill(0);
-    }
-    return output;
+    const out = output === undefined ? undefined : check.output(output, input.length);
+    if (out !== undefined) check.noPartialOverlap(input, out);
+    const result = engine().ctr(this.key, this.iv, input, out);
+    return output ?? result;
   }
 }
