@@ -7,6 +7,7 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { parseArgs, UsageError, type B3sumArgs } from './args.js';
+import { PROGRAM } from './clap.js';
 import { checkFile } from './check.js';
 import { hashFd, type Keying } from './hash.js';
 import { describe, Output, readFull } from './io.js';
@@ -125,7 +126,7 @@ async function threads(args: B3sumArgs): Promise<number> {
   return Number.isSafeInteger(env) && env > 0 ? env : cores();
 }
 
-const HELP = `Usage: fourfold b3sum [OPTIONS] [FILE]...
+const HELP = `Usage: ${PROGRAM} [OPTIONS] [FILE]...
 
 BLAKE3 sums of files (standard input when no file or - is given), as the
 official b3sum prints them.

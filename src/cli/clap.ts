@@ -9,6 +9,9 @@ import type { B3sumArgs } from './args.js';
 /** A usage error: printed to standard error as is, exit code 2. */
 export class UsageError extends Error {}
 
+/** The command as a user types it: usage lines and --help name it (where b3sum's name `b3sum`). */
+export const PROGRAM = 'fourfold b3sum';
+
 export interface Spec {
   key: keyof B3sumArgs;
   /** As clap names it in messages: '--length <LEN>', '--check'. */
@@ -54,18 +57,18 @@ const MORE = "\nFor more information, try '--help'.\n";
 
 /** clap's usage line for the options `shown` (in order, without repeats) and the FILE argument, required (<FILE>...) or not. */
 function usage(shown: string[], fileRequired: boolean): string {
-  if (shown.length === 0 && !fileRequired) return 'Usage: b3sum [OPTIONS] [FILE]...';
+  if (shown.length === 0 && !fileRequired) return `Usage: ${PROGRAM} [OPTIONS] [FILE]...`;
   const options = [...new Set(shown)].map((o) => `${OPTIONS[o]!.shown} `).join('');
-  return `Usage: b3sum ${options}${fileRequired ? FILE : '[FILE]...'}`;
+  return `Usage: ${PROGRAM} ${options}${fileRequired ? FILE : '[FILE]...'}`;
 }
 
 export function unexpected(arg: string): UsageError {
-  return new UsageError(`error: unexpected argument '${arg}' found\n\n  tip: to pass '${arg}' as a value, use '-- ${arg}'\n\nUsage: b3sum [OPTIONS] [FILE]...\n${MORE}`);
+  return new UsageError(`error: unexpected argument '${arg}' found\n\n  tip: to pass '${arg}' as a value, use '-- ${arg}'\n\nUsage: ${PROGRAM} [OPTIONS] [FILE]...\n${MORE}`);
 }
 
 /** A second use of an option. */
 export function repeated(spec: Spec): UsageError {
-  return new UsageError(`error: the argument '${spec.shown}' cannot be used multiple times\n\nUsage: b3sum [OPTIONS] [FILE]...\n${MORE}`);
+  return new UsageError(`error: the argument '${spec.shown}' cannot be used multiple times\n\nUsage: ${PROGRAM} [OPTIONS] [FILE]...\n${MORE}`);
 }
 
 export function valueRequired(spec: Spec): UsageError {
@@ -133,7 +136,7 @@ export interface Seen {
 export function flagWithValue(name: string, value: string, groupPresent: boolean): UsageError {
   const shown = OPTIONS[name]!.shown;
   const inGroup = name !== '--help' && name !== '--version';
-  const line = groupPresent ? `Usage: b3sum ${inGroup ? '' : `${shown} `}${GROUP}` : usage([name], false);
+  const line = groupPresent ? `Usage: ${PROGRAM} ${inGroup ? '' : `${shown} `}${GROUP}` : usage([name], false);
   return new UsageError(`error: unexpected value '${value}' for '${shown}' found; no more were expected\n\n${line}\n${MORE}`);
 }
 
