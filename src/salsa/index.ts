@@ -108,7 +108,8 @@ export interface SecretBoxApi {
 }
 
 /** NaCl's secretbox (crypto_secretbox_easy / _open_easy) for a 32-byte key and a 24-byte nonce, as @noble/ciphers' secretbox. */
-export function secretbox(key: Uint8Array, nonce: Uint8Array): SecretBoxApi {
-  const box = xsalsa20poly1305(key, nonce);
+export function secretbox(key: Uint8Array, nonce: Uint8Array, aad?: undefined): SecretBoxApi {
+  // Associated data given here is refused, as xsalsa20poly1305 refuses it: nothing would authenticate it.
+  const box = xsalsa20poly1305(key, nonce, aad);
   return { seal: (plaintext, output) => box.encrypt(plaintext, output), open: (ciphertext, output) => box.decrypt(ciphertext, output) };
 }

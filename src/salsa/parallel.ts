@@ -133,7 +133,8 @@ export interface ParallelSecretBoxApi {
   open(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
 }
 
-export function secretbox(key: Uint8Array, nonce: Uint8Array): ParallelSecretBoxApi {
-  const box = xsalsa20poly1305(key, nonce);
+export function secretbox(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelSecretBoxApi {
+  // Associated data given here is refused, as xsalsa20poly1305 refuses it: nothing would authenticate it.
+  const box = xsalsa20poly1305(key, nonce, aad);
   return { seal: (plaintext, output) => box.encrypt(plaintext, output), open: (ciphertext, output) => box.decrypt(ciphertext, output) };
 }

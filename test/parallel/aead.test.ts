@@ -78,6 +78,12 @@ forEachTier('fourfold/parallel AEADs', () => {
     }
   });
 
+  it('xsalsa20poly1305 and secretbox refuse associated data, as the synchronous ones do: nothing would authenticate it', () => {
+    const refused = (e: unknown) => e instanceof TypeError && /associated data/.test((e as Error).message);
+    assert.throws(() => (P.xsalsa20poly1305 as (...a: unknown[]) => unknown)(rand(32), rand(24), rand(4)), refused);
+    assert.throws(() => (P.secretbox as (...a: unknown[]) => unknown)(rand(32), rand(24), rand(4)), refused);
+  });
+
   it('a tampered ciphertext without an output also rejects, and a good one still opens afterwards', async () => {
     const key = rand(32);
     const nonce = rand(12);

@@ -79,6 +79,7 @@ forEachTier('errors', () => {
     assert.throws(() => xsalsa20poly1305(rand(32), rand(12)), rangeErr('nonce'));
     assert.throws(() => secretbox(rand(32), rand(8)), rangeErr('nonce'));
     assert.throws(() => xsalsa20poly1305(rand(32), rand(24), rand(4) as never), typeErr('associated data'));
+    assert.throws(() => (secretbox as (...a: unknown[]) => unknown)(rand(32), rand(24), rand(4)), typeErr('associated data'));
     const box = xsalsa20poly1305(rand(32), rand(24));
     for (const bad of NOT_BYTES) {
       assert.throws(() => box.encrypt(bad as Uint8Array), typeErr('plaintext'));
