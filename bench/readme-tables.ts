@@ -1,5 +1,5 @@
 /**
- * The README's two benchmark tables from one or more results.json files:
+ * The benchmark tables of docs/performance.md (and the README's summary) from one or more results.json files:
  *
  *   node --import tsx bench/readme-tables.ts run1/results.json run2/results.json
  *
