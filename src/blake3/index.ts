@@ -5,7 +5,7 @@
  */
 import type { TreeState } from './engine.js';
 import { ROOT_BYTES } from './layout.js';
-import { byteLength, DEFAULT_LENGTH, engine, modeOf, type Blake3Opts } from './mode.js';
+import { byteLength, DEFAULT_LENGTH, engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
 import * as check from '../runtime/assert.js';
 
 export type { Blake3Opts } from './mode.js';
@@ -29,8 +29,6 @@ const EMPTY = new Uint8Array(0);
 const SMALL = 64;
 const scratchRoot = new Uint8Array(ROOT_BYTES);
 const BLOCK = 64;
-/** One-shot outputs longer than this are allocated before hashing; shorter ones come out of the engine in one step. */
-const ALLOCATE_FIRST = 1 << 16;
 
 /** Zeroes a[0, n): a loop for short lengths, cheaper than calling TypedArray.prototype.fill. */
 function zero(a: Uint8Array, n = a.length): void {
@@ -254,15 +252,7 @@ export const blake3 = Object.assign(
   (data: Uint8Array, opts?: Blake3Opts): Uint8Array => {
     if (opts === undefined) return engine().hash(undefined, 0, check.bytes(data, 'data'), DEFAULT_LENGTH);
     // The options first: reading them may run the caller's getters, which then cannot change the data once checked.
-    const mode = modeOf(opts);
-    try {
-      const input = check.bytes(data, 'data');
-      // A long output is allocated first: a length the engine cannot allocate fails before any work.
-      const out = mode.dkLen > ALLOCATE_FIRST ? check.allocate(mode.dkLen, 'dkLen') : undefined;
-      return engine().hash(mode.key, mode.flags, input, mode.dkLen, out);
-    } finally {
-      if (mode.derived) mode.key.fill(0);
-    }
+    return hashOnce(modeOf(opts), data);
   },
   {
     create: (opts?: Blake3Opts): Blake3 => new Blake3(opts),
