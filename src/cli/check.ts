@@ -7,10 +7,8 @@
  * are compared in constant time.
  */
 import { closeSync, openSync } from 'node:fs';
-import { Fatal, hashPath, outputBytes, type Run } from './b3sum.js';
-import { describe, readFull } from './io.js';
-
-const STDIN = 0;
+import { hashPath, outputBytes, STDIN, type Run } from './hash.js';
+import { describe, Fatal, readFull } from './io.js';
 
 /** The lines of a file with their line endings, as Rust's read_line gives them; invalid UTF-8 ends the run. */
 function* lines(fd: number): Generator<string> {

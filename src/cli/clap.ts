@@ -4,10 +4,28 @@
  * mistyped option (strsim's Jaro similarity), each error's text to the
  * byte, as the official b3sum (Rust, clap 4) prints them. args.ts parses.
  */
-import type { B3sumArgs } from './args.js';
 
 /** A usage error: printed to standard error as is, exit code 2. */
 export class UsageError extends Error {}
+
+/** The parsed command line. */
+export interface B3sumArgs {
+  files: string[];
+  keyed: boolean;
+  deriveKey: string | undefined;
+  /** u64 values as b3sum reads them: exact (a seek past 2^53 is not rounded). */
+  length: bigint;
+  seek: bigint;
+  numThreads: bigint | undefined;
+  noMmap: boolean;
+  noNames: boolean;
+  raw: boolean;
+  tag: boolean;
+  check: boolean;
+  quiet: boolean;
+  help: boolean;
+  version: boolean;
+}
 
 export interface Spec {
   key: keyof B3sumArgs;
