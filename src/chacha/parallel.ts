@@ -11,22 +11,16 @@
  * the tag over the whole ciphertext before it makes any plaintext.
  */
 import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
-import type { ChachaEngine } from './engine.js';
 import { chacha20poly1305 as syncChacha20poly1305, xchacha20poly1305 as syncXchacha20poly1305 } from './index.js';
-import { jsChacha } from './js.js';
-import { simdChacha } from './simd.js';
-import { chachaKernel } from './wasm.js';
+import { engine } from './tiers.js';
 import { appendHere, polynomialPieces, PolynomialSum, sealPieces, xorPieces, type AeadCipher } from '../parallel/aead.js';
 import { type Aead, aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { tierSelector } from '../runtime/kernels.js';
 import { equalBytes } from '../runtime/memory.js';
 import { PARALLEL_MIN, team } from '../runtime/parallel.js';
 import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
-
-const engine = tierSelector<ChachaEngine>(chachaKernel, jsChacha, simdChacha);
 
 const streamCipher = (variant: StreamVariant) => parallelStreamCipher(variant, 'chacha.xor', () => engine().xor);
 

@@ -179,13 +179,23 @@ export function kernelTier(kernel: () => Kernel<KernelExports>): Tier {
   return tierOf(recordOf(kernel));
 }
 
+/** A primitive family's engine on each tier, as tierSelector gives it. */
+export interface TierSelector<E> {
+  /** The engine of the tier a call on this thread runs on now: call it once at the start of each operation. */
+  (): E;
+  /** The engine of `tier`: what a worker runs a job on (the tier its caller chose: workerTier). */
+  readonly of: (tier: Tier) => E;
+}
+
 /**
  * The engine selector of a primitive family whose simd tier runs on
- * `kernel`: call it once at the start of each operation.
+ * `kernel`: the one place a tier is mapped to an engine, for this thread
+ * and for the pool's workers.
  */
-export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): () => E {
+export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): TierSelector<E> {
   const record = recordOf(kernel);
-  return () => (tierOf(record) === 'simd' ? simd : js);
+  const of = (tier: Tier): E => (tier === 'simd' ? simd : js);
+  return Object.assign(() => of(tierOf(record)), { of });
 }
 
 /**

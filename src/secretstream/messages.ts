@@ -4,15 +4,10 @@
  * and tagged, in an order that cannot be changed without detection.
  */
 import type { Pulled, SecretstreamEngine } from './engine.js';
-import { jsSecretstream } from './js.js';
-import { simdSecretstream } from './simd.js';
-import { secretstreamKernel } from './wasm.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from './state.js';
+import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { tierSelector } from '../runtime/kernels.js';
-
-const engine = tierSelector<SecretstreamEngine>(secretstreamKernel, jsSecretstream, simdSecretstream);
 
 /** libsodium's limit: the message's ChaCha20 blocks are 2 .. 2^32 - 1. */
 export const MESSAGE_BYTES_MAX = 64 * (2 ** 32 - 2);
