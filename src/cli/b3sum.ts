@@ -10,7 +10,7 @@ import { checkFile } from './check.js';
 import { hashPath, outputBytes, STDIN, type Run } from './hash.js';
 import { describe, Fatal, Output, readFull } from './io.js';
 import { modeOf } from '../blake3/mode.js';
-import { cores } from '../runtime/pool.js';
+import { cores } from '../runtime/host.js';
 import { ready } from '../runtime/kernels.js';
 
 const HEX = '0123456789abcdef';

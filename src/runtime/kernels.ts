@@ -22,6 +22,7 @@
  * (Poly1305's; a kernel, once instantiated, stays).
  */
 
+import { MAY_COMPILE_SYNCHRONOUSLY } from './host.js';
 import { LinearMemory } from './memory.js';
 
 export type Tier = 'simd' | 'js';
@@ -59,18 +60,6 @@ let requested: Tier | undefined;
 let usable: boolean | undefined;
 /** What `tier()` reports. */
 let last: Tier | undefined;
-
-/**
- * Where a kernel may be compiled synchronously on first use: server
- * runtimes and workers. A page's main thread compiles in the background
- * instead: compiling there blocks the page, and Chromium before 114 refused
- * synchronous compiles of modules over 4 KB on it.
- */
-const MAY_COMPILE_SYNCHRONOUSLY = ((): boolean => {
-  const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } }; WorkerGlobalScope?: abstract new () => unknown };
-  if (g.Deno !== undefined || g.Bun !== undefined || g.process?.versions?.node !== undefined) return true;
-  return typeof g.WorkerGlobalScope === 'function' && globalThis instanceof g.WorkerGlobalScope;
-})();
 
 /** (module (func (result v128) (i8x16.popcnt (i8x16.splat (i32.const 0))))): 31 bytes. */
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);

@@ -20,7 +20,7 @@ import { appendHere, polynomialPieces, PolynomialSum, sealPieces, xorPieces, typ
 import { aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { equalBytes } from '../runtime/memory.js';
+import { equalBytes } from '../runtime/bytes.js';
 import { PARALLEL_MIN, team } from '../runtime/parallel.js';
 import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
