@@ -19,7 +19,7 @@ import * as noble from '@noble/ciphers/chacha.js';
 import { poly1305 as noblePoly1305 } from '@noble/ciphers/_poly1305.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type Sodium from 'libsodium-wrappers';
-import { kernelMemories } from '../dist/runtime/kernels.js';
+import { kernelMemories } from './internal.js';
 
 export const TIERS = ['simd', 'js'] as const;
 export type TierName = (typeof TIERS)[number];

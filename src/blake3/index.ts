@@ -5,8 +5,9 @@
  */
 import type { TreeState } from './engine.js';
 import { ROOT_BYTES } from './layout.js';
-import { byteLength, DEFAULT_LENGTH, engine, modeOf, type Blake3Opts } from './mode.js';
+import { byteLength, DEFAULT_LENGTH, engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
 import * as check from '../runtime/assert.js';
+import { zeroize } from '../runtime/bytes.js';
 
 export type { Blake3Opts } from './mode.js';
 export { blake3Parallel, type Blake3ParallelOpts } from './parallel.js';
@@ -29,14 +30,6 @@ const EMPTY = new Uint8Array(0);
 const SMALL = 64;
 const scratchRoot = new Uint8Array(ROOT_BYTES);
 const BLOCK = 64;
-/** One-shot outputs longer than this are allocated before hashing; shorter ones come out of the engine in one step. */
-const ALLOCATE_FIRST = 1 << 16;
-
-/** Zeroes a[0, n): a loop for short lengths, cheaper than calling TypedArray.prototype.fill. */
-function zero(a: Uint8Array, n = a.length): void {
-  if (n > 64) a.fill(0, 0, n);
-  else for (let i = 0; i < n; i++) a[i] = 0;
-}
 
 /**
  * An incremental BLAKE3: update any number of times with any split, then
@@ -85,7 +78,7 @@ export class Blake3 {
     if (end > this.pending.length) {
       const grown = new Uint8Array(end <= SMALL ? SMALL : end <= CHUNK ? CHUNK : PENDING);
       grown.set(this.pending.subarray(0, this.filled));
-      zero(this.pending);
+      zeroize(this.pending);
       this.pending = grown;
       this.dirty = this.filled;
     }
@@ -136,10 +129,10 @@ export class Blake3 {
   }
 
   private wipeInput(): void {
-    zero(this.pending, this.dirty);
+    zeroize(this.pending, this.dirty);
     this.dirty = this.filled = 0;
-    zero(this.state.stack);
-    zero(this.state.key);
+    zeroize(this.state.stack);
+    zeroize(this.state.key);
   }
 
   /** The next out.length bytes of the output stream, into `out`. */
@@ -194,7 +187,7 @@ export class Blake3 {
         try {
           this.finish(scratchRoot);
         } finally {
-          zero(scratchRoot);
+          zeroize(scratchRoot);
         }
         for (let i = 0; i < this.outputLen; i++) target[i] = this.block[i];
       } else {
@@ -241,8 +234,8 @@ export class Blake3 {
   destroy(): void {
     this.destroyed = true;
     this.wipeInput();
-    zero(this.block);
-    if (this.root !== undefined) zero(this.root);
+    zeroize(this.block);
+    if (this.root !== undefined) zeroize(this.root);
   }
 }
 
@@ -254,15 +247,7 @@ export const blake3 = Object.assign(
   (data: Uint8Array, opts?: Blake3Opts): Uint8Array => {
     if (opts === undefined) return engine().hash(undefined, 0, check.bytes(data, 'data'), DEFAULT_LENGTH);
     // The options first: reading them may run the caller's getters, which then cannot change the data once checked.
-    const mode = modeOf(opts);
-    try {
-      const input = check.bytes(data, 'data');
-      // A long output is allocated first: a length the engine cannot allocate fails before any work.
-      const out = mode.dkLen > ALLOCATE_FIRST ? check.allocate(mode.dkLen, 'dkLen') : undefined;
-      return engine().hash(mode.key, mode.flags, input, mode.dkLen, out);
-    } finally {
-      if (mode.derived) mode.key.fill(0);
-    }
+    return hashOnce(modeOf(opts), data);
   },
   {
     create: (opts?: Blake3Opts): Blake3 => new Blake3(opts),

@@ -1,6 +1,5 @@
 /** BLAKE3's job for the pool's workers (parallel/jobs.ts). */
-import { jsBlake3 } from './js.js';
-import { simdBlake3 } from './simd.js';
+import { engine } from './mode.js';
 import type { JobHandler } from '../runtime/protocol.js';
 
 export const blake3Jobs: Record<string, JobHandler> = {
@@ -11,7 +10,7 @@ export const blake3Jobs: Record<string, JobHandler> = {
    */
   'blake3.subtree': (tier, p, input) => {
     const cv = new Uint8Array(32);
-    (tier === 'js' ? jsBlake3 : simdBlake3).subtree(p.key as Uint8Array, p.flags as number, input!, p.counter as number, cv);
+    engine.of(tier).subtree(p.key as Uint8Array, p.flags as number, input!, p.counter as number, cv);
     return cv;
   },
 };

@@ -14,9 +14,9 @@
  */
 import type { Blake3Engine, RootNode, TreeState } from './engine.js';
 import { CHUNK_END, CHUNK_START, IV, IV_BYTES, MAX_DEPTH, PARENT, ROOT_FLAG } from './layout.js';
-import { high32, low32, readLE32, writeLE32 } from '../runtime/bytes.js';
+import { high32, low32, readLE32, writeLE32, zeroize } from '../runtime/bytes.js';
+import { HOST_LE } from '../runtime/host.js';
 
-const HOST_LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const IV0 = IV[0] | 0, IV1 = IV[1] | 0, IV2 = IV[2] | 0, IV3 = IV[3] | 0;
 const TWO32 = 0x100000000;
 
@@ -335,20 +335,14 @@ function saveState(state: TreeState): void {
   for (let i = 0; i < 8 * depth; i++) writeLE32(state.stack, 4 * i, stack[i]);
 }
 
-/** Zeroes words [0, n) of `a`: a loop, cheaper than a call to TypedArray.prototype.fill for the few words short calls use. */
-function zero(a: Uint32Array, n: number): void {
-  if (n > 64) a.fill(0, 0, n);
-  else for (let i = 0; i < n; i++) a[i] = 0;
-}
-
 /** Zeroes every buffer that held key words, chaining values or data (`words` of data32). */
 function wipe(words: number): void {
-  zero(data32, words);
-  zero(key, 8);
-  zero(cv, 8);
-  zero(stack, 8 * (Math.max(high, depth) + 1));
-  zero(root, 26);
-  zero(block, 16);
+  zeroize(data32, words);
+  zeroize(key, 8);
+  zeroize(cv, 8);
+  zeroize(stack, 8 * (Math.max(high, depth) + 1));
+  zeroize(root, 26);
+  zeroize(block, 16);
   mode = depth = high = counter = base = 0;
 }
 
@@ -403,7 +397,7 @@ function finishRoot(data: Uint8Array, at: number, n: number): number {
   const lo = counter >>> 0, hi = Math.floor(counter / TWO32);
   // Zero-padded to whole words and blocks.
   const words = Math.max(16, (n + 63) & ~63) >>> 2;
-  zero(data32, words);
+  zeroize(data32, words);
   data8.set(at === 0 && n === data.length ? data : data.subarray(at, at + n));
   if (!HOST_LE) for (let i = 0; i < words; i++) data32[i] = bswap(data32[i]);
   const blocks = Math.max(1, (n + 63) >>> 6);

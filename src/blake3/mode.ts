@@ -61,3 +61,21 @@ export function modeOf(opts: unknown): Mode {
   }
   return { key: IV_BYTES, flags: 0, dkLen: length, derived: false };
 }
+
+/** One-shot outputs longer than this are allocated before hashing; shorter ones come out of the engine in one step. */
+const ALLOCATE_FIRST = 1 << 16;
+
+/**
+ * The one-shot hash of `data` under `mode` (blake3(), and blake3Parallel
+ * below PARALLEL_MIN); a derived key is wiped afterwards, whatever happens.
+ */
+export function hashOnce(mode: Mode, data: unknown): Uint8Array {
+  try {
+    const input = check.bytes(data, 'data');
+    // A long output is allocated first: a length the engine cannot allocate fails before any work.
+    const out = mode.dkLen > ALLOCATE_FIRST ? check.allocate(mode.dkLen, 'dkLen') : undefined;
+    return engine().hash(mode.key, mode.flags, input, mode.dkLen, out);
+  } finally {
+    if (mode.derived) mode.key.fill(0);
+  }
+}

@@ -14,8 +14,7 @@
  */
 import type { TreeState } from './engine.js';
 import { ROOT_BYTES } from './layout.js';
-import { byteLength, engine, modeOf, type Blake3Opts } from './mode.js';
-import { blake3 } from './index.js';
+import { byteLength, engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
 import * as check from '../runtime/assert.js';
 import { workerTier } from '../runtime/kernels.js';
 import { PARALLEL_MIN, team } from '../runtime/parallel.js';
@@ -121,10 +120,7 @@ export const blake3Parallel = Object.assign(
     const mode = modeOf(opts);
     const asked = opts?.workers === undefined ? undefined : byteLength(opts.workers, 'workers');
     const n = input.length;
-    if (n < PARALLEL_MIN || asked === 0) {
-      if (mode.derived) mode.key.fill(0);
-      return blake3(input, opts === undefined ? undefined : { dkLen: opts.dkLen, key: opts.key, context: opts.context });
-    }
+    if (n < PARALLEL_MIN || asked === 0) return hashOnce(mode, input);
     const state: TreeState = { key: mode.derived ? mode.key : mode.key.slice(), flags: mode.flags, chunks: 0, base: 0, depth: 0, stack: new Uint8Array(0) };
     const root = new Uint8Array(ROOT_BYTES);
     try {

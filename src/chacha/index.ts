@@ -4,18 +4,12 @@
  * the ChaCha20-Poly1305 and XChaCha20-Poly1305 AEADs. Call shapes follow
  * @noble/ciphers, so switching is a changed import.
  */
-import type { ChachaEngine } from './engine.js';
-import { jsChacha } from './js.js';
-import { simdChacha } from './simd.js';
-import { chachaKernel } from './wasm.js';
 import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, EMPTY, openArgs, sealArgs, XCHACHA20 } from './args.js';
+import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
 import { type Aead, aeadParams } from '../runtime/aead.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { tierSelector } from '../runtime/kernels.js';
-
-const engine = tierSelector<ChachaEngine>(chachaKernel, jsChacha, simdChacha);
 
 export type { XorStream } from '../runtime/stream-cipher.js';
 export type { Aead, AeadParams } from '../runtime/aead.js';

@@ -1,12 +1,11 @@
 /** The ChaCha family's jobs for the pool's workers (parallel/jobs.ts). */
-import { jsChacha } from './js.js';
-import { simdChacha } from './simd.js';
+import { engine } from './tiers.js';
 import { sealJob } from '../poly1305/polynomial.js';
 import type { Tier } from '../runtime/kernels.js';
 import { xorJob } from '../runtime/parallel-stream.js';
 import type { JobHandler } from '../runtime/protocol.js';
 
-const xorOf = (tier: Tier) => (tier === 'js' ? jsChacha : simdChacha).xor;
+const xorOf = (tier: Tier) => engine.of(tier).xor;
 
 export const chachaJobs: Record<string, JobHandler> = {
   'chacha.xor': xorJob(xorOf),

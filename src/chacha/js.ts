@@ -8,11 +8,11 @@ import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import type { Poly1305State } from '../poly1305/engine.js';
 import { inputBlock } from './state.js';
-import { readLE32, writeLE32 } from '../runtime/bytes.js';
+import { equalBytes, lengthBlock, readLE32, writeLE32 } from '../runtime/bytes.js';
+import { HOST_LE } from '../runtime/host.js';
 
 
 /** Typed-array words are host-endian; the 4-bytes-at-a-time path needs little-endian. */
-const HOST_LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** out[i..i+3] = data[i..i+3] XOR the little-endian bytes of `w` (Uint8Array stores truncate). */
 function xorLE32(data: Uint8Array, out: Uint8Array, i: number, w: number): void {
@@ -221,13 +221,7 @@ function macAad(state: Uint32Array, aad: Uint8Array): Poly1305State {
 function macFinish(mac: Poly1305State, aadLength: number, ciphertext: Uint8Array, tag: Uint8Array): void {
   mac.update(ciphertext);
   mac.update(ZEROS.subarray(0, -ciphertext.length & 15));
-  const lengths = new Uint8Array(16);
-  // Lengths are below 2^53, so the high word is the quotient by 2^32.
-  writeLE32(lengths, 0, aadLength);
-  writeLE32(lengths, 4, Math.floor(aadLength / 0x100000000));
-  writeLE32(lengths, 8, ciphertext.length);
-  writeLE32(lengths, 12, Math.floor(ciphertext.length / 0x100000000));
-  mac.update(lengths);
+  mac.update(lengthBlock(aadLength, ciphertext.length));
   mac.digestInto(tag);
 }
 
@@ -264,11 +258,8 @@ function open(
   // The tag covers the ciphertext, so compute it before `out` (which may be the ciphertext) is overwritten.
   const expected = new Uint8Array(16);
   macFinish(macAad(state, aad), aad.length, ciphertext, expected);
-  // Constant-time comparison: OR together every byte difference, no early exit.
-  let diff = 0;
-  for (let i = 0; i < 16; i++) diff |= expected[i] ^ tag[i];
+  const ok = equalBytes(expected, 0, tag, 0, 16);
   expected.fill(0);
-  const ok = diff === 0;
   // Forgeries are not decrypted; whether the tag verified is public (it is the result).
   if (ok) {
     state[12] = 1;

@@ -11,22 +11,16 @@
  * the tag over the whole ciphertext before it makes any plaintext.
  */
 import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
-import type { ChachaEngine } from './engine.js';
 import { chacha20poly1305 as syncChacha20poly1305, xchacha20poly1305 as syncXchacha20poly1305 } from './index.js';
-import { jsChacha } from './js.js';
-import { simdChacha } from './simd.js';
-import { chachaKernel } from './wasm.js';
+import { engine } from './tiers.js';
 import { appendHere, polynomialPieces, PolynomialSum, sealPieces, xorPieces, type AeadCipher } from '../parallel/aead.js';
 import { type Aead, aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { tierSelector } from '../runtime/kernels.js';
-import { equalBytes } from '../runtime/memory.js';
+import { equalBytes, lengthBlock } from '../runtime/bytes.js';
 import { PARALLEL_MIN, team } from '../runtime/parallel.js';
 import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
-
-const engine = tierSelector<ChachaEngine>(chachaKernel, jsChacha, simdChacha);
 
 const streamCipher = (variant: StreamVariant) => parallelStreamCipher(variant, 'chacha.xor', () => engine().xor);
 
@@ -37,15 +31,6 @@ export const chacha20orig = streamCipher(CHACHA20_ORIG);
 export const xchacha20 = streamCipher(XCHACHA20);
 
 const CIPHER: AeadCipher = { family: 'chacha', xor: () => engine().xor, zeroPad: true };
-
-/** RFC 8439 §2.8's last Poly1305 block: the aad's and the ciphertext's lengths, little-endian 64-bit. */
-function lengthBlock(aadLength: number, length: number): Uint8Array {
-  const b = new Uint8Array(16);
-  const v = new DataView(b.buffer);
-  v.setBigUint64(0, BigInt(aadLength), true);
-  v.setBigUint64(8, BigInt(length), true);
-  return b;
-}
 
 class ParallelChachaPoly1305 implements ParallelAead {
   private readonly key: Uint8Array;

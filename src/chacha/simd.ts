@@ -12,7 +12,8 @@ import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, SLICE, STATE } from './
 import type { ChachaEngine } from './engine.js';
 import { SIGMA, TAU } from './state.js';
 import { chachaKernel, chachaVariants, type ChachaKernel } from './wasm.js';
-import { equalBytes, type LinearMemory } from '../runtime/memory.js';
+import { equalBytes } from '../runtime/bytes.js';
+import type { LinearMemory } from '../runtime/memory.js';
 
 /** Words 0..11 of the input block (RFC 8439 §2.3): the constants and the key (a 16-byte key twice, under TAU). */
 function writeKey(mem: LinearMemory, key: Uint8Array): void {

@@ -9,27 +9,9 @@
  * against native b3sum: test/cli/b3sum.test.ts).
  */
 
-import { checkConflicts, checkRequired, flagWithValue, OPTIONS, repeated, SHORT, u64, unexpected, unknownLong, valueRequired, type Seen } from './clap.js';
+import { checkConflicts, checkRequired, flagWithValue, OPTIONS, repeated, SHORT, u64, unexpected, unknownLong, valueRequired, type B3sumArgs, type Seen } from './clap.js';
 
-export { UsageError } from './clap.js';
-
-export interface B3sumArgs {
-  files: string[];
-  keyed: boolean;
-  deriveKey: string | undefined;
-  /** u64 values as b3sum reads them: exact (a seek past 2^53 is not rounded). */
-  length: bigint;
-  seek: bigint;
-  numThreads: bigint | undefined;
-  noMmap: boolean;
-  noNames: boolean;
-  raw: boolean;
-  tag: boolean;
-  check: boolean;
-  quiet: boolean;
-  help: boolean;
-  version: boolean;
-}
+export { UsageError, type B3sumArgs } from './clap.js';
 
 /**
  * The parse, in clap's order of events. An option whose value is the next

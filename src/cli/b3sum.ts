@@ -5,58 +5,16 @@
  * carriage return (a leading backslash, then \\ \n \r), its --check
  * messages, and exit code 1 when any file failed (2 for usage errors).
  */
-import { closeSync, openSync } from 'node:fs';
 import { parseArgs, UsageError, type B3sumArgs } from './args.js';
 import { PROGRAM } from './clap.js';
 import { checkFile } from './check.js';
-import { hashFd, type Keying } from './hash.js';
-import { describe, Output, readFull } from './io.js';
-import type { RootNode } from '../blake3/engine.js';
-import { engine, modeOf } from '../blake3/mode.js';
-import { cores } from '../runtime/pool.js';
+import { hashPath, outputBytes, STDIN, type Run } from './hash.js';
+import { describe, Fatal, Output, readFull } from './io.js';
+import { modeOf } from '../blake3/mode.js';
+import { cores } from '../runtime/host.js';
 import { ready } from '../runtime/kernels.js';
 
-const STDIN = 0;
 const HEX = '0123456789abcdef';
-
-/** What one run shares: the arguments, the mode, the streams. */
-export interface Run {
-  args: B3sumArgs;
-  keying: Keying;
-  workers: number;
-  out: Output;
-  err: Output;
-}
-
-/** A failure b3sum reports as `Error: <message>` (its main() returning an error): exit code 1. */
-export class Fatal extends Error {}
-
-/**
- * Output bytes [seek, seek + length) of `root`, a block-aligned piece at a
- * time. Both are u64s, kept exact: the output block counter of a seek
- * past 2^53 is past 2^47, and b3sum goes on past 2^64 bytes.
- */
-export function* outputBytes(root: RootNode, seek: bigint, length: bigint): Generator<Uint8Array> {
-  const STEP = 1 << 16;
-  let counter = seek / 64n;
-  let skip = Number(seek % 64n);
-  let left = length;
-  const block = new Uint8Array(STEP + 64);
-  try {
-    while (left > 0n) {
-      const want = left < BigInt(STEP) ? Number(left) : STEP;
-      const blocks = Math.ceil((skip + want) / 64);
-      const piece = block.subarray(0, 64 * blocks);
-      engine().output(root, counter, piece);
-      counter += BigInt(blocks);
-      yield piece.subarray(skip, skip + want);
-      left -= BigInt(want);
-      skip = 0;
-    }
-  } finally {
-    block.fill(0);
-  }
-}
 
 function hex(bytes: Uint8Array): string {
   let s = '';
@@ -68,20 +26,6 @@ function hex(bytes: Uint8Array): string {
 export function escapeName(name: string): { name: string; escaped: boolean } {
   if (!/[\\\n\r]/.test(name)) return { name, escaped: false };
   return { name: name.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r'), escaped: true };
-}
-
-/** The root node of a path (`-`: standard input), or the error b3sum would print for it. */
-export async function hashPath(run: Run, path: string): Promise<RootNode> {
-  if (path === '-') {
-    if (run.args.keyed) throw new Error('Cannot open `-` in keyed mode');
-    return hashFd(STDIN, run.keying, 0);
-  }
-  const fd = openSync(path, 'r');
-  try {
-    return await hashFd(fd, run.keying, run.args.noMmap ? 0 : run.workers);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 async function hashOne(run: Run, path: string): Promise<void> {

@@ -7,10 +7,9 @@
  * are compared in constant time.
  */
 import { closeSync, openSync } from 'node:fs';
-import { Fatal, hashPath, outputBytes, type Run } from './b3sum.js';
-import { describe, readFull } from './io.js';
-
-const STDIN = 0;
+import { hashPath, outputBytes, STDIN, type Run } from './hash.js';
+import { describe, Fatal, readFull } from './io.js';
+import { equalBytes } from '../runtime/bytes.js';
 
 /** The lines of a file with their line endings, as Rust's read_line gives them; invalid UTF-8 ends the run. */
 function* lines(fd: number): Generator<string> {
@@ -95,13 +94,6 @@ function parseLine(raw: string): Parsed {
   return { shown: (escaped ? '\\' : '') + name, path, expected };
 }
 
-/** Whether a and b (32 bytes each) are equal, in time independent of where they differ. */
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  let d = 0;
-  for (let i = 0; i < 32; i++) d |= a[i]! ^ b[i]!;
-  return d === 0;
-}
-
 async function checkLine(run: Run, raw: string): Promise<boolean> {
   let parsed: Parsed;
   try {
@@ -121,7 +113,7 @@ async function checkLine(run: Run, raw: string): Promise<boolean> {
     run.out.write(`${parsed.shown}: FAILED (${describe(e)})\n`);
     return false;
   }
-  const ok = equal(found, parsed.expected);
+  const ok = equalBytes(found, 0, parsed.expected, 0, 32);
   found.fill(0);
   if (!ok) run.out.write(`${parsed.shown}: FAILED\n`);
   else if (!run.args.quiet) run.out.write(`${parsed.shown}: OK\n`);

@@ -4,13 +4,31 @@
  * mistyped option (strsim's Jaro similarity), each error's text to the
  * byte, as the official b3sum (Rust, clap 4) prints them. args.ts parses.
  */
-import type { B3sumArgs } from './args.js';
 
 /** A usage error: printed to standard error as is, exit code 2. */
 export class UsageError extends Error {}
 
 /** The command as a user types it: usage lines and --help name it (where b3sum's name `b3sum`). */
 export const PROGRAM = 'fourfold b3sum';
+
+/** The parsed command line. */
+export interface B3sumArgs {
+  files: string[];
+  keyed: boolean;
+  deriveKey: string | undefined;
+  /** u64 values as b3sum reads them: exact (a seek past 2^53 is not rounded). */
+  length: bigint;
+  seek: bigint;
+  numThreads: bigint | undefined;
+  noMmap: boolean;
+  noNames: boolean;
+  raw: boolean;
+  tag: boolean;
+  check: boolean;
+  quiet: boolean;
+  help: boolean;
+  version: boolean;
+}
 
 export interface Spec {
   key: keyof B3sumArgs;

@@ -8,6 +8,9 @@
 import { readSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 
+/** A failure b3sum reports as `Error: <message>` (its main() returning an error): exit code 1. */
+export class Fatal extends Error {}
+
 /** glibc's strerror() for the errors a file read can meet. */
 const STRERROR: Record<string, string> = {
   EPERM: 'Operation not permitted', ENOENT: 'No such file or directory', EIO: 'Input/output error',

@@ -7,10 +7,9 @@
  * the whole ciphertext and checked first, and only then is any plaintext
  * made, so none is ever written before the tag verified.
  */
-import { chachaKernel } from '../chacha/wasm.js';
 import { PolynomialSum } from '../poly1305/combine.js';
-import { blocksOf, encryptThenPolynomial, polyEngine, polynomialOf } from '../poly1305/polynomial.js';
-import { kernelTier } from '../runtime/kernels.js';
+import { blocksOf, encryptThenPolynomial, polynomialOf } from '../poly1305/polynomial.js';
+import { engine as polyHere } from '../poly1305/tiers.js';
 import { transform, type Part } from '../runtime/parallel.js';
 import { counterAfter } from '../runtime/parallel-stream.js';
 import type { PoolWorker } from '../runtime/pool.js';
@@ -32,9 +31,6 @@ const rOnly = (oneTimeKey: Uint8Array): Uint8Array => {
   k.set(oneTimeKey.subarray(0, 16));
   return k;
 };
-
-/** The Poly1305 engine for work on this thread: its simd tier runs on the ChaCha kernel module, whichever the cipher. */
-const polyHere = () => polyEngine(kernelTier(chachaKernel));
 
 /** Appends the pieces' polynomials to `sum`, in order, and wipes them. */
 export function appendParts(sum: PolynomialSum, parts: readonly Part[]): void {

@@ -2,15 +2,9 @@
  * Poly1305 one-time authenticator (RFC 8439 §2.5). A key must authenticate
  * one message only; the AEADs in fourfold/chacha derive a fresh one per nonce.
  */
-import type { Poly1305Engine, Poly1305State } from './engine.js';
-import { jsPoly1305 } from './js.js';
-import { simdPoly1305 } from './simd.js';
+import type { Poly1305State } from './engine.js';
+import { engine } from './tiers.js';
 import { bytes } from '../runtime/assert.js';
-import { chachaKernel } from '../chacha/wasm.js';
-import { tierSelector } from '../runtime/kernels.js';
-
-/** Poly1305's simd tier runs on the ChaCha kernel module, which links in poly1305/kernel.ts. */
-const engine = tierSelector<Poly1305Engine>(chachaKernel, jsPoly1305, simdPoly1305);
 
 /** An incremental Poly1305: update any number of times, then digest once. */
 export class Poly1305 {

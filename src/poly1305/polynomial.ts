@@ -3,13 +3,10 @@
  * together): the Poly1305 part of fourfold/parallel's jobs.
  */
 import type { Poly1305Engine } from './engine.js';
-import { jsPoly1305 } from './js.js';
-import { simdPoly1305 } from './simd.js';
+import { engine } from './tiers.js';
 import type { Tier } from '../runtime/kernels.js';
 import type { JobHandler } from '../runtime/protocol.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
-
-export const polyEngine = (tier: Tier): Poly1305Engine => (tier === 'js' ? jsPoly1305 : simdPoly1305);
 
 const ZEROS = new Uint8Array(16);
 
@@ -60,5 +57,5 @@ export function encryptThenPolynomial(
  */
 export function sealJob(xorOf: (tier: Tier) => KeystreamXor, zeroPad: boolean): JobHandler {
   return (tier, p, input, output) =>
-    encryptThenPolynomial(xorOf(tier), polyEngine(tier), p.key as Uint8Array, p.nonce as Uint8Array, p.counter as number, p.polyKey as Uint8Array, zeroPad, input!, output!);
+    encryptThenPolynomial(xorOf(tier), engine.of(tier), p.key as Uint8Array, p.nonce as Uint8Array, p.counter as number, p.polyKey as Uint8Array, zeroPad, input!, output!);
 }

@@ -162,7 +162,7 @@ export function output(value: unknown, length: number, name = 'output'): Uint8Ar
 }
 
 /** Whether `buffer` is a SharedArrayBuffer of any realm (this realm's ArrayBuffers answer without a brand check, which throws for them). */
-function isShared(buffer: ArrayBufferLike): boolean {
+export function isSharedBuffer(buffer: ArrayBufferLike): boolean {
   return !(buffer instanceof ArrayBuffer) && has(sharedByteLength, buffer);
 }
 
@@ -178,7 +178,7 @@ export function sameMemory(input: Uint8Array, out: Uint8Array): boolean {
   const x = input.buffer;
   const y = out.buffer;
   if (x === y) return true;
-  if (out.length === 0 || !isShared(x) || !isShared(y) || sharedByteLength!(x) !== sharedByteLength!(y)) return false;
+  if (out.length === 0 || !isSharedBuffer(x) || !isSharedBuffer(y) || sharedByteLength!(x) !== sharedByteLength!(y)) return false;
   const there = new Uint8Array(x, out.byteOffset, 1);
   const saved = out[0]!;
   const probe = there[0]! ^ 0xff;

@@ -1,4 +1,9 @@
-/** Byte-array helpers: little-endian 32-bit words at any alignment (the JS tiers' loads and stores), 64-bit counters' halves, and zeroing. */
+/**
+ * Byte-array helpers: little-endian 32-bit words at any alignment (the JS
+ * tiers' loads and stores), 64-bit counters' halves, the AEADs' length
+ * block, constant-time comparison, and zeroing.
+ */
+import { isSharedBuffer } from './assert.js';
 
 /** The word at `b[i..i+4]`, as a signed 32-bit integer (`>>> 0` for unsigned). */
 export function readLE32(b: Uint8Array, i: number): number {
@@ -19,13 +24,39 @@ export const low32 = (value: number | bigint): number => (typeof value === 'numb
 /** Its high 32 bits. */
 export const high32 = (value: number | bigint): number => (typeof value === 'number' ? Math.floor(value / 0x100000000) : Number(value >> 32n));
 
+/**
+ * The last Poly1305 block of RFC 8439 §2.8's AEAD (and of secretstream's
+ * messages): two lengths as little-endian 64-bit words, into `into` (16
+ * bytes). Lengths are below 2^53, so each high word is the quotient by 2^32.
+ */
+export function lengthBlock(first: number, second: number, into = new Uint8Array(16)): Uint8Array {
+  writeLE32(into, 0, first);
+  writeLE32(into, 4, Math.floor(first / 0x100000000));
+  writeLE32(into, 8, second);
+  writeLE32(into, 12, Math.floor(second / 0x100000000));
+  return into;
+}
+
+/** Constant-time comparison of `length` bytes: no early exit on the first difference. */
+export function equalBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
+  let diff = 0;
+  for (let i = 0; i < length; i++) diff |= a[aStart + i] ^ b[bStart + i];
+  return diff === 0;
+}
+
+/** Whether `b` views a SharedArrayBuffer (of any realm). */
+export const isShared = (b: Uint8Array): boolean => isSharedBuffer(b.buffer);
+
 const ZEROS = new Uint8Array(65536);
 /**
- * Zeroes `b`, also where it views a SharedArrayBuffer: there
- * TypedArray.prototype.fill takes V8's element-by-element path (383 µs
- * per MiB in Node 20), while copying from an array of zeros is a plain
- * memory copy (44 µs).
+ * Zeroes b[0, n): a loop for the few elements short calls use (cheaper
+ * than calling TypedArray.prototype.fill), else fill, except where `b`
+ * views a SharedArrayBuffer: there fill takes V8's element-by-element path
+ * (383 µs per MiB in Node 20), while copying from an array of zeros is a
+ * plain memory copy (44 µs).
  */
-export function zeroize(b: Uint8Array): void {
-  for (let at = 0; at < b.length; at += ZEROS.length) b.set(ZEROS.subarray(0, Math.min(ZEROS.length, b.length - at)), at);
+export function zeroize(b: Uint8Array | Uint32Array, n = b.length): void {
+  if (n <= 64) for (let i = 0; i < n; i++) b[i] = 0;
+  else if (b instanceof Uint8Array && isShared(b)) for (let at = 0; at < n; at += ZEROS.length) b.set(ZEROS.subarray(0, Math.min(ZEROS.length, n - at)), at);
+  else b.fill(0, 0, n);
 }

@@ -22,6 +22,7 @@
  * (Poly1305's; a kernel, once instantiated, stays).
  */
 
+import { MAY_COMPILE_SYNCHRONOUSLY } from './host.js';
 import { LinearMemory } from './memory.js';
 
 export type Tier = 'simd' | 'js';
@@ -59,18 +60,6 @@ let requested: Tier | undefined;
 let usable: boolean | undefined;
 /** What `tier()` reports. */
 let last: Tier | undefined;
-
-/**
- * Where a kernel may be compiled synchronously on first use: server
- * runtimes and workers. A page's main thread compiles in the background
- * instead: compiling there blocks the page, and Chromium before 114 refused
- * synchronous compiles of modules over 4 KB on it.
- */
-const MAY_COMPILE_SYNCHRONOUSLY = ((): boolean => {
-  const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } }; WorkerGlobalScope?: abstract new () => unknown };
-  if (g.Deno !== undefined || g.Bun !== undefined || g.process?.versions?.node !== undefined) return true;
-  return typeof g.WorkerGlobalScope === 'function' && globalThis instanceof g.WorkerGlobalScope;
-})();
 
 /** (module (func (result v128) (i8x16.popcnt (i8x16.splat (i32.const 0))))): 31 bytes. */
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
@@ -179,13 +168,23 @@ export function kernelTier(kernel: () => Kernel<KernelExports>): Tier {
   return tierOf(recordOf(kernel));
 }
 
+/** A primitive family's engine on each tier, as tierSelector gives it. */
+export interface TierSelector<E> {
+  /** The engine of the tier a call on this thread runs on now: call it once at the start of each operation. */
+  (): E;
+  /** The engine of `tier`: what a worker runs a job on (the tier its caller chose: workerTier). */
+  readonly of: (tier: Tier) => E;
+}
+
 /**
  * The engine selector of a primitive family whose simd tier runs on
- * `kernel`: call it once at the start of each operation.
+ * `kernel`: the one place a tier is mapped to an engine, for this thread
+ * and for the pool's workers.
  */
-export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): () => E {
+export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): TierSelector<E> {
   const record = recordOf(kernel);
-  return () => (tierOf(record) === 'simd' ? simd : js);
+  const of = (tier: Tier): E => (tier === 'simd' ? simd : js);
+  return Object.assign(() => of(tierOf(record)), { of });
 }
 
 /**

@@ -76,10 +76,3 @@ export class LinearMemory {
     }
   }
 }
-
-/** Constant-time comparison of `length` bytes: no early exit on the first difference. */
-export function equalBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
-  let diff = 0;
-  for (let i = 0; i < length; i++) diff |= a[aStart + i] ^ b[bStart + i];
-  return diff === 0;
-}

@@ -3,7 +3,9 @@
  * workers, which workers it gets, and moving a byte range through pieces
  * (slots of the pool, or the caller's SharedArrayBuffers directly).
  */
-import { canShare, cores, pool, PIECE, type PoolWorker } from './pool.js';
+import { isShared } from './bytes.js';
+import { cores } from './host.js';
+import { canShare, pool, PIECE, type PoolWorker } from './pool.js';
 import type { JobParams } from './protocol.js';
 import { runInOrder, runPieces, type Piece, type PieceWork } from './schedule.js';
 import { workerTier } from './kernels.js';
@@ -32,8 +34,6 @@ export function team(bytes: number, asked?: number): PoolWorker[] {
   const count = Math.min(wanted, Math.ceil(bytes / PIECE) - 1);
   return count > 0 ? pool.grow(count) : [];
 }
-
-export const isShared = (b: Uint8Array): boolean => typeof SharedArrayBuffer === 'function' && b.buffer instanceof SharedArrayBuffer;
 
 /** A piece of a transform, and what its job returned (a polynomial, for instance). */
 export interface Part extends Piece {

@@ -24,6 +24,7 @@
  */
 import type { FromWorker, Job, JobParams } from './protocol.js';
 import { zeroize } from './bytes.js';
+import { builtinModule } from './host.js';
 import type { Tier } from './kernels.js';
 
 /** Bytes of a slot: the largest piece of data one job carries. */
@@ -64,15 +65,7 @@ export interface WorkerThreads {
 }
 
 /** node:worker_threads where the runtime has it (Node, Bun, Deno), without an import a bundler would follow. */
-export function workerThreads(): WorkerThreads | undefined {
-  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  if (typeof p?.getBuiltinModule !== 'function') return undefined;
-  try {
-    return p.getBuiltinModule('node:worker_threads') as WorkerThreads | undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const workerThreads = (): WorkerThreads | undefined => builtinModule<WorkerThreads>('node:worker_threads');
 
 /** Where the worker comes from: the package's worker module, or what configure({ workerUrl }) set. */
 let workerUrl: URL | undefined;
@@ -342,7 +335,7 @@ export class PoolWorker {
     this.pending.clear();
     this.free.push(...inflight);
     this.zeroSlots();
-    void this.handle?.terminate().then(() => inflight.forEach(zeroize));
+    void this.handle?.terminate().then(() => inflight.forEach((slot) => zeroize(slot)));
   }
 }
 
@@ -418,12 +411,3 @@ export class Pool {
 }
 
 export const pool = new Pool();
-
-/** Logical cores: navigator.hardwareConcurrency, or os.availableParallelism() in Node 20 (which has no navigator). */
-export function cores(): number {
-  const n = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
-  if (typeof n === 'number' && n > 0) return n;
-  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const os = p?.getBuiltinModule?.('node:os') as typeof import('node:os') | undefined;
-  return os?.availableParallelism?.() ?? os?.cpus().length ?? 1;
-}

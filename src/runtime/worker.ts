@@ -6,7 +6,7 @@
  * top-level await and no import of node: modules, so that bundlers build
  * it with their defaults (Vite's classic-worker format among them).
  */
-import { zeroize } from './bytes.js';
+import { isShared, zeroize } from './bytes.js';
 import { workerThreads } from './pool.js';
 import type { FromWorker, Job } from './protocol.js';
 import { handlers } from '../parallel/jobs.js';
@@ -32,10 +32,8 @@ function port(): Port {
   };
 }
 
-const isShared = (b: ArrayBufferLike): boolean => typeof SharedArrayBuffer === 'function' && b instanceof SharedArrayBuffer;
-
 /** The slot back to the pool when it was transferred (a shared one never left). */
-const handBack = (data: Uint8Array | undefined): ArrayBuffer[] => (data !== undefined && !isShared(data.buffer) ? [data.buffer as ArrayBuffer] : []);
+const handBack = (data: Uint8Array | undefined): ArrayBuffer[] => (data !== undefined && !isShared(data) ? [data.buffer as ArrayBuffer] : []);
 
 function run(job: Job, out: Port): void {
   const { id, data } = job;
@@ -55,7 +53,7 @@ function run(job: Job, out: Port): void {
   } finally {
     // postMessage copied the result; keys and the like in params are this worker's copies.
     result?.fill(0);
-    for (const value of Object.values(job.params)) if (value instanceof Uint8Array && !isShared(value.buffer)) zeroize(value);
+    for (const value of Object.values(job.params)) if (value instanceof Uint8Array && !isShared(value)) zeroize(value);
   }
 }
 

@@ -7,17 +7,11 @@
  * byte for byte libsodium's.
  */
 import { SALSA20, SALSA2012, SALSA208, writesAhead, XSALSA20 } from './args.js';
-import type { SalsaEngine } from './engine.js';
-import { jsSalsa } from './js.js';
-import { simdSalsa } from './simd.js';
-import { salsaKernel } from './wasm.js';
+import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { type Aead, TAG_LENGTH, aeadParams } from '../runtime/aead.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { tierSelector } from '../runtime/kernels.js';
 import { streamCipher as stream, type StreamVariant, type XorStream } from '../runtime/stream-cipher.js';
-
-const engine = tierSelector<SalsaEngine>(salsaKernel, jsSalsa, simdSalsa);
 
 const streamCipher = (variant: StreamVariant): XorStream => stream(variant, () => engine().xor);
 

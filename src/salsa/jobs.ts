@@ -1,12 +1,11 @@
 /** The Salsa20 family's jobs for the pool's workers (parallel/jobs.ts). */
-import { jsSalsa } from './js.js';
-import { simdSalsa } from './simd.js';
+import { engine } from './tiers.js';
 import { sealJob } from '../poly1305/polynomial.js';
 import type { Tier } from '../runtime/kernels.js';
 import { xorJob } from '../runtime/parallel-stream.js';
 import type { JobHandler } from '../runtime/protocol.js';
 
-const xorOf = (tier: Tier) => (tier === 'js' ? jsSalsa : simdSalsa).xor;
+const xorOf = (tier: Tier) => engine.of(tier).xor;
 
 export const salsaJobs: Record<string, JobHandler> = {
   'salsa.xor': xorJob(xorOf),

@@ -7,11 +7,10 @@
 import type { SalsaEngine } from './engine.js';
 import { CONSTANT_WORDS, HSALSA_WORDS, SIGMA, TAU } from './constants.js';
 import { jsPoly1305 } from '../poly1305/js.js';
-import { equalBytes } from '../runtime/memory.js';
-import { readLE32 } from '../runtime/bytes.js';
+import { equalBytes, readLE32 } from '../runtime/bytes.js';
+import { HOST_LE } from '../runtime/host.js';
 
 /** Typed-array words are host-endian; the keystream is little-endian words. */
-const HOST_LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** The 16 input words (§10) for a 32- or 16-byte key, an 8-byte nonce and a 64-bit block counter. */
 function inputWords(key: Uint8Array, nonce8: Uint8Array, counterLow: number, counterHigh: number): Uint32Array {

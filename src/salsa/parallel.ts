@@ -14,22 +14,16 @@
  * copy of the input (the synchronous function copies in one such case too).
  */
 import { overlaps, SALSA20, SALSA2012, SALSA208, XSALSA20 } from './args.js';
-import type { SalsaEngine } from './engine.js';
 import { xsalsa20poly1305 as syncXsalsa20poly1305 } from './index.js';
-import { jsSalsa } from './js.js';
-import { simdSalsa } from './simd.js';
-import { salsaKernel } from './wasm.js';
+import { engine } from './tiers.js';
 import { appendHere, polynomialPieces, PolynomialSum, sealPieces, xorPieces, type AeadCipher } from '../parallel/aead.js';
 import { aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { tierSelector } from '../runtime/kernels.js';
-import { equalBytes } from '../runtime/memory.js';
+import { equalBytes } from '../runtime/bytes.js';
 import { PARALLEL_MIN, team } from '../runtime/parallel.js';
 import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
-
-const engine = tierSelector<SalsaEngine>(salsaKernel, jsSalsa, simdSalsa);
 
 const streamCipher = (variant: StreamVariant) => parallelStreamCipher(variant, 'salsa.xor', () => engine().xor);
 

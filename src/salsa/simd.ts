@@ -13,7 +13,8 @@ import { BLOCK, BUFFER, FIRST_SLICE, NONCE24, SLICE, STATE } from './layout.js';
 import type { SalsaEngine } from './engine.js';
 import { CONSTANT_WORDS, COUNTER_WORD, KEY_WORDS, NONCE_WORD, SIGMA, TAU } from './constants.js';
 import { salsaKernel, type SalsaKernel } from './wasm.js';
-import { equalBytes, type LinearMemory } from '../runtime/memory.js';
+import { equalBytes } from '../runtime/bytes.js';
+import type { LinearMemory } from '../runtime/memory.js';
 
 /** The constants (words 0, 5, 10, 15) and the key (words 1..4 and 11..14; a 16-byte key fills both) of the input (Salsa20 specification §10). */
 function writeKey(mem: LinearMemory, key: Uint8Array): void {

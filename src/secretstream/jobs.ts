@@ -3,14 +3,10 @@
  * of fourfold/parallel keeps its state (state.ts) in one worker, which
  * seals or opens its messages one after another, in the order they come.
  */
-import type { SecretstreamEngine } from './engine.js';
-import { jsSecretstream } from './js.js';
-import { simdSecretstream } from './simd.js';
 import { StreamState } from './state.js';
-import type { Tier } from '../runtime/kernels.js';
+import { engine } from './tiers.js';
 import type { JobHandler } from '../runtime/protocol.js';
 
-const engine = (tier: Tier): SecretstreamEngine => (tier === 'js' ? jsSecretstream : simdSecretstream);
 const EMPTY = new Uint8Array(0);
 
 /** The streams this worker holds, by the number their caller gave them. */
@@ -30,13 +26,13 @@ function close(id: number): void {
 export const secretstreamJobs: Record<string, JobHandler> = {
   /** params: stream (a number), key, header: the state of a new stream (either side). */
   'secretstream.open': (tier, p) => {
-    streams.set(p.stream as number, new StreamState(engine(tier).chacha, p.key as Uint8Array, p.header as Uint8Array));
+    streams.set(p.stream as number, new StreamState(engine.of(tier).chacha, p.key as Uint8Array, p.header as Uint8Array));
     return undefined;
   },
   /** params: stream, message, tag; result: the sealed message (libsodium's push). */
   'secretstream.push': (tier, p) => {
     const s = stream(p.stream);
-    const e = engine(tier);
+    const e = engine.of(tier);
     const tag = p.tag as number;
     const sealed = e.push(s.key, s.nonce, tag, EMPTY, p.message as Uint8Array);
     s.advance(e.chacha, sealed.subarray(sealed.length - 16), tag);
@@ -48,7 +44,7 @@ export const secretstreamJobs: Record<string, JobHandler> = {
    */
   'secretstream.pull': (tier, p) => {
     const s = stream(p.stream);
-    const e = engine(tier);
+    const e = engine.of(tier);
     const sealed = p.sealed as Uint8Array;
     const pulled = e.pull(s.key, s.nonce, EMPTY, sealed);
     if (pulled === undefined) {

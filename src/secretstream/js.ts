@@ -7,7 +7,7 @@ import { jsChacha } from '../chacha/js.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import type { Poly1305State } from '../poly1305/engine.js';
 import type { SecretstreamEngine } from './engine.js';
-import { writeLE32 } from '../runtime/bytes.js';
+import { equalBytes, lengthBlock } from '../runtime/bytes.js';
 
 const ZEROS = new Uint8Array(16);
 
@@ -34,14 +34,8 @@ function begin(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, byte0: numbe
 function finish(mac: Poly1305State, aadLength: number, ciphertext: Uint8Array, tag: Uint8Array): void {
   mac.update(ciphertext);
   mac.update(ZEROS.subarray(0, ciphertext.length & 15));
-  const lengths = new Uint8Array(16);
-  const macLength = 64 + ciphertext.length;
-  // Lengths are below 2^53, so the high word is the quotient by 2^32.
-  writeLE32(lengths, 0, aadLength);
-  writeLE32(lengths, 4, Math.floor(aadLength / 0x100000000));
-  writeLE32(lengths, 8, macLength);
-  writeLE32(lengths, 12, Math.floor(macLength / 0x100000000));
-  mac.update(lengths);
+  // The MAC covers the tag block too: 64 bytes before the ciphertext.
+  mac.update(lengthBlock(aadLength, 64 + ciphertext.length));
   mac.digestInto(tag);
 }
 
@@ -66,11 +60,8 @@ export const jsSecretstream: SecretstreamEngine = {
     const ciphertext = sealed.subarray(1, n + 1);
     const expected = new Uint8Array(16);
     finish(mac, aad.length, ciphertext, expected);
-    // Constant-time comparison: OR together every byte difference, no early exit.
-    let diff = 0;
-    for (let i = 0; i < 16; i++) diff |= expected[i] ^ sealed[n + 1 + i];
     // Forgeries are not decrypted; whether the MAC verified is public (it is the result).
-    if (diff !== 0) return undefined;
+    if (!equalBytes(expected, 0, sealed, n + 1, 16)) return undefined;
     return { message: jsChacha.xor(key, nonce, 2, 0, 10, ciphertext), tag: other };
   },
 };

@@ -19,7 +19,8 @@ import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { kernelTier, workerTier, type Tier } from '../runtime/kernels.js';
-import { cores, pool } from '../runtime/pool.js';
+import { cores } from '../runtime/host.js';
+import { pool } from '../runtime/pool.js';
 import type { JobParams } from '../runtime/protocol.js';
 
 export type { StreamOptions };

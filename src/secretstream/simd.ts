@@ -14,7 +14,8 @@ import { authenticateAad, simdChacha, wipe, writeInput } from '../chacha/simd.js
 import { chachaVariants } from '../chacha/wasm.js';
 import type { SecretstreamEngine } from './engine.js';
 import { secretstreamKernel, type SecretstreamKernel } from './wasm.js';
-import { equalBytes, type LinearMemory } from '../runtime/memory.js';
+import { equalBytes } from '../runtime/bytes.js';
+import type { LinearMemory } from '../runtime/memory.js';
 
 /** The ChaCha20 (IETF) input block at block counter 0 (RFC 8439 §2.3), then aead_init and the aad. */
 function begin(k: SecretstreamKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array): void {

@@ -16,7 +16,7 @@
  * accepts streams whose FINAL message is a whole chunk (libsodium's
  * file-encryption example writes those).
  */
-import { initPull, initPush, type SecretstreamPull, type SecretstreamPush } from './index.js';
+import { initPull, initPush, type SecretstreamPull, type SecretstreamPush } from './messages.js';
 import { ABYTES, HEADER_BYTES, TAG_FINAL, TAG_MESSAGE } from './state.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';

@@ -6,16 +6,10 @@
  * order (memory order, as Botan and Crypto++).
  */
 import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from './args.js';
-import type { SerpentEngine } from './engine.js';
-import { jsSerpent } from './js.js';
-import { simdSerpent } from './simd.js';
-import { serpentKernel } from './wasm.js';
+import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
-import { tierSelector } from '../runtime/kernels.js';
 
 export { PaddingError, type BlockModeOptions } from './args.js';
-
-const engine = tierSelector<SerpentEngine>(serpentKernel, jsSerpent, simdSerpent);
 
 /** A cipher in @noble/ciphers' shape: returns `output` (new, or the caller's, which may be the input). */
 export interface Cipher {

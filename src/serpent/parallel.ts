@@ -9,18 +9,12 @@
  * after piece, so the calling thread stays free.
  */
 import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from './args.js';
-import type { SerpentEngine } from './engine.js';
-import { jsSerpent } from './js.js';
-import { simdSerpent } from './simd.js';
-import { serpentKernel } from './wasm.js';
 import * as check from '../runtime/assert.js';
-import { tierSelector } from '../runtime/kernels.js';
 import { PARALLEL_MIN, team, transform, type Transform } from '../runtime/parallel.js';
 import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from './index.js';
+import { engine } from './tiers.js';
 
 export { PaddingError, type BlockModeOptions } from './args.js';
-
-const engine = tierSelector<SerpentEngine>(serpentKernel, jsSerpent, simdSerpent);
 
 const BLOCK = 16;
 

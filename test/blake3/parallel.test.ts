@@ -10,8 +10,7 @@
 import { it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { blake3, blake3Parallel, type Blake3ParallelOpts } from 'fourfold/blake3';
-import { PARALLEL_MIN } from '../../dist/blake3/parallel.js';
-import { pool } from '../../dist/runtime/pool.js';
+import { PARALLEL_MIN, pool } from '../internal.js';
 
 const poolStatus = () => pool.status();
 import { assertBytes, assertKernelsWiped, forEachTier, isAllZero, rand } from '../helpers.js';

@@ -8,9 +8,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready } from 'fourfold';
-import { jsBlake3 } from '../../dist/blake3/js.js';
-import { simdBlake3 } from '../../dist/blake3/simd.js';
-import type { Blake3Engine, TreeState } from '../../dist/blake3/engine.js';
+import { type Blake3Engine, jsBlake3, simdBlake3, type TreeState } from '../internal.js';
 import { assertBytes, NO_SIMD, rand, randInt } from '../helpers.js';
 import { nobleBlake3, referenceCompress, referenceOutput } from './reference.js';
 

@@ -8,7 +8,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready } from 'fourfold';
 import { blake3 } from 'fourfold/blake3';
-import { blake3Kernel, blake3Variants } from '../../dist/blake3/wasm.js';
+import { blake3Kernel, blake3Variants } from '../internal.js';
 import { assertBytes, NO_SIMD } from '../helpers.js';
 import { nobleBlake3 } from './reference.js';
 

@@ -8,9 +8,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready } from 'fourfold';
 import { blake3 } from 'fourfold/blake3';
-import { kernelMemories } from '../../dist/runtime/kernels.js';
-import { jsBlake3 } from '../../dist/blake3/js.js';
-import { simdBlake3 } from '../../dist/blake3/simd.js';
+import { jsBlake3, kernelMemories, simdBlake3 } from '../internal.js';
 import { assertBytes, assertKernelsWiped, NO_SIMD, rand, wiped as wipedIn } from '../helpers.js';
 
 /** The wiping rule after `f`, with the blake3 kernel required to be instantiated. */

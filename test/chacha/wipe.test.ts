@@ -18,7 +18,7 @@ import {
   xchacha20poly1305,
 } from 'fourfold/chacha';
 import { poly1305 } from 'fourfold/poly1305';
-import { kernelMemories } from '../../dist/runtime/kernels.js';
+import { kernelMemories } from '../internal.js';
 import { assertBytes, assertKernelsWiped, noble, noblePoly1305, nodeChacha20, NO_SIMD, rand, TWO32, TWO64, wiped } from '../helpers.js';
 
 const SIZES = [0, 1, 63, 64, 65, 255, 256, 1000, 4097, 65537, 300 * 1024 + 3];

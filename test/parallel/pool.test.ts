@@ -11,7 +11,7 @@ import { it, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
-import { pool } from '../../dist/runtime/pool.js';
+import { pool } from '../internal.js';
 import { assertBytes, assertKernelsWiped, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
 import { warmPool } from './pool-helpers.js';
 

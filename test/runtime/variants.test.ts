@@ -5,8 +5,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { VariantPicker } from '../../dist/runtime/variants.js';
-import { chachaKernel, chachaVariants } from '../../dist/chacha/wasm.js';
+import { chachaKernel, chachaVariants, VariantPicker } from '../internal.js';
 import { ready } from 'fourfold';
 import { chacha20, chacha20poly1305 } from 'fourfold/chacha';
 import { chacha20 as nobleChacha20, chacha20poly1305 as nobleAead } from '@noble/ciphers/chacha.js';

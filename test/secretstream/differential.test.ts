@@ -12,7 +12,7 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { initPull, initPush, TAG_FINAL, TAG_MESSAGE, TAG_PUSH, TAG_REKEY } from 'fourfold/secretstream';
-import { stateOf } from '../../dist/secretstream/state.js';
+import { stateOf } from '../internal.js';
 import { assertBytes, forEachTier, guarded, loadSodium, NO_SODIUM, rand, randInt } from '../helpers.js';
 import { sodiumStream, type SodiumState } from './peer.js';
 

@@ -7,9 +7,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { INVERSE_CIRCUITS, SBOX_CIRCUITS, evaluate, parseGates, type Logic } from '../../dist/serpent/sboxes.js';
-import { INVERSE_FUNCTIONS, SBOX_FUNCTIONS } from '../../dist/serpent/js-sboxes.js';
-import { SBOXES, inverse } from '../../dist/serpent/tables.js';
+import { evaluate, inverse, INVERSE_CIRCUITS, INVERSE_FUNCTIONS, type Logic, parseGates, SBOX_CIRCUITS, SBOX_FUNCTIONS, SBOXES } from '../internal.js';
 
 /** x_j as a truth table over the 16 nibbles v (bit v = bit j of v), in a 32-bit word (two copies). */
 const INPUTS = [0, 1, 2, 3].map((j) => {

@@ -1,0 +1,52 @@
+/**
+ * What the JavaScript engine running fourfold offers, detected in one
+ * place: its byte order, whether it may compile a kernel synchronously,
+ * its built-in modules (Node, Bun and Deno) and its logical cores.
+ */
+
+interface HostGlobal {
+  Deno?: unknown;
+  Bun?: unknown;
+  process?: { versions?: { node?: string }; getBuiltinModule?: (id: string) => unknown };
+  WorkerGlobalScope?: abstract new () => unknown;
+  navigator?: { hardwareConcurrency?: number };
+}
+
+const host = globalThis as HostGlobal;
+
+/** Whether the host stores words little-endian, as WebAssembly memory always does: the js tiers then read words in place. */
+export const HOST_LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Where a kernel may be compiled synchronously on first use: server
+ * runtimes and workers. A page's main thread compiles in the background
+ * instead: compiling there blocks the page, and Chromium before 114 refused
+ * synchronous compiles of modules over 4 KB on it.
+ */
+export const MAY_COMPILE_SYNCHRONOUSLY = ((): boolean => {
+  if (host.Deno !== undefined || host.Bun !== undefined || host.process?.versions?.node !== undefined) return true;
+  return typeof host.WorkerGlobalScope === 'function' && globalThis instanceof host.WorkerGlobalScope;
+})();
+
+/**
+ * A built-in module (`node:os`, `node:worker_threads`) where the runtime
+ * has one (process.getBuiltinModule: Node 20.16+, Bun, Deno), without an
+ * import a bundler would follow; undefined elsewhere.
+ */
+export function builtinModule<T>(id: string): T | undefined {
+  const p = host.process;
+  if (typeof p?.getBuiltinModule !== 'function') return undefined;
+  try {
+    return p.getBuiltinModule(id) as T | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Logical cores: navigator.hardwareConcurrency, or os.availableParallelism() in Node 20 (which has no navigator). */
+export function cores(): number {
+  const n = host.navigator?.hardwareConcurrency;
+  if (typeof n === 'number' && n > 0) return n;
+  const os = builtinModule<typeof import('node:os')>('node:os');
+  return os?.availableParallelism?.() ?? os?.cpus().length ?? 1;
+}

@@ -1,0 +1,125 @@
+/**
+ * secretstream's messages (crypto_secretstream_xchacha20poly1305_push and
+ * _pull): the sending and receiving states, each message authenticated
+ * and tagged, in an order that cannot be changed without detection.
+ */
+import type { Pulled, SecretstreamEngine } from './engine.js';
+import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from './state.js';
+import { engine } from './tiers.js';
+import * as check from '../runtime/assert.js';
+import { AuthenticationError } from '../runtime/errors.js';
+
+/** libsodium's limit: the message's ChaCha20 blocks are 2 .. 2^32 - 1. */
+export const MESSAGE_BYTES_MAX = 64 * (2 ** 32 - 2);
+const EMPTY = new Uint8Array(0);
+
+const aadOf = (aad: unknown): Uint8Array => (aad === undefined ? EMPTY : check.bytes(aad, 'aad'));
+
+function tagOf(tag: unknown): number {
+  if (typeof tag !== 'number') throw new TypeError(`tag must be a number (one of the TAG_* constants), got ${check.describe(tag)}`);
+  if (!Number.isInteger(tag) || tag < 0 || tag > 255) {
+    throw new RangeError(`tag must be one of the TAG_* constants (a byte), got ${tag}`);
+  }
+  return tag;
+}
+
+/** The sending side of a stream: send `header` first, then each push's output. */
+export interface SecretstreamPush {
+  /** 24 random bytes the receiver needs (they are not secret). */
+  readonly header: Uint8Array;
+  /**
+   * Encrypts one message with a tag (default TAG_MESSAGE) and optional
+   * associated data, returning message.length + ABYTES bytes.
+   */
+  push(message: Uint8Array, tag?: number, aad?: Uint8Array): Uint8Array;
+  /** Changes the key now; the receiver must call its rekey() at the same point. */
+  rekey(): void;
+  /** Wipes the state; the object is unusable afterwards. */
+  destroy(): void;
+}
+
+/** The receiving side: pull each pushed message, in order. */
+export interface SecretstreamPull {
+  /**
+   * Verifies and decrypts the next message. Throws AuthenticationError if
+   * it was modified, reordered, dropped or pushed under another key or aad;
+   * the state is then unusable (start again with initPull).
+   */
+  pull(ciphertext: Uint8Array, aad?: Uint8Array): Pulled;
+  rekey(): void;
+  destroy(): void;
+}
+
+/** What each method checks first: the state was not destroyed or poisoned by a failed pull. */
+abstract class Stream {
+  /** (state.ts stateOf reads it for the tests.) */
+  protected state: StreamState | undefined;
+
+  constructor(key: unknown, header: Uint8Array) {
+    const k = check.bytes(key, 'key', KEY_BYTES);
+    this.state = new StreamState(engine().chacha, k, header);
+  }
+
+  protected live(): StreamState {
+    if (this.state === undefined) throw new Error('secretstream: this state was destroyed or failed authentication; start a new stream');
+    return this.state;
+  }
+
+  rekey(): void {
+    this.live().rekey(engine().chacha);
+  }
+
+  destroy(): void {
+    this.state?.wipe();
+    this.state = undefined;
+  }
+}
+
+class Push extends Stream implements SecretstreamPush {
+  constructor(
+    key: unknown,
+    readonly header: Uint8Array,
+  ) {
+    super(key, header);
+  }
+
+  push(message: Uint8Array, tag: number = 0, aad?: Uint8Array): Uint8Array {
+    const state = this.live();
+    const m = check.bytes(message, 'message');
+    if (m.length > MESSAGE_BYTES_MAX) throw new RangeError(`message is longer than secretstream allows (${MESSAGE_BYTES_MAX} bytes)`);
+    const t = tagOf(tag);
+    const e = engine();
+    const sealed = e.push(state.key, state.nonce, t, aadOf(aad), m);
+    state.advance(e.chacha, sealed.subarray(m.length + 1), t);
+    return sealed;
+  }
+}
+
+class Pull extends Stream implements SecretstreamPull {
+  pull(ciphertext: Uint8Array, aad?: Uint8Array): Pulled {
+    const state = this.live();
+    const c = check.bytes(ciphertext, 'ciphertext');
+    if (c.length < ABYTES) throw new RangeError(`ciphertext must be at least ${ABYTES} bytes (tag byte and MAC), got ${c.length}`);
+    if (c.length - ABYTES > MESSAGE_BYTES_MAX) throw new RangeError('ciphertext is longer than secretstream allows');
+    const a = aadOf(aad);
+    const e = engine();
+    const pulled = e.pull(state.key, state.nonce, a, c);
+    if (pulled === undefined) {
+      this.destroy();
+      throw new AuthenticationError('secretstream: the message was modified, reordered, dropped, or pushed under another key or aad');
+    }
+    state.advance(e.chacha, c.subarray(c.length - 16), pulled.tag);
+    return pulled;
+  }
+}
+
+/** Starts a stream under a 32-byte key, with a fresh random header (crypto_secretstream_xchacha20poly1305_init_push). */
+export function initPush(key: Uint8Array): SecretstreamPush {
+  const header = randomHeader();
+  return new Push(key, header);
+}
+
+/** Receives the stream that began with `header` (crypto_secretstream_xchacha20poly1305_init_pull). */
+export function initPull(header: Uint8Array, key: Uint8Array): SecretstreamPull {
+  return new Pull(key, check.bytes(header, 'header', HEADER_BYTES).slice());
+}
