@@ -18,7 +18,7 @@ import { type Aead, aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes, lengthBlock } from '../runtime/bytes.js';
-import { PARALLEL_MIN, team } from '../runtime/parallel.js';
+import { later, laterPart, PARALLEL_MIN, team, type LaterOutput } from '../runtime/parallel.js';
 import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 
@@ -54,14 +54,14 @@ class ParallelChachaPoly1305 implements ParallelAead {
     return otk;
   }
 
-  /** The tag of `ciphertext` (its pieces' polynomials computed by `pieces`), into `tag`. */
-  private async tagOf(ciphertext: Uint8Array, otk: Uint8Array, pieces: (sum: PolynomialSum) => Promise<void>, tag: Uint8Array): Promise<void> {
+  /** The tag of a ciphertext of `length` bytes (its pieces' polynomials computed by `pieces`), into `tag()`. */
+  private async tagOf(length: number, otk: Uint8Array, pieces: (sum: PolynomialSum) => Promise<void>, tag: () => Uint8Array): Promise<void> {
     const sum = new PolynomialSum(otk);
     try {
       if (this.aad.length > 0) appendHere(sum, otk, this.aad, true);
       await pieces(sum);
-      appendHere(sum, otk, lengthBlock(this.aad.length, ciphertext.length), true);
-      sum.tagInto(tag);
+      appendHere(sum, otk, lengthBlock(this.aad.length, length), true);
+      sum.tagInto(tag());
     } finally {
       sum.wipe();
     }
@@ -71,12 +71,12 @@ class ParallelChachaPoly1305 implements ParallelAead {
     const { input, output: out } = sealArgs(plaintext, output);
     const n = input.length;
     if (n < PARALLEL_MIN) return this.inline.encrypt(input, out);
-    const target = out ?? new Uint8Array(n + TAG_LENGTH);
+    const target = out === undefined ? later(n + TAG_LENGTH) : () => out;
     const otk = this.oneTimeKey();
     try {
-      const body = target.subarray(0, n);
-      await this.tagOf(body, otk, (sum) => sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input, body, team(n)), target.subarray(n));
-      return output ?? target;
+      const body = laterPart(target, 0, n);
+      await this.tagOf(n, otk, (sum) => sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input, body, team(n)), () => target().subarray(n));
+      return output ?? target();
     } finally {
       otk.fill(0);
     }
@@ -89,14 +89,14 @@ class ParallelChachaPoly1305 implements ParallelAead {
     const otk = this.oneTimeKey();
     const expected = new Uint8Array(TAG_LENGTH);
     try {
-      await this.tagOf(body, otk, (sum) => polynomialPieces(otk, CIPHER.zeroPad, sum, body, team(n)), expected);
+      await this.tagOf(n, otk, (sum) => polynomialPieces(otk, CIPHER.zeroPad, sum, body, team(n)), () => expected);
       if (!equalBytes(expected, 0, tag, 0, TAG_LENGTH)) {
         out?.fill(0);
         throw new AuthenticationError();
       }
-      const target = out ?? new Uint8Array(n);
+      const target = out ?? later(n);
       await xorPieces(CIPHER, this.key, this.nonce, 1, body, target, team(n));
-      return output ?? target;
+      return output ?? (target as LaterOutput)();
     } finally {
       otk.fill(0);
       expected.fill(0);

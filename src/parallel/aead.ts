@@ -10,7 +10,7 @@
 import { PolynomialSum } from '../poly1305/combine.js';
 import { blocksOf, encryptThenPolynomial, polynomialOf } from '../poly1305/polynomial.js';
 import { engine as polyHere } from '../poly1305/tiers.js';
-import { transform, type Part } from '../runtime/parallel.js';
+import { transform, type LaterOutput, type Part } from '../runtime/parallel.js';
 import { counterAfter } from '../runtime/parallel-stream.js';
 import type { PoolWorker } from '../runtime/pool.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
@@ -59,7 +59,7 @@ export async function sealPieces(
   oneTimeKey: Uint8Array,
   sum: PolynomialSum,
   input: Uint8Array,
-  output: Uint8Array,
+  output: Uint8Array | LaterOutput,
   workers: readonly PoolWorker[],
 ): Promise<void> {
   const parts = await transform(
@@ -103,7 +103,7 @@ export async function xorPieces(
   nonce: Uint8Array,
   counter: number,
   input: Uint8Array,
-  output: Uint8Array,
+  output: Uint8Array | LaterOutput,
   workers: readonly PoolWorker[],
 ): Promise<void> {
   const at = (start: number) => counterAfter(counter, 0, start / 64);

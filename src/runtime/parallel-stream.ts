@@ -6,7 +6,7 @@
  * nonce and its counter).
  */
 import type { Tier } from './kernels.js';
-import { PARALLEL_MIN, team, transform } from './parallel.js';
+import { later, PARALLEL_MIN, team, transform } from './parallel.js';
 import type { JobHandler } from './protocol.js';
 import { streamArgs, type KeystreamXor, type StreamVariant } from './stream-cipher.js';
 
@@ -35,7 +35,7 @@ export function parallelStreamCipher(variant: StreamVariant, op: string, xor: ()
     // Our copies: the caller may wipe or reuse its arrays once the promise is pending.
     const k = a.key.slice();
     const iv = a.nonce.slice();
-    const out = a.output ?? new Uint8Array(n);
+    const out = a.output ?? later(n);
     try {
       const at = (start: number) => counterAfter(a.low, a.high, start / 64);
       await transform(
@@ -53,7 +53,7 @@ export function parallelStreamCipher(variant: StreamVariant, op: string, xor: ()
         out,
         team(n),
       );
-      return output ?? out;
+      return output ?? (out as () => Uint8Array)();
     } finally {
       k.fill(0);
     }

@@ -35,6 +35,26 @@ export function team(bytes: number, asked?: number): PoolWorker[] {
   return count > 0 ? pool.grow(count) : [];
 }
 
+/**
+ * An output made when a transform first needs it: by then the first pieces
+ * are with the workers, which work while this thread allocates (zeroing a
+ * large new array takes milliseconds). Memoized: every call gives the same
+ * array.
+ */
+export type LaterOutput = () => Uint8Array;
+
+/** A new array of `length` bytes, made on first use (LaterOutput). */
+export function later(length: number): LaterOutput {
+  let bytes: Uint8Array | undefined;
+  return () => (bytes ??= new Uint8Array(length));
+}
+
+/** A part of what `whole` will make, [start, end): made with it. */
+export function laterPart(whole: LaterOutput, start: number, end: number): LaterOutput {
+  let bytes: Uint8Array | undefined;
+  return () => (bytes ??= whole().subarray(start, end));
+}
+
 /** A piece of a transform, and what its job returned (a polynomial, for instance). */
 export interface Part extends Piece {
   result?: Uint8Array;
@@ -66,13 +86,22 @@ function transfers(params: JobParams): ArrayBuffer[] {
   return list;
 }
 
-/** Consecutive parts of `p` of at most `bytes` each, cut on multiples of `align`. */
+/**
+ * `p` as consecutive parts of about `bytes` each, of equal lengths cut on
+ * multiples of `align` (the last takes what rounding leaves). Equal, not
+ * `bytes` and a remainder: the calling thread takes the last part, and a
+ * remainder there would be a sliver (thousands per call, each with its
+ * own job overhead).
+ */
 function splitter(align: number): (p: Part, bytes: number) => Part[] {
   return (p, bytes) => {
-    const size = Math.max(align, bytes - (bytes % align));
-    if (p.length <= size) return [p];
+    const count = Math.ceil(p.length / Math.max(align, bytes));
+    const size = Math.floor(p.length / count / align) * align;
+    if (count <= 1 || size === 0) return [p];
     const parts: Part[] = [];
-    for (let at = 0; at < p.length; at += size) parts.push({ start: p.start + at, length: Math.min(size, p.length - at) });
+    for (let i = 0; i < count - 1; i++) parts.push({ start: p.start + i * size, length: size });
+    const at = (count - 1) * size;
+    parts.push({ start: p.start + at, length: p.length - at });
     return parts;
   };
 }
@@ -84,12 +113,13 @@ function splitter(align: number): (p: Part, bytes: number) => Part[] {
  * anything else goes through the slots, copied by this thread. The input
  * must not change, and neither may be detached, until it settles.
  */
-export async function transform(t: Transform, input: Uint8Array, output: Uint8Array | undefined, workers: readonly PoolWorker[]): Promise<Part[]> {
+export async function transform(t: Transform, input: Uint8Array, output: Uint8Array | LaterOutput | undefined, workers: readonly PoolWorker[]): Promise<Part[]> {
   const n = input.length;
   const tier = workerTier();
   const share = canShare();
   const directIn = share && isShared(input);
-  const directOut = output !== undefined && share && isShared(output);
+  const outputNow = typeof output === 'function' ? output : () => output;
+  const directOut = output !== undefined && typeof output !== 'function' && share && isShared(output);
   const split = splitter(t.align);
   const whole: Part[] = [];
   for (let at = 0; at < n; at += PIECE) whole.push({ start: at, length: Math.min(PIECE, n - at) });
@@ -98,14 +128,14 @@ export async function transform(t: Transform, input: Uint8Array, output: Uint8Ar
     here(p) {
       const end = p.start + p.length;
       t.onStart?.(p.start, end);
-      p.result = t.here(input.subarray(p.start, end), output?.subarray(p.start, end), p.start);
+      p.result = t.here(input.subarray(p.start, end), outputNow()?.subarray(p.start, end), p.start);
     },
     async give(w, p) {
       const end = p.start + p.length;
       t.onStart?.(p.start, end);
       const params: Record<string, number | Uint8Array | undefined> = { ...t.params(p.start) };
       if (directIn) params.input = input.subarray(p.start, end);
-      if (directOut) params.output = output.subarray(p.start, end);
+      if (directOut) params.output = (output as Uint8Array).subarray(p.start, end);
       // A slot carries the input when it is not shared, and the output when that is not.
       let slot: Uint8Array | undefined;
       if (!directIn || (output !== undefined && !directOut)) {
@@ -114,7 +144,7 @@ export async function transform(t: Transform, input: Uint8Array, output: Uint8Ar
       }
       const done = await w.run(t.op, tier, params, slot, transfers(params), p.length);
       try {
-        if (output !== undefined && !directOut) output.set(done.data, p.start);
+        if (output !== undefined && !directOut) outputNow()!.set(done.data, p.start);
         p.result = done.result;
       } finally {
         done.release();
@@ -127,7 +157,7 @@ export async function transform(t: Transform, input: Uint8Array, output: Uint8Ar
     return whole;
   } finally {
     for (const w of workers) w.zeroSlots();
-    if (input.length !== n || (output !== undefined && output.length !== n)) {
+    if (input.length !== n || (output !== undefined && outputNow()!.length !== n)) {
       throw new TypeError('the input or output was detached while the call ran');
     }
   }

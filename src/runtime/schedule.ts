@@ -98,9 +98,14 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
     if (parts.length > 1) list.splice(i, 1, ...parts);
     return parts.length - 1;
   };
+  // Answers taken in since the loop last looked.
+  let answered = 0;
   const give = (w: PoolWorker, p: P): void => {
     const job: Promise<void> = work.give(w, p).then(
-      () => void inflight.delete(job),
+      () => {
+        inflight.delete(job);
+        answered++;
+      },
       () => {
         inflight.delete(job);
         retry.push(p);
@@ -120,10 +125,17 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
         give(w, list[front++]!);
       }
     }
+    // Workers' answers first: taking one in (copying its output) costs this
+    // thread less than doing the piece itself, so it works on its own pieces
+    // only in turns when no answer came.
+    const ownTurn = answered === 0 || team.length === 0;
+    answered = 0;
     if (front < back) {
-      back += cut(back - 1, Math.min(left / 4, clock.piece()));
-      left -= list[back - 1]!.length;
-      here(list[--back]!);
+      if (ownTurn) {
+        back += cut(back - 1, Math.min(left / 4, clock.piece()));
+        left -= list[back - 1]!.length;
+        here(list[--back]!);
+      }
     } else if (retry.length > 0) {
       // Whole: the pieces' list stays the input's partition.
       here(retry.pop()!);

@@ -21,7 +21,7 @@ import { aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes } from '../runtime/bytes.js';
-import { PARALLEL_MIN, team } from '../runtime/parallel.js';
+import { later, laterPart, PARALLEL_MIN, team } from '../runtime/parallel.js';
 import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 
@@ -60,20 +60,23 @@ class ParallelSecretBox implements ParallelAead {
     if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).encrypt(input, out);
     const copied = out !== undefined && overlaps(input, out);
     if (copied) input = input.slice();
-    const target = out ?? new Uint8Array(n + TAG_LENGTH);
+    const target = out === undefined ? later(n + TAG_LENGTH) : () => out;
     const block = this.block0();
     const otk = block.subarray(0, 32);
     const sum = new PolynomialSum(otk);
+    // The ciphertext's first HEAD bytes, from block 0's keystream: written to the output with the tag, after the pieces.
+    const head = new Uint8Array(HEAD);
     try {
-      const ct = target.subarray(TAG_LENGTH);
-      for (let i = 0; i < HEAD; i++) ct[i] = input[i] ^ block[32 + i];
-      appendHere(sum, otk, ct.subarray(0, HEAD), false);
-      await sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input.subarray(HEAD), ct.subarray(HEAD), team(n));
-      sum.tagInto(target.subarray(0, TAG_LENGTH));
-      return output ?? target;
+      for (let i = 0; i < HEAD; i++) head[i] = input[i] ^ block[32 + i];
+      appendHere(sum, otk, head, false);
+      await sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input.subarray(HEAD), laterPart(target, TAG_LENGTH + HEAD, TAG_LENGTH + n), team(n));
+      target().set(head, TAG_LENGTH);
+      sum.tagInto(target().subarray(0, TAG_LENGTH));
+      return output ?? target();
     } finally {
       sum.wipe();
       block.fill(0);
+      head.fill(0);
       if (copied) input.fill(0);
     }
   }
@@ -100,10 +103,12 @@ class ParallelSecretBox implements ParallelAead {
         out?.fill(0);
         throw new AuthenticationError();
       }
-      const target = out ?? new Uint8Array(n);
-      for (let i = 0; i < HEAD; i++) target[i] = body[i] ^ block[32 + i];
-      await xorPieces(CIPHER, this.key, this.nonce, 1, body.subarray(HEAD), target.subarray(HEAD), team(n));
-      return output ?? target;
+      const target = out === undefined ? later(n) : () => out;
+      await xorPieces(CIPHER, this.key, this.nonce, 1, body.subarray(HEAD), laterPart(target, HEAD, n), team(n));
+      // The first HEAD bytes, from block 0's keystream, after the pieces (the output is made once workers are busy).
+      const plain = target();
+      for (let i = 0; i < HEAD; i++) plain[i] = body[i] ^ block[32 + i];
+      return output ?? target();
     } finally {
       sum.wipe();
       block.fill(0);

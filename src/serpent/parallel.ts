@@ -10,7 +10,7 @@
  */
 import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from './args.js';
 import * as check from '../runtime/assert.js';
-import { PARALLEL_MIN, team, transform, type Transform } from '../runtime/parallel.js';
+import { later, PARALLEL_MIN, team, transform, type LaterOutput, type Transform } from '../runtime/parallel.js';
 import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from './index.js';
 import { engine } from './tiers.js';
 
@@ -61,7 +61,7 @@ class Ctr implements ParallelCipher {
     const out = output === undefined ? undefined : check.output(output, n);
     if (out !== undefined) check.noPartialOverlap(input, out);
     if (n < PARALLEL_MIN) return syncCtr(this.key, this.iv).encrypt(input, out);
-    const target = out ?? new Uint8Array(n);
+    const target = out ?? later(n);
     const ivAt = (start: number) => counterBlock(this.iv, start / BLOCK);
     await transform(
       blocks('serpent.ctr', this.key, ivAt, (i, o, start) => void engine().ctr(this.key, ivAt(start), i, o)),
@@ -69,7 +69,7 @@ class Ctr implements ParallelCipher {
       target,
       team(n),
     );
-    return output ?? target;
+    return output ?? (target as LaterOutput)();
   }
 }
 
