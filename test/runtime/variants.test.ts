@@ -8,7 +8,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { blake3Kernel, blake3Variants, chachaKernel, chachaVariants, VariantPicker } from '../internal.js';
+import { blake3Kernel, blake3Variants, chachaKernel, chachaVariants, VariantPicker, variantPicker, type VariantKernel } from '../internal.js';
 import { ready } from 'fourfold';
 import { blake3 } from 'fourfold/blake3';
 import { chacha20, chacha20poly1305 } from 'fourfold/chacha';
@@ -144,10 +144,16 @@ it('a single variant needs no measurement', () => {
   assert.equal(picker.wants(1 << 30), false);
 });
 
-interface VariantKernel {
-  variant_count(): number;
-  select_variant(index: number): void;
-}
+it("a family's picker accessor makes one picker, on the kernel's own variant count and selector", () => {
+  let selected = -1;
+  const kernel: VariantKernel = { variant_count: () => 3, select_variant: (i) => void (selected = i) };
+  const access = variantPicker<VariantKernel>();
+  const picker = access(kernel);
+  assert.equal(access(kernel), picker, 'the same picker on every call');
+  const used: number[] = [];
+  for (let i = 0; i < 3; i++) picker.run(4 << 20, () => used.push(selected));
+  assert.deepEqual(used, [0, 1, 2], "measuring, it runs each variant in turn, selected through the kernel's select_variant");
+});
 
 /** 1 MiB + 77 bytes: long enough to be timed, and not a whole number of blocks or chunks. */
 const DATA = Uint8Array.from({ length: (1 << 20) + 77 }, (_, i) => (i * 131) & 0xff);
