@@ -7,7 +7,7 @@
 import type { Blake3Engine, TreeState } from './engine.js';
 import { BASE, BUFFER, COUNTER, DEPTH, FLAGS, IV_BYTES, KEY, MAX_DEPTH, OUTPUT, ROOT, ROOT_BYTES, SLICE, STACK } from './layout.js';
 import { blake3Kernel, blake3Variants, type Blake3Kernel } from './wasm.js';
-import { withWiped, type LinearMemory } from '../runtime/memory.js';
+import type { LinearMemory } from '../runtime/memory.js';
 import { high32, low32 } from '../runtime/bytes.js';
 
 /** A number below 2^53, or a bigint below 2^64, as a little-endian 64-bit word at `at`. */
@@ -54,20 +54,17 @@ function squeeze(k: Blake3Kernel, mem: LinearMemory, out: Uint8Array, from = 0):
 }
 
 /**
- * The end of what a call that used `used` bytes of the buffer left to wipe:
- * the state, and the buffer up to `used` bytes (output is written in whole
- * 64-byte blocks).
+ * Wipes what a call left: the state, the buffer up to `used` bytes (output
+ * is written in whole 64-byte blocks), and the tree scratch when it built
+ * a tree.
  */
-const wipeEnd = (used: number) => BUFFER + Math.min(SLICE, Math.ceil(used / 64) * 64);
-/** withWiped's last argument: a call that built a tree also wipes the CV scratch and stack. */
-const TREE = 1;
-const NO_TREE = 0;
+const wipe = (k: Blake3Kernel, used: number, tree: boolean) => k.wipe(BUFFER + Math.min(SLICE, Math.ceil(used / 64) * 64), tree ? 1 : 0);
 
 export const simdBlake3: Blake3Engine = {
   hash(key, flags, data, length, out) {
     const { k, mem } = blake3Kernel();
     const n = data.length;
-    return withWiped(k, wipeEnd(Math.max(n, length)), () => {
+    try {
       if (key !== undefined) writeMode(mem, key, flags);
       else if (flags !== 0) mem.writeWord(FLAGS, flags);
       if (n <= SLICE) {
@@ -89,13 +86,15 @@ export const simdBlake3: Blake3Engine = {
       const target = out ?? new Uint8Array(length);
       squeeze(k, mem, target);
       return target;
-    }, n > 1024 ? TREE : NO_TREE);
+    } finally {
+      wipe(k, Math.max(n, length), n > 1024);
+    }
   },
 
   update(state, data, head) {
     const { k, mem } = blake3Kernel();
     const h = head === undefined ? 0 : head.length;
-    return withWiped(k, wipeEnd(h + data.length), () => {
+    try {
       writeState(mem, state);
       let rest = data;
       if (head !== undefined) {
@@ -109,23 +108,27 @@ export const simdBlake3: Blake3Engine = {
       absorb(k, mem, rest);
       readStack(mem, state);
       state.chunks += (h + data.length) / 1024;
-    }, TREE);
+    } finally {
+      wipe(k, h + data.length, true);
+    }
   },
 
   push(state, cv, chunks) {
     const { k, mem } = blake3Kernel();
-    return withWiped(k, wipeEnd(32), () => {
+    try {
       writeState(mem, state);
       mem.bytes.set(cv, BUFFER);
       k.push_cv(BUFFER);
       readStack(mem, state);
       state.chunks += chunks;
-    }, TREE);
+    } finally {
+      wipe(k, 32, true);
+    }
   },
 
   finish(state, last, root, block0) {
     const { k, mem } = blake3Kernel();
-    return withWiped(k, wipeEnd(Math.max(last.length, 64)), () => {
+    try {
       writeState(mem, state);
       mem.bytes.set(last, BUFFER);
       k.finish(BUFFER, last.length);
@@ -134,27 +137,33 @@ export const simdBlake3: Blake3Engine = {
         k.output(BUFFER, 1);
         block0.set(mem.view(BUFFER, 64));
       }
-    }, state.depth > 0 ? TREE : NO_TREE);
+    } finally {
+      wipe(k, Math.max(last.length, 64), state.depth > 0);
+    }
   },
 
   output(root, counter, out) {
     const { k, mem } = blake3Kernel();
-    return withWiped(k, wipeEnd(out.length), () => {
+    try {
       mem.bytes.set(root, ROOT);
       write64(mem, OUTPUT, counter);
       squeeze(k, mem, out);
-    }, NO_TREE);
+    } finally {
+      wipe(k, out.length, false);
+    }
   },
 
   subtree(key, flags, data, counter, out) {
     const { k, mem } = blake3Kernel();
-    return withWiped(k, wipeEnd(data.length), () => {
+    try {
       writeMode(mem, key, flags);
       write64(mem, COUNTER, counter);
       write64(mem, BASE, counter);
       absorb(k, mem, data);
       k.fold();
       out.set(mem.view(STACK, 32));
-    }, TREE);
+    } finally {
+      wipe(k, data.length, true);
+    }
   },
 };

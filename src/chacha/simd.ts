@@ -13,7 +13,7 @@ import type { ChachaEngine } from './engine.js';
 import { SIGMA, TAU } from './state.js';
 import { chachaKernel, chachaVariants, type ChachaKernel } from './wasm.js';
 import { equalBytes } from '../runtime/bytes.js';
-import { withWiped, type LinearMemory } from '../runtime/memory.js';
+import type { LinearMemory } from '../runtime/memory.js';
 
 /** Words 0..11 of the input block (RFC 8439 §2.3): the constants and the key (a 16-byte key twice, under TAU). */
 function writeKey(mem: LinearMemory, key: Uint8Array): void {
@@ -43,11 +43,11 @@ export function writeInput(k: ChachaKernel, mem: LinearMemory, key: Uint8Array, 
 }
 
 /**
- * The end of what a call of `length` data bytes left to wipe: everything
- * below BUFFER (state, scratch, secretstream's tag byte) and the buffer up
- * to the slice (and a tag) it used; the kernel's wipe clears TAIL too.
+ * Wipes what a call of `length` data bytes left: everything below BUFFER
+ * (state, scratch, secretstream's tag byte), TAIL, and the buffer up to
+ * the slice (and a tag) it used.
  */
-export const wipeEnd = (length: number) => BUFFER + Math.min(SLICE, length) + 16;
+export const wipe = (k: ChachaKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE, length) + 16);
 
 /**
  * Keystream blocks for aead_init (kernel.ts aead): four (one 4-wide group)
@@ -65,7 +65,7 @@ export const simdChacha: ChachaEngine = {
   xor(key, nonce, counterLow, counterHigh, doubleRounds, data, out) {
     const { k, mem } = chachaKernel();
     const n = data.length;
-    return withWiped(k, wipeEnd(n), () => {
+    try {
       writeInput(k, mem, key, nonce, counterLow, counterHigh);
       if (out === undefined && n <= SLICE) {
         mem.bytes.set(data, BUFFER);
@@ -79,24 +79,28 @@ export const simdChacha: ChachaEngine = {
       if (picker.wants(n)) picker.run(n, () => mem.through(BUFFER, SLICE, data, target, k.chacha_xor, doubleRounds));
       else mem.through(BUFFER, SLICE, data, target, k.chacha_xor, doubleRounds);
       return target;
-    });
+    } finally {
+      wipe(k, n);
+    }
   },
 
   hchacha(key, nonce16, out) {
     const { k, mem } = chachaKernel();
-    return withWiped(k, BLOCK + 64, () => {
+    try {
       writeKey(mem, key);
       // HChaCha20's 16-byte input takes words 12..15, where the counter and the nonce go (draft-irtf-cfrg-xchacha-03 §2.2).
       mem.bytes.set(nonce16, STATE + 4 * COUNTER_WORD);
       k.hchacha(10);
       out.set(mem.view(BLOCK, 32));
-    });
+    } finally {
+      k.wipe(BLOCK + 64);
+    }
   },
 
   seal(key, nonce, aad, data, out) {
     const { k, mem } = chachaKernel();
     const n = data.length;
-    return withWiped(k, wipeEnd(Math.max(n, aad.length)), () => {
+    try {
       writeInput(k, mem, key, nonce, 0, 0);
       k.aead_init(initBlocks(n));
       authenticateAad(k, mem, aad);
@@ -111,13 +115,15 @@ export const simdChacha: ChachaEngine = {
       k.aead_finish(aad.length, n, BUFFER);
       target.set(mem.view(BUFFER, 16), n);
       return target;
-    });
+    } finally {
+      wipe(k, Math.max(n, aad.length));
+    }
   },
 
   open(key, nonce, aad, ciphertext, tag, out) {
     const { k, mem } = chachaKernel();
     const n = ciphertext.length;
-    return withWiped(k, wipeEnd(Math.max(n, aad.length)), () => {
+    try {
       writeInput(k, mem, key, nonce, 0, 0);
       k.aead_init(initBlocks(n));
       authenticateAad(k, mem, aad);
@@ -138,6 +144,8 @@ export const simdChacha: ChachaEngine = {
       if (equalBytes(mem.bytes, BUFFER, tag, 0, 16)) return target;
       if (out === undefined) target.fill(0);
       return undefined;
-    });
+    } finally {
+      wipe(k, Math.max(n, aad.length));
+    }
   },
 };

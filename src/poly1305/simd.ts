@@ -10,7 +10,6 @@ import { H, HIBIT, KEY, STATE_BYTES, TAG } from './layout.js';
 import { BUFFER, POLY, SLICE } from '../chacha/layout.js';
 import { chachaKernel, type ChachaKernel } from '../chacha/wasm.js';
 import { readLE32 } from '../runtime/bytes.js';
-import { withWiped } from '../runtime/memory.js';
 
 class SimdPoly1305 implements Poly1305State {
   private readonly saved = new Uint8Array(STATE_BYTES);
@@ -21,11 +20,13 @@ class SimdPoly1305 implements Poly1305State {
   constructor(key: Uint8Array) {
     const { k, mem: memory } = chachaKernel();
     const mem = memory.bytes;
-    withWiped(k, BUFFER, () => {
+    try {
       mem.set(key, POLY + KEY);
       k.poly_init();
       this.saved.set(mem.subarray(POLY, POLY + STATE_BYTES));
-    });
+    } finally {
+      k.wipe(BUFFER);
+    }
   }
 
   update(data: Uint8Array): void {
@@ -41,7 +42,7 @@ class SimdPoly1305 implements Poly1305State {
     if (this.filled === 16 || whole > 0) {
       const { k, mem: memory } = chachaKernel();
       const mem = memory.bytes;
-      withWiped(k, BUFFER + Math.min(SLICE, whole) + 16, () => {
+      try {
         mem.set(this.saved, POLY);
         if (this.filled === 16) {
           mem.set(this.partial, BUFFER);
@@ -50,7 +51,9 @@ class SimdPoly1305 implements Poly1305State {
         }
         memory.through(BUFFER, SLICE, data.subarray(pos, pos + whole), undefined, k.poly_blocks, HIBIT);
         this.saved.set(mem.subarray(POLY, POLY + STATE_BYTES));
-      });
+      } finally {
+        k.wipe(BUFFER + Math.min(SLICE, whole) + 16);
+      }
     }
     pos += whole;
     this.partial.set(data.subarray(pos), 0);
@@ -80,16 +83,15 @@ class SimdPoly1305 implements Poly1305State {
     const { k, mem: memory } = chachaKernel();
     const mem = memory.bytes;
     try {
-      withWiped(k, BUFFER + 16, () => {
-        mem.set(this.saved, POLY);
-        if (this.filled > 0) {
-          mem.set(this.partial.subarray(0, this.filled), BUFFER);
-          padFinalBlock(mem, BUFFER, this.filled);
-          k.poly_blocks(BUFFER, 16, 0);
-        }
-        result(k, mem);
-      });
+      mem.set(this.saved, POLY);
+      if (this.filled > 0) {
+        mem.set(this.partial.subarray(0, this.filled), BUFFER);
+        padFinalBlock(mem, BUFFER, this.filled);
+        k.poly_blocks(BUFFER, 16, 0);
+      }
+      result(k, mem);
     } finally {
+      k.wipe(BUFFER + 16);
       this.destroy();
     }
   }
@@ -115,7 +117,7 @@ export const simdPoly1305: Poly1305Engine = {
     const { k, mem: memory } = chachaKernel();
     const mem = memory.bytes;
     const n = message.length;
-    return withWiped(k, BUFFER + Math.min(SLICE, n) + 16, () => {
+    try {
       mem.set(key, POLY + KEY);
       k.poly_init();
       const whole = n & ~15;
@@ -134,6 +136,8 @@ export const simdPoly1305: Poly1305Engine = {
       }
       k.poly_finish();
       return mem.slice(POLY + TAG, POLY + TAG + 16);
-    });
+    } finally {
+      k.wipe(BUFFER + Math.min(SLICE, n) + 16);
+    }
   },
 };

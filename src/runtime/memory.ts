@@ -76,23 +76,3 @@ export class LinearMemory {
     }
   }
 }
-
-/** A kernel's wipe export: zeroes its memory [0, end) and its scratch (wat.ts wipeFunction); BLAKE3's also clears its tree when `tree` is 1. */
-export interface Wipes {
-  wipe(end: number, tree: number): void;
-}
-
-/**
- * `body()`, then the kernel's memory wiped up to `end` however the call
- * ends (a result or a thrown error): the shape of every simd.ts call, so
- * that no key, state or message outlives it. `tree` goes to BLAKE3's wipe
- * (the other kernels' take only `end`, and WebAssembly drops the extra
- * argument).
- */
-export function withWiped<T>(k: Wipes, end: number, body: () => T, tree = 0): T {
-  try {
-    return body();
-  } finally {
-    k.wipe(end, tree);
-  }
-}

@@ -14,7 +14,7 @@ import type { SalsaEngine } from './engine.js';
 import { CONSTANT_WORDS, COUNTER_WORD, KEY_WORDS, NONCE_WORD, SIGMA, TAU } from './constants.js';
 import { salsaKernel, type SalsaKernel } from './wasm.js';
 import { equalBytes } from '../runtime/bytes.js';
-import { withWiped, type LinearMemory } from '../runtime/memory.js';
+import type { LinearMemory } from '../runtime/memory.js';
 
 /** The constants (words 0, 5, 10, 15) and the key (words 1..4 and 11..14; a 16-byte key fills both) of the input (Salsa20 specification §10). */
 function writeKey(mem: LinearMemory, key: Uint8Array): void {
@@ -42,8 +42,8 @@ function writeInput(k: SalsaKernel, mem: LinearMemory, key: Uint8Array, nonce: U
   mem.writeWord(STATE + 4 * COUNTER_WORD + 4, counterHigh);
 }
 
-/** The end of what a call of `length` data bytes left to wipe: state, scratch, and the buffer up to the slice it used (with a tag and scratch); the kernel's wipe clears TAIL too. */
-const wipeEnd = (length: number) => BUFFER + Math.min(SLICE, length) + 32;
+/** Wipes what a call of `length` data bytes left: state, scratch, TAIL, and the buffer up to the slice it used (with a tag and scratch). */
+const wipe = (k: SalsaKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE, length) + 32);
 
 /**
  * The secretbox's slices: FIRST_SLICE bytes, then SLICE bytes at a time
@@ -62,7 +62,7 @@ export const simdSalsa: SalsaEngine = {
   xor(key, nonce, counterLow, counterHigh, doubleRounds, data, out) {
     const { k, mem } = salsaKernel();
     const n = data.length;
-    return withWiped(k, wipeEnd(n), () => {
+    try {
       writeInput(k, mem, key, nonce, counterLow, counterHigh);
       if (out === undefined && n <= SLICE) {
         mem.bytes.set(data, BUFFER);
@@ -72,23 +72,27 @@ export const simdSalsa: SalsaEngine = {
       const target = out ?? new Uint8Array(n);
       mem.through(BUFFER, SLICE, data, target, k.salsa_xor, doubleRounds);
       return target;
-    });
+    } finally {
+      wipe(k, n);
+    }
   },
 
   hsalsa(key, nonce16, out) {
     const { k, mem } = salsaKernel();
-    return withWiped(k, BLOCK + 64, () => {
+    try {
       writeKey(mem, key);
       mem.bytes.set(nonce16, STATE + 4 * NONCE_WORD);
       k.hsalsa(10);
       out.set(mem.view(BLOCK, 32));
-    });
+    } finally {
+      k.wipe(BLOCK + 64);
+    }
   },
 
   seal(key, nonce, data, out) {
     const { k, mem } = salsaKernel();
     const n = data.length;
-    return withWiped(k, wipeEnd(n), () => {
+    try {
       writeInput(k, mem, key, nonce, 0, 0);
       k.box_init();
       if (out === undefined && n <= FIRST_SLICE) {
@@ -104,13 +108,15 @@ export const simdSalsa: SalsaEngine = {
       k.box_finish(BUFFER);
       target.set(mem.view(BUFFER, 16), 0);
       return target;
-    });
+    } finally {
+      wipe(k, n);
+    }
   },
 
   open(key, nonce, ciphertext, tag, out) {
     const { k, mem } = salsaKernel();
     const n = ciphertext.length;
-    return withWiped(k, wipeEnd(n), () => {
+    try {
       writeInput(k, mem, key, nonce, 0, 0);
       k.box_init();
       if (n <= FIRST_SLICE) {
@@ -130,6 +136,8 @@ export const simdSalsa: SalsaEngine = {
       if (equalBytes(mem.bytes, BUFFER, tag, 0, 16)) return target;
       if (out === undefined) target.fill(0);
       return undefined;
-    });
+    } finally {
+      wipe(k, n);
+    }
   },
 };

@@ -10,12 +10,12 @@
  * when opening, the MAC is checked before any plaintext leaves.
  */
 import { BUFFER, SLICE } from '../chacha/layout.js';
-import { authenticateAad, simdChacha, wipeEnd, writeInput } from '../chacha/simd.js';
+import { authenticateAad, simdChacha, wipe, writeInput } from '../chacha/simd.js';
 import { chachaVariants } from '../chacha/wasm.js';
 import type { SecretstreamEngine } from './engine.js';
 import { secretstreamKernel, type SecretstreamKernel } from './wasm.js';
 import { equalBytes } from '../runtime/bytes.js';
-import { withWiped, type LinearMemory } from '../runtime/memory.js';
+import type { LinearMemory } from '../runtime/memory.js';
 
 /** The ChaCha20 (IETF) input block at block counter 0 (RFC 8439 §2.3), then aead_init and the aad. */
 function begin(k: SecretstreamKernel, mem: LinearMemory, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array): void {
@@ -33,7 +33,7 @@ export const simdSecretstream: SecretstreamEngine = {
   push(key, nonce, tag, aad, message) {
     const { k, mem } = secretstreamKernel();
     const n = message.length;
-    return withWiped(k, wipeEnd(Math.max(n, aad.length)), () => {
+    try {
       begin(k, mem, key, nonce, aad);
       mem.bytes[TAG_BYTE] = k.stream_block(tag, 1);
       if (n <= SLICE) {
@@ -49,13 +49,15 @@ export const simdSecretstream: SecretstreamEngine = {
       k.stream_finish(aad.length, 64 + n, BUFFER);
       out.set(mem.view(BUFFER, 16), n + 1);
       return out;
-    });
+    } finally {
+      wipe(k, Math.max(n, aad.length));
+    }
   },
 
   pull(key, nonce, aad, sealed) {
     const { k, mem } = secretstreamKernel();
     const n = sealed.length - 17;
-    return withWiped(k, wipeEnd(Math.max(n, aad.length)), () => {
+    try {
       begin(k, mem, key, nonce, aad);
       const tag = k.stream_block(sealed[0], 0);
       const ciphertext = sealed.subarray(1, n + 1);
@@ -73,6 +75,8 @@ export const simdSecretstream: SecretstreamEngine = {
       if (equalBytes(mem.bytes, BUFFER, sealed, n + 1, 16)) return { message, tag };
       message.fill(0);
       return undefined;
-    });
+    } finally {
+      wipe(k, Math.max(n, aad.length));
+    }
   },
 };

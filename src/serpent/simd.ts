@@ -6,7 +6,7 @@
 import { BUFFER, CHAIN, KEY, SLICE } from './layout.js';
 import type { SerpentEngine } from './engine.js';
 import { serpentKernel, type SerpentKernel } from './wasm.js';
-import { withWiped, type LinearMemory } from '../runtime/memory.js';
+import type { LinearMemory } from '../runtime/memory.js';
 
 /**
  * The key, padded to 256 bits as §2.2 of the specification says (a 1 bit
@@ -40,22 +40,24 @@ function crypt(mem: LinearMemory, process: (ptr: number, len: number) => void, d
   return target;
 }
 
-/** The end of what a call of `length` bytes left to wipe: key schedule, chaining block and the buffer up to the slice it used; the kernel's wipe clears TAIL too. */
-const wipeEnd = (length: number) => BUFFER + Math.min(SLICE, length);
+/** Wipes what a call of `length` bytes left: key schedule, chaining block, TAIL and the buffer up to the slice it used. */
+const wipe = (k: SerpentKernel, length: number) => k.wipe(BUFFER + Math.min(SLICE, length));
 
 type Process = 'ecb_encrypt' | 'ecb_decrypt' | 'cbc_encrypt' | 'cbc_decrypt' | 'ctr_xor';
 
 /** One call: key schedule, chaining block (CBC: the IV; CTR: the IV as the kernel counts), data; then the wipe. */
 function run(key: Uint8Array, iv: Uint8Array | undefined, process: Process, data: Uint8Array, final: Uint8Array | undefined, out: Uint8Array | undefined): Uint8Array {
   const { k, mem } = serpentKernel();
-  return withWiped(k, wipeEnd(data.length + 16), () => {
+  try {
     installKey(k, mem, key);
     if (process === 'ctr_xor') {
       // The kernel counts in a 128-bit little-endian integer: the big-endian IV reversed.
       for (let i = 0; i < 16; i++) mem.bytes[CHAIN + i] = iv![15 - i];
     } else if (iv !== undefined) mem.bytes.set(iv, CHAIN);
     return crypt(mem, k[process], data, final, out);
-  });
+  } finally {
+    wipe(k, data.length + 16);
+  }
 }
 
 export const simdSerpent: SerpentEngine = {
