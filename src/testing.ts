@@ -6,7 +6,7 @@
  */
 export { kernelMemories } from './runtime/kernels.js';
 export { pool } from './runtime/pool.js';
-export { VariantPicker } from './runtime/variants.js';
+export { VariantPicker, variantPicker, type VariantKernel } from './runtime/variants.js';
 export { stateOf } from './secretstream/state.js';
 export { chachaKernel, chachaVariants } from './chacha/wasm.js';
 export type { Blake3Engine, TreeState } from './blake3/engine.js';

@@ -22,7 +22,7 @@
  * | node:assert(/strict)    | the runtime's own         | harness/assert.ts                      | harness/assert.ts               |
  * | node:fs                 | the runtime's own         | harness/fs.ts (test/**.json embedded)  | harness/fs.ts                   |
  * | Buffer (global)         | the runtime's own         | the npm `buffer` package, injected     | the same                        |
- * | other node:* builtins   | the runtime's own         | left as imports: they fail if they run (test/helpers.ts imports node:crypto only in Node-compatible runtimes) | an empty module: any use fails |
+ * | other node:* builtins   | the runtime's own         | left as imports: they fail if they run (test/chacha/peers.ts takes node:crypto only in Node-compatible runtimes) | an empty module: any use fails |
  * | WebAssembly-only peers (libsodium-wrappers, hash-wasm) | themselves | themselves                 | an empty module (the tests skip them without WebAssembly) |
  * | process.env.FOURFOLD_TEST_SEED | the environment    | replaced by the seed given to the build | the same                       |
  *

@@ -1,9 +1,9 @@
 /** The BLAKE3 kernel module: its exports as the runtime calls them. */
 import { base64 } from '../generated/blake3.js';
 import { defineKernel, type KernelExports } from '../runtime/kernels.js';
-import { VariantPicker } from '../runtime/variants.js';
+import { variantPicker, type VariantKernel } from '../runtime/variants.js';
 
-export interface Blake3Kernel extends KernelExports {
+export interface Blake3Kernel extends KernelExports, VariantKernel {
   /** Absorbs len / 1024 whole chunks at ptr into the tree state (COUNTER, STACK). */
   update(ptr: number, len: number): void;
   /** Pushes the 32-byte subtree CV at ptr, of the subtree starting at COUNTER (which it does not advance). */
@@ -25,9 +25,5 @@ export interface Blake3Kernel extends KernelExports {
 
 export const blake3Kernel = defineKernel<Blake3Kernel>('blake3', base64);
 
-let picker: VariantPicker | undefined;
-
 /** The variant picker of the (single) BLAKE3 kernel instance. */
-export function blake3Variants(k: Blake3Kernel): VariantPicker {
-  return (picker ??= new VariantPicker(k.variant_count(), (index) => k.select_variant(index)));
-}
+export const blake3Variants = variantPicker<Blake3Kernel>();

@@ -1,9 +1,9 @@
 /** The ChaCha/Poly1305 kernel module: its exports as the runtime calls them. */
 import { base64 } from '../generated/chacha.js';
 import { defineKernel, type KernelExports } from '../runtime/kernels.js';
-import { VariantPicker } from '../runtime/variants.js';
+import { variantPicker, type VariantKernel } from '../runtime/variants.js';
 
-export interface ChachaKernel extends KernelExports {
+export interface ChachaKernel extends KernelExports, VariantKernel {
   /** XOR keystream of the state at STATE into [ptr, ptr + len) and advance its counter, with the selected variant. */
   chacha_xor(ptr: number, len: number, doubleRounds: number): void;
   /** The same with one particular variant (kernel.ts chachaVariants). */
@@ -45,9 +45,5 @@ export interface ChachaKernel extends KernelExports {
 
 export const chachaKernel = defineKernel<ChachaKernel>('chacha', base64);
 
-let picker: VariantPicker | undefined;
-
 /** The variant picker of the (single) ChaCha kernel instance. */
-export function chachaVariants(k: ChachaKernel): VariantPicker {
-  return (picker ??= new VariantPicker(k.variant_count(), (index) => k.select_variant(index)));
-}
+export const chachaVariants = variantPicker<ChachaKernel>();

@@ -124,3 +124,19 @@ export class VariantPicker {
     });
   }
 }
+
+/** What a kernel with variants exports to choose among them (wat.ts variantFunctions). */
+export interface VariantKernel {
+  variant_count(): number;
+  select_variant(index: number): void;
+}
+
+/**
+ * The accessor of a kernel's variant picker, made at its first use: each
+ * family has one kernel instance, so one picker, which lives as long as
+ * the process and keeps its choice.
+ */
+export function variantPicker<K extends VariantKernel>(): (k: K) => VariantPicker {
+  let picker: VariantPicker | undefined;
+  return (k) => (picker ??= new VariantPicker(k.variant_count(), (index) => k.select_variant(index)));
+}

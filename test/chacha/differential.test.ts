@@ -14,12 +14,22 @@ import { chacha20, chacha20orig, xchacha20, chacha8, chacha12, chacha20poly1305,
 import {
   assertBytes,
   blocksOf,
-  coreStream64,
-  coreStreamIetf,
   forEachTier,
   guarded,
   loadSodium,
   NO_SODIUM,
+  NO_SIMD,
+  rand,
+  randInt,
+  sumo,
+  SUMO_MAX_COUNTER,
+  TIERS,
+  TWO32,
+  TWO64,
+} from '../helpers.js';
+import {
+  coreStream64,
+  coreStreamIetf,
   noble,
   nobleCanDo,
   nodeAeadDecrypt,
@@ -28,17 +38,9 @@ import {
   nodeChacha20orig,
   nodeXchacha20,
   NO_NODE_CHACHA,
-  NO_SIMD,
-  rand,
-  randInt,
   sodiumAead,
   sodiumStreamAt1,
-  sumo,
-  SUMO_MAX_COUNTER,
-  TIERS,
-  TWO32,
-  TWO64,
-} from '../helpers.js';
+} from './peers.js';
 
 type Counter = number | bigint;
 type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: Counter) => Uint8Array;

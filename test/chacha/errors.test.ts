@@ -24,13 +24,11 @@ import {
   NO_DETACH,
   forEachTier,
   isAllZero,
-  noble,
-  nodeChacha20,
-  nodeChacha20orig,
   rand,
   TWO32,
   TWO64,
 } from '../helpers.js';
+import { noble, nodeChacha20, nodeChacha20orig } from './peers.js';
 
 type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: number | bigint) => Uint8Array;
 

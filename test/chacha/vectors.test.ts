@@ -9,21 +9,8 @@ import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import { chacha20, xchacha20, hchacha20, chacha20poly1305, xchacha20poly1305 } from 'fourfold/chacha';
 import { poly1305 } from 'fourfold/poly1305';
-import {
-  assertBytes,
-  concat,
-  forEachTier,
-  hex,
-  loadJson,
-  noble,
-  noblePoly1305,
-  nodeAeadEncrypt,
-  nodeChacha20,
-  nobleHchacha,
-  loadSodium,
-  NO_SODIUM,
-  sodiumAead,
-} from '../helpers.js';
+import { assertBytes, concat, forEachTier, hex, loadJson, loadSodium, NO_SODIUM } from '../helpers.js';
+import { noble, noblePoly1305, nodeAeadEncrypt, nodeChacha20, nobleHchacha, sodiumAead } from './peers.js';
 
 interface Rfc {
   chacha20Block: { name: string; key: string; nonce: string; counter: number; keystream: string }[];

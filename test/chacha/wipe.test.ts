@@ -19,7 +19,8 @@ import {
 } from 'fourfold/chacha';
 import { poly1305 } from 'fourfold/poly1305';
 import { kernelMemories } from '../internal.js';
-import { assertBytes, assertKernelsWiped, noble, noblePoly1305, nodeChacha20, NO_SIMD, rand, TWO32, TWO64, wiped } from '../helpers.js';
+import { assertBytes, assertKernelsWiped, NO_SIMD, rand, TWO32, TWO64, wiped } from '../helpers.js';
+import { noble, noblePoly1305, nodeChacha20 } from './peers.js';
 
 const SIZES = [0, 1, 63, 64, 65, 255, 256, 1000, 4097, 65537, 300 * 1024 + 3];
 

@@ -9,9 +9,7 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { poly1305 } from 'fourfold/poly1305';
 import {
-  aeadMacData,
   assertBytes,
-  bigintPoly1305,
   detach,
   forEachTier,
   guarded,
@@ -20,13 +18,11 @@ import {
   loadSodium,
   NO_DETACH,
   NO_SODIUM,
-  noblePoly1305,
-  nodeChacha20,
   rand,
   randInt,
-  sodiumAead,
   sumo,
 } from '../helpers.js';
+import { aeadMacData, bigintPoly1305, noblePoly1305, nodeChacha20, sodiumAead } from '../chacha/peers.js';
 
 interface Rfc {
   poly1305: { name: string; key: string; message: string; tag: string }[];

@@ -9,7 +9,8 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chacha20poly1305, xchacha20poly1305, type Aead } from 'fourfold';
-import { assertBytes, forEachTier, noble, rand } from '../helpers.js';
+import { assertBytes, forEachTier, rand } from '../helpers.js';
+import { noble } from '../chacha/peers.js';
 
 type Make = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead;
 const AEADS: { name: string; make: Make; reference: Make; nonce: number }[] = [

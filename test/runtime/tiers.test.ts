@@ -12,7 +12,8 @@ import { chacha20 } from 'fourfold/chacha';
 import { poly1305 } from 'fourfold/poly1305';
 import { blake3 } from 'fourfold/blake3';
 import { initPull, initPush, TAG_FINAL, TAG_REKEY } from 'fourfold/secretstream';
-import { assertBytes, ENGINE_HAS_SIMD, loadSodium, NO_SIMD, noblePoly1305, rand } from '../helpers.js';
+import { assertBytes, ENGINE_HAS_SIMD, loadSodium, NO_SIMD, rand } from '../helpers.js';
+import { noblePoly1305 } from '../chacha/peers.js';
 import { nobleBlake3 } from '../blake3/reference.js';
 import { sodiumStream } from '../secretstream/peer.js';
 

@@ -1,15 +1,20 @@
 /**
  * Kernel variants chosen by timing real calls (src/runtime/variants.ts):
- * the picker settles on the faster variant, and the ChaCha kernels give the
- * same bytes before, during and after the choice.
+ * the one home of the variant tests. First the picker on a fake clock (it
+ * settles on the faster variant, resists pauses and load, re-checks),
+ * then each kernel that ships variants (ChaCha's rotations, BLAKE3's
+ * 4-wide chunk function: i8x16.swizzle or i8x16.shuffle), which must give
+ * the same bytes through every variant, before, during and after the choice.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chachaKernel, chachaVariants, VariantPicker } from '../internal.js';
+import { blake3Kernel, blake3Variants, chachaKernel, chachaVariants, VariantPicker, variantPicker, type VariantKernel } from '../internal.js';
 import { ready } from 'fourfold';
+import { blake3 } from 'fourfold/blake3';
 import { chacha20, chacha20poly1305 } from 'fourfold/chacha';
 import { chacha20 as nobleChacha20, chacha20poly1305 as nobleAead } from '@noble/ciphers/chacha.js';
-import { NO_SIMD } from '../helpers.js';
+import { assertBytes, NO_SIMD } from '../helpers.js';
+import { nobleBlake3 } from '../blake3/reference.js';
 
 it('the picker times large calls round-robin and keeps the variant with the least time per byte', () => {
   let selected = -1;
@@ -139,27 +144,76 @@ it('a single variant needs no measurement', () => {
   assert.equal(picker.wants(1 << 30), false);
 });
 
-it('ChaCha20 and its AEAD give the same bytes through every variant, before, during and after the choice', { skip: NO_SIMD }, async () => {
-  await ready({ tier: 'simd' });
-  const { k } = chachaKernel();
-  assert.ok(k.variant_count() >= 2, 'the kernel ships several variants');
-  const key = Uint8Array.from({ length: 32 }, (_, i) => i * 3);
-  const nonce = Uint8Array.from({ length: 12 }, (_, i) => i + 9);
-  const data = Uint8Array.from({ length: (1 << 20) + 77 }, (_, i) => (i * 131) & 0xff);
-  const stream = nobleChacha20(key, nonce, data);
-  const sealed = nobleAead(key, nonce).encrypt(data);
-  const picker = chachaVariants(k);
-  let calls = 0;
-  while (picker.chosen === undefined && calls < 100) {
-    assert.deepEqual(chacha20(key, nonce, data), stream, `call ${calls}`);
-    assert.deepEqual(chacha20poly1305(key, nonce).encrypt(data), sealed, `AEAD call ${calls}`);
-    calls++;
-  }
-  assert.notEqual(picker.chosen, undefined, 'the picker decided within 100 MiB of traffic');
-  assert.deepEqual(chacha20(key, nonce, data), stream, 'after the choice');
-  for (let i = 0; i < k.variant_count(); i++) {
-    k.select_variant(i);
-    assert.deepEqual(chacha20poly1305(key, nonce).encrypt(data), sealed, `variant ${i}`);
-  }
-  k.select_variant(picker.chosen!);
+it("a family's picker accessor makes one picker, on the kernel's own variant count and selector", () => {
+  let selected = -1;
+  const kernel: VariantKernel = { variant_count: () => 3, select_variant: (i) => void (selected = i) };
+  const access = variantPicker<VariantKernel>();
+  const picker = access(kernel);
+  assert.equal(access(kernel), picker, 'the same picker on every call');
+  const used: number[] = [];
+  for (let i = 0; i < 3; i++) picker.run(4 << 20, () => used.push(selected));
+  assert.deepEqual(used, [0, 1, 2], "measuring, it runs each variant in turn, selected through the kernel's select_variant");
 });
+
+/** 1 MiB + 77 bytes: long enough to be timed, and not a whole number of blocks or chunks. */
+const DATA = Uint8Array.from({ length: (1 << 20) + 77 }, (_, i) => (i * 131) & 0xff);
+/** Shorter than the picker times (8 KiB), and one slice or less: a call that leaves the picker alone. */
+const UNTIMED = DATA.subarray(0, 8191);
+const KEY = DATA.subarray(5, 37);
+const NONCE = DATA.subarray(40, 52);
+
+/**
+ * Each kernel that ships variants: how to reach it and its picker, and the
+ * calls its variants serve, as fourfold's outputs (`ours`) and a peer's
+ * (`theirs`) for the same input.
+ */
+const FAMILIES: {
+  name: string;
+  kernel(): VariantKernel;
+  picker(): VariantPicker;
+  ours(data: Uint8Array): Uint8Array[];
+  theirs(data: Uint8Array): Uint8Array[];
+}[] = [
+  {
+    name: 'ChaCha20 and its AEAD',
+    kernel: () => chachaKernel().k,
+    picker: () => chachaVariants(chachaKernel().k),
+    ours: (data) => [chacha20(KEY, NONCE, data), chacha20poly1305(KEY, NONCE).encrypt(data)],
+    theirs: (data) => [nobleChacha20(KEY, NONCE, data), nobleAead(KEY, NONCE).encrypt(data)],
+  },
+  {
+    name: 'BLAKE3',
+    kernel: () => blake3Kernel().k,
+    picker: () => blake3Variants(blake3Kernel().k),
+    ours: (data) => [blake3(data), blake3.create({ key: KEY }).update(data).digest()],
+    theirs: (data) => [nobleBlake3(data), nobleBlake3(data, { key: KEY })],
+  },
+];
+
+for (const family of FAMILIES) {
+  it(`${family.name}: the same bytes through every variant, before, during and after the choice`, { skip: NO_SIMD }, async () => {
+    await ready({ tier: 'simd' });
+    const k = family.kernel();
+    assert.ok(k.variant_count() >= 2, 'the kernel ships several variants');
+    const same = (data: Uint8Array, expected: Uint8Array[], label: string) =>
+      family.ours(data).forEach((out, i) => assertBytes(out, expected[i]!, `${label}, output ${i}`));
+    const untimed = family.theirs(UNTIMED);
+    const expected = family.theirs(DATA);
+    const picker = family.picker();
+    const before = picker.chosen;
+    for (let v = 0; v < k.variant_count(); v++) {
+      k.select_variant(v);
+      same(UNTIMED, untimed, `variant ${v}, an untimed call`);
+    }
+    if (before !== undefined) k.select_variant(before);
+    let calls = 0;
+    while (picker.chosen === undefined && calls < 100) same(DATA, expected, `call ${calls++}`);
+    assert.notEqual(picker.chosen, undefined, 'the picker decided within 100 calls of 1 MiB');
+    same(DATA, expected, 'after the choice');
+    for (let v = 0; v < k.variant_count(); v++) {
+      k.select_variant(v);
+      same(DATA, expected, `variant ${v}, after the choice`);
+    }
+    k.select_variant(picker.chosen!);
+  });
+}

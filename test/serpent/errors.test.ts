@@ -1,12 +1,9 @@
 /**
  * Argument checking (each error names its argument), PKCS#7 padding
- * errors (a caller's output holds no plaintext after one), and the root
- * re-export, in both tiers.
+ * errors (a caller's output holds no plaintext after one), in both tiers.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import * as root from 'fourfold';
-import * as serpent from 'fourfold/serpent';
 import { cbc, ctr, ecb, PaddingError } from 'fourfold/serpent';
 import { detach, forEachTier, isAllZero, NO_DETACH, rand } from '../helpers.js';
 import { refEncrypt } from './reference.js';
@@ -22,16 +19,6 @@ function ciphertextEnding(key: Uint8Array, tail: number[]): Uint8Array {
   block.set(tail, 16 - tail.length);
   return refEncrypt(key, undefined, block);
 }
-
-it("'fourfold/serpent' exports ecb, cbc, ctr and PaddingError; the root re-exports them as the serpent namespace", () => {
-  for (const name of ['ecb', 'cbc', 'ctr']) assert.equal(typeof (serpent as Record<string, unknown>)[name], 'function', name);
-  assert.equal(root.serpent.ecb, ecb);
-  assert.equal(root.serpent.cbc, cbc);
-  assert.equal(root.serpent.ctr, ctr);
-  assert.equal(root.serpent.PaddingError, PaddingError);
-  assert.ok(new PaddingError() instanceof Error);
-  assert.equal(new PaddingError().name, 'PaddingError');
-});
 
 forEachTier('Serpent errors', () => {
   it('key: 16, 24 or 32 bytes, a Uint8Array', () => {
