@@ -208,15 +208,15 @@ export function detach(u8: Uint8Array, via: 'structuredClone' | 'transfer' = 'st
  * a same-origin iframe's window in a browser. Undefined where the engine
  * has neither (the reason is then OTHER_REALM_MISSING).
  */
-export async function otherRealm(): Promise<typeof globalThis | undefined> {
+export function otherRealm(): typeof globalThis | undefined {
   if (typeof document === 'object') {
     const frame = document.createElement('iframe');
     (document.body ?? document.documentElement).appendChild(frame);
     return (frame.contentWindow as unknown as typeof globalThis | null) ?? undefined;
   }
-  if (globalThis.process?.versions?.node === undefined) return undefined;
-  const vm = (await import('node:vm' as string)) as typeof import('node:vm');
-  return vm.runInNewContext('globalThis') as typeof globalThis;
+  // Synchronous (no top-level await in tests: Hermes' bundle is a script): Node, Deno and Bun have getBuiltinModule.
+  const vm = (globalThis.process as { getBuiltinModule?: (id: string) => unknown } | undefined)?.getBuiltinModule?.('node:vm') as typeof import('node:vm') | undefined;
+  return vm === undefined ? undefined : (vm.runInNewContext('globalThis') as typeof globalThis);
 }
 export const OTHER_REALM_MISSING = 'not applicable: this engine offers no second realm (no node:vm, no document)';
 

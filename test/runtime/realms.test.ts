@@ -11,7 +11,7 @@ import { blake3, chacha20, chacha20poly1305, poly1305, secretstream, serpent } f
 import { assertBytes, forEachTier, otherRealm, OTHER_REALM_MISSING, rand } from '../helpers.js';
 import { calls, plain } from './calls.js';
 
-const realm = await otherRealm();
+const realm = otherRealm();
 const skip = realm === undefined && OTHER_REALM_MISSING;
 const direct = <T>(call: () => T): T => call();
 
