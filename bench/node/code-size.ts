@@ -107,9 +107,11 @@ export async function measureCodeSize(): Promise<CodeSizeResult> {
     esbuild = undefined;
   }
   const kernels = kernelSizes();
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> };
   const entries: EntrySize[] = [];
   for (const [key, target] of Object.entries(pkg.exports)) {
+    // Code entries only: './package.json' maps to a file, not a module with its types.
+    if (typeof target !== 'object' || !target.default.endsWith('.js')) continue;
     const entry = key === '.' ? 'fourfold' : `fourfold/${key.slice(2)}`;
     const files = closure(join(root, target.default));
     const texts = files.map((f) => readFileSync(f));

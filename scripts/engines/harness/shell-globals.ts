@@ -9,7 +9,7 @@
  */
 import { Buffer } from 'buffer';
 
-/** Installs the missing globals (a function, not a bare import: package.json's sideEffects: false would drop that). */
+/** Installs the missing globals (a function, not a bare import: package.json's sideEffects lists only the worker, so a bundler would drop that). */
 export function installShellGlobals(): void {
   const g = globalThis as unknown as Record<string, unknown>;
   const print = g.print as (line: string) => void;
