@@ -186,6 +186,9 @@ export function guarded(data: Uint8Array, offset: number): { view: Uint8Array; i
 export const HAS_TRANSFER = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function';
 
 /** The `skip` option for checks of detached buffers: Hermes can detach none (no structuredClone, no transfer). */
+/** Why a test of encryptStream / decryptStream does not apply: the engine has no web streams (Hermes). */
+export const NO_STREAMS: false | string = typeof TransformStream === 'function' ? false : 'not applicable: this engine has no TransformStream (web streams)';
+
 export const NO_DETACH: false | string =
   typeof structuredClone === 'function' || HAS_TRANSFER ? false : 'not applicable: this engine cannot detach an ArrayBuffer (no structuredClone or ArrayBuffer.prototype.transfer)';
 

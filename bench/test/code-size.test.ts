@@ -15,7 +15,7 @@ it('measures every module entry of package.json', async () => {
   const result = await measureCodeSize();
   assert.deepEqual(result.entries.map((e) => e.entry), modules);
   for (const e of result.entries) {
-    assert.ok(e.files > 0 && e.jsBytes > 0, `${e.entry}: files and bytes`);
+    assert.ok((e.files ?? 0) > 0 && (e.jsBytes ?? 0) > 0, `${e.entry}: files and bytes`);
     assert.ok((e.minifiedBytes ?? 0) > 0, `${e.entry}: minified`);
   }
   assert.ok(result.kernels.length >= 4, 'the four kernels');

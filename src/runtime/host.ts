@@ -1,7 +1,8 @@
 /**
  * What the JavaScript engine running fourfold offers, detected in one
  * place: its byte order, whether it may compile a kernel synchronously,
- * its built-in modules (Node, Bun and Deno) and its logical cores.
+ * its built-in modules (Node, Bun and Deno), its logical cores and its
+ * clock.
  */
 
 interface HostGlobal {
@@ -50,3 +51,6 @@ export function cores(): number {
   const os = builtinModule<typeof import('node:os')>('node:os');
   return os?.availableParallelism?.() ?? os?.cpus().length ?? 1;
 }
+
+/** Milliseconds, for timing: performance.now() where the engine has it (Hermes has not), else Date.now(). */
+export const now: () => number = typeof performance === 'object' ? () => performance.now() : () => Date.now();

@@ -8,6 +8,7 @@
  * stays responsive (no task near the browsers' 50 ms long-task mark).
  */
 import type { PoolWorker } from './pool.js';
+import { now } from './host.js';
 
 /** A part of the input: `length` bytes from `start` (what the bytes are is the operation's business). */
 export interface Piece {
@@ -55,7 +56,6 @@ export const tick: () => Promise<void> =
           })
       : () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-const now = (): number => (typeof performance === 'object' ? performance.now() : Date.now());
 
 /** The calling thread's speed so far, for the size of its next piece. */
 class HereClock {

@@ -16,6 +16,7 @@
  * untimed traffic, so a wrong choice is corrected later at a cost that
  * vanishes over a long process.
  */
+import { now as clock } from './host.js';
 
 /** Only calls at least this long are timed: long enough to dwarf the clock's overhead. */
 const MIN_TIMED_BYTES = 8192;
@@ -56,7 +57,7 @@ export class VariantPicker {
     private readonly count: number,
     private readonly select: (index: number) => void,
     /** Milliseconds; replaceable so the choice can be tested without timing anything. */
-    private readonly now: () => number = () => performance.now(),
+    private readonly now: () => number = clock,
   ) {
     this.samples = Array.from({ length: count }, () => []);
     this.bytes = new Array<number>(count).fill(0);

@@ -7,7 +7,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { blake3, chacha20poly1305, poly1305, secretbox, secretstream, serpent, xchacha20poly1305, xsalsa20poly1305 } from 'fourfold';
-import { assertBytes, forEachTier, rand } from '../helpers.js';
+import { assertBytes, forEachTier, NO_STREAMS, rand } from '../helpers.js';
 
 /** What to do to the caller's arrays after construction. */
 const AFTER = {
@@ -22,6 +22,8 @@ interface Keeper {
   /** The lengths of the arrays it keeps (random ones), or their making (with a message sealed under them). */
   lengths: number[];
   args?: () => { args: Uint8Array[]; sealed: Uint8Array };
+  /** A TransformStream (encryptStream, decryptStream): not in engines without web streams. */
+  streams?: boolean;
 }
 
 const message = rand(300);
@@ -81,6 +83,7 @@ const KEEPERS: Keeper[] = [
   {
     name: 'encryptStream (key)',
     lengths: [32],
+    streams: true,
     make: ([k]) => {
       const key = k!.slice();
       const enc = secretstream.encryptStream(k!);
@@ -90,6 +93,7 @@ const KEEPERS: Keeper[] = [
   {
     name: 'decryptStream (key)',
     lengths: [32],
+    streams: true,
     make: ([k]) => {
       const encrypted = through(secretstream.encryptStream(k!), message);
       const dec = secretstream.decryptStream(k!);
@@ -101,7 +105,7 @@ const KEEPERS: Keeper[] = [
 forEachTier('objects keep copies of their keys', () => {
   for (const k of KEEPERS) {
     for (const [what, change] of Object.entries(AFTER)) {
-      it(`${k.name}: the caller's arrays ${what} after construction`, async () => {
+      it(`${k.name}: the caller's arrays ${what} after construction`, { skip: k.streams === true && NO_STREAMS }, async () => {
         const { args, sealed } = k.args?.() ?? { args: k.lengths.map((n) => rand(n)), sealed: undefined };
         const expected = await k.make(args.map((a) => a.slice()), sealed)();
         const use = k.make(args, sealed);

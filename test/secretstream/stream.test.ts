@@ -11,7 +11,7 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import { decryptStream, encryptStream, TAG_FINAL, TAG_MESSAGE, type StreamOptions } from 'fourfold/secretstream';
-import { assertBytes, concat, forEachTier, loadSodium, NO_SODIUM, rand, randInt } from '../helpers.js';
+import { assertBytes, concat, forEachTier, loadSodium, NO_SODIUM, NO_STREAMS, rand, randInt } from '../helpers.js';
 import { sodiumStream } from './peer.js';
 
 /** `data` cut at random points into pieces of 0..maxPiece bytes (empty pieces included). */
@@ -74,7 +74,6 @@ function sodiumDecrypt(key: Uint8Array, encrypted: Uint8Array, chunkSize: number
 const expectedLength = (length: number, chunkSize: number) => 24 + length + 17 * (Math.floor(length / chunkSize) + 1);
 
 /** The `skip` option here: encryptStream and decryptStream are TransformStreams, which Hermes (React Native) does not have. */
-const NO_STREAMS: false | string = typeof TransformStream === 'function' ? false : 'not applicable: this engine has no TransformStream (web streams)';
 
 forEachTier('secretstream: encryptStream and decryptStream', () => {
   before(loadSodium);
