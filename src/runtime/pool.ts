@@ -382,14 +382,18 @@ export class Pool {
    * next call that needs it. Its jobs' callers do their pieces themselves.
    */
   broken(w: PoolWorker, reason: string): void {
-    if (!w.ready && this.failure === undefined) {
+    const unavailable = !w.ready && this.failure === undefined;
+    if (unavailable) {
       this.failure = reason;
       // Said once: a page whose bundle lacks the worker file otherwise only sees calls running slower.
       console.warn(`fourfold/parallel: workers are not available (${reason}); calls run on the calling thread`);
     }
-    w.terminate(`a worker failed: ${reason}`);
-    const i = this.workers.indexOf(w);
-    if (i >= 0) this.workers.splice(i, 1);
+    // Workers still starting would fail alike (the same file, the same policy): ended with it, so status() shows none.
+    for (const other of unavailable ? [w, ...this.workers.filter((o) => o !== w && !o.ready)] : [w]) {
+      other.terminate(`a worker failed: ${reason}`);
+      const i = this.workers.indexOf(other);
+      if (i >= 0) this.workers.splice(i, 1);
+    }
   }
 
   /** Ends a worker that has been idle (Deno: see DENO_IDLE_MS); a later call starts another. */
