@@ -18,7 +18,7 @@ import { type Aead, aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes, lengthBlock } from '../runtime/bytes.js';
-import { later, laterPart, PARALLEL_MIN, team, type LaterOutput } from '../runtime/parallel.js';
+import { later, made, PARALLEL_MIN, partOf, team } from '../runtime/parallel.js';
 import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 
@@ -36,15 +36,17 @@ class ParallelChachaPoly1305 implements ParallelAead {
   private readonly key: Uint8Array;
   private readonly nonce: Uint8Array;
   private readonly aad: Uint8Array;
-  /** The synchronous AEAD, for inputs too small for workers. */
-  private readonly inline: Aead;
 
   constructor(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array) {
     // Copies: the caller may change its arrays while a call is pending.
     this.key = key.slice();
     this.nonce = nonce.slice();
     this.aad = aad.slice();
-    this.inline = (nonce.length === 24 ? syncXchacha20poly1305 : syncChacha20poly1305)(this.key, this.nonce, this.aad);
+  }
+
+  /** The synchronous AEAD, for inputs too small for workers: made only when one comes (it copies the key, nonce and aad again). */
+  private inline(): Aead {
+    return (this.nonce.length === 24 ? syncXchacha20poly1305 : syncChacha20poly1305)(this.key, this.nonce, this.aad);
   }
 
   /** Poly1305's key (RFC 8439 §2.6): the first 32 bytes of keystream block 0. */
@@ -70,13 +72,13 @@ class ParallelChachaPoly1305 implements ParallelAead {
   async encrypt(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const { input, output: out } = sealArgs(plaintext, output);
     const n = input.length;
-    if (n < PARALLEL_MIN) return this.inline.encrypt(input, out);
-    const target = out === undefined ? later(n + TAG_LENGTH) : () => out;
+    if (n < PARALLEL_MIN) return this.inline().encrypt(input, out);
+    const target = out ?? later(n + TAG_LENGTH);
     const otk = this.oneTimeKey();
     try {
-      const body = laterPart(target, 0, n);
-      await this.tagOf(n, otk, (sum) => sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input, body, team(n)), () => target().subarray(n));
-      return output ?? target();
+      const body = partOf(target, 0, n);
+      await this.tagOf(n, otk, (sum) => sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input, body, team(n)), () => made(target).subarray(n));
+      return output ?? made(target);
     } finally {
       otk.fill(0);
     }
@@ -85,7 +87,7 @@ class ParallelChachaPoly1305 implements ParallelAead {
   async decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const { body, tag, output: out } = openArgs(ciphertext, output);
     const n = body.length;
-    if (n < PARALLEL_MIN) return this.inline.decrypt(ciphertext, output);
+    if (n < PARALLEL_MIN) return this.inline().decrypt(ciphertext, output);
     const otk = this.oneTimeKey();
     const expected = new Uint8Array(TAG_LENGTH);
     try {
@@ -96,7 +98,7 @@ class ParallelChachaPoly1305 implements ParallelAead {
       }
       const target = out ?? later(n);
       await xorPieces(CIPHER, this.key, this.nonce, 1, body, target, team(n));
-      return output ?? (target as LaterOutput)();
+      return output ?? made(target);
     } finally {
       otk.fill(0);
       expected.fill(0);

@@ -6,7 +6,7 @@
  * nonce and its counter).
  */
 import type { Tier } from './kernels.js';
-import { later, PARALLEL_MIN, team, transform } from './parallel.js';
+import { later, made, PARALLEL_MIN, team, transform } from './parallel.js';
 import type { JobHandler } from './protocol.js';
 import { streamArgs, type KeystreamXor, type StreamVariant } from './stream-cipher.js';
 
@@ -53,7 +53,7 @@ export function parallelStreamCipher(variant: StreamVariant, op: string, xor: ()
         out,
         team(n),
       );
-      return output ?? (out as () => Uint8Array)();
+      return output ?? made(out);
     } finally {
       k.fill(0);
     }

@@ -49,10 +49,17 @@ export function later(length: number): LaterOutput {
   return () => (bytes ??= new Uint8Array(length));
 }
 
-/** A part of what `whole` will make, [start, end): made with it. */
-export function laterPart(whole: LaterOutput, start: number, end: number): LaterOutput {
+/** An output as it is now: the caller's array, or a later one made. */
+export const made = (output: Uint8Array | LaterOutput): Uint8Array => (typeof output === 'function' ? output() : output);
+
+/**
+ * Bytes [start, end) of `output`: a view of the caller's array (which the
+ * workers write directly when it is shared), or a part of a later one.
+ */
+export function partOf(output: Uint8Array | LaterOutput, start: number, end: number): Uint8Array | LaterOutput {
+  if (typeof output !== 'function') return output.subarray(start, end);
   let bytes: Uint8Array | undefined;
-  return () => (bytes ??= whole().subarray(start, end));
+  return () => (bytes ??= output().subarray(start, end));
 }
 
 /** A piece of a transform, and what its job returned (a polynomial, for instance). */
@@ -118,7 +125,7 @@ export async function transform(t: Transform, input: Uint8Array, output: Uint8Ar
   const tier = workerTier();
   const share = canShare();
   const directIn = share && isShared(input);
-  const outputNow = typeof output === 'function' ? output : () => output;
+  const outputNow = (): Uint8Array | undefined => (output === undefined ? undefined : made(output));
   const directOut = output !== undefined && typeof output !== 'function' && share && isShared(output);
   const split = splitter(t.align);
   const whole: Part[] = [];

@@ -21,7 +21,7 @@ import { aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes } from '../runtime/bytes.js';
-import { later, laterPart, PARALLEL_MIN, team } from '../runtime/parallel.js';
+import { later, made, PARALLEL_MIN, partOf, team } from '../runtime/parallel.js';
 import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 
@@ -60,7 +60,7 @@ class ParallelSecretBox implements ParallelAead {
     if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).encrypt(input, out);
     const copied = out !== undefined && overlaps(input, out);
     if (copied) input = input.slice();
-    const target = out === undefined ? later(n + TAG_LENGTH) : () => out;
+    const target = out ?? later(n + TAG_LENGTH);
     const block = this.block0();
     const otk = block.subarray(0, 32);
     const sum = new PolynomialSum(otk);
@@ -69,10 +69,11 @@ class ParallelSecretBox implements ParallelAead {
     try {
       for (let i = 0; i < HEAD; i++) head[i] = input[i] ^ block[32 + i];
       appendHere(sum, otk, head, false);
-      await sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input.subarray(HEAD), laterPart(target, TAG_LENGTH + HEAD, TAG_LENGTH + n), team(n));
-      target().set(head, TAG_LENGTH);
-      sum.tagInto(target().subarray(0, TAG_LENGTH));
-      return output ?? target();
+      await sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input.subarray(HEAD), partOf(target, TAG_LENGTH + HEAD, TAG_LENGTH + n), team(n));
+      const sealed = made(target);
+      sealed.set(head, TAG_LENGTH);
+      sum.tagInto(sealed.subarray(0, TAG_LENGTH));
+      return output ?? sealed;
     } finally {
       sum.wipe();
       block.fill(0);
@@ -103,12 +104,12 @@ class ParallelSecretBox implements ParallelAead {
         out?.fill(0);
         throw new AuthenticationError();
       }
-      const target = out === undefined ? later(n) : () => out;
-      await xorPieces(CIPHER, this.key, this.nonce, 1, body.subarray(HEAD), laterPart(target, HEAD, n), team(n));
+      const target = out ?? later(n);
+      await xorPieces(CIPHER, this.key, this.nonce, 1, body.subarray(HEAD), partOf(target, HEAD, n), team(n));
       // The first HEAD bytes, from block 0's keystream, after the pieces (the output is made once workers are busy).
-      const plain = target();
+      const plain = made(target);
       for (let i = 0; i < HEAD; i++) plain[i] = body[i] ^ block[32 + i];
-      return output ?? target();
+      return output ?? plain;
     } finally {
       sum.wipe();
       block.fill(0);

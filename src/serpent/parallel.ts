@@ -10,7 +10,7 @@
  */
 import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from './args.js';
 import * as check from '../runtime/assert.js';
-import { later, PARALLEL_MIN, team, transform, type LaterOutput, type Transform } from '../runtime/parallel.js';
+import { later, made, PARALLEL_MIN, team, transform, type Transform } from '../runtime/parallel.js';
 import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from './index.js';
 import { engine } from './tiers.js';
 
@@ -69,7 +69,7 @@ class Ctr implements ParallelCipher {
       target,
       team(n),
     );
-    return output ?? (target as LaterOutput)();
+    return output ?? made(target);
   }
 }
 

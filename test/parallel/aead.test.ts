@@ -12,6 +12,7 @@ import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
 import { assertBytes, forEachTier, isAllZero, rand } from '../helpers.js';
 import { withWorkers } from './pool-helpers.js';
+import { pool } from '../internal.js';
 
 const MiB = 1 << 20;
 const N = 3 * MiB + 17;
@@ -20,6 +21,22 @@ const HAS_SAB = typeof SharedArrayBuffer === 'function';
 const NO_SAB = HAS_SAB ? false : 'not applicable: this engine (or page) has no SharedArrayBuffer';
 
 withWorkers(2);
+
+/** How many times `f`'s calls took a worker's slot (PoolWorker.slot), and that the workers took jobs meanwhile. */
+async function slotsTaken(f: () => Promise<void>): Promise<number> {
+  const workers = pool.workers;
+  const jobs = P.status().jobs;
+  let taken = 0;
+  const originals = workers.map((w) => w.slot);
+  workers.forEach((w, i) => (w.slot = (bytes: number) => (taken++, originals[i]!.call(w, bytes))));
+  try {
+    await f();
+  } finally {
+    workers.forEach((w, i) => (w.slot = originals[i]!));
+  }
+  assert.ok(P.status().jobs > jobs, 'the workers took no job');
+  return taken;
+}
 
 /**
  * Runs `decrypt` (into `out`, filled with SENTINEL) and, at every turn of
@@ -118,11 +135,15 @@ forEachTier('fourfold/parallel AEADs', () => {
     assertBytes(inPlace, expected, 'shared, in place');
     const sealed = F.xchacha20poly1305(key, nonce).encrypt(m);
     const sealedOut = shared(new Uint8Array(N + 16));
-    await P.xchacha20poly1305(key, nonce).encrypt(shared(m), sealedOut);
-    assertBytes(sealedOut, sealed, 'AEAD encrypt, shared');
     const opened = shared(new Uint8Array(N));
-    await P.xchacha20poly1305(key, nonce).decrypt(shared(sealed), opened);
+    // Directly: with shared input and output no piece takes a slot of any worker.
+    const slots = await slotsTaken(async () => {
+      await P.xchacha20poly1305(key, nonce).encrypt(shared(m), sealedOut);
+      await P.xchacha20poly1305(key, nonce).decrypt(shared(sealed), opened);
+    });
+    assertBytes(sealedOut, sealed, 'AEAD encrypt, shared');
     assertBytes(opened, m, 'AEAD decrypt, shared');
+    assert.equal(slots, 0, 'slots taken by shared AEAD calls');
     const bad = shared(sealed);
     bad[2 * MiB]! ^= 1;
     await rejectsWithoutRelease('AEAD decrypt, shared, tampered', shared(new Uint8Array(N)), (o) => P.xchacha20poly1305(key, nonce).decrypt(bad, o));
