@@ -137,7 +137,8 @@ it('a worker that dies in the middle of a call: its pieces are redone here, same
   P.terminate();
   P.configure({ workers: 2, workerUrl: new URL('./fixtures/crashing-worker.js', import.meta.url) });
   try {
-    await warmPool(2);
+    // One started worker is enough: these crash after their second job, so on a loaded machine two are rarely ready at once.
+    await warmPool(1);
     for (let i = 0; i < 4; i++) assertBytes(await P.chacha20(key, nonce, m), expected, `call ${i}`);
     assert.equal(P.status().failure, undefined, 'a worker that died after it started does not disable the pool');
   } finally {
