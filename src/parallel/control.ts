@@ -1,14 +1,16 @@
 /** The pool's controls for users of fourfold/parallel. */
-import { byteLength } from '../blake3/mode.js';
-import { pool, setWorkerUrl, type PoolStatus } from '../runtime/pool.js';
+import { pool, setWorkerUrl, type PoolStatus } from '../pool/pool.js';
+import * as check from '../runtime/assert.js';
 
 export type { PoolStatus };
 
 export interface PoolOptions {
   /**
-   * Worker threads a call uses, at most: a non-negative integer, 0 for the
-   * calling thread only; undefined restores the default (the logical cores
-   * less one).
+   * Worker threads a call uses, at most: an integer from 0 (the calling
+   * thread only); undefined restores the default (the logical cores less
+   * one). Counts above the logical cores are taken as the logical cores:
+   * more threads than cores cannot run at once, and each costs memory.
+   * Lowering it ends the workers beyond the new count once they are idle.
    */
   workers?: number;
   /**
@@ -18,15 +20,19 @@ export interface PoolOptions {
   workerUrl?: string | URL;
 }
 
-/** Sets the pool's size or worker module for later calls (workers already started keep running). */
+/** Sets the pool's size or worker module for later calls. */
 export function configure(options: PoolOptions): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${options === null ? 'null' : typeof options}`);
+  check.options(options);
   const { workers, workerUrl } = options;
-  if (workers !== undefined) byteLength(workers, 'workers');
-  if (workerUrl !== undefined && typeof workerUrl !== 'string' && !(workerUrl instanceof URL)) {
-    throw new TypeError(`workerUrl must be a string or a URL, got ${typeof workerUrl}`);
+  if (workers !== undefined) {
+    if (typeof workers !== 'number') throw new TypeError(`workers must be a number, got ${check.describe(workers)}`);
+    if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be a non-negative integer, got ${workers}`);
   }
-  pool.size = workers;
+  if (workerUrl !== undefined && typeof workerUrl !== 'string' && !(workerUrl instanceof URL)) {
+    throw new TypeError(`workerUrl must be a string or a URL, got ${check.describe(workerUrl)}`);
+  }
+  // Each option is set only when given: configure({ workerUrl }) keeps the size.
+  if ('workers' in options) pool.resize(workers);
   if ('workerUrl' in options) {
     setWorkerUrl(workerUrl);
     // Workers from the old module give the same bytes, but a failure to start the old one no longer applies.
@@ -34,7 +40,12 @@ export function configure(options: PoolOptions): void {
   }
 }
 
-/** Ends the pool's workers; a later call starts new ones. A Node, Bun or Deno process exits without it. */
+/**
+ * Ends the pool's workers; a later call starts new ones. Pending one-shot
+ * calls finish on the calling thread, with the same bytes; a stream whose
+ * state a worker held errors with WorkerLostError. A Node, Bun or Deno
+ * process exits without it.
+ */
 export function terminate(): void {
   pool.terminate();
 }

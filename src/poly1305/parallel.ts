@@ -6,9 +6,9 @@
  */
 import { PolynomialSum } from './combine.js';
 import { poly1305 as syncPoly1305, type Poly1305 } from './index.js';
-import { polynomialPieces } from '../parallel/aead.js';
+import { polynomialPieces, wipeParts } from './aead-pieces.js';
 import { bytes } from '../runtime/assert.js';
-import { PARALLEL_MIN, team } from '../runtime/parallel.js';
+import { PARALLEL_MIN, team } from '../pool/transform.js';
 
 /** The 16-byte Poly1305 tag of `message` under the 32-byte one-time `key`; `create` is the synchronous incremental one. */
 export const poly1305 = Object.assign(
@@ -19,7 +19,7 @@ export const poly1305 = Object.assign(
     const sum = new PolynomialSum(k);
     const own = k.slice();
     try {
-      await polynomialPieces(own, false, sum, m, team(m.length));
+      wipeParts(await polynomialPieces(own, false, sum, m, team(m.length)));
       const tag = new Uint8Array(16);
       sum.tagInto(tag);
       return tag;

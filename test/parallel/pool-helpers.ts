@@ -2,6 +2,16 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from 'fourfold/parallel';
+import { pool } from '../internal.js';
+
+/**
+ * Lets the pool start `n` workers even where the machine has fewer logical
+ * cores (the pool's own bound), so that the scheduling of several workers
+ * is tested on a two-core machine too.
+ */
+export function allowWorkers(n: number): void {
+  if (n > pool.maxWorkers) pool.limit = n;
+}
 
 /**
  * Waits until `n` workers have started: a call of n + 1 pieces starts them
@@ -9,6 +19,7 @@ import * as P from 'fourfold/parallel';
  * in Deno an idle worker is ended after a while.
  */
 export async function warmPool(n: number): Promise<void> {
+  allowWorkers(n);
   const data = new Uint8Array((n + 1) << 20);
   for (let t = 0; P.status().ready < n; t++) {
     assert.ok(t < 500, `workers did not start: ${JSON.stringify(P.status())}`);
@@ -26,5 +37,6 @@ export function withWorkers(n: number): void {
   after(() => {
     P.configure({ workers: undefined });
     P.terminate();
+    pool.limit = undefined;
   });
 }
