@@ -6,7 +6,7 @@
  */
 export { kernelMemories } from './runtime/kernels.js';
 export { pool, type JobDone, type JobHandle, type PoolWorker } from './pool/pool.js';
-export { runPieces, type Piece, type PieceWork } from './pool/schedule.js';
+export { contention, runPieces, type Piece, type PieceWork } from './pool/schedule.js';
 export { VariantPicker, variantPicker, type VariantKernel } from './runtime/variants.js';
 export { stateOf } from './secretstream/state.js';
 export { chachaKernel, chachaVariants } from './chacha/wasm.js';

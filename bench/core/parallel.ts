@@ -81,8 +81,8 @@ export async function longestTask(call: () => Promise<unknown>): Promise<{ longe
 }
 
 /** The longest task of each of `calls` parallel calls of an op, with the jobs the workers did in each. */
-export async function longestTasks(op: string, size: number, call: Call, calls: number, jobsDone: () => number): Promise<LongestTask> {
-  const result = { op, size, ms: [] as number[], jobs: [] as number[], callMs: [] as number[] };
+export async function longestTasks(op: string, size: number, call: Call, calls: number, jobsDone: () => number, contended: () => boolean = () => false): Promise<LongestTask> {
+  const result = { op, size, ms: [] as number[], jobs: [] as number[], callMs: [] as number[], contended: [] as boolean[] };
   try {
     // The pool's workers start on the first call and take jobs once they have loaded (tens of ms):
     // warmed up until a call gives them one, or for two seconds where none can start.
@@ -98,6 +98,7 @@ export async function longestTasks(op: string, size: number, call: Call, calls: 
       result.ms.push(taken.longestMs);
       result.callMs.push(taken.callMs);
       result.jobs.push(jobsDone() - before);
+      result.contended.push(contended());
     }
   } catch (cause) {
     return { ...result, error: describeError(cause) };

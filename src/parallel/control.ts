@@ -1,5 +1,7 @@
 /** The pool's controls for users of fourfold/parallel. */
 import { pool, setWorkerUrl, type PoolStatus } from '../pool/pool.js';
+import { contention } from '../pool/schedule.js';
+import { now } from '../runtime/host.js';
 import * as check from '../runtime/assert.js';
 
 export type { PoolStatus };
@@ -50,7 +52,7 @@ export function terminate(): void {
   pool.terminate();
 }
 
-/** The pool's state: workers started and ready, jobs done, and why workers cannot be used if they cannot. */
+/** The pool's state: workers started and ready, jobs done, why workers cannot be used if they cannot, and whether calls leave them out for now. */
 export function status(): PoolStatus {
-  return pool.status();
+  return { ...pool.status(), contended: now() < contention.starvedUntil };
 }

@@ -420,6 +420,13 @@ export interface PoolStatus {
   shared: boolean;
   /** Why calls run on the calling thread only, once a worker failed to start or died; undefined while workers can be used. */
   failure: string | undefined;
+  /**
+   * Whether calls leave the workers out for now because the process's
+   * threads got about one core between them (another program holds the
+   * others; docs/parallel.md, scheduling rule 5); they try again within a
+   * second.
+   */
+  contended: boolean;
 }
 
 export class Pool {
@@ -530,7 +537,8 @@ export class Pool {
     this.failure = undefined;
   }
 
-  status(): PoolStatus {
+  /** The pool's state; `contended` is the scheduler's to say (status() in parallel/control.ts). */
+  status(): Omit<PoolStatus, 'contended'> {
     return { workers: this.workers.length, ready: this.workers.filter((w) => w.ready).length, jobs: this.jobs, shared: canShare(), failure: this.failure };
   }
 }

@@ -21,6 +21,13 @@
  *   dropped (its slot zeroed). A job that writes the caller's memory
  *   directly is never redone while its worker may still be writing: it can
  *   only be taken back before it starts.
+ * - A core shared: where the engine reports the process's CPU time, a call
+ *   whose threads together get less than SHARED_CORE CPU-ms per ms once
+ *   the workers are at work (another program's scheduling group has the
+ *   other cores) stops handing out pieces: the workers would only
+ *   time-slice one core with the calling thread, which would then also
+ *   copy their pieces. Calls in the next STARVED_MS do the same without
+ *   asking; then the workers are tried again.
  * - Faults: a piece whose worker failed, died or was terminated is done
  *   here. An error on this thread (a detached input) stops the handing out;
  *   the call rejects once every job it gave is answered, taken back, or
@@ -28,7 +35,7 @@
  *   the call settled.
  */
 import type { JobDone, JobHandle, PoolWorker } from './pool.js';
-import { now } from '../runtime/host.js';
+import { cpuTime, now } from '../runtime/host.js';
 
 /** A part of the input: `length` bytes from `start` (what the bytes are is the operation's business). */
 export interface Piece {
@@ -58,6 +65,15 @@ const FIRST_HERE = 64 * 1024;
 /** A running job is late once it overruns its expected time by this share of it, and at least LATE_MS. */
 const LATE_SHARE = 0.5;
 const LATE_MS = 1;
+/** How long into a call, counted from its first job, the CPU time its threads got is judged. */
+const JUDGE_MS = 8;
+/** CPU-ms per ms below which the calling thread and its workers share one core. */
+const SHARED_CORE = 1.2;
+/** How long that judgement holds for later calls. */
+const STARVED_MS = 1000;
+
+/** The process's CPU clock, and until when calls use no workers (a judgement of SHARED_CORE); tests replace the clock. */
+export const contention = { cpu: cpuTime, starvedUntil: 0 };
 
 /**
  * Lets the workers' messages in: a macrotask turn (a resolved promise
@@ -144,6 +160,22 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
   let failure: { error: unknown } | undefined;
   let answered = 0;
   let wake: (() => void) | undefined;
+  // Whether pieces go to the workers; and, from the first job on, the CPU time the process got (where the engine says).
+  let handOut = team.length > 0 && now() >= contention.starvedUntil;
+  let judged: { cpu: number; at: number } | undefined;
+  let workersAnswered = 0;
+  /** Stops handing out once the process's threads get no more than one core between them (see SHARED_CORE). */
+  const judge = (): void => {
+    if (judged === undefined || workersAnswered < team.length) return;
+    const t = now();
+    if (t - judged.at < JUDGE_MS) return;
+    const cpu = contention.cpu()!;
+    if ((cpu - judged.cpu) / (t - judged.at) < SHARED_CORE) {
+      handOut = false;
+      contention.starvedUntil = t + STARVED_MS;
+    }
+    judged = undefined;
+  };
 
   const finish = (p: P, f: () => void): void => {
     if (finished.has(p)) return;
@@ -164,6 +196,10 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
   };
 
   const give = (w: PoolWorker, p: P): void => {
+    if (judged === undefined && workersAnswered === 0) {
+      const cpu = contention.cpu();
+      if (cpu !== undefined) judged = { cpu, at: now() };
+    }
     const g: Given<P> = { p, w, job: work.give(w, p), posted: now(), answered: false };
     given.push(g);
     g.job.done.then(
@@ -175,6 +211,7 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
           const old = speeds.get(w);
           speeds.set(w, old === undefined ? rate : 0.7 * old + 0.3 * rate);
         }
+        if (!lastAnswer.has(w) && !done.skipped) workersAnswered++;
         lastAnswer.set(w, t);
         if (!done.skipped && !finished.has(p) && failure === undefined) {
           finish(p, () => work.take(p, done));
@@ -250,16 +287,17 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
 
   const open = (): boolean => failure === undefined && (front < back || retry.length > 0 || given.some((g) => !finished.has(g.p)));
   while (open()) {
+    judge();
     // Workers take from the front; near the end a worker gets no more than is left
     // unassigned, or this thread would wait for its queue.
-    for (const w of team) {
+    for (const w of handOut ? team : []) {
       while (w.idle && front < back && w.queued < left) {
         back += cut(front, left / 4);
         left -= list[front]!.length;
         give(w, list[front++]!);
       }
     }
-    const ownTurn = answered === 0 || team.length === 0;
+    const ownTurn = answered === 0 || !handOut;
     answered = 0;
     if (front < back) {
       if (ownTurn) {

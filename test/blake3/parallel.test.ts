@@ -11,7 +11,7 @@ import { it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { blake3, blake3Parallel, type Blake3ParallelOpts } from 'fourfold/blake3';
 import { PARALLEL_MIN, pool } from '../internal.js';
-import { allowWorkers } from '../parallel/pool-helpers.js';
+import { allowWorkers, workersAsUsual } from '../parallel/pool-helpers.js';
 
 const poolStatus = () => pool.status();
 import { assertBytes, assertKernelsWiped, forEachTier, isAllZero, rand } from '../helpers.js';
@@ -57,6 +57,7 @@ function assertSlotsZero(label: string, workers: readonly unknown[] = pool.worke
 after(() => {
   blake3Parallel.terminate();
   pool.limit = undefined;
+  workersAsUsual();
 });
 
 forEachTier('blake3Parallel', (tier) => {

@@ -21,7 +21,7 @@ import assert from 'node:assert/strict';
 import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
 import { assertBytes, detach, NO_DETACH, NO_STREAMS, rand } from '../helpers.js';
-import { warmPool } from './pool-helpers.js';
+import { warmPool, workersAsUsual } from './pool-helpers.js';
 
 const MiB = 1 << 20;
 const HAS_SAB = typeof SharedArrayBuffer === 'function';
@@ -33,6 +33,7 @@ const NODE_THREADS = IN_BROWSER || !HAS_BUILTINS ? 'not applicable: needs node:w
 after(() => {
   P.configure({ workers: undefined });
   P.terminate();
+  workersAsUsual();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

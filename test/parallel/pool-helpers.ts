@@ -2,7 +2,7 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from 'fourfold/parallel';
-import { pool } from '../internal.js';
+import { contention, pool } from '../internal.js';
 
 /**
  * Lets the pool start `n` workers even where the machine has fewer logical
@@ -11,6 +11,26 @@ import { pool } from '../internal.js';
  */
 export function allowWorkers(n: number): void {
   if (n > pool.maxWorkers) pool.limit = n;
+  keepWorkers();
+}
+
+const processCpu = contention.cpu;
+
+/**
+ * Keeps the workers at work even where the process gets about one core (a
+ * loaded test machine, other test files running): the scheduler's
+ * judgement of a shared core, tested with fake clocks in schedule.test.ts,
+ * would otherwise leave them out of calls these tests need them in.
+ * workersAsUsual() puts the judgement back.
+ */
+export function keepWorkers(): void {
+  contention.cpu = () => undefined;
+  contention.starvedUntil = 0;
+}
+
+export function workersAsUsual(): void {
+  contention.cpu = processCpu;
+  contention.starvedUntil = 0;
 }
 
 /**
@@ -38,5 +58,6 @@ export function withWorkers(n: number): void {
     P.configure({ workers: undefined });
     P.terminate();
     pool.limit = undefined;
+    workersAsUsual();
   });
 }

@@ -13,7 +13,7 @@ import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
 import { pool } from '../internal.js';
 import { assertBytes, assertKernelsWiped, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
-import { allowWorkers, warmPool } from './pool-helpers.js';
+import { allowWorkers, warmPool, workersAsUsual } from './pool-helpers.js';
 
 const MiB = 1 << 20;
 const IN_BROWSER = typeof (globalThis as { window?: unknown }).window === 'object';
@@ -27,6 +27,7 @@ const expected = F.chacha20(key, nonce, m);
 after(() => {
   P.configure({ workers: undefined });
   P.terminate();
+  workersAsUsual();
 });
 
 /** Every free slot of every worker (the pool's, or `workers` kept from before terminate()) is zero. */

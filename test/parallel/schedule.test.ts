@@ -7,9 +7,10 @@
  * redone here, and an error on the calling thread that rejects only once
  * nothing given out can still write.
  */
-import { it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { runPieces, type JobDone, type JobHandle, type Piece, type PieceWork, type PoolWorker } from '../internal.js';
+import * as P from 'fourfold/parallel';
+import { contention, runPieces, type JobDone, type JobHandle, type Piece, type PieceWork, type PoolWorker } from '../internal.js';
 
 const KiB = 1024;
 const MiB = 1 << 20;
@@ -141,6 +142,18 @@ const pieces = (n: number, size = MiB): Piece[] => {
 };
 const asWorkers = (w: FakeWorker[]) => w as unknown as PoolWorker[];
 
+// Fake workers use no CPU time: the process's clock would say its threads share one core. Two cores, unless a test says otherwise.
+const realCpu = contention.cpu;
+before(() => {
+  const base = now();
+  contention.cpu = () => 2 * (now() - base);
+  contention.starvedUntil = 0;
+});
+after(() => {
+  contention.cpu = realCpu;
+  contention.starvedUntil = 0;
+});
+
 /** The pieces each piece of `list` was done by: exactly once each, covering [0, n) in order. */
 function coversOnce(label: string, list: readonly Piece[], n: number, events: readonly Event[]): void {
   let at = 0;
@@ -156,7 +169,7 @@ function coversOnce(label: string, list: readonly Piece[], n: number, events: re
 }
 
 /** A job that starts at once and answers after `ms`. */
-const after = (ms: number) => (_: Piece, job: { start(): void; done(): void }) => {
+const answersAfter = (ms: number) => (_: Piece, job: { start(): void; done(): void }) => {
   job.start();
   setTimeout(() => job.done(), ms);
 };
@@ -164,7 +177,7 @@ const after = (ms: number) => (_: Piece, job: { start(): void; done(): void }) =
 it('front and back: workers take pieces from the front, the calling thread from the back, and near the meeting point pieces are cut into equal parts', async () => {
   const r = recorder();
   const n = 8 * MiB + 640;
-  const w = new FakeWorker(0, after(2));
+  const w = new FakeWorker(0, answersAfter(2));
   const list = await runPieces(pieces(n), asWorkers([w]), r.work);
   coversOnce('one worker', list, n, r.events);
   const given = r.events.filter((e) => e.kind === 'give');
@@ -174,8 +187,8 @@ it('front and back: workers take pieces from the front, the calling thread from 
   for (let i = 1; i < given.length; i++) assert.ok(given[i]!.start > given[i - 1]!.start, 'a worker got a piece behind an earlier one');
   const ownBack = mine.filter((e) => e.start > given.at(-1)!.start);
   for (let i = 1; i < ownBack.length; i++) assert.ok(ownBack[i]!.start < ownBack[i - 1]!.start, 'the calling thread did not work from the back');
-  // Equal cuts: the parts of a cut piece are equal but for the last, which is never a sliver.
-  for (const p of list) assert.ok(p.length >= 64 * KiB || p.start + p.length === n || p.length === list.find((q) => q.start > p.start && q.start < p.start + MiB)?.length, `a sliver of ${p.length} bytes at ${p.start}`);
+  // Equal cuts, never a sliver: a cut aims at 64 KiB or more, so no part is under half that, but the input's own tail.
+  for (const p of list.slice(0, -1)) assert.ok(p.length >= 32 * KiB, `a sliver of ${p.length} bytes at ${p.start}`);
 });
 
 it('answers first: with a worker that answers within the turn, the calling thread starts no piece while pieces are left for it', async () => {
@@ -296,4 +309,41 @@ it('with no workers, every piece is done here, in short pieces', async () => {
   coversOnce('alone', list, n, r.events);
   assert.ok(r.events.every((e) => e.kind === 'here'));
   assert.ok(list.length > 3, 'the calling thread did not cut its pieces short');
+});
+
+it('a core shared: once the process gets about one core between its threads, no more pieces go to the workers, for a while', async () => {
+  const clock = contention.cpu;
+  /** The calling thread's own pieces take real time: 1 ms per MiB, about a third slower than the fake worker. */
+  const spin = (p: Piece) => {
+    const until = now() + p.length / MiB;
+    while (now() < until);
+  };
+  const given = (r: Recorder) => r.events.filter((e) => e.kind === 'give').reduce((sum, e) => sum + e.length, 0);
+  const n = 96 * MiB;
+  try {
+    // A process that gets as much CPU time as wall time: one core for both threads.
+    const base = now();
+    contention.cpu = () => now() - base;
+    contention.starvedUntil = 0;
+    const one = recorder(false, true, spin);
+    const list = await runPieces(pieces(n), asWorkers([new FakeWorker(0, answersAfter(2))]), one.work);
+    coversOnce('one core', list, n, one.events);
+    assert.ok(contention.starvedUntil > now(), 'the judgement does not hold for the next calls');
+    assert.equal(P.status().contended, true, 'status() does not say that calls leave the workers out');
+    // The next call gives the workers nothing.
+    const next = recorder();
+    await runPieces(pieces(8 * MiB), asWorkers([new FakeWorker(0, answersAfter(2))]), next.work);
+    assert.equal(given(next), 0, 'the next call used the workers');
+    // Two cores' worth of CPU time: the workers keep getting pieces.
+    contention.cpu = () => 2 * (now() - base);
+    contention.starvedUntil = 0;
+    assert.equal(P.status().contended, false);
+    const two = recorder(false, true, spin);
+    await runPieces(pieces(n), asWorkers([new FakeWorker(0, answersAfter(2))]), two.work);
+    assert.ok(given(two) > 2 * given(one), `the workers got ${given(two) / MiB} MiB with two cores, ${given(one) / MiB} MiB with one`);
+    assert.ok(given(one) < n / 4, `with one core the workers still got ${given(one) / MiB} MiB of ${n / MiB}`);
+  } finally {
+    contention.cpu = clock;
+    contention.starvedUntil = 0;
+  }
 });
