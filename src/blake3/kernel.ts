@@ -81,10 +81,13 @@ const blockFlags = (mode: Expr, b: Expr): Expr =>
   i32.or(mode, i32.or(i32.mul(i32.eqz(b), i32.const(L.CHUNK_START)), i32.mul(i32.eq(b, i32.const(15)), i32.const(L.CHUNK_END))));
 const word = (addr: number): Expr => i32.load(i32.const(addr));
 
-/** Message vectors m0..m15 (lane i = word j of the block at ptr + i * stride), loaded 16 bytes at a time and transposed. */
-function loadMessage(mv: string[], t: string[], ptr: Expr, stride: number): Expr[] {
+/**
+ * Message vectors m0..m15 (lane i = word j of the block at address
+ * `lanes[i]`), loaded 16 bytes at a time and transposed.
+ */
+function loadMessage(mv: string[], t: string[], lanes: Expr[]): Expr[] {
   return [0, 1, 2, 3].flatMap((q) =>
-    transpose4(mv.slice(4 * q, 4 * q + 4), t, [0, 1, 2, 3].map((lane) => v128.load(ptr, lane * stride + 16 * q))));
+    transpose4(mv.slice(4 * q, 4 * q + 4), t, lanes.map((lane) => v128.load(lane, 16 * q))));
 }
 
 /** Chaining values h0..h7 (lane i = word w of CV i) stored as four 32-byte CVs at `out`, transposed in registers. */
@@ -111,29 +114,46 @@ const counters = (lo: string, hi: string, ctr: string): Expr[] =>
   counterLanes(lo, hi, i32x4.splat(i32.wrap(get(ctr))), i32x4.splat(i32.wrap(i64.shr(get(ctr), 32))));
 
 /**
- * block4_<v>(ptr, h0..h7, lo, hi, flags) -> h0'..h7': one compression of
- * block ptr of each of four chunks (lane i = chunk i, 1 KiB apart), the
- * chaining values in and out as vectors. Passed by value, they are
- * WebAssembly locals and operands the whole time: nothing is written to
- * linear memory between blocks.
+ * block4_<v>(ptr, stride, h0..h7, lo, hi, length, flags) -> o0..o15: one
+ * compression in each lane, of the block at ptr + i * stride in lane i
+ * (chunks 1 KiB apart, parents 64 bytes apart, or the root block four
+ * times over). The chaining values go in and come out as vectors: passed
+ * by value, they are WebAssembly locals and operands the whole time, and
+ * nothing is written to linear memory between a chunk's blocks. The
+ * results are the whole output block (§2.6): o0..o7 the new chaining
+ * values, o8..o15 the upper half XOR the input's, which the root's output
+ * needs and chunks and parents drop.
+ *
+ * Parents and root output share this function with the chunks rather than
+ * having the rounds inlined into functions of their own: each such copy
+ * was 9 KB of the module for a small share of the work.
  */
 function block4(variant: ByteRotation): string {
   const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
   const m = vectorArith(variant);
+  const lane = (i: number): Expr => (i === 0 ? get('ptr') : get(`p${i}`));
   return func({
     name: `block4_${variant}`,
-    params: [['ptr', 'i32'], ...h.map((n): [string, 'v128'] => [n, 'v128']), ['lo', 'v128'], ['hi', 'v128'], ['flags', 'v128']],
-    result: h.map(() => 'v128' as const),
-    locals: declare([...v, ...mv, ...t], 'v128'),
+    params: [['ptr', 'i32'], ['stride', 'i32'], ...h.map((n): [string, 'v128'] => [n, 'v128']), ['lo', 'v128'], ['hi', 'v128'], ['length', 'v128'], ['flags', 'v128']],
+    result: [...v].map(() => 'v128' as const),
+    locals: { ...declare([...v, ...mv, ...t], 'v128'), p1: 'i32', p2: 'i32', p3: 'i32' },
     body: [
-      ...loadMessage(mv, t, get('ptr'), 1024),
+      set('p1', i32.add(get('ptr'), get('stride'))),
+      set('p2', i32.add(get('p1'), get('stride'))),
+      set('p3', i32.add(get('p2'), get('stride'))),
+      ...loadMessage(mv, t, [0, 1, 2, 3].map(lane)),
       ...h.map((n, i) => set(v[i], get(n))),
-      ...lowerState(v, get('lo'), get('hi'), splatConst(64), get('flags')),
+      ...lowerState(v, get('lo'), get('hi'), get('length'), get('flags')),
       ...rounds(m, v, (j) => get(mv[j]), interleave),
       ...h.map((_, i) => v128.xor(get(v[i]), get(v[i + 8]))),
+      ...h.map((n, i) => v128.xor(get(v[i + 8]), get(n))),
     ],
   });
 }
+
+/** block4_<variant>'s call; its first eight results (the chaining values) into the locals `h`, the other eight dropped. */
+const callBlock4 = (variant: ByteRotation, h: string[], args: Expr[]): Expr =>
+  setAll(h, [call(`block4_${variant}`, ...args), ...h.map(() => '(drop)')].join('\n'));
 
 /**
  * chunks4_<v>(ptr, ctr, out): the chaining values of the four whole chunks
@@ -157,7 +177,7 @@ function chunks4(variant: ByteRotation): string {
       set('mode', word(L.FLAGS)),
       set('b', i32.const(0)),
       doWhile('block', [
-        setAll(h, call(`block4_${variant}`, get('ptr'), ...h.map(get), get('lo'), get('hi'), i32x4.splat(blockFlags(get('mode'), get('b'))))),
+        callBlock4(variant, h, [get('ptr'), i32.const(1024), ...h.map(get), get('lo'), get('hi'), splatConst(64), i32x4.splat(blockFlags(get('mode'), get('b')))]),
         set('ptr', i32.add(get('ptr'), i32.const(64))),
         set('b', i32.add(get('b'), i32.const(1))),
       ], i32.ltU(get('b'), i32.const(16))),
@@ -171,18 +191,16 @@ export const blake3NoInline = 'block4_*';
 
 /** parents4(ptr, out): four parent chaining values from the eight CVs (four pairs) at ptr, to out (it may be ptr). */
 function parents4(variant: ByteRotation): string {
-  const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
-  const m = vectorArith(variant);
+  const h = regs('h', 8), t = regs('t', 4);
   return func({
     name: 'parents4',
     params: [['ptr', 'i32'], ['out', 'i32']],
-    locals: declare([...h, ...v, ...mv, ...t], 'v128'),
+    locals: declare([...h, ...t], 'v128'),
     body: [
-      ...loadMessage(mv, t, get('ptr'), 64),
-      ...v.slice(0, 8).map((n, i) => set(n, v128.splat32(i32.const(L.KEY), 4 * i))),
-      ...lowerState(v, splatConst(0), splatConst(0), splatConst(64), i32x4.splat(i32.or(word(L.FLAGS), i32.const(L.PARENT)))),
-      ...rounds(m, v, (j) => get(mv[j]), interleave),
-      ...h.map((n, i) => set(n, v128.xor(get(v[i]), get(v[i + 8])))),
+      callBlock4(variant, h, [
+        get('ptr'), i32.const(64), ...h.map((_, i) => v128.splat32(i32.const(L.KEY), 4 * i)),
+        splatConst(0), splatConst(0), splatConst(64), i32x4.splat(i32.or(word(L.FLAGS), i32.const(L.PARENT))),
+      ]),
       ...storeCvs(h, t, get('out')),
     ],
   });
@@ -190,9 +208,7 @@ function parents4(variant: ByteRotation): string {
 
 /** output4(ptr): root output blocks OUTPUT .. OUTPUT + 3 (256 bytes) to ptr; OUTPUT is not advanced. */
 function output4(variant: ByteRotation): string {
-  const o = regs('o', 16), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
-  const m = vectorArith(variant);
-  const cv = (i: number) => v128.splat32(i32.const(L.ROOT_CV), 4 * i);
+  const o = regs('o', 16), t = regs('t', 4);
   const code: Expr[] = [];
   for (let group = 0; group < 4; group++) {
     const rows = o.slice(4 * group, 4 * group + 4);
@@ -202,19 +218,13 @@ function output4(variant: ByteRotation): string {
   return func({
     name: 'output4',
     params: [['ptr', 'i32']],
-    locals: { ...declare([...o, ...v, ...mv, ...t, 'lo', 'hi'], 'v128'), ctr: 'i64' },
+    locals: { ...declare([...o, ...t, 'lo', 'hi'], 'v128'), ctr: 'i64' },
     body: [
       set('ctr', i64.load(i32.const(L.OUTPUT))),
       ...counters('lo', 'hi', 'ctr'),
-      ...mv.map((n, j) => set(n, v128.splat32(i32.const(L.ROOT_BLOCK), 4 * j))),
-      ...v.slice(0, 8).map((n, i) => set(n, cv(i))),
-      ...lowerState(v, get('lo'), get('hi'), v128.splat32(i32.const(L.ROOT_LENGTH)), v128.splat32(i32.const(L.ROOT_FLAGS))),
-      ...rounds(m, v, (j) => get(mv[j]), interleave),
-      // The extended output: words 0..7 as for a chaining value, 8..15 the upper half XOR the input CV.
-      ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [
-        set(o[i], v128.xor(get(v[i]), get(v[i + 8]))),
-        set(o[i + 8], v128.xor(get(v[i + 8]), cv(i))),
-      ]),
+      // Lane i: output block OUTPUT + i, the root's block in every lane (stride 0).
+      setAll(o, call(`block4_${variant}`, i32.const(L.ROOT_BLOCK), i32.const(0), ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => v128.splat32(i32.const(L.ROOT_CV), 4 * i)),
+        get('lo'), get('hi'), v128.splat32(i32.const(L.ROOT_LENGTH)), v128.splat32(i32.const(L.ROOT_FLAGS)))),
       ...code,
     ],
   });
