@@ -5,6 +5,11 @@
  * does not export it; tests import it through test/internal.ts only.
  */
 export { kernelMemories } from './runtime/kernels.js';
+// Each family's selector brings its kernel's bytes: the simd engines below then have them however a test reaches them.
+export { engine as chachaEngine } from './chacha/tiers.js';
+export { engine as salsaEngine } from './salsa/tiers.js';
+export { engine as serpentEngine } from './serpent/tiers.js';
+export { engine as blake3Engine } from './blake3/mode.js';
 export { pool, type JobDone, type JobHandle, type PoolWorker } from './pool/pool.js';
 export { contention, runPieces, type Piece, type PieceWork } from './pool/schedule.js';
 export { VariantPicker, variantPicker, type VariantKernel } from './runtime/variants.js';

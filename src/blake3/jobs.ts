@@ -1,5 +1,5 @@
 /** BLAKE3's job for the pool's workers (pool/worker.ts serves it). */
-import { engine } from './mode.js';
+import { engineOf } from './mode.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 
 export type Blake3Jobs = {
@@ -14,7 +14,7 @@ export type Blake3Jobs = {
 export const blake3Jobs: Handlers<Blake3Jobs> = {
   'blake3.subtree': (tier, p, { input }) => {
     const cv = new Uint8Array(32);
-    engine.of(tier).subtree(p.key, p.flags, input!, p.counter, cv);
+    engineOf(tier).subtree(p.key, p.flags, input!, p.counter, cv);
     return cv;
   },
 };

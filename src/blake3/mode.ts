@@ -10,9 +10,14 @@ import { DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, IV_BYTES, KEYED_HASH } from '.
 import { simdBlake3 } from './simd.js';
 import { blake3Kernel } from './wasm.js';
 import * as check from '../runtime/assert.js';
-import { tierSelector } from '../runtime/kernels.js';
+import { hex } from '../generated/blake3.js';
+import { jobSelector, tierSelector } from '../runtime/kernels.js';
 
-export const engine = tierSelector<Blake3Engine>(blake3Kernel, jsBlake3, simdBlake3);
+/** The engine of the tier a call on this thread runs on: the one place the kernel's bytes come in. */
+export const engine = /*#__PURE__*/ tierSelector<Blake3Engine>(blake3Kernel, jsBlake3, simdBlake3, hex);
+
+/** The engine of a pool job's tier (jobs.ts), without the kernel's bytes: the pool sends the worker the module. */
+export const engineOf = /*#__PURE__*/ jobSelector<Blake3Engine>(blake3Kernel, jsBlake3, simdBlake3);
 
 export interface Blake3Opts {
   /** Output length in bytes (default 32); any length, the output being a stream (XOF). */

@@ -1,5 +1,4 @@
 /** The BLAKE3 kernel module: its exports as the runtime calls them. */
-import { base64 } from '../generated/blake3.js';
 import { defineKernel, type KernelExports } from '../runtime/kernels.js';
 import { variantPicker, type VariantKernel } from '../runtime/variants.js';
 
@@ -23,7 +22,7 @@ export interface Blake3Kernel extends KernelExports, VariantKernel {
   variant_count(): number;
 }
 
-export const blake3Kernel = defineKernel<Blake3Kernel>('blake3', base64);
+export const blake3Kernel = defineKernel<Blake3Kernel>('blake3');
 
 /** The variant picker of the (single) BLAKE3 kernel instance. */
 export const blake3Variants = variantPicker<Blake3Kernel>();

@@ -1,5 +1,4 @@
 /** The ChaCha/Poly1305 kernel module: its exports as the runtime calls them. */
-import { base64 } from '../generated/chacha.js';
 import { defineKernel, type KernelExports } from '../runtime/kernels.js';
 import { variantPicker, type VariantKernel } from '../runtime/variants.js';
 
@@ -43,7 +42,7 @@ export interface ChachaKernel extends KernelExports, VariantKernel {
   stream_finish(aadLength: number, macLength: number, tag: number): void;
 }
 
-export const chachaKernel = defineKernel<ChachaKernel>('chacha', base64);
+export const chachaKernel = defineKernel<ChachaKernel>('chacha');
 
 /** The variant picker of the (single) ChaCha kernel instance. */
 export const chachaVariants = variantPicker<ChachaKernel>();

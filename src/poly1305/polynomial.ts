@@ -5,7 +5,7 @@
  * polynomial of its ciphertext.
  */
 import type { Poly1305Engine } from './engine.js';
-import { engine } from './tiers.js';
+import { engineOf } from './tiers.js';
 import { equalBytes } from '../runtime/bytes.js';
 import type { Tier } from '../runtime/kernels.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
@@ -102,12 +102,12 @@ export function polynomialThenDecrypt(
 }
 
 /** Poly1305's one job: a piece's polynomial. */
-export const polynomialJob: Handler<PolynomialJob> = (tier, p, { input }) => polynomialOf(engine.of(tier), p.key, input!, p.zeroPad === 1);
+export const polynomialJob: Handler<PolynomialJob> = (tier, p, { input }) => polynomialOf(engineOf(tier), p.key, input!, p.zeroPad === 1);
 
 /** The jobs of an AEAD's pieces, on the keystream of `xorOf(tier)` (zeroPad as polynomialOf's). */
 export function aeadJobs(xorOf: (tier: Tier) => KeystreamXor, zeroPad: boolean): { seal: Handler<SealJob>; open: Handler<OpenJob> } {
   return {
-    seal: (tier, p, { input, output }) => encryptThenPolynomial(xorOf(tier), engine.of(tier), p, zeroPad, input!, output!),
-    open: (tier, p, { input, output }) => polynomialThenDecrypt(xorOf(tier), engine.of(tier), p, zeroPad, input!, output!),
+    seal: (tier, p, { input, output }) => encryptThenPolynomial(xorOf(tier), engineOf(tier), p, zeroPad, input!, output!),
+    open: (tier, p, { input, output }) => polynomialThenDecrypt(xorOf(tier), engineOf(tier), p, zeroPad, input!, output!),
   };
 }

@@ -1,12 +1,16 @@
 /**
- * Poly1305's engine on each tier: for calls on this thread (index.ts,
- * parallel/aead.ts) and for the pool's jobs (polynomial.ts). Its simd tier
- * runs on the ChaCha kernel module, which links in poly1305/kernel.ts.
+ * Poly1305's engine on each tier. Its simd tier runs on the ChaCha kernel
+ * module, which links in poly1305/kernel.ts.
  */
 import type { Poly1305Engine } from './engine.js';
 import { jsPoly1305 } from './js.js';
 import { simdPoly1305 } from './simd.js';
 import { chachaKernel } from '../chacha/wasm.js';
-import { tierSelector } from '../runtime/kernels.js';
+import { hex } from '../generated/chacha.js';
+import { jobSelector, tierSelector } from '../runtime/kernels.js';
 
-export const engine = tierSelector<Poly1305Engine>(chachaKernel, jsPoly1305, simdPoly1305);
+/** The engine of the tier a call on this thread runs on (index.ts, parallel.ts): the one place the kernel's bytes come in. */
+export const engine = /*#__PURE__*/ tierSelector<Poly1305Engine>(chachaKernel, jsPoly1305, simdPoly1305, hex);
+
+/** The engine of a pool job's tier (polynomial.ts), without the kernel's bytes: the pool sends the worker the module. */
+export const engineOf = /*#__PURE__*/ jobSelector<Poly1305Engine>(chachaKernel, jsPoly1305, simdPoly1305);

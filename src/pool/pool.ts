@@ -25,7 +25,7 @@
 import { QUEUED, TAKEN, type FromWorker, type JobTable, type Job } from './protocol.js';
 import { zeroize } from '../runtime/bytes.js';
 import { cores } from '../runtime/host.js';
-import type { Tier } from '../runtime/kernels.js';
+import { kernelsFor, type Tier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
 
 /** Bytes of a slot: the largest piece of data one job carries. */
@@ -129,6 +129,9 @@ export const canShare = (): boolean =>
 
 const EMPTY = new Uint8Array(0);
 
+/** Whether this engine posts a WebAssembly.Module to a worker (false after a DataCloneError: kernels then go as bytes). */
+let modulesCloneable = true;
+
 /**
  * A worker the pool needed is gone (terminate(), configure({ workerUrl }),
  * a crash, or it could not start) while something depended on it: a
@@ -203,6 +206,8 @@ export class PoolWorker {
   private held = 0;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  /** The kernels this worker has been sent (with a job: kernelsFor). */
+  private readonly kernels = new Set<string>();
   private started!: (ok: boolean) => void;
   /** Things that keep state in this worker (a secretstream stream): it is not ended for idleness while any does. */
   private pins = 0;
@@ -315,8 +320,21 @@ export class PoolWorker {
     const id = this.nextId++;
     const done = new Promise<JobDone<Uint8Array | undefined>>((resolve, reject) => this.pending.set(id, { resolve, reject, ...p }));
     if (this.pending.size === 1) this.handle!.hold(true);
-    this.handle!.post({ type: 'job', id, ...job }, transfer);
+    this.post({ type: 'job', id, ...job }, transfer);
     return done;
+  }
+
+  /** Posts a job with the kernels the worker lacks for a simd-tier job, as modules or, where the engine cannot post one, as bytes. */
+  private post(job: Job, transfer: ArrayBuffer[]): void {
+    const kernels = job.tier === 'simd' ? kernelsFor(this.kernels, !modulesCloneable) : undefined;
+    try {
+      this.handle!.post(kernels === undefined ? job : { ...job, kernels }, transfer);
+    } catch (e) {
+      if (kernels === undefined || !modulesCloneable || (e as Error | undefined)?.name !== 'DataCloneError') throw e;
+      modulesCloneable = false;
+      for (const name of Object.keys(kernels)) this.kernels.delete(name);
+      this.handle!.post({ ...job, kernels: kernelsFor(this.kernels, true) }, transfer);
+    }
   }
 
   private receive(m: FromWorker | { type: 'error'; message: string }): void {

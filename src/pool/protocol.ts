@@ -4,7 +4,8 @@
  *
  *   pool -> worker  Setup    once, first: the worker's claim words (shared memory), if any
  *   worker -> pool  Ready    once, when it listens (a family's kernel compiles at its first job)
- *   pool -> worker  Job      any number, each answered by Done, Skipped or Failed, in order
+ *   pool -> worker  Job      any number, each answered by Done, Skipped or Failed, in order;
+ *                            with the kernel modules the worker has not been sent yet
  *   worker -> pool  Done     the job's result
  *   worker -> pool  Skipped  the pool took the job back (its claim) before the worker started it
  *   worker -> pool  Failed   the job threw (a worker that cannot start fires its error event instead)
@@ -98,6 +99,12 @@ export interface Job {
    * its plaintext) from memory another thread may write.
    */
   readonly copyIn?: boolean;
+  /**
+   * Kernel modules (or their bytes) the worker has not been sent yet, by
+   * name: the worker carries no kernel bytes of its own
+   * (runtime/kernels.ts kernelsFor and installKernels).
+   */
+  readonly kernels?: Readonly<Record<string, WebAssembly.Module | Uint8Array>>;
 }
 
 export interface Done {

@@ -7,6 +7,7 @@
  * import of node: modules, so that bundlers build it with their defaults.
  */
 import { isShared, zeroize } from '../runtime/bytes.js';
+import { installKernels } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
 import { QUEUED, RUNNING, type FromWorker, type Handler, type Job, type JobType, type ToWorker } from './protocol.js';
 
@@ -49,6 +50,7 @@ export function serve(handlers: Readonly<Record<string, Handler<JobType>>>): voi
       return;
     }
     let result: Uint8Array | undefined;
+    if (job.kernels !== undefined) installKernels(job.kernels);
     try {
       const handler = handlers[job.op];
       if (handler === undefined) throw new Error(`unknown job ${job.op}`);
@@ -71,8 +73,8 @@ export function serve(handlers: Readonly<Record<string, Handler<JobType>>>): voi
     }
   }
 
-  // A family's kernel is compiled (synchronously, as a worker may) by its first job: a worker
-  // is ready as soon as it listens, and compiles only the kernels its jobs use.
+  // A family's kernel is instantiated (compiled first, synchronously, if it came as bytes) by its
+  // first job: a worker is ready as soon as it listens, and instantiates only the kernels its jobs use.
   out.listen((message) => {
     if (message.type === 'setup') claims = message.claims;
     else run(message);

@@ -1,9 +1,12 @@
 /**
  * The runtime every primitive shares: the compiled WebAssembly kernels, and
- * the tier each call runs on. Each kernel module is registered by the
- * primitive that uses it (so a bundler drops what a program does not
- * import) and instantiated once, with its own fixed linear memory that never
- * grows.
+ * the tier each call runs on. Each kernel module is named by the primitive
+ * that uses it (defineKernel) and gets its bytes from that primitive's
+ * tier selector (tierSelector), so a bundler drops what a program does not
+ * import, and a pool worker, which uses only jobSelector, carries no kernel
+ * bytes at all: it receives the modules its jobs need from the pool
+ * (kernelsFor, installKernels). Each is instantiated once, with its own
+ * fixed linear memory that never grows.
  *
  * No call fails for want of a kernel. The first call of a family compiles
  * its kernel synchronously where that is allowed and cheap (Node, Deno,
@@ -40,13 +43,21 @@ export interface KernelExports {
 
 interface KernelRecord {
   readonly name: string;
-  readonly base64: string;
+  /** The module's bytes as hexadecimal text (scripts/build-kernels.ts), once its tier selector gave them. */
+  hex?: string;
+  /** The compiled module, once compiled here or received from the pool (a worker). */
+  module?: WebAssembly.Module;
+  /** The module's bytes as a worker received them, to compile at first use. */
+  bytes?: Uint8Array<ArrayBuffer>;
   /** Set once instantiated (and never replaced): what the simd tier uses on every call. */
   handle?: Kernel<KernelExports>;
   /** The asynchronous compile, once started. */
   compiling?: Promise<void>;
 }
 
+/** Every kernel named so far, by name. */
+const byName = new Map<string, KernelRecord>();
+/** The kernels whose bytes this thread has (ready() compiles these), in the order they came. */
 const registry: KernelRecord[] = [];
 const records = new WeakMap<() => Kernel<KernelExports>, KernelRecord>();
 
@@ -84,10 +95,11 @@ function simdUsable(): boolean {
   return usable;
 }
 
-function decode(base64: string): Uint8Array<ArrayBuffer> {
-  const text = atob(base64);
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+/** The bytes of hexadecimal text (lower case): a digit's value is its low 4 bits, plus 9 for 'a'..'f' (0x61..0x66). */
+function decode(hex: string): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(hex.length >> 1);
+  const nibble = (c: number) => (c & 15) + 9 * (c >> 6);
+  for (let i = 0; i < out.length; i++) out[i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
   return out;
 }
 
@@ -99,10 +111,15 @@ function install(record: KernelRecord, instance: WebAssembly.Instance): void {
   record.handle = { k, mem: new LinearMemory(k.memory) };
 }
 
-/** Compiles and instantiates `record` now; false (and the js tier from then on) if the engine refuses. */
+/** Whether this thread has the module of `record` or its bytes. */
+const hasCode = (record: KernelRecord): boolean => record.module !== undefined || record.bytes !== undefined || record.hex !== undefined;
+
+/** Compiles (unless compiled or received) and instantiates `record` now; false (and the js tier from then on) if the engine refuses. */
 function instantiateNow(record: KernelRecord): boolean {
   try {
-    install(record, new WebAssembly.Instance(new WebAssembly.Module(decode(record.base64)), {}));
+    record.module ??= new WebAssembly.Module(record.bytes ?? decode(record.hex!));
+    record.bytes = undefined;
+    install(record, new WebAssembly.Instance(record.module, {}));
     return true;
   } catch {
     usable = false;
@@ -110,11 +127,11 @@ function instantiateNow(record: KernelRecord): boolean {
   }
 }
 
-/** Compiles and instantiates `record` asynchronously, once; resolves when done (or failed: then the js tier). */
+/** Compiles and instantiates `record` (which has its hex) asynchronously, once; resolves when done (or failed: then the js tier). */
 function compileInBackground(record: KernelRecord): Promise<void> {
   return (record.compiling ??= (async () => {
     try {
-      const module = await WebAssembly.compile(decode(record.base64));
+      const module = (record.module ??= await WebAssembly.compile(decode(record.hex!)));
       install(record, await WebAssembly.instantiate(module, {}));
     } catch {
       usable = false;
@@ -133,22 +150,24 @@ function tierOf(record: KernelRecord): Tier {
 function slowTier(record: KernelRecord): Tier {
   if (requested === 'js' || !simdUsable()) return 'js';
   if (record.handle !== undefined) return 'simd';
-  if (MAY_COMPILE_SYNCHRONOUSLY) return instantiateNow(record) ? 'simd' : 'js';
+  // A worker the pool has not sent this module yet: its jobs run on the js tier meanwhile.
+  if (!hasCode(record)) return 'js';
+  if (MAY_COMPILE_SYNCHRONOUSLY || record.hex === undefined) return instantiateNow(record) ? 'simd' : 'js';
   void compileInBackground(record);
   return 'js';
 }
 
 /**
- * Registers a kernel module and returns the accessor its simd tier calls on
- * every use (only once the kernel is instantiated: tierOf says 'simd' then).
+ * Names a kernel module and returns the accessor its simd tier calls on
+ * every use (only once the kernel is instantiated: tierOf says 'simd'
+ * then). The bytes come with the family's tier selector (tierSelector),
+ * or from the pool (installKernels).
  */
-export function defineKernel<E extends KernelExports>(name: string, base64: string): () => Kernel<E> {
-  const record: KernelRecord = { name, base64 };
-  registry.push(record);
-  // A module loaded after ready() (code splitting): its kernel is wanted as soon as possible.
-  if (requested === 'simd' && !MAY_COMPILE_SYNCHRONOUSLY && simdUsable()) void compileInBackground(record);
+export function defineKernel<E extends KernelExports>(name: string): () => Kernel<E> {
+  const record: KernelRecord = { name };
+  byName.set(name, record);
   const accessor = (): Kernel<E> => {
-    if (record.handle === undefined && !(MAY_COMPILE_SYNCHRONOUSLY && instantiateNow(record))) {
+    if (record.handle === undefined && !((MAY_COMPILE_SYNCHRONOUSLY || record.hex === undefined) && hasCode(record) && instantiateNow(record))) {
       throw new Error(`fourfold: the ${name} kernel is not instantiated (its tier is 'js' until it is)`);
     }
     return record.handle as Kernel<E>;
@@ -157,34 +176,74 @@ export function defineKernel<E extends KernelExports>(name: string, base64: stri
   return accessor;
 }
 
+/** Gives `record` its bytes (once): ready() compiles it from then on, and a pool worker can be sent it. */
+function provide(record: KernelRecord, hex: string): void {
+  if (record.hex !== undefined) return;
+  record.hex = hex;
+  registry.push(record);
+  // A module loaded after ready() (code splitting): its kernel is wanted as soon as possible.
+  if (requested === 'simd' && !MAY_COMPILE_SYNCHRONOUSLY && simdUsable()) void compileInBackground(record);
+}
+
 function recordOf(kernel: () => Kernel<KernelExports>): KernelRecord {
   const record = records.get(kernel);
   if (record === undefined) throw new Error('fourfold: not a kernel accessor from defineKernel');
   return record;
 }
 
-/** The tier a call of the primitives on `kernel` runs on now (and what tier() then reports). */
-export function kernelTier(kernel: () => Kernel<KernelExports>): Tier {
-  return tierOf(recordOf(kernel));
-}
-
-/** A primitive family's engine on each tier, as tierSelector gives it. */
-export interface TierSelector<E> {
-  /** The engine of the tier a call on this thread runs on now: call it once at the start of each operation. */
-  (): E;
-  /** The engine of `tier`: what a worker runs a job on (the tier its caller chose: workerTier). */
-  readonly of: (tier: Tier) => E;
+/**
+ * The engine selector of a primitive family whose simd tier runs on
+ * `kernel`, for calls on this thread: called once at the start of each
+ * operation, it gives the engine of the tier the call runs on. `hex` is
+ * the kernel's bytes (src/generated), given here and only here: a program
+ * that never selects this family's engine on its own thread (a pool
+ * worker, which uses jobSelector) leaves this call and the bytes out of its
+ * bundle, as the pure-call annotation at each call site allows.
+ */
+export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E, hex: string): () => E {
+  const record = recordOf(kernel);
+  provide(record, hex);
+  return () => (tierOf(record) === 'simd' ? simd : js);
 }
 
 /**
- * The engine selector of a primitive family whose simd tier runs on
- * `kernel`: the one place a tier is mapped to an engine, for this thread
- * and for the pool's workers.
+ * The engine of `tier` for a pool worker's job (the tier its caller chose:
+ * workerTier), without the kernel's bytes: 'simd' gives the simd engine
+ * once this thread has the module (from the pool, installKernels), the js
+ * engine (the same bytes) until then.
  */
-export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): TierSelector<E> {
+export function jobSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): (tier: Tier) => E {
   const record = recordOf(kernel);
-  const of = (tier: Tier): E => (tier === 'simd' ? simd : js);
-  return Object.assign(() => of(tierOf(record)), { of });
+  return (tier) => (tier === 'simd' && tierOf(record) === 'simd' ? simd : js);
+}
+
+/**
+ * What a pool worker is sent so that its jobs run on the simd tier: every
+ * kernel this thread has the bytes of and `sent` does not list yet (which
+ * then lists it), as its compiled module where it has one, else as bytes
+ * for the worker to compile; undefined when there is nothing new, or no
+ * simd tier. `asBytes`: bytes only, for an engine that cannot post a
+ * WebAssembly.Module (a DataCloneError).
+ */
+export function kernelsFor(sent: Set<string>, asBytes = false): Record<string, WebAssembly.Module | Uint8Array> | undefined {
+  if (requested === 'js' || !simdUsable()) return undefined;
+  let out: Record<string, WebAssembly.Module | Uint8Array> | undefined;
+  for (const record of registry) {
+    if (sent.has(record.name)) continue;
+    sent.add(record.name);
+    (out ??= {})[record.name] = (!asBytes && record.module) || decode(record.hex!);
+  }
+  return out;
+}
+
+/** A pool worker's side of kernelsFor: the modules (or bytes) it was sent, instantiated at their first use. */
+export function installKernels(kernels: Readonly<Record<string, WebAssembly.Module | Uint8Array>>): void {
+  for (const [name, code] of Object.entries(kernels)) {
+    const record = byName.get(name);
+    if (record === undefined || hasCode(record)) continue;
+    if (code instanceof Uint8Array) record.bytes = code as Uint8Array<ArrayBuffer>;
+    else record.module = code;
+  }
 }
 
 /**
@@ -192,7 +251,7 @@ export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd
  * compile synchronously, so 'simd' wherever the engine can run the
  * kernels and the last ready() did not force 'js', whether or not this
  * thread has compiled its kernel yet. Work done on this thread goes
- * through tierSelector or kernelTier instead.
+ * through tierSelector instead.
  */
 export function workerTier(): Tier {
   return requested !== 'js' && simdUsable() ? 'simd' : 'js';

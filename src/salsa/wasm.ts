@@ -1,5 +1,4 @@
 /** The Salsa20/Poly1305 kernel module: its exports as the runtime calls them. */
-import { base64 } from '../generated/salsa.js';
 import { defineKernel, type KernelExports } from '../runtime/kernels.js';
 
 export interface SalsaKernel extends KernelExports {
@@ -21,4 +20,4 @@ export interface SalsaKernel extends KernelExports {
   wipe(end: number): void;
 }
 
-export const salsaKernel = defineKernel<SalsaKernel>('salsa', base64);
+export const salsaKernel = defineKernel<SalsaKernel>('salsa');

@@ -5,7 +5,7 @@
  * come.
  */
 import { StreamState } from './state.js';
-import { engine } from './tiers.js';
+import { engineOf } from './tiers.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 
 const EMPTY = new Uint8Array(0);
@@ -37,12 +37,12 @@ export type SecretstreamJobs = {
 
 export const secretstreamJobs: Handlers<SecretstreamJobs> = {
   'secretstream.open': (tier, p) => {
-    streams.set(p.stream, new StreamState(engine.of(tier).chacha, p.key, p.header));
+    streams.set(p.stream, new StreamState(engineOf(tier).chacha, p.key, p.header));
     return undefined;
   },
   'secretstream.push': (tier, p) => {
     const s = stream(p.stream);
-    const e = engine.of(tier);
+    const e = engineOf(tier);
     const tag = p.tag;
     const sealed = e.push(s.key, s.nonce, tag, EMPTY, p.message);
     s.advance(e.chacha, sealed.subarray(sealed.length - 16), tag);
@@ -50,7 +50,7 @@ export const secretstreamJobs: Handlers<SecretstreamJobs> = {
   },
   'secretstream.pull': (tier, p) => {
     const s = stream(p.stream);
-    const e = engine.of(tier);
+    const e = engineOf(tier);
     const sealed = p.sealed;
     const pulled = e.pull(s.key, s.nonce, EMPTY, sealed);
     if (pulled === undefined) {

@@ -12,14 +12,15 @@
  * same bytes.
  */
 import { secretstreamJobs, type SecretstreamJobs } from './jobs.js';
-import { secretstreamKernel } from './wasm.js';
+import { simdSecretstream } from './simd.js';
+import { engine } from './tiers.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from './state.js';
 import { bytesOf, chunkSizeOf, needTransformStream, Records, type StreamOptions, type Transform } from './stream.js';
 import { pool, WorkerLostError } from '../pool/pool.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { kernelTier, workerTier, type Tier } from '../runtime/kernels.js';
+import { workerTier, type Tier } from '../runtime/kernels.js';
 
 export type { StreamOptions };
 
@@ -64,7 +65,9 @@ async function holder(tier: Tier): Promise<Holder> {
     run: async (op, params) => {
       try {
         const handler = secretstreamJobs[op] as (tier: Tier, p: typeof params, data: { input: undefined; output: undefined; slot: undefined }) => SecretstreamJobs[typeof op]['result'];
-        return handler(kernelTier(secretstreamKernel), params, { input: undefined, output: undefined, slot: undefined });
+        // The tier of this thread's engine (the selector also brings the kernel's bytes here).
+        const tier: Tier = engine() === simdSecretstream ? 'simd' : 'js';
+        return handler(tier, params, { input: undefined, output: undefined, slot: undefined });
       } finally {
         for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
       }

@@ -1,5 +1,5 @@
 /** Serpent's jobs for the pool's workers (pool/worker.ts serves them). */
-import { engine } from './tiers.js';
+import { engineOf } from './tiers.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 
 /** A piece of whole blocks: key, and iv (CTR: the piece's first counter block; CBC: the ciphertext block before the piece; ECB: none). */
@@ -15,7 +15,7 @@ export type SerpentJobs = {
 };
 
 export const serpentJobs: Handlers<SerpentJobs> = {
-  'serpent.ctr': (tier, p, { input, output }) => void engine.of(tier).ctr(p.key, p.iv!, input!, output),
-  'serpent.encrypt': (tier, p, { input, output }) => void engine.of(tier).encrypt(p.key, p.iv, input!, undefined, output),
-  'serpent.decrypt': (tier, p, { input, output }) => void engine.of(tier).decrypt(p.key, p.iv, input!, output),
+  'serpent.ctr': (tier, p, { input, output }) => void engineOf(tier).ctr(p.key, p.iv!, input!, output),
+  'serpent.encrypt': (tier, p, { input, output }) => void engineOf(tier).encrypt(p.key, p.iv, input!, undefined, output),
+  'serpent.decrypt': (tier, p, { input, output }) => void engineOf(tier).decrypt(p.key, p.iv, input!, output),
 };

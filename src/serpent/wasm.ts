@@ -1,5 +1,4 @@
 /** The Serpent kernel module: its exports as the runtime calls them. */
-import { base64 } from '../generated/serpent.js';
 import { defineKernel, type KernelExports } from '../runtime/kernels.js';
 
 export interface SerpentKernel extends KernelExports {
@@ -16,4 +15,4 @@ export interface SerpentKernel extends KernelExports {
   wipe(end: number): void;
 }
 
-export const serpentKernel = defineKernel<SerpentKernel>('serpent', base64);
+export const serpentKernel = defineKernel<SerpentKernel>('serpent');
