@@ -1,18 +1,25 @@
 /**
- * Code size: what each fourfold entry point costs a user, and the
- * WebAssembly inside it.
- * - kernels: each dist/generated/*.js embeds one WebAssembly module as
- *   base64; its decoded bytes, raw and gzipped;
- * - entry points (package.json "exports"): the dist files an import pulls
- *   in (relative imports followed from the entry), raw and gzipped as one
- *   concatenation, and, when esbuild is installed (it comes with tsx), the
- *   minified bundle raw and gzipped: closest to what an application ships;
- * - the peers' modules bundled the same way, for scale.
+ * Code size: what each import costs a page, measured as a bundler emits it.
+ *
+ * - pages (node/size-budgets.ts): a one-line page per import, built by a
+ *   default `vite build` (no configuration) against this checkout's dist/
+ *   as node_modules/fourfold, with the Vite that the package check's
+ *   fixture pins (scripts/package-check/fixture/package.json), installed
+ *   from the npm registry into node_modules/.cache on first use; its bytes are every file the build emitted
+ *   that the page loads (index.html's scripts, what they import, the
+ *   workers and assets they name), raw and gzip -9. Files emitted but never
+ *   named (a worker whose spawning code the bundler dropped) are listed
+ *   apart and not counted. The peers' pages are built the same way.
+ * - kernels: each WebAssembly module in dist/generated, raw and gzip, and
+ *   as embedded (hexadecimal text) gzip.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { PAGES, PEER_PAGES, type SizePage } from './size-budgets.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const gzip = (data: Uint8Array | string) => gzipSync(data, { level: 9 }).length;
@@ -22,29 +29,37 @@ export interface KernelSize {
   readonly file: string;
   readonly wasmBytes: number;
   readonly wasmGzipBytes: number;
-  /** The generated .js file carrying it as base64. */
-  readonly jsBytes: number;
+  /** The generated .js file carrying it as hexadecimal text, gzipped. */
   readonly jsGzipBytes: number;
 }
 
-export interface EntrySize {
-  /** 'fourfold', 'fourfold/chacha', or a peer's module. */
-  readonly entry: string;
-  /** dist files pulled in (fourfold only). */
-  readonly files?: number;
-  readonly jsBytes?: number;
-  readonly jsGzipBytes?: number;
-  /** Kernels among those files. */
-  readonly kernels?: string[];
-  readonly minifiedBytes?: number;
-  readonly minifiedGzipBytes?: number;
+export interface PageFile {
+  /** The file's path in the build's output. */
+  readonly file: string;
+  readonly bytes: number;
+  readonly gzipBytes: number;
+  /** Whether it embeds a WebAssembly module as hexadecimal text (a kernel: "\0asm" is 0061736d). */
+  readonly hasKernel: boolean;
+}
+
+export interface PageSize {
+  readonly name: string;
+  /** The files the page loads, and their totals. */
+  readonly files: PageFile[];
+  readonly bytes: number;
+  readonly gzipBytes: number;
+  /** Files the build emitted that the page never loads. */
+  readonly unused: PageFile[];
+  readonly budget?: number;
+  readonly goal?: number;
+  /** A fourfold/parallel page: the gzip bytes of the synchronous page it is compared with. */
+  readonly syncGzipBytes?: number;
 }
 
 export interface CodeSizeResult {
   readonly kernels: KernelSize[];
-  readonly entries: EntrySize[];
-  readonly peers: EntrySize[];
-  readonly note?: string;
+  readonly pages: PageSize[];
+  readonly peers: PageSize[];
 }
 
 function kernelSizes(): KernelSize[] {
@@ -53,84 +68,127 @@ function kernelSizes(): KernelSize[] {
     .filter((file) => file.endsWith('.js'))
     .map((file) => {
       const text = readFileSync(join(dir, file), 'utf8');
-      const base64 = /base64\s*=\s*['"`]([A-Za-z0-9+/=]+)['"`]/.exec(text)?.[1] ?? '';
-      const wasm = Buffer.from(base64, 'base64');
-      return {
-        kernel: file.replace(/\.js$/, ''),
-        file: `dist/generated/${file}`,
-        wasmBytes: wasm.length,
-        wasmGzipBytes: gzip(wasm),
-        jsBytes: Buffer.byteLength(text),
-        jsGzipBytes: gzip(text),
-      };
+      const hex = /hex\s*=\s*['"`]([0-9a-f]+)['"`]/.exec(text)?.[1] ?? '';
+      const wasm = Buffer.from(hex, 'hex');
+      return { kernel: file.replace(/\.js$/, ''), file: `dist/generated/${file}`, wasmBytes: wasm.length, wasmGzipBytes: gzip(wasm), jsGzipBytes: gzip(text) };
     });
 }
 
-/** Every dist file reachable from `file` through relative static imports and re-exports. */
-function closure(file: string): string[] {
-  const seen = new Set<string>();
-  const visit = (path: string) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    const text = readFileSync(path, 'utf8');
-    for (const match of text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\s*['"](\.[^'"]+)['"]/g)) {
-      visit(join(dirname(path), match[1] ?? match[2]!));
-    }
-  };
-  visit(file);
-  return [...seen].sort();
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesUnder(join(dir, f)) : [join(dir, f)]));
 }
 
-type Esbuild = typeof import('esbuild');
-
-async function minified(esbuild: Esbuild | undefined, specifier: string): Promise<Pick<EntrySize, 'minifiedBytes' | 'minifiedGzipBytes'>> {
-  if (esbuild === undefined) return {};
-  const result = await esbuild.build({
-    stdin: { contents: `export * from '${specifier}';`, resolveDir: root, loader: 'js' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    write: false,
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles[0]!.contents;
-  return { minifiedBytes: code.length, minifiedGzipBytes: gzip(code) };
+/**
+ * The emitted files the page loads: those index.html names, then, file by
+ * file, every emitted file whose name appears in one already loaded (an
+ * import, a worker, `new URL(asset)`): what a browser may fetch.
+ */
+function loaded(out: string): { used: string[]; unused: string[] } {
+  const all = filesUnder(out).filter((f) => !f.endsWith('.html'));
+  const named = (text: string) => all.filter((f) => text.includes(f.slice(f.lastIndexOf('/') + 1)));
+  const used = new Set(named(readFileSync(join(out, 'index.html'), 'utf8')));
+  for (const file of used) for (const next of named(readFileSync(file, 'latin1'))) used.add(next);
+  return { used: [...used], unused: all.filter((f) => !used.has(f)) };
 }
 
-export async function measureCodeSize(): Promise<CodeSizeResult> {
-  let esbuild: Esbuild | undefined;
-  try {
-    esbuild = await import('esbuild');
-  } catch {
-    esbuild = undefined;
-  }
-  const kernels = kernelSizes();
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> };
-  const entries: EntrySize[] = [];
-  for (const [key, target] of Object.entries(pkg.exports)) {
-    // Code entries only: './package.json' maps to a file, not a module with its types.
-    if (typeof target !== 'object' || !target.default.endsWith('.js')) continue;
-    const entry = key === '.' ? 'fourfold' : `fourfold/${key.slice(2)}`;
-    const files = closure(join(root, target.default));
-    const texts = files.map((f) => readFileSync(f));
-    entries.push({
-      entry,
-      files: files.length,
-      jsBytes: texts.reduce((sum, t) => sum + t.length, 0),
-      jsGzipBytes: gzip(Buffer.concat(texts)),
-      kernels: kernels.filter((k) => files.some((f) => relative(root, f) === k.file)).map((k) => k.kernel),
-      ...(await minified(esbuild, entry)),
-    });
-  }
-  const peers: EntrySize[] = [];
-  for (const specifier of ['@noble/ciphers/chacha.js', '@noble/ciphers/_poly1305.js', 'libsodium-wrappers', 'libsodium-wrappers-sumo']) {
+/** The pinned Vite, installed once into node_modules/.cache (a directory per version), imported from there. */
+async function loadVite(): Promise<Vite> {
+  const fixture = JSON.parse(readFileSync(join(root, 'scripts/package-check/fixture/package.json'), 'utf8')) as { devDependencies: { vite: string } };
+  const version = fixture.devDependencies.vite;
+  const dir = join(root, 'node_modules/.cache', `fourfold-vite-${version}`);
+  if (!existsSync(join(dir, 'vite.mjs'))) {
+    // Installed beside and renamed into place: a run interrupted half-way, or two at once, leave no half-installed directory.
+    mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
+    const tmp = mkdtempSync(`${dir}-`);
+    writeFileSync(join(tmp, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `vite@${version}`], { cwd: tmp, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm install vite@${version} failed: ${r.stderr || r.error?.message}`);
+    writeFileSync(join(tmp, 'vite.mjs'), "export * from 'vite';\n");
     try {
-      peers.push({ entry: specifier, ...(await minified(esbuild, specifier)) });
+      renameSync(tmp, dir);
     } catch {
-      // not installed: no row
+      rmSync(tmp, { recursive: true, force: true });
     }
   }
-  return { kernels, entries, peers, note: esbuild === undefined ? 'esbuild is not installed: no minified sizes' : undefined };
+  return (await import(pathToFileURL(join(dir, 'vite.mjs')).href)) as Vite;
+}
+
+/** What this file uses of Vite's API (its types come with it, which is not installed with the project). */
+interface Vite {
+  build(config: { root: string; configFile: false; logLevel: 'silent' }): Promise<unknown>;
+}
+
+/** Builds `page` with Vite's defaults in `dir` (a project whose node_modules has fourfold and the peers) and sizes what it loads. */
+async function buildPage(vite: Vite, dir: string, page: SizePage): Promise<PageSize> {
+  const app = join(dir, 'app');
+  rmSync(app, { recursive: true, force: true });
+  mkdirSync(app);
+  writeFileSync(join(app, 'index.html'), '<!doctype html>\n<meta charset="utf-8">\n<script type="module" src="/main.js"></script>\n');
+  writeFileSync(join(app, 'main.js'), page.code);
+  await vite.build({ root: app, configFile: false, logLevel: 'silent' });
+  const out = join(app, 'dist');
+  const size = (file: string): PageFile => {
+    const bytes = readFileSync(file);
+    return { file: relative(out, file), bytes: bytes.length, gzipBytes: gzip(bytes), hasKernel: /['"`]0061736d01000000[0-9a-f]{64}/.test(bytes.toString('latin1')) };
+  };
+  const { used, unused } = loaded(out);
+  const files = used.map(size);
+  return {
+    name: page.name,
+    files,
+    bytes: files.reduce((s, f) => s + f.bytes, 0),
+    gzipBytes: files.reduce((s, f) => s + f.gzipBytes, 0),
+    unused: unused.map(size),
+    ...(page.budget === undefined ? {} : { budget: page.budget }),
+    ...(page.goal === undefined ? {} : { goal: page.goal }),
+  };
+}
+
+/** A project directory whose node_modules holds this checkout as `fourfold` and the peers installed here. */
+function project(fourfold: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fourfold-code-size-'));
+  const modules = join(dir, 'node_modules');
+  mkdirSync(join(modules, '@noble'), { recursive: true });
+  symlinkSync(fourfold, join(modules, 'fourfold'));
+  for (const name of ['@noble/ciphers', '@noble/hashes', 'hash-wasm', 'libsodium-wrappers', 'libsodium']) {
+    try {
+      symlinkSync(join(root, 'node_modules', name), join(modules, name));
+    } catch {
+      // not installed: its page fails below and has no row
+    }
+  }
+  return dir;
+}
+
+/**
+ * Builds and sizes fourfold's pages (all, or those `only` names) and, unless
+ * `peers` is false, the peers'. `packageRoot`: another build of fourfold to
+ * measure (a directory with its package.json and dist/), this checkout's by
+ * default.
+ */
+export async function measureCodeSize(options: { only?: (page: SizePage) => boolean; peers?: boolean; packageRoot?: string } = {}): Promise<CodeSizeResult> {
+  const vite = await loadVite();
+  const dir = project(options.packageRoot ?? root);
+  try {
+    const pages: PageSize[] = [];
+    for (const page of PAGES.filter(options.only ?? (() => true))) pages.push(await buildPage(vite, dir, page));
+    const withSync = pages.map((p) => {
+      const sync = PAGES.find((q) => q.name === p.name)?.syncPage;
+      const of = sync === undefined ? undefined : pages.find((q) => q.name === sync);
+      return of === undefined ? p : { ...p, syncGzipBytes: of.gzipBytes };
+    });
+    const peers: PageSize[] = [];
+    if (options.peers !== false) {
+      for (const page of PEER_PAGES) {
+        try {
+          peers.push(await buildPage(vite, dir, page));
+        } catch {
+          // a peer that is not installed: no row
+        }
+      }
+    }
+    return { kernels: kernelSizes(), pages: withSync, peers };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

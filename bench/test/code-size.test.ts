@@ -1,22 +1,35 @@
 /**
- * The bench's code-size part against the package as it is: a row for every
- * module entry of package.json's exports (and none for ./package.json),
- * each with its files, bytes and minified size. It read every export as
- * { default } and stopped the default run when ./package.json was added.
+ * The code-size budgets (bench/node/size-budgets.ts), against the package
+ * as it is: each page, built by a default `vite build` of this checkout's
+ * dist/, loads no more gzip bytes than its budget. A page for every module
+ * entry of package.json (an import of all its exports) keeps every entry
+ * under a budget; ./package.json and the worker entry (built as the pool's
+ * worker, counted in the fourfold/parallel pages) have none.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { measureCodeSize } from '../node/code-size.js';
+import { PAGES } from '../node/size-budgets.js';
 
-it('measures every module entry of package.json', async () => {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown> };
-  const modules = Object.keys(pkg.exports).filter((k) => k !== './package.json').map((k) => (k === '.' ? 'fourfold' : `fourfold/${k.slice(2)}`));
-  const result = await measureCodeSize();
-  assert.deepEqual(result.entries.map((e) => e.entry), modules);
-  for (const e of result.entries) {
-    assert.ok((e.files ?? 0) > 0 && (e.jsBytes ?? 0) > 0, `${e.entry}: files and bytes`);
-    assert.ok((e.minifiedBytes ?? 0) > 0, `${e.entry}: minified`);
+it('a budget for every module entry of package.json', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | { types?: string }> };
+  const modules = Object.entries(pkg.exports)
+    .filter(([, target]) => typeof target === 'object' && target.types !== undefined)
+    .map(([k]) => (k === '.' ? 'fourfold' : `fourfold/${k.slice(2)}`));
+  for (const m of modules) assert.ok(PAGES.some((p) => p.name === `* from '${m}'` && p.budget !== undefined), `no budgeted page imports all of ${m}`);
+});
+
+it('every page loads no more than its budget (gzip, a default vite build)', async () => {
+  const { pages } = await measureCodeSize({ peers: false });
+  assert.equal(pages.length, PAGES.length);
+  const over = pages.filter((p) => p.gzipBytes > p.budget!).map((p) => `${p.name}: ${p.gzipBytes} bytes, budget ${p.budget}`);
+  assert.deepEqual(over, []);
+  for (const p of pages) {
+    assert.ok(p.files.some((f) => f.file.endsWith('.js')), `${p.name}: no script loaded`);
+    // Every page uses a kernel, which its main chunk carries; the pool's worker gets its kernels from the pool
+    // (runtime/kernels.ts kernelsFor) and carries none.
+    assert.ok(p.files.some((f) => f.hasKernel && !/worker/.test(f.file)), `${p.name}: no kernel found in the page's scripts`);
+    for (const worker of p.files.filter((f) => /worker/.test(f.file))) assert.ok(!worker.hasKernel, `${p.name}: ${worker.file} embeds a kernel`);
   }
-  assert.ok(result.kernels.length >= 4, 'the four kernels');
 });

@@ -1,0 +1,59 @@
+/**
+ * The pages whose download the code-size part measures (node/code-size.ts),
+ * and each one's budget: bytes of gzip -9 over every file that a default
+ * `vite build` of the page emits and the page loads (JavaScript chunks,
+ * workers, assets), 1 KB = 1000 bytes. bench/test/code-size.test.ts fails
+ * when a page passes its budget, so CI catches any entry that grows.
+ *
+ * `goal` is where a page should get to. Where the budget is above the goal,
+ * the kernel that would fit it runs slower than the one shipped, and the
+ * difference is measured in docs/performance.md#code-size.
+ */
+
+export interface SizePage {
+  /** What the page imports, as the report names it. */
+  readonly name: string;
+  /** The page's whole script: one import and one call (or every export, for an entry). */
+  readonly code: string;
+  /** fourfold's pages have a budget; peers are measured for scale. */
+  readonly budget?: number;
+  readonly goal?: number;
+  /** For a fourfold/parallel page: the synchronous page it is compared with (goal: at most 1.5 times its bytes). */
+  readonly syncPage?: string;
+}
+
+/** Inputs for the pages' calls (zeros do: only the bytes shipped are measured). */
+const INPUTS = 'const key = new Uint8Array(32), nonce = new Uint8Array(24), data = new Uint8Array(100);\n';
+const show = (expr: string) => `${INPUTS}document.title = String(${expr}[0]);\n`;
+const showLater = (expr: string) => `${INPUTS}${expr}.then((out) => (document.title = String(out[0])));\n`;
+const everything = (entry: string) => `import * as all from '${entry}';\nconsole.log(all);\n`;
+
+export const PAGES: readonly SizePage[] = [
+  { name: "xchacha20poly1305 from 'fourfold/chacha'", code: `import { xchacha20poly1305 } from 'fourfold/chacha';\n${show('xchacha20poly1305(key, nonce).encrypt(data)')}`, budget: 16_500, goal: 10_000 },
+  { name: "blake3 from 'fourfold/blake3'", code: `import { blake3 } from 'fourfold/blake3';\n${show('blake3(data)')}`, budget: 15_000, goal: 9_000 },
+  { name: "secretbox from 'fourfold/salsa'", code: `import { secretbox } from 'fourfold/salsa';\n${show('secretbox(key, nonce).seal(data)')}`, budget: 12_500, goal: 10_000 },
+  {
+    name: "xchacha20poly1305 from 'fourfold/parallel'",
+    code: `import { xchacha20poly1305 } from 'fourfold/parallel';\n${showLater('xchacha20poly1305(key, nonce).encrypt(data)')}`,
+    budget: 41_500,
+    syncPage: "xchacha20poly1305 from 'fourfold/chacha'",
+  },
+  { name: "blake3 from 'fourfold/parallel'", code: `import { blake3 } from 'fourfold/parallel';\n${showLater('blake3(data)')}`, budget: 35_500, syncPage: "blake3 from 'fourfold/blake3'" },
+  { name: "* from 'fourfold/chacha'", code: everything('fourfold/chacha'), budget: 18_500 },
+  { name: "* from 'fourfold/poly1305'", code: everything('fourfold/poly1305'), budget: 14_500 },
+  { name: "* from 'fourfold/salsa'", code: everything('fourfold/salsa'), budget: 13_500 },
+  { name: "* from 'fourfold/secretstream'", code: everything('fourfold/secretstream'), budget: 19_500 },
+  { name: "* from 'fourfold/serpent'", code: everything('fourfold/serpent'), budget: 19_000 },
+  { name: "* from 'fourfold/blake3'", code: everything('fourfold/blake3'), budget: 36_500 },
+  { name: "* from 'fourfold/parallel'", code: everything('fourfold/parallel'), budget: 84_500 },
+  { name: "* from 'fourfold'", code: everything('fourfold'), budget: 80_500 },
+];
+
+/** Peers for the same jobs, built the same way (skipped where not installed). */
+export const PEER_PAGES: readonly SizePage[] = [
+  { name: "xchacha20poly1305 from '@noble/ciphers/chacha.js'", code: `import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';\n${show('xchacha20poly1305(key, nonce).encrypt(data)')}` },
+  { name: "blake3 from '@noble/hashes/blake3.js'", code: `import { blake3 } from '@noble/hashes/blake3.js';\n${show('blake3(data)')}` },
+  { name: "blake3 from 'hash-wasm'", code: `import { blake3 } from 'hash-wasm';\n${showLater('blake3(data)')}` },
+  { name: "xsalsa20poly1305 from '@noble/ciphers/salsa.js'", code: `import { xsalsa20poly1305 } from '@noble/ciphers/salsa.js';\n${show('xsalsa20poly1305(key, nonce).encrypt(data)')}` },
+  { name: "libsodium-wrappers (crypto_aead_xchacha20poly1305_ietf_encrypt)", code: `import sodium from 'libsodium-wrappers';\n${INPUTS}sodium.ready.then(() => (document.title = String(sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(data, null, null, nonce, key)[0])));\n` },
+];
