@@ -95,8 +95,12 @@ function simdUsable(): boolean {
   return usable;
 }
 
+/** Uint8Array.fromHex where the engine has it (2025's engines: native, and quicker on a cold page than the loop below), captured at load. */
+const fromHex = (Uint8Array as { fromHex?: (hex: string) => Uint8Array<ArrayBuffer> }).fromHex;
+
 /** The bytes of hexadecimal text (lower case): a digit's value is its low 4 bits, plus 9 for 'a'..'f' (0x61..0x66). */
 function decode(hex: string): Uint8Array<ArrayBuffer> {
+  if (fromHex !== undefined) return fromHex.call(Uint8Array, hex);
   const out = new Uint8Array(hex.length >> 1);
   const nibble = (c: number) => (c & 15) + 9 * (c >> 6);
   for (let i = 0; i < out.length; i++) out[i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
