@@ -17,8 +17,10 @@
  * - a default `vite build` and a default webpack 5 production build of
  *   fixture/app.js succeed without warnings (node: modules, top-level
  *   await, critical dependencies...), and each built page, opened in
- *   headless Chromium, hashes a few MiB with blake3Parallel to BLAKE3's
- *   bytes with its Web Workers doing work.
+ *   headless Chromium, awaits ready() in its main chunk, then loads a route
+ *   chunk whose two families run their first calls on the js tier and reach
+ *   the simd tier without another ready(), and hashes a few MiB with
+ *   blake3Parallel to BLAKE3's bytes with its Web Workers doing work.
  *
  *   npm run check:package                          # all of it
  *   npm run check:package -- --keep                # keep the temporary project (its path is printed)
@@ -121,8 +123,8 @@ function copyFixture(dir: string): void {
   mkdirSync(join(dir, 'vite-app'), { recursive: true });
   const copies: [string, string][] = [
     ['package.json', 'package.json'], ['tsconfig.json', 'tsconfig.json'], ['types.ts', 'types.ts'], ['input.js', 'input.js'], ['node-smoke.js', 'node-smoke.js'],
-    ['index.html', 'vite-app/index.html'], ['app.js', 'vite-app/main.js'], ['input.js', 'vite-app/input.js'],
-    ['app.js', 'webpack-app/src/index.js'], ['input.js', 'webpack-app/src/input.js'],
+    ['index.html', 'vite-app/index.html'], ['app.js', 'vite-app/main.js'], ['route.js', 'vite-app/route.js'], ['input.js', 'vite-app/input.js'],
+    ['app.js', 'webpack-app/src/index.js'], ['route.js', 'webpack-app/src/route.js'], ['input.js', 'webpack-app/src/input.js'],
   ];
   for (const [from, to] of copies) copyFileSync(join(FIXTURE, from), join(dir, to));
 }
@@ -194,7 +196,10 @@ function checkTypes(dir: string): void {
 // ------------------------------------------------------------------ bundlers, and the built pages in Chromium
 
 interface PageReport {
-  tier: string;
+  /** What ready() resolved to in the main chunk, before the route loaded. */
+  ready: string;
+  /** The route's families: the tier of their first calls, and when (ms after the route loaded) each first ran on simd. */
+  lazy: { first: Record<string, string>; simdAfterMs: Record<string, number> };
   bytes: number;
   abc: string;
   sequential: string;
@@ -251,7 +256,15 @@ async function openBuilt(name: string, dir: string, page: string): Promise<void>
   if (!outcome.ok) return void record(`${where}: blake3Parallel ran`, false, `${outcome.error}\n${log.join('\n')}`);
   const r = outcome.value as PageReport;
   const expected = hex(nobleBlake3(input(r.bytes)));
-  record(`${where}: blake3('abc') is the BLAKE3 test vector (tier ${r.tier})`, r.abc === ABC, r.abc);
+  const families = ['blake3', 'xchacha20poly1305'];
+  const lazy = families.map((f) => `${f} ${r.lazy.first[f]}, simd after ${r.lazy.simdAfterMs[f] ?? 'never'} ms`).join('; ');
+  record(
+    `${where}: a route chunk loaded after ready() reaches the simd tier without another ready() (${lazy})`,
+    // First calls on the js tier: the families were not in the main chunk, so the first ready() had not compiled them.
+    r.ready === 'simd' && families.every((f) => r.lazy.first[f] === 'js' && r.lazy.simdAfterMs[f] !== undefined),
+    JSON.stringify(r.lazy),
+  );
+  record(`${where}: blake3('abc') is the BLAKE3 test vector`, r.abc === ABC, r.abc);
   record(
     `${where}: blake3Parallel (twice) and blake3 of ${r.bytes / (1 << 20)} MiB give @noble/hashes' bytes`,
     r.parallel.every((p) => p === expected) && r.sequential === expected,
