@@ -5,9 +5,11 @@
  * workers, assets), 1 KB = 1000 bytes. bench/test/code-size.test.ts fails
  * when a page passes its budget, so CI catches any entry that grows.
  *
- * `goal` is where a page should get to. Where the budget is above the goal,
- * the kernel that would fit it runs slower than the one shipped, and the
- * difference is measured in docs/performance.md#code-size.
+ * Budgets are the sizes measured when they were set, plus 2% (rounded up
+ * to 100 bytes): room for a fix, not for a feature; a change that needs
+ * more raises the budget here, with the reason in its commit. `goal` is
+ * where a page should get to: what is still between the two, and why, is
+ * in docs/performance.md#code-size.
  */
 
 export interface SizePage {
@@ -29,24 +31,24 @@ const showLater = (expr: string) => `${INPUTS}${expr}.then((out) => (document.ti
 const everything = (entry: string) => `import * as all from '${entry}';\nconsole.log(all);\n`;
 
 export const PAGES: readonly SizePage[] = [
-  { name: "xchacha20poly1305 from 'fourfold/chacha'", code: `import { xchacha20poly1305 } from 'fourfold/chacha';\n${show('xchacha20poly1305(key, nonce).encrypt(data)')}`, budget: 16_500, goal: 10_000 },
-  { name: "blake3 from 'fourfold/blake3'", code: `import { blake3 } from 'fourfold/blake3';\n${show('blake3(data)')}`, budget: 15_000, goal: 9_000 },
-  { name: "secretbox from 'fourfold/salsa'", code: `import { secretbox } from 'fourfold/salsa';\n${show('secretbox(key, nonce).seal(data)')}`, budget: 12_500, goal: 10_000 },
+  { name: "xchacha20poly1305 from 'fourfold/chacha'", code: `import { xchacha20poly1305 } from 'fourfold/chacha';\n${show('xchacha20poly1305(key, nonce).encrypt(data)')}`, budget: 16_300, goal: 10_000 },
+  { name: "blake3 from 'fourfold/blake3'", code: `import { blake3 } from 'fourfold/blake3';\n${show('blake3(data)')}`, budget: 14_200, goal: 9_000 },
+  { name: "secretbox from 'fourfold/salsa'", code: `import { secretbox } from 'fourfold/salsa';\n${show('secretbox(key, nonce).seal(data)')}`, budget: 12_700, goal: 10_000 },
   {
     name: "xchacha20poly1305 from 'fourfold/parallel'",
     code: `import { xchacha20poly1305 } from 'fourfold/parallel';\n${showLater('xchacha20poly1305(key, nonce).encrypt(data)')}`,
-    budget: 41_500,
+    budget: 41_100,
     syncPage: "xchacha20poly1305 from 'fourfold/chacha'",
   },
-  { name: "blake3 from 'fourfold/parallel'", code: `import { blake3 } from 'fourfold/parallel';\n${showLater('blake3(data)')}`, budget: 35_500, syncPage: "blake3 from 'fourfold/blake3'" },
-  { name: "* from 'fourfold/chacha'", code: everything('fourfold/chacha'), budget: 18_500 },
-  { name: "* from 'fourfold/poly1305'", code: everything('fourfold/poly1305'), budget: 14_500 },
-  { name: "* from 'fourfold/salsa'", code: everything('fourfold/salsa'), budget: 13_500 },
-  { name: "* from 'fourfold/secretstream'", code: everything('fourfold/secretstream'), budget: 19_500 },
+  { name: "blake3 from 'fourfold/parallel'", code: `import { blake3 } from 'fourfold/parallel';\n${showLater('blake3(data)')}`, budget: 34_300, syncPage: "blake3 from 'fourfold/blake3'" },
+  { name: "* from 'fourfold/chacha'", code: everything('fourfold/chacha'), budget: 17_200 },
+  { name: "* from 'fourfold/poly1305'", code: everything('fourfold/poly1305'), budget: 13_000 },
+  { name: "* from 'fourfold/salsa'", code: everything('fourfold/salsa'), budget: 13_700 },
+  { name: "* from 'fourfold/secretstream'", code: everything('fourfold/secretstream'), budget: 18_400 },
   { name: "* from 'fourfold/serpent'", code: everything('fourfold/serpent'), budget: 19_000 },
-  { name: "* from 'fourfold/blake3'", code: everything('fourfold/blake3'), budget: 36_500 },
-  { name: "* from 'fourfold/parallel'", code: everything('fourfold/parallel'), budget: 84_500 },
-  { name: "* from 'fourfold'", code: everything('fourfold'), budget: 80_500 },
+  { name: "* from 'fourfold/blake3'", code: everything('fourfold/blake3'), budget: 35_500 },
+  { name: "* from 'fourfold/parallel'", code: everything('fourfold/parallel'), budget: 83_100 },
+  { name: "* from 'fourfold'", code: everything('fourfold'), budget: 79_000 },
 ];
 
 /** Peers for the same jobs, built the same way (skipped where not installed). */
