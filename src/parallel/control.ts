@@ -1,9 +1,11 @@
 /** The pool's controls for users of fourfold/parallel. */
 import { byteLength } from '../blake3/mode.js';
+import * as check from '../runtime/assert.js';
 import { pool, setWorkerUrl, type PoolStatus } from '../runtime/pool.js';
 
 export type { PoolStatus };
 
+/** configure()'s options. Any other property is refused (TypeError). */
 export interface PoolOptions {
   /**
    * Worker threads a call uses, at most: a non-negative integer, 0 for the
@@ -18,10 +20,20 @@ export interface PoolOptions {
   workerUrl?: string | URL;
 }
 
-/** Sets the pool's size or worker module for later calls (workers already started keep running). */
+/**
+ * Sets the pool's size or worker module for later calls (workers already
+ * started keep running).
+ *
+ * @example
+ * ```ts
+ * import { configure } from 'fourfold/parallel';
+ * configure({ workers: 3 }); // at most 3 workers per call
+ * configure({ workerUrl: '/assets/fourfold-worker.js' }); // where a bundler put fourfold/worker
+ * ```
+ */
 export function configure(options: PoolOptions): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${options === null ? 'null' : typeof options}`);
-  const { workers, workerUrl } = options;
+  if (options === undefined) throw new TypeError('options must be an object, got undefined');
+  const { workers, workerUrl } = check.options(options, 'options', ['workers', 'workerUrl']) as PoolOptions;
   if (workers !== undefined) byteLength(workers, 'workers');
   if (workerUrl !== undefined && typeof workerUrl !== 'string' && !(workerUrl instanceof URL)) {
     throw new TypeError(`workerUrl must be a string or a URL, got ${typeof workerUrl}`);

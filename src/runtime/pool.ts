@@ -339,6 +339,7 @@ export class PoolWorker {
   }
 }
 
+/** What status() and warm() tell of the pool of fourfold/parallel. */
 export interface PoolStatus {
   /** Workers started (ready or starting). */
   workers: number;
