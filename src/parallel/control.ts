@@ -1,6 +1,7 @@
 /** The pool's controls for users of fourfold/parallel. */
 import { byteLength } from '../blake3/mode.js';
 import * as check from '../runtime/assert.js';
+import { cores } from '../runtime/host.js';
 import { pool, setWorkerUrl, type PoolStatus } from '../runtime/pool.js';
 
 export type { PoolStatus };
@@ -19,6 +20,15 @@ export interface PoolOptions {
    */
   workerUrl?: string | URL;
 }
+
+/** warm()'s options. */
+export interface WarmOptions {
+  /** Workers to start: a non-negative integer; by default configure()'s count, else the logical cores less one. */
+  workers?: number;
+}
+
+/** The worker count configure() set, else the default: the logical cores less one (the calling thread works too). */
+const defaultWorkers = (): number => pool.size ?? cores() - 1;
 
 /**
  * Sets the pool's size or worker module for later calls (workers already
@@ -44,6 +54,31 @@ export function configure(options: PoolOptions): void {
     // Workers from the old module give the same bytes, but a failure to start the old one no longer applies.
     pool.terminate();
   }
+}
+
+/**
+ * Starts the pool's workers now and resolves once they are ready (or
+ * could not start: status().failure then says why, and calls run on the
+ * calling thread). Optional: calls start the workers they need themselves,
+ * but a worker takes tens of milliseconds to load, and a call that comes
+ * before its workers are ready works alone. Call it early (at start-up,
+ * when a file is chosen) to have every core on the first large call. In
+ * Deno, a worker without work ends after a quarter of a second (Deno
+ * cannot let a process exit while one runs), so warm() helps there only
+ * just before the calls.
+ *
+ * @example
+ * ```ts
+ * import { warm, blake3 } from 'fourfold/parallel';
+ * const pool = await warm(); // { workers, ready, ... }: loaded, waiting for calls
+ * const hash = await blake3(new Uint8Array(64 << 20)); // on every core from the start
+ * ```
+ */
+export async function warm(options?: WarmOptions): Promise<PoolStatus> {
+  const asked = (check.options(options, 'options', ['workers']) as WarmOptions | undefined)?.workers;
+  const count = asked === undefined ? defaultWorkers() : byteLength(asked, 'workers');
+  await Promise.all(pool.grow(count).map((w) => w.whenReady));
+  return pool.status();
 }
 
 /** Ends the pool's workers; a later call starts new ones. A Node, Bun or Deno process exits without it. */

@@ -25,7 +25,7 @@ const EXAMPLES: Record<string, string[]> = {
   'fourfold/salsa': ['secretbox'],
   'fourfold/serpent': ['ctr', 'cbc'],
   'fourfold/secretstream': ['encryptStream', 'initPush'],
-  'fourfold/parallel': ['xchacha20poly1305', 'blake3'],
+  'fourfold/parallel': ['xchacha20poly1305', 'blake3', 'warm'],
   fourfold: ['ready'],
 };
 

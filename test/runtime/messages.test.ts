@@ -66,6 +66,7 @@ it('an option that does not exist is refused, naming the options there are (blak
   typeError(() => serpent.cbc(key, rand(16), { padding: false } as never), "options: unknown option 'padding' (the options are disablePadding)");
   await assert.rejects(ready({ tier: 'js', force: true } as never), { name: 'TypeError', message: "options: unknown option 'force' (the options are tier)" });
   typeError(() => P.configure({ worker: 2 } as never), "options: unknown option 'worker' (the options are workers and workerUrl)");
+  await assert.rejects(P.warm({ count: 2 } as never), { name: 'TypeError', message: "options: unknown option 'count' (the options are workers)" });
   // Known options set to undefined are no options at all.
   assert.equal(blake3(data, { dkLen: undefined, key: undefined, context: undefined }).length, 32);
 });
