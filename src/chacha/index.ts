@@ -8,7 +8,7 @@ import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, EMPTY, openArgs, sea
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
-import { aeadParams, type AeadMethods } from '../runtime/aead.js';
+import { type Aead, type AeadMethods, type AeadParams, aeadParams } from '../runtime/aead.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
@@ -94,7 +94,7 @@ class ChachaPoly1305 implements AeadMethods {
  * xchacha20poly1305 for random nonces), optional associated data
  * (authenticated, not encrypted). `encrypt` returns ciphertext || 16-byte tag.
  */
-export const chacha20poly1305 = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): AeadMethods {
+export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): AeadMethods {
   return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
 }, 12);
 
@@ -114,6 +114,6 @@ export const chacha20poly1305 = aeadParams(function chacha20poly1305(key: Uint8A
  * const opened = xchacha20poly1305(key, nonce).decrypt(sealed); // AuthenticationError if changed
  * ```
  */
-export const xchacha20poly1305 = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): AeadMethods {
+export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): AeadMethods {
   return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
 }, 24);

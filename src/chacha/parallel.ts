@@ -14,7 +14,7 @@ import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, 
 import { chacha20poly1305 as syncChacha20poly1305, xchacha20poly1305 as syncXchacha20poly1305 } from './index.js';
 import { engine } from './tiers.js';
 import { appendHere, polynomialPieces, PolynomialSum, sealPieces, xorPieces, type AeadCipher } from '../parallel/aead.js';
-import { type AeadMethods, aeadParams, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
+import { type AeadMethods, type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes, lengthBlock } from '../runtime/bytes.js';
@@ -116,7 +116,7 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
  * nonce never repeated under one key, optional associated data; encrypt
  * and decrypt resolve to the bytes of fourfold's chacha20poly1305.
  */
-export const chacha20poly1305 = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAeadMethods {
+export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAeadMethods {
   return new ParallelChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
 }, 12);
 
@@ -136,6 +136,6 @@ export const chacha20poly1305 = aeadParams(function chacha20poly1305(key: Uint8A
  * const opened = await xchacha20poly1305(key, nonce).decrypt(sealed);
  * ```
  */
-export const xchacha20poly1305 = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAeadMethods {
+export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAeadMethods {
   return new ParallelChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
 }, 24);

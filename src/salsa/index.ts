@@ -9,7 +9,7 @@
 import { SALSA20, SALSA2012, SALSA208, writesAhead, XSALSA20 } from './args.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
-import { type AeadMethods, TAG_LENGTH, aeadParams } from '../runtime/aead.js';
+import { type Aead, type AeadMethods, type AeadParams, TAG_LENGTH, aeadParams } from '../runtime/aead.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { streamCipher as stream, type StreamVariant, type XorStream } from '../runtime/stream-cipher.js';
@@ -89,7 +89,7 @@ class SecretBox implements AeadMethods {
  * key, a 24-byte nonce (random nonces are safe); encrypt returns the
  * 16-byte tag followed by the ciphertext. It has no associated data.
  */
-export const xsalsa20poly1305 = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): AeadMethods {
+export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => Aead) & AeadParams = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): AeadMethods {
   const k = check.key(key, [32]);
   const n = check.bytes(nonce, 'nonce', 24);
   if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');

@@ -17,7 +17,7 @@ import { overlaps, SALSA20, SALSA2012, SALSA208, XSALSA20 } from './args.js';
 import { xsalsa20poly1305 as syncXsalsa20poly1305 } from './index.js';
 import { engine } from './tiers.js';
 import { appendHere, polynomialPieces, PolynomialSum, sealPieces, xorPieces, type AeadCipher } from '../parallel/aead.js';
-import { aeadParams, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
+import { type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
 import type { Bytes } from '../runtime/bytes.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -125,7 +125,7 @@ class ParallelSecretBox implements ParallelAeadMethods {
 }
 
 /** XSalsa20-Poly1305 (secretbox) on all cores: 32-byte key, 24-byte nonce; encrypt resolves to the 16-byte tag followed by the ciphertext, as fourfold's xsalsa20poly1305. */
-export const xsalsa20poly1305 = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelAeadMethods {
+export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => ParallelAead) & AeadParams = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelAeadMethods {
   const k = check.key(key, [32]);
   const n = check.bytes(nonce, 'nonce', 24);
   if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');

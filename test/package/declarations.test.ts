@@ -12,7 +12,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { NOT_NODE, ROOT } from './files.js';
@@ -169,6 +169,21 @@ function walk(): { problems: Problem[]; documented: number } {
   }
   return { problems, documented };
 }
+
+/** A typed array or view with type arguments: TypeScript before 5.7 has no such generics and rejects the file. */
+const GENERIC_VIEW = /\b(?:(?:Int8|Uint8|Uint8Clamped|Int16|Uint16|Int32|Uint32|Float32|Float64|BigInt64|BigUint64)Array|ArrayBufferView|DataView)</;
+
+it('no declaration file spells a generic typed array (TypeScript 5.0 to 5.6 would refuse it): what a call allocates is written Bytes', { skip: NOT_NODE }, () => {
+  const dist = join(ROOT, 'dist');
+  const found = (readdirSync(dist, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.d.ts'))
+    .flatMap((f) => {
+      // Comments may name the generic types; code may not.
+      const code = readFileSync(join(dist, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+      return code.split('\n').filter((line) => GENERIC_VIEW.test(line)).map((line) => `dist/${f}: ${line.trim()}`);
+    });
+  assert.deepEqual(found, []);
+});
 
 it('every export of every entry point, and every member a user reaches from one, has a doc; no private members, no source file names', { skip: NOT_NODE }, () => {
   const { problems, documented } = walk();
