@@ -6,17 +6,25 @@
  * `output` the caller passes is returned as that very object (the types
  * say the caller's own type), except Serpent's padded decryption, which
  * returns the view of its first bytes. Every function that returns bytes,
- * synchronous and fourfold/parallel (on inputs large enough for the
- * workers), on an ArrayBuffer and a SharedArrayBuffer input.
+ * synchronous and fourfold/parallel, on an ArrayBuffer and a
+ * SharedArrayBuffer input; fourfold/parallel also on inputs large enough
+ * for its workers, in engines with a JIT.
  */
 import { after, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
-import { NO_STREAMS, rand } from '../helpers.js';
+import { ENGINE_HAS_WASM, NO_STREAMS, rand } from '../helpers.js';
 
 /** Large enough that fourfold/parallel uses its workers (2 MiB and more). */
 const LARGE = (2 << 20) + 17;
+/**
+ * Engines without WebAssembly (node --jitless, Hermes) only interpret: a few
+ * megabytes through every function there take minutes. The small inputs
+ * run everywhere; the large ones where there is a JIT (WPE WebKit, without
+ * SIMD, runs them in plain JavaScript).
+ */
+const INTERPRETED: false | string = ENGINE_HAS_WASM ? false : 'not run without a JIT (no WebAssembly here): megabytes through every parallel function take minutes interpreted; the small inputs above run here';
 const key = rand(32);
 const n8 = rand(8);
 const n12 = rand(12);
@@ -42,6 +50,8 @@ function assertAllocated(result: unknown, label: string): void {
 
 interface Call {
   name: string;
+  /** fourfold/parallel's: worth a large input too. */
+  parallel?: boolean;
   /** The input for a message of n bytes (a ciphertext for decryption). */
   input(n: number): Uint8Array;
   /** The output's length for an input of `length` bytes; undefined where the function takes no output. */
@@ -54,6 +64,7 @@ interface Call {
 function calls(): Call[] {
   const list: Call[] = [];
   for (const [api, tag] of [[F, ''], [P, 'parallel ']] as const) {
+    const start = list.length;
     const streams = [['chacha20', api.chacha20, n12], ['chacha8', api.chacha8, n12], ['chacha12', api.chacha12, n12], ['chacha20orig', api.chacha20orig, n8], ['xchacha20', api.xchacha20, n24], ['salsa20', api.salsa20, n8], ['salsa2012', api.salsa2012, n8], ['salsa208', api.salsa208, n8], ['xsalsa20', api.xsalsa20, n24]] as const;
     for (const [name, f, nonce] of streams) list.push({ name: tag + name, input: rand, outLength: (n) => n, run: (i, o) => f(key, nonce, i, o) });
     for (const [name, make, nonce] of [['chacha20poly1305', api.chacha20poly1305, n12], ['xchacha20poly1305', api.xchacha20poly1305, n24], ['xsalsa20poly1305', api.xsalsa20poly1305, n24]] as const) {
@@ -72,10 +83,11 @@ function calls(): Call[] {
     }
     list.push({ name: `${tag}poly1305`, input: rand, run: (i) => api.poly1305(i, key) });
     list.push({ name: `${tag}blake3`, input: rand, run: (i) => api.blake3(i, { dkLen: 100 }) });
+    for (const c of list.slice(start)) c.parallel = api === P;
   }
   list.push({ name: 'hchacha20', input: () => n16, run: (i) => F.hchacha20(key, i) });
   list.push({ name: 'hsalsa20', input: () => n16, run: (i) => F.hsalsa20(key, i) });
-  list.push({ name: 'blake3Parallel', input: rand, run: (i) => F.blake3Parallel(i) });
+  list.push({ name: 'blake3Parallel', input: rand, run: (i) => F.blake3Parallel(i), parallel: true });
   list.push({ name: 'Blake3 digest', input: rand, run: (i) => F.blake3.create().update(i).digest() });
   list.push({ name: 'Blake3 xof', input: rand, run: (i) => F.blake3.create().update(i).xof(99) });
   list.push({ name: 'Blake3 digestInto, xofInto', input: rand, outLength: () => 32, run: (i, o) => (o === undefined ? F.blake3.create().update(i).digest() : F.blake3.create().update(i).xofInto(o)) });
@@ -91,38 +103,43 @@ function calls(): Call[] {
 
 after(() => P.terminate());
 
-it('a result the call allocates is a plain Uint8Array over an ArrayBuffer, from ArrayBuffer and SharedArrayBuffer inputs', async () => {
-  for (const c of calls()) {
-    for (const n of [100, LARGE]) {
-      const input = c.input(n);
-      for (const [where, bytes] of [['', input], [' (SharedArrayBuffer input)', shared(input)]] as const) {
-        if (bytes === undefined) continue;
-        assertAllocated(await c.run(bytes), `${c.name}, ${n} bytes${where}`);
-      }
+async function allocated(n: number, only: (c: Call) => boolean): Promise<void> {
+  for (const c of calls().filter(only)) {
+    const input = c.input(n);
+    for (const [where, bytes] of [['', input], [' (SharedArrayBuffer input)', shared(input)]] as const) {
+      if (bytes === undefined) continue;
+      assertAllocated(await c.run(bytes), `${c.name}, ${n} bytes${where}`);
     }
   }
-});
+}
 
-it("an output the caller passes comes back as that object (Serpent's padded decryption: a view of its first bytes)", async () => {
-  for (const c of calls()) {
+async function outputs(n: number, only: (c: Call) => boolean): Promise<void> {
+  for (const c of calls().filter(only)) {
     if (c.outLength === undefined) continue;
-    for (const n of [100, LARGE]) {
-      const input = c.input(n);
-      const outputs: Uint8Array[] = [new Own(c.outLength(input.length))];
-      const onShared = shared(new Uint8Array(c.outLength(input.length)));
-      if (onShared !== undefined) outputs.push(onShared);
-      for (const output of outputs) {
-        const result = await c.run(input, output);
-        const label = `${c.name}, ${n} bytes, ${output instanceof Own ? 'a subclass' : 'on a SharedArrayBuffer'}`;
-        if (c.view) {
-          assert.equal(result.buffer, output.buffer, `${label}: a view of the output's buffer`);
-          assert.equal(result.byteOffset, output.byteOffset, `${label}: from the output's start`);
-        } else {
-          assert.equal(result, output, `${label}: the output itself`);
-        }
+    const input = c.input(n);
+    const outputs: Uint8Array[] = [new Own(c.outLength(input.length))];
+    const onShared = shared(new Uint8Array(c.outLength(input.length)));
+    if (onShared !== undefined) outputs.push(onShared);
+    for (const output of outputs) {
+      const result = await c.run(input, output);
+      const label = `${c.name}, ${n} bytes, ${output instanceof Own ? 'a subclass' : 'on a SharedArrayBuffer'}`;
+      if (c.view) {
+        assert.equal(result.buffer, output.buffer, `${label}: a view of the output's buffer`);
+        assert.equal(result.byteOffset, output.byteOffset, `${label}: from the output's start`);
+      } else {
+        assert.equal(result, output, `${label}: the output itself`);
       }
     }
   }
+}
+
+it('a result the call allocates is a plain Uint8Array over an ArrayBuffer, from ArrayBuffer and SharedArrayBuffer inputs', () => allocated(100, () => true));
+
+it("an output the caller passes comes back as that object (Serpent's padded decryption: a view of its first bytes)", () => outputs(100, () => true));
+
+it('fourfold/parallel on inputs for its workers: results over ArrayBuffers, outputs the caller\'s objects', { skip: INTERPRETED }, async () => {
+  await allocated(LARGE, (c) => c.parallel === true);
+  await outputs(LARGE, (c) => c.parallel === true);
 });
 
 it('encryptStream and decryptStream give plain Uint8Arrays over ArrayBuffers', { skip: NO_STREAMS }, async () => {
