@@ -10,22 +10,31 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError, blake3, blake3Parallel, chacha20, ready, secretbox, secretstream, serpent, xchacha20poly1305 } from 'fourfold';
 import * as P from 'fourfold/parallel';
-import { NO_STREAMS, rand } from '../helpers.js';
+import { concat, NO_STREAMS, rand } from '../helpers.js';
 
 const key = rand(32);
 const n24 = rand(24);
 
 /**
- * Everything `stream` gives, or its own error: browsers' Response.arrayBuffer()
- * reports an errored body as a TypeError of its own.
+ * Everything `stream` gives, read chunk by chunk, or its own error
+ * (browsers' Response.arrayBuffer() reports an errored body as a TypeError
+ * of its own; WPE WebKit reports a rejected pipeTo once more, unhandled).
  */
 async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = stream.getReader();
   const parts: Uint8Array[] = [];
-  await stream.pipeTo(new WritableStream({ write: (chunk) => void parts.push(chunk) }));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
-  return out;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+  return concat(...parts);
 }
+
+/** `bytes` as a stream of one chunk (Node's Response needs WebAssembly, which node --jitless lacks). */
+const streamOf = (bytes: Uint8Array): ReadableStream<Uint8Array> =>
+  new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 
 /** Asserts that `call` throws a TypeError whose message is `expected` exactly. */
 function typeError(call: () => unknown, expected: string): void {
@@ -87,10 +96,10 @@ it('secretstream streams: an unknown option is refused; a chunkSize other than t
   typeError(() => secretstream.encryptStream(key, { chunksize: 100 } as never), "options: unknown option 'chunksize' (the options are chunkSize)");
   typeError(() => secretstream.decryptStream(key, { size: 100 } as never), "options: unknown option 'size' (the options are chunkSize)");
   const plaintext = rand(1000);
-  const encrypted = await new Response(new Blob([plaintext.slice()]).stream().pipeThrough(secretstream.encryptStream(key, { chunkSize: 256 }))).arrayBuffer();
+  const encrypted = await drain(streamOf(plaintext).pipeThrough(secretstream.encryptStream(key, { chunkSize: 256 })));
   for (const [name, decryptStream] of [['fourfold', secretstream.decryptStream], ['fourfold/parallel', P.secretstream.decryptStream]] as const) {
     for (const chunkSize of [100, 4096, undefined]) {
-      const opened = new Blob([encrypted]).stream().pipeThrough(decryptStream(key, chunkSize === undefined ? undefined : { chunkSize }));
+      const opened = streamOf(encrypted).pipeThrough(decryptStream(key, chunkSize === undefined ? undefined : { chunkSize }));
       await assert.rejects(drain(opened), (e: unknown) => {
         assert.ok(e instanceof AuthenticationError, `${name}, chunkSize ${chunkSize}: an AuthenticationError, got ${String(e)}`);
         assert.match(e.message, new RegExp(`the first message does not verify: .* or it was encrypted with another chunkSize \\(decryptStream must be given encryptStream's; this one's is ${chunkSize ?? 65536}\\)$`));
@@ -98,7 +107,7 @@ it('secretstream streams: an unknown option is refused; a chunkSize other than t
       });
     }
     // The right chunkSize opens it.
-    const opened = new Blob([encrypted]).stream().pipeThrough(decryptStream(key, { chunkSize: 256 }));
+    const opened = streamOf(encrypted).pipeThrough(decryptStream(key, { chunkSize: 256 }));
     assert.deepEqual(await drain(opened), plaintext, name);
   }
   P.terminate();
@@ -109,13 +118,7 @@ it('a stream chunk that is text or a Promise says what to do', { skip: NO_STREAM
     ['text', 'chunk must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got string: for text, pipe it through a TextEncoderStream first'],
     [Promise.resolve(rand(3)), 'chunk must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got a Promise: missing await?'],
   ] as const) {
-    const source = new ReadableStream<unknown>({
-      start(controller) {
-        controller.enqueue(chunk);
-        controller.close();
-      },
-    });
-    const encrypted = source.pipeThrough(secretstream.encryptStream(key) as unknown as TransformStream<unknown, Uint8Array>);
+    const encrypted = streamOf(chunk as never).pipeThrough(secretstream.encryptStream(key));
     await assert.rejects(drain(encrypted), { name: 'TypeError', message: expected });
   }
 });
