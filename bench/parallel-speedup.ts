@@ -1,74 +1,177 @@
 /**
- * fourfold/parallel against the synchronous functions in one process, the
- * calls interleaved (the bench's parallel profile times each library's
- * cases one after another, so a shared machine's slow minute lands on one
- * side only). Node only:
+ * fourfold/parallel against the synchronous functions, the calls
+ * interleaved (the bench's parallel profile times each library's cases
+ * one after another, so a shared machine's slow minute lands on one side
+ * only), in several separate processes. Node only:
  *
- *   node --import tsx bench/parallel-speedup.ts [--mib=64] [--reps=11] [--ops=chacha20,poly1305,...]
+ *   node --import tsx bench/parallel-speedup.ts [--mib=64] [--reps=11] [--processes=5]
+ *        [--ops=chacha20,poly1305,...] [--arrays=new,reused,shared] [--busy=same|apart]
+ *        [--workers=1,2,4,8,15] [--json=FILE]
  *
- * For each op: one call of each checks that the bytes are identical, then
- * --reps rounds of (synchronous call, parallel call); reported are the
- * median times, the speedup (synchronous over parallel) and each side's
- * range. Plain Uint8Arrays, except `chacha20-shared`, whose input and
- * output are SharedArrayBuffer views that the workers read and write
- * directly. The default pool: the logical cores less one worker.
+ * In each process, for each op and way of passing arrays: one call of each
+ * side checks that the bytes are identical, then --reps rounds of
+ * (synchronous call, parallel call); the process reports the median times
+ * and their ratio. The parent reports, per op, the median over the
+ * processes of those ratios and their range.
+ *
+ * - arrays: `new`, plain arrays with the result allocated by the call;
+ *   `reused`, one caller output written by earlier calls (against the
+ *   synchronous function into the same kind of output); `shared`,
+ *   SharedArrayBuffer input and output (against the synchronous function on
+ *   the same arrays).
+ * - --busy: another process keeps one core busy for the whole run, as a
+ *   build, a video call or another tab does on a user's machine: `same`
+ *   starts it in this session; `apart` in a session of its own, which Linux
+ *   schedules as a group of its own (autogroup), as a desktop schedules
+ *   another application.
+ * - --workers: the pool's size per run (configure({ workers })), for the
+ *   speedup by worker count; default: the pool's default.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import * as F from 'fourfold';
-import * as P from 'fourfold/parallel';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+
+type Arrays = 'new' | 'reused' | 'shared';
+
+interface Measured {
+  op: string;
+  arrays: Arrays;
+  workers: number | undefined;
+  syncMs: number;
+  parallelMs: number;
+  speedup: number;
+}
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const n = Number(args.mib ?? 64) * (1 << 20);
-const reps = Number(args.reps ?? 11);
-const only = args.ops?.split(',');
-
-await F.ready();
-const data = randomFillSync(new Uint8Array(n));
-const key = randomFillSync(new Uint8Array(32));
-const n8 = new Uint8Array(8);
-const n12 = new Uint8Array(12);
-const n16 = new Uint8Array(16);
-const n24 = new Uint8Array(24);
-const sealed = F.xchacha20poly1305(key, n24).encrypt(data);
-const sharedIn = new Uint8Array(new SharedArrayBuffer(n));
-sharedIn.set(data);
-const sharedOut = new Uint8Array(new SharedArrayBuffer(n));
-
-type Call = () => Uint8Array | Promise<Uint8Array>;
-const ops: Record<string, [Call, Call]> = {
-  'xchacha20poly1305-encrypt': [() => F.xchacha20poly1305(key, n24).encrypt(data), () => P.xchacha20poly1305(key, n24).encrypt(data)],
-  'chacha20poly1305-encrypt': [() => F.chacha20poly1305(key, n12).encrypt(data), () => P.chacha20poly1305(key, n12).encrypt(data)],
-  'xsalsa20poly1305-encrypt': [() => F.xsalsa20poly1305(key, n24).encrypt(data), () => P.xsalsa20poly1305(key, n24).encrypt(data)],
-  'xchacha20poly1305-decrypt': [() => F.xchacha20poly1305(key, n24).decrypt(sealed), () => P.xchacha20poly1305(key, n24).decrypt(sealed)],
-  chacha20: [() => F.chacha20(key, n12, data), () => P.chacha20(key, n12, data)],
-  salsa20: [() => F.salsa20(key, n8, data), () => P.salsa20(key, n8, data)],
-  poly1305: [() => F.poly1305(data, key), () => P.poly1305(data, key)],
-  blake3: [() => F.blake3(data), () => P.blake3(data)],
-  'serpent-ctr': [() => F.serpent.ctr(key, n16).encrypt(data), () => P.serpent.ctr(key, n16).encrypt(data)],
-  'chacha20-shared': [() => F.chacha20(key, n12, sharedIn, sharedOut), () => P.chacha20(key, n12, sharedIn, sharedOut)],
+const list = (s: string | undefined): string[] | undefined => s?.split(',').filter((x) => x !== '');
+const median = (a: number[]): number => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
-const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;
-const ms = (x: number): string => x.toFixed(1).padStart(7);
-
-console.log(`${n / (1 << 20)} MiB, ${reps} interleaved rounds, node ${process.version}; pool: ${JSON.stringify(P.status())}`);
-for (const [name, [sync, parallel]] of Object.entries(ops)) {
-  if (only !== undefined && !only.includes(name)) continue;
-  // Copies: the shared case writes the same output on both sides.
-  const expected = (await sync()).slice();
-  if (!same(expected, (await parallel()).slice())) throw new Error(`${name}: fourfold/parallel's bytes differ from the synchronous function's`);
-  const s: number[] = [];
-  const p: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    let t = performance.now();
-    await sync();
-    s.push(performance.now() - t);
-    t = performance.now();
-    await parallel();
-    p.push(performance.now() - t);
+/** One process: every op and way of passing arrays asked for, interleaved rounds; prints one JSON line per result. */
+async function child(): Promise<void> {
+  const F = await import('fourfold');
+  const P = await import('fourfold/parallel');
+  const n = Number(args.mib ?? 64) * (1 << 20);
+  const reps = Number(args.reps ?? 11);
+  const only = list(args.ops);
+  const arraysAsked = (list(args.arrays) ?? ['new', 'reused', 'shared']) as Arrays[];
+  const workers = args.workers === undefined ? undefined : Number(args.workers);
+  if (workers !== undefined) P.configure({ workers });
+  await F.ready();
+  const data = randomFillSync(new Uint8Array(n));
+  const key = randomFillSync(new Uint8Array(32));
+  const n8 = new Uint8Array(8);
+  const n12 = new Uint8Array(12);
+  const n16 = new Uint8Array(16);
+  const n24 = new Uint8Array(24);
+  const sealed = F.xchacha20poly1305(key, n24).encrypt(data);
+  const shared = (b: Uint8Array | number): Uint8Array => {
+    const v = new Uint8Array(new SharedArrayBuffer(typeof b === 'number' ? b : b.length));
+    if (typeof b !== 'number') v.set(b);
+    return v;
+  };
+  // The arrays of each way: the input, the sealed input, and an output of the op's length (undefined: allocated by the call).
+  const inputs = {
+    new: { data, sealed, out: () => undefined },
+    reused: { data, sealed, out: (length: number) => new Uint8Array(length).fill(1) },
+    shared: { data: shared(data), sealed: shared(sealed), out: (length: number) => shared(length) },
+  };
+  type Call = () => Uint8Array | Promise<Uint8Array>;
+  /** Per op: the output's length (0: none), and the two calls on the given arrays. */
+  const ops: Record<string, { out: number; calls: (d: Uint8Array, s: Uint8Array, o: Uint8Array | undefined) => [Call, Call] }> = {
+    'xchacha20poly1305-encrypt': { out: n + 16, calls: (d, _, o) => [() => F.xchacha20poly1305(key, n24).encrypt(d, o), () => P.xchacha20poly1305(key, n24).encrypt(d, o)] },
+    'chacha20poly1305-encrypt': { out: n + 16, calls: (d, _, o) => [() => F.chacha20poly1305(key, n12).encrypt(d, o), () => P.chacha20poly1305(key, n12).encrypt(d, o)] },
+    'xsalsa20poly1305-encrypt': { out: n + 16, calls: (d, _, o) => [() => F.xsalsa20poly1305(key, n24).encrypt(d, o), () => P.xsalsa20poly1305(key, n24).encrypt(d, o)] },
+    'xchacha20poly1305-decrypt': { out: n, calls: (_, s, o) => [() => F.xchacha20poly1305(key, n24).decrypt(s, o), () => P.xchacha20poly1305(key, n24).decrypt(s, o)] },
+    chacha20: { out: n, calls: (d, _, o) => [() => F.chacha20(key, n12, d, o), () => P.chacha20(key, n12, d, o)] },
+    salsa20: { out: n, calls: (d, _, o) => [() => F.salsa20(key, n8, d, o), () => P.salsa20(key, n8, d, o)] },
+    poly1305: { out: 0, calls: (d) => [() => F.poly1305(d, key), () => P.poly1305(d, key)] },
+    blake3: { out: 0, calls: (d) => [() => F.blake3(d), () => P.blake3(d)] },
+    'serpent-ctr': { out: n, calls: (d, _, o) => [() => F.serpent.ctr(key, n16).encrypt(d, o), () => P.serpent.ctr(key, n16).encrypt(d, o)] },
+  };
+  const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;
+  for (const [op, { out, calls }] of Object.entries(ops)) {
+    if (only !== undefined && !only.includes(op)) continue;
+    for (const arrays of arraysAsked) {
+      // A MAC or a hash has no output to reuse.
+      if (arrays === 'reused' && out === 0) continue;
+      const a = inputs[arrays];
+      // Each side its own output, so that the check compares two results.
+      const [sync] = calls(a.data, a.sealed, out === 0 ? undefined : a.out(out));
+      const [, parallel] = calls(a.data, a.sealed, out === 0 ? undefined : a.out(out));
+      const expected = (await sync()).slice();
+      if (!same(expected, (await parallel()).slice())) throw new Error(`${op} (${arrays}): fourfold/parallel's bytes differ from the synchronous function's`);
+      const s: number[] = [];
+      const p: number[] = [];
+      for (let i = 0; i < reps; i++) {
+        let t = performance.now();
+        await sync();
+        s.push(performance.now() - t);
+        t = performance.now();
+        await parallel();
+        p.push(performance.now() - t);
+      }
+      const result: Measured = { op, arrays, workers, syncMs: median(s), parallelMs: median(p), speedup: median(s) / median(p) };
+      console.log(JSON.stringify(result));
+    }
   }
-  const range = (a: number[]) => `${Math.min(...a).toFixed(1)}-${Math.max(...a).toFixed(1)}`;
-  console.log(`${name.padEnd(26)} sync ${ms(median(s))} ms  parallel ${ms(median(p))} ms  ${(median(s) / median(p)).toFixed(2)}x  (sync ${range(s)}, parallel ${range(p)})`);
+  P.terminate();
 }
-P.terminate();
+
+/** A process that keeps one core busy until it is killed; `apart` puts it in a session of its own. */
+function busy(where: 'same' | 'apart'): ChildProcess {
+  return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: where === 'apart' });
+}
+
+async function run(extra: string[]): Promise<Measured[]> {
+  const script = fileURLToPath(import.meta.url);
+  const passOn = process.argv.slice(2).filter((a) => !/^--(processes|busy|json|workers)=/.test(a));
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, '--child', ...passOn, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+  if (code !== 0) throw new Error(`a measuring process exited with ${code}`);
+  return out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Measured);
+}
+
+async function parent(): Promise<void> {
+  const processes = Number(args.processes ?? 5);
+  const where = args.busy as 'same' | 'apart' | undefined;
+  const workerCounts = list(args.workers)?.map(Number) ?? [undefined];
+  const load = where === undefined ? undefined : busy(where);
+  const all: Measured[] = [];
+  try {
+    console.log(
+      `${args.mib ?? 64} MiB, ${args.reps ?? 11} interleaved rounds per process, ${processes} processes, node ${process.version}, ${availableParallelism()} logical cores` +
+        (where === undefined ? '' : `, one core kept busy by another process (${where === 'same' ? 'same session' : 'a session of its own'})`),
+    );
+    for (const workers of workerCounts) {
+      for (let i = 0; i < processes; i++) all.push(...(await run(workers === undefined ? [] : [`--workers=${workers}`])));
+    }
+  } finally {
+    load?.kill('SIGKILL');
+  }
+  const keys = [...new Set(all.map((m) => `${m.op}|${m.arrays}|${m.workers ?? ''}`))];
+  const rows = keys.map((k) => {
+    const ms = all.filter((m) => `${m.op}|${m.arrays}|${m.workers ?? ''}` === k);
+    const s = ms.map((m) => m.speedup);
+    return { op: ms[0]!.op, arrays: ms[0]!.arrays, workers: ms[0]!.workers, median: median(s), min: Math.min(...s), max: Math.max(...s), syncMs: median(ms.map((m) => m.syncMs)), parallelMs: median(ms.map((m) => m.parallelMs)), processes: s.length };
+  });
+  for (const r of rows) {
+    const w = r.workers === undefined ? '' : ` ${String(r.workers).padStart(2)} workers`;
+    console.log(
+      `${r.op.padEnd(26)} ${r.arrays.padEnd(6)}${w}  ${r.median.toFixed(2)}x (${r.min.toFixed(2)}-${r.max.toFixed(2)})  sync ${r.syncMs.toFixed(1)} ms, parallel ${r.parallelMs.toFixed(1)} ms`,
+    );
+  }
+  if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ args, rows, all }, null, 1));
+}
+
+if (args.child !== undefined || process.argv.includes('--child')) await child();
+else await parent();

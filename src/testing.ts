@@ -5,7 +5,8 @@
  * does not export it; tests import it through test/internal.ts only.
  */
 export { kernelMemories } from './runtime/kernels.js';
-export { pool } from './runtime/pool.js';
+export { pool, type JobDone, type JobHandle, type PoolWorker } from './pool/pool.js';
+export { contention, runPieces, type Piece, type PieceWork } from './pool/schedule.js';
 export { VariantPicker, variantPicker, type VariantKernel } from './runtime/variants.js';
 export { stateOf } from './secretstream/state.js';
 export { chachaKernel, chachaVariants } from './chacha/wasm.js';

@@ -29,6 +29,10 @@ type FourfoldParallel = typeof import('fourfold/parallel');
 
 /** fourfold/parallel's functions on the default pool, awaited call by call. */
 export const PARALLEL = 'fourfold (parallel)';
+/** fourfold/parallel writing into one caller-supplied output, reused from call to call (its pages already written). */
+export const PARALLEL_REUSED = 'fourfold (parallel, reused output)';
+/** fourfold/parallel with its input and output on SharedArrayBuffers, which the workers read and write directly. */
+export const PARALLEL_SHARED = 'fourfold (parallel, shared memory)';
 /** The column of fourfold/parallel on a pool of `workers` workers (configure({ workers })). */
 export const workerColumn = (workers: number): string => `fourfold (parallel, ${workers} worker${workers === 1 ? '' : 's'})`;
 /**
@@ -179,9 +183,15 @@ function parallelColumns(parallel: FourfoldParallel, version: string, settings: 
     parallel.configure({ workers });
     return parallel.ready({ tier: 'simd' });
   };
+  const pooledSizes = (size: number) => size >= PARALLEL_FROM;
   const columns: Library[] = [
-    { name: PARALLEL, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: (size) => size >= PARALLEL_FROM },
+    { name: PARALLEL, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: pooledSizes },
+    { name: PARALLEL_REUSED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: pooledSizes },
   ];
+  // Where the engine (or page) has SharedArrayBuffer.
+  if (typeof SharedArrayBuffer === 'function') {
+    columns.push({ name: PARALLEL_SHARED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: pooledSizes });
+  }
   for (const workers of settings?.workerCounts ?? []) {
     columns.push({
       name: workerColumn(workers),

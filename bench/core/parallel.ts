@@ -81,16 +81,24 @@ export async function longestTask(call: () => Promise<unknown>): Promise<{ longe
 }
 
 /** The longest task of each of `calls` parallel calls of an op, with the jobs the workers did in each. */
-export async function longestTasks(op: string, size: number, call: Call, calls: number, jobsDone: () => number): Promise<LongestTask> {
-  const result = { op, size, ms: [] as number[], jobs: [] as number[], callMs: [] as number[] };
+export async function longestTasks(op: string, size: number, call: Call, calls: number, jobsDone: () => number, contended: () => boolean = () => false): Promise<LongestTask> {
+  const result = { op, size, ms: [] as number[], jobs: [] as number[], callMs: [] as number[], contended: [] as boolean[] };
   try {
-    await call(); // the pool's workers start and compile on their first call
+    // The pool's workers start on the first call and take jobs once they have loaded (tens of ms):
+    // warmed up until a call gives them one, or for two seconds where none can start.
+    const until = now() + 2000;
+    for (let before = jobsDone(); now() < until; before = jobsDone()) {
+      await call();
+      if (jobsDone() > before) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
     for (let i = 0; i < calls; i++) {
       const before = jobsDone();
       const taken = await longestTask(async () => call());
       result.ms.push(taken.longestMs);
       result.callMs.push(taken.callMs);
       result.jobs.push(jobsDone() - before);
+      result.contended.push(contended());
     }
   } catch (cause) {
     return { ...result, error: describeError(cause) };

@@ -149,7 +149,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
         run: async () => {
           await activate(byName.get(PARALLEL)!);
           const call = entry.bind(op.definition.inputs({ size, offset: 0, keys: 1 }));
-          parallel.tasks.push(await longestTasks(op.definition.op, size, call, config.parallel.taskCalls, () => pool.status().jobs));
+          parallel.tasks.push(await longestTasks(op.definition.op, size, call, config.parallel.taskCalls, () => pool.status().jobs, () => pool.status().contended === true));
           parallelSent = { cores: parallel.cores, tasks: parallel.tasks.slice(-1) };
         },
       });

@@ -236,6 +236,8 @@ export interface LongestTask {
   readonly ms: readonly number[];
   /** Per call: jobs the workers completed during it (status().jobs). */
   readonly jobs: readonly number[];
+  /** Per call: whether the pool said afterwards that calls leave the workers out for now (status().contended: the process got about one core). */
+  readonly contended?: readonly boolean[];
   /** Per call: its duration, in ms. */
   readonly callMs: readonly number[];
   readonly error?: string;

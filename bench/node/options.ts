@@ -5,7 +5,7 @@
  * (everything, for the record) and --profile=parallel (fourfold/parallel
  * against the synchronous functions, on large inputs).
  */
-import { PARALLEL, workerColumn } from '../core/libraries.js';
+import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
 import { parts, type BenchConfig, type ParallelSettings, type Part } from '../core/types.js';
 import { summarySizes } from '../report/summary.js';
 import { engineNames, type EngineName } from './engines.js';
@@ -65,7 +65,7 @@ export interface Profile {
 // enough for the median to ignore them.
 const caseTiming = { warmupMs: 50, sampleMs: 1, samples: 31, minSamples: 5, budgetMs: 1500 };
 
-/** fourfold/parallel's chart and model at 64 MiB (issue 17's targets), its longest task at 256 MiB; no worker-count columns. */
+/** fourfold/parallel's chart and model at 64 MiB (where its two-core speedup targets are set), its longest task at 256 MiB; no worker-count columns. */
 const parallelSettings: ParallelSettings = { workerCounts: [], chartSize: 64 * MiB, taskSize: 256 * MiB, taskCalls: 3 };
 
 /**
@@ -149,11 +149,13 @@ const quick: Profile = {
 /**
  * --profile=parallel: fourfold/parallel against the synchronous function
  * (the reference for the ratio, and for the bytes: they must be
- * identical) at 16, 64 and 256 MiB, every op it has; at 64 MiB also on 0
- * to 3 workers (the speedup-by-worker-count chart); and the 'parallel'
- * part (the model's costs, the longest task at 256 MiB). A call takes
- * tens of ms to seconds, so a sample is one call, after the three the
- * warm-up makes; three to five samples.
+ * identical) at 16, 64 and 256 MiB, every op it has, with a new output
+ * (plain arrays), a reused output (against the synchronous function with
+ * a reused output) and SharedArrayBuffer input and output; at 64 MiB also
+ * on 0 to 3 workers (the speedup-by-worker-count chart); and the
+ * 'parallel' part (the model's costs, the longest task at 256 MiB). A
+ * call takes tens of ms to seconds, so a sample is one call, after the
+ * three the warm-up makes; three to five samples.
  */
 const parallel: Profile = {
   summary: 'fourfold/parallel against the synchronous functions at 16, 64 and 256 MiB, speedup by worker count, the model and its projection, the longest task',
@@ -168,7 +170,7 @@ const parallel: Profile = {
   setupRepetitions: 3,
   engineTimeoutMs: 90 * 60_000,
   ops: ['chacha20', 'xchacha20', 'chacha20poly1305', 'xchacha20poly1305', 'poly1305', 'salsa20', 'xsalsa20', 'xsalsa20poly1305', 'blake3', 'serpent'],
-  libs: ['fourfold', PARALLEL],
+  libs: ['fourfold', 'fourfold (output)', PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED],
   references: ['fourfold'],
   parallel: { ...parallelSettings, workerCounts: [0, 1, 2, 3] },
 };

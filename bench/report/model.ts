@@ -1,6 +1,6 @@
 /**
  * The model of a fourfold/parallel call, and the speedup it projects on
- * more cores than this machine has (issue 17, "Benchmark" and "Targets").
+ * more cores than this machine has.
  *
  * A call of B bytes takes W on one thread (the synchronous function). In
  * parallel, n - 1 workers and the calling thread share its pieces. For
@@ -32,16 +32,25 @@
  * one worker while the calling thread copies the next piece: T = max(W - A,
  * O) + K.
  *
- * The issue's bound is coarser: the copies of the whole input on the
+ * A simpler bound is coarser: the copies of the whole input on the
  * calling thread, C, and the rest spread evenly over n cores:
  * speedup ≤ W / max((W + C)/n, C). Neither counts memory bandwidth shared
  * between cores, nor caches: the 2-core measurement beside the
  * projection checks them.
+ *
+ * The three ways of calling (libraries.ts): a new output (plain arrays),
+ * whose first touch is A; a reused output, already written (A = 0, its
+ * copies into touched memory, and W the synchronous call into a reused
+ * output); shared memory in and out, which the workers read and write
+ * directly (C = 0: the calling thread copies nothing).
  */
+
+/** How the call's arrays are passed: a new output, a reused one, or SharedArrayBuffers in and out. */
+export type Variant = 'new' | 'reused' | 'shared';
 
 /** What the calling thread copies per byte of input, by op (docs/parallel.md, "What each primitive does"). */
 export interface CopyPasses {
-  /** Passes over the input into slots: 2 for an AEAD decryption, which checks the tag before it decrypts. */
+  /** Passes over the input into slots: 2 for an AEAD decryption into the caller's output, which checks the tag before it decrypts. */
   readonly in: number;
   /** Passes over slots into the output: 0 for a MAC or a hash, whose result is a few bytes. */
   readonly out: number;
@@ -49,10 +58,12 @@ export interface CopyPasses {
   readonly serial?: boolean;
 }
 
-export function copyPasses(op: string): CopyPasses {
+export function copyPasses(op: string, variant: Variant = 'new'): CopyPasses {
+  if (variant === 'shared') return { in: 0, out: 0, serial: op === 'serpent-cbc-encrypt' };
   if (op === 'poly1305' || op.startsWith('blake3')) return { in: 1, out: 0 };
   if (op === 'serpent-cbc-encrypt') return { in: 1, out: 1, serial: true };
-  if (op.endsWith('poly1305-decrypt')) return { in: 2, out: 1 };
+  // Into the call's own output one pass; into the caller's, a first pass for the tag (docs/parallel.md).
+  if (op.endsWith('poly1305-decrypt')) return { in: variant === 'reused' ? 2 : 1, out: 1 };
   return { in: 1, out: 1 };
 }
 
@@ -83,7 +94,7 @@ export function projectedMs(k: Costs, cores: number): number {
 
 export const projectedSpeedup = (k: Costs, cores: number): number => k.w / projectedMs(k, cores);
 
-/** The issue's bound on the speedup on `cores` cores: W / max((W + C)/n, C); a serial call's is W / max(W, C). */
+/** The simple bound on the speedup on `cores` cores: W / max((W + C)/n, C); a serial call's is W / max(W, C). */
 export function boundSpeedup(k: Costs, cores: number): number {
   if (k.serial === true) return k.w / Math.max(k.w, k.copies);
   return k.w / Math.max((k.w + k.copies) / cores, k.copies);

@@ -6,15 +6,15 @@
  * state in each engine.
  */
 import { median } from '../core/stats.js';
-import { PARALLEL } from '../core/libraries.js';
+import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED } from '../core/libraries.js';
 import { engineColors } from './charts.js';
 import type { EngineReport } from './json.js';
-import { boundSpeedup, copyPasses, projectedSpeedup, type Costs } from './model.js';
+import { boundSpeedup, copyPasses, projectedSpeedup, type Costs, type Variant } from './model.js';
 import { formatSize, formatTime } from './summary.js';
 import { barChart, dotPlot } from './svg.js';
 import type { Table } from './tables.js';
 
-/** The cores the model projects to (issue 17: this machine's 2, then 4, 8 and 16). */
+/** The cores the model projects to: a 2-core machine's, then 4, 8 and 16. */
 export const PROJECTED_CORES = [2, 4, 8, 16];
 /** The browsers' long-task threshold: a task this long or longer is a long task. */
 export const LONG_TASK_MS = 50;
@@ -75,22 +75,47 @@ export function parallelSummaryChart(engines: readonly { name: string; report: E
   });
 }
 
-/** Per op, a row of speedups at every size fourfold/parallel was timed at. */
+/** The three ways of calling fourfold/parallel, their columns, and the synchronous call each is compared with. */
+const VARIANTS: readonly { variant: Variant; label: string; column: string }[] = [
+  { variant: 'new', label: 'new output', column: PARALLEL },
+  { variant: 'reused', label: 'reused output', column: PARALLEL_REUSED },
+  { variant: 'shared', label: 'shared memory', column: PARALLEL_SHARED },
+];
+
+/**
+ * A variant's speedup: over the synchronous function with a new output
+ * for plain arrays, with a reused output ('fourfold (output)', where the
+ * op has an output) for the others, so that each compares like with like.
+ */
+function variantSpeedup(engine: EngineReport, op: string, size: number, variant: Variant, column: string): { s: number; ns: number } | undefined {
+  const base = variant !== 'new' && medianNs(engine, op, 'fourfold (output)', size) !== undefined ? 'fourfold (output)' : 'fourfold';
+  const sync = medianNs(engine, op, base, size);
+  const ns = medianNs(engine, op, column, size);
+  return sync === undefined || ns === undefined ? undefined : { s: sync / ns, ns };
+}
+
+/** Per op, its speedups at every size fourfold/parallel was timed at, for each way of calling it that was timed. */
 export function speedupTable(engine: EngineReport, cores: number | undefined): Table | undefined {
   const { ops, sizes } = parallelCases(engine);
   if (ops.length === 0) return undefined;
+  const variants = VARIANTS.filter((v) => ops.some((op) => sizes.some((size) => medianNs(engine, op, v.column, size) !== undefined)));
   return {
     title: 'fourfold/parallel: speedup over the synchronous function',
     note:
       `The synchronous function's median time per call divided by fourfold/parallel's on the default pool${cores === undefined ? '' : ` (${cores} logical cores: ${cores - 1} worker${cores === 2 ? '' : 's'} and the calling thread)`}, ` +
-      'with the parallel call\'s time; above 1×, the parallel call is faster.',
-    header: ['op', ...sizes.map(formatSize)],
+      "with the parallel call's time; above 1×, the parallel call is faster. " +
+      'New output: plain arrays, the result allocated by the call (its pages are first written by the calling thread). ' +
+      'Reused output: one caller-supplied output, written by earlier calls, against the synchronous function with a reused output. ' +
+      'Shared memory: input and output on SharedArrayBuffers, which the workers read and write directly (cross-origin-isolated pages, Node, Deno, Bun).',
+    header: ['op', ...sizes.flatMap((size) => variants.map((v) => `${formatSize(size)}, ${v.label}`))],
     rows: ops.map((op) => [
       op,
-      ...sizes.map((size) => {
-        const s = speedup(engine, op, size);
-        return s === undefined ? '—' : `${times(s)} (${formatTime(medianNs(engine, op, PARALLEL, size)!)})`;
-      }),
+      ...sizes.flatMap((size) =>
+        variants.map((v) => {
+          const r = variantSpeedup(engine, op, size, v.variant, v.column);
+          return r === undefined ? '—' : `${times(r.s)} (${formatTime(r.ns)})`;
+        }),
+      ),
     ]),
   };
 }
@@ -144,6 +169,7 @@ function measuredColumn(engine: EngineReport, cores: number): string | undefined
 
 export interface ModelRow {
   readonly op: string;
+  readonly variant: Variant;
   readonly size: number;
   readonly costs: Costs;
   /** The speedup measured on `cores` threads, when it was. */
@@ -152,32 +178,39 @@ export interface ModelRow {
   readonly piecesMeasured: boolean;
 }
 
-/** The model's inputs for each op at the chart's size, from the run's cases and the engine's costs; the check on the machine's `cores`. */
+/** The model's inputs for each op and way of calling it at the chart's size, from the run's cases and the engine's costs; the check on the machine's `cores`. */
 export function modelRows(engine: EngineReport, cores: number): ModelRow[] {
   const size = chartSize(engine) ?? engine.cases.find((c) => c.library === PARALLEL && c.ns !== undefined)?.size;
   const k = engine.parallel?.costs;
   if (size === undefined || k === undefined) return [];
   const cIn = median(k.copyInNs);
   const cOut = median(k.copyOutNs);
-  const touch = Math.max(0, cOut - median(k.copyOutWarmNs));
+  const cOutWarm = median(k.copyOutWarmNs);
+  const touch = Math.max(0, cOut - cOutWarm);
   const m = k.messageNs.length > 0 ? median(k.messageNs) : 0;
   const zero = workerColumns(engine).find((c) => c.workers === 0)?.name;
   const check = measuredColumn(engine, cores);
-  return parallelCases(engine).ops.flatMap((op) => {
-    const w = medianNs(engine, op, 'fourfold', size);
-    if (w === undefined) return [];
-    const passes = copyPasses(op);
-    const alone = zero === undefined ? undefined : medianNs(engine, op, zero, size);
-    const costs: Costs = {
-      w: w / 1e6,
-      copies: ((cIn * passes.in + cOut * passes.out) * size) / 1e6,
-      touch: (touch * passes.out * size) / 1e6,
-      messages: (m * (size / k.pieceBytes)) / 1e6,
-      pieces: alone === undefined ? 0 : Math.max(0, alone - w) / 1e6,
-      serial: passes.serial,
-    };
-    return [{ op, size, costs, measured: check === undefined ? undefined : speedup(engine, op, size, check), piecesMeasured: alone !== undefined }];
-  });
+  return parallelCases(engine).ops.flatMap((op) =>
+    VARIANTS.flatMap(({ variant, column }) => {
+      const reusedBase = variant !== 'new' && medianNs(engine, op, 'fourfold (output)', size) !== undefined;
+      const w = medianNs(engine, op, reusedBase ? 'fourfold (output)' : 'fourfold', size);
+      if (w === undefined || medianNs(engine, op, column, size) === undefined) return [];
+      const passes = copyPasses(op, variant);
+      const alone = zero === undefined ? undefined : medianNs(engine, op, zero, size);
+      const fresh = variant === 'new';
+      const costs: Costs = {
+        w: w / 1e6,
+        copies: ((cIn * passes.in + (fresh ? cOut : cOutWarm) * passes.out) * size) / 1e6,
+        touch: fresh ? (touch * passes.out * size) / 1e6 : 0,
+        messages: (m * (size / k.pieceBytes)) / 1e6,
+        // Measured for plain arrays (the 0-worker column); taken as the same for the others.
+        pieces: alone === undefined ? 0 : Math.max(0, alone - (medianNs(engine, op, 'fourfold', size) ?? alone)) / 1e6,
+        serial: passes.serial,
+      };
+      const measured = variant === 'new' ? (check === undefined ? undefined : speedup(engine, op, size, check)) : engine.parallel?.cores === cores ? variantSpeedup(engine, op, size, variant, column)?.s : undefined;
+      return [{ op, variant, size, costs, measured, piecesMeasured: alone !== undefined }];
+    }),
+  );
 }
 
 /** The model's costs and projections beside the speedup measured on this machine's `cores`. */
@@ -186,23 +219,25 @@ export function modelTable(engine: EngineReport, cores: number): Table | undefin
   const costs = engine.parallel?.costs;
   if (rows.length === 0 || costs === undefined) return undefined;
   const m = costs.messageNs.length > 0 ? `${(median(costs.messageNs) / 1e3).toFixed(1)} µs per job` : `not measured (${costs.messageError ?? 'no echo worker'}): taken as 0`;
+  const label = (v: Variant) => VARIANTS.find((x) => x.variant === v)!.label;
   return {
     title: `The model at ${formatSize(rows[0]!.size)}: measured on this machine's ${cores} cores, projected to more (a projection, not a measurement)`,
     note:
-      `W: the synchronous call. C: the calling thread's copies of the whole input into slots and of the output back ` +
-      `(${ps(costs.copyInNs)} and ${ps(costs.copyOutNs)} ps per byte measured here, slots ${costs.shared ? 'shared (SharedArrayBuffer)' : 'transferred (ArrayBuffer)'}; ` +
-      'an AEAD decryption reads its input twice, a MAC or hash has no output to copy). ' +
-      `A: of C, allocating the output and touching it first (${ps(costs.copyOutNs)} less ${ps(costs.copyOutWarmNs)} ps per byte into an output already written), ` +
-      'which W includes too and which in parallel leaves the workers for the calling thread. m·J: its messages, ' +
+      `W: the synchronous call (into a reused output for the reused and shared rows). C: the calling thread's copies of the whole input into slots and of the output back ` +
+      `(${ps(costs.copyInNs)} and ${ps(costs.copyOutNs)} ps per byte measured here, ${ps(costs.copyOutWarmNs)} into an output already written; slots ${costs.shared ? 'shared (SharedArrayBuffer)' : 'transferred (ArrayBuffer)'}; ` +
+      'an AEAD decryption into the caller\'s output reads its input twice, a MAC or hash has no output to copy; with shared memory the workers read and write the caller\'s arrays and the calling thread copies nothing). ' +
+      `A: of C, allocating a new output and touching it first (${ps(costs.copyOutNs)} less ${ps(costs.copyOutWarmNs)} ps per byte), ` +
+      'which W includes too and which in parallel leaves the workers for the calling thread; none for a reused output. m·J: its messages, ' +
       `${m}, a job per ${formatSize(costs.pieceBytes)}. K: its other costs of working in pieces (combining, yielding): the 0-worker call's time less W. ` +
       `Measured: W over the time with ${cores - 1} worker${cores === 2 ? '' : 's'} and the calling thread. ` +
       'Projected: the calling thread takes the share x of the work that makes it finish with the n − 1 workers, x·W + (1 − x)·(C + m·J) = (1 − x)·(W − A)/(n − 1); ' +
       'T = x·W + (1 − x)·(C + m·J) + K, speedup W / T; ' +
-      "in brackets the issue's simple bound W / max((W + C) / n, C), which counts the copies of the whole input. " +
+      'in brackets the simple bound W / max((W + C) / n, C), which counts the copies of the whole input. ' +
       'Memory bandwidth shared between cores is not modelled: the measurement beside the projection checks the model where this machine can. Serpent-CBC encryption is serial (one worker).',
-    header: ['op', 'W', 'C', 'A', 'm·J', 'K', `measured, ${cores} cores`, ...PROJECTED_CORES.map((n) => `projected, ${n} cores (bound)`)],
-    rows: rows.map(({ op, costs: k, measured, piecesMeasured }) => [
+    header: ['op', 'arrays', 'W', 'C', 'A', 'm·J', 'K', `measured, ${cores} cores`, ...PROJECTED_CORES.map((n) => `projected, ${n} cores (bound)`)],
+    rows: rows.map(({ op, variant, costs: k, measured, piecesMeasured }) => [
       op,
+      label(variant),
       ms(k.w),
       ms(k.copies),
       ms(k.touch),

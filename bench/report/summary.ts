@@ -108,7 +108,7 @@ export function bestPeer(cases: readonly CaseSummary[], op: string, size: number
   return best;
 }
 
-/** The sizes of the summary: 64 B, 1 KiB, 8 KiB, 64 KiB and 1 MiB (the issue's), as many as the run has; else every size it has (--profile=parallel). */
+/** The sizes of the summary: 64 B, 1 KiB, 8 KiB, 64 KiB and 1 MiB (the headline sizes), as many as the run has; else every size it has (--profile=parallel). */
 export function summarySizes(sizes: readonly number[]): number[] {
   const five = [64, 1 << 10, 8 << 10, 64 << 10, 1 << 20].filter((size) => sizes.includes(size));
   return five.length > 0 ? five : [...sizes];

@@ -64,12 +64,15 @@ describe('the model', () => {
     assert.ok(projectedSpeedup(blake3, 2) > boundSpeedup(blake3, 2));
   });
 
-  it('copies by op: a MAC or hash has no output to copy, an AEAD decryption reads its input twice, CBC encryption is serial', () => {
+  it('copies by op: a MAC or hash has no output to copy, an AEAD decryption into the caller\'s output reads its input twice, CBC encryption is serial, shared memory is not copied', () => {
     assert.deepEqual(copyPasses('chacha20'), { in: 1, out: 1 });
     assert.deepEqual(copyPasses('poly1305'), { in: 1, out: 0 });
     assert.deepEqual(copyPasses('blake3-keyed'), { in: 1, out: 0 });
     assert.deepEqual(copyPasses('xchacha20poly1305-encrypt'), { in: 1, out: 1 });
-    assert.deepEqual(copyPasses('xsalsa20poly1305-decrypt'), { in: 2, out: 1 });
+    assert.deepEqual(copyPasses('xsalsa20poly1305-decrypt'), { in: 1, out: 1 });
+    assert.deepEqual(copyPasses('xsalsa20poly1305-decrypt', 'reused'), { in: 2, out: 1 });
+    assert.deepEqual(copyPasses('chacha20', 'reused'), { in: 1, out: 1 });
+    assert.deepEqual(copyPasses('chacha20', 'shared'), { in: 0, out: 0, serial: false });
     assert.deepEqual(copyPasses('serpent-cbc-decrypt'), { in: 1, out: 1 });
     assert.deepEqual(copyPasses('serpent-cbc-encrypt'), { in: 1, out: 1, serial: true });
   });

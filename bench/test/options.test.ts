@@ -43,13 +43,13 @@ describe('profiles', () => {
     assert.equal(parse('--cap=2.5').config.capMs, 2500);
   });
 
-  it('--profile=parallel: fourfold and fourfold (parallel), checked against the synchronous bytes, at 16, 64 and 256 MiB, with worker counts 0..3 and the parallel part', () => {
+  it('--profile=parallel: fourfold and fourfold (parallel) with new, reused and shared arrays, checked against the synchronous bytes, at 16, 64 and 256 MiB, with worker counts 0..3 and the parallel part', () => {
     const o = parse('--profile=parallel');
     assert.equal(o.profile, 'parallel');
     assert.deepEqual(o.config.sizes, [16 << 20, 64 << 20, 256 << 20]);
     assert.deepEqual(o.config.parts, ['sizes', 'parallel']);
     assert.deepEqual(o.runnerParts, []);
-    assert.deepEqual(o.config.libs, ['fourfold', 'fourfold (parallel)']);
+    assert.deepEqual(o.config.libs, ['fourfold', 'fourfold (output)', 'fourfold (parallel)', 'fourfold (parallel, reused output)', 'fourfold (parallel, shared memory)']);
     assert.deepEqual(o.config.references, ['fourfold']);
     assert.deepEqual(o.config.parallel, { workerCounts: [0, 1, 2, 3], chartSize: 64 << 20, taskSize: 256 << 20, taskCalls: 3 });
     // Every op fourfold/parallel has; not secretstream's, which are streams.

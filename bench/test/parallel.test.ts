@@ -9,7 +9,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { terminate } from 'fourfold/parallel';
-import { PARALLEL, workerColumn } from '../core/libraries.js';
+import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
 import { longestTask, parallelCosts } from '../core/parallel.js';
 import { runBenchmark } from '../core/run.js';
 import { now } from '../core/timer.js';
@@ -46,25 +46,28 @@ describe('the parallel part', () => {
 });
 
 describe('--profile=parallel, small', () => {
-  const options = parseOptions(['--profile=parallel', '--sizes=1m,4m', '--chart-size=4m', '--task-size=4m', '--ops=chacha20,xchacha20poly1305-decrypt,blake3']) as Options;
+  const options = parseOptions(['--profile=parallel', '--sizes=1m,4m', '--chart-size=4m', '--task-size=8m', '--ops=chacha20,xchacha20poly1305-decrypt,blake3']) as Options;
 
   it('times fourfold (parallel) and its worker-count columns against fourfold where the pool works, and the parallel part', { timeout: 300_000 }, async () => {
     const result = await runBenchmark({ ...options.config, versions: {} });
-    const columns = [PARALLEL, ...[0, 1, 2, 3].map(workerColumn)];
+    // chacha20 has an output to reuse, blake3 has none; decryption into a reused output is the two-pass path.
+    const variants = (op: string) => (op === 'blake3' ? [PARALLEL, PARALLEL_SHARED] : [PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED]);
+    const sync = (op: string) => (op === 'blake3' ? ['fourfold'] : ['fourfold', 'fourfold (output)']);
     for (const [workers, name] of [0, 1, 2, 3].map((n) => [n, workerColumn(n)] as const)) {
       assert.equal(result.libraries.find((l) => l.name === name)?.workers, workers, name);
     }
     for (const op of ['chacha20', 'xchacha20poly1305-decrypt', 'blake3']) {
       const at = (size: number) => result.cases.filter((c) => c.op === op && c.size === size).map((c) => c.library);
       // Below 2 MiB a parallel call runs inline: not a column there.
-      assert.deepEqual(at(MiB), ['fourfold'], op);
-      assert.deepEqual(at(4 * MiB), ['fourfold', ...columns], op);
+      assert.deepEqual(at(MiB), sync(op), op);
+      assert.deepEqual(at(4 * MiB), [...sync(op), ...variants(op), ...[0, 1, 2, 3].map(workerColumn)], op);
       // Each column was checked against the synchronous function's bytes (an error otherwise) and timed.
       for (const c of result.cases.filter((c) => c.op === op)) assert.ok(c.error === undefined && c.nsPerCall.length >= 3, `${op} ${c.library}: ${c.error}`);
       const task = result.parallel!.tasks.find((t) => t.op === op)!;
-      assert.equal(task.size, 4 * MiB);
+      assert.equal(task.size, 8 * MiB);
       assert.equal(task.ms.length, 3);
-      assert.ok(task.jobs.some((jobs) => jobs > 0), `${op}: the workers did no job (${task.jobs})`);
+      // On a machine where the process got about one core, calls rightly leave the workers out (status().contended).
+      assert.ok(task.jobs.some((jobs) => jobs > 0) || task.contended?.some((c) => c), `${op}: the workers did no job (${task.jobs}) and the pool was not contended`);
     }
     assert.ok(result.parallel!.costs !== undefined && result.parallel!.costs.messageNs.length > 0);
     assert.equal(result.parallel!.pool?.failure, undefined);

@@ -133,11 +133,11 @@ export async function bundleEntry(options: { entry: string; target: Target; outf
 /**
  * The worker pool's worker (fourfold/parallel, blake3Parallel),
  * self-contained, at `outfile`. The pool starts `new URL('./worker.js',
- * import.meta.url)` (src/runtime/pool.ts), so a bundle with fourfold inside
+ * import.meta.url)` (src/pool/pool.ts), so a bundle with fourfold inside
  * needs this file beside it, named worker.js.
  */
 export function bundleWorker(outfile: string, target: Target): Promise<string> {
-  return bundleEntry({ entry: join(ROOT, 'dist/runtime/worker.js'), target, outfile });
+  return bundleEntry({ entry: join(ROOT, 'dist/pool/worker.js'), target, outfile });
 }
 
 /** The test files of `npm test`: test/*.test.ts and test/<dir>/*.test.ts. */

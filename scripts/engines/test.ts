@@ -49,7 +49,10 @@ const NOT_BUNDLED: Record<string, string> = {
 /** And those that cannot run in a shell (Hermes): they need the pool's workers. */
 const NO_THREADS = 'tests the worker pool, and Hermes has no threads (test/parallel/no-threads.test.ts runs instead)';
 const NOT_IN_SHELLS: Record<string, string> = Object.fromEntries(
-  ['test/blake3/parallel.test.ts', 'test/parallel/aead.test.ts', 'test/parallel/bytes.test.ts', 'test/parallel/pool.test.ts', 'test/parallel/secretstream.test.ts'].map((f) => [f, NO_THREADS]),
+  ['test/blake3/parallel.test.ts', 'test/parallel/aead.test.ts', 'test/parallel/bytes.test.ts', 'test/parallel/faults.test.ts', 'test/parallel/pool.test.ts', 'test/parallel/secretstream.test.ts'].map((f) => [
+    f,
+    NO_THREADS,
+  ]),
 );
 
 /**
@@ -60,7 +63,7 @@ const NOT_IN_SHELLS: Record<string, string> = Object.fromEntries(
  * both tiers.
  */
 const NOT_WITHOUT_JIT: Record<string, string> = Object.fromEntries(
-  ['test/parallel/aead.test.ts', 'test/parallel/bytes.test.ts', 'test/parallel/pool.test.ts'].map((f) => [
+  ['test/parallel/aead.test.ts', 'test/parallel/bytes.test.ts', 'test/parallel/faults.test.ts', 'test/parallel/pool.test.ts'].map((f) => [
     f,
     "not run without a JIT: fourfold/parallel's sweeps through the pool take tens of minutes interpreted (wpe runs them on the js tier)",
   ]),

@@ -1,16 +1,20 @@
-/** BLAKE3's job for the pool's workers (parallel/jobs.ts). */
+/** BLAKE3's job for the pool's workers (pool/worker.ts serves it). */
 import { engine } from './mode.js';
-import type { JobHandler } from '../runtime/protocol.js';
+import type { Handlers, JobType } from '../pool/protocol.js';
 
-export const blake3Jobs: Record<string, JobHandler> = {
+export type Blake3Jobs = {
   /**
    * params: key (the key words as 32 bytes), flags, counter (the subtree's
-   * first chunk); input: a complete subtree (protocol of blake3/engine.ts
-   * subtree); result: its 32-byte chaining value.
+   * first chunk); input: a complete subtree (Blake3Engine.subtree); result:
+   * its 32-byte chaining value.
    */
-  'blake3.subtree': (tier, p, input) => {
+  readonly 'blake3.subtree': JobType<{ key: Uint8Array; flags: number; counter: number }, Uint8Array>;
+};
+
+export const blake3Jobs: Handlers<Blake3Jobs> = {
+  'blake3.subtree': (tier, p, { input }) => {
     const cv = new Uint8Array(32);
-    engine.of(tier).subtree(p.key as Uint8Array, p.flags as number, input!, p.counter as number, cv);
+    engine.of(tier).subtree(p.key, p.flags, input!, p.counter, cv);
     return cv;
   },
 };

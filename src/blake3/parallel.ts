@@ -15,12 +15,13 @@
 import type { TreeState } from './engine.js';
 import { ROOT_BYTES } from './layout.js';
 import { byteLength, engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
+import type { Blake3Jobs } from './jobs.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { workerTier } from '../runtime/kernels.js';
-import { PARALLEL_MIN, team } from '../runtime/parallel.js';
-import { PIECE, pool, type PoolWorker } from '../runtime/pool.js';
-import { runPieces, type Piece } from '../runtime/schedule.js';
+import { PARALLEL_MIN, team } from '../pool/transform.js';
+import { PIECE, pool, type PoolWorker } from '../pool/pool.js';
+import { runPieces, type Piece } from '../pool/schedule.js';
 
 export { PARALLEL_MIN };
 
@@ -86,14 +87,16 @@ export async function absorbParallel(state: TreeState, source: ChunkSource, chun
   try {
     list = await runPieces(subtrees(chunks), workers, {
       split,
+      direct: false,
       here: (p) => engine().subtree(state.key, state.flags, source.view(p.start, p.length), p.start / CHUNK, p.cv),
-      async give(w, p) {
-        const slot = w.slot(p.length);
-        source.copy(p.start, slot);
-        const { result, release } = await w.run('blake3.subtree', tier, { key: state.key.slice(), flags: state.flags, counter: p.start / CHUNK }, slot, []);
-        release();
-        p.cv.set(result!);
-        result!.fill(0);
+      give(w, p) {
+        source.copy(p.start, w.slot(p.length));
+        return w.run<Blake3Jobs, 'blake3.subtree'>('blake3.subtree', tier, { key: state.key.slice(), flags: state.flags, counter: p.start / CHUNK }, p.length);
+      },
+      take(p, done) {
+        const cv = done.result as Uint8Array;
+        p.cv.set(cv);
+        cv.fill(0);
       },
     });
     for (const p of list) engine().push(state, p.cv, p.length / CHUNK);
@@ -103,11 +106,18 @@ export async function absorbParallel(state: TreeState, source: ChunkSource, chun
   }
 }
 
-/** The source of an input in memory: views for this thread, copies for workers. */
+/** The source of an input in memory: views for this thread, copies for workers; a TypeError once `data` is detached. */
 export function memorySource(data: Uint8Array): ChunkSource {
+  const n = data.length;
   return {
-    copy: (offset, into) => into.set(data.subarray(offset, offset + into.length)),
-    view: (offset, length) => data.subarray(offset, offset + length),
+    copy: (offset, into) => {
+      check.attached(n, data);
+      into.set(data.subarray(offset, offset + into.length));
+    },
+    view: (offset, length) => {
+      check.attached(n, data);
+      return data.subarray(offset, offset + length);
+    },
   };
 }
 
@@ -137,8 +147,8 @@ export const blake3Parallel: ((data: Uint8Array, opts?: Blake3ParallelOpts) => P
     const root = new Uint8Array(ROOT_BYTES);
     try {
       const whole = Math.floor((n - 1) / CHUNK);
-      await absorbParallel(state, memorySource(input), whole, team(n, asked));
-      if (input.length !== n) throw new TypeError('data was detached while it was hashed');
+      await absorbParallel(state, memorySource(input), whole, team(n, asked ?? pool.size));
+      check.attached(n, input);
       const out = new Uint8Array(mode.dkLen);
       engine().finish(state, input.subarray(whole * CHUNK), root);
       engine().output(root, 0, out);

@@ -1,14 +1,19 @@
-/** The ChaCha family's jobs for the pool's workers (parallel/jobs.ts). */
+/** The ChaCha family's jobs for the pool's workers (pool/worker.ts serves them). */
 import { engine } from './tiers.js';
-import { sealJob } from '../poly1305/polynomial.js';
+import { aeadJobs, type AeadJobs } from '../poly1305/polynomial.js';
+import type { Handlers } from '../pool/protocol.js';
+import { xorJob, type XorJob } from '../pool/stream-cipher.js';
 import type { Tier } from '../runtime/kernels.js';
-import { xorJob } from '../runtime/parallel-stream.js';
-import type { JobHandler } from '../runtime/protocol.js';
 
 const xorOf = (tier: Tier) => engine.of(tier).xor;
 
-export const chachaJobs: Record<string, JobHandler> = {
+/** Pieces of the ChaCha stream ciphers, and of ChaCha20-Poly1305's encryption and decryption (RFC 8439 §2.8: the ciphertext zero-padded). */
+export type ChachaJobs = { readonly 'chacha.xor': XorJob } & AeadJobs<'chacha'>;
+
+const aead = aeadJobs(xorOf, true);
+
+export const chachaJobs: Handlers<ChachaJobs> = {
   'chacha.xor': xorJob(xorOf),
-  /** A piece of ChaCha20-Poly1305's encryption (RFC 8439 §2.8: the ciphertext zero-padded). */
-  'chacha.seal': sealJob(xorOf, true),
+  'chacha.seal': aead.seal,
+  'chacha.open': aead.open,
 };

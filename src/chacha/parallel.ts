@@ -5,24 +5,26 @@
  *
  * The AEADs (RFC 8439 §2.8; XChaCha20-Poly1305 with a 24-byte nonce): the
  * one-time key is keystream block 0, computed here; pieces of 64-byte
- * blocks are encrypted from block 1 + their offset / 64 and each returns
- * its ciphertext's polynomial, which combine with those of the aad and
- * the length block into the tag (poly1305/combine.ts). Decryption checks
- * the tag over the whole ciphertext before it makes any plaintext.
+ * blocks are encrypted (or decrypted) from block 1 + their offset / 64 and
+ * each returns its ciphertext's polynomial, which combine with those of
+ * the aad and the length block into the tag (poly1305/combine.ts).
+ * Decryption releases no plaintext of bytes it did not authenticate
+ * (poly1305/aead-pieces.ts).
  */
 import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
 import { chacha20poly1305 as syncChacha20poly1305, xchacha20poly1305 as syncXchacha20poly1305 } from './index.js';
+import type { ChachaJobs } from './jobs.js';
 import { engine } from './tiers.js';
-import { appendHere, polynomialPieces, PolynomialSum, sealPieces, xorPieces, type AeadCipher } from '../parallel/aead.js';
+import { appendHere, openPieces, PolynomialSum, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../poly1305/aead-pieces.js';
+import { parallelStreamCipher } from '../pool/stream-cipher.js';
+import { later, made, PARALLEL_MIN, partOf, team } from '../pool/transform.js';
 import { type AeadMethods, type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes, lengthBlock } from '../runtime/bytes.js';
-import { later, made, PARALLEL_MIN, partOf, team } from '../runtime/parallel.js';
-import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 
-const streamCipher = (variant: StreamVariant) => parallelStreamCipher(variant, 'chacha.xor', () => engine().xor);
+const streamCipher = (variant: StreamVariant) => parallelStreamCipher<ChachaJobs>(variant, 'chacha.xor', () => engine().xor);
 
 /** ChaCha20 of RFC 8439 (12-byte nonce, 32-bit counter) on all cores: resolves to the bytes of fourfold's chacha20. */
 export const chacha20 = streamCipher(CHACHA20);
@@ -35,7 +37,7 @@ export const chacha20orig = streamCipher(CHACHA20_ORIG);
 /** XChaCha20 (24-byte nonce, 64-bit counter) on all cores: resolves to the bytes of fourfold's xchacha20. */
 export const xchacha20 = streamCipher(XCHACHA20);
 
-const CIPHER: AeadCipher = { family: 'chacha', xor: () => engine().xor, zeroPad: true };
+const CIPHER: AeadCipher<'chacha'> = { family: 'chacha', xor: () => engine().xor, zeroPad: true };
 
 class ParallelChachaPoly1305 implements ParallelAeadMethods {
   private readonly key: Uint8Array;
@@ -54,24 +56,24 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
     return (this.nonce.length === 24 ? syncXchacha20poly1305 : syncChacha20poly1305)(this.key, this.nonce, this.aad);
   }
 
-  /** Poly1305's key (RFC 8439 §2.6): the first 32 bytes of keystream block 0. */
-  private oneTimeKey(): Uint8Array {
-    const otk = new Uint8Array(32);
-    engine().xor(this.key, this.nonce, 0, 0, 10, otk, otk);
-    return otk;
+  /** The pieces' keystream from block 1 on, and Poly1305's key (RFC 8439 §2.6): the first 32 bytes of keystream block 0. */
+  private pieces(): AeadPieces<'chacha'> {
+    const oneTimeKey = new Uint8Array(32);
+    engine().xor(this.key, this.nonce, 0, 0, 10, oneTimeKey, oneTimeKey);
+    return { cipher: CIPHER, key: this.key, nonce: this.nonce, counter: 1, oneTimeKey };
   }
 
-  /** The tag of a ciphertext of `length` bytes (its pieces' polynomials computed by `pieces`), into `tag()`. */
-  private async tagOf(length: number, otk: Uint8Array, pieces: (sum: PolynomialSum) => Promise<void>, tag: () => Uint8Array): Promise<void> {
-    const sum = new PolynomialSum(otk);
-    try {
-      if (this.aad.length > 0) appendHere(sum, otk, this.aad, true);
-      await pieces(sum);
-      appendHere(sum, otk, lengthBlock(this.aad.length, length), true);
-      sum.tagInto(tag());
-    } finally {
-      sum.wipe();
-    }
+  /** The sum of the aad's polynomial, to which the pieces' are appended. */
+  private sum(oneTimeKey: Uint8Array): PolynomialSum {
+    const sum = new PolynomialSum(oneTimeKey);
+    if (this.aad.length > 0) appendHere(sum, oneTimeKey, this.aad, true);
+    return sum;
+  }
+
+  /** The tag, once the pieces' polynomials are in `sum`: the length block's, and s. */
+  private tagInto(sum: PolynomialSum, oneTimeKey: Uint8Array, length: number, tag: Uint8Array): void {
+    appendHere(sum, oneTimeKey, lengthBlock(this.aad.length, length), true);
+    sum.tagInto(tag);
   }
 
   async encrypt(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
@@ -79,34 +81,56 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
     const n = input.length;
     if (n < PARALLEL_MIN) return this.inline().encrypt(input, output);
     const target = out ?? later(n + TAG_LENGTH);
-    const otk = this.oneTimeKey();
+    const a = this.pieces();
+    const sum = this.sum(a.oneTimeKey);
     try {
-      const body = partOf(target, 0, n);
-      await this.tagOf(n, otk, (sum) => sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input, body, team(n)), () => made(target).subarray(n));
+      await sealPieces(a, sum, input, partOf(target, 0, n), team(n));
+      this.tagInto(sum, a.oneTimeKey, n, made(target).subarray(n));
       return output ?? made(target);
     } finally {
-      otk.fill(0);
+      sum.wipe();
+      a.oneTimeKey.fill(0);
     }
   }
 
+  /**
+   * Into an output the call makes: one pass (poly1305/aead-pieces.ts). Into
+   * the caller's: two, no plaintext written before its piece verified. On
+   * a wrong tag the output is zeroed and the call rejects.
+   */
   async decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const { body, tag, output: out } = openArgs(ciphertext, output);
     const n = body.length;
     if (n < PARALLEL_MIN) return this.inline().decrypt(ciphertext, output);
-    const otk = this.oneTimeKey();
-    const expected = new Uint8Array(TAG_LENGTH);
-    try {
-      await this.tagOf(n, otk, (sum) => polynomialPieces(otk, CIPHER.zeroPad, sum, body, team(n)), () => expected);
-      if (!equalBytes(expected, 0, tag, 0, TAG_LENGTH)) {
-        out?.fill(0);
-        throw new AuthenticationError();
-      }
-      const target = out ?? later(n);
-      await xorPieces(CIPHER, this.key, this.nonce, 1, body, target, team(n));
-      return output ?? made(target);
-    } finally {
-      otk.fill(0);
+    const a = this.pieces();
+    const sum = this.sum(a.oneTimeKey);
+    const verify = (): void => {
+      const expected = new Uint8Array(TAG_LENGTH);
+      this.tagInto(sum, a.oneTimeKey, n, expected);
+      const ok = equalBytes(expected, 0, tag, 0, TAG_LENGTH);
       expected.fill(0);
+      if (!ok) throw new AuthenticationError();
+    };
+    try {
+      if (out !== undefined) {
+        await verifiedOpenPieces(a, sum, verify, body, out, () => team(n)).catch((e: unknown) => {
+          out.fill(0);
+          throw e;
+        });
+        return output!;
+      }
+      const own = later(n);
+      try {
+        await openPieces(a, sum, body, own, team(n));
+        verify();
+        return own();
+      } catch (e) {
+        own().fill(0);
+        throw e;
+      }
+    } finally {
+      sum.wipe();
+      a.oneTimeKey.fill(0);
     }
   }
 }

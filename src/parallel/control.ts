@@ -1,17 +1,19 @@
 /** The pool's controls for users of fourfold/parallel. */
-import { byteLength } from '../blake3/mode.js';
+import { pool, setWorkerUrl, type PoolStatus } from '../pool/pool.js';
+import { contention } from '../pool/schedule.js';
+import { now } from '../runtime/host.js';
 import * as check from '../runtime/assert.js';
-import { cores } from '../runtime/host.js';
-import { pool, setWorkerUrl, type PoolStatus } from '../runtime/pool.js';
 
 export type { PoolStatus };
 
 /** configure()'s options. Any other property is refused (TypeError). */
 export interface PoolOptions {
   /**
-   * Worker threads a call uses, at most: a non-negative integer, 0 for the
-   * calling thread only; undefined restores the default (the logical cores
-   * less one).
+   * Worker threads a call uses, at most: an integer from 0 (the calling
+   * thread only); undefined restores the default (the logical cores less
+   * one). Counts above the logical cores are taken as the logical cores:
+   * more threads than cores cannot run at once, and each costs memory.
+   * Lowering it ends the workers beyond the new count once they are idle.
    */
   workers?: number;
   /**
@@ -21,18 +23,21 @@ export interface PoolOptions {
   workerUrl?: string | URL;
 }
 
-/** warm()'s options. */
+/** warm()'s options. Any other property is refused (TypeError). */
 export interface WarmOptions {
-  /** Workers to start: a non-negative integer; by default configure()'s count, else the logical cores less one. */
+  /** Workers to start: an integer from 0; by default configure()'s count, else the logical cores less one. */
   workers?: number;
 }
 
-/** The worker count configure() set, else the default: the logical cores less one (the calling thread works too). */
-const defaultWorkers = (): number => pool.size ?? cores() - 1;
+/** A worker count: a non-negative integer. */
+function workerCount(workers: unknown): number {
+  if (typeof workers !== 'number') throw new TypeError(`workers must be a number, got ${check.describe(workers)}`);
+  if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be a non-negative integer, got ${workers}`);
+  return workers;
+}
 
 /**
- * Sets the pool's size or worker module for later calls (workers already
- * started keep running).
+ * Sets the pool's size or worker module for later calls.
  *
  * @example
  * ```ts
@@ -44,11 +49,12 @@ const defaultWorkers = (): number => pool.size ?? cores() - 1;
 export function configure(options: PoolOptions): void {
   if (options === undefined) throw new TypeError('options must be an object, got undefined');
   const { workers, workerUrl } = check.options(options, 'options', ['workers', 'workerUrl']) as PoolOptions;
-  if (workers !== undefined) byteLength(workers, 'workers');
+  if (workers !== undefined) workerCount(workers);
   if (workerUrl !== undefined && typeof workerUrl !== 'string' && !(workerUrl instanceof URL)) {
-    throw new TypeError(`workerUrl must be a string or a URL, got ${typeof workerUrl}`);
+    throw new TypeError(`workerUrl must be a string or a URL, got ${check.describe(workerUrl)}`);
   }
-  pool.size = workers;
+  // Each option is set only when given: configure({ workerUrl }) keeps the size.
+  if ('workers' in options) pool.resize(workers);
   if ('workerUrl' in options) {
     setWorkerUrl(workerUrl);
     // Workers from the old module give the same bytes, but a failure to start the old one no longer applies.
@@ -76,17 +82,22 @@ export function configure(options: PoolOptions): void {
  */
 export async function warm(options?: WarmOptions): Promise<PoolStatus> {
   const asked = (check.options(options, 'options', ['workers']) as WarmOptions | undefined)?.workers;
-  const count = asked === undefined ? defaultWorkers() : byteLength(asked, 'workers');
+  const count = asked === undefined ? pool.size : workerCount(asked);
   await Promise.all(pool.grow(count).map((w) => w.whenReady));
-  return pool.status();
+  return status();
 }
 
-/** Ends the pool's workers; a later call starts new ones. A Node, Bun or Deno process exits without it. */
+/**
+ * Ends the pool's workers; a later call starts new ones. Pending one-shot
+ * calls finish on the calling thread, with the same bytes; a stream whose
+ * state a worker held errors with WorkerLostError. A Node, Bun or Deno
+ * process exits without it.
+ */
 export function terminate(): void {
   pool.terminate();
 }
 
-/** The pool's state: workers started and ready, jobs done, and why workers cannot be used if they cannot. */
+/** The pool's state: workers started and ready, jobs done, why workers cannot be used if they cannot, and whether calls leave them out for now. */
 export function status(): PoolStatus {
-  return pool.status();
+  return { ...pool.status(), contended: now() < contention.starvedUntil };
 }

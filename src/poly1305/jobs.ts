@@ -1,9 +1,9 @@
-/** Poly1305's jobs for the pool's workers (parallel/jobs.ts). */
-import { polynomialOf } from './polynomial.js';
-import { engine } from './tiers.js';
-import type { JobHandler } from '../runtime/protocol.js';
+/** Poly1305's job for the pool's workers (pool/worker.ts serves it). */
+import { polynomialJob, type PolynomialJob } from './polynomial.js';
+import type { Handlers } from '../pool/protocol.js';
 
-export const poly1305Jobs: Record<string, JobHandler> = {
-  /** params: key (r || 16 zero bytes), zeroPad (1 or 0); result: the input's polynomial. */
-  'poly1305.polynomial': (tier, p, input) => polynomialOf(engine.of(tier), p.key as Uint8Array, input!, p.zeroPad === 1),
+export type Poly1305Jobs = { readonly 'poly1305.polynomial': PolynomialJob };
+
+export const poly1305Jobs: Handlers<Poly1305Jobs> = {
+  'poly1305.polynomial': polynomialJob,
 };

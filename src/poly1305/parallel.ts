@@ -6,10 +6,10 @@
  */
 import { PolynomialSum } from './combine.js';
 import { poly1305 as syncPoly1305, type Poly1305 } from './index.js';
-import { polynomialPieces } from '../parallel/aead.js';
+import { polynomialPieces, wipeParts } from './aead-pieces.js';
 import { bytes } from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { PARALLEL_MIN, team } from '../runtime/parallel.js';
+import { PARALLEL_MIN, team } from '../pool/transform.js';
 
 /** Poly1305 on all cores: resolves to the 16-byte tag fourfold's poly1305 returns for `message` under the 32-byte one-time `key`. */
 export const poly1305: ((message: Uint8Array, key: Uint8Array) => Promise<Bytes>) & {
@@ -23,7 +23,7 @@ export const poly1305: ((message: Uint8Array, key: Uint8Array) => Promise<Bytes>
     const sum = new PolynomialSum(k);
     const own = k.slice();
     try {
-      await polynomialPieces(own, false, sum, m, team(m.length));
+      wipeParts(await polynomialPieces(own, false, sum, m, team(m.length)));
       const tag = new Uint8Array(16);
       sum.tagInto(tag);
       return tag;

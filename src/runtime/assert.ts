@@ -218,16 +218,19 @@ export function isSharedBuffer(buffer: ArrayBufferLike): boolean {
 /**
  * Whether views `input` and `out` lie in one memory, so their byteOffsets
  * compare. Usually their buffers tell; but two SharedArrayBuffer objects can
- * be one memory (structuredClone of one, or one posted twice to a worker),
- * and only a write shows it: the output's first byte, which the call
- * overwrites anyway, is changed, read back through the input's buffer at
- * the same offset, and restored before the input is read.
+ * be one memory (structuredClone of one, one posted twice to a worker, or
+ * a shared WebAssembly.Memory's buffer before and after grow(), which
+ * differ in length), and only a write shows it: the output's first byte,
+ * which the call overwrites anyway, is changed, read back through the
+ * input's buffer at the same offset, and restored before the input is read.
+ * An output that starts past the end of the input's buffer cannot overlap
+ * the input, whatever the memory.
  */
 export function sameMemory(input: Uint8Array, out: Uint8Array): boolean {
   const x = input.buffer;
   const y = out.buffer;
   if (x === y) return true;
-  if (out.length === 0 || !isSharedBuffer(x) || !isSharedBuffer(y) || sharedByteLength!(x) !== sharedByteLength!(y)) return false;
+  if (out.length === 0 || !isSharedBuffer(x) || !isSharedBuffer(y) || out.byteOffset >= sharedByteLength!(x)) return false;
   const there = new Uint8Array(x, out.byteOffset, 1);
   const saved = out[0]!;
   const probe = there[0]! ^ 0xff;
@@ -237,6 +240,14 @@ export function sameMemory(input: Uint8Array, out: Uint8Array): boolean {
   return same;
 }
 
+/** Whether `input` and `out` share any byte (sameMemory, and their ranges meet). */
+export function overlapping(input: Uint8Array, out: Uint8Array): boolean {
+  if (input.length === 0 || out.length === 0 || !sameMemory(input, out)) return false;
+  const a = input.byteOffset;
+  const b = out.byteOffset;
+  return a < b + out.length && b < a + input.length;
+}
+
 /**
  * Slices are copied through linear memory front to back, so an output that
  * overlaps its input at a different offset would read bytes it already wrote.
@@ -244,12 +255,19 @@ export function sameMemory(input: Uint8Array, out: Uint8Array): boolean {
  * memory are one buffer here (sameMemory).
  */
 export function noPartialOverlap(input: Uint8Array, out: Uint8Array, name = 'output'): void {
-  if (input.length === 0 || !sameMemory(input, out)) return;
-  const a = input.byteOffset;
-  const b = out.byteOffset;
-  if (a === b) return;
-  if (a < b + out.length && b < a + input.length) {
+  if (input.byteOffset !== out.byteOffset && overlapping(input, out)) {
     throw new RangeError(`${name} must be the input itself or not overlap it`);
+  }
+}
+
+/**
+ * Throws unless `input` still has its `length` bytes and `output` (when
+ * given) its own: an asynchronous call checks before each piece, since a
+ * caller may detach (transfer) an array while the call is pending.
+ */
+export function attached(length: number, input: Uint8Array, output?: Uint8Array, outputLength = length): void {
+  if (input.length !== length || (output !== undefined && output.length !== outputLength)) {
+    throw new TypeError('the input or output was detached while the call ran');
   }
 }
 

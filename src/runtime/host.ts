@@ -8,7 +8,7 @@
 interface HostGlobal {
   Deno?: unknown;
   Bun?: unknown;
-  process?: { versions?: { node?: string }; getBuiltinModule?: (id: string) => unknown };
+  process?: { versions?: { node?: string }; getBuiltinModule?: (id: string) => unknown; cpuUsage?: () => { user: number; system: number } };
   WorkerGlobalScope?: abstract new () => unknown;
   navigator?: { hardwareConcurrency?: number };
 }
@@ -54,3 +54,16 @@ export function cores(): number {
 
 /** Milliseconds, for timing: performance.now() where the engine has it (Hermes has not), else Date.now(). */
 export const now: () => number = typeof performance === 'object' ? () => performance.now() : () => Date.now();
+
+/**
+ * The CPU time this process has used, in ms, all its threads together
+ * (process.cpuUsage: Node, Bun, Deno); undefined where the engine does not
+ * say (browsers).
+ */
+export const cpuTime: () => number | undefined =
+  typeof host.process?.cpuUsage === 'function'
+    ? () => {
+        const { user, system } = host.process!.cpuUsage!();
+        return (user + system) / 1000;
+      }
+    : () => undefined;

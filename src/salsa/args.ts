@@ -24,8 +24,3 @@ export function writesAhead(input: Uint8Array, out: Uint8Array): boolean {
   if (input.length === 0 || !check.sameMemory(input, out)) return false;
   return out.byteOffset > input.byteOffset && out.byteOffset < input.byteOffset + input.length;
 }
-
-/** Whether `a` and `b` share any byte. */
-export function overlaps(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length > 0 && check.sameMemory(a, b) && a.byteOffset < b.byteOffset + b.length && b.byteOffset < a.byteOffset + a.length;
-}

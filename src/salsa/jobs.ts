@@ -1,14 +1,19 @@
-/** The Salsa20 family's jobs for the pool's workers (parallel/jobs.ts). */
+/** The Salsa20 family's jobs for the pool's workers (pool/worker.ts serves them). */
 import { engine } from './tiers.js';
-import { sealJob } from '../poly1305/polynomial.js';
+import { aeadJobs, type AeadJobs } from '../poly1305/polynomial.js';
+import type { Handlers } from '../pool/protocol.js';
+import { xorJob, type XorJob } from '../pool/stream-cipher.js';
 import type { Tier } from '../runtime/kernels.js';
-import { xorJob } from '../runtime/parallel-stream.js';
-import type { JobHandler } from '../runtime/protocol.js';
 
 const xorOf = (tier: Tier) => engine.of(tier).xor;
 
-export const salsaJobs: Record<string, JobHandler> = {
+/** Pieces of the Salsa20 stream ciphers, and of secretbox's encryption and decryption (the last block padded as Poly1305 pads). */
+export type SalsaJobs = { readonly 'salsa.xor': XorJob } & AeadJobs<'salsa'>;
+
+const aead = aeadJobs(xorOf, false);
+
+export const salsaJobs: Handlers<SalsaJobs> = {
   'salsa.xor': xorJob(xorOf),
-  /** A piece of secretbox's encryption (the ciphertext's last block padded as Poly1305 pads). */
-  'salsa.seal': sealJob(xorOf, false),
+  'salsa.seal': aead.seal,
+  'salsa.open': aead.open,
 };

@@ -8,25 +8,26 @@
  * bytes (its last 32), here; the rest of the message, from byte 32, is cut
  * into pieces of 64-byte blocks encrypted from block 1 + their offset / 64,
  * each returning its ciphertext's polynomial, which combine into the tag
- * (poly1305/combine.ts). Decryption checks the tag over the whole
- * ciphertext before it makes any plaintext. Pieces run in any order, so
+ * (poly1305/combine.ts). Decryption releases no plaintext of bytes it
+ * did not authenticate (poly1305/aead-pieces.ts). Pieces run in any order, so
  * an output that overlaps the input anywhere but in place is served from a
  * copy of the input (the synchronous function copies in one such case too).
  */
-import { overlaps, SALSA20, SALSA2012, SALSA208, XSALSA20 } from './args.js';
+import { SALSA20, SALSA2012, SALSA208, XSALSA20 } from './args.js';
 import { xsalsa20poly1305 as syncXsalsa20poly1305 } from './index.js';
+import type { SalsaJobs } from './jobs.js';
 import { engine } from './tiers.js';
-import { appendHere, polynomialPieces, PolynomialSum, sealPieces, xorPieces, type AeadCipher } from '../parallel/aead.js';
+import { appendHere, openPieces, PolynomialSum, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../poly1305/aead-pieces.js';
+import { parallelStreamCipher } from '../pool/stream-cipher.js';
+import { later, made, PARALLEL_MIN, partOf, team } from '../pool/transform.js';
 import { type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
 import type { Bytes } from '../runtime/bytes.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes } from '../runtime/bytes.js';
-import { later, made, PARALLEL_MIN, partOf, team } from '../runtime/parallel.js';
-import { parallelStreamCipher } from '../runtime/parallel-stream.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 
-const streamCipher = (variant: StreamVariant) => parallelStreamCipher(variant, 'salsa.xor', () => engine().xor);
+const streamCipher = (variant: StreamVariant) => parallelStreamCipher<SalsaJobs>(variant, 'salsa.xor', () => engine().xor);
 
 /** Salsa20 on all cores: resolves to the bytes of fourfold's salsa20. */
 export const salsa20 = streamCipher(SALSA20);
@@ -37,7 +38,7 @@ export const salsa208 = streamCipher(SALSA208);
 /** XSalsa20 on all cores: resolves to the bytes of fourfold's xsalsa20. */
 export const xsalsa20 = streamCipher(XSALSA20);
 
-const CIPHER: AeadCipher = { family: 'salsa', xor: () => engine().xor, zeroPad: false };
+const CIPHER: AeadCipher<'salsa'> = { family: 'salsa', xor: () => engine().xor, zeroPad: false };
 /** The message bytes keystream block 0 encrypts, after the 32 of the one-time key. */
 const HEAD = 32;
 
@@ -50,11 +51,15 @@ class ParallelSecretBox implements ParallelAeadMethods {
     this.nonce = nonce.slice();
   }
 
-  /** Keystream block 0: the one-time key, then the keystream of the message's first 32 bytes. */
-  private block0(): Uint8Array {
+  /**
+   * Keystream block 0 (the one-time key, then the keystream of the
+   * message's first 32 bytes), and the pieces from the message's byte 32
+   * on, whose keystream starts at block 1.
+   */
+  private pieces(): { block: Uint8Array; a: AeadPieces<'salsa'> } {
     const block = new Uint8Array(64);
     engine().xor(this.key, this.nonce, 0, 0, 10, block, block);
-    return block;
+    return { block, a: { cipher: CIPHER, key: this.key, nonce: this.nonce, counter: 1, oneTimeKey: block.subarray(0, 32) } };
   }
 
   /** tag || ciphertext, `plaintext.length + 16` bytes (in `output` when given). */
@@ -63,18 +68,17 @@ class ParallelSecretBox implements ParallelAeadMethods {
     const n = input.length;
     const out = output === undefined ? undefined : check.output(output, n + TAG_LENGTH);
     if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).encrypt(input, output);
-    const copied = out !== undefined && overlaps(input, out);
+    const copied = out !== undefined && check.overlapping(input, out);
     if (copied) input = input.slice();
     const target = out ?? later(n + TAG_LENGTH);
-    const block = this.block0();
-    const otk = block.subarray(0, 32);
-    const sum = new PolynomialSum(otk);
+    const { block, a } = this.pieces();
+    const sum = new PolynomialSum(a.oneTimeKey);
     // The ciphertext's first HEAD bytes, from block 0's keystream: written to the output with the tag, after the pieces.
     const head = new Uint8Array(HEAD);
     try {
       for (let i = 0; i < HEAD; i++) head[i] = input[i] ^ block[32 + i];
-      appendHere(sum, otk, head, false);
-      await sealPieces(CIPHER, this.key, this.nonce, 1, otk, sum, input.subarray(HEAD), partOf(target, TAG_LENGTH + HEAD, TAG_LENGTH + n), team(n));
+      appendHere(sum, a.oneTimeKey, head, false);
+      await sealPieces(a, sum, input.subarray(HEAD), partOf(target, TAG_LENGTH + HEAD, TAG_LENGTH + n), team(n));
       const sealed = made(target);
       sealed.set(head, TAG_LENGTH);
       sum.tagInto(sealed.subarray(0, TAG_LENGTH));
@@ -87,7 +91,12 @@ class ParallelSecretBox implements ParallelAeadMethods {
     }
   }
 
-  /** The plaintext of tag || ciphertext (in `output` when given); rejects with AuthenticationError on a wrong tag. */
+  /**
+   * The plaintext of tag || ciphertext (in `output` when given); rejects
+   * with AuthenticationError on a wrong tag. Into an output the call
+   * makes: one pass; into the caller's: two, no plaintext written before
+   * its piece verified (poly1305/aead-pieces.ts).
+   */
   async decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const input = check.bytes(ciphertext, 'ciphertext');
     if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
@@ -96,29 +105,41 @@ class ParallelSecretBox implements ParallelAeadMethods {
     if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).decrypt(input, output);
     const tag = input.slice(0, TAG_LENGTH);
     let body = input.subarray(TAG_LENGTH);
-    const copied = out !== undefined && overlaps(body, out) && out.byteOffset !== body.byteOffset;
+    const copied = out !== undefined && check.overlapping(body, out) && out.byteOffset !== body.byteOffset;
     if (copied) body = body.slice();
-    const block = this.block0();
-    const otk = block.subarray(0, 32);
-    const sum = new PolynomialSum(otk);
-    const expected = new Uint8Array(TAG_LENGTH);
-    try {
-      await polynomialPieces(otk, CIPHER.zeroPad, sum, body, team(n));
+    const { block, a } = this.pieces();
+    const sum = new PolynomialSum(a.oneTimeKey);
+    // The first HEAD bytes of ciphertext, read once: authenticated and decrypted from this copy.
+    const head = body.slice(0, HEAD);
+    const verify = (): void => {
+      const expected = new Uint8Array(TAG_LENGTH);
       sum.tagInto(expected);
-      if (!equalBytes(expected, 0, tag, 0, TAG_LENGTH)) {
-        out?.fill(0);
-        throw new AuthenticationError();
+      const ok = equalBytes(expected, 0, tag, 0, TAG_LENGTH);
+      expected.fill(0);
+      if (!ok) throw new AuthenticationError();
+    };
+    /** The plaintext's first HEAD bytes, from block 0's keystream, once the tag verified. */
+    const headInto = (plain: Uint8Array): void => {
+      for (let i = 0; i < HEAD; i++) plain[i] = head[i] ^ block[32 + i];
+    };
+    const target = out ?? later(n);
+    try {
+      appendHere(sum, a.oneTimeKey, head, false);
+      if (out !== undefined) {
+        await verifiedOpenPieces(a, sum, verify, body.subarray(HEAD), out.subarray(HEAD), () => team(n));
+      } else {
+        await openPieces(a, sum, body.subarray(HEAD), partOf(target, HEAD, n), team(n));
+        verify();
       }
-      const target = out ?? later(n);
-      await xorPieces(CIPHER, this.key, this.nonce, 1, body.subarray(HEAD), partOf(target, HEAD, n), team(n));
-      // The first HEAD bytes, from block 0's keystream, after the pieces (the output is made once workers are busy).
-      const plain = made(target);
-      for (let i = 0; i < HEAD; i++) plain[i] = body[i] ^ block[32 + i];
-      return output ?? plain;
+      headInto(made(target));
+      return output ?? made(target);
+    } catch (e) {
+      made(target).fill(0);
+      throw e;
     } finally {
       sum.wipe();
       block.fill(0);
-      expected.fill(0);
+      head.fill(0);
       if (copied) body.fill(0);
     }
   }

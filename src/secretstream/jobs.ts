@@ -1,19 +1,20 @@
 /**
- * secretstream's jobs for the pool's workers (parallel/jobs.ts): a stream
- * of fourfold/parallel keeps its state (state.ts) in one worker, which
- * seals or opens its messages one after another, in the order they come.
+ * secretstream's jobs for the pool's workers (pool/worker.ts serves them):
+ * a stream of fourfold/parallel keeps its state (state.ts) in one worker,
+ * which seals or opens its messages one after another, in the order they
+ * come.
  */
 import { StreamState } from './state.js';
 import { engine } from './tiers.js';
-import type { JobHandler } from '../runtime/protocol.js';
+import type { Handlers, JobType } from '../pool/protocol.js';
 
 const EMPTY = new Uint8Array(0);
 
 /** The streams this worker holds, by the number their caller gave them. */
 const streams = new Map<number, StreamState>();
 
-function stream(id: unknown): StreamState {
-  const s = streams.get(id as number);
+function stream(id: number): StreamState {
+  const s = streams.get(id);
   if (s === undefined) throw new Error('secretstream: no such stream in this worker');
   return s;
 }
@@ -23,32 +24,37 @@ function close(id: number): void {
   streams.delete(id);
 }
 
-export const secretstreamJobs: Record<string, JobHandler> = {
-  /** params: stream (a number), key, header: the state of a new stream (either side). */
+export type SecretstreamJobs = {
+  /** The state of a new stream (either side), under the number its caller gave it. */
+  readonly 'secretstream.open': JobType<{ stream: number; key: Uint8Array; header: Uint8Array }, undefined>;
+  /** The sealed message (libsodium's push). */
+  readonly 'secretstream.push': JobType<{ stream: number; message: Uint8Array; tag: number }, Uint8Array>;
+  /** The message followed by its tag byte, or nothing when it does not verify (the stream is then closed). */
+  readonly 'secretstream.pull': JobType<{ stream: number; sealed: Uint8Array }, Uint8Array | undefined>;
+  /** Wipes and forgets the stream's state. */
+  readonly 'secretstream.close': JobType<{ stream: number }, undefined>;
+};
+
+export const secretstreamJobs: Handlers<SecretstreamJobs> = {
   'secretstream.open': (tier, p) => {
-    streams.set(p.stream as number, new StreamState(engine.of(tier).chacha, p.key as Uint8Array, p.header as Uint8Array));
+    streams.set(p.stream, new StreamState(engine.of(tier).chacha, p.key, p.header));
     return undefined;
   },
-  /** params: stream, message, tag; result: the sealed message (libsodium's push). */
   'secretstream.push': (tier, p) => {
     const s = stream(p.stream);
     const e = engine.of(tier);
-    const tag = p.tag as number;
-    const sealed = e.push(s.key, s.nonce, tag, EMPTY, p.message as Uint8Array);
+    const tag = p.tag;
+    const sealed = e.push(s.key, s.nonce, tag, EMPTY, p.message);
     s.advance(e.chacha, sealed.subarray(sealed.length - 16), tag);
     return sealed;
   },
-  /**
-   * params: stream, sealed; result: the message followed by its tag byte,
-   * or nothing when it does not verify (the stream is then closed).
-   */
   'secretstream.pull': (tier, p) => {
     const s = stream(p.stream);
     const e = engine.of(tier);
-    const sealed = p.sealed as Uint8Array;
+    const sealed = p.sealed;
     const pulled = e.pull(s.key, s.nonce, EMPTY, sealed);
     if (pulled === undefined) {
-      close(p.stream as number);
+      close(p.stream);
       return undefined;
     }
     s.advance(e.chacha, sealed.subarray(sealed.length - 16), pulled.tag);
@@ -58,9 +64,8 @@ export const secretstreamJobs: Record<string, JobHandler> = {
     pulled.message.fill(0);
     return out;
   },
-  /** params: stream: wipes and forgets its state. */
   'secretstream.close': (_, p) => {
-    close(p.stream as number);
+    close(p.stream);
     return undefined;
   },
 };

@@ -11,46 +11,60 @@
  * Where no worker can start, the stream runs on the calling thread, the
  * same bytes.
  */
-import { secretstreamJobs } from './jobs.js';
+import { secretstreamJobs, type SecretstreamJobs } from './jobs.js';
 import { secretstreamKernel } from './wasm.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from './state.js';
 import { bytesOf, chunkSizeOf, firstMessageFailed, needTransformStream, Records, type StreamChunk, type StreamOptions, type Transform } from './stream.js';
+import { pool, WorkerLostError } from '../pool/pool.js';
 import * as check from '../runtime/assert.js';
 import { zeroize, type Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { kernelTier, workerTier, type Tier } from '../runtime/kernels.js';
-import { cores } from '../runtime/host.js';
-import { pool } from '../runtime/pool.js';
-import type { JobParams } from '../runtime/protocol.js';
 
 export type { StreamOptions };
 
 /** Messages a stream has with its worker at once. */
 const IN_FLIGHT = 4;
 
+type Op = keyof SecretstreamJobs;
+
 /** Where a stream's state lives: a worker, or this thread. */
 interface Holder {
-  run(op: string, params: Record<string, number | Uint8Array>): Promise<Uint8Array | undefined>;
-  /** The stream ended: the worker may be ended for idleness again (Deno). */
+  run<K extends Op>(op: K, params: SecretstreamJobs[K]['params']): Promise<SecretstreamJobs[K]['result']>;
+  /** The stream ended: the worker may be ended for idleness again. */
   done(): void;
 }
 
 let streams = 0;
 
-/** A worker of the pool for a new stream (round robin), or this thread when none can start. */
+/** The ArrayBuffers of a job's params, moved to the worker (the stream keeps no copy). */
+const transfers = (params: object): ArrayBuffer[] => Object.values(params).flatMap((v) => (v instanceof Uint8Array ? [v.buffer as ArrayBuffer] : []));
+
+/**
+ * A worker of the pool for a new stream (the one holding fewest streams;
+ * a stream starts at most one), or this thread when none can start.
+ */
 async function holder(tier: Tier): Promise<Holder> {
-  const workers = pool.grow(pool.size ?? cores() - 1);
-  const w = workers.length > 0 ? workers[streams % workers.length]! : undefined;
+  const w = pool.forState();
   if (w !== undefined && (await w.whenReady)) {
-    w.openStream();
-    return { run: (op, params) => w.call(op, tier, params, transfers(params)), done: () => w.closeStream() };
+    w.pin();
+    return {
+      run: (op, params) =>
+        w.call<SecretstreamJobs, typeof op>(op, tier, params, transfers(params)).catch((e: unknown) => {
+          throw e instanceof WorkerLostError
+            ? new WorkerLostError(`secretstream: the worker holding this stream's state is gone (${e.message}); the stream cannot go on`)
+            : e;
+        }),
+      done: () => w.unpin(),
+    };
   }
   // The jobs themselves, here, on the tier this thread's kernel allows now (the state is the same for both);
   // what the worker would zero after a job is zeroed too.
   return {
     run: async (op, params) => {
       try {
-        return secretstreamJobs[op]!(kernelTier(secretstreamKernel), params as JobParams, undefined, undefined);
+        const handler = secretstreamJobs[op] as (tier: Tier, p: typeof params, data: { input: undefined; output: undefined; slot: undefined }) => SecretstreamJobs[typeof op]['result'];
+        return handler(kernelTier(secretstreamKernel), params, { input: undefined, output: undefined, slot: undefined });
       } finally {
         for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
       }
@@ -59,18 +73,21 @@ async function holder(tier: Tier): Promise<Holder> {
   };
 }
 
-const transfers = (params: Record<string, number | Uint8Array>): ArrayBuffer[] =>
-  Object.values(params).flatMap((v) => (v instanceof Uint8Array ? [v.buffer as ArrayBuffer] : []));
-
 /** One stream's state in its holder. */
 class Remote {
   private readonly id = streams++;
+  private closed = false;
 
   private constructor(private readonly at: Holder) {}
 
   static async open(key: Uint8Array, header: Uint8Array): Promise<Remote> {
     const r = new Remote(await holder(workerTier()));
-    await r.at.run('secretstream.open', { stream: r.id, key: key.slice(), header: header.slice() });
+    try {
+      await r.at.run('secretstream.open', { stream: r.id, key: key.slice(), header: header.slice() });
+    } catch (e) {
+      r.close();
+      throw e;
+    }
     return r;
   }
 
@@ -82,7 +99,10 @@ class Remote {
     return this.at.run('secretstream.pull', { stream: this.id, sealed: sealed.slice() });
   }
 
+  /** Forgets the state (once; a stream that failed and is then cancelled closes twice). */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.at.run('secretstream.close', { stream: this.id }).catch(() => {});
     this.at.done();
   }

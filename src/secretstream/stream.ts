@@ -65,7 +65,8 @@ export function chunkSizeOf(options: unknown): number {
   if (size === undefined) return DEFAULT_CHUNK;
   if (typeof size !== 'number') throw new TypeError(`chunkSize must be a number, got ${check.describe(size)}`);
   if (!Number.isSafeInteger(size) || size < 1 || size > 2 ** 30) {
-    throw new RangeError(`chunkSize must be an integer from 1 to 2^30, got ${size}`);
+    // Each message is held whole in memory (up to four at once in fourfold/parallel): at most 1 GiB.
+    throw new RangeError(`chunkSize must be an integer from 1 to 2^30 (a message is held whole in memory), got ${size}`);
   }
   return size;
 }

@@ -1,21 +1,21 @@
-/** Serpent's jobs for the pool's workers (parallel/jobs.ts). */
+/** Serpent's jobs for the pool's workers (pool/worker.ts serves them). */
 import { engine } from './tiers.js';
-import type { JobHandler } from '../runtime/protocol.js';
+import type { Handlers, JobType } from '../pool/protocol.js';
 
-export const serpentJobs: Record<string, JobHandler> = {
-  /** params: key, iv (the piece's first counter block): SerpentEngine.ctr. */
-  'serpent.ctr': (tier, p, input, output) => {
-    engine.of(tier).ctr(p.key as Uint8Array, p.iv as Uint8Array, input!, output);
-    return undefined;
-  },
-  /** params: key, iv (CBC: the block before the piece; ECB: undefined): SerpentEngine.encrypt of whole blocks. */
-  'serpent.encrypt': (tier, p, input, output) => {
-    engine.of(tier).encrypt(p.key as Uint8Array, p.iv as Uint8Array | undefined, input!, undefined, output);
-    return undefined;
-  },
-  /** params: key, iv (CBC: the ciphertext block before the piece; ECB: undefined): SerpentEngine.decrypt. */
-  'serpent.decrypt': (tier, p, input, output) => {
-    engine.of(tier).decrypt(p.key as Uint8Array, p.iv as Uint8Array | undefined, input!, output);
-    return undefined;
-  },
+/** A piece of whole blocks: key, and iv (CTR: the piece's first counter block; CBC: the ciphertext block before the piece; ECB: none). */
+export type BlockJob = JobType<{ key: Uint8Array; iv: Uint8Array | undefined }, undefined>;
+
+export type SerpentJobs = {
+  /** SerpentEngine.ctr. */
+  readonly 'serpent.ctr': BlockJob;
+  /** SerpentEngine.encrypt of whole blocks. */
+  readonly 'serpent.encrypt': BlockJob;
+  /** SerpentEngine.decrypt. */
+  readonly 'serpent.decrypt': BlockJob;
+};
+
+export const serpentJobs: Handlers<SerpentJobs> = {
+  'serpent.ctr': (tier, p, { input, output }) => void engine.of(tier).ctr(p.key, p.iv!, input!, output),
+  'serpent.encrypt': (tier, p, { input, output }) => void engine.of(tier).encrypt(p.key, p.iv, input!, undefined, output),
+  'serpent.decrypt': (tier, p, { input, output }) => void engine.of(tier).decrypt(p.key, p.iv, input!, output),
 };

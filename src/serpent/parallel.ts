@@ -11,8 +11,10 @@
 import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from './args.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { later, made, PARALLEL_MIN, team, transform, type Transform } from '../runtime/parallel.js';
+import { pool } from '../pool/pool.js';
+import { later, made, PARALLEL_MIN, team, transform, type Transform } from '../pool/transform.js';
 import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from './index.js';
+import type { SerpentJobs } from './jobs.js';
 import { engine } from './tiers.js';
 
 export { PaddingError, type BlockModeOptions } from './args.js';
@@ -51,9 +53,11 @@ function counterBlock(iv: Uint8Array, blocks: number): Uint8Array {
   return out;
 }
 
+type Op = keyof SerpentJobs;
+
 /** A Serpent transform of whole blocks: job `op`, with the IV each piece starts from (`ivAt`, undefined for ECB). */
-function blocks(op: string, key: Uint8Array, ivAt: (start: number) => Uint8Array | undefined, here: Transform['here']): Transform {
-  return { op, align: BLOCK, params: (start) => ({ key: key.slice(), iv: ivAt(start) }), here };
+function blocks<K extends Op>(op: K, key: Uint8Array, ivAt: (start: number) => Uint8Array | undefined, here: Transform<SerpentJobs, K>['here']): Transform<SerpentJobs, K> {
+  return { op, align: BLOCK, params: (p) => ({ key: key.slice(), iv: ivAt(p.start) }), here };
 }
 
 class Ctr implements ParallelCipherMethods {
@@ -79,7 +83,7 @@ class Ctr implements ParallelCipherMethods {
     const target = out ?? later(n);
     const ivAt = (start: number) => counterBlock(this.iv, start / BLOCK);
     await transform(
-      blocks('serpent.ctr', this.key, ivAt, (i, o, start) => void engine().ctr(this.key, ivAt(start), i, o)),
+      blocks('serpent.ctr', this.key, ivAt, (i, o, p) => void engine().ctr(this.key, ivAt(p.start)!, i, o)),
       input,
       target,
       team(n),
@@ -113,12 +117,12 @@ class BlockMode implements ParallelCipherMethods {
       const ivAt = (start: number) => (!cbc ? undefined : start === 0 ? this.iv!.slice() : body.slice(start - BLOCK, start));
       await transform(
         {
-          ...blocks('serpent.encrypt', this.key, ivAt, (i, o, start) => void engine().encrypt(this.key, ivAt(start), i, undefined, o)),
+          ...blocks('serpent.encrypt', this.key, ivAt, (i, o, p) => void engine().encrypt(this.key, ivAt(p.start), i, undefined, o)),
           serial: cbc,
         },
         a.body,
         body,
-        cbc ? team(whole, 1) : team(whole),
+        cbc ? team(whole, Math.min(1, pool.size)) : team(whole),
       );
       if (a.final !== undefined) engine().encrypt(this.key, ivAt(whole), a.final, undefined, target.subarray(whole));
       return output ?? target;
@@ -141,7 +145,7 @@ class BlockMode implements ParallelCipherMethods {
     try {
       await transform(
         {
-          ...blocks('serpent.decrypt', this.key, ivAt, (i, o, start) => void engine().decrypt(this.key, ivAt(start), i, o)),
+          ...blocks('serpent.decrypt', this.key, ivAt, (i, o, p) => void engine().decrypt(this.key, ivAt(p.start), i, o)),
           onStart: (_, end) => {
             if (this.iv !== undefined && end < n && !kept.has(end)) kept.set(end, input.slice(end - BLOCK, end));
           },

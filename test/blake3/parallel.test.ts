@@ -11,6 +11,7 @@ import { it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { blake3, blake3Parallel, type Blake3ParallelOpts } from 'fourfold/blake3';
 import { PARALLEL_MIN, pool } from '../internal.js';
+import { allowWorkers, workersAsUsual } from '../parallel/pool-helpers.js';
 
 const poolStatus = () => pool.status();
 import { assertBytes, assertKernelsWiped, forEachTier, isAllZero, rand } from '../helpers.js';
@@ -36,6 +37,7 @@ const msg = (n: number) => {
  * worker is ended after a while.
  */
 async function workersReady(n: number): Promise<void> {
+  allowWorkers(n);
   // An input of n + 1 pieces: a call uses at most one worker fewer than its pieces.
   for (let t = 0; poolStatus().ready < n; t++) {
     assert.ok(t < 300, `workers did not start: ${JSON.stringify(poolStatus())}`);
@@ -46,10 +48,17 @@ async function workersReady(n: number): Promise<void> {
 
 /** Every free slot of every worker (the pool's, or `workers` kept from before terminate()) is zero; the busy ones are not, until their job ends. */
 function assertSlotsZero(label: string, workers: readonly unknown[] = pool.workers): void {
-  for (const w of workers) for (const slot of (w as unknown as { free: Uint8Array[] }).free) assert.ok(isAllZero(slot), `${label}: a worker slot is not zeroed`);
+  assert.ok(workers.length > 0, `${label}: no worker to look at`);
+  for (const [i, w] of workers.entries()) {
+    for (const slot of (w as { freeSlots: Uint8Array[] }).freeSlots) assert.ok(isAllZero(slot), `${label}: a slot of worker ${i} of ${workers.length} is not zeroed (byte ${slot.findIndex((b) => b !== 0)})`);
+  }
 }
 
-after(() => blake3Parallel.terminate());
+after(() => {
+  blake3Parallel.terminate();
+  pool.limit = undefined;
+  workersAsUsual();
+});
 
 forEachTier('blake3Parallel', (tier) => {
   before(async () => {

@@ -2,6 +2,36 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from 'fourfold/parallel';
+import { contention, pool } from '../internal.js';
+
+/**
+ * Lets the pool start `n` workers even where the machine has fewer logical
+ * cores (the pool's own bound), so that the scheduling of several workers
+ * is tested on a two-core machine too.
+ */
+export function allowWorkers(n: number): void {
+  if (n > pool.maxWorkers) pool.limit = n;
+  keepWorkers();
+}
+
+const processCpu = contention.cpu;
+
+/**
+ * Keeps the workers at work even where the process gets about one core (a
+ * loaded test machine, other test files running): the scheduler's
+ * judgement of a shared core, tested with fake clocks in schedule.test.ts,
+ * would otherwise leave them out of calls these tests need them in.
+ * workersAsUsual() puts the judgement back.
+ */
+export function keepWorkers(): void {
+  contention.cpu = () => undefined;
+  contention.starvedUntil = 0;
+}
+
+export function workersAsUsual(): void {
+  contention.cpu = processCpu;
+  contention.starvedUntil = 0;
+}
 
 /**
  * Waits until `n` workers have started: a call of n + 1 pieces starts them
@@ -9,6 +39,7 @@ import * as P from 'fourfold/parallel';
  * in Deno an idle worker is ended after a while.
  */
 export async function warmPool(n: number): Promise<void> {
+  allowWorkers(n);
   const data = new Uint8Array((n + 1) << 20);
   for (let t = 0; P.status().ready < n; t++) {
     assert.ok(t < 500, `workers did not start: ${JSON.stringify(P.status())}`);
@@ -26,5 +57,7 @@ export function withWorkers(n: number): void {
   after(() => {
     P.configure({ workers: undefined });
     P.terminate();
+    pool.limit = undefined;
+    workersAsUsual();
   });
 }

@@ -8,8 +8,8 @@
  * libsodium have no BLAKE3. 'fourfold (parallel)' is fourfold/parallel's
  * blake3 (blake3Parallel), as for every op it has (libraries.ts).
  */
-import { PARALLEL, type Apis } from '../libraries.js';
-import { keySet, message, perKey } from './shared.js';
+import { PARALLEL, PARALLEL_SHARED, type Apis } from '../libraries.js';
+import { hasSharedMemory, keySet, message, perKey, sharedBuffer } from './shared.js';
 import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -33,7 +33,19 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
     add('fourfold-js', fourfold);
   }
   const parallel = apis.fourfold?.parallel?.blake3;
-  if (parallel !== undefined) add(PARALLEL, parallel);
+  if (parallel !== undefined) {
+    add(PARALLEL, parallel);
+    // The input on a SharedArrayBuffer, which the workers read directly (a hash has no output to reuse).
+    if (hasSharedMemory()) {
+      plain.push({
+        library: PARALLEL_SHARED,
+        bind: ({ message }) => {
+          const input = sharedBuffer(message.length, { size: message.length, offset: message.byteOffset, keys: 1 }, message);
+          return () => parallel(input);
+        },
+      });
+    }
+  }
   if (apis.nobleHashes !== undefined) add('noble-hashes', apis.nobleHashes.blake3 as Hash);
   const hasher = apis.hashWasm?.blake3;
   if (hasher !== undefined) {

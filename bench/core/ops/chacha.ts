@@ -15,7 +15,7 @@
  */
 import { PARALLEL, type Apis } from '../libraries.js';
 import {
-  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, TAG, addAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
+  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, TAG, addAeadEntries, addParallelAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
 } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
@@ -108,7 +108,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       addAeadEntries(seal, open, 'fourfold', aead.fourfold, true);
       addAeadEntries(seal, open, 'fourfold-js', aead.fourfold, false);
     }
-    if (aead.parallel !== undefined) addAeadEntries(seal, open, PARALLEL, aead.parallel, false);
+    if (aead.parallel !== undefined) addParallelAeadEntries(seal, open, aead.parallel);
     addAeadEntries(seal, open, 'noble', aead.noble, true);
     seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => aead.sodiumSeal(message, null, null, nonce, keys[k]!)) });
     open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => aead.sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!)) });

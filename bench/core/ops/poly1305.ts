@@ -5,8 +5,8 @@
  * the sodium entry is registered only when the function exists. No
  * library takes a caller-supplied buffer for the 16-byte tag.
  */
-import { PARALLEL, type Apis } from '../libraries.js';
-import { keySet, message, perKey } from './shared.js';
+import { PARALLEL, PARALLEL_SHARED, type Apis } from '../libraries.js';
+import { hasSharedMemory, keySet, message, perKey, sharedBuffer } from './shared.js';
 import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -27,7 +27,19 @@ export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
     add('fourfold-js', fourfold);
   }
   const parallel = apis.fourfold?.parallel?.poly1305;
-  if (parallel !== undefined) add(PARALLEL, parallel);
+  if (parallel !== undefined) {
+    add(PARALLEL, parallel);
+    // The message on a SharedArrayBuffer, which the workers read directly (a MAC has no output to reuse).
+    if (hasSharedMemory()) {
+      entries.push({
+        library: PARALLEL_SHARED,
+        bind: perKey(({ keys, message }) => {
+          const input = sharedBuffer(message.length, { size: message.length, offset: message.byteOffset, keys: 1 }, message);
+          return (k) => parallel(input, keys[k]!);
+        }),
+      });
+    }
+  }
   add('noble', apis.noble.poly1305.poly1305 as Mac);
   const onetimeauth = (apis.sodium as unknown as { crypto_onetimeauth?: Mac }).crypto_onetimeauth;
   if (onetimeauth !== undefined) add('sodium', onetimeauth);

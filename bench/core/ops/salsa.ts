@@ -14,7 +14,7 @@
  */
 import { PARALLEL, type Apis } from '../libraries.js';
 import {
-  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, addAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
+  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, addAeadEntries, addParallelAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
 } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
@@ -73,7 +73,7 @@ function boxOps(apis: Apis): OpDefinition<unknown>[] {
     addAeadEntries(seal, open, 'fourfold-js', ours, false);
   }
   const parallel = fourfold?.parallel?.xsalsa20poly1305 as AeadFactory | undefined;
-  if (parallel !== undefined) addAeadEntries(seal, open, PARALLEL, parallel, false);
+  if (parallel !== undefined) addParallelAeadEntries(seal, open, parallel);
   // @noble/ciphers wants caller outputs of length + 32 (a scratch area), so it has no '(output)' column here.
   addAeadEntries(seal, open, 'noble', noble.salsa.xsalsa20poly1305 as AeadFactory, false);
   seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium.crypto_secretbox_easy(message, nonce, keys[k]!)) });

@@ -17,8 +17,8 @@
  * whole blocks; for CTR at other lengths its input is zero-padded to a
  * whole block and its output cut back.
  */
-import { PARALLEL, type Apis } from '../libraries.js';
-import { type NonceInputs as Inputs, type SealedInputs as EncryptedInputs, nonceInputs, outputBuffer, perKey, sealedInputs } from './shared.js';
+import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, type Apis } from '../libraries.js';
+import { type NonceInputs as Inputs, type SealedInputs as EncryptedInputs, hasSharedMemory, nonceInputs, outputBuffer, perKey, reusedBuffer, sealedInputs, sharedBuffer } from './shared.js';
 import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Cipher<R = Uint8Array> {
@@ -103,7 +103,20 @@ export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
       });
     }
     const parallel = mode.parallel;
-    if (parallel !== undefined) both(PARALLEL, ({ keys, nonce: iv }, m, d) => (k) => parallel(keys[k]!, iv)[d](m(k)));
+    if (parallel !== undefined) {
+      both(PARALLEL, ({ keys, nonce: iv }, m, d) => (k) => parallel(keys[k]!, iv)[d](m(k)));
+      both(PARALLEL_REUSED, ({ keys, nonce: iv, shape }, m, d) => {
+        const out = reusedBuffer(shape.size, shape);
+        return (k) => parallel(keys[k]!, iv)[d](m(k), out);
+      });
+      if (hasSharedMemory()) {
+        both(PARALLEL_SHARED, ({ keys, nonce: iv, shape }, m, d) => {
+          const inputs = keys.map((_, k) => sharedBuffer(shape.size, shape, m(k)));
+          const out = sharedBuffer(shape.size, shape);
+          return (k) => parallel(keys[k]!, iv)[d](inputs[k]!, out);
+        });
+      }
+    }
     const peer = mode.mipher;
     if (peer !== undefined) {
       const bind = ({ keys, nonce: iv, shape }: Inputs, m: (k: number) => Uint8Array, d: 'encrypt' | 'decrypt') => {

@@ -1,6 +1,6 @@
 /** Input builders and call shapes every family uses. */
 import { bytes, fill } from '../fixtures.js';
-import { PARALLEL } from '../libraries.js';
+import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED } from '../libraries.js';
 import type { Call, OpEntry, Shape } from './types.js';
 
 /**
@@ -57,6 +57,21 @@ export function message(label: string, shape: Shape): Uint8Array {
 export function outputBuffer(length: number, shape: Shape): Uint8Array {
   return new Uint8Array(length + shape.offset).subarray(shape.offset);
 }
+
+/** An output reused from call to call: its pages written once now, as a reused buffer's are after its first call. */
+export function reusedBuffer(length: number, shape: Shape): Uint8Array {
+  return outputBuffer(length, shape).fill(1);
+}
+
+/** `bytes` (or `length` zero bytes) in a new SharedArrayBuffer, at the shape's byteOffset: memory the pool's workers read and write directly. */
+export function sharedBuffer(length: number, shape: Shape, bytes?: Uint8Array): Uint8Array {
+  const view = new Uint8Array(new SharedArrayBuffer(length + shape.offset), shape.offset, length);
+  if (bytes !== undefined) view.set(bytes);
+  return view;
+}
+
+/** fourfold/parallel's further columns (libraries.ts): a reused output, and SharedArrayBuffer input and output where the engine has it. */
+export const hasSharedMemory = (): boolean => typeof SharedArrayBuffer === 'function';
 
 /*
  * The nonce-based ciphers' ops (chacha.ts, salsa.ts): the call shapes
@@ -145,7 +160,26 @@ export function streamEntries(
     addStreamEntries(entries, 'fourfold', fourfold, true);
     addStreamEntries(entries, 'fourfold-js', fourfold, false);
   }
-  if (parallel !== undefined) addStreamEntries(entries, PARALLEL, parallel, false);
+  if (parallel !== undefined) {
+    addStreamEntries(entries, PARALLEL, parallel, false);
+    entries.push({
+      library: PARALLEL_REUSED,
+      bind: perKey(({ keys, nonce, message, shape }) => {
+        const out = reusedBuffer(shape.size, shape);
+        return (k) => parallel(keys[k]!, nonce, message, out);
+      }),
+    });
+    if (hasSharedMemory()) {
+      entries.push({
+        library: PARALLEL_SHARED,
+        bind: perKey(({ keys, nonce, message, shape }) => {
+          const input = sharedBuffer(shape.size, shape, message);
+          const out = sharedBuffer(shape.size, shape);
+          return (k) => parallel(keys[k]!, nonce, input, out);
+        }),
+      });
+    }
+  }
   addStreamEntries(entries, 'noble', noble, true);
   if (sodium !== undefined) entries.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium(message, nonce, keys[k]!)) });
   return entries;
@@ -174,6 +208,42 @@ export function addAeadEntries(
     bind: perKey(({ nonce, sealed, shape, keys }) => {
       const out = outputBuffer(shape.size, shape);
       return (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!, out);
+    }),
+  });
+}
+
+/** fourfold/parallel's AEAD entries: a new output, a reused one, and shared memory in and out where the engine has it. */
+export function addParallelAeadEntries(seal: OpEntry<NonceInputs>[], open: OpEntry<SealedInputs>[], factory: AeadFactory): void {
+  addAeadEntries(seal, open, PARALLEL, factory, false);
+  seal.push({
+    library: PARALLEL_REUSED,
+    bind: perKey(({ nonce, message, shape, keys }) => {
+      const out = reusedBuffer(shape.size + TAG, shape);
+      return (k) => factory(keys[k]!, nonce).encrypt(message, out);
+    }),
+  });
+  open.push({
+    library: PARALLEL_REUSED,
+    bind: perKey(({ nonce, sealed, shape, keys }) => {
+      const out = reusedBuffer(shape.size, shape);
+      return (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!, out);
+    }),
+  });
+  if (!hasSharedMemory()) return;
+  seal.push({
+    library: PARALLEL_SHARED,
+    bind: perKey(({ nonce, message, shape, keys }) => {
+      const input = sharedBuffer(shape.size, shape, message);
+      const out = sharedBuffer(shape.size + TAG, shape);
+      return (k) => factory(keys[k]!, nonce).encrypt(input, out);
+    }),
+  });
+  open.push({
+    library: PARALLEL_SHARED,
+    bind: perKey(({ nonce, sealed, shape, keys }) => {
+      const inputs = sealed.map((s) => sharedBuffer(s.length, shape, s));
+      const out = sharedBuffer(shape.size, shape);
+      return (k) => factory(keys[k]!, nonce).decrypt(inputs[k]!, out);
     }),
   });
 }

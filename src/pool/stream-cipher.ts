@@ -5,11 +5,11 @@
  * block counter (a keystream block depends on nothing but the key, the
  * nonce and its counter).
  */
-import type { Bytes } from './bytes.js';
-import type { Tier } from './kernels.js';
-import { later, made, PARALLEL_MIN, team, transform } from './parallel.js';
-import type { JobHandler } from './protocol.js';
-import { streamArgs, type KeystreamXor, type StreamVariant } from './stream-cipher.js';
+import type { Bytes } from '../runtime/bytes.js';
+import type { Tier } from '../runtime/kernels.js';
+import { streamArgs, type KeystreamXor, type StreamVariant } from '../runtime/stream-cipher.js';
+import type { Handler, JobTable, JobType, OpsOf } from './protocol.js';
+import { later, made, PARALLEL_MIN, team, transform } from './transform.js';
 
 /**
  * A stream cipher of fourfold/parallel: XorStream's arguments, resolving
@@ -25,14 +25,17 @@ export interface ParallelXorStream {
   (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: number | bigint): Promise<Uint8Array>;
 }
 
+/** A piece of keystream XOR: the block counter of its first block as two 32-bit words. */
+export type XorJob = JobType<{ key: Uint8Array; nonce: Uint8Array; counterLow: number; counterHigh: number; doubleRounds: number }, undefined>;
+
 /** The counter words `blocks` after (low, high): a 64-bit sum, carrying from the low word into the high one. */
 export function counterAfter(low: number, high: number, blocks: number): { counterLow: number; counterHigh: number } {
   const sum = low + blocks;
   return { counterLow: sum >>> 0, counterHigh: (high + Math.floor(sum / 0x100000000)) >>> 0 };
 }
 
-/** The parallel function of a stream cipher whose workers run job `op` ('chacha.xor', 'salsa.xor'). */
-export function parallelStreamCipher(variant: StreamVariant, op: string, xor: () => KeystreamXor): ParallelXorStream {
+/** The parallel function of a stream cipher whose workers run job `op` of its family's table T ('chacha.xor', 'salsa.xor'). */
+export function parallelStreamCipher<T extends JobTable>(variant: StreamVariant, op: OpsOf<T, XorJob>, xor: () => KeystreamXor): ParallelXorStream {
   const { doubleRounds } = variant;
   const cipher = async (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter: number | bigint = 0): Promise<Uint8Array> => {
     const a = streamArgs(variant, key, nonce, data, output, counter);
@@ -48,13 +51,13 @@ export function parallelStreamCipher(variant: StreamVariant, op: string, xor: ()
     const out = a.output ?? later(n);
     try {
       const at = (start: number) => counterAfter(a.low, a.high, start / 64);
-      await transform(
+      await transform<Record<string, XorJob>, string>(
         {
           op,
           align: 64,
-          params: (start) => ({ key: k.slice(), nonce: iv.slice(), doubleRounds, ...at(start) }),
-          here(input, o, start) {
-            const { counterLow, counterHigh } = at(start);
+          params: (p) => ({ key: k.slice(), nonce: iv.slice(), doubleRounds, ...at(p.start) }),
+          here(input, o, p) {
+            const { counterLow, counterHigh } = at(p.start);
             xor()(k, iv, counterLow, counterHigh, doubleRounds, input, o);
             return undefined;
           },
@@ -72,10 +75,10 @@ export function parallelStreamCipher(variant: StreamVariant, op: string, xor: ()
   return cipher as ParallelXorStream;
 }
 
-/** The job of a piece of a stream cipher: params key, nonce, counterLow, counterHigh, doubleRounds. */
-export function xorJob(xorOf: (tier: Tier) => KeystreamXor): JobHandler {
-  return (tier, p, input, output) => {
-    xorOf(tier)(p.key as Uint8Array, p.nonce as Uint8Array, p.counterLow as number, p.counterHigh as number, p.doubleRounds as number, input!, output);
+/** The job of a piece of a stream cipher, on the keystream of `xorOf(tier)`. */
+export function xorJob(xorOf: (tier: Tier) => KeystreamXor): Handler<XorJob> {
+  return (tier, p, { input, output }) => {
+    xorOf(tier)(p.key, p.nonce, p.counterLow, p.counterHigh, p.doubleRounds, input!, output);
     return undefined;
   };
 }

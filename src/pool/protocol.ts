@@ -1,0 +1,127 @@
+/**
+ * The messages between the pool (pool.ts) and its workers (serve.ts), and
+ * the typed tables through which a family declares the jobs it offers:
+ *
+ *   pool -> worker  Setup    once, first: the worker's claim words (shared memory), if any
+ *   worker -> pool  Ready    once, when it listens (a family's kernel compiles at its first job)
+ *   pool -> worker  Job      any number, each answered by Done, Skipped or Failed, in order
+ *   worker -> pool  Done     the job's result
+ *   worker -> pool  Skipped  the pool took the job back (its claim) before the worker started it
+ *   worker -> pool  Failed   the job threw (a worker that cannot start fires its error event instead)
+ *
+ * A job holds one of its worker's slots: a buffer of up to PIECE bytes,
+ * a SharedArrayBuffer where the engine may share memory with workers,
+ * otherwise an ArrayBuffer transferred to the worker and back in the
+ * answer. `params` carry the rest: numbers, and Uint8Arrays such as keys,
+ * which arrive as the worker's own copies (moved by transfer: the caller
+ * keeps none) and which the worker zeroes after the job.
+ *
+ * A family declares its jobs as a JobTable type (chacha/jobs.ts's
+ * ChachaJobs, say) and implements them as Handlers of that table; the
+ * calling side names the same table when it runs one, so both sides of
+ * every job are checked at compile time. Only the dispatch by name in
+ * serve.ts sees a job untyped.
+ */
+import type { Tier } from '../runtime/kernels.js';
+
+/** A job a family offers: the parameters it takes and the result it answers with. */
+export interface JobType<Params extends object = object, Result extends Uint8Array | undefined = Uint8Array | undefined> {
+  readonly params: Params;
+  readonly result: Result;
+}
+
+/** A family's jobs, by name ('chacha.xor', ...). */
+export type JobTable = { readonly [op: string]: JobType };
+
+/**
+ * The bytes a job works on. `input` is the slot (the caller copied a piece
+ * of its array into it) or a view of the caller's SharedArrayBuffer;
+ * `output` is the slot, a view of the caller's SharedArrayBuffer, or
+ * undefined for a job that writes no bytes. `slot` is the slot itself,
+ * the worker's own memory for the job, whatever input and output are.
+ */
+export interface JobData {
+  readonly input: Uint8Array | undefined;
+  readonly output: Uint8Array | undefined;
+  readonly slot: Uint8Array | undefined;
+}
+
+/** The names of table T's jobs of type J (a caller that runs such a job names its family's table). */
+export type OpsOf<T extends JobTable, J extends JobType> = { [K in keyof T]: T[K] extends J ? K : never }[keyof T] & string;
+
+/** What a worker does for a job of type J, on the engines of `tier`. */
+export type Handler<J extends JobType> = (tier: Tier, params: J['params'], data: JobData) => J['result'];
+
+/** The handlers of every job of a table. */
+export type Handlers<T extends JobTable> = { readonly [K in keyof T]: Handler<T[K]> };
+
+/**
+ * A job's claim word (one per slot, in shared memory where there is any):
+ * the pool sets QUEUED as it posts a job; the worker moves QUEUED to
+ * RUNNING before it starts, and the pool may move QUEUED to TAKEN to do
+ * the piece itself (the worker then skips the job). Whoever moves the word
+ * first owns the piece.
+ */
+export const QUEUED = 1;
+export const RUNNING = 2;
+export const TAKEN = 3;
+
+export interface Setup {
+  readonly type: 'setup';
+  /** The claim words of the worker's slots, indexed by slot; undefined without shared memory. */
+  readonly claims: Int32Array | undefined;
+}
+
+export interface Ready {
+  readonly type: 'ready';
+}
+
+export interface Job {
+  readonly type: 'job';
+  /** Chosen by the pool, echoed in the answer. */
+  readonly id: number;
+  /** What to do: a name of some family's job table. */
+  readonly op: string;
+  /** The tier the caller's thread uses (both give the same bytes; the worker follows it). */
+  readonly tier: Tier;
+  readonly params: object;
+  /** The slot's index (its claim word), or -1 for a job outside the slots. */
+  readonly claim: number;
+  /** The slot's bytes the job uses: its data in, and room for its output. */
+  readonly slot: Uint8Array | undefined;
+  /** The caller's SharedArrayBuffer views to read or write directly, instead of the slot. */
+  readonly input?: Uint8Array;
+  readonly output?: Uint8Array;
+  /**
+   * Copy `input` into the slot before the job reads it, and read only the
+   * copy: for a job that reads its input twice (a decryption's MAC, then
+   * its plaintext) from memory another thread may write.
+   */
+  readonly copyIn?: boolean;
+}
+
+export interface Done {
+  readonly type: 'done';
+  readonly id: number;
+  /** The job's result: a few bytes (a chaining value, a Poly1305 polynomial) or nothing. */
+  readonly result: Uint8Array | undefined;
+  /** The job's slot when it was transferred (not shared): handed back. */
+  readonly slot?: Uint8Array;
+}
+
+export interface Skipped {
+  readonly type: 'skipped';
+  readonly id: number;
+  readonly slot?: Uint8Array;
+}
+
+export interface Failed {
+  readonly type: 'failed';
+  /** The job that threw. */
+  readonly id: number;
+  readonly message: string;
+  readonly slot?: Uint8Array;
+}
+
+export type ToWorker = Setup | Job;
+export type FromWorker = Ready | Done | Skipped | Failed;

@@ -1,0 +1,349 @@
+/**
+ * The scheduler's rules (pool/schedule.ts, docs/parallel.md), with fake
+ * workers whose answers the tests time: front and back, equal cuts near
+ * the meeting point, answers first, stragglers taken back or redone (and
+ * their late answers dropped with their slots zeroed), jobs that write the
+ * caller's memory never abandoned while running, lost workers' pieces
+ * redone here, and an error on the calling thread that rejects only once
+ * nothing given out can still write.
+ */
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as P from 'fourfold/parallel';
+import { contention, runPieces, type JobDone, type JobHandle, type Piece, type PieceWork, type PoolWorker } from '../internal.js';
+
+const KiB = 1024;
+const MiB = 1 << 20;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Milliseconds (Hermes has no performance object). */
+const now = (): number => (typeof performance === 'object' ? performance.now() : Date.now());
+
+/** What happened, in order: pieces done here, given, taken from an answer, dropped, claimed. */
+type Event = { kind: 'here' | 'give' | 'take' | 'drop' | 'claimed' | 'skip'; start: number; length: number; worker?: number };
+
+/**
+ * A fake worker: `slots` jobs at once; `answer` decides what happens to
+ * each job it is given (after how long, or never until released by the
+ * test). Claims work like the pool's: a job not yet started can be taken
+ * back, and is then answered as skipped.
+ */
+class FakeWorker {
+  busy = 0;
+  queuedBytes = 0;
+  started = 0;
+  stopped: Promise<void> = Promise.resolve();
+  constructor(
+    readonly id: number,
+    readonly answer: (p: Piece, job: { start(): void; done(): void; fail(): void; skip(): void }) => void,
+    readonly slots = 3,
+  ) {}
+  get idle(): boolean {
+    return this.busy < this.slots;
+  }
+  get queued(): number {
+    return this.queuedBytes;
+  }
+}
+
+interface Recorder {
+  events: Event[];
+  work: PieceWork<Piece>;
+  /** Late answers dropped (their slots zeroed) and released normally. */
+  discarded: number;
+}
+
+function recorder(direct = false, split = true, onHere?: (p: Piece) => void): Recorder {
+  const events: Event[] = [];
+  const r: Recorder = {
+    events,
+    discarded: 0,
+    work: {
+      direct,
+      here(p) {
+        onHere?.(p);
+        events.push({ kind: 'here', start: p.start, length: p.length });
+      },
+      give(w, p) {
+        const fake = w as unknown as FakeWorker;
+        fake.busy++;
+        fake.queuedBytes += p.length;
+        events.push({ kind: 'give', start: p.start, length: p.length, worker: fake.id });
+        let state: 'queued' | 'running' | 'taken' | 'settled' = 'queued';
+        let resolve!: (d: JobDone<unknown>) => void;
+        let reject!: (e: Error) => void;
+        const done = new Promise<JobDone<unknown>>((a, b) => ((resolve = a), (reject = b)));
+        const settle = () => {
+          fake.busy--;
+          fake.queuedBytes -= p.length;
+        };
+        const answer = (skipped: boolean): void => {
+          if (state === 'settled') return;
+          state = 'settled';
+          settle();
+          resolve({
+            result: undefined,
+            data: new Uint8Array(0),
+            skipped,
+            release: () => {},
+            discard: () => {
+              r.discarded++;
+              events.push({ kind: 'drop', start: p.start, length: p.length, worker: fake.id });
+            },
+          });
+        };
+        fake.answer(p, {
+          start: () => {
+            if (state === 'taken') return answer(true);
+            state = 'running';
+            fake.started++;
+          },
+          done: () => answer(false),
+          fail: () => {
+            if (state === 'settled') return;
+            state = 'settled';
+            settle();
+            reject(new Error('worker lost'));
+          },
+          skip: () => answer(true),
+        });
+        const handle: JobHandle<unknown> = {
+          done,
+          claim: () => {
+            if (state !== 'queued') return false;
+            state = 'taken';
+            events.push({ kind: 'claimed', start: p.start, length: p.length, worker: fake.id });
+            return true;
+          },
+        };
+        return handle;
+      },
+      take(p) {
+        events.push({ kind: 'take', start: p.start, length: p.length });
+      },
+      split(p, bytes) {
+        if (!split) return [p];
+        const count = Math.ceil(p.length / Math.max(64, bytes));
+        const size = Math.floor(p.length / count / 64) * 64;
+        if (count <= 1 || size === 0) return [p];
+        const parts: Piece[] = [];
+        for (let i = 0; i < count - 1; i++) parts.push({ start: p.start + i * size, length: size });
+        parts.push({ start: p.start + (count - 1) * size, length: p.length - (count - 1) * size });
+        return parts;
+      },
+    },
+  };
+  return r;
+}
+
+const pieces = (n: number, size = MiB): Piece[] => {
+  const out: Piece[] = [];
+  for (let at = 0; at < n; at += size) out.push({ start: at, length: Math.min(size, n - at) });
+  return out;
+};
+const asWorkers = (w: FakeWorker[]) => w as unknown as PoolWorker[];
+
+// Fake workers use no CPU time: the process's clock would say its threads share one core. Two cores, unless a test says otherwise.
+const realCpu = contention.cpu;
+before(() => {
+  const base = now();
+  contention.cpu = () => 2 * (now() - base);
+  contention.starvedUntil = 0;
+});
+after(() => {
+  contention.cpu = realCpu;
+  contention.starvedUntil = 0;
+});
+
+/** The pieces each piece of `list` was done by: exactly once each, covering [0, n) in order. */
+function coversOnce(label: string, list: readonly Piece[], n: number, events: readonly Event[]): void {
+  let at = 0;
+  for (const p of list) {
+    assert.equal(p.start, at, `${label}: the pieces do not cover the input in order`);
+    at += p.length;
+  }
+  assert.equal(at, n, `${label}: the pieces do not cover the input`);
+  for (const p of list) {
+    const uses = events.filter((e) => e.start === p.start && e.length === p.length && (e.kind === 'here' || e.kind === 'take'));
+    assert.equal(uses.length, 1, `${label}: piece at ${p.start} was put in place ${uses.length} times`);
+  }
+}
+
+/** A job that starts at once and answers after `ms`. */
+const answersAfter = (ms: number) => (_: Piece, job: { start(): void; done(): void }) => {
+  job.start();
+  setTimeout(() => job.done(), ms);
+};
+
+it('front and back: workers take pieces from the front, the calling thread from the back, and near the meeting point pieces are cut into equal parts', async () => {
+  const r = recorder();
+  const n = 8 * MiB + 640;
+  const w = new FakeWorker(0, answersAfter(2));
+  const list = await runPieces(pieces(n), asWorkers([w]), r.work);
+  coversOnce('one worker', list, n, r.events);
+  const given = r.events.filter((e) => e.kind === 'give');
+  const mine = r.events.filter((e) => e.kind === 'here');
+  assert.ok(given.length > 0 && mine.length > 0, 'both sides worked');
+  // Workers from the front: each given piece starts at or after the previous one; here from the back: each before the previous.
+  for (let i = 1; i < given.length; i++) assert.ok(given[i]!.start > given[i - 1]!.start, 'a worker got a piece behind an earlier one');
+  const ownBack = mine.filter((e) => e.start > given.at(-1)!.start);
+  for (let i = 1; i < ownBack.length; i++) assert.ok(ownBack[i]!.start < ownBack[i - 1]!.start, 'the calling thread did not work from the back');
+  // Equal cuts, never a sliver: a cut aims at 64 KiB or more, so no part is under half that, but the input's own tail.
+  for (const p of list.slice(0, -1)) assert.ok(p.length >= 32 * KiB, `a sliver of ${p.length} bytes at ${p.start}`);
+});
+
+it('answers first: with a worker that answers within the turn, the calling thread starts no piece while pieces are left for it', async () => {
+  const r = recorder();
+  const n = 16 * MiB;
+  // Answers in the same turn as the job was given: every turn has an answer.
+  const w = new FakeWorker(0, (_, job) => {
+    job.start();
+    void Promise.resolve().then(() => job.done());
+  });
+  const list = await runPieces(pieces(n), asWorkers([w]), r.work);
+  coversOnce('instant worker', list, n, r.events);
+  const mine = r.events.filter((e) => e.kind === 'here').reduce((s, e) => s + e.length, 0);
+  // Its first piece (before any answer) at most: the worker got the rest.
+  assert.ok(mine <= 128 * KiB, `the calling thread did ${mine} bytes itself`);
+});
+
+it('stragglers: a job the worker has not started is taken back and done here; the worker skips it', async () => {
+  const r = recorder();
+  const n = 6 * MiB;
+  // The worker starts its first job and finishes it late; the others it never gets to.
+  let first = true;
+  const w = new FakeWorker(0, (_, job) => {
+    if (first) {
+      first = false;
+      job.start();
+      setTimeout(() => job.done(), 30);
+    } else setTimeout(() => job.start(), 200);
+  });
+  const t0 = now();
+  const list = await runPieces(pieces(n), asWorkers([w]), r.work);
+  const ms = now() - t0;
+  coversOnce('taken back', list, n, r.events);
+  assert.ok(r.events.some((e) => e.kind === 'claimed'), 'no job was taken back');
+  assert.ok(ms < 190, `the call waited for the worker's queue: ${ms.toFixed(0)} ms`);
+  await sleep(250);
+  // Every job taken back was answered (skipped) and dropped; so was the first, if it was redone here while it ran late.
+  const dropped = r.events.filter((e) => e.kind === 'drop');
+  for (const c of r.events.filter((e) => e.kind === 'claimed')) assert.ok(dropped.some((d) => d.start === c.start), `the job at ${c.start} taken back was not dropped`);
+  for (const d of dropped) assert.ok(r.events.some((e) => e.kind === 'here' && e.start === d.start), `a dropped job at ${d.start} was not done here`);
+});
+
+it('stragglers: a running job far past its worker\'s speed is redone here; its late answer is dropped and its slot zeroed', async () => {
+  const r = recorder();
+  const n = 8 * MiB;
+  // Jobs take 1 ms, but one stalls for 400 ms after it started (the OS is not running the worker).
+  let count = 0;
+  const w = new FakeWorker(0, (_, job) => {
+    job.start();
+    setTimeout(() => job.done(), ++count === 3 ? 400 : 1);
+  }, 1);
+  const t0 = now();
+  const list = await runPieces(pieces(n), asWorkers([w]), r.work);
+  const ms = now() - t0;
+  coversOnce('redone', list, n, r.events);
+  assert.ok(ms < 300, `the call waited for the stalled job: ${ms.toFixed(0)} ms`);
+  await sleep(450);
+  assert.equal(r.discarded, 1, 'the stalled job\'s late answer was not dropped');
+});
+
+it('a job that writes the caller\'s memory is never abandoned while it runs: the call waits for its answer', async () => {
+  const r = recorder(true);
+  const n = 6 * MiB;
+  let count = 0;
+  const w = new FakeWorker(0, (_, job) => {
+    job.start();
+    setTimeout(() => job.done(), ++count === 1 ? 150 : 1);
+  }, 1);
+  const t0 = now();
+  const list = await runPieces(pieces(n), asWorkers([w]), r.work);
+  const ms = now() - t0;
+  coversOnce('direct', list, n, r.events);
+  assert.ok(ms >= 140, `resolved after ${ms.toFixed(0)} ms while a job writing the caller's memory was running`);
+  assert.equal(r.discarded, 0);
+});
+
+it('a lost worker: its pieces are redone here; one that wrote the caller\'s memory is waited for until it has stopped', async () => {
+  for (const direct of [false, true]) {
+    const r = recorder(direct);
+    const n = 6 * MiB;
+    const w = new FakeWorker(0, (_, job) => {
+      job.start();
+      setTimeout(() => job.fail(), 2);
+    });
+    let stoppedAt = 0;
+    w.stopped = sleep(100).then(() => void (stoppedAt = now()));
+    const list = await runPieces(pieces(n), asWorkers([w]), r.work);
+    const end = now();
+    coversOnce(`lost (direct: ${direct})`, list, n, r.events);
+    if (direct) assert.ok(stoppedAt > 0 && end >= stoppedAt, 'resolved before the lost worker had stopped');
+    else await w.stopped;
+  }
+});
+
+it('an error on the calling thread rejects the call once every job given is answered or taken back', async () => {
+  for (const direct of [false, true]) {
+    let answeredAt = 0;
+    const r = recorder(direct, true, (p) => {
+      if (p.start >= 3 * MiB) throw new TypeError('the input or output was detached while the call ran');
+    });
+    const w = new FakeWorker(0, (_, job) => {
+      job.start();
+      setTimeout(() => {
+        answeredAt = now();
+        job.done();
+      }, 60);
+    });
+    await assert.rejects(runPieces(pieces(8 * MiB), asWorkers([w]), r.work), /detached/);
+    if (direct) assert.ok(answeredAt > 0 && w.busy === 0, 'rejected while a job writing the caller\'s memory was in flight');
+    await sleep(100);
+  }
+});
+
+it('with no workers, every piece is done here, in short pieces', async () => {
+  const r = recorder();
+  const n = 3 * MiB + 5;
+  const list = await runPieces(pieces(n), [], r.work);
+  coversOnce('alone', list, n, r.events);
+  assert.ok(r.events.every((e) => e.kind === 'here'));
+  assert.ok(list.length > 3, 'the calling thread did not cut its pieces short');
+});
+
+it('a core shared: once the process gets about one core between its threads, no more pieces go to the workers, for a while', async () => {
+  const clock = contention.cpu;
+  /** The calling thread's own pieces take real time: 1 ms per MiB, about a third slower than the fake worker. */
+  const spin = (p: Piece) => {
+    const until = now() + p.length / MiB;
+    while (now() < until);
+  };
+  const given = (r: Recorder) => r.events.filter((e) => e.kind === 'give').reduce((sum, e) => sum + e.length, 0);
+  const n = 96 * MiB;
+  try {
+    // A process that gets as much CPU time as wall time: one core for both threads.
+    const base = now();
+    contention.cpu = () => now() - base;
+    contention.starvedUntil = 0;
+    const one = recorder(false, true, spin);
+    const list = await runPieces(pieces(n), asWorkers([new FakeWorker(0, answersAfter(2))]), one.work);
+    coversOnce('one core', list, n, one.events);
+    assert.ok(contention.starvedUntil > now(), 'the judgement does not hold for the next calls');
+    assert.equal(P.status().contended, true, 'status() does not say that calls leave the workers out');
+    // The next call gives the workers nothing.
+    const next = recorder();
+    await runPieces(pieces(8 * MiB), asWorkers([new FakeWorker(0, answersAfter(2))]), next.work);
+    assert.equal(given(next), 0, 'the next call used the workers');
+    // Two cores' worth of CPU time: the workers keep getting pieces.
+    contention.cpu = () => 2 * (now() - base);
+    contention.starvedUntil = 0;
+    assert.equal(P.status().contended, false);
+    const two = recorder(false, true, spin);
+    await runPieces(pieces(n), asWorkers([new FakeWorker(0, answersAfter(2))]), two.work);
+    assert.ok(given(two) > 2 * given(one), `the workers got ${given(two) / MiB} MiB with two cores, ${given(one) / MiB} MiB with one`);
+    assert.ok(given(one) < n / 4, `with one core the workers still got ${given(one) / MiB} MiB of ${n / MiB}`);
+  } finally {
+    contention.cpu = clock;
+    contention.starvedUntil = 0;
+  }
+});
