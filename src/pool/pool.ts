@@ -383,7 +383,9 @@ export class PoolWorker {
 
   /** Zeroes the free slots' data (a call's last step; slots still busy are zeroed by the call they belong to). */
   zeroSlots(): void {
-    for (const i of this.free) zeroize(this.slots[i]!.subarray(0, this.dirty));
+    // A slot still transferred to an ended worker (its job was pending at terminate()) is a view
+    // of a detached buffer, with nothing here to zero: WebKit's subarray() throws on one.
+    for (const i of this.free) if (this.slots[i]!.byteLength > 0) zeroize(this.slots[i]!.subarray(0, this.dirty));
     if (this.pending.size === 0 && this.held === 0) this.dirty = 0;
   }
 
