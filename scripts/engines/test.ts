@@ -39,6 +39,12 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/runtime.test.ts': 'starts fresh processes of the runtime (node:child_process)',
   'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
+  ...Object.fromEntries(
+    ['test/package/declarations.test.ts', 'test/package/docs.test.ts', 'test/package/readme.test.ts'].map((f) => [
+      f,
+      "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node",
+    ]),
+  ),
 };
 /** And those that cannot run in a shell (Hermes): they need the pool's workers. */
 const NO_THREADS = 'tests the worker pool, and Hermes has no threads (test/parallel/no-threads.test.ts runs instead)';

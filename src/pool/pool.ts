@@ -136,6 +136,7 @@ const EMPTY = new Uint8Array(0);
  * One-shot calls never see it: the calling thread redoes their pieces.
  */
 export class WorkerLostError extends Error {
+  /** An error whose message says which worker was lost and why. */
   constructor(message: string) {
     super(message);
     this.name = 'WorkerLostError';
@@ -382,7 +383,9 @@ export class PoolWorker {
 
   /** Zeroes the free slots' data (a call's last step; slots still busy are zeroed by the call they belong to). */
   zeroSlots(): void {
-    for (const i of this.free) zeroize(this.slots[i]!.subarray(0, this.dirty));
+    // A slot still transferred to an ended worker (its job was pending at terminate()) is a view
+    // of a detached buffer, with nothing here to zero: WebKit's subarray() throws on one.
+    for (const i of this.free) if (this.slots[i]!.byteLength > 0) zeroize(this.slots[i]!.subarray(0, this.dirty));
     if (this.pending.size === 0 && this.held === 0) this.dirty = 0;
   }
 
@@ -409,6 +412,7 @@ export class PoolWorker {
   }
 }
 
+/** What status() and warm() tell of the pool of fourfold/parallel. */
 export interface PoolStatus {
   /** Workers started (ready or starting). */
   workers: number;
