@@ -13,7 +13,8 @@ export interface PoolOptions {
    * thread only); undefined restores the default (the logical cores less
    * one). Counts above the logical cores are taken as the logical cores:
    * more threads than cores cannot run at once, and each costs memory.
-   * Lowering it ends the workers beyond the new count once they are idle.
+   * Lowering it ends the workers beyond the new count once they have been
+   * idle for a second.
    */
   workers?: number;
   /**

@@ -64,6 +64,9 @@ export function setWorkerUrl(url: string | URL | undefined): void {
  */
 const DENO_IDLE_MS = 250;
 
+/** How long a worker beyond a lowered size may stay idle before it ends. */
+const RETIRE_MS = 1000;
+
 /** How long a terminated Web Worker may still run (it finishes the WebAssembly call it is in). */
 const STOP_MS = 1000;
 
@@ -494,12 +497,22 @@ export class Pool {
     return this.grow(this.workers.length + 1).at(-1);
   }
 
-  /** A worker's job ended or its state was released: one retiring ends once it is idle. */
+  /**
+   * A worker's job ended or its state was released: one retiring ends once
+   * it has been idle for RETIRE_MS (a size raised again meanwhile keeps it:
+   * starting a worker costs tens of milliseconds).
+   */
   settled(w: PoolWorker): void {
-    if (w.retiring && !w.busy) this.retire(w);
+    if (!w.retiring || w.busy) return;
+    const timer = setTimeout(() => {
+      if (w.retiring && !w.busy) this.retire(w);
+    }, RETIRE_MS);
+    // Not a reason for a process to stay alive (Node, Bun; Deno's timers).
+    (timer as { unref?: () => void }).unref?.();
+    (globalThis as { Deno?: DenoTimers }).Deno?.unrefTimer(timer as unknown as number);
   }
 
-  /** The workers beyond the pool's size, after configure() lowered it, take no more jobs, and end once idle. */
+  /** The workers beyond the pool's size, after configure() lowered it, take no more jobs, and end once idle for RETIRE_MS. */
   trim(): void {
     for (const w of this.workers.slice(this.size)) {
       w.retiring = true;
