@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { engineLabel, parseReport, type EngineReport, type Report } from './report/json.js';
 import { renderHtml } from './report/html.js';
-import { scalingPoints, scalingSize } from './report/scaling.js';
+import { reportScalingPoints } from './report/scaling.js';
 import { bestPeer, formatRate, formatSize, summarySizes } from './report/summary.js';
 
 /** [op, size]: the columns of the table. */
@@ -59,8 +59,8 @@ function cell(engine: EngineReport, op: string, size: number): string {
 }
 
 /** fourfold/parallel's speedup for SCALING_OP on the most threads timed: '1.62× on 2 (shared 1.71×)'. */
-function scalingCell(engine: EngineReport): string {
-  const points = scalingPoints(engine).filter((p) => p.op === SCALING_OP);
+function scalingCell(device: Device): string {
+  const points = reportScalingPoints(device.report, device.engine).filter((p) => p.op === SCALING_OP);
   if (points.length === 0) return '';
   const most = Math.max(...points.map((p) => p.threads));
   const plain = points.find((p) => p.threads === most && !p.shared);
@@ -69,12 +69,12 @@ function scalingCell(engine: EngineReport): string {
 }
 
 export function mergedMarkdown(all: readonly Device[]): string {
-  const size = all.map((d) => scalingSize(d.engine)).find((s) => s !== undefined);
+  const size = all.flatMap((d) => reportScalingPoints(d.report, d.engine)).find((p) => p.op === SCALING_OP)?.size;
   const scalingHeader = `all cores: ${SCALING_OP} ${size === undefined ? '' : formatSize(size)}`;
   const lines = [
     `| device | ${COLUMNS.map(([op, size]) => `${op} ${formatSize(size)}`).join(' | ')} | ${scalingHeader} |`,
     `|---|${COLUMNS.map(() => '---:').join('|')}|---:|`,
-    ...all.map((d) => `| ${d.label} | ${COLUMNS.map(([op, size]) => cell(d.engine, op, size)).join(' | ')} | ${scalingCell(d.engine)} |`),
+    ...all.map((d) => `| ${d.label} | ${COLUMNS.map(([op, size]) => cell(d.engine, op, size)).join(' | ')} | ${scalingCell(d)} |`),
     '',
     "Cells: fourfold's median MB/s (10^6 bytes/s) · the fastest peer's time per call over fourfold's in the same run (above 1×, fourfold is faster). " +
       `All cores: fourfold/parallel's speedup over the synchronous function on the most threads the run had (plain arrays; SharedArrayBuffer input and output in parentheses).`,

@@ -1,5 +1,6 @@
 /** results.json: the whole run, every sample, and the figures derived from them. */
 import type { BenchConfig, EngineResult, PoolState } from '../core/types.js';
+import type { ScalingPoint } from './scaling.js';
 import type { CodeSizeResult } from '../node/code-size.js';
 import type { Machine } from '../node/machine.js';
 import type { SetupResult } from '../node/setup.js';
@@ -51,12 +52,16 @@ export interface Environment {
 export interface PageRun {
   readonly mode: 'quick' | 'full';
   readonly environment: Environment;
-  /** The all-cores part: its configuration, the thread counts it asked for, and the pool at its end. */
+  /** The all-cores part: its configuration, the thread counts it asked for, and the workers that started. */
   readonly scaling: {
+    /** The configuration of the largest thread count's case (each count is a case of its own, and the others differ in the worker count only). */
     readonly config?: BenchConfig;
     /** Threads timed: the measuring thread and n - 1 pool workers. */
     readonly threads: readonly number[];
+    /** The pool once its workers had started, before the part ran (it ends idle workers when its size is lowered). */
     readonly pool?: PoolState;
+    /** The speedups, each from its thread count's own case (the cases in engines[] pool the synchronous function's samples over them). */
+    readonly points?: readonly ScalingPoint[];
     readonly error?: string;
   };
   /** The page's messages about this browser (no SIMD, not isolated, a peer that did not load...). */

@@ -8,16 +8,19 @@
  * every call, as 'fourfold' does; a shared one writes into the caller's
  * output, as 'fourfold (output)' does where the op has that column
  * (a hash has no output to allocate: 'fourfold'). The benchmark page
- * draws it against the ideal line (speedup = threads); bench/merge.ts
- * tabulates it per device.
+ * times each thread count in a case of its own, and keeps the points it
+ * took from each (PageRun.scaling.points); it draws them against the ideal
+ * line (speedup = threads), and bench/merge.ts tabulates them per device.
  */
 import { parseWorkerColumn } from '../core/libraries.js';
-import type { EngineReport } from './json.js';
+import type { EngineReport, Report } from './json.js';
 import { formatSize, formatTime } from './summary.js';
 import { lineChart, type Series } from './svg.js';
 
 export interface ScalingPoint {
   readonly op: string;
+  /** Message bytes per call. */
+  readonly size: number;
   readonly shared: boolean;
   /** The calling thread and the pool's workers. */
   readonly threads: number;
@@ -36,15 +39,14 @@ export function scalingPoints(engine: EngineReport, size?: number): ScalingPoint
     const { workers, shared } = parseWorkerColumn(c.library)!;
     const sync = (shared ? timed(c.op, 'fourfold (output)') : undefined) ?? timed(c.op, 'fourfold');
     if (sync === undefined) continue;
-    points.push({ op: c.op, shared, threads: workers + 1, ns: c.ns!.median, speedup: sync.ns!.median / c.ns!.median });
+    points.push({ op: c.op, size: at, shared, threads: workers + 1, ns: c.ns!.median, speedup: sync.ns!.median / c.ns!.median });
   }
   return points.sort((a, b) => a.op.localeCompare(b.op) || Number(a.shared) - Number(b.shared) || a.threads - b.threads);
 }
 
-/** The size the worker-count columns were timed at, if any. */
-export function scalingSize(engine: EngineReport): number | undefined {
-  const sizes = engine.cases.filter((c) => parseWorkerColumn(c.library) !== undefined).map((c) => c.size);
-  return sizes.length === 0 ? undefined : Math.max(...sizes);
+/** A report's points: the page's, each from its thread count's own case; else those of its engine's cases. */
+export function reportScalingPoints(report: Report, engine: EngineReport): readonly ScalingPoint[] {
+  return report.page?.scaling.points ?? scalingPoints(engine);
 }
 
 const opColors: Record<string, string> = {
@@ -71,10 +73,9 @@ function legendRows(names: readonly string[], width: number): number {
 }
 
 /** Speedup against threads, one line per op and memory (shared dashed), with the ideal line; log2 on both axes, so the ideal is the diagonal. */
-export function scalingChart(engine: EngineReport, options: { title: string; width: number; height?: number }): string | undefined {
-  const points = scalingPoints(engine);
+export function scalingChart(points: readonly ScalingPoint[], options: { title: string; width: number; height?: number }): string | undefined {
   if (points.length === 0) return undefined;
-  const size = scalingSize(engine)!;
+  const size = points[0]!.size;
   const threads = [...new Set(points.map((p) => p.threads))].sort((a, b) => a - b);
   const most = Math.max(2, ...threads);
   const ops = [...new Set(points.map((p) => p.op))];

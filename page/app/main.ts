@@ -11,10 +11,11 @@
 import type { EngineResult, PoolState } from '../../bench/core/types.js';
 import { EngineCollector } from '../../bench/report/collector.js';
 import type { Report, RunStatus } from '../../bench/report/json.js';
+import type { ScalingPoint } from '../../bench/report/scaling.js';
 import { detectEnvironment, notices, refineEnvironment, type Environment, type Notice } from './environment.js';
 import type { MeasureMessage, MeasureRequest, Phase } from './measure.js';
 import { oneCoreConfig, scalingConfig, threadCounts, type Mode } from './plan.js';
-import { browserId, pageReport, runNotices } from './results.js';
+import { browserId, joinRuns, pageReport, runNotices } from './results.js';
 import { decodeHash, encodeHash, expand, summarize } from './share.js';
 import { environmentHtml, noticesHtml, resultHtml } from './view.js';
 
@@ -81,6 +82,8 @@ interface Run {
   readonly finals: Partial<Record<Phase, EngineResult>>;
   allCoresSkipped?: string;
   pool?: PoolState;
+  /** The all-cores speedups, each thread count's from its own case. */
+  readonly points: ScalingPoint[];
   stop: () => void;
   ended: boolean;
 }
@@ -90,7 +93,9 @@ let run: Run | undefined;
 /** The results so far (each part: its final result, else what it sent). */
 function reportOf(r: Run, state: RunStatus): Report {
   const oneCore = r.finals['one-core'] ?? r.collectors['one-core'].partial();
-  const allCores = r.finals['all-cores'] ?? r.collectors['all-cores'].partial();
+  // A stopped run's all-cores part: the thread counts' cases so far, the synchronous function's pooled (joinRuns).
+  const partial = r.collectors['all-cores'].partial();
+  const allCores = r.finals['all-cores'] ?? (partial === undefined ? undefined : joinRuns([partial]));
   const versions = FOURFOLD_PAGE_VERSIONS;
   const shared = environment.sharedMemory;
   return pageReport({
@@ -102,9 +107,11 @@ function reportOf(r: Run, state: RunStatus): Report {
     address: location.origin + location.pathname,
     oneCore: { result: oneCore, config: oneCoreConfig(r.mode, versions) },
     allCores: {
-      ...(allCores === undefined ? {} : { result: allCores, config: scalingConfig(r.mode, r.threads, shared, versions) }),
+      // The settings of the largest thread count's case (the others differ in their worker count only).
+      ...(allCores === undefined ? {} : { result: allCores, config: scalingConfig(r.mode, Math.max(...r.threads), shared, versions) }),
       threads: r.threads,
       ...(r.pool === undefined ? {} : { pool: r.pool }),
+      ...(r.points.length === 0 ? {} : { points: r.points }),
       ...(r.allCoresSkipped === undefined ? {} : { error: r.allCoresSkipped }),
     },
     notices: [...notices(environment), ...r.notices, ...runNotices(oneCore, environment)],
@@ -165,6 +172,9 @@ function onMessage(r: Run, m: MeasureMessage): void {
     case 'phase-done':
       r.finals[m.phase] = m.result;
       show(reportOf(r, 'running'), false);
+      break;
+    case 'points':
+      r.points.push(...m.points);
       break;
     case 'all-cores-skipped':
       r.allCoresSkipped = m.reason;
@@ -231,6 +241,7 @@ async function start(mode: Mode): Promise<void> {
     threads: threadCounts(environment.cores),
     collectors: { 'one-core': new EngineCollector(browserId(environment)), 'all-cores': new EngineCollector(browserId(environment)) },
     notices: [],
+    points: [],
     finals: {},
     stop: () => {},
     ended: false,

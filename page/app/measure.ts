@@ -10,7 +10,10 @@ import * as parallel from 'fourfold/parallel';
 import { describeError } from '../../bench/core/errors.js';
 import { runBenchmark } from '../../bench/core/run.js';
 import type { EngineResult, PoolState, Progress } from '../../bench/core/types.js';
+import { scalingPoints, type ScalingPoint } from '../../bench/report/scaling.js';
+import { summarizeCase } from '../../bench/report/summary.js';
 import { oneCoreConfig, scalingConfig, type Mode } from './plan.js';
+import { joinRuns } from './results.js';
 
 export type Phase = 'one-core' | 'all-cores';
 
@@ -25,6 +28,8 @@ export interface MeasureRequest {
 export type MeasureMessage =
   | { readonly type: 'progress'; readonly phase: Phase; readonly progress: Progress }
   | { readonly type: 'phase-done'; readonly phase: Phase; readonly result: EngineResult }
+  /** One thread count of the all-cores part done: its speedups, from its own case. */
+  | { readonly type: 'points'; readonly points: readonly ScalingPoint[] }
   /** The all-cores part did not run, or its workers did not all start: why. */
   | { readonly type: 'all-cores-skipped'; readonly reason: string; readonly pool?: PoolState }
   | { readonly type: 'done'; readonly pool?: PoolState }
@@ -32,8 +37,13 @@ export type MeasureMessage =
 
 const MiB = 1 << 20;
 
-/** Whether the pool can start `workers` workers here: one call on a small input, then its status. */
-async function probePool(workers: number): Promise<{ ok: true } | { ok: false; reason: string; pool: PoolState }> {
+const poolState = (): PoolState => {
+  const status = parallel.status();
+  return { workers: status.workers, ready: status.ready, jobs: status.jobs, shared: status.shared, ...(status.failure === undefined ? {} : { failure: status.failure }) };
+};
+
+/** Whether the pool can start `workers` workers here: one call on a small input, then its status (the workers that started). */
+async function probePool(workers: number): Promise<{ ok: true; pool: PoolState } | { ok: false; reason: string; pool: PoolState }> {
   parallel.configure({ workers });
   const data = new Uint8Array(4 * MiB);
   await parallel.chacha20(new Uint8Array(32), new Uint8Array(12), data);
@@ -42,11 +52,10 @@ async function probePool(workers: number): Promise<{ ok: true } | { ok: false; r
     await new Promise((resolve) => setTimeout(resolve, 100));
     await parallel.chacha20(new Uint8Array(32), new Uint8Array(12), data);
   }
-  const status = parallel.status();
-  const pool: PoolState = { workers: status.workers, ready: status.ready, jobs: status.jobs, shared: status.shared, ...(status.failure === undefined ? {} : { failure: status.failure }) };
-  if (status.failure !== undefined) return { ok: false, reason: `fourfold/parallel could not start a worker here (${status.failure})`, pool };
-  if (status.ready < workers) return { ok: false, reason: `fourfold/parallel started ${status.ready} of ${workers} workers within 5 s`, pool };
-  return { ok: true };
+  const pool = poolState();
+  if (pool.failure !== undefined) return { ok: false, reason: `fourfold/parallel could not start a worker here (${pool.failure})`, pool };
+  if (pool.ready < workers) return { ok: false, reason: `fourfold/parallel started ${pool.ready} of ${workers} workers within 5 s`, pool };
+  return { ok: true, pool };
 }
 
 export async function measure(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<void> {
@@ -72,12 +81,21 @@ export async function measure(request: MeasureRequest, post: (message: MeasureMe
       post({ type: 'done', pool: probe.pool });
       return;
     }
-    const shared = parallel.status().shared;
-    const config = scalingConfig(request.mode, request.threads, shared, { ...request.versions });
-    const allCores = await runBenchmark(config, (progress) => post({ type: 'progress', phase: 'all-cores', progress }));
-    post({ type: 'phase-done', phase: 'all-cores', result: allCores });
-    const status = parallel.status();
-    post({ type: 'done', pool: { workers: status.workers, ready: status.ready, jobs: status.jobs, shared: status.shared, ...(status.failure === undefined ? {} : { failure: status.failure }) } });
+    // A case per thread count, fewest first: the pool ends the workers beyond a lowered size, so
+    // counts interleaved in one case would restart workers between samples (plan.ts).
+    const shared = probe.pool.shared;
+    const runs: EngineResult[] = [];
+    for (const [i, n] of request.threads.entries()) {
+      const config = scalingConfig(request.mode, n, shared, { ...request.versions });
+      const label = `${n} thread${n === 1 ? '' : 's'}`;
+      const share = (fraction: number) => (i + fraction) / request.threads.length;
+      const run = await runBenchmark(config, (progress) => post({ type: 'progress', phase: 'all-cores', progress: { ...progress, fraction: share(progress.fraction), label: `${label}, ${progress.label}` } }));
+      runs.push(run);
+      post({ type: 'points', points: scalingPoints({ ...run, cases: run.cases.map(summarizeCase), sweeps: [] }) });
+    }
+    post({ type: 'phase-done', phase: 'all-cores', result: joinRuns(runs) });
+    // The workers that started, as the probe found them (the pool ends idle ones when its size is lowered).
+    post({ type: 'done', pool: probe.pool });
     parallel.terminate();
   } catch (cause) {
     post({ type: 'failed', error: describeError(cause) });

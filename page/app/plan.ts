@@ -107,26 +107,31 @@ export function oneCoreConfig(mode: Mode, versions: Record<string, string>): Ben
 }
 
 /**
- * fourfold against fourfold/parallel with n - 1 workers for each thread
- * count n (the measuring thread works too), all interleaved in one case
- * per op; `shared`: also with input and output on SharedArrayBuffers, and
- * the synchronous function writing into a caller-supplied output, which
- * like them allocates nothing per call (report/scaling.ts). As
- * `npm run bench -- --profile=parallel` times them: one call per sample
- * after a warm-up of three, the synchronous function the reference for
- * the bytes.
+ * One case per op for a thread count n: fourfold against fourfold/parallel
+ * with n - 1 workers (the measuring thread works too); `shared`: also with
+ * input and output on SharedArrayBuffers, and the synchronous function
+ * writing into a caller-supplied output, which like them allocates
+ * nothing per call (report/scaling.ts). As `npm run bench --
+ * --profile=parallel` times them: one call per sample after a warm-up of
+ * three, the synchronous function the reference for the bytes.
+ *
+ * The thread counts are cases of their own, run fewest first: the pool
+ * ends workers beyond a size that configure() lowers, so worker counts
+ * interleaved in one case would restart workers between samples and time
+ * their start. The synchronous function is timed in every case, and its
+ * samples are pooled over them (results.ts joinRuns).
  */
-export function scalingConfig(mode: Mode, threads: readonly number[], shared: boolean, versions: Record<string, string>): BenchConfig {
-  const workers = threads.map((n) => n - 1);
+export function scalingConfig(mode: Mode, threads: number, shared: boolean, versions: Record<string, string>): BenchConfig {
+  const workers = threads - 1;
   return sizesOnly(
     {
       ops: SCALING_OPS,
       // fourfold (output): the synchronous function into a caller-supplied output, the baseline of the shared columns.
-      libs: ['fourfold', ...(shared ? ['fourfold (output)'] : []), ...workers.map(workerColumn), ...(shared ? workers.map(sharedWorkerColumn) : [])],
+      libs: ['fourfold', ...(shared ? ['fourfold (output)'] : []), workerColumn(workers), ...(shared ? [sharedWorkerColumn(workers)] : [])],
       references: ['fourfold'],
       sizes: [SCALING_SIZE],
       capMs: 120_000,
-      parallel: { workerCounts: workers, chartSize: SCALING_SIZE, taskSize: SCALING_SIZE, taskCalls: 0 },
+      parallel: { workerCounts: [workers], chartSize: SCALING_SIZE, taskSize: SCALING_SIZE, taskCalls: 0 },
       versions,
     },
     mode === 'quick' ? { warmupMs: 0, sampleMs: 1, samples: 3, minSamples: 3, budgetMs: 1500 } : { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 4000 },

@@ -4,9 +4,10 @@
  * device as a web page sees it for the machine, and the page's own
  * account (mode, environment, the all-cores part, its notices).
  */
-import type { BenchConfig, EngineResult, PoolState } from '../../bench/core/types.js';
+import type { BenchConfig, CaseResult, EngineResult, PoolState } from '../../bench/core/types.js';
 import { buildReport, type Environment, type PageRun, type Report, type RunStatus } from '../../bench/report/json.js';
 import type { Machine } from '../../bench/node/machine.js';
+import type { ScalingPoint } from '../../bench/report/scaling.js';
 import type { Notice } from './environment.js';
 import { PEER_PACKAGES, type Mode } from './plan.js';
 
@@ -22,6 +23,34 @@ export function joinParts(oneCore: EngineResult, allCores: EngineResult | undefi
     seconds: oneCore.seconds + allCores.seconds,
     ...(oneCore.interrupted === true || allCores.interrupted === true ? { interrupted: true } : {}),
     ...(oneCore.sink !== undefined && allCores.sink !== undefined ? { sink: oneCore.sink ^ allCores.sink } : {}),
+  };
+}
+
+/**
+ * Several runs of the core as one result: their cases, with the cases a
+ * column had in more than one run (the synchronous function, timed in
+ * every thread count's case of the all-cores part) pooled into one, its
+ * samples joined; the libraries of all; the warnings of all.
+ */
+export function joinRuns(runs: readonly EngineResult[]): EngineResult {
+  const first = runs[0]!;
+  const cases = new Map<string, CaseResult>();
+  for (const c of runs.flatMap((r) => r.cases)) {
+    const key = `${c.part} ${c.op} ${c.library} ${c.size} ${c.offset} ${c.keys}`;
+    const seen = cases.get(key);
+    // A timed case pools with a timed one; a capped or failed one gives way to a timed one.
+    if (seen === undefined || seen.nsPerCall.length === 0) cases.set(key, c);
+    else if (c.nsPerCall.length > 0) cases.set(key, { ...seen, callsPerSample: Math.max(seen.callsPerSample, c.callsPerSample), nsPerCall: [...seen.nsPerCall, ...c.nsPerCall] });
+  }
+  const libraries = [...new Map(runs.flatMap((r) => r.libraries).map((l) => [l.name, l])).values()];
+  return {
+    ...first,
+    libraries,
+    cases: [...cases.values()],
+    warnings: [...new Set(runs.flatMap((r) => r.warnings))],
+    seconds: runs.reduce((sum, r) => sum + r.seconds, 0),
+    ...(runs.some((r) => r.interrupted === true) ? { interrupted: true } : {}),
+    ...(runs.every((r) => r.sink !== undefined) ? { sink: runs.reduce((x, r) => x ^ r.sink!, 0) } : {}),
   };
 }
 
@@ -91,7 +120,14 @@ export interface Finished {
   readonly address: string;
   /** The one-core part's configuration (the report's settings), and what it measured (nothing yet, if stopped before its first result). */
   readonly oneCore: { readonly result: EngineResult | undefined; readonly config: BenchConfig };
-  readonly allCores: { readonly result?: EngineResult; readonly config?: BenchConfig; readonly threads: readonly number[]; readonly pool?: PoolState; readonly error?: string };
+  readonly allCores: {
+    readonly result?: EngineResult;
+    readonly config?: BenchConfig;
+    readonly threads: readonly number[];
+    readonly pool?: PoolState;
+    readonly points?: readonly ScalingPoint[];
+    readonly error?: string;
+  };
   readonly notices: readonly Notice[];
 }
 
@@ -106,6 +142,7 @@ export function pageReport(run: Finished): Report {
       ...(run.allCores.config === undefined ? {} : { config: run.allCores.config }),
       threads: run.allCores.threads,
       ...(run.allCores.pool === undefined ? {} : { pool: run.allCores.pool }),
+      ...(run.allCores.points === undefined ? {} : { points: run.allCores.points }),
       ...(run.allCores.error === undefined ? {} : { error: run.allCores.error }),
     },
     notices: run.notices.map((n) => n.text),

@@ -34,6 +34,8 @@ export interface Summary {
   readonly c: readonly (readonly number[])[];
   /** Thread counts the all-cores part asked for. */
   readonly h: readonly number[];
+  /** Its points: [op, size, shared (1) or not (0), threads, speedup, ns]. */
+  readonly p?: readonly (readonly number[])[];
   /** Why the all-cores part has no points, if it has none. */
   readonly x?: string;
 }
@@ -54,6 +56,8 @@ export function summarize(report: Report): Summary {
     cells.get(key)!.push(l.indexOf(c.library), c.ns !== undefined ? rounded(c.ns.median) : -rounded(c.capped!.nsPerCall));
   }
   const fourfold = engine?.libraries.find((lib) => lib.name === 'fourfold' || lib.name === 'fourfold-js')?.version ?? '';
+  const points = report.page?.scaling.points ?? [];
+  const index = (list: (string | number)[], item: string | number) => (list.includes(item) ? list.indexOf(item) : list.push(item) - 1);
   return {
     v: 1,
     d: report.date.slice(0, 16),
@@ -67,6 +71,7 @@ export function summarize(report: Report): Summary {
     z,
     c: [...cells.values()],
     h: report.page?.scaling.threads ?? [],
+    ...(points.length === 0 ? {} : { p: points.map((p) => [index(o, p.op), index(z, p.size), p.shared ? 1 : 0, p.threads, rounded(p.speedup), rounded(p.ns)]) }),
     ...(report.page?.scaling.error === undefined ? {} : { x: report.page.scaling.error }),
   };
 }
@@ -123,7 +128,16 @@ export function expand(s: Summary): Report {
     },
     engines: [engine],
     warnings: [],
-    page: { mode: s.m, environment: s.e, scaling: { threads: s.h, ...(s.x === undefined ? {} : { error: s.x }) }, notices: [] },
+    page: {
+      mode: s.m,
+      environment: s.e,
+      scaling: {
+        threads: s.h,
+        ...(s.p === undefined ? {} : { points: s.p.map(([op, size, shared, threads, speedup, ns]) => ({ op: s.o[op!]!, size: s.z[size!]!, shared: shared === 1, threads: threads!, speedup: speedup!, ns: ns! })) }),
+        ...(s.x === undefined ? {} : { error: s.x }),
+      },
+      notices: [],
+    },
   };
 }
 

@@ -8,7 +8,7 @@
  */
 import { summaryChart } from '../../bench/report/charts.js';
 import { engineLabel, type EngineReport, type Report } from '../../bench/report/json.js';
-import { scalingChart, scalingPoints, scalingSize } from '../../bench/report/scaling.js';
+import { reportScalingPoints, scalingChart } from '../../bench/report/scaling.js';
 import { bestPeer, formatRate, formatSize, formatTime, isFourfold, type CaseSummary } from '../../bench/report/summary.js';
 import { escapeXml as esc } from '../../bench/report/svg.js';
 import type { Environment, Notice } from './environment.js';
@@ -111,10 +111,10 @@ export function scalingHtml(report: Report, engine: EngineReport | undefined, wi
   const scaling = report.page?.scaling;
   if (scaling?.error !== undefined) parts.push(`<p class="notice warn">${esc(`No all-cores figures: ${scaling.error}.`)}</p>`);
   if (engine === undefined) return parts.join('');
-  const chart = scalingChart(engine, { title: 'fourfold/parallel: speedup against threads', width });
+  const points = reportScalingPoints(report, engine);
+  const chart = scalingChart(points, { title: 'fourfold/parallel: speedup against threads', width });
   if (chart === undefined) return parts.join('');
   parts.push(`<div class="chart">${chart}</div>`);
-  const points = scalingPoints(engine);
   const threads = [...new Set(points.map((p) => p.threads))].sort((a, b) => a - b);
   const missing = (scaling?.threads ?? []).filter((n) => !threads.includes(n));
   if (missing.length > 0) parts.push(`<p class="notice warn">${esc(`Not measured: ${missing.join(', ')} threads (the run stopped first, or the workers did not start).`)}</p>`);
@@ -126,7 +126,7 @@ export function scalingHtml(report: Report, engine: EngineReport | undefined, wi
       return p === undefined ? '<td>—</td>' : `<td title="${esc(formatTime(p.ns))}">${p.speedup.toFixed(2)}×</td>`;
     }).join('')}</tr>`;
   });
-  const size = scalingSize(engine)!;
+  const size = points[0]!.size;
   parts.push(
     `<div class="scroll"><table class="results"><caption>${esc(`Speedup over the synchronous function, ${formatSize(size)}, by threads`)}</caption>` +
       `<thead><tr><th>operation</th><th>memory</th>${threads.map((n) => `<th>${n}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`,

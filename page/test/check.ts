@@ -124,6 +124,7 @@ export function checkResults(report: Report | undefined, expected: Expected): st
   const started = asked.filter((n) => n - 1 <= ready);
   if (started.length === 0) problems.push('all cores: no thread count could start');
   const shared = env.sharedMemory && scaling.pool?.shared === true;
+  const points = scaling.points ?? [];
   for (const op of SCALING_OPS) {
     const sync = find(op, SCALING_SIZE, 'fourfold');
     if (sync?.ns === undefined || sync.checkedBy !== 'fourfold') problems.push(`all cores, ${op}: no timed synchronous reference`);
@@ -133,6 +134,7 @@ export function checkResults(report: Report | undefined, expected: Expected): st
         const what = `all cores, ${op}, ${n} thread${n === 1 ? '' : 's'}${memory ? ', SharedArrayBuffer' : ''}`;
         if (c?.ns === undefined) problems.push(`${what}: no point${c?.error !== undefined ? ` (${c.error})` : ''}`);
         else if (c.checkedBy !== 'fourfold') problems.push(`${what}: bytes not checked against the synchronous function`);
+        else if (!points.some((p) => p.op === op && p.shared === memory && p.threads === n && p.speedup > 0 && Number.isFinite(p.speedup))) problems.push(`${what}: timed, but no speedup from its case`);
       }
     }
     if (!shared && engine.cases.some((x) => x.op === op && parseWorkerColumn(x.library)?.shared === true)) problems.push(`all cores, ${op}: SharedArrayBuffer points on a page that cannot share memory`);

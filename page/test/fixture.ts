@@ -6,6 +6,7 @@
 import { sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
 import { megabytesPerSecond } from '../../bench/core/stats.js';
 import type { Environment, Report } from '../../bench/report/json.js';
+import { scalingPoints } from '../../bench/report/scaling.js';
 import type { CaseSummary } from '../../bench/report/summary.js';
 import { oneCoreConfig, opsOf, REFERENCE_OPS, SCALING_OPS, SCALING_SIZE, SIZES, threadCounts, type Mode } from '../app/plan.js';
 import { pageReport } from '../app/results.js';
@@ -67,20 +68,16 @@ export function completeReport(mode: Mode, env: Environment = environment()): Re
     allCores: { threads, pool: { workers: threads.at(-1)! - 1, ready: threads.at(-1)! - 1, jobs: 100, shared: env.sharedMemory } },
     notices: [],
   });
-  return {
-    ...report,
-    engines: [
-      {
-        engine: { id: 'chrome', runtime: 'browser', version: 'Chrome/131.0', details: {} },
-        timer: { granularityNs: 5000, crossOriginIsolated: env.crossOriginIsolated },
-        libraries: names.map((name) => ({ name, version: name.startsWith('fourfold') ? 'fourfold 0.1.0 (simd)' : `${name} 1.0` })),
-        started: '2026-01-02T03:04:05.000Z',
-        sweepStep: 1,
-        warnings: [],
-        seconds: 61,
-        cases,
-        sweeps: [],
-      },
-    ],
+  const engine = {
+    engine: { id: 'chrome', runtime: 'browser', version: 'Chrome/131.0', details: {} },
+    timer: { granularityNs: 5000, crossOriginIsolated: env.crossOriginIsolated },
+    libraries: names.map((name) => ({ name, version: name.startsWith('fourfold') ? 'fourfold 0.1.0 (simd)' : `${name} 1.0` })),
+    started: '2026-01-02T03:04:05.000Z',
+    sweepStep: 1,
+    warnings: [],
+    seconds: 61,
+    cases,
+    sweeps: [],
   };
+  return { ...report, engines: [engine], page: { ...report.page!, scaling: { ...report.page!.scaling, points: scalingPoints(engine) } } };
 }

@@ -13,7 +13,7 @@ import { renderHtml } from '../../bench/report/html.js';
 import { scalingPoints } from '../../bench/report/scaling.js';
 import { browserOf, notices, osOf } from '../app/environment.js';
 import { threadCounts } from '../app/plan.js';
-import { runNotices } from '../app/results.js';
+import { joinRuns, runNotices } from '../app/results.js';
 import { decodeHash, encodeHash, expand, summarize } from '../app/share.js';
 import { environmentHtml, resultHtml } from '../app/view.js';
 import { checkResults } from './check.js';
@@ -82,6 +82,30 @@ describe('the all-cores part', () => {
   });
 });
 
+describe('joining the thread counts of the all-cores part', () => {
+  it("pools the synchronous function's samples over the cases, keeps every other column, and the libraries of all", () => {
+    const engine = completeReport('quick').engines[0]!;
+    const pick = (library: string, op = 'chacha20') => engine.cases.find((c) => c.op === op && c.library === library && c.size === 64 << 20)!;
+    const run = (n: number, ns: number[]) => ({
+      ...engine,
+      libraries: engine.libraries.filter((l) => l.name === 'fourfold' || l.name === workerColumn(n - 1)),
+      cases: [{ ...pick('fourfold'), nsPerCall: ns }, pick(workerColumn(n - 1))],
+      seconds: 2,
+    });
+    const joined = joinRuns([run(1, [10, 11]), run(2, [12]), run(4, [13, 14])]);
+    assert.deepEqual(joined.cases.map((c) => [c.library, c.nsPerCall]), [
+      ['fourfold', [10, 11, 12, 13, 14]],
+      [workerColumn(0), pick(workerColumn(0)).nsPerCall],
+      [workerColumn(1), pick(workerColumn(1)).nsPerCall],
+      [workerColumn(3), pick(workerColumn(3)).nsPerCall],
+    ]);
+    assert.deepEqual(joined.libraries.map((l) => l.name), ['fourfold', workerColumn(0), workerColumn(1), workerColumn(3)]);
+    assert.equal(joined.seconds, 6);
+    const capped = { ...pick('fourfold'), nsPerCall: [], capped: { nsPerCall: 1, how: 'measured' as const, neededMs: 1, capMs: 1 } };
+    assert.deepEqual(joinRuns([{ ...run(1, []), cases: [capped] }, run(2, [12])]).cases[0]!.nsPerCall, [12]);
+  });
+});
+
 describe('a shared link', () => {
   it('carries the medians and the environment, and draws the same result', async () => {
     const report = completeReport('full');
@@ -91,6 +115,7 @@ describe('a shared link', () => {
     const back = expand((await decodeHash(hash))!);
     assert.deepEqual(back.page!.environment, report.page!.environment);
     assert.deepEqual(back.page!.scaling.threads, report.page!.scaling.threads);
+    assert.deepEqual(back.page!.scaling.points, report.page!.scaling.points);
     const medians = (r: typeof report) => r.engines[0]!.cases.map((c) => `${c.op} ${c.size} ${c.library} ${c.ns!.median.toPrecision(3)}`).sort();
     assert.deepEqual(medians(back), medians(report));
     const html = resultHtml(back, 1000, true);
@@ -133,6 +158,8 @@ describe("CI's check of a run", () => {
     assert.deepEqual(checkResults(without((c) => c.library === sharedWorkerColumn(3) && c.op === 'blake3'), { mode: 'quick', isolated: true }), [
       'all cores, blake3, 4 threads, SharedArrayBuffer: no point',
     ]);
+    const pointless = { ...report, page: { ...report.page!, scaling: { ...report.page!.scaling, points: report.page!.scaling.points!.filter((p) => !(p.op === 'chacha20' && p.threads === 2 && !p.shared)) } } };
+    assert.deepEqual(checkResults(pointless, { mode: 'quick', isolated: true }), ['all cores, chacha20, 2 threads: timed, but no speedup from its case']);
     const unchecked = { ...report, engines: [{ ...engine, cases: engine.cases.map((c) => (c.op === 'poly1305' && c.size === 1024 && c.library === 'fourfold' ? { ...c, checkedBy: undefined } : c)) }] };
     assert.deepEqual(checkResults(unchecked, { mode: 'quick', isolated: true }), ["poly1305 1024 B: fourfold's output was not checked against a peer"]);
   });
