@@ -259,9 +259,12 @@ export class PoolWorker {
     return this.pins;
   }
 
-  /** The free slots (for tests: they must be zero between calls). */
+  /**
+   * The free slots (for tests: they must be zero between calls). A slot
+   * still transferred to an ended worker is detached: nothing of it is here.
+   */
   get freeSlots(): Uint8Array[] {
-    return this.free.map((i) => this.slots[i]!);
+    return this.free.map((i) => this.slots[i]!).filter((slot) => slot.buffer.byteLength > 0);
   }
 
   /** A free slot's first `bytes` bytes, to fill and pass to run(). */

@@ -20,7 +20,7 @@ import { it, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
-import { assertBytes, detach, NO_DETACH, NO_STREAMS, rand } from '../helpers.js';
+import { assertBytes, detach, NO_DETACH, NO_STREAMS, rand, readAll } from '../helpers.js';
 import { warmPool, workersAsUsual } from './pool-helpers.js';
 
 const MiB = 1 << 20;
@@ -286,8 +286,7 @@ describe('streams while the pool is ended', { skip: NO_STREAMS }, () => {
         const w = ts.writable.getWriter();
         void w.write(plain);
         void w.close();
-        const parts: Uint8Array[] = [];
-        for await (const c of ts.readable as unknown as AsyncIterable<Uint8Array>) parts.push(c);
+        const parts = await readAll(ts.readable);
         const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
         let at = 0;
         for (const p of parts) (all.set(p, at), (at += p.length));
@@ -344,7 +343,7 @@ describe('resources have bounds', () => {
       const w = ts.writable.getWriter();
       void w.write(rand(1000));
       void w.close();
-      for await (const _ of ts.readable as unknown as AsyncIterable<Uint8Array>);
+      await readAll(ts.readable);
       assert.ok(P.status().workers <= 1, `a 1000-byte stream started ${P.status().workers} workers`);
     } finally {
       P.configure({ workers: undefined });
