@@ -10,11 +10,12 @@ import type { BenchConfig, EngineResult } from './core/types.js';
 import { endChildren } from './node/children.js';
 import { measureCodeSize, type CodeSizeResult } from './node/code-size.js';
 import { driverFor } from './node/engines.js';
-import { EngineCollector, ReportFiles } from './node/live-report.js';
+import { ReportFiles } from './node/live-report.js';
 import { describeMachine, packageVersions } from './node/machine.js';
 import { parseOptions, usage } from './node/options.js';
 import { ProgressBar } from './node/progress.js';
 import { measureSetup, type SetupResult } from './node/setup.js';
+import { EngineCollector } from './report/collector.js';
 import { buildReport, type RunStatus } from './report/json.js';
 import { markdown } from './report/markdown.js';
 
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
       seconds: (performance.now() - t0) / 1000,
       status,
       machine,
-      argv: process.argv.slice(2),
+      runner: { node: process.version, argv: process.argv.slice(2) },
       profile: options.profile,
       config,
       engines: partial === undefined ? engines : [...engines, partial],

@@ -1,7 +1,7 @@
 /**
  * fourfold: symmetric cryptography for every JavaScript engine, with
- * WebAssembly SIMD kernels that process four blocks per instruction and a
- * pure-JavaScript tier with identical outputs.
+ * WebAssembly SIMD kernels and a pure-JavaScript fallback giving the same
+ * bytes.
  */
 export { ready, tier, type ReadyOptions, type Tier } from './runtime/kernels.js';
 export { AuthenticationError } from './runtime/errors.js';
@@ -9,5 +9,7 @@ export * from './chacha/index.js';
 export * from './poly1305/index.js';
 export * from './blake3/index.js';
 export * from './salsa/index.js';
+/** Serpent in the ECB, CBC and CTR modes (fourfold/serpent). */
 export * as serpent from './serpent/index.js';
+/** libsodium's secretstream, and web streams that encrypt and decrypt a byte stream of any length (fourfold/secretstream). */
 export * as secretstream from './secretstream/index.js';

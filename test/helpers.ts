@@ -296,3 +296,11 @@ export function sumo(): SodiumSumo {
   assert.ok(sumoLib, 'call loadSodium() first');
   return sumoLib;
 }
+
+/** Every chunk a readable stream gives, in order (WebKit's ReadableStream is not async-iterable). */
+export async function readAll(readable: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const reader = readable.getReader();
+  const parts: Uint8Array[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+  return parts;
+}

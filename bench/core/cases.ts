@@ -126,7 +126,7 @@ export async function runCase(
     candidates.map((c) => (c.predicted === undefined ? undefined : minimumMs(c.predicted, timing))),
     deadline.capMs,
   );
-  const subjects: (Subject & { entry: OpEntry<unknown>; shape: Shape; estimateNs: number; how: Capped['how'] })[] = [];
+  const subjects: (Subject & { entry: OpEntry<unknown>; shape: Shape; checkedBy: string | undefined; estimateNs: number; how: Capped['how'] })[] = [];
   for (const [s, shape] of shapes.entries()) {
     // A reference checks with a single call: it may when that call is predicted to fit in what is left of the cap.
     const affordable = (entry: OpEntry<unknown>) => (predict(entry, shape) ?? 0) / 1e6 <= deadline.at - now();
@@ -146,7 +146,10 @@ export async function runCase(
       if ('error' in bound) results.push({ ...result(entry, shape), error: bound.error });
       else {
         const measured = predicted === undefined || bound.firstNs < predicted;
-        subjects.push({ library, call: bound.call, async: bound.async, entry, shape, estimateNs: measured ? bound.firstNs : predicted, how: measured ? 'measured' : 'predicted' });
+        subjects.push({
+          library, call: bound.call, async: bound.async, entry, shape, checkedBy: expected.by,
+          estimateNs: measured ? bound.firstNs : predicted, how: measured ? 'measured' : 'predicted',
+        });
       }
     }
   }
@@ -155,7 +158,10 @@ export async function runCase(
   for (const i of late) capped(subjects[i]!.entry, subjects[i]!.shape, subjects[i]!.estimateNs, subjects[i]!.how);
   const timed = subjects.filter((_, i) => !late.has(i));
   const outcomes = await sampleRoundRobin(timed, timing, tick, deadline);
-  timed.forEach((subject, i) => results.push({ ...result(subject.entry, subject.shape), ...outcomes[i]! }));
+  timed.forEach((subject, i) => {
+    const checked = subject.checkedBy === undefined ? {} : { checkedBy: subject.checkedBy };
+    results.push({ ...result(subject.entry, subject.shape), ...outcomes[i]!, ...checked });
+  });
 
   // What each library cost at this size predicts the next size: a median, or the estimate it was capped on.
   for (const r of results) {

@@ -1,15 +1,19 @@
 /**
  * Loads every library the benchmarks compare, in whatever engine runs the
- * core, and describes each for the harness and the report. Only the peers
- * every engine can load are required (@noble/ciphers, libsodium-wrappers);
- * fourfold is optional, so the suite still runs while it does not build,
- * and node:crypto exists in Node, Deno and Bun but not in browsers.
+ * core, and describes each for the harness and the report. Only
+ * @noble/ciphers, plain JavaScript, is required; fourfold is optional, so
+ * the suite still runs while it does not build; libsodium-wrappers and
+ * hash-wasm need WebAssembly (a page where it is off runs without them);
+ * node:crypto exists in Node, Deno and Bun but not in browsers; WebCrypto
+ * (the platform's AES-GCM and SHA-256, a reference line) where the engine
+ * has crypto.subtle.
  *
  * A library may appear under several names, one per call style: 'fourfold
  * (output)' is fourfold writing into a caller-supplied, reused output
  * buffer, which @noble/ciphers offers too ('noble (output)'). Without it,
  * allocating a 16 MiB output would weigh more than the cipher.
  */
+import type * as NobleAes from '@noble/ciphers/aes.js';
 import type * as NobleChacha from '@noble/ciphers/chacha.js';
 import type * as NoblePoly1305 from '@noble/ciphers/_poly1305.js';
 import type * as NobleSalsa from '@noble/ciphers/salsa.js';
@@ -35,6 +39,15 @@ export const PARALLEL_REUSED = 'fourfold (parallel, reused output)';
 export const PARALLEL_SHARED = 'fourfold (parallel, shared memory)';
 /** The column of fourfold/parallel on a pool of `workers` workers (configure({ workers })). */
 export const workerColumn = (workers: number): string => `fourfold (parallel, ${workers} worker${workers === 1 ? '' : 's'})`;
+/** PARALLEL_SHARED on a pool of `workers` workers (the benchmark page's all-cores part). */
+export const sharedWorkerColumn = (workers: number): string => `fourfold (parallel, shared memory, ${workers} worker${workers === 1 ? '' : 's'})`;
+
+/** The pool size and memory of a worker-count column, from its name; undefined for any other column. */
+export function parseWorkerColumn(name: string): { workers: number; shared: boolean } | undefined {
+  const match = /^fourfold \(parallel(, shared memory)?, (\d+) workers?\)$/.exec(name);
+  return match === null ? undefined : { workers: Number(match[2]), shared: match[1] !== undefined };
+}
+
 /**
  * fourfold/parallel runs inputs below this inline, the synchronous
  * function and a resolved Promise (docs/parallel.md): its columns are
@@ -70,6 +83,8 @@ export interface Library {
   readonly sameCallsAs?: string;
   /** A worker-count column's pool size (LibraryInfo.workers). */
   readonly workers?: number;
+  /** A column of fourfold/parallel on SharedArrayBuffers (LibraryInfo.shared). */
+  readonly shared?: boolean;
 }
 
 /** The loaded modules, for the op definitions under ops/. Absent when not loadable here. */
@@ -83,15 +98,17 @@ export interface Apis {
     readonly serpent?: FourfoldSerpent;
     readonly parallel?: FourfoldParallel;
   };
-  readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305; readonly salsa: typeof NobleSalsa };
-  /** Typed as the standard build; ops check for the functions only -sumo has. */
-  readonly sodium: typeof sodiumStandard;
+  readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305; readonly salsa: typeof NobleSalsa; readonly aes: typeof NobleAes };
+  /** Typed as the standard build; ops check for the functions only -sumo has. Absent where it cannot load (no WebAssembly). */
+  readonly sodium?: typeof sodiumStandard;
   readonly node?: typeof NodeCrypto;
   /** The hash peers, where they load. */
-  readonly nobleHashes?: { readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array };
+  readonly nobleHashes?: { readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array; readonly sha256: (message: Uint8Array) => Uint8Array };
   readonly hashWasm?: { readonly blake3: HashWasmHasher };
   /** mipher, a pure-JavaScript Serpent (the serpent ops' peer), where it loads. */
   readonly mipher?: typeof import('mipher');
+  /** The platform's WebCrypto, where the engine has it (browsers only in a secure context: HTTPS or localhost). */
+  readonly webcrypto?: SubtleCrypto;
 }
 
 export interface Loaded {
@@ -131,19 +148,21 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
  * crypto_onetimeauth, -sumo has everything. Use -sumo when installed, so
  * sodium has a column for every op, from one build.
  */
-async function loadSodium(versions: Record<string, string>, warnings: string[]): Promise<{ api: typeof sodiumStandard; version: string }> {
+async function loadSodium(versions: Record<string, string>, warnings: string[]): Promise<{ api: typeof sodiumStandard; version: string } | undefined> {
   const builds: [string, () => Promise<unknown>][] = [
     ['libsodium-wrappers-sumo', () => import('libsodium-wrappers-sumo')],
     ['libsodium-wrappers', () => import('libsodium-wrappers')],
   ];
+  let failure = 'not installed';
   for (const [name, load] of builds) {
     let api: typeof sodiumStandard;
     try {
       api = ((await load()) as { default: typeof sodiumStandard }).default;
-    } catch {
+      await api.ready;
+    } catch (cause) {
+      failure = `${name}: ${describeError(cause)}`;
       continue;
     }
-    await api.ready;
     const missing = ['crypto_stream_chacha20_ietf_xor', 'crypto_stream_xchacha20_xor', 'crypto_onetimeauth'].filter(
       (fn) => typeof (api as unknown as Record<string, unknown>)[fn] !== 'function',
     );
@@ -152,7 +171,8 @@ async function loadSodium(versions: Record<string, string>, warnings: string[]):
     }
     return { api, version: `${name} ${versions[name] ?? '?'} (libsodium ${api.SODIUM_VERSION_STRING})` };
   }
-  throw new Error('cannot import libsodium-wrappers');
+  warnings.push(`libsodium-wrappers: cannot load (${failure}); its columns are skipped, and the ops it alone checks (secretstream) are not timed`);
+  return undefined;
 }
 
 /** node:crypto where the engine has it (Node, Deno, Bun); a bundler leaves this import to the engine. */
@@ -189,19 +209,25 @@ function parallelColumns(parallel: FourfoldParallel, version: string, settings: 
     { name: PARALLEL_REUSED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: pooledSizes },
   ];
   // Where the engine (or page) has SharedArrayBuffer.
-  if (typeof SharedArrayBuffer === 'function') {
-    columns.push({ name: PARALLEL_SHARED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: pooledSizes });
+  const shared = typeof SharedArrayBuffer === 'function';
+  if (shared) {
+    columns.push({ name: PARALLEL_SHARED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: pooledSizes, shared: true });
   }
-  for (const workers of settings?.workerCounts ?? []) {
-    columns.push({
-      name: workerColumn(workers),
-      version: `${version} (simd, ${workers} workers)`,
-      reference: false,
-      activate: pooled(workers),
-      takesSize: (size) => size === settings!.chartSize && size >= PARALLEL_FROM,
-      sameCallsAs: PARALLEL,
-      workers,
-    });
+  // The worker counts: on plain arrays, and on SharedArrayBuffers where there are some.
+  const styles = [{ calls: PARALLEL, column: workerColumn, flag: {} }, ...(shared ? [{ calls: PARALLEL_SHARED, column: sharedWorkerColumn, flag: { shared: true } }] : [])];
+  for (const style of styles) {
+    for (const workers of settings?.workerCounts ?? []) {
+      columns.push({
+        name: style.column(workers),
+        version: `${version} (simd, ${workers} workers)`,
+        reference: false,
+        activate: pooled(workers),
+        takesSize: (size) => size === settings!.chartSize && size >= PARALLEL_FROM,
+        sameCallsAs: style.calls,
+        workers,
+        ...style.flag,
+      });
+    }
   }
   return columns;
 }
@@ -236,15 +262,17 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
   }
 
   const nobleVersion = `@noble/ciphers ${versions['@noble/ciphers'] ?? '?'}`;
-  const [nobleChacha, noblePoly1305, nobleSalsa] = await Promise.all([import('@noble/ciphers/chacha.js'), import('@noble/ciphers/_poly1305.js'), import('@noble/ciphers/salsa.js')]);
+  const [nobleChacha, noblePoly1305, nobleSalsa, nobleAes] = await Promise.all([
+    import('@noble/ciphers/chacha.js'), import('@noble/ciphers/_poly1305.js'), import('@noble/ciphers/salsa.js'), import('@noble/ciphers/aes.js'),
+  ]);
   const sodium = await loadSodium(versions, warnings);
   const node = await loadNodeCrypto();
   libraries.push(
     { name: 'noble', version: nobleVersion, reference: true },
     // The same library; not a reference, since its output is the caller's reused buffer.
     { name: 'noble (output)', version: nobleVersion, reference: false },
-    { name: 'sodium', version: sodium.version, reference: true },
   );
+  if (sodium !== undefined) libraries.push({ name: 'sodium', version: sodium.version, reference: true });
   if (node !== undefined) libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true });
   // A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3,
   // mipher for Serpent): its API, listed as a reference library; one that
@@ -261,22 +289,27 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
   };
   const nobleHashes = await peer('noble-hashes', `@noble/hashes ${versions['@noble/hashes'] ?? '?'}`, async () => ({
     blake3: (await import('@noble/hashes/blake3.js')).blake3 as NonNullable<Apis['nobleHashes']>['blake3'],
+    sha256: (await import('@noble/hashes/sha2.js')).sha256 as NonNullable<Apis['nobleHashes']>['sha256'],
   }));
   const hashWasm = await peer('hash-wasm', `hash-wasm ${versions['hash-wasm'] ?? '?'}`, async () => ({
     blake3: (await (await import('hash-wasm')).createBLAKE3()) as unknown as HashWasmHasher,
   }));
   const mipher = await peer('mipher', `mipher ${versions.mipher ?? '?'}`, () => import('mipher'));
+  // Checked against @noble (ops/webcrypto.ts), so not a reference itself.
+  const webcrypto = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
+  if (webcrypto !== undefined) libraries.push({ name: 'webcrypto', version: 'WebCrypto (the platform)', reference: false });
 
   return {
     libraries,
     apis: {
       fourfold: ready === undefined ? undefined : fourfold.api,
-      noble: { chacha: nobleChacha, poly1305: noblePoly1305, salsa: nobleSalsa },
-      sodium: sodium.api,
+      noble: { chacha: nobleChacha, poly1305: noblePoly1305, salsa: nobleSalsa, aes: nobleAes },
+      sodium: sodium?.api,
       node,
       nobleHashes,
       hashWasm,
       mipher,
+      webcrypto,
     },
     warnings,
     readyMs,

@@ -49,14 +49,19 @@ interface Task {
  */
 function selectOps(definitions: OpDefinition<unknown>[], libraries: Library[], config: BenchConfig): SelectedOp[] {
   const remember = rememberingLast();
-  const selectsOp = (op: string) => config.ops === undefined || config.ops.some((name) => op === name || op.startsWith(`${name}-`));
+  // An opt-in op (a platform reference line) only when named.
+  const selectsOp = (d: OpDefinition<unknown>) =>
+    config.ops === undefined ? d.optIn !== true : config.ops.some((name) => d.op === name || (config.exactOps !== true && d.op.startsWith(`${name}-`)));
   const rank = new Map(libraries.map((library, i) => [library.name, i]));
+  // A worker-count column comes with the column it times the calls of; those on shared memory only when named (the benchmark page's).
   const selectsLibrary = (library: Library) =>
-    config.libs === undefined || config.libs.includes(library.name) || (library.sameCallsAs !== undefined && config.libs.includes(library.sameCallsAs));
+    config.libs === undefined ||
+    config.libs.includes(library.name) ||
+    (library.sameCallsAs !== undefined && library.shared !== true && config.libs.includes(library.sameCallsAs));
   const isReference = (name: string) => (config.references === undefined ? libraries[rank.get(name)!]!.reference : config.references.includes(name));
   const preference = (name: string) => config.references?.indexOf(name) ?? rank.get(name)!;
   const selected: SelectedOp[] = [];
-  for (const definition of definitions.filter((d) => selectsOp(d.op))) {
+  for (const definition of definitions.filter(selectsOp)) {
     const entries = definition.entries.flatMap((e) => [e, ...libraries.filter((l) => l.sameCallsAs === e.library).map((l) => ({ ...e, library: l.name }))]);
     const loaded = entries.filter((e) => rank.has(e.library)).sort((a, b) => rank.get(a.library)! - rank.get(b.library)!);
     const timed = loaded.filter((e) => selectsLibrary(libraries[rank.get(e.library)!]!));
@@ -219,7 +224,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
     engine: describeEngine(),
     timer: { granularityNs, crossOriginIsolated: crossOriginIsolated() },
     readyMs,
-    libraries: libraries.map(({ name, version, workers }) => (workers === undefined ? { name, version } : { name, version, workers })),
+    libraries: libraries.map(({ name, version, workers, shared }) => ({ name, version, ...(workers === undefined ? {} : { workers }), ...(shared === true ? { shared } : {}) })),
     started: started.toISOString(),
     sweepStep,
   };

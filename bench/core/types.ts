@@ -65,6 +65,8 @@ export interface ParallelSettings {
 export interface BenchConfig {
   /** Op names or prefixes ('chacha20poly1305' selects -encrypt and -decrypt); all when absent. */
   readonly ops?: readonly string[];
+  /** Whether `ops` names whole ops only: 'blake3' then selects blake3 and not blake3-keyed (the benchmark page's lists). */
+  readonly exactOps?: boolean;
   /**
    * Library names; all available when absent. 'fourfold (parallel)' brings
    * its worker-count columns (ParallelSettings.workerCounts).
@@ -133,6 +135,8 @@ export interface LibraryInfo {
   readonly version: string;
   /** A 'fourfold (parallel, N workers)' column: N, the pool's size while it is timed. */
   readonly workers?: number;
+  /** A column of fourfold/parallel whose input and output are views of SharedArrayBuffers, which the workers read and write directly. */
+  readonly shared?: boolean;
 }
 
 /** Samples of one subject in one case of the 'sizes', 'align' or 'keys' part. */
@@ -153,6 +157,12 @@ export interface CaseResult {
   readonly error?: string;
   /** Set when the subject was not timed because its minimum samples could not fit the case's cap. */
   readonly capped?: Capped;
+  /**
+   * The reference library whose output this column's first output matched
+   * before it was timed (itself, for that reference); absent when the
+   * outputs of the shape went unchecked.
+   */
+  readonly checkedBy?: string;
 }
 
 /** Why a library was not timed in a case (or a sweep): at its cost per call, its minimum samples need more than the cap. */

@@ -240,9 +240,17 @@ export function enginesChart(engines: readonly { name: string; report: EngineRep
  * fastest peer there. A row without a dot says why: no peer has the op,
  * or the peers were capped (or failed).
  */
-export function summaryChart(engines: readonly { name: string; report: EngineReport }[], sizes: readonly number[], width: number): string | undefined {
-  const ops = [...new Set(engines.flatMap(({ report }) => report.cases.filter((c) => c.part === 'sizes').map((c) => c.op)))];
+export function summaryChart(
+  engines: readonly { name: string; report: EngineReport }[],
+  sizes: readonly number[],
+  width: number,
+  text: { title?: string; subtitle?: string } = {},
+): string | undefined {
   const panelSizes = sizes.filter((size) => engines.some(({ report }) => report.cases.some((c) => c.part === 'sizes' && c.size === size)));
+  // Ops with a fourfold column at these sizes (not the platform's reference lines, nor ops timed only at other sizes).
+  const ops = [
+    ...new Set(engines.flatMap(({ report }) => report.cases.filter((c) => c.part === 'sizes' && isFourfold(c.library) && panelSizes.includes(c.size)).map((c) => c.op))),
+  ];
   if (ops.length === 0 || panelSizes.length === 0) return undefined;
   const ratio = (v: number) => `${v >= 10 ? v.toFixed(0) : v.toPrecision(2)}×`;
   const panels = panelSizes.map((size) => {
@@ -265,10 +273,11 @@ export function summaryChart(engines: readonly { name: string; report: EngineRep
   // A run without peers (--profile=parallel) has nothing to show here.
   if (panels.every((panel) => panel.dots.every((dots) => dots.length === 0))) return undefined;
   return dotPlot({
-    title: 'fourfold against its fastest peer',
+    title: text.title ?? 'fourfold against its fastest peer',
     subtitle:
+      text.subtitle ??
       "Per operation, message size and engine: the fastest peer's median time per call divided by fourfold's, each peer against the fourfold " +
-      'column of the same call style (allocating, or into a caller-supplied output). Right of the dashed line fourfold is faster. Hover a dot for both times; the tables below have every library.',
+        'column of the same call style (allocating, or into a caller-supplied output). Right of the dashed line fourfold is faster. Hover a dot for both times; the tables below have every library.',
     width,
     rows: ops,
     panels,

@@ -56,11 +56,13 @@ function context(report: Report): string {
   const s = report.settings;
   const load = `${m.loadAverage.start.map((l) => l.toFixed(2)).join(' / ')}${m.loadAverage.end === undefined ? '' : ` at the start, ${m.loadAverage.end.map((l) => l.toFixed(2)).join(' / ')} at the end`}`;
   const ran = (part: string) => s.parts.includes(part as (typeof s.parts)[number]);
+  const command = report.runner.page !== undefined ? `the benchmark page, ${report.page?.mode ?? ''} run` : report.runner.argv.length === 0 ? 'npm run bench' : `npm run bench -- ${report.runner.argv.join(' ')}`;
   const rows: [string, string][] = [
     ['date', `${report.date} (${report.durationSeconds} s, profile ${report.profile})`],
-    ['machine', `${m.cpu}, ${m.cores} cores, ${formatBytes(m.memoryBytes)} memory, ${m.platform} ${m.arch} ${m.osRelease}`],
-    ['load average', `${load} (1, 5, 15 min)`],
-    ['command', report.runner.argv.length === 0 ? 'npm run bench' : `npm run bench -- ${report.runner.argv.join(' ')}`],
+    ['machine', machineText(m)],
+    // A web page sees no load average.
+    ...(m.loadAverage.start.length === 0 ? [] : [['load average', `${load} (1, 5, 15 min)`] as [string, string]]),
+    ['command', command],
     ['cap', s.capMs > 0 ? `${s.capMs / 1000} s per case or sweep` : 'none'],
   ];
   if (ran('sizes')) rows.push(['summary sizes', s.sizes.join(', ')]);
@@ -68,6 +70,12 @@ function context(report: Report): string {
   if (ran('align')) rows.push(['alignment', `byteOffsets ${s.offsets.join(', ')} against 0, at ${s.alignSizes.join(', ')} bytes`]);
   if (ran('keys')) rows.push(['keys', `${s.keyCounts.join(', ')} keys, ${s.keySize}-byte messages`]);
   return `<dl class="meta">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
+}
+
+/** 'Intel Xeon, 2 cores, 8.3 GB memory, linux x64 6.1'; a page's machine has no CPU name, and perhaps no memory size. */
+export function machineText(m: Report['machine']): string {
+  const memory = m.memoryBytes > 0 ? `, ${formatBytes(m.memoryBytes)} memory` : '';
+  return `${m.cpu === '' ? '' : `${m.cpu}, `}${m.cores} cores${memory}, ${[m.platform, m.arch, m.osRelease].filter((x) => x !== '').join(' ')}`;
 }
 
 function enginesTable(report: Report): string {
@@ -143,8 +151,8 @@ function headline(report: Report): string {
   const engines = report.engines.map((e) => `${engineLabel(e)}${e.interrupted === true ? ' (unfinished)' : ''}`).join(', ');
   return (
     status +
-    `<p class="note">${esc(report.date.slice(0, 16).replace('T', ' '))} UTC · ${esc(m.cpu)}, ${m.cores} cores · ${esc(engines || 'no engine')} · ` +
-    `profile ${esc(report.profile)}, ${report.durationSeconds.toFixed(0)} s · load ${m.loadAverage.start[0]!.toFixed(1)}</p>`
+    `<p class="note">${esc(report.date.slice(0, 16).replace('T', ' '))} UTC · ${esc(m.cpu === '' ? m.platform : m.cpu)}, ${m.cores} cores · ${esc(engines || 'no engine')} · ` +
+    `profile ${esc(report.profile)}, ${report.durationSeconds.toFixed(0)} s${m.loadAverage.start.length === 0 ? '' : ` · load ${m.loadAverage.start[0]!.toFixed(1)}`}</p>`
   );
 }
 

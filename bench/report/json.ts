@@ -1,5 +1,6 @@
 /** results.json: the whole run, every sample, and the figures derived from them. */
-import type { BenchConfig, EngineResult } from '../core/types.js';
+import type { BenchConfig, EngineResult, PoolState } from '../core/types.js';
+import type { ScalingPoint } from './scaling.js';
 import type { CodeSizeResult } from '../node/code-size.js';
 import type { Machine } from '../node/machine.js';
 import type { SetupResult } from '../node/setup.js';
@@ -16,13 +17,64 @@ export interface EngineReport extends Omit<EngineResult, 'cases' | 'sweeps'> {
  */
 export type RunStatus = 'complete' | 'running' | 'interrupted';
 
+/** Who ran the engines: `npm run bench` (Node's version, its arguments) or the benchmark page (its address). */
+export interface Runner {
+  readonly node?: string;
+  readonly page?: string;
+  readonly argv: readonly string[];
+}
+
+/** What a browser says about itself and the device it runs on (page/app/environment.ts). */
+export interface Environment {
+  /** 'Chrome 131', 'Firefox 128', 'Safari 18.1'... */
+  readonly browser: string;
+  /** The JavaScript engine: V8, SpiderMonkey or JavaScriptCore. */
+  readonly engine: string;
+  /** 'Android 14', 'macOS', 'Windows', 'Linux'... as far as the browser tells. */
+  readonly os: string;
+  /** The device model, where the browser tells it (Android). */
+  readonly model?: string;
+  readonly architecture?: string;
+  /** navigator.hardwareConcurrency: logical cores. */
+  readonly cores: number;
+  /** navigator.deviceMemory (GiB, rounded by the browser), where it exists. */
+  readonly memoryGiB?: number;
+  readonly webAssembly: boolean;
+  readonly simd: boolean;
+  readonly workers: boolean;
+  /** SharedArrayBuffer and Atomics usable with workers. */
+  readonly sharedMemory: boolean;
+  readonly crossOriginIsolated: boolean;
+  readonly userAgent: string;
+}
+
+/** What the benchmark page adds to its results. */
+export interface PageRun {
+  readonly mode: 'quick' | 'full';
+  readonly environment: Environment;
+  /** The all-cores part: its configuration, the thread counts it asked for, and the workers that started. */
+  readonly scaling: {
+    /** The configuration of the largest thread count's case (each count is a case of its own, and the others differ in the worker count only). */
+    readonly config?: BenchConfig;
+    /** Threads timed: the measuring thread and n - 1 pool workers. */
+    readonly threads: readonly number[];
+    /** The pool once its workers had started, before the part ran (it ends idle workers when its size is lowered). */
+    readonly pool?: PoolState;
+    /** The speedups, each from its thread count's own case (the cases in engines[] pool the synchronous function's samples over them). */
+    readonly points?: readonly ScalingPoint[];
+    readonly error?: string;
+  };
+  /** The page's messages about this browser (no SIMD, not isolated, a peer that did not load...). */
+  readonly notices: readonly string[];
+}
+
 export interface Report {
   readonly schema: 'fourfold-bench/3';
   readonly date: string;
   readonly durationSeconds: number;
   readonly status: RunStatus;
   readonly machine: Machine;
-  readonly runner: { readonly node: string; readonly argv: readonly string[] };
+  readonly runner: Runner;
   /** The profile the run started from (node/options.ts): 'default', 'quick' or 'full'. */
   readonly profile: string;
   readonly settings: BenchConfig & { readonly megabyte: number };
@@ -30,6 +82,8 @@ export interface Report {
   readonly setup?: SetupResult;
   readonly codeSize?: CodeSizeResult;
   readonly warnings: readonly string[];
+  /** Set by the benchmark page (page/). */
+  readonly page?: PageRun;
 }
 
 export function buildReport(run: {
@@ -37,7 +91,7 @@ export function buildReport(run: {
   seconds: number;
   status: RunStatus;
   machine: Machine;
-  argv: readonly string[];
+  runner: Runner;
   profile: string;
   config: BenchConfig;
   engines: readonly EngineResult[];
@@ -51,7 +105,7 @@ export function buildReport(run: {
     durationSeconds: Math.round(run.seconds * 10) / 10,
     status: run.status,
     machine: run.machine,
-    runner: { node: process.version, argv: run.argv },
+    runner: run.runner,
     profile: run.profile,
     settings: { ...run.config, megabyte: 1e6 },
     engines: run.engines.map((e) => ({ ...e, cases: e.cases.map(summarizeCase).map(roundCase), sweeps: e.sweeps.map(summarizeSweep).map(roundSweep) })),

@@ -120,9 +120,9 @@ export function speedupTable(engine: EngineReport, cores: number | undefined): T
   };
 }
 
-/** The worker-count columns of an engine, by their pool size. */
+/** The worker-count columns of an engine on plain arrays, by their pool size (the page's shared ones: report/scaling.ts). */
 function workerColumns(engine: EngineReport): { name: string; workers: number }[] {
-  return engine.libraries.filter((l) => l.workers !== undefined).map((l) => ({ name: l.name, workers: l.workers! })).sort((a, b) => a.workers - b.workers);
+  return engine.libraries.filter((l) => l.workers !== undefined && l.shared !== true).map((l) => ({ name: l.name, workers: l.workers! })).sort((a, b) => a.workers - b.workers);
 }
 
 /** The size the worker-count columns were timed at (the model's size). */

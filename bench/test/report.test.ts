@@ -49,7 +49,7 @@ function report(engines: EngineResult[], status: RunStatus = 'complete') {
     seconds: 10,
     status,
     machine: { cpu: 'test cpu', cores: 2, platform: 'linux', arch: 'x64', osRelease: '6', memoryBytes: 1e9, loadAverage: { start: [0.5, 0.5, 0.5] } },
-    argv: [],
+    runner: { node: process.version, argv: [] },
     profile: 'default',
     config: { ...(parseOptions([]) as Options).config, sizes: [64, 65536], versions: {} },
     engines,

@@ -39,6 +39,12 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/runtime.test.ts': 'starts fresh processes of the runtime (node:child_process)',
   'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
+  ...Object.fromEntries(
+    ['test/package/declarations.test.ts', 'test/package/docs.test.ts', 'test/package/readme.test.ts'].map((f) => [
+      f,
+      "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node",
+    ]),
+  ),
 };
 /** And those that cannot run in a shell (Hermes): they need the pool's workers. */
 const NO_THREADS = 'tests the worker pool, and Hermes has no threads (test/parallel/no-threads.test.ts runs instead)';
@@ -48,6 +54,10 @@ const NOT_IN_SHELLS: Record<string, string> = Object.fromEntries(
     NO_THREADS,
   ]),
 );
+// The scheduler's tests time fake workers with setTimeout, whose delay the Hermes shell ignores (a
+// 150 ms timer fired at 0 ms here); React Native's timers are real, and without Worker the scheduler
+// never gives a job there.
+NOT_IN_SHELLS['test/parallel/schedule.test.ts'] = "times fake workers with setTimeout, whose delay the Hermes shell ignores (React Native's timers are real; with no Worker, Hermes never schedules a job)";
 
 /**
  * Test files node --jitless does not run. Interpreted, fourfold/parallel's

@@ -4,23 +4,33 @@
  * from fixture/ (typescript, vite, webpack at pinned versions, from the npm
  * registry), and checks:
  *
- * - the tarball: LICENSE, README, every export's files and types, the bin;
- *   nothing but those and dist/;
+ * - the tarball: LICENSE, README, every export's files and types (the
+ *   CommonJS declarations too), the bin; nothing but those, dist/ and
+ *   docs/; every relative link in its Markdown resolves inside it;
  * - Node: every subpath export imports, and require()s (engines claims
  *   Node >= 20.19, where require() of ES modules works), and fourfold/worker
  *   (the pool's worker, for bundlers to build) resolves; `fourfold
  *   --version` and `--help`; blake3Parallel from node_modules gives
  *   BLAKE3's bytes (against @noble/hashes);
- * - TypeScript: `tsc --strict` on fixture/types.ts, which imports every
- *   subpath, under moduleResolution node16, nodenext, bundler and node10
- *   (no skipLibCheck, no @types/node);
+ * - TypeScript 5.0 (the oldest supported), 5.9 and 7.0 (the newest):
+ *   `tsc --strict` on fixture/types.ts, which imports every subpath, and
+ *   fixture/platform.ts, the lines a user writes next (Blob, Response,
+ *   crypto.subtle taking the results; outputs keeping their type), with
+ *   lib ES2022 and DOM, under moduleResolution node16, nodenext, bundler
+ *   and node10 (which TypeScript 7 no longer has), no skipLibCheck, no
+ *   @types/node; and fixture/cjs/, a CommonJS project (module node16)
+ *   importing every subpath, compiled by each and run by Node;
  * - a default `vite build` and a default webpack 5 production build of
  *   fixture/app.js succeed without warnings (node: modules, top-level
  *   await, critical dependencies...), and each built page, opened in
  *   headless Chromium, awaits ready() in its main chunk, then loads a route
  *   chunk whose two families run their first calls on the js tier and reach
- *   the simd tier without another ready(), and hashes a few MiB with
- *   blake3Parallel to BLAKE3's bytes with its Web Workers doing work.
+ *   the simd tier without another ready(), hashes a few MiB with
+ *   blake3Parallel to BLAKE3's bytes with its Web Workers doing work, and
+ *   runs the README's browser recipes in a chunk of their own
+ *   (file-crypto.js, keys.js, password-file.js, taken from the README): a
+ *   File encrypted and decrypted, a changed one refused, a download
+ *   offered, a file under a password.
  *
  *   npm run check:package                          # all of it
  *   npm run check:package -- --keep                # keep the temporary project (its path is printed)
@@ -31,9 +41,9 @@
  * registry (the fixture's packages) and Chromium (npm run engines:install).
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
@@ -41,6 +51,9 @@ import { ENGINES, ROOT } from '../engines/engines.js';
 import { openChromium } from '../engines/drivers/chromium.js';
 import { servePage, type PageOutcome } from '../engines/serve.js';
 import { input } from './fixture/input.js';
+import { brokenLinks } from './links.js';
+import { codeBlocks } from './readme.js';
+import { xchacha20poly1305 as nobleXchacha } from '@noble/ciphers/chacha.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixture/', import.meta.url));
 const RESOLUTIONS = [
@@ -49,6 +62,18 @@ const RESOLUTIONS = [
   { moduleResolution: 'bundler', module: 'esnext' },
   { moduleResolution: 'node10', module: 'esnext' },
 ] as const;
+/**
+ * The TypeScripts the fixture installs (package.json: typescript and two
+ * aliases): the oldest the README promises, the newest 5.x, the newest.
+ * TypeScript 7 has no moduleResolution node10.
+ */
+const COMPILERS = [
+  { version: '5.0', dir: 'typescript-5.0', node10: true },
+  { version: '5.9', dir: 'typescript', node10: true },
+  { version: '7.0', dir: 'typescript-7.0', node10: false },
+] as const;
+/** The README's modules the built pages run (codeBlocks: blocks that name their file). */
+const RECIPES = ['file-crypto.js', 'keys.js', 'password-file.js'];
 /** Build output that is a problem for users: Node built-ins pulled into a browser bundle, top-level await, dynamic requests. */
 const WARNING = /warn|\(!\)|externaliz|top-level await|critical dependency|node:/i;
 /**
@@ -84,7 +109,7 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 interface PackageJson {
   version: string;
-  exports: Record<string, string | { types?: string; default: string }>;
+  exports: Record<string, string | { require?: { types: string; default: string }; types?: string; default: string }>;
   bin: Record<string, string>;
   types: string;
   typesVersions?: Record<string, Record<string, string[]>>;
@@ -103,30 +128,59 @@ function pack(into: string): string | undefined {
   const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
   const files = new Set(info!.files.map((f) => f.path));
   const needed = ['LICENSE', 'README.md', 'package.json', pkg.types, ...Object.values(pkg.bin)];
-  for (const target of Object.values(pkg.exports)) needed.push(...(typeof target === 'string' ? [target] : [target.default, ...(target.types ? [target.types] : [])]));
+  for (const target of Object.values(pkg.exports)) {
+    if (typeof target === 'string') needed.push(target);
+    else needed.push(target.default, ...(target.types ? [target.types] : []), ...(target.require ? [target.require.types, target.require.default] : []));
+  }
   for (const paths of Object.values(pkg.typesVersions?.['*'] ?? {})) needed.push(...paths);
   const missing = [...new Set(needed.map((p) => p.replace(/^\.\//, '')))].filter((p) => !files.has(p));
-  const stray = [...files].filter((p) => !p.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(p));
+  const stray = [...files].filter((p) => !p.startsWith('dist/') && !/^docs\/[\w-]+\.md$/.test(p) && !['LICENSE', 'README.md', 'package.json'].includes(p));
   record(
-    `npm pack: ${info!.filename}, ${files.size} files, with LICENSE, README, every export's code and types, the bin`,
+    `npm pack: ${info!.filename}, ${files.size} files, with LICENSE, README, docs/, every export's code and types, the bin`,
     missing.length === 0 && stray.length === 0,
     [missing.length ? `missing: ${missing.join(', ')}` : '', stray.length ? `not expected in the package: ${stray.join(', ')}` : ''].join('\n'),
   );
   return join(into, info!.filename);
 }
 
+/** Every relative link in the tarball's Markdown (README, docs/) names a file in the tarball, and a fragment a heading of it. */
+function checkLinks(tarball: string, dir: string): void {
+  const unpacked = join(dir, 'unpacked');
+  rmSync(unpacked, { recursive: true, force: true });
+  mkdirSync(unpacked);
+  const r = sh('tar', ['-xzf', tarball, '-C', unpacked], dir);
+  if (r.status !== 0) return void record('the tarball unpacks', false, output(r));
+  const root = join(unpacked, 'package');
+  const files = (readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[]).filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'));
+  const markdown = files.filter((f) => f.endsWith('.md'));
+  const broken = brokenLinks(files, (path) => readFileSync(join(root, path), 'utf8'));
+  record(`the tarball's Markdown (${markdown.join(', ')}): every relative link resolves inside it`, broken.length === 0 && markdown.includes('README.md'), broken.join('\n'));
+}
+
 // ------------------------------------------------------------------ the fresh project
 
-/** The fixture's files in `dir`: the TypeScript program, the Node smoke test, one copy of the app per bundler. */
+/**
+ * The fixture's files in `dir`: the TypeScript programs, the CommonJS
+ * project, the Node smoke test, one copy of the app per bundler, with the
+ * README's browser recipes beside it.
+ */
 function copyFixture(dir: string): void {
   mkdirSync(join(dir, 'webpack-app/src'), { recursive: true });
   mkdirSync(join(dir, 'vite-app'), { recursive: true });
+  mkdirSync(join(dir, 'cjs'), { recursive: true });
   const copies: [string, string][] = [
-    ['package.json', 'package.json'], ['tsconfig.json', 'tsconfig.json'], ['types.ts', 'types.ts'], ['input.js', 'input.js'], ['node-smoke.js', 'node-smoke.js'],
-    ['index.html', 'vite-app/index.html'], ['app.js', 'vite-app/main.js'], ['route.js', 'vite-app/route.js'], ['input.js', 'vite-app/input.js'],
-    ['app.js', 'webpack-app/src/index.js'], ['route.js', 'webpack-app/src/route.js'], ['input.js', 'webpack-app/src/input.js'],
+    ['package.json', 'package.json'], ['tsconfig.json', 'tsconfig.json'], ['types.ts', 'types.ts'], ['platform.ts', 'platform.ts'], ['input.js', 'input.js'], ['node-smoke.js', 'node-smoke.js'],
+    ['cjs/package.json', 'cjs/package.json'], ['cjs/tsconfig.json', 'cjs/tsconfig.json'], ['cjs/main.ts', 'cjs/main.ts'],
+    ['index.html', 'vite-app/index.html'], ['app.js', 'vite-app/main.js'], ['route.js', 'vite-app/route.js'], ['recipes.js', 'vite-app/recipes.js'], ['input.js', 'vite-app/input.js'],
+    ['app.js', 'webpack-app/src/index.js'], ['route.js', 'webpack-app/src/route.js'], ['recipes.js', 'webpack-app/src/recipes.js'], ['input.js', 'webpack-app/src/input.js'],
   ];
   for (const [from, to] of copies) copyFileSync(join(FIXTURE, from), join(dir, to));
+  const modules = new Map(codeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).flatMap((b) => (b.name ? [[b.name, b.code] as const] : [])));
+  for (const name of RECIPES) {
+    const code = modules.get(name);
+    if (code === undefined) throw new Error(`the README has no module ${name}`);
+    for (const app of ['vite-app', 'webpack-app/src']) writeFileSync(join(dir, app, name), code);
+  }
 }
 
 /** Installs the tarball (and, in a new project, the fixture's pinned packages). */
@@ -182,14 +236,43 @@ function checkNode(dir: string): void {
 // ------------------------------------------------------------------ TypeScript
 
 function checkTypes(dir: string): void {
-  const imported = new Set([...readFileSync(join(FIXTURE, 'types.ts'), 'utf8').matchAll(/from '(fourfold[^']*)'/g)].map((m) => m[1]));
-  const uncovered = subpaths.map(specifier).filter((s) => !imported.has(s));
-  record('fixture/types.ts imports every subpath export', uncovered.length === 0, uncovered.length ? `not imported: ${uncovered.join(', ')}` : '');
-  for (const { moduleResolution, module } of RESOLUTIONS) {
-    const config = `tsconfig.${moduleResolution}.json`;
-    writeFileSync(join(dir, config), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module, moduleResolution } }, null, 2));
-    const r = sh(join(dir, 'node_modules/.bin/tsc'), ['-p', config], dir);
-    record(`tsc --strict, moduleResolution ${moduleResolution} (module ${module})`, r.status === 0, output(r));
+  for (const program of ['types.ts', 'cjs/main.ts']) {
+    const imported = new Set([...readFileSync(join(FIXTURE, program), 'utf8').matchAll(/from '(fourfold[^']*)'/g)].map((m) => m[1]));
+    const uncovered = subpaths.map(specifier).filter((s) => !imported.has(s));
+    record(`fixture/${program} imports every subpath export`, uncovered.length === 0, uncovered.length ? `not imported: ${uncovered.join(', ')}` : '');
+  }
+  for (const { version, dir: pkgDir, node10 } of COMPILERS) {
+    const tsc = join(dir, 'node_modules', pkgDir, 'bin/tsc');
+    const actual = sh(process.execPath, [tsc, '--version'], dir).stdout.trim();
+    for (const { moduleResolution, module } of RESOLUTIONS) {
+      if (moduleResolution === 'node10' && !node10) continue;
+      const config = `tsconfig.${moduleResolution}.json`;
+      writeFileSync(join(dir, config), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module, moduleResolution } }, null, 2));
+      const r = sh(process.execPath, [tsc, '-p', config], dir);
+      record(`TypeScript ${version} (${actual}): tsc --strict on types.ts and platform.ts, moduleResolution ${moduleResolution} (module ${module})`, r.status === 0 && actual.includes(version), output(r));
+    }
+  }
+}
+
+/** The CommonJS project: each TypeScript compiles it (module node16: require() calls), and Node runs what the 5.9 one emitted. */
+function checkCommonJs(dir: string): void {
+  const project = join(dir, 'cjs');
+  for (const { version, dir: pkgDir } of COMPILERS) {
+    rmSync(join(project, 'out'), { recursive: true, force: true });
+    const r = sh(process.execPath, [join(dir, 'node_modules', pkgDir, 'bin/tsc'), '-p', 'tsconfig.json'], project);
+    record(`TypeScript ${version}: a CommonJS project (module node16) compiles its imports of every subpath to require()`, r.status === 0, output(r));
+    if (r.status !== 0) continue;
+    const run = sh(process.execPath, ['out/main.js'], project);
+    let got: { abc?: string; sealed?: string; checks?: boolean[] } = {};
+    try {
+      got = JSON.parse(run.stdout) as typeof got;
+    } catch {
+      // reported below with the output
+    }
+    const key = new Uint8Array(32).fill(7);
+    const sealed = hex(nobleXchacha(key, new Uint8Array(24).fill(9)).encrypt(new TextEncoder().encode('abc')));
+    const ok = run.status === 0 && got.abc === ABC && got.sealed === sealed && got.checks?.length === 7 && got.checks.every((c) => c);
+    record(`  Node ${process.version} runs it: require() of the package gives @noble's bytes`, ok, ok ? '' : `${output(run)}\nexpected abc ${ABC}, sealed ${sealed}`);
   }
 }
 
@@ -206,6 +289,8 @@ interface PageReport {
   /** The first call (which starts the workers) and the second. */
   parallel: [string, string];
   duringSecond: number;
+  /** The README's browser recipes, run in the page. */
+  recipe: { bytes: number; encryptedBytes: number; roundTrip: boolean; refused: string; downloaded: string; password: boolean; wrongPassword: string };
   crossOriginIsolated: boolean;
   workers: number;
   messages: number;
@@ -270,6 +355,13 @@ async function openBuilt(name: string, dir: string, page: string): Promise<void>
     r.parallel.every((p) => p === expected) && r.sequential === expected,
     `expected ${expected}\nparallel ${r.parallel.join(', ')}\nsequential ${r.sequential}`,
   );
+  const c = r.recipe;
+  const streamed = 24 + c.bytes + 17 * (Math.floor(c.bytes / 65536) + 1);
+  record(
+    `${where}: the README's file recipes: a File encrypted (${c.encryptedBytes} bytes) and decrypted, a changed one refused (${c.refused}), a download offered, a file under a password`,
+    c.encryptedBytes === streamed && c.roundTrip && c.refused === 'AuthenticationError' && c.downloaded === 'data.bin.enc' && c.password && c.wrongPassword === 'AuthenticationError',
+    JSON.stringify(c),
+  );
   record(
     `${where}: Web Workers did the work (${r.workers} started, ${r.messages} messages back, ${r.duringSecond} during the second call${r.crossOriginIsolated ? '; cross-origin isolated' : ''})`,
     r.workers >= 1 && r.duringSecond >= 1 && r.errors.length === 0,
@@ -298,10 +390,12 @@ async function main(): Promise<number> {
   const project = join(dir, 'project');
   const tarball = pack(dir);
   if (tarball === undefined) return 1;
+  checkLinks(tarball, dir);
   copyFixture(project);
   if (!install(project, tarball, values.project === undefined)) return 1;
   checkNode(project);
   checkTypes(project);
+  checkCommonJs(project);
   if (existsSync(ENGINES.chromium.binary)) await checkBundlers(project);
   else record(`Chromium (${ENGINES.chromium.binary}) is not installed: run npm run engines:install`, false);
 

@@ -72,7 +72,7 @@ export const DERIVE_KEY_MATERIAL = 64;
 /** The IV: the first 32 bits of the fractional parts of the square roots of the first 8 primes (as SHA-256's). */
 export const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19] as const;
 /** The IV as a key: its words as little-endian bytes (the hash mode's key). */
-export const IV_BYTES = new Uint8Array(32);
+export const IV_BYTES: Uint8Array = new Uint8Array(32);
 for (let i = 0; i < 32; i++) IV_BYTES[i] = IV[i >>> 2] >>> (8 * (i & 3));
 /** The message word permutation applied between rounds. */
 export const PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8] as const;

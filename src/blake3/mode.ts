@@ -19,10 +19,11 @@ export const engine = /*#__PURE__*/ tierSelector<Blake3Engine>(blake3Kernel, jsB
 /** The engine of a pool job's tier (jobs.ts), without the kernel's bytes: the pool sends the worker the module. */
 export const engineOf = /*#__PURE__*/ jobSelector<Blake3Engine>(blake3Kernel, jsBlake3, simdBlake3);
 
+/** BLAKE3's options (those of @noble/hashes' blake3): at most one of `key` and `context`. Any other property is refused (TypeError). */
 export interface Blake3Opts {
   /** Output length in bytes (default 32); any length, the output being a stream (XOF). */
   dkLen?: number;
-  /** keyed_hash: a 32-byte key. */
+  /** keyed_hash, a MAC: a 32-byte key (a secret, not a password). */
   key?: Uint8Array;
   /**
    * derive_key: the context (a string, UTF-8 encoded, or its bytes); the
@@ -49,10 +50,14 @@ export interface Mode {
   derived: boolean;
 }
 
-export function modeOf(opts: unknown): Mode {
+/** The options blake3() takes: Blake3Opts'. */
+const OPTIONS = ['dkLen', 'key', 'context'];
+
+/** The mode `opts` (Blake3Opts) asks for; `more` names the other options the caller reads itself (blake3Parallel's `workers`). */
+export function modeOf(opts: unknown, more: readonly string[] = []): Mode {
   if (opts === undefined) return { key: IV_BYTES, flags: 0, dkLen: DEFAULT_LENGTH, derived: false };
   // Each option read once, before any work.
-  const { dkLen, key, context } = check.options(opts, 'opts') as Blake3Opts;
+  const { dkLen, key, context } = check.options(opts, 'opts', more.length === 0 ? OPTIONS : [...OPTIONS, ...more]) as Blake3Opts;
   const length = dkLen === undefined ? DEFAULT_LENGTH : byteLength(dkLen, 'dkLen');
   if (key !== undefined && context !== undefined) throw new TypeError('opts: key (keyed_hash) and context (derive_key) are exclusive');
   if (key !== undefined) return { key: check.bytes(key, 'key', 32), flags: KEYED_HASH, dkLen: length, derived: false };

@@ -17,6 +17,7 @@ import { ROOT_BYTES } from './layout.js';
 import { byteLength, engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
 import type { Blake3Jobs } from './jobs.js';
 import * as check from '../runtime/assert.js';
+import type { Bytes } from '../runtime/bytes.js';
 import { workerTier } from '../runtime/kernels.js';
 import { PARALLEL_MIN, team } from '../pool/transform.js';
 import { PIECE, pool, type PoolWorker } from '../pool/pool.js';
@@ -24,6 +25,7 @@ import { runPieces, type Piece } from '../pool/schedule.js';
 
 export { PARALLEL_MIN };
 
+/** blake3Parallel's options: BLAKE3's, and the workers a call may use. */
 export interface Blake3ParallelOpts extends Blake3Opts {
   /**
    * Worker threads to use, at most (default: configure()'s, else the
@@ -121,16 +123,26 @@ export function memorySource(data: Uint8Array): ChunkSource {
 
 /**
  * BLAKE3 of `data` (the same bytes as blake3(data, opts)), hashed on the
- * pool's workers when it is large enough to gain from them. `data` must
- * not change (or be transferred) until the promise settles.
+ * pool's workers and the calling thread when it is large enough to gain
+ * from them (2 MiB and more). `data` must not change (or be transferred)
+ * until the Promise settles.
+ *
+ * @example
+ * ```ts
+ * import { blake3Parallel } from 'fourfold/blake3';
+ * const hash = await blake3Parallel(new Uint8Array(256 << 20)); // blake3's 32 bytes, on all cores
+ * ```
  */
-export const blake3Parallel = Object.assign(
-  async (data: Uint8Array, opts?: Blake3ParallelOpts): Promise<Uint8Array> => {
+export const blake3Parallel: ((data: Uint8Array, opts?: Blake3ParallelOpts) => Promise<Bytes>) & {
+  /** Ends the pool's workers (a later call starts new ones); a Node, Bun or Deno process exits without it. */
+  terminate(): void;
+} = Object.assign(
+  async (data: Uint8Array, opts?: Blake3ParallelOpts): Promise<Bytes> => {
     const input = check.bytes(data, 'data');
-    const mode = modeOf(opts);
+    const mode = modeOf(opts, ['workers']);
     const asked = opts?.workers === undefined ? undefined : byteLength(opts.workers, 'workers');
     const n = input.length;
-    if (n < PARALLEL_MIN || asked === 0) return hashOnce(mode, input);
+    if (n < PARALLEL_MIN || asked === 0) return hashOnce(mode, input) as Bytes;
     const state: TreeState = { key: mode.derived ? mode.key : mode.key.slice(), flags: mode.flags, chunks: 0, base: 0, depth: 0, stack: new Uint8Array(0) };
     const root = new Uint8Array(ROOT_BYTES);
     try {
@@ -147,8 +159,5 @@ export const blake3Parallel = Object.assign(
       state.key.fill(0);
     }
   },
-  {
-    /** Ends the pool's workers (a later call starts new ones). */
-    terminate: (): void => pool.terminate(),
-  },
+  { terminate: (): void => pool.terminate() },
 );

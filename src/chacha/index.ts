@@ -8,28 +8,44 @@ import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, EMPTY, openArgs, sea
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
-import { type Aead, aeadParams } from '../runtime/aead.js';
+import { type Aead, type AeadMethods, type AeadParams, aeadParams } from '../runtime/aead.js';
+import type { Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 export type { XorStream } from '../runtime/stream-cipher.js';
 export type { Aead, AeadParams } from '../runtime/aead.js';
 
-/** A ChaCha stream cipher (args.ts has the variants' layouts). */
+/** A ChaCha stream cipher of one of the variants in args.ts. */
 const streamCipher = (variant: StreamVariant) => stream(variant, () => engine().xor);
 
-/** ChaCha20 of RFC 8439: 32-byte key, 12-byte nonce, 32-bit block counter. */
+/**
+ * ChaCha20 of RFC 8439: a 32-byte key, a 12-byte nonce, a 32-bit block
+ * counter (at most 256 GiB per nonce). XORs the keystream into `data`:
+ * the same call encrypts and decrypts. Unauthenticated: for messages,
+ * use xchacha20poly1305.
+ *
+ * @example
+ * ```ts
+ * import { chacha20 } from 'fourfold/chacha';
+ * const key = crypto.getRandomValues(new Uint8Array(32));
+ * const nonce = new Uint8Array(12); // never twice under one key
+ * const encrypted = chacha20(key, nonce, new TextEncoder().encode('hello'));
+ * const decrypted = chacha20(key, nonce, encrypted); // the same call
+ * chacha20(key, nonce, encrypted, encrypted); // in place
+ * ```
+ */
 export const chacha20 = streamCipher(CHACHA20);
-/** ChaCha with 8 rounds, RFC 8439 layout. */
+/** ChaCha with 8 rounds, in RFC 8439's layout (12-byte nonce, 32-bit counter): faster, with a thinner margin. */
 export const chacha8 = streamCipher(CHACHA8);
-/** ChaCha with 12 rounds, RFC 8439 layout. */
+/** ChaCha with 12 rounds, in RFC 8439's layout (12-byte nonce, 32-bit counter). */
 export const chacha12 = streamCipher(CHACHA12);
-/** The original ChaCha20: 8-byte nonce, 64-bit block counter; 32-byte (or 16-byte) key. */
+/** The original ChaCha20 (Bernstein; libsodium's crypto_stream_chacha20): 8-byte nonce, 64-bit block counter; 32-byte (or 16-byte) key. */
 export const chacha20orig = streamCipher(CHACHA20_ORIG);
-/** XChaCha20 (as libsodium's crypto_stream_xchacha20): 24-byte nonce, 64-bit block counter. */
+/** XChaCha20 (as libsodium's crypto_stream_xchacha20): 32-byte key, 24-byte nonce (safe to pick at random), 64-bit block counter. */
 export const xchacha20 = streamCipher(XCHACHA20);
 
-/** HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the 32-byte subkey for `key` and a 16-byte nonce. */
-export function hchacha20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
+/** HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the 32-byte subkey for a 32-byte `key` and a 16-byte `nonce`. */
+export function hchacha20(key: Uint8Array, nonce: Uint8Array): Bytes {
   const out = new Uint8Array(32);
   engine().hchacha(check.key(key, [32]), check.bytes(nonce, 'nonce', 16), out);
   return out;
@@ -41,7 +57,7 @@ export function hchacha20(key: Uint8Array, nonce: Uint8Array): Uint8Array {
  * aad are copied at construction: the object outlives that call, and the
  * caller may wipe or reuse its arrays, or write an output over them.
  */
-class ChachaPoly1305 implements Aead {
+class ChachaPoly1305 implements AeadMethods {
   private readonly key: Uint8Array;
   private readonly nonce: Uint8Array;
   private readonly aad: Uint8Array;
@@ -72,16 +88,32 @@ class ChachaPoly1305 implements Aead {
   }
 }
 
-/** ChaCha20-Poly1305 (RFC 8439 §2.8): 32-byte key, 12-byte nonce, optional associated data. */
-export const chacha20poly1305 = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
+/**
+ * ChaCha20-Poly1305 (RFC 8439 §2.8): a 32-byte key, a 12-byte nonce that
+ * must never repeat under one key (a counter, not a random value: use
+ * xchacha20poly1305 for random nonces), optional associated data
+ * (authenticated, not encrypted). `encrypt` returns ciphertext || 16-byte tag.
+ */
+export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): AeadMethods {
   return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
 }, 12);
 
 /**
- * XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3): the RFC 8439 AEAD
- * under the HChaCha20 subkey of the first 16 nonce bytes, with nonce
- * 0x00000000 || the last 8 nonce bytes.
+ * XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3): a 32-byte key, a
+ * 24-byte nonce (random nonces are safe), optional associated data
+ * (authenticated, not encrypted). `encrypt` returns ciphertext || 16-byte
+ * tag; `decrypt` throws AuthenticationError if anything was changed. Store
+ * the nonce beside the ciphertext: decryption needs it.
+ *
+ * @example
+ * ```ts
+ * import { xchacha20poly1305 } from 'fourfold/chacha';
+ * const key = crypto.getRandomValues(new Uint8Array(32));
+ * const nonce = crypto.getRandomValues(new Uint8Array(24));
+ * const sealed = xchacha20poly1305(key, nonce).encrypt(new TextEncoder().encode('hello'));
+ * const opened = xchacha20poly1305(key, nonce).decrypt(sealed); // AuthenticationError if changed
+ * ```
  */
-export const xchacha20poly1305 = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): Aead {
+export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): AeadMethods {
   return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
 }, 24);

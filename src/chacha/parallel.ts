@@ -18,7 +18,7 @@ import { engine } from './tiers.js';
 import { appendHere, openPieces, PolynomialSum, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../poly1305/aead-pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
 import { later, made, PARALLEL_MIN, partOf, team } from '../pool/transform.js';
-import { type Aead, aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime/aead.js';
+import { type AeadMethods, type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes, lengthBlock } from '../runtime/bytes.js';
@@ -26,15 +26,20 @@ import type { StreamVariant } from '../runtime/stream-cipher.js';
 
 const streamCipher = (variant: StreamVariant) => parallelStreamCipher<ChachaJobs>(variant, 'chacha.xor', () => engine().xor);
 
+/** ChaCha20 of RFC 8439 (12-byte nonce, 32-bit counter) on all cores: resolves to the bytes of fourfold's chacha20. */
 export const chacha20 = streamCipher(CHACHA20);
+/** ChaCha8 on all cores: resolves to the bytes of fourfold's chacha8. */
 export const chacha8 = streamCipher(CHACHA8);
+/** ChaCha12 on all cores: resolves to the bytes of fourfold's chacha12. */
 export const chacha12 = streamCipher(CHACHA12);
+/** The original ChaCha20 (8-byte nonce, 64-bit counter) on all cores: resolves to the bytes of fourfold's chacha20orig. */
 export const chacha20orig = streamCipher(CHACHA20_ORIG);
+/** XChaCha20 (24-byte nonce, 64-bit counter) on all cores: resolves to the bytes of fourfold's xchacha20. */
 export const xchacha20 = streamCipher(XCHACHA20);
 
 const CIPHER: AeadCipher<'chacha'> = { family: 'chacha', xor: () => engine().xor, zeroPad: true };
 
-class ParallelChachaPoly1305 implements ParallelAead {
+class ParallelChachaPoly1305 implements ParallelAeadMethods {
   private readonly key: Uint8Array;
   private readonly nonce: Uint8Array;
   private readonly aad: Uint8Array;
@@ -47,7 +52,7 @@ class ParallelChachaPoly1305 implements ParallelAead {
   }
 
   /** The synchronous AEAD, for inputs too small for workers: made only when one comes (it copies the key, nonce and aad again). */
-  private inline(): Aead {
+  private inline(): AeadMethods {
     return (this.nonce.length === 24 ? syncXchacha20poly1305 : syncChacha20poly1305)(this.key, this.nonce, this.aad);
   }
 
@@ -74,7 +79,7 @@ class ParallelChachaPoly1305 implements ParallelAead {
   async encrypt(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const { input, output: out } = sealArgs(plaintext, output);
     const n = input.length;
-    if (n < PARALLEL_MIN) return this.inline().encrypt(input, out);
+    if (n < PARALLEL_MIN) return this.inline().encrypt(input, output);
     const target = out ?? later(n + TAG_LENGTH);
     const a = this.pieces();
     const sum = this.sum(a.oneTimeKey);
@@ -130,12 +135,31 @@ class ParallelChachaPoly1305 implements ParallelAead {
   }
 }
 
-/** ChaCha20-Poly1305 (RFC 8439 §2.8): 32-byte key, 12-byte nonce, optional associated data. */
-export const chacha20poly1305 = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAead {
+/**
+ * ChaCha20-Poly1305 (RFC 8439 §2.8) on all cores: a 32-byte key, a 12-byte
+ * nonce never repeated under one key, optional associated data; encrypt
+ * and decrypt resolve to the bytes of fourfold's chacha20poly1305.
+ */
+export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAeadMethods {
   return new ParallelChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
 }, 12);
 
-/** XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3): 32-byte key, 24-byte nonce, optional associated data. */
-export const xchacha20poly1305 = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAead {
+/**
+ * XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3) on all cores: a
+ * 32-byte key, a 24-byte random nonce, optional associated data; encrypt
+ * and decrypt resolve to the bytes of fourfold's xchacha20poly1305. Large
+ * inputs (2 MiB and more) are shared between the workers and the calling
+ * thread; decryption verifies the whole tag before it makes any plaintext.
+ *
+ * @example
+ * ```ts
+ * import { xchacha20poly1305 } from 'fourfold/parallel';
+ * const key = crypto.getRandomValues(new Uint8Array(32));
+ * const nonce = crypto.getRandomValues(new Uint8Array(24));
+ * const sealed = await xchacha20poly1305(key, nonce).encrypt(new Uint8Array(64 << 20));
+ * const opened = await xchacha20poly1305(key, nonce).decrypt(sealed);
+ * ```
+ */
+export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAeadMethods {
   return new ParallelChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
 }, 24);

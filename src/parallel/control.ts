@@ -6,13 +6,15 @@ import * as check from '../runtime/assert.js';
 
 export type { PoolStatus };
 
+/** configure()'s options. Any other property is refused (TypeError). */
 export interface PoolOptions {
   /**
    * Worker threads a call uses, at most: an integer from 0 (the calling
    * thread only); undefined restores the default (the logical cores less
    * one). Counts above the logical cores are taken as the logical cores:
    * more threads than cores cannot run at once, and each costs memory.
-   * Lowering it ends the workers beyond the new count once they are idle.
+   * Lowering it ends the workers beyond the new count once they have been
+   * idle for a second.
    */
   workers?: number;
   /**
@@ -22,14 +24,33 @@ export interface PoolOptions {
   workerUrl?: string | URL;
 }
 
-/** Sets the pool's size or worker module for later calls. */
+/** warm()'s options. Any other property is refused (TypeError). */
+export interface WarmOptions {
+  /** Workers to start: an integer from 0; by default configure()'s count, else the logical cores less one. */
+  workers?: number;
+}
+
+/** A worker count: a non-negative integer. */
+function workerCount(workers: unknown): number {
+  if (typeof workers !== 'number') throw new TypeError(`workers must be a number, got ${check.describe(workers)}`);
+  if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be a non-negative integer, got ${workers}`);
+  return workers;
+}
+
+/**
+ * Sets the pool's size or worker module for later calls.
+ *
+ * @example
+ * ```ts
+ * import { configure } from 'fourfold/parallel';
+ * configure({ workers: 3 }); // at most 3 workers per call
+ * configure({ workerUrl: '/assets/fourfold-worker.js' }); // where a bundler put fourfold/worker
+ * ```
+ */
 export function configure(options: PoolOptions): void {
-  check.options(options);
-  const { workers, workerUrl } = options;
-  if (workers !== undefined) {
-    if (typeof workers !== 'number') throw new TypeError(`workers must be a number, got ${check.describe(workers)}`);
-    if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be a non-negative integer, got ${workers}`);
-  }
+  if (options === undefined) throw new TypeError('options must be an object, got undefined');
+  const { workers, workerUrl } = check.options(options, 'options', ['workers', 'workerUrl']) as PoolOptions;
+  if (workers !== undefined) workerCount(workers);
   if (workerUrl !== undefined && typeof workerUrl !== 'string' && !(workerUrl instanceof URL)) {
     throw new TypeError(`workerUrl must be a string or a URL, got ${check.describe(workerUrl)}`);
   }
@@ -40,6 +61,31 @@ export function configure(options: PoolOptions): void {
     // Workers from the old module give the same bytes, but a failure to start the old one no longer applies.
     pool.terminate();
   }
+}
+
+/**
+ * Starts the pool's workers now and resolves once they are ready (or
+ * could not start: status().failure then says why, and calls run on the
+ * calling thread). Optional: calls start the workers they need themselves,
+ * but a worker takes tens of milliseconds to load, and a call that comes
+ * before its workers are ready works alone. Call it early (at start-up,
+ * when a file is chosen) to have every core on the first large call. In
+ * Deno, a worker without work ends after a quarter of a second (Deno
+ * cannot let a process exit while one runs), so warm() helps there only
+ * just before the calls.
+ *
+ * @example
+ * ```ts
+ * import { warm, blake3 } from 'fourfold/parallel';
+ * const pool = await warm(); // { workers, ready, ... }: loaded, waiting for calls
+ * const hash = await blake3(new Uint8Array(64 << 20)); // on every core from the start
+ * ```
+ */
+export async function warm(options?: WarmOptions): Promise<PoolStatus> {
+  const asked = (check.options(options, 'options', ['workers']) as WarmOptions | undefined)?.workers;
+  const count = asked === undefined ? pool.size : workerCount(asked);
+  await Promise.all(pool.grow(count).map((w) => w.whenReady));
+  return status();
 }
 
 /**

@@ -8,11 +8,15 @@ import { PolynomialSum } from './combine.js';
 import { poly1305 as syncPoly1305, type Poly1305 } from './index.js';
 import { polynomialPieces, wipeParts } from './aead-pieces.js';
 import { bytes } from '../runtime/assert.js';
+import type { Bytes } from '../runtime/bytes.js';
 import { PARALLEL_MIN, team } from '../pool/transform.js';
 
-/** The 16-byte Poly1305 tag of `message` under the 32-byte one-time `key`; `create` is the synchronous incremental one. */
-export const poly1305 = Object.assign(
-  async (message: Uint8Array, key: Uint8Array): Promise<Uint8Array> => {
+/** Poly1305 on all cores: resolves to the 16-byte tag fourfold's poly1305 returns for `message` under the 32-byte one-time `key`. */
+export const poly1305: ((message: Uint8Array, key: Uint8Array) => Promise<Bytes>) & {
+  /** The synchronous incremental Poly1305 (fourfold's poly1305.create). */
+  create(key: Uint8Array): Poly1305;
+} = Object.assign(
+  async (message: Uint8Array, key: Uint8Array): Promise<Bytes> => {
     const m = bytes(message, 'message');
     const k = bytes(key, 'key', 32);
     if (m.length < PARALLEL_MIN) return syncPoly1305(m, k);

@@ -64,6 +64,9 @@ export function setWorkerUrl(url: string | URL | undefined): void {
  */
 const DENO_IDLE_MS = 250;
 
+/** How long a worker beyond a lowered size may stay idle before it ends. */
+const RETIRE_MS = 1000;
+
 /** How long a terminated Web Worker may still run (it finishes the WebAssembly call it is in). */
 const STOP_MS = 1000;
 
@@ -139,6 +142,7 @@ let modulesCloneable = true;
  * One-shot calls never see it: the calling thread redoes their pieces.
  */
 export class WorkerLostError extends Error {
+  /** An error whose message says which worker was lost and why. */
   constructor(message: string) {
     super(message);
     this.name = 'WorkerLostError';
@@ -260,9 +264,12 @@ export class PoolWorker {
     return this.pins;
   }
 
-  /** The free slots (for tests: they must be zero between calls). */
+  /**
+   * The free slots (for tests: they must be zero between calls). A slot
+   * still transferred to an ended worker is detached: nothing of it is here.
+   */
   get freeSlots(): Uint8Array[] {
-    return this.free.map((i) => this.slots[i]!);
+    return this.free.map((i) => this.slots[i]!).filter((slot) => slot.buffer.byteLength > 0);
   }
 
   /** A free slot's first `bytes` bytes, to fill and pass to run(). */
@@ -400,7 +407,9 @@ export class PoolWorker {
 
   /** Zeroes the free slots' data (a call's last step; slots still busy are zeroed by the call they belong to). */
   zeroSlots(): void {
-    for (const i of this.free) zeroize(this.slots[i]!.subarray(0, this.dirty));
+    // A slot still transferred to an ended worker (its job was pending at terminate()) is a view
+    // of a detached buffer, with nothing here to zero: WebKit's subarray() throws on one.
+    for (const i of this.free) if (this.slots[i]!.byteLength > 0) zeroize(this.slots[i]!.subarray(0, this.dirty));
     if (this.pending.size === 0 && this.held === 0) this.dirty = 0;
   }
 
@@ -427,6 +436,7 @@ export class PoolWorker {
   }
 }
 
+/** What status() and warm() tell of the pool of fourfold/parallel. */
 export interface PoolStatus {
   /** Workers started (ready or starting). */
   workers: number;
@@ -508,12 +518,22 @@ export class Pool {
     return this.grow(this.workers.length + 1).at(-1);
   }
 
-  /** A worker's job ended or its state was released: one retiring ends once it is idle. */
+  /**
+   * A worker's job ended or its state was released: one retiring ends once
+   * it has been idle for RETIRE_MS (a size raised again meanwhile keeps it:
+   * starting a worker costs tens of milliseconds).
+   */
   settled(w: PoolWorker): void {
-    if (w.retiring && !w.busy) this.retire(w);
+    if (!w.retiring || w.busy) return;
+    const timer = setTimeout(() => {
+      if (w.retiring && !w.busy) this.retire(w);
+    }, RETIRE_MS);
+    // Not a reason for a process to stay alive (Node, Bun; Deno's timers).
+    (timer as { unref?: () => void }).unref?.();
+    (globalThis as { Deno?: DenoTimers }).Deno?.unrefTimer(timer as unknown as number);
   }
 
-  /** The workers beyond the pool's size, after configure() lowered it, take no more jobs, and end once idle. */
+  /** The workers beyond the pool's size, after configure() lowered it, take no more jobs, and end once idle for RETIRE_MS. */
   trim(): void {
     for (const w of this.workers.slice(this.size)) {
       w.retiring = true;

@@ -279,7 +279,8 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
     new Promise<void>((resolve) => {
       const timer = Number.isFinite(until) ? setTimeout(() => resolve(), Math.max(0, until - now())) : undefined;
       wake = () => {
-        clearTimeout(timer);
+        // Hermes's clearTimeout throws on undefined (no timer when waiting for an answer only).
+        if (timer !== undefined) clearTimeout(timer);
         wake = undefined;
         resolve();
       };

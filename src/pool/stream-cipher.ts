@@ -5,19 +5,25 @@
  * block counter (a keystream block depends on nothing but the key, the
  * nonce and its counter).
  */
+import type { Bytes } from '../runtime/bytes.js';
 import type { Tier } from '../runtime/kernels.js';
 import { streamArgs, type KeystreamXor, type StreamVariant } from '../runtime/stream-cipher.js';
 import type { Handler, JobTable, JobType, OpsOf } from './protocol.js';
 import { later, made, PARALLEL_MIN, team, transform } from './transform.js';
 
-/** A stream cipher of fourfold/parallel: the XorStream shape, resolving to what the synchronous one returns. */
-export type ParallelXorStream = (
-  key: Uint8Array,
-  nonce: Uint8Array,
-  data: Uint8Array,
-  output?: Uint8Array,
-  counter?: number | bigint,
-) => Promise<Uint8Array>;
+/**
+ * A stream cipher of fourfold/parallel: XorStream's arguments, resolving
+ * to the bytes the synchronous function returns. `data` must not change
+ * until the Promise settles.
+ */
+export interface ParallelXorStream {
+  /** Resolves to a new array of `data.length` bytes. */
+  (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: undefined, counter?: number | bigint): Promise<Bytes>;
+  /** Writes `output` (exactly `data.length` bytes; it may be `data` itself) and resolves to it. */
+  <T extends Uint8Array>(key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output: T, counter?: number | bigint): Promise<T>;
+  /** Writes `output` when one is given, else a new array, and resolves to it. */
+  (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: number | bigint): Promise<Uint8Array>;
+}
 
 /** A piece of keystream XOR: the block counter of its first block as two 32-bit words. */
 export type XorJob = JobType<{ key: Uint8Array; nonce: Uint8Array; counterLow: number; counterHigh: number; doubleRounds: number }, undefined>;
@@ -31,10 +37,14 @@ export function counterAfter(low: number, high: number, blocks: number): { count
 /** The parallel function of a stream cipher whose workers run job `op` of its family's table T ('chacha.xor', 'salsa.xor'). */
 export function parallelStreamCipher<T extends JobTable>(variant: StreamVariant, op: OpsOf<T, XorJob>, xor: () => KeystreamXor): ParallelXorStream {
   const { doubleRounds } = variant;
-  return async (key, nonce, data, output, counter = 0) => {
+  const cipher = async (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter: number | bigint = 0): Promise<Uint8Array> => {
     const a = streamArgs(variant, key, nonce, data, output, counter);
     const n = a.input.length;
-    if (n < PARALLEL_MIN) return xor()(a.key, a.nonce, a.low, a.high, doubleRounds, a.input, a.output);
+    if (n < PARALLEL_MIN) {
+      const result = xor()(a.key, a.nonce, a.low, a.high, doubleRounds, a.input, a.output);
+      // The caller's own output object, as the synchronous function returns it (a.output is a plain view of it).
+      return output ?? result;
+    }
     // Our copies: the caller may wipe or reuse its arrays once the promise is pending.
     const k = a.key.slice();
     const iv = a.nonce.slice();
@@ -61,6 +71,8 @@ export function parallelStreamCipher<T extends JobTable>(variant: StreamVariant,
       k.fill(0);
     }
   };
+  // A new array over an ArrayBuffer, or the caller's own output: what ParallelXorStream's overloads say.
+  return cipher as ParallelXorStream;
 }
 
 /** The job of a piece of a stream cipher, on the keystream of `xorOf(tier)`. */

@@ -16,6 +16,8 @@
  * platform's objects, which no library can defend against.)
  */
 
+import type { Bytes } from './bytes.js';
+
 const U8 = Uint8Array.prototype;
 const TYPED_ARRAY = Object.getPrototypeOf(U8) as object;
 const call = Function.prototype.call;
@@ -52,7 +54,10 @@ function has(brand: ((self: unknown) => unknown) | undefined, value: unknown): b
 
 /**
  * A short name of what `value` is, for error messages, found without
- * reading any of its properties (which could run user code).
+ * reading any of its properties (which could run user code). The one
+ * exception: telling a Promise from another object asks for its prototype,
+ * which a Proxy's trap answers; the call is throwing by then, and does
+ * nothing after.
  */
 export function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -67,7 +72,49 @@ export function describe(value: unknown): string {
   if (has(arrayBufferByteLength, value)) return 'ArrayBuffer';
   if (has(sharedByteLength, value)) return 'SharedArrayBuffer';
   if (has(dataViewBuffer, value)) return 'DataView';
+  try {
+    if (value instanceof Promise) return 'a Promise';
+  } catch {
+    // A Proxy whose trap threw.
+  }
   return 'object';
+}
+
+/** Arguments that hold random bytes: text is never what they want. */
+const RANDOM = ['nonce', 'iv', 'header'];
+
+/**
+ * What `value` is, and where that is a usual mistake, what to write
+ * instead: the end of a TypeError's message for an argument `name` that
+ * must be bytes.
+ */
+function gotInsteadOfBytes(value: unknown, name: string): string {
+  const kind = describe(value);
+  switch (kind) {
+    case 'a Promise':
+      return 'a Promise: missing await?';
+    case 'string':
+      if (name === 'key') return 'string: a key is random bytes, not text (for a password, derive a key with a KDF such as Argon2id, scrypt or PBKDF2)';
+      if (RANDOM.includes(name)) return `string: a ${name} is bytes (a random one: crypto.getRandomValues(new Uint8Array(length)))`;
+      return 'string: for text, pass new TextEncoder().encode(text)';
+    case 'ArrayBuffer':
+    case 'SharedArrayBuffer':
+      return `${kind}: view it as new Uint8Array(buffer)`;
+    case 'Array':
+      return 'Array: convert it with Uint8Array.from(array)';
+    case 'object':
+    case 'null':
+    case 'undefined':
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+    case 'symbol':
+    case 'function':
+      return kind;
+    default:
+      // Another typed array, or a DataView.
+      return `${kind}: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)`;
+  }
 }
 
 /**
@@ -100,7 +147,7 @@ export function bytes(value: unknown, name: string, length?: number): Uint8Array
 
 function checkBytes(value: unknown, name: string, length?: number): Uint8Array {
   if (typedArrayName(value) !== 'Uint8Array') {
-    throw new TypeError(`${name} must be a Uint8Array, got ${describe(value)}`);
+    throw new TypeError(`${name} must be a Uint8Array, got ${gotInsteadOfBytes(value, name)}`);
   }
   const n = lengthOf(value);
   if (n === 0 && isDetached(bufferOf(value))) {
@@ -134,7 +181,9 @@ export function byteSource(value: unknown, name: string): Uint8Array {
     view = [value as SharedArrayBuffer, 0, sharedByteLength!(value)];
   }
   if (view === undefined) {
-    throw new TypeError(`${name} must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got ${describe(value)}`);
+    const kind = describe(value);
+    const what = kind === 'a Promise' ? 'a Promise: missing await?' : kind === 'string' ? 'string: for text, pipe it through a TextEncoderStream first' : kind;
+    throw new TypeError(`${name} must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got ${what}`);
   }
   const [buffer, offset, length] = view;
   if (length === 0 && isDetached(buffer)) throw new TypeError(`${name} is backed by a detached ArrayBuffer`);
@@ -250,7 +299,7 @@ export function counter(value: unknown, bits: 32 | 64, name = 'counter'): number
  * engine cannot allocate (V8 stops at 2^32 or 2^53 - 1 elements, other
  * engines elsewhere, memory sooner) is a RangeError naming `name`.
  */
-export function allocate(length: number, name: string): Uint8Array {
+export function allocate(length: number, name: string): Bytes {
   try {
     return new Uint8Array(length);
   } catch (cause) {
@@ -258,9 +307,20 @@ export function allocate(length: number, name: string): Uint8Array {
   }
 }
 
-/** An options object (or undefined: none), whose fields the caller then reads once each. */
-export function options(value: unknown, name = 'options'): object | undefined {
+/** `words` as a sentence's list: "a", "a and b", "a, b and c". */
+const list = (words: readonly string[]): string => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`);
+
+/**
+ * An options object (or undefined: none), whose fields the caller then
+ * reads once each. A property that is none of the `known` options is
+ * refused: a misspelt option (`length` for `dkLen`) would otherwise be
+ * ignored, and the call would quietly do something else than was asked.
+ */
+export function options(value: unknown, name: string, known: readonly string[]): object | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null) throw new TypeError(`${name} must be an object, got ${describe(value)}`);
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw new TypeError(`${name}: unknown option '${key}' (the options are ${list(known)})`);
+  }
   return value;
 }

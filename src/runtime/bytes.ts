@@ -5,6 +5,16 @@
  */
 import { isSharedBuffer } from './assert.js';
 
+/**
+ * What a call returns when it allocates its result: a Uint8Array over a
+ * plain ArrayBuffer, which is what Blob, Response and crypto.subtle take.
+ * TypeScript 5.7 and later spell it Uint8Array<ArrayBuffer>; written as
+ * what `slice()` returns, the declaration files also compile under
+ * TypeScript 5.0 to 5.6, whose Uint8Array is not generic (it is then
+ * plain Uint8Array).
+ */
+export type Bytes = ReturnType<Uint8Array['slice']>;
+
 /** The word at `b[i..i+4]`, as a signed 32-bit integer (`>>> 0` for unsigned). */
 export function readLE32(b: Uint8Array, i: number): number {
   return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
@@ -29,7 +39,7 @@ export const high32 = (value: number | bigint): number => (typeof value === 'num
  * messages): two lengths as little-endian 64-bit words, into `into` (16
  * bytes). Lengths are below 2^53, so each high word is the quotient by 2^32.
  */
-export function lengthBlock(first: number, second: number, into = new Uint8Array(16)): Uint8Array {
+export function lengthBlock(first: number, second: number, into: Uint8Array = new Uint8Array(16)): Uint8Array {
   writeLE32(into, 0, first);
   writeLE32(into, 4, Math.floor(first / 0x100000000));
   writeLE32(into, 8, second);

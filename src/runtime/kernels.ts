@@ -25,9 +25,11 @@
  * (Poly1305's; a kernel, once instantiated, stays).
  */
 
+import * as check from './assert.js';
 import { MAY_COMPILE_SYNCHRONOUSLY } from './host.js';
 import { LinearMemory } from './memory.js';
 
+/** How calls run: 'simd', the WebAssembly SIMD kernels; 'js', plain JavaScript (the same bytes, slower). */
 export type Tier = 'simd' | 'js';
 
 /** An instantiated kernel: its exports and its memory. */
@@ -261,6 +263,7 @@ export function workerTier(): Tier {
   return requested !== 'js' && simdUsable() ? 'simd' : 'js';
 }
 
+/** ready()'s options. Any other property is refused (TypeError). */
 export interface ReadyOptions {
   /** Force a tier. Without it, `'simd'` where the engine can run the kernels, `'js'` otherwise. */
   tier?: Tier;
@@ -268,11 +271,7 @@ export interface ReadyOptions {
 
 /** The `tier` option, read once: undefined, 'simd' or 'js'. */
 function tierOption(options: unknown): Tier | undefined {
-  if (options === undefined) return undefined;
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`options must be an object, got ${options === null ? 'null' : typeof options}`);
-  }
-  const wanted = (options as { tier?: unknown }).tier;
+  const wanted = (check.options(options, 'options', ['tier']) as { tier?: unknown } | undefined)?.tier;
   if (wanted === undefined) return undefined;
   if (typeof wanted !== 'string') throw new TypeError(`options.tier must be 'simd' or 'js', got ${wanted === null ? 'null' : typeof wanted}`);
   if (wanted !== 'simd' && wanted !== 'js') throw new RangeError(`options.tier must be 'simd' or 'js', got '${wanted}'`);
@@ -294,10 +293,18 @@ let newest: Promise<Tier> | undefined;
 
 /**
  * Compiles and instantiates every kernel registered so far, then resolves
- * to the tier calls now run on: 'simd', or 'js' where the engine cannot
- * run the kernels (or when asked for). `{ tier: 'simd' }` rejects instead
+ * to the tier calls now run on: 'simd' (WebAssembly SIMD), or 'js' where
+ * the engine cannot run the kernels (or when asked for). Optional: calls
+ * work before it, with the same bytes. `{ tier: 'simd' }` rejects instead
  * of falling back. Calls take effect in order: the last call wins, and
  * every call still pending resolves (or rejects) as the last one does.
+ *
+ * @example
+ * ```ts
+ * import { ready } from 'fourfold';
+ * await ready(); // 'simd', or 'js' where WebAssembly SIMD is not available
+ * await ready({ tier: 'js' }); // pure JavaScript from now on (the same bytes)
+ * ```
  */
 export async function ready(options?: ReadyOptions): Promise<Tier> {
   const wanted = tierOption(options);
@@ -319,7 +326,7 @@ export async function ready(options?: ReadyOptions): Promise<Tier> {
 }
 
 /**
- * The tier of the most recent call of a primitive, or the tier the most
+ * Which tier the most recent call of a primitive used, or the tier the most
  * recent `ready()` resolved to if that came later; undefined before both.
  * While a kernel compiles in the background its primitives run on 'js' and
  * other families may already run on 'simd': this says what the last one did.

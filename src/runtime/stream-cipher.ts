@@ -4,7 +4,7 @@
  * into the two 32-bit words an engine's input block takes.
  */
 import * as check from './assert.js';
-import { high32, low32 } from './bytes.js';
+import { high32, low32, type Bytes } from './bytes.js';
 
 /**
  * A stream cipher engine's keystream XOR: XORs the keystream into `data`,
@@ -23,15 +23,22 @@ export type KeystreamXor = (
   out?: Uint8Array,
 ) => Uint8Array;
 
-/** A stream cipher in @noble/ciphers' shape: returns `output` (new, or the caller's, which may be `data`). */
-export type XorStream = (
-  key: Uint8Array,
-  nonce: Uint8Array,
-  data: Uint8Array,
-  output?: Uint8Array,
-  counter?: number | bigint,
-) => Uint8Array;
+/**
+ * A stream cipher in @noble/ciphers' shape: XORs the keystream of (`key`,
+ * `nonce`), from block `counter` on (64-byte blocks), into `data`, so the
+ * same call encrypts and decrypts. Never use one (key, nonce) pair for two
+ * messages. Unauthenticated: an AEAD is what most uses want.
+ */
+export interface XorStream {
+  /** Returns a new array of `data.length` bytes. */
+  (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: undefined, counter?: number | bigint): Bytes;
+  /** Writes `output` (exactly `data.length` bytes; it may be `data` itself) and returns it. */
+  <T extends Uint8Array>(key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output: T, counter?: number | bigint): T;
+  /** Writes `output` when one is given, else a new array, and returns it. */
+  (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: number | bigint): Uint8Array;
+}
 
+/** A stream cipher's parameters (chacha/args.ts, salsa/args.ts). */
 export interface StreamVariant {
   nonceLength: number;
   doubleRounds: number;
@@ -85,10 +92,12 @@ export function streamArgs(variant: StreamVariant, key: unknown, nonce: unknown,
 
 /** The checked public function of a stream cipher over the active engine's keystream XOR. */
 export function streamCipher(variant: StreamVariant, xor: () => KeystreamXor): XorStream {
-  return (key, nonce, data, output, counter = 0) => {
+  const cipher = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter: number | bigint = 0): Uint8Array => {
     const a = streamArgs(variant, key, nonce, data, output, counter);
     const result = xor()(a.key, a.nonce, a.low, a.high, variant.doubleRounds, a.input, a.output);
     // The caller's own output object (written through a plain view of it).
     return output ?? result;
   };
+  // A new array over an ArrayBuffer, or the caller's own output: what XorStream's overloads say.
+  return cipher as XorStream;
 }

@@ -20,7 +20,8 @@ import { engine } from './tiers.js';
 import { appendHere, openPieces, PolynomialSum, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../poly1305/aead-pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
 import { later, made, PARALLEL_MIN, partOf, team } from '../pool/transform.js';
-import { aeadParams, type ParallelAead, TAG_LENGTH } from '../runtime/aead.js';
+import { type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
+import type { Bytes } from '../runtime/bytes.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes } from '../runtime/bytes.js';
@@ -28,16 +29,20 @@ import type { StreamVariant } from '../runtime/stream-cipher.js';
 
 const streamCipher = (variant: StreamVariant) => parallelStreamCipher<SalsaJobs>(variant, 'salsa.xor', () => engine().xor);
 
+/** Salsa20 on all cores: resolves to the bytes of fourfold's salsa20. */
 export const salsa20 = streamCipher(SALSA20);
+/** Salsa20/12 on all cores: resolves to the bytes of fourfold's salsa2012. */
 export const salsa2012 = streamCipher(SALSA2012);
+/** Salsa20/8 on all cores: resolves to the bytes of fourfold's salsa208. */
 export const salsa208 = streamCipher(SALSA208);
+/** XSalsa20 on all cores: resolves to the bytes of fourfold's xsalsa20. */
 export const xsalsa20 = streamCipher(XSALSA20);
 
 const CIPHER: AeadCipher<'salsa'> = { family: 'salsa', xor: () => engine().xor, zeroPad: false };
 /** The message bytes keystream block 0 encrypts, after the 32 of the one-time key. */
 const HEAD = 32;
 
-class ParallelSecretBox implements ParallelAead {
+class ParallelSecretBox implements ParallelAeadMethods {
   private readonly key: Uint8Array;
   private readonly nonce: Uint8Array;
 
@@ -62,7 +67,7 @@ class ParallelSecretBox implements ParallelAead {
     let input = check.bytes(plaintext, 'plaintext');
     const n = input.length;
     const out = output === undefined ? undefined : check.output(output, n + TAG_LENGTH);
-    if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).encrypt(input, out);
+    if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).encrypt(input, output);
     const copied = out !== undefined && check.overlapping(input, out);
     if (copied) input = input.slice();
     const target = out ?? later(n + TAG_LENGTH);
@@ -97,7 +102,7 @@ class ParallelSecretBox implements ParallelAead {
     if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
     const n = input.length - TAG_LENGTH;
     const out = output === undefined ? undefined : check.output(output, n);
-    if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).decrypt(input, out);
+    if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).decrypt(input, output);
     const tag = input.slice(0, TAG_LENGTH);
     let body = input.subarray(TAG_LENGTH);
     const copied = out !== undefined && check.overlapping(body, out) && out.byteOffset !== body.byteOffset;
@@ -140,22 +145,38 @@ class ParallelSecretBox implements ParallelAead {
   }
 }
 
-/** XSalsa20-Poly1305 (secretbox): 32-byte key, 24-byte nonce; encrypt resolves to the 16-byte tag followed by the ciphertext. */
-export const xsalsa20poly1305 = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelAead {
+/** XSalsa20-Poly1305 (secretbox) on all cores: 32-byte key, 24-byte nonce; encrypt resolves to the 16-byte tag followed by the ciphertext, as fourfold's xsalsa20poly1305. */
+export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => ParallelAead) & AeadParams = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelAeadMethods {
   const k = check.key(key, [32]);
   const n = check.bytes(nonce, 'nonce', 24);
   if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');
   return new ParallelSecretBox(k, n);
 }, 24);
 
-/** libsodium's names for xsalsa20poly1305, as index.ts's secretbox. */
+/** fourfold/parallel's secretbox: seal and open as SecretBoxApi's, resolving to the same bytes. */
 export interface ParallelSecretBoxApi {
+  /** Resolves to a new array: the 16-byte tag, then the ciphertext. */
+  seal(plaintext: Uint8Array, output?: undefined): Promise<Bytes>;
+  /** Seals into `output` (exactly `plaintext.length + 16` bytes) and resolves to it. */
+  seal<T extends Uint8Array>(plaintext: Uint8Array, output: T): Promise<T>;
+  /** Seals into `output` when one is given, else into a new array. */
   seal(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
+  /** Resolves to the plaintext in a new array, or rejects with AuthenticationError before any plaintext is made. */
+  open(ciphertext: Uint8Array, output?: undefined): Promise<Bytes>;
+  /** Opens into `output` (exactly `ciphertext.length - 16` bytes) and resolves to it; on AuthenticationError `output` is zeroed. */
+  open<T extends Uint8Array>(ciphertext: Uint8Array, output: T): Promise<T>;
+  /** Opens into `output` when one is given, else into a new array. */
   open(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
 }
 
+/** NaCl's secretbox (XSalsa20-Poly1305) on all cores: 32-byte key, 24-byte nonce; seal and open resolve to the bytes of fourfold's secretbox. */
 export function secretbox(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelSecretBoxApi {
   // Associated data given here is refused, as xsalsa20poly1305 refuses it: nothing would authenticate it.
   const box = xsalsa20poly1305(key, nonce, aad);
-  return { seal: (plaintext, output) => box.encrypt(plaintext, output), open: (ciphertext, output) => box.decrypt(ciphertext, output) };
+  const api: { seal(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>; open(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> } = {
+    seal: (plaintext, output) => box.encrypt(plaintext, output),
+    open: (ciphertext, output) => box.decrypt(ciphertext, output),
+  };
+  // A new array over an ArrayBuffer, or the caller's own output: what ParallelSecretBoxApi's overloads say.
+  return api as ParallelSecretBoxApi;
 }

@@ -5,10 +5,13 @@
  * trust their arguments (index.ts checks them).
  */
 import type { ChachaEngine } from '../chacha/engine.js';
+import type { Bytes } from '../runtime/bytes.js';
 
-/** A pulled message: its plaintext and its tag (one of the TAG_* constants, or any byte the pusher chose). */
+/** A pulled message: its plaintext and its tag. */
 export interface Pulled {
-  message: Uint8Array;
+  /** The message's plaintext, verified. */
+  message: Bytes;
+  /** Its tag: one of the TAG_* constants, or any byte the pusher chose. */
   tag: number;
 }
 
@@ -22,7 +25,7 @@ export interface SecretstreamEngine {
    * message.length + 17 bytes. `key` is the 32-byte stream key, `nonce` the
    * 12 bytes counter || inonce.
    */
-  push(key: Uint8Array, nonce: Uint8Array, tag: number, aad: Uint8Array, message: Uint8Array): Uint8Array;
+  push(key: Uint8Array, nonce: Uint8Array, tag: number, aad: Uint8Array, message: Uint8Array): Bytes;
 
   /**
    * The inverse of push for `sealed` (at least 17 bytes): the plaintext and

@@ -10,5 +10,5 @@
  */
 export { ABYTES, HEADER_BYTES, KEY_BYTES, TAG_FINAL, TAG_MESSAGE, TAG_PUSH, TAG_REKEY } from './state.js';
 export { initPull, initPush, MESSAGE_BYTES_MAX, type SecretstreamPull, type SecretstreamPush } from './messages.js';
-export { decryptStream, encryptStream, type StreamOptions } from './stream.js';
+export { decryptStream, encryptStream, type StreamChunk, type StreamOptions } from './stream.js';
 export type { Pulled } from './engine.js';

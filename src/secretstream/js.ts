@@ -7,7 +7,7 @@ import { jsChacha } from '../chacha/js.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import type { Poly1305State } from '../poly1305/engine.js';
 import type { SecretstreamEngine } from './engine.js';
-import { equalBytes, lengthBlock } from '../runtime/bytes.js';
+import { equalBytes, lengthBlock, type Bytes } from '../runtime/bytes.js';
 
 const ZEROS = new Uint8Array(16);
 
@@ -62,6 +62,7 @@ export const jsSecretstream: SecretstreamEngine = {
     finish(mac, aad.length, ciphertext, expected);
     // Forgeries are not decrypted; whether the MAC verified is public (it is the result).
     if (!equalBytes(expected, 0, sealed, n + 1, 16)) return undefined;
-    return { message: jsChacha.xor(key, nonce, 2, 0, 10, ciphertext), tag: other };
+    // A new array (no output given).
+    return { message: jsChacha.xor(key, nonce, 2, 0, 10, ciphertext) as Bytes, tag: other };
   },
 };

@@ -7,9 +7,10 @@ import type { Pulled, SecretstreamEngine } from './engine.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from './state.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
+import type { Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
-/** libsodium's limit: the message's ChaCha20 blocks are 2 .. 2^32 - 1. */
+/** The longest message push takes, about 256 GiB: libsodium's limit (a message's ChaCha20 blocks are 2 .. 2^32 - 1). */
 export const MESSAGE_BYTES_MAX = 64 * (2 ** 32 - 2);
 const EMPTY = new Uint8Array(0);
 
@@ -23,30 +24,34 @@ function tagOf(tag: unknown): number {
   return tag;
 }
 
-/** The sending side of a stream: send `header` first, then each push's output. */
+/** The sending side of a stream (initPush): send `header` first, then each push's output, in order. */
 export interface SecretstreamPush {
-  /** 24 random bytes the receiver needs (they are not secret). */
-  readonly header: Uint8Array;
+  /** 24 random bytes the receiver needs first: the stream's nonce, not secret. Store or send it with the messages. */
+  readonly header: Bytes;
   /**
-   * Encrypts one message with a tag (default TAG_MESSAGE) and optional
-   * associated data, returning message.length + ABYTES bytes.
+   * Encrypts one message with a tag (default TAG_MESSAGE; TAG_FINAL for
+   * the last) and optional associated data (authenticated, not encrypted),
+   * returning `message.length + ABYTES` bytes in a new array.
    */
-  push(message: Uint8Array, tag?: number, aad?: Uint8Array): Uint8Array;
+  push(message: Uint8Array, tag?: number, aad?: Uint8Array): Bytes;
   /** Changes the key now; the receiver must call its rekey() at the same point. */
   rekey(): void;
   /** Wipes the state; the object is unusable afterwards. */
   destroy(): void;
 }
 
-/** The receiving side: pull each pushed message, in order. */
+/** The receiving side of a stream (initPull): pull each pushed message, in order. */
 export interface SecretstreamPull {
   /**
-   * Verifies and decrypts the next message. Throws AuthenticationError if
-   * it was modified, reordered, dropped or pushed under another key or aad;
-   * the state is then unusable (start again with initPull).
+   * Verifies and decrypts the next message: its plaintext and tag. Throws
+   * AuthenticationError if it was modified, reordered, dropped or pushed
+   * under another key or aad; the state is then unusable (start again
+   * with initPull).
    */
   pull(ciphertext: Uint8Array, aad?: Uint8Array): Pulled;
+  /** Changes the key now, at the point where the sender called its rekey(). */
   rekey(): void;
+  /** Wipes the state; the object is unusable afterwards. */
   destroy(): void;
 }
 
@@ -78,12 +83,12 @@ abstract class Stream {
 class Push extends Stream implements SecretstreamPush {
   constructor(
     key: unknown,
-    readonly header: Uint8Array,
+    readonly header: Bytes,
   ) {
     super(key, header);
   }
 
-  push(message: Uint8Array, tag: number = 0, aad?: Uint8Array): Uint8Array {
+  push(message: Uint8Array, tag: number = 0, aad?: Uint8Array): Bytes {
     const state = this.live();
     const m = check.bytes(message, 'message');
     if (m.length > MESSAGE_BYTES_MAX) throw new RangeError(`message is longer than secretstream allows (${MESSAGE_BYTES_MAX} bytes)`);
@@ -113,13 +118,29 @@ class Pull extends Stream implements SecretstreamPull {
   }
 }
 
-/** Starts a stream under a 32-byte key, with a fresh random header (crypto_secretstream_xchacha20poly1305_init_push). */
+/**
+ * Starts a stream of messages under a 32-byte key, with a fresh random
+ * header (libsodium's crypto_secretstream_xchacha20poly1305_init_push).
+ * Send or store the header first, then each push's output in order.
+ *
+ * @example
+ * ```ts
+ * import { initPush, initPull, TAG_FINAL } from 'fourfold/secretstream';
+ * const key = crypto.getRandomValues(new Uint8Array(32));
+ * const sender = initPush(key);
+ * const first = sender.push(new TextEncoder().encode('part 1'));
+ * const last = sender.push(new TextEncoder().encode('part 2'), TAG_FINAL);
+ * const receiver = initPull(sender.header, key);
+ * receiver.pull(first); // { message, tag: TAG_MESSAGE }
+ * receiver.pull(last).tag === TAG_FINAL; // AuthenticationError if changed, reordered or dropped
+ * ```
+ */
 export function initPush(key: Uint8Array): SecretstreamPush {
   const header = randomHeader();
   return new Push(key, header);
 }
 
-/** Receives the stream that began with `header` (crypto_secretstream_xchacha20poly1305_init_pull). */
+/** Receives the stream that began with the 24-byte `header`, under the sender's 32-byte key (crypto_secretstream_xchacha20poly1305_init_pull). */
 export function initPull(header: Uint8Array, key: Uint8Array): SecretstreamPull {
   return new Pull(key, check.bytes(header, 'header', HEADER_BYTES).slice());
 }

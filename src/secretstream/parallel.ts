@@ -15,10 +15,10 @@ import { secretstreamJobs, type SecretstreamJobs } from './jobs.js';
 import { simdSecretstream } from './simd.js';
 import { engine } from './tiers.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from './state.js';
-import { bytesOf, chunkSizeOf, needTransformStream, Records, type StreamOptions, type Transform } from './stream.js';
+import { bytesOf, chunkSizeOf, firstMessageFailed, needTransformStream, Records, type StreamChunk, type StreamOptions, type Transform } from './stream.js';
 import { pool, WorkerLostError } from '../pool/pool.js';
 import * as check from '../runtime/assert.js';
-import { zeroize } from '../runtime/bytes.js';
+import { zeroize, type Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { workerTier, type Tier } from '../runtime/kernels.js';
 
@@ -133,11 +133,11 @@ async function eachStep(data: Uint8Array, step: number, write: (part: Uint8Array
 }
 
 /**
- * A TransformStream from plaintext bytes to the encrypted stream under a
- * 32-byte key (the bytes of stream.ts's encryptStream, with a new random
- * header).
+ * fourfold's encryptStream with the messages sealed in a worker of the
+ * pool while the calling thread moves data: the same format, with a new
+ * random header.
  */
-export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
+export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
   needTransformStream('encryptStream');
   const k = check.bytes(key, 'key', KEY_BYTES).slice();
@@ -157,13 +157,14 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
     async transform(chunk, controller) {
       await eachStep(bytesOf(chunk), chunkSize * IN_FLIGHT, async (part) => {
         records.write(part);
-        await results.drain(IN_FLIGHT, (sealed) => controller.enqueue(sealed!));
+        // A sealed message comes back from its job in a new array.
+        await results.drain(IN_FLIGHT, (sealed) => controller.enqueue(sealed! as Bytes));
       });
     },
     async flush(controller) {
       results.add(remote.push(records.rest(), TAG_FINAL));
       records.wipe();
-      await results.drain(0, (sealed) => controller.enqueue(sealed!));
+      await results.drain(0, (sealed) => controller.enqueue(sealed! as Bytes));
       remote.close();
     },
     cancel() {
@@ -175,13 +176,12 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
 }
 
 /**
- * A TransformStream from an encrypted stream back to the plaintext, as
- * stream.ts's decryptStream: it errors with AuthenticationError, releasing
- * no plaintext of the failing message, when a message does not verify,
- * when the stream ends before its TAG_FINAL message, or when data follows
- * that message.
+ * fourfold's decryptStream with the messages opened in a worker of the
+ * pool: it errors with AuthenticationError, releasing no plaintext of the
+ * failing message, when a message does not verify, when the stream ends
+ * before its final message, or when data follows that message.
  */
-export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
+export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
   needTransformStream('decryptStream');
   const k = check.bytes(key, 'key', KEY_BYTES).slice();
@@ -191,22 +191,25 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   let finished = false;
   const results = new InOrder();
   const records = new Records(chunkSize + ABYTES, (record) => results.add(remote!.pull(record)));
-  const fail = (message: string): never => {
+  const fail = (reason: string | AuthenticationError): never => {
     records.wipe();
     k.fill(0);
     remote?.close();
-    throw new AuthenticationError(`secretstream: ${message}`);
+    throw typeof reason === 'string' ? new AuthenticationError(`secretstream: ${reason}`) : reason;
   };
+  let verified = 0;
   /** One opened message (its plaintext and tag byte) out, in order: only once it verified, and never after the final one. */
-  const release = (controller: TransformStreamDefaultController<Uint8Array>) => (opened: Uint8Array | undefined) => {
-    if (opened === undefined) fail('the message was modified, reordered, dropped, or pushed under another key');
+  const release = (controller: TransformStreamDefaultController<Bytes>) => (opened: Uint8Array | undefined) => {
+    if (opened === undefined) fail(verified === 0 ? firstMessageFailed(chunkSize) : 'the message was modified, reordered, dropped, or pushed under another key');
+    verified++;
     if (finished) {
       opened!.fill(0);
       fail('data follows the final message');
     }
     const tag = opened![opened!.length - 1];
     if (tag === TAG_FINAL) finished = true;
-    controller.enqueue(opened!.subarray(0, opened!.length - 1));
+    // Opened in a new array by its job.
+    controller.enqueue(opened!.subarray(0, opened!.length - 1) as Bytes);
   };
   const transformer: Transform = {
     async transform(chunk, controller) {

@@ -13,15 +13,21 @@
  *   (40 bytes), counter = 1.
  */
 import type { ChachaEngine } from '../chacha/engine.js';
+import type { Bytes } from '../runtime/bytes.js';
 
+/** Bytes of a secretstream key: 32 (crypto_secretstream_xchacha20poly1305_KEYBYTES). */
 export const KEY_BYTES = 32;
+/** Bytes of a stream's header, which the receiver needs first: 24 (crypto_secretstream_xchacha20poly1305_HEADERBYTES). */
 export const HEADER_BYTES = 24;
-/** Bytes a message grows by: the encrypted tag byte and the 16-byte MAC. */
+/** Bytes a message grows by: the encrypted tag byte and the 16-byte MAC (crypto_secretstream_xchacha20poly1305_ABYTES). */
 export const ABYTES = 17;
+/** The tag of an ordinary message: 0, push's default. */
 export const TAG_MESSAGE = 0;
+/** The tag of a message that ends a part of the stream (a record, a file in an archive): 1. The application decides what it means. */
 export const TAG_PUSH = 1;
+/** The tag of a message after which both sides change the key (forward secrecy for what came before): 2. */
 export const TAG_REKEY = 2;
-/** TAG_PUSH | TAG_REKEY: the last message, after which the key is changed. */
+/** TAG_PUSH | TAG_REKEY: the last message, after which the key is changed: 3. A receiver that never sees it knows the stream was cut short. */
 export const TAG_FINAL = 3;
 
 /**
@@ -30,7 +36,7 @@ export const TAG_FINAL = 3;
  * installs the usual polyfill, so its absence is said plainly rather than as
  * "crypto is not defined".
  */
-export function randomHeader(): Uint8Array {
+export function randomHeader(): Bytes {
   const random = (globalThis as { crypto?: { getRandomValues?: unknown } }).crypto?.getRandomValues;
   if (typeof random !== 'function') {
     throw new TypeError(
@@ -42,9 +48,9 @@ export function randomHeader(): Uint8Array {
 }
 
 export class StreamState {
-  readonly key = new Uint8Array(KEY_BYTES);
+  readonly key: Uint8Array = new Uint8Array(KEY_BYTES);
   /** counter (little-endian, bytes 0..4) || inonce (bytes 4..12). */
-  readonly nonce = new Uint8Array(12);
+  readonly nonce: Uint8Array = new Uint8Array(12);
 
   constructor(chacha: ChachaEngine, key: Uint8Array, header: Uint8Array) {
     chacha.hchacha(key, header.subarray(0, 16), this.key);

@@ -19,20 +19,38 @@
 import { initPull, initPush, type SecretstreamPull, type SecretstreamPush } from './messages.js';
 import { ABYTES, HEADER_BYTES, TAG_FINAL, TAG_MESSAGE } from './state.js';
 import * as check from '../runtime/assert.js';
+import type { Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
+/** The options of encryptStream and decryptStream. Any other property is refused (TypeError). */
 export interface StreamOptions {
   /**
-   * Plaintext bytes per message, 64 KiB by default. Decryption must use the
-   * value encryption used: the stream does not record it.
+   * Plaintext bytes per message, 64 KiB by default (1 to 2^30). Decryption
+   * must use the value encryption used: the stream does not record it.
    */
   chunkSize?: number;
 }
 
+/** What a byte stream may carry into encryptStream and decryptStream: any ArrayBufferView (a Uint8Array, a Buffer...) or buffer. */
+export type StreamChunk = ArrayBufferView | ArrayBufferLike;
+
 export const DEFAULT_CHUNK = 65536;
 
 /** Transformer.cancel (streams spec 2023; called where the engine has it) is not in TypeScript's DOM types yet. */
-export type Transform = Transformer<Uint8Array, Uint8Array> & { cancel?(reason: unknown): void };
+export type Transform = Transformer<StreamChunk, Bytes> & { cancel?(reason: unknown): void };
+
+/**
+ * Why the first message of a stream did not verify. Besides a changed
+ * stream or another key, a decryptStream given another chunkSize than
+ * encryptStream was cuts the stream at the wrong places, and its first
+ * message is where that shows (the stream does not record its chunkSize).
+ */
+export function firstMessageFailed(chunkSize: number): AuthenticationError {
+  return new AuthenticationError(
+    'secretstream: the first message does not verify: the stream was changed, the key is not the one it was encrypted with, ' +
+      `or it was encrypted with another chunkSize (decryptStream must be given encryptStream's; this one's is ${chunkSize})`,
+  );
+}
 
 /** Engines without web streams (React Native) are told what to use instead, before any key is taken. */
 export function needTransformStream(name: string): void {
@@ -43,7 +61,7 @@ export function needTransformStream(name: string): void {
 
 /** The options' chunk size (each option read once). */
 export function chunkSizeOf(options: unknown): number {
-  const size = (check.options(options) as StreamOptions | undefined)?.chunkSize;
+  const size = (check.options(options, 'options', ['chunkSize']) as StreamOptions | undefined)?.chunkSize;
   if (size === undefined) return DEFAULT_CHUNK;
   if (typeof size !== 'number') throw new TypeError(`chunkSize must be a number, got ${check.describe(size)}`);
   if (!Number.isSafeInteger(size) || size < 1 || size > 2 ** 30) {
@@ -101,10 +119,23 @@ export class Records {
 }
 
 /**
- * A TransformStream from plaintext bytes to the encrypted stream under a
- * 32-byte key.
+ * A TransformStream from plaintext bytes to an encrypted stream under a
+ * 32-byte key: the 24-byte header (the stream's random nonce) first, then
+ * one message of `chunkSize + 17` bytes per chunk of input and a final
+ * one. Everything decryption needs but the key is in the stream; memory
+ * stays at about one chunk, whatever the stream's length. The key is
+ * copied: the caller may wipe its own.
+ *
+ * @example
+ * ```ts
+ * import { encryptStream, decryptStream } from 'fourfold/secretstream';
+ * const key = crypto.getRandomValues(new Uint8Array(32));
+ * const encrypted = new Blob(['a file of any size']).stream().pipeThrough(encryptStream(key));
+ * const blob = await new Response(encrypted).blob(); // store or upload it
+ * const text = await new Response(blob.stream().pipeThrough(decryptStream(key))).text();
+ * ```
  */
-export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
+export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
   needTransformStream('encryptStream');
   const stream: SecretstreamPush = initPush(key);
@@ -131,12 +162,14 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
 }
 
 /**
- * A TransformStream from an encrypted stream back to the plaintext. It
- * errors with AuthenticationError, releasing no plaintext of the failing
- * message, when a message does not verify, when the stream ends before
- * its TAG_FINAL message (truncation), or when data follows that message.
+ * A TransformStream from an encrypted stream (encryptStream's, or
+ * libsodium's) back to the plaintext, under the 32-byte key and the
+ * chunkSize it was encrypted with. It errors with AuthenticationError,
+ * releasing no plaintext of the failing message, when a message does not
+ * verify, when the stream ends before its final message (truncation), or
+ * when data follows that message.
  */
-export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
+export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
   needTransformStream('decryptStream');
   // The key is needed only once the header has come: a copy (wiped then), so the caller may wipe its own now.
@@ -154,17 +187,19 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
     throw new AuthenticationError(`secretstream: ${message}`);
   };
 
+  let verified = 0;
   /** One message: its plaintext goes out only once it verified. */
-  const pull = (record: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void => {
+  const pull = (record: Uint8Array, controller: TransformStreamDefaultController<Bytes>): void => {
     if (finished) fail('data follows the final message');
     if (record.length < ABYTES) fail('the stream ends inside a message (truncated)');
     try {
       const { message, tag } = stream!.pull(record);
+      verified++;
       if (tag === TAG_FINAL) finished = true;
       controller.enqueue(message);
     } catch (cause) {
       records.wipe();
-      throw cause;
+      throw verified === 0 && cause instanceof AuthenticationError ? firstMessageFailed(chunkSize) : cause;
     }
   };
 

@@ -6,8 +6,9 @@ import * as check from '../runtime/assert.js';
 
 export const BLOCK = 16;
 
+/** The options of Serpent's ECB and CBC modes. */
 export interface BlockModeOptions {
-  /** No PKCS#7 padding: inputs must then be whole blocks. */
+  /** No PKCS#7 padding: inputs must then be whole 16-byte blocks. */
   disablePadding?: boolean;
 }
 
@@ -17,6 +18,7 @@ export interface BlockModeOptions {
  * never returned, and a caller-supplied output is wiped first.
  */
 export class PaddingError extends Error {
+  /** An error whose message says what may have happened (the default names every cause). */
   constructor(message = 'invalid PKCS#7 padding: the key or IV is wrong, or the ciphertext was modified') {
     super(message);
     this.name = 'PaddingError';
@@ -29,7 +31,7 @@ export const ivOf = (iv: unknown): Uint8Array => check.bytes(iv, 'iv', BLOCK).sl
 
 /** Whether PKCS#7 padding is on (BlockModeOptions; each option read once). */
 export function paddingOption(opts: unknown): boolean {
-  const disable = (check.options(opts) as BlockModeOptions | undefined)?.disablePadding;
+  const disable = (check.options(opts, 'options', ['disablePadding']) as BlockModeOptions | undefined)?.disablePadding;
   if (disable === undefined) return true;
   if (typeof disable !== 'boolean') throw new TypeError(`disablePadding must be a boolean, got ${check.describe(disable)}`);
   return !disable;

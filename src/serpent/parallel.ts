@@ -10,6 +10,7 @@
  */
 import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from './args.js';
 import * as check from '../runtime/assert.js';
+import type { Bytes } from '../runtime/bytes.js';
 import { pool } from '../pool/pool.js';
 import { later, made, PARALLEL_MIN, team, transform, type Transform } from '../pool/transform.js';
 import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from './index.js';
@@ -20,8 +21,22 @@ export { PaddingError, type BlockModeOptions } from './args.js';
 
 const BLOCK = 16;
 
-/** A cipher of fourfold/parallel: the Cipher shape (index.ts), resolving to what the synchronous one returns. */
+/** A Serpent cipher of fourfold/parallel: Cipher's methods, resolving to what the synchronous ones return. */
 export interface ParallelCipher {
+  /** Resolves to the ciphertext in a new array. */
+  encrypt(data: Uint8Array, output?: undefined): Promise<Bytes>;
+  /** Encrypts into `output` (exactly the ciphertext's length) and resolves to it. */
+  encrypt<T extends Uint8Array>(data: Uint8Array, output: T): Promise<T>;
+  /** Encrypts into `output` when one is given, else into a new array. */
+  encrypt(data: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
+  /** Resolves to the plaintext in a new array; with padding, rejects with PaddingError on a padding that is not PKCS#7's. */
+  decrypt(data: Uint8Array, output?: undefined): Promise<Bytes>;
+  /** Decrypts into `output` (exactly the ciphertext's length) and resolves to the plaintext: `output`, or with padding the view of its first bytes. */
+  decrypt(data: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
+}
+
+/** What the classes behind ParallelCipher have. */
+interface ParallelCipherMethods {
   encrypt(data: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
   decrypt(data: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
 }
@@ -45,7 +60,7 @@ function blocks<K extends Op>(op: K, key: Uint8Array, ivAt: (start: number) => U
   return { op, align: BLOCK, params: (p) => ({ key: key.slice(), iv: ivAt(p.start) }), here };
 }
 
-class Ctr implements ParallelCipher {
+class Ctr implements ParallelCipherMethods {
   constructor(
     private readonly key: Uint8Array,
     private readonly iv: Uint8Array,
@@ -64,7 +79,7 @@ class Ctr implements ParallelCipher {
     const n = input.length;
     const out = output === undefined ? undefined : check.output(output, n);
     if (out !== undefined) check.noPartialOverlap(input, out);
-    if (n < PARALLEL_MIN) return syncCtr(this.key, this.iv).encrypt(input, out);
+    if (n < PARALLEL_MIN) return syncCtr(this.key, this.iv).encrypt(input, output);
     const target = out ?? later(n);
     const ivAt = (start: number) => counterBlock(this.iv, start / BLOCK);
     await transform(
@@ -77,7 +92,7 @@ class Ctr implements ParallelCipher {
   }
 }
 
-class BlockMode implements ParallelCipher {
+class BlockMode implements ParallelCipherMethods {
   constructor(
     private readonly key: Uint8Array,
     private readonly iv: Uint8Array | undefined,
@@ -94,7 +109,7 @@ class BlockMode implements ParallelCipher {
     const a = encryptArgs(plaintext, output, this.padding);
     const whole = a.body.length;
     try {
-      if (whole < PARALLEL_MIN) return this.inline().encrypt(plaintext, a.output);
+      if (whole < PARALLEL_MIN) return this.inline().encrypt(plaintext, output);
       const target = a.output ?? new Uint8Array(whole + (a.final === undefined ? 0 : BLOCK));
       const body = target.subarray(0, whole);
       const cbc = this.iv !== undefined;
@@ -120,7 +135,7 @@ class BlockMode implements ParallelCipher {
     const a = decryptArgs(ciphertext, output, this.padding);
     const input = a.input;
     const n = input.length;
-    if (n < PARALLEL_MIN) return this.inline().decrypt(input, a.output);
+    if (n < PARALLEL_MIN) return this.inline().decrypt(input, output);
     const target = a.output ?? new Uint8Array(n);
     // CBC: a piece starts from the ciphertext block before it, kept before any output can
     // overwrite it (in place, the piece before may be written first).
@@ -146,17 +161,17 @@ class BlockMode implements ParallelCipher {
   }
 }
 
-/** Serpent-ECB (SP 800-38A §6.1), as index.ts's ecb. */
+/** Serpent-ECB (SP 800-38A §6.1) on all cores, as fourfold's serpent.ecb. */
 export function ecb(key: Uint8Array, opts?: BlockModeOptions): ParallelCipher {
-  return new BlockMode(keyOf(key), undefined, paddingOption(opts));
+  return new BlockMode(keyOf(key), undefined, paddingOption(opts)) as ParallelCipher;
 }
 
-/** Serpent-CBC (SP 800-38A §6.2), as index.ts's cbc. */
+/** Serpent-CBC (SP 800-38A §6.2) on all cores, as fourfold's serpent.cbc (decryption in parallel; encryption is serial by nature). */
 export function cbc(key: Uint8Array, iv: Uint8Array, opts?: BlockModeOptions): ParallelCipher {
-  return new BlockMode(keyOf(key), ivOf(iv), paddingOption(opts));
+  return new BlockMode(keyOf(key), ivOf(iv), paddingOption(opts)) as ParallelCipher;
 }
 
-/** Serpent-CTR (SP 800-38A §6.5), as index.ts's ctr. */
+/** Serpent-CTR (SP 800-38A §6.5) on all cores, as fourfold's serpent.ctr. */
 export function ctr(key: Uint8Array, iv: Uint8Array): ParallelCipher {
-  return new Ctr(keyOf(key), ivOf(iv));
+  return new Ctr(keyOf(key), ivOf(iv)) as ParallelCipher;
 }

@@ -20,7 +20,7 @@ import { it, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
-import { assertBytes, detach, NO_DETACH, NO_STREAMS, rand } from '../helpers.js';
+import { assertBytes, detach, NO_DETACH, NO_STREAMS, rand, readAll } from '../helpers.js';
 import { warmPool, workersAsUsual } from './pool-helpers.js';
 
 const MiB = 1 << 20;
@@ -130,8 +130,8 @@ function inPlaceOps(): InPlace[] {
 }
 
 describe('in place on shared memory while the pool is ended', { skip: NO_SAB }, () => {
-  // Whole 16-byte blocks (Serpent without padding), several pieces.
-  const N = 6 * MiB + 48;
+  // Whole 16-byte blocks (Serpent without padding), four pieces.
+  const N = 4 * MiB + 48;
   for (const [how, end] of [
     ['terminate()', () => P.terminate()],
     ['configure({ workerUrl })', () => P.configure({ workerUrl: undefined })],
@@ -142,7 +142,7 @@ describe('in place on shared memory while the pool is ended', { skip: NO_SAB }, 
         for (const op of inPlaceOps()) {
           const { input, expected } = op.make(N);
           // Each delay lands at another point of the call: before any job started, and during pieces.
-          for (const delay of [0, 1, 2, 3, 5, 8, 13, 21]) {
+          for (const delay of [0, 1, 3, 8]) {
             await warmPool(2);
             const region = shared(Math.max(input.length, expected.length) + 16);
             region.set(input);
@@ -286,8 +286,7 @@ describe('streams while the pool is ended', { skip: NO_STREAMS }, () => {
         const w = ts.writable.getWriter();
         void w.write(plain);
         void w.close();
-        const parts: Uint8Array[] = [];
-        for await (const c of ts.readable as unknown as AsyncIterable<Uint8Array>) parts.push(c);
+        const parts = await readAll(ts.readable);
         const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
         let at = 0;
         for (const p of parts) (all.set(p, at), (at += p.length));
@@ -328,6 +327,8 @@ describe('resources have bounds', () => {
       assert.ok(P.status().workers <= cores, `${P.status().workers} workers started on ${cores} logical cores`);
       P.configure({ workers: 1 });
       await P.chacha20(key, n12, new Uint8Array(8 * MiB));
+      // The workers beyond the size end once idle for a second.
+      for (let t = 0; P.status().workers > 1 && t < 100; t++) await sleep(50);
       assert.ok(P.status().workers <= 1, `configure({ workers: 1 }) kept ${P.status().workers} workers`);
     } finally {
       P.configure({ workers: undefined });
@@ -342,7 +343,7 @@ describe('resources have bounds', () => {
       const w = ts.writable.getWriter();
       void w.write(rand(1000));
       void w.close();
-      for await (const _ of ts.readable as unknown as AsyncIterable<Uint8Array>);
+      await readAll(ts.readable);
       assert.ok(P.status().workers <= 1, `a 1000-byte stream started ${P.status().workers} workers`);
     } finally {
       P.configure({ workers: undefined });

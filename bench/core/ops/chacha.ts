@@ -43,7 +43,7 @@ function nodeIv(nonce12: Uint8Array): Uint8Array {
 function streamOps(apis: Apis): OpDefinition<unknown>[] {
   const { fourfold, noble, sodium, node } = apis;
   // crypto_stream_* exist only in the -sumo build of libsodium-wrappers.
-  const sodiumStreams = sodium as unknown as Record<string, SodiumStream | undefined>;
+  const sodiumStreams = (sodium ?? {}) as unknown as Record<string, SodiumStream | undefined>;
   const streams = [
     { op: 'chacha20', nonceLength: 12, fourfold: fourfold?.chacha?.chacha20, parallel: fourfold?.parallel?.chacha20, noble: noble.chacha.chacha20, sodium: sodiumStreams.crypto_stream_chacha20_ietf_xor },
     { op: 'xchacha20', nonceLength: 24, fourfold: fourfold?.chacha?.xchacha20, parallel: fourfold?.parallel?.xchacha20, noble: noble.chacha.xchacha20, sodium: sodiumStreams.crypto_stream_xchacha20_xor },
@@ -80,8 +80,8 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       fourfold: fourfold?.chacha?.chacha20poly1305 as AeadFactory | undefined,
       parallel: fourfold?.parallel?.chacha20poly1305 as AeadFactory | undefined,
       noble: noble.chacha.chacha20poly1305 as AeadFactory,
-      sodiumSeal: sodium.crypto_aead_chacha20poly1305_ietf_encrypt as SodiumSeal,
-      sodiumOpen: sodium.crypto_aead_chacha20poly1305_ietf_decrypt as SodiumOpen,
+      sodiumSeal: sodium?.crypto_aead_chacha20poly1305_ietf_encrypt as SodiumSeal | undefined,
+      sodiumOpen: sodium?.crypto_aead_chacha20poly1305_ietf_decrypt as SodiumOpen | undefined,
     },
     {
       name: 'xchacha20poly1305',
@@ -89,8 +89,8 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       fourfold: fourfold?.chacha?.xchacha20poly1305 as AeadFactory | undefined,
       parallel: fourfold?.parallel?.xchacha20poly1305 as AeadFactory | undefined,
       noble: noble.chacha.xchacha20poly1305 as AeadFactory,
-      sodiumSeal: sodium.crypto_aead_xchacha20poly1305_ietf_encrypt as SodiumSeal,
-      sodiumOpen: sodium.crypto_aead_xchacha20poly1305_ietf_decrypt as SodiumOpen,
+      sodiumSeal: sodium?.crypto_aead_xchacha20poly1305_ietf_encrypt as SodiumSeal | undefined,
+      sodiumOpen: sodium?.crypto_aead_xchacha20poly1305_ietf_decrypt as SodiumOpen | undefined,
     },
   ];
 
@@ -99,8 +99,12 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
     // Both directions use the same key, nonce and message streams.
     const plain = (shape: Shape) => nonceInputs(aead.name, shape, aead.nonceLength);
     // libsodium seals the decrypt inputs: it is trusted, and with a million
-    // keys it is several times quicker than @noble/ciphers.
-    const sealed = (shape: Shape) => sealedInputs(plain(shape), (message, nonce, key) => aead.sodiumSeal(message, null, null, nonce, key));
+    // keys it is several times quicker than @noble/ciphers, which seals
+    // them where libsodium cannot load.
+    const { sodiumSeal, sodiumOpen } = aead;
+    const sealer = (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) =>
+      sodiumSeal !== undefined ? sodiumSeal(message, null, null, nonce, key) : (aead.noble(key, nonce).encrypt(message) as Uint8Array);
+    const sealed = (shape: Shape) => sealedInputs(plain(shape), sealer);
 
     const seal: OpEntry<Inputs>[] = [];
     const open: OpEntry<SealedInputs>[] = [];
@@ -110,8 +114,10 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
     }
     if (aead.parallel !== undefined) addParallelAeadEntries(seal, open, aead.parallel);
     addAeadEntries(seal, open, 'noble', aead.noble, true);
-    seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => aead.sodiumSeal(message, null, null, nonce, keys[k]!)) });
-    open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => aead.sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!)) });
+    if (sodiumSeal !== undefined && sodiumOpen !== undefined) {
+      seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodiumSeal(message, null, null, nonce, keys[k]!)) });
+      open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!)) });
+    }
     if (aead.name === 'chacha20poly1305') {
       const node = nodeAeadEntries(apis);
       if (node !== undefined) {

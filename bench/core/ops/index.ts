@@ -11,7 +11,8 @@ import { serpentOps } from './serpent.js';
 import { salsaOps } from './salsa.js';
 import { secretstreamOps } from './secretstream.js';
 import type { OpDefinition } from './types.js';
+import { webcryptoOps } from './webcrypto.js';
 
 export function allOps(apis: Apis): OpDefinition<unknown>[] {
-  return [...chachaOps(apis), ...poly1305Ops(apis), ...blake3Ops(apis), ...secretstreamOps(apis), ...salsaOps(apis), ...serpentOps(apis)];
+  return [...chachaOps(apis), ...poly1305Ops(apis), ...blake3Ops(apis), ...secretstreamOps(apis), ...salsaOps(apis), ...serpentOps(apis), ...webcryptoOps(apis)];
 }

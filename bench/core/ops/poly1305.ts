@@ -41,7 +41,7 @@ export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
     }
   }
   add('noble', apis.noble.poly1305.poly1305 as Mac);
-  const onetimeauth = (apis.sodium as unknown as { crypto_onetimeauth?: Mac }).crypto_onetimeauth;
+  const onetimeauth = (apis.sodium as unknown as { crypto_onetimeauth?: Mac } | undefined)?.crypto_onetimeauth;
   if (onetimeauth !== undefined) add('sodium', onetimeauth);
 
   const inputs = (shape: Shape): Inputs => ({ keys: keySet('poly1305 key', shape.keys), message: message('poly1305 message', shape) });

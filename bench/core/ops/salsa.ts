@@ -46,7 +46,7 @@ function sodiumStream(L: SodiumModule, fn: SodiumModule['_crypto_stream_salsa20_
 
 function streamOps(apis: Apis): OpDefinition<unknown>[] {
   const { fourfold, noble, sodium } = apis;
-  const L = (sodium as unknown as { libsodium?: SodiumModule }).libsodium;
+  const L = (sodium as unknown as { libsodium?: SodiumModule } | undefined)?.libsodium;
   const streams = [
     { op: 'salsa20', nonceLength: 8, fourfold: fourfold?.salsa?.salsa20, parallel: fourfold?.parallel?.salsa20, noble: noble.salsa.salsa20, sodium: L?._crypto_stream_salsa20_xor },
     { op: 'xsalsa20', nonceLength: 24, fourfold: fourfold?.salsa?.xsalsa20, parallel: fourfold?.parallel?.xsalsa20, noble: noble.salsa.xsalsa20, sodium: L?._crypto_stream_xsalsa20_xor },
@@ -60,11 +60,14 @@ function streamOps(apis: Apis): OpDefinition<unknown>[] {
 
 /** The secretbox (crypto_secretbox_easy's layout: tag, then ciphertext), sealing and opening. */
 function boxOps(apis: Apis): OpDefinition<unknown>[] {
-  const { fourfold, noble, sodium } = apis;
+  const { fourfold, sodium } = apis;
   const name = 'xsalsa20poly1305';
   const plain = (shape: Shape) => nonceInputs(name, shape, 24);
-  // libsodium seals the decrypt inputs: it is trusted and quick.
-  const sealed = (shape: Shape) => sealedInputs(plain(shape), (message, nonce, key) => sodium.crypto_secretbox_easy(message, nonce, key));
+  // libsodium seals the decrypt inputs: it is trusted and quick (@noble/ciphers where libsodium cannot load).
+  const noble = apis.noble.salsa.xsalsa20poly1305 as AeadFactory;
+  const sealer = (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) =>
+    sodium !== undefined ? sodium.crypto_secretbox_easy(message, nonce, key) : (noble(key, nonce).encrypt(message) as Uint8Array);
+  const sealed = (shape: Shape) => sealedInputs(plain(shape), sealer);
   const seal: OpEntry<Inputs>[] = [];
   const open: OpEntry<SealedInputs>[] = [];
   const ours = fourfold?.salsa?.xsalsa20poly1305 as AeadFactory | undefined;
@@ -75,9 +78,11 @@ function boxOps(apis: Apis): OpDefinition<unknown>[] {
   const parallel = fourfold?.parallel?.xsalsa20poly1305 as AeadFactory | undefined;
   if (parallel !== undefined) addParallelAeadEntries(seal, open, parallel);
   // @noble/ciphers wants caller outputs of length + 32 (a scratch area), so it has no '(output)' column here.
-  addAeadEntries(seal, open, 'noble', noble.salsa.xsalsa20poly1305 as AeadFactory, false);
-  seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium.crypto_secretbox_easy(message, nonce, keys[k]!)) });
-  open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => sodium.crypto_secretbox_open_easy(sealed[k]!, nonce, keys[k]!)) });
+  addAeadEntries(seal, open, 'noble', noble, false);
+  if (sodium !== undefined) {
+    seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium.crypto_secretbox_easy(message, nonce, keys[k]!)) });
+    open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => sodium.crypto_secretbox_open_easy(sealed[k]!, nonce, keys[k]!)) });
+  }
   return [
     defineOp<Inputs>({ op: `${name}-encrypt`, inputs: plain, entries: seal }),
     defineOp<SealedInputs>({ op: `${name}-decrypt`, inputs: sealed, entries: open }),

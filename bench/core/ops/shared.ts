@@ -63,10 +63,27 @@ export function reusedBuffer(length: number, shape: Shape): Uint8Array {
   return outputBuffer(length, shape).fill(1);
 }
 
-/** `bytes` (or `length` zero bytes) in a new SharedArrayBuffer, at the shape's byteOffset: memory the pool's workers read and write directly. */
+/** The shared copies made so far, by what they copy (an input) or whose they are (a case's shape, for an output). */
+const sharedCopies = new WeakMap<object, Map<string, Uint8Array>>();
+
+/**
+ * `bytes` (or `length` zero bytes) in a SharedArrayBuffer, at the shape's
+ * byteOffset: memory the pool's workers read and write directly. Made once
+ * per input, or per case for an output: the shared columns of a case (the
+ * benchmark page has one per worker count) use the same memory, so a
+ * 64 MiB case holds one shared copy of its input and one output.
+ */
 export function sharedBuffer(length: number, shape: Shape, bytes?: Uint8Array): Uint8Array {
-  const view = new Uint8Array(new SharedArrayBuffer(length + shape.offset), shape.offset, length);
-  if (bytes !== undefined) view.set(bytes);
+  const owner: object = bytes ?? shape;
+  const key = `${bytes === undefined ? 'output' : 'input'} ${length} ${shape.offset}`;
+  let copies = sharedCopies.get(owner);
+  if (copies === undefined) sharedCopies.set(owner, (copies = new Map()));
+  let view = copies.get(key);
+  if (view === undefined) {
+    view = new Uint8Array(new SharedArrayBuffer(length + shape.offset), shape.offset, length);
+    if (bytes !== undefined) view.set(bytes);
+    copies.set(key, view);
+  }
   return view;
 }
 

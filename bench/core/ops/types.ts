@@ -55,6 +55,13 @@ export interface OpDefinition<I = never> {
   takesSize?(size: number): boolean;
   /** In any order; the harness sorts them by library. */
   readonly entries: readonly OpEntry<I>[];
+  /**
+   * Timed only when BenchConfig.ops names it (a run without ops leaves it
+   * out): the platform's reference lines, other algorithms than fourfold's
+   * (WebCrypto's AES-GCM and SHA-256), which the benchmark page shows for
+   * scale.
+   */
+  readonly optIn?: boolean;
 }
 
 /** Erases an op's input type for the table: inputs only ever flow from its own inputs() to its own entries. */

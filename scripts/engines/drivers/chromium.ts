@@ -8,15 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenPage } from './types.js';
 
+/**
+ * Chromium's flags here. The network is closed: without the
+ * background-networking flags Chromium keeps retrying its update, sync and
+ * QUIC probes. (page/screenshot.ts launches it with them too.)
+ */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
 export const openChromium: OpenPage = async (engine, url, log) => {
   const profile = mkdtempSync(join(tmpdir(), 'fourfold-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: engine.binary,
-    headless: true,
-    // The network is closed here: without the background-networking flags
-    // Chromium keeps retrying its update, sync and QUIC probes.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: engine.binary, headless: true, args: CHROMIUM_ARGS });
   let closing = false;
   const died = new Promise<never>((_, reject) => context.on('close', () => closing || reject(new Error('Chromium closed unexpectedly'))));
   died.catch(() => {});

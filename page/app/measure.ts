@@ -1,0 +1,103 @@
+/**
+ * The measurement, as the page's Worker runs it (measure.worker.ts), or
+ * the page itself where it cannot start a Worker: the one-core part, then
+ * the all-cores part, each a run of the benchmark core (runBenchmark),
+ * reported message by message. Only messages leave: the caller keeps what
+ * arrived (report/collector.ts), so a run stopped half-way still shows
+ * what it finished.
+ */
+import * as parallel from 'fourfold/parallel';
+import { describeError } from '../../bench/core/errors.js';
+import { runBenchmark } from '../../bench/core/run.js';
+import type { EngineResult, PoolState, Progress } from '../../bench/core/types.js';
+import { scalingPoints, type ScalingPoint } from '../../bench/report/scaling.js';
+import { summarizeCase } from '../../bench/report/summary.js';
+import { oneCoreConfig, scalingConfig, type Mode } from './plan.js';
+import { joinRuns } from './results.js';
+
+export type Phase = 'one-core' | 'all-cores';
+
+export interface MeasureRequest {
+  readonly mode: Mode;
+  /** The thread counts of the all-cores part (plan.ts threadCounts); none where there are no workers. */
+  readonly threads: readonly number[];
+  /** Package versions, fixed when the page was built. */
+  readonly versions: Readonly<Record<string, string>>;
+}
+
+export type MeasureMessage =
+  | { readonly type: 'progress'; readonly phase: Phase; readonly progress: Progress }
+  | { readonly type: 'phase-done'; readonly phase: Phase; readonly result: EngineResult }
+  /** One thread count of the all-cores part done: its speedups, from its own case. */
+  | { readonly type: 'points'; readonly points: readonly ScalingPoint[] }
+  /** The all-cores part did not run, or its workers did not all start: why. */
+  | { readonly type: 'all-cores-skipped'; readonly reason: string; readonly pool?: PoolState }
+  | { readonly type: 'done'; readonly pool?: PoolState }
+  | { readonly type: 'failed'; readonly error: string };
+
+const MiB = 1 << 20;
+
+const poolState = (): PoolState => {
+  const status = parallel.status();
+  return { workers: status.workers, ready: status.ready, jobs: status.jobs, shared: status.shared, ...(status.failure === undefined ? {} : { failure: status.failure }) };
+};
+
+/** Whether the pool can start `workers` workers here: one call on a small input, then its status (the workers that started). */
+async function probePool(workers: number): Promise<{ ok: true; pool: PoolState } | { ok: false; reason: string; pool: PoolState }> {
+  parallel.configure({ workers });
+  const data = new Uint8Array(4 * MiB);
+  await parallel.chacha20(new Uint8Array(32), new Uint8Array(12), data);
+  // Workers that were still starting take the next call's pieces; wait for them a little.
+  for (let i = 0; i < 50 && parallel.status().ready < workers && parallel.status().failure === undefined; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await parallel.chacha20(new Uint8Array(32), new Uint8Array(12), data);
+  }
+  const pool = poolState();
+  if (pool.failure !== undefined) return { ok: false, reason: `fourfold/parallel could not start a worker here (${pool.failure})`, pool };
+  if (pool.ready < workers) return { ok: false, reason: `fourfold/parallel started ${pool.ready} of ${workers} workers within 5 s`, pool };
+  return { ok: true, pool };
+}
+
+export async function measure(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<void> {
+  try {
+    const oneCore = await runBenchmark(oneCoreConfig(request.mode, { ...request.versions }), (progress) => post({ type: 'progress', phase: 'one-core', progress }));
+    post({ type: 'phase-done', phase: 'one-core', result: oneCore });
+
+    if (request.threads.length === 0) {
+      post({ type: 'all-cores-skipped', reason: 'the page measures on its own thread, without Web Workers' });
+      post({ type: 'done' });
+      return;
+    }
+    // fourfold/parallel's columns are its simd tier's (bench/core/libraries.ts).
+    if (!oneCore.libraries.some((l) => l.name === 'fourfold')) {
+      post({ type: 'all-cores-skipped', reason: "fourfold's simd tier is not available in this browser, and fourfold/parallel's columns are timed on it" });
+      post({ type: 'done' });
+      return;
+    }
+    const most = Math.max(...request.threads) - 1;
+    const probe = await probePool(most);
+    if (!probe.ok) {
+      post({ type: 'all-cores-skipped', reason: probe.reason, pool: probe.pool });
+      post({ type: 'done', pool: probe.pool });
+      return;
+    }
+    // A case per thread count, fewest first: the pool ends the workers beyond a lowered size, so
+    // counts interleaved in one case would restart workers between samples (plan.ts).
+    const shared = probe.pool.shared;
+    const runs: EngineResult[] = [];
+    for (const [i, n] of request.threads.entries()) {
+      const config = scalingConfig(request.mode, n, shared, { ...request.versions });
+      const label = `${n} thread${n === 1 ? '' : 's'}`;
+      const share = (fraction: number) => (i + fraction) / request.threads.length;
+      const run = await runBenchmark(config, (progress) => post({ type: 'progress', phase: 'all-cores', progress: { ...progress, fraction: share(progress.fraction), label: `${label}, ${progress.label}` } }));
+      runs.push(run);
+      post({ type: 'points', points: scalingPoints({ ...run, cases: run.cases.map(summarizeCase), sweeps: [] }) });
+    }
+    post({ type: 'phase-done', phase: 'all-cores', result: joinRuns(runs) });
+    // The workers that started, as the probe found them (the pool ends idle ones when its size is lowered).
+    post({ type: 'done', pool: probe.pool });
+    parallel.terminate();
+  } catch (cause) {
+    post({ type: 'failed', error: describeError(cause) });
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * What the page measures in each mode, as configurations of the benchmark
+ * core (bench/core): the same ops, inputs, checks and timing method as
+ * `npm run bench`, with the page's choice of ops, sizes and columns.
+ *
+ * - One core: every op at 64 B, 1 KiB, 64 KiB and 1 MiB, fourfold's simd
+ *   and js tiers against each peer bundled into the page, and the
+ *   platform's WebCrypto (AES-256-GCM, SHA-256) as a reference line.
+ * - All cores: fourfold/parallel at 64 MiB on 1, 2, 4, ... threads up to
+ *   the logical cores, against the synchronous function in the same case;
+ *   on plain arrays, and on SharedArrayBuffers where the page can share
+ *   memory with workers.
+ */
+import { sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
+import type { BenchConfig, CaseTiming } from '../../bench/core/types.js';
+
+export type Mode = 'quick' | 'full';
+
+const KiB = 1 << 10;
+const MiB = 1 << 20;
+
+/** The message sizes of the one-core part. */
+export const SIZES = [64, KiB, 64 * KiB, MiB];
+/** The size of the all-cores part. */
+export const SCALING_SIZE = 64 * MiB;
+
+/** One direction of each: quick. */
+const QUICK_OPS = [
+  'chacha20', 'xchacha20poly1305-encrypt', 'chacha20poly1305-encrypt', 'poly1305', 'salsa20', 'xsalsa20poly1305-encrypt', 'secretstream-push',
+  'serpent-ctr-encrypt', 'serpent-cbc-encrypt', 'blake3',
+];
+/** Both directions of the AEADs, the secretbox and Serpent: full. */
+const FULL_OPS = [
+  'chacha20', 'xchacha20poly1305-encrypt', 'xchacha20poly1305-decrypt', 'chacha20poly1305-encrypt', 'chacha20poly1305-decrypt', 'poly1305', 'salsa20',
+  'xsalsa20poly1305-encrypt', 'xsalsa20poly1305-decrypt', 'secretstream-push', 'serpent-ctr-encrypt', 'serpent-ctr-decrypt', 'serpent-cbc-encrypt',
+  'serpent-cbc-decrypt', 'blake3',
+];
+/** The platform's own cryptography: other algorithms, shown for scale (bench/core/ops/webcrypto.ts). */
+export const REFERENCE_OPS = ['aes-256-gcm-encrypt', 'sha-256'];
+export const SCALING_OPS = ['xchacha20poly1305-encrypt', 'xchacha20poly1305-decrypt', 'chacha20', 'blake3'];
+
+/** fourfold's columns and the peers bundled into the page (bench/core/libraries.ts names them). */
+export const FOURFOLD_COLUMNS = ['fourfold', 'fourfold-js'];
+export const PEERS = ['noble', 'sodium', 'noble-hashes', 'hash-wasm', 'mipher', 'webcrypto'];
+
+/** The npm packages behind each peer column, for the page's text. */
+export const PEER_PACKAGES: Record<string, string> = {
+  noble: '@noble/ciphers',
+  sodium: 'libsodium-wrappers',
+  'noble-hashes': '@noble/hashes',
+  'hash-wasm': 'hash-wasm',
+  mipher: 'mipher',
+  webcrypto: 'WebCrypto (the browser)',
+};
+
+/** The ops of a mode's one-core part, the reference lines included. */
+export function opsOf(mode: Mode): string[] {
+  return [...(mode === 'quick' ? QUICK_OPS : FULL_OPS), ...REFERENCE_OPS];
+}
+
+/** Thread counts of the all-cores part: 1, 2, 4, ... up to `cores`, and `cores` itself. */
+export function threadCounts(cores: number): number[] {
+  const counts: number[] = [];
+  for (let n = 1; n < cores; n *= 2) counts.push(n);
+  counts.push(Math.max(1, cores));
+  return counts;
+}
+
+/**
+ * The method of `npm run bench`'s --quick (short samples, few of them) and
+ * of its default run (more, longer ones). The caps are longer than
+ * --quick's 2 s because of mipher's Serpent at 1 MiB, about a second per
+ * call on a busy machine: quick's 4 s leave room for the one call that
+ * checks fourfold's bytes against it (a reference that does not fit the
+ * cap checks nothing) but not for its samples; full's 15 s time it too.
+ */
+const timing: Record<Mode, { sizes: CaseTiming; capMs: number }> = {
+  quick: { sizes: { warmupMs: 10, sampleMs: 0.5, samples: 9, minSamples: 3, budgetMs: 300 }, capMs: 4_000 },
+  full: { sizes: { warmupMs: 20, sampleMs: 1, samples: 15, minSamples: 5, budgetMs: 1000 }, capMs: 15_000 },
+};
+
+/** A configuration with only the 'sizes' part (the other parts' settings are required by the type, and unused). */
+function sizesOnly(config: Pick<BenchConfig, 'ops' | 'libs' | 'references' | 'sizes' | 'capMs' | 'parallel' | 'versions'>, sizes: CaseTiming): BenchConfig {
+  return {
+    ...config,
+    exactOps: true,
+    parts: ['sizes'],
+    sweep: { from: 0, to: 0, step: 1 },
+    offsets: [],
+    alignSizes: [],
+    keyCounts: [1],
+    keySize: 64,
+    timing: { sizes, sweep: { warmupMs: 0, passes: 1, minSampleUs: 10 }, align: sizes, keys: sizes },
+  };
+}
+
+export function oneCoreConfig(mode: Mode, versions: Record<string, string>): BenchConfig {
+  return sizesOnly(
+    {
+      ops: opsOf(mode),
+      libs: [...FOURFOLD_COLUMNS, ...PEERS],
+      sizes: SIZES,
+      capMs: timing[mode].capMs,
+      parallel: { workerCounts: [], chartSize: SCALING_SIZE, taskSize: SCALING_SIZE, taskCalls: 0 },
+      versions,
+    },
+    timing[mode].sizes,
+  );
+}
+
+/**
+ * One case per op for a thread count n: fourfold against fourfold/parallel
+ * with n - 1 workers (the measuring thread works too); `shared`: also with
+ * input and output on SharedArrayBuffers, and the synchronous function
+ * writing into a caller-supplied output, which like them allocates
+ * nothing per call (report/scaling.ts). As `npm run bench --
+ * --profile=parallel` times them: one call per sample after a warm-up of
+ * three, the synchronous function the reference for the bytes.
+ *
+ * The thread counts are cases of their own, run fewest first: the pool
+ * ends workers beyond a size that configure() lowers, so worker counts
+ * interleaved in one case would restart workers between samples and time
+ * their start. The synchronous function is timed in every case, and its
+ * samples are pooled over them (results.ts joinRuns).
+ */
+export function scalingConfig(mode: Mode, threads: number, shared: boolean, versions: Record<string, string>): BenchConfig {
+  const workers = threads - 1;
+  return sizesOnly(
+    {
+      ops: SCALING_OPS,
+      // fourfold (output): the synchronous function into a caller-supplied output, the baseline of the shared columns.
+      libs: ['fourfold', ...(shared ? ['fourfold (output)'] : []), workerColumn(workers), ...(shared ? [sharedWorkerColumn(workers)] : [])],
+      references: ['fourfold'],
+      sizes: [SCALING_SIZE],
+      capMs: 120_000,
+      parallel: { workerCounts: [workers], chartSize: SCALING_SIZE, taskSize: SCALING_SIZE, taskCalls: 0 },
+      versions,
+    },
+    mode === 'quick' ? { warmupMs: 0, sampleMs: 1, samples: 3, minSamples: 3, budgetMs: 1500 } : { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 4000 },
+  );
+}

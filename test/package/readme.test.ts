@@ -1,0 +1,135 @@
+/**
+ * The README's code runs, so it cannot drift from the package: every
+ * JavaScript block is written out as a module (`fourfold` imports pointed
+ * at this build) and imported, and the recipes it names as modules are
+ * exercised: the browser's file-crypto.js (with Node's File, Blob and
+ * Response), Node's file-crypto.mjs on files, keys.js (PBKDF2 against
+ * node:crypto, messages stored with their nonce) and password-file.js,
+ * each round trip, and a changed file or a wrong key or password refused
+ * with AuthenticationError. The page parts (download(), the HTML) run in
+ * Chromium in the package check's built pages. Node only.
+ */
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { pbkdf2Sync } from 'node:crypto';
+import { AuthenticationError } from 'fourfold';
+import { codeBlocks, importsResolved, type Block } from '../../scripts/package-check/readme.js';
+import { NOT_NODE, ROOT } from './files.js';
+import { ENGINE_HAS_WASM, rand } from '../helpers.js';
+
+/** Node's Response and fetch (undici) need WebAssembly, which node --jitless lacks; the README's examples use Response. */
+const NO_RESPONSE: false | string = NOT_NODE || (ENGINE_HAS_WASM ? false : "not applicable: node --jitless has no WebAssembly, which Node's Response (undici) needs, and the README's examples use Response");
+
+const blocks = (): Block[] => codeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).filter((b) => b.lang === 'js');
+let dir = '';
+let files: string[] = [];
+
+/** The README's JavaScript blocks written into `dir` (modules under their names, programs as example-N.mjs); returns the files. */
+function writeBlocks(): string[] {
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  return blocks().map((b, i) => {
+    const file = join(dir, b.name ?? `example-${i + 1}.mjs`);
+    writeFileSync(file, importsResolved(b.code, (specifier) => import.meta.resolve(specifier)));
+    return file;
+  });
+}
+
+const load = (name: string): Promise<Record<string, (...args: any[]) => any>> => import(pathToFileURL(join(dir, name)).href);
+const bytesOf = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.arrayBuffer());
+/** A secretstream of n bytes in 64 KiB messages: header, messages, final message. */
+const streamLength = (n: number): number => 24 + n + 17 * (Math.floor(n / 65536) + 1);
+const flipped = (b: Uint8Array, at: number): Uint8Array => {
+  const c = b.slice();
+  c[at]! ^= 1;
+  return c;
+};
+
+before(() => {
+  if (NOT_NODE) return;
+  dir = mkdtempSync(join(tmpdir(), 'fourfold-readme-'));
+  files = writeBlocks();
+});
+after(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+it('every JavaScript block of the README runs (the modules only define; the programs run their examples)', { skip: NO_RESPONSE }, async () => {
+  assert.ok(files.length >= 10, `the README's JavaScript blocks: ${files.length}`);
+  for (const file of files) await import(pathToFileURL(file).href);
+  // Each module the README names is exercised below; a new one needs a test here.
+  const named = blocks().flatMap((b) => (b.name ? [b.name] : [])).sort();
+  assert.deepEqual(named, ['file-crypto.js', 'file-crypto.mjs', 'keys.js', 'password-file.js', 'vite.config.js']);
+});
+
+it("the browser recipe (file-crypto.js): a File encrypted to a Blob and back; a changed file or another key is refused", { skip: NOT_NODE }, async () => {
+  const { encryptFile, decryptFile } = await load('file-crypto.js');
+  const key = rand(32);
+  for (const n of [0, 1000, 200_000]) {
+    const data = rand(n);
+    const encrypted: Blob = await encryptFile!(new File([data.slice()], 'photo.jpg'), key);
+    assert.equal(encrypted.size, streamLength(n), `${n} bytes: header, messages`);
+    assert.deepEqual(await bytesOf(await decryptFile!(new File([encrypted], 'photo.jpg.enc'), key)), data, `${n} bytes: decrypted`);
+    const changed = flipped(await bytesOf(encrypted), 24 + Math.floor(n / 2));
+    await assert.rejects(decryptFile!(new Blob([changed.slice()]), key), AuthenticationError, `${n} bytes: a changed byte`);
+    await assert.rejects(decryptFile!(encrypted, rand(32)), AuthenticationError, `${n} bytes: another key`);
+  }
+});
+
+it("the Node recipe (file-crypto.mjs): a file encrypted and back; a changed or cut file leaves no output", { skip: NOT_NODE }, async () => {
+  const { encryptFile, decryptFile } = await load('file-crypto.mjs');
+  const key = rand(32);
+  const files = join(dir, 'files');
+  mkdirSync(files);
+  const data = rand(300_000);
+  const plain = join(files, 'report.pdf');
+  const sealed = join(files, 'report.pdf.enc');
+  const back = join(files, 'report.copy.pdf');
+  writeFileSync(plain, data);
+  await encryptFile!(plain, sealed, key);
+  const encrypted = readFileSync(sealed);
+  assert.equal(encrypted.length, streamLength(data.length));
+  await decryptFile!(sealed, back, key);
+  assert.deepEqual(new Uint8Array(readFileSync(back)), data);
+  for (const [what, bad] of [['a changed byte', flipped(encrypted, 200_000)], ['cut short', encrypted.subarray(0, encrypted.length - 100)]] as const) {
+    const path = join(files, 'bad.enc');
+    writeFileSync(path, bad);
+    const out = join(files, 'bad.pdf');
+    await assert.rejects(decryptFile!(path, out, key), AuthenticationError, what);
+    assert.ok(!existsSync(out) && !existsSync(`${out}.part`), `${what}: nothing left behind`);
+  }
+});
+
+it('keys.js: PBKDF2 gives node:crypto\'s bytes; a message stored with its nonce opens, and only unchanged under its key', { skip: NOT_NODE }, async () => {
+  const { keyFromPassword, sealMessage, openMessage } = await load('keys.js');
+  const salt = rand(16);
+  const key: Uint8Array = await keyFromPassword!('correct horse battery staple', salt);
+  assert.deepEqual(key, new Uint8Array(pbkdf2Sync('correct horse battery staple', salt, 600_000, 32, 'sha256')), 'PBKDF2-SHA-256, 600,000 rounds');
+  const message = new TextEncoder().encode('meet at noon');
+  const stored: Uint8Array = sealMessage!(key, message);
+  assert.equal(stored.length, 24 + message.length + 16, 'nonce, ciphertext, tag');
+  assert.notDeepEqual(sealMessage!(key, message), stored, 'a new random nonce each time');
+  assert.deepEqual(openMessage!(key, stored), message);
+  assert.throws(() => openMessage!(key, flipped(stored, 3)), AuthenticationError, 'a changed nonce');
+  assert.throws(() => openMessage!(key, flipped(stored, 30)), AuthenticationError, 'a changed ciphertext');
+  assert.throws(() => openMessage!(rand(32), stored), AuthenticationError, 'another key');
+});
+
+it('password-file.js: a file under a password, its salt in front, opens with that password only', { skip: NOT_NODE }, async () => {
+  const { encryptWithPassword, decryptWithPassword } = await load('password-file.js');
+  const data = rand(70_000);
+  const encrypted: Blob = await encryptWithPassword!(new File([data.slice()], 'notes.txt'), 'hunter2 but longer');
+  assert.equal(encrypted.size, 16 + streamLength(data.length), 'salt, then the stream');
+  assert.deepEqual(await bytesOf(await decryptWithPassword!(encrypted, 'hunter2 but longer')), data);
+  await assert.rejects(decryptWithPassword!(encrypted, 'hunter3 but longer'), AuthenticationError, 'another password');
+});
+
+it("vite.config.js serves the dev server with the two headers the README names", { skip: NOT_NODE }, async () => {
+  const config = (await load('vite.config.js')) as unknown as { default: { server: { headers: Record<string, string> } } };
+  assert.deepEqual(config.default.server.headers, { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' });
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  assert.match(readme, /^Cross-Origin-Opener-Policy: same-origin\nCross-Origin-Embedder-Policy: require-corp$/m);
+});

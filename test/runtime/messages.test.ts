@@ -1,0 +1,123 @@
+/**
+ * Error messages that say what to do, for the mistakes of a first hour: a
+ * Promise where bytes belong (a missing await), text where bytes belong
+ * (TextEncoder; a key is not text, a password needs a KDF), an ArrayBuffer
+ * or another view (new Uint8Array(...)), an option that does not exist
+ * (refused, naming the options there are, rather than ignored), and a
+ * stream decrypted with another chunkSize than it was encrypted with.
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AuthenticationError, blake3, blake3Parallel, chacha20, ready, secretbox, secretstream, serpent, xchacha20poly1305 } from 'fourfold';
+import * as P from 'fourfold/parallel';
+import { concat, NO_STREAMS, rand } from '../helpers.js';
+
+const key = rand(32);
+const n24 = rand(24);
+
+/**
+ * `chunk` written through `transform`: everything that comes out, or the
+ * stream's own error. Written and read by hand: browsers' Response reports
+ * an errored body as a TypeError of its own, node --jitless has no Response
+ * (undici needs WebAssembly), and WPE WebKit 2.38 reports a pipeThrough
+ * whose transformer rejects (fourfold/parallel's) as an unhandled rejection
+ * too.
+ */
+async function through(transform: TransformStream<unknown, Uint8Array>, chunk: unknown): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  const reading = (async () => {
+    const reader = transform.readable.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+  })();
+  // Its error is the writer's, awaited below.
+  reading.catch(() => {});
+  const writer = transform.writable.getWriter();
+  await writer.write(chunk);
+  await writer.close();
+  await reading;
+  return concat(...parts);
+}
+
+/** Asserts that `call` throws a TypeError whose message is `expected` exactly. */
+function typeError(call: () => unknown, expected: string): void {
+  assert.throws(call, (e: unknown) => {
+    assert.ok(e instanceof TypeError, `a TypeError, got ${String(e)}`);
+    assert.equal(e.message, expected);
+    return true;
+  });
+}
+
+it('a Promise where bytes belong: "got a Promise: missing await?"', async () => {
+  const pending = P.xchacha20poly1305(key, n24).encrypt(rand(10));
+  typeError(() => xchacha20poly1305(key, n24).decrypt(pending as never), 'ciphertext must be a Uint8Array, got a Promise: missing await?');
+  typeError(() => blake3(Promise.resolve(rand(3)) as never), 'data must be a Uint8Array, got a Promise: missing await?');
+  typeError(() => chacha20(Promise.resolve(key) as never, rand(12), rand(1)), 'key must be a Uint8Array, got a Promise: missing await?');
+  await pending;
+});
+
+it('text where bytes belong: TextEncoder, or for a key, a KDF; for a nonce, random bytes', () => {
+  typeError(() => xchacha20poly1305(key, n24).encrypt('hello' as never), 'plaintext must be a Uint8Array, got string: for text, pass new TextEncoder().encode(text)');
+  typeError(() => blake3('hello' as never), 'data must be a Uint8Array, got string: for text, pass new TextEncoder().encode(text)');
+  const password = 'correct horse battery staple, 32b';
+  const kdf = 'key must be a Uint8Array, got string: a key is random bytes, not text (for a password, derive a key with a KDF such as Argon2id, scrypt or PBKDF2)';
+  typeError(() => xchacha20poly1305(password as never, n24), kdf);
+  typeError(() => secretstream.initPush(password as never), kdf);
+  typeError(() => serpent.ctr(password as never, rand(16)), kdf);
+  typeError(() => secretbox(key, 'a nonce of 24 characters' as never), 'nonce must be a Uint8Array, got string: a nonce is bytes (a random one: crypto.getRandomValues(new Uint8Array(length)))');
+});
+
+it('a buffer or another view where a Uint8Array belongs: how to view its bytes', () => {
+  const bytes = rand(16);
+  typeError(() => blake3(bytes.buffer as never), 'data must be a Uint8Array, got ArrayBuffer: view it as new Uint8Array(buffer)');
+  typeError(() => blake3(new Uint16Array(4) as never), 'data must be a Uint8Array, got Uint16Array: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)');
+  typeError(() => blake3(new DataView(bytes.buffer) as never), 'data must be a Uint8Array, got DataView: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)');
+  typeError(() => blake3([1, 2, 3] as never), 'data must be a Uint8Array, got Array: convert it with Uint8Array.from(array)');
+  // Nothing to suggest: the plain kind.
+  typeError(() => blake3({} as never), 'data must be a Uint8Array, got object');
+  typeError(() => blake3(undefined as never), 'data must be a Uint8Array, got undefined');
+  typeError(() => blake3(7 as never), 'data must be a Uint8Array, got number');
+});
+
+it('an option that does not exist is refused, naming the options there are (blake3 used to ignore { length: 64 })', async () => {
+  const data = rand(100);
+  typeError(() => blake3(data, { length: 64 } as never), "opts: unknown option 'length' (the options are dkLen, key and context)");
+  typeError(() => blake3.create({ length: 64 } as never), "opts: unknown option 'length' (the options are dkLen, key and context)");
+  await assert.rejects(blake3Parallel(data, { length: 64 } as never), { name: 'TypeError', message: "opts: unknown option 'length' (the options are dkLen, key, context and workers)" });
+  // blake3 has no workers option; blake3Parallel has.
+  typeError(() => blake3(data, { workers: 2 } as never), "opts: unknown option 'workers' (the options are dkLen, key and context)");
+  assert.equal((await blake3Parallel(data, { workers: 0, dkLen: 40 })).length, 40);
+  typeError(() => serpent.cbc(key, rand(16), { padding: false } as never), "options: unknown option 'padding' (the options are disablePadding)");
+  await assert.rejects(ready({ tier: 'js', force: true } as never), { name: 'TypeError', message: "options: unknown option 'force' (the options are tier)" });
+  typeError(() => P.configure({ worker: 2 } as never), "options: unknown option 'worker' (the options are workers and workerUrl)");
+  await assert.rejects(P.warm({ count: 2 } as never), { name: 'TypeError', message: "options: unknown option 'count' (the options are workers)" });
+  // Known options set to undefined are no options at all.
+  assert.equal(blake3(data, { dkLen: undefined, key: undefined, context: undefined }).length, 32);
+});
+
+it('secretstream streams: an unknown option is refused; a chunkSize other than the encryption\'s is named as a possible cause', { skip: NO_STREAMS }, async () => {
+  typeError(() => secretstream.encryptStream(key, { chunksize: 100 } as never), "options: unknown option 'chunksize' (the options are chunkSize)");
+  typeError(() => secretstream.decryptStream(key, { size: 100 } as never), "options: unknown option 'size' (the options are chunkSize)");
+  const plaintext = rand(1000);
+  const encrypted = await through(secretstream.encryptStream(key, { chunkSize: 256 }), plaintext);
+  for (const [name, decryptStream] of [['fourfold', secretstream.decryptStream], ['fourfold/parallel', P.secretstream.decryptStream]] as const) {
+    for (const chunkSize of [100, 4096, undefined]) {
+      await assert.rejects(through(decryptStream(key, chunkSize === undefined ? undefined : { chunkSize }), encrypted), (e: unknown) => {
+        assert.ok(e instanceof AuthenticationError, `${name}, chunkSize ${chunkSize}: an AuthenticationError, got ${String(e)}`);
+        assert.match(e.message, new RegExp(`the first message does not verify: .* or it was encrypted with another chunkSize \\(decryptStream must be given encryptStream's; this one's is ${chunkSize ?? 65536}\\)$`));
+        return true;
+      });
+    }
+    // The right chunkSize opens it.
+    assert.deepEqual(await through(decryptStream(key, { chunkSize: 256 }), encrypted), plaintext, name);
+  }
+  P.terminate();
+});
+
+it('a stream chunk that is text or a Promise says what to do', { skip: NO_STREAMS }, async () => {
+  for (const [chunk, expected] of [
+    ['text', 'chunk must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got string: for text, pipe it through a TextEncoderStream first'],
+    [Promise.resolve(rand(3)), 'chunk must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got a Promise: missing await?'],
+  ] as const) {
+    await assert.rejects(through(secretstream.encryptStream(key), chunk), { name: 'TypeError', message: expected });
+  }
+});
