@@ -33,15 +33,15 @@ const noInline: Record<string, string> = { blake3: blake3NoInline };
 
 /**
  * binaryen's optimization level per kernel (-O3 where none is given), and
- * functions optimized again at -O3 after it. For BLAKE3 and ChaCha, -O2
- * inlines as -O3 does and runs as fast, and its code gzips 23% and 12%
- * smaller; ChaCha's Poly1305 loop is optimized again at -O3, without which
- * (it then reads the powers of r from memory at every use) the AEADs ran
- * 10% slower in Node 20 (docs/performance.md#code-size).
+ * functions optimized again at -O3 after it. For ChaCha, -O2 inlines as
+ * -O3 does, runs as fast in V8 and SpiderMonkey, and its code gzips 12%
+ * smaller; its Poly1305 loop is optimized again at -O3, without which (it
+ * then reads the powers of r from memory at every use) the AEADs ran 10%
+ * slower in Node 20. BLAKE3 stays at -O3: at -O2 its module gzips 21%
+ * smaller but hashed 2-6% slower in Firefox (docs/performance.md#code-size).
  */
 const optimize: Record<string, { level: number; again?: string[] }> = {
   chacha: { level: 2, again: ['poly_blocks'] },
-  blake3: { level: 2 },
 };
 
 const outDir = new URL('../src/generated/', import.meta.url);

@@ -114,19 +114,24 @@ const counters = (lo: string, hi: string, ctr: string): Expr[] =>
   counterLanes(lo, hi, i32x4.splat(i32.wrap(get(ctr))), i32x4.splat(i32.wrap(i64.shr(get(ctr), 32))));
 
 /**
- * block4_<v>(ptr, stride, h0..h7, lo, hi, length, flags) -> o0..o15: one
- * compression in each lane, of the block at ptr + i * stride in lane i
+ * block4_<v>(ptr, stride, h0..h7, lo, hi, length, flags, upper) -> h0'..h7':
+ * one compression in each lane, of the block at ptr + i * stride in lane i
  * (chunks 1 KiB apart, parents 64 bytes apart, or the root block four
- * times over). The chaining values go in and come out as vectors: passed
- * by value, they are WebAssembly locals and operands the whole time, and
- * nothing is written to linear memory between a chunk's blocks. The
- * results are the whole output block (§2.6): o0..o7 the new chaining
- * values, o8..o15 the upper half XOR the input's, which the root's output
- * needs and chunks and parents drop.
+ * times over), the block length and flags the same in every lane. The
+ * chaining values go in and come out as vectors: passed by value, they
+ * are WebAssembly locals and operands the whole time, and nothing is
+ * written to linear memory between a chunk's blocks. The output block's
+ * upper half (§2.6: words 8..15 XOR the input chaining value), which only
+ * the root's output needs, is stored at `upper` (eight vectors, lane i =
+ * lane i's words) when `upper` is not 0.
  *
  * Parents and root output share this function with the chunks rather than
  * having the rounds inlined into functions of their own: each such copy
- * was 9 KB of the module for a small share of the work.
+ * was 9 KB of the module for a small share of the work. What the sharing
+ * adds to a chunk's compression stays off its vectors: the stride, length,
+ * flags and `upper` are i32 parameters, and the upper half is not
+ * returned (as the sixteen results it first was, with the length and flags
+ * as vectors, BLAKE3 ran 4-5% slower: docs/performance.md#code-size).
  */
 function block4(variant: ByteRotation): string {
   const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
@@ -134,8 +139,8 @@ function block4(variant: ByteRotation): string {
   const lane = (i: number): Expr => (i === 0 ? get('ptr') : get(`p${i}`));
   return func({
     name: `block4_${variant}`,
-    params: [['ptr', 'i32'], ['stride', 'i32'], ...h.map((n): [string, 'v128'] => [n, 'v128']), ['lo', 'v128'], ['hi', 'v128'], ['length', 'v128'], ['flags', 'v128']],
-    result: [...v].map(() => 'v128' as const),
+    params: [['ptr', 'i32'], ['stride', 'i32'], ...h.map((n): [string, 'v128'] => [n, 'v128']), ['lo', 'v128'], ['hi', 'v128'], ['length', 'i32'], ['flags', 'i32'], ['upper', 'i32']],
+    result: h.map(() => 'v128' as const),
     locals: { ...declare([...v, ...mv, ...t], 'v128'), p1: 'i32', p2: 'i32', p3: 'i32' },
     body: [
       set('p1', i32.add(get('ptr'), get('stride'))),
@@ -143,17 +148,16 @@ function block4(variant: ByteRotation): string {
       set('p3', i32.add(get('p2'), get('stride'))),
       ...loadMessage(mv, t, [0, 1, 2, 3].map(lane)),
       ...h.map((n, i) => set(v[i], get(n))),
-      ...lowerState(v, get('lo'), get('hi'), get('length'), get('flags')),
+      ...lowerState(v, get('lo'), get('hi'), i32x4.splat(get('length')), i32x4.splat(get('flags'))),
       ...rounds(m, v, (j) => get(mv[j]), interleave),
+      ifThen(get('upper'), h.map((n, i) => v128.store(get('upper'), v128.xor(get(v[i + 8]), get(n)), 16 * i))),
       ...h.map((_, i) => v128.xor(get(v[i]), get(v[i + 8]))),
-      ...h.map((n, i) => v128.xor(get(v[i + 8]), get(n))),
     ],
   });
 }
 
-/** block4_<variant>'s call; its first eight results (the chaining values) into the locals `h`, the other eight dropped. */
-const callBlock4 = (variant: ByteRotation, h: string[], args: Expr[]): Expr =>
-  setAll(h, [call(`block4_${variant}`, ...args), ...h.map(() => '(drop)')].join('\n'));
+/** block4_<variant>'s call, its chaining values into the locals `h`. */
+const callBlock4 = (variant: ByteRotation, h: string[], args: Expr[]): Expr => setAll(h, call(`block4_${variant}`, ...args));
 
 /**
  * chunks4_<v>(ptr, ctr, out): the chaining values of the four whole chunks
@@ -177,7 +181,7 @@ function chunks4(variant: ByteRotation): string {
       set('mode', word(L.FLAGS)),
       set('b', i32.const(0)),
       doWhile('block', [
-        callBlock4(variant, h, [get('ptr'), i32.const(1024), ...h.map(get), get('lo'), get('hi'), splatConst(64), i32x4.splat(blockFlags(get('mode'), get('b')))]),
+        callBlock4(variant, h, [get('ptr'), i32.const(1024), ...h.map(get), get('lo'), get('hi'), i32.const(64), blockFlags(get('mode'), get('b')), i32.const(0)]),
         set('ptr', i32.add(get('ptr'), i32.const(64))),
         set('b', i32.add(get('b'), i32.const(1))),
       ], i32.ltU(get('b'), i32.const(16))),
@@ -199,7 +203,7 @@ function parents4(variant: ByteRotation): string {
     body: [
       callBlock4(variant, h, [
         get('ptr'), i32.const(64), ...h.map((_, i) => v128.splat32(i32.const(L.KEY), 4 * i)),
-        splatConst(0), splatConst(0), splatConst(64), i32x4.splat(i32.or(word(L.FLAGS), i32.const(L.PARENT))),
+        splatConst(0), splatConst(0), i32.const(64), i32.or(word(L.FLAGS), i32.const(L.PARENT)), i32.const(0),
       ]),
       ...storeCvs(h, t, get('out')),
     ],
@@ -222,9 +226,11 @@ function output4(variant: ByteRotation): string {
     body: [
       set('ctr', i64.load(i32.const(L.OUTPUT))),
       ...counters('lo', 'hi', 'ctr'),
-      // Lane i: output block OUTPUT + i, the root's block in every lane (stride 0).
-      setAll(o, call(`block4_${variant}`, i32.const(L.ROOT_BLOCK), i32.const(0), ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => v128.splat32(i32.const(L.ROOT_CV), 4 * i)),
-        get('lo'), get('hi'), v128.splat32(i32.const(L.ROOT_LENGTH)), v128.splat32(i32.const(L.ROOT_FLAGS)))),
+      // Lane i: output block OUTPUT + i, the root's block in every lane (stride 0). The upper
+      // halves go to the output's second half first, and are read back before any store.
+      callBlock4(variant, o.slice(0, 8), [i32.const(L.ROOT_BLOCK), i32.const(0), ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => v128.splat32(i32.const(L.ROOT_CV), 4 * i)),
+        get('lo'), get('hi'), word(L.ROOT_LENGTH), word(L.ROOT_FLAGS), i32.add(get('ptr'), i32.const(128))]),
+      ...o.slice(8).map((n, i) => set(n, v128.load(get('ptr'), 128 + 16 * i))),
       ...code,
     ],
   });
