@@ -31,19 +31,6 @@ const kernels: Record<string, () => string> = {
 /** Function-name patterns binaryen's inliner must leave alone, per kernel (the kernel says why). */
 const noInline: Record<string, string> = { blake3: blake3NoInline };
 
-/**
- * binaryen's optimization level per kernel (-O3 where none is given), and
- * functions optimized again at -O3 after it. For ChaCha, -O2 inlines as
- * -O3 does, runs as fast in V8 and SpiderMonkey, and its code gzips 12%
- * smaller; its Poly1305 loop is optimized again at -O3, without which (it
- * then reads the powers of r from memory at every use) the AEADs ran 10%
- * slower in Node 20. BLAKE3 stays at -O3: at -O2 its module gzips 21%
- * smaller but hashed 2-6% slower in Firefox (docs/performance.md#code-size).
- */
-const optimize: Record<string, { level: number; again?: string[] }> = {
-  chacha: { level: 2, again: ['poly_blocks'] },
-};
-
 const outDir = new URL('../src/generated/', import.meta.url);
 mkdirSync(outDir, { recursive: true });
 
@@ -58,7 +45,9 @@ for (const [name, generate] of Object.entries(kernels)) {
   const mod = binaryen.parseText(text);
   mod.setFeatures(binaryen.Features.MVP | binaryen.Features.SIMD128 | binaryen.Features.BulkMemory | binaryen.Features.BulkMemoryOpt | binaryen.Features.Multivalue);
   if (!mod.validate()) throw new Error(`kernel ${name}: binaryen validation failed`);
-  binaryen.setOptimizeLevel(optimize[name]?.level ?? 3);
+  // -O3 for every kernel: -O2 gzips ChaCha's 12% and BLAKE3's 21% smaller, but ran them 2-6% slower in
+  // Firefox (docs/performance.md#code-size).
+  binaryen.setOptimizeLevel(3);
   binaryen.setShrinkLevel(0);
   if (noInline[name]) {
     binaryen.setPassArgument('no-inline', noInline[name]);
@@ -66,8 +55,6 @@ for (const [name, generate] of Object.entries(kernels)) {
     binaryen.setPassArgument('no-inline', null);
   }
   mod.optimize();
-  binaryen.setOptimizeLevel(3);
-  for (const f of optimize[name]?.again ?? []) mod.optimizeFunction(f);
   if (!mod.validate()) throw new Error(`kernel ${name}: invalid after optimization`);
   const bytes = mod.emitBinary();
   if (process.env.KERNEL_WAT) {
