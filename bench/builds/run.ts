@@ -1,0 +1,97 @@
+/**
+ * Two builds of fourfold against each other, kernel throughput through the
+ * public API: for a change to a kernel or its build, the build before
+ * (a worktree of the commit, `npm run build` there) and the one after.
+ *
+ *   node --import tsx bench/builds/run.ts --before=../old --after=. [--engines=node,firefox]
+ *        [--ops=blake3,xchacha20poly1305,chacha20,secretbox] [--sizes=64,65536,1048576]
+ *        [--variants=0,1] [--samples=41] [--processes=3]
+ *
+ * Each directory is a checkout with its dist/ built. For each engine and
+ * rotation variant (0 swizzle, 1 shuffle; entry.ts fixes it in both
+ * builds), it runs --processes processes (or pages) in each order, before
+ * loaded first and after loaded first, taking turns. One of the two
+ * builds sometimes runs 7-17% slower for a whole Node 20 process, whichever
+ * it is and whatever the code (it happened to byte-identical kernels), so
+ * one process proves nothing. It prints per op and size the median MB/s of
+ * each build in the first process, each process's ratio after/before (the
+ * median of its sample pairs' ratios), and the median of those ratios.
+ */
+import * as esbuild from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runInEngine } from '../../scripts/engines/run.js';
+import type { EngineId } from '../../scripts/engines/engines.js';
+
+const { values } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    after: { type: 'string', default: '.' },
+    engines: { type: 'string', default: 'node,firefox' },
+    ops: { type: 'string', default: 'blake3,xchacha20poly1305,chacha20,secretbox' },
+    sizes: { type: 'string', default: '64,65536,1048576' },
+    variants: { type: 'string', default: '0,1' },
+    samples: { type: 'string', default: '41' },
+    processes: { type: 'string', default: '3' },
+  },
+});
+if (values.before === undefined) throw new Error('--before=<a checkout with dist/ built> is required');
+
+interface Row {
+  a: number;
+  b: number;
+  ratio: number;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'fourfold-builds-'));
+/** Bundles entry.ts with `first` as A and `second` as B. */
+async function bundle(name: string, first: string, second: string, variant: string): Promise<string> {
+  const outfile = join(dir, name, 'entry.js');
+  await esbuild.build({
+    entryPoints: [new URL('./entry.ts', import.meta.url).pathname],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    outfile,
+    external: ['node:*'],
+    logLevel: 'error',
+    mainFields: ['module', 'main'],
+    alias: { A: resolve(first, 'dist'), B: resolve(second, 'dist') },
+    define: { OPS: JSON.stringify(values.ops), SIZES: JSON.stringify(values.sizes), VARIANT: variant, SAMPLES: values.samples },
+  });
+  return outfile;
+}
+
+try {
+  for (const engine of values.engines.split(',') as EngineId[]) {
+    for (const variant of values.variants.split(',')) {
+      // Per run: whether the after build was A (loaded first), and what the entry measured.
+      const runs: { afterFirst: boolean; rows: Record<string, Row> }[] = [];
+      for (let p = 0; p < Number(values.processes); p++) {
+        for (const afterFirst of [false, true]) {
+          const [first, second] = afterFirst ? [values.after, values.before] : [values.before, values.after];
+          const entry = await bundle(`${engine}-${variant}-${p}-${afterFirst}`, first, second, variant);
+          const r = await runInEngine(engine, { entry, timeoutMs: 1_500_000 });
+          if (!r.ok) throw new Error(`${engine}: ${r.error}\n${r.log.slice(-5).join('\n')}`);
+          runs.push({ afterFirst, rows: r.value as Record<string, Row> });
+        }
+      }
+      for (const key of Object.keys(runs[0]!.rows)) {
+        const first = runs[0]!.rows[key]!;
+        // Where the after build was A, a run's ratio B/A is before/after.
+        const ratios = runs.map(({ afterFirst, rows }) => (afterFirst ? 1 / rows[key]!.ratio : rows[key]!.ratio));
+        const sorted = [...ratios].sort((x, y) => x - y);
+        const median = (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
+        console.log(
+          `${engine.padEnd(8)} variant ${variant}  ${key.padEnd(26)} before ${first.a.toFixed(0).padStart(5)} after ${first.b.toFixed(0).padStart(5)} MB/s  ` +
+            `after/before per run ${ratios.map((x) => x.toFixed(3)).join(' ')}; median ${median.toFixed(3)}`,
+        );
+      }
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
