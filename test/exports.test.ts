@@ -30,6 +30,7 @@ function bytes(x: unknown, length: number, label: string): Uint8Array {
   return x;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each check calls its export as its kind (a stream cipher, an AEAD...), which no one type describes.
 type Check = (exported: any) => void | Promise<void>;
 
 /** A stream cipher: `nonce`-byte nonce; the keystream XORed twice gives the message back. */

@@ -52,7 +52,7 @@ export function summaryHtml(engine: EngineReport, name: string, width: number): 
 
 /** A column's cell: MB/s, and under it for a peer its time over fourfold's (above 1×, fourfold is faster). */
 function cell(c: CaseSummary | undefined, fourfold: CaseSummary | undefined): string {
-  const td = (html: string, title: string) => `<td title="${esc(title)}">${html}</td>`;
+  const td = (html: string, tooltip: string) => `<td title="${esc(tooltip)}">${html}</td>`;
   if (c === undefined) return td('—', 'not timed');
   if (c.capped !== undefined) {
     return td(`capped<span class="ratio">~${esc(formatTime(c.capped.nsPerCall))}</span>`, `one call takes about ${formatTime(c.capped.nsPerCall)}: too long for the run's cap on one case, so not timed`);

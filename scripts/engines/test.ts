@@ -125,7 +125,7 @@ async function runNodeTests(engine: Engine, selected: string[], seed: string, ti
   const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', wasm: nodeWasm(engine), ms: 0, results: [], problems: [], log };
   for (const file of selected) if (notRun[file] !== undefined) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason: notRun[file] });
   let timer: NodeJS.Timeout | undefined;
-  const finished = new Promise<number | null>((resolve) => group.child.once('exit', (code) => resolve(code)));
+  const finished = new Promise<number | null>((resolve) => group.child.once('exit', (exitCode) => resolve(exitCode)));
   const code = await Promise.race([finished, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)))]);
   clearTimeout(timer);
   await group.kill(1000);

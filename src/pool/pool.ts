@@ -215,7 +215,7 @@ export class PoolWorker {
   /** Resolves once the worker has stopped running after terminate() (pending until then). */
   stopped: Promise<void> = new Promise(() => {});
 
-  constructor(private readonly pool: Pool) {
+  constructor(private readonly owner: Pool) {
     const shared = canShare();
     for (let i = 0; i < SLOTS; i++) {
       this.slots.push(new Uint8Array(shared ? new SharedArrayBuffer(PIECE) : new ArrayBuffer(PIECE)));
@@ -227,7 +227,7 @@ export class PoolWorker {
   start(): void {
     this.handle = spawn(
       (m) => this.receive(m),
-      () => this.pins === 0 && this.pending.size === 0 && this.pool.retire(this),
+      () => this.pins === 0 && this.pending.size === 0 && this.owner.retire(this),
     );
     this.handle.post({ type: 'setup', claims: this.claims }, []);
     // Starting, it keeps the process alive: a caller may be waiting for it (whenReady).
@@ -337,7 +337,7 @@ export class PoolWorker {
     }
     if (m.type === 'error') {
       // The worker could not start, or died.
-      this.pool.broken(this, m.message);
+      this.owner.broken(this, m.message);
       return;
     }
     // A job's answer (a failed one too: the worker goes on), with its slot when it was transferred.
@@ -350,13 +350,13 @@ export class PoolWorker {
       p.reject(new WorkerLostError(m.message));
       return;
     }
-    if (m.type === 'done') this.pool.jobs++;
+    if (m.type === 'done') this.owner.jobs++;
     const slot = p.slot;
     if (slot >= 0) this.held++;
     const release = (): void => {
       if (slot >= 0) this.held--;
       this.release(slot);
-      this.pool.settled(this);
+      this.owner.settled(this);
     };
     p.resolve({
       result: m.type === 'done' ? m.result : undefined,
@@ -378,7 +378,7 @@ export class PoolWorker {
   unpin(): void {
     this.pins--;
     if (this.pending.size === 0 && this.pins === 0 && this.ready) this.handle!.hold(false);
-    this.pool.settled(this);
+    this.owner.settled(this);
   }
 
   /** A slot back among the free ones (zeroed, if the worker has ended meanwhile). */
@@ -414,7 +414,10 @@ export class PoolWorker {
     }
     this.pending.clear();
     this.zeroSlots();
-    this.stopped = this.handle?.terminate().then(() => inflight.forEach((slot) => zeroize(slot))) ?? Promise.resolve();
+    this.stopped =
+      this.handle?.terminate().then(() => {
+        for (const slot of inflight) zeroize(slot);
+      }) ?? Promise.resolve();
     void this.stopped;
   }
 }

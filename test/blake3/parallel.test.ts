@@ -113,7 +113,9 @@ forEachTier('blake3Parallel', (tier) => {
   it('several calls at once', async () => {
     const sizes = [SIZES[3]!, SIZES[4]!, SIZES[6]!];
     const outs = await Promise.all(sizes.map((n) => blake3Parallel(msg(n), { workers: 3 })));
-    sizes.forEach((n, i) => assertBytes(outs[i], blake3(msg(n)), `${n} bytes`));
+    sizes.forEach((n, i) => {
+      assertBytes(outs[i], blake3(msg(n)), `${n} bytes`);
+    });
     assertSlotsZero('after concurrent calls');
   });
 

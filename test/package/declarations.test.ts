@@ -88,7 +88,10 @@ function walk(): { problems: Problem[]; documented: number } {
       check(d, name);
       if (ts.isClassDeclaration(d)) privateMembers(d, name);
     }
-    if (type.isUnionOrIntersection()) return type.types.forEach((t) => visitType(t, where));
+    if (type.isUnionOrIntersection()) {
+      for (const t of type.types) visitType(t, where);
+      return;
+    }
     const declared = type.getSymbol()?.declarations?.filter(ours) ?? [];
     if (declared.length === 0) {
       for (const t of checker.getTypeArguments(type as import('typescript').TypeReference) ?? []) visitType(t, where);
