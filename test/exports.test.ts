@@ -132,11 +132,6 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
         assert.deepEqual(new C().update(MESSAGE).digest(), b3.blake3(MESSAGE), 'the class behind create()');
         assert.ok(b3.blake3.create() instanceof C);
       },
-      blake3Parallel: async (f) => {
-        const result = f(MESSAGE);
-        assert.ok(result instanceof Promise, 'a promise');
-        assert.deepEqual(await result, b3.blake3(MESSAGE), 'the same digest as blake3 (a short input stays on this thread)');
-      },
     },
   },
   'fourfold/salsa': {

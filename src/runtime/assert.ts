@@ -271,6 +271,13 @@ export function attached(length: number, input: Uint8Array, out?: Uint8Array, ou
   }
 }
 
+/** A count (bytes, workers): a non-negative safe integer. */
+export function count(value: unknown, name: string): number {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  return value;
+}
+
 /**
  * A block counter: a non-negative integer below 2^bits, as a number or a
  * bigint (nothing else: an object's valueOf is never called). Returns it as

@@ -21,7 +21,7 @@ import { NOT_NODE, ROOT } from './files.js';
 const EXAMPLES: Record<string, string[]> = {
   'fourfold/chacha': ['xchacha20poly1305', 'chacha20'],
   'fourfold/poly1305': ['poly1305'],
-  'fourfold/blake3': ['blake3', 'blake3Parallel'],
+  'fourfold/blake3': ['blake3'],
   'fourfold/salsa': ['secretbox'],
   'fourfold/serpent': ['ctr', 'cbc'],
   'fourfold/secretstream': ['encryptStream', 'initPush'],

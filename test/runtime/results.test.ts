@@ -88,7 +88,6 @@ function calls(): Call[] {
   }
   list.push({ name: 'hchacha20', input: () => n16, run: (i) => F.hchacha20(key, i) });
   list.push({ name: 'hsalsa20', input: () => n16, run: (i) => F.hsalsa20(key, i) });
-  list.push({ name: 'blake3Parallel', input: rand, run: (i) => F.blake3Parallel(i), parallel: true });
   list.push({ name: 'Blake3 digest', input: rand, run: (i) => F.blake3.create().update(i).digest() });
   list.push({ name: 'Blake3 xof', input: rand, run: (i) => F.blake3.create().update(i).xof(99) });
   list.push({ name: 'Blake3 digestInto, xofInto', input: rand, outLength: () => 32, run: (i, o) => (o === undefined ? F.blake3.create().update(i).digest() : F.blake3.create().update(i).xofInto(o)) });

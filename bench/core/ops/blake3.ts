@@ -6,7 +6,7 @@
  * timed (init, update, digest), created once; it takes a key only when
  * the hasher is created, so it has no keyed column. node:crypto and
  * libsodium have no BLAKE3. 'fourfold (parallel)' is fourfold/parallel's
- * blake3 (blake3Parallel), as for every op it has (libraries.ts).
+ * blake3, as for every op it has (libraries.ts).
  */
 import { PARALLEL, PARALLEL_SHARED, type Apis } from '../libraries.js';
 import { hasSharedMemory, keySet, messageOf, perKey, sharedBuffer } from './shared.js';
