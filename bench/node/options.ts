@@ -328,7 +328,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     setupRepetitions: profile.setupRepetitions,
     engineTimeoutMs: profile.engineTimeoutMs,
     out: values.get('out') ?? 'bench-report',
-    // The summary shows the sizes asked for, or by default the five of the issue (or the profile's, when it has none of them).
+    // The summary shows the sizes asked for, or by default the five summary sizes, 64 B to 1 MiB (or the profile's, when it has none of them).
     tableSizes: values.has('sizes') ? sizes : summarySizes(sizes),
   };
 }
