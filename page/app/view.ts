@@ -12,7 +12,7 @@ import { reportScalingPoints, scalingChart } from '../../bench/report/scaling.js
 import { bestPeer, formatRate, formatSize, formatTime, isFourfold, type CaseSummary } from '../../bench/report/summary.js';
 import { escapeXml as esc } from '../../bench/report/svg.js';
 import type { Environment, Notice } from './environment.js';
-import { FOURFOLD_COLUMNS, PEER_PACKAGES, REFERENCE_OPS, SIZES } from './plan.js';
+import { PEER_PACKAGES, REFERENCE_OPS, SIZES } from './plan.js';
 
 const yes = (b: boolean) => (b ? 'yes' : 'no');
 
@@ -176,6 +176,3 @@ export function resultHtml(report: Report, width: number, shared: boolean): stri
   }
   return parts.join('');
 }
-
-/** The fourfold columns the page times, for the text of its header. */
-export const COLUMN_TEXT = `${FOURFOLD_COLUMNS.join(' and ')} against ${Object.values(PEER_PACKAGES).join(', ')}`;
