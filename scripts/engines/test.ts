@@ -40,7 +40,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
   ...Object.fromEntries(
-    ['test/package/declarations.test.ts', 'test/package/docs.test.ts', 'test/package/readme.test.ts'].map((f) => [
+    ['test/package/contributor-docs.test.ts', 'test/package/declarations.test.ts', 'test/package/docs.test.ts', 'test/package/readme.test.ts'].map((f) => [
       f,
       "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node",
     ]),
