@@ -7,8 +7,8 @@
  * roles of the table of "A primitive's folder" or are named as
  * `<family>/<file>` in the text; and every path the page cites exists.
  * And docs/, bench/ and the README speak to readers, not to the project's
- * tracker: no "issue 17", no "the issue's bound", no "sessions". Node only
- * (it reads the tree).
+ * tracker: no "issue 17", no "the issue's bound", no "earlier sessions".
+ * Node only (it reads the tree).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -163,12 +163,15 @@ it('the layers of docs/architecture.md hold: the runtime and the generators\' vo
   assert.deepEqual(crossings, []);
 });
 
-/** Words for the project's tracker, not for a reader: an issue's number, "the issue", work sessions. */
-const WORKFLOW = /\bissues? (?:#?\d+)|\bthe issues?\b|\bissues'|\bsessions?\b/gi;
-/** Where such a word means something else: Linux sessions (setsid), and a derive_key context string. */
+/**
+ * Words for the project's tracker, not for a reader: an issue's number, "the issue", the project's
+ * issues, work sessions ("earlier sessions", "this session"). A Linux session ("its own session") is
+ * a reader's word.
+ */
+const WORKFLOW = /\bissues? #?\d+|\bthe issues?\b|\bissues'|\bthe project's issues\b|\b(?:earlier|previous|later|next|this|last) sessions?\b/gi;
+/** Where such words mean something else: bench/parallel-speedup.ts starts a process in "this session", Linux's. */
 const MEANT: Record<string, RegExp> = {
   'bench/parallel-speedup.ts': /\bsession\b/i,
-  'README.md': /session keys/,
 };
 
 /** The text files under `folder` (recursively), as git would see them. */
@@ -176,7 +179,7 @@ function filesUnder(folder: string): string[] {
   return entries(folder).flatMap((path) => (isDir(path) ? filesUnder(path) : [path]));
 }
 
-it('docs/, bench/ and the README name no issue, no "the issue" and no sessions: what they mean is said instead', { skip: NOT_NODE }, () => {
+it('docs/, bench/ and the README name no issue, no "the issue" and no work sessions: what they mean is said instead', { skip: NOT_NODE }, () => {
   const docs = entries('docs').filter((p) => p.endsWith('.md'));
   const found: string[] = [];
   for (const path of ['README.md', ...docs, ...filesUnder('bench')]) {
