@@ -69,8 +69,8 @@ function scalingCell(device: Device): string {
 }
 
 export function mergedMarkdown(all: readonly Device[]): string {
-  const size = all.flatMap((d) => reportScalingPoints(d.report, d.engine)).find((p) => p.op === SCALING_OP)?.size;
-  const scalingHeader = `all cores: ${SCALING_OP} ${size === undefined ? '' : formatSize(size)}`;
+  const scalingSize = all.flatMap((d) => reportScalingPoints(d.report, d.engine)).find((p) => p.op === SCALING_OP)?.size;
+  const scalingHeader = `all cores: ${SCALING_OP} ${scalingSize === undefined ? '' : formatSize(scalingSize)}`;
   const lines = [
     `| device | ${COLUMNS.map(([op, size]) => `${op} ${formatSize(size)}`).join(' | ')} | ${scalingHeader} |`,
     `|---|${COLUMNS.map(() => '---:').join('|')}|---:|`,

@@ -143,11 +143,12 @@ function prune(c: { gates: Gate[]; outputs: number[] }): { gates: Gate[]; output
   return { gates, outputs: c.outputs.map((o) => index.get(o)!) };
 }
 
-const name = (i: number) => (i < 4 ? `x${i}` : `t${i - 4}`);
+/** A gate input's name: the S-box's inputs x0..x3, then the temporaries. */
+const wire = (i: number) => (i < 4 ? `x${i}` : `t${i - 4}`);
 const SYMBOL: Record<Op, string> = { and: '&', or: '|', xor: '^', andnot: '&~', not: '~' };
 
 function render(c: { gates: Gate[]; outputs: number[] }): string[] {
-  return c.gates.map((g, i) => (g.op === 'not' ? `t${i} = ~${name(g.a)}` : `t${i} = ${name(g.a)} ${SYMBOL[g.op]} ${name(g.b)}`));
+  return c.gates.map((g, i) => (g.op === 'not' ? `t${i} = ~${wire(g.a)}` : `t${i} = ${wire(g.a)} ${SYMBOL[g.op]} ${wire(g.b)}`));
 }
 
 function jsFunction(name: string, circuit: Circuit): string {
@@ -196,6 +197,6 @@ function search(): void {
       if (best === undefined || p.gates.length < best.gates.length) best = p;
     }
     console.log(`  // ${label}: ${best!.gates.length} gates`);
-    console.log(`  ${label}: { gates: ${JSON.stringify(render(best!))}, outputs: ${JSON.stringify(best!.outputs.map(name))} },`);
+    console.log(`  ${label}: { gates: ${JSON.stringify(render(best!))}, outputs: ${JSON.stringify(best!.outputs.map(wire))} },`);
   }
 }

@@ -132,7 +132,7 @@ export function assertKernelsWiped(label: string, kernel?: string): void {
 }
 
 /** Runs `f` (which may throw `expected`) and then checks the wiping rule. */
-export function wiped(label: string, f: () => unknown, expected?: new (...a: any[]) => Error, kernel?: string): void {
+export function wiped(label: string, f: () => unknown, expected?: new (...a: never[]) => Error, kernel?: string): void {
   if (expected) assert.throws(f, expected, label);
   else f();
   assertKernelsWiped(label, kernel);
@@ -225,7 +225,7 @@ export const OTHER_REALM_MISSING = 'not applicable: this engine offers no second
 
 // ---------------------------------------------------------------- vectors
 
-export function loadJson<T = any>(relativeToTestDir: string): T {
+export function loadJson<T>(relativeToTestDir: string): T {
   return JSON.parse(readFileSync(new URL(`./${relativeToTestDir}`, import.meta.url), 'utf8')) as T;
 }
 

@@ -129,7 +129,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const wants = (part: Part) => config.parts.includes(part);
   const pool = apis.fourfold?.parallel;
   const parallel: { cores: number; costs?: ParallelCosts; tasks: LongestTask[]; pool?: PoolState } = { cores: logicalCores(), tasks: [] };
-  let parallelSent: PartialResult['parallel'] = undefined;
+  let parallelSent: PartialResult['parallel'];
   for (const op of ops) {
     if (wants('sizes')) {
       // Ascending, so that each size's costs predict the next one's (costs.ts).
@@ -208,7 +208,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   if (wants('keys')) {
     // All key counts of an op in one case, interleaved like the offsets:
     // on a shared machine, cases run minutes apart are not comparable.
-    for (const op of ops.filter((op) => takes(op)(config.keySize)).flatMap((op) => atSizes(op, [config.keySize], byName) ?? [])) {
+    for (const op of ops.filter((o) => takes(o)(config.keySize)).flatMap((o) => atSizes(o, [config.keySize], byName) ?? [])) {
       const t = caseTiming(config.timing.keys);
       const shapes = config.keyCounts.map((keys) => ({ size: config.keySize, offset: 0, keys }));
       tasks.push({

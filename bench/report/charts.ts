@@ -1,5 +1,5 @@
 /**
- * The report's charts, one function per question the issue asks:
+ * The report's charts, one function per question the benchmark answers:
  * throughput against size, fourfold against each peer, the cost per byte
  * over every swept length, the block and SIMD-group steps, unaligned
  * against aligned input, and many keys against one.

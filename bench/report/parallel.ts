@@ -42,8 +42,6 @@ export function speedup(engine: EngineReport, op: string, size: number, library 
   return sync === undefined || parallel === undefined ? undefined : sync / parallel;
 }
 
-export const hasParallel = (engines: readonly EngineReport[]): boolean => engines.some((e) => parallelCases(e).ops.length > 0 || e.parallel !== undefined);
-
 /** The first screen of a run that timed fourfold/parallel: its speedup per op, size and engine. */
 export function parallelSummaryChart(engines: readonly { name: string; report: EngineReport }[], width: number): string | undefined {
   const ops = [...new Set(engines.flatMap(({ report }) => parallelCases(report).ops))];

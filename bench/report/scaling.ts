@@ -35,7 +35,7 @@ export function scalingPoints(engine: EngineReport, size?: number): ScalingPoint
   const at = size ?? Math.max(0, ...columns.map((c) => c.size));
   const points: ScalingPoint[] = [];
   const timed = (op: string, library: string) => engine.cases.find((s) => s.part === 'sizes' && s.op === op && s.size === at && s.library === library && s.ns !== undefined);
-  for (const c of columns.filter((c) => c.size === at)) {
+  for (const c of columns.filter((column) => column.size === at)) {
     const { workers, shared } = parseWorkerColumn(c.library)!;
     const sync = (shared ? timed(c.op, 'fourfold (output)') : undefined) ?? timed(c.op, 'fourfold');
     if (sync === undefined) continue;

@@ -62,7 +62,7 @@ describe('--profile=parallel, small', () => {
       assert.deepEqual(at(MiB), sync(op), op);
       assert.deepEqual(at(4 * MiB), [...sync(op), ...variants(op), ...[0, 1, 2, 3].map(workerColumn)], op);
       // Each column was checked against the synchronous function's bytes (an error otherwise) and timed.
-      for (const c of result.cases.filter((c) => c.op === op)) assert.ok(c.error === undefined && c.nsPerCall.length >= 3, `${op} ${c.library}: ${c.error}`);
+      for (const c of result.cases.filter((row) => row.op === op)) assert.ok(c.error === undefined && c.nsPerCall.length >= 3, `${op} ${c.library}: ${c.error}`);
       const task = result.parallel!.tasks.find((t) => t.op === op)!;
       assert.equal(task.size, 8 * MiB);
       assert.equal(task.ms.length, 3);

@@ -12,7 +12,7 @@ import { reportScalingPoints, scalingChart } from '../../bench/report/scaling.js
 import { bestPeer, formatRate, formatSize, formatTime, isFourfold, type CaseSummary } from '../../bench/report/summary.js';
 import { escapeXml as esc } from '../../bench/report/svg.js';
 import type { Environment, Notice } from './environment.js';
-import { FOURFOLD_COLUMNS, PEER_PACKAGES, REFERENCE_OPS, SIZES } from './plan.js';
+import { PEER_PACKAGES, REFERENCE_OPS, SIZES } from './plan.js';
 
 const yes = (b: boolean) => (b ? 'yes' : 'no');
 
@@ -52,7 +52,7 @@ export function summaryHtml(engine: EngineReport, name: string, width: number): 
 
 /** A column's cell: MB/s, and under it for a peer its time over fourfold's (above 1×, fourfold is faster). */
 function cell(c: CaseSummary | undefined, fourfold: CaseSummary | undefined): string {
-  const td = (html: string, title: string) => `<td title="${esc(title)}">${html}</td>`;
+  const td = (html: string, tooltip: string) => `<td title="${esc(tooltip)}">${html}</td>`;
   if (c === undefined) return td('—', 'not timed');
   if (c.capped !== undefined) {
     return td(`capped<span class="ratio">~${esc(formatTime(c.capped.nsPerCall))}</span>`, `one call takes about ${formatTime(c.capped.nsPerCall)}: too long for the run's cap on one case, so not timed`);
@@ -176,6 +176,3 @@ export function resultHtml(report: Report, width: number, shared: boolean): stri
   }
   return parts.join('');
 }
-
-/** The fourfold columns the page times, for the text of its header. */
-export const COLUMN_TEXT = `${FOURFOLD_COLUMNS.join(' and ')} against ${Object.values(PEER_PACKAGES).join(', ')}`;

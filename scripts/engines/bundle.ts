@@ -131,7 +131,7 @@ export async function bundleEntry(options: { entry: string; target: Target; outf
 }
 
 /**
- * The worker pool's worker (fourfold/parallel, blake3Parallel),
+ * The worker pool's worker (fourfold/parallel),
  * self-contained, at `outfile`. The pool starts `new URL('./worker.js',
  * import.meta.url)` (src/pool/pool.ts), so a bundle with fourfold inside
  * needs this file beside it, named worker.js.

@@ -98,6 +98,7 @@ export function versionOf(engine: Engine): string {
     case 'firefox':
       return output(engine.binary, ['--version']).replace(/^Mozilla /, '');
     case 'webkit':
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${Version} is dpkg-query's format field, not a template.
       return `WebKitGTK ${output('dpkg-query', ['-W', '-f=${Version}', 'libwebkit2gtk-4.1-0']).replace(/-.*/, '')}`;
     case 'wpe':
       // "0.16.1 (WPE WebKit 2.38.6)"

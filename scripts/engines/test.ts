@@ -40,7 +40,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
   ...Object.fromEntries(
-    ['test/package/declarations.test.ts', 'test/package/docs.test.ts', 'test/package/readme.test.ts'].map((f) => [
+    ['test/package/contributor-docs.test.ts', 'test/package/declarations.test.ts', 'test/package/docs.test.ts', 'test/package/readme.test.ts'].map((f) => [
       f,
       "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node",
     ]),
@@ -125,7 +125,7 @@ async function runNodeTests(engine: Engine, selected: string[], seed: string, ti
   const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', wasm: nodeWasm(engine), ms: 0, results: [], problems: [], log };
   for (const file of selected) if (notRun[file] !== undefined) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason: notRun[file] });
   let timer: NodeJS.Timeout | undefined;
-  const finished = new Promise<number | null>((resolve) => group.child.once('exit', (code) => resolve(code)));
+  const finished = new Promise<number | null>((resolve) => group.child.once('exit', (exitCode) => resolve(exitCode)));
   const code = await Promise.race([finished, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)))]);
   clearTimeout(timer);
   await group.kill(1000);

@@ -10,7 +10,7 @@
  * - Node: every subpath export imports, and require()s (engines claims
  *   Node >= 20.19, where require() of ES modules works), and fourfold/worker
  *   (the pool's worker, for bundlers to build) resolves; `fourfold
- *   --version` and `--help`; blake3Parallel from node_modules gives
+ *   --version` and `--help`; fourfold/parallel's blake3 from node_modules gives
  *   BLAKE3's bytes (against @noble/hashes);
  * - TypeScript 5.0 (the oldest supported), 5.9 and 7.0 (the newest):
  *   `tsc --strict` on fixture/types.ts, which imports every subpath, and
@@ -23,7 +23,7 @@
  * - a default `vite build` and a default webpack 5 production build of
  *   fixture/app.js succeed without warnings (node: modules, top-level
  *   await, critical dependencies...), and each built page, opened in
- *   headless Chromium, hashes a few MiB with blake3Parallel to BLAKE3's
+ *   headless Chromium, hashes a few MiB with fourfold/parallel's blake3 to BLAKE3's
  *   bytes with its Web Workers doing work, and runs the README's browser
  *   recipes (file-crypto.js, keys.js, password-file.js, taken from the
  *   README): a File encrypted and decrypted, a changed one refused, a
@@ -224,7 +224,7 @@ function checkNode(dir: string): void {
     // reported below with the output
   }
   record(
-    `Node: blake3Parallel (workers from node_modules) and blake3 of 6 MiB give @noble/hashes' bytes (tier ${got.tier ?? '?'})`,
+    `Node: fourfold/parallel's blake3 (workers from node_modules) and blake3 of 6 MiB give @noble/hashes' bytes (tier ${got.tier ?? '?'})`,
     smoke.status === 0 && got.parallel === expected && got.sequential === expected,
     smoke.status === 0 ? `expected ${expected}\ngot ${JSON.stringify(got)}` : output(smoke),
   );
@@ -332,12 +332,12 @@ async function openBuilt(name: string, dir: string, page: string): Promise<void>
     await server.close();
   }
   const where = `${name} page in Chromium`;
-  if (!outcome.ok) return void record(`${where}: blake3Parallel ran`, false, `${outcome.error}\n${log.join('\n')}`);
+  if (!outcome.ok) return void record(`${where}: fourfold/parallel's blake3 ran`, false, `${outcome.error}\n${log.join('\n')}`);
   const r = outcome.value as PageReport;
   const expected = hex(nobleBlake3(input(r.bytes)));
   record(`${where}: blake3('abc') is the BLAKE3 test vector (tier ${r.tier})`, r.abc === ABC, r.abc);
   record(
-    `${where}: blake3Parallel (twice) and blake3 of ${r.bytes / (1 << 20)} MiB give @noble/hashes' bytes`,
+    `${where}: fourfold/parallel's blake3 (twice) and blake3 of ${r.bytes / (1 << 20)} MiB give @noble/hashes' bytes`,
     r.parallel.every((p) => p === expected) && r.sequential === expected,
     `expected ${expected}\nparallel ${r.parallel.join(', ')}\nsequential ${r.sequential}`,
   );

@@ -93,7 +93,9 @@ function storeCvs(h: string[], t: string[], out: Expr): Expr[] {
   for (const half of [0, 1]) {
     const rows = h.slice(4 * half, 4 * half + 4);
     code.push(...transpose4(rows, t, rows.map(get)));
-    rows.forEach((r, lane) => code.push(v128.store(out, get(r), 32 * lane + 16 * half)));
+    rows.forEach((r, lane) => {
+      code.push(v128.store(out, get(r), 32 * lane + 16 * half));
+    });
   }
   return code;
 }
@@ -197,7 +199,9 @@ function output4(variant: ByteRotation): string {
   for (let group = 0; group < 4; group++) {
     const rows = o.slice(4 * group, 4 * group + 4);
     code.push(...transpose4(rows, t, rows.map(get)));
-    rows.forEach((r, lane) => code.push(v128.store(get('ptr'), get(r), 64 * lane + 16 * group)));
+    rows.forEach((r, lane) => {
+      code.push(v128.store(get('ptr'), get(r), 64 * lane + 16 * group));
+    });
   }
   return func({
     name: 'output4',

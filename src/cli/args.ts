@@ -88,7 +88,7 @@ class Parser {
       return false;
     }
     // clap takes the following argument as the value unless it looks like an option.
-    if (following !== undefined && following.startsWith('-') && following !== '-') this.refuseUnknown(following);
+    if (following?.startsWith('-') && following !== '-') this.refuseUnknown(following);
     else if (following !== undefined) {
       this.pending = { name, text: following };
       return true;

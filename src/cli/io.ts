@@ -68,7 +68,10 @@ export class Output {
   write(data: string | Uint8Array): void {
     const bytes = typeof data === 'string' ? encoder.encode(data) : data;
     if (bytes.length > this.buf.length - this.used) this.flush();
-    if (bytes.length >= this.buf.length) return this.send(bytes);
+    if (bytes.length >= this.buf.length) {
+      this.send(bytes);
+      return;
+    }
     this.buf.set(bytes, this.used);
     this.used += bytes.length;
   }

@@ -46,7 +46,9 @@ const rOnly = (oneTimeKey: Uint8Array): Uint8Array => {
 };
 
 /** Wipes the pieces' results (polynomials). */
-export const wipeParts = (parts: readonly Part[]): void => parts.forEach((p) => p.result?.fill(0));
+export function wipeParts(parts: readonly Part[]): void {
+  for (const p of parts) p.result?.fill(0);
+}
 
 /** Appends the pieces' polynomials to `sum`, in order, and wipes them. */
 export function appendParts(sum: PolynomialSum, parts: readonly Part[]): void {

@@ -36,11 +36,11 @@ const limbs = (prefix: string) => regs(prefix, 5);
 
 /**
  * out = a * b mod p (not fully reduced), on limbs in i64 locals, through the
- * 64-bit sums d. `b5` holds 5 * b. After the carry pass every limb is below
+ * 64-bit `sums`. `b5` holds 5 * b. After the carry pass every limb is below
  * 2^26 but limb 1, which may exceed it by a little: enough for the next product.
  */
-function mulmod(out: string[], a: string[], b: string[], b5: string[], d: string[]): Expr[] {
-  return [...d.map((n, k) => set(n, productTerms(a.map(get), i64.mul, b.map(get), b5.map(get), k).reduce((x, y) => i64.add(x, y)))), ...carry(out, d)];
+function mulmod(out: string[], a: string[], b: string[], b5: string[], sums: string[]): Expr[] {
+  return [...sums.map((n, k) => set(n, productTerms(a.map(get), i64.mul, b.map(get), b5.map(get), k).reduce((x, y) => i64.add(x, y)))), ...carry(out, sums)];
 }
 
 /**
@@ -52,29 +52,29 @@ function productTerms(a: Expr[], mul: (x: Expr, y: Expr) => Expr, b: Expr[], b5:
   return [0, 1, 2, 3, 4].map((i) => (i <= k ? mul(a[i], b[k - i]) : mul(a[i], b5[k - i + 5])));
 }
 
-/** Carry pass over 64-bit limb sums d0..d4 into 26-bit limbs `out` (i64 locals). */
-function carry(out: string[], d: string[]): Expr[] {
+/** Carry pass over the five 64-bit limb `sums` into 26-bit limbs `out` (i64 locals). */
+function carry(out: string[], sums: string[]): Expr[] {
   const code: Expr[] = [];
   for (let k = 0; k < 4; k++) {
-    code.push(set(d[k + 1], i64.add(get(d[k + 1]), i64.shr(get(d[k]), 26))));
-    code.push(set(out[k], i64.and(get(d[k]), i64.const(MASK26))));
+    code.push(set(sums[k + 1], i64.add(get(sums[k + 1]), i64.shr(get(sums[k]), 26))));
+    code.push(set(out[k], i64.and(get(sums[k]), i64.const(MASK26))));
   }
   // The carry out of limb 4 is worth 2^130 = 5 (mod p).
-  code.push(set(out[4], i64.and(get(d[4]), i64.const(MASK26))));
-  code.push(set(d[0], i64.add(get(out[0]), i64.mul(i64.shr(get(d[4]), 26), i64.const(5)))));
-  code.push(set(out[0], i64.and(get(d[0]), i64.const(MASK26))));
-  code.push(set(out[1], i64.add(get(out[1]), i64.shr(get(d[0]), 26))));
+  code.push(set(out[4], i64.and(get(sums[4]), i64.const(MASK26))));
+  code.push(set(sums[0], i64.add(get(out[0]), i64.mul(i64.shr(get(sums[4]), 26), i64.const(5)))));
+  code.push(set(out[0], i64.and(get(sums[0]), i64.const(MASK26))));
+  code.push(set(out[1], i64.add(get(out[1]), i64.shr(get(sums[0]), 26))));
   return code;
 }
 
-/** The five 26-bit limbs of the 16-byte little-endian number at `ptr` (words w0..w3). */
-function splitBlock(w: Expr[], and: (x: Expr) => Expr, shr: (x: Expr, n: number) => Expr, shl: (x: Expr, n: number) => Expr, or: (a: Expr, b: Expr) => Expr): Expr[] {
+/** The five 26-bit limbs of the 16-byte little-endian number whose 32-bit `words` are given. */
+function splitBlock(words: Expr[], and: (x: Expr) => Expr, shr: (x: Expr, n: number) => Expr, shl: (x: Expr, n: number) => Expr, or: (a: Expr, b: Expr) => Expr): Expr[] {
   return [
-    and(w[0]),
-    and(or(shr(w[0], 26), shl(w[1], 6))),
-    and(or(shr(w[1], 20), shl(w[2], 12))),
-    and(or(shr(w[2], 14), shl(w[3], 18))),
-    shr(w[3], 8),
+    and(words[0]),
+    and(or(shr(words[0], 26), shl(words[1], 6))),
+    and(or(shr(words[1], 20), shl(words[2], 12))),
+    and(or(shr(words[2], 14), shl(words[3], 18))),
+    shr(words[3], 8),
   ];
 }
 
@@ -98,7 +98,7 @@ const storeLimbs = (s: State, names: string[], field: number) => names.map((n, i
 const times5 = (dst: string[], src: string[]) => dst.map((n, i) => set(n, i64.mul(get(src[i]), i64.const(5))));
 
 /** The 32-bit words w0..w3 of a 16-byte block, split into 26-bit limbs. */
-const scalarLimbs = (w: Expr[]): Expr[] => splitBlock(w, (x) => i32.and(x, i32.const(MASK26)), i32.shr, i32.shl, i32.or);
+const scalarLimbs = (words: Expr[]): Expr[] => splitBlock(words, (x) => i32.and(x, i32.const(MASK26)), i32.shr, i32.shl, i32.or);
 
 /** poly_init(): r = clamp(key[0..16]) (RFC 8439 §2.5), s = key[16..32], h = 0. */
 function init(s: State): string {
@@ -344,15 +344,15 @@ export const polyKeyFrom = (base: number, key: Expr): Expr[] => [memoryCopy(i32.
 export const polyTagTo = (base: number, tag: Expr): Expr[] => [call('poly_finish'), v128.store(tag, v128.load(i32.const(base + TAG)))];
 
 /** The carry pass of the vector loop, on two 64-bit lanes; leaves 32-bit limbs in lanes 0 and 1. */
-function vectorCarry(hv: string[], d: string[]): Expr[] {
+function vectorCarry(hv: string[], sums: string[]): Expr[] {
   const mask = v128.const64(MASK26, MASK26);
   const code: Expr[] = [];
-  for (let k = 0; k < 4; k++) code.push(set(d[k + 1], i64x2.add(get(d[k + 1]), i64x2.shr(get(d[k]), 26))));
+  for (let k = 0; k < 4; k++) code.push(set(sums[k + 1], i64x2.add(get(sums[k + 1]), i64x2.shr(get(sums[k]), 26))));
   // Carry out of limb 4 times 5 into limb 0, then once more from limb 0 to 1.
-  const c4 = i64x2.shr(get(d[4]), 26);
-  code.push(set(d[0], i64x2.add(v128.and(get(d[0]), mask), i64x2.add(c4, i64x2.shl(c4, 2)))));
-  code.push(set(d[1], i64x2.add(v128.and(get(d[1]), mask), i64x2.shr(get(d[0]), 26))));
-  code.push(set(d[0], v128.and(get(d[0]), mask)));
-  for (let k = 2; k < 5; k++) code.push(set(d[k], v128.and(get(d[k]), mask)));
-  return [...code, ...hv.map((n, k) => set(n, i64x2.narrowLow(get(d[k]))))];
+  const c4 = i64x2.shr(get(sums[4]), 26);
+  code.push(set(sums[0], i64x2.add(v128.and(get(sums[0]), mask), i64x2.add(c4, i64x2.shl(c4, 2)))));
+  code.push(set(sums[1], i64x2.add(v128.and(get(sums[1]), mask), i64x2.shr(get(sums[0]), 26))));
+  code.push(set(sums[0], v128.and(get(sums[0]), mask)));
+  for (let k = 2; k < 5; k++) code.push(set(sums[k], v128.and(get(sums[k]), mask)));
+  return [...code, ...hv.map((n, k) => set(n, i64x2.narrowLow(get(sums[k]))))];
 }

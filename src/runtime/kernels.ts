@@ -185,7 +185,7 @@ export interface TierSelector<E> {
  */
 export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): TierSelector<E> {
   const record = recordOf(kernel);
-  const of = (tier: Tier): E => (tier === 'simd' ? simd : js);
+  const of = (asked: Tier): E => (asked === 'simd' ? simd : js);
   return Object.assign(() => of(tierOf(record)), { of });
 }
 

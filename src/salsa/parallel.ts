@@ -146,6 +146,7 @@ class ParallelSecretBox implements ParallelAeadMethods {
 }
 
 /** XSalsa20-Poly1305 (secretbox) on all cores: 32-byte key, 24-byte nonce; encrypt resolves to the 16-byte tag followed by the ciphertext, as fourfold's xsalsa20poly1305. */
+// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
 export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => ParallelAead) & AeadParams = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelAeadMethods {
   const k = check.key(key, [32]);
   const n = check.bytes(nonce, 'nonce', 24);

@@ -80,11 +80,11 @@ export const addState = (c: StreamCipher, y: string[]): Expr[] => y.map((n, w) =
 /**
  * The block function (RFC 8439 §2.3, Salsa20 specification §8) into the
  * scalar locals y0..y15: the state, the rounds (the i32 locals
- * `doubleRounds` and `i`), and (when `feedForward`) the state added back,
+ * `doubleRounds` and `i`), and (when `addBack`) the state added back,
  * which HChaCha20 and HSalsa20 leave out.
  */
-function scalarBlock(c: StreamCipher, y: string[], feedForward: boolean): Expr[] {
-  return [...loadState(c, y), set('i', get('doubleRounds')), rounds(c, scalarArith, y, 'i'), ...(feedForward ? addState(c, y) : [])];
+function scalarBlock(c: StreamCipher, y: string[], addBack: boolean): Expr[] {
+  return [...loadState(c, y), set('i', get('doubleRounds')), rounds(c, scalarArith, y, 'i'), ...(addBack ? addState(c, y) : [])];
 }
 
 /** The block counter, one 64-bit little-endian number. */

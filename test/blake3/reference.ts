@@ -126,7 +126,9 @@ export function referenceOutput(root: Uint8Array, counter: bigint, blocks: numbe
   const dv = new DataView(out.buffer);
   for (let b = 0; b < blocks; b++) {
     const o = referenceCompress(cv, block, counter + BigInt(b), length!, flags!);
-    o.forEach((w, i) => dv.setUint32(64 * b + 4 * i, w, true));
+    o.forEach((w, i) => {
+      dv.setUint32(64 * b + 4 * i, w, true);
+    });
   }
   return out;
 }

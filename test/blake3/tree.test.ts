@@ -43,7 +43,9 @@ function treeHash(hashing: Blake3Engine, merging: Blake3Engine, key: Uint8Array,
 const words = (b: Uint8Array): number[] => Array.from({ length: b.length / 4 }, (_, i) => new DataView(b.buffer, b.byteOffset).getUint32(4 * i, true));
 const bytesOf = (w: number[]): Uint8Array => {
   const out = new Uint8Array(4 * w.length);
-  w.forEach((x, i) => new DataView(out.buffer).setUint32(4 * i, x, true));
+  w.forEach((x, i) => {
+    new DataView(out.buffer).setUint32(4 * i, x, true);
+  });
   return out;
 };
 

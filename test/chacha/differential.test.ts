@@ -532,6 +532,8 @@ it('the simd and js tiers agree with each other on every primitive', { skip: NO_
       assert.equal(await ready({ tier: t }), t);
       results.push(run());
     }
-    results[0]!.forEach((r, i) => assertBytes(r, results[1]![i]!, `primitive #${i} at length ${len}: simd vs js`));
+    results[0]!.forEach((r, i) => {
+      assertBytes(r, results[1]![i]!, `primitive #${i} at length ${len}: simd vs js`);
+    });
   }
 });

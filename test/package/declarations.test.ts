@@ -21,7 +21,7 @@ import { NOT_NODE, ROOT } from './files.js';
 const EXAMPLES: Record<string, string[]> = {
   'fourfold/chacha': ['xchacha20poly1305', 'chacha20'],
   'fourfold/poly1305': ['poly1305'],
-  'fourfold/blake3': ['blake3', 'blake3Parallel'],
+  'fourfold/blake3': ['blake3'],
   'fourfold/salsa': ['secretbox'],
   'fourfold/serpent': ['ctr', 'cbc'],
   'fourfold/secretstream': ['encryptStream', 'initPush'],
@@ -88,7 +88,10 @@ function walk(): { problems: Problem[]; documented: number } {
       check(d, name);
       if (ts.isClassDeclaration(d)) privateMembers(d, name);
     }
-    if (type.isUnionOrIntersection()) return type.types.forEach((t) => visitType(t, where));
+    if (type.isUnionOrIntersection()) {
+      for (const t of type.types) visitType(t, where);
+      return;
+    }
     const declared = type.getSymbol()?.declarations?.filter(ours) ?? [];
     if (declared.length === 0) {
       for (const t of checker.getTypeArguments(type as import('typescript').TypeReference) ?? []) visitType(t, where);

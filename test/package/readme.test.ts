@@ -38,6 +38,7 @@ function writeBlocks(): string[] {
   });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the README's examples export functions of every shape; each test calls one as the README does.
 const load = (name: string): Promise<Record<string, (...args: any[]) => any>> => import(pathToFileURL(join(dir, name)).href);
 const bytesOf = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.arrayBuffer());
 /** A secretstream of n bytes in 64 KiB messages: header, messages, final message. */
@@ -82,12 +83,12 @@ it("the browser recipe (file-crypto.js): a File encrypted to a Blob and back; a 
 it("the Node recipe (file-crypto.mjs): a file encrypted and back; a changed or cut file leaves no output", { skip: NOT_NODE }, async () => {
   const { encryptFile, decryptFile } = await load('file-crypto.mjs');
   const key = rand(32);
-  const files = join(dir, 'files');
-  mkdirSync(files);
+  const folder = join(dir, 'files');
+  mkdirSync(folder);
   const data = rand(300_000);
-  const plain = join(files, 'report.pdf');
-  const sealed = join(files, 'report.pdf.enc');
-  const back = join(files, 'report.copy.pdf');
+  const plain = join(folder, 'report.pdf');
+  const sealed = join(folder, 'report.pdf.enc');
+  const back = join(folder, 'report.copy.pdf');
   writeFileSync(plain, data);
   await encryptFile!(plain, sealed, key);
   const encrypted = readFileSync(sealed);
@@ -95,9 +96,9 @@ it("the Node recipe (file-crypto.mjs): a file encrypted and back; a changed or c
   await decryptFile!(sealed, back, key);
   assert.deepEqual(new Uint8Array(readFileSync(back)), data);
   for (const [what, bad] of [['a changed byte', flipped(encrypted, 200_000)], ['cut short', encrypted.subarray(0, encrypted.length - 100)]] as const) {
-    const path = join(files, 'bad.enc');
+    const path = join(folder, 'bad.enc');
     writeFileSync(path, bad);
-    const out = join(files, 'bad.pdf');
+    const out = join(folder, 'bad.pdf');
     await assert.rejects(decryptFile!(path, out, key), AuthenticationError, what);
     assert.ok(!existsSync(out) && !existsSync(`${out}.part`), `${what}: nothing left behind`);
   }

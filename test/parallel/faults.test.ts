@@ -289,7 +289,10 @@ describe('streams while the pool is ended', { skip: NO_STREAMS }, () => {
         const parts = await readAll(ts.readable);
         const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
         let at = 0;
-        for (const p of parts) (all.set(p, at), (at += p.length));
+        for (const p of parts) {
+          all.set(p, at);
+          at += p.length;
+        }
         return all;
       })();
       const ts = side === 'encryptStream' ? P.secretstream.encryptStream(k, { chunkSize: 1000 }) : P.secretstream.decryptStream(k, { chunkSize: 1000 });

@@ -84,7 +84,9 @@ it('the same bytes from many calls at once, then the slots are zeroed and the ke
   calls.push(['serpent ctr', P.serpent.ctr(key, iv).encrypt(m.subarray(0, 2 * MiB + 5)), F.serpent.ctr(key, iv).encrypt(m.subarray(0, 2 * MiB + 5))]);
   calls.push(['serpent cbc', P.serpent.cbc(key, iv).encrypt(m.subarray(0, 2 * MiB + 5)), F.serpent.cbc(key, iv).encrypt(m.subarray(0, 2 * MiB + 5))]);
   const results = await Promise.all(calls.map(([, p]) => p));
-  calls.forEach(([name, , want], i) => assertBytes(results[i], want, `${name} #${i}`));
+  calls.forEach(([name, , want], i) => {
+    assertBytes(results[i], want, `${name} #${i}`);
+  });
   assertSlotsZero('after concurrent calls');
   if (ENGINE_HAS_SIMD && F.tier() === 'simd') {
     assertKernelsWiped('after concurrent calls', 'chacha');

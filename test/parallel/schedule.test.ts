@@ -71,7 +71,10 @@ function recorder(direct = false, split = true, onHere?: (p: Piece) => void): Re
         let state: 'queued' | 'running' | 'taken' | 'settled' = 'queued';
         let resolve!: (d: JobDone<unknown>) => void;
         let reject!: (e: Error) => void;
-        const done = new Promise<JobDone<unknown>>((a, b) => ((resolve = a), (reject = b)));
+        const done = new Promise<JobDone<unknown>>((a, b) => {
+          resolve = a;
+          reject = b;
+        });
         const settle = () => {
           fake.busy--;
           fake.queuedBytes -= p.length;

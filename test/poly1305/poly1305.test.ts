@@ -235,10 +235,10 @@ forEachTier('poly1305', () => {
       assert.throws(() => poly1305.create(bad), (e: unknown) => e instanceof RangeError && /key/.test(e.message), `create key of ${bad.length}`);
     }
     for (const bad of [undefined, null, 'abc', [1, 2, 3], new Uint16Array(16), new ArrayBuffer(32), 42]) {
-      assert.throws(() => poly1305(rand(10), bad as any), (e: unknown) => e instanceof TypeError && /key/.test(e.message), `key ${String(bad)}`);
-      assert.throws(() => poly1305.create(bad as any), (e: unknown) => e instanceof TypeError && /key/.test(e.message), `create key ${String(bad)}`);
-      assert.throws(() => poly1305(bad as any, key), TypeError, `message ${String(bad)}`);
-      assert.throws(() => poly1305.create(key).update(bad as any), TypeError, `update ${String(bad)}`);
+      assert.throws(() => poly1305(rand(10), bad as never), (e: unknown) => e instanceof TypeError && /key/.test(e.message), `key ${String(bad)}`);
+      assert.throws(() => poly1305.create(bad as never), (e: unknown) => e instanceof TypeError && /key/.test(e.message), `create key ${String(bad)}`);
+      assert.throws(() => poly1305(bad as never, key), TypeError, `message ${String(bad)}`);
+      assert.throws(() => poly1305.create(key).update(bad as never), TypeError, `update ${String(bad)}`);
     }
   });
 

@@ -36,7 +36,10 @@ async function readAll(readable: ReadableStream<Uint8Array>): Promise<Uint8Array
   for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(plain(r.value));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 

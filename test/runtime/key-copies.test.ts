@@ -5,7 +5,6 @@
  * message, does not change what the object computes.
  */
 import { it } from 'node:test';
-import assert from 'node:assert/strict';
 import { blake3, chacha20poly1305, poly1305, secretbox, secretstream, serpent, xchacha20poly1305, xsalsa20poly1305 } from 'fourfold';
 import { assertBytes, forEachTier, NO_STREAMS, rand } from '../helpers.js';
 

@@ -8,7 +8,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AuthenticationError, blake3, blake3Parallel, chacha20, ready, secretbox, secretstream, serpent, xchacha20poly1305 } from 'fourfold';
+import { AuthenticationError, blake3, chacha20, ready, secretbox, secretstream, serpent, xchacha20poly1305 } from 'fourfold';
 import * as P from 'fourfold/parallel';
 import { concat, NO_STREAMS, rand } from '../helpers.js';
 
@@ -82,10 +82,10 @@ it('an option that does not exist is refused, naming the options there are (blak
   const data = rand(100);
   typeError(() => blake3(data, { length: 64 } as never), "opts: unknown option 'length' (the options are dkLen, key and context)");
   typeError(() => blake3.create({ length: 64 } as never), "opts: unknown option 'length' (the options are dkLen, key and context)");
-  await assert.rejects(blake3Parallel(data, { length: 64 } as never), { name: 'TypeError', message: "opts: unknown option 'length' (the options are dkLen, key, context and workers)" });
-  // blake3 has no workers option; blake3Parallel has.
+  await assert.rejects(P.blake3(data, { length: 64 } as never), { name: 'TypeError', message: "opts: unknown option 'length' (the options are dkLen, key, context and workers)" });
+  // fourfold's blake3 has no workers option; fourfold/parallel's has.
   typeError(() => blake3(data, { workers: 2 } as never), "opts: unknown option 'workers' (the options are dkLen, key and context)");
-  assert.equal((await blake3Parallel(data, { workers: 0, dkLen: 40 })).length, 40);
+  assert.equal((await P.blake3(data, { workers: 0, dkLen: 40 })).length, 40);
   typeError(() => serpent.cbc(key, rand(16), { padding: false } as never), "options: unknown option 'padding' (the options are disablePadding)");
   await assert.rejects(ready({ tier: 'js', force: true } as never), { name: 'TypeError', message: "options: unknown option 'force' (the options are tier)" });
   typeError(() => P.configure({ worker: 2 } as never), "options: unknown option 'worker' (the options are workers and workerUrl)");

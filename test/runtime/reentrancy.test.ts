@@ -59,7 +59,11 @@ const TYPED_ARRAY = Object.getPrototypeOf(Uint8Array.prototype) as object;
 const SPECIES_USED = ((): boolean => {
   let asked = false;
   class Probe extends Uint8Array {}
-  Object.defineProperty(Probe, Symbol.species, { get: () => ((asked = true), Probe) });
+  const get = () => {
+    asked = true;
+    return Probe;
+  };
+  Object.defineProperty(Probe, Symbol.species, { get });
   new Probe(4).subarray(1);
   return asked;
 })();
@@ -141,7 +145,12 @@ forEachTier('a Uint8Array subclass that calls back into fourfold', (tier) => {
   const getters = <T extends object>(o: T): T => {
     const out = {};
     for (const [k, v] of Object.entries(o)) {
-      Object.defineProperty(out, k, { enumerable: true, get: () => (reads.push(k), trap(k), v) });
+      const get = () => {
+        reads.push(k);
+        trap(k);
+        return v;
+      };
+      Object.defineProperty(out, k, { enumerable: true, get });
     }
     return out as T;
   };

@@ -195,8 +195,10 @@ for (const family of FAMILIES) {
     await ready({ tier: 'simd' });
     const k = family.kernel();
     assert.ok(k.variant_count() >= 2, 'the kernel ships several variants');
-    const same = (data: Uint8Array, expected: Uint8Array[], label: string) =>
-      family.ours(data).forEach((out, i) => assertBytes(out, expected[i]!, `${label}, output ${i}`));
+    const same = (data: Uint8Array, want: Uint8Array[], label: string) =>
+      family.ours(data).forEach((out, i) => {
+        assertBytes(out, want[i]!, `${label}, output ${i}`);
+      });
     const untimed = family.theirs(UNTIMED);
     const expected = family.theirs(DATA);
     const picker = family.picker();

@@ -29,8 +29,10 @@ function nessie(text: string, bits: number): Nessie[] {
     let last = '';
     for (const line of lines.slice(1)) {
       const m = /^\s*([A-Za-z][\w ]*?)=([0-9A-F]+)\s*$/.exec(line);
-      if (m) fields[(last = m[1]!)] = m[2]!;
-      else if (/^\s+[0-9A-F]+\s*$/.test(line) && last) fields[last] += line.trim();
+      if (m) {
+        last = m[1]!;
+        fields[last] = m[2]!;
+      } else if (/^\s+[0-9A-F]+\s*$/.test(line) && last) fields[last] += line.trim();
       else if (line.trim() !== '') last = '';
     }
     out.push({ label: `${bits}-bit ${lines[0]!.trim()}`, fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, hex(v)])) });

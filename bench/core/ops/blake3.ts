@@ -6,10 +6,10 @@
  * timed (init, update, digest), created once; it takes a key only when
  * the hasher is created, so it has no keyed column. node:crypto and
  * libsodium have no BLAKE3. 'fourfold (parallel)' is fourfold/parallel's
- * blake3 (blake3Parallel), as for every op it has (libraries.ts).
+ * blake3, as for every op it has (libraries.ts).
  */
 import { PARALLEL, PARALLEL_SHARED, type Apis } from '../libraries.js';
-import { hasSharedMemory, keySet, message, perKey, sharedBuffer } from './shared.js';
+import { hasSharedMemory, keySet, messageOf, perKey, sharedBuffer } from './shared.js';
 import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -59,6 +59,6 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
     });
   }
 
-  const inputs = (shape: Shape): Inputs => ({ keys: keySet('blake3 key', shape.keys), message: message('blake3 message', shape) });
+  const inputs = (shape: Shape): Inputs => ({ keys: keySet('blake3 key', shape.keys), message: messageOf('blake3 message', shape) });
   return [defineOp<Inputs>({ op: 'blake3', inputs, entries: plain }), defineOp<Inputs>({ op: 'blake3-keyed', inputs, entries: keyed })];
 }

@@ -13,7 +13,7 @@
  * - with n keys, call i uses key i mod n (and, to decrypt, the message
  *   sealed under it); the nonce stays the same.
  */
-import { PARALLEL, type Apis } from '../libraries.js';
+import type { Apis } from '../libraries.js';
 import {
   type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, TAG, addAeadEntries, addParallelAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
 } from './shared.js';
@@ -104,7 +104,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
     const { sodiumSeal, sodiumOpen } = aead;
     const sealer = (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) =>
       sodiumSeal !== undefined ? sodiumSeal(message, null, null, nonce, key) : (aead.noble(key, nonce).encrypt(message) as Uint8Array);
-    const sealed = (shape: Shape) => sealedInputs(plain(shape), sealer);
+    const sealedOf = (shape: Shape) => sealedInputs(plain(shape), sealer);
 
     const seal: OpEntry<Inputs>[] = [];
     const open: OpEntry<SealedInputs>[] = [];
@@ -126,7 +126,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       }
     }
     ops.push(defineOp<Inputs>({ op: `${aead.name}-encrypt`, inputs: plain, entries: seal }));
-    ops.push(defineOp<SealedInputs>({ op: `${aead.name}-decrypt`, inputs: sealed, entries: open }));
+    ops.push(defineOp<SealedInputs>({ op: `${aead.name}-decrypt`, inputs: sealedOf, entries: open }));
   }
   return ops;
 }

@@ -12,7 +12,7 @@
  * wrappers call crypto_stream_chacha20_xor: message, nonce and key copied
  * into the heap, a separate output allocated there and copied out.
  */
-import { PARALLEL, type Apis } from '../libraries.js';
+import type { Apis } from '../libraries.js';
 import {
   type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, addAeadEntries, addParallelAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
 } from './shared.js';
@@ -67,7 +67,7 @@ function boxOps(apis: Apis): OpDefinition<unknown>[] {
   const noble = apis.noble.salsa.xsalsa20poly1305 as AeadFactory;
   const sealer = (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) =>
     sodium !== undefined ? sodium.crypto_secretbox_easy(message, nonce, key) : (noble(key, nonce).encrypt(message) as Uint8Array);
-  const sealed = (shape: Shape) => sealedInputs(plain(shape), sealer);
+  const sealedOf = (shape: Shape) => sealedInputs(plain(shape), sealer);
   const seal: OpEntry<Inputs>[] = [];
   const open: OpEntry<SealedInputs>[] = [];
   const ours = fourfold?.salsa?.xsalsa20poly1305 as AeadFactory | undefined;
@@ -85,7 +85,7 @@ function boxOps(apis: Apis): OpDefinition<unknown>[] {
   }
   return [
     defineOp<Inputs>({ op: `${name}-encrypt`, inputs: plain, entries: seal }),
-    defineOp<SealedInputs>({ op: `${name}-decrypt`, inputs: sealed, entries: open }),
+    defineOp<SealedInputs>({ op: `${name}-decrypt`, inputs: sealedOf, entries: open }),
   ];
 }
 

@@ -49,7 +49,7 @@ export function keySet(label: string, count: number, length = 32): Uint8Array[] 
 }
 
 /** The message of a shape, at its byteOffset. */
-export function message(label: string, shape: Shape): Uint8Array {
+export function messageOf(label: string, shape: Shape): Uint8Array {
   return packed(1, shape.size, shape.offset, (_, view) => fill(`${label} ${shape.size}`, view))[0]!;
 }
 
@@ -73,15 +73,15 @@ const sharedCopies = new WeakMap<object, Map<string, Uint8Array>>();
  * benchmark page has one per worker count) use the same memory, so a
  * 64 MiB case holds one shared copy of its input and one output.
  */
-export function sharedBuffer(length: number, shape: Shape, bytes?: Uint8Array): Uint8Array {
-  const owner: object = bytes ?? shape;
-  const key = `${bytes === undefined ? 'output' : 'input'} ${length} ${shape.offset}`;
+export function sharedBuffer(length: number, shape: Shape, content?: Uint8Array): Uint8Array {
+  const owner: object = content ?? shape;
+  const key = `${content === undefined ? 'output' : 'input'} ${length} ${shape.offset}`;
   let copies = sharedCopies.get(owner);
   if (copies === undefined) sharedCopies.set(owner, (copies = new Map()));
   let view = copies.get(key);
   if (view === undefined) {
     view = new Uint8Array(new SharedArrayBuffer(length + shape.offset), shape.offset, length);
-    if (bytes !== undefined) view.set(bytes);
+    if (content !== undefined) view.set(content);
     copies.set(key, view);
   }
   return view;
@@ -127,7 +127,7 @@ export function nonceInputs(label: string, shape: Shape, nonceLength: number): N
     shape,
     keys: keySet(`${label} key`, shape.keys),
     nonce: bytes(`${label} nonce`, nonceLength),
-    message: message(`${label} message`, shape),
+    message: messageOf(`${label} message`, shape),
   };
 }
 

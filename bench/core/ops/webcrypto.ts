@@ -14,7 +14,7 @@
  */
 import type { Apis } from '../libraries.js';
 import { bytes } from '../fixtures.js';
-import { keySet, message, perKey } from './shared.js';
+import { keySet, messageOf, perKey } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -44,7 +44,7 @@ export function webcryptoOps(apis: Apis): OpDefinition<unknown>[] {
     });
     sha.push({ library: 'webcrypto', bind: ({ message }) => async () => new Uint8Array(await subtle.digest('SHA-256', plainView(message))) });
   }
-  const inputs = (label: string) => (shape: Shape): Inputs => ({ keys: keySet(`${label} key`, shape.keys), iv: bytes(`${label} iv`, 12), message: message(`${label} message`, shape) });
+  const inputs = (label: string) => (shape: Shape): Inputs => ({ keys: keySet(`${label} key`, shape.keys), iv: bytes(`${label} iv`, 12), message: messageOf(`${label} message`, shape) });
   return [
     defineOp<Inputs>({ op: 'aes-256-gcm-encrypt', inputs: inputs('aes-256-gcm'), entries: gcm, optIn: true }),
     defineOp<Inputs>({ op: 'sha-256', inputs: inputs('sha-256'), entries: sha, optIn: true }),

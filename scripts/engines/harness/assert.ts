@@ -78,10 +78,10 @@ function isDeepEqual(a: unknown, b: unknown, seen = new Map<object, object>()): 
     return true;
   }
   const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
+  const kb = new Set(Object.keys(b));
+  if (ka.length !== kb.size) return false;
   for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!kb.has(k)) return false;
     if (!isDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], seen)) return false;
   }
   return true;
@@ -119,7 +119,7 @@ export function doesNotMatch(value: string, re: RegExp, message?: Message): void
   if (typeof value !== 'string' || re.test(value)) raise(message, `The input was expected to not match the regular expression ${re}. Input:\n${show(value)}`, value, re, 'doesNotMatch');
 }
 
-type Expected = RegExp | ((e: unknown) => boolean) | (new (...a: any[]) => unknown) | Record<string, unknown>;
+type Expected = RegExp | ((e: unknown) => boolean) | (new (...a: never[]) => unknown) | Record<string, unknown>;
 
 /** Node's rules for the `error` argument of throws/rejects. */
 function check(actual: unknown, expected: Expected, message: Message, operator: string): void {
@@ -129,7 +129,7 @@ function check(actual: unknown, expected: Expected, message: Message, operator: 
   }
   if (typeof expected === 'function') {
     if (expected.prototype !== undefined && actual instanceof (expected as new () => unknown)) return;
-    if (Error.isPrototypeOf(expected) || expected === Error) {
+    if (Object.prototype.isPrototypeOf.call(Error, expected) || expected === Error) {
       raise(message, `The error is expected to be an instance of "${expected.name}". Received ${show(actual)}`, actual, expected, operator);
     }
     if ((expected as (e: unknown) => boolean).call({}, actual) === true) return;
