@@ -284,7 +284,11 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     if (name === '--help' || name === '-h') return 'help';
     if ((name === '--quick' || name === '--full') && value === undefined) chosen.push(name.slice(2));
     else if (name === '--profile' && value !== undefined) chosen.push(value);
-    else if (value !== undefined && /^--(engines|ops|libs|sizes|sweep|offsets|align-sizes|keys|key-size|parts|cap|out|workers|chart-size|task-size)$/.test(name)) values.set(name.slice(2), value);
+    else if (
+      value !== undefined &&
+      /^--(engines|ops|libs|sizes|sweep|offsets|align-sizes|keys|key-size|parts|cap|out|workers|chart-size|task-size)$/.test(name)
+    )
+      values.set(name.slice(2), value);
     else throw new Error(`unknown option '${arg}'\n${usage}`);
   }
   if (new Set(chosen).size > 1) throw new Error(`one profile at a time, got ${chosen.join(' and ')}`);

@@ -31,7 +31,7 @@ describe('the model', () => {
     close(projectedSpeedup(k, 16), 37 / 12, 'speedup(16)');
   });
 
-  it('adds the messages to the copies, and the pieces\' own cost serially; one core is the synchronous call plus the pieces', () => {
+  it("adds the messages to the copies, and the pieces' own cost serially; one core is the synchronous call plus the pieces", () => {
     const m: Costs = { w: 37, copies: 10, touch: 0, messages: 2, pieces: 1.5 };
     close(projectedMs(m, 2), projectedMs({ ...k, copies: 12 }, 2) + 1.5, 'T(2) with m·J and K');
     close(projectedMs(m, 1), 38.5, 'T(1)');
@@ -64,7 +64,7 @@ describe('the model', () => {
     assert.ok(projectedSpeedup(blake3, 2) > boundSpeedup(blake3, 2));
   });
 
-  it('copies by op: a MAC or hash has no output to copy, an AEAD decryption into the caller\'s output reads its input twice, CBC encryption is serial, shared memory is not copied', () => {
+  it("copies by op: a MAC or hash has no output to copy, an AEAD decryption into the caller's output reads its input twice, CBC encryption is serial, shared memory is not copied", () => {
     assert.deepEqual(copyPasses('chacha20'), { in: 1, out: 1 });
     assert.deepEqual(copyPasses('poly1305'), { in: 1, out: 0 });
     assert.deepEqual(copyPasses('blake3-keyed'), { in: 1, out: 0 });

@@ -87,7 +87,12 @@ const SERVINGS: Record<string, { headers?: Record<string, string>; isolated: boo
 };
 
 function option(name: string, fallback: string): string {
-  return process.argv.slice(2).find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+  return (
+    process.argv
+      .slice(2)
+      .find((a) => a.startsWith(`--${name}=`))
+      ?.slice(name.length + 3) ?? fallback
+  );
 }
 
 async function main(): Promise<void> {
@@ -95,7 +100,11 @@ async function main(): Promise<void> {
   const unknown = process.argv.slice(2).filter((a) => !known.test(a));
   if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(' ')}`);
   const browsers = option('browsers', 'chromium,firefox,webkit').split(',') as EngineId[];
-  const chosen = process.argv.slice(2).find((a) => a.startsWith('--serving='))?.slice(10).split(',');
+  const chosen = process.argv
+    .slice(2)
+    .find((a) => a.startsWith('--serving='))
+    ?.slice(10)
+    .split(',');
   const servingsOf = (browser: EngineId) => chosen ?? (browser === 'chromium' ? ['plain', 'isolated', 'no-workers', 'no-wasm'] : ['plain', 'isolated']);
   const unknownServing = (chosen ?? []).filter((s) => SERVINGS[s] === undefined);
   if (unknownServing.length > 0) throw new Error(`unknown serving ${unknownServing.join(', ')} (servings: ${Object.keys(SERVINGS).join(', ')})`);
@@ -131,9 +140,13 @@ async function main(): Promise<void> {
           continue;
         }
         const outcome = run.value as Outcome;
-        const problems = outcome.state === 'done' ? checkResults(outcome.results, { mode, isolated, situation }) : [`state ${outcome.state}: ${outcome.message ?? outcome.status ?? ''}`];
+        const problems =
+          outcome.state === 'done'
+            ? checkResults(outcome.results, { mode, isolated, situation })
+            : [`state ${outcome.state}: ${outcome.message ?? outcome.status ?? ''}`];
         const seconds = outcome.results?.durationSeconds ?? NaN;
-        if (browser === 'chromium' && mode === 'quick' && situation === 'normal' && seconds > QUICK_LIMIT_S) problems.push(`a quick run took ${seconds} s in Chromium, over the ${QUICK_LIMIT_S} s it may take`);
+        if (browser === 'chromium' && mode === 'quick' && situation === 'normal' && seconds > QUICK_LIMIT_S)
+          problems.push(`a quick run took ${seconds} s in Chromium, over the ${QUICK_LIMIT_S} s it may take`);
         const engine = outcome.results?.engines[0];
         const timed = engine?.cases.filter((c) => c.ns !== undefined).length ?? 0;
         const pool = outcome.results?.page?.scaling.pool;

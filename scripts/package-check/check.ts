@@ -77,7 +77,8 @@ const WARNING = /warn|\(!\)|externaliz|top-level await|critical dependency|node:
  * webpack's performance hints (size advice, not a build problem) are reported, not failed; nor is
  * its closing count ("compiled with 1 warning"): each warning it counts has a WARNING line of its own.
  */
-const SIZE_HINT = /asset size limit|entrypoint size limit|performance recommendations|webpack\.js\.org\/guides\/code-splitting|^\s*(assets?|main|entrypoint)\b.*KiB|compiled with \d+ warnings? in/i;
+const SIZE_HINT =
+  /asset size limit|entrypoint size limit|performance recommendations|webpack\.js\.org\/guides\/code-splitting|^\s*(assets?|main|entrypoint)\b.*KiB|compiled with \d+ warnings? in/i;
 
 interface Check {
   name: string;
@@ -89,14 +90,25 @@ const checks: Check[] = [];
 /** Prints one check: its name, and when it failed, what went wrong (at most 30 lines). */
 function record(name: string, ok: boolean, detail?: string): boolean {
   checks.push({ name, ok, detail });
-  const lines = ok ? [] : (detail?.trim().split('\n').filter((l) => l.trim()) ?? []);
+  const lines = ok
+    ? []
+    : (detail
+        ?.trim()
+        .split('\n')
+        .filter((l) => l.trim()) ?? []);
   const shown = lines.length > 30 ? [...lines.slice(0, 30), `... ${lines.length - 30} more lines`] : lines;
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${shown.length ? `\n     ${shown.join('\n     ')}` : ''}`);
   return ok;
 }
 
 function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, maxBuffer: 1 << 26, timeout: 600_000 });
+  return spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+    maxBuffer: 1 << 26,
+    timeout: 600_000,
+  });
 }
 
 const output = (r: SpawnSyncReturns<string>): string => `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
@@ -148,10 +160,16 @@ function checkLinks(tarball: string, dir: string): void {
   const r = sh('tar', ['-xzf', tarball, '-C', unpacked], dir);
   if (r.status !== 0) return void record('the tarball unpacks', false, output(r));
   const root = join(unpacked, 'package');
-  const files = (readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[]).filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'));
+  const files = (readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'));
   const markdown = files.filter((f) => f.endsWith('.md'));
   const broken = brokenLinks(files, (path) => readFileSync(join(root, path), 'utf8'));
-  record(`the tarball's Markdown (${markdown.join(', ')}): every relative link resolves inside it`, broken.length === 0 && markdown.includes('README.md'), broken.join('\n'));
+  record(
+    `the tarball's Markdown (${markdown.join(', ')}): every relative link resolves inside it`,
+    broken.length === 0 && markdown.includes('README.md'),
+    broken.join('\n'),
+  );
 }
 
 // ------------------------------------------------------------------ the fresh project
@@ -166,10 +184,20 @@ function copyFixture(dir: string): void {
   mkdirSync(join(dir, 'vite-app'), { recursive: true });
   mkdirSync(join(dir, 'cjs'), { recursive: true });
   const copies: [string, string][] = [
-    ['package.json', 'package.json'], ['tsconfig.json', 'tsconfig.json'], ['types.ts', 'types.ts'], ['platform.ts', 'platform.ts'], ['input.js', 'input.js'], ['node-smoke.js', 'node-smoke.js'],
-    ['cjs/package.json', 'cjs/package.json'], ['cjs/tsconfig.json', 'cjs/tsconfig.json'], ['cjs/main.ts', 'cjs/main.ts'],
-    ['index.html', 'vite-app/index.html'], ['app.js', 'vite-app/main.js'], ['input.js', 'vite-app/input.js'],
-    ['app.js', 'webpack-app/src/index.js'], ['input.js', 'webpack-app/src/input.js'],
+    ['package.json', 'package.json'],
+    ['tsconfig.json', 'tsconfig.json'],
+    ['types.ts', 'types.ts'],
+    ['platform.ts', 'platform.ts'],
+    ['input.js', 'input.js'],
+    ['node-smoke.js', 'node-smoke.js'],
+    ['cjs/package.json', 'cjs/package.json'],
+    ['cjs/tsconfig.json', 'cjs/tsconfig.json'],
+    ['cjs/main.ts', 'cjs/main.ts'],
+    ['index.html', 'vite-app/index.html'],
+    ['app.js', 'vite-app/main.js'],
+    ['input.js', 'vite-app/input.js'],
+    ['app.js', 'webpack-app/src/index.js'],
+    ['input.js', 'webpack-app/src/input.js'],
   ];
   for (const [from, to] of copies) copyFileSync(join(FIXTURE, from), join(dir, to));
   const modules = new Map(codeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).flatMap((b) => (b.name ? [[b.name, b.code] as const] : [])));
@@ -194,10 +222,22 @@ function checkNode(dir: string): void {
   const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
   for (const subpath of subpaths) {
     const id = specifier(subpath);
-    const esm = sh(node, ['--input-type=module', '-e', `const m = await import('${id}'); if (Object.keys(m).length === 0) throw new Error('no exports'); console.log(Object.keys(m).sort().join(','))`], dir);
+    const esm = sh(
+      node,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import('${id}'); if (Object.keys(m).length === 0) throw new Error('no exports'); console.log(Object.keys(m).sort().join(','))`,
+      ],
+      dir,
+    );
     const cjs = sh(node, ['-e', `const m = require('${id}'); console.log(Object.keys(m).sort().join(','))`], dir);
     const same = esm.status === 0 && cjs.status === 0 && esm.stdout === cjs.stdout;
-    record(`Node ${process.version}: import('${id}') and require('${id}') give the same exports`, same, same ? '' : `import: ${output(esm)}\nrequire: ${output(cjs)}`);
+    record(
+      `Node ${process.version}: import('${id}') and require('${id}') give the same exports`,
+      same,
+      same ? '' : `import: ${output(esm)}\nrequire: ${output(cjs)}`,
+    );
   }
   for (const entry of entries) {
     const id = specifier(entry);
@@ -208,12 +248,17 @@ function checkNode(dir: string): void {
   }
   const json = sh(node, ['-e', `console.log(require('fourfold/package.json').version)`], dir);
   record(`require('fourfold/package.json')`, json.stdout.trim() === pkg.version, output(json));
-  if (major < 20 || (major === 20 && minor < 19)) record(`Node ${process.version} is older than engines' 20.19: require() of the package is not checked here`, false);
+  if (major < 20 || (major === 20 && minor < 19))
+    record(`Node ${process.version} is older than engines' 20.19: require() of the package is not checked here`, false);
 
   const bin = join(dir, 'node_modules/.bin/fourfold');
   const version = sh(bin, ['--version'], dir);
   const help = sh(bin, ['--help'], dir);
-  record('fourfold --version and --help (the installed bin)', version.status === 0 && version.stdout === `fourfold ${pkg.version}\n` && help.status === 0 && /^Usage: fourfold /.test(help.stdout), `${output(version)}\n${output(help)}`);
+  record(
+    'fourfold --version and --help (the installed bin)',
+    version.status === 0 && version.stdout === `fourfold ${pkg.version}\n` && help.status === 0 && /^Usage: fourfold /.test(help.stdout),
+    `${output(version)}\n${output(help)}`,
+  );
 
   const smoke = sh(node, ['node-smoke.js'], dir);
   const expected = hex(nobleBlake3(input(6 << 20)));
@@ -246,7 +291,11 @@ function checkTypes(dir: string): void {
       const config = `tsconfig.${moduleResolution}.json`;
       writeFileSync(join(dir, config), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module, moduleResolution } }, null, 2));
       const r = sh(process.execPath, [tsc, '-p', config], dir);
-      record(`TypeScript ${version} (${actual}): tsc --strict on types.ts and platform.ts, moduleResolution ${moduleResolution} (module ${module})`, r.status === 0 && actual.includes(version), output(r));
+      record(
+        `TypeScript ${version} (${actual}): tsc --strict on types.ts and platform.ts, moduleResolution ${moduleResolution} (module ${module})`,
+        r.status === 0 && actual.includes(version),
+        output(r),
+      );
     }
   }
 }
@@ -269,7 +318,11 @@ function checkCommonJs(dir: string): void {
     const key = new Uint8Array(32).fill(7);
     const sealed = hex(nobleXchacha(key, new Uint8Array(24).fill(9)).encrypt(new TextEncoder().encode('abc')));
     const ok = run.status === 0 && got.abc === ABC && got.sealed === sealed && got.checks?.length === 7 && got.checks.every((c) => c);
-    record(`  Node ${process.version} runs it: require() of the package gives @noble's bytes`, ok, ok ? '' : `${output(run)}\nexpected abc ${ABC}, sealed ${sealed}`);
+    record(
+      `  Node ${process.version} runs it: require() of the package gives @noble's bytes`,
+      ok,
+      ok ? '' : `${output(run)}\nexpected abc ${ABC}, sealed ${sealed}`,
+    );
   }
 }
 
@@ -305,9 +358,11 @@ function build(name: string, command: string[], cwd: string): boolean {
   writeFileSync(join(cwd, 'build.log'), all);
   const warnings = all.split('\n').filter((l) => WARNING.test(l) && !SIZE_HINT.test(l));
   const ok = r.status === 0 && warnings.length === 0;
-  const hints = SIZE_HINT.test(all) ? ' (and webpack\'s size hints)' : '';
+  const hints = SIZE_HINT.test(all) ? " (and webpack's size hints)" : '';
   return record(
-    ok ? `${name}: builds with no warnings${hints}` : `${name}: ${r.status === 0 ? `builds, with ${warnings.length} warning lines` : `fails (exit code ${r.status})`}`,
+    ok
+      ? `${name}: builds with no warnings${hints}`
+      : `${name}: ${r.status === 0 ? `builds, with ${warnings.length} warning lines` : `fails (exit code ${r.status})`}`,
     ok,
     ok ? '' : `${problems(all).join('\n')}\n(full output: ${join(cwd, 'build.log')})`,
   );
@@ -345,7 +400,12 @@ async function openBuilt(name: string, dir: string, page: string): Promise<void>
   const streamed = 24 + c.bytes + 17 * (Math.floor(c.bytes / 65536) + 1);
   record(
     `${where}: the README's file recipes: a File encrypted (${c.encryptedBytes} bytes) and decrypted, a changed one refused (${c.refused}), a download offered, a file under a password`,
-    c.encryptedBytes === streamed && c.roundTrip && c.refused === 'AuthenticationError' && c.downloaded === 'data.bin.enc' && c.password && c.wrongPassword === 'AuthenticationError',
+    c.encryptedBytes === streamed &&
+      c.roundTrip &&
+      c.refused === 'AuthenticationError' &&
+      c.downloaded === 'data.bin.enc' &&
+      c.password &&
+      c.wrongPassword === 'AuthenticationError',
     JSON.stringify(c),
   );
   record(
@@ -386,7 +446,9 @@ async function main(): Promise<number> {
   else record(`Chromium (${ENGINES.chromium.binary}) is not installed: run npm run engines:install`, false);
 
   const failed = checks.filter((c) => !c.ok);
-  console.log(`\n# ${checks.length - failed.length}/${checks.length} package checks passed${failed.length ? `; failed: ${failed.map((c) => c.name).join('; ')}` : ''}`);
+  console.log(
+    `\n# ${checks.length - failed.length}/${checks.length} package checks passed${failed.length ? `; failed: ${failed.map((c) => c.name).join('; ')}` : ''}`,
+  );
   if (values.keep || failed.length) console.log(`# kept ${project}; run again in it with --project=${dir}`);
   else rmSync(dir, { recursive: true, force: true });
   return failed.length ? 1 : 0;

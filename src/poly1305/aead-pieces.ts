@@ -21,7 +21,16 @@
  *   no byte of unverified plaintext is ever written.
  */
 import { PolynomialSum } from './combine.js';
-import { blocksOf, polynomialOf, polynomialThenDecrypt, encryptThenPolynomial, samePolynomial, type OpenJob, type PolynomialJob, type SealJob } from './polynomial.js';
+import {
+  blocksOf,
+  polynomialOf,
+  polynomialThenDecrypt,
+  encryptThenPolynomial,
+  samePolynomial,
+  type OpenJob,
+  type PolynomialJob,
+  type SealJob,
+} from './polynomial.js';
 import { engine as polyHere } from './tiers.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
@@ -80,10 +89,21 @@ const pieceParams = <F extends string>(a: AeadPieces<F>, start: number) => ({
   polyKey: rOnly(a.oneTimeKey),
 });
 
-const pieceHere = <F extends string>(a: AeadPieces<F>, start: number) => ({ key: a.key, nonce: a.nonce, counter: a.counter + start / 64, polyKey: a.oneTimeKey });
+const pieceHere = <F extends string>(a: AeadPieces<F>, start: number) => ({
+  key: a.key,
+  nonce: a.nonce,
+  counter: a.counter + start / 64,
+  polyKey: a.oneTimeKey,
+});
 
 /** Encrypts `input` into `output` (64-byte pieces), and appends the ciphertext's polynomial to `sum`. */
-export async function sealPieces<F extends string>(a: AeadPieces<F>, sum: PolynomialSum, input: Uint8Array, output: Uint8Array | LaterOutput, workers: readonly PoolWorker[]): Promise<void> {
+export async function sealPieces<F extends string>(
+  a: AeadPieces<F>,
+  sum: PolynomialSum,
+  input: Uint8Array,
+  output: Uint8Array | LaterOutput,
+  workers: readonly PoolWorker[],
+): Promise<void> {
   const { cipher } = a;
   const parts = await transform<Record<string, SealJob>, string>(
     {
@@ -105,7 +125,13 @@ export async function sealPieces<F extends string>(a: AeadPieces<F>, sum: Polyno
  * with their polynomials, kept for a second pass to check against (the
  * caller wipes them: wipeParts).
  */
-export async function polynomialPieces(oneTimeKey: Uint8Array, zeroPad: boolean, sum: PolynomialSum, data: Uint8Array, workers: readonly PoolWorker[]): Promise<Part[]> {
+export async function polynomialPieces(
+  oneTimeKey: Uint8Array,
+  zeroPad: boolean,
+  sum: PolynomialSum,
+  data: Uint8Array,
+  workers: readonly PoolWorker[],
+): Promise<Part[]> {
   const parts = await transform<{ 'poly1305.polynomial': PolynomialJob }, 'poly1305.polynomial'>(
     {
       op: 'poly1305.polynomial',
@@ -126,7 +152,13 @@ export async function polynomialPieces(oneTimeKey: Uint8Array, zeroPad: boolean,
  * else can read before it resolves, and appends the ciphertext's
  * polynomial to `sum`. The caller checks the tag afterwards.
  */
-export async function openPieces<F extends string>(a: AeadPieces<F>, sum: PolynomialSum, input: Uint8Array, output: Uint8Array | LaterOutput, workers: readonly PoolWorker[]): Promise<void> {
+export async function openPieces<F extends string>(
+  a: AeadPieces<F>,
+  sum: PolynomialSum,
+  input: Uint8Array,
+  output: Uint8Array | LaterOutput,
+  workers: readonly PoolWorker[],
+): Promise<void> {
   const { cipher } = a;
   const parts = await transform<Record<string, OpenJob>, string>(
     {

@@ -37,7 +37,6 @@ export const PIECE = 1 << 20;
  */
 const SLOTS = 3;
 
-
 /** A worker's end of the connection: posting, keeping the process alive, terminating. */
 interface Handle {
   post(message: Job | { type: 'setup'; claims: Int32Array | undefined }, transfer: ArrayBuffer[]): void;
@@ -100,8 +99,7 @@ function spawn(listen: Listener, idle: () => void): Handle {
     return { post: (m, transfer) => w.postMessage(m, transfer), hold: (on) => (on ? w.ref() : w.unref()), terminate: () => w.terminate().then(() => {}) };
   }
   if (typeof Worker !== 'function') throw new Error('this engine has no Worker');
-  const w =
-    workerUrl === undefined ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }) : new Worker(workerUrl, { type: 'module' });
+  const w = workerUrl === undefined ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }) : new Worker(workerUrl, { type: 'module' });
   w.onmessage = (e: MessageEvent) => listen(e.data as FromWorker);
   w.onerror = (e: ErrorEvent) => {
     e.preventDefault();
@@ -499,7 +497,9 @@ export class Pool {
    */
   forState(): PoolWorker | undefined {
     if (this.failure !== undefined || this.size === 0) return undefined;
-    const least = this.workers.slice(0, this.size).reduce<PoolWorker | undefined>((best, w) => (best === undefined || w.pinned < best.pinned ? w : best), undefined);
+    const least = this.workers
+      .slice(0, this.size)
+      .reduce<PoolWorker | undefined>((best, w) => (best === undefined || w.pinned < best.pinned ? w : best), undefined);
     if (least !== undefined && (least.pinned === 0 || this.workers.length >= this.size)) return least;
     return this.grow(this.workers.length + 1).at(-1);
   }

@@ -381,7 +381,13 @@ export async function runInOrder<P extends Piece>(pieces: readonly P[], worker: 
   }
 }
 
-async function inOrder<P extends Piece>(pieces: readonly P[], worker: PoolWorker | undefined, work: PieceWork<P>, clock: HereClock, turns: Ticker): Promise<void> {
+async function inOrder<P extends Piece>(
+  pieces: readonly P[],
+  worker: PoolWorker | undefined,
+  work: PieceWork<P>,
+  clock: HereClock,
+  turns: Ticker,
+): Promise<void> {
   for (const whole of pieces) {
     if (worker?.idle) {
       const job = work.give(worker, whole);

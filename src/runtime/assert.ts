@@ -38,8 +38,7 @@ const dataViewBuffer = intrinsic<ArrayBufferLike>(DataView.prototype, 'buffer');
 const dataViewByteOffset = intrinsic<number>(DataView.prototype, 'byteOffset');
 const dataViewByteLength = intrinsic<number>(DataView.prototype, 'byteLength');
 const arrayBufferByteLength = intrinsic<number>(ArrayBuffer.prototype, 'byteLength');
-const sharedByteLength =
-  typeof SharedArrayBuffer === 'function' ? intrinsic<number>(SharedArrayBuffer.prototype, 'byteLength') : undefined;
+const sharedByteLength = typeof SharedArrayBuffer === 'function' ? intrinsic<number>(SharedArrayBuffer.prototype, 'byteLength') : undefined;
 
 /** Whether `brand(value)` succeeds: the object has the internal slots of that getter's class. */
 function has(brand: ((self: unknown) => unknown) | undefined, value: unknown): boolean {

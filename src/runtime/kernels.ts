@@ -274,7 +274,5 @@ export function tier(): Tier | undefined {
 
 /** Test-only: the linear memory of every instantiated kernel, to check that calls leave it wiped. */
 export function kernelMemories(): { name: string; bytes: Uint8Array }[] {
-  return registry
-    .filter((record) => record.handle !== undefined)
-    .map((record) => ({ name: record.name, bytes: record.handle!.mem.bytes }));
+  return registry.filter((record) => record.handle !== undefined).map((record) => ({ name: record.name, bytes: record.handle!.mem.bytes }));
 }

@@ -90,7 +90,11 @@ class SecretBox implements AeadMethods {
  * 16-byte tag followed by the ciphertext. It has no associated data.
  */
 // biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
-export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => Aead) & AeadParams = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): AeadMethods {
+export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => Aead) & AeadParams = aeadParams(function xsalsa20poly1305(
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad?: undefined,
+): AeadMethods {
   const k = check.key(key, [32]);
   const n = check.bytes(nonce, 'nonce', 24);
   if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');

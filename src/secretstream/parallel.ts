@@ -63,7 +63,11 @@ async function holder(tier: Tier): Promise<Holder> {
   return {
     run: async (op, params) => {
       try {
-        const handler = secretstreamJobs[op] as (tier: Tier, p: typeof params, data: { input: undefined; output: undefined; slot: undefined }) => SecretstreamJobs[typeof op]['result'];
+        const handler = secretstreamJobs[op] as (
+          tier: Tier,
+          p: typeof params,
+          data: { input: undefined; output: undefined; slot: undefined },
+        ) => SecretstreamJobs[typeof op]['result'];
         return handler(kernelTier(secretstreamKernel), params, { input: undefined, output: undefined, slot: undefined });
       } finally {
         for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
@@ -197,7 +201,8 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   let verified = 0;
   /** One opened message (its plaintext and tag byte) out, in order: only once it verified, and never after the final one. */
   const release = (controller: TransformStreamDefaultController<Bytes>) => (opened: Uint8Array | undefined) => {
-    if (opened === undefined) fail(verified === 0 ? firstMessageFailed(chunkSize) : 'the message was modified, reordered, dropped, or pushed under another key');
+    if (opened === undefined)
+      fail(verified === 0 ? firstMessageFailed(chunkSize) : 'the message was modified, reordered, dropped, or pushed under another key');
     verified++;
     if (finished) {
       opened!.fill(0);

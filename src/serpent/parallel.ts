@@ -56,7 +56,12 @@ function counterBlock(iv: Uint8Array, blocks: number): Uint8Array {
 type Op = keyof SerpentJobs;
 
 /** A Serpent transform of whole blocks: job `op`, with the IV each piece starts from (`ivAt`, undefined for ECB). */
-function blockTransform<K extends Op>(op: K, key: Uint8Array, ivAt: (start: number) => Uint8Array | undefined, here: Transform<SerpentJobs, K>['here']): Transform<SerpentJobs, K> {
+function blockTransform<K extends Op>(
+  op: K,
+  key: Uint8Array,
+  ivAt: (start: number) => Uint8Array | undefined,
+  here: Transform<SerpentJobs, K>['here'],
+): Transform<SerpentJobs, K> {
   return { op, align: BLOCK, params: (p) => ({ key: key.slice(), iv: ivAt(p.start) }), here };
 }
 

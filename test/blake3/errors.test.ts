@@ -12,7 +12,18 @@ import { nobleBlake3 } from './reference.js';
 const typeErr = (arg: string) => (e: unknown) => e instanceof TypeError && e.message.includes(arg);
 const rangeErr = (arg: string) => (e: unknown) => e instanceof RangeError && e.message.includes(arg);
 
-const NOT_BYTES: unknown[] = [undefined, null, 'abc', [1, 2, 3], new Uint16Array(16), new Int8Array(32), new ArrayBuffer(32), new DataView(new ArrayBuffer(32)), {}, 42];
+const NOT_BYTES: unknown[] = [
+  undefined,
+  null,
+  'abc',
+  [1, 2, 3],
+  new Uint16Array(16),
+  new Int8Array(32),
+  new ArrayBuffer(32),
+  new DataView(new ArrayBuffer(32)),
+  {},
+  42,
+];
 const NOT_LENGTH: unknown[] = [-1, 1.5, NaN, Infinity, 2 ** 53];
 
 forEachTier('blake3 errors', () => {
@@ -40,8 +51,24 @@ forEachTier('blake3 errors', () => {
     for (const bad of ['32', 32n, null]) assert.throws(() => blake3(rand(4), { dkLen: bad as never }), typeErr('dkLen'), String(bad));
     // A length no engine can allocate is a RangeError naming it, not the engine's own error.
     assert.throws(() => blake3(rand(4), { dkLen: 2 ** 53 - 1 }), rangeErr('dkLen'), 'one-shot dkLen 2^53 - 1');
-    assert.throws(() => blake3.create({ dkLen: 2 ** 53 - 1 }).update(rand(4)).digest(), rangeErr('dkLen'), 'digest, dkLen 2^53 - 1');
-    assert.throws(() => blake3.create().update(rand(4)).xof(2 ** 53 - 1), rangeErr('bytes'), 'xof(2^53 - 1)');
+    assert.throws(
+      () =>
+        blake3
+          .create({ dkLen: 2 ** 53 - 1 })
+          .update(rand(4))
+          .digest(),
+      rangeErr('dkLen'),
+      'digest, dkLen 2^53 - 1',
+    );
+    assert.throws(
+      () =>
+        blake3
+          .create()
+          .update(rand(4))
+          .xof(2 ** 53 - 1),
+      rangeErr('bytes'),
+      'xof(2^53 - 1)',
+    );
     for (const n of [0, 1, 16, 31, 33, 64]) {
       assert.throws(() => blake3(rand(4), { key: rand(n) }), rangeErr('key'), `key of ${n}`);
       assert.throws(() => blake3.create({ key: rand(n) }), rangeErr('key'), `create, key of ${n}`);

@@ -21,9 +21,15 @@ import { nobleBlake3 } from './reference.js';
 const MiB = 1 << 20;
 /** Uneven trees: whole chunks of 2^k + tails of 1..1023 chunks, with partial last chunks. */
 const SIZES = [
-  PARALLEL_MIN - 1, PARALLEL_MIN, PARALLEL_MIN + 1,
-  2 * MiB + 1024, 3 * MiB + 1025, 3 * MiB + 511 * 1024 + 7,
-  5 * MiB - 1, 6 * MiB + 1023 * 1024 + 1024, 9 * MiB + 333 * 1024 + 1,
+  PARALLEL_MIN - 1,
+  PARALLEL_MIN,
+  PARALLEL_MIN + 1,
+  2 * MiB + 1024,
+  3 * MiB + 1025,
+  3 * MiB + 511 * 1024 + 7,
+  5 * MiB - 1,
+  6 * MiB + 1023 * 1024 + 1024,
+  9 * MiB + 333 * 1024 + 1,
 ];
 
 const msgs = new Map<number, Uint8Array>();
@@ -51,7 +57,8 @@ async function workersReady(n: number): Promise<void> {
 function assertSlotsZero(label: string, workers: readonly unknown[] = pool.workers): void {
   assert.ok(workers.length > 0, `${label}: no worker to look at`);
   for (const [i, w] of workers.entries()) {
-    for (const slot of (w as { freeSlots: Uint8Array[] }).freeSlots) assert.ok(isAllZero(slot), `${label}: a slot of worker ${i} of ${workers.length} is not zeroed`);
+    for (const slot of (w as { freeSlots: Uint8Array[] }).freeSlots)
+      assert.ok(isAllZero(slot), `${label}: a slot of worker ${i} of ${workers.length} is not zeroed`);
   }
 }
 
@@ -66,7 +73,7 @@ forEachTier("fourfold/parallel's blake3", (tier) => {
     await workersReady(4);
   });
 
-  it('gives blake3\'s bytes at sizes that split into uneven subtrees, with 1..4 workers', async () => {
+  it("gives blake3's bytes at sizes that split into uneven subtrees, with 1..4 workers", async () => {
     for (const n of SIZES) {
       const expected = blake3(msg(n));
       for (const workers of [1, 2, 3, 4]) assertBytes(await parallelBlake3(msg(n), { workers }), expected, `${n} bytes, ${workers} workers`);
@@ -79,11 +86,22 @@ forEachTier("fourfold/parallel's blake3", (tier) => {
     const key = rand(32);
     const n = SIZES[5]!;
     const cases: Blake3ParallelOpts[] = [
-      { key }, { context: 'fourfold 2025-01-01 parallel test' }, { context: rand(40) },
-      { dkLen: 0 }, { dkLen: 1 }, { dkLen: 31 }, { dkLen: 65, key }, { dkLen: 1000, context: 'x' },
+      { key },
+      { context: 'fourfold 2025-01-01 parallel test' },
+      { context: rand(40) },
+      { dkLen: 0 },
+      { dkLen: 1 },
+      { dkLen: 31 },
+      { dkLen: 65, key },
+      { dkLen: 1000, context: 'x' },
     ];
     for (const opts of cases) {
-      for (const workers of [1, 3]) assertBytes(await parallelBlake3(msg(n), { ...opts, workers }), blake3(msg(n), opts), `${JSON.stringify({ ...opts, key: opts.key && 'key' })}, ${workers} workers`);
+      for (const workers of [1, 3])
+        assertBytes(
+          await parallelBlake3(msg(n), { ...opts, workers }),
+          blake3(msg(n), opts),
+          `${JSON.stringify({ ...opts, key: opts.key && 'key' })}, ${workers} workers`,
+        );
     }
     assertBytes(await parallelBlake3(msg(n), { key, dkLen: 100 }), nobleBlake3(msg(n), { key, dkLen: 100 }), 'keyed vs noble');
   });
@@ -98,10 +116,11 @@ forEachTier("fourfold/parallel's blake3", (tier) => {
   it('unaligned views and a view into a larger buffer', async () => {
     const n = SIZES[4]!;
     const buf = rand(n + 8);
-    for (const offset of [1, 3, 7]) assertBytes(await parallelBlake3(buf.subarray(offset, offset + n), { workers: 2 }), blake3(buf.subarray(offset, offset + n)), `offset ${offset}`);
+    for (const offset of [1, 3, 7])
+      assertBytes(await parallelBlake3(buf.subarray(offset, offset + n), { workers: 2 }), blake3(buf.subarray(offset, offset + n)), `offset ${offset}`);
   });
 
-  it('the workers do the work, leave their slots zeroed and this thread\'s kernel wiped', async () => {
+  it("the workers do the work, leave their slots zeroed and this thread's kernel wiped", async () => {
     const jobs = poolStatus().jobs;
     const n = 16 * MiB + 5;
     const key = rand(32);
@@ -120,13 +139,16 @@ forEachTier("fourfold/parallel's blake3", (tier) => {
     assertSlotsZero('after concurrent calls');
   });
 
-  it('terminate() during a call: the workers\' pieces fall back to this thread, same bytes, slots zeroed', async () => {
+  it("terminate() during a call: the workers' pieces fall back to this thread, same bytes, slots zeroed", async () => {
     const n = 16 * MiB + 5;
     const workers = [...pool.workers];
     const call = parallelBlake3(msg(n), { workers: 2 });
     // The call gave the workers their first jobs before its first await.
     const queued = (w: unknown) => (w as { queued: number }).queued;
-    assert.ok(workers.some((w) => queued(w) > 0), 'no job was in flight');
+    assert.ok(
+      workers.some((w) => queued(w) > 0),
+      'no job was in flight',
+    );
     terminate();
     assertBytes(await call, blake3(msg(n)), 'after terminate()');
     // A terminated worker may finish the job it was in before it stops: its slots are zeroed again then (1 s at most).

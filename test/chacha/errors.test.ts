@@ -6,28 +6,8 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
-import {
-  chacha20,
-  chacha20orig,
-  xchacha20,
-  chacha8,
-  chacha12,
-  hchacha20,
-  chacha20poly1305,
-  xchacha20poly1305,
-} from 'fourfold/chacha';
-import {
-  assertBytes,
-  detach,
-  firstNonZero,
-  HAS_TRANSFER,
-  NO_DETACH,
-  forEachTier,
-  isAllZero,
-  rand,
-  TWO32,
-  TWO64,
-} from '../helpers.js';
+import { chacha20, chacha20orig, xchacha20, chacha8, chacha12, hchacha20, chacha20poly1305, xchacha20poly1305 } from 'fourfold/chacha';
+import { assertBytes, detach, firstNonZero, HAS_TRANSFER, NO_DETACH, forEachTier, isAllZero, rand, TWO32, TWO64 } from '../helpers.js';
 import { noble, nodeChacha20, nodeChacha20orig } from './peers.js';
 
 type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: number | bigint) => Uint8Array;
@@ -37,7 +17,18 @@ const rangeErr = (arg: string) => (e: unknown) => e instanceof RangeError && e.m
 const typeOrRange = (e: unknown) => e instanceof TypeError || e instanceof RangeError;
 
 /** Values that are not Uint8Arrays, for any argument. */
-const NOT_BYTES: unknown[] = ['abcdefghijklmnopqrstuvwxyz012345', [1, 2, 3], new Uint16Array(16), new Int8Array(32), new Uint8ClampedArray(32), new ArrayBuffer(32), new DataView(new ArrayBuffer(32)), {}, 42, true];
+const NOT_BYTES: unknown[] = [
+  'abcdefghijklmnopqrstuvwxyz012345',
+  [1, 2, 3],
+  new Uint16Array(16),
+  new Int8Array(32),
+  new Uint8ClampedArray(32),
+  new ArrayBuffer(32),
+  new DataView(new ArrayBuffer(32)),
+  {},
+  42,
+  true,
+];
 /** Required arguments also reject the absent values. */
 const NOT_BYTES_REQUIRED: unknown[] = [undefined, null, ...NOT_BYTES];
 
@@ -178,7 +169,10 @@ forEachTier('errors', () => {
         for (const [c, len] of cases) {
           const out = new Uint8Array(len).fill(0x77);
           assert.throws(() => s.fn(key, nonce, rand(len), out, c), RangeError, `counter ${c}, ${len} bytes`);
-          assert.ok(out.every((b) => b === 0x77), `counter ${c}, ${len} bytes: rejected before writing anything`);
+          assert.ok(
+            out.every((b) => b === 0x77),
+            `counter ${c}, ${len} bytes: rejected before writing anything`,
+          );
         }
         // The largest allowed requests succeed (values are checked in differential.test.ts).
         assert.equal(s.fn(key, nonce, rand(64), undefined, 0xffffffff).length, 64);
@@ -204,7 +198,10 @@ forEachTier('errors', () => {
         for (const [c, len] of cases) {
           const out = new Uint8Array(len).fill(0x77);
           assert.throws(() => s.fn(key, nonce, rand(len), out, c), RangeError, `counter ${c}, ${len} bytes`);
-          assert.ok(out.every((b) => b === 0x77), `counter ${c}, ${len} bytes: rejected before writing anything`);
+          assert.ok(
+            out.every((b) => b === 0x77),
+            `counter ${c}, ${len} bytes: rejected before writing anything`,
+          );
         }
         assert.equal(s.fn(key, nonce, rand(64), undefined, TWO64 - 1n).length, 64);
         assert.equal(s.fn(key, nonce, rand(65), undefined, TWO32 - 1).length, 65, 'a number counter carries too');
@@ -252,7 +249,11 @@ forEachTier('errors', () => {
 
   for (const a of AEADS) {
     // Errors may be raised by the constructor or by the first call.
-    const make = a.make as unknown as (key: unknown, nonce: unknown, aad: unknown) => { encrypt(pt: unknown, out?: unknown): Uint8Array; decrypt(ct: unknown, out?: unknown): Uint8Array };
+    const make = a.make as unknown as (
+      key: unknown,
+      nonce: unknown,
+      aad: unknown,
+    ) => { encrypt(pt: unknown, out?: unknown): Uint8Array; decrypt(ct: unknown, out?: unknown): Uint8Array };
     const enc = (key: unknown, nonce: unknown, aad: unknown, pt: unknown, out?: unknown) => make(key, nonce, aad).encrypt(pt, out);
     const dec = (key: unknown, nonce: unknown, aad: unknown, ct: unknown, out?: unknown) => make(key, nonce, aad).decrypt(ct, out);
 

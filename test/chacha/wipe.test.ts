@@ -7,16 +7,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready, tier, AuthenticationError } from 'fourfold';
-import {
-  chacha20,
-  chacha20orig,
-  xchacha20,
-  chacha8,
-  chacha12,
-  hchacha20,
-  chacha20poly1305,
-  xchacha20poly1305,
-} from 'fourfold/chacha';
+import { chacha20, chacha20orig, xchacha20, chacha8, chacha12, hchacha20, chacha20poly1305, xchacha20poly1305 } from 'fourfold/chacha';
 import { poly1305 } from 'fourfold/poly1305';
 import { kernelMemories } from '../internal.js';
 import { assertBytes, assertKernelsWiped, NO_SIMD, rand, TWO32, TWO64, wiped } from '../helpers.js';

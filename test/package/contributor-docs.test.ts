@@ -147,7 +147,9 @@ const LAYERS: Record<string, { may: string[]; except?: Record<string, string> }>
   'src/pool': { may: ['src/runtime'], except: { 'src/pool/worker.ts': "the worker's entry serves every family's jobs" } },
 };
 
-it('the layers of docs/architecture.md hold: the runtime and the generators\' vocabulary import only themselves, the pool only itself and the runtime (but for its worker\'s entry)', { skip: NOT_NODE }, () => {
+it("the layers of docs/architecture.md hold: the runtime and the generators' vocabulary import only themselves, the pool only itself and the runtime (but for its worker's entry)", {
+  skip: NOT_NODE,
+}, () => {
   const crossings: string[] = [];
   for (const [layer, { may, except }] of Object.entries(LAYERS)) {
     for (const file of entries(layer).filter((p) => p.endsWith('.ts'))) {

@@ -40,10 +40,7 @@ it('calls reach the simd tier without ready(), and objects begun before finish w
     call();
     return tier() === BEST;
   };
-  await until(
-    () => onBest(() => chacha20(key, nonce, data)) && onBest(() => blake3(data)),
-    `ChaCha20 and BLAKE3 calls run on the ${BEST} tier`,
-  );
+  await until(() => onBest(() => chacha20(key, nonce, data)) && onBest(() => blake3(data)), `ChaCha20 and BLAKE3 calls run on the ${BEST} tier`);
   assert.equal(hex(chacha20(key, nonce, data)), hex(nobleChacha20(key, nonce, data)));
   assert.equal(hex(blake3(data)), hex(nobleBlake3(data)));
   mac.update(data.subarray(20_001));

@@ -20,7 +20,10 @@ import { BEST, HAS_SIMD, hex, pattern, until } from './page.js';
 const key = pattern(32, 1);
 const iv = pattern(16, 2);
 const data = pattern(5000, 3);
-const instantiated = () => kernelMemories().map((m) => m.name).sort();
+const instantiated = () =>
+  kernelMemories()
+    .map((m) => m.name)
+    .sort();
 
 it('ready() compiles the kernels registered so far: ChaCha only', async () => {
   assert.equal(await ready(), BEST);

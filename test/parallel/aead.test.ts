@@ -156,4 +156,3 @@ forEachTier('fourfold/parallel AEADs', () => {
     await rejectsWithoutRelease('AEAD decrypt, shared, tampered', shared(new Uint8Array(N)), (o) => P.xchacha20poly1305(key, nonce).decrypt(bad, o));
   });
 });
-

@@ -24,7 +24,11 @@ it("without threads, fourfold/parallel's blake3 gives blake3's bytes (plain, key
     const data = rand(n);
     assertBytes(await P.blake3(data), blake3(data), `${n} bytes`);
     assertBytes(await P.blake3(data, { key }), blake3(data, { key }), `${n} bytes, keyed`);
-    assertBytes(await P.blake3(data, { context: 'fourfold no-threads test', dkLen: 77 }), blake3(data, { context: 'fourfold no-threads test', dkLen: 77 }), `${n} bytes, derive_key`);
+    assertBytes(
+      await P.blake3(data, { context: 'fourfold no-threads test', dkLen: 77 }),
+      blake3(data, { context: 'fourfold no-threads test', dkLen: 77 }),
+      `${n} bytes, derive_key`,
+    );
   }
 });
 

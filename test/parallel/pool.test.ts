@@ -101,7 +101,10 @@ it('terminate() during calls: their pieces fall back to the calling thread, same
   const sealed = F.xchacha20poly1305(key, rand(24).fill(1)).encrypt(m);
   const calls = [P.chacha20(key, nonce, m), P.xchacha20poly1305(key, new Uint8Array(24).fill(1)).decrypt(sealed), P.blake3(m)];
   // The calls gave the workers their first jobs before their first await.
-  assert.ok(workers.some((w) => w.queued > 0), 'no job was in flight');
+  assert.ok(
+    workers.some((w) => w.queued > 0),
+    'no job was in flight',
+  );
   P.terminate();
   const [a, b, c] = await Promise.all(calls);
   assertBytes(a, expected, 'chacha20');

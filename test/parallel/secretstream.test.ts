@@ -101,10 +101,13 @@ forEachTier('fourfold/parallel secretstream', () => {
     })();
     reading.catch(() => {});
     const writer = ts.writable.getWriter();
-    await rejectsAuth((async () => {
-      await writer.write(bad);
-      await writer.close();
-    })(), 'the third message');
+    await rejectsAuth(
+      (async () => {
+        await writer.write(bad);
+        await writer.close();
+      })(),
+      'the third message',
+    );
     await rejectsAuth(reading, 'the reader');
     assert.ok(concat(...out).length <= 2 * 65536, `${concat(...out).length} bytes released`);
     assertBytes(concat(...out), m.subarray(0, concat(...out).length), 'what was released is the verified messages');

@@ -81,10 +81,23 @@ for (const proto of [TYPED_ARRAY, Uint8Array.prototype]) {
     const name = String(key);
     if (d.get !== undefined) {
       const get = d.get;
-      Object.defineProperty(Hostile.prototype, key, { configurable: true, get() { trap(`get ${name}`); return get.call(this); } });
+      Object.defineProperty(Hostile.prototype, key, {
+        configurable: true,
+        get() {
+          trap(`get ${name}`);
+          return get.call(this);
+        },
+      });
     } else if (typeof d.value === 'function') {
       const f = d.value as (...a: unknown[]) => unknown;
-      Object.defineProperty(Hostile.prototype, key, { configurable: true, writable: true, value(this: unknown, ...a: unknown[]) { trap(name); return f.apply(this, a); } });
+      Object.defineProperty(Hostile.prototype, key, {
+        configurable: true,
+        writable: true,
+        value(this: unknown, ...a: unknown[]) {
+          trap(name);
+          return f.apply(this, a);
+        },
+      });
     }
   }
 }
@@ -166,11 +179,31 @@ forEachTier('a Uint8Array subclass that calls back into fourfold', (tier) => {
       if (tier === 'simd') assertKernelsWiped(label);
       reads.length = 0;
     };
-    check('blake3 opts', armedDuring(() => blake3(data, getters({ key, dkLen: 77 }))), blake3(data, { key, dkLen: 77 }), ['key', 'dkLen']);
-    check('blake3 context', armedDuring(() => blake3(data, getters({ context: 'ctx', dkLen: 40 }))), blake3(data, { context: 'ctx', dkLen: 40 }), ['context', 'dkLen']);
-    check('blake3.create', armedDuring(() => blake3.create(getters({ key })).update(data).digest()), blake3(data, { key }), ['key']);
+    check(
+      'blake3 opts',
+      armedDuring(() => blake3(data, getters({ key, dkLen: 77 }))),
+      blake3(data, { key, dkLen: 77 }),
+      ['key', 'dkLen'],
+    );
+    check(
+      'blake3 context',
+      armedDuring(() => blake3(data, getters({ context: 'ctx', dkLen: 40 }))),
+      blake3(data, { context: 'ctx', dkLen: 40 }),
+      ['context', 'dkLen'],
+    );
+    check(
+      'blake3.create',
+      armedDuring(() => blake3.create(getters({ key })).update(data).digest()),
+      blake3(data, { key }),
+      ['key'],
+    );
     const ecb = serpent.ecb(key, { disablePadding: true }).encrypt(data);
-    check('serpent.ecb options', armedDuring(() => serpent.ecb(key, getters({ disablePadding: true })).encrypt(data)), ecb, ['disablePadding']);
+    check(
+      'serpent.ecb options',
+      armedDuring(() => serpent.ecb(key, getters({ disablePadding: true })).encrypt(data)),
+      ecb,
+      ['disablePadding'],
+    );
     armed = false;
   });
 

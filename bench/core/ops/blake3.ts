@@ -23,8 +23,21 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
   const plain: OpEntry<Inputs>[] = [];
   const keyed: OpEntry<Inputs>[] = [];
   const add = (library: string, hash: Hash) => {
-    plain.push({ library, bind: ({ message }) => () => hash(message) });
-    keyed.push({ library, bind: perKey(({ keys, message }) => (k) => hash(message, { key: keys[k]! })) });
+    plain.push({
+      library,
+      bind:
+        ({ message }) =>
+        () =>
+          hash(message),
+    });
+    keyed.push({
+      library,
+      bind: perKey(
+        ({ keys, message }) =>
+          (k) =>
+            hash(message, { key: keys[k]! }),
+      ),
+    });
   };
 
   const fourfold = apis.fourfold?.blake3?.blake3 as Hash | undefined;
@@ -51,11 +64,13 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
   if (hasher !== undefined) {
     plain.push({
       library: 'hash-wasm',
-      bind: ({ message }) => () => {
-        hasher.init();
-        hasher.update(message);
-        return hasher.digest('binary');
-      },
+      bind:
+        ({ message }) =>
+        () => {
+          hasher.init();
+          hasher.update(message);
+          return hasher.digest('binary');
+        },
     });
   }
 

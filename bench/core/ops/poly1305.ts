@@ -19,7 +19,14 @@ type Mac = (message: Uint8Array, key: Uint8Array) => ReturnType<Call>;
 export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
   const entries: OpEntry<Inputs>[] = [];
   const add = (library: string, mac: Mac) =>
-    entries.push({ library, bind: perKey(({ keys, message }) => (k) => mac(message, keys[k]!)) });
+    entries.push({
+      library,
+      bind: perKey(
+        ({ keys, message }) =>
+          (k) =>
+            mac(message, keys[k]!),
+      ),
+    });
 
   const fourfold = apis.fourfold?.poly1305?.poly1305;
   if (fourfold !== undefined) {

@@ -97,7 +97,11 @@ export function secretstreamOps(apis: Apis): OpDefinition<unknown>[] {
     const fourfoldPusher: Pusher = { open: (key) => fourfold.initPush(key) };
     addPush('fourfold', fourfoldPusher);
     addPush('fourfold-js', fourfoldPusher);
-    const fourfoldPull = perKey(({ keys, headers, sealed }: PulledInputs) => (k) => fourfold.initPull(headers[k]!, keys[k]!).pull(sealed[k]!).message);
+    const fourfoldPull = perKey(
+      ({ keys, headers, sealed }: PulledInputs) =>
+        (k) =>
+          fourfold.initPull(headers[k]!, keys[k]!).pull(sealed[k]!).message,
+    );
     pull.push({ library: 'fourfold', bind: fourfoldPull }, { library: 'fourfold-js', bind: fourfoldPull });
   }
   addPush('sodium', sodiumPusher);

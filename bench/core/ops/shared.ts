@@ -149,7 +149,14 @@ export const perKey =
 
 /** `stream`'s entry for `library`, and with `withOutput` its '(output)' entry, writing into one caller-supplied buffer. */
 function addStreamEntries(entries: OpEntry<NonceInputs>[], library: string, stream: StreamCipher, withOutput: boolean): void {
-  entries.push({ library, bind: perKey(({ keys, nonce, message }) => (k) => stream(keys[k]!, nonce, message)) });
+  entries.push({
+    library,
+    bind: perKey(
+      ({ keys, nonce, message }) =>
+        (k) =>
+          stream(keys[k]!, nonce, message),
+    ),
+  });
   if (!withOutput) return;
   entries.push({
     library: `${library} (output)`,
@@ -198,20 +205,36 @@ export function streamEntries(
     }
   }
   addStreamEntries(entries, 'noble', noble, true);
-  if (sodium !== undefined) entries.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium(message, nonce, keys[k]!)) });
+  if (sodium !== undefined)
+    entries.push({
+      library: 'sodium',
+      bind: perKey(
+        ({ keys, nonce, message }) =>
+          (k) =>
+            sodium(message, nonce, keys[k]!),
+      ),
+    });
   return entries;
 }
 
 /** `factory`'s sealing and opening entries for `library`, and with `withOutput` its '(output)' ones. */
-export function addAeadEntries(
-  seal: OpEntry<NonceInputs>[],
-  open: OpEntry<SealedInputs>[],
-  library: string,
-  factory: AeadFactory,
-  withOutput: boolean,
-): void {
-  seal.push({ library, bind: perKey(({ nonce, message, keys }) => (k) => factory(keys[k]!, nonce).encrypt(message)) });
-  open.push({ library, bind: perKey(({ nonce, sealed, keys }) => (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!)) });
+export function addAeadEntries(seal: OpEntry<NonceInputs>[], open: OpEntry<SealedInputs>[], library: string, factory: AeadFactory, withOutput: boolean): void {
+  seal.push({
+    library,
+    bind: perKey(
+      ({ nonce, message, keys }) =>
+        (k) =>
+          factory(keys[k]!, nonce).encrypt(message),
+    ),
+  });
+  open.push({
+    library,
+    bind: perKey(
+      ({ nonce, sealed, keys }) =>
+        (k) =>
+          factory(keys[k]!, nonce).decrypt(sealed[k]!),
+    ),
+  });
   if (!withOutput) return;
   seal.push({
     library: `${library} (output)`,

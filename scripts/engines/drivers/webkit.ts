@@ -37,7 +37,10 @@ export const openWebkit: OpenPage = async (engine, url, log) => {
     // Wait for the driver to listen.
     const deadline = Date.now() + 15000;
     for (;;) {
-      const ready = await webdriver(base, 'GET', '/status', undefined, 1000).then((v) => v?.ready !== false, () => false);
+      const ready = await webdriver(base, 'GET', '/status', undefined, 1000).then(
+        (v) => v?.ready !== false,
+        () => false,
+      );
       if (ready) break;
       if (Date.now() > deadline) throw new Error('WebKitWebDriver did not start listening within 15 s');
       await Promise.race([new Promise((r) => setTimeout(r, 150)), group.exited]);

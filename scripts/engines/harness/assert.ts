@@ -42,7 +42,11 @@ function show(v: unknown, depth = 0): string {
   }
   if (v instanceof Error) return `${v.name}: ${v.message}`;
   if (depth > 2) return Array.isArray(v) ? '[Array]' : '[Object]';
-  if (Array.isArray(v)) return `[${v.slice(0, 20).map((x) => show(x, depth + 1)).join(', ')}${v.length > 20 ? ', …' : ''}]`;
+  if (Array.isArray(v))
+    return `[${v
+      .slice(0, 20)
+      .map((x) => show(x, depth + 1))
+      .join(', ')}${v.length > 20 ? ', …' : ''}]`;
   const keys = Object.keys(v).slice(0, 20);
   return `{ ${keys.map((k) => `${k}: ${show((v as Record<string, unknown>)[k], depth + 1)}`).join(', ')} }`;
 }
@@ -92,7 +96,8 @@ export function ok(value: unknown, message?: Message): void {
 }
 
 export function equal(actual: unknown, expected: unknown, message?: Message): void {
-  if (!Object.is(actual, expected)) raise(message, `Expected values to be strictly equal:\n${show(actual)} !== ${show(expected)}`, actual, expected, 'strictEqual');
+  if (!Object.is(actual, expected))
+    raise(message, `Expected values to be strictly equal:\n${show(actual)} !== ${show(expected)}`, actual, expected, 'strictEqual');
 }
 
 export function notEqual(actual: unknown, expected: unknown, message?: Message): void {
@@ -100,11 +105,13 @@ export function notEqual(actual: unknown, expected: unknown, message?: Message):
 }
 
 export function deepEqual(actual: unknown, expected: unknown, message?: Message): void {
-  if (!isDeepEqual(actual, expected)) raise(message, `Expected values to be strictly deep-equal:\n${show(actual)}\n!==\n${show(expected)}`, actual, expected, 'deepStrictEqual');
+  if (!isDeepEqual(actual, expected))
+    raise(message, `Expected values to be strictly deep-equal:\n${show(actual)}\n!==\n${show(expected)}`, actual, expected, 'deepStrictEqual');
 }
 
 export function notDeepEqual(actual: unknown, expected: unknown, message?: Message): void {
-  if (isDeepEqual(actual, expected)) raise(message, `Expected "actual" not to be strictly deep-equal to: ${show(expected)}`, actual, expected, 'notDeepStrictEqual');
+  if (isDeepEqual(actual, expected))
+    raise(message, `Expected "actual" not to be strictly deep-equal to: ${show(expected)}`, actual, expected, 'notDeepStrictEqual');
 }
 
 export function fail(message: Message = 'Failed'): never {
@@ -112,11 +119,13 @@ export function fail(message: Message = 'Failed'): never {
 }
 
 export function match(value: string, re: RegExp, message?: Message): void {
-  if (typeof value !== 'string' || !re.test(value)) raise(message, `The input did not match the regular expression ${re}. Input:\n${show(value)}`, value, re, 'match');
+  if (typeof value !== 'string' || !re.test(value))
+    raise(message, `The input did not match the regular expression ${re}. Input:\n${show(value)}`, value, re, 'match');
 }
 
 export function doesNotMatch(value: string, re: RegExp, message?: Message): void {
-  if (typeof value !== 'string' || re.test(value)) raise(message, `The input was expected to not match the regular expression ${re}. Input:\n${show(value)}`, value, re, 'doesNotMatch');
+  if (typeof value !== 'string' || re.test(value))
+    raise(message, `The input was expected to not match the regular expression ${re}. Input:\n${show(value)}`, value, re, 'doesNotMatch');
 }
 
 type Expected = RegExp | ((e: unknown) => boolean) | (new (...a: never[]) => unknown) | Record<string, unknown>;
