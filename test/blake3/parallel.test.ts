@@ -124,8 +124,12 @@ forEachTier("fourfold/parallel's blake3", (tier) => {
     const jobs = poolStatus().jobs;
     const n = 16 * MiB + 5;
     const key = rand(32);
-    assertBytes(await parallelBlake3(msg(n), { workers: 2, key }), blake3(msg(n), { key }), 'keyed');
-    assert.ok(poolStatus().jobs > jobs, `no job went to a worker: ${JSON.stringify(poolStatus())}`);
+    // On a loaded machine the calling thread may take back every job before a descheduled worker
+    // starts one (the straggler rule): a few calls give the workers their turn.
+    for (let call = 0; call < 10 && poolStatus().jobs === jobs; call++) {
+      assertBytes(await parallelBlake3(msg(n), { workers: 2, key }), blake3(msg(n), { key }), 'keyed');
+    }
+    assert.ok(poolStatus().jobs > jobs, `no job went to a worker in 10 calls: ${JSON.stringify(poolStatus())}`);
     assertSlotsZero('after parallelBlake3');
     if (tier === 'simd') assertKernelsWiped('after parallelBlake3', 'blake3');
   });
