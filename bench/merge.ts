@@ -22,8 +22,17 @@ import { bestPeer, formatRate, formatSize, summarySizes } from './report/summary
 
 /** [op, size]: the columns of the table. */
 export const COLUMNS: readonly (readonly [string, number])[] = [
-  ['chacha20', 64], ['chacha20', 65536], ['xchacha20poly1305-encrypt', 1024], ['xchacha20poly1305-encrypt', 65536], ['poly1305', 65536],
-  ['salsa20', 65536], ['xsalsa20poly1305-encrypt', 65536], ['secretstream-push', 65536], ['serpent-ctr-encrypt', 65536], ['blake3', 64], ['blake3', 1 << 20],
+  ['chacha20', 64],
+  ['chacha20', 65536],
+  ['xchacha20poly1305-encrypt', 1024],
+  ['xchacha20poly1305-encrypt', 65536],
+  ['poly1305', 65536],
+  ['salsa20', 65536],
+  ['xsalsa20poly1305-encrypt', 65536],
+  ['secretstream-push', 65536],
+  ['serpent-ctr-encrypt', 65536],
+  ['blake3', 64],
+  ['blake3', 1 << 20],
 ];
 
 /** The op whose scaling the table shows. */
@@ -52,7 +61,9 @@ export function devices(files: readonly { file: string; report: Report }[]): Dev
 
 /** fourfold's MB/s and its speedup over the fastest peer at (op, size); empty when not timed there. */
 function cell(engine: EngineReport, op: string, size: number): string {
-  const ours = engine.cases.find((c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === 'fourfold' && c.offset === 0 && c.keys === 1 && c.mbps !== undefined);
+  const ours = engine.cases.find(
+    (c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === 'fourfold' && c.offset === 0 && c.keys === 1 && c.mbps !== undefined,
+  );
   if (ours === undefined) return '';
   const best = bestPeer(engine.cases, op, size);
   return `${formatRate(ours.mbps!.median)}${best === undefined ? '' : ` · ${best.ratio.toFixed(2)}×`}`;
@@ -69,8 +80,8 @@ function scalingCell(device: Device): string {
 }
 
 export function mergedMarkdown(all: readonly Device[]): string {
-  const size = all.flatMap((d) => reportScalingPoints(d.report, d.engine)).find((p) => p.op === SCALING_OP)?.size;
-  const scalingHeader = `all cores: ${SCALING_OP} ${size === undefined ? '' : formatSize(size)}`;
+  const scalingSize = all.flatMap((d) => reportScalingPoints(d.report, d.engine)).find((p) => p.op === SCALING_OP)?.size;
+  const scalingHeader = `all cores: ${SCALING_OP} ${scalingSize === undefined ? '' : formatSize(scalingSize)}`;
   const lines = [
     `| device | ${COLUMNS.map(([op, size]) => `${op} ${formatSize(size)}`).join(' | ')} | ${scalingHeader} |`,
     `|---|${COLUMNS.map(() => '---:').join('|')}|---:|`,
@@ -99,7 +110,15 @@ export function mergedReport(all: readonly Device[]): Report {
     date: all.map((d) => d.report.date).sort()[0]!,
     durationSeconds: all.reduce((sum, d) => sum + d.report.durationSeconds, 0),
     status: all.every((d) => d.report.status === 'complete') ? 'complete' : 'interrupted',
-    machine: { cpu: '', cores: Math.max(...all.map((d) => d.report.machine.cores)), platform: `${all.length} devices`, arch: '', osRelease: '', memoryBytes: 0, loadAverage: { start: [] } },
+    machine: {
+      cpu: '',
+      cores: Math.max(...all.map((d) => d.report.machine.cores)),
+      platform: `${all.length} devices`,
+      arch: '',
+      osRelease: '',
+      memoryBytes: 0,
+      loadAverage: { start: [] },
+    },
     runner: { argv: ['merge', ...all.map((d) => basename(d.file))] },
     profile: [...new Set(all.map((d) => d.report.profile))].join(', '),
     settings: { ...first.settings, sizes: [...new Set(all.flatMap((d) => d.report.settings.sizes))].sort((a, b) => a - b) },
@@ -125,7 +144,9 @@ async function main(): Promise<void> {
   const report = mergedReport(all);
   writeFileSync(join(dir, 'results.json'), JSON.stringify(report) + '\n');
   writeFileSync(join(dir, 'index.html'), renderHtml(report));
-  process.stderr.write(`wrote ${join(dir, 'results.json')} and ${join(dir, 'index.html')} (${summarySizes(report.settings.sizes).length} summary sizes, ${all.length} devices)\n`);
+  process.stderr.write(
+    `wrote ${join(dir, 'results.json')} and ${join(dir, 'index.html')} (${summarySizes(report.settings.sizes).length} summary sizes, ${all.length} devices)\n`,
+  );
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) await main();

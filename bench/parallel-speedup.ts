@@ -83,10 +83,22 @@ async function child(): Promise<void> {
   type Call = () => Uint8Array | Promise<Uint8Array>;
   /** Per op: the output's length (0: none), and the two calls on the given arrays. */
   const ops: Record<string, { out: number; calls: (d: Uint8Array, s: Uint8Array, o: Uint8Array | undefined) => [Call, Call] }> = {
-    'xchacha20poly1305-encrypt': { out: n + 16, calls: (d, _, o) => [() => F.xchacha20poly1305(key, n24).encrypt(d, o), () => P.xchacha20poly1305(key, n24).encrypt(d, o)] },
-    'chacha20poly1305-encrypt': { out: n + 16, calls: (d, _, o) => [() => F.chacha20poly1305(key, n12).encrypt(d, o), () => P.chacha20poly1305(key, n12).encrypt(d, o)] },
-    'xsalsa20poly1305-encrypt': { out: n + 16, calls: (d, _, o) => [() => F.xsalsa20poly1305(key, n24).encrypt(d, o), () => P.xsalsa20poly1305(key, n24).encrypt(d, o)] },
-    'xchacha20poly1305-decrypt': { out: n, calls: (_, s, o) => [() => F.xchacha20poly1305(key, n24).decrypt(s, o), () => P.xchacha20poly1305(key, n24).decrypt(s, o)] },
+    'xchacha20poly1305-encrypt': {
+      out: n + 16,
+      calls: (d, _, o) => [() => F.xchacha20poly1305(key, n24).encrypt(d, o), () => P.xchacha20poly1305(key, n24).encrypt(d, o)],
+    },
+    'chacha20poly1305-encrypt': {
+      out: n + 16,
+      calls: (d, _, o) => [() => F.chacha20poly1305(key, n12).encrypt(d, o), () => P.chacha20poly1305(key, n12).encrypt(d, o)],
+    },
+    'xsalsa20poly1305-encrypt': {
+      out: n + 16,
+      calls: (d, _, o) => [() => F.xsalsa20poly1305(key, n24).encrypt(d, o), () => P.xsalsa20poly1305(key, n24).encrypt(d, o)],
+    },
+    'xchacha20poly1305-decrypt': {
+      out: n,
+      calls: (_, s, o) => [() => F.xchacha20poly1305(key, n24).decrypt(s, o), () => P.xchacha20poly1305(key, n24).decrypt(s, o)],
+    },
     chacha20: { out: n, calls: (d, _, o) => [() => F.chacha20(key, n12, d, o), () => P.chacha20(key, n12, d, o)] },
     salsa20: { out: n, calls: (d, _, o) => [() => F.salsa20(key, n8, d, o), () => P.salsa20(key, n8, d, o)] },
     poly1305: { out: 0, calls: (d) => [() => F.poly1305(d, key), () => P.poly1305(d, key)] },
@@ -162,7 +174,17 @@ async function parent(): Promise<void> {
   const rows = keys.map((k) => {
     const ms = all.filter((m) => `${m.op}|${m.arrays}|${m.workers ?? ''}` === k);
     const s = ms.map((m) => m.speedup);
-    return { op: ms[0]!.op, arrays: ms[0]!.arrays, workers: ms[0]!.workers, median: median(s), min: Math.min(...s), max: Math.max(...s), syncMs: median(ms.map((m) => m.syncMs)), parallelMs: median(ms.map((m) => m.parallelMs)), processes: s.length };
+    return {
+      op: ms[0]!.op,
+      arrays: ms[0]!.arrays,
+      workers: ms[0]!.workers,
+      median: median(s),
+      min: Math.min(...s),
+      max: Math.max(...s),
+      syncMs: median(ms.map((m) => m.syncMs)),
+      parallelMs: median(ms.map((m) => m.parallelMs)),
+      processes: s.length,
+    };
   });
   for (const r of rows) {
     const w = r.workers === undefined ? '' : ` ${String(r.workers).padStart(2)} workers`;

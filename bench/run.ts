@@ -25,7 +25,7 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  let options;
+  let options: ReturnType<typeof parseOptions>;
   try {
     options = parseOptions(process.argv.slice(2));
   } catch (cause) {
@@ -114,8 +114,10 @@ async function main(): Promise<void> {
         bar.finish('done');
         current = undefined;
         for (const w of result.warnings) warn(`${name}: ${w}`);
-        for (const c of result.cases.filter((c) => c.error !== undefined)) warn(`${name}: ${c.library} ${c.op} ${c.size} B offset ${c.offset} keys ${c.keys}: ${c.error}`);
-        for (const s of result.sweeps.filter((s) => s.errorCount > 0)) warn(`${name}: ${s.library} ${s.op} failed at ${s.errorCount} lengths, first ${s.errors[0]!.length} B: ${s.errors[0]!.error}`);
+        for (const c of result.cases.filter((failed) => failed.error !== undefined))
+          warn(`${name}: ${c.library} ${c.op} ${c.size} B offset ${c.offset} keys ${c.keys}: ${c.error}`);
+        for (const s of result.sweeps.filter((sweep) => sweep.errorCount > 0))
+          warn(`${name}: ${s.library} ${s.op} failed at ${s.errorCount} lengths, first ${s.errors[0]!.length} B: ${s.errors[0]!.error}`);
         engines.push({ ...result, engine: { ...result.engine, id: name } });
       } catch (cause) {
         await halted();
@@ -138,7 +140,7 @@ async function main(): Promise<void> {
     setup = await measureSetup(options.setupRepetitions, (done, total) => bar.update(done / total, `fresh processes ${done}/${total}`));
     await halted();
     bar.finish('done');
-    for (const l of setup.libraries.filter((l) => l.error !== undefined)) warn(`setup ${l.library}: ${l.error}`);
+    for (const l of setup.libraries.filter((library) => library.error !== undefined)) warn(`setup ${l.library}: ${l.error}`);
   }
   if (options.runnerParts.includes('codesize')) codeSize = await measureCodeSize();
   if (engines.length === 0 && setup === undefined && codeSize === undefined) fail('nothing was measured');

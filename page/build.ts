@@ -48,7 +48,12 @@ export async function buildPage(out: string): Promise<number> {
     name: 'measure-beside',
     setup: (build) => build.onResolve({ filter: /^\.\/measure\.js$/ }, () => ({ path: './measure.js', external: true })),
   };
-  await esbuild.build({ ...common, entryPoints: [join(ROOT, 'page/app/measure.worker.ts')], outfile: join(out, 'assets/measure-worker.js'), plugins: [measureBeside] });
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(ROOT, 'page/app/measure.worker.ts')],
+    outfile: join(out, 'assets/measure-worker.js'),
+    plugins: [measureBeside],
+  });
   await esbuild.build({ ...common, entryPoints: [join(ROOT, 'page/app/main.ts')], outfile: join(out, 'assets/main.js') });
   await bundleWorker(join(out, 'assets/worker.js'), 'browser');
   cpSync(join(ROOT, 'page/site'), out, { recursive: true });

@@ -16,7 +16,12 @@ import { CHROMIUM_ARGS } from '../scripts/engines/drivers/chromium.js';
 import { servePage } from '../scripts/engines/serve.js';
 import { buildPage } from './build.js';
 
-const out = resolve(process.argv.slice(2).find((a) => a.startsWith('--out='))?.slice(6) ?? 'docs');
+const out = resolve(
+  process.argv
+    .slice(2)
+    .find((a) => a.startsWith('--out='))
+    ?.slice(6) ?? 'docs',
+);
 const dir = mkdtempSync(join(tmpdir(), 'fourfold-page-shot-'));
 const server = await servePage({ dir, entry: 'index.html' });
 const browser = await chromium.launch({ executablePath: ENGINES.chromium.binary, headless: true, args: CHROMIUM_ARGS });

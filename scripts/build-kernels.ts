@@ -43,7 +43,9 @@ for (const [name, generate] of Object.entries(kernels)) {
   const text = generate();
   if (process.env.KERNEL_WAT) writeFileSync(new URL(`${name}.wat`, outDir), text);
   const mod = binaryen.parseText(text);
-  mod.setFeatures(binaryen.Features.MVP | binaryen.Features.SIMD128 | binaryen.Features.BulkMemory | binaryen.Features.BulkMemoryOpt | binaryen.Features.Multivalue);
+  mod.setFeatures(
+    binaryen.Features.MVP | binaryen.Features.SIMD128 | binaryen.Features.BulkMemory | binaryen.Features.BulkMemoryOpt | binaryen.Features.Multivalue,
+  );
   if (!mod.validate()) throw new Error(`kernel ${name}: binaryen validation failed`);
   // -O3 for every kernel: -O2 gzips ChaCha's 12% and BLAKE3's 21% smaller, but ran them 2-6% slower in
   // Firefox (docs/performance.md#code-size).

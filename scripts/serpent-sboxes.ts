@@ -23,18 +23,27 @@ import { SBOXES, inverse } from '../src/serpent/tables.js';
 import { INVERSE_CIRCUITS, SBOX_CIRCUITS, parseGates, type Circuit } from '../src/serpent/sboxes.js';
 
 type Op = 'and' | 'or' | 'xor' | 'andnot' | 'not';
-interface Gate { op: Op; a: number; b: number }
+interface Gate {
+  op: Op;
+  a: number;
+  b: number;
+}
 
 const INPUTS = [0xaaaa, 0xcccc, 0xf0f0, 0xff00];
 const MASK = 0xffff;
 
 function apply(op: Op, a: number, b: number): number {
   switch (op) {
-    case 'and': return a & b;
-    case 'or': return a | b;
-    case 'xor': return a ^ b;
-    case 'andnot': return a & ~b & MASK;
-    case 'not': return ~a & MASK;
+    case 'and':
+      return a & b;
+    case 'or':
+      return a | b;
+    case 'xor':
+      return a ^ b;
+    case 'andnot':
+      return a & ~b & MASK;
+    case 'not':
+      return ~a & MASK;
   }
 }
 
@@ -48,7 +57,9 @@ function targetsOf(table: readonly number[]): number[] {
 
 let seed = 0x9e3779b9;
 function random(n: number): number {
-  seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
   return (seed >>> 0) % n;
 }
 const pick = <T>(xs: T[]): T => xs[random(xs.length)];
@@ -67,7 +78,11 @@ function oneGate(values: number[], known: Set<number>): { value: number; gate: G
     add('not', a, a);
     for (let b = 0; b < values.length; b++) {
       if (a === b) continue;
-      if (a < b) { add('and', a, b); add('or', a, b); add('xor', a, b); }
+      if (a < b) {
+        add('and', a, b);
+        add('or', a, b);
+        add('xor', a, b);
+      }
       add('andnot', a, b);
     }
   }
@@ -95,26 +110,36 @@ function greedy(targets: number[], limit: number): { gates: Gate[]; outputs: num
         let s = 0;
         for (const t of open) {
           let near = (~g & MASK) === t;
-          for (let i = 0; i < values.length && !near; i++) for (const op of OPS2) if (apply(op, g, values[i]) === t || apply(op, values[i], g) === t) near = true;
+          for (let i = 0; i < values.length && !near; i++)
+            for (const op of OPS2) if (apply(op, g, values[i]) === t || apply(op, values[i], g) === t) near = true;
           if (near) s++;
         }
         return s;
       };
-      let best = 0, bests: typeof next = [];
+      let best = 0,
+        bests: typeof next = [];
       for (const n of next) {
         const s = score(n.value);
-        if (s > best) { best = s; bests = [n]; } else if (s === best && s > 0) bests.push(n);
+        if (s > best) {
+          best = s;
+          bests = [n];
+        } else if (s === best && s > 0) bests.push(n);
       }
       if (best > 0) chosen = pick(bests);
       else {
         // Halves of two-gate ways: t = op(p, q) with p, q both one gate away.
         const level = new Set(next.map((n) => n.value));
         const halves: typeof next = [];
-        for (const t of open) for (const p of next) for (const op of OPS2) {
-          for (const q of next) {
-            if (apply(op, p.value, q.value) === t && level.has(q.value)) { halves.push(p); break; }
-          }
-        }
+        for (const t of open)
+          for (const p of next)
+            for (const op of OPS2) {
+              for (const q of next) {
+                if (apply(op, p.value, q.value) === t && level.has(q.value)) {
+                  halves.push(p);
+                  break;
+                }
+              }
+            }
         chosen = halves.length > 0 ? pick(halves) : pick(next);
       }
     }
@@ -131,9 +156,15 @@ function prune(c: { gates: Gate[]; outputs: number[] }): { gates: Gate[]; output
   const used = new Set(c.outputs);
   for (let i = c.gates.length - 1; i >= 0; i--) {
     if (!used.has(i + 4)) continue;
-    used.add(c.gates[i].a); used.add(c.gates[i].b);
+    used.add(c.gates[i].a);
+    used.add(c.gates[i].b);
   }
-  const index = new Map<number, number>([[0, 0], [1, 1], [2, 2], [3, 3]]);
+  const index = new Map<number, number>([
+    [0, 0],
+    [1, 1],
+    [2, 2],
+    [3, 3],
+  ]);
   const gates: Gate[] = [];
   c.gates.forEach((g, i) => {
     if (!used.has(i + 4)) return;
@@ -143,11 +174,12 @@ function prune(c: { gates: Gate[]; outputs: number[] }): { gates: Gate[]; output
   return { gates, outputs: c.outputs.map((o) => index.get(o)!) };
 }
 
-const name = (i: number) => (i < 4 ? `x${i}` : `t${i - 4}`);
+/** A gate input's name: the S-box's inputs x0..x3, then the temporaries. */
+const wire = (i: number) => (i < 4 ? `x${i}` : `t${i - 4}`);
 const SYMBOL: Record<Op, string> = { and: '&', or: '|', xor: '^', andnot: '&~', not: '~' };
 
 function render(c: { gates: Gate[]; outputs: number[] }): string[] {
-  return c.gates.map((g, i) => (g.op === 'not' ? `t${i} = ~${name(g.a)}` : `t${i} = ${name(g.a)} ${SYMBOL[g.op]} ${name(g.b)}`));
+  return c.gates.map((g, i) => (g.op === 'not' ? `t${i} = ~${wire(g.a)}` : `t${i} = ${wire(g.a)} ${SYMBOL[g.op]} ${wire(g.b)}`));
 }
 
 function jsFunction(name: string, circuit: Circuit): string {
@@ -196,6 +228,6 @@ function search(): void {
       if (best === undefined || p.gates.length < best.gates.length) best = p;
     }
     console.log(`  // ${label}: ${best!.gates.length} gates`);
-    console.log(`  ${label}: { gates: ${JSON.stringify(render(best!))}, outputs: ${JSON.stringify(best!.outputs.map(name))} },`);
+    console.log(`  ${label}: { gates: ${JSON.stringify(render(best!))}, outputs: ${JSON.stringify(best!.outputs.map(wire))} },`);
   }
 }

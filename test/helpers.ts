@@ -121,7 +121,11 @@ export function firstNonZero(b: Uint8Array): number {
 export function assertKernelsWiped(label: string, kernel?: string): void {
   const mems = kernelMemories();
   assert.ok(mems.length >= 1, 'kernelMemories() is empty: no WebAssembly kernel was instantiated by the simd tier');
-  if (kernel !== undefined) assert.ok(mems.some((m) => m.name === kernel), `the ${kernel} kernel is not instantiated`);
+  if (kernel !== undefined)
+    assert.ok(
+      mems.some((m) => m.name === kernel),
+      `the ${kernel} kernel is not instantiated`,
+    );
   for (const m of mems) {
     assert.ok(m.bytes instanceof Uint8Array && m.bytes.length > 0 && m.bytes.length % 65536 === 0, `kernel ${m.name}: not a linear memory`);
     if (!isAllZero(m.bytes)) {
@@ -132,7 +136,7 @@ export function assertKernelsWiped(label: string, kernel?: string): void {
 }
 
 /** Runs `f` (which may throw `expected`) and then checks the wiping rule. */
-export function wiped(label: string, f: () => unknown, expected?: new (...a: any[]) => Error, kernel?: string): void {
+export function wiped(label: string, f: () => unknown, expected?: new (...a: never[]) => Error, kernel?: string): void {
   if (expected) assert.throws(f, expected, label);
   else f();
   assertKernelsWiped(label, kernel);
@@ -190,7 +194,9 @@ export const HAS_TRANSFER = typeof (ArrayBuffer.prototype as { transfer?: unknow
 export const NO_STREAMS: false | string = typeof TransformStream === 'function' ? false : 'not applicable: this engine has no TransformStream (web streams)';
 
 export const NO_DETACH: false | string =
-  typeof structuredClone === 'function' || HAS_TRANSFER ? false : 'not applicable: this engine cannot detach an ArrayBuffer (no structuredClone or ArrayBuffer.prototype.transfer)';
+  typeof structuredClone === 'function' || HAS_TRANSFER
+    ? false
+    : 'not applicable: this engine cannot detach an ArrayBuffer (no structuredClone or ArrayBuffer.prototype.transfer)';
 
 /**
  * Detaches `u8`'s ArrayBuffer (the view then has length 0), by transferring
@@ -218,14 +224,16 @@ export function otherRealm(): typeof globalThis | undefined {
     return (frame.contentWindow as unknown as typeof globalThis | null) ?? undefined;
   }
   // Synchronous (no top-level await in tests: Hermes' bundle is a script): Node, Deno and Bun have getBuiltinModule.
-  const vm = (globalThis.process as { getBuiltinModule?: (id: string) => unknown } | undefined)?.getBuiltinModule?.('node:vm') as typeof import('node:vm') | undefined;
+  const vm = (globalThis.process as { getBuiltinModule?: (id: string) => unknown } | undefined)?.getBuiltinModule?.('node:vm') as
+    | typeof import('node:vm')
+    | undefined;
   return vm === undefined ? undefined : (vm.runInNewContext('globalThis') as typeof globalThis);
 }
 export const OTHER_REALM_MISSING = 'not applicable: this engine offers no second realm (no node:vm, no document)';
 
 // ---------------------------------------------------------------- vectors
 
-export function loadJson<T = any>(relativeToTestDir: string): T {
+export function loadJson<T>(relativeToTestDir: string): T {
   return JSON.parse(readFileSync(new URL(`./${relativeToTestDir}`, import.meta.url), 'utf8')) as T;
 }
 
@@ -264,7 +272,9 @@ let sumoLib: SodiumSumo | undefined;
  * WebAssembly only (importing it where there is none rejects a promise
  * nobody awaits), so it is loaded by `loadSodium()` where it can run.
  */
-export const NO_SODIUM: false | string = ENGINE_HAS_WASM ? false : 'not applicable: libsodium-wrappers (the reference) needs WebAssembly, which this engine lacks';
+export const NO_SODIUM: false | string = ENGINE_HAS_WASM
+  ? false
+  : 'not applicable: libsodium-wrappers (the reference) needs WebAssembly, which this engine lacks';
 
 /** libsodium-wrappers, once `loadSodium()` has resolved (a live binding; undefined before, and where NO_SODIUM). */
 export let sodium: typeof Sodium = undefined as unknown as typeof Sodium;

@@ -20,8 +20,22 @@ type Blake3Wasm = typeof import('../../src/blake3/wasm.js');
 async function load(which: 'A' | 'B') {
   const [blake3, chacha, salsa, kernels, chachaWasm, blake3Wasm] =
     which === 'A'
-      ? await Promise.all([import('A/blake3/index.js' as string), import('A/chacha/index.js' as string), import('A/salsa/index.js' as string), import('A/runtime/kernels.js' as string), import('A/chacha/wasm.js' as string), import('A/blake3/wasm.js' as string)])
-      : await Promise.all([import('B/blake3/index.js' as string), import('B/chacha/index.js' as string), import('B/salsa/index.js' as string), import('B/runtime/kernels.js' as string), import('B/chacha/wasm.js' as string), import('B/blake3/wasm.js' as string)]);
+      ? await Promise.all([
+          import('A/blake3/index.js' as string),
+          import('A/chacha/index.js' as string),
+          import('A/salsa/index.js' as string),
+          import('A/runtime/kernels.js' as string),
+          import('A/chacha/wasm.js' as string),
+          import('A/blake3/wasm.js' as string),
+        ])
+      : await Promise.all([
+          import('B/blake3/index.js' as string),
+          import('B/chacha/index.js' as string),
+          import('B/salsa/index.js' as string),
+          import('B/runtime/kernels.js' as string),
+          import('B/chacha/wasm.js' as string),
+          import('B/blake3/wasm.js' as string),
+        ]);
   return {
     blake3: blake3 as Blake3Module,
     chacha: chacha as ChachaModule,
@@ -36,10 +50,17 @@ type Build = Awaited<ReturnType<typeof load>>;
 declare const OPS: string, VARIANT: number, SAMPLES: number, SIZES: string;
 
 const proc = (globalThis as { process?: { cpuUsage(): { user: number; system: number } } }).process;
-const now = proc ? () => { const u = proc.cpuUsage(); return (u.user + u.system) / 1000; } : () => performance.now();
+const now = proc
+  ? () => {
+      const u = proc.cpuUsage();
+      return (u.user + u.system) / 1000;
+    }
+  : () => performance.now();
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 
-const key = new Uint8Array(32).fill(7), nonce24 = new Uint8Array(24).fill(9), nonce12 = new Uint8Array(12);
+const key = new Uint8Array(32).fill(7),
+  nonce24 = new Uint8Array(24).fill(9),
+  nonce12 = new Uint8Array(12);
 const OPERATIONS: Record<string, (b: Build, data: Uint8Array, out: Uint8Array) => unknown> = {
   blake3: (b, d) => b.blake3.blake3(d),
   xchacha20poly1305: (b, d, o) => b.chacha.xchacha20poly1305(key, nonce24).encrypt(d, o.subarray(0, d.length + 16)),

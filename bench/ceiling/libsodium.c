@@ -1,7 +1,8 @@
 /*
- * Native libsodium (Debian's libsodium-dev) on the operations and sizes the
- * issues set targets for, to compare with libsodium-wrappers (the same C
- * compiled to WebAssembly without SIMD) and with fourfold in
+ * Native libsodium (Debian's libsodium-dev) on the operations and sizes of
+ * fourfold's speed targets (docs/performance.md), to compare with
+ * libsodium-wrappers (the same C compiled to WebAssembly without SIMD) and
+ * with fourfold in
  * `npm run bench`. libsodium picks its implementation at run time: AVX2
  * for ChaCha20 and Salsa20 where the CPU has it (256-bit vectors, eight
  * blocks an instruction), SSE2 for Poly1305 (two 64-bit products an

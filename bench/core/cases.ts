@@ -147,14 +147,23 @@ export async function runCase(
       else {
         const measured = predicted === undefined || bound.firstNs < predicted;
         subjects.push({
-          library, call: bound.call, async: bound.async, entry, shape, checkedBy: expected.by,
-          estimateNs: measured ? bound.firstNs : predicted, how: measured ? 'measured' : 'predicted',
+          library,
+          call: bound.call,
+          async: bound.async,
+          entry,
+          shape,
+          checkedBy: expected.by,
+          estimateNs: measured ? bound.firstNs : predicted,
+          how: measured ? 'measured' : 'predicted',
         });
       }
     }
   }
   // With the first calls made, their times replace the predictions.
-  const late = overBudget(subjects.map((subject) => minimumMs(subject.estimateNs, timing)), deadline.capMs);
+  const late = overBudget(
+    subjects.map((subject) => minimumMs(subject.estimateNs, timing)),
+    deadline.capMs,
+  );
   for (const i of late) capped(subjects[i]!.entry, subjects[i]!.shape, subjects[i]!.estimateNs, subjects[i]!.how);
   const timed = subjects.filter((_, i) => !late.has(i));
   const outcomes = await sampleRoundRobin(timed, timing, tick, deadline);

@@ -80,11 +80,6 @@ export function overBudget(costsMs: readonly (number | undefined)[], budgetMs: n
   return over;
 }
 
-/** '850 µs', '12.3 ms', '4.2 s'. */
-export function formatMs(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1 ? `${ms.toFixed(1)} ms` : `${(ms * 1000).toFixed(0)} µs`;
-}
-
 /** A case's deadline (in now() milliseconds) and the cap it comes from; no cap: an infinite deadline. */
 export interface Deadline {
   readonly at: number;

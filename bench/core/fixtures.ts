@@ -41,15 +41,3 @@ export function fill(label: string, out: Uint8Array): Uint8Array {
 export function bytes(label: string, length: number): Uint8Array {
   return fill(label, new Uint8Array(length));
 }
-
-/**
- * A copy of `data` at byteOffset `offset` of a buffer of its own (offset 0
- * gives a plain array). Unaligned views show what a library does with
- * input it cannot read as 32-bit words in place.
- */
-export function placed(data: Uint8Array, offset: number): Uint8Array {
-  if (offset === 0) return data.slice();
-  const view = new Uint8Array(data.length + offset).subarray(offset);
-  view.set(data);
-  return view;
-}

@@ -98,12 +98,20 @@ export interface Apis {
     readonly serpent?: FourfoldSerpent;
     readonly parallel?: FourfoldParallel;
   };
-  readonly noble: { readonly chacha: typeof NobleChacha; readonly poly1305: typeof NoblePoly1305; readonly salsa: typeof NobleSalsa; readonly aes: typeof NobleAes };
+  readonly noble: {
+    readonly chacha: typeof NobleChacha;
+    readonly poly1305: typeof NoblePoly1305;
+    readonly salsa: typeof NobleSalsa;
+    readonly aes: typeof NobleAes;
+  };
   /** Typed as the standard build; ops check for the functions only -sumo has. Absent where it cannot load (no WebAssembly). */
   readonly sodium?: typeof sodiumStandard;
   readonly node?: typeof NodeCrypto;
   /** The hash peers, where they load. */
-  readonly nobleHashes?: { readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array; readonly sha256: (message: Uint8Array) => Uint8Array };
+  readonly nobleHashes?: {
+    readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array;
+    readonly sha256: (message: Uint8Array) => Uint8Array;
+  };
   readonly hashWasm?: { readonly blake3: HashWasmHasher };
   /** mipher, a pure-JavaScript Serpent (the serpent ops' peer), where it loads. */
   readonly mipher?: typeof import('mipher');
@@ -189,7 +197,8 @@ async function loadNodeCrypto(): Promise<typeof NodeCrypto | undefined> {
 /** Where the engine says which TLS library backs node:crypto. */
 function nodeCryptoVersion(): string {
   const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions ?? {};
-  const backend = versions.openssl !== undefined ? `OpenSSL ${versions.openssl}` : versions.boringssl !== undefined ? `BoringSSL ${versions.boringssl}` : undefined;
+  const backend =
+    versions.openssl !== undefined ? `OpenSSL ${versions.openssl}` : versions.boringssl !== undefined ? `BoringSSL ${versions.boringssl}` : undefined;
   return backend === undefined ? 'node:crypto' : `node:crypto (${backend})`;
 }
 
@@ -211,10 +220,20 @@ function parallelColumns(parallel: FourfoldParallel, version: string, settings: 
   // Where the engine (or page) has SharedArrayBuffer.
   const shared = typeof SharedArrayBuffer === 'function';
   if (shared) {
-    columns.push({ name: PARALLEL_SHARED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: pooledSizes, shared: true });
+    columns.push({
+      name: PARALLEL_SHARED,
+      version: `${version} (simd, workers)`,
+      reference: false,
+      activate: pooled(undefined),
+      takesSize: pooledSizes,
+      shared: true,
+    });
   }
   // The worker counts: on plain arrays, and on SharedArrayBuffers where there are some.
-  const styles = [{ calls: PARALLEL, column: workerColumn, flag: {} }, ...(shared ? [{ calls: PARALLEL_SHARED, column: sharedWorkerColumn, flag: { shared: true } }] : [])];
+  const styles = [
+    { calls: PARALLEL, column: workerColumn, flag: {} },
+    ...(shared ? [{ calls: PARALLEL_SHARED, column: sharedWorkerColumn, flag: { shared: true } }] : []),
+  ];
   for (const style of styles) {
     for (const workers of settings?.workerCounts ?? []) {
       columns.push({
@@ -263,7 +282,10 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
 
   const nobleVersion = `@noble/ciphers ${versions['@noble/ciphers'] ?? '?'}`;
   const [nobleChacha, noblePoly1305, nobleSalsa, nobleAes] = await Promise.all([
-    import('@noble/ciphers/chacha.js'), import('@noble/ciphers/_poly1305.js'), import('@noble/ciphers/salsa.js'), import('@noble/ciphers/aes.js'),
+    import('@noble/ciphers/chacha.js'),
+    import('@noble/ciphers/_poly1305.js'),
+    import('@noble/ciphers/salsa.js'),
+    import('@noble/ciphers/aes.js'),
   ]);
   const sodium = await loadSodium(versions, warnings);
   const node = await loadNodeCrypto();

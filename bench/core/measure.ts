@@ -152,7 +152,10 @@ export async function sampleRoundRobin(
 
   // Now measured warm, the subjects whose minimum does not fit the cap are capped, slowest first.
   const capped = subjects.map((): Capped | undefined => undefined);
-  for (const i of overBudget(warmNs.map((ns) => minimumMs(ns, timing)), deadline.capMs)) {
+  for (const i of overBudget(
+    warmNs.map((ns) => minimumMs(ns, timing)),
+    deadline.capMs,
+  )) {
     capped[i] = { nsPerCall: warmNs[i]!, how: 'measured', neededMs: minimumMs(warmNs[i]!, timing), capMs: deadline.capMs };
   }
 

@@ -81,7 +81,14 @@ export async function longestTask(call: () => Promise<unknown>): Promise<{ longe
 }
 
 /** The longest task of each of `calls` parallel calls of an op, with the jobs the workers did in each. */
-export async function longestTasks(op: string, size: number, call: Call, calls: number, jobsDone: () => number, contended: () => boolean = () => false): Promise<LongestTask> {
+export async function longestTasks(
+  op: string,
+  size: number,
+  call: Call,
+  calls: number,
+  jobsDone: () => number,
+  contended: () => boolean = () => false,
+): Promise<LongestTask> {
   const result = { op, size, ms: [] as number[], jobs: [] as number[], callMs: [] as number[], contended: [] as boolean[] };
   try {
     // The pool's workers start on the first call and take jobs once they have loaded (tens of ms):
@@ -131,9 +138,11 @@ function copyCosts(shared: boolean, bytes: number, reps: number): Pick<ParallelC
   const copyOutNs: number[] = [];
   const copyOutWarmNs: number[] = [];
   for (let r = 0; r < reps; r++) {
-    copyInNs.push(perByte(() => {
-      for (let at = 0; at < bytes; at += PIECE) slot.set(input.subarray(at, Math.min(at + PIECE, bytes)));
-    }));
+    copyInNs.push(
+      perByte(() => {
+        for (let at = 0; at < bytes; at += PIECE) slot.set(input.subarray(at, Math.min(at + PIECE, bytes)));
+      }),
+    );
     let output: Uint8Array = new Uint8Array(0);
     copyOutNs.push(perByte(() => (output = copyOut(new Uint8Array(bytes)))));
     copyOutWarmNs.push(perByte(() => copyOut(output)));
@@ -256,6 +265,8 @@ export function poolState(status: { workers: number; ready: number; jobs: number
 export function logicalCores(): number {
   const n = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
   if (typeof n === 'number' && n > 0) return n;
-  const os = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:os') as typeof import('node:os') | undefined;
+  const os = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:os') as
+    | typeof import('node:os')
+    | undefined;
   return os?.availableParallelism?.() ?? os?.cpus().length ?? 1;
 }

@@ -17,7 +17,18 @@ import { logicalCores, longestTasks, parallelCosts, poolState } from './parallel
 import { runSweep, sweepLengths } from './sweep.js';
 import { now, timerGranularityNs } from './timer.js';
 import type {
-  BenchConfig, CaseResult, CaseTiming, EngineResult, EngineStart, LongestTask, ParallelCosts, Part, PartialResult, PoolState, Progress, SweepResult,
+  BenchConfig,
+  CaseResult,
+  CaseTiming,
+  EngineResult,
+  EngineStart,
+  LongestTask,
+  ParallelCosts,
+  Part,
+  PartialResult,
+  PoolState,
+  Progress,
+  SweepResult,
 } from './types.js';
 
 export type { BenchConfig, EngineResult, Progress } from './types.js';
@@ -26,7 +37,10 @@ export type { BenchConfig, EngineResult, Progress } from './types.js';
 const roughCallMs = (size: number) => (500 + 5 * size) / 1e6;
 
 /** Whether `op` is defined for messages of a size (OpDefinition.takesSize). */
-const takes = (op: SelectedOp) => (size: number): boolean => op.definition.takesSize?.(size) ?? true;
+const takes =
+  (op: SelectedOp) =>
+  (size: number): boolean =>
+    op.definition.takesSize?.(size) ?? true;
 
 function caseWeight(subjects: number, size: number, t: CaseTiming): number {
   const roundMs = subjects * Math.max(t.sampleMs, roughCallMs(size));
@@ -114,7 +128,8 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const sweepBaseNs = config.timing.sweep.minSampleUs * 1e3;
   const minSampleNs = Math.max(sweepBaseNs, 50 * granularityNs);
   const sweepStep = config.sweep.step * Math.max(1, Math.round(minSampleNs / sweepBaseNs));
-  if (sweepStep !== config.sweep.step && config.parts.includes('sweep')) warnings.push(`coarse clock (${granularityNs.toFixed(0)} ns): sweep stride widened from ${config.sweep.step} to ${sweepStep}`);
+  if (sweepStep !== config.sweep.step && config.parts.includes('sweep'))
+    warnings.push(`coarse clock (${granularityNs.toFixed(0)} ns): sweep stride widened from ${config.sweep.step} to ${sweepStep}`);
   const lengths = sweepLengths(config.sweep.from, config.sweep.to, sweepStep);
   // Cases keep samples 20 clock steps long: the clock's phase is random, so
   // the ±1-step error of each sample averages out over the samples.
@@ -129,7 +144,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const wants = (part: Part) => config.parts.includes(part);
   const pool = apis.fourfold?.parallel;
   const parallel: { cores: number; costs?: ParallelCosts; tasks: LongestTask[]; pool?: PoolState } = { cores: logicalCores(), tasks: [] };
-  let parallelSent: PartialResult['parallel'] = undefined;
+  let parallelSent: PartialResult['parallel'];
   for (const op of ops) {
     if (wants('sizes')) {
       // Ascending, so that each size's costs predict the next one's (costs.ts).
@@ -154,7 +169,16 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
         run: async () => {
           await activate(byName.get(PARALLEL)!);
           const call = entry.bind(op.definition.inputs({ size, offset: 0, keys: 1 }));
-          parallel.tasks.push(await longestTasks(op.definition.op, size, call, config.parallel.taskCalls, () => pool.status().jobs, () => pool.status().contended === true));
+          parallel.tasks.push(
+            await longestTasks(
+              op.definition.op,
+              size,
+              call,
+              config.parallel.taskCalls,
+              () => pool.status().jobs,
+              () => pool.status().contended === true,
+            ),
+          );
           parallelSent = { cores: parallel.cores, tasks: parallel.tasks.slice(-1) };
         },
       });
@@ -200,7 +224,16 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
           label: `align ${op.definition.op} ${size} B`,
           weight: capped(caseWeight(op.timed.length * offsets.length, size, t)),
           run: async (tick) =>
-            void cases.push(...(await runCase('align', op, offsets.map((offset) => ({ size, offset, keys: 1 })), t, context, tick))),
+            void cases.push(
+              ...(await runCase(
+                'align',
+                op,
+                offsets.map((offset) => ({ size, offset, keys: 1 })),
+                t,
+                context,
+                tick,
+              )),
+            ),
         });
       }
     }
@@ -208,7 +241,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   if (wants('keys')) {
     // All key counts of an op in one case, interleaved like the offsets:
     // on a shared machine, cases run minutes apart are not comparable.
-    for (const op of ops.filter((op) => takes(op)(config.keySize)).flatMap((op) => atSizes(op, [config.keySize], byName) ?? [])) {
+    for (const op of ops.filter((o) => takes(o)(config.keySize)).flatMap((o) => atSizes(o, [config.keySize], byName) ?? [])) {
       const t = caseTiming(config.timing.keys);
       const shapes = config.keyCounts.map((keys) => ({ size: config.keySize, offset: 0, keys }));
       tasks.push({
@@ -224,7 +257,12 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
     engine: describeEngine(),
     timer: { granularityNs, crossOriginIsolated: crossOriginIsolated() },
     readyMs,
-    libraries: libraries.map(({ name, version, workers, shared }) => ({ name, version, ...(workers === undefined ? {} : { workers }), ...(shared === true ? { shared } : {}) })),
+    libraries: libraries.map(({ name, version, workers, shared }) => ({
+      name,
+      version,
+      ...(workers === undefined ? {} : { workers }),
+      ...(shared === true ? { shared } : {}),
+    })),
     started: started.toISOString(),
     sweepStep,
   };

@@ -107,8 +107,7 @@ export async function runSweep(
   // the fastest): a column whose predicted passes, check and share of the
   // untimed calls exceed it is capped, and passes beyond the third stop
   // once the sweep has taken the cap once per column.
-  const sweepMs = (c: number) =>
-    estimate[c]!.reduce((sum, ns) => sum + timing.passes * Math.max(minSampleNs, ns) + ns + ns / columns.length, 0) / 1e6;
+  const sweepMs = (c: number) => estimate[c]!.reduce((sum, ns) => sum + timing.passes * Math.max(minSampleNs, ns) + ns + ns / columns.length, 0) / 1e6;
   for (const [c, column] of columns.entries()) {
     if (sweepMs(c) <= deadline.capMs) continue;
     column.capped = { nsPerCall: estimate[c]!.reduce((a, b) => Math.max(a, b), 0), how: 'measured', neededMs: sweepMs(c), capMs: deadline.capMs };
@@ -122,7 +121,8 @@ export async function runSweep(
     if (li % 256 === 0) await tick((0.1 * li) / lengths.length, `sweep ${name}: checking outputs at ${length} B`);
   }
   const unchecked = expected.find((e) => e !== undefined && e.output === undefined && e.tooSlow.length > 0);
-  if (unchecked !== undefined) context.warn(`sweep ${name}: outputs unchecked; checking every length with ${unchecked.tooSlow.join(', ')} would take over half the cap`);
+  if (unchecked !== undefined)
+    context.warn(`sweep ${name}: outputs unchecked; checking every length with ${unchecked.tooSlow.join(', ')} would take over half the cap`);
 
   let passes = 0;
   for (let pass = 0; pass < passesWanted; pass++) {
@@ -143,7 +143,8 @@ export async function runSweep(
         column.callsPerSample[li] = Math.max(column.callsPerSample[li]!, used);
         estimate[c]![li] = Math.min(estimate[c]![li]!, Math.max(ns, 1));
       }
-      if ((li & 63) === 0) await tick(0.1 + (0.9 * (pass + li / lengths.length)) / timing.passes, `sweep ${name} pass ${pass + 1}/${timing.passes} length ${length}`);
+      if ((li & 63) === 0)
+        await tick(0.1 + (0.9 * (pass + li / lengths.length)) / timing.passes, `sweep ${name} pass ${pass + 1}/${timing.passes} length ${length}`);
     }
     passes++;
   }

@@ -6,7 +6,8 @@
  */
 
 /**
- * The parts of a run; each measures one dimension of the issue. 'parallel'
+ * The parts of a run; each measures one dimension of speed (size, every
+ * length, alignment, key count, parallelism). 'parallel'
  * measures what the model of fourfold/parallel needs beyond the 'sizes'
  * cases (core/parallel.ts): the calling thread's copies and messages, and
  * its longest task during a parallel call.

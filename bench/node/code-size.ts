@@ -129,7 +129,12 @@ async function buildPage(vite: Vite, dir: string, page: SizePage): Promise<PageS
   const out = join(app, 'dist');
   const size = (file: string): PageFile => {
     const bytes = readFileSync(file);
-    return { file: relative(out, file), bytes: bytes.length, gzipBytes: gzip(bytes), hasKernel: /['"`]0061736d01000000[0-9a-f]{64}/.test(bytes.toString('latin1')) };
+    return {
+      file: relative(out, file),
+      bytes: bytes.length,
+      gzipBytes: gzip(bytes),
+      hasKernel: /['"`]0061736d01000000[0-9a-f]{64}/.test(bytes.toString('latin1')),
+    };
   };
   const { used, unused } = loaded(out);
   const files = used.map(size);

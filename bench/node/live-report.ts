@@ -17,7 +17,10 @@ export class ReportFiles {
   private lastWrite = -Infinity;
   private sealed = false;
 
-  constructor(dir: string, private readonly everyMs = 5000) {
+  constructor(
+    dir: string,
+    private readonly everyMs = 5000,
+  ) {
     this.dir = resolve(dir);
   }
 

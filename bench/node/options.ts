@@ -184,11 +184,11 @@ const sizeText = (n: number) => (n >= MiB && n % MiB === 0 ? `${n / MiB}m` : n >
 
 /** An option's value in the default profile, then in each profile where it differs: '(default: 4; --quick: 2; --full: 60)'. */
 function defaults(value: (profile: Profile) => string): string {
-  const standard = value(profiles.default);
+  const byDefault = value(profiles.default);
   const others = Object.entries(profiles)
-    .filter(([name, profile]) => name !== 'default' && value(profile) !== standard)
+    .filter(([name, profile]) => name !== 'default' && value(profile) !== byDefault)
     .map(([name, profile]) => `; ${name === 'quick' || name === 'full' ? `--${name}` : `--profile=${name}`}: ${value(profile)}`);
-  return `(default: ${standard}${others.join('')})`;
+  return `(default: ${byDefault}${others.join('')})`;
 }
 
 export const usage = `usage: npm run bench -- [options]
@@ -284,7 +284,11 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     if (name === '--help' || name === '-h') return 'help';
     if ((name === '--quick' || name === '--full') && value === undefined) chosen.push(name.slice(2));
     else if (name === '--profile' && value !== undefined) chosen.push(value);
-    else if (value !== undefined && /^--(engines|ops|libs|sizes|sweep|offsets|align-sizes|keys|key-size|parts|cap|out|workers|chart-size|task-size)$/.test(name)) values.set(name.slice(2), value);
+    else if (
+      value !== undefined &&
+      /^--(engines|ops|libs|sizes|sweep|offsets|align-sizes|keys|key-size|parts|cap|out|workers|chart-size|task-size)$/.test(name)
+    )
+      values.set(name.slice(2), value);
     else throw new Error(`unknown option '${arg}'\n${usage}`);
   }
   if (new Set(chosen).size > 1) throw new Error(`one profile at a time, got ${chosen.join(' and ')}`);
@@ -328,7 +332,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     setupRepetitions: profile.setupRepetitions,
     engineTimeoutMs: profile.engineTimeoutMs,
     out: values.get('out') ?? 'bench-report',
-    // The summary shows the sizes asked for, or by default the five of the issue (or the profile's, when it has none of them).
+    // The summary shows the sizes asked for, or by default the five summary sizes, 64 B to 1 MiB (or the profile's, when it has none of them).
     tableSizes: values.has('sizes') ? sizes : summarySizes(sizes),
   };
 }

@@ -31,16 +31,31 @@ const showLater = (expr: string) => `${INPUTS}${expr}.then((out) => (document.ti
 const everything = (entry: string) => `import * as all from '${entry}';\nconsole.log(all);\n`;
 
 export const PAGES: readonly SizePage[] = [
-  { name: "xchacha20poly1305 from 'fourfold/chacha'", code: `import { xchacha20poly1305 } from 'fourfold/chacha';\n${show('xchacha20poly1305(key, nonce).encrypt(data)')}`, budget: 16_300, goal: 10_000 },
+  {
+    name: "xchacha20poly1305 from 'fourfold/chacha'",
+    code: `import { xchacha20poly1305 } from 'fourfold/chacha';\n${show('xchacha20poly1305(key, nonce).encrypt(data)')}`,
+    budget: 16_300,
+    goal: 10_000,
+  },
   { name: "blake3 from 'fourfold/blake3'", code: `import { blake3 } from 'fourfold/blake3';\n${show('blake3(data)')}`, budget: 14_200, goal: 9_000 },
-  { name: "secretbox from 'fourfold/salsa'", code: `import { secretbox } from 'fourfold/salsa';\n${show('secretbox(key, nonce).seal(data)')}`, budget: 12_700, goal: 10_000 },
+  {
+    name: "secretbox from 'fourfold/salsa'",
+    code: `import { secretbox } from 'fourfold/salsa';\n${show('secretbox(key, nonce).seal(data)')}`,
+    budget: 12_700,
+    goal: 10_000,
+  },
   {
     name: "xchacha20poly1305 from 'fourfold/parallel'",
     code: `import { xchacha20poly1305 } from 'fourfold/parallel';\n${showLater('xchacha20poly1305(key, nonce).encrypt(data)')}`,
     budget: 41_100,
     syncPage: "xchacha20poly1305 from 'fourfold/chacha'",
   },
-  { name: "blake3 from 'fourfold/parallel'", code: `import { blake3 } from 'fourfold/parallel';\n${showLater('blake3(data)')}`, budget: 34_300, syncPage: "blake3 from 'fourfold/blake3'" },
+  {
+    name: "blake3 from 'fourfold/parallel'",
+    code: `import { blake3 } from 'fourfold/parallel';\n${showLater('blake3(data)')}`,
+    budget: 34_300,
+    syncPage: "blake3 from 'fourfold/blake3'",
+  },
   { name: "* from 'fourfold/chacha'", code: everything('fourfold/chacha'), budget: 17_200 },
   { name: "* from 'fourfold/poly1305'", code: everything('fourfold/poly1305'), budget: 13_000 },
   { name: "* from 'fourfold/salsa'", code: everything('fourfold/salsa'), budget: 13_700 },
@@ -53,9 +68,18 @@ export const PAGES: readonly SizePage[] = [
 
 /** Peers for the same jobs, built the same way (skipped where not installed). */
 export const PEER_PAGES: readonly SizePage[] = [
-  { name: "xchacha20poly1305 from '@noble/ciphers/chacha.js'", code: `import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';\n${show('xchacha20poly1305(key, nonce).encrypt(data)')}` },
+  {
+    name: "xchacha20poly1305 from '@noble/ciphers/chacha.js'",
+    code: `import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';\n${show('xchacha20poly1305(key, nonce).encrypt(data)')}`,
+  },
   { name: "blake3 from '@noble/hashes/blake3.js'", code: `import { blake3 } from '@noble/hashes/blake3.js';\n${show('blake3(data)')}` },
   { name: "blake3 from 'hash-wasm'", code: `import { blake3 } from 'hash-wasm';\n${showLater('blake3(data)')}` },
-  { name: "xsalsa20poly1305 from '@noble/ciphers/salsa.js'", code: `import { xsalsa20poly1305 } from '@noble/ciphers/salsa.js';\n${show('xsalsa20poly1305(key, nonce).encrypt(data)')}` },
-  { name: "libsodium-wrappers (crypto_aead_xchacha20poly1305_ietf_encrypt)", code: `import sodium from 'libsodium-wrappers';\n${INPUTS}sodium.ready.then(() => (document.title = String(sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(data, null, null, nonce, key)[0])));\n` },
+  {
+    name: "xsalsa20poly1305 from '@noble/ciphers/salsa.js'",
+    code: `import { xsalsa20poly1305 } from '@noble/ciphers/salsa.js';\n${show('xsalsa20poly1305(key, nonce).encrypt(data)')}`,
+  },
+  {
+    name: 'libsodium-wrappers (crypto_aead_xchacha20poly1305_ietf_encrypt)',
+    code: `import sodium from 'libsodium-wrappers';\n${INPUTS}sodium.ready.then(() => (document.title = String(sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(data, null, null, nonce, key)[0])));\n`,
+  },
 ];

@@ -1,5 +1,5 @@
 /**
- * The report's charts, one function per question the issue asks:
+ * The report's charts, one function per question the benchmark answers:
  * throughput against size, fourfold against each peer, the cost per byte
  * over every swept length, the block and SIMD-group steps, unaligned
  * against aligned input, and many keys against one.
@@ -39,7 +39,8 @@ function libraryOrder(engine: EngineReport, present: Iterable<string>): string[]
   return engine.libraries.map((l) => l.name).filter((name) => set.has(name));
 }
 
-const casesOf = (engine: EngineReport, part: CaseSummary['part'], op: string) => engine.cases.filter((c) => c.part === part && c.op === op && c.ns !== undefined);
+const casesOf = (engine: EngineReport, part: CaseSummary['part'], op: string) =>
+  engine.cases.filter((c) => c.part === part && c.op === op && c.ns !== undefined);
 // A capped library has no samples to draw (the overhead table says it was capped).
 const sweepsOf = (engine: EngineReport, op: string) => engine.sweeps.filter((s) => s.op === op && s.capped === undefined);
 
@@ -59,7 +60,10 @@ function timeBySize(engine: EngineReport, op: string, library: string): { points
 }
 
 export function throughputChart(engine: EngineReport, op: string, engineName: string, width: number): string | undefined {
-  const names = libraryOrder(engine, [...sweepsOf(engine, op), ...casesOf(engine, 'sizes', op)].map((x) => x.library));
+  const names = libraryOrder(
+    engine,
+    [...sweepsOf(engine, op), ...casesOf(engine, 'sizes', op)].map((x) => x.library),
+  );
   if (names.length === 0) return undefined;
   const series: Series[] = names.map((library) => {
     const { points, cases } = timeBySize(engine, op, library);
@@ -88,7 +92,10 @@ export function throughputChart(engine: EngineReport, op: string, engineName: st
 }
 
 export function ratioChart(engine: EngineReport, op: string, engineName: string, width: number): string | undefined {
-  const present = libraryOrder(engine, [...sweepsOf(engine, op), ...casesOf(engine, 'sizes', op)].map((x) => x.library));
+  const present = libraryOrder(
+    engine,
+    [...sweepsOf(engine, op), ...casesOf(engine, 'sizes', op)].map((x) => x.library),
+  );
   const series: Series[] = [];
   for (const library of present) {
     const base = baselineOf(library, present);
@@ -116,7 +123,8 @@ export function ratioChart(engine: EngineReport, op: string, engineName: string,
 export function perByteChart(engine: EngineReport, op: string, engineName: string, width: number): string | undefined {
   const sweeps = sweepsOf(engine, op);
   if (sweeps.length === 0) return undefined;
-  const perByte = (s: SweepSummary) => s.lengths.map((length, i): [number, number] => [length, length > 0 && s.medianNs[i] !== null ? s.medianNs[i]! / length : NaN]);
+  const perByte = (s: SweepSummary) =>
+    s.lengths.map((length, i): [number, number] => [length, length > 0 && s.medianNs[i] !== null ? s.medianNs[i]! / length : NaN]);
   // Clip the top at each library's cost around 32 bytes, so the shape
   // beyond the first blocks gets the height, not the per-call overhead.
   const cap = Math.max(...sweeps.map((s) => perByte(s).find(([length, v]) => length >= 32 && Number.isFinite(v))?.[1] ?? 0));
@@ -128,7 +136,10 @@ export function perByteChart(engine: EngineReport, op: string, engineName: strin
     height: 440,
     x: { label: 'message length (bytes)', scale: 'linear', min: 0, max: to, ticks: Array.from({ length: Math.floor(to / 512) + 1 }, (_, i) => i * 512) },
     y: { label: 'time per byte (ns/byte, log scale)', scale: 'log10', max: cap > 0 ? cap : undefined },
-    series: libraryOrder(engine, sweeps.map((s) => s.library)).map((library) => ({
+    series: libraryOrder(
+      engine,
+      sweeps.map((s) => s.library),
+    ).map((library) => ({
       name: library,
       ...styleOf(library),
       points: perByte(sweeps.find((s) => s.library === library)!),
@@ -141,7 +152,10 @@ export function perByteChart(engine: EngineReport, op: string, engineName: strin
 /** Small multiples: each library's time per call over the first KiB, where the steps stand out most. */
 export function stepCharts(engine: EngineReport, op: string, width: number): string[] {
   const sweeps = sweepsOf(engine, op);
-  return libraryOrder(engine, sweeps.map((s) => s.library)).map((library) => {
+  return libraryOrder(
+    engine,
+    sweeps.map((s) => s.library),
+  ).map((library) => {
     const s = sweeps.find((x) => x.library === library)!;
     const to = Math.min(1024, s.lengths.at(-1)!);
     const points = s.lengths.map((length, i): [number, number] => [length, s.medianNs[i] ?? NaN]).filter(([length]) => length <= to);
@@ -154,7 +168,15 @@ export function stepCharts(engine: EngineReport, op: string, width: number): str
       y: { label: 'ns per call', scale: 'linear', robust: true },
       series: [
         { name: library, ...styleOf(library), dashed: false, points },
-        { name: 'least-squares fit', color: '#bbb', dashed: true, points: [[0, s.fit.a], [to, s.fit.a + s.fit.b * to]] },
+        {
+          name: 'least-squares fit',
+          color: '#bbb',
+          dashed: true,
+          points: [
+            [0, s.fit.a],
+            [to, s.fit.a + s.fit.b * to],
+          ],
+        },
       ],
       vlines: Array.from({ length: Math.floor(to / 64) }, (_, i) => (i + 1) * 64),
       legend: false,
@@ -169,7 +191,10 @@ export function alignCharts(engine: EngineReport, op: string, width: number): st
   const shades = ['#f39c12', '#d35400', '#8e1b0e', '#5b2c6f'];
   return [...new Set(cases.map((c) => c.size))].map((size) => {
     const atSize = cases.filter((c) => c.size === size);
-    const names = libraryOrder(engine, atSize.map((c) => c.library));
+    const names = libraryOrder(
+      engine,
+      atSize.map((c) => c.library),
+    );
     const median = (library: string, offset: number) => atSize.find((c) => c.library === library && c.offset === offset)?.ns?.median ?? NaN;
     return barChart({
       title: `${op}, ${formatSize(size)}: unaligned against aligned input`,
@@ -179,7 +204,9 @@ export function alignCharts(engine: EngineReport, op: string, width: number): st
       categories: names,
       groups: offsets.map((o, i) => ({ name: `byteOffset ${o}`, color: shades[i % shades.length]! })),
       values: names.map((library) => offsets.map((o) => median(library, o) / median(library, 0))),
-      titles: names.map((library) => offsets.map((o) => `${library}, byteOffset ${o}: ${formatTime(median(library, o))} vs ${formatTime(median(library, 0))} aligned`)),
+      titles: names.map((library) =>
+        offsets.map((o) => `${library}, byteOffset ${o}: ${formatTime(median(library, o))} vs ${formatTime(median(library, 0))} aligned`),
+      ),
       y: { label: 'time ÷ aligned time', scale: 'linear', min: 0, format: (v) => `${+v.toPrecision(3)}×` },
       hlines: [{ y: 1, label: 'aligned' }],
     });
@@ -189,7 +216,10 @@ export function alignCharts(engine: EngineReport, op: string, width: number): st
 export function keysChart(engine: EngineReport, op: string, engineName: string, width: number): string | undefined {
   const cases = casesOf(engine, 'keys', op);
   if (cases.length === 0) return undefined;
-  const names = libraryOrder(engine, cases.map((c) => c.library));
+  const names = libraryOrder(
+    engine,
+    cases.map((c) => c.library),
+  );
   const size = cases[0]!.size;
   const series: Series[] = names.map((library) => {
     const own = cases.filter((c) => c.library === library).sort((a, b) => a.keys - b.keys);
@@ -198,7 +228,11 @@ export function keysChart(engine: EngineReport, op: string, engineName: string, 
       name: library,
       ...styleOf(library),
       points: own.map((c): [number, number] => [c.keys, c.ns!.median / one]),
-      markers: own.map((c) => ({ x: c.keys, y: c.ns!.median / one, title: `${library}, ${c.keys} keys: ${formatTime(c.ns!.median)} per call (${formatTime(one)} with one key)` })),
+      markers: own.map((c) => ({
+        x: c.keys,
+        y: c.ns!.median / one,
+        title: `${library}, ${c.keys} keys: ${formatTime(c.ns!.median)} per call (${formatTime(one)} with one key)`,
+      })),
     };
   });
   const maxKeys = Math.max(...cases.map((c) => c.keys));
@@ -207,7 +241,14 @@ export function keysChart(engine: EngineReport, op: string, engineName: string, 
     subtitle: 'Time per call when the calls cycle through n keys, divided by the time with one key (hover a dot for the times).',
     width,
     height: 380,
-    x: { label: 'number of keys (log scale)', scale: 'log2', min: 1, max: Math.max(2, maxKeys), ticks: pow2Ticks(Math.max(2, maxKeys), maxKeys > 4096 ? 2 : 1), format: (v) => (v >= 1024 ? sizeFormat(v).replace('\u202fKiB', 'k').replace('\u202fMiB', 'M') : String(v)) },
+    x: {
+      label: 'number of keys (log scale)',
+      scale: 'log2',
+      min: 1,
+      max: Math.max(2, maxKeys),
+      ticks: pow2Ticks(Math.max(2, maxKeys), maxKeys > 4096 ? 2 : 1),
+      format: (v) => (v >= 1024 ? sizeFormat(v).replace('\u202fKiB', 'k').replace('\u202fMiB', 'M') : String(v)),
+    },
     y: { label: 'time ÷ time with one key', scale: 'linear', format: (v) => `${+v.toPrecision(3)}×` },
     series,
     hlines: [{ y: 1, label: 'one key' }],
@@ -249,7 +290,9 @@ export function summaryChart(
   const panelSizes = sizes.filter((size) => engines.some(({ report }) => report.cases.some((c) => c.part === 'sizes' && c.size === size)));
   // Ops with a fourfold column at these sizes (not the platform's reference lines, nor ops timed only at other sizes).
   const ops = [
-    ...new Set(engines.flatMap(({ report }) => report.cases.filter((c) => c.part === 'sizes' && isFourfold(c.library) && panelSizes.includes(c.size)).map((c) => c.op))),
+    ...new Set(
+      engines.flatMap(({ report }) => report.cases.filter((c) => c.part === 'sizes' && isFourfold(c.library) && panelSizes.includes(c.size)).map((c) => c.op)),
+    ),
   ];
   if (ops.length === 0 || panelSizes.length === 0) return undefined;
   const ratio = (v: number) => `${v >= 10 ? v.toFixed(0) : v.toPrecision(2)}×`;

@@ -56,7 +56,12 @@ function context(report: Report): string {
   const s = report.settings;
   const load = `${m.loadAverage.start.map((l) => l.toFixed(2)).join(' / ')}${m.loadAverage.end === undefined ? '' : ` at the start, ${m.loadAverage.end.map((l) => l.toFixed(2)).join(' / ')} at the end`}`;
   const ran = (part: string) => s.parts.includes(part as (typeof s.parts)[number]);
-  const command = report.runner.page !== undefined ? `the benchmark page, ${report.page?.mode ?? ''} run` : report.runner.argv.length === 0 ? 'npm run bench' : `npm run bench -- ${report.runner.argv.join(' ')}`;
+  const command =
+    report.runner.page !== undefined
+      ? `the benchmark page, ${report.page?.mode ?? ''} run`
+      : report.runner.argv.length === 0
+        ? 'npm run bench'
+        : `npm run bench -- ${report.runner.argv.join(' ')}`;
   const rows: [string, string][] = [
     ['date', `${report.date} (${report.durationSeconds} s, profile ${report.profile})`],
     ['machine', machineText(m)],
@@ -84,8 +89,21 @@ function enginesTable(report: Report): string {
     title: 'Engines and libraries',
     header: ['', ...report.engines.map(engineLabel)],
     rows: [
-      ['details', ...report.engines.map((e) => Object.entries(e.engine.details).map(([k, v]) => `${k} ${v}`).join(', '))],
-      ['clock granularity', ...report.engines.map((e) => `${e.timer.granularityNs.toFixed(0)} ns${e.timer.crossOriginIsolated === undefined ? '' : e.timer.crossOriginIsolated ? ' (isolated)' : ' (not isolated)'}`)],
+      [
+        'details',
+        ...report.engines.map((e) =>
+          Object.entries(e.engine.details)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', '),
+        ),
+      ],
+      [
+        'clock granularity',
+        ...report.engines.map(
+          (e) =>
+            `${e.timer.granularityNs.toFixed(0)} ns${e.timer.crossOriginIsolated === undefined ? '' : e.timer.crossOriginIsolated ? ' (isolated)' : ' (not isolated)'}`,
+        ),
+      ],
       ['run time', ...report.engines.map((e) => `${e.seconds.toFixed(0)} s`)],
       ...names.map((name) => [name, ...report.engines.map((e) => e.libraries.find((l) => l.name === name)?.version ?? '—')]),
     ],
@@ -185,9 +203,7 @@ export function renderHtml(report: Report): string {
   for (const op of ops) body.push(opSection(report, op));
   body.push(`<h2 id="setup">Setup and code size</h2>`);
   for (const t of [readyTable(report), setupTable(report), codeSizeTable(report)]) if (t !== undefined) body.push(table(t));
-  body.push(
-    `<p class="note">Every sample is in results.json next to this page. Method: bench/README.md. MB = 10^6 bytes; KiB = 1024 bytes.</p>`,
-  );
+  body.push(`<p class="note">Every sample is in results.json next to this page. Method: bench/README.md. MB = 10^6 bytes; KiB = 1024 bytes.</p>`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>fourfold benchmarks ${esc(report.date.slice(0, 10))}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${css}</style></head>

@@ -42,8 +42,6 @@ export function speedup(engine: EngineReport, op: string, size: number, library 
   return sync === undefined || parallel === undefined ? undefined : sync / parallel;
 }
 
-export const hasParallel = (engines: readonly EngineReport[]): boolean => engines.some((e) => parallelCases(e).ops.length > 0 || e.parallel !== undefined);
-
 /** The first screen of a run that timed fourfold/parallel: its speedup per op, size and engine. */
 export function parallelSummaryChart(engines: readonly { name: string; report: EngineReport }[], width: number): string | undefined {
   const ops = [...new Set(engines.flatMap(({ report }) => parallelCases(report).ops))];
@@ -122,7 +120,10 @@ export function speedupTable(engine: EngineReport, cores: number | undefined): T
 
 /** The worker-count columns of an engine on plain arrays, by their pool size (the page's shared ones: report/scaling.ts). */
 function workerColumns(engine: EngineReport): { name: string; workers: number }[] {
-  return engine.libraries.filter((l) => l.workers !== undefined && l.shared !== true).map((l) => ({ name: l.name, workers: l.workers! })).sort((a, b) => a.workers - b.workers);
+  return engine.libraries
+    .filter((l) => l.workers !== undefined && l.shared !== true)
+    .map((l) => ({ name: l.name, workers: l.workers! }))
+    .sort((a, b) => a.workers - b.workers);
 }
 
 /** The size the worker-count columns were timed at (the model's size). */
@@ -142,14 +143,18 @@ export function workerChart(engine: EngineReport, engineName: string, width: num
   return barChart({
     title: `fourfold/parallel: speedup by worker count, ${formatSize(size)} (${engineName})`,
     subtitle:
-      'The synchronous function\'s median time divided by fourfold/parallel\'s with configure({ workers: N }), all columns of an op interleaved in one case. ' +
+      "The synchronous function's median time divided by fourfold/parallel's with configure({ workers: N }), all columns of an op interleaved in one case. " +
       '0 workers: the calling thread alone, in pieces. More workers than cores share the cores.',
     width,
     height: 380,
     categories: ops,
     groups: columns.map((c, i) => ({ name: `${c.workers} worker${c.workers === 1 ? '' : 's'}`, color: workerShades[i % workerShades.length]! })),
     values: ops.map((op) => columns.map((c) => speedup(engine, op, size, c.name) ?? NaN)),
-    titles: ops.map((op) => columns.map((c) => `${op}, ${c.workers} workers: ${times(speedup(engine, op, size, c.name) ?? NaN)} (${formatTime(medianNs(engine, op, c.name, size) ?? NaN)})`)),
+    titles: ops.map((op) =>
+      columns.map(
+        (c) => `${op}, ${c.workers} workers: ${times(speedup(engine, op, size, c.name) ?? NaN)} (${formatTime(medianNs(engine, op, c.name, size) ?? NaN)})`,
+      ),
+    ),
     y: { label: 'speedup (×)', scale: 'linear', min: 0, format: (v) => `${+v.toPrecision(3)}×` },
     hlines: [{ y: 1, label: 'the synchronous function' }],
   });
@@ -207,7 +212,14 @@ export function modelRows(engine: EngineReport, cores: number): ModelRow[] {
         pieces: alone === undefined ? 0 : Math.max(0, alone - (medianNs(engine, op, 'fourfold', size) ?? alone)) / 1e6,
         serial: passes.serial,
       };
-      const measured = variant === 'new' ? (check === undefined ? undefined : speedup(engine, op, size, check)) : engine.parallel?.cores === cores ? variantSpeedup(engine, op, size, variant, column)?.s : undefined;
+      const measured =
+        variant === 'new'
+          ? check === undefined
+            ? undefined
+            : speedup(engine, op, size, check)
+          : engine.parallel?.cores === cores
+            ? variantSpeedup(engine, op, size, variant, column)?.s
+            : undefined;
       return [{ op, variant, size, costs, measured, piecesMeasured: alone !== undefined }];
     }),
   );
@@ -218,14 +230,17 @@ export function modelTable(engine: EngineReport, cores: number): Table | undefin
   const rows = modelRows(engine, cores);
   const costs = engine.parallel?.costs;
   if (rows.length === 0 || costs === undefined) return undefined;
-  const m = costs.messageNs.length > 0 ? `${(median(costs.messageNs) / 1e3).toFixed(1)} µs per job` : `not measured (${costs.messageError ?? 'no echo worker'}): taken as 0`;
+  const m =
+    costs.messageNs.length > 0
+      ? `${(median(costs.messageNs) / 1e3).toFixed(1)} µs per job`
+      : `not measured (${costs.messageError ?? 'no echo worker'}): taken as 0`;
   const label = (v: Variant) => VARIANTS.find((x) => x.variant === v)!.label;
   return {
     title: `The model at ${formatSize(rows[0]!.size)}: measured on this machine's ${cores} cores, projected to more (a projection, not a measurement)`,
     note:
       `W: the synchronous call (into a reused output for the reused and shared rows). C: the calling thread's copies of the whole input into slots and of the output back ` +
       `(${ps(costs.copyInNs)} and ${ps(costs.copyOutNs)} ps per byte measured here, ${ps(costs.copyOutWarmNs)} into an output already written; slots ${costs.shared ? 'shared (SharedArrayBuffer)' : 'transferred (ArrayBuffer)'}; ` +
-      'an AEAD decryption into the caller\'s output reads its input twice, a MAC or hash has no output to copy; with shared memory the workers read and write the caller\'s arrays and the calling thread copies nothing). ' +
+      "an AEAD decryption into the caller's output reads its input twice, a MAC or hash has no output to copy; with shared memory the workers read and write the caller's arrays and the calling thread copies nothing). " +
       `A: of C, allocating a new output and touching it first (${ps(costs.copyOutNs)} less ${ps(costs.copyOutWarmNs)} ps per byte), ` +
       'which W includes too and which in parallel leaves the workers for the calling thread; none for a reused output. m·J: its messages, ' +
       `${m}, a job per ${formatSize(costs.pieceBytes)}. K: its other costs of working in pieces (combining, yielding): the 0-worker call's time less W. ` +

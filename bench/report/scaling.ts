@@ -34,8 +34,9 @@ export function scalingPoints(engine: EngineReport, size?: number): ScalingPoint
   const columns = engine.cases.filter((c) => c.part === 'sizes' && c.ns !== undefined && parseWorkerColumn(c.library) !== undefined);
   const at = size ?? Math.max(0, ...columns.map((c) => c.size));
   const points: ScalingPoint[] = [];
-  const timed = (op: string, library: string) => engine.cases.find((s) => s.part === 'sizes' && s.op === op && s.size === at && s.library === library && s.ns !== undefined);
-  for (const c of columns.filter((c) => c.size === at)) {
+  const timed = (op: string, library: string) =>
+    engine.cases.find((s) => s.part === 'sizes' && s.op === op && s.size === at && s.library === library && s.ns !== undefined);
+  for (const c of columns.filter((column) => column.size === at)) {
     const { workers, shared } = parseWorkerColumn(c.library)!;
     const sync = (shared ? timed(c.op, 'fourfold (output)') : undefined) ?? timed(c.op, 'fourfold');
     if (sync === undefined) continue;
@@ -90,11 +91,23 @@ export function scalingChart(points: readonly ScalingPoint[], options: { title: 
         color,
         dashed: shared,
         points: own.map((p) => [p.threads, p.speedup]),
-        markers: own.map((p) => ({ x: p.threads, y: p.speedup, title: `${op}${shared ? ' (SharedArrayBuffer)' : ''}, ${p.threads} thread${p.threads === 1 ? '' : 's'}: ${p.speedup.toFixed(2)}× (${formatTime(p.ns)})` })),
+        markers: own.map((p) => ({
+          x: p.threads,
+          y: p.speedup,
+          title: `${op}${shared ? ' (SharedArrayBuffer)' : ''}, ${p.threads} thread${p.threads === 1 ? '' : 's'}: ${p.speedup.toFixed(2)}× (${formatTime(p.ns)})`,
+        })),
       });
     }
   }
-  series.push({ name: 'ideal (speedup = threads)', color: '#999999', dashed: true, points: [[1, 1], [most, most]] });
+  series.push({
+    name: 'ideal (speedup = threads)',
+    color: '#999999',
+    dashed: true,
+    points: [
+      [1, 1],
+      [most, most],
+    ],
+  });
   const low = Math.min(0.5, ...points.map((p) => p.speedup));
   const subtitle =
     `fourfold/parallel on ${formatSize(size)}: the synchronous function's median time divided by fourfold/parallel's on n threads ` +
@@ -105,8 +118,23 @@ export function scalingChart(points: readonly ScalingPoint[], options: { title: 
     subtitle,
     width: options.width,
     // The plot keeps about 280 px however many lines the legend and the subtitle take on a narrow chart.
-    height: options.height ?? 300 + 18 * legendRows(series.map((s) => s.name), options.width) + 15 * Math.ceil((subtitle.length * 6.1) / (options.width - 24)),
-    x: { label: 'threads (log scale)', scale: 'log2', min: 1, max: most, ticks: threads.includes(most) ? threads : [...threads, most], format: (v) => String(Math.round(v)) },
+    height:
+      options.height ??
+      300 +
+        18 *
+          legendRows(
+            series.map((s) => s.name),
+            options.width,
+          ) +
+        15 * Math.ceil((subtitle.length * 6.1) / (options.width - 24)),
+    x: {
+      label: 'threads (log scale)',
+      scale: 'log2',
+      min: 1,
+      max: most,
+      ticks: threads.includes(most) ? threads : [...threads, most],
+      format: (v) => String(Math.round(v)),
+    },
     y: { label: 'speedup (×, log scale)', scale: 'log2', min: low, max: most * 1.1, format: (v) => `${+v.toPrecision(2)}×` },
     series,
     hlines: [{ y: 1, label: 'the synchronous function' }],

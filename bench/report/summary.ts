@@ -103,7 +103,8 @@ export function bestPeer(cases: readonly CaseSummary[], op: string, size: number
     const ours = timed.find((c) => c.library === base);
     if (ours === undefined) continue;
     const ratio = peer.ns!.median / ours.ns!.median;
-    if (best === undefined || ratio < best.ratio) best = { ratio, peer: peer.library, peerNs: peer.ns!.median, fourfold: ours.library, fourfoldNs: ours.ns!.median };
+    if (best === undefined || ratio < best.ratio)
+      best = { ratio, peer: peer.library, peerNs: peer.ns!.median, fourfold: ours.library, fourfoldNs: ours.ns!.median };
   }
   return best;
 }
@@ -133,5 +134,11 @@ export function formatTime(ns: number): string {
 }
 
 export function formatBytes(bytes: number): string {
-  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} kB` : `${bytes} B`;
+  return bytes >= 1e9
+    ? `${(bytes / 1e9).toFixed(1)} GB`
+    : bytes >= 1e6
+      ? `${(bytes / 1e6).toFixed(2)} MB`
+      : bytes >= 1e3
+        ? `${(bytes / 1e3).toFixed(1)} kB`
+        : `${bytes} B`;
 }

@@ -203,7 +203,12 @@ function header(title: string, subtitle: string | undefined, width: number): { s
 }
 
 /** Draws the axes, grid, ticks and labels; returns the frame's coordinate maps. */
-function axes(spec: { x: Axis; y: Axis }, box: { left: number; top: number; width: number; height: number }, xr: [number, number], yr: [number, number]): { svg: string; frame: Frame } {
+function axes(
+  spec: { x: Axis; y: Axis },
+  box: { left: number; top: number; width: number; height: number },
+  xr: [number, number],
+  yr: [number, number],
+): { svg: string; frame: Frame } {
   const tx = transform(spec.x.scale);
   const ty = transform(spec.y.scale);
   const [x0, x1] = [tx(xr[0]), tx(xr[1])];
@@ -246,7 +251,10 @@ export function lineChart(spec: LineChartSpec): string {
 
   const usable = (v: number, scale: Scale) => Number.isFinite(v) && (scale === 'linear' || v > 0);
   const all = spec.series.flatMap((s) => [...s.points, ...(s.markers ?? []).map((m) => [m.x, m.y] as const)]);
-  const xr = extent(all.map((p) => p[0]), spec.x);
+  const xr = extent(
+    all.map((p) => p[0]),
+    spec.x,
+  );
   const inX = all.filter((p) => p[0] >= xr[0] && p[0] <= xr[1]);
   const yr = extent([...inX.map((p) => p[1]), ...(spec.hlines ?? []).map((h) => h.y)], spec.y);
   const { svg: axisSvg, frame } = axes(spec, box, xr, yr);
@@ -290,7 +298,9 @@ export function lineChart(spec: LineChartSpec): string {
     }
     for (const m of s.markers ?? []) {
       if (m.x < xr[0] || m.x > xr[1] || !usable(m.y, spec.y.scale)) continue;
-      parts.push(`<circle cx="${round(frame.px(m.x))}" cy="${round(frame.py(m.y))}" r="3.2" fill="${s.color}" stroke="#fff" stroke-width="1"><title>${escapeXml(m.title)}</title></circle>`);
+      parts.push(
+        `<circle cx="${round(frame.px(m.x))}" cy="${round(frame.py(m.y))}" r="3.2" fill="${s.color}" stroke="#fff" stroke-width="1"><title>${escapeXml(m.title)}</title></circle>`,
+      );
     }
   }
   return wrap(spec.width, spec.height, head.svg + lg.svg + parts.join(''));
@@ -329,7 +339,7 @@ export function barChart(spec: BarChartSpec): string {
   const { svg: axisSvg, frame } = axes({ x: { label: '', scale: 'linear', ticks: [] }, y: spec.y }, box, [0, 1], yr);
   const parts: string[] = [axisSvg];
   const n = spec.categories.length;
-  const bar = (box.width / Math.max(n, 1)) * 0.8 / Math.max(spec.groups.length, 1);
+  const bar = ((box.width / Math.max(n, 1)) * 0.8) / Math.max(spec.groups.length, 1);
   const base = frame.py(spec.y.scale === 'linear' ? Math.max(0, yr[0]) : yr[0]);
   spec.categories.forEach((category, c) => {
     const center = box.left + (box.width * (c + 0.5)) / n;
@@ -347,7 +357,9 @@ export function barChart(spec: BarChartSpec): string {
     parts.push(
       rotate
         ? `<text transform="translate(${round(center + 4)} ${ly - 4}) rotate(35)" font-size="11" fill="#333">${escapeXml(category)}</text>`
-        : labelLines[c]!.map((line, i) => `<text x="${round(center)}" y="${ly + 2 + i * 13}" font-size="11" text-anchor="middle" fill="#333">${escapeXml(line)}</text>`).join(''),
+        : labelLines[c]!.map(
+            (line, i) => `<text x="${round(center)}" y="${ly + 2 + i * 13}" font-size="11" text-anchor="middle" fill="#333">${escapeXml(line)}</text>`,
+          ).join(''),
     );
   });
   for (const h of spec.hlines ?? []) {
@@ -410,10 +422,15 @@ export function dotPlot(spec: DotPlotSpec): string {
     const left = labelWidth + p * (panelWidth + gap);
     const box = { left, top, width: panelWidth, height: spec.rows.length * rowHeight };
     const { svg, frame } = axes({ x: spec.x, y: { label: '', scale: 'linear', ticks: [] } }, box, xr, [0, 1]);
-    parts.push(svg, `<text x="${round(left + panelWidth / 2)}" y="${top - 6}" font-size="12.5" font-weight="600" text-anchor="middle" fill="#111">${escapeXml(panel.title)}</text>`);
+    parts.push(
+      svg,
+      `<text x="${round(left + panelWidth / 2)}" y="${top - 6}" font-size="12.5" font-weight="600" text-anchor="middle" fill="#111">${escapeXml(panel.title)}</text>`,
+    );
     if (spec.vline !== undefined) {
       const x = round(frame.px(spec.vline.x));
-      parts.push(`<line x1="${x}" y1="${top}" x2="${x}" y2="${top + box.height}" stroke="#333" stroke-width="1.2" stroke-dasharray="5 4"><title>${escapeXml(spec.vline.label)}</title></line>`);
+      parts.push(
+        `<line x1="${x}" y1="${top}" x2="${x}" y2="${top + box.height}" stroke="#333" stroke-width="1.2" stroke-dasharray="5 4"><title>${escapeXml(spec.vline.label)}</title></line>`,
+      );
     }
     panel.dots.forEach((dots, r) => {
       const center = top + r * rowHeight + rowHeight / 2;
@@ -424,10 +441,14 @@ export function dotPlot(spec: DotPlotSpec): string {
       for (const dot of dots) {
         const cx = round(frame.px(Math.min(Math.max(dot.x, xr[0]), xr[1])));
         const cy = round(center + (dot.group - (spec.groups.length - 1) / 2) * spread);
-        parts.push(`<circle cx="${cx}" cy="${cy}" r="4.2" fill="${spec.groups[dot.group]!.color}" stroke="#fff" stroke-width="1"><title>${escapeXml(dot.title)}</title></circle>`);
+        parts.push(
+          `<circle cx="${cx}" cy="${cy}" r="4.2" fill="${spec.groups[dot.group]!.color}" stroke="#fff" stroke-width="1"><title>${escapeXml(dot.title)}</title></circle>`,
+        );
         if (dot.label !== undefined) {
           const right = cx + 40 < left + panelWidth;
-          parts.push(`<text x="${right ? cx + 7 : cx - 7}" y="${cy + 4}" font-size="10.5" text-anchor="${right ? 'start' : 'end'}" fill="#333">${escapeXml(dot.label)}</text>`);
+          parts.push(
+            `<text x="${right ? cx + 7 : cx - 7}" y="${cy + 4}" font-size="10.5" text-anchor="${right ? 'start' : 'end'}" fill="#333">${escapeXml(dot.label)}</text>`,
+          );
         }
       }
     });

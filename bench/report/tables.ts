@@ -42,7 +42,7 @@ export function summaryTables(engine: EngineReport, sizes: readonly number[]): T
 export const summaryNote =
   "Median MB/s (10^6 bytes/s), with the time per call for fourfold's columns. For a peer, Nx is its time divided by fourfold's " +
   '(above 1: fourfold is faster); noble (output) is compared with fourfold (output). "capped (~t)": one call takes about t, too long ' +
-  'for the minimum samples to fit the cap on one case, so it was not timed (the run\'s --cap).';
+  "for the minimum samples to fit the cap on one case, so it was not timed (the run's --cap).";
 
 export function overheadTable(engine: EngineReport): Table | undefined {
   if (engine.sweeps.length === 0) return undefined;
@@ -120,7 +120,14 @@ export function codeSizeTable(report: Report): Table | undefined {
     rows: [
       ...size.pages.map((p) => page(p, `${p.files.length} files`)),
       ...size.peers.map((p) => page(p, 'peer')),
-      ...size.kernels.map((k) => [`${k.kernel} kernel (WebAssembly)`, k.file, kb(k.wasmBytes), kb(k.wasmGzipBytes), '', `as embedded: ${kb(k.jsGzipBytes)} gzip`]),
+      ...size.kernels.map((k) => [
+        `${k.kernel} kernel (WebAssembly)`,
+        k.file,
+        kb(k.wasmBytes),
+        kb(k.wasmGzipBytes),
+        '',
+        `as embedded: ${kb(k.jsGzipBytes)} gzip`,
+      ]),
     ],
   };
 }

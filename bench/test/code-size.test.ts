@@ -17,7 +17,11 @@ it('a budget for every module entry of package.json', () => {
   const modules = Object.entries(pkg.exports)
     .filter(([, target]) => typeof target === 'object' && target.types !== undefined)
     .map(([k]) => (k === '.' ? 'fourfold' : `fourfold/${k.slice(2)}`));
-  for (const m of modules) assert.ok(PAGES.some((p) => p.name === `* from '${m}'` && p.budget !== undefined), `no budgeted page imports all of ${m}`);
+  for (const m of modules)
+    assert.ok(
+      PAGES.some((p) => p.name === `* from '${m}'` && p.budget !== undefined),
+      `no budgeted page imports all of ${m}`,
+    );
 });
 
 it('every page loads no more than its budget (gzip, a default vite build)', async () => {
@@ -26,10 +30,16 @@ it('every page loads no more than its budget (gzip, a default vite build)', asyn
   const over = pages.filter((p) => p.gzipBytes > p.budget!).map((p) => `${p.name}: ${p.gzipBytes} bytes, budget ${p.budget}`);
   assert.deepEqual(over, []);
   for (const p of pages) {
-    assert.ok(p.files.some((f) => f.file.endsWith('.js')), `${p.name}: no script loaded`);
+    assert.ok(
+      p.files.some((f) => f.file.endsWith('.js')),
+      `${p.name}: no script loaded`,
+    );
     // Every page uses a kernel, which its main chunk carries; the pool's worker gets its kernels from the pool
     // (runtime/kernels.ts kernelsFor) and carries none.
-    assert.ok(p.files.some((f) => f.hasKernel && !/worker/.test(f.file)), `${p.name}: no kernel found in the page's scripts`);
+    assert.ok(
+      p.files.some((f) => f.hasKernel && !/worker/.test(f.file)),
+      `${p.name}: no kernel found in the page's scripts`,
+    );
     for (const worker of p.files.filter((f) => /worker/.test(f.file))) assert.ok(!worker.hasKernel, `${p.name}: ${worker.file} embeds a kernel`);
   }
 });

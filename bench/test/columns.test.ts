@@ -26,7 +26,10 @@ describe('the columns of the benchmark page', () => {
     const loaded = await loadLibraries({});
     const apis = { ...loaded.apis, sodium: undefined };
     const ops = allOps(apis);
-    assert.deepEqual(ops.filter((d) => d.op.startsWith('secretstream')).map((d) => d.op), ['secretstream-encryptStream']);
+    assert.deepEqual(
+      ops.filter((d) => d.op.startsWith('secretstream')).map((d) => d.op),
+      ['secretstream-encryptStream'],
+    );
     const libraries = new Map(loaded.libraries.filter((l) => l.name !== 'sodium').map((l) => [l.name, l]));
     for (const name of ['xchacha20poly1305-decrypt', 'chacha20poly1305-decrypt', 'xsalsa20poly1305-decrypt', 'chacha20', 'poly1305']) {
       const definition = ops.find((d) => d.op === name)!;
@@ -67,17 +70,44 @@ describe('the columns of the benchmark page', () => {
 
   it("WebCrypto's AES-256-GCM and SHA-256 are opt-in, and checked against @noble", async () => {
     const loaded = await loadLibraries({});
-    assert.deepEqual(allOps(loaded.apis).filter((d) => d.optIn === true).map((d) => d.op), ['aes-256-gcm-encrypt', 'sha-256']);
-    const result = await runBenchmark({ ...quick, ops: ['aes-256-gcm-encrypt', 'sha-256'], parts: ['sizes'], sizes: [64, 4096], timing: { ...quick.timing, sizes: timing }, capMs: 0, versions: {} });
+    assert.deepEqual(
+      allOps(loaded.apis)
+        .filter((d) => d.optIn === true)
+        .map((d) => d.op),
+      ['aes-256-gcm-encrypt', 'sha-256'],
+    );
+    const result = await runBenchmark({
+      ...quick,
+      ops: ['aes-256-gcm-encrypt', 'sha-256'],
+      parts: ['sizes'],
+      sizes: [64, 4096],
+      timing: { ...quick.timing, sizes: timing },
+      capMs: 0,
+      versions: {},
+    });
     const seen = result.cases.map((c) => `${c.op} ${c.size} ${c.library} ${c.checkedBy}`).sort();
     assert.deepEqual(seen, [
-      'aes-256-gcm-encrypt 4096 noble noble', 'aes-256-gcm-encrypt 4096 webcrypto noble', 'aes-256-gcm-encrypt 64 noble noble', 'aes-256-gcm-encrypt 64 webcrypto noble',
-      'sha-256 4096 noble-hashes noble-hashes', 'sha-256 4096 webcrypto noble-hashes', 'sha-256 64 noble-hashes noble-hashes', 'sha-256 64 webcrypto noble-hashes',
+      'aes-256-gcm-encrypt 4096 noble noble',
+      'aes-256-gcm-encrypt 4096 webcrypto noble',
+      'aes-256-gcm-encrypt 64 noble noble',
+      'aes-256-gcm-encrypt 64 webcrypto noble',
+      'sha-256 4096 noble-hashes noble-hashes',
+      'sha-256 4096 webcrypto noble-hashes',
+      'sha-256 64 noble-hashes noble-hashes',
+      'sha-256 64 webcrypto noble-hashes',
     ]);
   });
 
   it('exactOps names whole ops only', async () => {
-    const config = { ...quick, ops: ['blake3'], libs: ['fourfold'], parts: ['sizes' as const], sizes: [64], timing: { ...quick.timing, sizes: timing }, versions: {} };
+    const config = {
+      ...quick,
+      ops: ['blake3'],
+      libs: ['fourfold'],
+      parts: ['sizes' as const],
+      sizes: [64],
+      timing: { ...quick.timing, sizes: timing },
+      versions: {},
+    };
     assert.deepEqual([...new Set((await runBenchmark(config)).cases.map((c) => c.op))], ['blake3', 'blake3-keyed']);
     assert.deepEqual([...new Set((await runBenchmark({ ...config, exactOps: true })).cases.map((c) => c.op))], ['blake3']);
   });

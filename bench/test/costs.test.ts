@@ -134,7 +134,7 @@ describe('runCase with a cap', () => {
 });
 
 describe('runSweep with a cap', () => {
-  it("caps a library whose share of the sweep does not fit, and sweeps the others with every pass", async () => {
+  it('caps a library whose share of the sweep does not fit, and sweeps the others with every pass', async () => {
     const lengths = Array.from({ length: 11 }, (_, i) => i);
     const op: SelectedOp = {
       definition: defineOp<null>({ op: 'test-op', inputs: () => null, entries: [] }),

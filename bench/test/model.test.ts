@@ -1,7 +1,7 @@
 /**
  * The model of fourfold/parallel (report/model.ts) on numbers worked out
- * by hand, and the issue's bound on its own example (W 37 ms, C one pass
- * of 6 ms: 1.72x on 2 cores).
+ * by hand, and the simple bound W / max((W + C) / n, C) on a worked example
+ * (BLAKE3 of 64 MiB: W 37 ms, C one copy pass of 6 ms: 1.72x on 2 cores).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,7 +31,7 @@ describe('the model', () => {
     close(projectedSpeedup(k, 16), 37 / 12, 'speedup(16)');
   });
 
-  it('adds the messages to the copies, and the pieces\' own cost serially; one core is the synchronous call plus the pieces', () => {
+  it("adds the messages to the copies, and the pieces' own cost serially; one core is the synchronous call plus the pieces", () => {
     const m: Costs = { w: 37, copies: 10, touch: 0, messages: 2, pieces: 1.5 };
     close(projectedMs(m, 2), projectedMs({ ...k, copies: 12 }, 2) + 1.5, 'T(2) with m·J and K');
     close(projectedMs(m, 1), 38.5, 'T(1)');
@@ -55,7 +55,7 @@ describe('the model', () => {
     close(boundSpeedup(serial, 16), 1, 'bound');
   });
 
-  it("the issue's bound W / max((W + C) / n, C): 1.72x for blake3 on 2 cores (W 37 ms, one pass of 6 ms)", () => {
+  it('the simple bound W / max((W + C) / n, C): 1.72x for blake3 on 2 cores (W 37 ms, one pass of 6 ms)', () => {
     const blake3: Costs = { w: 37, copies: 6, touch: 0, messages: 0, pieces: 0 };
     close(boundSpeedup(blake3, 2), 37 / 21.5, 'bound(2)');
     assert.equal(boundSpeedup(blake3, 2).toFixed(2), '1.72');
@@ -64,7 +64,7 @@ describe('the model', () => {
     assert.ok(projectedSpeedup(blake3, 2) > boundSpeedup(blake3, 2));
   });
 
-  it('copies by op: a MAC or hash has no output to copy, an AEAD decryption into the caller\'s output reads its input twice, CBC encryption is serial, shared memory is not copied', () => {
+  it("copies by op: a MAC or hash has no output to copy, an AEAD decryption into the caller's output reads its input twice, CBC encryption is serial, shared memory is not copied", () => {
     assert.deepEqual(copyPasses('chacha20'), { in: 1, out: 1 });
     assert.deepEqual(copyPasses('poly1305'), { in: 1, out: 0 });
     assert.deepEqual(copyPasses('blake3-keyed'), { in: 1, out: 0 });

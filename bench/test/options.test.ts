@@ -49,7 +49,13 @@ describe('profiles', () => {
     assert.deepEqual(o.config.sizes, [16 << 20, 64 << 20, 256 << 20]);
     assert.deepEqual(o.config.parts, ['sizes', 'parallel']);
     assert.deepEqual(o.runnerParts, []);
-    assert.deepEqual(o.config.libs, ['fourfold', 'fourfold (output)', 'fourfold (parallel)', 'fourfold (parallel, reused output)', 'fourfold (parallel, shared memory)']);
+    assert.deepEqual(o.config.libs, [
+      'fourfold',
+      'fourfold (output)',
+      'fourfold (parallel)',
+      'fourfold (parallel, reused output)',
+      'fourfold (parallel, shared memory)',
+    ]);
     assert.deepEqual(o.config.references, ['fourfold']);
     assert.deepEqual(o.config.parallel, { workerCounts: [0, 1, 2, 3], chartSize: 64 << 20, taskSize: 256 << 20, taskCalls: 3 });
     // Every op fourfold/parallel has; not secretstream's, which are streams.

@@ -46,7 +46,13 @@ describe('the parallel part', () => {
 });
 
 describe('--profile=parallel, small', () => {
-  const options = parseOptions(['--profile=parallel', '--sizes=1m,4m', '--chart-size=4m', '--task-size=8m', '--ops=chacha20,xchacha20poly1305-decrypt,blake3']) as Options;
+  const options = parseOptions([
+    '--profile=parallel',
+    '--sizes=1m,4m',
+    '--chart-size=4m',
+    '--task-size=8m',
+    '--ops=chacha20,xchacha20poly1305-decrypt,blake3',
+  ]) as Options;
 
   it('times fourfold (parallel) and its worker-count columns against fourfold where the pool works, and the parallel part', { timeout: 300_000 }, async () => {
     const result = await runBenchmark({ ...options.config, versions: {} });
@@ -62,12 +68,16 @@ describe('--profile=parallel, small', () => {
       assert.deepEqual(at(MiB), sync(op), op);
       assert.deepEqual(at(4 * MiB), [...sync(op), ...variants(op), ...[0, 1, 2, 3].map(workerColumn)], op);
       // Each column was checked against the synchronous function's bytes (an error otherwise) and timed.
-      for (const c of result.cases.filter((c) => c.op === op)) assert.ok(c.error === undefined && c.nsPerCall.length >= 3, `${op} ${c.library}: ${c.error}`);
+      for (const c of result.cases.filter((row) => row.op === op))
+        assert.ok(c.error === undefined && c.nsPerCall.length >= 3, `${op} ${c.library}: ${c.error}`);
       const task = result.parallel!.tasks.find((t) => t.op === op)!;
       assert.equal(task.size, 8 * MiB);
       assert.equal(task.ms.length, 3);
       // On a machine where the process got about one core, calls rightly leave the workers out (status().contended).
-      assert.ok(task.jobs.some((jobs) => jobs > 0) || task.contended?.some((c) => c), `${op}: the workers did no job (${task.jobs}) and the pool was not contended`);
+      assert.ok(
+        task.jobs.some((jobs) => jobs > 0) || task.contended?.some((c) => c),
+        `${op}: the workers did no job (${task.jobs}) and the pool was not contended`,
+      );
     }
     assert.ok(result.parallel!.costs !== undefined && result.parallel!.costs.messageNs.length > 0);
     assert.equal(result.parallel!.pool?.failure, undefined);

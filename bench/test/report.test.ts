@@ -76,7 +76,15 @@ describe('the per-call fit', () => {
 
   it('the overhead table never prints a negative overhead', () => {
     const lengths = [0, 1000, 2000, 3000];
-    const sweep: SweepResult = { op: 'chacha20', library: 'fourfold', lengths, callsPerSample: [1, 1, 1, 1], nsPerCall: [[10], [900], [2100], [3300]], errors: [], errorCount: 0 };
+    const sweep: SweepResult = {
+      op: 'chacha20',
+      library: 'fourfold',
+      lengths,
+      callsPerSample: [1, 1, 1, 1],
+      nsPerCall: [[10], [900], [2100], [3300]],
+      errors: [],
+      errorCount: 0,
+    };
     const table = overheadTable(report([engine([], [sweep])]).engines[0]!)!;
     assert.doesNotMatch(table.rows.flat().join(' '), /-\d+ ns/);
     assert.match(table.rows[0]![1]!, /^0 ns \(fit: −/);
@@ -101,14 +109,24 @@ describe('the comparison with the fastest peer', () => {
   });
 
   it('leaves out a capped peer', () => {
-    const capped: CaseResult = { ...sizeCase('mipher', 64, 0), nsPerCall: [], callsPerSample: 0, capped: { nsPerCall: 2e9, how: 'predicted', neededMs: 14e3, capMs: 4000 } };
+    const capped: CaseResult = {
+      ...sizeCase('mipher', 64, 0),
+      nsPerCall: [],
+      callsPerSample: 0,
+      capped: { nsPerCall: 2e9, how: 'predicted', neededMs: 14e3, capMs: 4000 },
+    };
     const cases = [sizeCase('fourfold', 64, 100), capped].map(summarizeCase);
     assert.equal(bestPeer(cases, 'chacha20', 64), undefined);
   });
 });
 
 describe('the page and the summary', () => {
-  const capped: CaseResult = { ...sizeCase('sodium', 65536, 0), nsPerCall: [], callsPerSample: 0, capped: { nsPerCall: 2.5e9, how: 'measured', neededMs: 17e3, capMs: 4000 } };
+  const capped: CaseResult = {
+    ...sizeCase('sodium', 65536, 0),
+    nsPerCall: [],
+    callsPerSample: 0,
+    capped: { nsPerCall: 2.5e9, how: 'measured', neededMs: 17e3, capMs: 4000 },
+  };
   const cases = [sizeCase('fourfold', 64, 100), sizeCase('sodium', 64, 150), sizeCase('fourfold', 65536, 40_000), capped];
 
   it('opens with the summary chart, before any table', () => {
@@ -117,7 +135,7 @@ describe('the page and the summary', () => {
     assert.ok(chart > 0, 'the summary chart is there');
     assert.ok(chart < html.indexOf('<table'), 'before the first table');
     assert.ok(html.indexOf('id="summary-chart"') < html.indexOf('<h2'), 'before the first section');
-    assert.match(html, />1\.5×</, "the ratio is written beside its dot");
+    assert.match(html, />1\.5×</, 'the ratio is written beside its dot');
   });
 
   it('shows a capped library as capped, with its cost per call, not as a measurement', () => {
@@ -180,7 +198,11 @@ describe('the fourfold/parallel report', () => {
     const md = markdown(parallelReport(), [64 * MiB, 256 * MiB]);
     assert.match(md, /projected to more \(a projection, not a measurement\)/);
     const row = md.split('\n').find((line) => line.startsWith('| chacha20 | new output | 40.0 ms'))!;
-    const cells = row.split('|').slice(1, -1).map((c) => c.trim()).filter((_, i) => i !== 1);
+    const cells = row
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim())
+      .filter((_, i) => i !== 1);
     // C: two passes (in and out) of 0.1 ns per byte over 64 MiB; A: 0.06 ns per byte of it; m·J: 64 jobs of 20 µs; K: 42 − 40 ms; measured with 1 worker: 40 / 24.
     assert.deepEqual(cells.slice(0, 7), ['chacha20', '40.0 ms', '13.4 ms', '4.03 ms', '1.28 ms', '2.00 ms', '1.67×']);
     const k = { w: 40, copies: (0.2 * 64 * MiB) / 1e6, touch: (0.06 * 64 * MiB) / 1e6, messages: (64 * 20_000) / 1e6, pieces: 2 };

@@ -114,8 +114,8 @@ export function notices(env: Environment): Notice[] {
     out.push({
       level: 'warn',
       text:
-        'This browser runs no WebAssembly (it may be switched off, as in Safari\'s Lockdown Mode or a hardened profile): fourfold runs its ' +
-        'js tier only, the pure-JavaScript one, so the figures below are that tier\'s. The peers that need WebAssembly (libsodium, hash-wasm) ' +
+        "This browser runs no WebAssembly (it may be switched off, as in Safari's Lockdown Mode or a hardened profile): fourfold runs its " +
+        "js tier only, the pure-JavaScript one, so the figures below are that tier's. The peers that need WebAssembly (libsodium, hash-wasm) " +
         'cannot load, and there is no all-cores part (fourfold/parallel is timed on the simd tier).',
     });
   } else if (!env.simd) {
@@ -123,7 +123,7 @@ export function notices(env: Environment): Notice[] {
       level: 'warn',
       text:
         'This browser runs WebAssembly without SIMD, so fourfold chooses its js tier by itself (the same bytes, more slowly), and the ' +
-        'figures below are that tier\'s. There is no all-cores part (fourfold/parallel is timed on the simd tier). A newer version of the browser most likely has SIMD.',
+        "figures below are that tier's. There is no all-cores part (fourfold/parallel is timed on the simd tier). A newer version of the browser most likely has SIMD.",
     });
   }
   if (!env.workers) {
@@ -140,7 +140,7 @@ export function notices(env: Environment): Notice[] {
       text:
         'This page is not cross-origin isolated (its server does not send Cross-Origin-Opener-Policy: same-origin and ' +
         'Cross-Origin-Embedder-Policy: require-corp). The all-cores part therefore uses plain arrays only, without SharedArrayBuffer ' +
-        'input and output, and the browser\'s clock is coarser, so each sample is made longer. docs/page.md says how to serve it isolated.',
+        "input and output, and the browser's clock is coarser, so each sample is made longer. docs/page.md says how to serve it isolated.",
     });
   } else if (!env.sharedMemory) {
     out.push({

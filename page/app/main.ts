@@ -195,7 +195,7 @@ function onMessage(r: Run, m: MeasureMessage): void {
  * loaded, or rejects when it cannot start (no module workers, a policy
  * against them), so that the page measures by itself instead.
  */
-function startWorker(request: MeasureRequest, onMessage: (m: MeasureMessage) => void, onCrash: (why: string) => void): Promise<() => void> {
+function startWorker(request: MeasureRequest, deliver: (m: MeasureMessage) => void, onCrash: (why: string) => void): Promise<() => void> {
   return new Promise((resolve, reject) => {
     let worker: Worker;
     try {
@@ -227,7 +227,7 @@ function startWorker(request: MeasureRequest, onMessage: (m: MeasureMessage) => 
         resolve(() => worker.terminate());
         return;
       }
-      onMessage(event.data);
+      deliver(event.data);
     };
   });
 }

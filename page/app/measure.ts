@@ -39,7 +39,13 @@ const MiB = 1 << 20;
 
 const poolState = (): PoolState => {
   const status = parallel.status();
-  return { workers: status.workers, ready: status.ready, jobs: status.jobs, shared: status.shared, ...(status.failure === undefined ? {} : { failure: status.failure }) };
+  return {
+    workers: status.workers,
+    ready: status.ready,
+    jobs: status.jobs,
+    shared: status.shared,
+    ...(status.failure === undefined ? {} : { failure: status.failure }),
+  };
 };
 
 /** Whether the pool can start `workers` workers here: one call on a small input, then its status (the workers that started). */
@@ -60,7 +66,9 @@ async function probePool(workers: number): Promise<{ ok: true; pool: PoolState }
 
 export async function measure(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<void> {
   try {
-    const oneCore = await runBenchmark(oneCoreConfig(request.mode, { ...request.versions }), (progress) => post({ type: 'progress', phase: 'one-core', progress }));
+    const oneCore = await runBenchmark(oneCoreConfig(request.mode, { ...request.versions }), (progress) =>
+      post({ type: 'progress', phase: 'one-core', progress }),
+    );
     post({ type: 'phase-done', phase: 'one-core', result: oneCore });
 
     if (request.threads.length === 0) {
@@ -89,7 +97,9 @@ export async function measure(request: MeasureRequest, post: (message: MeasureMe
       const config = scalingConfig(request.mode, n, shared, { ...request.versions });
       const label = `${n} thread${n === 1 ? '' : 's'}`;
       const share = (fraction: number) => (i + fraction) / request.threads.length;
-      const run = await runBenchmark(config, (progress) => post({ type: 'progress', phase: 'all-cores', progress: { ...progress, fraction: share(progress.fraction), label: `${label}, ${progress.label}` } }));
+      const run = await runBenchmark(config, (progress) =>
+        post({ type: 'progress', phase: 'all-cores', progress: { ...progress, fraction: share(progress.fraction), label: `${label}, ${progress.label}` } }),
+      );
       runs.push(run);
       post({ type: 'points', points: scalingPoints({ ...run, cases: run.cases.map(summarizeCase), sweeps: [] }) });
     }

@@ -6,7 +6,10 @@
  */
 import { measure, type MeasureMessage, type MeasureRequest } from './measure.js';
 
-const scope = self as unknown as { postMessage(message: MeasureMessage | { type: 'loaded' }): void; onmessage: ((event: MessageEvent<MeasureRequest>) => void) | null };
+const scope = self as unknown as {
+  postMessage(message: MeasureMessage | { type: 'loaded' }): void;
+  onmessage: ((event: MessageEvent<MeasureRequest>) => void) | null;
+};
 
 scope.onmessage = (event) => {
   scope.onmessage = null;

@@ -26,14 +26,34 @@ export const SCALING_SIZE = 64 * MiB;
 
 /** One direction of each: quick. */
 const QUICK_OPS = [
-  'chacha20', 'xchacha20poly1305-encrypt', 'chacha20poly1305-encrypt', 'poly1305', 'salsa20', 'xsalsa20poly1305-encrypt', 'secretstream-push',
-  'serpent-ctr-encrypt', 'serpent-cbc-encrypt', 'blake3',
+  'chacha20',
+  'xchacha20poly1305-encrypt',
+  'chacha20poly1305-encrypt',
+  'poly1305',
+  'salsa20',
+  'xsalsa20poly1305-encrypt',
+  'secretstream-push',
+  'serpent-ctr-encrypt',
+  'serpent-cbc-encrypt',
+  'blake3',
 ];
 /** Both directions of the AEADs, the secretbox and Serpent: full. */
 const FULL_OPS = [
-  'chacha20', 'xchacha20poly1305-encrypt', 'xchacha20poly1305-decrypt', 'chacha20poly1305-encrypt', 'chacha20poly1305-decrypt', 'poly1305', 'salsa20',
-  'xsalsa20poly1305-encrypt', 'xsalsa20poly1305-decrypt', 'secretstream-push', 'serpent-ctr-encrypt', 'serpent-ctr-decrypt', 'serpent-cbc-encrypt',
-  'serpent-cbc-decrypt', 'blake3',
+  'chacha20',
+  'xchacha20poly1305-encrypt',
+  'xchacha20poly1305-decrypt',
+  'chacha20poly1305-encrypt',
+  'chacha20poly1305-decrypt',
+  'poly1305',
+  'salsa20',
+  'xsalsa20poly1305-encrypt',
+  'xsalsa20poly1305-decrypt',
+  'secretstream-push',
+  'serpent-ctr-encrypt',
+  'serpent-ctr-decrypt',
+  'serpent-cbc-encrypt',
+  'serpent-cbc-decrypt',
+  'blake3',
 ];
 /** The platform's own cryptography: other algorithms, shown for scale (bench/core/ops/webcrypto.ts). */
 export const REFERENCE_OPS = ['aes-256-gcm-encrypt', 'sha-256'];
@@ -136,6 +156,8 @@ export function scalingConfig(mode: Mode, threads: number, shared: boolean, vers
       parallel: { workerCounts: [workers], chartSize: SCALING_SIZE, taskSize: SCALING_SIZE, taskCalls: 0 },
       versions,
     },
-    mode === 'quick' ? { warmupMs: 0, sampleMs: 1, samples: 3, minSamples: 3, budgetMs: 1500 } : { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 4000 },
+    mode === 'quick'
+      ? { warmupMs: 0, sampleMs: 1, samples: 3, minSamples: 3, budgetMs: 1500 }
+      : { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 4000 },
   );
 }

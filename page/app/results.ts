@@ -40,7 +40,8 @@ export function joinRuns(runs: readonly EngineResult[]): EngineResult {
     const seen = cases.get(key);
     // A timed case pools with a timed one; a capped or failed one gives way to a timed one.
     if (seen === undefined || seen.nsPerCall.length === 0) cases.set(key, c);
-    else if (c.nsPerCall.length > 0) cases.set(key, { ...seen, callsPerSample: Math.max(seen.callsPerSample, c.callsPerSample), nsPerCall: [...seen.nsPerCall, ...c.nsPerCall] });
+    else if (c.nsPerCall.length > 0)
+      cases.set(key, { ...seen, callsPerSample: Math.max(seen.callsPerSample, c.callsPerSample), nsPerCall: [...seen.nsPerCall, ...c.nsPerCall] });
   }
   const libraries = [...new Map(runs.flatMap((r) => r.libraries).map((l) => [l.name, l])).values()];
   return {
@@ -56,7 +57,11 @@ export function joinRuns(runs: readonly EngineResult[]): EngineResult {
 
 /** A short id for the engine column of the report: 'chrome', 'firefox', 'safari'... */
 export function browserId(env: Environment): string {
-  return env.browser.replace(/ [\d.]+$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return env.browser
+    .replace(/ [\d.]+$/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** The machine as a page sees it: no CPU name and no load average; the OS and cores the browser reports. */
@@ -91,7 +96,7 @@ export function runNotices(result: EngineResult | undefined, env: Environment): 
     out.push({
       level: 'warn',
       text:
-        'This browser has WebAssembly SIMD, but fourfold could not compile its kernels here and runs its js tier, so the figures are that tier\'s: ' +
+        "This browser has WebAssembly SIMD, but fourfold could not compile its kernels here and runs its js tier, so the figures are that tier's: " +
         "most likely the page's Content-Security-Policy forbids compiling WebAssembly (it needs 'wasm-unsafe-eval' in script-src).",
     });
   }

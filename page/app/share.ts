@@ -71,7 +71,9 @@ export function summarize(report: Report): Summary {
     z,
     c: [...cells.values()],
     h: report.page?.scaling.threads ?? [],
-    ...(points.length === 0 ? {} : { p: points.map((p) => [index(o, p.op), index(z, p.size), p.shared ? 1 : 0, p.threads, rounded(p.speedup), rounded(p.ns)]) }),
+    ...(points.length === 0
+      ? {}
+      : { p: points.map((p) => [index(o, p.op), index(z, p.size), p.shared ? 1 : 0, p.threads, rounded(p.speedup), rounded(p.ns)]) }),
     ...(report.page?.scaling.error === undefined ? {} : { x: report.page.scaling.error }),
   };
 }
@@ -133,7 +135,18 @@ export function expand(s: Summary): Report {
       environment: s.e,
       scaling: {
         threads: s.h,
-        ...(s.p === undefined ? {} : { points: s.p.map(([op, size, shared, threads, speedup, ns]) => ({ op: s.o[op!]!, size: s.z[size!]!, shared: shared === 1, threads: threads!, speedup: speedup!, ns: ns! })) }),
+        ...(s.p === undefined
+          ? {}
+          : {
+              points: s.p.map(([op, size, shared, threads, speedup, ns]) => ({
+                op: s.o[op!]!,
+                size: s.z[size!]!,
+                shared: shared === 1,
+                threads: threads!,
+                speedup: speedup!,
+                ns: ns!,
+              })),
+            }),
         ...(s.x === undefined ? {} : { error: s.x }),
       },
       notices: [],

@@ -12,7 +12,7 @@ import { reportScalingPoints, scalingChart } from '../../bench/report/scaling.js
 import { bestPeer, formatRate, formatSize, formatTime, isFourfold, type CaseSummary } from '../../bench/report/summary.js';
 import { escapeXml as esc } from '../../bench/report/svg.js';
 import type { Environment, Notice } from './environment.js';
-import { FOURFOLD_COLUMNS, PEER_PACKAGES, REFERENCE_OPS, SIZES } from './plan.js';
+import { PEER_PACKAGES, REFERENCE_OPS, SIZES } from './plan.js';
 
 const yes = (b: boolean) => (b ? 'yes' : 'no');
 
@@ -28,7 +28,12 @@ export function environmentHtml(env: Environment, engine?: EngineReport): string
     ['Web Workers', yes(env.workers)],
     ['threads with shared memory', env.sharedMemory ? 'yes (SharedArrayBuffer)' : 'no'],
     ['cross-origin isolated', yes(env.crossOriginIsolated)],
-    ['fourfold', fourfold === undefined ? 'not loaded yet' : `${fourfold.version.replace(/^fourfold /, '')}${fourfold.name === 'fourfold' ? '' : ' (the simd tier is not available)'}`],
+    [
+      'fourfold',
+      fourfold === undefined
+        ? 'not loaded yet'
+        : `${fourfold.version.replace(/^fourfold /, '')}${fourfold.name === 'fourfold' ? '' : ' (the simd tier is not available)'}`,
+    ],
   ];
   if (engine !== undefined && engine.timer.granularityNs > 0) rows.push(['clock step', formatTime(engine.timer.granularityNs)]);
   return `<dl class="env">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
@@ -47,15 +52,23 @@ export function summaryHtml(engine: EngineReport, name: string, width: number): 
   if (width >= 760) return summaryChart(engines, sizes, width) ?? '';
   // A narrow screen: a chart per size, the explanation once.
   const subtitle = "The fastest peer's median time per call divided by fourfold's. Right of the dashed line, fourfold is faster.";
-  return sizes.map((size, i) => summaryChart(engines, [size], width, { title: `fourfold against its fastest peer, ${formatSize(size)}`, subtitle: i === 0 ? subtitle : '' }) ?? '').join('');
+  return sizes
+    .map(
+      (size, i) =>
+        summaryChart(engines, [size], width, { title: `fourfold against its fastest peer, ${formatSize(size)}`, subtitle: i === 0 ? subtitle : '' }) ?? '',
+    )
+    .join('');
 }
 
 /** A column's cell: MB/s, and under it for a peer its time over fourfold's (above 1×, fourfold is faster). */
 function cell(c: CaseSummary | undefined, fourfold: CaseSummary | undefined): string {
-  const td = (html: string, title: string) => `<td title="${esc(title)}">${html}</td>`;
+  const td = (html: string, tooltip: string) => `<td title="${esc(tooltip)}">${html}</td>`;
   if (c === undefined) return td('—', 'not timed');
   if (c.capped !== undefined) {
-    return td(`capped<span class="ratio">~${esc(formatTime(c.capped.nsPerCall))}</span>`, `one call takes about ${formatTime(c.capped.nsPerCall)}: too long for the run's cap on one case, so not timed`);
+    return td(
+      `capped<span class="ratio">~${esc(formatTime(c.capped.nsPerCall))}</span>`,
+      `one call takes about ${formatTime(c.capped.nsPerCall)}: too long for the run's cap on one case, so not timed`,
+    );
   }
   if (c.ns === undefined) return td('error', c.error ?? 'failed');
   const checked = c.checkedBy === undefined ? '' : c.checkedBy === c.library ? '; its output is the reference' : `; output checked against ${c.checkedBy}`;
@@ -79,7 +92,9 @@ export function tableHtml(engine: EngineReport): string {
       const best = bestPeer(cases, op, size);
       const vs = best === undefined ? '—' : `${best.ratio.toFixed(2)}× (${best.peer})`;
       const cells = names.map((name) => cell(find(name), ours));
-      rows.push(`<tr${i === 0 ? ' class="first"' : ''}><th scope="row">${i === 0 ? esc(op) : ''}</th><td class="size">${esc(formatSize(size))}</td>${cells.join('')}<td class="vs">${esc(vs)}</td></tr>`);
+      rows.push(
+        `<tr${i === 0 ? ' class="first"' : ''}><th scope="row">${i === 0 ? esc(op) : ''}</th><td class="size">${esc(formatSize(size))}</td>${cells.join('')}<td class="vs">${esc(vs)}</td></tr>`,
+      );
     }
   }
   return (
@@ -95,7 +110,12 @@ export function referenceHtml(engine: EngineReport): string {
   const names = engine.libraries.map((l) => l.name).filter((name) => cases.some((c) => c.library === name));
   const rows = REFERENCE_OPS.flatMap((op) =>
     SIZES.filter((size) => cases.some((c) => c.op === op && c.size === size)).map((size, i) => {
-      const cells = names.map((name) => cell(cases.find((c) => c.op === op && c.size === size && c.library === name), undefined));
+      const cells = names.map((name) =>
+        cell(
+          cases.find((c) => c.op === op && c.size === size && c.library === name),
+          undefined,
+        ),
+      );
       return `<tr${i === 0 ? ' class="first"' : ''}><th scope="row">${i === 0 ? esc(op) : ''}</th><td class="size">${esc(formatSize(size))}</td>${cells.join('')}</tr>`;
     }),
   );
@@ -117,14 +137,17 @@ export function scalingHtml(report: Report, engine: EngineReport | undefined, wi
   parts.push(`<div class="chart">${chart}</div>`);
   const threads = [...new Set(points.map((p) => p.threads))].sort((a, b) => a - b);
   const missing = (scaling?.threads ?? []).filter((n) => !threads.includes(n));
-  if (missing.length > 0) parts.push(`<p class="notice warn">${esc(`Not measured: ${missing.join(', ')} threads (the run stopped first, or the workers did not start).`)}</p>`);
+  if (missing.length > 0)
+    parts.push(`<p class="notice warn">${esc(`Not measured: ${missing.join(', ')} threads (the run stopped first, or the workers did not start).`)}</p>`);
   const lines = [...new Set(points.map((p) => `${p.op} ${p.shared}`))];
   const rows = lines.map((line) => {
     const own = points.filter((p) => `${p.op} ${p.shared}` === line);
-    return `<tr><th scope="row">${esc(own[0]!.op)}</th><td>${own[0]!.shared ? 'shared' : 'plain'}</td>${threads.map((n) => {
-      const p = own.find((q) => q.threads === n);
-      return p === undefined ? '<td>—</td>' : `<td title="${esc(formatTime(p.ns))}">${p.speedup.toFixed(2)}×</td>`;
-    }).join('')}</tr>`;
+    return `<tr><th scope="row">${esc(own[0]!.op)}</th><td>${own[0]!.shared ? 'shared' : 'plain'}</td>${threads
+      .map((n) => {
+        const p = own.find((q) => q.threads === n);
+        return p === undefined ? '<td>—</td>' : `<td title="${esc(formatTime(p.ns))}">${p.speedup.toFixed(2)}×</td>`;
+      })
+      .join('')}</tr>`;
   });
   const size = points[0]!.size;
   parts.push(
@@ -157,7 +180,12 @@ export function resultHtml(report: Report, width: number, shared: boolean): stri
     `<h2>Every column</h2>`,
     `<p class="note">Median MB/s (10<sup>6</sup> bytes per second). Under a peer's, its time per call divided by fourfold's simd tier's ` +
       `(above 1×, fourfold is faster); the last column is fourfold against the fastest peer. Hover or tap a cell for the time per call ` +
-      `and what its bytes were checked against. Peers: ${esc(Object.entries(PEER_PACKAGES).filter(([k]) => k !== 'webcrypto').map(([k, v]) => (k === v ? k : `${k} = ${v}`)).join(', '))}.</p>`,
+      `and what its bytes were checked against. Peers: ${esc(
+        Object.entries(PEER_PACKAGES)
+          .filter(([k]) => k !== 'webcrypto')
+          .map(([k, v]) => (k === v ? k : `${k} = ${v}`))
+          .join(', '),
+      )}.</p>`,
     tableHtml(engine),
   );
   const reference = referenceHtml(engine);
@@ -172,10 +200,9 @@ export function resultHtml(report: Report, width: number, shared: boolean): stri
   parts.push(`<h2>All cores</h2>`, scalingHtml(report, engine, width));
   const warnings = report.warnings.filter((w) => !/its columns are skipped|cannot (load|import)/.test(w));
   if (warnings.length > 0) {
-    parts.push(`<details><summary>${warnings.length} note${warnings.length === 1 ? '' : 's'} from the run</summary><ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></details>`);
+    parts.push(
+      `<details><summary>${warnings.length} note${warnings.length === 1 ? '' : 's'} from the run</summary><ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></details>`,
+    );
   }
   return parts.join('');
 }
-
-/** The fourfold columns the page times, for the text of its header. */
-export const COLUMN_TEXT = `${FOURFOLD_COLUMNS.join(' and ')} against ${Object.values(PEER_PACKAGES).join(', ')}`;

@@ -87,7 +87,12 @@ const SERVINGS: Record<string, { headers?: Record<string, string>; isolated: boo
 };
 
 function option(name: string, fallback: string): string {
-  return process.argv.slice(2).find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+  return (
+    process.argv
+      .slice(2)
+      .find((a) => a.startsWith(`--${name}=`))
+      ?.slice(name.length + 3) ?? fallback
+  );
 }
 
 async function main(): Promise<void> {
@@ -95,7 +100,11 @@ async function main(): Promise<void> {
   const unknown = process.argv.slice(2).filter((a) => !known.test(a));
   if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(' ')}`);
   const browsers = option('browsers', 'chromium,firefox,webkit').split(',') as EngineId[];
-  const chosen = process.argv.slice(2).find((a) => a.startsWith('--serving='))?.slice(10).split(',');
+  const chosen = process.argv
+    .slice(2)
+    .find((a) => a.startsWith('--serving='))
+    ?.slice(10)
+    .split(',');
   const servingsOf = (browser: EngineId) => chosen ?? (browser === 'chromium' ? ['plain', 'isolated', 'no-workers', 'no-wasm'] : ['plain', 'isolated']);
   const unknownServing = (chosen ?? []).filter((s) => SERVINGS[s] === undefined);
   if (unknownServing.length > 0) throw new Error(`unknown serving ${unknownServing.join(', ')} (servings: ${Object.keys(SERVINGS).join(', ')})`);
@@ -114,16 +123,26 @@ async function main(): Promise<void> {
       for (const serving of servingsOf(browser)) {
         const { headers, isolated, situation } = SERVINGS[serving]!;
         let lastNote = 0;
-        const run = await runInEngine(browser, {
-          entry: join(dir, 'probe.js'),
-          timeoutMs: (mode === 'quick' ? 10 : 45) * 60_000,
-          ...(headers === undefined ? {} : { headers }),
-          onProgress: (label) => {
-            if (performance.now() - lastNote < 15_000) return;
-            lastNote = performance.now();
-            process.stderr.write(`  ${browser} ${serving}: ${label}\n`);
-          },
-        });
+        let started = false;
+        const attempt = () =>
+          runInEngine(browser, {
+            entry: join(dir, 'probe.js'),
+            timeoutMs: (mode === 'quick' ? 10 : 45) * 60_000,
+            ...(headers === undefined ? {} : { headers }),
+            onProgress: (label) => {
+              started = true;
+              if (performance.now() - lastNote < 15_000) return;
+              lastNote = performance.now();
+              process.stderr.write(`  ${browser} ${serving}: ${label}\n`);
+            },
+          });
+        let run = await attempt();
+        // A browser that never started the page (WebKitGTK's MiniBrowser once sat idle for the whole
+        // limit on a loaded machine, and passed when launched again) gets one more launch, as in the engine matrix.
+        if (!run.ok && !started) {
+          console.log(`  ${browser} ${serving}: the page never started (${run.error}); launched once more`);
+          run = await attempt();
+        }
         const name = `${browser}, ${serving}`;
         if (!run.ok) {
           failed = true;
@@ -131,9 +150,13 @@ async function main(): Promise<void> {
           continue;
         }
         const outcome = run.value as Outcome;
-        const problems = outcome.state === 'done' ? checkResults(outcome.results, { mode, isolated, situation }) : [`state ${outcome.state}: ${outcome.message ?? outcome.status ?? ''}`];
+        const problems =
+          outcome.state === 'done'
+            ? checkResults(outcome.results, { mode, isolated, situation })
+            : [`state ${outcome.state}: ${outcome.message ?? outcome.status ?? ''}`];
         const seconds = outcome.results?.durationSeconds ?? NaN;
-        if (browser === 'chromium' && mode === 'quick' && situation === 'normal' && seconds > QUICK_LIMIT_S) problems.push(`a quick run took ${seconds} s in Chromium, over the ${QUICK_LIMIT_S} s it may take`);
+        if (browser === 'chromium' && mode === 'quick' && situation === 'normal' && seconds > QUICK_LIMIT_S)
+          problems.push(`a quick run took ${seconds} s in Chromium, over the ${QUICK_LIMIT_S} s it may take`);
         const engine = outcome.results?.engines[0];
         const timed = engine?.cases.filter((c) => c.ns !== undefined).length ?? 0;
         const pool = outcome.results?.page?.scaling.pool;

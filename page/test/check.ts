@@ -78,7 +78,8 @@ export function checkResults(report: Report | undefined, expected: Expected): st
   }
   if (situation === 'no-workers') said(/Worker could not start/, 'the measuring Worker could not start');
 
-  const find = (op: string, size: number, library: string) => engine.cases.find((c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === library && c.offset === 0 && c.keys === 1);
+  const find = (op: string, size: number, library: string) =>
+    engine.cases.find((c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === library && c.offset === 0 && c.keys === 1);
   for (const op of opsOf(expected.mode)) {
     for (const size of SIZES) {
       const where = `${op} ${size} B`;
@@ -105,20 +106,24 @@ export function checkResults(report: Report | undefined, expected: Expected): st
     }
   }
 
-  if (noWasm && engine.cases.some((c) => c.library === 'fourfold' || WASM_PEERS.includes(c.library))) problems.push('WebAssembly was refused, yet a column that needs it was timed');
+  if (noWasm && engine.cases.some((c) => c.library === 'fourfold' || WASM_PEERS.includes(c.library)))
+    problems.push('WebAssembly was refused, yet a column that needs it was timed');
 
   // The all-cores part: one point per thread count whose workers started (the pool's ready workers, and the measuring thread).
   const scaling = page.scaling;
   if (situation === 'no-workers') {
-    if (!/without Web Workers/.test(scaling.error ?? '') || scaling.threads.length > 0) problems.push(`all cores: expected none without Workers, got ${JSON.stringify(scaling)}`);
+    if (!/without Web Workers/.test(scaling.error ?? '') || scaling.threads.length > 0)
+      problems.push(`all cores: expected none without Workers, got ${JSON.stringify(scaling)}`);
     return problems;
   }
   if (noWasm) {
-    if (!/simd tier is not available/.test(scaling.error ?? '')) problems.push(`all cores: expected none without the simd tier, got ${JSON.stringify(scaling)}`);
+    if (!/simd tier is not available/.test(scaling.error ?? ''))
+      problems.push(`all cores: expected none without the simd tier, got ${JSON.stringify(scaling)}`);
     return problems;
   }
   const asked = threadCounts(env.cores);
-  if (JSON.stringify(scaling.threads) !== JSON.stringify(asked)) problems.push(`all cores: thread counts ${scaling.threads.join(',')}, expected ${asked.join(',')} for ${env.cores} cores`);
+  if (JSON.stringify(scaling.threads) !== JSON.stringify(asked))
+    problems.push(`all cores: thread counts ${scaling.threads.join(',')}, expected ${asked.join(',')} for ${env.cores} cores`);
   if (scaling.error !== undefined) return [...problems, `all cores: not measured (${scaling.error})`];
   const ready = scaling.pool?.ready ?? 0;
   const started = asked.filter((n) => n - 1 <= ready);
@@ -130,14 +135,18 @@ export function checkResults(report: Report | undefined, expected: Expected): st
     if (sync?.ns === undefined || sync.checkedBy !== 'fourfold') problems.push(`all cores, ${op}: no timed synchronous reference`);
     for (const memory of shared ? [false, true] : [false]) {
       for (const n of started) {
-        const c = engine.cases.find((x) => x.op === op && x.size === SCALING_SIZE && parseWorkerColumn(x.library)?.workers === n - 1 && parseWorkerColumn(x.library)?.shared === memory);
+        const c = engine.cases.find(
+          (x) => x.op === op && x.size === SCALING_SIZE && parseWorkerColumn(x.library)?.workers === n - 1 && parseWorkerColumn(x.library)?.shared === memory,
+        );
         const what = `all cores, ${op}, ${n} thread${n === 1 ? '' : 's'}${memory ? ', SharedArrayBuffer' : ''}`;
         if (c?.ns === undefined) problems.push(`${what}: no point${c?.error !== undefined ? ` (${c.error})` : ''}`);
         else if (c.checkedBy !== 'fourfold') problems.push(`${what}: bytes not checked against the synchronous function`);
-        else if (!points.some((p) => p.op === op && p.shared === memory && p.threads === n && p.speedup > 0 && Number.isFinite(p.speedup))) problems.push(`${what}: timed, but no speedup from its case`);
+        else if (!points.some((p) => p.op === op && p.shared === memory && p.threads === n && p.speedup > 0 && Number.isFinite(p.speedup)))
+          problems.push(`${what}: timed, but no speedup from its case`);
       }
     }
-    if (!shared && engine.cases.some((x) => x.op === op && parseWorkerColumn(x.library)?.shared === true)) problems.push(`all cores, ${op}: SharedArrayBuffer points on a page that cannot share memory`);
+    if (!shared && engine.cases.some((x) => x.op === op && parseWorkerColumn(x.library)?.shared === true))
+      problems.push(`all cores, ${op}: SharedArrayBuffer points on a page that cannot share memory`);
   }
   return problems;
 }

@@ -31,8 +31,16 @@ export function environment(overrides: Partial<Environment> = {}): Environment {
 function timed(op: string, size: number, library: string, ns: number, checkedBy: string | undefined): CaseSummary {
   const mbps = megabytesPerSecond(size, ns);
   return {
-    part: 'sizes', op, library, size, offset: 0, keys: 1, callsPerSample: 1, nsPerCall: [ns * 0.9, ns, ns * 1.1],
-    ns: { q1: ns * 0.95, median: ns, q3: ns * 1.05 }, mbps: { q1: mbps * 0.95, median: mbps, q3: mbps * 1.05 },
+    part: 'sizes',
+    op,
+    library,
+    size,
+    offset: 0,
+    keys: 1,
+    callsPerSample: 1,
+    nsPerCall: [ns * 0.9, ns, ns * 1.1],
+    ns: { q1: ns * 0.95, median: ns, q3: ns * 1.05 },
+    mbps: { q1: mbps * 0.95, median: mbps, q3: mbps * 1.05 },
     ...(checkedBy === undefined ? {} : { checkedBy }),
   };
 }

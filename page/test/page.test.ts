@@ -22,12 +22,37 @@ import { completeReport, environment } from './fixture.js';
 describe('the environment', () => {
   const agents: [string, string, string, string][] = [
     ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', 'Chrome 131.0', 'V8', 'Windows'],
-    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86', 'Edge 131.0', 'V8', 'Windows'],
-    ['Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1', 'Safari 18.1', 'JavaScriptCore', 'iOS 18.1'],
-    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1', 'Chrome (iOS) 131.0', 'JavaScriptCore', 'iOS 17.5'],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86',
+      'Edge 131.0',
+      'V8',
+      'Windows',
+    ],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      'Safari 18.1',
+      'JavaScriptCore',
+      'iOS 18.1',
+    ],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1',
+      'Chrome (iOS) 131.0',
+      'JavaScriptCore',
+      'iOS 17.5',
+    ],
     ['Mozilla/5.0 (Android 14; Mobile; rv:132.0) Gecko/132.0 Firefox/132.0', 'Firefox 132.0', 'SpiderMonkey', 'Android 14'],
-    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15', 'Safari 18.1', 'JavaScriptCore', 'macOS'],
-    ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/60.5 Safari/605.1.15', 'WebKitGTK (Safari-like) 60.5', 'JavaScriptCore', 'Linux'],
+    [
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+      'Safari 18.1',
+      'JavaScriptCore',
+      'macOS',
+    ],
+    [
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/60.5 Safari/605.1.15',
+      'WebKitGTK (Safari-like) 60.5',
+      'JavaScriptCore',
+      'Linux',
+    ],
   ];
   for (const [ua, browser, engine, os] of agents) {
     it(`reads ${browser} on ${os}`, () => {
@@ -37,7 +62,10 @@ describe('the environment', () => {
   }
 
   it('says what a browser without WebAssembly, SIMD, Workers or isolation measures', () => {
-    const text = (env: Parameters<typeof notices>[0]) => notices(env).map((n) => `${n.level}: ${n.text}`).join('\n');
+    const text = (env: Parameters<typeof notices>[0]) =>
+      notices(env)
+        .map((n) => `${n.level}: ${n.text}`)
+        .join('\n');
     assert.deepEqual(notices(environment()), []);
     assert.match(text(environment({ webAssembly: false, simd: false })), /^warn: This browser runs no WebAssembly.*js tier only/);
     assert.match(text(environment({ simd: false })), /^warn: This browser runs WebAssembly without SIMD.*js tier/);
@@ -46,7 +74,7 @@ describe('the environment', () => {
     assert.match(text(environment({ sharedMemory: false })), /^info: This page is cross-origin isolated, but the browser offers no SharedArrayBuffer/);
   });
 
-  it("says which peer did not load, and why fourfold has no simd tier where the browser has SIMD", () => {
+  it('says which peer did not load, and why fourfold has no simd tier where the browser has SIMD', () => {
     const report = completeReport('quick');
     const result = {
       ...report.engines[0]!,
@@ -56,10 +84,13 @@ describe('the environment', () => {
         'coarse clock (100000 ns): sweep stride widened from 127 to 254',
       ],
     };
-    assert.deepEqual(runNotices(result, environment()).map((n) => n.text), [
-      'A peer did not load, so its columns are empty: libsodium-wrappers (libsodium-wrappers: Aborted(CompileError: refused)). secretstream is not timed, as only libsodium checks its bytes.',
-      'A peer did not load, so its columns are empty: hash-wasm (WebAssembly.compile(): refused).',
-    ]);
+    assert.deepEqual(
+      runNotices(result, environment()).map((n) => n.text),
+      [
+        'A peer did not load, so its columns are empty: libsodium-wrappers (libsodium-wrappers: Aborted(CompileError: refused)). secretstream is not timed, as only libsodium checks its bytes.',
+        'A peer did not load, so its columns are empty: hash-wasm (WebAssembly.compile(): refused).',
+      ],
+    );
     const jsOnly = { ...result, warnings: [], libraries: result.libraries.filter((l) => l.name !== 'fourfold' && l.name !== 'webcrypto') };
     const texts = runNotices(jsOnly, environment()).map((n) => n.text);
     assert.match(texts[0]!, /has WebAssembly SIMD, but fourfold could not compile its kernels.*'wasm-unsafe-eval'/);
@@ -78,7 +109,17 @@ describe('the all-cores part', () => {
 
   it('compares plain columns with the allocating function and shared ones with the one writing into an output', () => {
     const points = scalingPoints(completeReport('quick').engines[0]!).filter((p) => p.op === 'chacha20');
-    assert.deepEqual(points.map((p) => [p.threads, p.shared, +p.speedup.toFixed(3)]), [[1, false, 1], [2, false, 2], [4, false, 4], [1, true, 1], [2, true, 2], [4, true, 4]]);
+    assert.deepEqual(
+      points.map((p) => [p.threads, p.shared, +p.speedup.toFixed(3)]),
+      [
+        [1, false, 1],
+        [2, false, 2],
+        [4, false, 4],
+        [1, true, 1],
+        [2, true, 2],
+        [4, true, 4],
+      ],
+    );
   });
 });
 
@@ -93,13 +134,19 @@ describe('joining the thread counts of the all-cores part', () => {
       seconds: 2,
     });
     const joined = joinRuns([run(1, [10, 11]), run(2, [12]), run(4, [13, 14])]);
-    assert.deepEqual(joined.cases.map((c) => [c.library, c.nsPerCall]), [
-      ['fourfold', [10, 11, 12, 13, 14]],
-      [workerColumn(0), pick(workerColumn(0)).nsPerCall],
-      [workerColumn(1), pick(workerColumn(1)).nsPerCall],
-      [workerColumn(3), pick(workerColumn(3)).nsPerCall],
-    ]);
-    assert.deepEqual(joined.libraries.map((l) => l.name), ['fourfold', workerColumn(0), workerColumn(1), workerColumn(3)]);
+    assert.deepEqual(
+      joined.cases.map((c) => [c.library, c.nsPerCall]),
+      [
+        ['fourfold', [10, 11, 12, 13, 14]],
+        [workerColumn(0), pick(workerColumn(0)).nsPerCall],
+        [workerColumn(1), pick(workerColumn(1)).nsPerCall],
+        [workerColumn(3), pick(workerColumn(3)).nsPerCall],
+      ],
+    );
+    assert.deepEqual(
+      joined.libraries.map((l) => l.name),
+      ['fourfold', workerColumn(0), workerColumn(1), workerColumn(3)],
+    );
     assert.equal(joined.seconds, 6);
     const capped = { ...pick('fourfold'), nsPerCall: [], capped: { nsPerCall: 1, how: 'measured' as const, neededMs: 1, capMs: 1 } };
     assert.deepEqual(joinRuns([{ ...run(1, []), cases: [capped] }, run(2, [12])]).cases[0]!.nsPerCall, [12]);
@@ -128,7 +175,13 @@ describe('a shared link', () => {
     const report = completeReport('quick');
     const engine = report.engines[0]!;
     const mipher = engine.cases.findIndex((c) => c.library === 'mipher' && c.size === 1 << 20);
-    const capped = { ...engine.cases[mipher]!, ns: undefined, mbps: undefined, nsPerCall: [], capped: { nsPerCall: 1.23e9, how: 'measured' as const, neededMs: 9000, capMs: 2000 } };
+    const capped = {
+      ...engine.cases[mipher]!,
+      ns: undefined,
+      mbps: undefined,
+      nsPerCall: [],
+      capped: { nsPerCall: 1.23e9, how: 'measured' as const, neededMs: 9000, capMs: 2000 },
+    };
     const cases = engine.cases.map((c, i) => (i === mipher ? capped : c));
     const back = expand((await decodeHash(await encodeHash(summarize({ ...report, engines: [{ ...engine, cases }] }))))!);
     assert.equal(back.engines[0]!.cases.find((c) => c.library === 'mipher' && c.size === 1 << 20)?.capped?.nsPerCall, 1.23e9);
@@ -153,14 +206,41 @@ describe("CI's check of a run", () => {
   it('finds a missing peer, an unchecked fourfold column, a missing point', () => {
     const report = completeReport('quick');
     const engine = report.engines[0]!;
-    const without = (drop: (c: (typeof engine.cases)[number]) => boolean) => ({ ...report, engines: [{ ...engine, cases: engine.cases.filter((c) => !drop(c)) }] });
-    assert.deepEqual(checkResults(without((c) => c.library === 'hash-wasm' && c.size === 64), { mode: 'quick', isolated: true }), ['blake3 64 B: no hash-wasm column']);
-    assert.deepEqual(checkResults(without((c) => c.library === sharedWorkerColumn(3) && c.op === 'blake3'), { mode: 'quick', isolated: true }), [
-      'all cores, blake3, 4 threads, SharedArrayBuffer: no point',
-    ]);
-    const pointless = { ...report, page: { ...report.page!, scaling: { ...report.page!.scaling, points: report.page!.scaling.points!.filter((p) => !(p.op === 'chacha20' && p.threads === 2 && !p.shared)) } } };
+    const without = (drop: (c: (typeof engine.cases)[number]) => boolean) => ({
+      ...report,
+      engines: [{ ...engine, cases: engine.cases.filter((c) => !drop(c)) }],
+    });
+    assert.deepEqual(
+      checkResults(
+        without((c) => c.library === 'hash-wasm' && c.size === 64),
+        { mode: 'quick', isolated: true },
+      ),
+      ['blake3 64 B: no hash-wasm column'],
+    );
+    assert.deepEqual(
+      checkResults(
+        without((c) => c.library === sharedWorkerColumn(3) && c.op === 'blake3'),
+        { mode: 'quick', isolated: true },
+      ),
+      ['all cores, blake3, 4 threads, SharedArrayBuffer: no point'],
+    );
+    const pointless = {
+      ...report,
+      page: {
+        ...report.page!,
+        scaling: { ...report.page!.scaling, points: report.page!.scaling.points!.filter((p) => !(p.op === 'chacha20' && p.threads === 2 && !p.shared)) },
+      },
+    };
     assert.deepEqual(checkResults(pointless, { mode: 'quick', isolated: true }), ['all cores, chacha20, 2 threads: timed, but no speedup from its case']);
-    const unchecked = { ...report, engines: [{ ...engine, cases: engine.cases.map((c) => (c.op === 'poly1305' && c.size === 1024 && c.library === 'fourfold' ? { ...c, checkedBy: undefined } : c)) }] };
+    const unchecked = {
+      ...report,
+      engines: [
+        {
+          ...engine,
+          cases: engine.cases.map((c) => (c.op === 'poly1305' && c.size === 1024 && c.library === 'fourfold' ? { ...c, checkedBy: undefined } : c)),
+        },
+      ],
+    };
     assert.deepEqual(checkResults(unchecked, { mode: 'quick', isolated: true }), ["poly1305 1024 B: fourfold's output was not checked against a peer"]);
   });
 
@@ -171,7 +251,11 @@ describe("CI's check of a run", () => {
       `all cores: expected none without Workers, got ${JSON.stringify(report.page!.scaling)}`,
     ]);
     const problems = checkResults(report, { mode: 'quick', isolated: true, situation: 'no-wasm' });
-    assert.deepEqual(problems.slice(0, 3), ["no notice that fourfold's simd tier could not be used", 'no notice that libsodium did not load', 'no notice that hash-wasm did not load']);
+    assert.deepEqual(problems.slice(0, 3), [
+      "no notice that fourfold's simd tier could not be used",
+      'no notice that libsodium did not load',
+      'no notice that hash-wasm did not load',
+    ]);
     assert.ok(problems.includes('secretstream-push 64 B: timed without libsodium to check it'));
     assert.ok(problems.includes('WebAssembly was refused, yet a column that needs it was timed'));
   });
@@ -180,10 +264,16 @@ describe("CI's check of a run", () => {
     const report = completeReport('quick');
     const engine = report.engines[0]!;
     const cases = engine.cases.filter((c) => c.library !== workerColumn(3) && c.library !== sharedWorkerColumn(3));
-    const fewer = { ...report, engines: [{ ...engine, cases }], page: { ...report.page!, scaling: { ...report.page!.scaling, pool: { workers: 1, ready: 1, jobs: 5, shared: true } } } };
+    const fewer = {
+      ...report,
+      engines: [{ ...engine, cases }],
+      page: { ...report.page!, scaling: { ...report.page!.scaling, pool: { workers: 1, ready: 1, jobs: 5, shared: true } } },
+    };
     assert.deepEqual(checkResults(fewer, { mode: 'quick', isolated: true }), []);
     const none = { ...fewer, page: { ...fewer.page, scaling: { ...fewer.page.scaling, error: 'fourfold/parallel could not start a worker here (blocked)' } } };
-    assert.deepEqual(checkResults(none, { mode: 'quick', isolated: true }), ['all cores: not measured (fourfold/parallel could not start a worker here (blocked))']);
+    assert.deepEqual(checkResults(none, { mode: 'quick', isolated: true }), [
+      'all cores: not measured (fourfold/parallel could not start a worker here (blocked))',
+    ]);
   });
 });
 
@@ -191,8 +281,14 @@ describe('merging results', () => {
   it('makes one row per device, and one report with every device', () => {
     const a = completeReport('quick');
     const b = completeReport('full', environment({ browser: 'Firefox 132.0', engine: 'SpiderMonkey', os: 'Android 14', model: 'Pixel 8', cores: 8 }));
-    const all = devices([{ file: 'a.json', report: a }, { file: 'dir/b.json', report: b }]);
-    assert.deepEqual(all.map((d) => d.label), ['Chrome 131.0 · Linux · 4 cores', 'Firefox 132.0 · Android 14 Pixel 8 · 8 cores']);
+    const all = devices([
+      { file: 'a.json', report: a },
+      { file: 'dir/b.json', report: b },
+    ]);
+    assert.deepEqual(
+      all.map((d) => d.label),
+      ['Chrome 131.0 · Linux · 4 cores', 'Firefox 132.0 · Android 14 Pixel 8 · 8 cores'],
+    );
     const table = mergedMarkdown(all).split('\n');
     assert.match(table[2]!, /^\| Chrome 131\.0 · Linux · 4 cores \| [\d.]+ · 2\.00× \|/);
     assert.match(table[3]!, /\| 8\.00× on 8 \(shared 8\.00×\) \|$/);

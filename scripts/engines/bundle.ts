@@ -71,7 +71,11 @@ function common(target: Target): esbuild.BuildOptions {
     // As React Native's bundler (Metro) resolves packages. Hermes cannot parse import(): one of a
     // bundled file becomes its lazy initialisation, a computed one a promise that rejects when called.
     ...(target === 'shell'
-      ? { mainFields: ['react-native', 'browser', 'module', 'main'], conditions: ['react-native', 'browser', 'import', 'default'], supported: { 'dynamic-import': false } }
+      ? {
+          mainFields: ['react-native', 'browser', 'module', 'main'],
+          conditions: ['react-native', 'browser', 'import', 'default'],
+          supported: { 'dynamic-import': false },
+        }
       : {}),
     absWorkingDir: ROOT,
     logLevel: 'warning',
@@ -120,7 +124,12 @@ export async function bundleEntry(options: { entry: string; target: Target; outf
   const host = join(HARNESS, 'shell-host.ts');
   const r = await esbuild.build({
     ...common('shell'),
-    stdin: { contents: `import run from ${JSON.stringify(options.entry)};\nimport { host } from ${JSON.stringify(host)};\nhost(run);\n`, resolveDir: ROOT, sourcefile: 'shell-entry.js', loader: 'js' },
+    stdin: {
+      contents: `import run from ${JSON.stringify(options.entry)};\nimport { host } from ${JSON.stringify(host)};\nhost(run);\n`,
+      resolveDir: ROOT,
+      sourcefile: 'shell-entry.js',
+      loader: 'js',
+    },
     define: options.define ?? {},
     plugins: [shellStubs],
     write: false,
@@ -131,7 +140,7 @@ export async function bundleEntry(options: { entry: string; target: Target; outf
 }
 
 /**
- * The worker pool's worker (fourfold/parallel, blake3Parallel),
+ * The worker pool's worker (fourfold/parallel),
  * self-contained, at `outfile`. The pool starts `new URL('./worker.js',
  * import.meta.url)` (src/pool/pool.ts), so a bundle with fourfold inside
  * needs this file beside it, named worker.js.
@@ -237,7 +246,8 @@ export async function bundleTestSuite(options: {
   const { target, outdir, files } = options;
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(join(outdir, 'files'), { recursive: true });
-  const define: Record<string, string> = target === 'script' ? {} : { 'process.env.FOURFOLD_TEST_SEED': options.seed ? JSON.stringify(options.seed) : 'undefined' };
+  const define: Record<string, string> =
+    target === 'script' ? {} : { 'process.env.FOURFOLD_TEST_SEED': options.seed ? JSON.stringify(options.seed) : 'undefined' };
   if (target === 'shell') return bundleShellSuite(outdir, files, define);
 
   await esbuild.build({
@@ -258,7 +268,10 @@ export async function bundleTestSuite(options: {
   for (const dir of new Set(filesUnder(join(outdir, 'files'), '.js').map((f) => dirname(f)))) copyFileSync(worker, join(dir, 'worker.js'));
 
   // Each file's own bundle, imported by URL when its turn comes.
-  const list = files.map((f) => `{ file: ${JSON.stringify(f)}, load: () => import(new URL(${JSON.stringify('./' + join('files', f.replace(/\.ts$/, '.js')))}, import.meta.url).href) }`);
+  const list = files.map(
+    (f) =>
+      `{ file: ${JSON.stringify(f)}, load: () => import(new URL(${JSON.stringify('./' + join('files', f.replace(/\.ts$/, '.js')))}, import.meta.url).href) }`,
+  );
   await esbuild.build({
     ...common(target),
     entryPoints: [join(HARNESS, 'suite-entry.ts')],

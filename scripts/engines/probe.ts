@@ -22,6 +22,8 @@ for (const id of ids) {
   if (!engine) throw new Error(`unknown engine '${id}'; known: ${ENGINE_IDS.join(', ')}`);
   const r = await runInEngine(id, { entry: bundles[engine.kind], timeoutMs: 60_000 });
   if (!r.ok) failed++;
-  console.log(`${id.padEnd(13)} ${(r.ms / 1000).toFixed(1).padStart(5)} s  ${r.ok ? JSON.stringify(r.value) : `FAILED: ${r.error}\n  ${r.log.slice(-5).join('\n  ')}`}`);
+  console.log(
+    `${id.padEnd(13)} ${(r.ms / 1000).toFixed(1).padStart(5)} s  ${r.ok ? JSON.stringify(r.value) : `FAILED: ${r.error}\n  ${r.log.slice(-5).join('\n  ')}`}`,
+  );
 }
 process.exit(failed ? 1 : 0);

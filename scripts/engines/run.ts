@@ -81,7 +81,10 @@ export async function runInEngine(id: EngineId, options: RunOptions): Promise<Ru
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<PageOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, error: `timed out after ${timeoutMs} ms${lastProgress ? ` (last progress: ${lastProgress})` : ''}` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ok: false, error: `timed out after ${timeoutMs} ms${lastProgress ? ` (last progress: ${lastProgress})` : ''}` }),
+      timeoutMs,
+    );
   });
   // Resolves once the browser is up. Every driver bounds its own launch (at most about 30 s).
   const opening = BROWSERS[id]!(engine, server.url, (l) => log.push(l));

@@ -10,7 +10,7 @@
  * - Node: every subpath export imports, and require()s (engines claims
  *   Node >= 20.19, where require() of ES modules works), and fourfold/worker
  *   (the pool's worker, for bundlers to build) resolves; `fourfold
- *   --version` and `--help`; blake3Parallel from node_modules gives
+ *   --version` and `--help`; fourfold/parallel's blake3 from node_modules gives
  *   BLAKE3's bytes (against @noble/hashes);
  * - TypeScript 5.0 (the oldest supported), 5.9 and 7.0 (the newest):
  *   `tsc --strict` on fixture/types.ts, which imports every subpath, and
@@ -26,7 +26,7 @@
  *   headless Chromium, awaits ready() in its main chunk, then loads a route
  *   chunk whose two families run their first calls on the js tier and reach
  *   the simd tier without another ready(), hashes a few MiB with
- *   blake3Parallel to BLAKE3's bytes with its Web Workers doing work, and
+ *   fourfold/parallel's blake3 to BLAKE3's bytes with its Web Workers doing work, and
  *   runs the README's browser recipes in a chunk of their own
  *   (file-crypto.js, keys.js, password-file.js, taken from the README): a
  *   File encrypted and decrypted, a changed one refused, a download
@@ -80,7 +80,8 @@ const WARNING = /warn|\(!\)|externaliz|top-level await|critical dependency|node:
  * webpack's performance hints (size advice, not a build problem) are reported, not failed; nor is
  * its closing count ("compiled with 1 warning"): each warning it counts has a WARNING line of its own.
  */
-const SIZE_HINT = /asset size limit|entrypoint size limit|performance recommendations|webpack\.js\.org\/guides\/code-splitting|^\s*(assets?|main|entrypoint)\b.*KiB|compiled with \d+ warnings? in/i;
+const SIZE_HINT =
+  /asset size limit|entrypoint size limit|performance recommendations|webpack\.js\.org\/guides\/code-splitting|^\s*(assets?|main|entrypoint)\b.*KiB|compiled with \d+ warnings? in/i;
 
 interface Check {
   name: string;
@@ -92,14 +93,25 @@ const checks: Check[] = [];
 /** Prints one check: its name, and when it failed, what went wrong (at most 30 lines). */
 function record(name: string, ok: boolean, detail?: string): boolean {
   checks.push({ name, ok, detail });
-  const lines = ok ? [] : (detail?.trim().split('\n').filter((l) => l.trim()) ?? []);
+  const lines = ok
+    ? []
+    : (detail
+        ?.trim()
+        .split('\n')
+        .filter((l) => l.trim()) ?? []);
   const shown = lines.length > 30 ? [...lines.slice(0, 30), `... ${lines.length - 30} more lines`] : lines;
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${shown.length ? `\n     ${shown.join('\n     ')}` : ''}`);
   return ok;
 }
 
 function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env }, maxBuffer: 1 << 26, timeout: 600_000 });
+  return spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+    maxBuffer: 1 << 26,
+    timeout: 600_000,
+  });
 }
 
 const output = (r: SpawnSyncReturns<string>): string => `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
@@ -151,10 +163,16 @@ function checkLinks(tarball: string, dir: string): void {
   const r = sh('tar', ['-xzf', tarball, '-C', unpacked], dir);
   if (r.status !== 0) return void record('the tarball unpacks', false, output(r));
   const root = join(unpacked, 'package');
-  const files = (readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[]).filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'));
+  const files = (readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'));
   const markdown = files.filter((f) => f.endsWith('.md'));
   const broken = brokenLinks(files, (path) => readFileSync(join(root, path), 'utf8'));
-  record(`the tarball's Markdown (${markdown.join(', ')}): every relative link resolves inside it`, broken.length === 0 && markdown.includes('README.md'), broken.join('\n'));
+  record(
+    `the tarball's Markdown (${markdown.join(', ')}): every relative link resolves inside it`,
+    broken.length === 0 && markdown.includes('README.md'),
+    broken.join('\n'),
+  );
 }
 
 // ------------------------------------------------------------------ the fresh project
@@ -169,10 +187,24 @@ function copyFixture(dir: string): void {
   mkdirSync(join(dir, 'vite-app'), { recursive: true });
   mkdirSync(join(dir, 'cjs'), { recursive: true });
   const copies: [string, string][] = [
-    ['package.json', 'package.json'], ['tsconfig.json', 'tsconfig.json'], ['types.ts', 'types.ts'], ['platform.ts', 'platform.ts'], ['input.js', 'input.js'], ['node-smoke.js', 'node-smoke.js'],
-    ['cjs/package.json', 'cjs/package.json'], ['cjs/tsconfig.json', 'cjs/tsconfig.json'], ['cjs/main.ts', 'cjs/main.ts'],
-    ['index.html', 'vite-app/index.html'], ['app.js', 'vite-app/main.js'], ['route.js', 'vite-app/route.js'], ['recipes.js', 'vite-app/recipes.js'], ['input.js', 'vite-app/input.js'],
-    ['app.js', 'webpack-app/src/index.js'], ['route.js', 'webpack-app/src/route.js'], ['recipes.js', 'webpack-app/src/recipes.js'], ['input.js', 'webpack-app/src/input.js'],
+    ['package.json', 'package.json'],
+    ['tsconfig.json', 'tsconfig.json'],
+    ['types.ts', 'types.ts'],
+    ['platform.ts', 'platform.ts'],
+    ['input.js', 'input.js'],
+    ['node-smoke.js', 'node-smoke.js'],
+    ['cjs/package.json', 'cjs/package.json'],
+    ['cjs/tsconfig.json', 'cjs/tsconfig.json'],
+    ['cjs/main.ts', 'cjs/main.ts'],
+    ['index.html', 'vite-app/index.html'],
+    ['app.js', 'vite-app/main.js'],
+    ['route.js', 'vite-app/route.js'],
+    ['recipes.js', 'vite-app/recipes.js'],
+    ['input.js', 'vite-app/input.js'],
+    ['app.js', 'webpack-app/src/index.js'],
+    ['route.js', 'webpack-app/src/route.js'],
+    ['recipes.js', 'webpack-app/src/recipes.js'],
+    ['input.js', 'webpack-app/src/input.js'],
   ];
   for (const [from, to] of copies) copyFileSync(join(FIXTURE, from), join(dir, to));
   const modules = new Map(codeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).flatMap((b) => (b.name ? [[b.name, b.code] as const] : [])));
@@ -197,10 +229,22 @@ function checkNode(dir: string): void {
   const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
   for (const subpath of subpaths) {
     const id = specifier(subpath);
-    const esm = sh(node, ['--input-type=module', '-e', `const m = await import('${id}'); if (Object.keys(m).length === 0) throw new Error('no exports'); console.log(Object.keys(m).sort().join(','))`], dir);
+    const esm = sh(
+      node,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import('${id}'); if (Object.keys(m).length === 0) throw new Error('no exports'); console.log(Object.keys(m).sort().join(','))`,
+      ],
+      dir,
+    );
     const cjs = sh(node, ['-e', `const m = require('${id}'); console.log(Object.keys(m).sort().join(','))`], dir);
     const same = esm.status === 0 && cjs.status === 0 && esm.stdout === cjs.stdout;
-    record(`Node ${process.version}: import('${id}') and require('${id}') give the same exports`, same, same ? '' : `import: ${output(esm)}\nrequire: ${output(cjs)}`);
+    record(
+      `Node ${process.version}: import('${id}') and require('${id}') give the same exports`,
+      same,
+      same ? '' : `import: ${output(esm)}\nrequire: ${output(cjs)}`,
+    );
   }
   for (const entry of entries) {
     const id = specifier(entry);
@@ -211,12 +255,17 @@ function checkNode(dir: string): void {
   }
   const json = sh(node, ['-e', `console.log(require('fourfold/package.json').version)`], dir);
   record(`require('fourfold/package.json')`, json.stdout.trim() === pkg.version, output(json));
-  if (major < 20 || (major === 20 && minor < 19)) record(`Node ${process.version} is older than engines' 20.19: require() of the package is not checked here`, false);
+  if (major < 20 || (major === 20 && minor < 19))
+    record(`Node ${process.version} is older than engines' 20.19: require() of the package is not checked here`, false);
 
   const bin = join(dir, 'node_modules/.bin/fourfold');
   const version = sh(bin, ['--version'], dir);
   const help = sh(bin, ['--help'], dir);
-  record('fourfold --version and --help (the installed bin)', version.status === 0 && version.stdout === `fourfold ${pkg.version}\n` && help.status === 0 && /^Usage: fourfold /.test(help.stdout), `${output(version)}\n${output(help)}`);
+  record(
+    'fourfold --version and --help (the installed bin)',
+    version.status === 0 && version.stdout === `fourfold ${pkg.version}\n` && help.status === 0 && /^Usage: fourfold /.test(help.stdout),
+    `${output(version)}\n${output(help)}`,
+  );
 
   const smoke = sh(node, ['node-smoke.js'], dir);
   const expected = hex(nobleBlake3(input(6 << 20)));
@@ -227,7 +276,7 @@ function checkNode(dir: string): void {
     // reported below with the output
   }
   record(
-    `Node: blake3Parallel (workers from node_modules) and blake3 of 6 MiB give @noble/hashes' bytes (tier ${got.tier ?? '?'})`,
+    `Node: fourfold/parallel's blake3 (workers from node_modules) and blake3 of 6 MiB give @noble/hashes' bytes (tier ${got.tier ?? '?'})`,
     smoke.status === 0 && got.parallel === expected && got.sequential === expected,
     smoke.status === 0 ? `expected ${expected}\ngot ${JSON.stringify(got)}` : output(smoke),
   );
@@ -249,7 +298,11 @@ function checkTypes(dir: string): void {
       const config = `tsconfig.${moduleResolution}.json`;
       writeFileSync(join(dir, config), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module, moduleResolution } }, null, 2));
       const r = sh(process.execPath, [tsc, '-p', config], dir);
-      record(`TypeScript ${version} (${actual}): tsc --strict on types.ts and platform.ts, moduleResolution ${moduleResolution} (module ${module})`, r.status === 0 && actual.includes(version), output(r));
+      record(
+        `TypeScript ${version} (${actual}): tsc --strict on types.ts and platform.ts, moduleResolution ${moduleResolution} (module ${module})`,
+        r.status === 0 && actual.includes(version),
+        output(r),
+      );
     }
   }
 }
@@ -272,7 +325,11 @@ function checkCommonJs(dir: string): void {
     const key = new Uint8Array(32).fill(7);
     const sealed = hex(nobleXchacha(key, new Uint8Array(24).fill(9)).encrypt(new TextEncoder().encode('abc')));
     const ok = run.status === 0 && got.abc === ABC && got.sealed === sealed && got.checks?.length === 7 && got.checks.every((c) => c);
-    record(`  Node ${process.version} runs it: require() of the package gives @noble's bytes`, ok, ok ? '' : `${output(run)}\nexpected abc ${ABC}, sealed ${sealed}`);
+    record(
+      `  Node ${process.version} runs it: require() of the package gives @noble's bytes`,
+      ok,
+      ok ? '' : `${output(run)}\nexpected abc ${ABC}, sealed ${sealed}`,
+    );
   }
 }
 
@@ -311,9 +368,11 @@ function build(name: string, command: string[], cwd: string): boolean {
   writeFileSync(join(cwd, 'build.log'), all);
   const warnings = all.split('\n').filter((l) => WARNING.test(l) && !SIZE_HINT.test(l));
   const ok = r.status === 0 && warnings.length === 0;
-  const hints = SIZE_HINT.test(all) ? ' (and webpack\'s size hints)' : '';
+  const hints = SIZE_HINT.test(all) ? " (and webpack's size hints)" : '';
   return record(
-    ok ? `${name}: builds with no warnings${hints}` : `${name}: ${r.status === 0 ? `builds, with ${warnings.length} warning lines` : `fails (exit code ${r.status})`}`,
+    ok
+      ? `${name}: builds with no warnings${hints}`
+      : `${name}: ${r.status === 0 ? `builds, with ${warnings.length} warning lines` : `fails (exit code ${r.status})`}`,
     ok,
     ok ? '' : `${problems(all).join('\n')}\n(full output: ${join(cwd, 'build.log')})`,
   );
@@ -338,7 +397,7 @@ async function openBuilt(name: string, dir: string, page: string): Promise<void>
     await server.close();
   }
   const where = `${name} page in Chromium`;
-  if (!outcome.ok) return void record(`${where}: blake3Parallel ran`, false, `${outcome.error}\n${log.join('\n')}`);
+  if (!outcome.ok) return void record(`${where}: fourfold/parallel's blake3 ran`, false, `${outcome.error}\n${log.join('\n')}`);
   const r = outcome.value as PageReport;
   const expected = hex(nobleBlake3(input(r.bytes)));
   const families = ['blake3', 'xchacha20poly1305'];
@@ -351,7 +410,7 @@ async function openBuilt(name: string, dir: string, page: string): Promise<void>
   );
   record(`${where}: blake3('abc') is the BLAKE3 test vector`, r.abc === ABC, r.abc);
   record(
-    `${where}: blake3Parallel (twice) and blake3 of ${r.bytes / (1 << 20)} MiB give @noble/hashes' bytes`,
+    `${where}: fourfold/parallel's blake3 (twice) and blake3 of ${r.bytes / (1 << 20)} MiB give @noble/hashes' bytes`,
     r.parallel.every((p) => p === expected) && r.sequential === expected,
     `expected ${expected}\nparallel ${r.parallel.join(', ')}\nsequential ${r.sequential}`,
   );
@@ -359,7 +418,12 @@ async function openBuilt(name: string, dir: string, page: string): Promise<void>
   const streamed = 24 + c.bytes + 17 * (Math.floor(c.bytes / 65536) + 1);
   record(
     `${where}: the README's file recipes: a File encrypted (${c.encryptedBytes} bytes) and decrypted, a changed one refused (${c.refused}), a download offered, a file under a password`,
-    c.encryptedBytes === streamed && c.roundTrip && c.refused === 'AuthenticationError' && c.downloaded === 'data.bin.enc' && c.password && c.wrongPassword === 'AuthenticationError',
+    c.encryptedBytes === streamed &&
+      c.roundTrip &&
+      c.refused === 'AuthenticationError' &&
+      c.downloaded === 'data.bin.enc' &&
+      c.password &&
+      c.wrongPassword === 'AuthenticationError',
     JSON.stringify(c),
   );
   record(
@@ -400,7 +464,9 @@ async function main(): Promise<number> {
   else record(`Chromium (${ENGINES.chromium.binary}) is not installed: run npm run engines:install`, false);
 
   const failed = checks.filter((c) => !c.ok);
-  console.log(`\n# ${checks.length - failed.length}/${checks.length} package checks passed${failed.length ? `; failed: ${failed.map((c) => c.name).join('; ')}` : ''}`);
+  console.log(
+    `\n# ${checks.length - failed.length}/${checks.length} package checks passed${failed.length ? `; failed: ${failed.map((c) => c.name).join('; ')}` : ''}`,
+  );
   if (values.keep || failed.length) console.log(`# kept ${project}; run again in it with --project=${dir}`);
   else rmSync(dir, { recursive: true, force: true });
   return failed.length ? 1 : 0;

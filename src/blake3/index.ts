@@ -5,12 +5,11 @@
  */
 import type { TreeState } from './engine.js';
 import { ROOT_BYTES } from './layout.js';
-import { byteLength, DEFAULT_LENGTH, engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
+import { DEFAULT_LENGTH, engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
 import * as check from '../runtime/assert.js';
 import { zeroize, type Bytes } from '../runtime/bytes.js';
 
 export type { Blake3Opts } from './mode.js';
-export { blake3Parallel, type Blake3ParallelOpts } from './parallel.js';
 
 const CHUNK = 1024;
 /**
@@ -174,7 +173,7 @@ export class Blake3 {
 
   /** The next `bytes` bytes of the output stream (successive calls continue it), in a new array. */
   xof(bytes: number): Bytes {
-    return this.xofInto(check.allocate(byteLength(bytes, 'bytes'), 'bytes'));
+    return this.xofInto(check.allocate(check.count(bytes, 'bytes'), 'bytes'));
   }
 
   /**
@@ -243,7 +242,8 @@ export class Blake3 {
  * BLAKE3 of `data`: 32 bytes, or `dkLen` (any length: the output is a
  * stream); with `key`, a MAC (keyed_hash); with `context`, a key derived
  * from `data` as key material (derive_key). `blake3.create(opts)` is the
- * incremental form; blake3Parallel the same bytes on several threads.
+ * incremental form; fourfold/parallel's blake3 gives the same bytes on
+ * several threads.
  *
  * @example
  * ```ts

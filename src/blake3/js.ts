@@ -21,22 +21,22 @@ const IV0 = IV[0] | 0, IV1 = IV[1] | 0, IV2 = IV[2] | 0, IV3 = IV[3] | 0;
 const TWO32 = 0x100000000;
 
 /**
- * One compression: chaining value cv[co..co+8), message m[mo..mo+16), the
+ * One compression: chaining value chain[co..co+8), message m[mo..mo+16), the
  * 64-bit counter (lo, hi), the block length and flags. Writes the next
  * chaining value to out[oo..oo+8), or with `full` the 16-word output block
  * to out[oo..oo+16). Everything is read before anything is written, so out
- * may be cv or m.
+ * may be chain or m.
  */
 function compress(
-  cv: Uint32Array, co: number, m: Uint32Array, mo: number, lo: number, hi: number,
+  chain: Uint32Array, co: number, m: Uint32Array, mo: number, lo: number, hi: number,
   length: number, flags: number, out: Uint32Array, oo: number, full: boolean,
 ): void {
   const m0 = m[mo] | 0, m1 = m[mo + 1] | 0, m2 = m[mo + 2] | 0, m3 = m[mo + 3] | 0;
   const m4 = m[mo + 4] | 0, m5 = m[mo + 5] | 0, m6 = m[mo + 6] | 0, m7 = m[mo + 7] | 0;
   const m8 = m[mo + 8] | 0, m9 = m[mo + 9] | 0, m10 = m[mo + 10] | 0, m11 = m[mo + 11] | 0;
   const m12 = m[mo + 12] | 0, m13 = m[mo + 13] | 0, m14 = m[mo + 14] | 0, m15 = m[mo + 15] | 0;
-  const h0 = cv[co] | 0, h1 = cv[co + 1] | 0, h2 = cv[co + 2] | 0, h3 = cv[co + 3] | 0;
-  const h4 = cv[co + 4] | 0, h5 = cv[co + 5] | 0, h6 = cv[co + 6] | 0, h7 = cv[co + 7] | 0;
+  const h0 = chain[co] | 0, h1 = chain[co + 1] | 0, h2 = chain[co + 2] | 0, h3 = chain[co + 3] | 0;
+  const h4 = chain[co + 4] | 0, h5 = chain[co + 5] | 0, h6 = chain[co + 6] | 0, h7 = chain[co + 7] | 0;
   let v0 = h0, v1 = h1, v2 = h2, v3 = h3, v4 = h4, v5 = h5, v6 = h6, v7 = h7;
   let v8 = IV0, v9 = IV1, v10 = IV2, v11 = IV3, v12 = lo | 0, v13 = hi | 0, v14 = length | 0, v15 = flags | 0;
   // G(a, b, c, d, x, y): a += b + x; d = (d ^ a) >>> 16; c += d; b = (b ^ c) >>> 12;

@@ -28,7 +28,32 @@
 import * as L from './layout.js';
 import { type Arith, COLUMNS, DIAGONALS, counterLanes, scalarArith, vectorArith } from '../wasm/arx.js';
 import {
-  type ByteRotation, type Expr, call, callVariant, declare, doWhile, func, get, i32, i32x4, i64, ifElse, ifThen, interleave, memoryCopy, memoryFill, module, regs, ret, set, setAll, transpose4, v128, variantFunctions, variantGlobal, whileLoop,
+  type ByteRotation,
+  type Expr,
+  call,
+  callVariant,
+  declare,
+  doWhile,
+  func,
+  get,
+  i32,
+  i32x4,
+  i64,
+  ifElse,
+  ifThen,
+  interleave,
+  memoryCopy,
+  memoryFill,
+  module,
+  regs,
+  ret,
+  set,
+  setAll,
+  transpose4,
+  v128,
+  variantFunctions,
+  variantGlobal,
+  whileLoop,
 } from '../wasm/wat.js';
 
 /** BLAKE3 rotates right (§2.2: >>> 16, 12, 8, 7); a right rotation by n is a left rotation by 32 - n. */
@@ -68,7 +93,10 @@ const oneAfterAnother: Order = (gs) => gs.flat();
 function rounds(m: Arith, v: string[], msg: (word: number) => Expr, order: Order): Expr[] {
   const code: Expr[] = [];
   for (const s of L.SCHEDULE) {
-    for (const [half, quads] of [[0, COLUMNS], [8, DIAGONALS]] as const) {
+    for (const [half, quads] of [
+      [0, COLUMNS],
+      [8, DIAGONALS],
+    ] as const) {
       code.push(...order(quads.map((q, i) => g(m, v, q, msg(s[half + 2 * i]), msg(s[half + 2 * i + 1])))));
     }
   }
@@ -87,7 +115,12 @@ const word = (addr: number): Expr => i32.load(i32.const(addr));
  */
 function loadMessage(mv: string[], t: string[], lanes: Expr[]): Expr[] {
   return [0, 1, 2, 3].flatMap((q) =>
-    transpose4(mv.slice(4 * q, 4 * q + 4), t, lanes.map((lane) => v128.load(lane, 16 * q))));
+    transpose4(
+      mv.slice(4 * q, 4 * q + 4),
+      t,
+      lanes.map((lane) => v128.load(lane, 16 * q)),
+    ),
+  );
 }
 
 /** Chaining values h0..h7 (lane i = word w of CV i) stored as four 32-byte CVs at `out`, transposed in registers. */
@@ -96,17 +129,16 @@ function storeCvs(h: string[], t: string[], out: Expr): Expr[] {
   for (const half of [0, 1]) {
     const rows = h.slice(4 * half, 4 * half + 4);
     code.push(...transpose4(rows, t, rows.map(get)));
-    rows.forEach((r, lane) => code.push(v128.store(out, get(r), 32 * lane + 16 * half)));
+    rows.forEach((r, lane) => {
+      code.push(v128.store(out, get(r), 32 * lane + 16 * half));
+    });
   }
   return code;
 }
 
 /** State words 8..15 of a compression: the IV, the counter lanes, the block length and the flags. */
 function lowerState(v: string[], lo: Expr, hi: Expr, length: Expr, flags: Expr): Expr[] {
-  return [
-    ...[0, 1, 2, 3].map((i) => set(v[8 + i], splatConst(L.IV[i]))),
-    set(v[12], lo), set(v[13], hi), set(v[14], length), set(v[15], flags),
-  ];
+  return [...[0, 1, 2, 3].map((i) => set(v[8 + i], splatConst(L.IV[i]))), set(v[12], lo), set(v[13], hi), set(v[14], length), set(v[15], flags)];
 }
 
 /** Counter lanes t + 0..3 (low words into `lo`, high words into `hi`) for the 64-bit counter t in the i64 local `ctr`. */
@@ -134,12 +166,24 @@ const counters = (lo: string, hi: string, ctr: string): Expr[] =>
  * as vectors, BLAKE3 ran 4-5% slower: docs/performance.md#code-size).
  */
 function block4(variant: ByteRotation): string {
-  const h = regs('h', 8), v = regs('v', 16), mv = regs('m', 16), t = regs('t', 4);
+  const h = regs('h', 8),
+    v = regs('v', 16),
+    mv = regs('m', 16),
+    t = regs('t', 4);
   const m = vectorArith(variant);
   const lane = (i: number): Expr => (i === 0 ? get('ptr') : get(`p${i}`));
   return func({
     name: `block4_${variant}`,
-    params: [['ptr', 'i32'], ['stride', 'i32'], ...h.map((n): [string, 'v128'] => [n, 'v128']), ['lo', 'v128'], ['hi', 'v128'], ['length', 'i32'], ['flags', 'i32'], ['upper', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['stride', 'i32'],
+      ...h.map((n): [string, 'v128'] => [n, 'v128']),
+      ['lo', 'v128'],
+      ['hi', 'v128'],
+      ['length', 'i32'],
+      ['flags', 'i32'],
+      ['upper', 'i32'],
+    ],
     result: h.map(() => 'v128' as const),
     locals: { ...declare([...v, ...mv, ...t], 'v128'), p1: 'i32', p2: 'i32', p3: 'i32' },
     body: [
@@ -150,7 +194,10 @@ function block4(variant: ByteRotation): string {
       ...h.map((n, i) => set(v[i], get(n))),
       ...lowerState(v, get('lo'), get('hi'), i32x4.splat(get('length')), i32x4.splat(get('flags'))),
       ...rounds(m, v, (j) => get(mv[j]), interleave),
-      ifThen(get('upper'), h.map((n, i) => v128.store(get('upper'), v128.xor(get(v[i + 8]), get(n)), 16 * i))),
+      ifThen(
+        get('upper'),
+        h.map((n, i) => v128.store(get('upper'), v128.xor(get(v[i + 8]), get(n)), 16 * i)),
+      ),
       ...h.map((_, i) => v128.xor(get(v[i]), get(v[i + 8]))),
     ],
   });
@@ -170,21 +217,39 @@ const callBlock4 = (variant: ByteRotation, h: string[], args: Expr[]): Expr => s
  * inlining it back (blake3NoInline).
  */
 function chunks4(variant: ByteRotation): string {
-  const h = regs('h', 8), t = regs('t', 4);
+  const h = regs('h', 8),
+    t = regs('t', 4);
   return func({
     name: `chunks4_${variant}`,
-    params: [['ptr', 'i32'], ['ctr', 'i64'], ['out', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['ctr', 'i64'],
+      ['out', 'i32'],
+    ],
     locals: { ...declare([...h, ...t, 'lo', 'hi'], 'v128'), b: 'i32', mode: 'i32' },
     body: [
       ...h.map((n, i) => set(n, v128.splat32(i32.const(L.KEY), 4 * i))),
       ...counters('lo', 'hi', 'ctr'),
       set('mode', word(L.FLAGS)),
       set('b', i32.const(0)),
-      doWhile('block', [
-        callBlock4(variant, h, [get('ptr'), i32.const(1024), ...h.map(get), get('lo'), get('hi'), i32.const(64), blockFlags(get('mode'), get('b')), i32.const(0)]),
-        set('ptr', i32.add(get('ptr'), i32.const(64))),
-        set('b', i32.add(get('b'), i32.const(1))),
-      ], i32.ltU(get('b'), i32.const(16))),
+      doWhile(
+        'block',
+        [
+          callBlock4(variant, h, [
+            get('ptr'),
+            i32.const(1024),
+            ...h.map(get),
+            get('lo'),
+            get('hi'),
+            i32.const(64),
+            blockFlags(get('mode'), get('b')),
+            i32.const(0),
+          ]),
+          set('ptr', i32.add(get('ptr'), i32.const(64))),
+          set('b', i32.add(get('b'), i32.const(1))),
+        ],
+        i32.ltU(get('b'), i32.const(16)),
+      ),
       ...storeCvs(h, t, get('out')),
     ],
   });
@@ -195,15 +260,25 @@ export const blake3NoInline = 'block4_*';
 
 /** parents4(ptr, out): four parent chaining values from the eight CVs (four pairs) at ptr, to out (it may be ptr). */
 function parents4(variant: ByteRotation): string {
-  const h = regs('h', 8), t = regs('t', 4);
+  const h = regs('h', 8),
+    t = regs('t', 4);
   return func({
     name: 'parents4',
-    params: [['ptr', 'i32'], ['out', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['out', 'i32'],
+    ],
     locals: declare([...h, ...t], 'v128'),
     body: [
       callBlock4(variant, h, [
-        get('ptr'), i32.const(64), ...h.map((_, i) => v128.splat32(i32.const(L.KEY), 4 * i)),
-        splatConst(0), splatConst(0), i32.const(64), i32.or(word(L.FLAGS), i32.const(L.PARENT)), i32.const(0),
+        get('ptr'),
+        i32.const(64),
+        ...h.map((_, i) => v128.splat32(i32.const(L.KEY), 4 * i)),
+        splatConst(0),
+        splatConst(0),
+        i32.const(64),
+        i32.or(word(L.FLAGS), i32.const(L.PARENT)),
+        i32.const(0),
       ]),
       ...storeCvs(h, t, get('out')),
     ],
@@ -212,12 +287,15 @@ function parents4(variant: ByteRotation): string {
 
 /** output4(ptr): root output blocks OUTPUT .. OUTPUT + 3 (256 bytes) to ptr; OUTPUT is not advanced. */
 function output4(variant: ByteRotation): string {
-  const o = regs('o', 16), t = regs('t', 4);
+  const o = regs('o', 16),
+    t = regs('t', 4);
   const code: Expr[] = [];
   for (let group = 0; group < 4; group++) {
     const rows = o.slice(4 * group, 4 * group + 4);
     code.push(...transpose4(rows, t, rows.map(get)));
-    rows.forEach((r, lane) => code.push(v128.store(get('ptr'), get(r), 64 * lane + 16 * group)));
+    rows.forEach((r, lane) => {
+      code.push(v128.store(get('ptr'), get(r), 64 * lane + 16 * group));
+    });
   }
   return func({
     name: 'output4',
@@ -228,8 +306,16 @@ function output4(variant: ByteRotation): string {
       ...counters('lo', 'hi', 'ctr'),
       // Lane i: output block OUTPUT + i, the root's block in every lane (stride 0). The upper
       // halves go to the output's second half first, and are read back before any store.
-      callBlock4(variant, o.slice(0, 8), [i32.const(L.ROOT_BLOCK), i32.const(0), ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => v128.splat32(i32.const(L.ROOT_CV), 4 * i)),
-        get('lo'), get('hi'), word(L.ROOT_LENGTH), word(L.ROOT_FLAGS), i32.add(get('ptr'), i32.const(128))]),
+      callBlock4(variant, o.slice(0, 8), [
+        i32.const(L.ROOT_BLOCK),
+        i32.const(0),
+        ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => v128.splat32(i32.const(L.ROOT_CV), 4 * i)),
+        get('lo'),
+        get('hi'),
+        word(L.ROOT_LENGTH),
+        word(L.ROOT_FLAGS),
+        i32.add(get('ptr'), i32.const(128)),
+      ]),
       ...o.slice(8).map((n, i) => set(n, v128.load(get('ptr'), 128 + 16 * i))),
       ...code,
     ],
@@ -243,17 +329,28 @@ function output4(variant: ByteRotation): string {
  * cv or msg.
  */
 function compress(): string {
-  const v = regs('v', 16), mw = regs('w', 16);
+  const v = regs('v', 16),
+    mw = regs('w', 16);
   return func({
     name: 'compress',
-    params: [['cv', 'i32'], ['msg', 'i32'], ['ctr', 'i64'], ['length', 'i32'], ['flags', 'i32'], ['out', 'i32'], ['full', 'i32']],
+    params: [
+      ['cv', 'i32'],
+      ['msg', 'i32'],
+      ['ctr', 'i64'],
+      ['length', 'i32'],
+      ['flags', 'i32'],
+      ['out', 'i32'],
+      ['full', 'i32'],
+    ],
     locals: declare([...v, ...mw], 'i32'),
     body: [
       ...mw.map((n, j) => set(n, i32.load(get('msg'), 4 * j))),
       ...v.slice(0, 8).map((n, i) => set(n, i32.load(get('cv'), 4 * i))),
       ...[0, 1, 2, 3].map((i) => set(v[8 + i], i32.const(L.IV[i]))),
-      set(v[12], i32.wrap(get('ctr'))), set(v[13], i32.wrap(i64.shr(get('ctr'), 32))),
-      set(v[14], get('length')), set(v[15], get('flags')),
+      set(v[12], i32.wrap(get('ctr'))),
+      set(v[13], i32.wrap(i64.shr(get('ctr'), 32))),
+      set(v[14], get('length')),
+      set(v[15], get('flags')),
       ...rounds(scalarArith, v, (j) => get(mw[j]), oneAfterAnother),
       ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => set(v[i], i32.xor(get(v[i]), get(v[i + 8])))),
       ifThen(get('full'), [
@@ -273,16 +370,23 @@ const modeFlags = (): Expr => word(L.FLAGS);
 function chunk1(): string {
   return func({
     name: 'chunk1',
-    params: [['ptr', 'i32'], ['ctr', 'i64'], ['out', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['ctr', 'i64'],
+      ['out', 'i32'],
+    ],
     locals: { b: 'i32' },
     body: [
       memoryCopy(get('out'), i32.const(L.KEY), i32.const(32)),
       set('b', i32.const(0)),
-      doWhile('block', [
-        callCompress(get('out'), i32.add(get('ptr'), i32.shl(get('b'), 6)), get('ctr'), i32.const(64),
-          blockFlags(modeFlags(), get('b')), get('out')),
-        set('b', i32.add(get('b'), i32.const(1))),
-      ], i32.ltU(get('b'), i32.const(16))),
+      doWhile(
+        'block',
+        [
+          callCompress(get('out'), i32.add(get('ptr'), i32.shl(get('b'), 6)), get('ctr'), i32.const(64), blockFlags(modeFlags(), get('b')), get('out')),
+          set('b', i32.add(get('b'), i32.const(1))),
+        ],
+        i32.ltU(get('b'), i32.const(16)),
+      ),
     ],
   });
 }
@@ -301,16 +405,27 @@ const callParent = (left: Expr, out: Expr): Expr =>
 function chunkCvs(): string {
   return func({
     name: 'chunk_cvs',
-    params: [['ptr', 'i32'], ['n', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['n', 'i32'],
+    ],
     locals: { i: 'i32', ctr: 'i64' },
     body: [
       set('ctr', i64.load(i32.const(L.COUNTER))),
       ifThen(i32.eq(get('n'), i32.const(1)), [call('chunk1', get('ptr'), get('ctr'), i32.const(L.CVS)), ret()]),
       set('i', i32.const(0)),
-      doWhile('chunks', [
-        callVariant(blake3Variants, 'chunks4', [i32.add(get('ptr'), i32.shl(get('i'), 10)), i64.add(get('ctr'), i64.extend(get('i'))), i32.add(i32.const(L.CVS), i32.shl(get('i'), 5))]),
-        set('i', i32.add(get('i'), i32.const(4))),
-      ], i32.ltU(get('i'), get('n'))),
+      doWhile(
+        'chunks',
+        [
+          callVariant(blake3Variants, 'chunks4', [
+            i32.add(get('ptr'), i32.shl(get('i'), 10)),
+            i64.add(get('ctr'), i64.extend(get('i'))),
+            i32.add(i32.const(L.CVS), i32.shl(get('i'), 5)),
+          ]),
+          set('i', i32.add(get('i'), i32.const(4))),
+        ],
+        i32.ltU(get('i'), get('n')),
+      ),
     ],
   });
 }
@@ -325,7 +440,10 @@ function merge(): string {
   const cvs = (entry: Expr) => i32.add(i32.const(L.CVS), i32.shl(entry, 5));
   return func({
     name: 'merge',
-    params: [['at', 'i32'], ['s', 'i32']],
+    params: [
+      ['at', 'i32'],
+      ['s', 'i32'],
+    ],
     locals: { j: 'i32' },
     body: [
       whileLoop('level', i32.gtU(get('s'), i32.const(1)), [
@@ -377,11 +495,7 @@ function pushCv(): string {
     exported: true,
     params: [['ptr', 'i32']],
     locals: { target: 'i32' },
-    body: [
-      ...mergePending('target'),
-      memoryCopy(stackEntry(depth()), get('ptr'), i32.const(32)),
-      setDepth(i32.add(depth(), i32.const(1))),
-    ],
+    body: [...mergePending('target'), memoryCopy(stackEntry(depth()), get('ptr'), i32.const(32)), setDepth(i32.add(depth(), i32.const(1)))],
   });
 }
 
@@ -404,9 +518,7 @@ function absorbCvs(): string {
         // ... and that the position allows: at most its lowest set bit (none at the start).
         set('low', i64.sub(get('ctr'), i64.load(i32.const(L.BASE)))),
         set('low', i64.and(get('low'), i64.sub(i64.const(0), get('low')))),
-        ifThen(i32.and(i64.ne(get('low'), i64.const(0)), i64.ltU(get('low'), i64.extend(get('s')))), [
-          set('s', i32.wrap(get('low'))),
-        ]),
+        ifThen(i32.and(i64.ne(get('low'), i64.const(0)), i64.ltU(get('low'), i64.extend(get('s')))), [set('s', i32.wrap(get('low')))]),
         call('merge', get('at'), get('s')),
         call('push_cv', i32.add(i32.const(L.CVS), i32.shl(get('at'), 5))),
         i64.store(i32.const(L.COUNTER), i64.add(get('ctr'), i64.extend(get('s')))),
@@ -425,13 +537,11 @@ function update(): string {
   return func({
     name: 'update',
     exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32']],
-    body: [
-      ifThen(get('len'), [
-        call('chunk_cvs', get('ptr'), i32.shr(get('len'), 10)),
-        call('absorb_cvs', i32.shr(get('len'), 10)),
-      ]),
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
     ],
+    body: [ifThen(get('len'), [call('chunk_cvs', get('ptr'), i32.shr(get('len'), 10)), call('absorb_cvs', i32.shr(get('len'), 10))])],
   });
 }
 
@@ -474,7 +584,10 @@ function finish(): string {
   return func({
     name: 'finish',
     exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+    ],
     locals: { b: 'i32', last: 'i32', rest: 'i32', ctr: 'i64' },
     body: [
       set('ctr', i64.load(i32.const(L.COUNTER))),
@@ -483,8 +596,14 @@ function finish(): string {
       set('last', i32.shr(i32.sub(i32.add(get('len'), i32.eqz(get('len'))), i32.const(1)), 6)),
       set('b', i32.const(0)),
       whileLoop('block', i32.ltU(get('b'), get('last')), [
-        callCompress(i32.const(L.ROOT_CV), i32.add(get('ptr'), i32.shl(get('b'), 6)), get('ctr'), i32.const(64),
-          i32.or(modeFlags(), i32.eqz(get('b'))), i32.const(L.ROOT_CV)),
+        callCompress(
+          i32.const(L.ROOT_CV),
+          i32.add(get('ptr'), i32.shl(get('b'), 6)),
+          get('ctr'),
+          i32.const(64),
+          i32.or(modeFlags(), i32.eqz(get('b'))),
+          i32.const(L.ROOT_CV),
+        ),
         set('b', i32.add(get('b'), i32.const(1))),
       ]),
       set('rest', i32.sub(get('len'), i32.shl(get('last'), 6))),
@@ -492,12 +611,14 @@ function finish(): string {
       memoryCopy(i32.const(L.ROOT_BLOCK), i32.add(get('ptr'), i32.shl(get('last'), 6)), get('rest')),
       i32.store(i32.const(L.ROOT_LENGTH), get('rest')),
       i32.store(i32.const(L.ROOT_FLAGS), i32.or(modeFlags(), i32.or(i32.const(L.CHUNK_END), i32.eqz(get('last'))))),
-      ifElse(depth(), [
-        callCompress(i32.const(L.ROOT_CV), i32.const(L.ROOT_BLOCK), get('ctr'), word(L.ROOT_LENGTH), word(L.ROOT_FLAGS), i32.const(L.BLOCK)),
-        call('fold_root', i32.const(L.BLOCK)),
-      ], [
-        i32.store(i32.const(L.ROOT_FLAGS), i32.or(word(L.ROOT_FLAGS), i32.const(L.ROOT_FLAG))),
-      ]),
+      ifElse(
+        depth(),
+        [
+          callCompress(i32.const(L.ROOT_CV), i32.const(L.ROOT_BLOCK), get('ctr'), word(L.ROOT_LENGTH), word(L.ROOT_FLAGS), i32.const(L.BLOCK)),
+          call('fold_root', i32.const(L.BLOCK)),
+        ],
+        [i32.store(i32.const(L.ROOT_FLAGS), i32.or(word(L.ROOT_FLAGS), i32.const(L.ROOT_FLAG)))],
+      ),
     ],
   });
 }
@@ -517,7 +638,10 @@ function output(): string {
   return func({
     name: 'output',
     exported: true,
-    params: [['ptr', 'i32'], ['blocks', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['blocks', 'i32'],
+    ],
     body: [
       whileLoop('wide', i32.geU(get('blocks'), i32.const(4)), [
         call('output4', get('ptr')),
@@ -545,22 +669,34 @@ function hash(): string {
   return func({
     name: 'hash',
     exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32'], ['blocks', 'i32'], ['iv', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+      ['blocks', 'i32'],
+      ['iv', 'i32'],
+    ],
     locals: { whole: 'i32' },
     body: [
-      ifThen(get('iv'), L.IV.map((w, i) => i32.store(i32.const(L.KEY), i32.const(w), 4 * i))),
-      ifElse(i32.and(i32.gtU(get('len'), i32.const(1024)), i32.eqz(i32.and(get('len'), i32.const(1023)))), [
-        // Whole chunks only: the last one's CV comes from the same 4-wide batch.
-        call('chunk_cvs', get('ptr'), i32.shr(get('len'), 10)),
-        call('absorb_cvs', i32.sub(i32.shr(get('len'), 10), i32.const(1))),
-        call('fold_root', i32.add(i32.const(L.CVS - 32), i32.shr(get('len'), 5))),
-      ], [
-        // Every chunk but the last (which may be partial) goes through update.
-        set('whole', i32.and(i32.sub(get('len'), i32.const(1)), i32.const(~1023))),
-        ifThen(i32.leU(get('len'), i32.const(1024)), [set('whole', i32.const(0))]),
-        call('update', get('ptr'), get('whole')),
-        call('finish', i32.add(get('ptr'), get('whole')), i32.sub(get('len'), get('whole'))),
-      ]),
+      ifThen(
+        get('iv'),
+        L.IV.map((w, i) => i32.store(i32.const(L.KEY), i32.const(w), 4 * i)),
+      ),
+      ifElse(
+        i32.and(i32.gtU(get('len'), i32.const(1024)), i32.eqz(i32.and(get('len'), i32.const(1023)))),
+        [
+          // Whole chunks only: the last one's CV comes from the same 4-wide batch.
+          call('chunk_cvs', get('ptr'), i32.shr(get('len'), 10)),
+          call('absorb_cvs', i32.sub(i32.shr(get('len'), 10), i32.const(1))),
+          call('fold_root', i32.add(i32.const(L.CVS - 32), i32.shr(get('len'), 5))),
+        ],
+        [
+          // Every chunk but the last (which may be partial) goes through update.
+          set('whole', i32.and(i32.sub(get('len'), i32.const(1)), i32.const(~1023))),
+          ifThen(i32.leU(get('len'), i32.const(1024)), [set('whole', i32.const(0))]),
+          call('update', get('ptr'), get('whole')),
+          call('finish', i32.add(get('ptr'), get('whole')), i32.sub(get('len'), get('whole'))),
+        ],
+      ),
       call('output', get('ptr'), get('blocks')),
     ],
   });
@@ -571,11 +707,11 @@ function wipe(): string {
   return func({
     name: 'wipe',
     exported: true,
-    params: [['end', 'i32'], ['tree', 'i32']],
-    body: [
-      memoryFill(i32.const(0), get('end')),
-      ifThen(get('tree'), [memoryFill(i32.const(L.TREE), i32.const(L.TREE_BYTES))]),
+    params: [
+      ['end', 'i32'],
+      ['tree', 'i32'],
     ],
+    body: [memoryFill(i32.const(0), get('end')), ifThen(get('tree'), [memoryFill(i32.const(L.TREE), i32.const(L.TREE_BYTES))])],
   });
 }
 
@@ -590,23 +726,27 @@ function wipe(): string {
 export const blake3Variants: ByteRotation[] = ['swizzle', 'shuffle'];
 
 export function blake3Module(): string {
-  return module(L.PAGES, [
-    ...blake3Variants.flatMap((v) => [block4(v), chunks4(v)]),
-    parents4(blake3Variants[0]),
-    output4(blake3Variants[0]),
-    compress(),
-    chunk1(),
-    chunkCvs(),
-    merge(),
-    pushCv(),
-    absorbCvs(),
-    update(),
-    foldRoot(),
-    finish(),
-    fold(),
-    output(),
-    hash(),
-    wipe(),
-    ...variantFunctions(blake3Variants.length),
-  ], [variantGlobal]);
+  return module(
+    L.PAGES,
+    [
+      ...blake3Variants.flatMap((v) => [block4(v), chunks4(v)]),
+      parents4(blake3Variants[0]),
+      output4(blake3Variants[0]),
+      compress(),
+      chunk1(),
+      chunkCvs(),
+      merge(),
+      pushCv(),
+      absorbCvs(),
+      update(),
+      foldRoot(),
+      finish(),
+      fold(),
+      output(),
+      hash(),
+      wipe(),
+      ...variantFunctions(blake3Variants.length),
+    ],
+    [variantGlobal],
+  );
 }

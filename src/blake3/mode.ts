@@ -35,13 +35,6 @@ export interface Blake3Opts {
 
 export const DEFAULT_LENGTH = 32;
 
-/** A byte count: a non-negative safe integer. */
-export function byteLength(value: unknown, name: string): number {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${value === null ? 'null' : typeof value}`);
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
-  return value;
-}
-
 export interface Mode {
   key: Uint8Array;
   flags: number;
@@ -53,12 +46,12 @@ export interface Mode {
 /** The options blake3() takes: Blake3Opts'. */
 const OPTIONS = ['dkLen', 'key', 'context'];
 
-/** The mode `opts` (Blake3Opts) asks for; `more` names the other options the caller reads itself (blake3Parallel's `workers`). */
+/** The mode `opts` (Blake3Opts) asks for; `more` names the other options the caller reads itself (fourfold/parallel's blake3 reads `workers`). */
 export function modeOf(opts: unknown, more: readonly string[] = []): Mode {
   if (opts === undefined) return { key: IV_BYTES, flags: 0, dkLen: DEFAULT_LENGTH, derived: false };
   // Each option read once, before any work.
   const { dkLen, key, context } = check.options(opts, 'opts', more.length === 0 ? OPTIONS : [...OPTIONS, ...more]) as Blake3Opts;
-  const length = dkLen === undefined ? DEFAULT_LENGTH : byteLength(dkLen, 'dkLen');
+  const length = dkLen === undefined ? DEFAULT_LENGTH : check.count(dkLen, 'dkLen');
   if (key !== undefined && context !== undefined) throw new TypeError('opts: key (keyed_hash) and context (derive_key) are exclusive');
   if (key !== undefined) return { key: check.bytes(key, 'key', 32), flags: KEYED_HASH, dkLen: length, derived: false };
   if (context !== undefined) {
@@ -76,8 +69,8 @@ export function modeOf(opts: unknown, more: readonly string[] = []): Mode {
 const ALLOCATE_FIRST = 1 << 16;
 
 /**
- * The one-shot hash of `data` under `mode` (blake3(), and blake3Parallel
- * below PARALLEL_MIN); a derived key is wiped afterwards, whatever happens.
+ * The one-shot hash of `data` under `mode` (blake3(), and fourfold/parallel's
+ * blake3 below PARALLEL_MIN); a derived key is wiped afterwards, whatever happens.
  */
 export function hashOnce(mode: Mode, data: unknown): Uint8Array {
   try {

@@ -1,12 +1,12 @@
 /**
- * blake3Parallel: BLAKE3 of a large input on the worker pool
- * (runtime/pool.ts), the same bytes as blake3().
+ * fourfold/parallel's blake3: BLAKE3 of a large input on the worker pool
+ * (pool/pool.ts), the same bytes as fourfold's blake3().
  *
  * The input's whole chunks (all but the last, which may become the root)
  * are cut into complete subtrees of PIECE bytes (1024 chunks; the tail in
  * descending powers of two), each aligned so its chaining value is the one
  * the sequential tree computes for it (the BLAKE3 paper, §2.5 and §5.1.2).
- * The pool's scheduler (runtime/schedule.ts) shares them between the
+ * The pool's scheduler (pool/schedule.ts) shares them between the
  * workers and the calling thread, cutting them into smaller aligned
  * subtrees where needed; the chaining values are then pushed onto one tree
  * state in input order, which merges them as parents, and the last chunk
@@ -14,7 +14,7 @@
  */
 import type { TreeState } from './engine.js';
 import { ROOT_BYTES } from './layout.js';
-import { byteLength, engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
+import { engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
 import type { Blake3Jobs } from './jobs.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
@@ -25,7 +25,7 @@ import { runPieces, type Piece } from '../pool/schedule.js';
 
 export { PARALLEL_MIN };
 
-/** blake3Parallel's options: BLAKE3's, and the workers a call may use. */
+/** The options of fourfold/parallel's blake3: BLAKE3's, and the workers a call may use. */
 export interface Blake3ParallelOpts extends Blake3Opts {
   /**
    * Worker threads to use, at most (default: configure()'s, else the
@@ -37,7 +37,7 @@ export interface Blake3ParallelOpts extends Blake3Opts {
 
 const CHUNK = 1024;
 
-/** Where the chunks come from: memory (blake3Parallel) or a file (the CLI). */
+/** Where the chunks come from: memory (blake3 below) or a file (the CLI). */
 export interface ChunkSource {
   /** Copies into.length bytes from byte `offset` on into `into` (a worker's slot). */
   copy(offset: number, into: Uint8Array): void;
@@ -122,42 +122,36 @@ export function memorySource(data: Uint8Array): ChunkSource {
 }
 
 /**
- * BLAKE3 of `data` (the same bytes as blake3(data, opts)), hashed on the
+ * BLAKE3 of `data` (the same bytes as fourfold's blake3(data, opts)), hashed on the
  * pool's workers and the calling thread when it is large enough to gain
  * from them (2 MiB and more). `data` must not change (or be transferred)
  * until the Promise settles.
  *
  * @example
  * ```ts
- * import { blake3Parallel } from 'fourfold/blake3';
- * const hash = await blake3Parallel(new Uint8Array(256 << 20)); // blake3's 32 bytes, on all cores
+ * import { blake3 } from 'fourfold/parallel';
+ * const hash = await blake3(new Uint8Array(256 << 20)); // fourfold's blake3 bytes, on all cores
  * ```
  */
-export const blake3Parallel: ((data: Uint8Array, opts?: Blake3ParallelOpts) => Promise<Bytes>) & {
-  /** Ends the pool's workers (a later call starts new ones); a Node, Bun or Deno process exits without it. */
-  terminate(): void;
-} = Object.assign(
-  async (data: Uint8Array, opts?: Blake3ParallelOpts): Promise<Bytes> => {
-    const input = check.bytes(data, 'data');
-    const mode = modeOf(opts, ['workers']);
-    const asked = opts?.workers === undefined ? undefined : byteLength(opts.workers, 'workers');
-    const n = input.length;
-    if (n < PARALLEL_MIN || asked === 0) return hashOnce(mode, input) as Bytes;
-    const state: TreeState = { key: mode.derived ? mode.key : mode.key.slice(), flags: mode.flags, chunks: 0, base: 0, depth: 0, stack: new Uint8Array(0) };
-    const root = new Uint8Array(ROOT_BYTES);
-    try {
-      const whole = Math.floor((n - 1) / CHUNK);
-      await absorbParallel(state, memorySource(input), whole, team(n, asked ?? pool.size));
-      check.attached(n, input);
-      const out = new Uint8Array(mode.dkLen);
-      engine().finish(state, input.subarray(whole * CHUNK), root);
-      engine().output(root, 0, out);
-      return out;
-    } finally {
-      root.fill(0);
-      state.stack.fill(0);
-      state.key.fill(0);
-    }
-  },
-  { terminate: (): void => pool.terminate() },
-);
+export async function blake3(data: Uint8Array, opts?: Blake3ParallelOpts): Promise<Bytes> {
+  const input = check.bytes(data, 'data');
+  const mode = modeOf(opts, ['workers']);
+  const asked = opts?.workers === undefined ? undefined : check.count(opts.workers, 'workers');
+  const n = input.length;
+  if (n < PARALLEL_MIN || asked === 0) return hashOnce(mode, input) as Bytes;
+  const state: TreeState = { key: mode.derived ? mode.key : mode.key.slice(), flags: mode.flags, chunks: 0, base: 0, depth: 0, stack: new Uint8Array(0) };
+  const root = new Uint8Array(ROOT_BYTES);
+  try {
+    const whole = Math.floor((n - 1) / CHUNK);
+    await absorbParallel(state, memorySource(input), whole, team(n, asked ?? pool.size));
+    check.attached(n, input);
+    const out = new Uint8Array(mode.dkLen);
+    engine().finish(state, input.subarray(whole * CHUNK), root);
+    engine().output(root, 0, out);
+    return out;
+  } finally {
+    root.fill(0);
+    state.stack.fill(0);
+    state.key.fill(0);
+  }
+}

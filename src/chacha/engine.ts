@@ -42,12 +42,5 @@ export interface ChachaEngine {
    * written to it) and throws; an array the engine allocated is never
    * returned.
    */
-  open(
-    key: Uint8Array,
-    nonce: Uint8Array,
-    aad: Uint8Array,
-    ciphertext: Uint8Array,
-    tag: Uint8Array,
-    out?: Uint8Array,
-  ): Uint8Array | undefined;
+  open(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, out?: Uint8Array): Uint8Array | undefined;
 }

@@ -94,7 +94,12 @@ class ChachaPoly1305 implements AeadMethods {
  * xchacha20poly1305 for random nonces), optional associated data
  * (authenticated, not encrypted). `encrypt` returns ciphertext || 16-byte tag.
  */
-export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): AeadMethods {
+// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
+export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function chacha20poly1305(
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad?: Uint8Array,
+): AeadMethods {
   return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
 }, 12);
 
@@ -114,6 +119,11 @@ export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8
  * const opened = xchacha20poly1305(key, nonce).decrypt(sealed); // AuthenticationError if changed
  * ```
  */
-export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): AeadMethods {
+// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
+export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function xchacha20poly1305(
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad?: Uint8Array,
+): AeadMethods {
   return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
 }, 24);

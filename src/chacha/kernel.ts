@@ -19,10 +19,47 @@ import { secretstreamFunctions } from '../secretstream/kernel.js';
 import * as P from '../poly1305/layout.js';
 import { type Arith, COLUMNS, DIAGONALS, scalarArith, vectorArith } from '../wasm/arx.js';
 import {
-  DOUBLE_ROUNDS, type StreamCipher, addState, group8Function, groupFunction, loadState, roundLoop, scalarXorFunction, setStateWord, slicePasses, stateAddress, stateWord, subkeyFunction, twoChains, vectorXorFunction, xorFromMemory,
+  DOUBLE_ROUNDS,
+  type StreamCipher,
+  addState,
+  group8Function,
+  groupFunction,
+  loadState,
+  roundLoop,
+  scalarXorFunction,
+  setStateWord,
+  slicePasses,
+  stateAddress,
+  stateWord,
+  subkeyFunction,
+  twoChains,
+  vectorXorFunction,
+  xorFromMemory,
 } from '../wasm/stream.js';
 import {
-  type ByteRotation, type Expr, call, callVariant, declare, func, get, getGlobal, i32, i64, ifElse, ifThen, memoryCopy, memoryFill, module, mutableGlobal, regs, ret, set, setGlobal, variantFunctions, variantGlobal, wipeFunction,
+  type ByteRotation,
+  type Expr,
+  call,
+  callVariant,
+  declare,
+  func,
+  get,
+  getGlobal,
+  i32,
+  i64,
+  ifElse,
+  ifThen,
+  memoryCopy,
+  memoryFill,
+  module,
+  mutableGlobal,
+  regs,
+  ret,
+  set,
+  setGlobal,
+  variantFunctions,
+  variantGlobal,
+  wipeFunction,
 } from '../wasm/wat.js';
 
 /** RFC 8439 §2.1: the quarter round on the locals x at words a, b, c, d. */
@@ -42,7 +79,12 @@ function quarterRound(m: Arith, x: string[], [a, b, c, d]: number[]): Expr[] {
  * round then a diagonal round (§2.2).
  */
 const CHACHA: StreamCipher = {
-  state: STATE, counter: COUNTER_WORD, block: BLOCK, tail: TAIL, quarterRound, doubleRound: [...COLUMNS, ...DIAGONALS],
+  state: STATE,
+  counter: COUNTER_WORD,
+  block: BLOCK,
+  tail: TAIL,
+  quarterRound,
+  doubleRound: [...COLUMNS, ...DIAGONALS],
 };
 
 /**
@@ -80,7 +122,10 @@ function hchachaRekey(): string {
   return func({
     name: 'hchacha_rekey',
     exported: true,
-    params: [['counterLow', 'i32'], ['counterHigh', 'i32']],
+    params: [
+      ['counterLow', 'i32'],
+      ['counterHigh', 'i32'],
+    ],
     body: [
       memoryCopy(stateAddress(CHACHA, COUNTER_WORD), i32.const(NONCE24), i32.const(16)),
       call('hchacha', i32.const(DOUBLE_ROUNDS)),
@@ -107,11 +152,7 @@ function cryptAfterInit(first: number): Expr[] {
   // then the signed comparison with a negative byte count fails.
   const available = i32.shl(i32.sub(getGlobal('fresh'), i32.const(first)), 6);
   return [
-    ifThen(i32.leS(get('len'), available), [
-      ...xorFromMemory(keystreamBlock(first), get('len')),
-      setGlobal('fresh', i32.const(0)),
-      ret(),
-    ]),
+    ifThen(i32.leS(get('len'), available), [...xorFromMemory(keystreamBlock(first), get('len')), setGlobal('fresh', i32.const(0)), ret()]),
     setGlobal('fresh', i32.const(0)),
     call('chacha_xor', get('ptr'), get('len'), i32.const(DOUBLE_ROUNDS)),
   ];
@@ -136,14 +177,15 @@ function aead(variant: ByteRotation): string[] {
     exported: true,
     params: [['blocks', 'i32']],
     body: [
-      ifElse(i32.eq(get('blocks'), i32.const(4)), [
-        memoryFill(i32.const(TAIL), i32.const(256)),
-        call(`chacha_group_${variant}`, i32.const(TAIL), i32.const(DOUBLE_ROUNDS)),
-        setGlobal('fresh', i32.const(4)),
-      ], [
-        call('chacha20_two_blocks', i32.const(TAIL)),
-        setGlobal('fresh', i32.const(2)),
-      ]),
+      ifElse(
+        i32.eq(get('blocks'), i32.const(4)),
+        [
+          memoryFill(i32.const(TAIL), i32.const(256)),
+          call(`chacha_group_${variant}`, i32.const(TAIL), i32.const(DOUBLE_ROUNDS)),
+          setGlobal('fresh', i32.const(4)),
+        ],
+        [call('chacha20_two_blocks', i32.const(TAIL)), setGlobal('fresh', i32.const(2))],
+      ),
       ...polyKeyFrom(POLY, i32.const(keystreamBlock(0))),
       setStateWord(CHACHA, COUNTER_WORD, i32.const(1)),
     ],
@@ -151,13 +193,25 @@ function aead(variant: ByteRotation): string[] {
   /** The first slice, if short: XOR with the blocks from 1 on in TAIL. */
   const crypt = cryptAfterInit(1);
   const slice = (name: string, body: Expr[]) =>
-    func({ name: `${name}_crypt`, params: [['ptr', 'i32'], ['len', 'i32']], locals: { i: 'i32' }, body });
+    func({
+      name: `${name}_crypt`,
+      params: [
+        ['ptr', 'i32'],
+        ['len', 'i32'],
+      ],
+      locals: { i: 'i32' },
+      body,
+    });
   // The last Poly1305 block (§2.8): both lengths as little-endian 64-bit
   // numbers. They arrive as f64, exact below 2^53, so JavaScript needs no BigInt.
   const finish = func({
     name: 'aead_finish',
     exported: true,
-    params: [['aadLength', 'f64'], ['dataLength', 'f64'], ['tag', 'i32']],
+    params: [
+      ['aadLength', 'f64'],
+      ['dataLength', 'f64'],
+      ['tag', 'i32'],
+    ],
     body: [
       i64.store(i32.const(POLY + P.SCRATCH), i64.fromF64(get('aadLength'))),
       i64.store(i32.const(POLY + P.SCRATCH), i64.fromF64(get('dataLength')), 8),
@@ -189,7 +243,11 @@ function dispatch(variants: ByteRotation[]): string[] {
     func({
       name: 'chacha_xor',
       exported: true,
-      params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
+      params: [
+        ['ptr', 'i32'],
+        ['len', 'i32'],
+        ['doubleRounds', 'i32'],
+      ],
       body: [callVariant(variants, 'chacha_xor', [get('ptr'), get('len'), get('doubleRounds')])],
     }),
     ...variantFunctions(variants.length),
@@ -204,7 +262,8 @@ function dispatch(variants: ByteRotation[]): string[] {
  * message needs only these two: the Poly1305 key and one block of keystream.
  */
 function twoBlocks(): string {
-  const y = regs('y', 16), z = regs('z', 16);
+  const y = regs('y', 16),
+    z = regs('z', 16);
   // Word w of the second block's input: the state's, but the counter + 1 in words 12..13.
   const second = (w: number): Expr => (w === COUNTER_WORD ? get('low') : w === COUNTER_WORD + 1 ? get('high') : stateWord(CHACHA, w));
   return func({
@@ -227,16 +286,20 @@ function twoBlocks(): string {
 
 export function chachaModule(): string {
   if (REST + REST_BYTES > BUFFER) throw new Error('chacha layout: REST overlaps BUFFER');
-  return module(PAGES, [
-    ...chachaVariants.flatMap(vectorFunctions),
-    ...dispatch(chachaVariants),
-    scalarXorFunction(CHACHA, 'chacha_xor_scalar'),
-    hchacha(),
-    twoBlocks(),
-    ...poly1305Functions(POLY),
-    hchachaRekey(),
-    ...aead(chachaVariants[0]),
-    ...secretstreamFunctions({ cipher: CHACHA, cryptAfterInit, keystreamBlock }),
-    wipeFunction(TAIL),
-  ], [mutableGlobal('fresh'), variantGlobal]);
+  return module(
+    PAGES,
+    [
+      ...chachaVariants.flatMap(vectorFunctions),
+      ...dispatch(chachaVariants),
+      scalarXorFunction(CHACHA, 'chacha_xor_scalar'),
+      hchacha(),
+      twoBlocks(),
+      ...poly1305Functions(POLY),
+      hchachaRekey(),
+      ...aead(chachaVariants[0]),
+      ...secretstreamFunctions({ cipher: CHACHA, cryptAfterInit, keystreamBlock }),
+      wipeFunction(TAIL),
+    ],
+    [mutableGlobal('fresh'), variantGlobal],
+  );
 }

@@ -140,7 +140,12 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
  * nonce never repeated under one key, optional associated data; encrypt
  * and decrypt resolve to the bytes of fourfold's chacha20poly1305.
  */
-export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAeadMethods {
+// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
+export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function chacha20poly1305(
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad?: Uint8Array,
+): ParallelAeadMethods {
   return new ParallelChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
 }, 12);
 
@@ -160,6 +165,11 @@ export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8
  * const opened = await xchacha20poly1305(key, nonce).decrypt(sealed);
  * ```
  */
-export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function xchacha20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): ParallelAeadMethods {
+// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
+export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function xchacha20poly1305(
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad?: Uint8Array,
+): ParallelAeadMethods {
   return new ParallelChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
 }, 24);

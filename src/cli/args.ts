@@ -9,7 +9,20 @@
  * against native b3sum: test/cli/b3sum.test.ts).
  */
 
-import { checkConflicts, checkRequired, flagWithValue, OPTIONS, repeated, SHORT, u64, unexpected, unknownLong, valueRequired, type B3sumArgs, type Seen } from './clap.js';
+import {
+  checkConflicts,
+  checkRequired,
+  flagWithValue,
+  OPTIONS,
+  repeated,
+  SHORT,
+  u64,
+  unexpected,
+  unknownLong,
+  valueRequired,
+  type B3sumArgs,
+  type Seen,
+} from './clap.js';
 
 export { UsageError, type B3sumArgs } from './clap.js';
 
@@ -22,8 +35,20 @@ export { UsageError, type B3sumArgs } from './clap.js';
  */
 class Parser {
   readonly args: B3sumArgs = {
-    files: [], keyed: false, deriveKey: undefined, length: 32n, seek: 0n, numThreads: undefined,
-    noMmap: false, noNames: false, raw: false, tag: false, check: false, quiet: false, help: false, version: false,
+    files: [],
+    keyed: false,
+    deriveKey: undefined,
+    length: 32n,
+    seek: 0n,
+    numThreads: undefined,
+    noMmap: false,
+    noNames: false,
+    raw: false,
+    tag: false,
+    check: false,
+    quiet: false,
+    help: false,
+    version: false,
   };
   readonly seen: Seen = { options: [], file: false };
   private pending: { name: string; text: string } | undefined;
@@ -88,7 +113,7 @@ class Parser {
       return false;
     }
     // clap takes the following argument as the value unless it looks like an option.
-    if (following !== undefined && following.startsWith('-') && following !== '-') this.refuseUnknown(following);
+    if (following?.startsWith('-') && following !== '-') this.refuseUnknown(following);
     else if (following !== undefined) {
       this.pending = { name, text: following };
       return true;

@@ -96,8 +96,10 @@ export async function b3sum(argv: readonly string[], version: string): Promise<n
   const err = new Output(2);
   try {
     const args = parseArgs(argv);
-    if (args.help) return out.write(HELP), 0;
-    if (args.version) return out.write(`b3sum (fourfold ${version})\n`), 0;
+    if (args.help || args.version) {
+      out.write(args.help ? HELP : `b3sum (fourfold ${version})\n`);
+      return 0;
+    }
     const files = args.files.length > 0 ? args.files : ['-'];
     if (args.raw && files.length > 1) throw new Fatal('Only one filename can be provided when using --raw');
     await ready();

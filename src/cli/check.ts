@@ -48,7 +48,7 @@ interface Parsed {
   expected: Uint8Array;
 }
 
-function unescape(name: string): string {
+function unescapeName(name: string): string {
   let out = '';
   for (let i = 0; i < name.length; i++) {
     if (name[i] !== '\\') {
@@ -87,7 +87,7 @@ function parseLine(raw: string): Parsed {
   if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error('Invalid hex');
   const expected = new Uint8Array(32);
   for (let i = 0; i < 32; i++) expected[i] = parseInt(hash.slice(2 * i, 2 * i + 2), 16);
-  const path = escaped ? unescape(name) : name;
+  const path = escaped ? unescapeName(name) : name;
   if (path === '') throw new Error('empty file path');
   if (path.includes('\0')) throw new Error('Null character in path');
   if (path.includes('\uFFFD')) throw new Error('Unicode replacement character in path');

@@ -81,7 +81,9 @@ function usage(shown: string[], fileRequired: boolean): string {
 }
 
 export function unexpected(arg: string): UsageError {
-  return new UsageError(`error: unexpected argument '${arg}' found\n\n  tip: to pass '${arg}' as a value, use '-- ${arg}'\n\nUsage: ${PROGRAM} [OPTIONS] [FILE]...\n${MORE}`);
+  return new UsageError(
+    `error: unexpected argument '${arg}' found\n\n  tip: to pass '${arg}' as a value, use '-- ${arg}'\n\nUsage: ${PROGRAM} [OPTIONS] [FILE]...\n${MORE}`,
+  );
 }
 
 /** A second use of an option. */
@@ -181,7 +183,13 @@ export function checkConflicts(seen: Seen): void {
     const others = seen.options.filter((o) => conflict(name, o));
     if (others.length === 0) continue;
     const shown = (o: string) => OPTIONS[o]!.shown;
-    const what = others.length === 1 ? ` '${shown(others[0]!)}'` : `:\n${others.map((o) => `  ${shown(o)}\n`).join('').slice(0, -1)}`;
+    const what =
+      others.length === 1
+        ? ` '${shown(others[0]!)}'`
+        : `:\n${others
+            .map((o) => `  ${shown(o)}\n`)
+            .join('')
+            .slice(0, -1)}`;
     // The usage line: what is left, after what it requires (and is not in conflict).
     const left = seen.options.filter((o) => !others.includes(o));
     const needs = left.map((o) => REQUIRES[o]).filter((r): r is string => r !== undefined && !others.includes(r) && !left.includes(r));
@@ -204,4 +212,3 @@ export function checkRequired(seen: Seen): void {
   const line = usage([...missing.filter((r) => r !== FILE), ...seen.options], seen.file || needed.includes(FILE));
   throw new UsageError(`error: the following required arguments were not provided:\n${missing.map((r) => `  ${r}\n`).join('')}\n${line}\n${MORE}`);
 }
-

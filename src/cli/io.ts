@@ -13,13 +13,29 @@ export class Fatal extends Error {}
 
 /** glibc's strerror() for the errors a file read can meet. */
 const STRERROR: Record<string, string> = {
-  EPERM: 'Operation not permitted', ENOENT: 'No such file or directory', EIO: 'Input/output error',
-  ENXIO: 'No such device or address', EBADF: 'Bad file descriptor', EAGAIN: 'Resource temporarily unavailable',
-  ENOMEM: 'Cannot allocate memory', EACCES: 'Permission denied', EBUSY: 'Device or resource busy',
-  ENODEV: 'No such device', ENOTDIR: 'Not a directory', EISDIR: 'Is a directory', EINVAL: 'Invalid argument',
-  ENFILE: 'Too many open files in system', EMFILE: 'Too many open files', ETXTBSY: 'Text file busy',
-  EFBIG: 'File too large', ENOSPC: 'No space left on device', ESPIPE: 'Illegal seek', EROFS: 'Read-only file system',
-  EPIPE: 'Broken pipe', ENAMETOOLONG: 'File name too long', ELOOP: 'Too many levels of symbolic links',
+  EPERM: 'Operation not permitted',
+  ENOENT: 'No such file or directory',
+  EIO: 'Input/output error',
+  ENXIO: 'No such device or address',
+  EBADF: 'Bad file descriptor',
+  EAGAIN: 'Resource temporarily unavailable',
+  ENOMEM: 'Cannot allocate memory',
+  EACCES: 'Permission denied',
+  EBUSY: 'Device or resource busy',
+  ENODEV: 'No such device',
+  ENOTDIR: 'Not a directory',
+  EISDIR: 'Is a directory',
+  EINVAL: 'Invalid argument',
+  ENFILE: 'Too many open files in system',
+  EMFILE: 'Too many open files',
+  ETXTBSY: 'Text file busy',
+  EFBIG: 'File too large',
+  ENOSPC: 'No space left on device',
+  ESPIPE: 'Illegal seek',
+  EROFS: 'Read-only file system',
+  EPIPE: 'Broken pipe',
+  ENAMETOOLONG: 'File name too long',
+  ELOOP: 'Too many levels of symbolic links',
   EOVERFLOW: 'Value too large for defined data type',
 };
 
@@ -68,7 +84,10 @@ export class Output {
   write(data: string | Uint8Array): void {
     const bytes = typeof data === 'string' ? encoder.encode(data) : data;
     if (bytes.length > this.buf.length - this.used) this.flush();
-    if (bytes.length >= this.buf.length) return this.send(bytes);
+    if (bytes.length >= this.buf.length) {
+      this.send(bytes);
+      return;
+    }
     this.buf.set(bytes, this.used);
     this.used += bytes.length;
   }

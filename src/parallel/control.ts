@@ -30,13 +30,6 @@ export interface WarmOptions {
   workers?: number;
 }
 
-/** A worker count: a non-negative integer. */
-function workerCount(workers: unknown): number {
-  if (typeof workers !== 'number') throw new TypeError(`workers must be a number, got ${check.describe(workers)}`);
-  if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be a non-negative integer, got ${workers}`);
-  return workers;
-}
-
 /**
  * Sets the pool's size or worker module for later calls.
  *
@@ -50,7 +43,7 @@ function workerCount(workers: unknown): number {
 export function configure(options: PoolOptions): void {
   if (options === undefined) throw new TypeError('options must be an object, got undefined');
   const { workers, workerUrl } = check.options(options, 'options', ['workers', 'workerUrl']) as PoolOptions;
-  if (workers !== undefined) workerCount(workers);
+  if (workers !== undefined) check.count(workers, 'workers');
   if (workerUrl !== undefined && typeof workerUrl !== 'string' && !(workerUrl instanceof URL)) {
     throw new TypeError(`workerUrl must be a string or a URL, got ${check.describe(workerUrl)}`);
   }
@@ -83,8 +76,8 @@ export function configure(options: PoolOptions): void {
  */
 export async function warm(options?: WarmOptions): Promise<PoolStatus> {
   const asked = (check.options(options, 'options', ['workers']) as WarmOptions | undefined)?.workers;
-  const count = asked === undefined ? pool.size : workerCount(asked);
-  await Promise.all(pool.grow(count).map((w) => w.whenReady));
+  const workers = asked === undefined ? pool.size : check.count(asked, 'workers');
+  await Promise.all(pool.grow(workers).map((w) => w.whenReady));
   return status();
 }
 

@@ -15,7 +15,7 @@ export { configure, status, terminate, warm, type PoolOptions, type PoolStatus, 
 export { chacha8, chacha12, chacha20, chacha20orig, chacha20poly1305, xchacha20, xchacha20poly1305 } from '../chacha/parallel.js';
 export { poly1305 } from '../poly1305/parallel.js';
 export { salsa20, salsa208, salsa2012, secretbox, xsalsa20, xsalsa20poly1305, type ParallelSecretBoxApi } from '../salsa/parallel.js';
-export { blake3Parallel as blake3, blake3Parallel, type Blake3ParallelOpts } from '../blake3/parallel.js';
+export { blake3, type Blake3ParallelOpts } from '../blake3/parallel.js';
 /** Serpent's ECB, CBC and CTR modes on all cores: fourfold's serpent.ecb, cbc and ctr, resolving to the same bytes. */
 export * as serpent from '../serpent/parallel.js';
 /** secretstream with encryptStream and decryptStream sealing and opening in a worker; the incremental initPush and initPull are fourfold's. */

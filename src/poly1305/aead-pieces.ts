@@ -21,7 +21,16 @@
  *   no byte of unverified plaintext is ever written.
  */
 import { PolynomialSum } from './combine.js';
-import { blocksOf, polynomialOf, polynomialThenDecrypt, encryptThenPolynomial, samePolynomial, type OpenJob, type PolynomialJob, type SealJob } from './polynomial.js';
+import {
+  blocksOf,
+  polynomialOf,
+  polynomialThenDecrypt,
+  encryptThenPolynomial,
+  samePolynomial,
+  type OpenJob,
+  type PolynomialJob,
+  type SealJob,
+} from './polynomial.js';
 import { engine as polyHere } from './tiers.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
@@ -46,7 +55,9 @@ const rOnly = (oneTimeKey: Uint8Array): Uint8Array => {
 };
 
 /** Wipes the pieces' results (polynomials). */
-export const wipeParts = (parts: readonly Part[]): void => parts.forEach((p) => p.result?.fill(0));
+export function wipeParts(parts: readonly Part[]): void {
+  for (const p of parts) p.result?.fill(0);
+}
 
 /** Appends the pieces' polynomials to `sum`, in order, and wipes them. */
 export function appendParts(sum: PolynomialSum, parts: readonly Part[]): void {
@@ -78,10 +89,21 @@ const pieceParams = <F extends string>(a: AeadPieces<F>, start: number) => ({
   polyKey: rOnly(a.oneTimeKey),
 });
 
-const pieceHere = <F extends string>(a: AeadPieces<F>, start: number) => ({ key: a.key, nonce: a.nonce, counter: a.counter + start / 64, polyKey: a.oneTimeKey });
+const pieceHere = <F extends string>(a: AeadPieces<F>, start: number) => ({
+  key: a.key,
+  nonce: a.nonce,
+  counter: a.counter + start / 64,
+  polyKey: a.oneTimeKey,
+});
 
 /** Encrypts `input` into `output` (64-byte pieces), and appends the ciphertext's polynomial to `sum`. */
-export async function sealPieces<F extends string>(a: AeadPieces<F>, sum: PolynomialSum, input: Uint8Array, output: Uint8Array | LaterOutput, workers: readonly PoolWorker[]): Promise<void> {
+export async function sealPieces<F extends string>(
+  a: AeadPieces<F>,
+  sum: PolynomialSum,
+  input: Uint8Array,
+  output: Uint8Array | LaterOutput,
+  workers: readonly PoolWorker[],
+): Promise<void> {
   const { cipher } = a;
   const parts = await transform<Record<string, SealJob>, string>(
     {
@@ -103,7 +125,13 @@ export async function sealPieces<F extends string>(a: AeadPieces<F>, sum: Polyno
  * with their polynomials, kept for a second pass to check against (the
  * caller wipes them: wipeParts).
  */
-export async function polynomialPieces(oneTimeKey: Uint8Array, zeroPad: boolean, sum: PolynomialSum, data: Uint8Array, workers: readonly PoolWorker[]): Promise<Part[]> {
+export async function polynomialPieces(
+  oneTimeKey: Uint8Array,
+  zeroPad: boolean,
+  sum: PolynomialSum,
+  data: Uint8Array,
+  workers: readonly PoolWorker[],
+): Promise<Part[]> {
   const parts = await transform<{ 'poly1305.polynomial': PolynomialJob }, 'poly1305.polynomial'>(
     {
       op: 'poly1305.polynomial',
@@ -124,7 +152,13 @@ export async function polynomialPieces(oneTimeKey: Uint8Array, zeroPad: boolean,
  * else can read before it resolves, and appends the ciphertext's
  * polynomial to `sum`. The caller checks the tag afterwards.
  */
-export async function openPieces<F extends string>(a: AeadPieces<F>, sum: PolynomialSum, input: Uint8Array, output: Uint8Array | LaterOutput, workers: readonly PoolWorker[]): Promise<void> {
+export async function openPieces<F extends string>(
+  a: AeadPieces<F>,
+  sum: PolynomialSum,
+  input: Uint8Array,
+  output: Uint8Array | LaterOutput,
+  workers: readonly PoolWorker[],
+): Promise<void> {
   const { cipher } = a;
   const parts = await transform<Record<string, OpenJob>, string>(
     {

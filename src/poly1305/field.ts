@@ -134,7 +134,7 @@ function freeze(h: Limbs): Int32Array {
 }
 
 /** The four low 32-bit words of canonical limbs f, and bits 128 and 129. */
-function words(f: Int32Array): number[] {
+function wordsOf(f: Int32Array): number[] {
   return [
     (f[0] | (f[1] << 22)) >>> 0,
     ((f[1] >>> 10) | (f[2] << 12)) >>> 0,
@@ -158,7 +158,7 @@ function put32(out: Uint8Array, at: number, w: number): void {
  */
 export function tagInto(h: Limbs, s: ArrayLike<number>, out: Uint8Array): void {
   const f = freeze(h);
-  const w = words(f);
+  const w = wordsOf(f);
   // 32 bits at a time, with the carry taken arithmetically.
   let sum = 0;
   for (let i = 0; i < 4; i++) {
@@ -172,7 +172,7 @@ export function tagInto(h: Limbs, s: ArrayLike<number>, out: Uint8Array): void {
 /** h mod p, canonical, as 17 little-endian bytes (the form a piece's polynomial travels in). */
 export function toBytes(h: Limbs, out: Uint8Array): void {
   const f = freeze(h);
-  const w = words(f);
+  const w = wordsOf(f);
   for (let i = 0; i < 4; i++) put32(out, 4 * i, w[i]);
   out[16] = w[4];
   f.fill(0);

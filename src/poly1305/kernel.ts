@@ -23,7 +23,24 @@
  */
 import { H, HIBIT, KEY, PAD, POWERS, R, SCRATCH, TAG } from './layout.js';
 import {
-  type Expr, call, declare, doWhile, func, get, i32, i32x4, i64, i64x2, ifElse, ifThen, memoryCopy, regs, set, transpose4, v128, whileLoop,
+  type Expr,
+  call,
+  declare,
+  doWhile,
+  func,
+  get,
+  i32,
+  i32x4,
+  i64,
+  i64x2,
+  ifElse,
+  ifThen,
+  memoryCopy,
+  regs,
+  set,
+  transpose4,
+  v128,
+  whileLoop,
 } from '../wasm/wat.js';
 
 const MASK26 = 0x3ffffff;
@@ -36,11 +53,19 @@ const limbs = (prefix: string) => regs(prefix, 5);
 
 /**
  * out = a * b mod p (not fully reduced), on limbs in i64 locals, through the
- * 64-bit sums d. `b5` holds 5 * b. After the carry pass every limb is below
+ * 64-bit `sums`. `b5` holds 5 * b. After the carry pass every limb is below
  * 2^26 but limb 1, which may exceed it by a little: enough for the next product.
  */
-function mulmod(out: string[], a: string[], b: string[], b5: string[], d: string[]): Expr[] {
-  return [...d.map((n, k) => set(n, productTerms(a.map(get), i64.mul, b.map(get), b5.map(get), k).reduce((x, y) => i64.add(x, y)))), ...carry(out, d)];
+function mulmod(out: string[], a: string[], b: string[], b5: string[], sums: string[]): Expr[] {
+  return [
+    ...sums.map((n, k) =>
+      set(
+        n,
+        productTerms(a.map(get), i64.mul, b.map(get), b5.map(get), k).reduce((x, y) => i64.add(x, y)),
+      ),
+    ),
+    ...carry(out, sums),
+  ];
 }
 
 /**
@@ -52,29 +77,35 @@ function productTerms(a: Expr[], mul: (x: Expr, y: Expr) => Expr, b: Expr[], b5:
   return [0, 1, 2, 3, 4].map((i) => (i <= k ? mul(a[i], b[k - i]) : mul(a[i], b5[k - i + 5])));
 }
 
-/** Carry pass over 64-bit limb sums d0..d4 into 26-bit limbs `out` (i64 locals). */
-function carry(out: string[], d: string[]): Expr[] {
+/** Carry pass over the five 64-bit limb `sums` into 26-bit limbs `out` (i64 locals). */
+function carry(out: string[], sums: string[]): Expr[] {
   const code: Expr[] = [];
   for (let k = 0; k < 4; k++) {
-    code.push(set(d[k + 1], i64.add(get(d[k + 1]), i64.shr(get(d[k]), 26))));
-    code.push(set(out[k], i64.and(get(d[k]), i64.const(MASK26))));
+    code.push(set(sums[k + 1], i64.add(get(sums[k + 1]), i64.shr(get(sums[k]), 26))));
+    code.push(set(out[k], i64.and(get(sums[k]), i64.const(MASK26))));
   }
   // The carry out of limb 4 is worth 2^130 = 5 (mod p).
-  code.push(set(out[4], i64.and(get(d[4]), i64.const(MASK26))));
-  code.push(set(d[0], i64.add(get(out[0]), i64.mul(i64.shr(get(d[4]), 26), i64.const(5)))));
-  code.push(set(out[0], i64.and(get(d[0]), i64.const(MASK26))));
-  code.push(set(out[1], i64.add(get(out[1]), i64.shr(get(d[0]), 26))));
+  code.push(set(out[4], i64.and(get(sums[4]), i64.const(MASK26))));
+  code.push(set(sums[0], i64.add(get(out[0]), i64.mul(i64.shr(get(sums[4]), 26), i64.const(5)))));
+  code.push(set(out[0], i64.and(get(sums[0]), i64.const(MASK26))));
+  code.push(set(out[1], i64.add(get(out[1]), i64.shr(get(sums[0]), 26))));
   return code;
 }
 
-/** The five 26-bit limbs of the 16-byte little-endian number at `ptr` (words w0..w3). */
-function splitBlock(w: Expr[], and: (x: Expr) => Expr, shr: (x: Expr, n: number) => Expr, shl: (x: Expr, n: number) => Expr, or: (a: Expr, b: Expr) => Expr): Expr[] {
+/** The five 26-bit limbs of the 16-byte little-endian number whose 32-bit `words` are given. */
+function splitBlock(
+  words: Expr[],
+  and: (x: Expr) => Expr,
+  shr: (x: Expr, n: number) => Expr,
+  shl: (x: Expr, n: number) => Expr,
+  or: (a: Expr, b: Expr) => Expr,
+): Expr[] {
   return [
-    and(w[0]),
-    and(or(shr(w[0], 26), shl(w[1], 6))),
-    and(or(shr(w[1], 20), shl(w[2], 12))),
-    and(or(shr(w[2], 14), shl(w[3], 18))),
-    shr(w[3], 8),
+    and(words[0]),
+    and(or(shr(words[0], 26), shl(words[1], 6))),
+    and(or(shr(words[1], 20), shl(words[2], 12))),
+    and(or(shr(words[2], 14), shl(words[3], 18))),
+    shr(words[3], 8),
   ];
 }
 
@@ -90,7 +121,10 @@ interface State {
 const stateAt = (base: number): State => ({ at: (field, limb = 0) => i32.const(base + field + 4 * limb) });
 
 // Scalar registers: the accumulator h, r, 5 * r, and the 64-bit limb sums.
-const h = limbs('h'), r = limbs('r'), r5 = limbs('s'), d = limbs('d');
+const h = limbs('h'),
+  r = limbs('r'),
+  r5 = limbs('s'),
+  d = limbs('d');
 const scalarLocals = { ...declare([...h, ...r, ...r5, ...d], 'i64') };
 
 const loadLimbs = (s: State, names: string[], field: number) => names.map((n, i) => set(n, i64.extend(i32.load(s.at(field, i)))));
@@ -98,7 +132,7 @@ const storeLimbs = (s: State, names: string[], field: number) => names.map((n, i
 const times5 = (dst: string[], src: string[]) => dst.map((n, i) => set(n, i64.mul(get(src[i]), i64.const(5))));
 
 /** The 32-bit words w0..w3 of a 16-byte block, split into 26-bit limbs. */
-const scalarLimbs = (w: Expr[]): Expr[] => splitBlock(w, (x) => i32.and(x, i32.const(MASK26)), i32.shr, i32.shl, i32.or);
+const scalarLimbs = (words: Expr[]): Expr[] => splitBlock(words, (x) => i32.and(x, i32.const(MASK26)), i32.shr, i32.shl, i32.or);
 
 /** poly_init(): r = clamp(key[0..16]) (RFC 8439 §2.5), s = key[16..32], h = 0. */
 function init(s: State): string {
@@ -122,14 +156,21 @@ function init(s: State): string {
 function scalarBlocks(s: State): string {
   return func({
     name: 'poly_blocks_scalar',
-    params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+      ['hibit', 'i32'],
+    ],
     locals: { ...scalarLocals, ...declare(['w0', 'w1', 'w2', 'w3'], 'i32') },
     body: [
-      ...loadLimbs(s, h, H), ...loadLimbs(s, r, R), ...times5(r5, r),
+      ...loadLimbs(s, h, H),
+      ...loadLimbs(s, r, R),
+      ...times5(r5, r),
       whileLoop('block', i32.geU(get('len'), i32.const(16)), [
         ...[0, 1, 2, 3].map((i) => set(`w${i}`, i32.load(get('ptr'), 4 * i))),
-        ...scalarLimbs(['w0', 'w1', 'w2', 'w3'].map(get))
-          .map((limb, i) => set(h[i], i64.add(get(h[i]), i64.extend(i === 4 ? i32.or(limb, get('hibit')) : limb)))),
+        ...scalarLimbs(['w0', 'w1', 'w2', 'w3'].map(get)).map((limb, i) =>
+          set(h[i], i64.add(get(h[i]), i64.extend(i === 4 ? i32.or(limb, get('hibit')) : limb))),
+        ),
         ...mulmod(h, h, r, r5, d),
         set('ptr', i32.add(get('ptr'), i32.const(16))),
         set('len', i32.sub(get('len'), i32.const(16))),
@@ -142,16 +183,23 @@ function scalarBlocks(s: State): string {
 // Vector registers: the two lanes' accumulators [A, B], the message limbs,
 // the scalar h on its way in, the final [r^2, r] and 5 times it, the limb
 // sums, the transposed message words and scratch; r^2, r^4 and 5 times them.
-const vH = limbs('vh'), vM = limbs('vm'), vIn = limbs('vin'), vR = limbs('vr'), vS = limbs('vs'), vD = limbs('vd');
-const w = regs('vw', 4), t = regs('vt', 4);
-const r2 = limbs('p'), r4 = limbs('q'), p5 = limbs('p5'), q5 = limbs('q5');
+const vH = limbs('vh'),
+  vM = limbs('vm'),
+  vIn = limbs('vin'),
+  vR = limbs('vr'),
+  vS = limbs('vs'),
+  vD = limbs('vd');
+const w = regs('vw', 4),
+  t = regs('vt', 4);
+const r2 = limbs('p'),
+  r4 = limbs('q'),
+  p5 = limbs('p5'),
+  q5 = limbs('q5');
 
 /** Lanes [a, a, b, b] of 32-bit limbs from two i64 locals. */
-const pair = (a: string, b: string): Expr =>
-  v128.shuffle32([0, 0, 4, 4], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
+const pair = (a: string, b: string): Expr => v128.shuffle32([0, 0, 4, 4], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
 /** Lanes [a, b, 0, 0]. */
-const lanes2 = (a: string, b: string): Expr =>
-  v128.shuffle32([0, 4, 1, 5], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
+const lanes2 = (a: string, b: string): Expr => v128.shuffle32([0, 4, 1, 5], i32x4.splat(i32.wrap(get(a))), i32x4.splat(i32.wrap(get(b))));
 
 /**
  * The loop's powers of r: the lanes [r^4, r^4, r^2, r^2] of each limb
@@ -169,8 +217,10 @@ const powers5 = (s: State): Expr[] => ['', ...[1, 2, 3, 4].map((j) => powerSlot(
 /** r^2 and r^4 from r, then their lanes [r^4, r^4, r^2, r^2] and 5 times them into POWERS. */
 function storePowers(s: State): Expr[] {
   return [
-    ...mulmod(r2, r, r, r5, d), ...times5(p5, r2),
-    ...mulmod(r4, r2, r2, p5, d), ...times5(q5, r4),
+    ...mulmod(r2, r, r, r5, d),
+    ...times5(p5, r2),
+    ...mulmod(r4, r2, r2, p5, d),
+    ...times5(q5, r4),
     ...[0, 1, 2, 3, 4].map((i) => v128.store(s.at(POWERS), pair(r4[i], r2[i]), 16 * i)),
     ...[1, 2, 3, 4].map((i) => v128.store(s.at(POWERS), i32x4.mul(powers(s)[i], i32x4.splat(i32.const(5))), 16 * (4 + i))),
   ];
@@ -180,7 +230,11 @@ function storePowers(s: State): Expr[] {
 function iteration(s: State, first: boolean): Expr[] {
   return [
     // Lanes [m2, m3, m0, m1]: transpose the blocks so that vw_j holds word j of each.
-    ...transpose4(w, t, [32, 48, 0, 16].map((o) => v128.load(get('ptr'), o))),
+    ...transpose4(
+      w,
+      t,
+      [32, 48, 0, 16].map((o) => v128.load(get('ptr'), o)),
+    ),
     ...splitBlock(w.map(get), (x) => v128.and(x, get('vmask')), i32x4.shr, i32x4.shl, v128.or)
       .map((limb, i) => (i === 4 ? v128.or(limb, get('vhibit')) : limb))
       .map((limb, i) => set(vM[i], first ? i32x4.add(limb, get(vIn[i])) : limb)),
@@ -188,11 +242,15 @@ function iteration(s: State, first: boolean): Expr[] {
     // the h products in running sums of their own (the shape that was fastest
     // in every engine: docs/performance.md#poly1305).
     ...vD.map((n, k) =>
-      set(n, sumFirst([
-        i64x2.extendLow(get(vM[k])),
-        sumFirst(productTerms(vM.map(get), i64x2.mulHigh, powers(s), powers5(s), k)),
-        sumFirst(productTerms(vH.map(get), i64x2.mulLow, powers(s), powers5(s), k)),
-      ]))),
+      set(
+        n,
+        sumFirst([
+          i64x2.extendLow(get(vM[k])),
+          sumFirst(productTerms(vM.map(get), i64x2.mulHigh, powers(s), powers5(s), k)),
+          sumFirst(productTerms(vH.map(get), i64x2.mulLow, powers(s), powers5(s), k)),
+        ]),
+      ),
+    ),
     ...vectorCarry(vH, vD),
     set('ptr', i32.add(get('ptr'), i32.const(64))),
     set('len', i32.sub(get('len'), i32.const(64))),
@@ -203,7 +261,12 @@ function iteration(s: State, first: boolean): Expr[] {
 const combineLanes = (): Expr[] => [
   ...vR.map((n, i) => set(n, lanes2(r2[i], r[i]))),
   ...vS.map((n, i) => set(n, i32x4.mul(get(vR[i]), i32x4.splat(i32.const(5))))),
-  ...vD.map((n, k) => set(n, productTerms(vH.map(get), i64x2.mulLow, vR.map(get), vS.map(get), k).reduce((x, y) => i64x2.add(x, y)))),
+  ...vD.map((n, k) =>
+    set(
+      n,
+      productTerms(vH.map(get), i64x2.mulLow, vR.map(get), vS.map(get), k).reduce((x, y) => i64x2.add(x, y)),
+    ),
+  ),
   ...d.map((n, k) => set(n, i64.add(i64x2.lane(get(vD[k]), 0), i64x2.lane(get(vD[k]), 1)))),
   ...carry(h, d),
 ];
@@ -216,14 +279,20 @@ const combineLanes = (): Expr[] => [
 function vectorBlocks(s: State): string {
   return func({
     name: 'poly_blocks_vector',
-    params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+      ['hibit', 'i32'],
+    ],
     locals: {
       ...scalarLocals,
       ...declare([...r2, ...r4, ...p5, ...q5], 'i64'),
       ...declare([...vH, ...vM, ...vIn, ...vR, ...vS, ...vD, ...w, ...t, 'vhibit', 'vmask'], 'v128'),
     },
     body: [
-      ...loadLimbs(s, h, H), ...loadLimbs(s, r, R), ...times5(r5, r),
+      ...loadLimbs(s, h, H),
+      ...loadLimbs(s, r, R),
+      ...times5(r5, r),
       ...storePowers(s),
       // The scalar h enters as part of the first m0 (lane 2 of the message vectors).
       ...vIn.map((n, i) => set(n, v128.shuffle32([4, 4, 0, 4], i32x4.splat(i32.wrap(get(h[i]))), v128.const32(0, 0, 0, 0)))),
@@ -248,11 +317,17 @@ function blocks(): string {
   return func({
     name: 'poly_blocks',
     exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32'], ['hibit', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+      ['hibit', 'i32'],
+    ],
     body: [
-      ifElse(i32.geU(get('len'), i32.const(VECTOR_THRESHOLD)),
+      ifElse(
+        i32.geU(get('len'), i32.const(VECTOR_THRESHOLD)),
         [call('poly_blocks_vector', get('ptr'), get('len'), get('hibit'))],
-        [call('poly_blocks_scalar', get('ptr'), get('len'), get('hibit'))]),
+        [call('poly_blocks_scalar', get('ptr'), get('len'), get('hibit'))],
+      ),
     ],
   });
 }
@@ -262,7 +337,10 @@ function pad16(s: State): string {
   return func({
     name: 'poly_pad16',
     exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+    ],
     locals: declare(['full', 'i'], 'i32'),
     body: [
       ...wholeBlocks(),
@@ -332,10 +410,7 @@ export function poly1305Functions(base: number): string[] {
  * The whole 16-byte blocks of the slice at the params ptr, len into the MAC,
  * with the 2^128 bit; the i32 local `full` is left holding their byte count.
  */
-export const wholeBlocks = (): Expr[] => [
-  set('full', i32.and(get('len'), i32.const(~15))),
-  call('poly_blocks', get('ptr'), get('full'), i32.const(HIBIT)),
-];
+export const wholeBlocks = (): Expr[] => [set('full', i32.and(get('len'), i32.const(~15))), call('poly_blocks', get('ptr'), get('full'), i32.const(HIBIT))];
 
 /** For the including module: Poly1305 keyed with the 32 bytes (r || s) at `key`, copied into the state at `base`. */
 export const polyKeyFrom = (base: number, key: Expr): Expr[] => [memoryCopy(i32.const(base + KEY), key, i32.const(32)), call('poly_init')];
@@ -344,15 +419,15 @@ export const polyKeyFrom = (base: number, key: Expr): Expr[] => [memoryCopy(i32.
 export const polyTagTo = (base: number, tag: Expr): Expr[] => [call('poly_finish'), v128.store(tag, v128.load(i32.const(base + TAG)))];
 
 /** The carry pass of the vector loop, on two 64-bit lanes; leaves 32-bit limbs in lanes 0 and 1. */
-function vectorCarry(hv: string[], d: string[]): Expr[] {
+function vectorCarry(hv: string[], sums: string[]): Expr[] {
   const mask = v128.const64(MASK26, MASK26);
   const code: Expr[] = [];
-  for (let k = 0; k < 4; k++) code.push(set(d[k + 1], i64x2.add(get(d[k + 1]), i64x2.shr(get(d[k]), 26))));
+  for (let k = 0; k < 4; k++) code.push(set(sums[k + 1], i64x2.add(get(sums[k + 1]), i64x2.shr(get(sums[k]), 26))));
   // Carry out of limb 4 times 5 into limb 0, then once more from limb 0 to 1.
-  const c4 = i64x2.shr(get(d[4]), 26);
-  code.push(set(d[0], i64x2.add(v128.and(get(d[0]), mask), i64x2.add(c4, i64x2.shl(c4, 2)))));
-  code.push(set(d[1], i64x2.add(v128.and(get(d[1]), mask), i64x2.shr(get(d[0]), 26))));
-  code.push(set(d[0], v128.and(get(d[0]), mask)));
-  for (let k = 2; k < 5; k++) code.push(set(d[k], v128.and(get(d[k]), mask)));
-  return [...code, ...hv.map((n, k) => set(n, i64x2.narrowLow(get(d[k]))))];
+  const c4 = i64x2.shr(get(sums[4]), 26);
+  code.push(set(sums[0], i64x2.add(v128.and(get(sums[0]), mask), i64x2.add(c4, i64x2.shl(c4, 2)))));
+  code.push(set(sums[1], i64x2.add(v128.and(get(sums[1]), mask), i64x2.shr(get(sums[0]), 26))));
+  code.push(set(sums[0], v128.and(get(sums[0]), mask)));
+  for (let k = 2; k < 5; k++) code.push(set(sums[k], v128.and(get(sums[k]), mask)));
+  return [...code, ...hv.map((n, k) => set(n, i64x2.narrowLow(get(sums[k]))))];
 }

@@ -23,8 +23,8 @@ export const POLYNOMIAL_BYTES = 17;
  * §2.8: the AEAD pads its ciphertext so), else as Poly1305 pads it
  * (§2.5.1: a 1 byte, zeros, no 2^128 bit).
  */
-export function polynomialOf(engine: Poly1305Engine, key: Uint8Array, data: Uint8Array, zeroPad: boolean): Uint8Array {
-  const state = engine.create(key);
+export function polynomialOf(poly: Poly1305Engine, key: Uint8Array, data: Uint8Array, zeroPad: boolean): Uint8Array {
+  const state = poly.create(key);
   state.update(data);
   const rest = data.length % 16;
   if (zeroPad && rest !== 0) state.update(ZEROS.subarray(rest));

@@ -71,7 +71,11 @@ class SimdPoly1305 implements Poly1305State {
     this.finish((_, mem) => {
       const h = newLimbs();
       const at = POLY + H;
-      setRadix(h, [0, 1, 2, 3, 4].map((i) => readLE32(mem, at + 4 * i) >>> 0), 26);
+      setRadix(
+        h,
+        [0, 1, 2, 3, 4].map((i) => readLE32(mem, at + 4 * i) >>> 0),
+        26,
+      );
       toBytes(h, out);
       h.fill(0);
     });

@@ -37,7 +37,6 @@ export const PIECE = 1 << 20;
  */
 const SLOTS = 3;
 
-
 /** A worker's end of the connection: posting, keeping the process alive, terminating. */
 interface Handle {
   post(message: Job | { type: 'setup'; claims: Int32Array | undefined }, transfer: ArrayBuffer[]): void;
@@ -100,8 +99,7 @@ function spawn(listen: Listener, idle: () => void): Handle {
     return { post: (m, transfer) => w.postMessage(m, transfer), hold: (on) => (on ? w.ref() : w.unref()), terminate: () => w.terminate().then(() => {}) };
   }
   if (typeof Worker !== 'function') throw new Error('this engine has no Worker');
-  const w =
-    workerUrl === undefined ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }) : new Worker(workerUrl, { type: 'module' });
+  const w = workerUrl === undefined ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }) : new Worker(workerUrl, { type: 'module' });
   w.onmessage = (e: MessageEvent) => listen(e.data as FromWorker);
   w.onerror = (e: ErrorEvent) => {
     e.preventDefault();
@@ -137,8 +135,8 @@ let modulesCloneable = true;
 
 /**
  * A worker the pool needed is gone (terminate(), configure({ workerUrl }),
- * a crash, or it could not start) while something depended on it: a
- * secretstream stream, whose state lived in that worker, errors with it.
+ * a crash, or it could not start) while something depended on it: state
+ * a family keeps in one worker (pin(), a stream's, say) is lost with it.
  * One-shot calls never see it: the calling thread redoes their pieces.
  */
 export class WorkerLostError extends Error {
@@ -213,14 +211,14 @@ export class PoolWorker {
   /** The kernels this worker has been sent (with a job: kernelsFor). */
   private readonly kernels = new Set<string>();
   private started!: (ok: boolean) => void;
-  /** Things that keep state in this worker (a secretstream stream): it is not ended for idleness while any does. */
+  /** Things that keep state in this worker (pin()): it is not ended for idleness while any does. */
   private pins = 0;
   /** Resolves to true once the worker takes jobs, to false if it failed to start or ended first. */
   readonly whenReady = new Promise<boolean>((resolve) => (this.started = resolve));
   /** Resolves once the worker has stopped running after terminate() (pending until then). */
   stopped: Promise<void> = new Promise(() => {});
 
-  constructor(private readonly pool: Pool) {
+  constructor(private readonly owner: Pool) {
     const shared = canShare();
     for (let i = 0; i < SLOTS; i++) {
       this.slots.push(new Uint8Array(shared ? new SharedArrayBuffer(PIECE) : new ArrayBuffer(PIECE)));
@@ -232,7 +230,7 @@ export class PoolWorker {
   start(): void {
     this.handle = spawn(
       (m) => this.receive(m),
-      () => this.pins === 0 && this.pending.size === 0 && this.pool.retire(this),
+      () => this.pins === 0 && this.pending.size === 0 && this.owner.retire(this),
     );
     this.handle.post({ type: 'setup', claims: this.claims }, []);
     // Starting, it keeps the process alive: a caller may be waiting for it (whenReady).
@@ -259,7 +257,7 @@ export class PoolWorker {
     return this.pending.size > 0 || this.pins > 0 || this.held > 0;
   }
 
-  /** The streams (or other state) this worker holds. */
+  /** The things whose state this worker holds (pin()). */
   get pinned(): number {
     return this.pins;
   }
@@ -310,8 +308,9 @@ export class PoolWorker {
   }
 
   /**
-   * Runs `op` with params only, outside the slots (secretstream's messages,
-   * which the stream bounds itself); resolves to its result.
+   * Runs `op` with params only, outside the slots (for jobs whose inputs
+   * their caller bounds itself, such as a stream's messages); resolves to
+   * its result.
    */
   async call<T extends JobTable, K extends keyof T & string>(op: K, tier: Tier, params: T[K]['params'], transfer: ArrayBuffer[] = []): Promise<T[K]['result']> {
     const done = await this.send({ op, tier, params, claim: -1, slot: undefined }, transfer, { slot: -1, bytes: 0, work: 0 });
@@ -354,7 +353,7 @@ export class PoolWorker {
     }
     if (m.type === 'error') {
       // The worker could not start, or died.
-      this.pool.broken(this, m.message);
+      this.owner.broken(this, m.message);
       return;
     }
     // A job's answer (a failed one too: the worker goes on), with its slot when it was transferred.
@@ -367,13 +366,13 @@ export class PoolWorker {
       p.reject(new WorkerLostError(m.message));
       return;
     }
-    if (m.type === 'done') this.pool.jobs++;
+    if (m.type === 'done') this.owner.jobs++;
     const slot = p.slot;
     if (slot >= 0) this.held++;
     const release = (): void => {
       if (slot >= 0) this.held--;
       this.release(slot);
-      this.pool.settled(this);
+      this.owner.settled(this);
     };
     p.resolve({
       result: m.type === 'done' ? m.result : undefined,
@@ -387,7 +386,7 @@ export class PoolWorker {
     });
   }
 
-  /** State now lives in this worker (a stream), or no longer: it must not be retired meanwhile. */
+  /** State now lives in this worker (a stream's, say), or no longer: it must not be retired meanwhile. */
   pin(): void {
     this.pins++;
   }
@@ -395,7 +394,7 @@ export class PoolWorker {
   unpin(): void {
     this.pins--;
     if (this.pending.size === 0 && this.pins === 0 && this.ready) this.handle!.hold(false);
-    this.pool.settled(this);
+    this.owner.settled(this);
   }
 
   /** A slot back among the free ones (zeroed, if the worker has ended meanwhile). */
@@ -431,7 +430,10 @@ export class PoolWorker {
     }
     this.pending.clear();
     this.zeroSlots();
-    this.stopped = this.handle?.terminate().then(() => inflight.forEach((slot) => zeroize(slot))) ?? Promise.resolve();
+    this.stopped =
+      this.handle?.terminate().then(() => {
+        for (const slot of inflight) zeroize(slot);
+      }) ?? Promise.resolve();
     void this.stopped;
   }
 }
@@ -507,13 +509,15 @@ export class Pool {
   }
 
   /**
-   * A worker to hold a stream's state: the one holding fewest streams, a
-   * new one while the pool is below its size and every worker holds one;
-   * undefined when there can be none.
+   * A worker to hold some state (a stream's, say): the one holding the
+   * least (pin()), a new one while the pool is below its size and every
+   * worker holds some; undefined when there can be none.
    */
   forState(): PoolWorker | undefined {
     if (this.failure !== undefined || this.size === 0) return undefined;
-    const least = this.workers.slice(0, this.size).reduce<PoolWorker | undefined>((best, w) => (best === undefined || w.pinned < best.pinned ? w : best), undefined);
+    const least = this.workers
+      .slice(0, this.size)
+      .reduce<PoolWorker | undefined>((best, w) => (best === undefined || w.pinned < best.pinned ? w : best), undefined);
     if (least !== undefined && (least.pinned === 0 || this.workers.length >= this.size)) return least;
     return this.grow(this.workers.length + 1).at(-1);
   }

@@ -11,7 +11,8 @@
  *   than the piece would, and the worker waits for that slot.
  * - Short turns: the calling thread works in pieces of about HERE_MS and
  *   lets the event loop run between them (workers' answers come in, the
- *   page stays responsive).
+ *   page stays responsive); about ALONE_MS when no job is in flight and
+ *   none will be given.
  * - Stragglers: with nothing left to hand out, the calling thread does not
  *   sit waiting on a worker the OS may not be running. It takes back a job
  *   the worker has not started (its claim word) and does it itself; it
@@ -58,8 +59,14 @@ export interface PieceWork<P extends Piece> {
 
 /** The smallest piece cut near the meeting point: 64 KiB is ~40 µs of work against ~10 µs for a job's messages. */
 const SMALLEST = 64 * 1024;
-/** Time the calling thread spends on one piece before it lets the event loop run. */
+/** Time the calling thread spends on one piece before it lets the event loop run, while workers may answer. */
 const HERE_MS = 0.5;
+/**
+ * The same when no job is in flight and none will be given: no answer can
+ * come, and a turn of the event loop costs tens of microseconds in a
+ * browser. Still far from the 50 ms that browsers count as a long task.
+ */
+const ALONE_MS = 4;
 /** The calling thread's first piece, before it has timed any. */
 const FIRST_HERE = 64 * 1024;
 /** A running job is late once it overruns its expected time by this share of it, and at least LATE_MS. */
@@ -75,25 +82,40 @@ const STARVED_MS = 1000;
 /** The process's CPU clock, and until when calls use no workers (a judgement of SHARED_CORE); tests replace the clock. */
 export const contention = { cpu: cpuTime, starvedUntil: 0 };
 
+/** Turns of the event loop for one call: tick() lets the workers' messages in; close() when the call is done. */
+interface Ticker {
+  tick(): Promise<void>;
+  close(): void;
+}
+
 /**
- * Lets the workers' messages in: a macrotask turn (a resolved promise
- * would not). Browsers clamp nested setTimeout(0) to 4 ms; a message to
- * oneself is not clamped.
+ * A macrotask turn (a resolved promise would not let messages in).
+ * setImmediate where there is one; else a message to oneself on a channel
+ * made once per call (browsers clamp nested setTimeout(0) to 4 ms, and
+ * making a channel costs more than a message: Chromium opens a pipe per
+ * channel), closed at the call's end so that it keeps no process alive.
  */
-export const tick: () => Promise<void> =
-  typeof setImmediate === 'function'
-    ? () => new Promise<void>((resolve) => setImmediate(resolve))
-    : typeof MessageChannel === 'function'
-      ? () =>
-          new Promise<void>((resolve) => {
-            const channel = new MessageChannel();
-            channel.port1.onmessage = () => {
-              channel.port1.close();
-              resolve();
-            };
-            channel.port2.postMessage(null);
-          })
-      : () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+function ticker(): Ticker {
+  if (typeof setImmediate === 'function') return { tick: () => new Promise<void>((resolve) => setImmediate(resolve)), close: () => {} };
+  if (typeof MessageChannel !== 'function') return { tick: () => new Promise<void>((resolve) => setTimeout(resolve, 0)), close: () => {} };
+  let channel: MessageChannel | undefined;
+  const waiting: (() => void)[] = [];
+  return {
+    tick: () =>
+      new Promise<void>((resolve) => {
+        if (channel === undefined) {
+          channel = new MessageChannel();
+          channel.port1.onmessage = () => waiting.shift()?.();
+        }
+        waiting.push(resolve);
+        channel.port2.postMessage(null);
+      }),
+    close: () => {
+      channel?.port1.close();
+      channel = undefined;
+    },
+  };
+}
 
 /** The calling thread's speed so far, for the size of its next piece. */
 class HereClock {
@@ -112,9 +134,9 @@ class HereClock {
     return this.ms > 0 ? this.ms / this.bytes : undefined;
   }
 
-  /** Bytes the calling thread does in about HERE_MS at its speed so far. */
-  piece(): number {
-    return this.ms > 0 ? (this.bytes / this.ms) * HERE_MS : FIRST_HERE;
+  /** Bytes the calling thread does in about `ms` at its speed so far. */
+  piece(ms: number): number {
+    return this.ms > 0 ? (this.bytes / this.ms) * ms : FIRST_HERE;
   }
 }
 
@@ -287,37 +309,50 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
     });
 
   const open = (): boolean => failure === undefined && (front < back || retry.length > 0 || given.some((g) => !finished.has(g.p)));
-  while (open()) {
-    judge();
-    // Workers take from the front; near the end a worker gets no more than is left
-    // unassigned, or this thread would wait for its queue.
-    for (const w of handOut ? team : []) {
-      while (w.idle && front < back && w.queued < left) {
-        back += cut(front, left / 4);
-        left -= list[front]!.length;
-        give(w, list[front++]!);
+  const turns = ticker();
+  try {
+    while (open()) {
+      judge();
+      // Workers take from the front; near the end a worker gets no more than is left
+      // unassigned, or this thread would wait for its queue.
+      for (const w of handOut ? team : []) {
+        while (w.idle && front < back && w.queued < left) {
+          back += cut(front, left / 4);
+          left -= list[front]!.length;
+          give(w, list[front++]!);
+        }
       }
+      const ownTurn = answered === 0 || !handOut;
+      answered = 0;
+      if (front < back && !handOut && given.length === 0) {
+        // Alone: no answer can come, so longer turns (pieces until ALONE_MS have passed).
+        const until = now() + ALONE_MS;
+        do {
+          back += cut(back - 1, clock.piece(ALONE_MS));
+          left -= list[back - 1]!.length;
+          here(list[--back]!);
+        } while (front < back && failure === undefined && now() < until);
+      } else if (front < back) {
+        if (ownTurn) {
+          back += cut(back - 1, Math.min(left / 4, clock.piece(HERE_MS)));
+          left -= list[back - 1]!.length;
+          here(list[--back]!);
+        }
+      } else if (retry.length > 0) {
+        // Whole: the pieces' list stays the input's partition.
+        here(retry.pop()!);
+      } else {
+        const next = straggler();
+        if (next !== undefined && 'p' in next) here(next.p);
+        else if (next !== undefined) {
+          await waitFor(next.until);
+          continue;
+        }
+      }
+      await turns.tick();
     }
-    const ownTurn = answered === 0 || !handOut;
-    answered = 0;
-    if (front < back) {
-      if (ownTurn) {
-        back += cut(back - 1, Math.min(left / 4, clock.piece()));
-        left -= list[back - 1]!.length;
-        here(list[--back]!);
-      }
-    } else if (retry.length > 0) {
-      // Whole: the pieces' list stays the input's partition.
-      here(retry.pop()!);
-    } else {
-      const next = straggler();
-      if (next !== undefined && 'p' in next) here(next.p);
-      else if (next !== undefined) {
-        await waitFor(next.until);
-        continue;
-      }
-    }
-    await tick();
+  } finally {
+    turns.close();
   }
   // Nothing more is handed out. Jobs still in flight: taken back where they have not started;
   // those writing the caller's memory are waited for, as is the stop of any lost while writing.
@@ -338,6 +373,21 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
  */
 export async function runInOrder<P extends Piece>(pieces: readonly P[], worker: PoolWorker | undefined, work: PieceWork<P>): Promise<void> {
   const clock = new HereClock();
+  const turns = ticker();
+  try {
+    await inOrder(pieces, worker, work, clock, turns);
+  } finally {
+    turns.close();
+  }
+}
+
+async function inOrder<P extends Piece>(
+  pieces: readonly P[],
+  worker: PoolWorker | undefined,
+  work: PieceWork<P>,
+  clock: HereClock,
+  turns: Ticker,
+): Promise<void> {
   for (const whole of pieces) {
     if (worker?.idle) {
       const job = work.give(worker, whole);
@@ -358,9 +408,10 @@ export async function runInOrder<P extends Piece>(pieces: readonly P[], worker: 
       );
       if (given) continue;
     }
-    for (const p of work.split(whole, Math.max(SMALLEST, clock.piece()))) {
+    // No job is in flight here: the longer turns of a call alone.
+    for (const p of work.split(whole, Math.max(SMALLEST, clock.piece(ALONE_MS)))) {
       clock.time(p.length, () => work.here(p));
-      await tick();
+      await turns.tick();
     }
   }
 }

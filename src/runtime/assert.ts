@@ -22,9 +22,9 @@ const U8 = Uint8Array.prototype;
 const TYPED_ARRAY = Object.getPrototypeOf(U8) as object;
 const call = Function.prototype.call;
 
-/** The intrinsic getter `key` of `proto` as a function of the object (`getter.call(self)`), captured before any user code runs. */
-function intrinsic<T>(proto: object, key: PropertyKey): (self: unknown) => T {
-  return call.bind(Object.getOwnPropertyDescriptor(proto, key)!.get!) as (self: unknown) => T;
+/** The intrinsic getter `property` of `proto` as a function of the object (`getter.call(self)`), captured before any user code runs. */
+function intrinsic<T>(proto: object, property: PropertyKey): (self: unknown) => T {
+  return call.bind(Object.getOwnPropertyDescriptor(proto, property)!.get!) as (self: unknown) => T;
 }
 
 /** The typed array's kind ('Uint8Array', 'Float64Array', ...) from its internal slot, or undefined for anything else (never throws). */
@@ -38,8 +38,7 @@ const dataViewBuffer = intrinsic<ArrayBufferLike>(DataView.prototype, 'buffer');
 const dataViewByteOffset = intrinsic<number>(DataView.prototype, 'byteOffset');
 const dataViewByteLength = intrinsic<number>(DataView.prototype, 'byteLength');
 const arrayBufferByteLength = intrinsic<number>(ArrayBuffer.prototype, 'byteLength');
-const sharedByteLength =
-  typeof SharedArrayBuffer === 'function' ? intrinsic<number>(SharedArrayBuffer.prototype, 'byteLength') : undefined;
+const sharedByteLength = typeof SharedArrayBuffer === 'function' ? intrinsic<number>(SharedArrayBuffer.prototype, 'byteLength') : undefined;
 
 /** Whether `brand(value)` succeeds: the object has the internal slots of that getter's class. */
 function has(brand: ((self: unknown) => unknown) | undefined, value: unknown): boolean {
@@ -181,8 +180,8 @@ export function byteSource(value: unknown, name: string): Uint8Array {
     view = [value as SharedArrayBuffer, 0, sharedByteLength!(value)];
   }
   if (view === undefined) {
-    const kind = describe(value);
-    const what = kind === 'a Promise' ? 'a Promise: missing await?' : kind === 'string' ? 'string: for text, pipe it through a TextEncoderStream first' : kind;
+    const got = describe(value);
+    const what = got === 'a Promise' ? 'a Promise: missing await?' : got === 'string' ? 'string: for text, pipe it through a TextEncoderStream first' : got;
     throw new TypeError(`${name} must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got ${what}`);
   }
   const [buffer, offset, length] = view;
@@ -261,14 +260,21 @@ export function noPartialOverlap(input: Uint8Array, out: Uint8Array, name = 'out
 }
 
 /**
- * Throws unless `input` still has its `length` bytes and `output` (when
- * given) its own: an asynchronous call checks before each piece, since a
- * caller may detach (transfer) an array while the call is pending.
+ * Throws unless `input` still has its `length` bytes and `out` (when
+ * given) its `outLength`: an asynchronous call checks before each piece,
+ * since a caller may detach (transfer) an array while the call is pending.
  */
-export function attached(length: number, input: Uint8Array, output?: Uint8Array, outputLength = length): void {
-  if (input.length !== length || (output !== undefined && output.length !== outputLength)) {
+export function attached(length: number, input: Uint8Array, out?: Uint8Array, outLength = length): void {
+  if (input.length !== length || (out !== undefined && out.length !== outLength)) {
     throw new TypeError('the input or output was detached while the call ran');
   }
+}
+
+/** A count (bytes, workers): a non-negative safe integer. */
+export function count(value: unknown, name: string): number {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  return value;
 }
 
 /**
@@ -319,8 +325,8 @@ const list = (words: readonly string[]): string => (words.length < 2 ? words.joi
 export function options(value: unknown, name: string, known: readonly string[]): object | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null) throw new TypeError(`${name} must be an object, got ${describe(value)}`);
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key)) throw new TypeError(`${name}: unknown option '${key}' (the options are ${list(known)})`);
+  for (const option of Object.keys(value)) {
+    if (!known.includes(option)) throw new TypeError(`${name}: unknown option '${option}' (the options are ${list(known)})`);
   }
   return value;
 }

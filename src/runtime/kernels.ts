@@ -220,7 +220,7 @@ export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd
  */
 export function jobSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): (tier: Tier) => E {
   const record = recordOf(kernel);
-  return (tier) => (tier === 'simd' && tierOf(record) === 'simd' ? simd : js);
+  return (asked) => (asked === 'simd' && tierOf(record) === 'simd' ? simd : js);
 }
 
 /**
@@ -337,7 +337,5 @@ export function tier(): Tier | undefined {
 
 /** Test-only: the linear memory of every instantiated kernel, to check that calls leave it wiped. */
 export function kernelMemories(): { name: string; bytes: Uint8Array }[] {
-  return registry
-    .filter((record) => record.handle !== undefined)
-    .map((record) => ({ name: record.name, bytes: record.handle!.mem.bytes }));
+  return registry.filter((record) => record.handle !== undefined).map((record) => ({ name: record.name, bytes: record.handle!.mem.bytes }));
 }

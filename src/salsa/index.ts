@@ -89,7 +89,12 @@ class SecretBox implements AeadMethods {
  * key, a 24-byte nonce (random nonces are safe); encrypt returns the
  * 16-byte tag followed by the ciphertext. It has no associated data.
  */
-export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => Aead) & AeadParams = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): AeadMethods {
+// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
+export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => Aead) & AeadParams = aeadParams(function xsalsa20poly1305(
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad?: undefined,
+): AeadMethods {
   const k = check.key(key, [32]);
   const n = check.bytes(nonce, 'nonce', 24);
   if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');

@@ -19,10 +19,37 @@ import { poly1305Functions, polyKeyFrom, polyTagTo, wholeBlocks } from '../poly1
 import * as P from '../poly1305/layout.js';
 import { type Arith, vectorArith } from '../wasm/arx.js';
 import {
-  DOUBLE_ROUNDS, type StreamCipher, advanceCounter, group8Function, groupFunction, scalarXorFunction, setStateWord, slicePasses, stateAddress, subkeyFunction, vectorXorFunction, xorFromMemory,
+  DOUBLE_ROUNDS,
+  type StreamCipher,
+  advanceCounter,
+  group8Function,
+  groupFunction,
+  scalarXorFunction,
+  setStateWord,
+  slicePasses,
+  stateAddress,
+  subkeyFunction,
+  vectorXorFunction,
+  xorFromMemory,
 } from '../wasm/stream.js';
 import {
-  type Expr, call, func, get, getGlobal, i32, i64, ifThen, memoryCopy, memoryFill, module, mutableGlobal, select, set, setGlobal, v128, wipeFunction,
+  type Expr,
+  call,
+  func,
+  get,
+  getGlobal,
+  i32,
+  i64,
+  ifThen,
+  memoryCopy,
+  memoryFill,
+  module,
+  mutableGlobal,
+  select,
+  set,
+  setGlobal,
+  v128,
+  wipeFunction,
 } from '../wasm/wat.js';
 
 /**
@@ -30,14 +57,23 @@ import {
  * b ^= (a + d) <<< 7, c ^= (b + a) <<< 9, d ^= (c + b) <<< 13, a ^= (d + c) <<< 18.
  */
 function quarterRound(m: Arith, x: string[], [a, b, c, d]: number[]): Expr[] {
-  const step = (target: number, p: number, q: number, bits: number) =>
-    set(x[target], m.xor(get(x[target]), m.rotl(m.add(get(x[p]), get(x[q])), bits)));
+  const step = (target: number, p: number, q: number, bits: number) => set(x[target], m.xor(get(x[target]), m.rotl(m.add(get(x[p]), get(x[q])), bits)));
   return [step(b, a, d, 7), step(c, b, a, 9), step(d, c, b, 13), step(a, d, c, 18)];
 }
 
 /** §5 columnround and §4 rowround: the words of their four quarter rounds, in quarterround's argument order. */
-const COLUMNS = [[0, 4, 8, 12], [5, 9, 13, 1], [10, 14, 2, 6], [15, 3, 7, 11]];
-const ROWS = [[0, 1, 2, 3], [5, 6, 7, 4], [10, 11, 8, 9], [15, 12, 13, 14]];
+const COLUMNS = [
+  [0, 4, 8, 12],
+  [5, 9, 13, 1],
+  [10, 14, 2, 6],
+  [15, 3, 7, 11],
+];
+const ROWS = [
+  [0, 1, 2, 3],
+  [5, 6, 7, 4],
+  [10, 11, 8, 9],
+  [15, 12, 13, 14],
+];
 
 /**
  * §10: the input is 16 words, constants in 0, 5, 10, 15, the key in 1..4
@@ -46,7 +82,12 @@ const ROWS = [[0, 1, 2, 3], [5, 6, 7, 4], [10, 11, 8, 9], [15, 12, 13, 14]];
  * then a row round; 10 of them for Salsa20, 6 and 4 for Salsa20/12 and /8.
  */
 const SALSA: StreamCipher = {
-  state: STATE, counter: COUNTER_WORD, block: BLOCK, tail: TAIL, quarterRound, doubleRound: [...COLUMNS, ...ROWS],
+  state: STATE,
+  counter: COUNTER_WORD,
+  block: BLOCK,
+  tail: TAIL,
+  quarterRound,
+  doubleRound: [...COLUMNS, ...ROWS],
 };
 
 /** Four lanes at once, every rotation shift, shift, or (none is a byte permutation). */
@@ -85,7 +126,10 @@ function hsalsaRekey(): string {
   return func({
     name: 'hsalsa_rekey',
     exported: true,
-    params: [['counterLow', 'i32'], ['counterHigh', 'i32']],
+    params: [
+      ['counterLow', 'i32'],
+      ['counterHigh', 'i32'],
+    ],
     body: [
       memoryCopy(stateAddress(SALSA, NONCE_WORD), i32.const(NONCE24), i32.const(16)),
       call('hsalsa', i32.const(DOUBLE_ROUNDS)),
@@ -128,7 +172,10 @@ function secretbox(): string[] {
   // (bytes past `len` are scratch); the rest, and later slices, run on from block 4.
   const crypt = func({
     name: 'box_crypt',
-    params: [['ptr', 'i32'], ['len', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+    ],
     locals: { i: 'i32', head: 'i32' },
     body: [
       ifThen(getGlobal('fresh'), [
@@ -145,7 +192,10 @@ function secretbox(): string[] {
   // last partial block followed by a 1 byte and zeros, without it.
   const mac = func({
     name: 'box_mac',
-    params: [['ptr', 'i32'], ['len', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+    ],
     locals: { full: 'i32' },
     body: [
       ...wholeBlocks(),
@@ -168,9 +218,5 @@ function secretbox(): string[] {
 
 export function salsaModule(): string {
   if (POLY + P.SIZE > BUFFER) throw new Error('salsa layout: the Poly1305 state overlaps BUFFER');
-  return module(
-    PAGES,
-    [...xorFunctions(), hsalsa(), hsalsaRekey(), ...poly1305Functions(POLY), ...secretbox(), wipeFunction(TAIL)],
-    [mutableGlobal('fresh')],
-  );
+  return module(PAGES, [...xorFunctions(), hsalsa(), hsalsaRekey(), ...poly1305Functions(POLY), ...secretbox(), wipeFunction(TAIL)], [mutableGlobal('fresh')]);
 }

@@ -146,7 +146,12 @@ class ParallelSecretBox implements ParallelAeadMethods {
 }
 
 /** XSalsa20-Poly1305 (secretbox) on all cores: 32-byte key, 24-byte nonce; encrypt resolves to the 16-byte tag followed by the ciphertext, as fourfold's xsalsa20poly1305. */
-export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => ParallelAead) & AeadParams = aeadParams(function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelAeadMethods {
+// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
+export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => ParallelAead) & AeadParams = aeadParams(function xsalsa20poly1305(
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad?: undefined,
+): ParallelAeadMethods {
   const k = check.key(key, [32]);
   const n = check.bytes(nonce, 'nonce', 24);
   if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');
@@ -173,10 +178,11 @@ export interface ParallelSecretBoxApi {
 export function secretbox(key: Uint8Array, nonce: Uint8Array, aad?: undefined): ParallelSecretBoxApi {
   // Associated data given here is refused, as xsalsa20poly1305 refuses it: nothing would authenticate it.
   const box = xsalsa20poly1305(key, nonce, aad);
-  const api: { seal(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>; open(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> } = {
-    seal: (plaintext, output) => box.encrypt(plaintext, output),
-    open: (ciphertext, output) => box.decrypt(ciphertext, output),
-  };
+  const api: { seal(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>; open(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> } =
+    {
+      seal: (plaintext, output) => box.encrypt(plaintext, output),
+      open: (ciphertext, output) => box.decrypt(ciphertext, output),
+    };
   // A new array over an ArrayBuffer, or the caller's own output: what ParallelSecretBoxApi's overloads say.
   return api as ParallelSecretBoxApi;
 }

@@ -43,7 +43,10 @@ export function secretstreamFunctions({ cipher, cryptAfterInit, keystreamBlock }
   const block = func({
     name: 'stream_block',
     exported: true,
-    params: [['byte0', 'i32'], ['encrypt', 'i32']],
+    params: [
+      ['byte0', 'i32'],
+      ['encrypt', 'i32'],
+    ],
     result: 'i32',
     locals: { other: 'i32' },
     body: [
@@ -56,17 +59,25 @@ export function secretstreamFunctions({ cipher, cryptAfterInit, keystreamBlock }
   });
   // A message of at most 128 bytes is encrypted with blocks 2..3 from TAIL
   // (aead_init(4)), longer ones through chacha_xor from counter 2.
-  const crypt = func({ name: 'stream_crypt', params: [['ptr', 'i32'], ['len', 'i32']], locals: { i: 'i32' }, body: cryptAfterInit(2) });
+  const crypt = func({
+    name: 'stream_crypt',
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+    ],
+    locals: { i: 'i32' },
+    body: cryptAfterInit(2),
+  });
   // Whole 16-byte blocks of ciphertext into the MAC; a last partial block
   // waits in REST for stream_finish (only a message's last slice has one).
   const mac = func({
     name: 'stream_mac',
-    params: [['ptr', 'i32'], ['len', 'i32']],
-    locals: { full: 'i32' },
-    body: [
-      ...wholeBlocks(),
-      memoryCopy(i32.const(REST), i32.add(get('ptr'), get('full')), i32.and(get('len'), i32.const(15))),
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
     ],
+    locals: { full: 'i32' },
+    body: [...wholeBlocks(), memoryCopy(i32.const(REST), i32.add(get('ptr'), get('full')), i32.and(get('len'), i32.const(15)))],
   });
   // REST: [the r = macLength mod 16 waiting bytes][r zeros][le64 aad length]
   // [le64 macLength], then Poly1305's own final-block padding (RFC 8439
@@ -75,7 +86,11 @@ export function secretstreamFunctions({ cipher, cryptAfterInit, keystreamBlock }
   const finish = func({
     name: 'stream_finish',
     exported: true,
-    params: [['aadLength', 'f64'], ['macLength', 'f64'], ['tag', 'i32']],
+    params: [
+      ['aadLength', 'f64'],
+      ['macLength', 'f64'],
+      ['tag', 'i32'],
+    ],
     locals: { rest: 'i32', total: 'i32' },
     body: [
       set('rest', i32.and(i32.wrap(i64.fromF64(get('macLength'))), i32.const(15))),
@@ -93,4 +108,3 @@ export function secretstreamFunctions({ cipher, cryptAfterInit, keystreamBlock }
   });
   return [block, crypt, mac, slicePasses('stream_seal', ['stream_crypt', 'stream_mac']), slicePasses('stream_open', ['stream_mac', 'stream_crypt']), finish];
 }
-

@@ -3,7 +3,7 @@
  * _pull): the sending and receiving states, each message authenticated
  * and tagged, in an order that cannot be changed without detection.
  */
-import type { Pulled, SecretstreamEngine } from './engine.js';
+import type { Pulled } from './engine.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from './state.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';

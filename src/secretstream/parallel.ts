@@ -64,10 +64,14 @@ async function holder(tier: Tier): Promise<Holder> {
   return {
     run: async (op, params) => {
       try {
-        const handler = secretstreamJobs[op] as (tier: Tier, p: typeof params, data: { input: undefined; output: undefined; slot: undefined }) => SecretstreamJobs[typeof op]['result'];
+        const handler = secretstreamJobs[op] as (
+          tier: Tier,
+          p: typeof params,
+          data: { input: undefined; output: undefined; slot: undefined },
+        ) => SecretstreamJobs[typeof op]['result'];
         // The tier of this thread's engine (the selector also brings the kernel's bytes here).
-        const tier: Tier = engine() === simdSecretstream ? 'simd' : 'js';
-        return handler(tier, params, { input: undefined, output: undefined, slot: undefined });
+        const here: Tier = engine() === simdSecretstream ? 'simd' : 'js';
+        return handler(here, params, { input: undefined, output: undefined, slot: undefined });
       } finally {
         for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
       }
@@ -200,7 +204,8 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   let verified = 0;
   /** One opened message (its plaintext and tag byte) out, in order: only once it verified, and never after the final one. */
   const release = (controller: TransformStreamDefaultController<Bytes>) => (opened: Uint8Array | undefined) => {
-    if (opened === undefined) fail(verified === 0 ? firstMessageFailed(chunkSize) : 'the message was modified, reordered, dropped, or pushed under another key');
+    if (opened === undefined)
+      fail(verified === 0 ? firstMessageFailed(chunkSize) : 'the message was modified, reordered, dropped, or pushed under another key');
     verified++;
     if (finished) {
       opened!.fill(0);

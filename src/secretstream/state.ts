@@ -71,7 +71,10 @@ export class StreamState {
 
   set counter(value: number) {
     const n = this.nonce;
-    n[0] = value; n[1] = value >>> 8; n[2] = value >>> 16; n[3] = value >>> 24;
+    n[0] = value;
+    n[1] = value >>> 8;
+    n[2] = value >>> 16;
+    n[3] = value >>> 24;
   }
 
   /** The update after a message whose 16-byte MAC is `mac` (sealed or verified) and whose tag is `tag`. */

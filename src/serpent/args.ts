@@ -53,13 +53,16 @@ export function paddingLength(b: Uint8Array, end: number): number {
   return bad === 0 ? pad : 0;
 }
 
-
 /**
  * An ECB or CBC encryption's checked arguments: the plaintext's whole
  * blocks, the padded last block (PKCS#7, RFC 5652 §6.3) when padding is
  * on, and the output when given (the ciphertext's length).
  */
-export function encryptArgs(plaintext: unknown, output: unknown, padding: boolean): { body: Uint8Array; final: Uint8Array | undefined; output: Uint8Array | undefined } {
+export function encryptArgs(
+  plaintext: unknown,
+  output: unknown,
+  padding: boolean,
+): { body: Uint8Array; final: Uint8Array | undefined; output: Uint8Array | undefined } {
   const input = check.bytes(plaintext, 'plaintext');
   const n = input.length;
   const whole = n - (n % BLOCK);

@@ -17,7 +17,28 @@ import { CHAIN, KEY, PAGES, SUBKEYS, TAIL } from './layout.js';
 import { PHI } from './tables.js';
 import { INVERSE_CIRCUITS, SBOX_CIRCUITS, evaluate, type Circuit, type Logic } from './sboxes.js';
 import {
-  type Expr, call, choose, declare, func, get, i32, i32x4, i64, ifThen, interleave, loopWithExit, memoryCopy, memoryFill, module, regs, rotlLanes, set, transpose4, v128, whileLoop, wipeFunction,
+  type Expr,
+  call,
+  choose,
+  declare,
+  func,
+  get,
+  i32,
+  i32x4,
+  i64,
+  ifThen,
+  interleave,
+  loopWithExit,
+  memoryCopy,
+  memoryFill,
+  module,
+  regs,
+  rotlLanes,
+  set,
+  transpose4,
+  v128,
+  whileLoop,
+  wipeFunction,
 } from '../wasm/wat.js';
 
 /** The gates plus the word operations of the linear transformation, for vectors or scalar words. */
@@ -196,7 +217,12 @@ interface Mode {
 const R = regs('r', 4);
 
 /** The four 16-byte blocks at ptr + offset as rows, transposed into x (lane i = block i). */
-const loadBlocks = (g: Group, offset: number): Expr[] => transpose4(g.x, R, [0, 1, 2, 3].map((i) => v128.load(get('ptr'), offset + 16 * i)));
+const loadBlocks = (g: Group, offset: number): Expr[] =>
+  transpose4(
+    g.x,
+    R,
+    [0, 1, 2, 3].map((i) => v128.load(get('ptr'), offset + 16 * i)),
+  );
 
 /** x transposed back into rows (x[i] = block i's 16 bytes), stored through `write`. */
 function storeBlocks(g: Group, write: (row: Expr, i: number) => Expr): Expr[] {
@@ -296,10 +322,17 @@ function groupFunction(modes: Mode[], count: number): string {
   const decrypt = modes[0].decrypt;
   const groups = GROUP_NAMES.slice(0, count).map(group);
   const rounds = decrypt ? decryptRounds(vectorWords, groups) : encryptRounds(vectorWords, groups);
-  const byMode = (part: (m: Mode) => Expr[]): Expr => choose(get('mode'), modes.map((m) => part(m).join('\n')));
+  const byMode = (part: (m: Mode) => Expr[]): Expr =>
+    choose(
+      get('mode'),
+      modes.map((m) => part(m).join('\n')),
+    );
   return func({
     name: groupName(modes, count),
-    params: [['ptr', 'i32'], ['mode', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['mode', 'i32'],
+    ],
     locals: {
       ...Object.assign({}, ...groups.map((g) => groupLocals(g, 'v128'))),
       ...declare([...R, ...regs('k', 4), 'chain'], 'v128'),
@@ -329,7 +362,10 @@ function driver(modes: Mode[], index: number): string {
   return func({
     name: mode.name,
     exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+    ],
     body: [
       whileLoop('pair', i32.geU(get('len'), i32.const(128)), step(2)),
       whileLoop('group', i32.geU(get('len'), i32.const(64)), step(1)),
@@ -355,7 +391,10 @@ function cbcEncrypt(): string {
   return func({
     name: 'cbc_encrypt',
     exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+    ],
     locals: { ...groupLocals(g, 'i32'), k: 'i32' },
     body: [
       ...g.x.map((x, j) => set(x, i32.load(i32.const(CHAIN), 4 * j))),
@@ -389,7 +428,11 @@ function schedule(): string {
     prekey.push(set(w[i], i32.rotl(i32.xor(mix, get(w[i - 1])), 11)), i32.store(i32.const(at(i)), get(w[i])));
   }
   const subkeys = (keys: number[]): Expr[] => [
-    ...transpose4(g.x, R, keys.map((i) => v128.load(i32.const(at(8 + 4 * i))))),
+    ...transpose4(
+      g.x,
+      R,
+      keys.map((i) => v128.load(i32.const(at(8 + 4 * i)))),
+    ),
     ...sbox(vectorWords, g, SBOX_CIRCUITS[(((3 - keys[0]) % 8) + 8) % 8]),
     ...transpose4(g.x, R, g.x.map(get)),
     ...keys.map((i, lane) => v128.store(i32.const(SUBKEYS + 16 * i), get(g.x[lane]))),
@@ -398,11 +441,7 @@ function schedule(): string {
     name: 'schedule',
     exported: true,
     locals: { ...groupLocals(g, 'v128'), ...declare(R, 'v128'), ...declare(w, 'i32') },
-    body: [
-      ...prekey,
-      ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => subkeys([i, i + 8, i + 16, i + 24])),
-      ...subkeys([32, 32, 32, 32]),
-    ],
+    body: [...prekey, ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => subkeys([i, i + 8, i + 16, i + 24])), ...subkeys([32, 32, 32, 32])],
   });
 }
 

@@ -56,7 +56,12 @@ function counterBlock(iv: Uint8Array, blocks: number): Uint8Array {
 type Op = keyof SerpentJobs;
 
 /** A Serpent transform of whole blocks: job `op`, with the IV each piece starts from (`ivAt`, undefined for ECB). */
-function blocks<K extends Op>(op: K, key: Uint8Array, ivAt: (start: number) => Uint8Array | undefined, here: Transform<SerpentJobs, K>['here']): Transform<SerpentJobs, K> {
+function blockTransform<K extends Op>(
+  op: K,
+  key: Uint8Array,
+  ivAt: (start: number) => Uint8Array | undefined,
+  here: Transform<SerpentJobs, K>['here'],
+): Transform<SerpentJobs, K> {
   return { op, align: BLOCK, params: (p) => ({ key: key.slice(), iv: ivAt(p.start) }), here };
 }
 
@@ -83,7 +88,7 @@ class Ctr implements ParallelCipherMethods {
     const target = out ?? later(n);
     const ivAt = (start: number) => counterBlock(this.iv, start / BLOCK);
     await transform(
-      blocks('serpent.ctr', this.key, ivAt, (i, o, p) => void engine().ctr(this.key, ivAt(p.start)!, i, o)),
+      blockTransform('serpent.ctr', this.key, ivAt, (i, o, p) => void engine().ctr(this.key, ivAt(p.start)!, i, o)),
       input,
       target,
       team(n),
@@ -112,17 +117,17 @@ class BlockMode implements ParallelCipherMethods {
       if (whole < PARALLEL_MIN) return this.inline().encrypt(plaintext, output);
       const target = a.output ?? new Uint8Array(whole + (a.final === undefined ? 0 : BLOCK));
       const body = target.subarray(0, whole);
-      const cbc = this.iv !== undefined;
+      const chained = this.iv !== undefined;
       // CBC: each piece continues from the ciphertext block before it, written by then (serial).
-      const ivAt = (start: number) => (!cbc ? undefined : start === 0 ? this.iv!.slice() : body.slice(start - BLOCK, start));
+      const ivAt = (start: number) => (!chained ? undefined : start === 0 ? this.iv!.slice() : body.slice(start - BLOCK, start));
       await transform(
         {
-          ...blocks('serpent.encrypt', this.key, ivAt, (i, o, p) => void engine().encrypt(this.key, ivAt(p.start), i, undefined, o)),
-          serial: cbc,
+          ...blockTransform('serpent.encrypt', this.key, ivAt, (i, o, p) => void engine().encrypt(this.key, ivAt(p.start), i, undefined, o)),
+          serial: chained,
         },
         a.body,
         body,
-        cbc ? team(whole, Math.min(1, pool.size)) : team(whole),
+        chained ? team(whole, Math.min(1, pool.size)) : team(whole),
       );
       if (a.final !== undefined) engine().encrypt(this.key, ivAt(whole), a.final, undefined, target.subarray(whole));
       return output ?? target;
@@ -145,7 +150,7 @@ class BlockMode implements ParallelCipherMethods {
     try {
       await transform(
         {
-          ...blocks('serpent.decrypt', this.key, ivAt, (i, o, p) => void engine().decrypt(this.key, ivAt(p.start), i, o)),
+          ...blockTransform('serpent.decrypt', this.key, ivAt, (i, o, p) => void engine().decrypt(this.key, ivAt(p.start), i, o)),
           onStart: (_, end) => {
             if (this.iv !== undefined && end < n && !kept.has(end)) kept.set(end, input.slice(end - BLOCK, end));
           },

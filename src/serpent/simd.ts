@@ -28,7 +28,13 @@ function installKey(k: SerpentKernel, mem: LinearMemory, key: Uint8Array): void 
  * which continues a CBC chain: the kernel keeps it at CHAIN), into `out`
  * or a new array.
  */
-function crypt(mem: LinearMemory, process: (ptr: number, len: number) => void, data: Uint8Array, final: Uint8Array | undefined, out: Uint8Array | undefined): Uint8Array {
+function crypt(
+  mem: LinearMemory,
+  process: (ptr: number, len: number) => void,
+  data: Uint8Array,
+  final: Uint8Array | undefined,
+  out: Uint8Array | undefined,
+): Uint8Array {
   const body = data.length;
   const target = out ?? new Uint8Array(body + (final === undefined ? 0 : 16));
   mem.through(BUFFER, SLICE, data, target, process);
@@ -46,7 +52,14 @@ const wipe = (k: SerpentKernel, length: number) => k.wipe(BUFFER + Math.min(SLIC
 type Process = 'ecb_encrypt' | 'ecb_decrypt' | 'cbc_encrypt' | 'cbc_decrypt' | 'ctr_xor';
 
 /** One call: key schedule, chaining block (CBC: the IV; CTR: the IV as the kernel counts), data; then the wipe. */
-function run(key: Uint8Array, iv: Uint8Array | undefined, process: Process, data: Uint8Array, final: Uint8Array | undefined, out: Uint8Array | undefined): Uint8Array {
+function run(
+  key: Uint8Array,
+  iv: Uint8Array | undefined,
+  process: Process,
+  data: Uint8Array,
+  final: Uint8Array | undefined,
+  out: Uint8Array | undefined,
+): Uint8Array {
   const { k, mem } = serpentKernel();
   try {
     installKey(k, mem, key);

@@ -19,7 +19,9 @@ export const SBOXES: readonly (readonly number[])[] = [
 /** The inverse permutation of a 4-bit S-box. */
 export function inverse(table: readonly number[]): number[] {
   const out = new Array<number>(16);
-  table.forEach((y, x) => (out[y] = x));
+  table.forEach((y, x) => {
+    out[y] = x;
+  });
   return out;
 }
 

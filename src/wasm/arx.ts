@@ -28,8 +28,18 @@ export const vectorArith = (rotation: ByteRotation): Arith => ({
  * ChaCha, and the same words for the G calls of a BLAKE3 round (BLAKE3
  * specification §2.2).
  */
-export const COLUMNS = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
-export const DIAGONALS = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
+export const COLUMNS = [
+  [0, 4, 8, 12],
+  [1, 5, 9, 13],
+  [2, 6, 10, 14],
+  [3, 7, 11, 15],
+];
+export const DIAGONALS = [
+  [0, 5, 10, 15],
+  [1, 6, 11, 12],
+  [2, 7, 8, 13],
+  [3, 4, 9, 14],
+];
 
 /**
  * A 64-bit block counter in two 32-bit words for four lanes: into `low`

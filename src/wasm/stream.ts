@@ -21,7 +21,23 @@
  */
 import { type Arith, counterLanes, scalarArith } from './arx.js';
 import {
-  type Expr, call, declare, func, get, i32, i32x4, i64, ifThen, interleave, memoryCopy, memoryFill, regs, set, transpose4, v128, whileLoop,
+  type Expr,
+  call,
+  declare,
+  func,
+  get,
+  i32,
+  i32x4,
+  i64,
+  ifThen,
+  interleave,
+  memoryCopy,
+  memoryFill,
+  regs,
+  set,
+  transpose4,
+  v128,
+  whileLoop,
 } from './wat.js';
 
 /** A stream cipher's rounds, and where its kernel keeps the input state and scratch. */
@@ -47,7 +63,10 @@ export function roundLoop(counter: string, body: Expr[]): Expr {
 
 /** The double rounds on the locals `x`, as many as the local `counter` says. */
 function rounds(c: StreamCipher, m: Arith, x: string[], counter: string): Expr {
-  return roundLoop(counter, c.doubleRound.flatMap((words) => c.quarterRound(m, x, words)));
+  return roundLoop(
+    counter,
+    c.doubleRound.flatMap((words) => c.quarterRound(m, x, words)),
+  );
 }
 
 /**
@@ -80,11 +99,11 @@ export const addState = (c: StreamCipher, y: string[]): Expr[] => y.map((n, w) =
 /**
  * The block function (RFC 8439 §2.3, Salsa20 specification §8) into the
  * scalar locals y0..y15: the state, the rounds (the i32 locals
- * `doubleRounds` and `i`), and (when `feedForward`) the state added back,
+ * `doubleRounds` and `i`), and (when `addBack`) the state added back,
  * which HChaCha20 and HSalsa20 leave out.
  */
-function scalarBlock(c: StreamCipher, y: string[], feedForward: boolean): Expr[] {
-  return [...loadState(c, y), set('i', get('doubleRounds')), rounds(c, scalarArith, y, 'i'), ...(feedForward ? addState(c, y) : [])];
+function scalarBlock(c: StreamCipher, y: string[], addBack: boolean): Expr[] {
+  return [...loadState(c, y), set('i', get('doubleRounds')), rounds(c, scalarArith, y, 'i'), ...(addBack ? addState(c, y) : [])];
 }
 
 /** The block counter, one 64-bit little-endian number. */
@@ -142,10 +161,14 @@ function xorOut(x: string[], t: string[], at: number): Expr[] {
 
 /** `name`(ptr, doubleRounds): four blocks of keystream XORed into the 256 bytes at `ptr`; the counter is not advanced. */
 export function groupFunction(c: StreamCipher, name: string, m: Arith): string {
-  const x = regs('x', 16), t = regs('t', 4);
+  const x = regs('x', 16),
+    t = regs('t', 4);
   return func({
     name,
-    params: [['ptr', 'i32'], ['doubleRounds', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['doubleRounds', 'i32'],
+    ],
     locals: { ...declare([...x, ...t], 'v128'), i: 'i32' },
     body: [...initialVectors(c, x, 0), set('i', get('doubleRounds')), rounds(c, m, x, 'i'), ...feedForward(c, x, t, 0), ...xorOut(x, t, 0)],
   });
@@ -160,17 +183,25 @@ export function groupFunction(c: StreamCipher, name: string, m: Arith): string {
  * third group was not worth its code size (docs/performance.md#stream-groups-chacha-and-salsa20).
  */
 export function group8Function(c: StreamCipher, name: string, m: Arith): string {
-  const x = regs('x', 16), y = regs('y', 16), t = regs('t', 4);
+  const x = regs('x', 16),
+    y = regs('y', 16),
+    t = regs('t', 4);
   return func({
     name,
-    params: [['ptr', 'i32'], ['doubleRounds', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['doubleRounds', 'i32'],
+    ],
     locals: { ...declare([...x, ...y, ...t], 'v128'), i: 'i32' },
     body: [
-      ...initialVectors(c, x, 0), ...initialVectors(c, y, 4),
+      ...initialVectors(c, x, 0),
+      ...initialVectors(c, y, 4),
       set('i', get('doubleRounds')),
       roundLoop('i', twoChains(c, m, x, y)),
-      ...feedForward(c, x, t, 0), ...xorOut(x, t, 0),
-      ...feedForward(c, y, t, 4), ...xorOut(y, t, 256),
+      ...feedForward(c, x, t, 0),
+      ...xorOut(x, t, 0),
+      ...feedForward(c, y, t, 4),
+      ...xorOut(y, t, 256),
     ],
   });
 }
@@ -198,13 +229,14 @@ export function vectorXorFunction(c: StreamCipher, name: string, callee: XorCall
   return func({
     name,
     exported: true,
-    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+      ['doubleRounds', 'i32'],
+    ],
     locals: { tail: 'i32' },
     body: [
-      whileLoop('pair', i32.geU(get('len'), i32.const(512)), [
-        call(callee.group8, get('ptr'), get('doubleRounds')),
-        ...pastBlocks(c, 512),
-      ]),
+      whileLoop('pair', i32.geU(get('len'), i32.const(512)), [call(callee.group8, get('ptr'), get('doubleRounds')), ...pastBlocks(c, 512)]),
       ifThen(i32.geU(get('len'), i32.const(256)), [callGroup, ...pastBlocks(c, 256)]),
       ifThen(i32.gtU(get('len'), i32.const(128)), [
         set('tail', get('ptr')),
@@ -231,7 +263,11 @@ export function scalarXorFunction(c: StreamCipher, name: string): string {
   const y = regs('y', 16);
   return func({
     name,
-    params: [['ptr', 'i32'], ['len', 'i32'], ['doubleRounds', 'i32']],
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+      ['doubleRounds', 'i32'],
+    ],
     locals: { ...declare(y, 'i32'), i: 'i32' },
     body: [
       whileLoop('block', i32.geU(get('len'), i32.const(64)), [
@@ -276,7 +312,15 @@ export function subkeyFunction(c: StreamCipher, name: string, words: readonly nu
  * MACs then decrypts it.
  */
 export function slicePasses(name: string, passes: string[]): string {
-  return func({ name, exported: true, params: [['ptr', 'i32'], ['len', 'i32']], body: passes.map((f) => call(f, get('ptr'), get('len'))) });
+  return func({
+    name,
+    exported: true,
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+    ],
+    body: passes.map((f) => call(f, get('ptr'), get('len'))),
+  });
 }
 
 /**

@@ -129,7 +129,10 @@ export const i64x2 = {
  */
 export function transpose4(out: string[], tmp: string[], rows: Expr[]): Expr[] {
   return [
-    set(tmp[0], rows[0]), set(tmp[1], rows[1]), set(tmp[2], rows[2]), set(tmp[3], rows[3]),
+    set(tmp[0], rows[0]),
+    set(tmp[1], rows[1]),
+    set(tmp[2], rows[2]),
+    set(tmp[3], rows[3]),
     set(out[0], v128.shuffle32([0, 4, 1, 5], get(tmp[0]), get(tmp[1]))), // a0 b0 a1 b1
     set(out[1], v128.shuffle32([2, 6, 3, 7], get(tmp[0]), get(tmp[1]))), // a2 b2 a3 b3
     set(out[2], v128.shuffle32([0, 4, 1, 5], get(tmp[2]), get(tmp[3]))), // c0 d0 c1 d1
@@ -138,7 +141,10 @@ export function transpose4(out: string[], tmp: string[], rows: Expr[]): Expr[] {
     set(tmp[1], v128.shuffle32([2, 3, 6, 7], get(out[0]), get(out[2]))), // a1 b1 c1 d1
     set(tmp[2], v128.shuffle32([0, 1, 4, 5], get(out[1]), get(out[3]))), // a2 b2 c2 d2
     set(tmp[3], v128.shuffle32([2, 3, 6, 7], get(out[1]), get(out[3]))), // a3 b3 c3 d3
-    set(out[0], get(tmp[0])), set(out[1], get(tmp[1])), set(out[2], get(tmp[2])), set(out[3], get(tmp[3])),
+    set(out[0], get(tmp[0])),
+    set(out[1], get(tmp[1])),
+    set(out[2], get(tmp[2])),
+    set(out[3], get(tmp[3])),
   ];
 }
 
@@ -258,7 +264,10 @@ export function choose(index: Expr, cases: Expr[]): Expr {
 
 /** `(call $<fn>_<name> args)` for the variant named names[$variant]. */
 export function callVariant(names: string[], fn: string, args: Expr[]): Expr {
-  return choose(getGlobal('variant'), names.map((name) => call(`${fn}_${name}`, ...args)));
+  return choose(
+    getGlobal('variant'),
+    names.map((name) => call(`${fn}_${name}`, ...args)),
+  );
 }
 
 /** Sets locals `names` from an expression with as many results (a multi-value call): the last result is on top of the stack. */
@@ -268,8 +277,7 @@ export const setAll = (names: string[], multi: Expr): Expr => [multi, ...[...nam
 export const regs = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 /** Declares every name in `names` as a local of type `type`. */
-export const declare = (names: string[], type: 'i32' | 'i64' | 'v128'): Record<string, typeof type> =>
-  Object.fromEntries(names.map((n) => [n, type]));
+export const declare = (names: string[], type: 'i32' | 'i64' | 'v128'): Record<string, typeof type> => Object.fromEntries(names.map((n) => [n, type]));
 
 /**
  * `wipe(end)`: zeroes memory [0, end) and the 256-byte scratch at `tail`.

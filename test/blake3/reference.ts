@@ -30,8 +30,17 @@ export function randomSplit(len: number): number[] {
   while (left > 0) {
     const kind = randInt(8);
     const n =
-      kind === 0 ? 0 : kind === 1 ? 1 : kind === 2 ? 1024 : kind === 3 ? 64 * (1 + randInt(20)) + randInt(3) - 1
-      : kind === 4 ? 1024 * (1 + randInt(40)) + randInt(3) - 1 : randInt(Math.min(left, 3000) + 1);
+      kind === 0
+        ? 0
+        : kind === 1
+          ? 1
+          : kind === 2
+            ? 1024
+            : kind === 3
+              ? 64 * (1 + randInt(20)) + randInt(3) - 1
+              : kind === 4
+                ? 1024 * (1 + randInt(40)) + randInt(3) - 1
+                : randInt(Math.min(left, 3000) + 1);
     const take = Math.min(Math.max(n, 0), left);
     sizes.push(take);
     left -= take;
@@ -121,12 +130,16 @@ const words = (b: Uint8Array, at: number, n: number): number[] =>
  */
 export function referenceOutput(root: Uint8Array, counter: bigint, blocks: number): Uint8Array {
   assert.equal(root.length, 104);
-  const cv = words(root, 0, 8), block = words(root, 32, 16), [length, flags] = words(root, 96, 2);
+  const cv = words(root, 0, 8),
+    block = words(root, 32, 16),
+    [length, flags] = words(root, 96, 2);
   const out = new Uint8Array(64 * blocks);
   const dv = new DataView(out.buffer);
   for (let b = 0; b < blocks; b++) {
     const o = referenceCompress(cv, block, counter + BigInt(b), length!, flags!);
-    o.forEach((w, i) => dv.setUint32(64 * b + 4 * i, w, true));
+    o.forEach((w, i) => {
+      dv.setUint32(64 * b + 4 * i, w, true);
+    });
   }
   return out;
 }

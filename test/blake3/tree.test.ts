@@ -14,7 +14,10 @@ import { nobleBlake3, referenceCompress, referenceOutput } from './reference.js'
 
 const IV_BYTES = new Uint8Array(new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]).buffer);
 const KEYED_HASH = 16;
-const CHUNK_START = 1, CHUNK_END = 2, PARENT = 4, ROOT = 8;
+const CHUNK_START = 1,
+  CHUNK_END = 2,
+  PARENT = 4,
+  ROOT = 8;
 const TWO32 = 2 ** 32;
 
 const freshState = (key: Uint8Array, flags: number, chunks = 0): TreeState => ({ key, flags, chunks, base: chunks, depth: 0, stack: new Uint8Array(32 * 56) });
@@ -43,7 +46,9 @@ function treeHash(hashing: Blake3Engine, merging: Blake3Engine, key: Uint8Array,
 const words = (b: Uint8Array): number[] => Array.from({ length: b.length / 4 }, (_, i) => new DataView(b.buffer, b.byteOffset).getUint32(4 * i, true));
 const bytesOf = (w: number[]): Uint8Array => {
   const out = new Uint8Array(4 * w.length);
-  w.forEach((x, i) => new DataView(out.buffer).setUint32(4 * i, x, true));
+  w.forEach((x, i) => {
+    new DataView(out.buffer).setUint32(4 * i, x, true);
+  });
   return out;
 };
 
@@ -85,7 +90,10 @@ describe('blake3 engines: trees, counters, stacks', { skip: NO_SIMD }, () => {
     });
   }
 
-  for (const [name, engine] of [['simd', simdBlake3], ['js', jsBlake3]] as const) {
+  for (const [name, engine] of [
+    ['simd', simdBlake3],
+    ['js', jsBlake3],
+  ] as const) {
     it(`${name}: output blocks at counters 2^32 - 6 .. 2^32 + 9, 2^40 + 3, 2^53 - 40 and, as bigints, past 2^53 to 2^64 - 1 (vs the reference compression)`, () => {
       const root = new Uint8Array(104);
       const state = freshState(IV_BYTES, 0);
@@ -93,13 +101,23 @@ describe('blake3 engines: trees, counters, stacks', { skip: NO_SIMD }, () => {
       engine.update(state, msg.subarray(0, 4096));
       engine.finish(state, msg.subarray(4096), root);
       assertBytes(root.subarray(0, 32), IV_BYTES, 'a parent root starts from the key');
-      for (const [counter, blocks] of [[TWO32 - 6, 16], [TWO32 - 1, 5], [2 ** 40 + 3, 9], [2 ** 53 - 40, 13]]) {
+      for (const [counter, blocks] of [
+        [TWO32 - 6, 16],
+        [TWO32 - 1, 5],
+        [2 ** 40 + 3, 9],
+        [2 ** 53 - 40, 13],
+      ]) {
         const out = new Uint8Array(64 * blocks - 7);
         engine.output(root, counter, out);
         assertBytes(out, referenceOutput(root, BigInt(counter), blocks).subarray(0, out.length), `counter ${counter}`);
       }
       // b3sum --seek reaches block 2^58 - 1 (and goes on): 64-bit counters, carrying from the low word.
-      for (const [counter, blocks] of [[2n ** 53n + 1n, 3], [2n ** 58n - 2n, 4], [2n ** 63n + 2n ** 32n - 2n, 5], [2n ** 64n - 3n, 3]] as const) {
+      for (const [counter, blocks] of [
+        [2n ** 53n + 1n, 3],
+        [2n ** 58n - 2n, 4],
+        [2n ** 63n + 2n ** 32n - 2n, 5],
+        [2n ** 64n - 3n, 3],
+      ] as const) {
         const out = new Uint8Array(64 * blocks - 5);
         engine.output(root, counter, out);
         assertBytes(out, referenceOutput(root, counter, blocks).subarray(0, out.length), `counter ${counter}`);
@@ -124,8 +142,14 @@ describe('blake3 engines: trees, counters, stacks', { skip: NO_SIMD }, () => {
         // Four chunks at an aligned start: the lanes' counters.
         const four = rand(4096);
         engine.subtree(IV_BYTES, 0, four, start, cv);
-        const left = new Uint8Array([...referenceChunkCv(IV_BYTES, 0, four.subarray(0, 1024), BigInt(start)), ...referenceChunkCv(IV_BYTES, 0, four.subarray(1024, 2048), BigInt(start + 1))]);
-        const right = new Uint8Array([...referenceChunkCv(IV_BYTES, 0, four.subarray(2048, 3072), BigInt(start + 2)), ...referenceChunkCv(IV_BYTES, 0, four.subarray(3072), BigInt(start + 3))]);
+        const left = new Uint8Array([
+          ...referenceChunkCv(IV_BYTES, 0, four.subarray(0, 1024), BigInt(start)),
+          ...referenceChunkCv(IV_BYTES, 0, four.subarray(1024, 2048), BigInt(start + 1)),
+        ]);
+        const right = new Uint8Array([
+          ...referenceChunkCv(IV_BYTES, 0, four.subarray(2048, 3072), BigInt(start + 2)),
+          ...referenceChunkCv(IV_BYTES, 0, four.subarray(3072), BigInt(start + 3)),
+        ]);
         const parent = (pair: Uint8Array) => bytesOf(referenceCompress(words(IV_BYTES), words(pair), 0n, 64, PARENT).slice(0, 8));
         assertBytes(cv, parent(new Uint8Array([...parent(left), ...parent(right)])), `four chunks at ${start}`);
       }

@@ -44,7 +44,11 @@ import {
 
 type Counter = number | bigint;
 type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: Counter) => Uint8Array;
-type AeadFn = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => {
+type AeadFn = (
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad?: Uint8Array,
+) => {
   encrypt(pt: Uint8Array, output?: Uint8Array): Uint8Array;
   decrypt(ct: Uint8Array, output?: Uint8Array): Uint8Array;
 };
@@ -74,7 +78,16 @@ function call(fn: StreamFn, key: Uint8Array, nonce: Uint8Array, data: Uint8Array
  * unaligned input and output views (with guard bytes), unaligned in place,
  * Buffer input. `expected` comes from a peer.
  */
-function checkStreamModes(fn: StreamFn, label: string, key: Uint8Array, nonce: Uint8Array, data: Uint8Array, counter: Counter | undefined, expected: Uint8Array, all = true): void {
+function checkStreamModes(
+  fn: StreamFn,
+  label: string,
+  key: Uint8Array,
+  nonce: Uint8Array,
+  data: Uint8Array,
+  counter: Counter | undefined,
+  expected: Uint8Array,
+  all = true,
+): void {
   const len = data.length;
   const input = data.slice();
   const r1 = call(fn, key, nonce, input, undefined, counter);
@@ -152,7 +165,10 @@ function checkAeadModes(make: AeadFn, label: string, c: AeadCase, all = true): v
   bad[bit >> 3]! ^= 1 << (bit & 7);
   const wiped = new Uint8Array(len).fill(0xee);
   assert.throws(() => mk().decrypt(bad, wiped), AuthenticationError, `${label}: flipped bit ${bit}`);
-  assert.ok(wiped.every((x) => x === 0), `${label}: output not wiped after a failed decrypt`);
+  assert.ok(
+    wiped.every((x) => x === 0),
+    `${label}: output not wiped after a failed decrypt`,
+  );
   if (!all) return;
 
   const eo = new Uint8Array(len + 16).fill(0x5a);
@@ -175,7 +191,10 @@ function checkAeadModes(make: AeadFn, label: string, c: AeadCase, all = true): v
   const gd = guarded(new Uint8Array(len), o);
   assert.equal(unaligned().decrypt(gs.view, gd.view), gd.view);
   assertBytes(gd.view, pt, `${label}: unaligned decrypt`);
-  assert.ok([gp, ge, gk, gn, gs, gd, ...(ga ? [ga] : [])].every((g) => g.intact()), `${label}: wrote outside the views`);
+  assert.ok(
+    [gp, ge, gk, gn, gs, gd, ...(ga ? [ga] : [])].every((g) => g.intact()),
+    `${label}: wrote outside the views`,
+  );
 
   if (aad === undefined) {
     assertBytes(make(key, nonce, new Uint8Array(0)).encrypt(pt), sealed, `${label}: empty aad equals no aad`);
@@ -270,7 +289,11 @@ forEachTier('differential', () => {
       checkStreamModes(chacha20, `chacha20 len ${len} counter ${c}`, key, nonce, data, c, nodeChacha20(key, nonce, data, c), false);
       assertBytes(chacha20(key, nonce, data, undefined, 1), sodiumStreamAt1.chacha20(key, nonce, data), `chacha20 len ${len} counter 1 vs libsodium`);
       const c31 = randInt(SUMO_MAX_COUNTER + 1);
-      assertBytes(chacha20(key, nonce, data, undefined, c31), sumo().crypto_stream_chacha20_ietf_xor_ic(data, nonce, c31, key), `chacha20 len ${len} counter ${c31} vs libsodium (sumo)`);
+      assertBytes(
+        chacha20(key, nonce, data, undefined, c31),
+        sumo().crypto_stream_chacha20_ietf_xor_ic(data, nonce, c31, key),
+        `chacha20 len ${len} counter ${c31} vs libsodium (sumo)`,
+      );
     }
   });
 
@@ -301,9 +324,17 @@ forEachTier('differential', () => {
       checkStreamModes(chacha20orig, `chacha20orig len ${len}`, key, nonce, data, len % 2 ? undefined : 0, expected0);
       const c = randomCounter64(len);
       checkStreamModes(chacha20orig, `chacha20orig len ${len} counter ${c}n`, key, nonce, data, c, nodeChacha20orig(key, nonce, data, c), false);
-      assertBytes(chacha20orig(key, nonce, data, undefined, 1), sodiumStreamAt1.chacha20orig(key, nonce, data), `chacha20orig len ${len} counter 1 vs libsodium`);
+      assertBytes(
+        chacha20orig(key, nonce, data, undefined, 1),
+        sodiumStreamAt1.chacha20orig(key, nonce, data),
+        `chacha20orig len ${len} counter 1 vs libsodium`,
+      );
       const c31 = randInt(SUMO_MAX_COUNTER + 1);
-      assertBytes(chacha20orig(key, nonce, data, undefined, BigInt(c31)), sumo().crypto_stream_chacha20_xor_ic(data, nonce, c31, key), `chacha20orig len ${len} counter ${c31}n vs libsodium (sumo)`);
+      assertBytes(
+        chacha20orig(key, nonce, data, undefined, BigInt(c31)),
+        sumo().crypto_stream_chacha20_xor_ic(data, nonce, c31, key),
+        `chacha20orig len ${len} counter ${c31}n vs libsodium (sumo)`,
+      );
     }
   });
 
@@ -330,7 +361,11 @@ forEachTier('differential', () => {
       checkStreamModes(xchacha20, `xchacha20 len ${len} counter ${c}`, key, nonce, data, counter, nodeXchacha20(key, nonce, data, c), false);
       assertBytes(xchacha20(key, nonce, data, undefined, 1n), sodiumStreamAt1.xchacha20(key, nonce, data), `xchacha20 len ${len} counter 1n vs libsodium`);
       const c31 = randInt(SUMO_MAX_COUNTER + 1);
-      assertBytes(xchacha20(key, nonce, data, undefined, c31), sumo().crypto_stream_xchacha20_xor_ic(data, nonce, c31, key), `xchacha20 len ${len} counter ${c31} vs libsodium (sumo)`);
+      assertBytes(
+        xchacha20(key, nonce, data, undefined, c31),
+        sumo().crypto_stream_xchacha20_xor_ic(data, nonce, c31, key),
+        `xchacha20 len ${len} counter ${c31} vs libsodium (sumo)`,
+      );
     }
   });
 
@@ -384,9 +419,21 @@ forEachTier('differential', () => {
       assertBytes(chacha20(key, n12, data, undefined, 1), sodiumStreamAt1.chacha20(key, n12, data), `chacha20 ${len} vs libsodium`);
       assertBytes(xchacha20(key, n24, data, undefined, 1), sodiumStreamAt1.xchacha20(key, n24, data), `xchacha20 ${len} vs libsodium`);
       const c31 = randInt(SUMO_MAX_COUNTER - blocksOf(len));
-      assertBytes(chacha20(key, n12, data, undefined, c31), sumo().crypto_stream_chacha20_ietf_xor_ic(data, n12, c31, key), `chacha20 ${len} vs libsodium (sumo)`);
-      assertBytes(chacha20orig(key, n8, data, undefined, c31), sumo().crypto_stream_chacha20_xor_ic(data, n8, c31, key), `chacha20orig ${len} vs libsodium (sumo)`);
-      assertBytes(xchacha20(key, n24, data, undefined, c31), sumo().crypto_stream_xchacha20_xor_ic(data, n24, c31, key), `xchacha20 ${len} vs libsodium (sumo)`);
+      assertBytes(
+        chacha20(key, n12, data, undefined, c31),
+        sumo().crypto_stream_chacha20_ietf_xor_ic(data, n12, c31, key),
+        `chacha20 ${len} vs libsodium (sumo)`,
+      );
+      assertBytes(
+        chacha20orig(key, n8, data, undefined, c31),
+        sumo().crypto_stream_chacha20_xor_ic(data, n8, c31, key),
+        `chacha20orig ${len} vs libsodium (sumo)`,
+      );
+      assertBytes(
+        xchacha20(key, n24, data, undefined, c31),
+        sumo().crypto_stream_xchacha20_xor_ic(data, n24, c31, key),
+        `xchacha20 ${len} vs libsodium (sumo)`,
+      );
     }
   });
 
@@ -410,7 +457,7 @@ forEachTier('differential', () => {
     checkAeadModes(chacha20poly1305, 'large aad', { key, nonce, aad, pt, sealed });
   });
 
-  it('one AEAD object, many calls: every encrypt equals noble\'s, with decrypts and other calls in between', () => {
+  it("one AEAD object, many calls: every encrypt equals noble's, with decrypts and other calls in between", () => {
     // noble refuses a second encrypt on one object; fourfold does not (README),
     // so nothing a call leaves in the kernel (keystream blocks from aead_init,
     // the counter, the MAC state) may reach the next one. Lengths cover the
@@ -532,6 +579,8 @@ it('the simd and js tiers agree with each other on every primitive', { skip: NO_
       assert.equal(await ready({ tier: t }), t);
       results.push(run());
     }
-    results[0]!.forEach((r, i) => assertBytes(r, results[1]![i]!, `primitive #${i} at length ${len}: simd vs js`));
+    results[0]!.forEach((r, i) => {
+      assertBytes(r, results[1]![i]!, `primitive #${i} at length ${len}: simd vs js`);
+    });
   }
 });

@@ -6,28 +6,8 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
-import {
-  chacha20,
-  chacha20orig,
-  xchacha20,
-  chacha8,
-  chacha12,
-  hchacha20,
-  chacha20poly1305,
-  xchacha20poly1305,
-} from 'fourfold/chacha';
-import {
-  assertBytes,
-  detach,
-  firstNonZero,
-  HAS_TRANSFER,
-  NO_DETACH,
-  forEachTier,
-  isAllZero,
-  rand,
-  TWO32,
-  TWO64,
-} from '../helpers.js';
+import { chacha20, chacha20orig, xchacha20, chacha8, chacha12, hchacha20, chacha20poly1305, xchacha20poly1305 } from 'fourfold/chacha';
+import { assertBytes, detach, firstNonZero, HAS_TRANSFER, NO_DETACH, forEachTier, isAllZero, rand, TWO32, TWO64 } from '../helpers.js';
 import { noble, nodeChacha20, nodeChacha20orig } from './peers.js';
 
 type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: number | bigint) => Uint8Array;
@@ -37,7 +17,18 @@ const rangeErr = (arg: string) => (e: unknown) => e instanceof RangeError && e.m
 const typeOrRange = (e: unknown) => e instanceof TypeError || e instanceof RangeError;
 
 /** Values that are not Uint8Arrays, for any argument. */
-const NOT_BYTES: unknown[] = ['abcdefghijklmnopqrstuvwxyz012345', [1, 2, 3], new Uint16Array(16), new Int8Array(32), new Uint8ClampedArray(32), new ArrayBuffer(32), new DataView(new ArrayBuffer(32)), {}, 42, true];
+const NOT_BYTES: unknown[] = [
+  'abcdefghijklmnopqrstuvwxyz012345',
+  [1, 2, 3],
+  new Uint16Array(16),
+  new Int8Array(32),
+  new Uint8ClampedArray(32),
+  new ArrayBuffer(32),
+  new DataView(new ArrayBuffer(32)),
+  {},
+  42,
+  true,
+];
 /** Required arguments also reject the absent values. */
 const NOT_BYTES_REQUIRED: unknown[] = [undefined, null, ...NOT_BYTES];
 
@@ -70,12 +61,12 @@ forEachTier('errors', () => {
     it(`${s.name}: non-Uint8Array arguments are TypeErrors naming the argument`, () => {
       const { key, nonce, data } = args();
       for (const bad of NOT_BYTES_REQUIRED) {
-        assert.throws(() => s.fn(bad as any, nonce, data), typeErr('key'), `key = ${String(bad)}`);
-        assert.throws(() => s.fn(key, bad as any, data), typeErr('nonce'), `nonce = ${String(bad)}`);
-        assert.throws(() => s.fn(key, nonce, bad as any), typeErr('data'), `data = ${String(bad)}`);
+        assert.throws(() => s.fn(bad as never, nonce, data), typeErr('key'), `key = ${String(bad)}`);
+        assert.throws(() => s.fn(key, bad as never, data), typeErr('nonce'), `nonce = ${String(bad)}`);
+        assert.throws(() => s.fn(key, nonce, bad as never), typeErr('data'), `data = ${String(bad)}`);
       }
       for (const bad of NOT_BYTES) {
-        assert.throws(() => s.fn(key, nonce, data, bad as any), typeErr('output'), `output = ${String(bad)}`);
+        assert.throws(() => s.fn(key, nonce, data, bad as never), typeErr('output'), `output = ${String(bad)}`);
       }
     });
 
@@ -156,7 +147,7 @@ forEachTier('errors', () => {
         assert.throws(() => s.fn(key, nonce, data, undefined, bad), typeOrRange, `counter ${bad}`);
       }
       for (const bad of ['1', {}, [], null, true]) {
-        assert.throws(() => s.fn(key, nonce, data, undefined, bad as any), TypeError, `counter ${String(bad)}`);
+        assert.throws(() => s.fn(key, nonce, data, undefined, bad as never), TypeError, `counter ${String(bad)}`);
       }
       if (s.bits === 64) assert.throws(() => s.fn(key, nonce, data, undefined, -1n), RangeError, 'counter -1n');
     });
@@ -178,7 +169,10 @@ forEachTier('errors', () => {
         for (const [c, len] of cases) {
           const out = new Uint8Array(len).fill(0x77);
           assert.throws(() => s.fn(key, nonce, rand(len), out, c), RangeError, `counter ${c}, ${len} bytes`);
-          assert.ok(out.every((b) => b === 0x77), `counter ${c}, ${len} bytes: rejected before writing anything`);
+          assert.ok(
+            out.every((b) => b === 0x77),
+            `counter ${c}, ${len} bytes: rejected before writing anything`,
+          );
         }
         // The largest allowed requests succeed (values are checked in differential.test.ts).
         assert.equal(s.fn(key, nonce, rand(64), undefined, 0xffffffff).length, 64);
@@ -204,7 +198,10 @@ forEachTier('errors', () => {
         for (const [c, len] of cases) {
           const out = new Uint8Array(len).fill(0x77);
           assert.throws(() => s.fn(key, nonce, rand(len), out, c), RangeError, `counter ${c}, ${len} bytes`);
-          assert.ok(out.every((b) => b === 0x77), `counter ${c}, ${len} bytes: rejected before writing anything`);
+          assert.ok(
+            out.every((b) => b === 0x77),
+            `counter ${c}, ${len} bytes: rejected before writing anything`,
+          );
         }
         assert.equal(s.fn(key, nonce, rand(64), undefined, TWO64 - 1n).length, 64);
         assert.equal(s.fn(key, nonce, rand(65), undefined, TWO32 - 1).length, 65, 'a number counter carries too');
@@ -222,8 +219,8 @@ forEachTier('errors', () => {
     const nonce = rand(16);
     assert.equal(hchacha20(key, nonce).length, 32);
     for (const bad of NOT_BYTES_REQUIRED) {
-      assert.throws(() => hchacha20(bad as any, nonce), typeErr('key'), `key = ${String(bad)}`);
-      assert.throws(() => hchacha20(key, bad as any), typeErr('nonce'), `nonce = ${String(bad)}`);
+      assert.throws(() => hchacha20(bad as never, nonce), typeErr('key'), `key = ${String(bad)}`);
+      assert.throws(() => hchacha20(key, bad as never), typeErr('nonce'), `nonce = ${String(bad)}`);
     }
     for (const n of [0, 16, 31, 33]) assert.throws(() => hchacha20(rand(n), nonce), rangeErr('key'), `key of ${n}`);
     for (const n of [0, 8, 12, 15, 17, 24]) assert.throws(() => hchacha20(key, rand(n)), rangeErr('nonce'), `nonce of ${n}`);
@@ -252,10 +249,13 @@ forEachTier('errors', () => {
 
   for (const a of AEADS) {
     // Errors may be raised by the constructor or by the first call.
-    const enc = (key: unknown, nonce: unknown, aad: unknown, pt: unknown, out?: unknown) =>
-      (a.make as any)(key, nonce, aad).encrypt(pt, out);
-    const dec = (key: unknown, nonce: unknown, aad: unknown, ct: unknown, out?: unknown) =>
-      (a.make as any)(key, nonce, aad).decrypt(ct, out);
+    const make = a.make as unknown as (
+      key: unknown,
+      nonce: unknown,
+      aad: unknown,
+    ) => { encrypt(pt: unknown, out?: unknown): Uint8Array; decrypt(ct: unknown, out?: unknown): Uint8Array };
+    const enc = (key: unknown, nonce: unknown, aad: unknown, pt: unknown, out?: unknown) => make(key, nonce, aad).encrypt(pt, out);
+    const dec = (key: unknown, nonce: unknown, aad: unknown, ct: unknown, out?: unknown) => make(key, nonce, aad).decrypt(ct, out);
 
     it(`${a.name}: non-Uint8Array arguments are TypeErrors naming the argument`, () => {
       const key = rand(32);
@@ -347,7 +347,7 @@ forEachTier('errors', () => {
       const nonce = rand(a.nonce);
       const aad = rand(9);
       const pt = rand(70);
-      const expected = (noble as any)[a.name](key, nonce, aad).encrypt(pt);
+      const expected = noble[a.name as 'chacha20poly1305'](key, nonce, aad).encrypt(pt);
       assertBytes(a.make(Buffer.from(key), Buffer.from(nonce), Buffer.from(aad)).encrypt(Buffer.from(pt)), expected);
       assertBytes(a.make(Buffer.from(key), Buffer.from(nonce), Buffer.from(aad)).decrypt(Buffer.from(expected)), pt);
     });

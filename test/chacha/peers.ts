@@ -77,7 +77,9 @@ export function coreStreamIetf(key: Uint8Array, nonce12: Uint8Array, data: Uint8
  * tests keep an independent reference; the checks that compare node:crypto
  * with noble itself are then skipped.
  */
-const nodeCrypto = (globalThis.process as { getBuiltinModule?(id: string): unknown } | undefined)?.getBuiltinModule?.('node:crypto') as typeof import('node:crypto') | undefined;
+const nodeCrypto = (globalThis.process as { getBuiltinModule?(id: string): unknown } | undefined)?.getBuiltinModule?.('node:crypto') as
+  | typeof import('node:crypto')
+  | undefined;
 
 function nodeHas(cipher: string, ivLength: number): boolean {
   try {
@@ -147,8 +149,7 @@ export function nodeXchacha20(key: Uint8Array, nonce24: Uint8Array, data: Uint8A
 export { noble, noblePoly1305 };
 
 /** noble refuses to compute the block with counter 2^32 - 1 (or anything past it). */
-export const nobleCanDo = (counter: number | bigint, len: number): boolean =>
-  Number(counter) + Math.max(blocksOf(len), 1) - 1 <= 0xfffffffe;
+export const nobleCanDo = (counter: number | bigint, len: number): boolean => Number(counter) + Math.max(blocksOf(len), 1) - 1 <= 0xfffffffe;
 
 // ---------------------------------------------------------------- libsodium
 

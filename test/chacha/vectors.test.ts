@@ -200,8 +200,16 @@ for (const [kind, file] of Object.entries(wycheproof)) {
         if (t.flags.includes('InvalidNonceSize')) {
           assert.equal(t.result, 'invalid', label);
           assert.notEqual(iv!.length, nonceSize, label);
-          assert.throws(() => make(key!, iv!, aad!).encrypt(msg!), (e: unknown) => e instanceof RangeError && /nonce/.test(e.message), label);
-          assert.throws(() => make(key!, iv!, aad!).decrypt(sealed), (e: unknown) => e instanceof RangeError && /nonce/.test(e.message), label);
+          assert.throws(
+            () => make(key!, iv!, aad!).encrypt(msg!),
+            (e: unknown) => e instanceof RangeError && /nonce/.test(e.message),
+            label,
+          );
+          assert.throws(
+            () => make(key!, iv!, aad!).decrypt(sealed),
+            (e: unknown) => e instanceof RangeError && /nonce/.test(e.message),
+            label,
+          );
           rejectedNonces++;
           continue;
         }
@@ -219,7 +227,10 @@ for (const [kind, file] of Object.entries(wycheproof)) {
           assert.notDeepEqual(honest.subarray(ct!.length), tag!, `${label} tag must differ`);
           const out = new Uint8Array(msg!.length).fill(0xee);
           assert.throws(() => aead.decrypt(sealed, out), AuthenticationError, label);
-          assert.ok(out.every((b) => b === 0), `${label}: output must be wiped after a failed decrypt`);
+          assert.ok(
+            out.every((b) => b === 0),
+            `${label}: output must be wiped after a failed decrypt`,
+          );
           rejectedTags++;
         }
       }

@@ -7,16 +7,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready, tier, AuthenticationError } from 'fourfold';
-import {
-  chacha20,
-  chacha20orig,
-  xchacha20,
-  chacha8,
-  chacha12,
-  hchacha20,
-  chacha20poly1305,
-  xchacha20poly1305,
-} from 'fourfold/chacha';
+import { chacha20, chacha20orig, xchacha20, chacha8, chacha12, hchacha20, chacha20poly1305, xchacha20poly1305 } from 'fourfold/chacha';
 import { poly1305 } from 'fourfold/poly1305';
 import { kernelMemories } from '../internal.js';
 import { assertBytes, assertKernelsWiped, NO_SIMD, rand, TWO32, TWO64, wiped } from '../helpers.js';
@@ -86,7 +77,7 @@ describe('kernel memories are wiped (simd)', { skip: NO_SIMD }, () => {
     wiped('wrong output', () => xchacha20(key, rand(24), rand(10), new Uint8Array(9)), RangeError);
     const buf = rand(200);
     wiped('overlap', () => chacha12(key, rand(12), buf.subarray(0, 100), buf.subarray(1, 101)), RangeError);
-    wiped('bad data', () => chacha20(key, rand(12), 'text' as any), TypeError);
+    wiped('bad data', () => chacha20(key, rand(12), 'text' as never), TypeError);
   });
 
   for (const [name, make, nlen, ref] of [
@@ -154,6 +145,6 @@ describe('kernel memories are wiped (simd)', { skip: NO_SIMD }, () => {
     b.digest();
     assertKernelsWiped('two incremental states digested');
     wiped('poly1305 wrong key', () => poly1305(rand(10), rand(31)), RangeError);
-    wiped('poly1305 bad message', () => poly1305('x' as any, rand(32)), TypeError);
+    wiped('poly1305 bad message', () => poly1305('x' as never, rand(32)), TypeError);
   });
 });

@@ -158,7 +158,12 @@ describe('fourfold b3sum against b3sum', () => {
     same(['-c', 'tagged.b3', 'good.b3']);
     same(['--check', '--quiet', 'good.b3']);
     same(['--check', '-'], listing);
-    const sum = (name: string) => listing.toString('latin1').split('\n').find((l) => l.endsWith(`  ${name}`))!.slice(0, 64);
+    const sum = (name: string) =>
+      listing
+        .toString('latin1')
+        .split('\n')
+        .find((l) => l.endsWith(`  ${name}`))!
+        .slice(0, 64);
     const bad = [
       `${sum('abc')}  abc`,
       `${sum('abc')}  chunks`, // wrong hash
@@ -190,7 +195,7 @@ describe('fourfold b3sum against b3sum', () => {
     same(['--check', '--seek', '1', 'good.b3']);
   });
 
-  it('usage errors: exit code 2 and clap\'s messages', { skip: NO_B3SUM }, () => {
+  it("usage errors: exit code 2 and clap's messages", { skip: NO_B3SUM }, () => {
     same(['--foo', 'abc']);
     same(['--keyed', '--derive-key', 'x', 'abc'], new Uint8Array(32));
     same(['--derive-key', 'x', '--keyed', 'abc']);
@@ -231,25 +236,89 @@ describe('fourfold b3sum against b3sum', () => {
       same([`--${n.slice(0, 3)}`]);
       same([`--${n.toUpperCase()}=1`]);
     }
-    for (const args of [['--tag', '--foo'], ['--raw', '--tag', '--quit'], ['--length', '3', '--lenght', '4'], ['abc', '--foo'], ['--tag', 'abc', '--foo'], ['-c', '-x'], ['--seek', '1', '--foo'], ['---'], ['--=', 'abc'], ['--x=y=z']]) {
+    for (const args of [
+      ['--tag', '--foo'],
+      ['--raw', '--tag', '--quit'],
+      ['--length', '3', '--lenght', '4'],
+      ['abc', '--foo'],
+      ['--tag', 'abc', '--foo'],
+      ['-c', '-x'],
+      ['--seek', '1', '--foo'],
+      ['---'],
+      ['--=', 'abc'],
+      ['--x=y=z'],
+    ]) {
       same(args);
     }
   });
 
   it('usage errors: repeated options, several conflicts at once, requirements that a conflict excuses, flags given values', () => {
     for (const args of [
-      ['--tag', '--tag', 'abc'], ['-cc'], ['--length', '3', '--length', '4'], ['-l3', '-l', '3'], ['--length', '3', '--length'], ['--derive-key', 'a', '--derive-key=b'],
-      ['--check', '--tag', '--raw', 'abc'], ['--check', '--keyed', '--derive-key', 'x', 'abc'], ['--tag', '--raw', '--check', 'abc'], ['--derive-key', 'x', '--keyed'],
-      ['--quiet', '--derive-key', 'x', '--keyed', 'abc'], ['--quiet', '--tag', '--check', 'abc'],
-      ['--tag', '--quiet', 'abc'], ['--keyed', '--quiet', '--tag'], ['--quiet', '--seek', '1'], ['--no-mmap', '--keyed'], ['abc', '--quiet'],
-      ['--tag=x'], ['--tag', '--raw=1'], ['-l', '3', '--tag=x'], ['-l', '3', 'abc', '--tag=x'], ['--length=3', '--tag=x'], ['abc', '--raw=1'], ['2', '-l', '--keyed=1'], ['-l', '--keyed=1'], ['--tag', '--help=x'],
+      ['--tag', '--tag', 'abc'],
+      ['-cc'],
+      ['--length', '3', '--length', '4'],
+      ['-l3', '-l', '3'],
+      ['--length', '3', '--length'],
+      ['--derive-key', 'a', '--derive-key=b'],
+      ['--check', '--tag', '--raw', 'abc'],
+      ['--check', '--keyed', '--derive-key', 'x', 'abc'],
+      ['--tag', '--raw', '--check', 'abc'],
+      ['--derive-key', 'x', '--keyed'],
+      ['--quiet', '--derive-key', 'x', '--keyed', 'abc'],
+      ['--quiet', '--tag', '--check', 'abc'],
+      ['--tag', '--quiet', 'abc'],
+      ['--keyed', '--quiet', '--tag'],
+      ['--quiet', '--seek', '1'],
+      ['--no-mmap', '--keyed'],
+      ['abc', '--quiet'],
+      ['--tag=x'],
+      ['--tag', '--raw=1'],
+      ['-l', '3', '--tag=x'],
+      ['-l', '3', 'abc', '--tag=x'],
+      ['--length=3', '--tag=x'],
+      ['abc', '--raw=1'],
+      ['2', '-l', '--keyed=1'],
+      ['-l', '--keyed=1'],
+      ['--tag', '--help=x'],
     ]) {
       same(args);
     }
   });
 
   it('usage errors: random command lines from the options, typos and values above', () => {
-    const pool = ['--keyed', '--derive-key', 'ctx', '--length', '3', '--seek', '1', '--num-threads', '2', '--no-mmap', '--no-names', '--raw', '--tag', '--check', '--quiet', '-c', '-l', '-l5', '-cl', '-5', '-x', '--foo=1', '--lenght', '--tag=x', '--length=abc', '--derive-key=-y', 'abc', '-', '--', '--chek', '-l='];
+    const pool = [
+      '--keyed',
+      '--derive-key',
+      'ctx',
+      '--length',
+      '3',
+      '--seek',
+      '1',
+      '--num-threads',
+      '2',
+      '--no-mmap',
+      '--no-names',
+      '--raw',
+      '--tag',
+      '--check',
+      '--quiet',
+      '-c',
+      '-l',
+      '-l5',
+      '-cl',
+      '-5',
+      '-x',
+      '--foo=1',
+      '--lenght',
+      '--tag=x',
+      '--length=abc',
+      '--derive-key=-y',
+      'abc',
+      '-',
+      '--',
+      '--chek',
+      '-l=',
+    ];
     for (let n = 0; n < 60; n++) {
       const args = Array.from({ length: 1 + randInt(5) }, () => pool[randInt(pool.length)]!);
       same(args);
@@ -258,12 +327,15 @@ describe('fourfold b3sum against b3sum', () => {
 });
 
 describe('processes using the pool', () => {
-  it('a Node process exits after blake3Parallel without terminate() (idle workers do not hold it)', { skip: !existsSync(CLI) && 'dist/ not built' }, () => {
-    const source = `import { blake3Parallel, blake3 } from ${JSON.stringify(new URL('../../dist/blake3/index.js', import.meta.url).href)};
+  it("a Node process exits after fourfold/parallel's blake3 without terminate() (idle workers do not hold it)", {
+    skip: !existsSync(CLI) && 'dist/ not built',
+  }, () => {
+    const source = `import { blake3 } from ${JSON.stringify(new URL('../../dist/blake3/index.js', import.meta.url).href)};
+      import * as P from ${JSON.stringify(new URL('../../dist/parallel/index.js', import.meta.url).href)};
       const data = new Uint8Array(9 << 20).map((_, i) => i * 31);
-      const a = await blake3Parallel(data, { workers: 2 });
+      const a = await P.blake3(data, { workers: 2 });
       await new Promise((r) => setTimeout(r, 300));
-      const b = await blake3Parallel(data, { workers: 2 });
+      const b = await P.blake3(data, { workers: 2 });
       console.log(Buffer.from(a).equals(Buffer.from(blake3(data))) && Buffer.from(b).equals(Buffer.from(a)));`;
     const r = spawnSync(NODE, ['--input-type=module', '-e', source], { encoding: 'utf8', timeout: 30000 });
     assert.equal(r.signal, null, 'the process did not exit by itself');

@@ -44,7 +44,10 @@ it('no command, an unknown command or option: usage on standard error naming fou
   const none = run();
   assert.equal(none.status, 2);
   assert.deepEqual(programs(none.stderr), ['fourfold']);
-  for (const [arg, message] of [['hash', "unrecognized subcommand 'hash'"], ['--frobnicate', "unexpected argument '--frobnicate'"]] as const) {
+  for (const [arg, message] of [
+    ['hash', "unrecognized subcommand 'hash'"],
+    ['--frobnicate', "unexpected argument '--frobnicate'"],
+  ] as const) {
     const r = run(arg);
     assert.equal(r.status, 2, arg);
     assert.equal(r.stdout, '');

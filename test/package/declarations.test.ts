@@ -21,7 +21,7 @@ import { NOT_NODE, ROOT } from './files.js';
 const EXAMPLES: Record<string, string[]> = {
   'fourfold/chacha': ['xchacha20poly1305', 'chacha20'],
   'fourfold/poly1305': ['poly1305'],
-  'fourfold/blake3': ['blake3', 'blake3Parallel'],
+  'fourfold/blake3': ['blake3'],
   'fourfold/salsa': ['secretbox'],
   'fourfold/serpent': ['ctr', 'cbc'],
   'fourfold/secretstream': ['encryptStream', 'initPush'],
@@ -42,11 +42,21 @@ function walk(): { problems: Problem[]; documented: number } {
   const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { types?: string }> };
   const entries = Object.entries(pkg.exports).flatMap(([subpath, target]) =>
-    typeof target === 'object' && target.types !== undefined ? [[subpath === '.' ? 'fourfold' : `fourfold/${subpath.slice(2)}`, join(ROOT, target.types)] as const] : [],
+    typeof target === 'object' && target.types !== undefined
+      ? [[subpath === '.' ? 'fourfold' : `fourfold/${subpath.slice(2)}`, join(ROOT, target.types)] as const]
+      : [],
   );
   const program = ts.createProgram(
     entries.map(([, file]) => file),
-    { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] },
+    {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+    },
   );
   const checker = program.getTypeChecker();
   const DIST = join(ROOT, 'dist');
@@ -61,7 +71,10 @@ function walk(): { problems: Problem[]; documented: number } {
     const holder = ts.isVariableDeclaration(node) ? node.parent.parent : ts.isNamespaceExport(node) ? node.parent : node;
     const docs = ts.getJSDocCommentsAndTags(holder).filter(ts.isJSDoc);
     if (docs.length === 0) return undefined;
-    const text = docs.map((d) => ts.getTextOfJSDocComment(d.comment) ?? '').join('\n').trim();
+    const text = docs
+      .map((d) => ts.getTextOfJSDocComment(d.comment) ?? '')
+      .join('\n')
+      .trim();
     const tags = docs.flatMap((d) => (d.tags ?? []).map((t) => t.tagName.text));
     const all = docs.map((d) => d.getText()).join('\n');
     return text === '' && tags.length === 0 ? undefined : { text: all, tags };
@@ -82,13 +95,18 @@ function walk(): { problems: Problem[]; documented: number } {
     if (seen.has(type)) return;
     seen.add(type);
     // A named type (an interface, a class, an alias such as Tier) has a doc of its own; a type literal is documented where it is used.
-    const named = [type.aliasSymbol, type.getSymbol()].find((s) => s !== undefined && s.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.TypeAlias));
+    const named = [type.aliasSymbol, type.getSymbol()].find(
+      (s) => s !== undefined && s.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.TypeAlias),
+    );
     const name = named?.getName() ?? where;
     for (const d of named?.declarations?.filter(ours) ?? []) {
       check(d, name);
       if (ts.isClassDeclaration(d)) privateMembers(d, name);
     }
-    if (type.isUnionOrIntersection()) return type.types.forEach((t) => visitType(t, where));
+    if (type.isUnionOrIntersection()) {
+      for (const t of type.types) visitType(t, where);
+      return;
+    }
     const declared = type.getSymbol()?.declarations?.filter(ours) ?? [];
     if (declared.length === 0) {
       for (const t of checker.getTypeArguments(type as import('typescript').TypeReference) ?? []) visitType(t, where);
@@ -103,8 +121,22 @@ function walk(): { problems: Problem[]; documented: number } {
 
   function visitSignature(s: import('typescript').Signature, where: string): void {
     const decl = s.getDeclaration();
-    if (decl !== undefined && ours(decl) && (ts.isCallSignatureDeclaration(decl) || ts.isMethodSignature(decl) || ts.isMethodDeclaration(decl) || ts.isConstructSignatureDeclaration(decl) || ts.isConstructorDeclaration(decl))) {
-      check(decl, `${where}(${s.getParameters().map((p) => p.getName()).join(', ')})`);
+    if (
+      decl !== undefined &&
+      ours(decl) &&
+      (ts.isCallSignatureDeclaration(decl) ||
+        ts.isMethodSignature(decl) ||
+        ts.isMethodDeclaration(decl) ||
+        ts.isConstructSignatureDeclaration(decl) ||
+        ts.isConstructorDeclaration(decl))
+    ) {
+      check(
+        decl,
+        `${where}(${s
+          .getParameters()
+          .map((p) => p.getName())
+          .join(', ')})`,
+      );
     }
     visitType(s.getReturnType(), `${where}()`);
     for (const p of s.getParameters()) {
@@ -125,7 +157,8 @@ function walk(): { problems: Problem[]; documented: number } {
   function privateMembers(d: import('typescript').ClassDeclaration, where: string): void {
     for (const m of d.members) {
       const hidden = ts.getCombinedModifierFlags(m) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected);
-      if (hidden && m.name !== undefined) problems.push({ where: `${where}.${m.name.getText()}`, what: 'a private or protected member shows in the declarations (use #private)' });
+      if (hidden && m.name !== undefined)
+        problems.push({ where: `${where}.${m.name.getText()}`, what: 'a private or protected member shows in the declarations (use #private)' });
     }
   }
 
@@ -173,19 +206,26 @@ function walk(): { problems: Problem[]; documented: number } {
 /** A typed array or view with type arguments: TypeScript before 5.7 has no such generics and rejects the file. */
 const GENERIC_VIEW = /\b(?:(?:Int8|Uint8|Uint8Clamped|Int16|Uint16|Int32|Uint32|Float32|Float64|BigInt64|BigUint64)Array|ArrayBufferView|DataView)</;
 
-it('no declaration file spells a generic typed array (TypeScript 5.0 to 5.6 would refuse it): what a call allocates is written Bytes', { skip: NOT_NODE }, () => {
+it('no declaration file spells a generic typed array (TypeScript 5.0 to 5.6 would refuse it): what a call allocates is written Bytes', {
+  skip: NOT_NODE,
+}, () => {
   const dist = join(ROOT, 'dist');
   const found = (readdirSync(dist, { recursive: true }) as string[])
     .filter((f) => f.endsWith('.d.ts'))
     .flatMap((f) => {
       // Comments may name the generic types; code may not.
       const code = readFileSync(join(dist, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
-      return code.split('\n').filter((line) => GENERIC_VIEW.test(line)).map((line) => `dist/${f}: ${line.trim()}`);
+      return code
+        .split('\n')
+        .filter((line) => GENERIC_VIEW.test(line))
+        .map((line) => `dist/${f}: ${line.trim()}`);
     });
   assert.deepEqual(found, []);
 });
 
-it('every export of every entry point, and every member a user reaches from one, has a doc; no private members, no source file names', { skip: NOT_NODE }, () => {
+it('every export of every entry point, and every member a user reaches from one, has a doc; no private members, no source file names', {
+  skip: NOT_NODE,
+}, () => {
   const { problems, documented } = walk();
   const lines = problems.map((p) => `${p.where}: ${p.what}`);
   assert.deepEqual(lines, [], `${lines.length} problems in the declarations (${documented} documented):\n${lines.join('\n')}`);

@@ -22,7 +22,9 @@ import { NOT_NODE, ROOT } from './files.js';
 import { ENGINE_HAS_WASM, rand } from '../helpers.js';
 
 /** Node's Response and fetch (undici) need WebAssembly, which node --jitless lacks; the README's examples use Response. */
-const NO_RESPONSE: false | string = NOT_NODE || (ENGINE_HAS_WASM ? false : "not applicable: node --jitless has no WebAssembly, which Node's Response (undici) needs, and the README's examples use Response");
+const NO_RESPONSE: false | string =
+  NOT_NODE ||
+  (ENGINE_HAS_WASM ? false : "not applicable: node --jitless has no WebAssembly, which Node's Response (undici) needs, and the README's examples use Response");
 
 const blocks = (): Block[] => codeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).filter((b) => b.lang === 'js');
 let dir = '';
@@ -33,11 +35,15 @@ function writeBlocks(): string[] {
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   return blocks().map((b, i) => {
     const file = join(dir, b.name ?? `example-${i + 1}.mjs`);
-    writeFileSync(file, importsResolved(b.code, (specifier) => import.meta.resolve(specifier)));
+    writeFileSync(
+      file,
+      importsResolved(b.code, (specifier) => import.meta.resolve(specifier)),
+    );
     return file;
   });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the README's examples export functions of every shape; each test calls one as the README does.
 const load = (name: string): Promise<Record<string, (...args: any[]) => any>> => import(pathToFileURL(join(dir, name)).href);
 const bytesOf = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.arrayBuffer());
 /** A secretstream of n bytes in 64 KiB messages: header, messages, final message. */
@@ -61,11 +67,13 @@ it('every JavaScript block of the README runs (the modules only define; the prog
   assert.ok(files.length >= 10, `the README's JavaScript blocks: ${files.length}`);
   for (const file of files) await import(pathToFileURL(file).href);
   // Each module the README names is exercised below; a new one needs a test here.
-  const named = blocks().flatMap((b) => (b.name ? [b.name] : [])).sort();
+  const named = blocks()
+    .flatMap((b) => (b.name ? [b.name] : []))
+    .sort();
   assert.deepEqual(named, ['file-crypto.js', 'file-crypto.mjs', 'keys.js', 'password-file.js', 'vite.config.js']);
 });
 
-it("the browser recipe (file-crypto.js): a File encrypted to a Blob and back; a changed file or another key is refused", { skip: NOT_NODE }, async () => {
+it('the browser recipe (file-crypto.js): a File encrypted to a Blob and back; a changed file or another key is refused', { skip: NOT_NODE }, async () => {
   const { encryptFile, decryptFile } = await load('file-crypto.js');
   const key = rand(32);
   for (const n of [0, 1000, 200_000]) {
@@ -79,31 +87,34 @@ it("the browser recipe (file-crypto.js): a File encrypted to a Blob and back; a 
   }
 });
 
-it("the Node recipe (file-crypto.mjs): a file encrypted and back; a changed or cut file leaves no output", { skip: NOT_NODE }, async () => {
+it('the Node recipe (file-crypto.mjs): a file encrypted and back; a changed or cut file leaves no output', { skip: NOT_NODE }, async () => {
   const { encryptFile, decryptFile } = await load('file-crypto.mjs');
   const key = rand(32);
-  const files = join(dir, 'files');
-  mkdirSync(files);
+  const folder = join(dir, 'files');
+  mkdirSync(folder);
   const data = rand(300_000);
-  const plain = join(files, 'report.pdf');
-  const sealed = join(files, 'report.pdf.enc');
-  const back = join(files, 'report.copy.pdf');
+  const plain = join(folder, 'report.pdf');
+  const sealed = join(folder, 'report.pdf.enc');
+  const back = join(folder, 'report.copy.pdf');
   writeFileSync(plain, data);
   await encryptFile!(plain, sealed, key);
   const encrypted = readFileSync(sealed);
   assert.equal(encrypted.length, streamLength(data.length));
   await decryptFile!(sealed, back, key);
   assert.deepEqual(new Uint8Array(readFileSync(back)), data);
-  for (const [what, bad] of [['a changed byte', flipped(encrypted, 200_000)], ['cut short', encrypted.subarray(0, encrypted.length - 100)]] as const) {
-    const path = join(files, 'bad.enc');
+  for (const [what, bad] of [
+    ['a changed byte', flipped(encrypted, 200_000)],
+    ['cut short', encrypted.subarray(0, encrypted.length - 100)],
+  ] as const) {
+    const path = join(folder, 'bad.enc');
     writeFileSync(path, bad);
-    const out = join(files, 'bad.pdf');
+    const out = join(folder, 'bad.pdf');
     await assert.rejects(decryptFile!(path, out, key), AuthenticationError, what);
     assert.ok(!existsSync(out) && !existsSync(`${out}.part`), `${what}: nothing left behind`);
   }
 });
 
-it('keys.js: PBKDF2 gives node:crypto\'s bytes; a message stored with its nonce opens, and only unchanged under its key', { skip: NOT_NODE }, async () => {
+it("keys.js: PBKDF2 gives node:crypto's bytes; a message stored with its nonce opens, and only unchanged under its key", { skip: NOT_NODE }, async () => {
   const { keyFromPassword, sealMessage, openMessage } = await load('keys.js');
   const salt = rand(16);
   const key: Uint8Array = await keyFromPassword!('correct horse battery staple', salt);
@@ -127,7 +138,7 @@ it('password-file.js: a file under a password, its salt in front, opens with tha
   await assert.rejects(decryptWithPassword!(encrypted, 'hunter3 but longer'), AuthenticationError, 'another password');
 });
 
-it("vite.config.js serves the dev server with the two headers the README names", { skip: NOT_NODE }, async () => {
+it('vite.config.js serves the dev server with the two headers the README names', { skip: NOT_NODE }, async () => {
   const config = (await load('vite.config.js')) as unknown as { default: { server: { headers: Record<string, string> } } };
   assert.deepEqual(config.default.server.headers, { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' });
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -20,7 +20,10 @@ import { BEST, HAS_SIMD, hex, pattern, until } from './page.js';
 const key = pattern(32, 1);
 const iv = pattern(16, 2);
 const data = pattern(5000, 3);
-const instantiated = () => kernelMemories().map((m) => m.name).sort();
+const instantiated = () =>
+  kernelMemories()
+    .map((m) => m.name)
+    .sort();
 
 it('ready() compiles the kernels registered so far: ChaCha only', async () => {
   assert.equal(await ready(), BEST);
@@ -34,7 +37,10 @@ it('a chunk loaded after ready() works at once and reaches the simd tier without
   // The first calls: whichever tier runs them, no throw and the right bytes.
   assert.equal(hex(blake3(data)), hex(nobleBlake3(data)));
   assert.equal(hex(ctr(key, iv).encrypt(data)), hex(refCtr(key, iv, data)));
-  const onBest = (call: () => unknown) => (call(), tier() === BEST);
+  const onBest = (call: () => unknown) => {
+    call();
+    return tier() === BEST;
+  };
   await until(() => onBest(() => blake3(data)) && onBest(() => ctr(key, iv).encrypt(data)), `BLAKE3 and Serpent calls run on the ${BEST} tier`);
   assert.equal(hex(blake3(data)), hex(nobleBlake3(data)));
   assert.equal(hex(ctr(key, iv).encrypt(data)), hex(refCtr(key, iv, data)));

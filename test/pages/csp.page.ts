@@ -52,7 +52,10 @@ it('fourfold caused one securitypolicyviolation report at most', async () => {
   // A violation of our own after fourfold's: once its report arrives, every earlier one has.
   assert.throws(() => new Function('return 1'), EvalError);
   await until(() => violations.some((v) => v.blocked === 'eval'), "the page's own eval violation is reported");
-  const ours = violations.slice(0, violations.findIndex((v) => v.blocked === 'eval'));
+  const ours = violations.slice(
+    0,
+    violations.findIndex((v) => v.blocked === 'eval'),
+  );
   assert.ok(ours.length <= 1, `fourfold caused ${ours.length} reports: ${JSON.stringify(ours)}`);
   for (const v of ours) assert.deepEqual(v, { directive: 'script-src', blocked: 'wasm-eval' });
 });

@@ -28,11 +28,18 @@ async function slotsTaken(f: () => Promise<void>): Promise<number> {
   const jobs = P.status().jobs;
   let taken = 0;
   const originals = workers.map((w) => w.slot);
-  workers.forEach((w, i) => (w.slot = (bytes: number) => (taken++, originals[i]!.call(w, bytes))));
+  workers.forEach((w, i) => {
+    w.slot = (bytes: number) => {
+      taken++;
+      return originals[i]!.call(w, bytes);
+    };
+  });
   try {
     await f();
   } finally {
-    workers.forEach((w, i) => (w.slot = originals[i]!));
+    workers.forEach((w, i) => {
+      w.slot = originals[i]!;
+    });
   }
   assert.ok(P.status().jobs > jobs, 'the workers took no job');
   return taken;
@@ -149,4 +156,3 @@ forEachTier('fourfold/parallel AEADs', () => {
     await rejectsWithoutRelease('AEAD decrypt, shared, tampered', shared(new Uint8Array(N)), (o) => P.xchacha20poly1305(key, nonce).decrypt(bad, o));
   });
 });
-

@@ -67,8 +67,12 @@ it('field.ts: multiply, add, setRadix, toBytes and tagInto agree with BigInt, ne
     assert.equal(fromLe(out), words.reduce((sum, w, j) => sum + (BigInt(w) << BigInt(26 * j)), 0n) % P, `limbs ${words}`);
     const s = rand(16);
     const tag = new Uint8Array(16);
-    tagInto(product, [0, 4, 8, 12].map((j) => Number(fromLe(s.subarray(j, j + 4)))), tag);
-    assert.equal(fromLe(tag), ((((a * b) % P) + fromLe(s)) & ((1n << 128n) - 1n)), 'tag');
+    tagInto(
+      product,
+      [0, 4, 8, 12].map((j) => Number(fromLe(s.subarray(j, j + 4)))),
+      tag,
+    );
+    assert.equal(fromLe(tag), (((a * b) % P) + fromLe(s)) & ((1n << 128n) - 1n), 'tag');
   }
   const key = rand(32);
   const r = clampedR(key);
@@ -107,7 +111,11 @@ forEachTier('polynomialInto and PolynomialSum', (tier) => {
         for (let c1 = 0; c1 <= blocks; c1++) {
           for (let c2 = c1; c2 <= blocks; c2++) {
             const sum = new PolynomialSum(key);
-            for (const [from, to] of [[0, c1], [c1, c2], [c2, blocks]] as const) {
+            for (const [from, to] of [
+              [0, c1],
+              [c1, c2],
+              [c2, blocks],
+            ] as const) {
               const piece = m.subarray(16 * from, Math.min(16 * to, m.length));
               // An empty piece adds nothing (h * r^0 + 0).
               sum.append(polynomial(key, piece), Math.ceil(piece.length / 16));

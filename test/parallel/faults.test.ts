@@ -210,7 +210,11 @@ describe('a ciphertext changed while its decryption is pending', () => {
             }
             const label = `${name}${withOutput ? ', caller output' : ''}, byte ${spot} changed at turn ${changeAt}`;
             const outcome = await authenticOrRejected(label, call, plain);
-            if (out !== undefined && outcome === 'rejected') assert.ok(out.every((b) => b === 0), `${label}: output not zeroed`);
+            if (out !== undefined && outcome === 'rejected')
+              assert.ok(
+                out.every((b) => b === 0),
+                `${label}: output not zeroed`,
+              );
           }
         }
       }
@@ -248,7 +252,11 @@ describe('a ciphertext changed while its decryption is pending', () => {
             }
             try {
               const out = withOutput ? new Uint8Array(N) : undefined;
-              const outcome = await authenticOrRejected(`${name}${withOutput ? ', caller output' : ''}, byte ${spot} written by another thread`, par().decrypt(ciphertext, out), plain);
+              const outcome = await authenticOrRejected(
+                `${name}${withOutput ? ', caller output' : ''}, byte ${spot} written by another thread`,
+                par().decrypt(ciphertext, out),
+                plain,
+              );
               if (outcome === 'resolved') resolved++;
             } finally {
               Atomics.store(stop, 0, 2);
@@ -289,7 +297,10 @@ describe('streams while the pool is ended', { skip: NO_STREAMS }, () => {
         const parts = await readAll(ts.readable);
         const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
         let at = 0;
-        for (const p of parts) (all.set(p, at), (at += p.length));
+        for (const p of parts) {
+          all.set(p, at);
+          at += p.length;
+        }
         return all;
       })();
       const ts = side === 'encryptStream' ? P.secretstream.encryptStream(k, { chunkSize: 1000 }) : P.secretstream.decryptStream(k, { chunkSize: 1000 });
@@ -318,9 +329,13 @@ describe('streams while the pool is ended', { skip: NO_STREAMS }, () => {
 });
 
 describe('resources have bounds', () => {
-  it('configure({ workers }) beyond the logical cores starts no more workers than cores, and a smaller size ends the extra ones', { timeout: 120_000 }, async () => {
+  it('configure({ workers }) beyond the logical cores starts no more workers than cores, and a smaller size ends the extra ones', {
+    timeout: 120_000,
+  }, async () => {
     P.terminate();
-    const cores = (globalThis.navigator?.hardwareConcurrency as number | undefined) ?? (process.getBuiltinModule('node:os') as typeof import('node:os')).availableParallelism();
+    const cores =
+      (globalThis.navigator?.hardwareConcurrency as number | undefined) ??
+      (process.getBuiltinModule('node:os') as typeof import('node:os')).availableParallelism();
     P.configure({ workers: 1e6 });
     try {
       assertBytes(await P.chacha20(key, n12, new Uint8Array(64 * MiB)), F.chacha20(key, n12, new Uint8Array(64 * MiB)));
@@ -351,7 +366,9 @@ describe('resources have bounds', () => {
   });
 });
 
-describe('an output partly over its input through views of one WebAssembly.Memory taken before and after grow()', { skip: NO_SAB || typeof WebAssembly !== 'object' ? 'not applicable: needs shared WebAssembly memory' : false }, () => {
+describe('an output partly over its input through views of one WebAssembly.Memory taken before and after grow()', {
+  skip: NO_SAB || typeof WebAssembly !== 'object' ? 'not applicable: needs shared WebAssembly memory' : false,
+}, () => {
   const N = 3 * MiB;
   function views(shift: number): { input: Uint8Array; output: Uint8Array } {
     const memory = new WebAssembly.Memory({ initial: 64, maximum: 256, shared: true });
@@ -415,7 +432,12 @@ it('an input detached while the call is pending: the same TypeError from every f
       await new Promise((r) => setTimeout(r, 0));
       detach(data);
       await assert.rejects(pending, (e: Error) => e instanceof TypeError && /detached/.test(e.message), name);
-      messages.add(await pending.then(() => '', (e: Error) => e.message));
+      messages.add(
+        await pending.then(
+          () => '',
+          (e: Error) => e.message,
+        ),
+      );
     }
     assert.equal(messages.size, 1, `different messages: ${[...messages].join(' | ')}`);
   } finally {

@@ -1,5 +1,5 @@
 /**
- * fourfold/parallel and blake3Parallel in an engine without threads
+ * fourfold/parallel in an engine without threads
  * (Hermes, React Native's engine: no Worker, no worker_threads): the same
  * bytes as the synchronous functions, computed on the calling thread.
  * Elsewhere the other files here test the pool.
@@ -18,13 +18,17 @@ const skip = HAS_THREADS && 'not applicable: this engine has threads (the pool i
 
 before(() => ready());
 
-it("without threads, blake3Parallel gives blake3's bytes (plain, keyed, derive_key, dkLen) on the calling thread", { skip }, async () => {
+it("without threads, fourfold/parallel's blake3 gives blake3's bytes (plain, keyed, derive_key, dkLen) on the calling thread", { skip }, async () => {
   const key = rand(32);
   for (const n of [0, 1025, (3 << 20) + 5, (5 << 20) - 1]) {
     const data = rand(n);
-    assertBytes(await P.blake3Parallel(data), blake3(data), `${n} bytes`);
-    assertBytes(await P.blake3Parallel(data, { key }), blake3(data, { key }), `${n} bytes, keyed`);
-    assertBytes(await P.blake3(data, { context: 'fourfold no-threads test', dkLen: 77 }), blake3(data, { context: 'fourfold no-threads test', dkLen: 77 }), `${n} bytes, derive_key`);
+    assertBytes(await P.blake3(data), blake3(data), `${n} bytes`);
+    assertBytes(await P.blake3(data, { key }), blake3(data, { key }), `${n} bytes, keyed`);
+    assertBytes(
+      await P.blake3(data, { context: 'fourfold no-threads test', dkLen: 77 }),
+      blake3(data, { context: 'fourfold no-threads test', dkLen: 77 }),
+      `${n} bytes, derive_key`,
+    );
   }
 });
 

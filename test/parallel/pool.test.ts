@@ -84,7 +84,9 @@ it('the same bytes from many calls at once, then the slots are zeroed and the ke
   calls.push(['serpent ctr', P.serpent.ctr(key, iv).encrypt(m.subarray(0, 2 * MiB + 5)), F.serpent.ctr(key, iv).encrypt(m.subarray(0, 2 * MiB + 5))]);
   calls.push(['serpent cbc', P.serpent.cbc(key, iv).encrypt(m.subarray(0, 2 * MiB + 5)), F.serpent.cbc(key, iv).encrypt(m.subarray(0, 2 * MiB + 5))]);
   const results = await Promise.all(calls.map(([, p]) => p));
-  calls.forEach(([name, , want], i) => assertBytes(results[i], want, `${name} #${i}`));
+  calls.forEach(([name, , want], i) => {
+    assertBytes(results[i], want, `${name} #${i}`);
+  });
   assertSlotsZero('after concurrent calls');
   if (ENGINE_HAS_SIMD && F.tier() === 'simd') {
     assertKernelsWiped('after concurrent calls', 'chacha');
@@ -99,7 +101,10 @@ it('terminate() during calls: their pieces fall back to the calling thread, same
   const sealed = F.xchacha20poly1305(key, rand(24).fill(1)).encrypt(m);
   const calls = [P.chacha20(key, nonce, m), P.xchacha20poly1305(key, new Uint8Array(24).fill(1)).decrypt(sealed), P.blake3(m)];
   // The calls gave the workers their first jobs before their first await.
-  assert.ok(workers.some((w) => w.queued > 0), 'no job was in flight');
+  assert.ok(
+    workers.some((w) => w.queued > 0),
+    'no job was in flight',
+  );
   P.terminate();
   const [a, b, c] = await Promise.all(calls);
   assertBytes(a, expected, 'chacha20');

@@ -71,7 +71,10 @@ function recorder(direct = false, split = true, onHere?: (p: Piece) => void): Re
         let state: 'queued' | 'running' | 'taken' | 'settled' = 'queued';
         let resolve!: (d: JobDone<unknown>) => void;
         let reject!: (e: Error) => void;
-        const done = new Promise<JobDone<unknown>>((a, b) => ((resolve = a), (reject = b)));
+        const done = new Promise<JobDone<unknown>>((a, b) => {
+          resolve = a;
+          reject = b;
+        });
         const settle = () => {
           fake.busy--;
           fake.queuedBytes -= p.length;
@@ -222,44 +225,66 @@ it('stragglers: a job the worker has not started is taken back and done here; th
   const list = await runPieces(pieces(n), asWorkers([w]), r.work);
   const ms = now() - t0;
   coversOnce('taken back', list, n, r.events);
-  assert.ok(r.events.some((e) => e.kind === 'claimed'), 'no job was taken back');
+  assert.ok(
+    r.events.some((e) => e.kind === 'claimed'),
+    'no job was taken back',
+  );
   assert.ok(ms < 190, `the call waited for the worker's queue: ${ms.toFixed(0)} ms`);
   await sleep(250);
   // Every job taken back was answered (skipped) and dropped; so was the first, if it was redone here while it ran late.
   const dropped = r.events.filter((e) => e.kind === 'drop');
-  for (const c of r.events.filter((e) => e.kind === 'claimed')) assert.ok(dropped.some((d) => d.start === c.start), `the job at ${c.start} taken back was not dropped`);
-  for (const d of dropped) assert.ok(r.events.some((e) => e.kind === 'here' && e.start === d.start), `a dropped job at ${d.start} was not done here`);
+  for (const c of r.events.filter((e) => e.kind === 'claimed'))
+    assert.ok(
+      dropped.some((d) => d.start === c.start),
+      `the job at ${c.start} taken back was not dropped`,
+    );
+  for (const d of dropped)
+    assert.ok(
+      r.events.some((e) => e.kind === 'here' && e.start === d.start),
+      `a dropped job at ${d.start} was not done here`,
+    );
 });
 
-it('stragglers: a running job far past its worker\'s speed is redone here; its late answer is dropped and its slot zeroed', async () => {
+it("stragglers: a running job far past its worker's speed is redone here; its late answer is dropped and its slot zeroed", async () => {
   const r = recorder();
   const n = 8 * MiB;
   // Jobs take 1 ms, but the first stalls for 400 ms after it started (the OS is not running the worker);
   // the first, since a job is always given at once, while later ones depend on how fast this thread eats the input.
   let count = 0;
-  const w = new FakeWorker(0, (_, job) => {
-    job.start();
-    setTimeout(() => job.done(), ++count === 1 ? 400 : 1);
-  }, 1);
+  const w = new FakeWorker(
+    0,
+    (_, job) => {
+      job.start();
+      setTimeout(() => job.done(), ++count === 1 ? 400 : 1);
+    },
+    1,
+  );
   const t0 = now();
   const list = await runPieces(pieces(n), asWorkers([w]), r.work);
   const ms = now() - t0;
   coversOnce('redone', list, n, r.events);
   assert.ok(ms < 300, `the call waited for the stalled job: ${ms.toFixed(0)} ms`);
   await sleep(450);
-  assert.equal(r.discarded, 1, 'the stalled job\'s late answer was not dropped');
+  assert.equal(r.discarded, 1, "the stalled job's late answer was not dropped");
   const first = r.events.find((e) => e.kind === 'give')!;
-  assert.ok(r.events.some((e) => e.kind === 'drop' && e.start === first.start), 'the dropped answer is not the stalled job\'s');
+  assert.ok(
+    r.events.some((e) => e.kind === 'drop' && e.start === first.start),
+    "the dropped answer is not the stalled job's",
+  );
 });
 
-it('a job that writes the caller\'s memory is never abandoned while it runs: the call waits for its answer', async () => {
+it("a job that writes the caller's memory is never abandoned while it runs: the call waits for its answer", async () => {
   const r = recorder(true);
   const n = 6 * MiB;
   let count = 0;
-  const w = new FakeWorker(0, (_, job) => {
-    job.start();
-    setTimeout(() => job.done(), ++count === 1 ? 150 : 1);
-  }, 1);
+  const w = new FakeWorker(
+    0,
+    (_, job) => {
+      job.start();
+      setTimeout(() => job.done(), ++count === 1 ? 150 : 1);
+    },
+    1,
+  );
   const t0 = now();
   const list = await runPieces(pieces(n), asWorkers([w]), r.work);
   const ms = now() - t0;
@@ -268,7 +293,7 @@ it('a job that writes the caller\'s memory is never abandoned while it runs: the
   assert.equal(r.discarded, 0);
 });
 
-it('a lost worker: its pieces are redone here; one that wrote the caller\'s memory is waited for until it has stopped', async () => {
+it("a lost worker: its pieces are redone here; one that wrote the caller's memory is waited for until it has stopped", async () => {
   for (const direct of [false, true]) {
     const r = recorder(direct);
     const n = 6 * MiB;
@@ -300,7 +325,7 @@ it('an error on the calling thread rejects the call once every job given is answ
       }, 60);
     });
     await assert.rejects(runPieces(pieces(8 * MiB), asWorkers([w]), r.work), /detached/);
-    if (direct) assert.ok(answeredAt > 0 && w.busy === 0, 'rejected while a job writing the caller\'s memory was in flight');
+    if (direct) assert.ok(answeredAt > 0 && w.busy === 0, "rejected while a job writing the caller's memory was in flight");
     await sleep(100);
   }
 });

@@ -101,10 +101,13 @@ forEachTier('fourfold/parallel secretstream', () => {
     })();
     reading.catch(() => {});
     const writer = ts.writable.getWriter();
-    await rejectsAuth((async () => {
-      await writer.write(bad);
-      await writer.close();
-    })(), 'the third message');
+    await rejectsAuth(
+      (async () => {
+        await writer.write(bad);
+        await writer.close();
+      })(),
+      'the third message',
+    );
     await rejectsAuth(reading, 'the reader');
     assert.ok(concat(...out).length <= 2 * 65536, `${concat(...out).length} bytes released`);
     assertBytes(concat(...out), m.subarray(0, concat(...out).length), 'what was released is the verified messages');
@@ -115,7 +118,9 @@ forEachTier('fourfold/parallel secretstream', () => {
     const inputs = [rand(300_000), rand(1), rand(0), rand(200_001)];
     const sealed = await Promise.all(inputs.map((m) => through(P.secretstream.encryptStream(key), cut(m, 10_000))));
     const opened = await Promise.all(sealed.map((s, i) => through(P.secretstream.decryptStream(key), cut(s, 7_000), i === 0 ? 1 : 0)));
-    inputs.forEach((m, i) => assertBytes(opened[i], m, `stream ${i}`));
+    inputs.forEach((m, i) => {
+      assertBytes(opened[i], m, `stream ${i}`);
+    });
   });
 
   it('copies the key when the stream is made', async () => {

@@ -49,7 +49,9 @@ it('warm() checks its options', async () => {
   assert.equal((await P.warm({ workers: 0 })).failure, undefined, 'no worker asked, none started');
 });
 
-it('without threads, warm() resolves with no worker and the reason; calls run here', { skip: HAS_THREADS && 'not applicable: this engine has threads (the tests above cover it)' }, async () => {
+it('without threads, warm() resolves with no worker and the reason; calls run here', {
+  skip: HAS_THREADS && 'not applicable: this engine has threads (the tests above cover it)',
+}, async () => {
   const status = await P.warm({ workers: 2 });
   assert.equal(status.ready, 0);
   assert.equal(typeof status.failure, 'string', JSON.stringify(status));

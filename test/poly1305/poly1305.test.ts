@@ -8,20 +8,7 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { poly1305 } from 'fourfold/poly1305';
-import {
-  assertBytes,
-  detach,
-  forEachTier,
-  guarded,
-  hex,
-  loadJson,
-  loadSodium,
-  NO_DETACH,
-  NO_SODIUM,
-  rand,
-  randInt,
-  sumo,
-} from '../helpers.js';
+import { assertBytes, detach, forEachTier, guarded, hex, loadJson, loadSodium, NO_DETACH, NO_SODIUM, rand, randInt, sumo } from '../helpers.js';
 import { aeadMacData, bigintPoly1305, noblePoly1305, nodeChacha20, sodiumAead } from '../chacha/peers.js';
 
 interface Rfc {
@@ -84,7 +71,15 @@ forEachTier('poly1305', () => {
       assertBytes(tag, hex(v.tag), v.name);
       assert.equal(tag.length, 16);
       assertBytes(incremental(hex(v.key), msg, msg.length ? [1, msg.length - 1] : [0]), hex(v.tag), `${v.name} split 1`);
-      assertBytes(incremental(hex(v.key), msg, Array.from(msg, () => 1)), hex(v.tag), `${v.name} byte by byte`);
+      assertBytes(
+        incremental(
+          hex(v.key),
+          msg,
+          Array.from(msg, () => 1),
+        ),
+        hex(v.tag),
+        `${v.name} byte by byte`,
+      );
       assertBytes(incremental(hex(v.key), msg, randomSplit(msg.length)), hex(v.tag), `${v.name} random split`);
     }
   });
@@ -231,14 +226,30 @@ forEachTier('poly1305', () => {
   it('argument errors name the argument', () => {
     const key = rand(32);
     for (const bad of [new Uint8Array(31), new Uint8Array(33), new Uint8Array(0), new Uint8Array(16)]) {
-      assert.throws(() => poly1305(rand(10), bad), (e: unknown) => e instanceof RangeError && /key/.test(e.message), `key of ${bad.length}`);
-      assert.throws(() => poly1305.create(bad), (e: unknown) => e instanceof RangeError && /key/.test(e.message), `create key of ${bad.length}`);
+      assert.throws(
+        () => poly1305(rand(10), bad),
+        (e: unknown) => e instanceof RangeError && /key/.test(e.message),
+        `key of ${bad.length}`,
+      );
+      assert.throws(
+        () => poly1305.create(bad),
+        (e: unknown) => e instanceof RangeError && /key/.test(e.message),
+        `create key of ${bad.length}`,
+      );
     }
     for (const bad of [undefined, null, 'abc', [1, 2, 3], new Uint16Array(16), new ArrayBuffer(32), 42]) {
-      assert.throws(() => poly1305(rand(10), bad as any), (e: unknown) => e instanceof TypeError && /key/.test(e.message), `key ${String(bad)}`);
-      assert.throws(() => poly1305.create(bad as any), (e: unknown) => e instanceof TypeError && /key/.test(e.message), `create key ${String(bad)}`);
-      assert.throws(() => poly1305(bad as any, key), TypeError, `message ${String(bad)}`);
-      assert.throws(() => poly1305.create(key).update(bad as any), TypeError, `update ${String(bad)}`);
+      assert.throws(
+        () => poly1305(rand(10), bad as never),
+        (e: unknown) => e instanceof TypeError && /key/.test(e.message),
+        `key ${String(bad)}`,
+      );
+      assert.throws(
+        () => poly1305.create(bad as never),
+        (e: unknown) => e instanceof TypeError && /key/.test(e.message),
+        `create key ${String(bad)}`,
+      );
+      assert.throws(() => poly1305(bad as never, key), TypeError, `message ${String(bad)}`);
+      assert.throws(() => poly1305.create(key).update(bad as never), TypeError, `update ${String(bad)}`);
     }
   });
 

@@ -36,7 +36,10 @@ async function readAll(readable: ReadableStream<Uint8Array>): Promise<Uint8Array
   for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(plain(r.value));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
@@ -73,17 +76,39 @@ export function calls(size: number): Call[] {
     ['xsalsa20', root.xsalsa20, n24, key],
   ] as const;
   for (const [name, f, nonce, k] of streams) {
-    list.push({ name, run: (w, during) => { const a = [w(k), w(nonce), w(data)] as const; return plain(during(() => f(...a))); } });
+    list.push({
+      name,
+      run: (w, during) => {
+        const a = [w(k), w(nonce), w(data)] as const;
+        return plain(during(() => f(...a)));
+      },
+    });
     list.push({
       name: `${name} into an output, counter 7`,
       run: (w, during) => {
         const [kk, nn, d, out] = [w(k), w(nonce), w(data), w(new Uint8Array(size))];
-        return intoOutput(out, during(() => f(kk, nn, d, out, 7)), name);
+        return intoOutput(
+          out,
+          during(() => f(kk, nn, d, out, 7)),
+          name,
+        );
       },
     });
   }
-  list.push({ name: 'hchacha20', run: (w, during) => { const a = [w(key), w(n16)] as const; return plain(during(() => root.hchacha20(...a))); } });
-  list.push({ name: 'hsalsa20', run: (w, during) => { const a = [w(key), w(n16)] as const; return plain(during(() => root.hsalsa20(...a))); } });
+  list.push({
+    name: 'hchacha20',
+    run: (w, during) => {
+      const a = [w(key), w(n16)] as const;
+      return plain(during(() => root.hchacha20(...a)));
+    },
+  });
+  list.push({
+    name: 'hsalsa20',
+    run: (w, during) => {
+      const a = [w(key), w(n16)] as const;
+      return plain(during(() => root.hsalsa20(...a)));
+    },
+  });
 
   const aeads = [
     ['chacha20poly1305', root.chacha20poly1305, n12, aad],
@@ -93,20 +118,40 @@ export function calls(size: number): Call[] {
   for (const [name, make, nonce, ad] of aeads) {
     const sealed = (make as (k: Uint8Array, n: Uint8Array, a?: Uint8Array) => root.Aead)(key, nonce, ad).encrypt(data);
     const cipher = (w: Wrap) => (make as (k: Uint8Array, n: Uint8Array, a?: Uint8Array) => root.Aead)(w(key), w(nonce), ad && w(ad));
-    list.push({ name: `${name} encrypt`, run: (w, during) => { const [c, p] = [cipher(w), w(data)]; return plain(during(() => c.encrypt(p))); } });
-    list.push({ name: `${name} decrypt`, run: (w, during) => { const [c, s] = [cipher(w), w(sealed)]; return plain(during(() => c.decrypt(s))); } });
+    list.push({
+      name: `${name} encrypt`,
+      run: (w, during) => {
+        const [c, p] = [cipher(w), w(data)];
+        return plain(during(() => c.encrypt(p)));
+      },
+    });
+    list.push({
+      name: `${name} decrypt`,
+      run: (w, during) => {
+        const [c, s] = [cipher(w), w(sealed)];
+        return plain(during(() => c.decrypt(s)));
+      },
+    });
     list.push({
       name: `${name} encrypt into an output`,
       run: (w, during) => {
         const [c, p, out] = [cipher(w), w(data), w(new Uint8Array(size + 16))];
-        return intoOutput(out, during(() => c.encrypt(p, out)), name);
+        return intoOutput(
+          out,
+          during(() => c.encrypt(p, out)),
+          name,
+        );
       },
     });
     list.push({
       name: `${name} decrypt into an output`,
       run: (w, during) => {
         const [c, s, out] = [cipher(w), w(sealed), w(new Uint8Array(size))];
-        return intoOutput(out, during(() => c.decrypt(s, out)), name);
+        return intoOutput(
+          out,
+          during(() => c.decrypt(s, out)),
+          name,
+        );
       },
     });
   }
@@ -120,18 +165,46 @@ export function calls(size: number): Call[] {
     },
   });
 
-  list.push({ name: 'poly1305', run: (w, during) => { const a = [w(data), w(key)] as const; return plain(during(() => root.poly1305(...a))); } });
+  list.push({
+    name: 'poly1305',
+    run: (w, during) => {
+      const a = [w(data), w(key)] as const;
+      return plain(during(() => root.poly1305(...a)));
+    },
+  });
   list.push({
     name: 'poly1305.create: update, update, digestInto',
     run: (w, during) => {
       const [k, a, b, out] = [w(key), w(data.subarray(0, 7)), w(data.subarray(7)), w(new Uint8Array(16))];
-      return intoOutput(out, during(() => root.poly1305.create(k).update(a).update(b).digestInto(out)), 'digestInto');
+      return intoOutput(
+        out,
+        during(() => root.poly1305.create(k).update(a).update(b).digestInto(out)),
+        'digestInto',
+      );
     },
   });
 
-  list.push({ name: 'blake3', run: (w, during) => { const d = w(data); return plain(during(() => root.blake3(d))); } });
-  list.push({ name: 'blake3 keyed, dkLen 100', run: (w, during) => { const [d, k] = [w(data), w(key)]; return plain(during(() => root.blake3(d, { key: k, dkLen: 100 }))); } });
-  list.push({ name: 'blake3 derive_key, bytes context', run: (w, during) => { const [d, c] = [w(data), w(aad)]; return plain(during(() => root.blake3(d, { context: c }))); } });
+  list.push({
+    name: 'blake3',
+    run: (w, during) => {
+      const d = w(data);
+      return plain(during(() => root.blake3(d)));
+    },
+  });
+  list.push({
+    name: 'blake3 keyed, dkLen 100',
+    run: (w, during) => {
+      const [d, k] = [w(data), w(key)];
+      return plain(during(() => root.blake3(d, { key: k, dkLen: 100 })));
+    },
+  });
+  list.push({
+    name: 'blake3 derive_key, bytes context',
+    run: (w, during) => {
+      const [d, c] = [w(data), w(aad)];
+      return plain(during(() => root.blake3(d, { context: c })));
+    },
+  });
   list.push({
     name: 'blake3.create keyed: update, xofInto twice',
     run: (w, during) => {
@@ -148,7 +221,11 @@ export function calls(size: number): Call[] {
     name: 'blake3.create derive_key: update, digestInto',
     run: (w, during) => {
       const [c, d, out] = [w(aad), w(data), w(new Uint8Array(40))];
-      return intoOutput(out, during(() => root.blake3.create({ context: c }).update(d).digestInto(out)), 'digestInto');
+      return intoOutput(
+        out,
+        during(() => root.blake3.create({ context: c }).update(d).digestInto(out)),
+        'digestInto',
+      );
     },
   });
 
@@ -162,13 +239,29 @@ export function calls(size: number): Call[] {
   for (const [name, make] of modes) {
     const message = name.endsWith('padding') ? whole : data;
     const ciphertext = make((x) => x).encrypt(message);
-    list.push({ name: `${name} encrypt`, run: (w, during) => { const [c, m] = [make(w), w(message)]; return plain(during(() => c.encrypt(m))); } });
-    list.push({ name: `${name} decrypt`, run: (w, during) => { const [c, s] = [make(w), w(ciphertext)]; return plain(during(() => c.decrypt(s))); } });
+    list.push({
+      name: `${name} encrypt`,
+      run: (w, during) => {
+        const [c, m] = [make(w), w(message)];
+        return plain(during(() => c.encrypt(m)));
+      },
+    });
+    list.push({
+      name: `${name} decrypt`,
+      run: (w, during) => {
+        const [c, s] = [make(w), w(ciphertext)];
+        return plain(during(() => c.decrypt(s)));
+      },
+    });
     list.push({
       name: `${name} encrypt into an output`,
       run: (w, during) => {
         const [c, m, out] = [make(w), w(message), w(new Uint8Array(ciphertext.length))];
-        return intoOutput(out, during(() => c.encrypt(m, out)), name);
+        return intoOutput(
+          out,
+          during(() => c.encrypt(m, out)),
+          name,
+        );
       },
     });
     if (name === 'serpent.ctr' || name.endsWith('padding')) {
@@ -176,7 +269,11 @@ export function calls(size: number): Call[] {
         name: `${name} decrypt into an output`,
         run: (w, during) => {
           const [c, s, out] = [make(w), w(ciphertext), w(new Uint8Array(message.length))];
-          return intoOutput(out, during(() => c.decrypt(s, out)), name);
+          return intoOutput(
+            out,
+            during(() => c.decrypt(s, out)),
+            name,
+          );
         },
       });
     }
@@ -203,15 +300,16 @@ export function calls(size: number): Call[] {
     },
   });
   // Engines without web streams (Hermes) have no encryptStream to call: test/secretstream/environment.test.ts checks what it says there.
-  if (typeof TransformStream === 'function') list.push({
-    name: 'encryptStream, then decryptStream',
-    run: async (w, during) => {
-      const chunks = [w(data.subarray(0, 5)), w(data.subarray(5))];
-      const [k1, k2] = [w(key), w(key)];
-      const encrypted = await during(() => through(secretstream.encryptStream(k1, { chunkSize: 1000 }), chunks));
-      const pieces = [w(encrypted.subarray(0, 30)), w(encrypted.subarray(30))];
-      return during(() => through(secretstream.decryptStream(k2, { chunkSize: 1000 }), pieces));
-    },
-  });
+  if (typeof TransformStream === 'function')
+    list.push({
+      name: 'encryptStream, then decryptStream',
+      run: async (w, during) => {
+        const chunks = [w(data.subarray(0, 5)), w(data.subarray(5))];
+        const [k1, k2] = [w(key), w(key)];
+        const encrypted = await during(() => through(secretstream.encryptStream(k1, { chunkSize: 1000 }), chunks));
+        const pieces = [w(encrypted.subarray(0, 30)), w(encrypted.subarray(30))];
+        return during(() => through(secretstream.decryptStream(k2, { chunkSize: 1000 }), pieces));
+      },
+    });
   return list;
 }

@@ -5,7 +5,6 @@
  * message, does not change what the object computes.
  */
 import { it } from 'node:test';
-import assert from 'node:assert/strict';
 import { blake3, chacha20poly1305, poly1305, secretbox, secretstream, serpent, xchacha20poly1305, xsalsa20poly1305 } from 'fourfold';
 import { assertBytes, forEachTier, NO_STREAMS, rand } from '../helpers.js';
 
@@ -46,16 +45,86 @@ async function through(stream: TransformStream<Uint8Array, Uint8Array>, data: Ui
 }
 
 const KEEPERS: Keeper[] = [
-  { name: 'chacha20poly1305 (key, nonce, aad)', lengths: [32, 12, 20], make: ([k, n, a]) => { const c = chacha20poly1305(k!, n!, a); return () => c.encrypt(message); } },
-  { name: 'xchacha20poly1305 (key, nonce, aad)', lengths: [32, 24, 20], make: ([k, n, a]) => { const c = xchacha20poly1305(k!, n!, a); return () => c.encrypt(message); } },
-  { name: 'xsalsa20poly1305 (key, nonce)', lengths: [32, 24], make: ([k, n]) => { const c = xsalsa20poly1305(k!, n!); return () => c.encrypt(message); } },
-  { name: 'secretbox (key, nonce)', lengths: [32, 24], make: ([k, n]) => { const c = secretbox(k!, n!); return () => c.seal(message); } },
-  { name: 'serpent.ecb (key)', lengths: [32], make: ([k]) => { const c = serpent.ecb(k!); return () => c.encrypt(message); } },
-  { name: 'serpent.cbc (key, iv)', lengths: [24, 16], make: ([k, iv]) => { const c = serpent.cbc(k!, iv!); return () => c.encrypt(message); } },
-  { name: 'serpent.ctr (key, iv)', lengths: [16, 16], make: ([k, iv]) => { const c = serpent.ctr(k!, iv!); return () => c.encrypt(message); } },
-  { name: 'poly1305.create (key)', lengths: [32], make: ([k]) => { const m = poly1305.create(k!); return () => m.update(message).digest(); } },
-  { name: 'blake3.create (key)', lengths: [32], make: ([k]) => { const h = blake3.create({ key: k! }); return () => h.update(message).digest(); } },
-  { name: 'blake3.create (bytes context)', lengths: [20], make: ([c]) => { const h = blake3.create({ context: c! }); return () => h.update(message).digest(); } },
+  {
+    name: 'chacha20poly1305 (key, nonce, aad)',
+    lengths: [32, 12, 20],
+    make: ([k, n, a]) => {
+      const c = chacha20poly1305(k!, n!, a);
+      return () => c.encrypt(message);
+    },
+  },
+  {
+    name: 'xchacha20poly1305 (key, nonce, aad)',
+    lengths: [32, 24, 20],
+    make: ([k, n, a]) => {
+      const c = xchacha20poly1305(k!, n!, a);
+      return () => c.encrypt(message);
+    },
+  },
+  {
+    name: 'xsalsa20poly1305 (key, nonce)',
+    lengths: [32, 24],
+    make: ([k, n]) => {
+      const c = xsalsa20poly1305(k!, n!);
+      return () => c.encrypt(message);
+    },
+  },
+  {
+    name: 'secretbox (key, nonce)',
+    lengths: [32, 24],
+    make: ([k, n]) => {
+      const c = secretbox(k!, n!);
+      return () => c.seal(message);
+    },
+  },
+  {
+    name: 'serpent.ecb (key)',
+    lengths: [32],
+    make: ([k]) => {
+      const c = serpent.ecb(k!);
+      return () => c.encrypt(message);
+    },
+  },
+  {
+    name: 'serpent.cbc (key, iv)',
+    lengths: [24, 16],
+    make: ([k, iv]) => {
+      const c = serpent.cbc(k!, iv!);
+      return () => c.encrypt(message);
+    },
+  },
+  {
+    name: 'serpent.ctr (key, iv)',
+    lengths: [16, 16],
+    make: ([k, iv]) => {
+      const c = serpent.ctr(k!, iv!);
+      return () => c.encrypt(message);
+    },
+  },
+  {
+    name: 'poly1305.create (key)',
+    lengths: [32],
+    make: ([k]) => {
+      const m = poly1305.create(k!);
+      return () => m.update(message).digest();
+    },
+  },
+  {
+    name: 'blake3.create (key)',
+    lengths: [32],
+    make: ([k]) => {
+      const h = blake3.create({ key: k! });
+      return () => h.update(message).digest();
+    },
+  },
+  {
+    name: 'blake3.create (bytes context)',
+    lengths: [20],
+    make: ([c]) => {
+      const h = blake3.create({ context: c! });
+      return () => h.update(message).digest();
+    },
+  },
   {
     name: 'secretstream.initPush (key)',
     lengths: [32],
@@ -107,7 +176,10 @@ forEachTier('objects keep copies of their keys', () => {
     for (const [what, change] of Object.entries(AFTER)) {
       it(`${k.name}: the caller's arrays ${what} after construction`, { skip: k.streams === true && NO_STREAMS }, async () => {
         const { args, sealed } = k.args?.() ?? { args: k.lengths.map((n) => rand(n)), sealed: undefined };
-        const expected = await k.make(args.map((a) => a.slice()), sealed)();
+        const expected = await k.make(
+          args.map((a) => a.slice()),
+          sealed,
+        )();
         const use = k.make(args, sealed);
         for (const a of args) change(a);
         assertBytes(await use(), expected, k.name);

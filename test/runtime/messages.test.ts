@@ -8,7 +8,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AuthenticationError, blake3, blake3Parallel, chacha20, ready, secretbox, secretstream, serpent, xchacha20poly1305 } from 'fourfold';
+import { AuthenticationError, blake3, chacha20, ready, secretbox, secretstream, serpent, xchacha20poly1305 } from 'fourfold';
 import * as P from 'fourfold/parallel';
 import { concat, NO_STREAMS, rand } from '../helpers.js';
 
@@ -56,21 +56,34 @@ it('a Promise where bytes belong: "got a Promise: missing await?"', async () => 
 });
 
 it('text where bytes belong: TextEncoder, or for a key, a KDF; for a nonce, random bytes', () => {
-  typeError(() => xchacha20poly1305(key, n24).encrypt('hello' as never), 'plaintext must be a Uint8Array, got string: for text, pass new TextEncoder().encode(text)');
+  typeError(
+    () => xchacha20poly1305(key, n24).encrypt('hello' as never),
+    'plaintext must be a Uint8Array, got string: for text, pass new TextEncoder().encode(text)',
+  );
   typeError(() => blake3('hello' as never), 'data must be a Uint8Array, got string: for text, pass new TextEncoder().encode(text)');
   const password = 'correct horse battery staple, 32b';
-  const kdf = 'key must be a Uint8Array, got string: a key is random bytes, not text (for a password, derive a key with a KDF such as Argon2id, scrypt or PBKDF2)';
+  const kdf =
+    'key must be a Uint8Array, got string: a key is random bytes, not text (for a password, derive a key with a KDF such as Argon2id, scrypt or PBKDF2)';
   typeError(() => xchacha20poly1305(password as never, n24), kdf);
   typeError(() => secretstream.initPush(password as never), kdf);
   typeError(() => serpent.ctr(password as never, rand(16)), kdf);
-  typeError(() => secretbox(key, 'a nonce of 24 characters' as never), 'nonce must be a Uint8Array, got string: a nonce is bytes (a random one: crypto.getRandomValues(new Uint8Array(length)))');
+  typeError(
+    () => secretbox(key, 'a nonce of 24 characters' as never),
+    'nonce must be a Uint8Array, got string: a nonce is bytes (a random one: crypto.getRandomValues(new Uint8Array(length)))',
+  );
 });
 
 it('a buffer or another view where a Uint8Array belongs: how to view its bytes', () => {
   const bytes = rand(16);
   typeError(() => blake3(bytes.buffer as never), 'data must be a Uint8Array, got ArrayBuffer: view it as new Uint8Array(buffer)');
-  typeError(() => blake3(new Uint16Array(4) as never), 'data must be a Uint8Array, got Uint16Array: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)');
-  typeError(() => blake3(new DataView(bytes.buffer) as never), 'data must be a Uint8Array, got DataView: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)');
+  typeError(
+    () => blake3(new Uint16Array(4) as never),
+    'data must be a Uint8Array, got Uint16Array: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)',
+  );
+  typeError(
+    () => blake3(new DataView(bytes.buffer) as never),
+    'data must be a Uint8Array, got DataView: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)',
+  );
   typeError(() => blake3([1, 2, 3] as never), 'data must be a Uint8Array, got Array: convert it with Uint8Array.from(array)');
   // Nothing to suggest: the plain kind.
   typeError(() => blake3({} as never), 'data must be a Uint8Array, got object');
@@ -82,10 +95,13 @@ it('an option that does not exist is refused, naming the options there are (blak
   const data = rand(100);
   typeError(() => blake3(data, { length: 64 } as never), "opts: unknown option 'length' (the options are dkLen, key and context)");
   typeError(() => blake3.create({ length: 64 } as never), "opts: unknown option 'length' (the options are dkLen, key and context)");
-  await assert.rejects(blake3Parallel(data, { length: 64 } as never), { name: 'TypeError', message: "opts: unknown option 'length' (the options are dkLen, key, context and workers)" });
-  // blake3 has no workers option; blake3Parallel has.
+  await assert.rejects(P.blake3(data, { length: 64 } as never), {
+    name: 'TypeError',
+    message: "opts: unknown option 'length' (the options are dkLen, key, context and workers)",
+  });
+  // fourfold's blake3 has no workers option; fourfold/parallel's has.
   typeError(() => blake3(data, { workers: 2 } as never), "opts: unknown option 'workers' (the options are dkLen, key and context)");
-  assert.equal((await blake3Parallel(data, { workers: 0, dkLen: 40 })).length, 40);
+  assert.equal((await P.blake3(data, { workers: 0, dkLen: 40 })).length, 40);
   typeError(() => serpent.cbc(key, rand(16), { padding: false } as never), "options: unknown option 'padding' (the options are disablePadding)");
   await assert.rejects(ready({ tier: 'js', force: true } as never), { name: 'TypeError', message: "options: unknown option 'force' (the options are tier)" });
   typeError(() => P.configure({ worker: 2 } as never), "options: unknown option 'worker' (the options are workers and workerUrl)");
@@ -94,16 +110,26 @@ it('an option that does not exist is refused, naming the options there are (blak
   assert.equal(blake3(data, { dkLen: undefined, key: undefined, context: undefined }).length, 32);
 });
 
-it('secretstream streams: an unknown option is refused; a chunkSize other than the encryption\'s is named as a possible cause', { skip: NO_STREAMS }, async () => {
+it("secretstream streams: an unknown option is refused; a chunkSize other than the encryption's is named as a possible cause", {
+  skip: NO_STREAMS,
+}, async () => {
   typeError(() => secretstream.encryptStream(key, { chunksize: 100 } as never), "options: unknown option 'chunksize' (the options are chunkSize)");
   typeError(() => secretstream.decryptStream(key, { size: 100 } as never), "options: unknown option 'size' (the options are chunkSize)");
   const plaintext = rand(1000);
   const encrypted = await through(secretstream.encryptStream(key, { chunkSize: 256 }), plaintext);
-  for (const [name, decryptStream] of [['fourfold', secretstream.decryptStream], ['fourfold/parallel', P.secretstream.decryptStream]] as const) {
+  for (const [name, decryptStream] of [
+    ['fourfold', secretstream.decryptStream],
+    ['fourfold/parallel', P.secretstream.decryptStream],
+  ] as const) {
     for (const chunkSize of [100, 4096, undefined]) {
       await assert.rejects(through(decryptStream(key, chunkSize === undefined ? undefined : { chunkSize }), encrypted), (e: unknown) => {
         assert.ok(e instanceof AuthenticationError, `${name}, chunkSize ${chunkSize}: an AuthenticationError, got ${String(e)}`);
-        assert.match(e.message, new RegExp(`the first message does not verify: .* or it was encrypted with another chunkSize \\(decryptStream must be given encryptStream's; this one's is ${chunkSize ?? 65536}\\)$`));
+        assert.match(
+          e.message,
+          new RegExp(
+            `the first message does not verify: .* or it was encrypted with another chunkSize \\(decryptStream must be given encryptStream's; this one's is ${chunkSize ?? 65536}\\)$`,
+          ),
+        );
         return true;
       });
     }

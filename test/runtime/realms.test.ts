@@ -26,7 +26,7 @@ const typeErr = (arg: string) => (e: unknown) => e instanceof TypeError && (e as
 
 it('the other realm really is another one', { skip }, () => {
   const a = foreign(rand(4));
-  assert.ok(!(a instanceof Uint8Array), 'not an instance of this realm\'s Uint8Array');
+  assert.ok(!(a instanceof Uint8Array), "not an instance of this realm's Uint8Array");
   assert.equal(Object.prototype.toString.call(a), '[object Uint8Array]');
 });
 
@@ -44,7 +44,13 @@ forEachTier("another realm's Uint8Arrays", () => {
     const key = rand(32);
     const nonce = rand(12);
     const data = rand(40);
-    const others: unknown[] = [new realm!.Uint16Array(16), new realm!.Int8Array(32), new realm!.Uint8ClampedArray(32), new realm!.ArrayBuffer(32), new realm!.Array(32)];
+    const others: unknown[] = [
+      new realm!.Uint16Array(16),
+      new realm!.Int8Array(32),
+      new realm!.Uint8ClampedArray(32),
+      new realm!.ArrayBuffer(32),
+      new realm!.Array(32),
+    ];
     for (const other of others) {
       const what = Object.prototype.toString.call(other);
       const bad = other as Uint8Array;

@@ -59,7 +59,11 @@ const TYPED_ARRAY = Object.getPrototypeOf(Uint8Array.prototype) as object;
 const SPECIES_USED = ((): boolean => {
   let asked = false;
   class Probe extends Uint8Array {}
-  Object.defineProperty(Probe, Symbol.species, { get: () => ((asked = true), Probe) });
+  const get = () => {
+    asked = true;
+    return Probe;
+  };
+  Object.defineProperty(Probe, Symbol.species, { get });
   new Probe(4).subarray(1);
   return asked;
 })();
@@ -77,10 +81,23 @@ for (const proto of [TYPED_ARRAY, Uint8Array.prototype]) {
     const name = String(key);
     if (d.get !== undefined) {
       const get = d.get;
-      Object.defineProperty(Hostile.prototype, key, { configurable: true, get() { trap(`get ${name}`); return get.call(this); } });
+      Object.defineProperty(Hostile.prototype, key, {
+        configurable: true,
+        get() {
+          trap(`get ${name}`);
+          return get.call(this);
+        },
+      });
     } else if (typeof d.value === 'function') {
       const f = d.value as (...a: unknown[]) => unknown;
-      Object.defineProperty(Hostile.prototype, key, { configurable: true, writable: true, value(this: unknown, ...a: unknown[]) { trap(name); return f.apply(this, a); } });
+      Object.defineProperty(Hostile.prototype, key, {
+        configurable: true,
+        writable: true,
+        value(this: unknown, ...a: unknown[]) {
+          trap(name);
+          return f.apply(this, a);
+        },
+      });
     }
   }
 }
@@ -141,7 +158,12 @@ forEachTier('a Uint8Array subclass that calls back into fourfold', (tier) => {
   const getters = <T extends object>(o: T): T => {
     const out = {};
     for (const [k, v] of Object.entries(o)) {
-      Object.defineProperty(out, k, { enumerable: true, get: () => (reads.push(k), trap(k), v) });
+      const get = () => {
+        reads.push(k);
+        trap(k);
+        return v;
+      };
+      Object.defineProperty(out, k, { enumerable: true, get });
     }
     return out as T;
   };
@@ -157,11 +179,31 @@ forEachTier('a Uint8Array subclass that calls back into fourfold', (tier) => {
       if (tier === 'simd') assertKernelsWiped(label);
       reads.length = 0;
     };
-    check('blake3 opts', armedDuring(() => blake3(data, getters({ key, dkLen: 77 }))), blake3(data, { key, dkLen: 77 }), ['key', 'dkLen']);
-    check('blake3 context', armedDuring(() => blake3(data, getters({ context: 'ctx', dkLen: 40 }))), blake3(data, { context: 'ctx', dkLen: 40 }), ['context', 'dkLen']);
-    check('blake3.create', armedDuring(() => blake3.create(getters({ key })).update(data).digest()), blake3(data, { key }), ['key']);
+    check(
+      'blake3 opts',
+      armedDuring(() => blake3(data, getters({ key, dkLen: 77 }))),
+      blake3(data, { key, dkLen: 77 }),
+      ['key', 'dkLen'],
+    );
+    check(
+      'blake3 context',
+      armedDuring(() => blake3(data, getters({ context: 'ctx', dkLen: 40 }))),
+      blake3(data, { context: 'ctx', dkLen: 40 }),
+      ['context', 'dkLen'],
+    );
+    check(
+      'blake3.create',
+      armedDuring(() => blake3.create(getters({ key })).update(data).digest()),
+      blake3(data, { key }),
+      ['key'],
+    );
     const ecb = serpent.ecb(key, { disablePadding: true }).encrypt(data);
-    check('serpent.ecb options', armedDuring(() => serpent.ecb(key, getters({ disablePadding: true })).encrypt(data)), ecb, ['disablePadding']);
+    check(
+      'serpent.ecb options',
+      armedDuring(() => serpent.ecb(key, getters({ disablePadding: true })).encrypt(data)),
+      ecb,
+      ['disablePadding'],
+    );
     armed = false;
   });
 

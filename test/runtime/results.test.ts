@@ -24,7 +24,9 @@ const LARGE = (2 << 20) + 17;
  * run everywhere; the large ones where there is a JIT (WPE WebKit, without
  * SIMD, runs them in plain JavaScript).
  */
-const INTERPRETED: false | string = ENGINE_HAS_WASM ? false : 'not run without a JIT (no WebAssembly here): megabytes through every parallel function take minutes interpreted; the small inputs above run here';
+const INTERPRETED: false | string = ENGINE_HAS_WASM
+  ? false
+  : 'not run without a JIT (no WebAssembly here): megabytes through every parallel function take minutes interpreted; the small inputs above run here';
 const key = rand(32);
 const n8 = rand(8);
 const n12 = rand(12);
@@ -63,23 +65,57 @@ interface Call {
 
 function calls(): Call[] {
   const list: Call[] = [];
-  for (const [api, tag] of [[F, ''], [P, 'parallel ']] as const) {
+  for (const [api, tag] of [
+    [F, ''],
+    [P, 'parallel '],
+  ] as const) {
     const start = list.length;
-    const streams = [['chacha20', api.chacha20, n12], ['chacha8', api.chacha8, n12], ['chacha12', api.chacha12, n12], ['chacha20orig', api.chacha20orig, n8], ['xchacha20', api.xchacha20, n24], ['salsa20', api.salsa20, n8], ['salsa2012', api.salsa2012, n8], ['salsa208', api.salsa208, n8], ['xsalsa20', api.xsalsa20, n24]] as const;
+    const streams = [
+      ['chacha20', api.chacha20, n12],
+      ['chacha8', api.chacha8, n12],
+      ['chacha12', api.chacha12, n12],
+      ['chacha20orig', api.chacha20orig, n8],
+      ['xchacha20', api.xchacha20, n24],
+      ['salsa20', api.salsa20, n8],
+      ['salsa2012', api.salsa2012, n8],
+      ['salsa208', api.salsa208, n8],
+      ['xsalsa20', api.xsalsa20, n24],
+    ] as const;
     for (const [name, f, nonce] of streams) list.push({ name: tag + name, input: rand, outLength: (n) => n, run: (i, o) => f(key, nonce, i, o) });
-    for (const [name, make, nonce] of [['chacha20poly1305', api.chacha20poly1305, n12], ['xchacha20poly1305', api.xchacha20poly1305, n24], ['xsalsa20poly1305', api.xsalsa20poly1305, n24]] as const) {
+    const aeads = [
+      ['chacha20poly1305', api.chacha20poly1305, F.chacha20poly1305, n12],
+      ['xchacha20poly1305', api.xchacha20poly1305, F.xchacha20poly1305, n24],
+      ['xsalsa20poly1305', api.xsalsa20poly1305, F.xsalsa20poly1305, n24],
+    ] as const;
+    for (const [name, make, sync, nonce] of aeads) {
       list.push({ name: `${tag}${name} encrypt`, input: rand, outLength: (n) => n + 16, run: (i, o) => make(key, nonce).encrypt(i, o) });
-      list.push({ name: `${tag}${name} decrypt`, input: (n) => F[name](key, nonce).encrypt(rand(n)), outLength: (n) => n - 16, run: (i, o) => make(key, nonce).decrypt(i, o) });
+      list.push({
+        name: `${tag}${name} decrypt`,
+        input: (n) => sync(key, nonce).encrypt(rand(n)),
+        outLength: (n) => n - 16,
+        run: (i, o) => make(key, nonce).decrypt(i, o),
+      });
     }
     list.push({ name: `${tag}secretbox seal`, input: rand, outLength: (n) => n + 16, run: (i, o) => api.secretbox(key, n24).seal(i, o) });
-    list.push({ name: `${tag}secretbox open`, input: (n) => F.secretbox(key, n24).seal(rand(n)), outLength: (n) => n - 16, run: (i, o) => api.secretbox(key, n24).open(i, o) });
+    list.push({
+      name: `${tag}secretbox open`,
+      input: (n) => F.secretbox(key, n24).seal(rand(n)),
+      outLength: (n) => n - 16,
+      run: (i, o) => api.secretbox(key, n24).open(i, o),
+    });
     for (const mode of ['ecb', 'cbc', 'ctr'] as const) {
       const cipher = () => (mode === 'ecb' ? api.serpent.ecb(key) : api.serpent[mode](key, n16));
       const padded = mode !== 'ctr';
       const length = (n: number) => (padded ? n - (n % 16) + 16 : n);
       list.push({ name: `${tag}serpent ${mode} encrypt`, input: rand, outLength: length, run: (i, o) => cipher().encrypt(i, o) });
       const sync = () => (mode === 'ecb' ? F.serpent.ecb(key) : F.serpent[mode](key, n16));
-      list.push({ name: `${tag}serpent ${mode} decrypt`, input: (n) => sync().encrypt(rand(n)), outLength: (n) => n, run: (i, o) => cipher().decrypt(i, o), view: padded });
+      list.push({
+        name: `${tag}serpent ${mode} decrypt`,
+        input: (n) => sync().encrypt(rand(n)),
+        outLength: (n) => n,
+        run: (i, o) => cipher().decrypt(i, o),
+        view: padded,
+      });
     }
     list.push({ name: `${tag}poly1305`, input: rand, run: (i) => api.poly1305(i, key) });
     list.push({ name: `${tag}blake3`, input: rand, run: (i) => api.blake3(i, { dkLen: 100 }) });
@@ -87,16 +123,29 @@ function calls(): Call[] {
   }
   list.push({ name: 'hchacha20', input: () => n16, run: (i) => F.hchacha20(key, i) });
   list.push({ name: 'hsalsa20', input: () => n16, run: (i) => F.hsalsa20(key, i) });
-  list.push({ name: 'blake3Parallel', input: rand, run: (i) => F.blake3Parallel(i), parallel: true });
   list.push({ name: 'Blake3 digest', input: rand, run: (i) => F.blake3.create().update(i).digest() });
   list.push({ name: 'Blake3 xof', input: rand, run: (i) => F.blake3.create().update(i).xof(99) });
-  list.push({ name: 'Blake3 digestInto, xofInto', input: rand, outLength: () => 32, run: (i, o) => (o === undefined ? F.blake3.create().update(i).digest() : F.blake3.create().update(i).xofInto(o)) });
-  list.push({ name: 'Poly1305 digest, digestInto', input: rand, outLength: () => 16, run: (i, o) => (o === undefined ? F.poly1305.create(key).update(i).digest() : F.poly1305.create(key).update(i).digestInto(o)) });
+  list.push({
+    name: 'Blake3 digestInto, xofInto',
+    input: rand,
+    outLength: () => 32,
+    run: (i, o) => (o === undefined ? F.blake3.create().update(i).digest() : F.blake3.create().update(i).xofInto(o)),
+  });
+  list.push({
+    name: 'Poly1305 digest, digestInto',
+    input: rand,
+    outLength: () => 16,
+    run: (i, o) => (o === undefined ? F.poly1305.create(key).update(i).digest() : F.poly1305.create(key).update(i).digestInto(o)),
+  });
   list.push({ name: 'secretstream push', input: rand, run: (i) => F.secretstream.initPush(key).push(i) });
-  list.push({ name: 'secretstream pull', input: (n) => n24, run: () => {
-    const push = F.secretstream.initPush(key);
-    return F.secretstream.initPull(push.header, key).pull(push.push(rand(50))).message;
-  } });
+  list.push({
+    name: 'secretstream pull',
+    input: () => n24,
+    run: () => {
+      const push = F.secretstream.initPush(key);
+      return F.secretstream.initPull(push.header, key).pull(push.push(rand(50))).message;
+    },
+  });
   list.push({ name: 'secretstream header', input: () => n24, run: () => F.secretstream.initPush(key).header });
   return list;
 }
@@ -106,7 +155,10 @@ after(() => P.terminate());
 async function allocated(n: number, only: (c: Call) => boolean): Promise<void> {
   for (const c of calls().filter(only)) {
     const input = c.input(n);
-    for (const [where, bytes] of [['', input], [' (SharedArrayBuffer input)', shared(input)]] as const) {
+    for (const [where, bytes] of [
+      ['', input],
+      [' (SharedArrayBuffer input)', shared(input)],
+    ] as const) {
       if (bytes === undefined) continue;
       assertAllocated(await c.run(bytes), `${c.name}, ${n} bytes${where}`);
     }
@@ -117,10 +169,10 @@ async function outputs(n: number, only: (c: Call) => boolean): Promise<void> {
   for (const c of calls().filter(only)) {
     if (c.outLength === undefined) continue;
     const input = c.input(n);
-    const outputs: Uint8Array[] = [new Own(c.outLength(input.length))];
+    const targets: Uint8Array[] = [new Own(c.outLength(input.length))];
     const onShared = shared(new Uint8Array(c.outLength(input.length)));
-    if (onShared !== undefined) outputs.push(onShared);
-    for (const output of outputs) {
+    if (onShared !== undefined) targets.push(onShared);
+    for (const output of targets) {
       const result = await c.run(input, output);
       const label = `${c.name}, ${n} bytes, ${output instanceof Own ? 'a subclass' : 'on a SharedArrayBuffer'}`;
       if (c.view) {
@@ -137,20 +189,27 @@ it('a result the call allocates is a plain Uint8Array over an ArrayBuffer, from 
 
 it("an output the caller passes comes back as that object (Serpent's padded decryption: a view of its first bytes)", () => outputs(100, () => true));
 
-it('fourfold/parallel on inputs for its workers: results over ArrayBuffers, outputs the caller\'s objects', { skip: INTERPRETED }, async () => {
+it("fourfold/parallel on inputs for its workers: results over ArrayBuffers, outputs the caller's objects", { skip: INTERPRETED }, async () => {
   await allocated(LARGE, (c) => c.parallel === true);
   await outputs(LARGE, (c) => c.parallel === true);
 });
 
 it('encryptStream and decryptStream give plain Uint8Arrays over ArrayBuffers', { skip: NO_STREAMS }, async () => {
-  for (const [tag, s] of [['', F.secretstream], ['parallel ', P.secretstream]] as const) {
+  for (const [tag, s] of [
+    ['', F.secretstream],
+    ['parallel ', P.secretstream],
+  ] as const) {
     const chunks: Uint8Array<ArrayBuffer>[] = [];
     const source = () => new Blob([rand(70_000).slice()]).stream();
     const collect = (into: Uint8Array<ArrayBuffer>[]) => new WritableStream<Uint8Array<ArrayBuffer>>({ write: (chunk) => void into.push(chunk) });
     await source().pipeThrough(s.encryptStream(key)).pipeTo(collect(chunks));
-    chunks.forEach((chunk, i) => assertAllocated(chunk, `${tag}encryptStream chunk ${i}`));
+    chunks.forEach((chunk, i) => {
+      assertAllocated(chunk, `${tag}encryptStream chunk ${i}`);
+    });
     const opened: Uint8Array<ArrayBuffer>[] = [];
     await new Blob(chunks).stream().pipeThrough(s.decryptStream(key)).pipeTo(collect(opened));
-    opened.forEach((chunk, i) => assertAllocated(chunk, `${tag}decryptStream chunk ${i}`));
+    opened.forEach((chunk, i) => {
+      assertAllocated(chunk, `${tag}decryptStream chunk ${i}`);
+    });
   }
 });

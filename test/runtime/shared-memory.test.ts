@@ -12,7 +12,8 @@ import assert from 'node:assert/strict';
 import { chacha20, chacha20orig, chacha20poly1305, salsa20, serpent, xchacha20, xchacha20poly1305, xsalsa20, xsalsa20poly1305 } from 'fourfold';
 import { assertBytes, forEachTier, rand } from '../helpers.js';
 
-const NO_SAB: false | string = typeof SharedArrayBuffer === 'function' ? false : 'not applicable: no SharedArrayBuffer here (a page that is not cross-origin isolated)';
+const NO_SAB: false | string =
+  typeof SharedArrayBuffer === 'function' ? false : 'not applicable: no SharedArrayBuffer here (a page that is not cross-origin isolated)';
 
 interface Op {
   name: string;
@@ -35,7 +36,13 @@ const aad = rand(19);
 
 function ops(): Op[] {
   const list: Op[] = [];
-  const streams = [['chacha20', chacha20, n12], ['chacha20orig', chacha20orig, n8], ['xchacha20', xchacha20, n24], ['salsa20', salsa20, n8], ['xsalsa20', xsalsa20, n24]] as const;
+  const streams = [
+    ['chacha20', chacha20, n12],
+    ['chacha20orig', chacha20orig, n8],
+    ['xchacha20', xchacha20, n24],
+    ['salsa20', salsa20, n8],
+    ['xsalsa20', xsalsa20, n24],
+  ] as const;
   for (const [name, f, nonce] of streams) {
     list.push({ name, input: rand, outLength: (n) => n, run: (input, out) => f(key, nonce, input, out) });
   }
@@ -47,7 +54,13 @@ function ops(): Op[] {
   for (const [name, make] of aeads) {
     const anyOverlap = name.includes('secretbox');
     list.push({ name: `${name} encrypt`, input: rand, outLength: (n) => n + 16, run: (input, out) => make().encrypt(input, out), anyOverlap });
-    list.push({ name: `${name} decrypt`, input: (n) => make().encrypt(rand(n)), outLength: (n) => n - 16, run: (input, out) => make().decrypt(input, out), anyOverlap });
+    list.push({
+      name: `${name} decrypt`,
+      input: (n) => make().encrypt(rand(n)),
+      outLength: (n) => n - 16,
+      run: (input, out) => make().decrypt(input, out),
+      anyOverlap,
+    });
   }
   const modes = [
     ['serpent.ecb', () => serpent.ecb(key)],
@@ -76,7 +89,9 @@ forEachTier('outputs on SharedArrayBuffers', () => {
   for (const size of [200, 40000]) {
     for (const twins of [false, true]) {
       const where = twins ? 'two SharedArrayBuffer objects over one memory' : 'one SharedArrayBuffer object';
-      it(`${where}: a partial overlap is a RangeError that writes nothing (secretbox: right bytes), in place and apart are right (${size} bytes)`, { skip: NO_SAB }, () => {
+      it(`${where}: a partial overlap is a RangeError that writes nothing (secretbox: right bytes), in place and apart are right (${size} bytes)`, {
+        skip: NO_SAB,
+      }, () => {
         for (const op of ops()) {
           const input = op.input(size);
           const expected = op.run(input.slice());

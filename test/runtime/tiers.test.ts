@@ -97,7 +97,11 @@ it('concurrent ready() calls: the last call wins, and every pending call resolve
   assert.equal(tierOfACall(), 'js');
   // And a call that fails on its own (bad options) changes nothing for the others.
   // (Each settled by hand: Hermes 0.12 has no Promise.allSettled.)
-  const settle = (p: Promise<unknown>) => p.then((value) => ({ status: 'fulfilled', value }), () => ({ status: 'rejected' }));
+  const settle = (p: Promise<unknown>) =>
+    p.then(
+      (value) => ({ status: 'fulfilled', value }),
+      () => ({ status: 'rejected' }),
+    );
   const all = await Promise.all([ready(), ready({ tier: 'bogus' } as unknown as ReadyOptions)].map(settle));
   assert.deepEqual(all[0], { status: 'fulfilled', value: BEST });
   assert.equal(all[1]!.status, 'rejected');

@@ -21,27 +21,47 @@ it('the picker times large calls round-robin and keeps the variant with the leas
   const selections: number[] = [];
   // A fake clock: each call advances it by its variant's cost, so nothing real is timed.
   let clock = 0;
-  const picker = new VariantPicker(3, (i) => { selected = i; selections.push(i); }, () => clock);
+  const picker = new VariantPicker(
+    3,
+    (i) => {
+      selected = i;
+      selections.push(i);
+    },
+    () => clock,
+  );
   assert.equal(picker.wants(1024), false, 'short calls are not timed');
   assert.equal(picker.wants(1 << 20), true);
   const cost = [3, 1, 2]; // ms per call: variant 1 is fastest
   const calls: number[] = [];
   while (picker.chosen === undefined && calls.length < 200) {
-    picker.run(4 << 20, () => { calls.push(selected); clock += cost[selected]; });
+    picker.run(4 << 20, () => {
+      calls.push(selected);
+      clock += cost[selected];
+    });
   }
   assert.equal(picker.chosen, 1);
   assert.equal(selected, 1, 'the kernel is left on the chosen variant');
   assert.deepEqual(calls.slice(0, 6), [0, 1, 2, 0, 1, 2], 'variants take turns while measuring');
   assert.equal(picker.wants(1 << 20), false, 'nothing is timed once decided');
   const costs = picker.costs();
-  assert.deepEqual(costs, cost.map((ms) => (ms * 1e6) / (4 << 20)), 'ns per byte of each variant');
+  assert.deepEqual(
+    costs,
+    cost.map((ms) => (ms * 1e6) / (4 << 20)),
+    'ns per byte of each variant',
+  );
   assert.ok(selections.length > 0);
 });
 
 it('one slow call (a garbage-collection pause) does not decide the choice: the median time per byte does', () => {
   let selected = -1;
   let clock = 0;
-  const picker = new VariantPicker(2, (i) => { selected = i; }, () => clock);
+  const picker = new VariantPicker(
+    2,
+    (i) => {
+      selected = i;
+    },
+    () => clock,
+  );
   const cost = [2, 1]; // ms per call: variant 1 is fastest
   let calls = 0;
   let paused = false;
@@ -56,7 +76,10 @@ it('one slow call (a garbage-collection pause) does not decide the choice: the m
   }
   assert.ok(paused, 'the pause happened while measuring');
   assert.equal(picker.chosen, 1);
-  assert.deepEqual(picker.costs(), cost.map((ms) => (ms * 1e6) / (4 << 20)));
+  assert.deepEqual(
+    picker.costs(),
+    cost.map((ms) => (ms * 1e6) / (4 << 20)),
+  );
 });
 
 /**
@@ -67,7 +90,11 @@ it('one slow call (a garbage-collection pause) does not decide the choice: the m
 function simulate(count: number) {
   let selected = -1;
   let clock = 0;
-  const picker = new VariantPicker(count, (i) => (selected = i), () => clock);
+  const picker = new VariantPicker(
+    count,
+    (i) => (selected = i),
+    () => clock,
+  );
   const CALL = 4 << 20;
   return {
     picker,
@@ -89,7 +116,10 @@ function simulate(count: number) {
 it('a choice misled by load is corrected by a later round of measurement', () => {
   // The issue's case: variants at 0.88 and 0.72 ns per byte, the first round taken while other
   // jobs slowed the fast one down. Either variant may be the default (index 0).
-  for (const [slow, fast] of [[0, 1], [1, 0]]) {
+  for (const [slow, fast] of [
+    [0, 1],
+    [1, 0],
+  ]) {
     const { picker, calls } = simulate(2);
     const truth = [0, 0];
     truth[slow] = 0.88;
@@ -195,8 +225,10 @@ for (const family of FAMILIES) {
     await ready({ tier: 'simd' });
     const k = family.kernel();
     assert.ok(k.variant_count() >= 2, 'the kernel ships several variants');
-    const same = (data: Uint8Array, expected: Uint8Array[], label: string) =>
-      family.ours(data).forEach((out, i) => assertBytes(out, expected[i]!, `${label}, output ${i}`));
+    const same = (data: Uint8Array, want: Uint8Array[], label: string) =>
+      family.ours(data).forEach((out, i) => {
+        assertBytes(out, want[i]!, `${label}, output ${i}`);
+      });
     const untimed = family.theirs(UNTIMED);
     const expected = family.theirs(DATA);
     const picker = family.picker();

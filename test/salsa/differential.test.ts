@@ -39,7 +39,16 @@ function randomCounter64(len: number): bigint {
  * caller output, unaligned key/nonce/input/output views with guard bytes,
  * unaligned in place, Buffer input.
  */
-function checkStreamModes(fn: StreamFn, label: string, key: Uint8Array, nonce: Uint8Array, data: Uint8Array, counter: Counter | undefined, expected: Uint8Array, all = true): void {
+function checkStreamModes(
+  fn: StreamFn,
+  label: string,
+  key: Uint8Array,
+  nonce: Uint8Array,
+  data: Uint8Array,
+  counter: Counter | undefined,
+  expected: Uint8Array,
+  all = true,
+): void {
   const len = data.length;
   const input = data.slice();
   assertBytes(call(fn, key, nonce, input, undefined, counter), expected, `${label}: new output`);
@@ -101,7 +110,10 @@ function checkBoxModes(label: string, key: Uint8Array, nonce: Uint8Array, pt: Ui
   bad[bit >> 3] ^= 1 << (bit & 7);
   const wiped = new Uint8Array(len).fill(0xee);
   assert.throws(() => box().decrypt(bad, wiped), AuthenticationError, `${label}: flipped bit ${bit}`);
-  assert.ok(wiped.every((x) => x === 0), `${label}: output not wiped after a failed decrypt`);
+  assert.ok(
+    wiped.every((x) => x === 0),
+    `${label}: output not wiped after a failed decrypt`,
+  );
   assert.throws(() => secretbox(key, nonce).open(bad), AuthenticationError, `${label}: secretbox.open flipped bit ${bit}`);
   if (!all) return;
 
@@ -123,7 +135,10 @@ function checkBoxModes(label: string, key: Uint8Array, nonce: Uint8Array, pt: Ui
   const gd = guarded(new Uint8Array(len), OFFSETS[len % 3]);
   xsalsa20poly1305(gk.view, gn.view).decrypt(gs.view, gd.view);
   assertBytes(gd.view, pt, `${label}: unaligned decrypt`);
-  assert.ok([gp, ge, gk, gn, gs, gd].every((g) => g.intact()), `${label}: wrote outside the views`);
+  assert.ok(
+    [gp, ge, gk, gn, gs, gd].every((g) => g.intact()),
+    `${label}: wrote outside the views`,
+  );
 }
 
 before(async () => {
@@ -176,7 +191,10 @@ forEachTier('differential', () => {
     }
   });
 
-  for (const [name, fn, rounds] of [['salsa2012', salsa2012, 12], ['salsa208', salsa208, 8]] as const) {
+  for (const [name, fn, rounds] of [
+    ['salsa2012', salsa2012, 12],
+    ['salsa208', salsa208, 8],
+  ] as const) {
     it(`${name} for every length 0..${SMALL_MAX} vs libsodium (and its core function for other counters)`, { skip: NO_SODIUM }, () => {
       for (let len = 0; len <= SMALL_MAX; len++) {
         const key = rand(32);
@@ -230,7 +248,7 @@ forEachTier('differential', () => {
     }
   });
 
-  it('one secretbox object, many calls: every seal equals libsodium\'s, with opens and other calls in between', { skip: NO_SODIUM }, () => {
+  it("one secretbox object, many calls: every seal equals libsodium's, with opens and other calls in between", { skip: NO_SODIUM }, () => {
     // fourfold, unlike noble, lets one object seal again (README): nothing a
     // call leaves in the kernel may reach the next one.
     for (const len of [0, 1, 31, 32, 33, 64, 65, 1000, 40000]) {

@@ -13,7 +13,17 @@ type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: 
 
 const typeErr = (arg: string) => (e: unknown) => e instanceof TypeError && e.message.includes(arg);
 const rangeErr = (arg: string) => (e: unknown) => e instanceof RangeError && e.message.includes(arg);
-const NOT_BYTES: unknown[] = ['abcdefghijklmnopqrstuvwxyz012345', [1, 2, 3], new Uint16Array(16), new Int8Array(32), new ArrayBuffer(32), {}, 42, undefined, null];
+const NOT_BYTES: unknown[] = [
+  'abcdefghijklmnopqrstuvwxyz012345',
+  [1, 2, 3],
+  new Uint16Array(16),
+  new Int8Array(32),
+  new ArrayBuffer(32),
+  {},
+  42,
+  undefined,
+  null,
+];
 
 const STREAMS: { name: string; fn: StreamFn; keys: number[]; nonce: number }[] = [
   { name: 'salsa20', fn: salsa20, keys: [16, 32], nonce: 8 },
@@ -103,10 +113,16 @@ forEachTier('errors', () => {
         bad[at] ^= 1;
         const out = new Uint8Array(len).fill(0x77);
         assert.throws(() => xsalsa20poly1305(key, nonce).decrypt(bad, out), AuthenticationError, `len ${len} byte ${at}`);
-        assert.ok(out.every((b) => b === 0), `len ${len}: output not wiped`);
+        assert.ok(
+          out.every((b) => b === 0),
+          `len ${len}: output not wiped`,
+        );
         const inPlace = bad.slice();
         assert.throws(() => secretbox(key, nonce).open(inPlace, inPlace.subarray(16)), AuthenticationError);
-        assert.ok(inPlace.subarray(16).every((b) => b === 0), `len ${len}: in-place output not wiped`);
+        assert.ok(
+          inPlace.subarray(16).every((b) => b === 0),
+          `len ${len}: in-place output not wiped`,
+        );
       }
       assert.throws(() => secretbox(rand(32), nonce).open(sealed), AuthenticationError, 'wrong key');
       assert.throws(() => secretbox(key, rand(24)).open(sealed), AuthenticationError, 'wrong nonce');

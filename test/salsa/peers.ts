@@ -29,7 +29,9 @@ function onHeap(inputs: Uint8Array[], f: (...ptrs: number[]) => number): Uint8Ar
   const L = raw();
   const ptrs = inputs.map((b) => L._malloc(Math.max(b.length, 1)));
   try {
-    inputs.forEach((b, i) => L.HEAPU8.set(b, ptrs[i]));
+    inputs.forEach((b, i) => {
+      L.HEAPU8.set(b, ptrs[i]);
+    });
     assert.equal(f(...ptrs), 0, 'libsodium returned an error');
     return L.HEAPU8.slice(ptrs[0], ptrs[0] + inputs[0].length);
   } finally {

@@ -65,7 +65,7 @@ function twinPushers(key: Uint8Array) {
 forEachTier('secretstream: byte for byte with libsodium', () => {
   before(loadSodium);
 
-  it('headers give the same state: init_pull from either side\'s header', { skip: NO_SODIUM }, () => {
+  it("headers give the same state: init_pull from either side's header", { skip: NO_SODIUM }, () => {
     for (let i = 0; i < 20; i++) {
       const key = rand(32);
       const ours = initPush(key);
@@ -76,7 +76,10 @@ forEachTier('secretstream: byte for byte with libsodium', () => {
     }
   });
 
-  for (const [name, lengths] of [['every length 0..1100', SMALL], ['block, slice and 64 KiB boundaries, 1 MiB', LARGE]] as const) {
+  for (const [name, lengths] of [
+    ['every length 0..1100', SMALL],
+    ['block, slice and 64 KiB boundaries, 1 MiB', LARGE],
+  ] as const) {
     it(`the same pushes, tags, aad and rekeys: ${name}`, { skip: NO_SODIUM }, () => {
       const { sodium, ours } = twinPushers(rand(32));
       for (const [i, step] of steps(lengths).entries()) {
@@ -124,7 +127,10 @@ forEachTier('secretstream: byte for byte with libsodium', () => {
 forEachTier('secretstream: interoperation with libsodium', () => {
   before(loadSodium);
 
-  for (const [name, lengths] of [['every length 0..1100', SMALL], ['large', LARGE]] as const) {
+  for (const [name, lengths] of [
+    ['every length 0..1100', SMALL],
+    ['large', LARGE],
+  ] as const) {
     it(`fourfold pushes, libsodium pulls: ${name}`, { skip: NO_SODIUM }, () => {
       const key = rand(32);
       const ours = initPush(key);

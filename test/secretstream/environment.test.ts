@@ -36,9 +36,17 @@ it('without crypto, or a crypto without getRandomValues: initPush and encryptStr
   const key = rand(32);
   for (const crypto of [undefined, {}, { subtle: {} }]) {
     without('crypto', crypto, () => {
-      assert.throws(() => initPush(key), (e: unknown) => e instanceof TypeError && NEEDS_RANDOM.test(e.message), `crypto = ${JSON.stringify(crypto)}`);
+      assert.throws(
+        () => initPush(key),
+        (e: unknown) => e instanceof TypeError && NEEDS_RANDOM.test(e.message),
+        `crypto = ${JSON.stringify(crypto)}`,
+      );
       if (typeof TransformStream === 'function') {
-        assert.throws(() => encryptStream(key), (e: unknown) => e instanceof TypeError && NEEDS_RANDOM.test(e.message), 'encryptStream');
+        assert.throws(
+          () => encryptStream(key),
+          (e: unknown) => e instanceof TypeError && NEEDS_RANDOM.test(e.message),
+          'encryptStream',
+        );
       }
     });
   }
@@ -53,10 +61,19 @@ it('without crypto, or a crypto without getRandomValues: initPush and encryptStr
 
 it("without TransformStream: encryptStream and decryptStream (also fourfold/parallel's) throw a TypeError pointing to initPush / initPull", () => {
   const key = rand(32);
-  const streams = [['encryptStream', encryptStream], ['decryptStream', decryptStream], ['encryptStream', parallel.encryptStream], ['decryptStream', parallel.decryptStream]] as const;
+  const streams = [
+    ['encryptStream', encryptStream],
+    ['decryptStream', decryptStream],
+    ['encryptStream', parallel.encryptStream],
+    ['decryptStream', parallel.decryptStream],
+  ] as const;
   for (const [name, make] of streams) {
     without('TransformStream', undefined, () => {
-      assert.throws(() => make(key), (e: unknown) => e instanceof TypeError && e.message.includes(name) && /initPush \/ initPull/.test(e.message), name);
+      assert.throws(
+        () => make(key),
+        (e: unknown) => e instanceof TypeError && e.message.includes(name) && /initPush \/ initPull/.test(e.message),
+        name,
+      );
     });
   }
 });

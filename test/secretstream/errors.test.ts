@@ -136,7 +136,8 @@ forEachTier('secretstream: rejected streams', () => {
     assert.throws(() => puller.rekey(), /failed authentication/);
     // libsodium agrees that the untouched stream was fine.
     const sodium = sodiumStream.initPull(s.header, s.key);
-    for (const [i, c] of s.sealed.entries()) assertBytes((sodiumStream.pull(sodium, c) || { message: new Uint8Array(1) }).message, s.messages[i]!, `libsodium pulls ${i}`);
+    for (const [i, c] of s.sealed.entries())
+      assertBytes((sodiumStream.pull(sodium, c) || { message: new Uint8Array(1) }).message, s.messages[i]!, `libsodium pulls ${i}`);
   });
 
   it('destroy() wipes the state; push and pull refuse afterwards', () => {
@@ -156,23 +157,43 @@ forEachTier('secretstream: argument errors', () => {
     assert.equal(HEADER_BYTES, 24);
     assert.equal(ABYTES, 17);
     assert.deepEqual([TAG_MESSAGE, TAG_PUSH, TAG_REKEY, TAG_FINAL], [0, 1, 2, 3]);
-    assert.throws(() => initPush(rand(31)), (e: Error) => e instanceof RangeError && /key must be 32 bytes/.test(e.message));
-    assert.throws(() => initPush('k'.repeat(32) as unknown as Uint8Array), (e: Error) => e instanceof TypeError && /key must be a Uint8Array/.test(e.message));
-    assert.throws(() => initPull(rand(23), rand(32)), (e: Error) => e instanceof RangeError && /header must be 24 bytes/.test(e.message));
+    assert.throws(
+      () => initPush(rand(31)),
+      (e: Error) => e instanceof RangeError && /key must be 32 bytes/.test(e.message),
+    );
+    assert.throws(
+      () => initPush('k'.repeat(32) as unknown as Uint8Array),
+      (e: Error) => e instanceof TypeError && /key must be a Uint8Array/.test(e.message),
+    );
+    assert.throws(
+      () => initPull(rand(23), rand(32)),
+      (e: Error) => e instanceof RangeError && /header must be 24 bytes/.test(e.message),
+    );
     assert.throws(() => initPull([] as unknown as Uint8Array, rand(32)), /header must be a Uint8Array/);
     const key = rand(32);
     const pusher = initPush(key);
     for (const tag of [-1, 256, 1.5, NaN, Infinity]) {
-      assert.throws(() => pusher.push(rand(3), tag), (e: Error) => e instanceof RangeError && /tag must be/.test(e.message), String(tag));
+      assert.throws(
+        () => pusher.push(rand(3), tag),
+        (e: Error) => e instanceof RangeError && /tag must be/.test(e.message),
+        String(tag),
+      );
     }
     // Only a number is a tag: no string or bigint is converted.
     for (const tag of ['1', '0', 0n, 1n, null, {}, [0]]) {
-      assert.throws(() => pusher.push(rand(3), tag as number), (e: Error) => e instanceof TypeError && /tag must be a number/.test(e.message), String(tag));
+      assert.throws(
+        () => pusher.push(rand(3), tag as number),
+        (e: Error) => e instanceof TypeError && /tag must be a number/.test(e.message),
+        String(tag),
+      );
     }
     assert.throws(() => pusher.push([1, 2] as unknown as Uint8Array), /message must be a Uint8Array/);
     assert.throws(() => pusher.push(rand(3), TAG_MESSAGE, 'x' as unknown as Uint8Array), /aad must be a Uint8Array/);
     const puller = initPull(pusher.header, key);
-    assert.throws(() => puller.pull(rand(16)), (e: Error) => e instanceof RangeError && /at least 17 bytes/.test(e.message));
+    assert.throws(
+      () => puller.pull(rand(16)),
+      (e: Error) => e instanceof RangeError && /at least 17 bytes/.test(e.message),
+    );
     assert.throws(() => puller.pull(new ArrayBuffer(20) as unknown as Uint8Array), /ciphertext must be a Uint8Array/);
     // None of that touched either state: the stream still works.
     const m = rand(99);

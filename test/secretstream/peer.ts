@@ -15,14 +15,15 @@ export interface SodiumPulled {
   tag: number;
 }
 
-const s = () => sodium as unknown as {
-  crypto_secretstream_xchacha20poly1305_init_push(key: Uint8Array): { state: SodiumState; header: Uint8Array };
-  crypto_secretstream_xchacha20poly1305_push(state: SodiumState, m: Uint8Array, ad: Uint8Array | null, tag: number): Uint8Array;
-  crypto_secretstream_xchacha20poly1305_init_pull(header: Uint8Array, key: Uint8Array): SodiumState;
-  crypto_secretstream_xchacha20poly1305_pull(state: SodiumState, c: Uint8Array, ad: Uint8Array | null): SodiumPulled | false;
-  crypto_secretstream_xchacha20poly1305_rekey(state: SodiumState): void;
-  libsodium: { HEAPU8: Uint8Array };
-};
+const s = () =>
+  sodium as unknown as {
+    crypto_secretstream_xchacha20poly1305_init_push(key: Uint8Array): { state: SodiumState; header: Uint8Array };
+    crypto_secretstream_xchacha20poly1305_push(state: SodiumState, m: Uint8Array, ad: Uint8Array | null, tag: number): Uint8Array;
+    crypto_secretstream_xchacha20poly1305_init_pull(header: Uint8Array, key: Uint8Array): SodiumState;
+    crypto_secretstream_xchacha20poly1305_pull(state: SodiumState, c: Uint8Array, ad: Uint8Array | null): SodiumPulled | false;
+    crypto_secretstream_xchacha20poly1305_rekey(state: SodiumState): void;
+    libsodium: { HEAPU8: Uint8Array };
+  };
 
 export const sodiumStream = {
   initPush: (key: Uint8Array) => s().crypto_secretstream_xchacha20poly1305_init_push(key),

@@ -148,7 +148,10 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     const encrypted = await encrypt(key, plaintext, chunkSize, 170);
     // libsodium's file-encryption example ends with a whole-chunk FINAL message when the input is whole chunks.
     const { state, header } = sodiumStream.initPush(key);
-    const fullFinal = concat(header, ...[0, 1, 2, 3].map((i) => sodiumStream.push(state, plaintext.subarray(i * chunkSize, (i + 1) * chunkSize), i === 3 ? TAG_FINAL : TAG_MESSAGE)));
+    const fullFinal = concat(
+      header,
+      ...[0, 1, 2, 3].map((i) => sodiumStream.push(state, plaintext.subarray(i * chunkSize, (i + 1) * chunkSize), i === 3 ? TAG_FINAL : TAG_MESSAGE)),
+    );
     const record = chunkSize + 17;
     const end = encrypted.length;
     const cases: [string, Uint8Array, number, RegExp][] = [
@@ -208,7 +211,9 @@ forEachTier('secretstream: encryptStream and decryptStream', () => {
     assert.throws(() => decryptStream(rand(16)), /key must be 32 bytes/);
   });
 
-  it('works with Node streams through Readable.toWeb / Writable.toWeb', { skip: NO_STREAMS || (globalThis.process?.versions?.node === undefined ? 'not applicable: no node:stream' : false) }, async () => {
+  it('works with Node streams through Readable.toWeb / Writable.toWeb', {
+    skip: NO_STREAMS || (globalThis.process?.versions?.node === undefined ? 'not applicable: no node:stream' : false),
+  }, async () => {
     const { Readable, Writable } = (await import('node:stream' as string)) as typeof import('node:stream');
     if (typeof Readable.toWeb !== 'function') return assert.fail('node:stream has no Readable.toWeb');
     const key = rand(32);

@@ -52,14 +52,24 @@ describe('secretstream: kernel memories are wiped (simd)', { skip: NO_SIMD }, ()
   it('a stream through encryptStream and decryptStream, and a refused one', async () => {
     const key = rand(32);
     const encrypted: Uint8Array[] = [];
-    await new Blob([rand(200000)] as BlobPart[]).stream().pipeThrough(encryptStream(key, { chunkSize: 50000 })).pipeTo(
-      new WritableStream({ write: (c) => void encrypted.push(c) }),
-    );
+    await new Blob([rand(200000)] as BlobPart[])
+      .stream()
+      .pipeThrough(encryptStream(key, { chunkSize: 50000 }))
+      .pipeTo(new WritableStream({ write: (c) => void encrypted.push(c) }));
     assertKernelsWiped('after encryptStream');
-    await new Blob(encrypted as BlobPart[]).stream().pipeThrough(decryptStream(key, { chunkSize: 50000 })).pipeTo(new WritableStream());
+    await new Blob(encrypted as BlobPart[])
+      .stream()
+      .pipeThrough(decryptStream(key, { chunkSize: 50000 }))
+      .pipeTo(new WritableStream());
     assertKernelsWiped('after decryptStream');
     const cut = encrypted.slice(0, -1);
-    await assert.rejects(new Blob(cut as BlobPart[]).stream().pipeThrough(decryptStream(key, { chunkSize: 50000 })).pipeTo(new WritableStream()), AuthenticationError);
+    await assert.rejects(
+      new Blob(cut as BlobPart[])
+        .stream()
+        .pipeThrough(decryptStream(key, { chunkSize: 50000 }))
+        .pipeTo(new WritableStream()),
+      AuthenticationError,
+    );
     assertKernelsWiped('after a refused stream');
   });
 });

@@ -79,7 +79,17 @@ forEachTier('Serpent errors', () => {
 
   it('bad padding throws PaddingError, and a caller output is wiped', () => {
     const key = rand(24);
-    const bad = [[0], [17], [255], [1, 2], [3, 3, 2], [4, 4, 4, 5], Array(16).fill(16).map((v, i) => (i === 0 ? 15 : v))];
+    const bad = [
+      [0],
+      [17],
+      [255],
+      [1, 2],
+      [3, 3, 2],
+      [4, 4, 4, 5],
+      Array(16)
+        .fill(16)
+        .map((v, i) => (i === 0 ? 15 : v)),
+    ];
     for (const tail of bad) {
       const ct = ciphertextEnding(key, tail);
       assert.throws(() => ecb(key).decrypt(ct), PaddingError, `tail ${tail}`);

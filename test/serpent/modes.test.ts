@@ -156,7 +156,7 @@ forEachTier('Serpent modes against the reference', () => {
     }
   });
 
-  it('a cipher object is reusable, and later changes to the caller\'s key and IV do not affect it', () => {
+  it("a cipher object is reusable, and later changes to the caller's key and IV do not affect it", () => {
     const key = rand(32);
     const iv = rand(16);
     const data = rand(100);

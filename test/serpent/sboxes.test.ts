@@ -13,14 +13,14 @@ import { evaluate, inverse, INVERSE_CIRCUITS, INVERSE_FUNCTIONS, type Logic, par
 const INPUTS = [0, 1, 2, 3].map((j) => {
   let t = 0;
   for (let v = 0; v < 16; v++) if ((v >> j) & 1) t |= 1 << v;
-  return (t | (t << 16)) | 0;
+  return t | (t << 16) | 0;
 });
 
 function outputsOf(table: readonly number[]): number[] {
   return [0, 1, 2, 3].map((j) => {
     let t = 0;
     for (let v = 0; v < 16; v++) if ((table[v]! >> j) & 1) t |= 1 << v;
-    return (t | (t << 16)) | 0;
+    return t | (t << 16) | 0;
   });
 }
 
@@ -37,9 +37,12 @@ const CASES = [
   ...SBOXES.map((table, i) => ({ name: `S${i}^-1`, table: inverse(table), circuit: INVERSE_CIRCUITS[i]!, fn: INVERSE_FUNCTIONS[i]! })),
 ];
 
-it('the tables are the specification\'s permutations and inverse() inverts them', () => {
+it("the tables are the specification's permutations and inverse() inverts them", () => {
   for (const table of SBOXES) {
-    assert.deepEqual([...table].sort((a, b) => a - b), [...Array(16).keys()]);
+    assert.deepEqual(
+      [...table].sort((a, b) => a - b),
+      [...Array(16).keys()],
+    );
     const inv = inverse(table);
     for (let v = 0; v < 16; v++) assert.equal(inv[table[v]!], v);
   }

@@ -29,8 +29,10 @@ function nessie(text: string, bits: number): Nessie[] {
     let last = '';
     for (const line of lines.slice(1)) {
       const m = /^\s*([A-Za-z][\w ]*?)=([0-9A-F]+)\s*$/.exec(line);
-      if (m) fields[(last = m[1]!)] = m[2]!;
-      else if (/^\s+[0-9A-F]+\s*$/.test(line) && last) fields[last] += line.trim();
+      if (m) {
+        last = m[1]!;
+        fields[last] = m[2]!;
+      } else if (/^\s+[0-9A-F]+\s*$/.test(line) && last) fields[last] += line.trim();
       else if (line.trim() !== '') last = '';
     }
     out.push({ label: `${bits}-bit ${lines[0]!.trim()}`, fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, hex(v)])) });
@@ -89,7 +91,10 @@ const SUBMISSION = {
 };
 
 it('the vector files parse into the expected numbers of vectors', () => {
-  assert.deepEqual(SETS.map((s) => s.vectors.length), [1028, 1156, 1284]);
+  assert.deepEqual(
+    SETS.map((s) => s.vectors.length),
+    [1028, 1156, 1284],
+  );
   for (const { vectors } of SETS) {
     for (const v of vectors) {
       assert.ok([16, 24, 32].includes(v.fields.key!.length), `${v.label}: key`);
@@ -97,7 +102,10 @@ it('the vector files parse into the expected numbers of vectors', () => {
     }
     assert.equal(vectors.filter((v) => v.fields['Iterated 1000 times']).length, vectors.filter((v) => v.fields.plain && v.fields.decrypted).length);
   }
-  assert.deepEqual(Object.values(SUBMISSION).map((k) => k.length), [1536, 576, 384, 12]);
+  assert.deepEqual(
+    Object.values(SUBMISSION).map((k) => k.length),
+    [1536, 576, 384, 12],
+  );
 });
 
 it('the reference (mipher, bytes reversed) agrees with NESSIE, so it can be trusted elsewhere', () => {

@@ -6,10 +6,10 @@
  * timed (init, update, digest), created once; it takes a key only when
  * the hasher is created, so it has no keyed column. node:crypto and
  * libsodium have no BLAKE3. 'fourfold (parallel)' is fourfold/parallel's
- * blake3 (blake3Parallel), as for every op it has (libraries.ts).
+ * blake3, as for every op it has (libraries.ts).
  */
 import { PARALLEL, PARALLEL_SHARED, type Apis } from '../libraries.js';
-import { hasSharedMemory, keySet, message, perKey, sharedBuffer } from './shared.js';
+import { hasSharedMemory, keySet, messageOf, perKey, sharedBuffer } from './shared.js';
 import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -23,8 +23,21 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
   const plain: OpEntry<Inputs>[] = [];
   const keyed: OpEntry<Inputs>[] = [];
   const add = (library: string, hash: Hash) => {
-    plain.push({ library, bind: ({ message }) => () => hash(message) });
-    keyed.push({ library, bind: perKey(({ keys, message }) => (k) => hash(message, { key: keys[k]! })) });
+    plain.push({
+      library,
+      bind:
+        ({ message }) =>
+        () =>
+          hash(message),
+    });
+    keyed.push({
+      library,
+      bind: perKey(
+        ({ keys, message }) =>
+          (k) =>
+            hash(message, { key: keys[k]! }),
+      ),
+    });
   };
 
   const fourfold = apis.fourfold?.blake3?.blake3 as Hash | undefined;
@@ -51,14 +64,16 @@ export function blake3Ops(apis: Apis): OpDefinition<unknown>[] {
   if (hasher !== undefined) {
     plain.push({
       library: 'hash-wasm',
-      bind: ({ message }) => () => {
-        hasher.init();
-        hasher.update(message);
-        return hasher.digest('binary');
-      },
+      bind:
+        ({ message }) =>
+        () => {
+          hasher.init();
+          hasher.update(message);
+          return hasher.digest('binary');
+        },
     });
   }
 
-  const inputs = (shape: Shape): Inputs => ({ keys: keySet('blake3 key', shape.keys), message: message('blake3 message', shape) });
+  const inputs = (shape: Shape): Inputs => ({ keys: keySet('blake3 key', shape.keys), message: messageOf('blake3 message', shape) });
   return [defineOp<Inputs>({ op: 'blake3', inputs, entries: plain }), defineOp<Inputs>({ op: 'blake3-keyed', inputs, entries: keyed })];
 }

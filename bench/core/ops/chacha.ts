@@ -13,9 +13,19 @@
  * - with n keys, call i uses key i mod n (and, to decrypt, the message
  *   sealed under it); the nonce stays the same.
  */
-import { PARALLEL, type Apis } from '../libraries.js';
+import type { Apis } from '../libraries.js';
 import {
-  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, TAG, addAeadEntries, addParallelAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
+  type AeadFactory,
+  type NonceInputs as Inputs,
+  type SealedInputs,
+  type StreamCipher,
+  TAG,
+  addAeadEntries,
+  addParallelAeadEntries,
+  nonceInputs,
+  perKey,
+  sealedInputs,
+  streamEntries,
 } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
@@ -45,8 +55,22 @@ function streamOps(apis: Apis): OpDefinition<unknown>[] {
   // crypto_stream_* exist only in the -sumo build of libsodium-wrappers.
   const sodiumStreams = (sodium ?? {}) as unknown as Record<string, SodiumStream | undefined>;
   const streams = [
-    { op: 'chacha20', nonceLength: 12, fourfold: fourfold?.chacha?.chacha20, parallel: fourfold?.parallel?.chacha20, noble: noble.chacha.chacha20, sodium: sodiumStreams.crypto_stream_chacha20_ietf_xor },
-    { op: 'xchacha20', nonceLength: 24, fourfold: fourfold?.chacha?.xchacha20, parallel: fourfold?.parallel?.xchacha20, noble: noble.chacha.xchacha20, sodium: sodiumStreams.crypto_stream_xchacha20_xor },
+    {
+      op: 'chacha20',
+      nonceLength: 12,
+      fourfold: fourfold?.chacha?.chacha20,
+      parallel: fourfold?.parallel?.chacha20,
+      noble: noble.chacha.chacha20,
+      sodium: sodiumStreams.crypto_stream_chacha20_ietf_xor,
+    },
+    {
+      op: 'xchacha20',
+      nonceLength: 24,
+      fourfold: fourfold?.chacha?.xchacha20,
+      parallel: fourfold?.parallel?.xchacha20,
+      noble: noble.chacha.xchacha20,
+      sodium: sodiumStreams.crypto_stream_xchacha20_xor,
+    },
   ];
 
   return streams.map(({ op, nonceLength, ...library }) => {
@@ -104,7 +128,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
     const { sodiumSeal, sodiumOpen } = aead;
     const sealer = (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) =>
       sodiumSeal !== undefined ? sodiumSeal(message, null, null, nonce, key) : (aead.noble(key, nonce).encrypt(message) as Uint8Array);
-    const sealed = (shape: Shape) => sealedInputs(plain(shape), sealer);
+    const sealedOf = (shape: Shape) => sealedInputs(plain(shape), sealer);
 
     const seal: OpEntry<Inputs>[] = [];
     const open: OpEntry<SealedInputs>[] = [];
@@ -115,8 +139,22 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
     if (aead.parallel !== undefined) addParallelAeadEntries(seal, open, aead.parallel);
     addAeadEntries(seal, open, 'noble', aead.noble, true);
     if (sodiumSeal !== undefined && sodiumOpen !== undefined) {
-      seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodiumSeal(message, null, null, nonce, keys[k]!)) });
-      open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!)) });
+      seal.push({
+        library: 'sodium',
+        bind: perKey(
+          ({ keys, nonce, message }) =>
+            (k) =>
+              sodiumSeal(message, null, null, nonce, keys[k]!),
+        ),
+      });
+      open.push({
+        library: 'sodium',
+        bind: perKey(
+          ({ keys, nonce, sealed }) =>
+            (k) =>
+              sodiumOpen(null, sealed[k]!, null, nonce, keys[k]!),
+        ),
+      });
     }
     if (aead.name === 'chacha20poly1305') {
       const node = nodeAeadEntries(apis);
@@ -126,7 +164,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
       }
     }
     ops.push(defineOp<Inputs>({ op: `${aead.name}-encrypt`, inputs: plain, entries: seal }));
-    ops.push(defineOp<SealedInputs>({ op: `${aead.name}-decrypt`, inputs: sealed, entries: open }));
+    ops.push(defineOp<SealedInputs>({ op: `${aead.name}-decrypt`, inputs: sealedOf, entries: open }));
   }
   return ops;
 }

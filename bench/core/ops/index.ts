@@ -14,5 +14,13 @@ import type { OpDefinition } from './types.js';
 import { webcryptoOps } from './webcrypto.js';
 
 export function allOps(apis: Apis): OpDefinition<unknown>[] {
-  return [...chachaOps(apis), ...poly1305Ops(apis), ...blake3Ops(apis), ...secretstreamOps(apis), ...salsaOps(apis), ...serpentOps(apis), ...webcryptoOps(apis)];
+  return [
+    ...chachaOps(apis),
+    ...poly1305Ops(apis),
+    ...blake3Ops(apis),
+    ...secretstreamOps(apis),
+    ...salsaOps(apis),
+    ...serpentOps(apis),
+    ...webcryptoOps(apis),
+  ];
 }

@@ -6,7 +6,7 @@
  * library takes a caller-supplied buffer for the 16-byte tag.
  */
 import { PARALLEL, PARALLEL_SHARED, type Apis } from '../libraries.js';
-import { hasSharedMemory, keySet, message, perKey, sharedBuffer } from './shared.js';
+import { hasSharedMemory, keySet, messageOf, perKey, sharedBuffer } from './shared.js';
 import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -19,7 +19,14 @@ type Mac = (message: Uint8Array, key: Uint8Array) => ReturnType<Call>;
 export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
   const entries: OpEntry<Inputs>[] = [];
   const add = (library: string, mac: Mac) =>
-    entries.push({ library, bind: perKey(({ keys, message }) => (k) => mac(message, keys[k]!)) });
+    entries.push({
+      library,
+      bind: perKey(
+        ({ keys, message }) =>
+          (k) =>
+            mac(message, keys[k]!),
+      ),
+    });
 
   const fourfold = apis.fourfold?.poly1305?.poly1305;
   if (fourfold !== undefined) {
@@ -44,6 +51,6 @@ export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
   const onetimeauth = (apis.sodium as unknown as { crypto_onetimeauth?: Mac } | undefined)?.crypto_onetimeauth;
   if (onetimeauth !== undefined) add('sodium', onetimeauth);
 
-  const inputs = (shape: Shape): Inputs => ({ keys: keySet('poly1305 key', shape.keys), message: message('poly1305 message', shape) });
+  const inputs = (shape: Shape): Inputs => ({ keys: keySet('poly1305 key', shape.keys), message: messageOf('poly1305 message', shape) });
   return [defineOp<Inputs>({ op: 'poly1305', inputs, entries })];
 }

@@ -12,9 +12,18 @@
  * wrappers call crypto_stream_chacha20_xor: message, nonce and key copied
  * into the heap, a separate output allocated there and copied out.
  */
-import { PARALLEL, type Apis } from '../libraries.js';
+import type { Apis } from '../libraries.js';
 import {
-  type AeadFactory, type NonceInputs as Inputs, type SealedInputs, type StreamCipher, addAeadEntries, addParallelAeadEntries, nonceInputs, perKey, sealedInputs, streamEntries,
+  type AeadFactory,
+  type NonceInputs as Inputs,
+  type SealedInputs,
+  type StreamCipher,
+  addAeadEntries,
+  addParallelAeadEntries,
+  nonceInputs,
+  perKey,
+  sealedInputs,
+  streamEntries,
 } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
@@ -28,10 +37,15 @@ interface SodiumModule {
 }
 
 /** A libsodium stream function called as its wrappers would: inputs copied in, a fresh output copied out, all freed. */
-function sodiumStream(L: SodiumModule, fn: SodiumModule['_crypto_stream_salsa20_xor']): (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array {
+function sodiumStream(
+  L: SodiumModule,
+  fn: SodiumModule['_crypto_stream_salsa20_xor'],
+): (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array {
   return (data, nonce, key) => {
-    const m = L._malloc(Math.max(data.length, 1)), c = L._malloc(Math.max(data.length, 1));
-    const n = L._malloc(nonce.length), k = L._malloc(key.length);
+    const m = L._malloc(Math.max(data.length, 1)),
+      c = L._malloc(Math.max(data.length, 1));
+    const n = L._malloc(nonce.length),
+      k = L._malloc(key.length);
     try {
       L.HEAPU8.set(data, m);
       L.HEAPU8.set(nonce, n);
@@ -39,7 +53,10 @@ function sodiumStream(L: SodiumModule, fn: SodiumModule['_crypto_stream_salsa20_
       if (fn(c, m, data.length, 0, n, k) !== 0) throw new Error('libsodium: stream failed');
       return L.HEAPU8.slice(c, c + data.length);
     } finally {
-      L._free(m); L._free(c); L._free(n); L._free(k);
+      L._free(m);
+      L._free(c);
+      L._free(n);
+      L._free(k);
     }
   };
 }
@@ -48,8 +65,22 @@ function streamOps(apis: Apis): OpDefinition<unknown>[] {
   const { fourfold, noble, sodium } = apis;
   const L = (sodium as unknown as { libsodium?: SodiumModule } | undefined)?.libsodium;
   const streams = [
-    { op: 'salsa20', nonceLength: 8, fourfold: fourfold?.salsa?.salsa20, parallel: fourfold?.parallel?.salsa20, noble: noble.salsa.salsa20, sodium: L?._crypto_stream_salsa20_xor },
-    { op: 'xsalsa20', nonceLength: 24, fourfold: fourfold?.salsa?.xsalsa20, parallel: fourfold?.parallel?.xsalsa20, noble: noble.salsa.xsalsa20, sodium: L?._crypto_stream_xsalsa20_xor },
+    {
+      op: 'salsa20',
+      nonceLength: 8,
+      fourfold: fourfold?.salsa?.salsa20,
+      parallel: fourfold?.parallel?.salsa20,
+      noble: noble.salsa.salsa20,
+      sodium: L?._crypto_stream_salsa20_xor,
+    },
+    {
+      op: 'xsalsa20',
+      nonceLength: 24,
+      fourfold: fourfold?.salsa?.xsalsa20,
+      parallel: fourfold?.parallel?.xsalsa20,
+      noble: noble.salsa.xsalsa20,
+      sodium: L?._crypto_stream_xsalsa20_xor,
+    },
   ];
   return streams.map(({ op, nonceLength, ...library }) => {
     const sodiumCall = L !== undefined && library.sodium !== undefined ? sodiumStream(L, library.sodium.bind(L)) : undefined;
@@ -67,7 +98,7 @@ function boxOps(apis: Apis): OpDefinition<unknown>[] {
   const noble = apis.noble.salsa.xsalsa20poly1305 as AeadFactory;
   const sealer = (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) =>
     sodium !== undefined ? sodium.crypto_secretbox_easy(message, nonce, key) : (noble(key, nonce).encrypt(message) as Uint8Array);
-  const sealed = (shape: Shape) => sealedInputs(plain(shape), sealer);
+  const sealedOf = (shape: Shape) => sealedInputs(plain(shape), sealer);
   const seal: OpEntry<Inputs>[] = [];
   const open: OpEntry<SealedInputs>[] = [];
   const ours = fourfold?.salsa?.xsalsa20poly1305 as AeadFactory | undefined;
@@ -80,12 +111,26 @@ function boxOps(apis: Apis): OpDefinition<unknown>[] {
   // @noble/ciphers wants caller outputs of length + 32 (a scratch area), so it has no '(output)' column here.
   addAeadEntries(seal, open, 'noble', noble, false);
   if (sodium !== undefined) {
-    seal.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium.crypto_secretbox_easy(message, nonce, keys[k]!)) });
-    open.push({ library: 'sodium', bind: perKey(({ keys, nonce, sealed }) => (k) => sodium.crypto_secretbox_open_easy(sealed[k]!, nonce, keys[k]!)) });
+    seal.push({
+      library: 'sodium',
+      bind: perKey(
+        ({ keys, nonce, message }) =>
+          (k) =>
+            sodium.crypto_secretbox_easy(message, nonce, keys[k]!),
+      ),
+    });
+    open.push({
+      library: 'sodium',
+      bind: perKey(
+        ({ keys, nonce, sealed }) =>
+          (k) =>
+            sodium.crypto_secretbox_open_easy(sealed[k]!, nonce, keys[k]!),
+      ),
+    });
   }
   return [
     defineOp<Inputs>({ op: `${name}-encrypt`, inputs: plain, entries: seal }),
-    defineOp<SealedInputs>({ op: `${name}-decrypt`, inputs: sealed, entries: open }),
+    defineOp<SealedInputs>({ op: `${name}-decrypt`, inputs: sealedOf, entries: open }),
   ];
 }
 

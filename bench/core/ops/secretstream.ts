@@ -23,7 +23,7 @@
  * bytes a message grows by).
  */
 import type { Apis } from '../libraries.js';
-import { keySet, message, packed, perKey } from './shared.js';
+import { keySet, messageOf, packed, perKey } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -97,7 +97,11 @@ export function secretstreamOps(apis: Apis): OpDefinition<unknown>[] {
     const fourfoldPusher: Pusher = { open: (key) => fourfold.initPush(key) };
     addPush('fourfold', fourfoldPusher);
     addPush('fourfold-js', fourfoldPusher);
-    const fourfoldPull = perKey(({ keys, headers, sealed }: PulledInputs) => (k) => fourfold.initPull(headers[k]!, keys[k]!).pull(sealed[k]!).message);
+    const fourfoldPull = perKey(
+      ({ keys, headers, sealed }: PulledInputs) =>
+        (k) =>
+          fourfold.initPull(headers[k]!, keys[k]!).pull(sealed[k]!).message,
+    );
     pull.push({ library: 'fourfold', bind: fourfoldPull }, { library: 'fourfold-js', bind: fourfoldPull });
   }
   addPush('sodium', sodiumPusher);
@@ -111,7 +115,7 @@ export function secretstreamOps(apis: Apis): OpDefinition<unknown>[] {
     }),
   });
 
-  const plain = (shape: Shape): Inputs => ({ keys: keySet('secretstream key', shape.keys), message: message('secretstream message', shape) });
+  const plain = (shape: Shape): Inputs => ({ keys: keySet('secretstream key', shape.keys), message: messageOf('secretstream message', shape) });
   // libsodium pushes the pull inputs: it is the trusted peer.
   const pulled = (shape: Shape): PulledInputs => {
     const i = plain(shape);

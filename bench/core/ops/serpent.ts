@@ -18,7 +18,17 @@
  * whole block and its output cut back.
  */
 import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, type Apis } from '../libraries.js';
-import { type NonceInputs as Inputs, type SealedInputs as EncryptedInputs, hasSharedMemory, nonceInputs, outputBuffer, perKey, reusedBuffer, sealedInputs, sharedBuffer } from './shared.js';
+import {
+  type NonceInputs as Inputs,
+  type SealedInputs as EncryptedInputs,
+  hasSharedMemory,
+  nonceInputs,
+  outputBuffer,
+  perKey,
+  reusedBuffer,
+  sealedInputs,
+  sharedBuffer,
+} from './shared.js';
 import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Cipher<R = Uint8Array> {
@@ -31,7 +41,10 @@ interface Mode {
   readonly name: 'ctr' | 'cbc' | 'ecb';
   readonly fourfold?: (key: Uint8Array, iv: Uint8Array) => Cipher;
   readonly parallel?: (key: Uint8Array, iv: Uint8Array) => Cipher<Promise<Uint8Array>>;
-  readonly mipher?: { encrypt(key: Uint8Array, data: Uint8Array, iv?: Uint8Array): Uint8Array; decrypt(key: Uint8Array, data: Uint8Array, iv?: Uint8Array): Uint8Array };
+  readonly mipher?: {
+    encrypt(key: Uint8Array, data: Uint8Array, iv?: Uint8Array): Uint8Array;
+    decrypt(key: Uint8Array, data: Uint8Array, iv?: Uint8Array): Uint8Array;
+  };
 }
 
 /** Each 16-byte block of `b` reversed (the whole of a key or IV). */
@@ -96,7 +109,13 @@ export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
       decrypt.push({ library, refuses, bind: perKey((i: EncryptedInputs) => bind(i, (k) => i.sealed[k]!, 'decrypt')) });
     };
     if (make !== undefined) {
-      for (const library of ['fourfold', 'fourfold-js']) both(library, ({ keys, nonce: iv }, m, d) => (k) => make(keys[k]!, iv)[d](m(k)));
+      for (const library of ['fourfold', 'fourfold-js'])
+        both(
+          library,
+          ({ keys, nonce: iv }, m, d) =>
+            (k) =>
+              make(keys[k]!, iv)[d](m(k)),
+        );
       both('fourfold (output)', ({ keys, nonce: iv, shape }, m, d) => {
         const out = outputBuffer(shape.size, shape);
         return (k) => make(keys[k]!, iv)[d](m(k), out);
@@ -104,7 +123,12 @@ export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
     }
     const parallel = mode.parallel;
     if (parallel !== undefined) {
-      both(PARALLEL, ({ keys, nonce: iv }, m, d) => (k) => parallel(keys[k]!, iv)[d](m(k)));
+      both(
+        PARALLEL,
+        ({ keys, nonce: iv }, m, d) =>
+          (k) =>
+            parallel(keys[k]!, iv)[d](m(k)),
+      );
       both(PARALLEL_REUSED, ({ keys, nonce: iv, shape }, m, d) => {
         const out = reusedBuffer(shape.size, shape);
         return (k) => parallel(keys[k]!, iv)[d](m(k), out);

@@ -49,7 +49,7 @@ export function keySet(label: string, count: number, length = 32): Uint8Array[] 
 }
 
 /** The message of a shape, at its byteOffset. */
-export function message(label: string, shape: Shape): Uint8Array {
+export function messageOf(label: string, shape: Shape): Uint8Array {
   return packed(1, shape.size, shape.offset, (_, view) => fill(`${label} ${shape.size}`, view))[0]!;
 }
 
@@ -73,15 +73,15 @@ const sharedCopies = new WeakMap<object, Map<string, Uint8Array>>();
  * benchmark page has one per worker count) use the same memory, so a
  * 64 MiB case holds one shared copy of its input and one output.
  */
-export function sharedBuffer(length: number, shape: Shape, bytes?: Uint8Array): Uint8Array {
-  const owner: object = bytes ?? shape;
-  const key = `${bytes === undefined ? 'output' : 'input'} ${length} ${shape.offset}`;
+export function sharedBuffer(length: number, shape: Shape, content?: Uint8Array): Uint8Array {
+  const owner: object = content ?? shape;
+  const key = `${content === undefined ? 'output' : 'input'} ${length} ${shape.offset}`;
   let copies = sharedCopies.get(owner);
   if (copies === undefined) sharedCopies.set(owner, (copies = new Map()));
   let view = copies.get(key);
   if (view === undefined) {
     view = new Uint8Array(new SharedArrayBuffer(length + shape.offset), shape.offset, length);
-    if (bytes !== undefined) view.set(bytes);
+    if (content !== undefined) view.set(content);
     copies.set(key, view);
   }
   return view;
@@ -127,7 +127,7 @@ export function nonceInputs(label: string, shape: Shape, nonceLength: number): N
     shape,
     keys: keySet(`${label} key`, shape.keys),
     nonce: bytes(`${label} nonce`, nonceLength),
-    message: message(`${label} message`, shape),
+    message: messageOf(`${label} message`, shape),
   };
 }
 
@@ -149,7 +149,14 @@ export const perKey =
 
 /** `stream`'s entry for `library`, and with `withOutput` its '(output)' entry, writing into one caller-supplied buffer. */
 function addStreamEntries(entries: OpEntry<NonceInputs>[], library: string, stream: StreamCipher, withOutput: boolean): void {
-  entries.push({ library, bind: perKey(({ keys, nonce, message }) => (k) => stream(keys[k]!, nonce, message)) });
+  entries.push({
+    library,
+    bind: perKey(
+      ({ keys, nonce, message }) =>
+        (k) =>
+          stream(keys[k]!, nonce, message),
+    ),
+  });
   if (!withOutput) return;
   entries.push({
     library: `${library} (output)`,
@@ -198,20 +205,36 @@ export function streamEntries(
     }
   }
   addStreamEntries(entries, 'noble', noble, true);
-  if (sodium !== undefined) entries.push({ library: 'sodium', bind: perKey(({ keys, nonce, message }) => (k) => sodium(message, nonce, keys[k]!)) });
+  if (sodium !== undefined)
+    entries.push({
+      library: 'sodium',
+      bind: perKey(
+        ({ keys, nonce, message }) =>
+          (k) =>
+            sodium(message, nonce, keys[k]!),
+      ),
+    });
   return entries;
 }
 
 /** `factory`'s sealing and opening entries for `library`, and with `withOutput` its '(output)' ones. */
-export function addAeadEntries(
-  seal: OpEntry<NonceInputs>[],
-  open: OpEntry<SealedInputs>[],
-  library: string,
-  factory: AeadFactory,
-  withOutput: boolean,
-): void {
-  seal.push({ library, bind: perKey(({ nonce, message, keys }) => (k) => factory(keys[k]!, nonce).encrypt(message)) });
-  open.push({ library, bind: perKey(({ nonce, sealed, keys }) => (k) => factory(keys[k]!, nonce).decrypt(sealed[k]!)) });
+export function addAeadEntries(seal: OpEntry<NonceInputs>[], open: OpEntry<SealedInputs>[], library: string, factory: AeadFactory, withOutput: boolean): void {
+  seal.push({
+    library,
+    bind: perKey(
+      ({ nonce, message, keys }) =>
+        (k) =>
+          factory(keys[k]!, nonce).encrypt(message),
+    ),
+  });
+  open.push({
+    library,
+    bind: perKey(
+      ({ nonce, sealed, keys }) =>
+        (k) =>
+          factory(keys[k]!, nonce).decrypt(sealed[k]!),
+    ),
+  });
   if (!withOutput) return;
   seal.push({
     library: `${library} (output)`,

@@ -14,7 +14,7 @@
  */
 import type { Apis } from '../libraries.js';
 import { bytes } from '../fixtures.js';
-import { keySet, message, perKey } from './shared.js';
+import { keySet, messageOf, perKey } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -28,11 +28,26 @@ const plainView = (view: Uint8Array) => view as Uint8Array<ArrayBuffer>;
 
 export function webcryptoOps(apis: Apis): OpDefinition<unknown>[] {
   const subtle = apis.webcrypto;
-  const gcm: OpEntry<Inputs>[] = [{ library: 'noble', bind: perKey(({ keys, iv, message }) => (k) => apis.noble.aes.gcm(keys[k]!, iv).encrypt(message)) }];
+  const gcm: OpEntry<Inputs>[] = [
+    {
+      library: 'noble',
+      bind: perKey(
+        ({ keys, iv, message }) =>
+          (k) =>
+            apis.noble.aes.gcm(keys[k]!, iv).encrypt(message),
+      ),
+    },
+  ];
   const sha: OpEntry<Inputs>[] = [];
   if (apis.nobleHashes !== undefined) {
     const sha256 = apis.nobleHashes.sha256;
-    sha.push({ library: 'noble-hashes', bind: ({ message }) => () => sha256(message) });
+    sha.push({
+      library: 'noble-hashes',
+      bind:
+        ({ message }) =>
+        () =>
+          sha256(message),
+    });
   }
   if (subtle !== undefined) {
     gcm.push({
@@ -42,9 +57,17 @@ export function webcryptoOps(apis: Apis): OpDefinition<unknown>[] {
         return async (k) => new Uint8Array(await subtle.encrypt({ name: 'AES-GCM', iv: plainView(iv) }, await imported[k]!, plainView(message)));
       }),
     });
-    sha.push({ library: 'webcrypto', bind: ({ message }) => async () => new Uint8Array(await subtle.digest('SHA-256', plainView(message))) });
+    sha.push({
+      library: 'webcrypto',
+      bind:
+        ({ message }) =>
+        async () =>
+          new Uint8Array(await subtle.digest('SHA-256', plainView(message))),
+    });
   }
-  const inputs = (label: string) => (shape: Shape): Inputs => ({ keys: keySet(`${label} key`, shape.keys), iv: bytes(`${label} iv`, 12), message: message(`${label} message`, shape) });
+  const inputs =
+    (label: string) =>
+    (shape: Shape): Inputs => ({ keys: keySet(`${label} key`, shape.keys), iv: bytes(`${label} iv`, 12), message: messageOf(`${label} message`, shape) });
   return [
     defineOp<Inputs>({ op: 'aes-256-gcm-encrypt', inputs: inputs('aes-256-gcm'), entries: gcm, optIn: true }),
     defineOp<Inputs>({ op: 'sha-256', inputs: inputs('sha-256'), entries: sha, optIn: true }),

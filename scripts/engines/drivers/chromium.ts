@@ -13,7 +13,15 @@ import type { OpenPage } from './types.js';
  * background-networking flags Chromium keeps retrying its update, sync and
  * QUIC probes. (page/screenshot.ts launches it with them too.)
  */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export const openChromium: OpenPage = async (engine, url, log) => {
   const profile = mkdtempSync(join(tmpdir(), 'fourfold-chromium-'));

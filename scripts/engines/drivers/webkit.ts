@@ -11,14 +11,20 @@ import type { OpenPage } from './types.js';
 
 const DRIVER = '/usr/bin/WebKitWebDriver';
 
-async function webdriver(base: string, method: string, path: string, body: unknown, timeoutMs: number): Promise<any> {
+/** The fields of WebDriver's answers read here: /status's ready, /session's sessionId. */
+interface Answer {
+  ready?: boolean;
+  sessionId?: string;
+}
+
+async function webdriver(base: string, method: string, path: string, body: unknown, timeoutMs: number): Promise<Answer | undefined> {
   const res = await fetch(base + path, {
     method,
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });
-  const json = (await res.json().catch(() => ({}))) as { value?: any };
+  const json = (await res.json().catch(() => ({}))) as { value?: Answer };
   if (!res.ok) throw new Error(`WebDriver ${method} ${path}: HTTP ${res.status} ${JSON.stringify(json.value ?? json).slice(0, 300)}`);
   return json.value;
 }
@@ -31,7 +37,10 @@ export const openWebkit: OpenPage = async (engine, url, log) => {
     // Wait for the driver to listen.
     const deadline = Date.now() + 15000;
     for (;;) {
-      const ready = await webdriver(base, 'GET', '/status', undefined, 1000).then((v) => v?.ready !== false, () => false);
+      const ready = await webdriver(base, 'GET', '/status', undefined, 1000).then(
+        (v) => v?.ready !== false,
+        () => false,
+      );
       if (ready) break;
       if (Date.now() > deadline) throw new Error('WebKitWebDriver did not start listening within 15 s');
       await Promise.race([new Promise((r) => setTimeout(r, 150)), group.exited]);
@@ -43,7 +52,8 @@ export const openWebkit: OpenPage = async (engine, url, log) => {
       { capabilities: { alwaysMatch: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: engine.binary, args: ['--automation'] } } } },
       30000,
     );
-    const id: string = session.sessionId;
+    const id = session?.sessionId;
+    if (id === undefined) throw new Error('WebKitWebDriver answered /session without a sessionId');
     // Not awaited: navigation returns when the page has loaded, and the outcome comes through the page server.
     webdriver(base, 'POST', `/session/${id}/url`, { url }, 24 * 3600 * 1000).catch((e: Error) => log(`navigation: ${e.message}`));
     return {

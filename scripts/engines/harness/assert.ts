@@ -42,7 +42,11 @@ function show(v: unknown, depth = 0): string {
   }
   if (v instanceof Error) return `${v.name}: ${v.message}`;
   if (depth > 2) return Array.isArray(v) ? '[Array]' : '[Object]';
-  if (Array.isArray(v)) return `[${v.slice(0, 20).map((x) => show(x, depth + 1)).join(', ')}${v.length > 20 ? ', …' : ''}]`;
+  if (Array.isArray(v))
+    return `[${v
+      .slice(0, 20)
+      .map((x) => show(x, depth + 1))
+      .join(', ')}${v.length > 20 ? ', …' : ''}]`;
   const keys = Object.keys(v).slice(0, 20);
   return `{ ${keys.map((k) => `${k}: ${show((v as Record<string, unknown>)[k], depth + 1)}`).join(', ')} }`;
 }
@@ -78,10 +82,10 @@ function isDeepEqual(a: unknown, b: unknown, seen = new Map<object, object>()): 
     return true;
   }
   const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
+  const kb = new Set(Object.keys(b));
+  if (ka.length !== kb.size) return false;
   for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!kb.has(k)) return false;
     if (!isDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], seen)) return false;
   }
   return true;
@@ -92,7 +96,8 @@ export function ok(value: unknown, message?: Message): void {
 }
 
 export function equal(actual: unknown, expected: unknown, message?: Message): void {
-  if (!Object.is(actual, expected)) raise(message, `Expected values to be strictly equal:\n${show(actual)} !== ${show(expected)}`, actual, expected, 'strictEqual');
+  if (!Object.is(actual, expected))
+    raise(message, `Expected values to be strictly equal:\n${show(actual)} !== ${show(expected)}`, actual, expected, 'strictEqual');
 }
 
 export function notEqual(actual: unknown, expected: unknown, message?: Message): void {
@@ -100,11 +105,13 @@ export function notEqual(actual: unknown, expected: unknown, message?: Message):
 }
 
 export function deepEqual(actual: unknown, expected: unknown, message?: Message): void {
-  if (!isDeepEqual(actual, expected)) raise(message, `Expected values to be strictly deep-equal:\n${show(actual)}\n!==\n${show(expected)}`, actual, expected, 'deepStrictEqual');
+  if (!isDeepEqual(actual, expected))
+    raise(message, `Expected values to be strictly deep-equal:\n${show(actual)}\n!==\n${show(expected)}`, actual, expected, 'deepStrictEqual');
 }
 
 export function notDeepEqual(actual: unknown, expected: unknown, message?: Message): void {
-  if (isDeepEqual(actual, expected)) raise(message, `Expected "actual" not to be strictly deep-equal to: ${show(expected)}`, actual, expected, 'notDeepStrictEqual');
+  if (isDeepEqual(actual, expected))
+    raise(message, `Expected "actual" not to be strictly deep-equal to: ${show(expected)}`, actual, expected, 'notDeepStrictEqual');
 }
 
 export function fail(message: Message = 'Failed'): never {
@@ -112,14 +119,16 @@ export function fail(message: Message = 'Failed'): never {
 }
 
 export function match(value: string, re: RegExp, message?: Message): void {
-  if (typeof value !== 'string' || !re.test(value)) raise(message, `The input did not match the regular expression ${re}. Input:\n${show(value)}`, value, re, 'match');
+  if (typeof value !== 'string' || !re.test(value))
+    raise(message, `The input did not match the regular expression ${re}. Input:\n${show(value)}`, value, re, 'match');
 }
 
 export function doesNotMatch(value: string, re: RegExp, message?: Message): void {
-  if (typeof value !== 'string' || re.test(value)) raise(message, `The input was expected to not match the regular expression ${re}. Input:\n${show(value)}`, value, re, 'doesNotMatch');
+  if (typeof value !== 'string' || re.test(value))
+    raise(message, `The input was expected to not match the regular expression ${re}. Input:\n${show(value)}`, value, re, 'doesNotMatch');
 }
 
-type Expected = RegExp | ((e: unknown) => boolean) | (new (...a: any[]) => unknown) | Record<string, unknown>;
+type Expected = RegExp | ((e: unknown) => boolean) | (new (...a: never[]) => unknown) | Record<string, unknown>;
 
 /** Node's rules for the `error` argument of throws/rejects. */
 function check(actual: unknown, expected: Expected, message: Message, operator: string): void {
@@ -129,7 +138,7 @@ function check(actual: unknown, expected: Expected, message: Message, operator: 
   }
   if (typeof expected === 'function') {
     if (expected.prototype !== undefined && actual instanceof (expected as new () => unknown)) return;
-    if (Error.isPrototypeOf(expected) || expected === Error) {
+    if (Object.prototype.isPrototypeOf.call(Error, expected) || expected === Error) {
       raise(message, `The error is expected to be an instance of "${expected.name}". Received ${show(actual)}`, actual, expected, operator);
     }
     if ((expected as (e: unknown) => boolean).call({}, actual) === true) return;

@@ -207,7 +207,7 @@ async function runSuite(s: SuiteNode, inh: Inherited, out: TestResult[], col: Co
   const path = s.name ? [...inh.path, s.name] : inh.path;
   const label = (n: string) => [...path, n].join(' > ');
   const suiteLabel = path.join(' > ');
-  if (s.pending) await s.pending;
+  if (s.pending !== undefined) await s.pending;
 
   if (s.options.skip || s.options.todo) {
     const status = s.options.skip ? 'skip' : 'todo';
@@ -234,7 +234,8 @@ async function runSuite(s: SuiteNode, inh: Inherited, out: TestResult[], col: Co
 
   for (const c of s.children) {
     if (c.kind === 'suite') {
-      if (hookError !== undefined) out.push({ name: label(c.name) + ' (suite)', status: 'fail', ms: 0, error: `before hook failed: ${describeError(hookError)}` });
+      if (hookError !== undefined)
+        out.push({ name: label(c.name) + ' (suite)', status: 'fail', ms: 0, error: `before hook failed: ${describeError(hookError)}` });
       else await runSuite(c, each, out, col, progress);
       continue;
     }
@@ -311,7 +312,10 @@ export async function runCollected(progress?: (name: string) => void): Promise<T
     if (col.running) col.running.uncaught.push(e);
   };
   // Browsers and Deno dispatch 'error' / 'unhandledrejection' events on globalThis.
-  const g = globalThis as unknown as { addEventListener?: (t: string, f: (ev: any) => void) => void; removeEventListener?: (t: string, f: (ev: any) => void) => void };
+  const g = globalThis as unknown as {
+    addEventListener?: (t: string, f: (ev: never) => void) => void;
+    removeEventListener?: (t: string, f: (ev: never) => void) => void;
+  };
   const onEvent = (ev: { error?: unknown; reason?: unknown; preventDefault?: () => void }) => {
     if (!col.running) return;
     onError(ev.error ?? ev.reason);

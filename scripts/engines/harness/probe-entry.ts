@@ -5,7 +5,12 @@
 import { engineHasSimd } from './simd.js';
 
 export default function probe(): { runtime: string; webAssembly: boolean; simd: boolean; bigint64: boolean } {
-  const g = globalThis as unknown as { Deno?: { version: { deno: string } }; Bun?: { version: string }; process?: { version?: string }; HermesInternal?: unknown };
+  const g = globalThis as unknown as {
+    Deno?: { version: { deno: string } };
+    Bun?: { version: string };
+    process?: { version?: string };
+    HermesInternal?: unknown;
+  };
   const runtime = g.Deno
     ? `Deno ${g.Deno.version.deno}`
     : g.Bun

@@ -1,0 +1,194 @@
+/**
+ * The docs for contributors against the tree. docs/architecture.md, the
+ * map a new maintainer reads first, cannot drift from the code: its two
+ * maps (the fenced blocks under "The source tree" and "Around the
+ * library") name every file of src/ and every part of bench/, scripts/,
+ * page/ and test/, and nothing that is not there; a family's files are
+ * roles of the table of "A primitive's folder" or are named as
+ * `<family>/<file>` in the text; and every path the page cites exists.
+ * And docs/, bench/ and the README speak to readers, not to the project's
+ * tracker: no "issue 17", no "the issue's bound", no "earlier sessions".
+ * Node only (it reads the tree).
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { NOT_NODE, ROOT } from './files.js';
+
+const DOC = 'docs/architecture.md';
+
+/** The fenced block that follows the heading `heading` (its first one). */
+function blockAfter(text: string, heading: string): string {
+  const at = text.indexOf(`\n${heading}\n`);
+  assert.ok(at >= 0, `${DOC} has the heading "${heading}"`);
+  const open = text.indexOf('\n```', at);
+  const close = text.indexOf('\n```', open + 4);
+  return text.slice(text.indexOf('\n', open + 1) + 1, close);
+}
+
+/**
+ * A map's paths: a line names one or more entries (`a.ts, b.ts`) before
+ * its description, which is set off by two spaces; an entry ending in `/`
+ * is a folder, and the lines indented two spaces more under it name its
+ * contents. A line indented deeper than that continues a description.
+ */
+function mapPaths(block: string): { listed: Set<string>; expanded: Set<string> } {
+  const listed = new Set<string>();
+  const expanded = new Set<string>();
+  const folders: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line.trim() === '') continue;
+    const depth = (line.length - line.trimStart().length) / 2;
+    if (!Number.isInteger(depth) || depth > folders.length) continue;
+    folders.length = depth;
+    const names = line.trim().split(/ {2,}/)[0]!.split(/,\s*/);
+    for (const name of names) {
+      assert.match(name, /^[\w.@-]+(\/[\w.@-]+)*\/?$/, `${DOC}: "${name}" in "${line.trim()}" is a path`);
+      const path = [...folders, name].join('');
+      listed.add(path.replace(/\/$/, ''));
+      if (depth > 0) expanded.add(folders.join('').replace(/\/$/, ''));
+      if (name.endsWith('/') && names.length === 1) folders.push(name);
+    }
+  }
+  return { listed, expanded };
+}
+
+/** .gitignore's patterns as tests on a path relative to the root (the simple forms it uses). */
+function ignored(): (path: string, folder: boolean) => boolean {
+  const patterns = readFileSync(join(ROOT, '.gitignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  const tests = patterns.map((p) => {
+    const dirOnly = p.endsWith('/');
+    const body = p.replace(/\/$/, '');
+    const re = new RegExp(`^${body.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+    const anchored = body.includes('/');
+    return (path: string, folder: boolean) => (!dirOnly || folder) && (anchored ? re.test(path) : re.test(path.split('/').at(-1)!));
+  });
+  return (path, folder) => tests.some((t) => t(path, folder));
+}
+
+const isIgnored = ignored();
+
+/** The entries of a folder of the tree that git would see (relative paths). */
+function entries(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true })
+    .map((e) => ({ path: `${folder}/${e.name}`, dir: e.isDirectory() }))
+    .filter((e) => !isIgnored(e.path, e.dir))
+    .map((e) => e.path)
+    .sort();
+}
+
+const isDir = (path: string): boolean => statSync(join(ROOT, path)).isDirectory();
+
+/** The first column of the role table under "A primitive's folder". */
+function roles(text: string): Set<string> {
+  const section = text.slice(text.indexOf("\n## A primitive's folder\n"), text.indexOf('\n## ', text.indexOf("\n## A primitive's folder\n") + 1));
+  return new Set([...section.matchAll(/^\| `([\w.-]+)` \|/gm)].map((m) => m[1]!));
+}
+
+it(`${DOC}: its maps name every file of src/ and every part of bench/, scripts/, page/ and test/, and nothing else`, { skip: NOT_NODE }, () => {
+  const text = readFileSync(join(ROOT, DOC), 'utf8');
+  const source = mapPaths(blockAfter(text, '## The source tree'));
+  const around = mapPaths(blockAfter(text, '## Around the library'));
+  const listed = new Set([...source.listed, ...around.listed]);
+  const expanded = new Set([...source.expanded, ...around.expanded]);
+
+  const missing: string[] = [];
+  // src/generated/ is there once npm run build has run: what git ignores is not looked for.
+  for (const path of listed) if (!existsSync(join(ROOT, path)) && !isIgnored(path, true)) missing.push(path);
+  assert.deepEqual(missing, [], 'listed but not in the tree');
+
+  // src/ and every folder a map opens: each entry is listed. bench/, scripts/, page/ and test/ are mapped one level down.
+  const unlisted: string[] = [];
+  const families = entries('src').filter((p) => isDir(p) && existsSync(join(ROOT, p, 'engine.ts')));
+  for (const folder of new Set(['src', 'bench', 'scripts', 'page', 'test', ...expanded])) {
+    for (const path of entries(folder)) if (!listed.has(path) && !families.includes(path)) unlisted.push(path);
+  }
+  for (const folder of entries('src').filter(isDir)) {
+    if (families.includes(folder) || expanded.has(folder)) continue;
+    unlisted.push(`${folder}/ (its files)`);
+  }
+  assert.deepEqual(unlisted, [], 'in the tree but not in the maps');
+
+  // A family's files: a role of the table, or named with its folder in the text.
+  const table = roles(text);
+  assert.ok(table.size >= 8, 'the role table is found');
+  const unexplained = families.flatMap((folder) =>
+    readdirSync(join(ROOT, folder))
+      .filter((f) => !table.has(f) && !text.includes(`${folder.slice('src/'.length)}/${f}`))
+      .map((f) => `${folder}/${f}`),
+  );
+  assert.deepEqual(unexplained, [], "a family's file that is neither a role of the table nor named in the text");
+  const unused = [...table].filter((role) => !families.some((folder) => existsSync(join(ROOT, folder, role))));
+  assert.deepEqual(unused, [], 'a role no family has');
+});
+
+it(`${DOC}: every path it cites exists`, { skip: NOT_NODE }, () => {
+  const text = readFileSync(join(ROOT, DOC), 'utf8');
+  const folders = entries('src')
+    .filter(isDir)
+    .map((p) => p.slice('src/'.length));
+  const cited = [
+    ...[...text.matchAll(/\b(?:src|bench|scripts|page|test)\/[\w/.-]*[\w/]/g)].map((m) => m[0]),
+    ...[...text.matchAll(new RegExp(`(?<![\\w/.-])(?:${folders.join('|')})/[\\w.-]+\\.ts\\b`, 'g'))].map((m) => `src/${m[0]}`),
+  ];
+  const generated = (path: string) => path.startsWith('src/generated');
+  const absent = [...new Set(cited)].filter((path) => !generated(path) && !existsSync(join(ROOT, path)));
+  assert.deepEqual(absent, []);
+});
+
+/** The folders of src/ that each layer's files import from (relative imports), besides its own. */
+const LAYERS: Record<string, { may: string[]; except?: Record<string, string> }> = {
+  'src/runtime': { may: [] },
+  'src/wasm': { may: [] },
+  'src/pool': { may: ['src/runtime'], except: { 'src/pool/worker.ts': "the worker's entry serves every family's jobs" } },
+};
+
+it("the layers of docs/architecture.md hold: the runtime and the generators' vocabulary import only themselves, the pool only itself and the runtime (but for its worker's entry)", {
+  skip: NOT_NODE,
+}, () => {
+  const crossings: string[] = [];
+  for (const [layer, { may, except }] of Object.entries(LAYERS)) {
+    for (const file of entries(layer).filter((p) => p.endsWith('.ts'))) {
+      if (except?.[file] !== undefined) continue;
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const m of text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+        const target = join(dirname(file), m[1]!);
+        const folder = target.split('/').slice(0, 2).join('/');
+        if (folder !== layer && !may.includes(folder)) crossings.push(`${file} imports ${m[1]}`);
+      }
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+/**
+ * Words for the project's tracker, not for a reader: an issue's number, "the issue", the project's
+ * issues, work sessions ("earlier sessions", "this session"). A Linux session ("its own session") is
+ * a reader's word.
+ */
+const WORKFLOW = /\bissues? #?\d+|\bthe issues?\b|\bissues'|\bthe project's issues\b|\b(?:earlier|previous|later|next|this|last) sessions?\b/gi;
+/** Where such words mean something else: bench/parallel-speedup.ts starts a process in "this session", Linux's. */
+const MEANT: Record<string, RegExp> = {
+  'bench/parallel-speedup.ts': /\bsession\b/i,
+};
+
+/** The text files under `folder` (recursively), as git would see them. */
+function filesUnder(folder: string): string[] {
+  return entries(folder).flatMap((path) => (isDir(path) ? filesUnder(path) : [path]));
+}
+
+it('docs/, bench/ and the README name no issue, no "the issue" and no work sessions: what they mean is said instead', { skip: NOT_NODE }, () => {
+  const docs = entries('docs').filter((p) => p.endsWith('.md'));
+  const found: string[] = [];
+  for (const path of ['README.md', ...docs, ...filesUnder('bench')]) {
+    const lines = readFileSync(join(ROOT, path), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      for (const m of line.matchAll(WORKFLOW)) if (!MEANT[path]?.test(line)) found.push(`${path}:${i + 1}: ${m[0]}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
