@@ -89,6 +89,15 @@ interface Ticker {
 }
 
 /**
+ * The channels of calls in progress. A channel reachable only from its
+ * own handler (and the call waiting on it) may be garbage collected with
+ * its message in flight, which Firefox does (it closes a collected port's
+ * other end): the call would then wait for that message forever. Held
+ * here, a channel lives until its call closes it.
+ */
+const liveChannels = new Set<MessageChannel>();
+
+/**
  * A macrotask turn (a resolved promise would not let messages in).
  * setImmediate where there is one; else a message to oneself on a channel
  * made once per call (browsers clamp nested setTimeout(0) to 4 ms, and
@@ -106,12 +115,15 @@ function ticker(): Ticker {
         if (channel === undefined) {
           channel = new MessageChannel();
           channel.port1.onmessage = () => waiting.shift()?.();
+          liveChannels.add(channel);
         }
         waiting.push(resolve);
         channel.port2.postMessage(null);
       }),
     close: () => {
-      channel?.port1.close();
+      if (channel === undefined) return;
+      channel.port1.close();
+      liveChannels.delete(channel);
       channel = undefined;
     },
   };
