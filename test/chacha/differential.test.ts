@@ -14,6 +14,7 @@ import { chacha20, chacha20orig, xchacha20, chacha8, chacha12, chacha20poly1305,
 import {
   assertBytes,
   blocksOf,
+  checkStreamModes,
   forEachTier,
   guarded,
   loadSodium,
@@ -21,6 +22,7 @@ import {
   NO_SIMD,
   rand,
   randInt,
+  randomCounter64,
   sumo,
   SUMO_MAX_COUNTER,
   TIERS,
@@ -42,8 +44,6 @@ import {
   sodiumStreamAt1,
 } from './peers.js';
 
-type Counter = number | bigint;
-type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: Counter) => Uint8Array;
 type AeadFn = (
   key: Uint8Array,
   nonce: Uint8Array,
@@ -55,76 +55,12 @@ type AeadFn = (
 
 const SMALL_MAX = 1100;
 const LARGE = [4095, 4096, 4097, 65535, 65536, 65537, (1 << 20) + 7];
+/** Guard offsets for the AEADs' unaligned views (the stream checks use the same, checkStreamModes's default). */
 const OFFSETS = [1, 3, 7];
 
 /** A random 32-bit counter that leaves room for `len` bytes under the IETF limit. */
 function randomIetfCounter(len: number): number {
   return randInt(TWO32 - Math.max(blocksOf(len), 1) + 1);
-}
-
-/** A random 64-bit counter (bigint) that leaves room for `len` bytes. */
-function randomCounter64(len: number): bigint {
-  const r = Buffer.from(rand(8)).readBigUInt64LE(0);
-  const room = TWO64 - BigInt(Math.max(blocksOf(len), 1)) + 1n;
-  return r % room;
-}
-
-function call(fn: StreamFn, key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output: Uint8Array | undefined, counter: Counter | undefined) {
-  return counter === undefined ? fn(key, nonce, data, output) : fn(key, nonce, data, output, counter);
-}
-
-/**
- * Checks `fn` in every calling mode: new output, caller output, in place,
- * unaligned input and output views (with guard bytes), unaligned in place,
- * Buffer input. `expected` comes from a peer.
- */
-function checkStreamModes(
-  fn: StreamFn,
-  label: string,
-  key: Uint8Array,
-  nonce: Uint8Array,
-  data: Uint8Array,
-  counter: Counter | undefined,
-  expected: Uint8Array,
-  all = true,
-): void {
-  const len = data.length;
-  const input = data.slice();
-  const r1 = call(fn, key, nonce, input, undefined, counter);
-  assertBytes(r1, expected, `${label}: new output`);
-  assert.notEqual(r1, input, `${label}: without an output the input must not be overwritten`);
-  assertBytes(input, data, `${label}: input modified`);
-
-  const buf = data.slice();
-  const r3 = call(fn, key, nonce, buf, buf, counter);
-  assert.equal(r3, buf, `${label}: in place must return the output`);
-  assertBytes(buf, expected, `${label}: in place`);
-  if (!all) return;
-
-  const out = new Uint8Array(len).fill(0x5a);
-  const r2 = call(fn, key, nonce, data, out, counter);
-  assert.equal(r2, out, `${label}: caller output must be returned`);
-  assertBytes(out, expected, `${label}: caller output`);
-
-  const o = OFFSETS[len % 3]!;
-  const gi = guarded(data, o);
-  const go = guarded(new Uint8Array(len), OFFSETS[(len + 1) % 3]!);
-  const gk = guarded(key, OFFSETS[(len + 2) % 3]!);
-  const gn = guarded(nonce, o);
-  const r4 = call(fn, gk.view, gn.view, gi.view, go.view, counter);
-  assert.equal(r4, go.view, `${label}: unaligned output must be returned`);
-  assertBytes(go.view, expected, `${label}: unaligned input/output/key/nonce`);
-  assertBytes(gi.view, data, `${label}: unaligned input modified`);
-  assert.ok(gi.intact() && go.intact() && gk.intact() && gn.intact(), `${label}: wrote outside the views`);
-
-  const gp = guarded(data, OFFSETS[(len + 1) % 3]!);
-  const r5 = call(fn, key, nonce, gp.view, gp.view, counter);
-  assert.equal(r5, gp.view);
-  assertBytes(gp.view, expected, `${label}: unaligned in place`);
-  assert.ok(gp.intact(), `${label}: unaligned in place wrote outside the view`);
-
-  const b = Buffer.from(data);
-  assertBytes(call(fn, key, nonce, b, undefined, counter), expected, `${label}: Buffer input`);
 }
 
 // ------------------------------------------------------------------ AEAD

@@ -14,65 +14,32 @@ import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import { hsalsa20, salsa20, salsa2012, salsa208, secretbox, xsalsa20, xsalsa20poly1305 } from 'fourfold/salsa';
 import * as nobleSalsa from '@noble/ciphers/salsa.js';
-import { assertBytes, blocksOf, forEachTier, guarded, loadSodium, NO_SODIUM, rand, randInt, sodium, sumo, TWO32, TWO64 } from '../helpers.js';
+import {
+  assertBytes,
+  blocksOf,
+  checkStreamModes,
+  forEachTier,
+  guarded,
+  loadSodium,
+  NO_SODIUM,
+  rand,
+  randInt,
+  randomCounter64,
+  sodium,
+  sumo,
+  TWO32,
+  TWO64,
+} from '../helpers.js';
 import { coreStream, sodiumReduced, sodiumSalsa20, sodiumXsalsa20 } from './peers.js';
-
-type Counter = number | bigint;
-type StreamFn = (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: Counter) => Uint8Array;
 
 const SMALL_MAX = 1100;
 /** Block (64), 4- and 8-block group (256, 512), slice (32768, and the secretbox's 32736) and 64 KiB boundaries. */
 const LARGE = [4095, 4096, 4097, 32735, 32736, 32737, 32767, 32768, 32769, 65535, 65536, 65537, (1 << 20) + 7];
-const OFFSETS = [1, 2, 3];
-
-const call = (fn: StreamFn, key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output: Uint8Array | undefined, counter: Counter | undefined) =>
-  counter === undefined ? fn(key, nonce, data, output) : fn(key, nonce, data, output, counter);
-
-/** A random 64-bit counter (bigint) that leaves room for `len` bytes. */
-function randomCounter64(len: number): bigint {
-  const r = Buffer.from(rand(8)).readBigUInt64LE(0);
-  return r % (TWO64 - BigInt(Math.max(blocksOf(len), 1)) + 1n);
-}
-
-/**
- * `fn` in every calling mode against `expected`: new output, in place,
- * caller output, unaligned key/nonce/input/output views with guard bytes,
- * unaligned in place, Buffer input.
- */
-function checkStreamModes(
-  fn: StreamFn,
-  label: string,
-  key: Uint8Array,
-  nonce: Uint8Array,
-  data: Uint8Array,
-  counter: Counter | undefined,
-  expected: Uint8Array,
-  all = true,
-): void {
-  const len = data.length;
-  const input = data.slice();
-  assertBytes(call(fn, key, nonce, input, undefined, counter), expected, `${label}: new output`);
-  assertBytes(input, data, `${label}: input modified`);
-  const buf = data.slice();
-  assert.equal(call(fn, key, nonce, buf, buf, counter), buf, `${label}: in place must return the output`);
-  assertBytes(buf, expected, `${label}: in place`);
-  if (!all) return;
-  const out = new Uint8Array(len).fill(0x5a);
-  assert.equal(call(fn, key, nonce, data, out, counter), out);
-  assertBytes(out, expected, `${label}: caller output`);
-  const gi = guarded(data, OFFSETS[len % 3]);
-  const go = guarded(new Uint8Array(len), OFFSETS[(len + 1) % 3]);
-  const gk = guarded(key, OFFSETS[(len + 2) % 3]);
-  const gn = guarded(nonce, OFFSETS[len % 3]);
-  assert.equal(call(fn, gk.view, gn.view, gi.view, go.view, counter), go.view);
-  assertBytes(go.view, expected, `${label}: unaligned`);
-  assertBytes(gi.view, data, `${label}: unaligned input modified`);
-  const gp = guarded(data, OFFSETS[(len + 1) % 3]);
-  call(fn, key, nonce, gp.view, gp.view, counter);
-  assertBytes(gp.view, expected, `${label}: unaligned in place`);
-  assert.ok(gi.intact() && go.intact() && gk.intact() && gn.intact() && gp.intact(), `${label}: wrote outside the views`);
-  assertBytes(call(fn, key, nonce, Buffer.from(data), undefined, counter), expected, `${label}: Buffer input`);
-}
+/** Guard offsets for unaligned views: 16-bit alignment too. */
+const OFFSETS = [1, 2, 3] as const;
+/** checkStreamModes with these offsets. */
+const checkModes: typeof checkStreamModes = (fn, label, key, nonce, data, counter, expected, all = true) =>
+  checkStreamModes(fn, label, key, nonce, data, counter, expected, all, OFFSETS);
 
 /**
  * The secretbox in every mode against `sealed` (libsodium's): encrypt and
@@ -174,10 +141,10 @@ forEachTier('differential', () => {
       const data = rand(len);
       const expected0 = sodiumSalsa20(key, nonce, data);
       assertBytes(nobleSalsa.salsa20(key, nonce, data), expected0, `peers disagree at ${len}`);
-      checkStreamModes(salsa20, `salsa20 len ${len}`, key, nonce, data, len % 2 ? undefined : 0, expected0);
+      checkModes(salsa20, `salsa20 len ${len}`, key, nonce, data, len % 2 ? undefined : 0, expected0);
       const c = randomCounter64(len);
       const counter = len % 3 === 0 && c <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(c) : c;
-      checkStreamModes(salsa20, `salsa20 len ${len} counter ${c}`, key, nonce, data, counter, sodiumSalsa20(key, nonce, data, c), false);
+      checkModes(salsa20, `salsa20 len ${len} counter ${c}`, key, nonce, data, counter, sodiumSalsa20(key, nonce, data, c), false);
     }
   });
 
@@ -187,7 +154,7 @@ forEachTier('differential', () => {
       const nonce = rand(8);
       const data = rand(len);
       const c = randInt(2 ** 31);
-      checkStreamModes(salsa20, `salsa20/16 len ${len}`, key, nonce, data, c, nobleSalsa.salsa20(key, nonce, data, undefined, c), len % 4 === 0);
+      checkModes(salsa20, `salsa20/16 len ${len}`, key, nonce, data, c, nobleSalsa.salsa20(key, nonce, data, undefined, c), len % 4 === 0);
     }
   });
 
@@ -200,10 +167,10 @@ forEachTier('differential', () => {
         const key = rand(32);
         const nonce = rand(8);
         const data = rand(len);
-        checkStreamModes(fn, `${name} len ${len}`, key, nonce, data, undefined, sodiumReduced(rounds, key, nonce, data), len % 2 === 0);
+        checkModes(fn, `${name} len ${len}`, key, nonce, data, undefined, sodiumReduced(rounds, key, nonce, data), len % 2 === 0);
         if (len % 7 === 0) {
           const c = randomCounter64(len);
-          checkStreamModes(fn, `${name} len ${len} counter ${c}`, key, nonce, data, c, coreStream(rounds, key, nonce, data, c), false);
+          checkModes(fn, `${name} len ${len} counter ${c}`, key, nonce, data, c, coreStream(rounds, key, nonce, data, c), false);
         }
       }
     });
@@ -216,9 +183,9 @@ forEachTier('differential', () => {
       const data = rand(len);
       const expected0 = sodiumXsalsa20(key, nonce, data);
       assertBytes(nobleSalsa.xsalsa20(key, nonce, data), expected0, `peers disagree at ${len}`);
-      checkStreamModes(xsalsa20, `xsalsa20 len ${len}`, key, nonce, data, len % 2 ? undefined : 0n, expected0);
+      checkModes(xsalsa20, `xsalsa20 len ${len}`, key, nonce, data, len % 2 ? undefined : 0n, expected0);
       const c = randomCounter64(len);
-      checkStreamModes(xsalsa20, `xsalsa20 len ${len} counter ${c}`, key, nonce, data, c, sodiumXsalsa20(key, nonce, data, c), false);
+      checkModes(xsalsa20, `xsalsa20 len ${len} counter ${c}`, key, nonce, data, c, sodiumXsalsa20(key, nonce, data, c), false);
     }
   });
 
@@ -274,13 +241,13 @@ forEachTier('differential', () => {
       const n24 = rand(24);
       const data = rand(len);
       const all = len < 70000;
-      checkStreamModes(salsa20, `salsa20 ${len}`, key, n8, data, undefined, sodiumSalsa20(key, n8, data), all);
+      checkModes(salsa20, `salsa20 ${len}`, key, n8, data, undefined, sodiumSalsa20(key, n8, data), all);
       const c = randomCounter64(len);
-      checkStreamModes(salsa20, `salsa20 ${len} counter ${c}`, key, n8, data, c, sodiumSalsa20(key, n8, data, c), false);
-      checkStreamModes(salsa2012, `salsa2012 ${len}`, key, n8, data, undefined, sodiumReduced(12, key, n8, data), false);
-      checkStreamModes(salsa208, `salsa208 ${len}`, key, n8, data, undefined, sodiumReduced(8, key, n8, data), false);
-      checkStreamModes(xsalsa20, `xsalsa20 ${len}`, key, n24, data, 3, sodiumXsalsa20(key, n24, data, 3n), all);
-      checkStreamModes(xsalsa20, `xsalsa20 ${len} counter ${c}`, key, n24, data, c, sodiumXsalsa20(key, n24, data, c), false);
+      checkModes(salsa20, `salsa20 ${len} counter ${c}`, key, n8, data, c, sodiumSalsa20(key, n8, data, c), false);
+      checkModes(salsa2012, `salsa2012 ${len}`, key, n8, data, undefined, sodiumReduced(12, key, n8, data), false);
+      checkModes(salsa208, `salsa208 ${len}`, key, n8, data, undefined, sodiumReduced(8, key, n8, data), false);
+      checkModes(xsalsa20, `xsalsa20 ${len}`, key, n24, data, 3, sodiumXsalsa20(key, n24, data, 3n), all);
+      checkModes(xsalsa20, `xsalsa20 ${len} counter ${c}`, key, n24, data, c, sodiumXsalsa20(key, n24, data, c), false);
       checkBoxModes(`secretbox ${len}`, key, n24, data, sodium.crypto_secretbox_easy(data, n24, key), all);
     }
   });
@@ -294,13 +261,13 @@ forEachTier('differential', () => {
       const starts = [TWO32 - 1, TWO32 - 3, TWO32 - 8, TWO32 - blocksOf(len), 2 * TWO32 - 5].map(BigInt);
       for (const c of [...starts, TWO64 - (1n << 32n) - 4n, TWO64 - BigInt(blocksOf(len) + 5)]) {
         const start = c <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(c) : c;
-        checkStreamModes(salsa20, `salsa20 ${len} at ${start}`, key, n8, data, start, sodiumSalsa20(key, n8, data, c), false);
-        checkStreamModes(salsa208, `salsa208 ${len} at ${start}`, key, n8, data, c, coreStream(8, key, n8, data, c), false);
-        checkStreamModes(xsalsa20, `xsalsa20 ${len} at ${start}`, key, n24, data, c, sodiumXsalsa20(key, n24, data, c), false);
+        checkModes(salsa20, `salsa20 ${len} at ${start}`, key, n8, data, start, sodiumSalsa20(key, n8, data, c), false);
+        checkModes(salsa208, `salsa208 ${len} at ${start}`, key, n8, data, c, coreStream(8, key, n8, data, c), false);
+        checkModes(xsalsa20, `xsalsa20 ${len} at ${start}`, key, n24, data, c, sodiumXsalsa20(key, n24, data, c), false);
       }
       const last = TWO64 - BigInt(blocksOf(len));
-      checkStreamModes(salsa20, `salsa20 ${len} ending at 2^64 - 1`, key, n8, data, last, coreStream(20, key, n8, data, last), false);
-      checkStreamModes(salsa2012, `salsa2012 ${len} ending at 2^64 - 1`, key, n8, data, last, coreStream(12, key, n8, data, last), false);
+      checkModes(salsa20, `salsa20 ${len} ending at 2^64 - 1`, key, n8, data, last, coreStream(20, key, n8, data, last), false);
+      checkModes(salsa2012, `salsa2012 ${len} ending at 2^64 - 1`, key, n8, data, last, coreStream(12, key, n8, data, last), false);
     }
   });
 });
