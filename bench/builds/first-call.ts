@@ -13,12 +13,13 @@
  * page's time origin, and after the script started; 'never' when 10 s of
  * calls every 2 ms never got there).
  */
-import * as esbuild from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runInEngine } from '../../scripts/engines/run.js';
+import { median } from '../core/stats.js';
+import { bundleSide } from './bundle.js';
 import type { EngineId } from '../../scripts/engines/engines.js';
 
 const { values } = parseArgs({
@@ -41,29 +42,9 @@ interface Outcome {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'fourfold-first-call-'));
-async function bundle(name: string, build: string, family: string, mode: string): Promise<string> {
-  const outfile = join(dir, name, 'entry.js');
-  await esbuild.build({
-    entryPoints: [new URL('./first-call-entry.ts', import.meta.url).pathname],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    outfile,
-    external: ['node:*'],
-    logLevel: 'error',
-    mainFields: ['module', 'main'],
-    alias: { F: resolve(build, 'dist') },
-    define: { FAMILY: JSON.stringify(family), MODE: JSON.stringify(mode) },
-  });
-  return outfile;
-}
+const bundle = (name: string, build: string, family: string, mode: string): Promise<string> =>
+  bundleSide('./first-call-entry.ts', join(dir, name, 'entry.js'), { F: build }, { FAMILY: JSON.stringify(family), MODE: JSON.stringify(mode) }, true);
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
-};
 const ms = (xs: (number | null)[]): string =>
   xs.includes(null) ? `never in ${xs.filter((x) => x === null).length} of ${xs.length}` : `${median(xs as number[]).toFixed(0)} ms`;
 

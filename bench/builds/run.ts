@@ -17,12 +17,13 @@
  * each build in the first process, each process's ratio after/before (the
  * median of its sample pairs' ratios), and the median of those ratios.
  */
-import * as esbuild from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runInEngine } from '../../scripts/engines/run.js';
+import { median } from '../core/stats.js';
+import { bundleSide } from './bundle.js';
 import type { EngineId } from '../../scripts/engines/engines.js';
 
 const { values } = parseArgs({
@@ -47,23 +48,18 @@ interface Row {
 
 const dir = mkdtempSync(join(tmpdir(), 'fourfold-builds-'));
 /** Bundles entry.ts with `first` as A and `second` as B. */
-async function bundle(name: string, first: string, second: string, variant: string): Promise<string> {
-  const outfile = join(dir, name, 'entry.js');
-  await esbuild.build({
-    entryPoints: [new URL('./entry.ts', import.meta.url).pathname],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    outfile,
-    external: ['node:*'],
-    logLevel: 'error',
-    mainFields: ['module', 'main'],
-    alias: { A: resolve(first, 'dist'), B: resolve(second, 'dist') },
-    define: { OPS: JSON.stringify(values.ops), SIZES: JSON.stringify(values.sizes), VARIANT: variant, SAMPLES: values.samples },
-  });
-  return outfile;
-}
+const bundle = (name: string, first: string, second: string, variant: string): Promise<string> =>
+  bundleSide(
+    './entry.ts',
+    join(dir, name, 'entry.js'),
+    { A: first, B: second },
+    {
+      OPS: JSON.stringify(values.ops),
+      SIZES: JSON.stringify(values.sizes),
+      VARIANT: variant,
+      SAMPLES: values.samples,
+    },
+  );
 
 try {
   for (const engine of values.engines.split(',') as EngineId[]) {
@@ -83,11 +79,9 @@ try {
         const first = runs[0]!.rows[key]!;
         // Where the after build was A, a run's ratio B/A is before/after.
         const ratios = runs.map(({ afterFirst, rows }) => (afterFirst ? 1 / rows[key]!.ratio : rows[key]!.ratio));
-        const sorted = [...ratios].sort((x, y) => x - y);
-        const median = (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
         console.log(
           `${engine.padEnd(8)} variant ${variant}  ${key.padEnd(26)} before ${first.a.toFixed(0).padStart(5)} after ${first.b.toFixed(0).padStart(5)} MB/s  ` +
-            `after/before per run ${ratios.map((x) => x.toFixed(3)).join(' ')}; median ${median.toFixed(3)}`,
+            `after/before per run ${ratios.map((x) => x.toFixed(3)).join(' ')}; median ${median(ratios).toFixed(3)}`,
         );
       }
     }
