@@ -98,6 +98,15 @@ interface Ticker {
 const liveChannels = new Set<MessageChannel>();
 
 /**
+ * How long a turn may wait for its message before it is taken as lost. A
+ * call must not wait forever on one message the engine dropped (a Firefox
+ * page hung at its first parallel call for reasons never found, and the
+ * channel is what such a call waits on besides timers): the waiting turns
+ * end, and later turns go through a new channel.
+ */
+const LOST_TURN_MS = 100;
+
+/**
  * A macrotask turn (a resolved promise would not let messages in).
  * setImmediate where there is one; else a message to oneself on a channel
  * made once per call (browsers clamp nested setTimeout(0) to 4 ms, and
@@ -109,22 +118,47 @@ function ticker(): Ticker {
   if (typeof MessageChannel !== 'function') return { tick: () => new Promise<void>((resolve) => setTimeout(resolve, 0)), close: () => {} };
   let channel: MessageChannel | undefined;
   const waiting: (() => void)[] = [];
+  /** Messages that came; the timer that checks they still come while turns wait. */
+  let arrived = 0;
+  let guard: ReturnType<typeof setTimeout> | undefined;
+  const drop = (): void => {
+    if (channel === undefined) return;
+    channel.port1.close();
+    liveChannels.delete(channel);
+    channel = undefined;
+  };
+  const watch = (): void => {
+    if (guard !== undefined) return;
+    const seen = arrived;
+    guard = setTimeout(() => {
+      guard = undefined;
+      if (waiting.length === 0) return;
+      if (arrived !== seen) return watch();
+      drop();
+      for (const resolve of waiting.splice(0)) resolve();
+    }, LOST_TURN_MS);
+  };
   return {
     tick: () =>
       new Promise<void>((resolve) => {
         if (channel === undefined) {
-          channel = new MessageChannel();
-          channel.port1.onmessage = () => waiting.shift()?.();
-          liveChannels.add(channel);
+          const made = new MessageChannel();
+          made.port1.onmessage = () => {
+            if (channel !== made) return;
+            arrived++;
+            waiting.shift()?.();
+          };
+          liveChannels.add(made);
+          channel = made;
         }
         waiting.push(resolve);
         channel.port2.postMessage(null);
+        watch();
       }),
     close: () => {
-      if (channel === undefined) return;
-      channel.port1.close();
-      liveChannels.delete(channel);
-      channel = undefined;
+      if (guard !== undefined) clearTimeout(guard);
+      guard = undefined;
+      drop();
     },
   };
 }

@@ -375,3 +375,49 @@ it('a core shared: once the process gets about one core between its threads, no 
     contention.starvedUntil = 0;
   }
 });
+
+it('a turn whose message the engine drops: the waiting turn ends after a while, and the call goes on through a new channel', async () => {
+  // The browsers' path (no setImmediate): turns are messages to oneself on a MessageChannel.
+  const g = globalThis as { setImmediate?: unknown; MessageChannel?: unknown };
+  const saved = { setImmediate: g.setImmediate, MessageChannel: g.MessageChannel };
+  const channels: { dropped: number; delivered: number }[] = [];
+  class FakeChannel {
+    readonly seen = { dropped: 0, delivered: 0 };
+    readonly port1 = { onmessage: null as ((e: unknown) => void) | null, close: () => {} };
+    readonly port2: { postMessage(m: unknown): void };
+    constructor() {
+      const first = channels.length === 0;
+      channels.push(this.seen);
+      // The first channel loses every message; later ones deliver.
+      this.port2 = {
+        postMessage: () => {
+          if (first) this.seen.dropped++;
+          else
+            setTimeout(() => {
+              this.seen.delivered++;
+              this.port1.onmessage?.({});
+            }, 0);
+        },
+      };
+    }
+  }
+  g.setImmediate = undefined;
+  g.MessageChannel = FakeChannel;
+  try {
+    // Pieces that take time (10 ms per MiB), so that the call takes several turns.
+    const r = recorder(false, true, (p) => {
+      const until = now() + (10 * p.length) / MiB;
+      while (now() < until);
+    });
+    const n = 3 * MiB + 5;
+    const t = now();
+    const list = await runPieces(pieces(n), [], r.work);
+    coversOnce('a dropped turn', list, n, r.events);
+    assert.equal(channels[0]!.dropped, 1, 'the first channel was not given up after its one lost message');
+    assert.ok(channels.length >= 2 && channels.slice(1).every((c) => c.dropped === 0 && c.delivered > 0), 'later turns did not go through a new channel');
+    assert.ok(now() - t < 5000, `the call took ${now() - t} ms`);
+  } finally {
+    g.setImmediate = saved.setImmediate;
+    g.MessageChannel = saved.MessageChannel;
+  }
+});
