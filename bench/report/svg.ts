@@ -67,6 +67,9 @@ function transform(scale: Scale): (v: number) => number {
   return scale === 'log2' ? Math.log2 : scale === 'log10' ? Math.log10 : (v) => v;
 }
 
+/** The most ticks an axis gets: more could not be told apart. */
+const MAX_TICKS = 200;
+
 /** 1-2-5 steps for a linear axis; powers of the base (thinned to fit) for a log axis. */
 function autoTicks(scale: Scale, min: number, max: number, room: number): number[] {
   if (scale === 'linear') {
@@ -74,13 +77,18 @@ function autoTicks(scale: Scale, min: number, max: number, room: number): number
     const raw = span / Math.max(3, Math.floor(room / 45));
     const magnitude = 10 ** Math.floor(Math.log10(raw));
     const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw)!;
-    const ticks: number[] = [];
-    for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) ticks.push(Math.round(v / step) * step);
-    return ticks;
+    // Counted, not stepped: where the values are large next to their spread (beyond 2^53 / step),
+    // v + step rounds back to v, and a loop stepping v would never end.
+    const first = Math.ceil(min / step);
+    const count = Math.floor(max / step + 1e-9) - first + 1;
+    if (!(count > 0 && count <= MAX_TICKS)) return [];
+    return Array.from({ length: count }, (_, i) => (first + i) * step);
   }
   const base = scale === 'log2' ? 2 : 10;
   const lo = Math.floor(Math.log(min) / Math.log(base) + 1e-9);
   const hi = Math.ceil(Math.log(max) / Math.log(base) - 1e-9);
+  // An axis from 0 or to infinity has no powers to count (extent() keeps such values out; a given min or max might not).
+  if (!(hi - lo >= 0 && hi - lo <= MAX_TICKS)) return [];
   const every = Math.max(1, Math.ceil((hi - lo + 1) / Math.max(3, Math.floor(room / 32))));
   const ticks: number[] = [];
   for (let e = lo; e <= hi; e++) if ((e - lo) % every === 0) ticks.push(base ** e);
@@ -106,10 +114,14 @@ function extent(values: number[], axis: Axis): [number, number] {
   const at = (q: number) => usable[Math.min(usable.length - 1, Math.floor(q * usable.length))]!;
   const [low, high] = axis.robust === true && usable.length > 20 ? [at(0.01), at(0.99)] : [usable[0]!, usable[usable.length - 1]!];
   const pad = axis.robust === true && axis.scale === 'linear' ? (high - low) * 0.05 : 0;
-  let min = axis.min ?? low - pad;
-  let max = axis.max ?? high + pad;
+  // A given bound a log axis cannot show (0 and below) is left out like such values.
+  const given = (bound: number | undefined) => (bound !== undefined && (axis.scale === 'linear' || bound > 0) ? bound : undefined);
+  let min = given(axis.min) ?? low - pad;
+  let max = given(axis.max) ?? high + pad;
   if (!Number.isFinite(min) || !Number.isFinite(max)) [min, max] = axis.scale === 'linear' ? [0, 1] : [1, 10];
-  if (min === max) [min, max] = axis.scale === 'linear' ? [min - 1, max + 1] : [min / 2, max * 2];
+  // One value: a range around it (relative where ±1 would round away, beyond 2^53).
+  const around = Math.max(1, Math.abs(min) * 1e-6);
+  if (min === max) [min, max] = axis.scale === 'linear' ? [min - around, max + around] : [min / 2, max * 2];
   return [min, max];
 }
 
