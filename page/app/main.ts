@@ -86,6 +86,9 @@ interface Run {
   readonly points: ScalingPoint[];
   stop: () => void;
   ended: boolean;
+  /** When the measuring Worker's last message came, and its last answer to 'where' (performance.now()). */
+  heard: number;
+  answered: number;
 }
 
 let run: Run | undefined;
@@ -187,15 +190,35 @@ function onMessage(r: Run, m: MeasureMessage): void {
     case 'failed':
       finish(r, 'interrupted', m.error);
       break;
+    case 'where':
+      r.answered = performance.now();
+      // Said in the progress label, where a visitor (and the page test's log) reads it.
+      $('label').textContent =
+        `no progress for ${Math.round((performance.now() - r.heard) / 1000)} s; the measurement is at: ${m.step} (fourfold/parallel: ${m.pool.workers} workers, ${m.pool.ready} ready, ${m.pool.jobs} jobs done${m.pool.failure === undefined ? '' : `, ${m.pool.failure}`})`;
+      return;
   }
+  r.heard = performance.now();
+}
+
+/** The measuring Worker: ends it, or asks it where the measurement is (it answers with a 'where' message). */
+interface MeasuringWorker {
+  stop(): void;
+  ask(): void;
 }
 
 /**
- * Starts the measuring Worker; resolves to its stop function once it has
+ * How long the measuring Worker may say nothing before the page asks it
+ * where it is and shows the answer: a quick run's steps each send
+ * progress within seconds.
+ */
+const QUIET_MS = 60_000;
+
+/**
+ * Starts the measuring Worker; resolves to it once it has
  * loaded, or rejects when it cannot start (no module workers, a policy
  * against them), so that the page measures by itself instead.
  */
-function startWorker(request: MeasureRequest, deliver: (m: MeasureMessage) => void, onCrash: (why: string) => void): Promise<() => void> {
+function startWorker(request: MeasureRequest, deliver: (m: MeasureMessage) => void, onCrash: (why: string) => void): Promise<MeasuringWorker> {
   return new Promise((resolve, reject) => {
     let worker: Worker;
     try {
@@ -224,7 +247,7 @@ function startWorker(request: MeasureRequest, deliver: (m: MeasureMessage) => vo
         loaded = true;
         clearTimeout(timer);
         worker.postMessage(request);
-        resolve(() => worker.terminate());
+        resolve({ stop: () => worker.terminate(), ask: () => worker.postMessage('where') });
         return;
       }
       deliver(event.data);
@@ -245,6 +268,8 @@ async function start(mode: Mode): Promise<void> {
     finals: {},
     stop: () => {},
     ended: false,
+    heard: performance.now(),
+    answered: 0,
   };
   run = r;
   window.benchResults = undefined;
@@ -262,8 +287,20 @@ async function start(mode: Mode): Promise<void> {
   const post = (m: MeasureMessage) => onMessage(r, m);
   if (environment.workers) {
     try {
-      r.stop = await startWorker(request, post, (why) => finish(r, 'interrupted', why));
+      const worker = await startWorker(request, post, (why) => finish(r, 'interrupted', why));
+      r.stop = worker.stop;
       $('stop').hidden = false;
+      // A measurement silent for QUIET_MS is asked where it is (once per QUIET_MS); no answer means its thread is busy.
+      let asked = 0;
+      const watch = setInterval(() => {
+        if (r.ended) return clearInterval(watch);
+        const quiet = performance.now() - Math.max(r.heard, asked);
+        if (quiet < QUIET_MS) return;
+        if (asked > Math.max(r.heard, r.answered))
+          $('label').textContent = `no progress for ${Math.round((performance.now() - r.heard) / 1000)} s; the measuring worker does not answer (busy)`;
+        asked = performance.now();
+        worker.ask();
+      }, 5000);
       return;
     } catch (cause) {
       r.notices.push({

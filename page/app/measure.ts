@@ -33,7 +33,15 @@ export type MeasureMessage =
   /** The all-cores part did not run, or its workers did not all start: why. */
   | { readonly type: 'all-cores-skipped'; readonly reason: string; readonly pool?: PoolState }
   | { readonly type: 'done'; readonly pool?: PoolState }
-  | { readonly type: 'failed'; readonly error: string };
+  | { readonly type: 'failed'; readonly error: string }
+  /** The answer to a 'where' request (the page asks when no message has come for a while): the step under way, and the pool. */
+  | { readonly type: 'where'; readonly step: string; readonly pool: PoolState };
+
+/** What the measurement is doing now, for where(). */
+let step = 'starting';
+
+/** The step under way and the pool's state: what the page shows when the measurement has said nothing for a while. */
+export const where = (): MeasureMessage => ({ type: 'where', step, pool: poolState() });
 
 const MiB = 1 << 20;
 
@@ -52,9 +60,11 @@ const poolState = (): PoolState => {
 async function probePool(workers: number): Promise<{ ok: true; pool: PoolState } | { ok: false; reason: string; pool: PoolState }> {
   parallel.configure({ workers });
   const data = new Uint8Array(4 * MiB);
+  step = `starting ${workers} worker${workers === 1 ? '' : 's'} of fourfold/parallel: its first call`;
   await parallel.chacha20(new Uint8Array(32), new Uint8Array(12), data);
   // Workers that were still starting take the next call's pieces; wait for them a little.
   for (let i = 0; i < 50 && parallel.status().ready < workers && parallel.status().failure === undefined; i++) {
+    step = `waiting for fourfold/parallel's workers to start: call ${i + 2}`;
     await new Promise((resolve) => setTimeout(resolve, 100));
     await parallel.chacha20(new Uint8Array(32), new Uint8Array(12), data);
   }
@@ -66,9 +76,11 @@ async function probePool(workers: number): Promise<{ ok: true; pool: PoolState }
 
 export async function measure(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<void> {
   try {
-    const oneCore = await runBenchmark(oneCoreConfig(request.mode, { ...request.versions }), (progress) =>
-      post({ type: 'progress', phase: 'one-core', progress }),
-    );
+    step = 'one core: loading the libraries';
+    const oneCore = await runBenchmark(oneCoreConfig(request.mode, { ...request.versions }), (progress) => {
+      step = `one core: ${progress.label}`;
+      post({ type: 'progress', phase: 'one-core', progress });
+    });
     post({ type: 'phase-done', phase: 'one-core', result: oneCore });
 
     if (request.threads.length === 0) {
@@ -97,9 +109,11 @@ export async function measure(request: MeasureRequest, post: (message: MeasureMe
       const config = scalingConfig(request.mode, n, shared, { ...request.versions });
       const label = `${n} thread${n === 1 ? '' : 's'}`;
       const share = (fraction: number) => (i + fraction) / request.threads.length;
-      const run = await runBenchmark(config, (progress) =>
-        post({ type: 'progress', phase: 'all-cores', progress: { ...progress, fraction: share(progress.fraction), label: `${label}, ${progress.label}` } }),
-      );
+      step = `all cores, ${label}: loading the libraries`;
+      const run = await runBenchmark(config, (progress) => {
+        step = `all cores, ${label}, ${progress.label}`;
+        post({ type: 'progress', phase: 'all-cores', progress: { ...progress, fraction: share(progress.fraction), label: `${label}, ${progress.label}` } });
+      });
       runs.push(run);
       post({ type: 'points', points: scalingPoints({ ...run, cases: run.cases.map(summarizeCase), sweeps: [] }) });
     }

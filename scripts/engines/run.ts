@@ -70,21 +70,24 @@ export async function runInEngine(id: EngineId, options: RunOptions): Promise<Ru
   }
 
   let lastProgress = '';
+  let lastProgressAt = 0;
   const server = await servePage({
     dir: dirname(options.entry),
     entry: basename(options.entry),
     headers: options.headers,
     onProgress: (m) => {
       lastProgress = m;
+      lastProgressAt = Date.now();
       options.onProgress?.(m);
     },
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<PageOutcome>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ ok: false, error: `timed out after ${timeoutMs} ms${lastProgress ? ` (last progress: ${lastProgress})` : ''}` }),
-      timeoutMs,
-    );
+    timer = setTimeout(() => {
+      // How long ago tells a page whose thread stopped (nothing for minutes) from one still reporting a wait.
+      const last = lastProgress ? ` (last progress ${Math.round((Date.now() - lastProgressAt) / 1000)} s before: ${lastProgress})` : '';
+      resolve({ ok: false, error: `timed out after ${timeoutMs} ms${last}` });
+    }, timeoutMs);
   });
   // Resolves once the browser is up. Every driver bounds its own launch (at most about 30 s).
   const opening = BROWSERS[id]!(engine, server.url, (l) => log.push(l));
