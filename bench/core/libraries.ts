@@ -183,8 +183,13 @@ async function loadSodium(versions: Record<string, string>, warnings: string[]):
   return undefined;
 }
 
-/** node:crypto where the engine has it (Node, Deno, Bun); a bundler leaves this import to the engine. */
+/**
+ * node:crypto where the engine has it (Node, Deno, Bun: each has a global
+ * process); a bundler leaves this import to the engine. A browser is not
+ * asked: Firefox logs a failed request for every try.
+ */
 async function loadNodeCrypto(): Promise<typeof NodeCrypto | undefined> {
+  if (typeof (globalThis as { process?: { versions?: unknown } }).process?.versions !== 'object') return undefined;
   try {
     const specifier = 'node:crypto';
     const module = (await import(/* @vite-ignore */ specifier)) as typeof NodeCrypto;
