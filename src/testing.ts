@@ -25,7 +25,7 @@ function withBytes<T>(selector: () => unknown, value: T): T {
 
 export { kernelMemories } from './runtime/kernels.js';
 export { pool, type JobDone, type JobHandle, type PoolWorker } from './pool/pool.js';
-export { contention, runPieces, type Piece, type PieceWork } from './pool/schedule.js';
+export { contention, runPieces, turnSources, type Piece, type PieceWork } from './pool/schedule.js';
 export { VariantPicker, variantPicker, type VariantKernel } from './runtime/variants.js';
 export { stateOf } from './secretstream/state.js';
 export { chachaVariants } from './chacha/wasm.js';

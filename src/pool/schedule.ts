@@ -107,6 +107,16 @@ const liveChannels = new Set<MessageChannel>();
 const LOST_TURN_MS = 100;
 
 /**
+ * Where turns come from: setImmediate where the engine has it, else a
+ * MessageChannel. An object, so that tests can replace them (WebKit's hot
+ * code kept seeing a global constructor the test had replaced).
+ */
+export const turnSources: { immediate?: (f: () => void) => void; channel?: () => MessageChannel } = {
+  immediate: typeof setImmediate === 'function' ? (f) => setImmediate(f) : undefined,
+  channel: typeof MessageChannel === 'function' ? () => new MessageChannel() : undefined,
+};
+
+/**
  * A macrotask turn (a resolved promise would not let messages in).
  * setImmediate where there is one; else a message to oneself on a channel
  * made once per call (browsers clamp nested setTimeout(0) to 4 ms, and
@@ -114,8 +124,9 @@ const LOST_TURN_MS = 100;
  * channel), closed at the call's end so that it keeps no process alive.
  */
 function ticker(): Ticker {
-  if (typeof setImmediate === 'function') return { tick: () => new Promise<void>((resolve) => setImmediate(resolve)), close: () => {} };
-  if (typeof MessageChannel !== 'function') return { tick: () => new Promise<void>((resolve) => setTimeout(resolve, 0)), close: () => {} };
+  const { immediate, channel: makeChannel } = turnSources;
+  if (immediate !== undefined) return { tick: () => new Promise<void>((resolve) => immediate(resolve)), close: () => {} };
+  if (makeChannel === undefined) return { tick: () => new Promise<void>((resolve) => setTimeout(resolve, 0)), close: () => {} };
   let channel: MessageChannel | undefined;
   const waiting: (() => void)[] = [];
   /** Messages that came; the timer that checks they still come while turns wait. */
@@ -142,7 +153,7 @@ function ticker(): Ticker {
     tick: () =>
       new Promise<void>((resolve) => {
         if (channel === undefined) {
-          const made = new MessageChannel();
+          const made = makeChannel();
           made.port1.onmessage = () => {
             if (channel !== made) return;
             arrived++;

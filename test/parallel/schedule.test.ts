@@ -10,7 +10,7 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from 'fourfold/parallel';
-import { contention, runPieces, type JobDone, type JobHandle, type Piece, type PieceWork, type PoolWorker } from '../internal.js';
+import { contention, runPieces, turnSources, type JobDone, type JobHandle, type Piece, type PieceWork, type PoolWorker } from '../internal.js';
 
 const KiB = 1024;
 const MiB = 1 << 20;
@@ -378,8 +378,7 @@ it('a core shared: once the process gets about one core between its threads, no 
 
 it('a turn whose message the engine drops: the waiting turn ends after a while, and the call goes on through a new channel', async () => {
   // The browsers' path (no setImmediate): turns are messages to oneself on a MessageChannel.
-  const g = globalThis as { setImmediate?: unknown; MessageChannel?: unknown };
-  const saved = { setImmediate: g.setImmediate, MessageChannel: g.MessageChannel };
+  const saved = { ...turnSources };
   const channels: { dropped: number; delivered: number }[] = [];
   class FakeChannel {
     readonly seen = { dropped: 0, delivered: 0 };
@@ -401,8 +400,8 @@ it('a turn whose message the engine drops: the waiting turn ends after a while, 
       };
     }
   }
-  g.setImmediate = undefined;
-  g.MessageChannel = FakeChannel;
+  turnSources.immediate = undefined;
+  turnSources.channel = () => new FakeChannel() as unknown as MessageChannel;
   try {
     // Pieces that take time (10 ms per MiB), so that the call takes several turns.
     const r = recorder(false, true, (p) => {
@@ -417,7 +416,6 @@ it('a turn whose message the engine drops: the waiting turn ends after a while, 
     assert.ok(channels.length >= 2 && channels.slice(1).every((c) => c.dropped === 0 && c.delivered > 0), 'later turns did not go through a new channel');
     assert.ok(now() - t < 5000, `the call took ${now() - t} ms`);
   } finally {
-    g.setImmediate = saved.setImmediate;
-    g.MessageChannel = saved.MessageChannel;
+    Object.assign(turnSources, saved);
   }
 });
