@@ -386,6 +386,11 @@ export class PoolWorker {
     });
   }
 
+  /** Ends this worker as failed (a job far overdue: schedule.ts): its jobs reject, and the next call that needs a worker starts another. */
+  abandon(reason: string): void {
+    this.owner.broken(this, reason);
+  }
+
   /** State now lives in this worker (a stream's, say), or no longer: it must not be retired meanwhile. */
   pin(): void {
     this.pins++;

@@ -21,7 +21,8 @@
  *   deterministic: whichever result comes first is kept and the other is
  *   dropped (its slot zeroed). A job that writes the caller's memory
  *   directly is never redone while its worker may still be writing: it can
- *   only be taken back before it starts.
+ *   only be taken back before it starts, or, far overdue, have its worker
+ *   ended and be redone once the worker has stopped.
  * - A core shared: where the engine reports the process's CPU time, a call
  *   whose threads together get less than SHARED_CORE CPU-ms per ms once
  *   the workers are at work (another program's scheduling group has the
@@ -72,6 +73,16 @@ const FIRST_HERE = 64 * 1024;
 /** A running job is late once it overruns its expected time by this share of it, and at least LATE_MS. */
 const LATE_SHARE = 0.5;
 const LATE_MS = 1;
+/**
+ * A job writing the caller's memory cannot be redone while it runs, so it
+ * is waited for; but not forever: once it overruns its expected end by
+ * OVERDUE_SHARE of its expected time, and at least OVERDUE_MS, its worker
+ * is ended (a worker stuck, or one the OS no longer runs), and the piece
+ * is redone here after the worker has stopped. Far beyond a busy core's
+ * slowdown: ending a worker costs the next call a new one.
+ */
+const OVERDUE_MS = 2000;
+const OVERDUE_SHARE = 10;
 /** How long into a call, counted from its first job, the CPU time its threads got is judged. */
 const JUDGE_MS = 8;
 /** CPU-ms per ms below which the calling thread and its workers share one core. */
@@ -343,8 +354,14 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
     const order = given.filter((g) => !finished.has(g.p)).sort((a, b) => times.get(b)!.end - times.get(a)!.end);
     for (const g of order) {
       if (g.job.claim()) return { p: g.p };
-      if (work.direct) continue;
       const { start, end } = times.get(g)!;
+      if (work.direct) {
+        const overdue = end + Math.max(OVERDUE_MS, OVERDUE_SHARE * (end - start));
+        // Its answer, or the rejection of the worker's jobs, wakes the wait.
+        if (t >= overdue) g.w.abandon(`a job that writes the caller's memory ran ${Math.round(t - start)} ms, expected ${Math.round(end - start)} ms`);
+        else until = Math.min(until, overdue);
+        continue;
+      }
       const late = end + Math.max(LATE_MS, LATE_SHARE * (end - start));
       // Running late, or still queued behind others where this thread would finish it first.
       if (t >= late || (mine !== undefined && t + g.p.length * mine < end - LATE_MS)) return { p: g.p };
@@ -414,7 +431,10 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
   // Nothing more is handed out. Jobs still in flight: taken back where they have not started;
   // those writing the caller's memory are waited for, as is the stop of any lost while writing.
   for (const g of given) g.job.claim();
-  while (work.direct && given.length > 0) await waitFor(Infinity);
+  while (work.direct && given.length > 0) {
+    const next = straggler();
+    await waitFor(next !== undefined && 'until' in next ? next.until : Infinity);
+  }
   for (const w of lostWriters) await w.stopped;
   if (failure !== undefined) throw failure.error;
   return list;

@@ -32,6 +32,9 @@ class FakeWorker {
   queuedBytes = 0;
   started = 0;
   stopped: Promise<void> = Promise.resolve();
+  /** Why the scheduler ended this worker (PoolWorker.abandon), and what the test does then. */
+  abandoned: string | undefined;
+  onAbandon: () => void = () => {};
   constructor(
     readonly id: number,
     readonly answer: (p: Piece, job: { start(): void; done(): void; fail(): void; skip(): void }) => void,
@@ -42,6 +45,10 @@ class FakeWorker {
   }
   get queued(): number {
     return this.queuedBytes;
+  }
+  abandon(reason: string): void {
+    this.abandoned = reason;
+    this.onAbandon();
   }
 }
 
@@ -291,6 +298,30 @@ it("a job that writes the caller's memory is never abandoned while it runs: the 
   coversOnce('direct', list, n, r.events);
   assert.ok(ms >= 140, `resolved after ${ms.toFixed(0)} ms while a job writing the caller's memory was running`);
   assert.equal(r.discarded, 0);
+});
+
+it("a job that writes the caller's memory and never answers: past its overdue time its worker is ended, and its piece redone once the worker has stopped", async () => {
+  const r = recorder(true);
+  const n = 4 * MiB;
+  const stuck: { fail(): void }[] = [];
+  // The first job never answers; the others answer at once.
+  const w = new FakeWorker(0, (_, job) => {
+    job.start();
+    if (stuck.length === 0) stuck.push(job);
+    else setTimeout(() => job.done(), 1);
+  });
+  let stoppedAt = 0;
+  w.onAbandon = () => {
+    w.stopped = sleep(50).then(() => void (stoppedAt = now()));
+    for (const job of stuck) job.fail();
+  };
+  const t0 = now();
+  const list = await runPieces(pieces(n), asWorkers([w]), r.work);
+  const end = now();
+  coversOnce('overdue', list, n, r.events);
+  assert.match(w.abandoned ?? '', /a job that writes the caller's memory ran \d+ ms/);
+  assert.ok(end - t0 >= 2000, `the worker was ended after ${(end - t0).toFixed(0)} ms, before the 2 s a job may overrun`);
+  assert.ok(stoppedAt > 0 && end >= stoppedAt, 'resolved before the ended worker had stopped');
 });
 
 it("a lost worker: its pieces are redone here; one that wrote the caller's memory is waited for until it has stopped", async () => {
