@@ -459,7 +459,7 @@ export interface PoolStatus {
    * Whether calls leave the workers out for now because the process's
    * threads got about one core between them (another program holds the
    * others; docs/parallel.md, scheduling rule 5); they try again within a
-   * second.
+   * second, or up to 8 s while the judgement keeps finding it.
    */
   contended: boolean;
 }

@@ -29,7 +29,9 @@
  *   other cores) stops handing out pieces: the workers would only
  *   time-slice one core with the calling thread, which would then also
  *   copy their pieces. Calls in the next STARVED_MS do the same without
- *   asking; then the workers are tried again.
+ *   asking; then the workers are tried again, and each judgement in a row
+ *   that finds the core still shared doubles that time, up to
+ *   STARVED_MAX_MS (a retrial costs the call that makes it).
  * - Faults: a piece whose worker failed, died or was terminated is done
  *   here. An error on this thread (a detached input) stops the handing out;
  *   the call rejects once every job it gave is answered, taken back, or
@@ -87,11 +89,16 @@ const OVERDUE_SHARE = 10;
 const JUDGE_MS = 8;
 /** CPU-ms per ms below which the calling thread and its workers share one core. */
 const SHARED_CORE = 1.2;
-/** How long that judgement holds for later calls. */
+/** How long that judgement holds for later calls, doubled for each such judgement in a row, up to STARVED_MAX_MS. */
 const STARVED_MS = 1000;
+const STARVED_MAX_MS = 8000;
 
-/** The process's CPU clock, and until when calls use no workers (a judgement of SHARED_CORE); tests replace the clock. */
-export const contention = { cpu: cpuTime, starvedUntil: 0 };
+/**
+ * The process's CPU clock, until when calls use no workers (a judgement
+ * of SHARED_CORE), and how many judgements in a row found the core
+ * shared; tests replace the clock.
+ */
+export const contention = { cpu: cpuTime, starvedUntil: 0, inARow: 0 };
 
 /** Turns of the event loop for one call: tick() lets the workers' messages in; close() when the call is done. */
 interface Ticker {
@@ -262,8 +269,9 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], team: rea
     const cpu = contention.cpu()!;
     if ((cpu - judged.cpu) / (t - judged.at) < SHARED_CORE) {
       handOut = false;
-      contention.starvedUntil = t + STARVED_MS;
-    }
+      contention.starvedUntil = t + Math.min(STARVED_MAX_MS, STARVED_MS * 2 ** contention.inARow);
+      contention.inARow++;
+    } else contention.inARow = 0;
     judged = undefined;
   };
 

@@ -26,11 +26,13 @@ const processCpu = contention.cpu;
 export function keepWorkers(): void {
   contention.cpu = () => undefined;
   contention.starvedUntil = 0;
+  contention.inARow = 0;
 }
 
 export function workersAsUsual(): void {
   contention.cpu = processCpu;
   contention.starvedUntil = 0;
+  contention.inARow = 0;
 }
 
 /**

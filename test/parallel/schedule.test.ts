@@ -158,6 +158,7 @@ before(() => {
   const base = now();
   contention.cpu = () => 2 * (now() - base);
   contention.starvedUntil = 0;
+  contention.inARow = 0;
 });
 after(() => {
   contention.cpu = realCpu;
@@ -370,7 +371,7 @@ it('with no workers, every piece is done here, in short pieces', async () => {
   assert.ok(list.length > 3, 'the calling thread did not cut its pieces short');
 });
 
-it('a core shared: once the process gets about one core between its threads, no more pieces go to the workers, for a while', async () => {
+it('a core shared: once the process gets about one core between its threads, no more pieces go to the workers, for a while that doubles while it lasts', async () => {
   const clock = contention.cpu;
   /** The calling thread's own pieces take real time: 1 ms per MiB, about a third slower than the fake worker. */
   const spin = (p: Piece) => {
@@ -384,26 +385,35 @@ it('a core shared: once the process gets about one core between its threads, no 
     const base = now();
     contention.cpu = () => now() - base;
     contention.starvedUntil = 0;
+    contention.inARow = 0;
     const one = recorder(false, true, spin);
     const list = await runPieces(pieces(n), asWorkers([new FakeWorker(0, answersAfter(2))]), one.work);
     coversOnce('one core', list, n, one.events);
-    assert.ok(contention.starvedUntil > now(), 'the judgement does not hold for the next calls');
+    const held = contention.starvedUntil - now();
+    assert.ok(held > 0 && held <= 1000, `the judgement holds for ${held} ms, not up to a second`);
     assert.equal(P.status().contended, true, 'status() does not say that calls leave the workers out');
     // The next call gives the workers nothing.
     const next = recorder();
     await runPieces(pieces(8 * MiB), asWorkers([new FakeWorker(0, answersAfter(2))]), next.work);
     assert.equal(given(next), 0, 'the next call used the workers');
+    // Tried again once that time is over, and still one core: held twice as long.
+    contention.starvedUntil = 0;
+    await runPieces(pieces(n), asWorkers([new FakeWorker(0, answersAfter(2))]), recorder(false, true, spin).work);
+    const again = contention.starvedUntil - now();
+    assert.ok(again > 1000 && again <= 2000, `a second judgement in a row holds for ${again} ms, not 1-2 s`);
     // Two cores' worth of CPU time: the workers keep getting pieces.
     contention.cpu = () => 2 * (now() - base);
     contention.starvedUntil = 0;
     assert.equal(P.status().contended, false);
     const two = recorder(false, true, spin);
     await runPieces(pieces(n), asWorkers([new FakeWorker(0, answersAfter(2))]), two.work);
+    assert.equal(contention.inARow, 0, 'a call that found two cores did not end the run of judgements');
     assert.ok(given(two) > 2 * given(one), `the workers got ${given(two) / MiB} MiB with two cores, ${given(one) / MiB} MiB with one`);
     assert.ok(given(one) < n / 4, `with one core the workers still got ${given(one) / MiB} MiB of ${n / MiB}`);
   } finally {
     contention.cpu = clock;
     contention.starvedUntil = 0;
+    contention.inARow = 0;
   }
 });
 
