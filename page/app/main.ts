@@ -194,11 +194,14 @@ function onMessage(r: Run, m: MeasureMessage): void {
       r.answered = performance.now();
       // Said in the progress label, where a visitor (and the page test's log) reads it.
       $('label').textContent =
-        `no progress for ${Math.round((performance.now() - r.heard) / 1000)} s; the measurement is at: ${m.step} (fourfold/parallel: ${m.pool.workers} workers, ${m.pool.ready} ready, ${m.pool.jobs} jobs done${m.pool.failure === undefined ? '' : `, ${m.pool.failure}`})`;
+        `${silence(r)}; the measurement is at: ${m.step} (fourfold/parallel: ${m.pool.workers} workers, ${m.pool.ready} ready, ${m.pool.jobs} jobs done${m.pool.failure === undefined ? '' : `, ${m.pool.failure}`})`;
       return;
   }
   r.heard = performance.now();
 }
+
+/** How long the measuring Worker has said nothing, as the progress label puts it. */
+const silence = (r: Run): string => `no progress for ${Math.round((performance.now() - r.heard) / 1000)} s`;
 
 /** The measuring Worker: ends it, or asks it where the measurement is (it answers with a 'where' message). */
 interface MeasuringWorker {
@@ -296,8 +299,7 @@ async function start(mode: Mode): Promise<void> {
         if (r.ended) return clearInterval(watch);
         const quiet = performance.now() - Math.max(r.heard, asked);
         if (quiet < QUIET_MS) return;
-        if (asked > Math.max(r.heard, r.answered))
-          $('label').textContent = `no progress for ${Math.round((performance.now() - r.heard) / 1000)} s; the measuring worker does not answer (busy)`;
+        if (asked > Math.max(r.heard, r.answered)) $('label').textContent = `${silence(r)}; the measuring worker does not answer (busy)`;
         asked = performance.now();
         worker.ask();
       }, 5000);

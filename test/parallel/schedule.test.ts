@@ -163,6 +163,7 @@ before(() => {
 after(() => {
   contention.cpu = realCpu;
   contention.starvedUntil = 0;
+  contention.inARow = 0;
 });
 
 /** The pieces each piece of `list` was done by: exactly once each, covering [0, n) in order. */
