@@ -7,10 +7,13 @@
 import { engine as blake3Selector } from './blake3/mode.js';
 import { simdBlake3 as simdBlake3Engine } from './blake3/simd.js';
 import { blake3Kernel as blake3KernelAccessor } from './blake3/wasm.js';
+import { simdChachaPiece as simdChachaPieceFunction } from './chacha/simd.js';
 import { engine as chachaSelector } from './chacha/tiers.js';
 import { chachaKernel as chachaKernelAccessor } from './chacha/wasm.js';
 import { engine as poly1305Selector } from './poly1305/tiers.js';
 import { simdPoly1305 as simdPoly1305Engine } from './poly1305/simd.js';
+import { simdSalsaPiece as simdSalsaPieceFunction } from './salsa/simd.js';
+import { engine as salsaSelector } from './salsa/tiers.js';
 
 /**
  * `value` (a simd engine or a kernel accessor), with its family's engine
@@ -40,6 +43,11 @@ export { PolynomialSum } from './poly1305/combine.js';
 export { add, clampedR, multiply, newLimbs, setBytes, setRadix, tagInto, toBytes } from './poly1305/field.js';
 export { jsPoly1305 } from './poly1305/js.js';
 export const simdPoly1305 = withBytes(poly1305Selector, simdPoly1305Engine);
+export { twoPasses, type PieceCrypt } from './poly1305/polynomial.js';
+export { jsChacha } from './chacha/js.js';
+export { jsSalsa } from './salsa/js.js';
+export const simdChachaPiece = withBytes(chachaSelector, simdChachaPieceFunction);
+export const simdSalsaPiece = withBytes(salsaSelector, simdSalsaPieceFunction);
 export { INVERSE_FUNCTIONS, SBOX_FUNCTIONS } from './serpent/js-sboxes.js';
 export { evaluate, INVERSE_CIRCUITS, parseGates, SBOX_CIRCUITS, type Logic } from './serpent/sboxes.js';
 export { inverse, SBOXES } from './serpent/tables.js';

@@ -1,4 +1,5 @@
 /** The ChaCha family's jobs for the pool's workers (pool/worker.ts serves them). */
+import { pieceOf } from './pieces.js';
 import { engineOf } from './tiers.js';
 import { aeadJobs, type AeadJobs } from '../poly1305/polynomial.js';
 import type { Handlers } from '../pool/protocol.js';
@@ -10,7 +11,7 @@ const xorOf = (tier: Tier) => engineOf(tier).xor;
 /** Pieces of the ChaCha stream ciphers, and of ChaCha20-Poly1305's encryption and decryption (RFC 8439 §2.8: the ciphertext zero-padded). */
 export type ChachaJobs = { readonly 'chacha.xor': XorJob } & AeadJobs<'chacha'>;
 
-const aead = aeadJobs(xorOf, true);
+const aead = aeadJobs(xorOf, pieceOf, true);
 
 export const chachaJobs: Handlers<ChachaJobs> = {
   'chacha.xor': xorJob(xorOf),

@@ -8,11 +8,13 @@
  * step (Uint8Array.prototype.slice), and AEAD decryption checks the tag
  * before any plaintext leaves linear memory.
  */
-import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, SLICE, STATE } from './layout.js';
+import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, POLY, SLICE, STATE } from './layout.js';
 import type { ChachaEngine } from './engine.js';
 import { SIGMA, TAU } from './state.js';
 import { chachaKernel, chachaVariants, type ChachaKernel } from './wasm.js';
-import { equalBytes } from '../runtime/bytes.js';
+import { onePass } from '../poly1305/one-pass.js';
+import type { PieceCrypt } from '../poly1305/polynomial.js';
+import { equalBytes, high32 } from '../runtime/bytes.js';
 import type { LinearMemory } from '../runtime/memory.js';
 
 /** Words 0..11 of the input block (RFC 8439 §2.3): the constants and the key (a 16-byte key twice, under TAU). */
@@ -148,4 +150,22 @@ export const simdChacha: ChachaEngine = {
       wipe(k, Math.max(n, aad.length));
     }
   },
+};
+
+/**
+ * A piece of ChaCha20-Poly1305 in one pass (fourfold/parallel's pieces,
+ * poly1305/one-pass.ts), 20 rounds. Not part of simdChacha, so that only
+ * pages with fourfold/parallel carry it.
+ */
+export const simdChachaPiece: PieceCrypt = (p, zeroPad, decrypt, input, output) => {
+  const { k, mem } = chachaKernel();
+  const n = input.length;
+  try {
+    writeInput(k, mem, p.key, p.nonce, p.counter >>> 0, high32(p.counter));
+    return chachaVariants(k).run(n, () =>
+      onePass(k, mem, { buffer: BUFFER, slice: SLICE, poly: POLY }, p.polyKey, zeroPad, decrypt, input, output, (ptr, len) => k.chacha_xor(ptr, len, 10)),
+    );
+  } finally {
+    wipe(k, n);
+  }
 };

@@ -5,36 +5,42 @@
  * their ciphertexts' polynomials, and decrypting pieces.
  *
  * Decryption reads each ciphertext byte once: a piece is copied (into a
- * worker's slot, or by the worker from shared memory), and its polynomial
- * and plaintext both come from that copy, so the plaintext a call
- * resolves with is the plaintext of the bytes it authenticated, whatever
- * the caller or another thread do to the ciphertext meanwhile.
+ * worker's slot, or the kernel's memory, or by the worker from shared
+ * memory), and its polynomial and what it writes both come from that
+ * copy, so the plaintext a call resolves with is the plaintext of the
+ * bytes it authenticated, whatever the caller or another thread do to the
+ * ciphertext meanwhile.
  *
  * - Into an output the call makes (openPieces): one pass. Nobody can read
  *   that output before the call resolves; the tag is checked after the
  *   pieces, and on a wrong one the output is zeroed and never returned.
  * - Into a caller's output (verifiedOpenPieces), which another task or
- *   thread can read while the call is pending: two passes. The first
- *   computes the pieces' polynomials (no plaintext), the caller checks the
- *   tag; the second decrypts the same pieces, each written only if the
- *   ciphertext it read has the polynomial the first pass found for it, so
- *   no byte of unverified plaintext is ever written.
+ *   thread can read while the call is pending: two passes, no byte of
+ *   plaintext written before the tag is verified. The first copies the
+ *   ciphertext into the output with the pieces' polynomials, the caller
+ *   checks the tag, the second decrypts the output in place. In place
+ *   (output and input the same bytes), the second pass reads the
+ *   ciphertext again and decrypts a piece only if it still has its
+ *   polynomial.
  */
 import { PolynomialSum } from './combine.js';
 import {
   blocksOf,
+  copyPolynomialOf,
   polynomialOf,
   polynomialThenDecrypt,
-  encryptThenPolynomial,
+  type PieceCrypt,
   samePolynomial,
   type OpenJob,
   type PolynomialJob,
   type SealJob,
 } from './polynomial.js';
 import { engine as polyHere } from './tiers.js';
+import { overlapping } from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import type { PoolWorker } from '../pool/pool.js';
+import { counterAfter, type XorJob } from '../pool/stream-cipher.js';
 import { transform, type LaterOutput, type Part } from '../pool/transform.js';
 
 /** An AEAD's keystream and padding, as the pieces need them. */
@@ -43,6 +49,8 @@ export interface AeadCipher<F extends string> {
   readonly family: F;
   /** The keystream of the active tier. */
   readonly xor: () => KeystreamXor;
+  /** A piece in one pass, on the active tier. */
+  readonly crypt: () => PieceCrypt;
   /** Whether the ciphertext's last block is zero-padded (RFC 8439's AEAD) or padded as Poly1305 pads (secretbox). */
   readonly zeroPad: boolean;
 }
@@ -110,7 +118,7 @@ export async function sealPieces<F extends string>(
       op: `${cipher.family}.seal`,
       align: 64,
       params: (p) => pieceParams(a, p.start),
-      here: (i, o, p) => encryptThenPolynomial(cipher.xor(), polyHere(), pieceHere(a, p.start), cipher.zeroPad, i, o!),
+      here: (i, o, p) => cipher.crypt()(pieceHere(a, p.start), cipher.zeroPad, false, i, o!),
     },
     input,
     output,
@@ -123,7 +131,8 @@ export async function sealPieces<F extends string>(
  * Appends the polynomial of `data` to `sum` (under the r of `oneTimeKey`,
  * padded as polynomialOf's `zeroPad` says), and resolves to the pieces
  * with their polynomials, kept for a second pass to check against (the
- * caller wipes them: wipeParts).
+ * caller wipes them: wipeParts). With `copyTo`, `data` is also copied
+ * there, each piece from the one read its polynomial came from.
  */
 export async function polynomialPieces(
   oneTimeKey: Uint8Array,
@@ -131,16 +140,19 @@ export async function polynomialPieces(
   sum: PolynomialSum,
   data: Uint8Array,
   workers: readonly PoolWorker[],
+  copyTo?: Uint8Array,
 ): Promise<Part[]> {
+  const copy = copyTo !== undefined;
   const parts = await transform<{ 'poly1305.polynomial': PolynomialJob }, 'poly1305.polynomial'>(
     {
       op: 'poly1305.polynomial',
       align: 64,
-      params: () => ({ key: rOnly(oneTimeKey), zeroPad: zeroPad ? 1 : 0 }),
-      here: (i) => polynomialOf(polyHere(), oneTimeKey, i, zeroPad),
+      readsTwice: copy,
+      params: () => ({ key: rOnly(oneTimeKey), zeroPad: zeroPad ? 1 : 0, copy: copy ? 1 : 0 }),
+      here: (i, o) => (o === undefined ? polynomialOf(polyHere(), oneTimeKey, i, zeroPad) : copyPolynomialOf('simd')(oneTimeKey, zeroPad, i, o)),
     },
     data,
-    undefined,
+    copyTo,
     workers,
   );
   for (const p of parts) sum.append(p.result!, blocksOf(p.length));
@@ -166,7 +178,7 @@ export async function openPieces<F extends string>(
       align: 64,
       readsTwice: true,
       params: (p) => pieceParams(a, p.start),
-      here: (i, o, p) => polynomialThenDecrypt(cipher.xor(), polyHere(), pieceHere(a, p.start), cipher.zeroPad, i, o!),
+      here: (i, o, p) => cipher.crypt()(pieceHere(a, p.start), cipher.zeroPad, true, i, o!),
     },
     input,
     output,
@@ -176,15 +188,62 @@ export async function openPieces<F extends string>(
 }
 
 /**
- * Two passes, for an output someone may read while the call is pending:
- * the tag of the aad (appended to `sum` by the caller), `input` and the
- * length block is computed and checked by `check` (it throws
- * AuthenticationError, or returns to let decryption go on); then each
- * piece is decrypted into `output` only if the ciphertext it reads again
- * has the polynomial the first pass found. Rejects with
- * AuthenticationError when either check fails.
+ * Two passes, for an output someone may read while the call is pending.
+ * The first computes the pieces' polynomials and copies the ciphertext
+ * into `output`, each piece from one read of its bytes; `check` computes
+ * the tag of the aad (appended to `sum` by the caller), those and the
+ * length block, and throws AuthenticationError or returns. Only then does
+ * the second decrypt `output` in place: until the tag is verified the
+ * output holds ciphertext, and the plaintext comes from the very bytes
+ * that were authenticated, whatever happens to `input` meanwhile. (Who
+ * writes `output` while the call is pending gets what they wrote
+ * decrypted, as they could write anything there after it.) In place
+ * (`output` is `input`), see rereadOpenPieces. Rejects with
+ * AuthenticationError when the tag is wrong; the caller zeroes `output`.
  */
 export async function verifiedOpenPieces<F extends string>(
+  a: AeadPieces<F>,
+  sum: PolynomialSum,
+  check: () => void,
+  input: Uint8Array,
+  output: Uint8Array,
+  team: () => readonly PoolWorker[],
+): Promise<void> {
+  if (overlapping(input, output)) return rereadOpenPieces(a, sum, check, input, output, team);
+  const { cipher } = a;
+  const parts = await polynomialPieces(a.oneTimeKey, cipher.zeroPad, sum, input, team(), output);
+  try {
+    check();
+  } finally {
+    wipeParts(parts);
+  }
+  const at = (start: number) => counterAfter(a.counter, 0, start / 64);
+  await transform<Record<string, XorJob>, string>(
+    {
+      op: `${cipher.family}.xor`,
+      align: 64,
+      params: (p) => ({ key: a.key.slice(), nonce: a.nonce.slice(), doubleRounds: 10, ...at(p.start) }),
+      here(i, o, p) {
+        const { counterLow, counterHigh } = at(p.start);
+        cipher.xor()(a.key, a.nonce, counterLow, counterHigh, 10, i, o);
+        return undefined;
+      },
+    },
+    output,
+    output,
+    team(),
+  );
+}
+
+/**
+ * Two passes in place, where the ciphertext is the output and no copy of
+ * it can be kept: the first computes the pieces' polynomials and `check`
+ * verifies the tag; the second decrypts each piece only if the ciphertext
+ * it reads again (one read, into a slot or this thread's kernel memory)
+ * has the polynomial the first pass found for it, so no byte of
+ * unverified plaintext is ever written.
+ */
+async function rereadOpenPieces<F extends string>(
   a: AeadPieces<F>,
   sum: PolynomialSum,
   check: () => void,

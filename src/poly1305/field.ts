@@ -169,6 +169,9 @@ export function tagInto(h: Limbs, s: ArrayLike<number>, out: Uint8Array): void {
   w.fill(0);
 }
 
+/** Bytes of toBytes's form of a number mod p. */
+export const POLYNOMIAL_BYTES = 17;
+
 /** h mod p, canonical, as 17 little-endian bytes (the form a piece's polynomial travels in). */
 export function toBytes(h: Limbs, out: Uint8Array): void {
   const f = freeze(h);

@@ -5,16 +5,20 @@
  * polynomial of its ciphertext.
  */
 import type { Poly1305Engine } from './engine.js';
+import { simdCopyPolynomial } from './simd.js';
+import { jsPoly1305 } from './js.js';
 import { engineOf } from './tiers.js';
+import { chachaKernel } from '../chacha/wasm.js';
+import { POLYNOMIAL_BYTES } from './field.js';
 import { equalBytes } from '../runtime/bytes.js';
-import type { Tier } from '../runtime/kernels.js';
+import { jobSelector, type Tier } from '../runtime/kernels.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import type { Handler, JobType } from '../pool/protocol.js';
 
 const ZEROS = new Uint8Array(16);
 
 /** Bytes of a piece's polynomial (Poly1305State.polynomialInto). */
-export const POLYNOMIAL_BYTES = 17;
+export { POLYNOMIAL_BYTES };
 
 /**
  * The polynomial (Poly1305State.polynomialInto, 17 bytes) of `data` under
@@ -39,8 +43,28 @@ export const blocksOf = (length: number): number => Math.ceil(length / 16);
 /** Whether two polynomials are equal, in constant time. */
 export const samePolynomial = (a: Uint8Array, b: Uint8Array): boolean => equalBytes(a, 0, b, 0, POLYNOMIAL_BYTES);
 
-/** A piece's polynomial. params: key (r || 16 zero bytes), zeroPad (1 or 0). */
-export type PolynomialJob = JobType<{ key: Uint8Array; zeroPad: number }, Uint8Array>;
+/**
+ * The polynomial of `input` (polynomialOf's) and `input` copied to
+ * `output`, from one read of each byte on the simd tier; the js tier reads
+ * twice (so its caller copies memory another thread may write first).
+ */
+export type CopyPolynomial = (key: Uint8Array, zeroPad: boolean, input: Uint8Array, output: Uint8Array) => Uint8Array;
+
+const jsCopyPolynomial: CopyPolynomial = (key, zeroPad, input, output) => {
+  const h = polynomialOf(jsPoly1305, key, input, zeroPad);
+  output.set(input);
+  return h;
+};
+
+/** CopyPolynomial on `tier` (a job's, or 'simd' for the calling thread's: the simd tier once its kernel is instantiated). */
+export const copyPolynomialOf = /*#__PURE__*/ jobSelector<CopyPolynomial>(chachaKernel, jsCopyPolynomial, simdCopyPolynomial);
+
+/**
+ * A piece's polynomial. params: key (r || 16 zero bytes), zeroPad (1 or
+ * 0), and copy (1: the piece's bytes also go to the job's output, a
+ * decryption's first pass into a caller's output).
+ */
+export type PolynomialJob = JobType<{ key: Uint8Array; zeroPad: number; copy?: number }, Uint8Array>;
 
 /** A piece of an AEAD: key, nonce, counter (its first block), polyKey (r || zeros); the result is its ciphertext's polynomial. */
 export interface PieceParams {
@@ -63,51 +87,74 @@ export type OpenJob = JobType<PieceParams & { expect?: Uint8Array }, Uint8Array>
 /** The AEAD jobs a family with keystream job prefix F offers: `${F}.seal` and `${F}.open`. */
 export type AeadJobs<F extends string> = { readonly [K in `${F}.seal`]: SealJob } & { readonly [K in `${F}.open`]: OpenJob };
 
-const words = (counter: number): [number, number] => [counter >>> 0, Math.floor(counter / 0x100000000)];
+/** A piece's first keystream block as the engines take it: low and high 32-bit words. */
+const counterWords = (counter: number): [number, number] => [counter >>> 0, Math.floor(counter / 0x100000000)];
 
 /**
- * A piece of an AEAD's encryption: XORs the keystream from block
- * `counter` into `input`, writing `output`, and returns the ciphertext's
- * polynomial (padded as polynomialOf's `zeroPad` says).
+ * A piece of an AEAD in one pass over its bytes: XORs the keystream from
+ * block `p.counter` into `input`, writing `output`, and returns the
+ * polynomial of the ciphertext (`input` when `decrypt`, else `output`),
+ * padded as polynomialOf's `zeroPad` says. On the simd tier each slice is
+ * encrypted and absorbed while in cache (one-pass.ts), and a decryption
+ * reads each byte of `input` once.
  */
-export function encryptThenPolynomial(
-  xor: KeystreamXor,
-  poly: Poly1305Engine,
-  p: PieceParams,
-  zeroPad: boolean,
-  input: Uint8Array,
-  output: Uint8Array,
-): Uint8Array {
-  xor(p.key, p.nonce, ...words(p.counter), 10, input, output);
-  return polynomialOf(poly, p.polyKey, output, zeroPad);
-}
+export type PieceCrypt = (p: PieceParams, zeroPad: boolean, decrypt: boolean, input: Uint8Array, output: Uint8Array) => Uint8Array;
 
 /**
- * A piece of an AEAD's decryption: the polynomial of the ciphertext
- * `input`, then its plaintext into `output`, unless `expect` is given and
- * differs (then nothing is written). `input` must be memory no other
- * thread writes: it is read twice.
+ * The same from a keystream and a Poly1305 engine, in two passes over the
+ * piece: the js tier's (whose cost is not memory). `input` must be memory
+ * no other thread writes when decrypting: it is read twice.
+ */
+export const twoPasses =
+  (xor: KeystreamXor, poly: Poly1305Engine): PieceCrypt =>
+  (p, zeroPad, decrypt, input, output) => {
+    const h = decrypt ? polynomialOf(poly, p.polyKey, input, zeroPad) : undefined;
+    xor(p.key, p.nonce, ...counterWords(p.counter), 10, input, output);
+    return h ?? polynomialOf(poly, p.polyKey, output, zeroPad);
+  };
+
+/**
+ * A piece of an AEAD's decryption checked against `expect` (its
+ * polynomial from a first pass): the polynomial of the ciphertext
+ * `input`, then its plaintext into `output` only if the two are equal, so
+ * no plaintext of other bytes is ever written. `input` must be memory no
+ * other thread writes: it is read twice.
  */
 export function polynomialThenDecrypt(
   xor: KeystreamXor,
   poly: Poly1305Engine,
-  p: PieceParams & { expect?: Uint8Array },
+  p: PieceParams & { expect: Uint8Array },
   zeroPad: boolean,
   input: Uint8Array,
   output: Uint8Array,
 ): Uint8Array {
   const h = polynomialOf(poly, p.polyKey, input, zeroPad);
-  if (p.expect === undefined || samePolynomial(h, p.expect)) xor(p.key, p.nonce, ...words(p.counter), 10, input, output);
+  if (samePolynomial(h, p.expect)) xor(p.key, p.nonce, ...counterWords(p.counter), 10, input, output);
   return h;
 }
 
-/** Poly1305's one job: a piece's polynomial. */
-export const polynomialJob: Handler<PolynomialJob> = (tier, p, { input }) => polynomialOf(engineOf(tier), p.key, input!, p.zeroPad === 1);
+/** Poly1305's one job: a piece's polynomial (and its copy; in a slot, input and output are the same bytes). */
+export const polynomialJob: Handler<PolynomialJob> = (tier, p, { input, output }) =>
+  p.copy === 1 && output !== input
+    ? copyPolynomialOf(tier)(p.key, p.zeroPad === 1, input!, output!)
+    : polynomialOf(engineOf(tier), p.key, input!, p.zeroPad === 1);
 
-/** The jobs of an AEAD's pieces, on the keystream of `xorOf(tier)` (zeroPad as polynomialOf's). */
-export function aeadJobs(xorOf: (tier: Tier) => KeystreamXor, zeroPad: boolean): { seal: Handler<SealJob>; open: Handler<OpenJob> } {
+/**
+ * The jobs of an AEAD's pieces: in one pass (`cryptOf(tier)`), or for a
+ * piece with `expect` in two, on the keystream of `xorOf(tier)` (zeroPad
+ * as polynomialOf's).
+ */
+export function aeadJobs(
+  xorOf: (tier: Tier) => KeystreamXor,
+  cryptOf: (tier: Tier) => PieceCrypt,
+  zeroPad: boolean,
+): { seal: Handler<SealJob>; open: Handler<OpenJob> } {
   return {
-    seal: (tier, p, { input, output }) => encryptThenPolynomial(xorOf(tier), engineOf(tier), p, zeroPad, input!, output!),
-    open: (tier, p, { input, output }) => polynomialThenDecrypt(xorOf(tier), engineOf(tier), p, zeroPad, input!, output!),
+    seal: (tier, p, { input, output }) => cryptOf(tier)(p, zeroPad, false, input!, output!),
+    open: (tier, p, { input, output }) => {
+      const { expect } = p;
+      if (expect === undefined) return cryptOf(tier)(p, zeroPad, true, input!, output!);
+      return polynomialThenDecrypt(xorOf(tier), engineOf(tier), { ...p, expect }, zeroPad, input!, output!);
+    },
   };
 }

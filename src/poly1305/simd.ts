@@ -5,11 +5,10 @@
  * wipes the memory.
  */
 import type { Poly1305Engine, Poly1305State } from './engine.js';
-import { setRadix, newLimbs, toBytes } from './field.js';
-import { H, HIBIT, KEY, STATE_BYTES, TAG } from './layout.js';
+import { HIBIT, KEY, STATE_BYTES, TAG } from './layout.js';
+import { onePass, polynomialAt } from './one-pass.js';
 import { BUFFER, POLY, SLICE } from '../chacha/layout.js';
 import { chachaKernel, type ChachaKernel } from '../chacha/wasm.js';
-import { readLE32 } from '../runtime/bytes.js';
 
 class SimdPoly1305 implements Poly1305State {
   private readonly saved = new Uint8Array(STATE_BYTES);
@@ -68,17 +67,7 @@ class SimdPoly1305 implements Poly1305State {
   }
 
   polynomialInto(out: Uint8Array): void {
-    this.finish((_, mem) => {
-      const h = newLimbs();
-      const at = POLY + H;
-      setRadix(
-        h,
-        [0, 1, 2, 3, 4].map((i) => readLE32(mem, at + 4 * i) >>> 0),
-        26,
-      );
-      toBytes(h, out);
-      h.fill(0);
-    });
+    this.finish((_, mem) => polynomialAt(mem, POLY, out));
   }
 
   /** Absorbs the partial block, if any, then lets `result` read the state in the kernel's memory; wipes it all. */
@@ -145,3 +134,19 @@ export const simdPoly1305: Poly1305Engine = {
     }
   },
 };
+
+/**
+ * The polynomial of `input` under the r of `key` (polynomialOf's), and
+ * `input` copied to `output`, both from one read of each byte: the first
+ * pass of fourfold/parallel's decryption into a caller's output
+ * (poly1305/aead-pieces.ts). Not part of simdPoly1305, so that only pages
+ * with fourfold/parallel carry it.
+ */
+export function simdCopyPolynomial(key: Uint8Array, zeroPad: boolean, input: Uint8Array, output: Uint8Array): Uint8Array {
+  const { k, mem } = chachaKernel();
+  try {
+    return onePass(k, mem, { buffer: BUFFER, slice: SLICE, poly: POLY }, key, zeroPad, true, input, output, () => {});
+  } finally {
+    k.wipe(BUFFER + Math.min(SLICE, input.length) + 16);
+  }
+}

@@ -9,11 +9,13 @@
  * ciphertext, and opening checks the tag before any plaintext leaves
  * linear memory.
  */
-import { BLOCK, BUFFER, FIRST_SLICE, NONCE24, SLICE, STATE } from './layout.js';
+import { BLOCK, BUFFER, FIRST_SLICE, NONCE24, POLY, SLICE, STATE } from './layout.js';
 import type { SalsaEngine } from './engine.js';
 import { CONSTANT_WORDS, COUNTER_WORD, KEY_WORDS, NONCE_WORD, SIGMA, TAU } from './constants.js';
 import { salsaKernel, type SalsaKernel } from './wasm.js';
-import { equalBytes } from '../runtime/bytes.js';
+import { onePass } from '../poly1305/one-pass.js';
+import type { PieceCrypt } from '../poly1305/polynomial.js';
+import { equalBytes, high32 } from '../runtime/bytes.js';
 import type { LinearMemory } from '../runtime/memory.js';
 
 /** The constants (words 0, 5, 10, 15) and the key (words 1..4 and 11..14; a 16-byte key fills both) of the input (Salsa20 specification §10). */
@@ -140,4 +142,20 @@ export const simdSalsa: SalsaEngine = {
       wipe(k, n);
     }
   },
+};
+
+/**
+ * A piece of secretbox in one pass (fourfold/parallel's pieces,
+ * poly1305/one-pass.ts), 20 rounds. Not part of simdSalsa, so that only
+ * pages with fourfold/parallel carry it.
+ */
+export const simdSalsaPiece: PieceCrypt = (p, zeroPad, decrypt, input, output) => {
+  const { k, mem } = salsaKernel();
+  const n = input.length;
+  try {
+    writeInput(k, mem, p.key, p.nonce, p.counter >>> 0, high32(p.counter));
+    return onePass(k, mem, { buffer: BUFFER, slice: SLICE, poly: POLY }, p.polyKey, zeroPad, decrypt, input, output, (ptr, len) => k.salsa_xor(ptr, len, 10));
+  } finally {
+    wipe(k, n);
+  }
 };

@@ -8,6 +8,10 @@ export interface SalsaKernel extends KernelExports {
   hsalsa(doubleRounds: number): void;
   /** XSalsa20: replace the key by the HSalsa20 subkey of NONCE24's first 16 bytes; words 6..9 become its last 8 and the counter. */
   hsalsa_rekey(counterLow: number, counterHigh: number): void;
+  /** Poly1305 (poly1305/kernel.ts) with its state at POLY. */
+  poly_init(): void;
+  poly_blocks(ptr: number, len: number, hibit: number): void;
+  poly_pad16(ptr: number, len: number): void;
   /** Secretbox: the Poly1305 key from keystream block 0; the message keystream starts at byte 32. */
   box_init(): void;
   /** Encrypt then authenticate one slice in place. */

@@ -2,8 +2,9 @@
  * fourfold/parallel's AEADs release nothing unverified: a ciphertext, aad
  * or tag changed in any piece makes decrypt reject with AuthenticationError,
  * and the caller's output (which another task can read while the promise
- * is pending) never holds a byte of plaintext: it keeps what it held until
- * the rejection and is zeroed then. Also the inputs and outputs on
+ * is pending) never holds a byte of plaintext: it holds what it held, or
+ * the ciphertext (the first pass copies it there), until the rejection,
+ * and is zeroed then; in place, the ciphertext is left as it is. Also the inputs and outputs on
  * SharedArrayBuffers, which workers read and write directly.
  */
 import { it } from 'node:test';
@@ -47,17 +48,22 @@ async function slotsTaken(f: () => Promise<void>): Promise<number> {
 
 /**
  * Runs `decrypt` (into `out`, filled with SENTINEL) and, at every turn of
- * the event loop until it settles, checks that `out` still holds only
- * SENTINEL; then that it rejected with AuthenticationError and `out` is zero.
+ * the event loop until it settles, checks that `out` holds no plaintext:
+ * each byte is SENTINEL or the byte of the ciphertext `body` decrypted
+ * (the first of the two passes copies it there; a plaintext byte equals
+ * its ciphertext byte 1 time in 256, so sampled bytes tell); then that it
+ * rejected with AuthenticationError and `out` is zero.
  */
-async function rejectsWithoutRelease(label: string, out: Uint8Array, decrypt: (out: Uint8Array) => Promise<Uint8Array>): Promise<void> {
+async function rejectsWithoutRelease(label: string, out: Uint8Array, body: Uint8Array, decrypt: (out: Uint8Array) => Promise<Uint8Array>): Promise<void> {
   out.fill(SENTINEL);
+  body = body.slice();
   let settled = false;
   const call = decrypt(out).finally(() => (settled = true));
   call.catch(() => {}); // awaited below, once it settled
   let turns = 0;
   while (!settled) {
-    for (let i = 0; i < out.length; i += 4099) assert.equal(out[i], SENTINEL, `${label}: plaintext at byte ${i} while the call was pending`);
+    for (let i = 0; i < out.length; i += 4099)
+      assert.ok(out[i] === SENTINEL || out[i] === body[i], `${label}: plaintext at byte ${i} while the call was pending`);
     await new Promise((r) => setTimeout(r, 0));
     turns++;
   }
@@ -82,12 +88,34 @@ forEachTier('fourfold/parallel AEADs', () => {
       for (const spot of [...SPOTS, N + 15]) {
         const bad = sealed.slice();
         bad[spot]! ^= 0x40;
-        await rejectsWithoutRelease(`${name}, byte ${spot}`, new Uint8Array(N), (o) => par(key, nonce, aad).decrypt(bad, o));
+        await rejectsWithoutRelease(`${name}, byte ${spot}`, new Uint8Array(N), bad, (o) => par(key, nonce, aad).decrypt(bad, o));
       }
       const otherAad = aad.slice();
       otherAad[19]! ^= 1;
-      await rejectsWithoutRelease(`${name}, aad`, new Uint8Array(N), (o) => par(key, nonce, otherAad).decrypt(sealed, o));
+      await rejectsWithoutRelease(`${name}, aad`, new Uint8Array(N), sealed, (o) => par(key, nonce, otherAad).decrypt(sealed, o));
       await assert.rejects(par(key, nonce, aad).decrypt(sealed.subarray(0, N)), (e: Error) => e.name === 'AuthenticationError', `${name}, truncated`);
+    }
+  });
+
+  it('in place (the output over the ciphertext): a changed byte in any piece leaves the ciphertext as it was until the rejection, then zeros', async () => {
+    const key = rand(32);
+    const nonce = rand(24);
+    const sealed = F.xchacha20poly1305(key, nonce).encrypt(rand(N));
+    for (const spot of [...SPOTS, N + 15]) {
+      const bad = sealed.slice();
+      bad[spot]! ^= 0x40;
+      const buf = bad.slice();
+      let settled = false;
+      const call = P.xchacha20poly1305(key, nonce)
+        .decrypt(buf, buf.subarray(0, N))
+        .finally(() => (settled = true));
+      call.catch(() => {});
+      while (!settled) {
+        for (let i = 0; i < N; i += 4099) assert.equal(buf[i], bad[i], `byte ${spot}: byte ${i} written while the call was pending`);
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      await assert.rejects(call, (e: Error) => e.name === 'AuthenticationError', `byte ${spot}`);
+      assert.ok(isAllZero(buf.subarray(0, N)), `byte ${spot}: the output is not zeroed`);
     }
   });
 
@@ -98,7 +126,7 @@ forEachTier('fourfold/parallel AEADs', () => {
     for (const spot of [0, 15, 16, 47, 48, ...SPOTS.map((s) => s + 16)]) {
       const bad = sealed.slice();
       bad[spot]! ^= 1;
-      await rejectsWithoutRelease(`secretbox, byte ${spot}`, new Uint8Array(N), (o) => P.xsalsa20poly1305(key, nonce).decrypt(bad, o));
+      await rejectsWithoutRelease(`secretbox, byte ${spot}`, new Uint8Array(N), bad.subarray(16), (o) => P.xsalsa20poly1305(key, nonce).decrypt(bad, o));
     }
   });
 
@@ -143,16 +171,19 @@ forEachTier('fourfold/parallel AEADs', () => {
     const sealed = F.xchacha20poly1305(key, nonce).encrypt(m);
     const sealedOut = shared(new Uint8Array(N + 16));
     const opened = shared(new Uint8Array(N));
-    // Directly: with shared input and output no piece takes a slot of any worker.
-    const slots = await slotsTaken(async () => {
-      await P.xchacha20poly1305(key, nonce).encrypt(shared(m), sealedOut);
-      await P.xchacha20poly1305(key, nonce).decrypt(shared(sealed), opened);
-    });
+    // Directly: with shared input and output no piece of an encryption takes a slot of any worker.
+    const slots = await slotsTaken(() =>
+      P.xchacha20poly1305(key, nonce)
+        .encrypt(shared(m), sealedOut)
+        .then(() => {}),
+    );
     assertBytes(sealedOut, sealed, 'AEAD encrypt, shared');
+    assert.equal(slots, 0, 'slots taken by a shared AEAD encryption');
+    // A decryption's second pass decrypts the output in place, through slots (transform.ts: in place on shared memory).
+    await P.xchacha20poly1305(key, nonce).decrypt(shared(sealed), opened);
     assertBytes(opened, m, 'AEAD decrypt, shared');
-    assert.equal(slots, 0, 'slots taken by shared AEAD calls');
     const bad = shared(sealed);
     bad[2 * MiB]! ^= 1;
-    await rejectsWithoutRelease('AEAD decrypt, shared, tampered', shared(new Uint8Array(N)), (o) => P.xchacha20poly1305(key, nonce).decrypt(bad, o));
+    await rejectsWithoutRelease('AEAD decrypt, shared, tampered', shared(new Uint8Array(N)), bad, (o) => P.xchacha20poly1305(key, nonce).decrypt(bad, o));
   });
 });

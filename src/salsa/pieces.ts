@@ -1,0 +1,17 @@
+/**
+ * Secretbox (XSalsa20-Poly1305)'s pieces for fourfold/parallel (poly1305/aead-pieces.ts),
+ * on each tier: one pass on the simd tier, the js tier's two.
+ */
+import { jsSalsa } from './js.js';
+import { simdSalsaPiece } from './simd.js';
+import { salsaKernel } from './wasm.js';
+import { jsPoly1305 } from '../poly1305/js.js';
+import { type PieceCrypt, twoPasses } from '../poly1305/polynomial.js';
+import { jobSelector } from '../runtime/kernels.js';
+
+/**
+ * The piece function of `tier` (a job's, or 'simd' for the calling
+ * thread's: the simd tier once this thread's kernel is instantiated, which
+ * the call's engine() started, the js tier until then).
+ */
+export const pieceOf = /*#__PURE__*/ jobSelector<PieceCrypt>(salsaKernel, /*#__PURE__*/ twoPasses(jsSalsa.xor, jsPoly1305), simdSalsaPiece);
