@@ -5,11 +5,11 @@
  * polynomial of its ciphertext.
  */
 import type { Poly1305Engine } from './engine.js';
-import { simdCopyPolynomial } from './simd.js';
+import { POLYNOMIAL_BYTES } from './field.js';
 import { jsPoly1305 } from './js.js';
+import { simdCopyPolynomial } from './simd.js';
 import { engineOf } from './tiers.js';
 import { chachaKernel } from '../chacha/wasm.js';
-import { POLYNOMIAL_BYTES } from './field.js';
 import { equalBytes } from '../runtime/bytes.js';
 import { jobSelector, type Tier } from '../runtime/kernels.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';

@@ -9,10 +9,11 @@
  * BigInt (RFC 8439 §2.5.1 without s), zero-padded for ChaCha20-Poly1305
  * and padded as Poly1305 pads for secretbox. No workers: the pieces alone.
  */
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { xchacha20 as nobleXchacha20 } from '@noble/ciphers/chacha.js';
 import { xsalsa20 as nobleXsalsa20 } from '@noble/ciphers/salsa.js';
+import { ready } from 'fourfold';
 import { xchacha20 } from 'fourfold/chacha';
 import { xsalsa20 } from 'fourfold/salsa';
 import { jsChacha, jsPoly1305, jsSalsa, type PieceCrypt, simdChachaPiece, simdSalsaPiece, twoPasses } from '../internal.js';
@@ -92,6 +93,10 @@ const LENGTHS = [0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 1000, 32767, 32768
 for (const f of FAMILIES) {
   for (const { tier, crypt, skip } of f.pieces) {
     describe(`${f.name}: a piece (${tier} tier)`, { skip }, () => {
+      // A browser compiles the kernels in the background: the simd pieces need them instantiated.
+      before(async () => {
+        if (tier === 'simd') assert.equal(await ready(), 'simd');
+      });
       for (const decrypt of [false, true]) {
         it(`${decrypt ? 'decrypts' : 'encrypts'}: the reference's keystream XOR, and the polynomial of the ciphertext, at every length and into its own input`, () => {
           for (const n of LENGTHS) {
