@@ -96,8 +96,9 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
 
   /**
    * Into an output the call makes: one pass (poly1305/aead-pieces.ts). Into
-   * the caller's: two, no plaintext written before its piece verified. On
-   * a wrong tag the output is zeroed and the call rejects.
+   * the caller's: two, no plaintext written before the tag is verified (it
+   * holds the ciphertext until then). On a wrong tag the output is zeroed
+   * and the call rejects.
    */
   async decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const { body, tag, output: out } = openArgs(ciphertext, output);

@@ -63,7 +63,12 @@ export interface ParallelAead {
   encrypt(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;
   /** Resolves to the plaintext in a new array, or rejects with AuthenticationError before any plaintext is made. */
   decrypt(ciphertext: Uint8Array, output?: undefined): Promise<Bytes>;
-  /** Decrypts into `output` (exactly `ciphertext.length - 16` bytes) and resolves to it; on AuthenticationError `output` is zeroed. */
+  /**
+   * Decrypts into `output` (exactly `ciphertext.length - 16` bytes) and
+   * resolves to it. While pending, `output` holds no plaintext before the
+   * tag is verified (the ciphertext is copied there first, unless it is
+   * the ciphertext itself); on AuthenticationError it is zeroed.
+   */
   decrypt<T extends Uint8Array>(ciphertext: Uint8Array, output: T): Promise<T>;
   /** Decrypts into `output` when one is given, else into a new array. */
   decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array>;

@@ -96,7 +96,7 @@ class ParallelSecretBox implements ParallelAeadMethods {
    * The plaintext of tag || ciphertext (in `output` when given); rejects
    * with AuthenticationError on a wrong tag. Into an output the call
    * makes: one pass; into the caller's: two, no plaintext written before
-   * its piece verified (poly1305/aead-pieces.ts).
+   * the tag is verified (poly1305/aead-pieces.ts).
    */
   async decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const input = check.bytes(ciphertext, 'ciphertext');
