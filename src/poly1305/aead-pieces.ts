@@ -40,7 +40,7 @@ import { overlapping } from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import type { PoolWorker } from '../pool/pool.js';
-import { counterAfter, type XorJob } from '../pool/stream-cipher.js';
+import { xorPieces } from '../pool/stream-cipher.js';
 import { transform, type LaterOutput, type Part } from '../pool/transform.js';
 
 /** An AEAD's keystream and padding, as the pieces need them. */
@@ -217,22 +217,7 @@ export async function verifiedOpenPieces<F extends string>(
   } finally {
     wipeParts(parts);
   }
-  const at = (start: number) => counterAfter(a.counter, 0, start / 64);
-  await transform<Record<string, XorJob>, string>(
-    {
-      op: `${cipher.family}.xor`,
-      align: 64,
-      params: (p) => ({ key: a.key.slice(), nonce: a.nonce.slice(), doubleRounds: 10, ...at(p.start) }),
-      here(i, o, p) {
-        const { counterLow, counterHigh } = at(p.start);
-        cipher.xor()(a.key, a.nonce, counterLow, counterHigh, 10, i, o);
-        return undefined;
-      },
-    },
-    output,
-    output,
-    team(),
-  );
+  await xorPieces(`${cipher.family}.xor`, cipher.xor, a.key, a.nonce, a.counter, 0, 10, output, output, team());
 }
 
 /**

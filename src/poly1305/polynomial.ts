@@ -10,7 +10,7 @@ import { jsPoly1305 } from './js.js';
 import { simdCopyPolynomial } from './simd.js';
 import { engineOf } from './tiers.js';
 import { chachaKernel } from '../chacha/wasm.js';
-import { equalBytes } from '../runtime/bytes.js';
+import { equalBytes, high32 } from '../runtime/bytes.js';
 import { jobSelector, type Tier } from '../runtime/kernels.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import type { Handler, JobType } from '../pool/protocol.js';
@@ -88,7 +88,7 @@ export type OpenJob = JobType<PieceParams & { expect?: Uint8Array }, Uint8Array>
 export type AeadJobs<F extends string> = { readonly [K in `${F}.seal`]: SealJob } & { readonly [K in `${F}.open`]: OpenJob };
 
 /** A piece's first keystream block as the engines take it: low and high 32-bit words. */
-const counterWords = (counter: number): [number, number] => [counter >>> 0, Math.floor(counter / 0x100000000)];
+const counterWords = (counter: number): [number, number] => [counter >>> 0, high32(counter)];
 
 /**
  * A piece of an AEAD in one pass over its bytes: XORs the keystream from

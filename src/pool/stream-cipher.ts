@@ -9,7 +9,8 @@ import type { Bytes } from '../runtime/bytes.js';
 import type { Tier } from '../runtime/kernels.js';
 import { streamArgs, type KeystreamXor, type StreamVariant } from '../runtime/stream-cipher.js';
 import type { Handler, JobTable, JobType, OpsOf } from './protocol.js';
-import { later, made, PARALLEL_MIN, team, transform } from './transform.js';
+import type { PoolWorker } from './pool.js';
+import { later, made, PARALLEL_MIN, team, transform, type LaterOutput } from './transform.js';
 
 /**
  * A stream cipher of fourfold/parallel: XorStream's arguments, resolving
@@ -50,22 +51,7 @@ export function parallelStreamCipher<T extends JobTable>(variant: StreamVariant,
     const iv = a.nonce.slice();
     const out = a.output ?? later(n);
     try {
-      const at = (start: number) => counterAfter(a.low, a.high, start / 64);
-      await transform<Record<string, XorJob>, string>(
-        {
-          op,
-          align: 64,
-          params: (p) => ({ key: k.slice(), nonce: iv.slice(), doubleRounds, ...at(p.start) }),
-          here(input, o, p) {
-            const { counterLow, counterHigh } = at(p.start);
-            xor()(k, iv, counterLow, counterHigh, doubleRounds, input, o);
-            return undefined;
-          },
-        },
-        a.input,
-        out,
-        team(n),
-      );
+      await xorPieces(op, xor, k, iv, a.low, a.high, doubleRounds, a.input, out, team(n));
       return output ?? made(out);
     } finally {
       k.fill(0);
@@ -73,6 +59,42 @@ export function parallelStreamCipher<T extends JobTable>(variant: StreamVariant,
   };
   // A new array over an ArrayBuffer, or the caller's own output: what ParallelXorStream's overloads say.
   return cipher as ParallelXorStream;
+}
+
+/**
+ * XORs the keystream of (`key`, `nonce`) from block (`low`, `high`) into
+ * `input`, writing `output` (which may be `input`), in pieces of whole
+ * 64-byte blocks, each from its own counter: job `op` on `workers`, `xor`
+ * on this thread. `key` and `nonce` must not change until it settles.
+ */
+export async function xorPieces(
+  op: string,
+  xor: () => KeystreamXor,
+  key: Uint8Array,
+  nonce: Uint8Array,
+  low: number,
+  high: number,
+  doubleRounds: number,
+  input: Uint8Array,
+  output: Uint8Array | LaterOutput,
+  workers: readonly PoolWorker[],
+): Promise<void> {
+  const at = (start: number) => counterAfter(low, high, start / 64);
+  await transform<Record<string, XorJob>, string>(
+    {
+      op,
+      align: 64,
+      params: (p) => ({ key: key.slice(), nonce: nonce.slice(), doubleRounds, ...at(p.start) }),
+      here(i, o, p) {
+        const { counterLow, counterHigh } = at(p.start);
+        xor()(key, nonce, counterLow, counterHigh, doubleRounds, i, o);
+        return undefined;
+      },
+    },
+    input,
+    output,
+    workers,
+  );
 }
 
 /** The job of a piece of a stream cipher, on the keystream of `xorOf(tier)`. */

@@ -40,11 +40,23 @@ function bigPolynomial(m: Uint8Array, r: bigint, zeroPad: boolean): bigint {
   return h;
 }
 
+interface Piece {
+  readonly tier: string;
+  readonly crypt: PieceCrypt;
+  readonly skip: false | string;
+}
+
+/** Both ChaCha20-Poly1305s' pieces: the kernel's one pass, and the js tier's two. */
+const CHACHA_PIECES: Piece[] = [
+  { tier: 'simd', crypt: simdChachaPiece, skip: NO_SIMD },
+  { tier: 'js', crypt: twoPasses(jsChacha.xor, jsPoly1305), skip: false },
+];
+
 interface Family {
   readonly name: string;
   readonly zeroPad: boolean;
   readonly nonceLength: number;
-  readonly pieces: { readonly tier: string; readonly crypt: PieceCrypt; readonly skip: false | string }[];
+  readonly pieces: Piece[];
   /** The keystream from block `counter` XORed into `data`, by a reference. */
   readonly reference: (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, counter: number) => Uint8Array;
 }
@@ -57,20 +69,14 @@ const FAMILIES: Family[] = [
     name: 'ChaCha20-Poly1305 (12-byte nonce)',
     zeroPad: true,
     nonceLength: 12,
-    pieces: [
-      { tier: 'simd', crypt: simdChachaPiece, skip: NO_SIMD },
-      { tier: 'js', crypt: twoPasses(jsChacha.xor, jsPoly1305), skip: false },
-    ],
+    pieces: CHACHA_PIECES,
     reference: (key, nonce, data, counter) => coreStreamIetf(key, nonce, data, counter),
   },
   {
     name: 'XChaCha20-Poly1305 (24-byte nonce)',
     zeroPad: true,
     nonceLength: 24,
-    pieces: [
-      { tier: 'simd', crypt: simdChachaPiece, skip: NO_SIMD },
-      { tier: 'js', crypt: twoPasses(jsChacha.xor, jsPoly1305), skip: false },
-    ],
+    pieces: CHACHA_PIECES,
     reference: (key, nonce, data, counter) =>
       PAST_32(counter, data.length) ? xchacha20(key, nonce, data, undefined, BigInt(counter)) : nobleXchacha20(key, nonce, data, undefined, counter),
   },
