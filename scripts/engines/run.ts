@@ -23,6 +23,7 @@ import { openFirefox } from './drivers/firefox.js';
 import { openWebkit } from './drivers/webkit.js';
 import { openWpe } from './drivers/wpe.js';
 import type { OpenPage } from './drivers/types.js';
+import { threadReport } from './threads.js';
 
 export interface RunOptions {
   /** Path of the entry module (see the contract above). */
@@ -83,9 +84,11 @@ export async function runInEngine(id: EngineId, options: RunOptions): Promise<Ru
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<PageOutcome>((resolve) => {
-    timer = setTimeout(() => {
+    timer = setTimeout(async () => {
       // How long ago tells a page whose thread stopped (nothing for minutes) from one still reporting a wait.
       const last = lastProgress ? ` (last progress ${Math.round((Date.now() - lastProgressAt) / 1000)} s before: ${lastProgress})` : '';
+      // And what the browser's threads do: one spinning, or all asleep.
+      for (const line of await threadReport()) log.push(`at the timeout: ${line}`);
       resolve({ ok: false, error: `timed out after ${timeoutMs} ms${last}` });
     }, timeoutMs);
   });
