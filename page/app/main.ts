@@ -78,7 +78,8 @@ interface Run {
   threads: number[];
   /** What the run found about the page (a Worker that could not start). */
   readonly notices: Notice[];
-  readonly collectors: Record<Phase, EngineCollector>;
+  /** Each part's results as they come (the all-cores one made anew when that part starts again). */
+  collectors: Record<Phase, EngineCollector>;
   readonly finals: Partial<Record<Phase, EngineResult>>;
   allCoresSkipped?: string;
   pool?: PoolState;
@@ -89,6 +90,12 @@ interface Run {
   /** When the measuring Worker's last message came, and its last answer to 'where' (performance.now()). */
   heard: number;
   answered: number;
+  /** What the progress label said last, or the last step the measurement announced, whichever came later. */
+  last: string;
+  /** Whether the measurement's latest message said it is starting fourfold/parallel's workers. */
+  startingPool: boolean;
+  /** Whether the all-cores part was started again in a second measuring Worker (measureInWorker). */
+  restarted: boolean;
 }
 
 let run: Run | undefined;
@@ -161,11 +168,12 @@ function finish(r: Run, state: RunStatus, failure?: string): void {
 
 function onMessage(r: Run, m: MeasureMessage): void {
   if (r.ended) return;
+  if (m.type !== 'where') r.startingPool = m.type === 'step' && m.pool;
   switch (m.type) {
     case 'progress': {
       const w = WEIGHT[m.phase];
       $<HTMLProgressElement>('bar').value = w.from + w.share * m.progress.fraction;
-      $('label').textContent = `${m.phase === 'one-core' ? 'one core' : 'all cores'}: ${m.progress.label}`;
+      $('label').textContent = r.last = `${m.phase === 'one-core' ? 'one core' : 'all cores'}: ${m.progress.label}`;
       if (m.progress.results !== undefined) {
         r.collectors[m.phase].add(m.progress.results);
         drawSoon(r);
@@ -190,6 +198,9 @@ function onMessage(r: Run, m: MeasureMessage): void {
     case 'failed':
       finish(r, 'interrupted', m.error);
       break;
+    case 'step':
+      r.last = m.step;
+      break;
     case 'where':
       r.answered = performance.now();
       // Said in the progress label, where a visitor (and the page test's log) reads it.
@@ -201,7 +212,7 @@ function onMessage(r: Run, m: MeasureMessage): void {
 }
 
 /** How long the measuring Worker has said nothing, as the progress label puts it. */
-const silence = (r: Run): string => `no progress for ${Math.round((performance.now() - r.heard) / 1000)} s`;
+const silence = (r: Run): string => `no progress for ${Math.round((performance.now() - r.heard) / 1000)} s since "${r.last}"`;
 
 /** The measuring Worker: ends it, or asks it where the measurement is (it answers with a 'where' message). */
 interface MeasuringWorker {
@@ -215,6 +226,16 @@ interface MeasuringWorker {
  * progress within seconds.
  */
 const QUIET_MS = 60_000;
+
+/**
+ * The same while the measurement starts fourfold/parallel's workers, and
+ * how long it may then leave the question unanswered before it is taken
+ * as stuck: starting a worker takes well under a second, and Firefox ESR
+ * 153 was seen (page test, a loaded two-core machine, about one run in
+ * eight) to block a worker's thread for good in new Worker() of a nested
+ * module worker.
+ */
+const STUCK_MS = 15_000;
 
 /**
  * Starts the measuring Worker; resolves to it once it has
@@ -258,6 +279,56 @@ function startWorker(request: MeasureRequest, deliver: (m: MeasureMessage) => vo
   });
 }
 
+/**
+ * Measures in a Worker, watching it: a measurement silent for QUIET_MS is
+ * asked where it is (once per QUIET_MS), and no answer means its thread is
+ * busy. One stuck while it starts fourfold/parallel's workers (STUCK_MS)
+ * is ended, and the all-cores part starts again in a new Worker, once.
+ */
+async function measureInWorker(r: Run, request: MeasureRequest): Promise<void> {
+  const worker = await startWorker(
+    request,
+    (m) => onMessage(r, m),
+    (why) => finish(r, 'interrupted', why),
+  );
+  r.stop = worker.stop;
+  r.heard = performance.now();
+  let asked = 0;
+  const watch = setInterval(() => {
+    if (r.ended) return clearInterval(watch);
+    const t = performance.now();
+    const unanswered = asked > Math.max(r.heard, r.answered);
+    if (unanswered && r.startingPool && t - asked >= STUCK_MS && !r.restarted && r.finals['one-core'] !== undefined) {
+      clearInterval(watch);
+      restartAllCores(r, request, worker);
+      return;
+    }
+    if (t - Math.max(r.heard, asked) < (r.startingPool ? STUCK_MS : QUIET_MS)) return;
+    if (unanswered) $('label').textContent = `${silence(r)}; the measuring worker does not answer (busy)`;
+    asked = t;
+    worker.ask();
+  }, 5000);
+}
+
+/** Ends a measuring Worker stuck starting fourfold/parallel's workers and measures the all-cores part again in a new one. */
+function restartAllCores(r: Run, request: MeasureRequest, stuck: MeasuringWorker): void {
+  stuck.stop();
+  r.restarted = true;
+  r.notices.push({
+    level: 'warn',
+    text:
+      `The measuring Worker stopped answering at "${r.last}" (${silence(r)}): it was ended, and the all-cores part ran again in a new one. ` +
+      "Firefox has been seen to block a worker's thread for good while it starts a worker of its own.",
+  });
+  showNotices(r.notices);
+  r.collectors['all-cores'] = new EngineCollector(browserId(environment));
+  r.points.length = 0;
+  r.startingPool = false;
+  measureInWorker(r, { ...request, allCoresOnly: true }).catch((cause: unknown) =>
+    finish(r, 'interrupted', `the measuring worker could not start again (${cause instanceof Error ? cause.message : String(cause)})`),
+  );
+}
+
 async function start(mode: Mode): Promise<void> {
   if (run !== undefined && !run.ended) return;
   const r: Run = {
@@ -273,6 +344,9 @@ async function start(mode: Mode): Promise<void> {
     ended: false,
     heard: performance.now(),
     answered: 0,
+    last: 'loading the libraries',
+    startingPool: false,
+    restarted: false,
   };
   run = r;
   window.benchResults = undefined;
@@ -290,19 +364,8 @@ async function start(mode: Mode): Promise<void> {
   const post = (m: MeasureMessage) => onMessage(r, m);
   if (environment.workers) {
     try {
-      const worker = await startWorker(request, post, (why) => finish(r, 'interrupted', why));
-      r.stop = worker.stop;
+      await measureInWorker(r, request);
       $('stop').hidden = false;
-      // A measurement silent for QUIET_MS is asked where it is (once per QUIET_MS); no answer means its thread is busy.
-      let asked = 0;
-      const watch = setInterval(() => {
-        if (r.ended) return clearInterval(watch);
-        const quiet = performance.now() - Math.max(r.heard, asked);
-        if (quiet < QUIET_MS) return;
-        if (asked > Math.max(r.heard, r.answered)) $('label').textContent = `${silence(r)}; the measuring worker does not answer (busy)`;
-        asked = performance.now();
-        worker.ask();
-      }, 5000);
       return;
     } catch (cause) {
       r.notices.push({

@@ -23,6 +23,8 @@ export interface MeasureRequest {
   readonly threads: readonly number[];
   /** Package versions, fixed when the page was built. */
   readonly versions: Readonly<Record<string, string>>;
+  /** The all-cores part only: a second measuring Worker, after the first stopped answering while it started the pool's workers (main.ts). */
+  readonly allCoresOnly?: boolean;
 }
 
 export type MeasureMessage =
@@ -35,10 +37,22 @@ export type MeasureMessage =
   | { readonly type: 'done'; readonly pool?: PoolState }
   | { readonly type: 'failed'; readonly error: string }
   /** The answer to a 'where' request (the page asks when no message has come for a while): the step under way, and the pool. */
-  | { readonly type: 'where'; readonly step: string; readonly pool: PoolState };
+  | { readonly type: 'where'; readonly step: string; readonly pool: PoolState }
+  /**
+   * A step begins, said at once: a thread stuck in it cannot answer
+   * 'where'. `pool`: the step starts fourfold/parallel's workers.
+   */
+  | { readonly type: 'step'; readonly step: string; readonly pool: boolean };
 
 /** What the measurement is doing now, for where(). */
 let step = 'starting';
+/** Where 'step' messages go (measure()'s post). */
+let announce: (message: MeasureMessage) => void = () => {};
+/** Sets the step and says it to the page now (`pool`: the step starts workers). */
+const stepTo = (s: string, pool = false): void => {
+  step = s;
+  announce({ type: 'step', step: s, pool });
+};
 
 /** The step under way and the pool's state: what the page shows when the measurement has said nothing for a while. */
 export const where = (): MeasureMessage => ({ type: 'where', step, pool: poolState() });
@@ -60,11 +74,11 @@ const poolState = (): PoolState => {
 async function probePool(workers: number): Promise<{ ok: true; pool: PoolState } | { ok: false; reason: string; pool: PoolState }> {
   parallel.configure({ workers });
   const data = new Uint8Array(4 * MiB);
-  step = `starting ${workers} worker${workers === 1 ? '' : 's'} of fourfold/parallel: its first call`;
+  stepTo(`starting ${workers} worker${workers === 1 ? '' : 's'} of fourfold/parallel: its first call`, true);
   await parallel.chacha20(new Uint8Array(32), new Uint8Array(12), data);
   // Workers that were still starting take the next call's pieces; wait for them a little.
   for (let i = 0; i < 50 && parallel.status().ready < workers && parallel.status().failure === undefined; i++) {
-    step = `waiting for fourfold/parallel's workers to start: call ${i + 2}`;
+    stepTo(`waiting for fourfold/parallel's workers to start: call ${i + 2}`, true);
     await new Promise((resolve) => setTimeout(resolve, 100));
     await parallel.chacha20(new Uint8Array(32), new Uint8Array(12), data);
   }
@@ -74,23 +88,29 @@ async function probePool(workers: number): Promise<{ ok: true; pool: PoolState }
   return { ok: true, pool };
 }
 
-export async function measure(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<void> {
-  try {
-    step = 'one core: loading the libraries';
-    const oneCore = await runBenchmark(oneCoreConfig(request.mode, { ...request.versions }), (progress) => {
-      step = `one core: ${progress.label}`;
-      post({ type: 'progress', phase: 'one-core', progress });
-    });
-    post({ type: 'phase-done', phase: 'one-core', result: oneCore });
+/**
+ * The one-core part; false when the measurement ends there (the all-cores
+ * part times fourfold/parallel on the simd tier: bench/core/libraries.ts).
+ */
+async function measureOneCore(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<boolean> {
+  step = 'one core: loading the libraries';
+  const oneCore = await runBenchmark(oneCoreConfig(request.mode, { ...request.versions }), (progress) => {
+    step = `one core: ${progress.label}`;
+    post({ type: 'progress', phase: 'one-core', progress });
+  });
+  post({ type: 'phase-done', phase: 'one-core', result: oneCore });
+  if (request.threads.length === 0 || oneCore.libraries.some((l) => l.name === 'fourfold')) return true;
+  post({ type: 'all-cores-skipped', reason: "fourfold's simd tier is not available in this browser, and fourfold/parallel's columns are timed on it" });
+  post({ type: 'done' });
+  return false;
+}
 
+export async function measure(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<void> {
+  announce = post;
+  try {
+    if (!request.allCoresOnly && !(await measureOneCore(request, post))) return;
     if (request.threads.length === 0) {
       post({ type: 'all-cores-skipped', reason: 'the page measures on its own thread, without Web Workers' });
-      post({ type: 'done' });
-      return;
-    }
-    // fourfold/parallel's columns are its simd tier's (bench/core/libraries.ts).
-    if (!oneCore.libraries.some((l) => l.name === 'fourfold')) {
-      post({ type: 'all-cores-skipped', reason: "fourfold's simd tier is not available in this browser, and fourfold/parallel's columns are timed on it" });
       post({ type: 'done' });
       return;
     }
@@ -109,7 +129,11 @@ export async function measure(request: MeasureRequest, post: (message: MeasureMe
       const config = scalingConfig(request.mode, n, shared, { ...request.versions });
       const label = `${n} thread${n === 1 ? '' : 's'}`;
       const share = (fraction: number) => (i + fraction) / request.threads.length;
-      step = `all cores, ${label}: loading the libraries`;
+      // The workers start here, under a step that says so, rather than in the case's first call.
+      stepTo(`all cores, ${label}: starting fourfold/parallel's workers`, true);
+      parallel.configure({ workers: n - 1 });
+      await parallel.warm();
+      stepTo(`all cores, ${label}: loading the libraries`);
       const run = await runBenchmark(config, (progress) => {
         step = `all cores, ${label}, ${progress.label}`;
         post({ type: 'progress', phase: 'all-cores', progress: { ...progress, fraction: share(progress.fraction), label: `${label}, ${progress.label}` } });
