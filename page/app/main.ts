@@ -361,7 +361,6 @@ async function start(mode: Mode): Promise<void> {
   for (const id of ['run-quick', 'run-full']) $<HTMLButtonElement>(id).disabled = true;
   status(`Measuring (${mode})…`);
   const request: MeasureRequest = { mode, threads: r.threads, versions: FOURFOLD_PAGE_VERSIONS };
-  const post = (m: MeasureMessage) => onMessage(r, m);
   if (environment.workers) {
     try {
       await measureInWorker(r, request);
@@ -381,7 +380,7 @@ async function start(mode: Mode): Promise<void> {
   // No Worker: the page measures on its own thread, yielding between cases (the core does every 250 ms).
   // A URL, not a module name, so that the page's own bundle stays small: measure.js is built beside it.
   const { measure } = (await import(/* @vite-ignore */ new URL('./measure.js', import.meta.url).href)) as typeof import('./measure.js');
-  await measure({ ...request, threads: [] }, post);
+  await measure({ ...request, threads: [] }, (m) => onMessage(r, m));
 }
 
 // ------------------------------------------------------------------ keeping and sharing

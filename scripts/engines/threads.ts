@@ -1,14 +1,13 @@
 /**
  * What a browser's threads are doing, for a run that timed out: each
- * thread of the processes this one started (Linux /proc) with its name, its state, and the
- * CPU time it used over two seconds. A page stuck in a loop shows a thread
+ * thread of the processes this one started (Linux /proc) with its name,
+ * its state, and the CPU time it used over two seconds. A page stuck in a loop shows a thread
  * running flat out; one stuck waiting (a deadlock, a message never
  * delivered) shows every thread asleep. Empty where there is no /proc.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
 interface ThreadSample {
-  readonly pid: number;
   readonly name: string;
   readonly state: string;
   /** utime + stime, in clock ticks. */
@@ -23,6 +22,12 @@ const read = (path: string): string | undefined => {
   }
 };
 
+/** A /proc stat line (proc(5)): the name in parentheses (it may hold spaces), and the fields after it, from field 3 (the state) on. */
+function statOf(line: string): { name: string; fields: string[] } {
+  const close = line.lastIndexOf(')');
+  return { name: line.slice(line.indexOf('(') + 1, close), fields: line.slice(close + 2).split(' ') };
+}
+
 /** This process's descendants (the browser it launched, with its helpers). */
 function descendants(): number[] {
   let entries: string[];
@@ -36,8 +41,8 @@ function descendants(): number[] {
     if (!/^\d+$/.test(e)) continue;
     const stat = read(`/proc/${e}/stat`);
     if (stat === undefined) continue;
-    // proc(5): field 4, the parent, is the second after the parenthesized name.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    // Field 4: the parent.
+    const ppid = Number(statOf(stat).fields[1]);
     children.set(ppid, [...(children.get(ppid) ?? []), Number(e)]);
   }
   const found: number[] = [];
@@ -63,12 +68,9 @@ function sample(pids: readonly number[]): Map<string, ThreadSample> {
     for (const tid of tids) {
       const stat = read(`/proc/${pid}/task/${tid}/stat`);
       if (stat === undefined) continue;
-      // The name is in parentheses and may hold spaces; the fields after it are space-separated.
-      const close = stat.lastIndexOf(')');
-      const name = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      // Fields 3 (state), 14 (utime), 15 (stime) of proc(5), counted from the state.
-      threads.set(`${pid}/${tid}`, { pid, name, state: fields[0]!, ticks: Number(fields[11]) + Number(fields[12]) });
+      const { name, fields } = statOf(stat);
+      // Fields 3 (state), 14 (utime) and 15 (stime).
+      threads.set(`${pid}/${tid}`, { name, state: fields[0]!, ticks: Number(fields[11]) + Number(fields[12]) });
     }
   }
   return threads;
