@@ -1,9 +1,10 @@
 /**
  * What a browser's threads are doing, for a run that timed out: each
  * thread of the processes this one started (Linux /proc) with its name,
- * its state, and the CPU time it used over two seconds. A page stuck in a loop shows a thread
- * running flat out; one stuck waiting (a deadlock, a message never
- * delivered) shows every thread asleep. Empty where there is no /proc.
+ * its state, and the CPU time it used over two seconds. A page stuck in a
+ * loop shows a thread running flat out; one stuck waiting (a deadlock, a
+ * message never delivered) shows every thread asleep. Empty where there is
+ * no /proc.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
