@@ -69,12 +69,12 @@ const median = (a: number[]): number => {
  */
 async function twoPassFloor(key: Uint8Array, nonce: Uint8Array): Promise<(sealed: Uint8Array, out: Uint8Array) => Uint8Array> {
   const S = await import('../src/index.js');
-  const { copyPolynomialOf } = await import('../src/poly1305/polynomial.js');
+  const { copyPolynomialHere } = await import('../src/poly1305/polynomial.js');
   await S.ready();
   // XChaCha20-Poly1305's one-time key: the first 32 bytes of the keystream's block 0.
   const oneTimeKey = S.xchacha20(key, nonce, new Uint8Array(32));
   return (sealed, out) => {
-    copyPolynomialOf('simd')(oneTimeKey, true, sealed.subarray(0, sealed.length - 16), out).fill(0);
+    copyPolynomialHere()(oneTimeKey, true, sealed.subarray(0, sealed.length - 16), out).fill(0);
     return S.xchacha20(key, nonce, out, out, 1);
   };
 }

@@ -9,6 +9,7 @@
  *   DIR/assets/measure.js       the measurement: the benchmark core, fourfold and the peers (page/app/measure.ts)
  *   DIR/assets/measure-worker.js  the Worker that runs it (the page imports measure.js itself where it has no Worker)
  *   DIR/assets/worker.js        fourfold/parallel's pool worker, found beside measure.js
+ *   DIR/assets/worker-js.js     its twin for engines that cannot run the kernels
  *
  * --serve then serves DIR on 127.0.0.1, cross-origin isolated, until Ctrl-C.
  * Needs fourfold built (dist/): `npm run page` builds it first.
@@ -18,7 +19,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'no
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageVersions } from '../bench/node/machine.js';
-import { bundleWorker } from '../scripts/engines/bundle.js';
+import { bundleWorkers } from '../scripts/engines/bundle.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_OUT = 'page-dist';
@@ -55,7 +56,7 @@ export async function buildPage(out: string): Promise<number> {
     plugins: [measureBeside],
   });
   await esbuild.build({ ...common, entryPoints: [join(ROOT, 'page/app/main.ts')], outfile: join(out, 'assets/main.js') });
-  await bundleWorker(join(out, 'assets/worker.js'), 'browser');
+  await bundleWorkers(join(out, 'assets'), 'browser');
   cpSync(join(ROOT, 'page/site'), out, { recursive: true });
   return readdirSync(out, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())

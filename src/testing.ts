@@ -32,6 +32,7 @@ export { contention, runPieces, turnSources, type Piece, type PieceWork } from '
 export { VariantPicker, variantPicker, type VariantKernel } from './runtime/variants.js';
 export { stateOf } from './secretstream/state.js';
 export { chachaVariants } from './chacha/wasm.js';
+export type { ChachaJobs } from './chacha/jobs.js';
 export const chachaKernel = withBytes(chachaSelector, chachaKernelAccessor);
 export type { Blake3Engine, TreeState } from './blake3/engine.js';
 export { jsBlake3 } from './blake3/js.js';

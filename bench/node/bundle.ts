@@ -5,9 +5,9 @@
  * without it), and `entry.js`, which carries one run's config and follows
  * the entry contract of scripts/engines/run.ts: its default export takes
  * `{ progress(message) }` and resolves to the JSON result (an EngineResult).
- * Progress messages are Progress objects as JSON. Beside them, `worker.js`:
- * the worker of fourfold/parallel's pool, which the pool loads from its
- * own module's directory (in the bundle, bench.js's).
+ * Progress messages are Progress objects as JSON. Beside them, `worker.js`
+ * and `worker-js.js`: the workers of fourfold/parallel's pool, which the
+ * pool loads from its own module's directory (in the bundle, bench.js's).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,8 +34,8 @@ export async function buildEngineEntry(dir: string, config: BenchConfig): Promis
   // fourfold/parallel's worker, beside bench.js; the engine runner's bundler
   // builds it (imported here, as engines.ts imports the runner: only when
   // another engine runs).
-  const { bundleWorker } = await import('../../scripts/engines/bundle.js');
-  await bundleWorker(join(dir, 'worker.js'), 'browser');
+  const { bundleWorkers } = await import('../../scripts/engines/bundle.js');
+  await bundleWorkers(dir, 'browser');
   const entry = join(dir, 'entry.js');
   writeFileSync(
     entry,

@@ -9,7 +9,10 @@
  *   that the page loads (index.html's scripts, what they import, the
  *   workers and assets they name), raw and gzip -9. Files emitted but never
  *   named (a worker whose spawning code the bundler dropped) are listed
- *   apart and not counted. The peers' pages are built the same way.
+ *   apart and not counted, and so is the pool's js-tier worker
+ *   (worker-js.js), which a page starts instead of the simd one only where
+ *   the engine cannot run the kernels. The peers' pages are built the same
+ *   way.
  * - kernels: each WebAssembly module in dist/generated, raw and gzip, and
  *   as embedded (hexadecimal text) gzip.
  */
@@ -50,6 +53,8 @@ export interface PageSize {
   readonly gzipBytes: number;
   /** Files the build emitted that the page never loads. */
   readonly unused: PageFile[];
+  /** Files the page loads only where the engine cannot run the kernels (the pool's js-tier worker), instead of the simd worker. */
+  readonly jsTierOnly: PageFile[];
   readonly budget?: number;
   readonly goal?: number;
   /** A fourfold/parallel page: the gzip bytes of the synchronous page it is compared with. */
@@ -77,6 +82,12 @@ function kernelSizes(): KernelSize[] {
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesUnder(join(dir, f)) : [join(dir, f)]));
 }
+
+/**
+ * The pool's js-tier worker as Vite names it: the entry's name and an
+ * 8-character hash (so the simd worker, `worker-<hash>.js`, never matches).
+ */
+const JS_TIER_WORKER = /(^|\/)worker-js-[\w-]{8}\.js$/;
 
 /**
  * The emitted files the page loads: those index.html names, then, file by
@@ -137,10 +148,11 @@ async function buildPage(vite: Vite, dir: string, page: SizePage): Promise<PageS
     };
   };
   const { used, unused } = loaded(out);
-  const files = used.map(size);
+  const files = used.filter((f) => !JS_TIER_WORKER.test(f)).map(size);
   return {
     name: page.name,
     files,
+    jsTierOnly: used.filter((f) => JS_TIER_WORKER.test(f)).map(size),
     bytes: files.reduce((s, f) => s + f.bytes, 0),
     gzipBytes: files.reduce((s, f) => s + f.gzipBytes, 0),
     unused: unused.map(size),

@@ -108,13 +108,22 @@ export function codeSizeTable(report: Report): Table | undefined {
     kb(p.bytes),
     kb(p.gzipBytes),
     p.budget === undefined ? '' : `${kb(p.budget)}${p.goal === undefined ? '' : ` (goal ${kb(p.goal)})`}`,
-    p.syncGzipBytes === undefined ? '' : `${(p.gzipBytes / p.syncGzipBytes).toFixed(2)}× the synchronous import`,
+    [
+      p.syncGzipBytes === undefined ? '' : `${(p.gzipBytes / p.syncGzipBytes).toFixed(2)}× the synchronous import`,
+      // Absent from reports made before the pool had a worker per tier.
+      (p.jsTierOnly ?? []).length === 0
+        ? ''
+        : `where the kernels cannot run, the js-tier worker (${kb(p.jsTierOnly.reduce((s, f) => s + f.gzipBytes, 0))} gzip) instead of the simd one`,
+    ]
+      .filter((s) => s !== '')
+      .join('; '),
   ];
   return {
     title: 'Code size',
     note:
       'Each page imports one function and calls it (or imports all of an entry), built by a default vite build; its bytes are the files the page loads ' +
-      '(scripts, the pool worker, assets), gzip -9. Kernels: each WebAssembly module, and its generated file (hexadecimal text) gzipped. ' +
+      '(scripts, the pool worker, assets), gzip -9 (where the engine cannot run the kernels, a page starts the js-tier worker of the pool instead of its simd one: ' +
+      'the last column). Kernels: each WebAssembly module, and its generated file (hexadecimal text) gzipped. ' +
       '1 kB = 1000 bytes.',
     header: ['', 'what', 'raw', 'gzip', 'budget', ''],
     rows: [

@@ -3,8 +3,9 @@
  * as it is: each page, built by a default `vite build` of this checkout's
  * dist/, loads no more gzip bytes than its budget. A page for every module
  * entry of package.json (an import of all its exports) keeps every entry
- * under a budget; ./package.json and the worker entry (built as the pool's
- * worker, counted in the fourfold/parallel pages) have none.
+ * under a budget; ./package.json and the worker entries (built as the
+ * pool's workers: the simd one counted in the fourfold/parallel pages,
+ * the js-tier one listed apart) have none.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,5 +42,9 @@ it('every page loads no more than its budget (gzip, a default vite build)', asyn
       `${p.name}: no kernel found in the page's scripts`,
     );
     for (const worker of p.files.filter((f) => /worker/.test(f.file))) assert.ok(!worker.hasKernel, `${p.name}: ${worker.file} embeds a kernel`);
+    // A page with the pool has its js-tier twin too, for engines that cannot run the kernels; it embeds none either.
+    const workers = p.files.filter((f) => /worker/.test(f.file)).length;
+    assert.equal(p.jsTierOnly.length, workers, `${p.name}: ${workers} simd workers, ${p.jsTierOnly.length} js-tier workers`);
+    for (const worker of p.jsTierOnly) assert.ok(!worker.hasKernel, `${p.name}: ${worker.file} embeds a kernel`);
   }
 });

@@ -48,7 +48,7 @@
 import { transformAsync } from '@babel/core';
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './engines.js';
 const HARNESS = join(ROOT, 'scripts/engines/harness');
@@ -139,14 +139,18 @@ export async function bundleEntry(options: { entry: string; target: Target; outf
   return options.outfile;
 }
 
+/** The worker scripts of fourfold/parallel's pool, by the name the pool starts them under (src/pool/pool.ts). */
+export const WORKER_FILES = ['worker.js', 'worker-js.js'] as const;
+
 /**
- * The worker pool's worker (fourfold/parallel),
- * self-contained, at `outfile`. The pool starts `new URL('./worker.js',
- * import.meta.url)` (src/pool/pool.ts), so a bundle with fourfold inside
- * needs this file beside it, named worker.js.
+ * The worker pool's workers (fourfold/parallel), each self-contained, in
+ * `dir`: the pool starts `new URL('./worker.js', import.meta.url)` (the
+ * simd tier's) or `./worker-js.js` (the js tier's, where the kernels
+ * cannot run), so a bundle with fourfold inside needs both beside it.
+ * Resolves to their paths.
  */
-export function bundleWorker(outfile: string, target: Target): Promise<string> {
-  return bundleEntry({ entry: join(ROOT, 'dist/pool/worker.js'), target, outfile });
+export function bundleWorkers(dir: string, target: Target): Promise<string[]> {
+  return Promise.all(WORKER_FILES.map((name) => bundleEntry({ entry: join(ROOT, 'dist/pool', name), target, outfile: join(dir, name) })));
 }
 
 /** The test files of `npm test`: test/*.test.ts and test/<dir>/*.test.ts. */
@@ -264,8 +268,9 @@ export async function bundleTestSuite(options: {
   });
 
   // Inside a bundle import.meta.url is the bundle's, or its chunk's (code splitting): each directory of one gets the worker.
-  const worker = await bundleWorker(join(outdir, 'worker.js'), target);
-  for (const dir of new Set(filesUnder(join(outdir, 'files'), '.js').map((f) => dirname(f)))) copyFileSync(worker, join(dir, 'worker.js'));
+  const workers = await bundleWorkers(outdir, target);
+  for (const dir of new Set(filesUnder(join(outdir, 'files'), '.js').map((f) => dirname(f))))
+    for (const worker of workers) copyFileSync(worker, join(dir, basename(worker)));
 
   // Each file's own bundle, imported by URL when its turn comes.
   const list = files.map(

@@ -1,5 +1,5 @@
-/** BLAKE3's job for the pool's workers (pool/worker.ts serves it). */
-import { engineOf } from './mode.js';
+/** BLAKE3's job for the pool's workers (pool/worker.ts and worker-js.ts serve it). */
+import type { Blake3Engine } from './engine.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 
 export type Blake3Jobs = {
@@ -11,10 +11,13 @@ export type Blake3Jobs = {
   readonly 'blake3.subtree': JobType<{ key: Uint8Array; flags: number; counter: number }, Uint8Array>;
 };
 
-export const blake3Jobs: Handlers<Blake3Jobs> = {
-  'blake3.subtree': (tier, p, { input }) => {
-    const cv = new Uint8Array(32);
-    engineOf(tier).subtree(p.key, p.flags, input!, p.counter, cv);
-    return cv;
-  },
-};
+/** The job on one tier's engine. */
+export function blake3Jobs(blake3: Blake3Engine): Handlers<Blake3Jobs> {
+  return {
+    'blake3.subtree': (p, { input }) => {
+      const cv = new Uint8Array(32);
+      blake3.subtree(p.key, p.flags, input!, p.counter, cv);
+      return cv;
+    },
+  };
+}

@@ -11,13 +11,10 @@ import { simdBlake3 } from './simd.js';
 import { blake3Kernel } from './wasm.js';
 import * as check from '../runtime/assert.js';
 import { hex } from '../generated/blake3.js';
-import { jobSelector, tierSelector } from '../runtime/kernels.js';
+import { tierSelector } from '../runtime/kernels.js';
 
 /** The engine of the tier a call on this thread runs on: the one place the kernel's bytes come in. */
 export const engine = /*#__PURE__*/ tierSelector<Blake3Engine>(blake3Kernel, jsBlake3, simdBlake3, hex);
-
-/** The engine of a pool job's tier (jobs.ts), without the kernel's bytes: the pool sends the worker the module. */
-export const engineOf = /*#__PURE__*/ jobSelector<Blake3Engine>(blake3Kernel, jsBlake3, simdBlake3);
 
 /** BLAKE3's options (those of @noble/hashes' blake3): at most one of `key` and `context`. Any other property is refused (TypeError). */
 export interface Blake3Opts {

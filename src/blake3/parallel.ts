@@ -18,7 +18,6 @@ import { engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
 import type { Blake3Jobs } from './jobs.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { workerTier } from '../runtime/kernels.js';
 import { PARALLEL_MIN, team } from '../pool/transform.js';
 import { PIECE, pool, type PoolWorker } from '../pool/pool.js';
 import { runPieces, type Piece } from '../pool/schedule.js';
@@ -82,7 +81,6 @@ function split(p: Subtree, bytes: number): Subtree[] {
  * chunks of `source`, hashed by `workers` and this thread.
  */
 export async function absorbParallel(state: TreeState, source: ChunkSource, chunks: number, workers: readonly PoolWorker[]): Promise<void> {
-  const tier = workerTier();
   let list: Subtree[] = [];
   try {
     list = await runPieces(subtrees(chunks), workers, {
@@ -91,7 +89,7 @@ export async function absorbParallel(state: TreeState, source: ChunkSource, chun
       here: (p) => engine().subtree(state.key, state.flags, source.view(p.start, p.length), p.start / CHUNK, p.cv),
       give(w, p) {
         source.copy(p.start, w.slot(p.length));
-        return w.run<Blake3Jobs, 'blake3.subtree'>('blake3.subtree', tier, { key: state.key.slice(), flags: state.flags, counter: p.start / CHUNK }, p.length);
+        return w.run<Blake3Jobs, 'blake3.subtree'>('blake3.subtree', { key: state.key.slice(), flags: state.flags, counter: p.start / CHUNK }, p.length);
       },
       take(p, done) {
         const cv = done.result as Uint8Array;

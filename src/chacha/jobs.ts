@@ -1,20 +1,15 @@
-/** The ChaCha family's jobs for the pool's workers (pool/worker.ts serves them). */
-import { pieceOf } from './pieces.js';
-import { engineOf } from './tiers.js';
-import { aeadJobs, type AeadJobs } from '../poly1305/polynomial.js';
+/** The ChaCha family's jobs for the pool's workers (pool/worker.ts and worker-js.ts serve them). */
+import type { ChachaEngine } from './engine.js';
+import type { Poly1305Engine } from '../poly1305/engine.js';
+import { aeadJobs, type AeadJobs, type PieceCrypt } from '../poly1305/polynomial.js';
 import type { Handlers } from '../pool/protocol.js';
-import { xorJob, type XorJob } from '../pool/stream-cipher.js';
-import type { Tier } from '../runtime/kernels.js';
-
-const xorOf = (tier: Tier) => engineOf(tier).xor;
+import { xorJob, type XorJob } from '../pool/xor-job.js';
 
 /** Pieces of the ChaCha stream ciphers, and of ChaCha20-Poly1305's encryption and decryption (RFC 8439 §2.8: the ciphertext zero-padded). */
 export type ChachaJobs = { readonly 'chacha.xor': XorJob } & AeadJobs<'chacha'>;
 
-const aead = aeadJobs(xorOf, pieceOf, true);
-
-export const chachaJobs: Handlers<ChachaJobs> = {
-  'chacha.xor': xorJob(xorOf),
-  'chacha.seal': aead.seal,
-  'chacha.open': aead.open,
-};
+/** The jobs on one tier's engines: its ChaCha, its AEAD piece (pieces.ts) and its Poly1305. */
+export function chachaJobs(chacha: ChachaEngine, piece: PieceCrypt, poly: Poly1305Engine): Handlers<ChachaJobs> {
+  const aead = aeadJobs(chacha.xor, piece, poly, true);
+  return { 'chacha.xor': xorJob(chacha.xor), 'chacha.seal': aead.seal, 'chacha.open': aead.open };
+}

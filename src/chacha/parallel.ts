@@ -14,7 +14,7 @@
 import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
 import { chacha20poly1305 as syncChacha20poly1305, xchacha20poly1305 as syncXchacha20poly1305 } from './index.js';
 import type { ChachaJobs } from './jobs.js';
-import { pieceOf } from './pieces.js';
+import { pieceHere } from './pieces.js';
 import { engine } from './tiers.js';
 import { appendHere, openPieces, PolynomialSum, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../poly1305/aead-pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
@@ -38,7 +38,7 @@ export const chacha20orig = streamCipher(CHACHA20_ORIG);
 /** XChaCha20 (24-byte nonce, 64-bit counter) on all cores: resolves to the bytes of fourfold's xchacha20. */
 export const xchacha20 = streamCipher(XCHACHA20);
 
-const CIPHER: AeadCipher<'chacha'> = { family: 'chacha', xor: () => engine().xor, crypt: () => pieceOf('simd'), zeroPad: true };
+const CIPHER: AeadCipher<'chacha'> = { family: 'chacha', xor: () => engine().xor, crypt: pieceHere, zeroPad: true };
 
 class ParallelChachaPoly1305 implements ParallelAeadMethods {
   private readonly key: Uint8Array;

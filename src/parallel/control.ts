@@ -20,6 +20,9 @@ export interface PoolOptions {
   /**
    * Where the worker module is, for builds that do not emit it beside the
    * package's code (esbuild, a CDN): the URL of fourfold/worker as built.
+   * It serves the simd tier: where the engine cannot run the kernels (no
+   * WebAssembly SIMD), give fourfold/worker-js's URL instead, or calls run
+   * on the calling thread.
    */
   workerUrl?: string | URL;
 }

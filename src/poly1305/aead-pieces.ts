@@ -26,7 +26,7 @@
 import { PolynomialSum } from './combine.js';
 import {
   blocksOf,
-  copyPolynomialOf,
+  copyPolynomialHere,
   polynomialOf,
   polynomialThenDecrypt,
   type PieceCrypt,
@@ -149,7 +149,7 @@ export async function polynomialPieces(
       align: 64,
       readsTwice: copy,
       params: () => ({ key: rOnly(oneTimeKey), zeroPad: zeroPad ? 1 : 0, copy: copy ? 1 : 0 }),
-      here: (i, o) => (o === undefined ? polynomialOf(polyHere(), oneTimeKey, i, zeroPad) : copyPolynomialOf('simd')(oneTimeKey, zeroPad, i, o)),
+      here: (i, o) => (o === undefined ? polynomialOf(polyHere(), oneTimeKey, i, zeroPad) : copyPolynomialHere()(oneTimeKey, zeroPad, i, o)),
     },
     data,
     copyTo,

@@ -1,9 +1,11 @@
-/** Poly1305's job for the pool's workers (pool/worker.ts serves it). */
-import { polynomialJob, type PolynomialJob } from './polynomial.js';
+/** Poly1305's job for the pool's workers (pool/worker.ts and worker-js.ts serve it). */
+import type { Poly1305Engine } from './engine.js';
+import { polynomialJob, type CopyPolynomial, type PolynomialJob } from './polynomial.js';
 import type { Handlers } from '../pool/protocol.js';
 
 export type Poly1305Jobs = { readonly 'poly1305.polynomial': PolynomialJob };
 
-export const poly1305Jobs: Handlers<Poly1305Jobs> = {
-  'poly1305.polynomial': polynomialJob,
-};
+/** The job on one tier's engine, and its copy with polynomial (polynomial.ts). */
+export function poly1305Jobs(poly: Poly1305Engine, copy: CopyPolynomial): Handlers<Poly1305Jobs> {
+  return { 'poly1305.polynomial': polynomialJob(poly, copy) };
+}

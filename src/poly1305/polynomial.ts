@@ -8,10 +8,9 @@ import type { Poly1305Engine } from './engine.js';
 import { POLYNOMIAL_BYTES } from './field.js';
 import { jsPoly1305 } from './js.js';
 import { simdCopyPolynomial } from './simd.js';
-import { engineOf } from './tiers.js';
 import { chachaKernel } from '../chacha/wasm.js';
 import { equalBytes, high32 } from '../runtime/bytes.js';
-import { jobSelector, type Tier } from '../runtime/kernels.js';
+import { tierChoice } from '../runtime/kernels.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import type { Handler, JobType } from '../pool/protocol.js';
 
@@ -50,14 +49,15 @@ export const samePolynomial = (a: Uint8Array, b: Uint8Array): boolean => equalBy
  */
 export type CopyPolynomial = (key: Uint8Array, zeroPad: boolean, input: Uint8Array, output: Uint8Array) => Uint8Array;
 
-const jsCopyPolynomial: CopyPolynomial = (key, zeroPad, input, output) => {
+/** The js tier's CopyPolynomial. */
+export const jsCopyPolynomial: CopyPolynomial = (key, zeroPad, input, output) => {
   const h = polynomialOf(jsPoly1305, key, input, zeroPad);
   output.set(input);
   return h;
 };
 
-/** CopyPolynomial on `tier` (a job's, or 'simd' for the calling thread's: the simd tier once its kernel is instantiated). */
-export const copyPolynomialOf = /*#__PURE__*/ jobSelector<CopyPolynomial>(chachaKernel, jsCopyPolynomial, simdCopyPolynomial);
+/** CopyPolynomial on this thread's tier: the simd tier once its kernel is instantiated, the js tier until then. */
+export const copyPolynomialHere = /*#__PURE__*/ tierChoice<CopyPolynomial>(chachaKernel, jsCopyPolynomial, simdCopyPolynomial);
 
 /**
  * A piece's polynomial. params: key (r || 16 zero bytes), zeroPad (1 or
@@ -133,28 +133,27 @@ export function polynomialThenDecrypt(
   return h;
 }
 
-/** Poly1305's one job: a piece's polynomial (and its copy; in a slot, input and output are the same bytes). */
-export const polynomialJob: Handler<PolynomialJob> = (tier, p, { input, output }) =>
-  p.copy === 1 && output !== input
-    ? copyPolynomialOf(tier)(p.key, p.zeroPad === 1, input!, output!)
-    : polynomialOf(engineOf(tier), p.key, input!, p.zeroPad === 1);
+/**
+ * Poly1305's one job, on one tier's engine and CopyPolynomial: a piece's
+ * polynomial (and its copy; in a slot, input and output are the same bytes).
+ */
+export const polynomialJob =
+  (poly: Poly1305Engine, copy: CopyPolynomial): Handler<PolynomialJob> =>
+  (p, { input, output }) =>
+    p.copy === 1 && output !== input ? copy(p.key, p.zeroPad === 1, input!, output!) : polynomialOf(poly, p.key, input!, p.zeroPad === 1);
 
 /**
- * The jobs of an AEAD's pieces: in one pass (`cryptOf(tier)`), or for a
- * piece with `expect` in two, on the keystream of `xorOf(tier)` (zeroPad
- * as polynomialOf's).
+ * The jobs of an AEAD's pieces on one tier's engines: in one pass
+ * (`crypt`), or for a piece with `expect` in two, on the keystream `xor`
+ * (zeroPad as polynomialOf's).
  */
-export function aeadJobs(
-  xorOf: (tier: Tier) => KeystreamXor,
-  cryptOf: (tier: Tier) => PieceCrypt,
-  zeroPad: boolean,
-): { seal: Handler<SealJob>; open: Handler<OpenJob> } {
+export function aeadJobs(xor: KeystreamXor, crypt: PieceCrypt, poly: Poly1305Engine, zeroPad: boolean): { seal: Handler<SealJob>; open: Handler<OpenJob> } {
   return {
-    seal: (tier, p, { input, output }) => cryptOf(tier)(p, zeroPad, false, input!, output!),
-    open: (tier, p, { input, output }) => {
+    seal: (p, { input, output }) => crypt(p, zeroPad, false, input!, output!),
+    open: (p, { input, output }) => {
       const { expect } = p;
-      if (expect === undefined) return cryptOf(tier)(p, zeroPad, true, input!, output!);
-      return polynomialThenDecrypt(xorOf(tier), engineOf(tier), { ...p, expect }, zeroPad, input!, output!);
+      if (expect === undefined) return crypt(p, zeroPad, true, input!, output!);
+      return polynomialThenDecrypt(xor, poly, { ...p, expect }, zeroPad, input!, output!);
     },
   };
 }

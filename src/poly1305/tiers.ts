@@ -7,10 +7,7 @@ import { jsPoly1305 } from './js.js';
 import { simdPoly1305 } from './simd.js';
 import { chachaKernel } from '../chacha/wasm.js';
 import { hex } from '../generated/chacha.js';
-import { jobSelector, tierSelector } from '../runtime/kernels.js';
+import { tierSelector } from '../runtime/kernels.js';
 
 /** The engine of the tier a call on this thread runs on (index.ts, parallel.ts): the one place the kernel's bytes come in. */
 export const engine = /*#__PURE__*/ tierSelector<Poly1305Engine>(chachaKernel, jsPoly1305, simdPoly1305, hex);
-
-/** The engine of a pool job's tier (polynomial.ts), without the kernel's bytes: the pool sends the worker the module. */
-export const engineOf = /*#__PURE__*/ jobSelector<Poly1305Engine>(chachaKernel, jsPoly1305, simdPoly1305);

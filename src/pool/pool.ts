@@ -10,6 +10,12 @@
  *   Parcel recognise and bundle; with esbuild, which does not, worker.js
  *   (fourfold/worker) is built beside the bundle.
  *
+ * A worker runs the tier its script carries (protocol.ts): worker.js the
+ * simd engines, sent the compiled kernels with its first jobs, wherever
+ * the engine can run them; worker-js.js the js engines elsewhere (no
+ * WebAssembly SIMD, a policy that forbids it). A page downloads only the
+ * one it starts, so the simd worker carries no js tier.
+ *
  * Slots are SharedArrayBuffer views where the engine may share memory with
  * workers (always outside browsers; in a cross-origin-isolated page), so a
  * filled slot is posted without a copy; elsewhere a slot is an ArrayBuffer
@@ -25,7 +31,7 @@
 import { QUEUED, TAKEN, type FromWorker, type JobTable, type Job } from './protocol.js';
 import { zeroize } from '../runtime/bytes.js';
 import { cores } from '../runtime/host.js';
-import { kernelsFor, type Tier } from '../runtime/kernels.js';
+import { kernelsFor, workerTier, type Tier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
 
 /** Bytes of a slot: the largest piece of data one job carries. */
@@ -74,23 +80,33 @@ interface DenoTimers {
 }
 
 /**
- * The worker module for worker_threads, as a variable: written literally,
- * a bundler would also emit it as an asset for the browser build, which
- * uses the Web Worker form below. Its base is a variable too: webpack warns
- * of a "critical dependency" for new URL(<expression>, import.meta.url).
+ * The worker modules for worker_threads, by tier, as variables: written
+ * literally, a bundler would also emit them as assets for the browser
+ * build, which uses the Web Worker form below. Their base is a variable
+ * too: webpack warns of a "critical dependency" for new URL(<expression>,
+ * import.meta.url).
  */
-const WORKER_MODULE = './worker.js';
+const WORKER_MODULES: Readonly<Record<Tier, string>> = { simd: './worker.js', js: './worker-js.js' };
 const HERE = import.meta.url;
 
+/** A module Web Worker of `tier`: each form written out, so that bundlers emit both scripts (a page loads the one it starts). */
+function webWorker(tier: Tier): Worker {
+  if (workerUrl !== undefined) return new Worker(workerUrl, { type: 'module' });
+  return tier === 'simd'
+    ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
+    : new Worker(new URL('./worker-js.js', import.meta.url), { type: 'module' });
+}
+
 /**
- * Starts a worker; `idle` is called when a Deno worker has been without
- * work for DENO_IDLE_MS (the pool then ends it).
+ * Starts a worker of `tier` (configure({ workerUrl }): that script for
+ * either); `idle` is called when a Deno worker has been without work for
+ * DENO_IDLE_MS (the pool then ends it).
  */
-function spawn(listen: Listener, idle: () => void): Handle {
+function spawn(tier: Tier, listen: Listener, idle: () => void): Handle {
   const deno = (globalThis as { Deno?: DenoTimers }).Deno;
   const threads = deno === undefined ? workerThreads() : undefined;
   if (threads !== undefined) {
-    const url = workerUrl ?? new URL(WORKER_MODULE, HERE);
+    const url = workerUrl ?? new URL(WORKER_MODULES[tier], HERE);
     // No flags of the main thread's (--input-type would stop a worker from starting): worker.js needs none.
     const w = new threads.Worker(url, { execArgv: [] });
     w.on('message', listen);
@@ -99,7 +115,7 @@ function spawn(listen: Listener, idle: () => void): Handle {
     return { post: (m, transfer) => w.postMessage(m, transfer), hold: (on) => (on ? w.ref() : w.unref()), terminate: () => w.terminate().then(() => {}) };
   }
   if (typeof Worker !== 'function') throw new Error('this engine has no Worker');
-  const w = workerUrl === undefined ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }) : new Worker(workerUrl, { type: 'module' });
+  const w = webWorker(tier);
   w.onmessage = (e: MessageEvent) => listen(e.data as FromWorker);
   w.onerror = (e: ErrorEvent) => {
     e.preventDefault();
@@ -195,6 +211,8 @@ export interface JobBytes {
 /** One worker: its slots, its jobs in flight. */
 export class PoolWorker {
   ready = false;
+  /** The engines the worker runs, as its ready message said (undefined until then). */
+  tier: Tier | undefined;
   private ended = false;
   private handle: Handle | undefined;
   private readonly slots: Uint8Array[] = [];
@@ -229,6 +247,7 @@ export class PoolWorker {
 
   start(): void {
     this.handle = spawn(
+      workerTier(),
       (m) => this.receive(m),
       () => this.pins === 0 && this.pending.size === 0 && this.owner.retire(this),
     );
@@ -287,7 +306,6 @@ export class PoolWorker {
    */
   run<T extends JobTable, K extends keyof T & string>(
     op: K,
-    tier: Tier,
     params: T[K]['params'],
     bytes: number,
     shared: JobBytes = {},
@@ -300,7 +318,7 @@ export class PoolWorker {
     if (slot.buffer instanceof ArrayBuffer) transfer.push(slot.buffer);
     const claims = this.claims;
     if (claims !== undefined) Atomics.store(claims, index, QUEUED);
-    const done = this.send({ op, tier, params, claim: index, slot: slot.subarray(0, bytes), ...shared }, transfer, { slot: index, bytes, work });
+    const done = this.send({ op, params, claim: index, slot: slot.subarray(0, bytes), ...shared }, transfer, { slot: index, bytes, work });
     return {
       done: done as Promise<JobDone<T[K]['result']>>,
       claim: () => claims !== undefined && !this.ended && Atomics.compareExchange(claims, index, QUEUED, TAKEN) === QUEUED,
@@ -312,8 +330,8 @@ export class PoolWorker {
    * their caller bounds itself, such as a stream's messages); resolves to
    * its result.
    */
-  async call<T extends JobTable, K extends keyof T & string>(op: K, tier: Tier, params: T[K]['params'], transfer: ArrayBuffer[] = []): Promise<T[K]['result']> {
-    const done = await this.send({ op, tier, params, claim: -1, slot: undefined }, transfer, { slot: -1, bytes: 0, work: 0 });
+  async call<T extends JobTable, K extends keyof T & string>(op: K, params: T[K]['params'], transfer: ArrayBuffer[] = []): Promise<T[K]['result']> {
+    const done = await this.send({ op, params, claim: -1, slot: undefined }, transfer, { slot: -1, bytes: 0, work: 0 });
     return done.result as T[K]['result'];
   }
 
@@ -330,9 +348,9 @@ export class PoolWorker {
     return done;
   }
 
-  /** Posts a job with the kernels the worker lacks for a simd-tier job, as modules or, where the engine cannot post one, as bytes. */
+  /** Posts a job, to a simd worker with the kernels it lacks, as modules or, where the engine cannot post one, as bytes. */
   private post(job: Job, transfer: ArrayBuffer[]): void {
-    const kernels = job.tier === 'simd' ? kernelsFor(this.kernels, !modulesCloneable) : undefined;
+    const kernels = this.tier === 'simd' ? kernelsFor(this.kernels, !modulesCloneable) : undefined;
     try {
       this.handle!.post(kernels === undefined ? job : { ...job, kernels }, transfer);
     } catch (e) {
@@ -346,6 +364,7 @@ export class PoolWorker {
   private receive(m: FromWorker | { type: 'error'; message: string }): void {
     if (this.ended) return;
     if (m.type === 'ready') {
+      this.tier = m.tier;
       this.ready = true;
       if (this.pending.size === 0) this.handle!.hold(false);
       this.started(true);
@@ -364,6 +383,8 @@ export class PoolWorker {
     if (m.type === 'failed') {
       this.release(p.slot);
       p.reject(new WorkerLostError(m.message));
+      // It cannot run its kernels: no worker of this script will (the same engine, the same policy).
+      if (m.fatal === true) this.owner.broken(this, `a worker cannot run its kernels (${m.message})`, true);
       return;
     }
     if (m.type === 'done') this.owner.jobs++;
@@ -552,19 +573,22 @@ export class Pool {
 
   /**
    * A worker failed: one that never started (a bundle without worker.js, a
-   * CSP without worker-src) means none will, and calls then run on the
-   * calling thread; one that died after it started is replaced by the
-   * next call that needs it. Its jobs' callers do their pieces themselves.
+   * CSP without worker-src), or one that cannot run its kernels (`kernels`),
+   * means none will, and calls then run on the calling thread; one that
+   * died after it started is replaced by the next call that needs it. Its
+   * jobs' callers do their pieces themselves.
    */
-  broken(w: PoolWorker, reason: string): void {
-    const unavailable = !w.ready && this.failure === undefined;
+  broken(w: PoolWorker, reason: string, kernels = false): void {
+    const unavailable = (kernels || !w.ready) && this.failure === undefined;
     if (unavailable) {
       this.failure = reason;
       // Said once: a page whose bundle lacks the worker file otherwise only sees calls running slower.
       console.warn(`fourfold/parallel: workers are not available (${reason}); calls run on the calling thread`);
     }
-    // Workers still starting would fail alike (the same file, the same policy): ended with it, so status() shows none.
-    for (const other of unavailable ? [w, ...this.workers.filter((o) => o !== w && !o.ready)] : [w]) {
+    // Workers still starting would fail alike (the same file, the same policy), and so would every worker that
+    // cannot run its kernels: ended with it, so status() shows none.
+    const alike = (o: PoolWorker) => o !== w && (kernels || !o.ready);
+    for (const other of unavailable ? [w, ...this.workers.filter(alike)] : [w]) {
       other.terminate(`a worker failed: ${reason}`);
       const i = this.workers.indexOf(other);
       if (i >= 0) this.workers.splice(i, 1);

@@ -3,9 +3,9 @@
  * the typed tables through which a family declares the jobs it offers:
  *
  *   pool -> worker  Setup    once, first: the worker's claim words (shared memory), if any
- *   worker -> pool  Ready    once, when it listens (a family's kernel compiles at its first job)
+ *   worker -> pool  Ready    once, when it listens, with its tier (a family's kernel compiles at its first job)
  *   pool -> worker  Job      any number, each answered by Done, Skipped or Failed, in order;
- *                            with the kernel modules the worker has not been sent yet
+ *                            to a simd worker, with the kernel modules it has not been sent yet
  *   worker -> pool  Done     the job's result
  *   worker -> pool  Skipped  the pool took the job back (its claim) before the worker started it
  *   worker -> pool  Failed   the job threw (a worker that cannot start fires its error event instead)
@@ -17,11 +17,16 @@
  * which arrive as the worker's own copies (moved by transfer: the caller
  * keeps none) and which the worker zeroes after the job.
  *
+ * A worker runs one tier, the one its script carries: worker.ts the simd
+ * engines (it carries no js tier and no kernel bytes: the pool sends it
+ * the compiled modules), worker-js.ts the js engines, for engines that
+ * cannot run the kernels. Both give the same bytes.
+ *
  * A family declares its jobs as a JobTable type (chacha/jobs.ts's
- * ChachaJobs, say) and implements them as Handlers of that table; the
- * calling side names the same table when it runs one, so both sides of
- * every job are checked at compile time. Only the dispatch by name in
- * serve.ts sees a job untyped.
+ * ChachaJobs, say) and implements them as Handlers of that table, made
+ * from one tier's engines; the calling side names the same table when it
+ * runs one, so both sides of every job are checked at compile time. Only
+ * the dispatch by name in serve.ts sees a job untyped.
  */
 import type { Tier } from '../runtime/kernels.js';
 
@@ -50,8 +55,8 @@ export interface JobData {
 /** The names of table T's jobs of type J (a caller that runs such a job names its family's table). */
 export type OpsOf<T extends JobTable, J extends JobType> = { [K in keyof T]: T[K] extends J ? K : never }[keyof T] & string;
 
-/** What a worker does for a job of type J, on the engines of `tier`. */
-export type Handler<J extends JobType> = (tier: Tier, params: J['params'], data: JobData) => J['result'];
+/** What a worker does for a job of type J (on the engines of its tier). */
+export type Handler<J extends JobType> = (params: J['params'], data: JobData) => J['result'];
 
 /** The handlers of every job of a table. */
 export type Handlers<T extends JobTable> = { readonly [K in keyof T]: Handler<T[K]> };
@@ -75,6 +80,8 @@ export interface Setup {
 
 export interface Ready {
   readonly type: 'ready';
+  /** The engines the worker's script carries: the pool sends kernels to a simd worker only. */
+  readonly tier: Tier;
 }
 
 export interface Job {
@@ -83,8 +90,6 @@ export interface Job {
   readonly id: number;
   /** What to do: a name of some family's job table. */
   readonly op: string;
-  /** The tier the caller's thread uses (both give the same bytes; the worker follows it). */
-  readonly tier: Tier;
   readonly params: object;
   /** The slot's index (its claim word), or -1 for a job outside the slots. */
   readonly claim: number;
@@ -100,9 +105,9 @@ export interface Job {
    */
   readonly copyIn?: boolean;
   /**
-   * Kernel modules (or their bytes) the worker has not been sent yet, by
-   * name: the worker carries no kernel bytes of its own
-   * (runtime/kernels.ts kernelsFor and installKernels).
+   * Kernel modules (or their bytes) a simd worker has not been sent yet,
+   * by name: it carries no kernel bytes of its own (runtime/kernels.ts
+   * kernelsFor and installKernels).
    */
   readonly kernels?: Readonly<Record<string, WebAssembly.Module | Uint8Array>>;
 }
@@ -127,6 +132,12 @@ export interface Failed {
   /** The job that threw. */
   readonly id: number;
   readonly message: string;
+  /**
+   * The worker cannot run any job: its kernel was not sent, or its engine
+   * refused to compile or instantiate it (a policy of the worker's own,
+   * say). The pool gives it no more.
+   */
+  readonly fatal?: boolean;
   readonly slot?: Uint8Array;
 }
 

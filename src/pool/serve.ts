@@ -1,15 +1,16 @@
 /**
  * The worker's side of the pool: runs jobs one at a time, in arrival
- * order, with the engines of the caller's tier, and answers each
- * (protocol.ts). The worker entry (worker.ts) calls serve() with every
- * family's handlers. Runs as a worker_threads worker in Node, Bun and
- * Deno, and as a module Web Worker in browsers. No top-level await and no
- * import of node: modules, so that bundlers build it with their defaults.
+ * order, and answers each (protocol.ts). The worker entries call serve()
+ * with every family's handlers on one tier's engines: worker.ts the simd
+ * tier's, worker-js.ts the js tier's. Runs as a worker_threads worker in
+ * Node, Bun and Deno, and as a module Web Worker in browsers. No top-level
+ * await and no import of node: modules, so that bundlers build it with
+ * their defaults.
  */
 import { isShared, zeroize } from '../runtime/bytes.js';
-import { installKernels } from '../runtime/kernels.js';
+import { installKernels, KernelUnavailable, type Tier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
-import { QUEUED, RUNNING, type FromWorker, type Handler, type Job, type JobType, type ToWorker } from './protocol.js';
+import { QUEUED, RUNNING, type FromWorker, type Handler, type Handlers, type Job, type JobTable, type JobType, type ToWorker } from './protocol.js';
 
 interface Port {
   post(message: FromWorker, transfer?: ArrayBuffer[]): void;
@@ -36,13 +37,17 @@ function port(): Port {
 const handBack = (slot: Uint8Array | undefined): { slot?: Uint8Array; transfer: ArrayBuffer[] } =>
   slot !== undefined && !isShared(slot) ? { slot, transfer: [slot.buffer as ArrayBuffer] } : { transfer: [] };
 
-/** Serves `handlers` (every family's jobs, by name) to the pool that started this worker. */
-export function serve(handlers: Readonly<Record<string, Handler<JobType>>>): void {
+/** Serves `handlers` (every family's jobs on the engines of `tier`, by name) to the pool that started this worker. */
+export function serve<T extends JobTable>(tier: Tier, jobs: Handlers<T>): void {
+  // The one place a job is untyped: its name comes in a message.
+  const handlers = jobs as unknown as Readonly<Record<string, Handler<JobType> | undefined>>;
   const out = port();
   let claims: Int32Array | undefined;
 
   function run(job: Job): void {
     const { id, slot } = job;
+    // The kernels come with the first job that needs them and never again, so they are kept even when that job is skipped.
+    if (job.kernels !== undefined) installKernels(job.kernels);
     // The pool took the job back before it started: it does the piece itself.
     if (claims !== undefined && job.claim >= 0 && Atomics.compareExchange(claims, job.claim, QUEUED, RUNNING) !== QUEUED) {
       const back = handBack(slot);
@@ -50,7 +55,6 @@ export function serve(handlers: Readonly<Record<string, Handler<JobType>>>): voi
       return;
     }
     let result: Uint8Array | undefined;
-    if (job.kernels !== undefined) installKernels(job.kernels);
     try {
       const handler = handlers[job.op];
       if (handler === undefined) throw new Error(`unknown job ${job.op}`);
@@ -59,13 +63,14 @@ export function serve(handlers: Readonly<Record<string, Handler<JobType>>>): voi
         slot!.set(input);
         input = slot;
       }
-      result = handler(job.tier, job.params, { input, output: job.output ?? slot, slot });
+      result = handler(job.params, { input, output: job.output ?? slot, slot });
       const back = handBack(slot);
       out.post({ type: 'done', id, result, slot: back.slot }, back.transfer);
     } catch (e) {
       if (slot !== undefined) zeroize(slot);
       const back = handBack(slot);
-      out.post({ type: 'failed', id, message: e instanceof Error ? e.message : String(e), slot: back.slot }, back.transfer);
+      const message = e instanceof Error ? e.message : String(e);
+      out.post({ type: 'failed', id, message, fatal: e instanceof KernelUnavailable, slot: back.slot }, back.transfer);
     } finally {
       // postMessage copied the result; keys and the like in params are this worker's copies.
       result?.fill(0);
@@ -79,5 +84,5 @@ export function serve(handlers: Readonly<Record<string, Handler<JobType>>>): voi
     if (message.type === 'setup') claims = message.claims;
     else run(message);
   });
-  out.post({ type: 'ready' });
+  out.post({ type: 'ready', tier });
 }

@@ -6,9 +6,9 @@
  * nonce and its counter).
  */
 import type { Bytes } from '../runtime/bytes.js';
-import type { Tier } from '../runtime/kernels.js';
 import { streamArgs, type KeystreamXor, type StreamVariant } from '../runtime/stream-cipher.js';
-import type { Handler, JobTable, JobType, OpsOf } from './protocol.js';
+import type { JobTable, OpsOf } from './protocol.js';
+import type { XorJob } from './xor-job.js';
 import type { PoolWorker } from './pool.js';
 import { later, made, PARALLEL_MIN, team, transform, type LaterOutput } from './transform.js';
 
@@ -25,9 +25,6 @@ export interface ParallelXorStream {
   /** Writes `output` when one is given, else a new array, and resolves to it. */
   (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter?: number | bigint): Promise<Uint8Array>;
 }
-
-/** A piece of keystream XOR: the block counter of its first block as two 32-bit words. */
-export type XorJob = JobType<{ key: Uint8Array; nonce: Uint8Array; counterLow: number; counterHigh: number; doubleRounds: number }, undefined>;
 
 /** The counter words `blocks` after (low, high): a 64-bit sum, carrying from the low word into the high one. */
 export function counterAfter(low: number, high: number, blocks: number): { counterLow: number; counterHigh: number } {
@@ -95,12 +92,4 @@ export async function xorPieces(
     output,
     workers,
   );
-}
-
-/** The job of a piece of a stream cipher, on the keystream of `xorOf(tier)`. */
-export function xorJob(xorOf: (tier: Tier) => KeystreamXor): Handler<XorJob> {
-  return (tier, p, { input, output }) => {
-    xorOf(tier)(p.key, p.nonce, p.counterLow, p.counterHigh, p.doubleRounds, input!, output);
-    return undefined;
-  };
 }

@@ -16,7 +16,6 @@
  */
 import { isShared } from '../runtime/bytes.js';
 import { attached, overlapping } from '../runtime/assert.js';
-import { workerTier } from '../runtime/kernels.js';
 import { canShare, pool, PIECE, type PoolWorker } from './pool.js';
 import type { JobTable } from './protocol.js';
 import { runInOrder, runPieces, type Piece, type PieceWork } from './schedule.js';
@@ -145,7 +144,6 @@ export async function transform<T extends JobTable, K extends keyof T & string>(
   pieces?: readonly Part[],
 ): Promise<Part[]> {
   const n = input.length;
-  const tier = workerTier();
   const share = canShare();
   const directIn = share && isShared(input);
   const outputNow = (): Uint8Array | undefined => (output === undefined ? undefined : made(output));
@@ -182,7 +180,6 @@ export async function transform<T extends JobTable, K extends keyof T & string>(
       if (!directIn) w.slot(p.length).set(input.subarray(p.start, end));
       return w.run<T, K>(
         t.op,
-        tier,
         params,
         p.length,
         {

@@ -1,21 +1,34 @@
 /**
  * fourfold/worker: the worker the pool of fourfold/parallel starts
- * (pool.ts, beside it), serving every family's jobs (each family's
- * jobs.ts): the one file of the pool that names the families, as index.ts
- * names their exports. Bundlers that follow `new Worker(new
- * URL('./worker.js', import.meta.url), { type: 'module' })` emit it as a
- * chunk of its own; with esbuild, build it beside the bundle
- * (docs/parallel.md).
+ * (pool.ts, beside it) wherever the engine can run the kernels, serving
+ * every family's jobs (each family's jobs.ts) on the simd engines. It
+ * carries neither a js tier nor kernel bytes: the pool sends it the
+ * compiled modules its jobs need. Its twin for engines without
+ * WebAssembly SIMD is worker-js.ts; these two are the files of the pool
+ * that name the families, as index.ts names their exports. Bundlers that
+ * follow `new Worker(new URL('./worker.js', import.meta.url), { type:
+ * 'module' })` emit it as a chunk of its own; with esbuild, build it
+ * beside the bundle (docs/parallel.md).
  */
 import { blake3Jobs } from '../blake3/jobs.js';
+import { simdBlake3 } from '../blake3/simd.js';
 import { chachaJobs } from '../chacha/jobs.js';
+import { simdChacha, simdChachaPiece } from '../chacha/simd.js';
 import { poly1305Jobs } from '../poly1305/jobs.js';
+import { simdCopyPolynomial, simdPoly1305 } from '../poly1305/simd.js';
 import { salsaJobs } from '../salsa/jobs.js';
+import { simdSalsa, simdSalsaPiece } from '../salsa/simd.js';
 import { secretstreamJobs } from '../secretstream/jobs.js';
+import { simdSecretstream } from '../secretstream/simd.js';
 import { serpentJobs } from '../serpent/jobs.js';
-import type { Handler, JobType } from './protocol.js';
+import { simdSerpent } from '../serpent/simd.js';
 import { serve } from './serve.js';
 
-// Each table is typed against its family's job map; here they are only dispatched by name.
-const tables: Readonly<Record<string, Handler<JobType>>>[] = [blake3Jobs, chachaJobs, poly1305Jobs, salsaJobs, secretstreamJobs, serpentJobs] as never;
-serve(Object.assign({}, ...tables));
+serve('simd', {
+  ...blake3Jobs(simdBlake3),
+  ...chachaJobs(simdChacha, simdChachaPiece, simdPoly1305),
+  ...poly1305Jobs(simdPoly1305, simdCopyPolynomial),
+  ...salsaJobs(simdSalsa, simdSalsaPiece, simdPoly1305),
+  ...secretstreamJobs(() => simdSecretstream),
+  ...serpentJobs(simdSerpent),
+});

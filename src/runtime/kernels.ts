@@ -3,10 +3,10 @@
  * the tier each call runs on. Each kernel module is named by the primitive
  * that uses it (defineKernel) and gets its bytes from that primitive's
  * tier selector (tierSelector), so a bundler drops what a program does not
- * import, and a pool worker, which uses only jobSelector, carries no kernel
- * bytes at all: it receives the modules its jobs need from the pool
- * (kernelsFor, installKernels). Each is instantiated once, with its own
- * fixed linear memory that never grows.
+ * import, and a pool worker, which calls the simd engines directly,
+ * carries no kernel bytes at all: it receives the modules its jobs need
+ * from the pool (kernelsFor, installKernels). Each is instantiated once,
+ * with its own fixed linear memory that never grows.
  *
  * No call fails for want of a kernel. The first call of a family compiles
  * its kernel synchronously where that is allowed and cheap (Node, Deno,
@@ -156,12 +156,20 @@ function tierOf(record: KernelRecord): Tier {
 function slowTier(record: KernelRecord): Tier {
   if (requested === 'js' || !simdUsable()) return 'js';
   if (record.handle !== undefined) return 'simd';
-  // A worker the pool has not sent this module yet: its jobs run on the js tier meanwhile.
+  // No bytes for it on this thread (nothing loaded its family's tierSelector): the js tier, the same bytes.
   if (!hasCode(record)) return 'js';
   if (MAY_COMPILE_SYNCHRONOUSLY || record.hex === undefined) return instantiateNow(record) ? 'simd' : 'js';
   void compileInBackground(record);
   return 'js';
 }
+
+/**
+ * What a kernel's accessor throws when the kernel cannot run: a pool
+ * worker of the simd tier that was sent no module, or whose engine refused
+ * to compile or instantiate it (pool/serve.ts tells the pool, which then
+ * gives that worker no more jobs).
+ */
+export class KernelUnavailable extends Error {}
 
 /**
  * Names a kernel module and returns the accessor its simd tier calls on
@@ -174,7 +182,7 @@ export function defineKernel<E extends KernelExports>(name: string): () => Kerne
   byName.set(name, record);
   const accessor = (): Kernel<E> => {
     if (record.handle === undefined && !((MAY_COMPILE_SYNCHRONOUSLY || record.hex === undefined) && hasCode(record) && instantiateNow(record))) {
-      throw new Error(`fourfold: the ${name} kernel is not instantiated (its tier is 'js' until it is)`);
+      throw new KernelUnavailable(`fourfold: the ${name} kernel is not instantiated (its tier is 'js' until it is)`);
     }
     return record.handle as Kernel<E>;
   };
@@ -203,8 +211,9 @@ function recordOf(kernel: () => Kernel<KernelExports>): KernelRecord {
  * operation, it gives the engine of the tier the call runs on. `hex` is
  * the kernel's bytes (src/generated), given here and only here: a program
  * that never selects this family's engine on its own thread (a pool
- * worker, which uses jobSelector) leaves this call and the bytes out of its
- * bundle, as the pure-call annotation at each call site allows.
+ * worker, which calls one tier's engines directly) leaves this call and the
+ * bytes out of its bundle, as the pure-call annotation at each call site
+ * allows.
  */
 export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E, hex: string): () => E {
   const record = recordOf(kernel);
@@ -213,26 +222,27 @@ export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd
 }
 
 /**
- * The engine of `tier` for a pool worker's job (the tier its caller chose:
- * workerTier), without the kernel's bytes: 'simd' gives the simd engine
- * once this thread has the module (from the pool, installKernels), the js
- * engine (the same bytes) until then.
+ * The engine of the tier calls on `kernel`'s family run on now, on this
+ * thread, for a function the family keeps beside its engine (an AEAD's
+ * piece, say): `simd` once the kernel is instantiated (the family's
+ * tierSelector brought its bytes and started that), `js` until then.
  */
-export function jobSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): (tier: Tier) => E {
+export function tierChoice<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E): () => E {
   const record = recordOf(kernel);
-  return (asked) => (asked === 'simd' && tierOf(record) === 'simd' ? simd : js);
+  return () => (tierOf(record) === 'simd' ? simd : js);
 }
 
 /**
- * What a pool worker is sent so that its jobs run on the simd tier: every
- * kernel this thread has the bytes of and `sent` does not list yet (which
- * then lists it), as its compiled module where it has one, else as bytes
- * for the worker to compile; undefined when there is nothing new, or no
- * simd tier. `asBytes`: bytes only, for an engine that cannot post a
- * WebAssembly.Module (a DataCloneError).
+ * What a pool worker of the simd tier is sent so that its jobs can run:
+ * every kernel this thread has the bytes of and `sent` does not list yet
+ * (which then lists it), as its compiled module where it has one, else as
+ * bytes for the worker to compile; undefined when there is nothing new.
+ * Whether this thread runs the kernels itself does not matter: the worker
+ * compiles its own (and says so if its engine refuses). `asBytes`: bytes
+ * only, for an engine that cannot post a WebAssembly.Module (a
+ * DataCloneError).
  */
 export function kernelsFor(sent: Set<string>, asBytes = false): Record<string, WebAssembly.Module | Uint8Array> | undefined {
-  if (requested === 'js' || !simdUsable()) return undefined;
   let out: Record<string, WebAssembly.Module | Uint8Array> | undefined;
   for (const record of registry) {
     if (sent.has(record.name)) continue;
@@ -253,11 +263,12 @@ export function installKernels(kernels: Readonly<Record<string, WebAssembly.Modu
 }
 
 /**
- * The tier a call asks of the pool's workers (fourfold/parallel): they
- * compile synchronously, so 'simd' wherever the engine can run the
- * kernels and the last ready() did not force 'js', whether or not this
- * thread has compiled its kernel yet. Work done on this thread goes
- * through tierSelector instead.
+ * The tier of the pool's next worker (fourfold/parallel): 'simd', a worker
+ * that carries only the simd engines and compiles the kernels it is sent,
+ * wherever the engine can run them and the last ready() did not force
+ * 'js', whether or not this thread has compiled its kernel yet; else 'js',
+ * a worker with the js engines. Work done on this thread goes through
+ * tierSelector instead.
  */
 export function workerTier(): Tier {
   return requested !== 'js' && simdUsable() ? 'simd' : 'js';

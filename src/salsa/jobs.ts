@@ -1,20 +1,15 @@
-/** The Salsa20 family's jobs for the pool's workers (pool/worker.ts serves them). */
-import { pieceOf } from './pieces.js';
-import { engineOf } from './tiers.js';
-import { aeadJobs, type AeadJobs } from '../poly1305/polynomial.js';
+/** The Salsa20 family's jobs for the pool's workers (pool/worker.ts and worker-js.ts serve them). */
+import type { SalsaEngine } from './engine.js';
+import type { Poly1305Engine } from '../poly1305/engine.js';
+import { aeadJobs, type AeadJobs, type PieceCrypt } from '../poly1305/polynomial.js';
 import type { Handlers } from '../pool/protocol.js';
-import { xorJob, type XorJob } from '../pool/stream-cipher.js';
-import type { Tier } from '../runtime/kernels.js';
-
-const xorOf = (tier: Tier) => engineOf(tier).xor;
+import { xorJob, type XorJob } from '../pool/xor-job.js';
 
 /** Pieces of the Salsa20 stream ciphers, and of secretbox's encryption and decryption (the last block padded as Poly1305 pads). */
 export type SalsaJobs = { readonly 'salsa.xor': XorJob } & AeadJobs<'salsa'>;
 
-const aead = aeadJobs(xorOf, pieceOf, false);
-
-export const salsaJobs: Handlers<SalsaJobs> = {
-  'salsa.xor': xorJob(xorOf),
-  'salsa.seal': aead.seal,
-  'salsa.open': aead.open,
-};
+/** The jobs on one tier's engines: its Salsa20, its secretbox piece (pieces.ts) and its Poly1305. */
+export function salsaJobs(salsa: SalsaEngine, piece: PieceCrypt, poly: Poly1305Engine): Handlers<SalsaJobs> {
+  const aead = aeadJobs(salsa.xor, piece, poly, false);
+  return { 'salsa.xor': xorJob(salsa.xor), 'salsa.seal': aead.seal, 'salsa.open': aead.open };
+}

@@ -16,7 +16,7 @@
 import { SALSA20, SALSA2012, SALSA208, XSALSA20 } from './args.js';
 import { xsalsa20poly1305 as syncXsalsa20poly1305 } from './index.js';
 import type { SalsaJobs } from './jobs.js';
-import { pieceOf } from './pieces.js';
+import { pieceHere } from './pieces.js';
 import { engine } from './tiers.js';
 import { appendHere, openPieces, PolynomialSum, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../poly1305/aead-pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
@@ -39,7 +39,7 @@ export const salsa208 = streamCipher(SALSA208);
 /** XSalsa20 on all cores: resolves to the bytes of fourfold's xsalsa20. */
 export const xsalsa20 = streamCipher(XSALSA20);
 
-const CIPHER: AeadCipher<'salsa'> = { family: 'salsa', xor: () => engine().xor, crypt: () => pieceOf('simd'), zeroPad: false };
+const CIPHER: AeadCipher<'salsa'> = { family: 'salsa', xor: () => engine().xor, crypt: pieceHere, zeroPad: false };
 /** The message bytes keystream block 0 encrypts, after the 32 of the one-time key. */
 const HEAD = 32;
 

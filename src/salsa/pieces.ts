@@ -7,11 +7,12 @@ import { simdSalsaPiece } from './simd.js';
 import { salsaKernel } from './wasm.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import { type PieceCrypt, twoPasses } from '../poly1305/polynomial.js';
-import { jobSelector } from '../runtime/kernels.js';
+import { tierChoice } from '../runtime/kernels.js';
 
-/**
- * The piece function of `tier` (a job's, or 'simd' for the calling
- * thread's: the simd tier once this thread's kernel is instantiated, which
- * the call's engine() started, the js tier until then).
- */
-export const pieceOf = /*#__PURE__*/ jobSelector<PieceCrypt>(salsaKernel, /*#__PURE__*/ twoPasses(jsSalsa.xor, jsPoly1305), simdSalsaPiece);
+export { simdSalsaPiece };
+
+/** The js tier's piece: the keystream, then the polynomial (or the other way round, decrypting). */
+export const jsSalsaPiece = /*#__PURE__*/ twoPasses(jsSalsa.xor, jsPoly1305);
+
+/** The piece on this thread's tier: the simd tier once its kernel is instantiated (the call's engine() started that), the js tier until then. */
+export const pieceHere = /*#__PURE__*/ tierChoice<PieceCrypt>(salsaKernel, jsSalsaPiece, simdSalsaPiece);

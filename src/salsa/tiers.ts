@@ -4,10 +4,7 @@ import { jsSalsa } from './js.js';
 import { simdSalsa } from './simd.js';
 import { salsaKernel } from './wasm.js';
 import { hex } from '../generated/salsa.js';
-import { jobSelector, tierSelector } from '../runtime/kernels.js';
+import { tierSelector } from '../runtime/kernels.js';
 
 /** The engine of the tier a call on this thread runs on (index.ts, parallel.ts): the one place the kernel's bytes come in. */
 export const engine = /*#__PURE__*/ tierSelector<SalsaEngine>(salsaKernel, jsSalsa, simdSalsa, hex);
-
-/** The engine of a pool job's tier (jobs.ts), without the kernel's bytes: the pool sends the worker the module. */
-export const engineOf = /*#__PURE__*/ jobSelector<SalsaEngine>(salsaKernel, jsSalsa, simdSalsa);

@@ -12,7 +12,6 @@
  * same bytes.
  */
 import { secretstreamJobs, type SecretstreamJobs } from './jobs.js';
-import { simdSecretstream } from './simd.js';
 import { engine } from './tiers.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from './state.js';
 import { bytesOf, chunkSizeOf, firstMessageFailed, needTransformStream, Records, type StreamChunk, type StreamOptions, type Transform } from './stream.js';
@@ -20,7 +19,6 @@ import { pool, WorkerLostError } from '../pool/pool.js';
 import * as check from '../runtime/assert.js';
 import { zeroize, type Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { workerTier, type Tier } from '../runtime/kernels.js';
 
 export type { StreamOptions };
 
@@ -41,17 +39,20 @@ let streams = 0;
 /** The ArrayBuffers of a job's params, moved to the worker (the stream keeps no copy). */
 const transfers = (params: object): ArrayBuffer[] => Object.values(params).flatMap((v) => (v instanceof Uint8Array ? [v.buffer as ArrayBuffer] : []));
 
+/** The jobs run on this thread, for streams no worker holds: on the tier of this thread's engine at each message. */
+let here: ReturnType<typeof secretstreamJobs> | undefined;
+
 /**
  * A worker of the pool for a new stream (the one holding fewest streams;
  * a stream starts at most one), or this thread when none can start.
  */
-async function holder(tier: Tier): Promise<Holder> {
+async function holder(): Promise<Holder> {
   const w = pool.forState();
   if (w !== undefined && (await w.whenReady)) {
     w.pin();
     return {
       run: (op, params) =>
-        w.call<SecretstreamJobs, typeof op>(op, tier, params, transfers(params)).catch((e: unknown) => {
+        w.call<SecretstreamJobs, typeof op>(op, params, transfers(params)).catch((e: unknown) => {
           throw e instanceof WorkerLostError
             ? new WorkerLostError(`secretstream: the worker holding this stream's state is gone (${e.message}); the stream cannot go on`)
             : e;
@@ -59,19 +60,15 @@ async function holder(tier: Tier): Promise<Holder> {
       done: () => w.unpin(),
     };
   }
-  // The jobs themselves, here, on the tier this thread's kernel allows now (the state is the same for both);
-  // what the worker would zero after a job is zeroed too.
+  // The jobs themselves, here (the selector also brings the kernel's bytes); what the worker would zero
+  // after a job is zeroed too.
+  here ??= secretstreamJobs(engine);
+  const jobs = here;
   return {
     run: async (op, params) => {
       try {
-        const handler = secretstreamJobs[op] as (
-          tier: Tier,
-          p: typeof params,
-          data: { input: undefined; output: undefined; slot: undefined },
-        ) => SecretstreamJobs[typeof op]['result'];
-        // The tier of this thread's engine (the selector also brings the kernel's bytes here).
-        const here: Tier = engine() === simdSecretstream ? 'simd' : 'js';
-        return handler(here, params, { input: undefined, output: undefined, slot: undefined });
+        const handler = jobs[op] as (p: typeof params, data: { input: undefined; output: undefined; slot: undefined }) => SecretstreamJobs[typeof op]['result'];
+        return handler(params, { input: undefined, output: undefined, slot: undefined });
       } finally {
         for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
       }
@@ -88,7 +85,7 @@ class Remote {
   private constructor(private readonly at: Holder) {}
 
   static async open(key: Uint8Array, header: Uint8Array): Promise<Remote> {
-    const r = new Remote(await holder(workerTier()));
+    const r = new Remote(await holder());
     try {
       await r.at.run('secretstream.open', { stream: r.id, key: key.slice(), header: header.slice() });
     } catch (e) {

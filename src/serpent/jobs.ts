@@ -1,5 +1,5 @@
-/** Serpent's jobs for the pool's workers (pool/worker.ts serves them). */
-import { engineOf } from './tiers.js';
+/** Serpent's jobs for the pool's workers (pool/worker.ts and worker-js.ts serve them). */
+import type { SerpentEngine } from './engine.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 
 /** A piece of whole blocks: key, and iv (CTR: the piece's first counter block; CBC: the ciphertext block before the piece; ECB: none). */
@@ -14,8 +14,11 @@ export type SerpentJobs = {
   readonly 'serpent.decrypt': BlockJob;
 };
 
-export const serpentJobs: Handlers<SerpentJobs> = {
-  'serpent.ctr': (tier, p, { input, output }) => void engineOf(tier).ctr(p.key, p.iv!, input!, output),
-  'serpent.encrypt': (tier, p, { input, output }) => void engineOf(tier).encrypt(p.key, p.iv, input!, undefined, output),
-  'serpent.decrypt': (tier, p, { input, output }) => void engineOf(tier).decrypt(p.key, p.iv, input!, output),
-};
+/** The jobs on one tier's engine. */
+export function serpentJobs(serpent: SerpentEngine): Handlers<SerpentJobs> {
+  return {
+    'serpent.ctr': (p, { input, output }) => void serpent.ctr(p.key, p.iv!, input!, output),
+    'serpent.encrypt': (p, { input, output }) => void serpent.encrypt(p.key, p.iv, input!, undefined, output),
+    'serpent.decrypt': (p, { input, output }) => void serpent.decrypt(p.key, p.iv, input!, output),
+  };
+}

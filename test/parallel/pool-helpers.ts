@@ -1,4 +1,4 @@
-/** Helpers for the fourfold/parallel tests: waiting for workers. */
+/** Helpers for the fourfold/parallel tests: waiting for workers, and what they warn. */
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from 'fourfold/parallel';
@@ -62,4 +62,12 @@ export function withWorkers(n: number): void {
     pool.limit = undefined;
     workersAsUsual();
   });
+}
+
+/** What console.warn is given from now until restore() (which puts console.warn back), instead of printing it. */
+export function captureWarnings(): unknown[][] & { restore(): void } {
+  const warn = console.warn;
+  const warnings: unknown[][] = [];
+  console.warn = (...args: unknown[]) => void warnings.push(args);
+  return Object.assign(warnings, { restore: () => void (console.warn = warn) });
 }

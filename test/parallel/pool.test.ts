@@ -13,7 +13,7 @@ import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
 import { pool } from '../internal.js';
 import { assertBytes, assertKernelsWiped, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
-import { allowWorkers, warmPool, workersAsUsual } from './pool-helpers.js';
+import { allowWorkers, captureWarnings, warmPool, workersAsUsual } from './pool-helpers.js';
 
 const MiB = 1 << 20;
 const IN_BROWSER = typeof (globalThis as { window?: unknown }).window === 'object';
@@ -119,9 +119,7 @@ it('terminate() during calls: their pieces fall back to the calling thread, same
 describe('a worker that cannot start', () => {
   it('leaves every call to the calling thread with the same bytes; status() says why; one console.warn', async () => {
     P.terminate();
-    const warnings: unknown[][] = [];
-    const warn = console.warn;
-    console.warn = (...args: unknown[]) => void warnings.push(args);
+    const warnings = captureWarnings();
     try {
       P.configure({ workers: 2, workerUrl: new URL('./fixtures/no-such-worker.js', import.meta.url) });
       for (let i = 0; i < 3; i++) assertBytes(await P.chacha20(key, nonce, m), expected, `call ${i}`);
@@ -135,7 +133,7 @@ describe('a worker that cannot start', () => {
       assert.equal(warnings.length, 1, `console.warn ${warnings.length} times`);
       assert.match(String(warnings[0]![0]), /fourfold\/parallel: workers are not available/);
     } finally {
-      console.warn = warn;
+      warnings.restore();
       P.configure({ workers: undefined, workerUrl: undefined });
     }
     assert.equal(P.status().failure, undefined, 'configure() with a new workerUrl clears the failure');
