@@ -9,8 +9,6 @@ import { jsPoly1305 } from '../poly1305/js.js';
 import { type PieceCrypt, twoPasses } from '../poly1305/polynomial.js';
 import { tierChoice } from '../runtime/kernels.js';
 
-export { simdChachaPiece };
-
 /** The js tier's piece: the keystream, then the polynomial (or the other way round, decrypting). */
 export const jsChachaPiece = /*#__PURE__*/ twoPasses(jsChacha.xor, jsPoly1305);
 

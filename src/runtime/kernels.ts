@@ -216,9 +216,8 @@ function recordOf(kernel: () => Kernel<KernelExports>): KernelRecord {
  * allows.
  */
 export function tierSelector<E>(kernel: () => Kernel<KernelExports>, js: E, simd: E, hex: string): () => E {
-  const record = recordOf(kernel);
-  provide(record, hex);
-  return () => (tierOf(record) === 'simd' ? simd : js);
+  provide(recordOf(kernel), hex);
+  return tierChoice(kernel, js, simd);
 }
 
 /**
