@@ -391,3 +391,70 @@ export function checkStreamModes(
   const b = Buffer.from(data);
   assertBytes(callStream(fn, key, nonce, b, undefined, counter), expected, `${label}: Buffer input`);
 }
+
+// ---------------------------------------------------------------- a second thread
+
+/** Why a test that needs a second thread on shared memory does not apply here, or false. */
+export const NO_SECOND_THREAD: false | string =
+  typeof SharedArrayBuffer !== 'function'
+    ? 'not applicable: this engine (or page) has no SharedArrayBuffer'
+    : typeof Worker !== 'function' && typeof (globalThis.process as { getBuiltinModule?: unknown } | undefined)?.getBuiltinModule !== 'function'
+      ? 'not applicable: this engine has neither Web Workers nor node:worker_threads'
+      : false;
+
+/** A thread running a loop over shared memory (spinThread). */
+export interface SpinningThread {
+  /** How many times the loop's body has run so far. */
+  turns(): number;
+  /** Stops the loop and ends the thread. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a thread that runs `body` (JavaScript source, a statement) over
+ * and over until stopped, with `d` bound to `data` (SharedArrayBuffers and
+ * views of them, shared with this thread): a Web Worker from a blob where
+ * the engine has them (browsers, Deno, Bun), else node:worker_threads
+ * (Node). Resolves once the loop runs.
+ */
+export async function spinThread(body: string, data: Record<string, unknown>): Promise<SpinningThread> {
+  // control[0]: 0 until the loop runs, 1 while it runs, 2 to stop it; control[1]: turns.
+  const control = new Int32Array(new SharedArrayBuffer(8));
+  const loop = `Atomics.store(c, 0, 1); while (Atomics.load(c, 0) === 1) { ${body}; Atomics.add(c, 1, 1); }`;
+  let end: () => Promise<void>;
+  if (typeof Worker === 'function') {
+    const source = `onmessage = (e) => { const d = e.data.d; const c = e.data.c; ${loop} };`;
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    const w = new Worker(url);
+    w.postMessage({ d: data, c: control });
+    end = async () => {
+      w.terminate();
+      URL.revokeObjectURL(url);
+    };
+  } else {
+    const { Worker: NodeWorker } = (globalThis.process as unknown as { getBuiltinModule(id: string): typeof import('node:worker_threads') }).getBuiltinModule(
+      'node:worker_threads',
+    );
+    const source = `const { workerData } = require('node:worker_threads'); const d = workerData.d; const c = workerData.c; ${loop}`;
+    const w = new NodeWorker(source, { eval: true, workerData: { d: data, c: control } });
+    end = async () => {
+      await w.terminate();
+    };
+  }
+  // Waits for the loop to run: a thread takes tens of milliseconds to start, more on a loaded machine.
+  const deadline = Date.now() + 30_000;
+  while (Atomics.load(control, 0) === 0) {
+    if (Date.now() > deadline) {
+      await end();
+      throw new Error('spinThread: the thread did not start within 30 s');
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return {
+    turns: () => Atomics.load(control, 1),
+    async stop() {
+      Atomics.store(control, 0, 2);
+      await end();
+    },
+  };
+}

@@ -243,8 +243,11 @@ function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8
 }
 
 /**
- * AEAD_CHACHA20_POLY1305 decryption (§2.8): verifies `tag` in constant time,
- * then decrypts into `out` only if it verified.
+ * AEAD_CHACHA20_POLY1305 decryption (§2.8) from one read of the ciphertext:
+ * a private copy, whose tag is checked in constant time and which is then
+ * decrypted in place, so the plaintext is that of the bytes authenticated
+ * whoever writes `ciphertext` meanwhile (a SharedArrayBuffer); `out` gets
+ * it only once the tag verified.
  */
 function open(
   key: Uint8Array,
@@ -254,20 +257,23 @@ function open(
   tag: Uint8Array,
   out?: Uint8Array,
 ): Uint8Array | undefined {
+  const copy = ciphertext.slice();
   const state = aeadState(key, nonce12);
-  // The tag covers the ciphertext, so compute it before `out` (which may be the ciphertext) is overwritten.
   const expected = new Uint8Array(16);
-  macFinish(macAad(state, aad), aad.length, ciphertext, expected);
+  macFinish(macAad(state, aad), aad.length, copy, expected);
   const ok = equalBytes(expected, 0, tag, 0, 16);
   expected.fill(0);
   // Forgeries are not decrypted; whether the tag verified is public (it is the result).
   if (ok) {
     state[12] = 1;
-    out ??= new Uint8Array(ciphertext.length);
-    xorState(state, 10, ciphertext, out);
+    xorState(state, 10, copy, copy);
   }
   state.fill(0);
-  return ok ? out : undefined;
+  if (!ok) return undefined;
+  if (out === undefined) return copy;
+  out.set(copy);
+  copy.fill(0);
+  return out;
 }
 
 /**

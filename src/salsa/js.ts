@@ -181,18 +181,20 @@ export const jsSalsa: SalsaEngine = {
     return out;
   },
 
+  /** From one read of the ciphertext: a private copy, verified and then decrypted in place (as the ChaCha tier's open). */
   open(key, nonce, ciphertext, tag, out) {
+    const copy = ciphertext.slice();
     const state = stateFor(key, nonce, 0, 0);
     const head = firstBlock(state);
-    // The tag covers the ciphertext: check it before `out` (which may overlap it) is written.
-    const ok = equalBytes(jsPoly1305.mac(ciphertext, head.subarray(0, 32)), 0, tag, 0, 16);
+    const ok = equalBytes(jsPoly1305.mac(copy, head.subarray(0, 32)), 0, tag, 0, 16);
     // Forgeries are not decrypted; whether the tag verified is public (it is the result).
-    if (ok) {
-      out ??= new Uint8Array(ciphertext.length);
-      boxCrypt(state, head, ciphertext, out);
-    }
+    if (ok) boxCrypt(state, head, copy, copy);
     head.fill(0);
     state.fill(0);
-    return ok ? out : undefined;
+    if (!ok) return undefined;
+    if (out === undefined) return copy;
+    out.set(copy);
+    copy.fill(0);
+    return out;
   },
 };

@@ -15,6 +15,12 @@ export interface Pulled {
   tag: number;
 }
 
+/** A message as an engine opens it: also the MAC it verified with, which the state's next nonce takes (state.ts advance). */
+export interface Opened extends Pulled {
+  /** A copy of the message's 16-byte MAC. */
+  mac: Uint8Array;
+}
+
 export interface SecretstreamEngine {
   /** The same tier's ChaCha engine: HChaCha20 for the header, ChaCha20 for rekeying. */
   readonly chacha: ChachaEngine;
@@ -29,8 +35,10 @@ export interface SecretstreamEngine {
 
   /**
    * The inverse of push for `sealed` (at least 17 bytes): the plaintext and
-   * tag, or undefined when the MAC does not verify, in which case no
-   * plaintext has left the engine (what it wrote is wiped).
+   * tag, and the MAC the message verified with, or undefined when it does
+   * not verify, in which case no plaintext has left the engine (what it
+   * wrote is wiped). Each byte of `sealed` is read once, so all three are
+   * of the same bytes whoever writes `sealed` meanwhile.
    */
-  pull(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Pulled | undefined;
+  pull(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Opened | undefined;
 }

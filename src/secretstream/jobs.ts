@@ -64,7 +64,7 @@ export function secretstreamJobs(engine: () => SecretstreamEngine): Handlers<Sec
         close(p.stream);
         return undefined;
       }
-      s.advance(e.chacha, sealed.subarray(sealed.length - 16), pulled.tag);
+      s.advance(e.chacha, pulled.mac, pulled.tag);
       const out = new Uint8Array(pulled.message.length + 1);
       out.set(pulled.message);
       out[pulled.message.length] = pulled.tag;

@@ -54,15 +54,17 @@ export const jsSecretstream: SecretstreamEngine = {
     return out;
   },
 
+  /** From one read of `sealed`: a private copy is verified, then its ciphertext decrypted. */
   pull(key, nonce, aad, sealed) {
-    const n = sealed.length - 17;
-    const { mac, other } = begin(key, nonce, aad, sealed[0], false);
-    const ciphertext = sealed.subarray(1, n + 1);
+    const copy = sealed.slice();
+    const n = copy.length - 17;
+    const { mac, other } = begin(key, nonce, aad, copy[0], false);
+    const ciphertext = copy.subarray(1, n + 1);
     const expected = new Uint8Array(16);
     finish(mac, aad.length, ciphertext, expected);
     // Forgeries are not decrypted; whether the MAC verified is public (it is the result).
-    if (!equalBytes(expected, 0, sealed, n + 1, 16)) return undefined;
+    if (!equalBytes(expected, 0, copy, n + 1, 16)) return undefined;
     // A new array (no output given).
-    return { message: jsChacha.xor(key, nonce, 2, 0, 10, ciphertext) as Bytes, tag: other };
+    return { message: jsChacha.xor(key, nonce, 2, 0, 10, ciphertext) as Bytes, tag: other, mac: copy.slice(n + 1) };
   },
 };

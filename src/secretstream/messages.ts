@@ -113,8 +113,8 @@ class Pull extends Stream implements SecretstreamPull {
       this.destroy();
       throw new AuthenticationError('secretstream: the message was modified, reordered, dropped, or pushed under another key or aad');
     }
-    state.advance(e.chacha, c.subarray(c.length - 16), pulled.tag);
-    return pulled;
+    state.advance(e.chacha, pulled.mac, pulled.tag);
+    return { message: pulled.message, tag: pulled.tag };
   }
 }
 

@@ -57,6 +57,8 @@ export const simdSecretstream: SecretstreamEngine = {
   pull(key, nonce, aad, sealed) {
     const { k, mem } = secretstreamKernel();
     const n = sealed.length - 17;
+    // Each byte read once: the tag byte here, the MAC copied, the ciphertext a slice at a time into linear memory.
+    const mac = sealed.slice(n + 1);
     try {
       begin(k, mem, key, nonce, aad);
       const tag = k.stream_block(sealed[0], 0);
@@ -65,14 +67,14 @@ export const simdSecretstream: SecretstreamEngine = {
         mem.bytes.set(ciphertext, BUFFER);
         k.stream_open(BUFFER, n);
         k.stream_finish(aad.length, 64 + n, BUFFER + n);
-        if (!equalBytes(mem.bytes, BUFFER + n, sealed, n + 1, 16)) return undefined;
-        return { message: mem.bytes.slice(BUFFER, BUFFER + n), tag };
+        if (!equalBytes(mem.bytes, BUFFER + n, mac, 0, 16)) return undefined;
+        return { message: mem.bytes.slice(BUFFER, BUFFER + n), tag, mac };
       }
-      // Longer: plaintext goes out slice by slice, and is wiped if the MAC fails.
+      // Longer: plaintext goes out slice by slice into a new array, wiped if the MAC fails.
       const message = new Uint8Array(n);
       chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, ciphertext, message, k.stream_open));
       k.stream_finish(aad.length, 64 + n, BUFFER);
-      if (equalBytes(mem.bytes, BUFFER, sealed, n + 1, 16)) return { message, tag };
+      if (equalBytes(mem.bytes, BUFFER, mac, 0, 16)) return { message, tag, mac };
       message.fill(0);
       return undefined;
     } finally {

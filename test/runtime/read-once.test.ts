@@ -1,0 +1,129 @@
+/**
+ * Decryption reads each ciphertext byte once, and no output another thread
+ * can read holds a byte of unverified plaintext (README, Security).
+ *
+ * Another thread is the adversary here: one that keeps changing a byte of
+ * a shared ciphertext while it is decrypted (a decryption that reads the
+ * ciphertext twice, once for the tag and once for the plaintext, can then
+ * verify one ciphertext and decrypt another). Both tiers, every
+ * synchronous decryption, and fourfold/parallel's below the size at which
+ * it uses workers (it then runs the synchronous code;
+ * test/parallel/faults.test.ts has the pieces).
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AuthenticationError, chacha20poly1305, secretbox, secretstream, xchacha20poly1305 } from 'fourfold';
+import * as P from 'fourfold/parallel';
+import { forEachTier, NO_SECOND_THREAD, rand, spinThread } from '../helpers.js';
+
+const key = rand(32);
+const n12 = rand(12);
+const n24 = rand(24);
+const aad = rand(7);
+
+/** A decryption: seal makes a ciphertext of `plain`; open decrypts one, into `out` when given, and returns the plaintext. */
+interface Opener {
+  name: string;
+  seal(plain: Uint8Array): Uint8Array;
+  open(ciphertext: Uint8Array, out?: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  /** Whether open takes an output. */
+  output: boolean;
+}
+
+const header = secretstream.initPush(key).header;
+
+const OPENERS: Opener[] = [
+  {
+    name: 'chacha20poly1305',
+    seal: (m) => chacha20poly1305(key, n12, aad).encrypt(m),
+    open: (c, o) => chacha20poly1305(key, n12, aad).decrypt(c, o),
+    output: true,
+  },
+  {
+    name: 'xchacha20poly1305',
+    seal: (m) => xchacha20poly1305(key, n24, aad).encrypt(m),
+    open: (c, o) => xchacha20poly1305(key, n24, aad).decrypt(c, o),
+    output: true,
+  },
+  { name: 'secretbox', seal: (m) => secretbox(key, n24).seal(m), open: (c, o) => secretbox(key, n24).open(c, o), output: true },
+  {
+    name: 'secretstream pull',
+    seal: (m) => {
+      const push = secretstream.initPush(key);
+      const sealed = push.push(m, secretstream.TAG_MESSAGE, aad);
+      // The header of this test's pull: the same key and stream, so every pull below starts where this push did.
+      header.set(push.header);
+      return sealed;
+    },
+    open: (c) => secretstream.initPull(header, key).pull(c, aad).message,
+    output: false,
+  },
+  {
+    name: 'fourfold/parallel xchacha20poly1305',
+    seal: (m) => xchacha20poly1305(key, n24, aad).encrypt(m),
+    open: (c, o) => P.xchacha20poly1305(key, n24, aad).decrypt(c, o),
+    output: true,
+  },
+  { name: 'fourfold/parallel secretbox', seal: (m) => secretbox(key, n24).seal(m), open: (c, o) => P.secretbox(key, n24).open(c, o), output: true },
+];
+
+/** A view of `length` bytes in a new SharedArrayBuffer (at an odd offset), holding `bytes` when given. */
+function shared(length: number, bytes?: Uint8Array): Uint8Array {
+  const view = new Uint8Array(new SharedArrayBuffer(length + 16), 3, length);
+  if (bytes !== undefined) view.set(bytes);
+  return view;
+}
+
+/** One slice of the simd tier's kernels and more than three. */
+const SIZES = [3000, 100_000];
+
+type Outputs = 'new' | 'caller' | 'shared';
+
+forEachTier('a shared ciphertext changed by another thread while it is decrypted', () => {
+  for (const size of SIZES) {
+    it(`every call resolves to the plaintext it authenticated, or throws AuthenticationError (${size} bytes)`, {
+      skip: NO_SECOND_THREAD,
+      timeout: 300_000,
+    }, async () => {
+      for (const opener of OPENERS) {
+        const plain = rand(size);
+        const sealed = opener.seal(plain);
+        const ciphertext = shared(sealed.length, sealed);
+        // A byte inside the message: the tag covers it, and the plaintext has a byte for it.
+        const spot = sealed.length >> 1;
+        const writer = await spinThread('d.bytes[d.spot] ^= 0x20; for (let i = 0; i < 50; i++);', { bytes: ciphertext, spot });
+        const seen = { resolved: 0, rejected: 0 };
+        try {
+          for (let call = 0; call < 600 && (call < 30 || seen.resolved < 3 || seen.rejected < 3); call++) {
+            const outputs: Outputs = opener.output ? (['new', 'caller', 'shared'] as const)[call % 3]! : 'new';
+            const out = outputs === 'new' ? undefined : outputs === 'caller' ? new Uint8Array(size) : shared(size);
+            const label = `${opener.name}, ${outputs} output, call ${call}`;
+            let result: Uint8Array;
+            try {
+              result = await opener.open(ciphertext, out);
+            } catch (e) {
+              assert.ok(e instanceof AuthenticationError, `${label}: ${e}`);
+              if (out !== undefined)
+                assert.ok(
+                  out.every((b) => b === 0),
+                  `${label}: the output is not zeroed`,
+                );
+              seen.rejected++;
+              continue;
+            }
+            // Compared whole, not through assertBytes' first difference: the difference is the point.
+            assert.ok(result.length === size && result.every((b, i) => b === plain[i]), `${label}: resolved to plaintext of bytes it did not authenticate`);
+            seen.resolved++;
+          }
+        } finally {
+          await writer.stop();
+        }
+        // The writer's byte is the sealed one about half the time: calls that resolved show what was decrypted.
+        assert.ok(
+          seen.resolved > 0 && seen.rejected > 0,
+          `${opener.name}: ${seen.resolved} calls resolved and ${seen.rejected} rejected; the race was not run`,
+        );
+      }
+    });
+  }
+});
