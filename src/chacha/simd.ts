@@ -14,7 +14,7 @@ import { SIGMA, TAU } from './state.js';
 import { chachaKernel, chachaVariants, type ChachaKernel } from './wasm.js';
 import { onePass } from '../poly1305/one-pass.js';
 import type { PieceCrypt } from '../poly1305/polynomial.js';
-import { equalBytes, high32 } from '../runtime/bytes.js';
+import { deliver, equalBytes, high32, unverifiedTarget, zeroize } from '../runtime/bytes.js';
 import type { LinearMemory } from '../runtime/memory.js';
 
 /** Words 0..11 of the input block (RFC 8439 §2.3): the constants and the key (a 16-byte key twice, under TAU). */
@@ -139,12 +139,14 @@ export const simdChacha: ChachaEngine = {
         out.set(mem.view(BUFFER, n));
         return out;
       }
-      // Longer: plaintext goes out slice by slice; on a bad tag the caller wipes `out`.
-      const target = out ?? new Uint8Array(n);
+      // Longer: each slice is read once into linear memory, absorbed and decrypted there, and its
+      // plaintext goes out before the tag is known: to memory no other thread reads (unverifiedTarget).
+      const target = unverifiedTarget(out, n);
       chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, ciphertext, target, k.aead_open));
       k.aead_finish(aad.length, n, BUFFER);
-      if (equalBytes(mem.bytes, BUFFER, tag, 0, 16)) return target;
-      if (out === undefined) target.fill(0);
+      if (equalBytes(mem.bytes, BUFFER, tag, 0, 16)) return deliver(target, out);
+      // On a bad tag the caller wipes its `out`.
+      if (target !== out) zeroize(target);
       return undefined;
     } finally {
       wipe(k, Math.max(n, aad.length));

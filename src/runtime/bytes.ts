@@ -70,3 +70,23 @@ export function zeroize(b: Uint8Array | Uint32Array, n = b.length): void {
   else if (b instanceof Uint8Array && isShared(b)) for (let at = 0; at < n; at += ZEROS.length) b.set(ZEROS.subarray(0, Math.min(ZEROS.length, n - at)), at);
   else b.fill(0, 0, n);
 }
+
+/**
+ * Where a decryption of `n` bytes writes plaintext before its tag is
+ * verified: the caller's `out` when nobody else can read it during the
+ * call, else a new array. Another thread can read a SharedArrayBuffer at
+ * any moment, so it gets no byte before the tag verified (deliver()).
+ */
+export const unverifiedTarget = (out: Uint8Array | undefined, n: number): Uint8Array => (out !== undefined && !isShared(out) ? out : new Uint8Array(n));
+
+/**
+ * The verified plaintext in `target` (unverifiedTarget's) as the call
+ * returns it: `out` when given (copied there from a private target, which
+ * is then wiped), else `target`.
+ */
+export function deliver(target: Uint8Array, out: Uint8Array | undefined): Uint8Array {
+  if (out === undefined || out === target) return target;
+  out.set(target);
+  zeroize(target);
+  return out;
+}

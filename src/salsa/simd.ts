@@ -15,7 +15,7 @@ import { CONSTANT_WORDS, COUNTER_WORD, KEY_WORDS, NONCE_WORD, SIGMA, TAU } from 
 import { salsaKernel, type SalsaKernel } from './wasm.js';
 import { onePass } from '../poly1305/one-pass.js';
 import type { PieceCrypt } from '../poly1305/polynomial.js';
-import { equalBytes, high32 } from '../runtime/bytes.js';
+import { deliver, equalBytes, high32, unverifiedTarget, zeroize } from '../runtime/bytes.js';
 import type { LinearMemory } from '../runtime/memory.js';
 
 /** The constants (words 0, 5, 10, 15) and the key (words 1..4 and 11..14; a 16-byte key fills both) of the input (Salsa20 specification §10). */
@@ -131,12 +131,14 @@ export const simdSalsa: SalsaEngine = {
         out.set(mem.view(BUFFER + 16, n));
         return out;
       }
-      // Longer: plaintext goes out slice by slice; on a bad tag the caller wipes `out`.
-      const target = out ?? new Uint8Array(n);
+      // Longer: each slice is read once into linear memory, absorbed and decrypted there, and its
+      // plaintext goes out before the tag is known: to memory no other thread reads (unverifiedTarget).
+      const target = unverifiedTarget(out, n);
       boxThrough(mem, ciphertext, target, 0, k.box_open);
       k.box_finish(BUFFER);
-      if (equalBytes(mem.bytes, BUFFER, tag, 0, 16)) return target;
-      if (out === undefined) target.fill(0);
+      if (equalBytes(mem.bytes, BUFFER, tag, 0, 16)) return deliver(target, out);
+      // On a bad tag the caller wipes its `out`.
+      if (target !== out) zeroize(target);
       return undefined;
     } finally {
       wipe(k, n);

@@ -5,10 +5,12 @@
  * Another thread is the adversary here: one that keeps changing a byte of
  * a shared ciphertext while it is decrypted (a decryption that reads the
  * ciphertext twice, once for the tag and once for the plaintext, can then
- * verify one ciphertext and decrypt another). Both tiers, every
- * synchronous decryption, and fourfold/parallel's below the size at which
- * it uses workers (it then runs the synchronous code;
- * test/parallel/faults.test.ts has the pieces).
+ * verify one ciphertext and decrypt another), and one that watches a
+ * shared output while a forged ciphertext is decrypted into it (a
+ * decryption that writes plaintext before it checks the tag shows it
+ * there, however briefly). Both tiers, every synchronous decryption, and
+ * fourfold/parallel's below the size at which it uses workers (it then
+ * runs the synchronous code; test/parallel/faults.test.ts has the pieces).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -123,6 +125,48 @@ forEachTier('a shared ciphertext changed by another thread while it is decrypted
           seen.resolved > 0 && seen.rejected > 0,
           `${opener.name}: ${seen.resolved} calls resolved and ${seen.rejected} rejected; the race was not run`,
         );
+      }
+    });
+  }
+});
+
+forEachTier('a shared output watched by another thread while a forged ciphertext is decrypted into it', () => {
+  for (const size of [100_000, 1 << 20]) {
+    it(`shows no byte of plaintext at any moment, apart or in place (${size} bytes)`, { skip: NO_SECOND_THREAD, timeout: 300_000 }, async () => {
+      for (const opener of OPENERS.filter((o) => o.output)) {
+        for (const inPlace of [false, true]) {
+          const plain = rand(size);
+          const forged = opener.seal(plain);
+          // The tag's last byte (secretbox's tag comes first): every plaintext byte is the true one, and none may show.
+          forged[opener.name.includes('secretbox') ? 15 : forged.length - 1]! ^= 1;
+          const box = shared(forged.length);
+          const bodyAt = opener.name.includes('secretbox') ? 16 : 0;
+          const out = inPlace ? box.subarray(bodyAt, bodyAt + size) : shared(size);
+          // Windows of the plaintext the watcher compares the output with, 16 bytes each.
+          const spots = [0, 40_000, size >> 1, size - 16];
+          const flag = new Int32Array(new SharedArrayBuffer(4));
+          const watcher = await spinThread(
+            'for (const at of d.spots) { let same = true; for (let i = 0; i < 16; i++) if (d.out[at + i] !== d.plain[at + i]) { same = false; break; } if (same) Atomics.store(d.flag, 0, 1); }',
+            { out, plain, spots, flag },
+          );
+          const label = `${opener.name}${inPlace ? ', in place' : ''}`;
+          try {
+            const before = watcher.turns();
+            for (let call = 0; call < 40; call++) {
+              box.set(forged);
+              await assert.rejects(async () => opener.open(box, out), AuthenticationError, label);
+              assert.ok(
+                out.every((b) => b === 0),
+                `${label}: the output is not zeroed`,
+              );
+              assert.equal(Atomics.load(flag, 0), 0, `${label}: another thread read plaintext in the output during call ${call}`);
+            }
+            // The watcher ran while the calls did (it is not merely started).
+            assert.ok(watcher.turns() > before, `${label}: the watcher did not run`);
+          } finally {
+            await watcher.stop();
+          }
+        }
       }
     });
   }
