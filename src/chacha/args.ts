@@ -3,7 +3,7 @@
  * API (index.ts) and fourfold/parallel's (parallel.ts).
  */
 import * as check from '../runtime/assert.js';
-import { TAG_LENGTH } from '../runtime/aead.js';
+import { TAG_LENGTH, tooShort } from '../runtime/aead.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 
 /** ChaCha20 of RFC 8439: 32-byte key, 12-byte nonce, 32-bit block counter. */
@@ -39,7 +39,7 @@ export function sealArgs(plaintext: unknown, output: unknown): { input: Uint8Arr
  */
 export function openArgs(ciphertext: unknown, output: unknown): { body: Uint8Array; tag: Uint8Array; output: Uint8Array | undefined } {
   const input = check.bytes(ciphertext, 'ciphertext');
-  if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
+  if (input.length < TAG_LENGTH) throw tooShort(input.length);
   const length = input.length - TAG_LENGTH;
   if (length > MAX_PLAINTEXT) throw new RangeError('ciphertext is longer than RFC 8439 allows (2^32 - 1 blocks)');
   const body = input.subarray(0, length);

@@ -10,9 +10,20 @@
  * type. test/exports.test.ts checks both at run time.
  */
 import type { Bytes } from './bytes.js';
+import { AuthenticationError } from './errors.js';
 
 /** Poly1305's tag (RFC 8439 §2.5): 16 bytes. */
 export const TAG_LENGTH = 16;
+
+/**
+ * The error for a ciphertext of `length` bytes, too short to hold its tag:
+ * it fails authentication as any forgery does (as in libsodium, Go's
+ * x/crypto and RustCrypto), so code that catches AuthenticationError around
+ * untrusted input catches it too.
+ */
+export function tooShort(length: number): AuthenticationError {
+  return new AuthenticationError(`ciphertext of ${length} bytes is shorter than its ${TAG_LENGTH}-byte tag: it cannot be authentic`);
+}
 
 /**
  * An AEAD bound to a key and nonce (and associated data where the cipher
@@ -36,7 +47,8 @@ export interface Aead {
    * Verifies and decrypts `ciphertext` (as encrypt returned it). Returns
    * a new array of `ciphertext.length - 16` bytes; throws
    * AuthenticationError, releasing nothing, if the ciphertext, the
-   * associated data, the key or the nonce is not the one encrypt had.
+   * associated data, the key or the nonce is not the one encrypt had
+   * (a ciphertext shorter than the tag included).
    */
   decrypt(ciphertext: Uint8Array, output?: undefined): Bytes;
   /**

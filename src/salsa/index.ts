@@ -9,7 +9,7 @@
 import { SALSA20, SALSA2012, SALSA208, writesAhead, XSALSA20 } from './args.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
-import { type Aead, type AeadMethods, type AeadParams, TAG_LENGTH, aeadParams } from '../runtime/aead.js';
+import { type Aead, type AeadMethods, type AeadParams, TAG_LENGTH, tooShort, aeadParams } from '../runtime/aead.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { streamCipher as stream, type StreamVariant, type XorStream } from '../runtime/stream-cipher.js';
@@ -67,7 +67,7 @@ class SecretBox implements AeadMethods {
   /** The plaintext of tag || ciphertext, `ciphertext.length - 16` bytes (in `output` when given); throws AuthenticationError on a wrong tag. */
   decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array {
     const input = check.bytes(ciphertext, 'ciphertext');
-    if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
+    if (input.length < TAG_LENGTH) throw tooShort(input.length);
     const target = output === undefined ? undefined : check.output(output, input.length - TAG_LENGTH);
     // Copy the tag first: an output inside the same buffer may overwrite it.
     const tag = input.slice(0, TAG_LENGTH);

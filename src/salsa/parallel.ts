@@ -21,7 +21,7 @@ import { engine } from './tiers.js';
 import { appendHere, openPieces, PolynomialSum, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../poly1305/aead-pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
 import { later, made, PARALLEL_MIN, partOf, team } from '../pool/transform.js';
-import { type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
+import { type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH, tooShort } from '../runtime/aead.js';
 import type { Bytes } from '../runtime/bytes.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -100,7 +100,7 @@ class ParallelSecretBox implements ParallelAeadMethods {
    */
   async decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const input = check.bytes(ciphertext, 'ciphertext');
-    if (input.length < TAG_LENGTH) throw new RangeError(`ciphertext must be at least ${TAG_LENGTH} bytes (the tag), got ${input.length}`);
+    if (input.length < TAG_LENGTH) throw tooShort(input.length);
     const n = input.length - TAG_LENGTH;
     const out = output === undefined ? undefined : check.output(output, n);
     if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).decrypt(input, output);

@@ -104,7 +104,13 @@ class Pull extends Stream implements SecretstreamPull {
   pull(ciphertext: Uint8Array, aad?: Uint8Array): Pulled {
     const state = this.live();
     const c = check.bytes(ciphertext, 'ciphertext');
-    if (c.length < ABYTES) throw new RangeError(`ciphertext must be at least ${ABYTES} bytes (tag byte and MAC), got ${c.length}`);
+    if (c.length < ABYTES) {
+      // Too short to be a message: a forgery or a cut stream, failing as any message that does not verify.
+      this.destroy();
+      throw new AuthenticationError(
+        `secretstream: a message of ${c.length} bytes is shorter than its tag byte and MAC (${ABYTES} bytes): it cannot be authentic`,
+      );
+    }
     if (c.length - ABYTES > MESSAGE_BYTES_MAX) throw new RangeError('ciphertext is longer than secretstream allows');
     const a = aadOf(aad);
     const e = engine();

@@ -136,6 +136,16 @@ forEachTier('fourfold/parallel AEADs', () => {
     assert.throws(() => (P.secretbox as (...a: unknown[]) => unknown)(rand(32), rand(24), rand(4)), refused);
   });
 
+  it('a ciphertext shorter than its tag rejects with AuthenticationError, as the synchronous ones throw', async () => {
+    const aeads = [P.chacha20poly1305(rand(32), rand(12)), P.xchacha20poly1305(rand(32), rand(24)), P.xsalsa20poly1305(rand(32), rand(24))];
+    for (const [i, aead] of aeads.entries()) {
+      for (let n = 0; n < 16; n++) {
+        await assert.rejects(aead.decrypt(rand(n)), F.AuthenticationError, `AEAD ${i}, ${n} bytes`);
+        await assert.rejects(aead.decrypt(rand(n), new Uint8Array(0)), F.AuthenticationError, `AEAD ${i}, ${n} bytes, with an output`);
+      }
+    }
+  });
+
   it('a tampered ciphertext without an output also rejects, and a good one still opens afterwards', async () => {
     const key = rand(32);
     const nonce = rand(12);

@@ -54,7 +54,7 @@ describe('salsa kernel memory is wiped (simd)', { skip: NO_SIMD }, () => {
       wiped(`open, bad tag ${len}`, () => secretbox(key, nonce).open(bad), AuthenticationError);
       wiped(`open into output, bad tag ${len}`, () => secretbox(key, nonce).open(bad, new Uint8Array(len)), AuthenticationError);
     }
-    wiped('short ciphertext', () => secretbox(rand(32), rand(24)).open(rand(15)), RangeError);
+    wiped('short ciphertext', () => secretbox(rand(32), rand(24)).open(rand(15)), AuthenticationError);
     wiped('wrong output', () => secretbox(rand(32), rand(24)).seal(rand(10), new Uint8Array(10)), RangeError);
     wiped('counter overflow', () => salsa20(rand(32), rand(8), rand(129), undefined, TWO64 - 2n), RangeError);
     assertKernelsWiped('at the end', 'salsa');
