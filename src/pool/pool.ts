@@ -4,7 +4,10 @@
  * calling thread fills, one job after another.
  *
  * - Node, Bun and Deno: node:worker_threads (threads.ts). An idle worker
- *   does not keep the process alive (unref), a worker with a job does.
+ *   does not keep the process alive (unref), a worker with a job does. A
+ *   stream's state held in a worker between two of its jobs does not
+ *   either: a stream waiting for data has a source that keeps the process
+ *   alive, or it will get none.
  * - Browsers: a module Web Worker, `new Worker(new URL('./worker.js',
  *   import.meta.url), { type: 'module' })`, the form Vite, webpack 5 and
  *   Parcel recognise and bundle; with esbuild, which does not, worker.js
@@ -379,7 +382,7 @@ export class PoolWorker {
     const p = this.pending.get(m.id)!;
     this.pending.delete(m.id);
     if (m.slot !== undefined && p.slot >= 0) this.slots[p.slot] = new Uint8Array(m.slot.buffer, 0, PIECE);
-    if (this.pending.size === 0 && this.pins === 0) this.handle!.hold(false);
+    if (this.pending.size === 0) this.handle!.hold(false);
     if (m.type === 'failed') {
       this.release(p.slot);
       p.reject(new WorkerLostError(m.message));
@@ -412,14 +415,13 @@ export class PoolWorker {
     this.owner.broken(this, reason);
   }
 
-  /** State now lives in this worker (a stream's, say), or no longer: it must not be retired meanwhile. */
+  /** State now lives in this worker (a stream's, say), or no longer: it must not be retired meanwhile (it does not keep the process alive). */
   pin(): void {
     this.pins++;
   }
 
   unpin(): void {
     this.pins--;
-    if (this.pending.size === 0 && this.pins === 0 && this.ready) this.handle!.hold(false);
     this.owner.settled(this);
   }
 
@@ -476,6 +478,8 @@ export interface PoolStatus {
   shared: boolean;
   /** Why calls run on the calling thread only, once a worker failed to start or died; undefined while workers can be used. */
   failure: string | undefined;
+  /** Streams whose state a worker holds now (fourfold/parallel's secretstream): each lets go of it however it ends. */
+  streams: number;
   /**
    * Whether calls leave the workers out for now because the process's
    * threads got about one core between them (another program holds the
@@ -610,7 +614,14 @@ export class Pool {
 
   /** The pool's state; `contended` is the scheduler's to say (status() in parallel/control.ts). */
   status(): Omit<PoolStatus, 'contended'> {
-    return { workers: this.workers.length, ready: this.workers.filter((w) => w.ready).length, jobs: this.jobs, shared: canShare(), failure: this.failure };
+    return {
+      workers: this.workers.length,
+      ready: this.workers.filter((w) => w.ready).length,
+      jobs: this.jobs,
+      shared: canShare(),
+      failure: this.failure,
+      streams: this.workers.reduce((n, w) => n + w.pinned, 0),
+    };
   }
 }
 
