@@ -14,11 +14,12 @@
 import { secretstreamJobs, type SecretstreamJobs } from './jobs.js';
 import { engine } from './tiers.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from './state.js';
-import { bytesOf, chunkSizeOf, firstMessageFailed, needTransformStream, Records, type StreamChunk, type StreamOptions, type Transform } from './stream.js';
+import { bytesOf, chunkSizeOf, type Emit, firstMessageFailed, needTransformStream, Records, type StreamChunk, type StreamOptions } from './stream.js';
 import { pool, WorkerLostError } from '../pool/pool.js';
 import * as check from '../runtime/assert.js';
 import { zeroize, type Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
+import { releasingStream } from '../runtime/releasing-stream.js';
 
 export type { StreamOptions };
 
@@ -96,11 +97,16 @@ class Remote {
   }
 
   push(message: Uint8Array, tag: number): Promise<Uint8Array | undefined> {
-    return this.at.run('secretstream.push', { stream: this.id, message: message.slice(), tag });
+    return this.run('secretstream.push', { stream: this.id, message: message.slice(), tag });
   }
 
   pull(sealed: Uint8Array): Promise<Uint8Array | undefined> {
-    return this.at.run('secretstream.pull', { stream: this.id, sealed: sealed.slice() });
+    return this.run('secretstream.pull', { stream: this.id, sealed: sealed.slice() });
+  }
+
+  private run<K extends 'secretstream.push' | 'secretstream.pull'>(op: K, params: SecretstreamJobs[K]['params']): Promise<Uint8Array | undefined> {
+    if (this.closed) return Promise.reject(new Error('secretstream: the stream has ended'));
+    return this.at.run(op, params);
   }
 
   /** Forgets the state (once; a stream that failed and is then cancelled closes twice). */
@@ -109,6 +115,39 @@ class Remote {
     this.closed = true;
     this.at.run('secretstream.close', { stream: this.id }).catch(() => {});
     this.at.done();
+  }
+}
+
+/**
+ * A stream's Remote, opened at its first chunk (a stream made and never
+ * used holds no worker) under a copy of the key, and closed once the
+ * stream ends, also while it is still opening.
+ */
+class LazyRemote {
+  private opening: Promise<Remote> | undefined;
+  private released = false;
+
+  constructor(private readonly key: Uint8Array) {}
+
+  /** The stream's Remote, opened with `header` at the first call; the key is wiped once it went to the holder. */
+  get(header: Uint8Array): Promise<Remote> {
+    this.opening ??= Remote.open(this.key, header)
+      .finally(() => this.key.fill(0))
+      .then((r) => {
+        if (!this.released) return r;
+        r.close();
+        throw new Error('secretstream: the stream ended while it was opening');
+      });
+    return this.opening;
+  }
+
+  release(): void {
+    this.released = true;
+    this.key.fill(0);
+    this.opening?.then(
+      (r) => r.close(),
+      () => {},
+    );
   }
 }
 
@@ -126,6 +165,15 @@ class InOrder {
   async drain(keep: number, take: (result: Uint8Array | undefined) => void): Promise<void> {
     while (this.queue.length > keep) take(await this.queue.shift()!);
   }
+
+  /** Wipes the results nobody will take (a stream that ended early), as they come. */
+  discard(): void {
+    for (const result of this.queue.splice(0))
+      result.then(
+        (bytes) => bytes?.fill(0),
+        () => {},
+      );
+  }
 }
 
 /** A stream chunk's bytes, a few messages' worth at a time (records.write emits whole messages). */
@@ -136,71 +184,71 @@ async function eachStep(data: Uint8Array, step: number, write: (part: Uint8Array
 /**
  * fourfold's encryptStream with the messages sealed in a worker of the
  * pool while the calling thread moves data: the same format, with a new
- * random header.
+ * random header. The worker is taken at the first chunk (or at the end,
+ * for an empty stream) and let go however the stream ends.
  */
 export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
   needTransformStream('encryptStream');
-  const k = check.bytes(key, 'key', KEY_BYTES).slice();
+  const held = new LazyRemote(check.bytes(key, 'key', KEY_BYTES).slice());
   const results = new InOrder();
-  const records = new Records(chunkSize, (record) => results.add(remote.push(record, TAG_MESSAGE)));
-  let remote: Remote;
-  const transformer: Transform = {
-    async start(controller) {
-      const header = randomHeader();
-      try {
-        remote = await Remote.open(k, header);
-      } finally {
-        k.fill(0);
-      }
-      controller.enqueue(header);
-    },
-    async transform(chunk, controller) {
-      await eachStep(bytesOf(chunk), chunkSize * IN_FLIGHT, async (part) => {
-        records.write(part);
-        // A sealed message comes back from its job in a new array.
-        await results.drain(IN_FLIGHT, (sealed) => controller.enqueue(sealed! as Bytes));
+  let remote: Remote | undefined;
+  const records = new Records(chunkSize);
+  const seal = (record: Uint8Array): void => results.add(remote!.push(record, TAG_MESSAGE));
+  /** The stream's Remote; the header goes out once it is open. */
+  const opened = async (emit: Emit): Promise<Remote> => {
+    if (remote !== undefined) return remote;
+    const header = randomHeader();
+    remote = await held.get(header);
+    emit(header);
+    return remote;
+  };
+  return releasingStream({
+    async transform(chunk, emit) {
+      const data = bytesOf(chunk);
+      await opened(emit);
+      await eachStep(data, chunkSize * IN_FLIGHT, async (part) => {
+        records.write(part, seal);
+        await results.drain(IN_FLIGHT, (sealed) => emit(sealed!));
       });
     },
-    async flush(controller) {
-      results.add(remote.push(records.rest(), TAG_FINAL));
+    async flush(emit) {
+      results.add((await opened(emit)).push(records.rest(), TAG_FINAL));
       records.wipe();
-      await results.drain(0, (sealed) => controller.enqueue(sealed! as Bytes));
-      remote.close();
+      await results.drain(0, (sealed) => emit(sealed!));
     },
-    cancel() {
+    release() {
       records.wipe();
-      remote?.close();
+      results.discard();
+      held.release();
     },
-  };
-  return new TransformStream(transformer);
+  });
 }
 
 /**
  * fourfold's decryptStream with the messages opened in a worker of the
  * pool: it errors with AuthenticationError, releasing no plaintext of the
  * failing message, when a message does not verify, when the stream ends
- * before its final message, or when data follows that message.
+ * before its final message, or when data follows that message. The worker
+ * is taken once the header has come, and let go however the stream ends.
  */
 export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
   needTransformStream('decryptStream');
-  const k = check.bytes(key, 'key', KEY_BYTES).slice();
+  const held = new LazyRemote(check.bytes(key, 'key', KEY_BYTES).slice());
   const header = new Uint8Array(HEADER_BYTES);
   let headerFilled = 0;
   let remote: Remote | undefined;
   let finished = false;
   const results = new InOrder();
-  const records = new Records(chunkSize + ABYTES, (record) => results.add(remote!.pull(record)));
+  const records = new Records(chunkSize + ABYTES);
+  const open = (record: Uint8Array): void => results.add(remote!.pull(record));
   const fail = (reason: string | AuthenticationError): never => {
-    records.wipe();
-    k.fill(0);
-    remote?.close();
     throw typeof reason === 'string' ? new AuthenticationError(`secretstream: ${reason}`) : reason;
   };
   let verified = 0;
   /** One opened message (its plaintext and tag byte) out, in order: only once it verified, and never after the final one. */
-  const release = (controller: TransformStreamDefaultController<Bytes>) => (opened: Uint8Array | undefined) => {
+  const deliver = (emit: Emit) => (opened: Uint8Array | undefined) => {
     if (opened === undefined)
       fail(verified === 0 ? firstMessageFailed(chunkSize) : 'the message was modified, reordered, dropped, or pushed under another key');
     verified++;
@@ -211,10 +259,10 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
     const tag = opened![opened!.length - 1];
     if (tag === TAG_FINAL) finished = true;
     // Opened in a new array by its job.
-    controller.enqueue(opened!.subarray(0, opened!.length - 1) as Bytes);
+    emit(opened!.subarray(0, opened!.length - 1));
   };
-  const transformer: Transform = {
-    async transform(chunk, controller) {
+  return releasingStream({
+    async transform(chunk, emit) {
       let data = bytesOf(chunk);
       if (remote === undefined) {
         const take = Math.min(HEADER_BYTES - headerFilled, data.length);
@@ -222,36 +270,29 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
         headerFilled += take;
         data = data.subarray(take);
         if (headerFilled < HEADER_BYTES) return;
-        try {
-          remote = await Remote.open(k, header);
-        } finally {
-          k.fill(0);
-        }
+        remote = await held.get(header);
       }
       await eachStep(data, (chunkSize + ABYTES) * IN_FLIGHT, async (part) => {
-        records.write(part);
-        await results.drain(IN_FLIGHT, release(controller));
+        records.write(part, open);
+        await results.drain(IN_FLIGHT, deliver(emit));
       });
     },
-    async flush(controller) {
+    async flush(emit) {
       if (remote === undefined) fail('the stream ended inside its header (truncated)');
-      await results.drain(0, release(controller));
+      await results.drain(0, deliver(emit));
       const rest = records.rest();
       if (rest.length > 0) {
         if (finished) fail('data follows the final message');
         if (rest.length < ABYTES) fail('the stream ends inside a message (truncated)');
         results.add(remote!.pull(rest));
-        await results.drain(0, release(controller));
+        await results.drain(0, deliver(emit));
       }
       if (!finished) fail('the stream ended before its final message (truncated)');
-      records.wipe();
-      remote!.close();
     },
-    cancel() {
+    release() {
       records.wipe();
-      k.fill(0);
-      remote?.close();
+      results.discard();
+      held.release();
     },
-  };
-  return new TransformStream(transformer);
+  });
 }

@@ -16,11 +16,13 @@
  * accepts streams whose FINAL message is a whole chunk (libsodium's
  * file-encryption example writes those).
  */
+import type { Pulled } from './engine.js';
 import { initPull, initPush, type SecretstreamPull, type SecretstreamPush } from './messages.js';
 import { ABYTES, HEADER_BYTES, TAG_FINAL, TAG_MESSAGE } from './state.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
+import { releasingStream } from '../runtime/releasing-stream.js';
 
 /** The options of encryptStream and decryptStream. Any other property is refused (TypeError). */
 export interface StreamOptions {
@@ -36,8 +38,8 @@ export type StreamChunk = ArrayBufferView | ArrayBufferLike;
 
 export const DEFAULT_CHUNK = 65536;
 
-/** Transformer.cancel (streams spec 2023; called where the engine has it) is not in TypeScript's DOM types yet. */
-export type Transform = Transformer<StreamChunk, Bytes> & { cancel?(reason: unknown): void };
+/** What a stream's work hands on: an output chunk (releasingStream's emit). */
+export type Emit = (out: Uint8Array) => void;
 
 /**
  * Why the first message of a stream did not verify. Besides a changed
@@ -77,43 +79,43 @@ export const bytesOf = (chunk: unknown): Uint8Array => check.byteSource(chunk, '
 /**
  * Cuts a byte stream into records of `size` bytes and a last, shorter one
  * (possibly empty). A whole record is handed over at once, straight from
- * the input when the input holds one (no copy), else gathered in `pending`.
+ * the input when the input holds one (no copy), else gathered in a buffer
+ * of its own (made when first needed: a stream of whole chunks never
+ * needs it).
  */
 export class Records {
-  private readonly pending: Uint8Array;
+  private pending: Uint8Array | undefined;
   private filled = 0;
 
-  constructor(
-    private readonly size: number,
-    private readonly emit: (record: Uint8Array) => void,
-  ) {
-    this.pending = new Uint8Array(size);
-  }
+  constructor(private readonly size: number) {}
 
-  write(data: Uint8Array): void {
+  /** Hands each record that `data` completes to `emit`, in order, and keeps the bytes after the last. */
+  write(data: Uint8Array, emit: (record: Uint8Array) => void): void {
     const size = this.size;
     let pos = 0;
     if (this.filled > 0) {
       const take = Math.min(size - this.filled, data.length);
-      this.pending.set(data.subarray(0, take), this.filled);
+      this.pending!.set(data.subarray(0, take), this.filled);
       this.filled += take;
       pos = take;
       if (this.filled < size) return;
-      this.emit(this.pending);
       this.filled = 0;
+      emit(this.pending!);
     }
-    for (; data.length - pos >= size; pos += size) this.emit(data.subarray(pos, pos + size));
+    for (; data.length - pos >= size; pos += size) emit(data.subarray(pos, pos + size));
+    if (pos === data.length) return;
+    this.pending ??= new Uint8Array(size);
     this.pending.set(data.subarray(pos), 0);
     this.filled = data.length - pos;
   }
 
-  /** The bytes after the last whole record (a view of `pending`, valid until the next write). */
+  /** The bytes after the last whole record (a view, valid until the next write). */
   rest(): Uint8Array {
-    return this.pending.subarray(0, this.filled);
+    return this.pending?.subarray(0, this.filled) ?? new Uint8Array(0);
   }
 
   wipe(): void {
-    this.pending.fill(0);
+    this.pending?.fill(0);
     this.filled = 0;
   }
 }
@@ -139,26 +141,28 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   const chunkSize = chunkSizeOf(options);
   needTransformStream('encryptStream');
   const stream: SecretstreamPush = initPush(key);
-  let records: Records;
-  const transformer: Transform = {
-    start(controller) {
-      records = new Records(chunkSize, (record) => controller.enqueue(stream.push(record, TAG_MESSAGE)));
-      controller.enqueue(stream.header.slice());
-    },
-    transform(chunk) {
-      records.write(bytesOf(chunk));
-    },
-    flush(controller) {
-      controller.enqueue(stream.push(records.rest(), TAG_FINAL));
-      records.wipe();
-      stream.destroy();
-    },
-    cancel() {
-      records.wipe();
-      stream.destroy();
-    },
+  const records = new Records(chunkSize);
+  let started = false;
+  /** The header goes out before the first message. */
+  const start = (emit: Emit): void => {
+    if (!started) emit(stream.header.slice());
+    started = true;
   };
-  return new TransformStream(transformer);
+  return releasingStream({
+    transform(chunk, emit) {
+      const data = bytesOf(chunk);
+      start(emit);
+      records.write(data, (record) => emit(stream.push(record, TAG_MESSAGE)));
+    },
+    flush(emit) {
+      start(emit);
+      emit(stream.push(records.rest(), TAG_FINAL));
+    },
+    release() {
+      records.wipe();
+      stream.destroy();
+    },
+  });
 }
 
 /**
@@ -178,36 +182,29 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   let headerFilled = 0;
   let stream: SecretstreamPull | undefined;
   let finished = false;
-  let records: Records;
-
+  const records = new Records(chunkSize + ABYTES);
   const fail = (message: string): never => {
-    records.wipe();
-    streamKey.fill(0);
-    stream?.destroy();
     throw new AuthenticationError(`secretstream: ${message}`);
   };
 
   let verified = 0;
   /** One message: its plaintext goes out only once it verified. */
-  const pull = (record: Uint8Array, controller: TransformStreamDefaultController<Bytes>): void => {
+  const pull = (record: Uint8Array, emit: Emit): void => {
     if (finished) fail('data follows the final message');
     if (record.length < ABYTES) fail('the stream ends inside a message (truncated)');
+    let pulled: Pulled;
     try {
-      const { message, tag } = stream!.pull(record);
-      verified++;
-      if (tag === TAG_FINAL) finished = true;
-      controller.enqueue(message);
+      pulled = stream!.pull(record);
     } catch (cause) {
-      records.wipe();
       throw verified === 0 && cause instanceof AuthenticationError ? firstMessageFailed(chunkSize) : cause;
     }
+    verified++;
+    if (pulled.tag === TAG_FINAL) finished = true;
+    emit(pulled.message);
   };
 
-  const transformer: Transform = {
-    start(controller) {
-      records = new Records(chunkSize + ABYTES, (record) => pull(record, controller));
-    },
-    transform(chunk) {
+  return releasingStream({
+    transform(chunk, emit) {
       let data = bytesOf(chunk);
       if (stream === undefined) {
         const take = Math.min(HEADER_BYTES - headerFilled, data.length);
@@ -219,20 +216,18 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
         streamKey.fill(0);
       }
       if (finished && data.length > 0) fail('data follows the final message');
-      records.write(data);
+      records.write(data, (record) => pull(record, emit));
     },
-    flush(controller) {
+    flush(emit) {
       if (stream === undefined) fail('the stream ended inside its header (truncated)');
       const rest = records.rest();
-      if (rest.length > 0) pull(rest, controller);
+      if (rest.length > 0) pull(rest, emit);
       if (!finished) fail('the stream ended before its final message (truncated)');
-      stream!.destroy();
     },
-    cancel() {
+    release() {
       records.wipe();
       streamKey.fill(0);
       stream?.destroy();
     },
-  };
-  return new TransformStream(transformer);
+  });
 }
