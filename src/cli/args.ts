@@ -12,6 +12,7 @@
 import {
   checkConflicts,
   checkRequired,
+  FILES,
   flagWithValue,
   OPTIONS,
   repeated,
@@ -68,8 +69,20 @@ class Parser {
     (this.args as unknown as Record<string, unknown>)[spec.key] = value;
   }
 
-  /** The pending option, recorded now; with `quiet`, its errors are dropped (clap then reports an unknown argument instead). */
+  /** Whether a FILE was given as '': clap refuses the empty path when it resolves the FILE values, after an unknown argument. */
+  private emptyFile = false;
+
+  /**
+   * The pending arguments, resolved now: the option waiting for its value
+   * recorded, and the FILE values checked. With `quiet`, their errors are
+   * dropped (clap then reports an unknown argument instead).
+   */
   resolve(quiet = false): void {
+    this.resolveOption(quiet);
+    if (this.emptyFile && !quiet) throw valueRequired(FILES);
+  }
+
+  private resolveOption(quiet: boolean): void {
     const p = this.pending;
     this.pending = undefined;
     if (p === undefined) return;
@@ -148,7 +161,8 @@ class Parser {
   }
 
   file(path: string): void {
-    this.resolve();
+    this.resolveOption(false);
+    if (path === '') this.emptyFile = true;
     this.args.files.push(path);
     this.seen.file = true;
   }

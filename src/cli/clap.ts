@@ -53,6 +53,8 @@ export const OPTIONS: Record<string, Spec> = {
   '--version': { key: 'version', shown: '--version' },
 };
 export const SHORT: Record<string, string> = { c: '--check', l: '--length', h: '--help', V: '--version' };
+/** The FILE arguments, as clap names them when one is the empty path (which its PathBuf parser refuses). */
+export const FILES: Spec = { key: 'files', shown: '[FILE]...' };
 
 /** Pairs clap refuses together (its `conflicts_with`, both ways). */
 const CONFLICTS: [string, string][] = [

@@ -213,6 +213,26 @@ describe('fourfold b3sum against b3sum', () => {
     same(['-x', 'abc']);
   });
 
+  it('usage errors: an empty FILE is refused as clap refuses an empty path, after an unknown option, before the rest', { skip: NO_B3SUM }, () => {
+    for (const args of [
+      [''],
+      ['abc', ''],
+      ['', 'abc'],
+      ['--', ''],
+      ['--check', ''],
+      ['--tag', ''],
+      ['', '--help'],
+      ['', '--length'],
+      ['--quiet', ''],
+      ['--raw', 'abc', ''],
+    ]) {
+      same(args);
+    }
+    same(['', '--frobnicate']);
+    same(['', 'abc', '--frobnicate']);
+    same(['--length', '', 'abc']);
+  });
+
   it("usage errors: an option's value that starts with '-' is parsed as an option, as clap does", () => {
     for (const option of ['--length', '--seek', '--num-threads', '--derive-key', '-l', '-cl']) {
       for (const value of ['-5', '-x', '-é', '-=', '-5c', '--foo', '--foo=1', '--lenght', '---', '--=', '-c', '--tag', '--tag=x', '--seek=-3', '-', '--']) {
