@@ -39,6 +39,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/runtime.test.ts': 'starts fresh processes of the runtime (node:child_process)',
   'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
+  'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
   ...Object.fromEntries(
     ['test/package/contributor-docs.test.ts', 'test/package/declarations.test.ts', 'test/package/docs.test.ts', 'test/package/readme.test.ts'].map((f) => [
       f,

@@ -75,7 +75,11 @@ export function readFull(fd: number, into: Uint8Array, position: number | null =
 }
 
 const encoder = new TextEncoder();
-/** Buffered writes to a descriptor, flushed at 64 KiB and on flush(). */
+/**
+ * Line-buffered writes to a descriptor, as Rust's standard output (and so
+ * b3sum's): what is written goes out at each newline, at 64 KiB and on
+ * flush(), so a pipeline reads each sum as soon as it is done.
+ */
 export class Output {
   private readonly buf = new Uint8Array(65536);
   private used = 0;
@@ -90,6 +94,7 @@ export class Output {
     }
     this.buf.set(bytes, this.used);
     this.used += bytes.length;
+    if (bytes.includes(10)) this.flush();
   }
 
   flush(): void {

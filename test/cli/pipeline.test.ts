@@ -1,0 +1,61 @@
+/**
+ * `fourfold b3sum` in a pipeline: each sum goes out when it is done, as
+ * b3sum's line-buffered standard output sends it, not when the process
+ * ends. The second file is a FIFO that nothing writes until the first sum
+ * has been read, so a sum held back until exit is never seen in time.
+ * Node only (it starts processes; a FIFO needs mkfifo).
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { blake3 } from 'fourfold/blake3';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
+const g = globalThis as { Deno?: unknown; Bun?: unknown };
+const NODE = g.Deno === undefined && g.Bun === undefined ? process.execPath : 'node';
+const NO_FIFO = process.platform === 'win32' || spawnSync('mkfifo', ['--version']).status !== 0 ? 'not applicable: no mkfifo here' : false;
+
+const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+
+it("each sum is written when it is done: a pipeline reads the first file's line while the second is still being read", {
+  skip: NO_FIFO,
+  timeout: 120_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fourfold-pipeline-'));
+  try {
+    const first = join(dir, 'first');
+    const fifo = join(dir, 'fifo');
+    const data = new TextEncoder().encode('the first file\n');
+    writeFileSync(first, data);
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0, 'mkfifo');
+    const child = spawn(NODE, [CLI, 'b3sum', first, fifo], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    const line = `${hex(blake3(data))}  ${first}\n`;
+    // The first line, read while the process blocks on the FIFO (or the deadline, after which the FIFO is opened anyway).
+    const seenInTime = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 30_000);
+      child.stdout.on('data', (chunk: string) => {
+        out += chunk;
+        if (out.includes('\n')) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+    });
+    const writer = await open(fifo, 'w');
+    await writer.write(new TextEncoder().encode('the second file'));
+    await writer.close();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.ok(seenInTime, 'the first sum was not written before the second file was read');
+    assert.equal(code, 0);
+    assert.ok(out.startsWith(line), out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
