@@ -19,6 +19,7 @@
 import type { Bytes } from './bytes.js';
 
 const U8 = Uint8Array.prototype;
+const isView = ArrayBuffer.isView;
 const TYPED_ARRAY = Object.getPrototypeOf(U8) as object;
 const call = Function.prototype.call;
 
@@ -137,10 +138,14 @@ function isDetached(buffer: ArrayBufferLike): boolean {
  */
 export function bytes(value: unknown, name: string, length?: number): Uint8Array {
   // The common case first, cheaply (it runs on every call of every primitive): a plain
-  // Uint8Array of nonzero length (which cannot be on a detached buffer). Reading an element
-  // runs no user code on a typed array and gives the JIT the object's shape, after which
-  // the prototype check is a constant (without it, V8 calls getPrototypeOf: 10-15 ns).
-  if (value instanceof Uint8Array && value[0] >= 0 && Object.getPrototypeOf(value) === U8 && (length === undefined || value.length === length)) return value;
+  // Uint8Array of nonzero length (which cannot be on a detached buffer). isView (ArrayBuffer's)
+  // reads internal slots, so a Proxy (which has none, and whose traps are user code) goes
+  // to the checks below before instanceof or an element read could reach a trap. Reading
+  // an element runs no user code on a typed array and gives the JIT the object's shape,
+  // after which the prototype check is a constant (without it, V8 calls getPrototypeOf:
+  // 10-15 ns).
+  if (isView(value) && value instanceof Uint8Array && value[0] >= 0 && Object.getPrototypeOf(value) === U8 && (length === undefined || value.length === length))
+    return value;
   return checkBytes(value, name, length);
 }
 
@@ -262,12 +267,15 @@ export function noPartialOverlap(input: Uint8Array, out: Uint8Array, name = 'out
 /**
  * Throws unless `input` still has its `length` bytes and `out` (when
  * given) its `outLength`: an asynchronous call checks before each piece,
- * since a caller may detach (transfer) an array while the call is pending.
+ * since a caller may detach (transfer) an array while the call is pending,
+ * or resize the resizable ArrayBuffer under a length-tracking view.
  */
 export function attached(length: number, input: Uint8Array, out?: Uint8Array, outLength = length): void {
-  if (input.length !== length || (out !== undefined && out.length !== outLength)) {
-    throw new TypeError('the input or output was detached while the call ran');
-  }
+  const inputChanged = input.length !== length;
+  if (!inputChanged && (out === undefined || out.length === outLength)) return;
+  const [name, view] = inputChanged ? ['input', input] : ['output', out!];
+  const what = isDetached(view.buffer) ? 'detached' : 'resized (a resizable ArrayBuffer under a view that tracks its length)';
+  throw new TypeError(`the ${name} was ${what} while the call ran`);
 }
 
 /** A count (bytes, workers): a non-negative safe integer. */

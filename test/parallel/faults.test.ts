@@ -444,3 +444,38 @@ it('an input detached while the call is pending: the same TypeError from every f
     P.configure({ workers: undefined });
   }
 });
+
+const NO_RESIZABLE =
+  typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === 'function' ? false : 'not applicable: this engine has no resizable ArrayBuffer';
+
+it('an input or output resized while the call is pending (a length-tracking view): a TypeError that says so, not "detached"', {
+  skip: NO_RESIZABLE,
+}, async () => {
+  P.configure({ workers: 1 });
+  try {
+    await warmPool(1);
+    for (const [change, side] of [
+      [+MiB, 'input'],
+      [-MiB, 'input'],
+      [+MiB, 'output'],
+      [-MiB, 'output'],
+    ] as const) {
+      const Resizable = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & { resize(n: number): void };
+      const buffer = new Resizable(16 * MiB, { maxByteLength: 32 * MiB });
+      // No length given: the view tracks the buffer's length.
+      const tracking = new Uint8Array(buffer);
+      const [input, output] = side === 'input' ? [tracking, undefined] : [rand(16 * MiB), tracking];
+      const pending = P.chacha20(key, n12, input, output);
+      await new Promise((r) => setTimeout(r, 0));
+      buffer.resize(16 * MiB + change);
+      await assert.rejects(
+        pending,
+        (e: Error) =>
+          e instanceof TypeError && e.message === `the ${side} was resized (a resizable ArrayBuffer under a view that tracks its length) while the call ran`,
+        `${side} ${change > 0 ? 'grown' : 'shrunk'}`,
+      );
+    }
+  } finally {
+    P.configure({ workers: undefined });
+  }
+});
