@@ -225,3 +225,46 @@ forEachTier('a Uint8Array subclass that calls back into fourfold', (tier) => {
     armed = false;
   });
 });
+
+forEachTier('a Proxy around a Uint8Array', () => {
+  it('is refused with a TypeError naming the argument, before any trap runs', async () => {
+    const traps: string[] = [];
+    let watching = false;
+    const handler: ProxyHandler<Uint8Array> = {};
+    for (const name of ['get', 'set', 'has', 'getPrototypeOf', 'ownKeys', 'getOwnPropertyDescriptor', 'defineProperty', 'apply', 'construct'] as const) {
+      (handler as Record<string, unknown>)[name] = (...a: unknown[]) => {
+        if (watching) traps.push(name);
+        return (Reflect[name] as (...a: unknown[]) => unknown)(...a);
+      };
+    }
+    const proxied = (b: Uint8Array): Uint8Array => new Proxy(b.slice(), handler);
+    const watched: During = <T>(call: () => T): T => {
+      watching = true;
+      try {
+        const result = call();
+        if (result instanceof Promise) return result.finally(() => (watching = false)) as T;
+        watching = false;
+        return result;
+      } catch (e) {
+        watching = false;
+        throw e;
+      }
+    };
+    for (const c of calls(100)) {
+      traps.length = 0;
+      const refused = await Promise.resolve()
+        .then(() => c.run(proxied, watched))
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      assert.ok(refused instanceof TypeError && /must be (a Uint8Array|an ArrayBuffer), got object$/.test(refused.message), `${c.name}: ${refused}`);
+      // Saying what the value is (describe: is it a Promise?) asks its prototype once the call is throwing; nothing else.
+      assert.deepEqual(
+        traps.filter((t) => t !== 'getPrototypeOf'),
+        [],
+        `${c.name}: user code ran inside the call`,
+      );
+    }
+  });
+});
