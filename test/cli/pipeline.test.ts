@@ -34,6 +34,8 @@ it("each sum is written when it is done: a pipeline reads the first file's line 
     writeFileSync(first, data);
     assert.equal(spawnSync('mkfifo', [fifo]).status, 0, 'mkfifo');
     const child = spawn(NODE, [CLI, 'b3sum', first, fifo], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Listened for from the start: the process may end while this thread writes the FIFO.
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     let out = '';
     child.stdout.setEncoding('utf8');
     const line = `${hex(blake3(data))}  ${first}\n`;
@@ -51,7 +53,7 @@ it("each sum is written when it is done: a pipeline reads the first file's line 
     const writer = await open(fifo, 'w');
     await writer.write(new TextEncoder().encode('the second file'));
     await writer.close();
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const code = await closed;
     assert.ok(seenInTime, 'the first sum was not written before the second file was read');
     assert.equal(code, 0);
     assert.ok(out.startsWith(line), out);
