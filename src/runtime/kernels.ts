@@ -71,6 +71,15 @@ const records = new WeakMap<() => Kernel<KernelExports>, KernelRecord>();
 let requested: Tier | undefined;
 /** Whether this engine may run the kernels: undefined until `simdUsable()` asks, false once anything failed. */
 let usable: boolean | undefined;
+/** What failed, once something did: ready({ tier: 'simd' }) says it. */
+let failure: string | undefined;
+
+/** The simd tier is not usable from now on, because of `error` (in the SIMD probe, or a kernel named `what`). */
+function unusable(what: string, error: unknown): false {
+  usable = false;
+  failure ??= `${what}: ${error}`;
+  return false;
+}
 /** What `tier()` reports. */
 let last: Tier | undefined;
 
@@ -90,8 +99,8 @@ function simdUsable(): boolean {
     try {
       usable = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
       if (usable) new WebAssembly.Instance(new WebAssembly.Module(SIMD_PROBE), {});
-    } catch {
-      usable = false;
+    } catch (e) {
+      return unusable('the SIMD probe', e);
     }
   }
   return usable;
@@ -127,9 +136,8 @@ function instantiateNow(record: KernelRecord): boolean {
     record.bytes = undefined;
     install(record, new WebAssembly.Instance(record.module, {}));
     return true;
-  } catch {
-    usable = false;
-    return false;
+  } catch (e) {
+    return unusable(`the ${record.name} kernel`, e);
   }
 }
 
@@ -139,8 +147,8 @@ function compileInBackground(record: KernelRecord): Promise<void> {
     try {
       const module = (record.module ??= await WebAssembly.compile(decode(record.hex!)));
       install(record, await WebAssembly.instantiate(module, {}));
-    } catch {
-      usable = false;
+    } catch (e) {
+      unusable(`the ${record.name} kernel`, e);
     }
   })());
 }
@@ -294,7 +302,7 @@ async function settle(wanted: Tier | undefined): Promise<Tier> {
   if (simdUsable()) await Promise.all(registry.map((record) => (record.handle === undefined ? compileInBackground(record) : undefined)));
   if (usable) return 'simd';
   // No WebAssembly SIMD, or a Content-Security-Policy that forbids running WebAssembly.
-  if (wanted === 'simd') throw new Error('fourfold: the simd tier is not available in this engine');
+  if (wanted === 'simd') throw new Error(`fourfold: the simd tier is not available in this engine${failure === undefined ? '' : ` (${failure})`}`);
   return 'js';
 }
 
