@@ -228,7 +228,18 @@ export interface SuiteBundle {
   files: string[];
   /** Shells: one entry per test file, each running only that file (a process each, as Node does). */
   perFile?: { file: string; entry: string }[];
+  /**
+   * Browsers: entries that each run a part of the files, in a page of its
+   * own. Each test file's bundle has its own copy of fourfold, whose
+   * kernels' WebAssembly memories live as long as the page; V8 bounds the
+   * address space all of a process's Wasm memories reserve (about a
+   * hundred), and one page for every file reached that bound in Chromium.
+   */
+  parts?: { file: string; entry: string }[];
 }
+
+/** Test files per browser page (parts of SuiteBundle). */
+const FILES_PER_PAGE = 20;
 
 /**
  * Builds the whole test suite for `target` into `outdir` (emptied first):
@@ -273,17 +284,25 @@ export async function bundleTestSuite(options: {
     for (const worker of workers) copyFileSync(worker, join(dir, basename(worker)));
 
   // Each file's own bundle, imported by URL when its turn comes.
-  const list = files.map(
-    (f) =>
-      `{ file: ${JSON.stringify(f)}, load: () => import(new URL(${JSON.stringify('./' + join('files', f.replace(/\.ts$/, '.js')))}, import.meta.url).href) }`,
-  );
-  await esbuild.build({
-    ...common(target),
-    entryPoints: [join(HARNESS, 'suite-entry.ts')],
-    outfile: join(outdir, 'suite.js'),
-    plugins: [fileListPlugin(`export default [\n${list.join(',\n')}\n];`)],
-  });
-  return { entry: join(outdir, 'suite.js'), files };
+  const load = (f: string) =>
+    `{ file: ${JSON.stringify(f)}, load: () => import(new URL(${JSON.stringify('./' + join('files', f.replace(/\.ts$/, '.js')))}, import.meta.url).href) }`;
+  const suite = async (name: string, some: string[]): Promise<string> => {
+    await esbuild.build({
+      ...common(target),
+      entryPoints: [join(HARNESS, 'suite-entry.ts')],
+      outfile: join(outdir, name),
+      plugins: [fileListPlugin(`export default [\n${some.map(load).join(',\n')}\n];`)],
+    });
+    return join(outdir, name);
+  };
+  const entry = await suite('suite.js', files);
+  if (target !== 'browser' || files.length <= FILES_PER_PAGE) return { entry, files };
+  const parts: { file: string; entry: string }[] = [];
+  for (let i = 0; i < files.length; i += FILES_PER_PAGE) {
+    const some = files.slice(i, i + FILES_PER_PAGE);
+    parts.push({ file: `suite part ${parts.length + 1} (${some[0]} ...)`, entry: await suite(`suite-${parts.length + 1}.js`, some) });
+  }
+  return { entry, files, parts };
 }
 
 /**

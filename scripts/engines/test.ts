@@ -206,8 +206,8 @@ async function runBundledTests(
       if (reason) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason });
     }
   }
-  // The whole suite at once, or (shells) one process per test file, in turn, within the engine's time limit.
-  const runs = bundle.perFile ?? (bundle.files.length > 0 ? [{ file: 'suite', entry: bundle.entry }] : []);
+  // The whole suite at once, or (shells) one process per test file, or (browsers) a page per part, in turn, within the engine's time limit.
+  const runs = bundle.perFile ?? bundle.parts ?? (bundle.files.length > 0 ? [{ file: 'suite', entry: bundle.entry }] : []);
   for (const { file, entry } of runs) {
     const left = timeoutMs - (Date.now() - t0);
     if (left > 0) collect(outcome, await runSuiteBundle(engine, entry, seed, left), file);
