@@ -29,6 +29,10 @@ function withBytes<T>(selector: () => unknown, value: T): T {
 export { kernelMemories } from './runtime/kernels.js';
 export { pool, type JobDone, type JobHandle, type PoolWorker } from './pool/pool.js';
 export { contention, runPieces, turnSources, type Piece, type PieceWork } from './pool/schedule.js';
+export { CoreJudge } from './pool/contention.js';
+export { Completion, InFlight } from './pool/in-flight.js';
+export { Partition, SMALLEST } from './pool/partition.js';
+export { HereClock } from './pool/turns.js';
 export { VariantPicker, variantPicker, type VariantKernel } from './runtime/variants.js';
 export { stateOf } from './secretstream/state.js';
 export { chachaVariants } from './chacha/wasm.js';

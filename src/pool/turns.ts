@@ -1,0 +1,134 @@
+/**
+ * Rule 2 of the scheduling contract (docs/parallel.md, "Short turns"): the
+ * calling thread works in pieces of about HERE_MS at its measured speed
+ * (HereClock) and lets the event loop run between them (Ticker), so that
+ * workers' answers come in and a page stays responsive; about ALONE_MS
+ * when no job is in flight and none will be given.
+ */
+import { now } from '../runtime/host.js';
+
+/** Time the calling thread spends on one piece before it lets the event loop run, while workers may answer. */
+export const HERE_MS = 0.5;
+/**
+ * The same when no job is in flight and none will be given: no answer can
+ * come, and a turn of the event loop costs tens of microseconds in a
+ * browser. Still far from the 50 ms that browsers count as a long task.
+ */
+export const ALONE_MS = 4;
+/** The calling thread's first piece, before it has timed any. */
+const FIRST_HERE = 64 * 1024;
+
+/** Turns of the event loop for one call: tick() lets the workers' messages in; close() when the call is done. */
+export interface Ticker {
+  tick(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * The channels of calls in progress. A channel reachable only from its
+ * own handler (and the call waiting on it) may be garbage collected with
+ * its message in flight, which Firefox does (it closes a collected port's
+ * other end): the call would then wait for that message forever. Held
+ * here, a channel lives until its call closes it.
+ */
+const liveChannels = new Set<MessageChannel>();
+
+/**
+ * How long a turn may wait for its message before it is taken as lost. A
+ * call must not wait forever on one message the engine dropped (a Firefox
+ * page hung at its first parallel call for reasons never found, and the
+ * channel is what such a call waits on besides timers): the waiting turns
+ * end, and later turns go through a new channel.
+ */
+const LOST_TURN_MS = 100;
+
+/**
+ * Where turns come from: setImmediate where the engine has it, else a
+ * MessageChannel. An object, so that tests can replace them (WebKit's hot
+ * code kept seeing a global constructor the test had replaced).
+ */
+export const turnSources: { immediate?: (f: () => void) => void; channel?: () => MessageChannel } = {
+  immediate: typeof setImmediate === 'function' ? (f) => setImmediate(f) : undefined,
+  channel: typeof MessageChannel === 'function' ? () => new MessageChannel() : undefined,
+};
+
+/**
+ * A macrotask turn (a resolved promise would not let messages in).
+ * setImmediate where there is one; else a message to oneself on a channel
+ * made once per call (browsers clamp nested setTimeout(0) to 4 ms, and
+ * making a channel costs more than a message: Chromium opens a pipe per
+ * channel), closed at the call's end so that it keeps no process alive.
+ */
+export function ticker(): Ticker {
+  const { immediate, channel: makeChannel } = turnSources;
+  if (immediate !== undefined) return { tick: () => new Promise<void>((resolve) => immediate(resolve)), close: () => {} };
+  if (makeChannel === undefined) return { tick: () => new Promise<void>((resolve) => setTimeout(resolve, 0)), close: () => {} };
+  let channel: MessageChannel | undefined;
+  const waiting: (() => void)[] = [];
+  /** Messages that came; the timer that checks they still come while turns wait. */
+  let arrived = 0;
+  let guard: ReturnType<typeof setTimeout> | undefined;
+  const drop = (): void => {
+    if (channel === undefined) return;
+    channel.port1.close();
+    liveChannels.delete(channel);
+    channel = undefined;
+  };
+  const watch = (): void => {
+    if (guard !== undefined) return;
+    const seen = arrived;
+    guard = setTimeout(() => {
+      guard = undefined;
+      if (waiting.length === 0) return;
+      if (arrived !== seen) return watch();
+      drop();
+      for (const resolve of waiting.splice(0)) resolve();
+    }, LOST_TURN_MS);
+  };
+  return {
+    tick: () =>
+      new Promise<void>((resolve) => {
+        if (channel === undefined) {
+          const made = makeChannel();
+          made.port1.onmessage = () => {
+            if (channel !== made) return;
+            arrived++;
+            waiting.shift()?.();
+          };
+          liveChannels.add(made);
+          channel = made;
+        }
+        waiting.push(resolve);
+        channel.port2.postMessage(null);
+        watch();
+      }),
+    close: () => {
+      if (guard !== undefined) clearTimeout(guard);
+      guard = undefined;
+      drop();
+    },
+  };
+}
+
+/** The calling thread's speed so far, for the size of its next piece. */
+export class HereClock {
+  private bytes = 0;
+  private ms = 0;
+
+  time(bytes: number, f: () => void): void {
+    const t0 = now();
+    f();
+    this.ms += now() - t0;
+    this.bytes += bytes;
+  }
+
+  /** Milliseconds per byte so far (undefined before the first piece). */
+  get rate(): number | undefined {
+    return this.ms > 0 ? this.ms / this.bytes : undefined;
+  }
+
+  /** Bytes the calling thread does in about `ms` at its speed so far. */
+  piece(ms: number): number {
+    return this.ms > 0 ? (this.bytes / this.ms) * ms : FIRST_HERE;
+  }
+}
