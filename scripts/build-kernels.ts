@@ -16,20 +16,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import binaryen from 'binaryen';
-import { blake3Module, blake3NoInline } from '../src/blake3/kernel.js';
-import { chachaModule } from '../src/chacha/kernel.js';
-import { serpentModule } from '../src/serpent/kernel.js';
-import { salsaModule } from '../src/salsa/kernel.js';
-
-const kernels: Record<string, () => string> = {
-  chacha: () => chachaModule(),
-  blake3: () => blake3Module(),
-  serpent: () => serpentModule(),
-  salsa: () => salsaModule(),
-};
-
-/** Function-name patterns binaryen's inliner must leave alone, per kernel (the kernel says why). */
-const noInline: Record<string, string> = { blake3: blake3NoInline };
+import { KERNELS as kernels, NO_INLINE as noInline } from '../src/kernels.js';
 
 const outDir = new URL('../src/generated/', import.meta.url);
 mkdirSync(outDir, { recursive: true });

@@ -14,7 +14,7 @@ type Blake3Module = typeof import('../../src/blake3/index.js');
 type ChachaModule = typeof import('../../src/chacha/index.js');
 type SalsaModule = typeof import('../../src/salsa/index.js');
 type KernelsModule = typeof import('../../src/runtime/kernels.js');
-type ChachaWasm = typeof import('../../src/chacha/wasm.js');
+type ChachaWasm = typeof import('../../src/chachapoly/wasm.js');
 type Blake3Wasm = typeof import('../../src/blake3/wasm.js');
 
 async function load(which: 'A' | 'B') {
@@ -25,7 +25,7 @@ async function load(which: 'A' | 'B') {
           import('A/chacha/index.js' as string),
           import('A/salsa/index.js' as string),
           import('A/runtime/kernels.js' as string),
-          import('A/chacha/wasm.js' as string),
+          import('A/chachapoly/wasm.js' as string),
           import('A/blake3/wasm.js' as string),
         ])
       : await Promise.all([
@@ -33,7 +33,7 @@ async function load(which: 'A' | 'B') {
           import('B/chacha/index.js' as string),
           import('B/salsa/index.js' as string),
           import('B/runtime/kernels.js' as string),
-          import('B/chacha/wasm.js' as string),
+          import('B/chachapoly/wasm.js' as string),
           import('B/blake3/wasm.js' as string),
         ]);
   return {

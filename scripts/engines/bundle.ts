@@ -150,7 +150,7 @@ export const WORKER_FILES = ['worker.js', 'worker-js.js'] as const;
  * Resolves to their paths.
  */
 export function bundleWorkers(dir: string, target: Target): Promise<string[]> {
-  return Promise.all(WORKER_FILES.map((name) => bundleEntry({ entry: join(ROOT, 'dist/pool', name), target, outfile: join(dir, name) })));
+  return Promise.all(WORKER_FILES.map((name) => bundleEntry({ entry: join(ROOT, 'dist/parallel', name), target, outfile: join(dir, name) })));
 }
 
 /** The test files of `npm test`: test/*.test.ts and test/<dir>/*.test.ts. */

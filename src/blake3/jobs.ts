@@ -1,4 +1,4 @@
-/** BLAKE3's job for the pool's workers (pool/worker.ts and worker-js.ts serve it). */
+/** BLAKE3's job for the pool's workers (parallel/worker.ts and worker-js.ts serve it). */
 import type { Blake3Engine } from './engine.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 

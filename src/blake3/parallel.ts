@@ -18,7 +18,8 @@ import { engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
 import type { Blake3Jobs } from './jobs.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { PARALLEL_MIN, team } from '../pool/transform.js';
+import { PARALLEL_MIN } from '../pool/transform.js';
+import { team } from '../parallel/workers.js';
 import { PIECE, pool, type PoolWorker } from '../pool/pool.js';
 import { runPieces, type Piece } from '../pool/schedule.js';
 

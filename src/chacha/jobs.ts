@@ -1,7 +1,7 @@
-/** The ChaCha family's jobs for the pool's workers (pool/worker.ts and worker-js.ts serve them). */
+/** The ChaCha family's jobs for the pool's workers (parallel/worker.ts and worker-js.ts serve them). */
 import type { ChachaEngine } from './engine.js';
 import type { Poly1305Engine } from '../poly1305/engine.js';
-import { aeadJobs, type AeadJobs, type PieceCrypt } from '../poly1305/polynomial.js';
+import { aeadJobs, type AeadJobs, type PieceCrypt } from '../aead/jobs.js';
 import type { Handlers } from '../pool/protocol.js';
 import { xorJob, type XorJob } from '../pool/xor-job.js';
 

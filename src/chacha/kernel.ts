@@ -13,9 +13,8 @@
  * shared with Salsa20; this file holds what is ChaCha's (the quarter
  * round, the rounds, the state layout) and the AEADs.
  */
-import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, PAGES, POLY, REST, REST_BYTES, STATE, TAIL } from './layout.js';
+import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, PAGES, POLY, REST, REST_BYTES, STATE, TAIL } from '../chachapoly/layout.js';
 import { poly1305Functions, polyKeyFrom, polyTagTo } from '../poly1305/kernel.js';
-import { secretstreamFunctions } from '../secretstream/kernel.js';
 import * as P from '../poly1305/layout.js';
 import { type Arith, COLUMNS, DIAGONALS, scalarArith, vectorArith } from '../wasm/arx.js';
 import {
@@ -284,7 +283,25 @@ function twoBlocks(): string {
   });
 }
 
-export function chachaModule(): string {
+/**
+ * What a family whose functions are linked into the module builds on
+ * (secretstream/kernel.ts): the cipher, the crypt body after aead_init, and
+ * where aead_init leaves keystream block n.
+ */
+export interface ChachaPieces {
+  readonly cipher: StreamCipher;
+  readonly cryptAfterInit: (first: number) => Expr[];
+  readonly keystreamBlock: (n: number) => number;
+}
+
+export const chachaPieces: ChachaPieces = { cipher: CHACHA, cryptAfterInit, keystreamBlock };
+
+/**
+ * The module: ChaCha, Poly1305 and the AEAD, with `linked`, the functions
+ * of a family built on them (secretstream's: src/kernels.ts composes the
+ * two), so that one instance serves ChaCha, Poly1305 and secretstream.
+ */
+export function chachaModule(linked: readonly string[]): string {
   if (REST + REST_BYTES > BUFFER) throw new Error('chacha layout: REST overlaps BUFFER');
   return module(
     PAGES,
@@ -297,7 +314,7 @@ export function chachaModule(): string {
       ...poly1305Functions(POLY),
       hchachaRekey(),
       ...aead(chachaVariants[0]),
-      ...secretstreamFunctions({ cipher: CHACHA, cryptAfterInit, keystreamBlock }),
+      ...linked,
       wipeFunction(TAIL),
     ],
     [mutableGlobal('fresh'), variantGlobal],

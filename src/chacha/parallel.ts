@@ -9,23 +9,26 @@
  * each returns its ciphertext's polynomial, which combine with those of
  * the aad and the length block into the tag (poly1305/combine.ts).
  * Decryption releases no plaintext of bytes it did not authenticate
- * (poly1305/aead-pieces.ts).
+ * (aead/pieces.ts).
  */
 import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
 import { chacha20poly1305 as syncChacha20poly1305, xchacha20poly1305 as syncXchacha20poly1305 } from './index.js';
 import type { ChachaJobs } from './jobs.js';
 import { pieceHere } from './pieces.js';
 import { engine } from './tiers.js';
-import { appendHere, openPieces, PolynomialSum, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../poly1305/aead-pieces.js';
+import { openPieces, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../aead/pieces.js';
+import { PolynomialSum } from '../poly1305/combine.js';
+import { appendHere } from '../poly1305/pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
-import { later, made, PARALLEL_MIN, partOf, team } from '../pool/transform.js';
+import { later, made, PARALLEL_MIN, partOf } from '../pool/transform.js';
+import { team } from '../parallel/workers.js';
 import { type AeadMethods, type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
 import * as check from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes, lengthBlock } from '../runtime/bytes.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 
-const streamCipher = (variant: StreamVariant) => parallelStreamCipher<ChachaJobs>(variant, 'chacha.xor', () => engine().xor);
+const streamCipher = (variant: StreamVariant) => parallelStreamCipher<ChachaJobs>(variant, 'chacha.xor', () => engine().xor, team);
 
 /** ChaCha20 of RFC 8439 (12-byte nonce, 32-bit counter) on all cores: resolves to the bytes of fourfold's chacha20. */
 export const chacha20 = streamCipher(CHACHA20);
@@ -95,7 +98,7 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
   }
 
   /**
-   * Into an output the call makes: one pass (poly1305/aead-pieces.ts). Into
+   * Into an output the call makes: one pass (aead/pieces.ts). Into
    * the caller's: two, no plaintext written before the tag is verified (it
    * holds the ciphertext until then). On a wrong tag the output is zeroed
    * and the call rejects.

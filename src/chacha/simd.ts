@@ -8,12 +8,12 @@
  * step (Uint8Array.prototype.slice), and AEAD decryption checks the tag
  * before any plaintext leaves linear memory.
  */
-import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, POLY, SLICE, STATE } from './layout.js';
+import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, POLY, SLICE, STATE } from '../chachapoly/layout.js';
 import type { ChachaEngine } from './engine.js';
 import { SIGMA, TAU } from './state.js';
-import { chachaKernel, chachaVariants, type ChachaKernel } from './wasm.js';
+import { chachaKernel, chachaVariants, type ChachaKernel } from '../chachapoly/wasm.js';
 import { onePass } from '../poly1305/one-pass.js';
-import type { PieceCrypt } from '../poly1305/polynomial.js';
+import type { PieceCrypt } from '../aead/jobs.js';
 import { deliver, equalBytes, high32, unverifiedTarget, zeroize } from '../runtime/bytes.js';
 import type { LinearMemory } from '../runtime/memory.js';
 

@@ -1,5 +1,5 @@
 /** The ChaCha input block (RFC 8439 §2.3), for the pure-JS tier. */
-import { COUNTER_WORD, KEY_WORD } from './layout.js';
+import { COUNTER_WORD, KEY_WORD } from '../chachapoly/layout.js';
 import { readLE32 } from '../runtime/bytes.js';
 import { SIGMA, TAU } from '../salsa/constants.js';
 

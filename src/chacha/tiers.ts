@@ -2,7 +2,7 @@
 import type { ChachaEngine } from './engine.js';
 import { jsChacha } from './js.js';
 import { simdChacha } from './simd.js';
-import { chachaKernel } from './wasm.js';
+import { chachaKernel } from '../chachapoly/wasm.js';
 import { hex } from '../generated/chacha.js';
 import { tierSelector } from '../runtime/kernels.js';
 

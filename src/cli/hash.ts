@@ -13,7 +13,7 @@ import type { RootNode, TreeState } from '../blake3/engine.js';
 import { ROOT_BYTES } from '../blake3/layout.js';
 import { engine } from '../blake3/mode.js';
 import { absorbParallel, PARALLEL_MIN, type ChunkSource } from '../blake3/parallel.js';
-import { team } from '../pool/transform.js';
+import { team } from '../parallel/workers.js';
 
 export const STDIN = 0;
 const CHUNK = 1024;

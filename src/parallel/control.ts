@@ -1,6 +1,7 @@
 /** The pool's controls for users of fourfold/parallel. */
 import { pool, setWorkerUrl, type PoolStatus } from '../pool/pool.js';
 import { contention } from '../pool/schedule.js';
+import { thePool } from './workers.js';
 import { now } from '../runtime/host.js';
 import * as check from '../runtime/assert.js';
 
@@ -80,7 +81,11 @@ export function configure(options: PoolOptions): void {
 export async function warm(options?: WarmOptions): Promise<PoolStatus> {
   const asked = (check.options(options, 'options', ['workers']) as WarmOptions | undefined)?.workers;
   const workers = asked === undefined ? pool.size : check.count(asked, 'workers');
-  await Promise.all(pool.grow(workers).map((w) => w.whenReady));
+  await Promise.all(
+    thePool()
+      .grow(workers)
+      .map((w) => w.whenReady),
+  );
   return status();
 }
 

@@ -1,4 +1,4 @@
-/** Poly1305's job for the pool's workers (pool/worker.ts and worker-js.ts serve it). */
+/** Poly1305's job for the pool's workers (parallel/worker.ts and worker-js.ts serve it). */
 import type { Poly1305Engine } from './engine.js';
 import { polynomialJob, type CopyPolynomial, type PolynomialJob } from './polynomial.js';
 import type { Handlers } from '../pool/protocol.js';

@@ -6,10 +6,11 @@
  */
 import { PolynomialSum } from './combine.js';
 import { poly1305 as syncPoly1305, type Poly1305 } from './index.js';
-import { polynomialPieces, wipeParts } from './aead-pieces.js';
+import { polynomialPieces, wipeParts } from './pieces.js';
 import { bytes } from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { PARALLEL_MIN, team } from '../pool/transform.js';
+import { PARALLEL_MIN } from '../pool/transform.js';
+import { team } from '../parallel/workers.js';
 
 /** Poly1305 on all cores: resolves to the 16-byte tag fourfold's poly1305 returns for `message` under the 32-byte one-time `key`. */
 export const poly1305: ((message: Uint8Array, key: Uint8Array) => Promise<Bytes>) & {

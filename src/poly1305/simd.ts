@@ -7,8 +7,8 @@
 import type { Poly1305Engine, Poly1305State } from './engine.js';
 import { HIBIT, KEY, STATE_BYTES, TAG } from './layout.js';
 import { onePass, polynomialAt } from './one-pass.js';
-import { BUFFER, POLY, SLICE } from '../chacha/layout.js';
-import { chachaKernel, type ChachaKernel } from '../chacha/wasm.js';
+import { BUFFER, POLY, SLICE } from '../chachapoly/layout.js';
+import { chachaKernel, type ChachaKernel } from '../chachapoly/wasm.js';
 
 class SimdPoly1305 implements Poly1305State {
   private readonly saved = new Uint8Array(STATE_BYTES);
@@ -139,7 +139,7 @@ export const simdPoly1305: Poly1305Engine = {
  * The polynomial of `input` under the r of `key` (polynomialOf's), and
  * `input` copied to `output`, both from one read of each byte: the first
  * pass of fourfold/parallel's decryption into a caller's output
- * (poly1305/aead-pieces.ts). Not part of simdPoly1305, so that only pages
+ * (aead/pieces.ts). Not part of simdPoly1305, so that only pages
  * with fourfold/parallel carry it.
  */
 export function simdCopyPolynomial(key: Uint8Array, zeroPad: boolean, input: Uint8Array, output: Uint8Array): Uint8Array {

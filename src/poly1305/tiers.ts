@@ -5,7 +5,7 @@
 import type { Poly1305Engine } from './engine.js';
 import { jsPoly1305 } from './js.js';
 import { simdPoly1305 } from './simd.js';
-import { chachaKernel } from '../chacha/wasm.js';
+import { chachaKernel } from '../chachapoly/wasm.js';
 import { hex } from '../generated/chacha.js';
 import { tierSelector } from '../runtime/kernels.js';
 

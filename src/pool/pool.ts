@@ -11,7 +11,9 @@
  * - Browsers: a module Web Worker, `new Worker(new URL('./worker.js',
  *   import.meta.url), { type: 'module' })`, the form Vite, webpack 5 and
  *   Parcel recognise and bundle; with esbuild, which does not, worker.js
- *   (fourfold/worker) is built beside the bundle.
+ *   (fourfold/worker) is built beside the bundle. That form is written
+ *   where the families are composed (src/parallel/workers.ts), beside the
+ *   scripts, and given to the pool (WorkerScripts).
  *
  * A worker runs the tier its script carries (protocol.ts): worker.js the
  * simd engines, sent the compiled kernels with its first jobs, wherever
@@ -83,22 +85,32 @@ interface DenoTimers {
 }
 
 /**
- * The worker modules for worker_threads, by tier, as variables: written
- * literally, a bundler would also emit them as assets for the browser
- * build, which uses the Web Worker form below. Their base is a variable
- * too: webpack warns of a "critical dependency" for new URL(<expression>,
- * import.meta.url).
+ * Where the pool's worker scripts are: named where the families are
+ * composed (src/parallel/workers.ts, beside the scripts, so that a bundle
+ * finds them beside itself), never here, so the pool names no family.
  */
-const WORKER_MODULES: Readonly<Record<Tier, string>> = { simd: './worker.js', js: './worker-js.js' };
-const HERE = import.meta.url;
-
-/** A module Web Worker of `tier`: each form written out, so that bundlers emit both scripts (a page loads the one it starts). */
-function webWorker(tier: Tier): Worker {
-  if (workerUrl !== undefined) return new Worker(workerUrl, { type: 'module' });
-  return tier === 'simd'
-    ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
-    : new Worker(new URL('./worker-js.js', import.meta.url), { type: 'module' });
+export interface WorkerScripts {
+  /** A module Web Worker of `tier` (each form written out there, so that bundlers emit both scripts). */
+  web(tier: Tier): Worker;
+  /** The module of `tier`'s script, for node:worker_threads. */
+  module(tier: Tier): URL;
 }
+
+let scripts: WorkerScripts | undefined;
+
+/** The scripts the pool starts (the first call sets them; configure({ workerUrl }) still overrides them). */
+export function useWorkerScripts(s: WorkerScripts): void {
+  scripts ??= s;
+}
+
+/** The scripts set, or an error that ends the pool's start as a worker that cannot start does. */
+function workerScripts(): WorkerScripts {
+  if (scripts === undefined) throw new Error('no worker scripts: fourfold/parallel sets them (src/parallel/workers.ts)');
+  return scripts;
+}
+
+/** A module Web Worker of `tier`, or of configure({ workerUrl }). */
+const webWorker = (tier: Tier): Worker => (workerUrl !== undefined ? new Worker(workerUrl, { type: 'module' }) : workerScripts().web(tier));
 
 /**
  * Starts a worker of `tier` (configure({ workerUrl }): that script for
@@ -109,7 +121,7 @@ function spawn(tier: Tier, listen: Listener, idle: () => void): Handle {
   const deno = (globalThis as { Deno?: DenoTimers }).Deno;
   const threads = deno === undefined ? workerThreads() : undefined;
   if (threads !== undefined) {
-    const url = workerUrl ?? new URL(WORKER_MODULES[tier], HERE);
+    const url = workerUrl ?? workerScripts().module(tier);
     // No flags of the main thread's (--input-type would stop a worker from starting): worker.js needs none.
     const w = new threads.Worker(url, { execArgv: [] });
     w.on('message', listen);

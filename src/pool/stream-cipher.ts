@@ -10,7 +10,7 @@ import { streamArgs, type KeystreamXor, type StreamVariant } from '../runtime/st
 import type { JobTable, OpsOf } from './protocol.js';
 import type { XorJob } from './xor-job.js';
 import type { PoolWorker } from './pool.js';
-import { later, made, PARALLEL_MIN, team, transform, type LaterOutput } from './transform.js';
+import { later, made, PARALLEL_MIN, transform, type LaterOutput } from './transform.js';
 
 /**
  * A stream cipher of fourfold/parallel: XorStream's arguments, resolving
@@ -32,8 +32,17 @@ export function counterAfter(low: number, high: number, blocks: number): { count
   return { counterLow: sum >>> 0, counterHigh: (high + Math.floor(sum / 0x100000000)) >>> 0 };
 }
 
-/** The parallel function of a stream cipher whose workers run job `op` of its family's table T ('chacha.xor', 'salsa.xor'). */
-export function parallelStreamCipher<T extends JobTable>(variant: StreamVariant, op: OpsOf<T, XorJob>, xor: () => KeystreamXor): ParallelXorStream {
+/**
+ * The parallel function of a stream cipher whose workers run job `op` of
+ * its family's table T ('chacha.xor', 'salsa.xor'), with the workers
+ * `team` gives for an input of so many bytes.
+ */
+export function parallelStreamCipher<T extends JobTable>(
+  variant: StreamVariant,
+  op: OpsOf<T, XorJob>,
+  xor: () => KeystreamXor,
+  team: (bytes: number) => readonly PoolWorker[],
+): ParallelXorStream {
   const { doubleRounds } = variant;
   const cipher = async (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter: number | bigint = 0): Promise<Uint8Array> => {
     const a = streamArgs(variant, key, nonce, data, output, counter);

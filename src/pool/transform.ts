@@ -33,7 +33,7 @@ export const PARALLEL_MIN = 2 * PIECE;
  * than the input has pieces besides the one the calling thread takes.
  * None once the pool is broken.
  */
-export function team(bytes: number, count = pool.size): PoolWorker[] {
+export function workersFor(bytes: number, count = pool.size): PoolWorker[] {
   const n = Math.min(count, pool.maxWorkers, Math.ceil(bytes / PIECE) - 1);
   return n > 0 ? pool.grow(n) : [];
 }

@@ -1,7 +1,7 @@
-/** The Salsa20 family's jobs for the pool's workers (pool/worker.ts and worker-js.ts serve them). */
+/** The Salsa20 family's jobs for the pool's workers (parallel/worker.ts and worker-js.ts serve them). */
 import type { SalsaEngine } from './engine.js';
 import type { Poly1305Engine } from '../poly1305/engine.js';
-import { aeadJobs, type AeadJobs, type PieceCrypt } from '../poly1305/polynomial.js';
+import { aeadJobs, type AeadJobs, type PieceCrypt } from '../aead/jobs.js';
 import type { Handlers } from '../pool/protocol.js';
 import { xorJob, type XorJob } from '../pool/xor-job.js';
 

@@ -9,7 +9,7 @@
  * into pieces of 64-byte blocks encrypted from block 1 + their offset / 64,
  * each returning its ciphertext's polynomial, which combine into the tag
  * (poly1305/combine.ts). Decryption releases no plaintext of bytes it
- * did not authenticate (poly1305/aead-pieces.ts). Pieces run in any order, so
+ * did not authenticate (aead/pieces.ts). Pieces run in any order, so
  * an output that overlaps the input anywhere but in place is served from a
  * copy of the input (the synchronous function copies in one such case too).
  */
@@ -18,9 +18,12 @@ import { xsalsa20poly1305 as syncXsalsa20poly1305 } from './index.js';
 import type { SalsaJobs } from './jobs.js';
 import { pieceHere } from './pieces.js';
 import { engine } from './tiers.js';
-import { appendHere, openPieces, PolynomialSum, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../poly1305/aead-pieces.js';
+import { openPieces, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../aead/pieces.js';
+import { PolynomialSum } from '../poly1305/combine.js';
+import { appendHere } from '../poly1305/pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
-import { later, made, PARALLEL_MIN, partOf, team } from '../pool/transform.js';
+import { later, made, PARALLEL_MIN, partOf } from '../pool/transform.js';
+import { team } from '../parallel/workers.js';
 import { type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH, tooShort } from '../runtime/aead.js';
 import type { Bytes } from '../runtime/bytes.js';
 import * as check from '../runtime/assert.js';
@@ -28,7 +31,7 @@ import { AuthenticationError } from '../runtime/errors.js';
 import { equalBytes } from '../runtime/bytes.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 
-const streamCipher = (variant: StreamVariant) => parallelStreamCipher<SalsaJobs>(variant, 'salsa.xor', () => engine().xor);
+const streamCipher = (variant: StreamVariant) => parallelStreamCipher<SalsaJobs>(variant, 'salsa.xor', () => engine().xor, team);
 
 /** Salsa20 on all cores: resolves to the bytes of fourfold's salsa20. */
 export const salsa20 = streamCipher(SALSA20);
@@ -96,7 +99,7 @@ class ParallelSecretBox implements ParallelAeadMethods {
    * The plaintext of tag || ciphertext (in `output` when given); rejects
    * with AuthenticationError on a wrong tag. Into an output the call
    * makes: one pass; into the caller's: two, no plaintext written before
-   * the tag is verified (poly1305/aead-pieces.ts).
+   * the tag is verified (aead/pieces.ts).
    */
   async decrypt(ciphertext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const input = check.bytes(ciphertext, 'ciphertext');

@@ -14,7 +14,7 @@ import type { SalsaEngine } from './engine.js';
 import { CONSTANT_WORDS, COUNTER_WORD, KEY_WORDS, NONCE_WORD, SIGMA, TAU } from './constants.js';
 import { salsaKernel, type SalsaKernel } from './wasm.js';
 import { onePass } from '../poly1305/one-pass.js';
-import type { PieceCrypt } from '../poly1305/polynomial.js';
+import type { PieceCrypt } from '../aead/jobs.js';
 import { deliver, equalBytes, high32, unverifiedTarget, zeroize } from '../runtime/bytes.js';
 import type { LinearMemory } from '../runtime/memory.js';
 

@@ -1,5 +1,5 @@
 /**
- * secretstream's jobs for the pool's workers (pool/worker.ts and
+ * secretstream's jobs for the pool's workers (parallel/worker.ts and
  * worker-js.ts serve them): a stream of fourfold/parallel keeps its state
  * (state.ts) in one worker, which seals or opens its messages one after
  * another, in the order they come. Where no worker can start, the stream's

@@ -1,21 +1,15 @@
 /**
  * secretstream's kernel functions, linked into the ChaCha/Poly1305 module
- * (chacha/kernel.ts) as Poly1305's are: they use its state, its
- * keystream, its Poly1305 and its memory (chacha/layout.ts), which the
+ * (src/kernels.ts composes it) as Poly1305's are: they use its state, its
+ * keystream, its Poly1305 and its memory (chachapoly/layout.ts), which the
  * ChaCha generator hands in as `ChachaPieces`.
  */
-import { POLY, REST, REST_BYTES } from '../chacha/layout.js';
+import type { ChachaPieces } from '../chacha/kernel.js';
+import { POLY, REST, REST_BYTES } from '../chachapoly/layout.js';
 import { polyTagTo, wholeBlocks } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
-import { type StreamCipher, setStateWord, slicePasses } from '../wasm/stream.js';
-import { type Expr, call, func, get, i32, i64, ifThen, memoryCopy, memoryFill, select, set } from '../wasm/wat.js';
-
-/** What the ChaCha generator gives: its cipher, the crypt body after aead_init, and where aead_init leaves keystream block n. */
-export interface ChachaPieces {
-  readonly cipher: StreamCipher;
-  readonly cryptAfterInit: (first: number) => Expr[];
-  readonly keystreamBlock: (n: number) => number;
-}
+import { setStateWord, slicePasses } from '../wasm/stream.js';
+import { call, func, get, i32, i64, ifThen, memoryCopy, memoryFill, select, set } from '../wasm/wat.js';
 
 /**
  * libsodium's crypto_secretstream_xchacha20poly1305 message (libsodium

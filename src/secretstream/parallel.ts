@@ -15,7 +15,8 @@ import { secretstreamJobs, type SecretstreamJobs } from './jobs.js';
 import { engine } from './tiers.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from './state.js';
 import { bytesOf, chunkSizeOf, type Emit, firstMessageFailed, needTransformStream, Records, type StreamChunk, type StreamOptions } from './stream.js';
-import { pool, WorkerLostError } from '../pool/pool.js';
+import { WorkerLostError } from '../pool/pool.js';
+import { stateWorker } from '../parallel/workers.js';
 import * as check from '../runtime/assert.js';
 import { zeroize, type Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -48,7 +49,7 @@ let here: ReturnType<typeof secretstreamJobs> | undefined;
  * a stream starts at most one), or this thread when none can start.
  */
 async function holder(): Promise<Holder> {
-  const w = pool.forState();
+  const w = stateWorker();
   if (w !== undefined && (await w.whenReady)) {
     w.pin();
     return {

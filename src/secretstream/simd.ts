@@ -9,9 +9,9 @@
  * of one slice leaves in one allocating copy (Uint8Array.prototype.slice);
  * when opening, the MAC is checked before any plaintext leaves.
  */
-import { BUFFER, SLICE } from '../chacha/layout.js';
+import { BUFFER, SLICE } from '../chachapoly/layout.js';
 import { authenticateAad, simdChacha, wipe, writeInput } from '../chacha/simd.js';
-import { chachaVariants } from '../chacha/wasm.js';
+import { chachaVariants } from '../chachapoly/wasm.js';
 import type { SecretstreamEngine } from './engine.js';
 import { secretstreamKernel, type SecretstreamKernel } from './wasm.js';
 import { equalBytes } from '../runtime/bytes.js';

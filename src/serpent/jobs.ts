@@ -1,4 +1,4 @@
-/** Serpent's jobs for the pool's workers (pool/worker.ts and worker-js.ts serve them). */
+/** Serpent's jobs for the pool's workers (parallel/worker.ts and worker-js.ts serve them). */
 import type { SerpentEngine } from './engine.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 

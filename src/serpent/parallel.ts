@@ -12,7 +12,8 @@ import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOp
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { pool } from '../pool/pool.js';
-import { later, made, PARALLEL_MIN, team, transform, type Transform } from '../pool/transform.js';
+import { later, made, PARALLEL_MIN, transform, type Transform } from '../pool/transform.js';
+import { team } from '../parallel/workers.js';
 import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from './index.js';
 import type { SerpentJobs } from './jobs.js';
 import { engine } from './tiers.js';

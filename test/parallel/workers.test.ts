@@ -1,5 +1,5 @@
 /**
- * The pool's workers and the tier each runs (src/pool/worker.ts and
+ * The pool's workers and the tier each runs (src/parallel/worker.ts and
  * worker-js.ts): where the engine runs the kernels, workers of the simd
  * tier, which carry no js tier and get their kernels from the pool; where
  * it cannot (here: after ready({ tier: 'js' }); in the engine matrix:

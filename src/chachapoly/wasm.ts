@@ -1,4 +1,9 @@
-/** The ChaCha/Poly1305 kernel module: its exports as the runtime calls them. */
+/**
+ * The ChaCha/Poly1305 kernel module (chacha/kernel.ts, with poly1305/kernel.ts
+ * and secretstream's functions linked in: src/kernels.ts), shared by the
+ * ChaCha, Poly1305 and secretstream families: its accessor, and its exports
+ * as they call them (secretstream's own in secretstream/wasm.ts).
+ */
 import { defineKernel, type KernelExports } from '../runtime/kernels.js';
 import { variantPicker, type VariantKernel } from '../runtime/variants.js';
 
@@ -26,20 +31,6 @@ export interface ChachaKernel extends KernelExports, VariantKernel {
   aead_finish(aadLength: number, dataLength: number, tag: number): void;
   /** Zeroes memory [0, end) and TAIL. */
   wipe(end: number): void;
-  /**
-   * secretstream's functions (secretstream/kernel.ts), linked into this
-   * module. After aead_init (and the aad): MACs the tag block, keystream
-   * block 1 with byte 0 = `byte0` XOR (encrypt ? keystream : 0), and
-   * returns byte0 XOR keystream byte 0: the ciphertext byte when sealing,
-   * the tag when opening. The message then starts at block counter 2.
-   */
-  stream_block(byte0: number, encrypt: number): number;
-  /** Encrypt then MAC one slice of the message (a multiple of 64 bytes but the last). */
-  stream_seal(ptr: number, len: number): void;
-  /** MAC then decrypt one slice. */
-  stream_open(ptr: number, len: number): void;
-  /** libsodium's padding and length block (64 + message length), then the MAC, written to `tag`. */
-  stream_finish(aadLength: number, macLength: number, tag: number): void;
 }
 
 export const chachaKernel = defineKernel<ChachaKernel>('chacha');

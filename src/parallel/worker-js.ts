@@ -20,7 +20,7 @@ import { secretstreamJobs } from '../secretstream/jobs.js';
 import { jsSecretstream } from '../secretstream/js.js';
 import { serpentJobs } from '../serpent/jobs.js';
 import { jsSerpent } from '../serpent/js.js';
-import { serve } from './serve.js';
+import { serve } from '../pool/serve.js';
 
 serve('js', {
   ...blake3Jobs(jsBlake3),

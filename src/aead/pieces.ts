@@ -23,19 +23,11 @@
  *   ciphertext again and decrypts a piece only if it still has its
  *   polynomial.
  */
-import { PolynomialSum } from './combine.js';
-import {
-  blocksOf,
-  copyPolynomialHere,
-  polynomialOf,
-  polynomialThenDecrypt,
-  type PieceCrypt,
-  samePolynomial,
-  type OpenJob,
-  type PolynomialJob,
-  type SealJob,
-} from './polynomial.js';
-import { engine as polyHere } from './tiers.js';
+import { type OpenJob, polynomialThenDecrypt, type PieceCrypt, type SealJob } from './jobs.js';
+import type { PolynomialSum } from '../poly1305/combine.js';
+import { appendParts, polynomialPieces, rOnly, wipeParts } from '../poly1305/pieces.js';
+import { samePolynomial } from '../poly1305/polynomial.js';
+import { engine as polyHere } from '../poly1305/tiers.js';
 import { overlapping } from '../runtime/assert.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
@@ -53,31 +45,6 @@ export interface AeadCipher<F extends string> {
   readonly crypt: () => PieceCrypt;
   /** Whether the ciphertext's last block is zero-padded (RFC 8439's AEAD) or padded as Poly1305 pads (secretbox). */
   readonly zeroPad: boolean;
-}
-
-/** The first 16 bytes of a Poly1305 key and 16 zero bytes: what a piece's polynomial needs (r), without s. */
-const rOnly = (oneTimeKey: Uint8Array): Uint8Array => {
-  const k = new Uint8Array(32);
-  k.set(oneTimeKey.subarray(0, 16));
-  return k;
-};
-
-/** Wipes the pieces' results (polynomials). */
-export function wipeParts(parts: readonly Part[]): void {
-  for (const p of parts) p.result?.fill(0);
-}
-
-/** Appends the pieces' polynomials to `sum`, in order, and wipes them. */
-export function appendParts(sum: PolynomialSum, parts: readonly Part[]): void {
-  for (const p of parts) sum.append(p.result!, blocksOf(p.length));
-  wipeParts(parts);
-}
-
-/** The polynomial of `data` on this thread (an aad, a length block), appended to `sum`. */
-export function appendHere(sum: PolynomialSum, oneTimeKey: Uint8Array, data: Uint8Array, zeroPad: boolean): void {
-  const h = polynomialOf(polyHere(), oneTimeKey, data, zeroPad);
-  sum.append(h, blocksOf(data.length));
-  h.fill(0);
 }
 
 /** Where an AEAD's pieces start: its key, nonce, the block of byte 0 of the pieces, and the one-time key. */
@@ -125,38 +92,6 @@ export async function sealPieces<F extends string>(
     workers,
   );
   appendParts(sum, parts);
-}
-
-/**
- * Appends the polynomial of `data` to `sum` (under the r of `oneTimeKey`,
- * padded as polynomialOf's `zeroPad` says), and resolves to the pieces
- * with their polynomials, kept for a second pass to check against (the
- * caller wipes them: wipeParts). With `copyTo`, `data` is also copied
- * there, each piece from the one read its polynomial came from.
- */
-export async function polynomialPieces(
-  oneTimeKey: Uint8Array,
-  zeroPad: boolean,
-  sum: PolynomialSum,
-  data: Uint8Array,
-  workers: readonly PoolWorker[],
-  copyTo?: Uint8Array,
-): Promise<Part[]> {
-  const copy = copyTo !== undefined;
-  const parts = await transform<{ 'poly1305.polynomial': PolynomialJob }, 'poly1305.polynomial'>(
-    {
-      op: 'poly1305.polynomial',
-      align: 64,
-      readsTwice: copy,
-      params: () => ({ key: rOnly(oneTimeKey), zeroPad: zeroPad ? 1 : 0, copy: copy ? 1 : 0 }),
-      here: (i, o) => (o === undefined ? polynomialOf(polyHere(), oneTimeKey, i, zeroPad) : copyPolynomialHere()(oneTimeKey, zeroPad, i, o)),
-    },
-    data,
-    copyTo,
-    workers,
-  );
-  for (const p of parts) sum.append(p.result!, blocksOf(p.length));
-  return parts;
 }
 
 /**
@@ -271,5 +206,3 @@ async function rereadOpenPieces<F extends string>(
     wipeParts(parts);
   }
 }
-
-export { PolynomialSum };

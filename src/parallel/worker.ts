@@ -22,7 +22,7 @@ import { secretstreamJobs } from '../secretstream/jobs.js';
 import { simdSecretstream } from '../secretstream/simd.js';
 import { serpentJobs } from '../serpent/jobs.js';
 import { simdSerpent } from '../serpent/simd.js';
-import { serve } from './serve.js';
+import { serve } from '../pool/serve.js';
 
 serve('simd', {
   ...blake3Jobs(simdBlake3),

@@ -1,0 +1,23 @@
+/**
+ * The WebAssembly modules the build assembles (scripts/build-kernels.ts),
+ * each from its family's generator. The one module made of more than one
+ * family is composed here: the ChaCha module links in secretstream's
+ * functions, so that one instance (one compile, one memory) serves ChaCha,
+ * Poly1305 and secretstream.
+ */
+import { blake3Module, blake3NoInline } from './blake3/kernel.js';
+import { chachaModule, chachaPieces } from './chacha/kernel.js';
+import { salsaModule } from './salsa/kernel.js';
+import { secretstreamFunctions } from './secretstream/kernel.js';
+import { serpentModule } from './serpent/kernel.js';
+
+/** Each module's generator, by the name its runtime accessor gives (defineKernel). */
+export const KERNELS: Record<string, () => string> = {
+  chacha: () => chachaModule(secretstreamFunctions(chachaPieces)),
+  blake3: () => blake3Module(),
+  serpent: () => serpentModule(),
+  salsa: () => salsaModule(),
+};
+
+/** Function-name patterns binaryen's inliner must leave alone, per module (its generator says why). */
+export const NO_INLINE: Record<string, string> = { blake3: blake3NoInline };

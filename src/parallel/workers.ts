@@ -1,0 +1,45 @@
+/**
+ * The pool's worker scripts (worker.ts and worker-js.ts, beside this
+ * file), given to the pool (pool/pool.ts WorkerScripts) here, where the
+ * families are composed, so that the pool names none. Every way of
+ * getting workers a family uses comes through here (team, stateWorker),
+ * so the scripts are set before any worker starts, whatever a bundler
+ * leaves out of the entries.
+ */
+import { pool, type PoolWorker, useWorkerScripts, type WorkerScripts } from '../pool/pool.js';
+import { workersFor } from '../pool/transform.js';
+import type { Tier } from '../runtime/kernels.js';
+
+/**
+ * The modules for worker_threads, by tier, as variables: written
+ * literally, a bundler would also emit them as assets for the browser
+ * build, which uses the Web Worker form below. Their base is a variable
+ * too: webpack warns of a "critical dependency" for new URL(<expression>,
+ * import.meta.url).
+ */
+const MODULES: Readonly<Record<Tier, string>> = { simd: './worker.js', js: './worker-js.js' };
+const HERE = import.meta.url;
+
+const SCRIPTS: WorkerScripts = {
+  // Each form written out, so that bundlers emit both scripts (a page loads the one it starts).
+  web: (tier) =>
+    tier === 'simd'
+      ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
+      : new Worker(new URL('./worker-js.js', import.meta.url), { type: 'module' }),
+  module: (tier) => new URL(MODULES[tier], HERE),
+};
+
+/** The pool, with its scripts set. */
+export function thePool(): typeof pool {
+  useWorkerScripts(SCRIPTS);
+  return pool;
+}
+
+/** The workers for an input of `bytes` (pool/transform.ts workersFor). */
+export function team(bytes: number, count?: number): PoolWorker[] {
+  useWorkerScripts(SCRIPTS);
+  return workersFor(bytes, count);
+}
+
+/** A worker for a new stream's state (Pool.forState), or undefined when none can start. */
+export const stateWorker = (): PoolWorker | undefined => thePool().forState();
