@@ -4,7 +4,7 @@
  * that tests compare with each other. Not a public entry: package.json
  * does not export it; tests import it through test/internal.ts only.
  */
-import { engine as blake3Selector } from './blake3/mode.js';
+import { engine as blake3Selector } from './blake3/tiers.js';
 import { simdBlake3 as simdBlake3Engine } from './blake3/simd.js';
 import { blake3Kernel as blake3KernelAccessor } from './blake3/wasm.js';
 import { simdChachaPiece as simdChachaPieceFunction } from './chacha/simd.js';

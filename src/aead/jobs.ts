@@ -9,6 +9,7 @@ import { polynomialOf, samePolynomial } from '../poly1305/polynomial.js';
 import type { Handler, JobType } from '../pool/protocol.js';
 import { high32 } from '../runtime/bytes.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
 /** A piece of an AEAD: key, nonce, counter (its first block), polyKey (r || zeros); the result is its ciphertext's polynomial. */
 export interface PieceParams {
@@ -53,7 +54,7 @@ export const twoPasses =
   (xor: KeystreamXor, poly: Poly1305Engine): PieceCrypt =>
   (p, zeroPad, decrypt, input, output) => {
     const h = decrypt ? polynomialOf(poly, p.polyKey, input, zeroPad) : undefined;
-    xor(p.key, p.nonce, ...counterWords(p.counter), 10, input, output);
+    xor(p.key, p.nonce, ...counterWords(p.counter), DOUBLE_ROUNDS, input, output);
     return h ?? polynomialOf(poly, p.polyKey, output, zeroPad);
   };
 
@@ -73,7 +74,7 @@ export function polynomialThenDecrypt(
   output: Uint8Array,
 ): Uint8Array {
   const h = polynomialOf(poly, p.polyKey, input, zeroPad);
-  if (samePolynomial(h, p.expect)) xor(p.key, p.nonce, ...counterWords(p.counter), 10, input, output);
+  if (samePolynomial(h, p.expect)) xor(p.key, p.nonce, ...counterWords(p.counter), DOUBLE_ROUNDS, input, output);
   return h;
 }
 

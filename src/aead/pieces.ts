@@ -29,11 +29,14 @@ import { appendParts, polynomialPieces, rOnly, wipeParts } from '../poly1305/pie
 import { samePolynomial } from '../poly1305/polynomial.js';
 import { engine as polyHere } from '../poly1305/tiers.js';
 import { overlapping } from '../runtime/assert.js';
+import { TAG_LENGTH } from '../runtime/aead.js';
+import { equalBytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 import type { PoolWorker } from '../pool/pool.js';
 import { xorPieces } from '../pool/stream-cipher.js';
-import { transform, type LaterOutput, type Part } from '../pool/transform.js';
+import { transform, type LazyOutput, type Part } from '../pool/transform.js';
 
 /** An AEAD's keystream and padding, as the pieces need them. */
 export interface AeadCipher<F extends string> {
@@ -71,21 +74,28 @@ const pieceHere = <F extends string>(a: AeadPieces<F>, start: number) => ({
   polyKey: a.oneTimeKey,
 });
 
-/** Encrypts `input` into `output` (64-byte pieces), and appends the ciphertext's polynomial to `sum`. */
-export async function sealPieces<F extends string>(
+/**
+ * The pieces of one pass: each encrypts (or, with `decrypt`, decrypts)
+ * its part of `input` into `output` and returns its ciphertext's
+ * polynomial, which is appended to `sum` in order.
+ */
+async function cryptPieces<F extends string>(
   a: AeadPieces<F>,
+  decrypt: boolean,
   sum: PolynomialSum,
   input: Uint8Array,
-  output: Uint8Array | LaterOutput,
+  output: Uint8Array | LazyOutput,
   workers: readonly PoolWorker[],
 ): Promise<void> {
   const { cipher } = a;
-  const parts = await transform<Record<string, SealJob>, string>(
+  const parts = await transform<Record<string, SealJob | OpenJob>, string>(
     {
-      op: `${cipher.family}.seal`,
+      op: `${cipher.family}.${decrypt ? 'open' : 'seal'}`,
       align: 64,
+      // A decryption reads its input for the polynomial and for the plaintext: shared input is copied once first.
+      readsTwice: decrypt,
       params: (p) => pieceParams(a, p.start),
-      here: (i, o, p) => cipher.crypt()(pieceHere(a, p.start), cipher.zeroPad, false, i, o!),
+      onThisThread: (i, o, p) => cipher.crypt()(pieceHere(a, p.start), cipher.zeroPad, decrypt, i, o!),
     },
     input,
     output,
@@ -94,32 +104,38 @@ export async function sealPieces<F extends string>(
   appendParts(sum, parts);
 }
 
-/**
- * One pass: decrypts `input` into `output`, which the call made and nobody
- * else can read before it resolves, and appends the ciphertext's
- * polynomial to `sum`. The caller checks the tag afterwards.
- */
-export async function openPieces<F extends string>(
+/** Encrypts `input` into `output` (64-byte pieces), and appends the ciphertext's polynomial to `sum`. */
+export const sealPieces = <F extends string>(
   a: AeadPieces<F>,
   sum: PolynomialSum,
   input: Uint8Array,
-  output: Uint8Array | LaterOutput,
+  output: Uint8Array | LazyOutput,
   workers: readonly PoolWorker[],
-): Promise<void> {
-  const { cipher } = a;
-  const parts = await transform<Record<string, OpenJob>, string>(
-    {
-      op: `${cipher.family}.open`,
-      align: 64,
-      readsTwice: true,
-      params: (p) => pieceParams(a, p.start),
-      here: (i, o, p) => cipher.crypt()(pieceHere(a, p.start), cipher.zeroPad, true, i, o!),
-    },
-    input,
-    output,
-    workers,
-  );
-  appendParts(sum, parts);
+): Promise<void> => cryptPieces(a, false, sum, input, output, workers);
+
+/**
+ * One pass: decrypts `input` into `output`, which the call made and nobody
+ * else can read before it resolves, and appends the ciphertext's
+ * polynomial to `sum`. The caller checks the tag afterwards (verifyTag).
+ */
+export const openPieces = <F extends string>(
+  a: AeadPieces<F>,
+  sum: PolynomialSum,
+  input: Uint8Array,
+  output: Uint8Array | LazyOutput,
+  workers: readonly PoolWorker[],
+): Promise<void> => cryptPieces(a, true, sum, input, output, workers);
+
+/**
+ * Checks `tag` against the tag of `sum`, whose polynomials are all in
+ * (constant time): throws AuthenticationError when they differ.
+ */
+export function verifyTag(sum: PolynomialSum, tag: Uint8Array): void {
+  const expected = new Uint8Array(TAG_LENGTH);
+  sum.tagInto(expected);
+  const ok = equalBytes(expected, 0, tag, 0, TAG_LENGTH);
+  expected.fill(0);
+  if (!ok) throw new AuthenticationError();
 }
 
 /**
@@ -142,17 +158,18 @@ export async function verifiedOpenPieces<F extends string>(
   check: () => void,
   input: Uint8Array,
   output: Uint8Array,
-  team: () => readonly PoolWorker[],
+  workers: () => readonly PoolWorker[],
 ): Promise<void> {
-  if (overlapping(input, output)) return rereadOpenPieces(a, sum, check, input, output, team);
+  if (overlapping(input, output)) return rereadOpenPieces(a, sum, check, input, output, workers);
   const { cipher } = a;
-  const parts = await polynomialPieces(a.oneTimeKey, cipher.zeroPad, sum, input, team(), output);
+  const parts = await polynomialPieces(a.oneTimeKey, cipher.zeroPad, sum, input, workers(), output);
   try {
     check();
   } finally {
     wipeParts(parts);
   }
-  await xorPieces(`${cipher.family}.xor`, cipher.xor, a.key, a.nonce, a.counter, 0, 10, output, output, team());
+  const keystream = { op: `${cipher.family}.xor`, xor: cipher.xor, key: a.key, nonce: a.nonce, low: a.counter, high: 0, doubleRounds: DOUBLE_ROUNDS };
+  await xorPieces(keystream, output, output, workers());
 }
 
 /**
@@ -169,10 +186,10 @@ async function rereadOpenPieces<F extends string>(
   check: () => void,
   input: Uint8Array,
   output: Uint8Array,
-  team: () => readonly PoolWorker[],
+  workers: () => readonly PoolWorker[],
 ): Promise<void> {
   const { cipher } = a;
-  const parts = await polynomialPieces(a.oneTimeKey, cipher.zeroPad, sum, input, team());
+  const parts = await polynomialPieces(a.oneTimeKey, cipher.zeroPad, sum, input, workers());
   try {
     check();
     const polynomials = new Map(parts.map((p) => [p.start, p.result!]));
@@ -183,7 +200,7 @@ async function rereadOpenPieces<F extends string>(
         align: 64,
         readsTwice: true,
         params: (p) => ({ ...pieceParams(a, p.start), expect: expected(p).slice() }),
-        here: (i, o, p) => {
+        onThisThread: (i, o, p) => {
           const h = polynomialThenDecrypt(cipher.xor(), polyHere(), { ...pieceHere(a, p.start), expect: expected(p) }, cipher.zeroPad, i, o!);
           try {
             if (!samePolynomial(h, expected(p))) throw new AuthenticationError();
@@ -198,7 +215,7 @@ async function rereadOpenPieces<F extends string>(
       },
       input,
       output,
-      team(),
+      workers(),
       parts.map((p) => ({ start: p.start, length: p.length })),
     );
     wipeParts(second);

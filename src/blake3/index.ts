@@ -5,11 +5,12 @@
  */
 import type { TreeState } from './engine.js';
 import { ROOT_BYTES } from './layout.js';
-import { DEFAULT_LENGTH, engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
+import { DEFAULT_LENGTH, hashOnce, modeOf, type Blake3Opts } from './args.js';
+import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { zeroize, type Bytes } from '../runtime/bytes.js';
 
-export type { Blake3Opts } from './mode.js';
+export type { Blake3Opts } from './args.js';
 
 const CHUNK = 1024;
 /**

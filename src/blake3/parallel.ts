@@ -14,12 +14,13 @@
  */
 import type { TreeState } from './engine.js';
 import { ROOT_BYTES } from './layout.js';
-import { engine, hashOnce, modeOf, type Blake3Opts } from './mode.js';
+import { hashOnce, modeOf, type Blake3Opts } from './args.js';
+import { engine } from './tiers.js';
 import type { Blake3Jobs } from './jobs.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { PARALLEL_MIN } from '../pool/transform.js';
-import { team } from '../parallel/workers.js';
+import { workersFor } from '../parallel/workers.js';
 import { PIECE, pool, type PoolWorker } from '../pool/pool.js';
 import { runPieces, type Piece } from '../pool/schedule.js';
 
@@ -87,12 +88,12 @@ export async function absorbParallel(state: TreeState, source: ChunkSource, chun
     list = await runPieces(subtrees(chunks), workers, {
       split,
       direct: false,
-      here: (p) => engine().subtree(state.key, state.flags, source.view(p.start, p.length), p.start / CHUNK, p.cv),
-      give(w, p) {
+      onThisThread: (p) => engine().subtree(state.key, state.flags, source.view(p.start, p.length), p.start / CHUNK, p.cv),
+      toWorker(w, p) {
         source.copy(p.start, w.slot(p.length));
         return w.run<Blake3Jobs, 'blake3.subtree'>('blake3.subtree', { key: state.key.slice(), flags: state.flags, counter: p.start / CHUNK }, p.length);
       },
-      take(p, done) {
+      fromWorker(p, done) {
         const cv = done.result as Uint8Array;
         p.cv.set(cv);
         cv.fill(0);
@@ -142,7 +143,7 @@ export async function blake3(data: Uint8Array, opts?: Blake3ParallelOpts): Promi
   const root = new Uint8Array(ROOT_BYTES);
   try {
     const whole = Math.floor((n - 1) / CHUNK);
-    await absorbParallel(state, memorySource(input), whole, team(n, asked ?? pool.size));
+    await absorbParallel(state, memorySource(input), whole, workersFor(n, asked ?? pool.size));
     check.attached(n, input);
     const out = new Uint8Array(mode.dkLen);
     engine().finish(state, input.subarray(whole * CHUNK), root);

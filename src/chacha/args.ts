@@ -5,17 +5,18 @@
 import * as check from '../runtime/assert.js';
 import { TAG_LENGTH, tooShort } from '../runtime/aead.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
 /** ChaCha20 of RFC 8439: 32-byte key, 12-byte nonce, 32-bit block counter. */
-export const CHACHA20: StreamVariant = { nonceLength: 12, doubleRounds: 10, counterBits: 32, keyLengths: [32] };
+export const CHACHA20: StreamVariant = { nonceLength: 12, doubleRounds: DOUBLE_ROUNDS, counterBits: 32, keyLengths: [32] };
 /** ChaCha with 8 rounds, RFC 8439 layout. */
 export const CHACHA8: StreamVariant = { nonceLength: 12, doubleRounds: 4, counterBits: 32, keyLengths: [32] };
 /** ChaCha with 12 rounds, RFC 8439 layout. */
 export const CHACHA12: StreamVariant = { nonceLength: 12, doubleRounds: 6, counterBits: 32, keyLengths: [32] };
 /** The original ChaCha20: 8-byte nonce, 64-bit block counter (carrying from word 12 into 13); 32-byte (or 16-byte) key. */
-export const CHACHA20_ORIG: StreamVariant = { nonceLength: 8, doubleRounds: 10, counterBits: 64, keyLengths: [32, 16] };
+export const CHACHA20_ORIG: StreamVariant = { nonceLength: 8, doubleRounds: DOUBLE_ROUNDS, counterBits: 64, keyLengths: [32, 16] };
 /** XChaCha20 (as libsodium's crypto_stream_xchacha20): 24-byte nonce, 64-bit block counter. */
-export const XCHACHA20: StreamVariant = { nonceLength: 24, doubleRounds: 10, counterBits: 64, keyLengths: [32] };
+export const XCHACHA20: StreamVariant = { nonceLength: 24, doubleRounds: DOUBLE_ROUNDS, counterBits: 64, keyLengths: [32] };
 
 /** RFC 8439 §2.8: blocks 1 to 2^32 - 1 of the keystream, 64 bytes each. */
 const MAX_PLAINTEXT = (2 ** 32 - 1) * 64;
@@ -50,4 +51,15 @@ export function openArgs(ciphertext: unknown, output: unknown): { body: Uint8Arr
 
 export function aadOf(aad: unknown): Uint8Array {
   return aad === undefined ? EMPTY : check.bytes(aad, 'aad');
+}
+
+/**
+ * The factory of the AEAD named `name` (its function's name, for stack
+ * traces): a 32-byte key, a `nonceLength`-byte nonce and optional aad,
+ * checked by name, then handed to `make` (which copies what it keeps).
+ * The synchronous and the parallel AEADs (index.ts, parallel.ts) share it.
+ */
+export function chachaAead<M>(name: string, nonceLength: 12 | 24, make: (key: Uint8Array, nonce: Uint8Array, aad: Uint8Array) => M) {
+  const factory = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): M => make(check.key(key, [32]), check.bytes(nonce, 'nonce', nonceLength), aadOf(aad));
+  return Object.defineProperty(factory, 'name', { value: name });
 }

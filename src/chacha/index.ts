@@ -4,7 +4,7 @@
  * the ChaCha20-Poly1305 and XChaCha20-Poly1305 AEADs. Call shapes follow
  * @noble/ciphers, so switching is a changed import.
  */
-import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, EMPTY, openArgs, sealArgs, XCHACHA20 } from './args.js';
+import { chachaAead, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, EMPTY, openArgs, sealArgs, XCHACHA20 } from './args.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
@@ -94,14 +94,10 @@ class ChachaPoly1305 implements AeadMethods {
  * xchacha20poly1305 for random nonces), optional associated data
  * (authenticated, not encrypted). `encrypt` returns ciphertext || 16-byte tag.
  */
-// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
-export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function chacha20poly1305(
-  key: Uint8Array,
-  nonce: Uint8Array,
-  aad?: Uint8Array,
-): AeadMethods {
-  return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
-}, 12);
+export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(
+  chachaAead('chacha20poly1305', 12, (key, nonce, aad): AeadMethods => new ChachaPoly1305(key, nonce, aad)),
+  12,
+);
 
 /**
  * XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3): a 32-byte key, a
@@ -119,11 +115,7 @@ export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8
  * const opened = xchacha20poly1305(key, nonce).decrypt(sealed); // AuthenticationError if changed
  * ```
  */
-// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
-export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(function xchacha20poly1305(
-  key: Uint8Array,
-  nonce: Uint8Array,
-  aad?: Uint8Array,
-): AeadMethods {
-  return new ChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
-}, 24);
+export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(
+  chachaAead('xchacha20poly1305', 24, (key, nonce, aad): AeadMethods => new ChachaPoly1305(key, nonce, aad)),
+  24,
+);

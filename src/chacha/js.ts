@@ -5,9 +5,10 @@
  */
 import type { ChachaEngine } from './engine.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import type { Poly1305State } from '../poly1305/engine.js';
-import { inputBlock } from './state.js';
+import { inputBlock } from './input-block.js';
 import { equalBytes, lengthBlock, readLE32, writeLE32 } from '../runtime/bytes.js';
 import { HOST_LE } from '../runtime/host.js';
 
@@ -186,7 +187,7 @@ function hchacha(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void {
   // The nonce's 16 bytes are words 12..15: counter word 12 then a 12-byte nonce.
   const state = inputBlock(key, nonce16.subarray(4), readLE32(nonce16, 0) >>> 0, 0);
   const block = new Uint8Array(64);
-  xorState(state, 10, block, block);
+  xorState(state, DOUBLE_ROUNDS, block, block);
   for (let i = 0; i < 4; i++) {
     writeLE32(out, 4 * i, readLE32(block, 4 * i) - state[i]);
     writeLE32(out, 16 + 4 * i, readLE32(block, 48 + 4 * i) - state[12 + i]);
@@ -208,7 +209,7 @@ const ZEROS = new Uint8Array(16);
  */
 function macAad(state: Uint32Array, aad: Uint8Array): Poly1305State {
   const polyKey = new Uint8Array(32);
-  xorState(state, 10, polyKey, polyKey);
+  xorState(state, DOUBLE_ROUNDS, polyKey, polyKey);
   const mac = jsPoly1305.create(polyKey);
   polyKey.fill(0);
   // pad16(x) is (16 - x.length mod 16) mod 16 zero bytes, i.e. -x.length & 15.
@@ -236,7 +237,7 @@ function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, data: Uint8
   // Encryption starts at block counter 1; block 0 is reserved for the Poly1305 key (§2.8).
   state[12] = 1;
   const ciphertext = out.subarray(0, len);
-  xorState(state, 10, data, ciphertext);
+  xorState(state, DOUBLE_ROUNDS, data, ciphertext);
   state.fill(0);
   macFinish(mac, aad.length, ciphertext, out.subarray(len, len + 16));
   return out;
@@ -266,7 +267,7 @@ function open(
   // Forgeries are not decrypted; whether the tag verified is public (it is the result).
   if (ok) {
     state[12] = 1;
-    xorState(state, 10, copy, copy);
+    xorState(state, DOUBLE_ROUNDS, copy, copy);
   }
   state.fill(0);
   if (!ok) return undefined;

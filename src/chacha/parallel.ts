@@ -11,24 +11,23 @@
  * Decryption releases no plaintext of bytes it did not authenticate
  * (aead/pieces.ts).
  */
-import { aadOf, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
+import { chachaAead, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
 import { chacha20poly1305 as syncChacha20poly1305, xchacha20poly1305 as syncXchacha20poly1305 } from './index.js';
 import type { ChachaJobs } from './jobs.js';
 import { pieceHere } from './pieces.js';
 import { engine } from './tiers.js';
-import { openPieces, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../aead/pieces.js';
+import { openPieces, sealPieces, verifiedOpenPieces, verifyTag, type AeadCipher, type AeadPieces } from '../aead/pieces.js';
 import { PolynomialSum } from '../poly1305/combine.js';
 import { appendHere } from '../poly1305/pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
-import { later, made, PARALLEL_MIN, partOf } from '../pool/transform.js';
-import { team } from '../parallel/workers.js';
+import { lazyOutput, outputOf, PARALLEL_MIN, partOf } from '../pool/transform.js';
+import { workersFor } from '../parallel/workers.js';
 import { type AeadMethods, type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
-import * as check from '../runtime/assert.js';
-import { AuthenticationError } from '../runtime/errors.js';
-import { equalBytes, lengthBlock } from '../runtime/bytes.js';
+import { lengthBlock } from '../runtime/bytes.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
-const streamCipher = (variant: StreamVariant) => parallelStreamCipher<ChachaJobs>(variant, 'chacha.xor', () => engine().xor, team);
+const streamCipher = (variant: StreamVariant) => parallelStreamCipher<ChachaJobs>(variant, 'chacha.xor', () => engine().xor, workersFor);
 
 /** ChaCha20 of RFC 8439 (12-byte nonce, 32-bit counter) on all cores: resolves to the bytes of fourfold's chacha20. */
 export const chacha20 = streamCipher(CHACHA20);
@@ -63,7 +62,7 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
   /** The pieces' keystream from block 1 on, and Poly1305's key (RFC 8439 §2.6): the first 32 bytes of keystream block 0. */
   private pieces(): AeadPieces<'chacha'> {
     const oneTimeKey = new Uint8Array(32);
-    engine().xor(this.key, this.nonce, 0, 0, 10, oneTimeKey, oneTimeKey);
+    engine().xor(this.key, this.nonce, 0, 0, DOUBLE_ROUNDS, oneTimeKey, oneTimeKey);
     return { cipher: CIPHER, key: this.key, nonce: this.nonce, counter: 1, oneTimeKey };
   }
 
@@ -74,23 +73,23 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
     return sum;
   }
 
-  /** The tag, once the pieces' polynomials are in `sum`: the length block's, and s. */
-  private tagInto(sum: PolynomialSum, oneTimeKey: Uint8Array, length: number, tag: Uint8Array): void {
+  /** The length block's polynomial (RFC 8439 §2.8), appended once the pieces' are in `sum`: then the tag follows. */
+  private appendLengths(sum: PolynomialSum, oneTimeKey: Uint8Array, length: number): void {
     appendHere(sum, oneTimeKey, lengthBlock(this.aad.length, length), true);
-    sum.tagInto(tag);
   }
 
   async encrypt(plaintext: Uint8Array, output?: Uint8Array): Promise<Uint8Array> {
     const { input, output: out } = sealArgs(plaintext, output);
     const n = input.length;
     if (n < PARALLEL_MIN) return this.inline().encrypt(input, output);
-    const target = out ?? later(n + TAG_LENGTH);
+    const target = out ?? lazyOutput(n + TAG_LENGTH);
     const a = this.pieces();
     const sum = this.sum(a.oneTimeKey);
     try {
-      await sealPieces(a, sum, input, partOf(target, 0, n), team(n));
-      this.tagInto(sum, a.oneTimeKey, n, made(target).subarray(n));
-      return output ?? made(target);
+      await sealPieces(a, sum, input, partOf(target, 0, n), workersFor(n));
+      this.appendLengths(sum, a.oneTimeKey, n);
+      sum.tagInto(outputOf(target).subarray(n));
+      return output ?? outputOf(target);
     } finally {
       sum.wipe();
       a.oneTimeKey.fill(0);
@@ -110,23 +109,20 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
     const a = this.pieces();
     const sum = this.sum(a.oneTimeKey);
     const verify = (): void => {
-      const expected = new Uint8Array(TAG_LENGTH);
-      this.tagInto(sum, a.oneTimeKey, n, expected);
-      const ok = equalBytes(expected, 0, tag, 0, TAG_LENGTH);
-      expected.fill(0);
-      if (!ok) throw new AuthenticationError();
+      this.appendLengths(sum, a.oneTimeKey, n);
+      verifyTag(sum, tag);
     };
     try {
       if (out !== undefined) {
-        await verifiedOpenPieces(a, sum, verify, body, out, () => team(n)).catch((e: unknown) => {
+        await verifiedOpenPieces(a, sum, verify, body, out, () => workersFor(n)).catch((e: unknown) => {
           out.fill(0);
           throw e;
         });
         return output!;
       }
-      const own = later(n);
+      const own = lazyOutput(n);
       try {
-        await openPieces(a, sum, body, own, team(n));
+        await openPieces(a, sum, body, own, workersFor(n));
         verify();
         return own();
       } catch (e) {
@@ -145,14 +141,10 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
  * nonce never repeated under one key, optional associated data; encrypt
  * and decrypt resolve to the bytes of fourfold's chacha20poly1305.
  */
-// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
-export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function chacha20poly1305(
-  key: Uint8Array,
-  nonce: Uint8Array,
-  aad?: Uint8Array,
-): ParallelAeadMethods {
-  return new ParallelChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 12), aadOf(aad));
-}, 12);
+export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(
+  chachaAead('chacha20poly1305', 12, (key, nonce, aad): ParallelAeadMethods => new ParallelChachaPoly1305(key, nonce, aad)),
+  12,
+);
 
 /**
  * XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3) on all cores: a
@@ -170,11 +162,7 @@ export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8
  * const opened = await xchacha20poly1305(key, nonce).decrypt(sealed);
  * ```
  */
-// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
-export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(function xchacha20poly1305(
-  key: Uint8Array,
-  nonce: Uint8Array,
-  aad?: Uint8Array,
-): ParallelAeadMethods {
-  return new ParallelChachaPoly1305(check.key(key, [32]), check.bytes(nonce, 'nonce', 24), aadOf(aad));
-}, 24);
+export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => ParallelAead) & AeadParams = aeadParams(
+  chachaAead('xchacha20poly1305', 24, (key, nonce, aad): ParallelAeadMethods => new ParallelChachaPoly1305(key, nonce, aad)),
+  24,
+);

@@ -10,12 +10,13 @@
  */
 import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, POLY, SLICE, STATE } from '../chachapoly/layout.js';
 import type { ChachaEngine } from './engine.js';
-import { SIGMA, TAU } from './state.js';
+import { SIGMA, TAU } from './input-block.js';
 import { chachaKernel, chachaVariants, type ChachaKernel } from '../chachapoly/wasm.js';
 import { onePass } from '../poly1305/one-pass.js';
 import type { PieceCrypt } from '../aead/jobs.js';
 import { deliver, equalBytes, high32, unverifiedTarget, zeroize } from '../runtime/bytes.js';
 import type { LinearMemory } from '../runtime/memory.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
 /** Words 0..11 of the input block (RFC 8439 §2.3): the constants and the key (a 16-byte key twice, under TAU). */
 function writeKey(mem: LinearMemory, key: Uint8Array): void {
@@ -92,7 +93,7 @@ export const simdChacha: ChachaEngine = {
       writeKey(mem, key);
       // HChaCha20's 16-byte input takes words 12..15, where the counter and the nonce go (draft-irtf-cfrg-xchacha-03 §2.2).
       mem.bytes.set(nonce16, STATE + 4 * COUNTER_WORD);
-      k.hchacha(10);
+      k.hchacha(DOUBLE_ROUNDS);
       out.set(mem.view(BLOCK, 32));
     } finally {
       k.wipe(BLOCK + 64);
@@ -165,7 +166,9 @@ export const simdChachaPiece: PieceCrypt = (p, zeroPad, decrypt, input, output) 
   try {
     writeInput(k, mem, p.key, p.nonce, p.counter >>> 0, high32(p.counter));
     return chachaVariants(k).run(n, () =>
-      onePass(k, mem, { buffer: BUFFER, slice: SLICE, poly: POLY }, p.polyKey, zeroPad, decrypt, input, output, (ptr, len) => k.chacha_xor(ptr, len, 10)),
+      onePass(k, mem, { buffer: BUFFER, slice: SLICE, poly: POLY }, p.polyKey, zeroPad, decrypt, input, output, (ptr, len) =>
+        k.chacha_xor(ptr, len, DOUBLE_ROUNDS),
+      ),
     );
   } finally {
     wipe(k, n);

@@ -10,7 +10,7 @@ import { PROGRAM } from './clap.js';
 import { checkFile } from './check.js';
 import { hashPath, outputBytes, STDIN, type Run } from './hash.js';
 import { describe, Fatal, Output, readFull } from './io.js';
-import { modeOf } from '../blake3/mode.js';
+import { modeOf } from '../blake3/args.js';
 import { cores } from '../runtime/host.js';
 import { ready } from '../runtime/kernels.js';
 

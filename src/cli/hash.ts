@@ -11,9 +11,9 @@ import type { B3sumArgs } from './args.js';
 import { readFull, type Output } from './io.js';
 import type { RootNode, TreeState } from '../blake3/engine.js';
 import { ROOT_BYTES } from '../blake3/layout.js';
-import { engine } from '../blake3/mode.js';
+import { engine } from '../blake3/tiers.js';
 import { absorbParallel, PARALLEL_MIN, type ChunkSource } from '../blake3/parallel.js';
-import { team } from '../parallel/workers.js';
+import { workersFor } from '../parallel/workers.js';
 
 export const STDIN = 0;
 const CHUNK = 1024;
@@ -66,7 +66,7 @@ async function parallel(fd: number, size: number, state: TreeState, buf: Uint8Ar
   };
   const source: ChunkSource = { copy: read, view: (offset, length) => read(offset, buf.subarray(0, length)) };
   const whole = Math.floor((size - 1) / CHUNK);
-  await absorbParallel(state, source, whole, team(size, workers));
+  await absorbParallel(state, source, whole, workersFor(size, workers));
   const last = read(whole * CHUNK, buf.subarray(0, size - whole * CHUNK));
   return finish(state, last);
 }

@@ -2,12 +2,13 @@
  * The pool's worker scripts (worker.ts and worker-js.ts, beside this
  * file), given to the pool (pool/pool.ts WorkerScripts) here, where the
  * families are composed, so that the pool names none. Every way of
- * getting workers a family uses comes through here (team, stateWorker),
+ * getting workers a family uses comes through here (workersFor,
+ * stateWorker),
  * so the scripts are set before any worker starts, whatever a bundler
  * leaves out of the entries.
  */
 import { pool, type PoolWorker, useWorkerScripts, type WorkerScripts } from '../pool/pool.js';
-import { workersFor } from '../pool/transform.js';
+import { workersFor as poolWorkersFor } from '../pool/transform.js';
 import type { Tier } from '../runtime/kernels.js';
 
 /**
@@ -35,10 +36,10 @@ export function thePool(): typeof pool {
   return pool;
 }
 
-/** The workers for an input of `bytes` (pool/transform.ts workersFor). */
-export function team(bytes: number, count?: number): PoolWorker[] {
+/** The workers for a call on `bytes` of input (pool/transform.ts workersFor), with the scripts set. */
+export function workersFor(bytes: number, count?: number): PoolWorker[] {
   useWorkerScripts(SCRIPTS);
-  return workersFor(bytes, count);
+  return poolWorkersFor(bytes, count);
 }
 
 /** A worker for a new stream's state (Pool.forState), or undefined when none can start. */

@@ -10,7 +10,7 @@ import { polynomialPieces, wipeParts } from './pieces.js';
 import { bytes } from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { PARALLEL_MIN } from '../pool/transform.js';
-import { team } from '../parallel/workers.js';
+import { workersFor } from '../parallel/workers.js';
 
 /** Poly1305 on all cores: resolves to the 16-byte tag fourfold's poly1305 returns for `message` under the 32-byte one-time `key`. */
 export const poly1305: ((message: Uint8Array, key: Uint8Array) => Promise<Bytes>) & {
@@ -24,7 +24,7 @@ export const poly1305: ((message: Uint8Array, key: Uint8Array) => Promise<Bytes>
     const sum = new PolynomialSum(k);
     const own = k.slice();
     try {
-      wipeParts(await polynomialPieces(own, false, sum, m, team(m.length)));
+      wipeParts(await polynomialPieces(own, false, sum, m, workersFor(m.length)));
       const tag = new Uint8Array(16);
       sum.tagInto(tag);
       return tag;

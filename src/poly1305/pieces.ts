@@ -57,7 +57,7 @@ export async function polynomialPieces(
       align: 64,
       readsTwice: copy,
       params: () => ({ key: rOnly(oneTimeKey), zeroPad: zeroPad ? 1 : 0, copy: copy ? 1 : 0 }),
-      here: (i, o) => (o === undefined ? polynomialOf(polyHere(), oneTimeKey, i, zeroPad) : copyPolynomialHere()(oneTimeKey, zeroPad, i, o)),
+      onThisThread: (i, o) => (o === undefined ? polynomialOf(polyHere(), oneTimeKey, i, zeroPad) : copyPolynomialHere()(oneTimeKey, zeroPad, i, o)),
     },
     data,
     copyTo,

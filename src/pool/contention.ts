@@ -33,7 +33,7 @@ export const workersWelcome = (): boolean => now() >= contention.starvedUntil;
 
 /**
  * One call's judgement: the CPU clock starts at its first job, and once
- * every worker of its team has answered one and JUDGE_MS have passed, the
+ * every worker it was given has answered one and JUDGE_MS have passed, the
  * call learns whether its threads shared one core. It judges once.
  */
 export class CoreJudge {
@@ -41,7 +41,7 @@ export class CoreJudge {
   private started = false;
   private readonly answered = new Set<PoolWorker>();
 
-  constructor(private readonly team: number) {}
+  constructor(private readonly workers: number) {}
 
   /** A job is given: the first one starts the clock. */
   jobGiven(): void {
@@ -59,7 +59,7 @@ export class CoreJudge {
   /** True when the call's threads got about one core between them: it should hand out no more pieces. */
   sharedCore(): boolean {
     const from = this.from;
-    if (from === undefined || this.answered.size < this.team) return false;
+    if (from === undefined || this.answered.size < this.workers) return false;
     const t = now();
     if (t - from.at < JUDGE_MS) return false;
     this.from = undefined;

@@ -29,11 +29,11 @@ import { now } from '../runtime/host.js';
 /** What a call does with its pieces (schedule.ts runPieces). */
 export interface PieceWork<P extends Piece> {
   /** Does `p` on the calling thread. */
-  here(p: P): void;
+  onThisThread(p: P): void;
   /** Gives `p` to `w` (which has a free slot): fills the slot and posts the job. */
-  give(w: PoolWorker, p: P): JobHandle<unknown>;
+  toWorker(w: PoolWorker, p: P): JobHandle<unknown>;
   /** Puts a worker's answer for `p` in place (copies its output, keeps its result). */
-  take(p: P, done: JobDone<unknown>): void;
+  fromWorker(p: P, done: JobDone<unknown>): void;
   /** `p` as consecutive parts of at most `bytes` each (not below the operation's smallest piece), or [p]. */
   split(p: P, bytes: number): P[];
   /** Whether workers write the caller's memory directly (a shared output). */
@@ -128,7 +128,7 @@ export class InFlight<P extends Piece> {
   /** Gives `p` to `w`; its answer is taken in (or dropped, if the piece was done here first) as it comes. */
   give(w: PoolWorker, p: P): void {
     this.judge.jobGiven();
-    const g: Given<P> = { p, w, job: this.work.give(w, p), posted: now() };
+    const g: Given<P> = { p, w, job: this.work.toWorker(w, p), posted: now() };
     this.given.push(g);
     g.job.done.then(
       (done) => {
@@ -158,7 +158,7 @@ export class InFlight<P extends Piece> {
       done.discard();
       return;
     }
-    this.done.finish(p, () => this.work.take(p, done));
+    this.done.finish(p, () => this.work.fromWorker(p, done));
     this.answered++;
     done.release();
   }

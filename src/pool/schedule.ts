@@ -26,47 +26,47 @@ export type { PieceWork } from './in-flight.js';
 export type { Piece } from './partition.js';
 export { turnSources } from './turns.js';
 
-/** Hands `team`'s idle workers pieces from the front; near the end a worker gets no more than is left unassigned, or this thread would wait for its queue. */
-function handOut<P extends Piece>(team: readonly PoolWorker[], partition: Partition<P>, jobs: InFlight<P>): void {
-  for (const w of team) {
+/** Hands `workers` that are idle pieces from the front; near the end a worker gets no more than is left unassigned, or this thread would wait for its queue. */
+function handOut<P extends Piece>(workers: readonly PoolWorker[], partition: Partition<P>, jobs: InFlight<P>): void {
+  for (const w of workers) {
     while (w.idle && !partition.empty && w.queued < partition.left) jobs.give(w, partition.fromFront());
   }
 }
 
 /**
- * Does every piece, with `team` (possibly empty: then all on this thread,
+ * Does every piece, with `workers` (possibly empty: then all on this thread,
  * still in timed pieces with turns of the event loop between them).
  * Resolves, when all are done, to the pieces as they were cut, in input
  * order (for results that combine in order).
  */
-export async function runPieces<P extends Piece>(pieces: readonly P[], team: readonly PoolWorker[], work: PieceWork<P>): Promise<P[]> {
+export async function runPieces<P extends Piece>(pieces: readonly P[], workers: readonly PoolWorker[], work: PieceWork<P>): Promise<P[]> {
   const partition = new Partition(pieces, work.split);
   const clock = new HereClock();
   const done = new Completion<P>();
-  const judge = new CoreJudge(team.length);
+  const judge = new CoreJudge(workers.length);
   const jobs = new InFlight(work, done, clock, judge);
-  let workers = team.length > 0 && workersWelcome();
-  const here = (p: P): void => done.finish(p, () => clock.time(p.length, () => work.here(p)));
+  let handingOut = workers.length > 0 && workersWelcome();
+  const onThisThread = (p: P): void => done.finish(p, () => clock.time(p.length, () => work.onThisThread(p)));
   const open = (): boolean => done.failure === undefined && (!partition.empty || jobs.retry.length > 0 || jobs.unfinished);
   const turns = ticker();
   try {
     while (open()) {
-      if (workers && judge.sharedCore()) workers = false;
-      if (workers) handOut(team, partition, jobs);
-      const ownTurn = jobs.takeAnswered() === 0 || !workers;
-      if (!partition.empty && !workers && jobs.count === 0) {
+      if (handingOut && judge.sharedCore()) handingOut = false;
+      if (handingOut) handOut(workers, partition, jobs);
+      const ownTurn = jobs.takeAnswered() === 0 || !handingOut;
+      if (!partition.empty && !handingOut && jobs.count === 0) {
         // Alone: no answer can come, so longer turns (pieces until ALONE_MS have passed).
         const until = now() + ALONE_MS;
-        do here(partition.fromBack(clock.piece(ALONE_MS)));
+        do onThisThread(partition.fromBack(clock.piece(ALONE_MS)));
         while (!partition.empty && done.failure === undefined && now() < until);
       } else if (!partition.empty) {
-        if (ownTurn) here(partition.fromBack(Math.min(partition.left / 4, clock.piece(HERE_MS))));
+        if (ownTurn) onThisThread(partition.fromBack(Math.min(partition.left / 4, clock.piece(HERE_MS))));
       } else if (jobs.retry.length > 0) {
         // Whole: the pieces' list stays the input's partition.
-        here(jobs.retry.pop()!);
+        onThisThread(jobs.retry.pop()!);
       } else {
         const next = jobs.straggler();
-        if (next !== undefined && 'p' in next) here(next.p);
+        if (next !== undefined && 'p' in next) onThisThread(next.p);
         else if (next !== undefined) {
           await jobs.waitFor(next.until);
           continue;
@@ -109,11 +109,11 @@ async function inOrder<P extends Piece>(
 ): Promise<void> {
   for (const whole of pieces) {
     if (worker?.idle) {
-      const job = work.give(worker, whole);
+      const job = work.toWorker(worker, whole);
       const given = await job.done.then(
         (done) => {
           try {
-            if (!done.skipped) work.take(whole, done);
+            if (!done.skipped) work.fromWorker(whole, done);
           } finally {
             done.release();
           }
@@ -129,7 +129,7 @@ async function inOrder<P extends Piece>(
     }
     // No job is in flight here: the longer turns of a call alone.
     for (const p of work.split(whole, Math.max(SMALLEST, clock.piece(ALONE_MS)))) {
-      clock.time(p.length, () => work.here(p));
+      clock.time(p.length, () => work.onThisThread(p));
       await turns.tick();
     }
   }

@@ -10,7 +10,7 @@ import { streamArgs, type KeystreamXor, type StreamVariant } from '../runtime/st
 import type { JobTable, OpsOf } from './protocol.js';
 import type { XorJob } from './xor-job.js';
 import type { PoolWorker } from './pool.js';
-import { later, made, PARALLEL_MIN, transform, type LaterOutput } from './transform.js';
+import { lazyOutput, outputOf, PARALLEL_MIN, transform, type LazyOutput } from './transform.js';
 
 /**
  * A stream cipher of fourfold/parallel: XorStream's arguments, resolving
@@ -35,13 +35,13 @@ export function counterAfter(low: number, high: number, blocks: number): { count
 /**
  * The parallel function of a stream cipher whose workers run job `op` of
  * its family's table T ('chacha.xor', 'salsa.xor'), with the workers
- * `team` gives for an input of so many bytes.
+ * `workersFor` gives for an input of so many bytes.
  */
 export function parallelStreamCipher<T extends JobTable>(
   variant: StreamVariant,
   op: OpsOf<T, XorJob>,
   xor: () => KeystreamXor,
-  team: (bytes: number) => readonly PoolWorker[],
+  workersFor: (bytes: number) => readonly PoolWorker[],
 ): ParallelXorStream {
   const { doubleRounds } = variant;
   const cipher = async (key: Uint8Array, nonce: Uint8Array, data: Uint8Array, output?: Uint8Array, counter: number | bigint = 0): Promise<Uint8Array> => {
@@ -55,10 +55,10 @@ export function parallelStreamCipher<T extends JobTable>(
     // Our copies: the caller may wipe or reuse its arrays once the promise is pending.
     const k = a.key.slice();
     const iv = a.nonce.slice();
-    const out = a.output ?? later(n);
+    const out = a.output ?? lazyOutput(n);
     try {
-      await xorPieces(op, xor, k, iv, a.low, a.high, doubleRounds, a.input, out, team(n));
-      return output ?? made(out);
+      await xorPieces({ op, xor, key: k, nonce: iv, low: a.low, high: a.high, doubleRounds }, a.input, out, workersFor(n));
+      return output ?? outputOf(out);
     } finally {
       k.fill(0);
     }
@@ -67,33 +67,35 @@ export function parallelStreamCipher<T extends JobTable>(
   return cipher as ParallelXorStream;
 }
 
+/** A keystream as the pieces run it: job `op` on the workers, `xor` (the active tier's) on this thread. */
+export interface Keystream {
+  readonly op: string;
+  readonly xor: () => KeystreamXor;
+  readonly key: Uint8Array;
+  readonly nonce: Uint8Array;
+  /** The block counter of the first byte, as two 32-bit words. */
+  readonly low: number;
+  readonly high: number;
+  readonly doubleRounds: number;
+}
+
 /**
- * XORs the keystream of (`key`, `nonce`) from block (`low`, `high`) into
- * `input`, writing `output` (which may be `input`), in pieces of whole
- * 64-byte blocks, each from its own counter: job `op` on `workers`, `xor`
- * on this thread. `key` and `nonce` must not change until it settles.
+ * XORs keystream `k` into `input`, writing `output` (which may be `input`),
+ * in pieces of whole 64-byte blocks, each from its own counter, on
+ * `workers` and this thread. `k.key` and `k.nonce` must not change until
+ * it settles.
  */
-export async function xorPieces(
-  op: string,
-  xor: () => KeystreamXor,
-  key: Uint8Array,
-  nonce: Uint8Array,
-  low: number,
-  high: number,
-  doubleRounds: number,
-  input: Uint8Array,
-  output: Uint8Array | LaterOutput,
-  workers: readonly PoolWorker[],
-): Promise<void> {
-  const at = (start: number) => counterAfter(low, high, start / 64);
+export async function xorPieces(k: Keystream, input: Uint8Array, output: Uint8Array | LazyOutput, workers: readonly PoolWorker[]): Promise<void> {
+  const { key, nonce, doubleRounds } = k;
+  const at = (start: number) => counterAfter(k.low, k.high, start / 64);
   await transform<Record<string, XorJob>, string>(
     {
-      op,
+      op: k.op,
       align: 64,
       params: (p) => ({ key: key.slice(), nonce: nonce.slice(), doubleRounds, ...at(p.start) }),
-      here(i, o, p) {
+      onThisThread(i, o, p) {
         const { counterLow, counterHigh } = at(p.start);
-        xor()(key, nonce, counterLow, counterHigh, doubleRounds, i, o);
+        k.xor()(key, nonce, counterLow, counterHigh, doubleRounds, i, o);
         return undefined;
       },
     },

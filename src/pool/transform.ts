@@ -44,22 +44,22 @@ export function workersFor(bytes: number, count = pool.size): PoolWorker[] {
  * large new array takes milliseconds). Memoized: every call gives the same
  * array.
  */
-export type LaterOutput = () => Uint8Array;
+export type LazyOutput = () => Uint8Array;
 
-/** A new array of `length` bytes, made on first use (LaterOutput). */
-export function later(length: number): LaterOutput {
+/** A new array of `length` bytes, made on first use (LazyOutput). */
+export function lazyOutput(length: number): LazyOutput {
   let bytes: Uint8Array | undefined;
   return () => (bytes ??= new Uint8Array(length));
 }
 
-/** An output as it is now: the caller's array, or a later one made. */
-export const made = (output: Uint8Array | LaterOutput): Uint8Array => (typeof output === 'function' ? output() : output);
+/** An output as it is now: the caller's array, or a lazy one made. */
+export const outputOf = (output: Uint8Array | LazyOutput): Uint8Array => (typeof output === 'function' ? output() : output);
 
 /**
  * Bytes [start, end) of `output`: a view of the caller's array (which the
- * workers write directly when it is shared), or a part of a later one.
+ * workers write directly when it is shared), or a part of a lazy one.
  */
-export function partOf(output: Uint8Array | LaterOutput, start: number, end: number): Uint8Array | LaterOutput {
+export function partOf(output: Uint8Array | LazyOutput, start: number, end: number): Uint8Array | LazyOutput {
   if (typeof output !== 'function') return output.subarray(start, end);
   let bytes: Uint8Array | undefined;
   return () => (bytes ??= output().subarray(start, end));
@@ -82,7 +82,7 @@ export interface Transform<T extends JobTable, K extends keyof T & string> {
    */
   params(part: Part): T[K]['params'];
   /** The same work on this thread: input -> output (undefined: the operation has no output), returning the piece's result. */
-  here(input: Uint8Array, output: Uint8Array | undefined, part: Part): Uint8Array | undefined;
+  onThisThread(input: Uint8Array, output: Uint8Array | undefined, part: Part): Uint8Array | undefined;
   /** Checks a worker's result before its output is taken (throws to reject the call: nothing of the piece is copied). */
   accept?(part: Part, result: T[K]['result']): void;
   /** Called as the piece [start, end) is handed out, before it can write any output. */
@@ -139,14 +139,14 @@ let scratch: Uint8Array | undefined;
 export async function transform<T extends JobTable, K extends keyof T & string>(
   t: Transform<T, K>,
   input: Uint8Array,
-  output: Uint8Array | LaterOutput | undefined,
+  output: Uint8Array | LazyOutput | undefined,
   workers: readonly PoolWorker[],
   pieces?: readonly Part[],
 ): Promise<Part[]> {
   const n = input.length;
   const share = canShare();
   const directIn = share && isShared(input);
-  const outputNow = (): Uint8Array | undefined => (output === undefined ? undefined : made(output));
+  const outputNow = (): Uint8Array | undefined => (output === undefined ? undefined : outputOf(output));
   const callerOut = output !== undefined && typeof output !== 'function' ? output : undefined;
   const directOut = callerOut !== undefined && share && isShared(callerOut) && !overlapping(input, callerOut);
   const split = pieces === undefined ? splitter(t.align) : (p: Part) => [p];
@@ -156,7 +156,7 @@ export async function transform<T extends JobTable, K extends keyof T & string>(
   const work: PieceWork<Part> = {
     split,
     direct: directOut,
-    here(p) {
+    onThisThread(p) {
       intact();
       const end = p.start + p.length;
       t.onStart?.(p.start, end);
@@ -167,12 +167,12 @@ export async function transform<T extends JobTable, K extends keyof T & string>(
         from.set(input.subarray(p.start, end));
       }
       try {
-        p.result = t.here(from, outputNow()?.subarray(p.start, end), p);
+        p.result = t.onThisThread(from, outputNow()?.subarray(p.start, end), p);
       } finally {
         if (from.buffer === scratch?.buffer) from.fill(0);
       }
     },
-    give(w, p) {
+    toWorker(w, p) {
       intact();
       const end = p.start + p.length;
       t.onStart?.(p.start, end);
@@ -190,7 +190,7 @@ export async function transform<T extends JobTable, K extends keyof T & string>(
         transfers(params),
       );
     },
-    take(p, done) {
+    fromWorker(p, done) {
       intact();
       t.accept?.(p, done.result as T[K]['result']);
       if (output !== undefined && !directOut) outputNow()!.set(done.data, p.start);

@@ -89,14 +89,14 @@ export function ticker(): Ticker {
     tick: () =>
       new Promise<void>((resolve) => {
         if (channel === undefined) {
-          const made = makeChannel();
-          made.port1.onmessage = () => {
-            if (channel !== made) return;
+          const created = makeChannel();
+          created.port1.onmessage = () => {
+            if (channel !== created) return;
             arrived++;
             waiting.shift()?.();
           };
-          liveChannels.add(made);
-          channel = made;
+          liveChannels.add(created);
+          channel = created;
         }
         waiting.push(resolve);
         channel.port2.postMessage(null);

@@ -13,6 +13,9 @@ import { high32, low32, type Bytes } from './bytes.js';
  * engine's interface (chacha/engine.ts, salsa/engine.ts) says how its
  * input block takes them.
  */
+/** Double rounds of the 20-round ciphers (ChaCha20 and Salsa20, RFC 8439 §2.3 and Salsa20's specification): 10. */
+export const DOUBLE_ROUNDS = 10;
+
 export type KeystreamXor = (
   key: Uint8Array,
   nonce: Uint8Array,

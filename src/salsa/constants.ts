@@ -1,7 +1,7 @@
 /**
  * The Salsa20 constants (specification §10), as four little-endian words
  * for input words 0, 5, 10 and 15; ChaCha uses the same words in 0..3
- * (chacha/state.ts re-exports them).
+ * (chacha/input-block.ts re-exports them).
  */
 
 /** "expand 32-byte k": a 32-byte key. */

@@ -9,6 +9,7 @@ import { CONSTANT_WORDS, HSALSA_WORDS, SIGMA, TAU } from './constants.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import { equalBytes, readLE32 } from '../runtime/bytes.js';
 import { HOST_LE } from '../runtime/host.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
 /** Typed-array words are host-endian; the keystream is little-endian words. */
 
@@ -122,7 +123,7 @@ function xorStream(state: Uint32Array, doubleRounds: number, data: Uint8Array, o
 function hsalsa(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void {
   const state = inputWords(key, nonce16, readLE32(nonce16, 8), readLE32(nonce16, 12));
   const words = new Uint32Array(16);
-  hash(state, 10, words, false);
+  hash(state, DOUBLE_ROUNDS, words, false);
   for (let k = 0; k < 8; k++) {
     const w = words[HSALSA_WORDS[k]];
     out[4 * k] = w; out[4 * k + 1] = w >>> 8; out[4 * k + 2] = w >>> 16; out[4 * k + 3] = w >>> 24;
@@ -150,13 +151,13 @@ function boxCrypt(state: Uint32Array, head: Uint8Array, data: Uint8Array, out: U
   for (let i = 0; i < n; i++) out[i] = data[i] ^ head[32 + i];
   state[8] = 1;
   state[9] = 0;
-  if (data.length > 32) xorStream(state, 10, data.subarray(32), out.subarray(32, data.length));
+  if (data.length > 32) xorStream(state, DOUBLE_ROUNDS, data.subarray(32), out.subarray(32, data.length));
 }
 
 /** Keystream block 0 of `state` as bytes: the Poly1305 key, then the first 32 bytes of message keystream. */
 function firstBlock(state: Uint32Array): Uint8Array {
   const head = new Uint8Array(64);
-  xorStream(state, 10, head, head);
+  xorStream(state, DOUBLE_ROUNDS, head, head);
   return head;
 }
 

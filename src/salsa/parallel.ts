@@ -18,20 +18,19 @@ import { xsalsa20poly1305 as syncXsalsa20poly1305 } from './index.js';
 import type { SalsaJobs } from './jobs.js';
 import { pieceHere } from './pieces.js';
 import { engine } from './tiers.js';
-import { openPieces, sealPieces, verifiedOpenPieces, type AeadCipher, type AeadPieces } from '../aead/pieces.js';
+import { openPieces, sealPieces, verifiedOpenPieces, verifyTag, type AeadCipher, type AeadPieces } from '../aead/pieces.js';
 import { PolynomialSum } from '../poly1305/combine.js';
 import { appendHere } from '../poly1305/pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
-import { later, made, PARALLEL_MIN, partOf } from '../pool/transform.js';
-import { team } from '../parallel/workers.js';
+import { lazyOutput, outputOf, PARALLEL_MIN, partOf } from '../pool/transform.js';
+import { workersFor } from '../parallel/workers.js';
 import { type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH, tooShort } from '../runtime/aead.js';
 import type { Bytes } from '../runtime/bytes.js';
 import * as check from '../runtime/assert.js';
-import { AuthenticationError } from '../runtime/errors.js';
-import { equalBytes } from '../runtime/bytes.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
-const streamCipher = (variant: StreamVariant) => parallelStreamCipher<SalsaJobs>(variant, 'salsa.xor', () => engine().xor, team);
+const streamCipher = (variant: StreamVariant) => parallelStreamCipher<SalsaJobs>(variant, 'salsa.xor', () => engine().xor, workersFor);
 
 /** Salsa20 on all cores: resolves to the bytes of fourfold's salsa20. */
 export const salsa20 = streamCipher(SALSA20);
@@ -62,7 +61,7 @@ class ParallelSecretBox implements ParallelAeadMethods {
    */
   private pieces(): { block: Uint8Array; a: AeadPieces<'salsa'> } {
     const block = new Uint8Array(64);
-    engine().xor(this.key, this.nonce, 0, 0, 10, block, block);
+    engine().xor(this.key, this.nonce, 0, 0, DOUBLE_ROUNDS, block, block);
     return { block, a: { cipher: CIPHER, key: this.key, nonce: this.nonce, counter: 1, oneTimeKey: block.subarray(0, 32) } };
   }
 
@@ -74,7 +73,7 @@ class ParallelSecretBox implements ParallelAeadMethods {
     if (n < PARALLEL_MIN) return syncXsalsa20poly1305(this.key, this.nonce).encrypt(input, output);
     const copied = out !== undefined && check.overlapping(input, out);
     if (copied) input = input.slice();
-    const target = out ?? later(n + TAG_LENGTH);
+    const target = out ?? lazyOutput(n + TAG_LENGTH);
     const { block, a } = this.pieces();
     const sum = new PolynomialSum(a.oneTimeKey);
     // The ciphertext's first HEAD bytes, from block 0's keystream: written to the output with the tag, after the pieces.
@@ -82,8 +81,8 @@ class ParallelSecretBox implements ParallelAeadMethods {
     try {
       for (let i = 0; i < HEAD; i++) head[i] = input[i] ^ block[32 + i];
       appendHere(sum, a.oneTimeKey, head, false);
-      await sealPieces(a, sum, input.subarray(HEAD), partOf(target, TAG_LENGTH + HEAD, TAG_LENGTH + n), team(n));
-      const sealed = made(target);
+      await sealPieces(a, sum, input.subarray(HEAD), partOf(target, TAG_LENGTH + HEAD, TAG_LENGTH + n), workersFor(n));
+      const sealed = outputOf(target);
       sealed.set(head, TAG_LENGTH);
       sum.tagInto(sealed.subarray(0, TAG_LENGTH));
       return output ?? sealed;
@@ -115,30 +114,24 @@ class ParallelSecretBox implements ParallelAeadMethods {
     const sum = new PolynomialSum(a.oneTimeKey);
     // The first HEAD bytes of ciphertext, read once: authenticated and decrypted from this copy.
     const head = body.slice(0, HEAD);
-    const verify = (): void => {
-      const expected = new Uint8Array(TAG_LENGTH);
-      sum.tagInto(expected);
-      const ok = equalBytes(expected, 0, tag, 0, TAG_LENGTH);
-      expected.fill(0);
-      if (!ok) throw new AuthenticationError();
-    };
+    const verify = (): void => verifyTag(sum, tag);
     /** The plaintext's first HEAD bytes, from block 0's keystream, once the tag verified. */
     const headInto = (plain: Uint8Array): void => {
       for (let i = 0; i < HEAD; i++) plain[i] = head[i] ^ block[32 + i];
     };
-    const target = out ?? later(n);
+    const target = out ?? lazyOutput(n);
     try {
       appendHere(sum, a.oneTimeKey, head, false);
       if (out !== undefined) {
-        await verifiedOpenPieces(a, sum, verify, body.subarray(HEAD), out.subarray(HEAD), () => team(n));
+        await verifiedOpenPieces(a, sum, verify, body.subarray(HEAD), out.subarray(HEAD), () => workersFor(n));
       } else {
-        await openPieces(a, sum, body.subarray(HEAD), partOf(target, HEAD, n), team(n));
+        await openPieces(a, sum, body.subarray(HEAD), partOf(target, HEAD, n), workersFor(n));
         verify();
       }
-      headInto(made(target));
-      return output ?? made(target);
+      headInto(outputOf(target));
+      return output ?? outputOf(target);
     } catch (e) {
-      made(target).fill(0);
+      outputOf(target).fill(0);
       throw e;
     } finally {
       sum.wipe();

@@ -17,6 +17,7 @@ import { onePass } from '../poly1305/one-pass.js';
 import type { PieceCrypt } from '../aead/jobs.js';
 import { deliver, equalBytes, high32, unverifiedTarget, zeroize } from '../runtime/bytes.js';
 import type { LinearMemory } from '../runtime/memory.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
 /** The constants (words 0, 5, 10, 15) and the key (words 1..4 and 11..14; a 16-byte key fills both) of the input (Salsa20 specification §10). */
 function writeKey(mem: LinearMemory, key: Uint8Array): void {
@@ -84,7 +85,7 @@ export const simdSalsa: SalsaEngine = {
     try {
       writeKey(mem, key);
       mem.bytes.set(nonce16, STATE + 4 * NONCE_WORD);
-      k.hsalsa(10);
+      k.hsalsa(DOUBLE_ROUNDS);
       out.set(mem.view(BLOCK, 32));
     } finally {
       k.wipe(BLOCK + 64);
@@ -156,7 +157,9 @@ export const simdSalsaPiece: PieceCrypt = (p, zeroPad, decrypt, input, output) =
   const n = input.length;
   try {
     writeInput(k, mem, p.key, p.nonce, p.counter >>> 0, high32(p.counter));
-    return onePass(k, mem, { buffer: BUFFER, slice: SLICE, poly: POLY }, p.polyKey, zeroPad, decrypt, input, output, (ptr, len) => k.salsa_xor(ptr, len, 10));
+    return onePass(k, mem, { buffer: BUFFER, slice: SLICE, poly: POLY }, p.polyKey, zeroPad, decrypt, input, output, (ptr, len) =>
+      k.salsa_xor(ptr, len, DOUBLE_ROUNDS),
+    );
   } finally {
     wipe(k, n);
   }

@@ -8,6 +8,7 @@ import { jsPoly1305 } from '../poly1305/js.js';
 import type { Poly1305State } from '../poly1305/engine.js';
 import type { SecretstreamEngine } from './engine.js';
 import { equalBytes, lengthBlock, type Bytes } from '../runtime/bytes.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
 const ZEROS = new Uint8Array(16);
 
@@ -18,7 +19,7 @@ const ZEROS = new Uint8Array(16);
  */
 function begin(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, byte0: number, encrypt: boolean): { mac: Poly1305State; other: number } {
   const blocks = new Uint8Array(128);
-  jsChacha.xor(key, nonce, 0, 0, 10, blocks, blocks);
+  jsChacha.xor(key, nonce, 0, 0, DOUBLE_ROUNDS, blocks, blocks);
   const mac = jsPoly1305.create(blocks.subarray(0, 32));
   mac.update(aad);
   mac.update(ZEROS.subarray(0, -aad.length & 15));
@@ -49,7 +50,7 @@ export const jsSecretstream: SecretstreamEngine = {
     out[0] = other;
     const ciphertext = out.subarray(1, n + 1);
     // The message is encrypted from block counter 2.
-    jsChacha.xor(key, nonce, 2, 0, 10, message, ciphertext);
+    jsChacha.xor(key, nonce, 2, 0, DOUBLE_ROUNDS, message, ciphertext);
     finish(mac, aad.length, ciphertext, out.subarray(n + 1));
     return out;
   },
@@ -65,6 +66,6 @@ export const jsSecretstream: SecretstreamEngine = {
     // Forgeries are not decrypted; whether the MAC verified is public (it is the result).
     if (!equalBytes(expected, 0, copy, n + 1, 16)) return undefined;
     // A new array (no output given).
-    return { message: jsChacha.xor(key, nonce, 2, 0, 10, ciphertext) as Bytes, tag: other, mac: copy.slice(n + 1) };
+    return { message: jsChacha.xor(key, nonce, 2, 0, DOUBLE_ROUNDS, ciphertext) as Bytes, tag: other, mac: copy.slice(n + 1) };
   },
 };

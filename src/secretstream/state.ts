@@ -14,6 +14,7 @@
  */
 import type { ChachaEngine } from '../chacha/engine.js';
 import type { Bytes } from '../runtime/bytes.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
 /** Bytes of a secretstream key: 32 (crypto_secretstream_xchacha20poly1305_KEYBYTES). */
 export const KEY_BYTES = 32;
@@ -89,7 +90,7 @@ export class StreamState {
     const next = new Uint8Array(KEY_BYTES + 8);
     next.set(this.key);
     next.set(this.nonce.subarray(4), KEY_BYTES);
-    chacha.xor(this.key, this.nonce, 0, 0, 10, next, next);
+    chacha.xor(this.key, this.nonce, 0, 0, DOUBLE_ROUNDS, next, next);
     this.key.set(next.subarray(0, KEY_BYTES));
     this.nonce.set(next.subarray(KEY_BYTES), 4);
     next.fill(0);

@@ -12,8 +12,8 @@ import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOp
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { pool } from '../pool/pool.js';
-import { later, made, PARALLEL_MIN, transform, type Transform } from '../pool/transform.js';
-import { team } from '../parallel/workers.js';
+import { lazyOutput, outputOf, PARALLEL_MIN, transform, type Transform } from '../pool/transform.js';
+import { workersFor } from '../parallel/workers.js';
 import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from './index.js';
 import type { SerpentJobs } from './jobs.js';
 import { engine } from './tiers.js';
@@ -61,9 +61,9 @@ function blockTransform<K extends Op>(
   op: K,
   key: Uint8Array,
   ivAt: (start: number) => Uint8Array | undefined,
-  here: Transform<SerpentJobs, K>['here'],
+  onThisThread: Transform<SerpentJobs, K>['onThisThread'],
 ): Transform<SerpentJobs, K> {
-  return { op, align: BLOCK, params: (p) => ({ key: key.slice(), iv: ivAt(p.start) }), here };
+  return { op, align: BLOCK, params: (p) => ({ key: key.slice(), iv: ivAt(p.start) }), onThisThread };
 }
 
 class Ctr implements ParallelCipherMethods {
@@ -86,15 +86,15 @@ class Ctr implements ParallelCipherMethods {
     const out = output === undefined ? undefined : check.output(output, n);
     if (out !== undefined) check.noPartialOverlap(input, out);
     if (n < PARALLEL_MIN) return syncCtr(this.key, this.iv).encrypt(input, output);
-    const target = out ?? later(n);
+    const target = out ?? lazyOutput(n);
     const ivAt = (start: number) => counterBlock(this.iv, start / BLOCK);
     await transform(
       blockTransform('serpent.ctr', this.key, ivAt, (i, o, p) => void engine().ctr(this.key, ivAt(p.start)!, i, o)),
       input,
       target,
-      team(n),
+      workersFor(n),
     );
-    return output ?? made(target);
+    return output ?? outputOf(target);
   }
 }
 
@@ -128,7 +128,7 @@ class BlockMode implements ParallelCipherMethods {
         },
         a.body,
         body,
-        chained ? team(whole, Math.min(1, pool.size)) : team(whole),
+        chained ? workersFor(whole, Math.min(1, pool.size)) : workersFor(whole),
       );
       if (a.final !== undefined) engine().encrypt(this.key, ivAt(whole), a.final, undefined, target.subarray(whole));
       return output ?? target;
@@ -158,7 +158,7 @@ class BlockMode implements ParallelCipherMethods {
         },
         input,
         target,
-        team(n),
+        workersFor(n),
       );
     } finally {
       for (const block of kept.values()) block.fill(0);

@@ -58,11 +58,11 @@ export function recorder(direct = false, split = true, onHere?: (p: Piece) => vo
     discarded: 0,
     work: {
       direct,
-      here(p) {
+      onThisThread(p) {
         onHere?.(p);
         events.push({ kind: 'here', start: p.start, length: p.length });
       },
-      give(w, p) {
+      toWorker(w, p) {
         const fake = w as unknown as FakeWorker;
         fake.busy++;
         fake.queuedBytes += p.length;
@@ -119,7 +119,7 @@ export function recorder(direct = false, split = true, onHere?: (p: Piece) => vo
         };
         return handle;
       },
-      take(p) {
+      fromWorker(p) {
         events.push({ kind: 'take', start: p.start, length: p.length });
       },
       split(p, bytes) {

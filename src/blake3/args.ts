@@ -1,20 +1,12 @@
 /**
- * What every BLAKE3 entry point shares: the engine of the active tier, and
- * the options (dkLen, key, context) turned into the key words, the mode
- * flags and the output length (the BLAKE3 paper, §2.3 and §5: hash,
- * keyed_hash and derive_key differ only in those).
+ * The checks every BLAKE3 entry point shares: the options (dkLen, key,
+ * context) turned into the key words, the mode flags and the output
+ * length (the BLAKE3 paper, §2.3 and §5: hash, keyed_hash and derive_key
+ * differ only in those), and the one-shot hash of both APIs.
  */
-import type { Blake3Engine } from './engine.js';
-import { jsBlake3 } from './js.js';
 import { DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, IV_BYTES, KEYED_HASH } from './layout.js';
-import { simdBlake3 } from './simd.js';
-import { blake3Kernel } from './wasm.js';
+import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
-import { hex } from '../generated/blake3.js';
-import { tierSelector } from '../runtime/kernels.js';
-
-/** The engine of the tier a call on this thread runs on: the one place the kernel's bytes come in. */
-export const engine = /*#__PURE__*/ tierSelector<Blake3Engine>(blake3Kernel, jsBlake3, simdBlake3, hex);
 
 /** BLAKE3's options (those of @noble/hashes' blake3): at most one of `key` and `context`. Any other property is refused (TypeError). */
 export interface Blake3Opts {
