@@ -311,9 +311,14 @@ describe('streams while the pool is ended', { skip: NO_STREAMS }, () => {
         for (;;) if ((await reader.read()).done) return;
       })();
       reading.catch(() => {});
+      const jobs = P.status().jobs;
       await writer.write(input.subarray(0, 50_000));
-      // Every message of that write is answered: nothing is in flight when the pool ends.
-      await sleep(200);
+      // Every job of that write answered (opening the stream, then encryption's 50 messages of 1000 bytes or
+      // decryption's 49 whole messages of 1017 bytes after the header), so nothing is in flight when the pool ends.
+      const answers = 1 + (side === 'encryptStream' ? 50 : Math.floor((50_000 - 24) / 1017));
+      for (const deadline = Date.now() + 20_000; P.status().jobs - jobs < answers; await sleep(1)) {
+        assert.ok(Date.now() < deadline, `${side}: ${P.status().jobs - jobs} of ${answers} jobs answered`);
+      }
       P.terminate();
       const rest = (async () => {
         await writer.write(input.subarray(50_000));
