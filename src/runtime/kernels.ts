@@ -72,12 +72,12 @@ let requested: Tier | undefined;
 /** Whether this engine may run the kernels: undefined until `simdUsable()` asks, false once anything failed. */
 let usable: boolean | undefined;
 /** What failed, once something did: ready({ tier: 'simd' }) says it. */
-let failure: string | undefined;
+let unusableBecause: string | undefined;
 
 /** The simd tier is not usable from now on, because of `error` (in the SIMD probe, or a kernel named `what`). */
 function unusable(what: string, error: unknown): false {
   usable = false;
-  failure ??= `${what}: ${error}`;
+  unusableBecause ??= `${what}: ${error}`;
   return false;
 }
 /** What `tier()` reports. */
@@ -302,7 +302,8 @@ async function settle(wanted: Tier | undefined): Promise<Tier> {
   if (simdUsable()) await Promise.all(registry.map((record) => (record.handle === undefined ? compileInBackground(record) : undefined)));
   if (usable) return 'simd';
   // No WebAssembly SIMD, or a Content-Security-Policy that forbids running WebAssembly.
-  if (wanted === 'simd') throw new Error(`fourfold: the simd tier is not available in this engine${failure === undefined ? '' : ` (${failure})`}`);
+  if (wanted === 'simd')
+    throw new Error(`fourfold: the simd tier is not available in this engine${unusableBecause === undefined ? '' : ` (${unusableBecause})`}`);
   return 'js';
 }
 
