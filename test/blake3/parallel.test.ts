@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { blake3 } from 'fourfold/blake3';
 import { blake3 as parallelBlake3, terminate, type Blake3ParallelOpts } from 'fourfold/parallel';
 import { PARALLEL_MIN, pool } from '../internal.js';
-import { allowWorkers, workersAsUsual } from '../parallel/pool-helpers.js';
+import { allowWorkers, whenStopped, workersAsUsual } from '../parallel/pool-helpers.js';
 
 const poolStatus = () => pool.status();
 import { assertBytes, assertKernelsWiped, forEachTier, isAllZero, rand } from '../helpers.js';
@@ -155,8 +155,8 @@ forEachTier("fourfold/parallel's blake3", (tier) => {
     );
     terminate();
     assertBytes(await call, blake3(msg(n)), 'after terminate()');
-    // A terminated worker may finish the job it was in before it stops: its slots are zeroed again then (1 s at most).
-    await new Promise((r) => setTimeout(r, 1100));
+    // A terminated worker may finish the job it was in before it stops: its slots are zeroed again then.
+    await whenStopped(workers);
     assertSlotsZero('a terminated worker', workers);
     await workersReady(4);
   });

@@ -2,7 +2,7 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from 'fourfold/parallel';
-import { contention, pool } from '../internal.js';
+import { contention, pool, type PoolWorker } from '../internal.js';
 
 /**
  * Lets the pool start `n` workers even where the machine has fewer logical
@@ -62,6 +62,25 @@ export function withWorkers(n: number): void {
     pool.limit = undefined;
     workersAsUsual();
   });
+}
+
+/**
+ * Resolves once each of `workers`, terminated, has stopped running and the
+ * slots of the jobs it was in were zeroed again (PoolWorker.stopped: in
+ * Node, Deno and Bun when the thread has exited; for a Web Worker, which
+ * does not say, the pool's bound on how long it may still run). Fails if
+ * that takes more than `ms`.
+ */
+export async function whenStopped(workers: readonly PoolWorker[], ms = 10_000): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`terminated workers had not stopped after ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([Promise.all(workers.map((w) => w.stopped)), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What console.warn is given from now until restore() (which puts console.warn back), instead of printing it. */

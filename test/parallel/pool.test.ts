@@ -13,7 +13,7 @@ import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
 import { pool } from '../internal.js';
 import { assertBytes, assertKernelsWiped, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
-import { allowWorkers, captureWarnings, warmPool, workersAsUsual } from './pool-helpers.js';
+import { allowWorkers, captureWarnings, warmPool, whenStopped, workersAsUsual } from './pool-helpers.js';
 
 const MiB = 1 << 20;
 const IN_BROWSER = typeof (globalThis as { window?: unknown }).window === 'object';
@@ -110,8 +110,8 @@ it('terminate() during calls: their pieces fall back to the calling thread, same
   assertBytes(a, expected, 'chacha20');
   assertBytes(b, m, 'xchacha20poly1305 decrypt');
   assertBytes(c, F.blake3(m), 'blake3');
-  // A terminated worker may finish the call it was in before it stops: its slots are zeroed again then (1 s at most).
-  await new Promise((r) => setTimeout(r, 1100));
+  // A terminated worker may finish the call it was in before it stops: its slots are zeroed again then.
+  await whenStopped(workers);
   assertSlotsZero('terminated workers', workers);
   P.configure({ workers: undefined });
 });
