@@ -41,10 +41,13 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
   'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
   ...Object.fromEntries(
-    ['test/package/contributor-docs.test.ts', 'test/package/declarations.test.ts', 'test/package/docs.test.ts', 'test/package/readme.test.ts'].map((f) => [
-      f,
-      "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node",
-    ]),
+    [
+      'test/package/contributor-docs.test.ts',
+      'test/package/declarations.test.ts',
+      'test/package/docs.test.ts',
+      'test/package/packed.test.ts',
+      'test/package/readme.test.ts',
+    ].map((f) => [f, "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node"]),
   ),
 };
 /** And those that cannot run in a shell (Hermes): they need the pool's workers. */

@@ -8,24 +8,16 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brokenLinks, links } from '../../scripts/package-check/links.js';
-import { NOT_NODE, ROOT } from './files.js';
+import { NOT_NODE, packedFiles, ROOT } from './files.js';
 
 /** What users read; the rest of docs/ (architecture.md, engines.md, performance.md) is for contributors and may name sources. */
 const USER_DOCS = ['README.md', 'docs/api.md', 'docs/parallel.md', 'docs/secretstream.md', 'docs/b3sum.md'];
 
 /** A source file or path, as a reader would have to open it: src/..., or a TypeScript file's name. */
 const SOURCE = /\bsrc\/[\w/.-]*|\b[\w-]+\.ts\b/g;
-
-/** The files `npm pack` puts in the tarball (without running the build: `npm test` has built dist/). */
-function packedFiles(): string[] {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const [info] = JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[];
-  return info!.files.map((f) => f.path);
-}
 
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 

@@ -1,10 +1,12 @@
 /**
  * What the tests of the package as a user gets it share: the repository's
- * root, and whether this engine runs them. They read files (the emitted
- * declarations, the README, the packed file list) and start processes:
+ * root, whether this engine runs them, and the packed file list. They
+ * read files (the emitted declarations, the README, the packed file list)
+ * and start processes:
  * the same files in every engine, so they run in Node only, and are
  * reported as skipped elsewhere with this reason.
  */
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } } };
@@ -17,3 +19,10 @@ export const NOT_NODE: false | string =
 
 /** The repository's root (package.json, README.md, dist/). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The files `npm pack` puts in the tarball, from its dry run (without running the build: `npm test` has built dist/). */
+export function packedFiles(): string[] {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const [info] = JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[];
+  return info!.files.map((f) => f.path);
+}
