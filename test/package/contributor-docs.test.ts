@@ -8,7 +8,9 @@
  * `<family>/<file>` in the text; and every path the page cites exists.
  * And docs/, bench/ and the README speak to readers, not to the project's
  * tracker: no "issue 17", no "the issue's bound", no "earlier sessions".
- * Node only (it reads the tree).
+ * And the Node the contributing commands name (`npm ci  # install (Node
+ * >= 20.19)`) is one every locked package accepts, so `npm ci` prints no
+ * EBADENGINE warning. Node only (it reads the tree).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -212,4 +214,52 @@ it('docs/, bench/ and the README name no issue, no "the issue" and no work sessi
     });
   }
   assert.deepEqual(found, []);
+});
+
+/** A version as [major, minor, patch]; a missing or wildcard part is 0. */
+const parts = (v: string): number[] => [0, 1, 2].map((i) => Number.parseInt(v.split('.')[i] ?? '0', 10) || 0);
+const compare = (a: number[], b: number[]): number => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+
+/**
+ * Whether `version` satisfies an `engines` range, in the forms npm
+ * packages write (`>=18`, `>= 20.19.0`, `^8.16.0 || >=11`, `6.* || >= 10.*`,
+ * `*`); any other form throws, so that a new one is taught here, not passed.
+ */
+function satisfies(version: string, range: string): boolean {
+  const v = parts(version);
+  return range.split('||').some((alternative) =>
+    alternative
+      .trim()
+      .replace(/([<>=^~]+)\s+/g, '$1')
+      .split(/\s+/)
+      .every((c) => {
+        const m = /^(\^|~|>=|<=|>|<|=)?v?(\d+|\*|x)((?:\.(?:\d+|\*|x))*)$/.exec(c);
+        if (c === '' || c === '*') return true;
+        if (m === null) throw new Error(`an engines range this test does not read: "${range}"`);
+        const [, op = '', major, rest] = m;
+        if (major === '*' || major === 'x') return true;
+        const bound = parts(`${major}${rest}`);
+        const wildcard = op === '' && /[*x]/.test(rest!);
+        const d = compare(v, bound);
+        if (op === '^' || wildcard) return v[0] === bound[0] && d >= 0;
+        if (op === '~') return v[0] === bound[0] && v[1] === bound[1] && d >= 0;
+        return { '>=': d >= 0, '<=': d <= 0, '>': d > 0, '<': d < 0, '=': d === 0, '': d === 0 }[op]!;
+      }),
+  );
+}
+
+it('the Node the contributing commands name runs every locked package: npm ci warns of no engine (EBADENGINE)', { skip: NOT_NODE }, () => {
+  const stated = /^npm ci\s+# install \(Node >= (\d+\.\d+)\)$/m.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  assert.ok(stated, 'the contributing commands name the Node they need');
+  const minimum = `${stated[1]}.0`;
+  const engines = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+  assert.ok(satisfies(minimum, engines), `the package's own engines (${engines}) accept Node ${minimum}`);
+  // Guards the reader of ranges: puppeteer-core 25's range refuses Node 20.
+  assert.equal(satisfies('20.19.0', '>=22.12.0'), false);
+  assert.equal(satisfies('20.19.0', '^8.16.0 || ^10.6.0 || >=11.0.0'), true);
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { engines?: { node?: string } }> };
+  const refusing = Object.entries(lock.packages)
+    .filter(([path, p]) => path !== '' && p.engines?.node !== undefined && !satisfies(minimum, p.engines.node))
+    .map(([path, p]) => `${path.replace(/^node_modules\//, '')}: node ${p.engines!.node}`);
+  assert.deepEqual(refusing, []);
 });
