@@ -6,7 +6,9 @@
  * Response), Node's file-crypto.mjs on files, keys.js (PBKDF2 against
  * node:crypto, messages stored with their nonce) and password-file.js,
  * each round trip, and a changed file or a wrong key or password refused
- * with AuthenticationError. The page parts (download(), the HTML) run in
+ * with AuthenticationError; a missing input file leaves no output behind,
+ * and a stored message too short to hold its nonce and tag is an
+ * AuthenticationError. The page parts (download(), the HTML) run in
  * Chromium in the package check's built pages. Node only.
  */
 import { after, before, it } from 'node:test';
@@ -87,7 +89,7 @@ it('the browser recipe (file-crypto.js): a File encrypted to a Blob and back; a 
   }
 });
 
-it('the Node recipe (file-crypto.mjs): a file encrypted and back; a changed or cut file leaves no output', { skip: NOT_NODE }, async () => {
+it('the Node recipe (file-crypto.mjs): a file encrypted and back; a changed, cut or missing file leaves no output', { skip: NOT_NODE }, async () => {
   const { encryptFile, decryptFile } = await load('file-crypto.mjs');
   const key = rand(32);
   const folder = join(dir, 'files');
@@ -112,6 +114,22 @@ it('the Node recipe (file-crypto.mjs): a file encrypted and back; a changed or c
     await assert.rejects(decryptFile!(path, out, key), AuthenticationError, what);
     assert.ok(!existsSync(out) && !existsSync(`${out}.part`), `${what}: nothing left behind`);
   }
+  // An input that is not there: the error, and no output (not even the stream's header); an output that was there stays as it was.
+  const missing = join(folder, 'no-such-file.pdf');
+  const kept = join(folder, 'kept.enc');
+  writeFileSync(kept, 'an earlier file');
+  for (let i = 0; i < 20; i++) {
+    for (const [what, call, out] of [
+      ['encryptFile', encryptFile!, join(folder, 'missing.enc')],
+      ['decryptFile', decryptFile!, join(folder, 'missing.pdf')],
+      ['encryptFile over a file', encryptFile!, kept],
+    ] as const) {
+      await assert.rejects(call(missing, out, key), { code: 'ENOENT' }, `${what}: a missing input`);
+      assert.ok(!existsSync(`${out}.part`), `${what}: a missing input leaves no ${out}.part`);
+      if (out === kept) assert.equal(readFileSync(kept, 'utf8'), 'an earlier file', `${what}: the file that was there is kept`);
+      else assert.ok(!existsSync(out), `${what}: a missing input leaves no ${out}`);
+    }
+  }
 });
 
 it("keys.js: PBKDF2 gives node:crypto's bytes; a message stored with its nonce opens, and only unchanged under its key", { skip: NOT_NODE }, async () => {
@@ -127,6 +145,9 @@ it("keys.js: PBKDF2 gives node:crypto's bytes; a message stored with its nonce o
   assert.throws(() => openMessage!(key, flipped(stored, 3)), AuthenticationError, 'a changed nonce');
   assert.throws(() => openMessage!(key, flipped(stored, 30)), AuthenticationError, 'a changed ciphertext');
   assert.throws(() => openMessage!(rand(32), stored), AuthenticationError, 'another key');
+  // Too short to hold a nonce and a tag, whatever the AEAD says of a short ciphertext: AuthenticationError, as documented.
+  for (const n of [0, 1, 23, 24, 25, 39]) assert.throws(() => openMessage!(key, stored.subarray(0, n)), AuthenticationError, `${n} bytes stored`);
+  assert.deepEqual(openMessage!(key, sealMessage!(key, new Uint8Array(0))), new Uint8Array(0), 'an empty message: 40 bytes stored');
 });
 
 it('password-file.js: a file under a password, its salt in front, opens with that password only', { skip: NOT_NODE }, async () => {
