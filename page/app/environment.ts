@@ -140,7 +140,7 @@ export function notices(env: Environment): Notice[] {
       text:
         'This page is not cross-origin isolated (its server does not send Cross-Origin-Opener-Policy: same-origin and ' +
         'Cross-Origin-Embedder-Policy: require-corp). The all-cores part therefore uses plain arrays only, without SharedArrayBuffer ' +
-        "input and output, and the browser's clock is coarser, so each sample is made longer. docs/page.md says how to serve it isolated.",
+        "input and output, and the browser's clock is coarser, so each sample is made longer. docs/contributing/page.md says how to serve it isolated.",
     });
   } else if (!env.sharedMemory) {
     out.push({

@@ -6,8 +6,8 @@
  *
  * - the tarball: LICENSE, README, every export's files and types (the
  *   CommonJS declarations too), the bin; nothing but those, dist/ (less
- *   the tests' dist/testing.js) and docs/; every relative link in its
- *   Markdown resolves inside it;
+ *   the tests' dist/testing.js) and the user docs (docs/*.md); every
+ *   relative link in its Markdown resolves inside it;
  * - Node: every subpath export imports, and require()s (engines claims
  *   Node >= 20.19, where require() of ES modules works), and fourfold/worker
  *   (the pool's worker, for bundlers to build) resolves; `fourfold

@@ -1,16 +1,17 @@
 /**
- * The docs for contributors against the tree. docs/architecture.md, the
+ * The docs for contributors against the tree. docs/contributing/architecture.md, the
  * map a new maintainer reads first, cannot drift from the code: its two
  * maps (the fenced blocks under "The source tree" and "Around the
  * library") name every file of src/ and every part of bench/, scripts/,
  * page/ and test/, and nothing that is not there; a family's files are
  * roles of the table of "A primitive's folder" or are named as
  * `<family>/<file>` in the text; and every path the page cites exists.
- * And docs/, bench/ and the README speak to readers, not to the project's
- * tracker: no "issue 17", no "the issue's bound", no "earlier sessions".
- * And the Node the contributing commands name (`npm ci  # install (Node
- * >= 20.19)`) is one every locked package accepts, so `npm ci` prints no
- * EBADENGINE warning. Node only (it reads the tree).
+ * And docs/, bench/, the README and CONTRIBUTING.md speak to readers, not
+ * to the project's tracker: no "issue 17", no "the issue's bound", no
+ * "earlier sessions". And the Node the contributing commands name (`npm
+ * ci  # install (Node >= 20.19)`, in the README and CONTRIBUTING.md) is
+ * one every locked package accepts, so `npm ci` prints no EBADENGINE
+ * warning. Node only (it reads the tree).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +19,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { NOT_NODE, ROOT } from './files.js';
 
-const DOC = 'docs/architecture.md';
+const DOC = 'docs/contributing/architecture.md';
 
 /** The fenced block that follows the heading `heading` (its first one). */
 function blockAfter(text: string, heading: string): string {
@@ -165,7 +166,7 @@ const LAYERS: Record<string, string[]> = {
   'src/cli': ['src/runtime', 'src/blake3', 'src/parallel/workers.ts'],
 };
 
-it('the layers of docs/architecture.md hold: each folder of src/ imports only what it builds on, and every folder has its rule', {
+it('the layers of docs/contributing/architecture.md hold: each folder of src/ imports only what it builds on, and every folder has its rule', {
   skip: NOT_NODE,
 }, () => {
   const crossings: string[] = [];
@@ -204,10 +205,13 @@ function filesUnder(folder: string): string[] {
   return entries(folder).flatMap((path) => (isDir(path) ? filesUnder(path) : [path]));
 }
 
-it('docs/, bench/ and the README name no issue, no "the issue" and no work sessions: what they mean is said instead', { skip: NOT_NODE }, () => {
-  const docs = entries('docs').filter((p) => p.endsWith('.md'));
+it('docs/, bench/, the README and CONTRIBUTING.md name no issue, no "the issue" and no work sessions: what they mean is said instead', {
+  skip: NOT_NODE,
+}, () => {
+  const docs = filesUnder('docs').filter((p) => p.endsWith('.md'));
+  assert.ok(docs.includes(DOC), `${DOC} is read`);
   const found: string[] = [];
-  for (const path of ['README.md', ...docs, ...filesUnder('bench')]) {
+  for (const path of ['README.md', 'CONTRIBUTING.md', ...docs, ...filesUnder('bench')]) {
     const lines = readFileSync(join(ROOT, path), 'utf8').split('\n');
     lines.forEach((line, i) => {
       for (const m of line.matchAll(WORKFLOW)) if (!MEANT[path]?.test(line)) found.push(`${path}:${i + 1}: ${m[0]}`);
@@ -249,9 +253,13 @@ function satisfies(version: string, range: string): boolean {
 }
 
 it('the Node the contributing commands name runs every locked package: npm ci warns of no engine (EBADENGINE)', { skip: NOT_NODE }, () => {
-  const stated = /^npm ci\s+# install \(Node >= (\d+\.\d+)\)$/m.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-  assert.ok(stated, 'the contributing commands name the Node they need');
-  const minimum = `${stated[1]}.0`;
+  const stated = ['README.md', 'CONTRIBUTING.md'].map((doc) => {
+    const m = /^npm ci\s+# install \(Node >= (\d+\.\d+)\)$/m.exec(readFileSync(join(ROOT, doc), 'utf8'));
+    assert.ok(m, `${doc}: its commands name the Node they need`);
+    return m[1]!;
+  });
+  assert.equal(new Set(stated).size, 1, `the README and CONTRIBUTING.md name the same Node: ${stated.join(', ')}`);
+  const minimum = `${stated[0]}.0`;
   const engines = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
   assert.ok(satisfies(minimum, engines), `the package's own engines (${engines}) accept Node ${minimum}`);
   // Guards the reader of ranges: puppeteer-core 25's range refuses Node 20.

@@ -1,29 +1,39 @@
 /**
- * The documentation as the package ships it: every relative link in the
- * Markdown files `npm pack` would put in the tarball (the README and
- * docs/) names a file of the package, and a `#fragment` a heading of it;
- * the docs users read cite no source file, which the package does not
- * ship. The package check runs the same link check on the packed tarball
- * itself. Node only (it runs npm).
+ * The documentation. What the package ships is what users read: the
+ * README and the top level of docs/, and nothing for contributors
+ * (CONTRIBUTING.md, docs/contributing/, the raw results of docs/results/,
+ * the screenshots); every relative link in the Markdown files `npm pack`
+ * would put in the tarball names a file of the package, and a `#fragment`
+ * a heading of it; the docs users read cite no source file, which the
+ * package does not ship. In the repository, every Markdown file's links
+ * resolve in the tree: relative ones, and those to this repository's
+ * files on GitHub, which is how the shipped docs link what only the
+ * repository has. The package check runs the same link check on the
+ * packed tarball itself. Node only (it runs npm and git).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { brokenLinks, links } from '../../scripts/package-check/links.js';
 import { NOT_NODE, packedFiles, ROOT } from './files.js';
 
-/** What users read; the rest of docs/ (architecture.md, engines.md, performance.md) is for contributors and may name sources. */
+/** What users read, all of it shipped. docs/performance.md, the kernels' notebook for now, is shipped but may name sources. */
 const USER_DOCS = ['README.md', 'docs/api.md', 'docs/parallel.md', 'docs/secretstream.md', 'docs/b3sum.md'];
+/** The docs the package ships: the README's and these, nothing else. */
+const SHIPPED_DOCS = [...USER_DOCS, 'docs/performance.md'];
 
 /** A source file or path, as a reader would have to open it: src/..., or a TypeScript file's name. */
 const SOURCE = /\bsrc\/[\w/.-]*|\b[\w-]+\.ts\b/g;
 
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 
-it('the package ships the docs the README links, and every relative link in its Markdown resolves inside it', { skip: NOT_NODE }, () => {
+it('the package ships the docs users read and no other, and every relative link in its Markdown resolves inside it', { skip: NOT_NODE }, () => {
   const files = packedFiles();
-  for (const doc of USER_DOCS) assert.ok(files.includes(doc), `${doc} is in the package`);
+  // Besides the code (dist/), package.json and LICENSE: the docs, and only these.
+  const docs = files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'LICENSE');
+  assert.deepEqual(docs.sort(), [...SHIPPED_DOCS].sort(), 'the documentation in the tarball');
   // Guards the check itself: it finds the README's links to docs/.
   assert.ok(links(read('README.md')).includes('docs/api.md'), "the README's link to docs/api.md is found");
   assert.deepEqual(brokenLinks(files, read), []);
@@ -32,4 +42,30 @@ it('the package ships the docs the README links, and every relative link in its 
 it('the docs users read cite no source file', { skip: NOT_NODE }, () => {
   const cited = USER_DOCS.flatMap((doc) => [...read(doc).matchAll(SOURCE)].map((m) => `${doc}: ${m[0]}`));
   assert.deepEqual(cited, []);
+});
+
+/** This repository on GitHub, from package.json: https://github.com/OWNER/NAME. */
+const REPOSITORY = (JSON.parse(read('package.json')) as { repository: { url: string } }).repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+const escaped = REPOSITORY.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A link to one of its files or folders on main (as a page, a folder or the raw file): the path in the tree, and the fragment. */
+const ON_GITHUB = new RegExp(
+  `(?:${escaped}/(?:blob|tree)/main|${escaped.replace('https://github\\.com', 'https://raw\\.githubusercontent\\.com')}/main)/([^)\\s#>"]*)(#[^)\\s>"]*)?`,
+  'g',
+);
+
+it("every link in the repository's Markdown resolves in the tree: relative ones, and those to this repository on GitHub", { skip: NOT_NODE }, () => {
+  const tree = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f !== '' && !f.startsWith('.engines'));
+  const markdown = tree.filter((f) => f.endsWith('.md'));
+  for (const doc of ['CONTRIBUTING.md', 'docs/contributing/architecture.md', 'bench/README.md']) assert.ok(markdown.includes(doc), `${doc} is read`);
+  // A link to this repository's own file becomes the relative link it names, and is checked as one.
+  const asRelative = (path: string): string =>
+    read(path).replace(ON_GITHUB, (_, target: string, fragment = '') => `${posix.relative(posix.dirname(path), target) || posix.basename(target)}${fragment}`);
+  // Guards the check itself: the README's link to CONTRIBUTING.md on GitHub is read as one.
+  assert.ok(
+    links(asRelative('README.md')).some((l) => l.startsWith('CONTRIBUTING.md')),
+    "the README's link to CONTRIBUTING.md on GitHub is found",
+  );
+  assert.deepEqual(brokenLinks(tree, asRelative), []);
 });
