@@ -4,7 +4,7 @@
  * one after another, so a shared machine's slow minute lands on one side
  * only), in several separate processes. Node only:
  *
- *   node --import tsx bench/parallel-speedup.ts [--mib=64] [--reps=11] [--processes=5]
+ *   npm run bench:parallel -- [--mib=64] [--reps=11] [--processes=5]
  *        [--ops=chacha20,poly1305,...] [--arrays=new,reused,shared] [--busy=same|apart]
  *        [--workers=1,2,4,8,15] [--json=FILE]
  *

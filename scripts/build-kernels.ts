@@ -5,7 +5,7 @@
  * bundler carries them as it carries code. Hexadecimal rather than base64:
  * two characters per byte keep every byte aligned, so gzip still finds the
  * module's repeats, and a page downloads 21-30% less than for base64
- * (docs/performance.md#code-size).
+ * (docs/contributing/performance-history.md#code-size).
  *
  * It prints each kernel's size and SHA-256, so a change to a generator that
  * should not change the code (a refactoring) can be checked against the
@@ -35,7 +35,7 @@ for (const [name, generate] of Object.entries(kernels)) {
   );
   if (!mod.validate()) throw new Error(`kernel ${name}: binaryen validation failed`);
   // -O3 for every kernel: -O2 gzips ChaCha's 12% and BLAKE3's 21% smaller, but ran them 2-6% slower in
-  // Firefox (docs/performance.md#code-size).
+  // Firefox (docs/contributing/performance-history.md#code-size).
   binaryen.setOptimizeLevel(3);
   binaryen.setShrinkLevel(0);
   if (noInline[name]) {

@@ -4,7 +4,8 @@
  * back), and the first touch of a freshly allocated output (a new
  * Uint8Array's pages are mapped on first write, one page fault per 4 KiB).
  * fourfold/parallel's speedup on n cores is at most W / max((W + C) / n, C),
- * with C the calling thread's share of these; see docs/performance.md.
+ * with C the calling thread's share of these; see
+ * docs/contributing/performance-history.md.
  */
 #define _GNU_SOURCE
 #include <pthread.h>

@@ -1,7 +1,7 @@
 /*
  * Native libsodium (Debian's libsodium-dev) on the operations and sizes of
- * fourfold's speed targets (docs/performance.md), to compare with
- * libsodium-wrappers (the same C compiled to WebAssembly without SIMD) and
+ * fourfold's speed targets (docs/contributing/performance-history.md), to
+ * compare with libsodium-wrappers (the same C compiled to WebAssembly without SIMD) and
  * with fourfold in
  * `npm run bench`. libsodium picks its implementation at run time: AVX2
  * for ChaCha20 and Salsa20 where the CPU has it (256-bit vectors, eight

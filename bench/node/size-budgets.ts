@@ -9,7 +9,7 @@
  * to 100 bytes): room for a fix, not for a feature; a change that needs
  * more raises the budget here, with the reason in its commit. `goal` is
  * where a page should get to: what is still between the two, and why, is
- * in docs/performance.md#code-size.
+ * in docs/contributing/performance-history.md#code-size.
  */
 
 export interface SizePage {

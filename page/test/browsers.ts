@@ -17,7 +17,7 @@
  *
  * --save writes each run's results (the JSON "Download results" gives) to
  * DIR/<browser>[-<serving>].json (no suffix when isolated); `--mode=full --serving=isolated --save=docs/results`
- * takes the figures of docs/performance.md.
+ * takes the figures of docs/contributing/performance-history.md.
  *
  * The browsers are the engine matrix's, launched by its runner
  * (scripts/engines/run.ts runInEngine): its page server serves a folder

@@ -23,7 +23,7 @@
  * the 15 xmm registers V8 allocates, so a second interleaved group only
  * adds spills, and each compression is a function of its own (block4)
  * because JavaScriptCore's optimizing tier spills almost everything in a
- * loop around the rounds. The measurements: docs/performance.md#blake3.
+ * loop around the rounds. The measurements: docs/contributing/performance-history.md#blake3.
  */
 import * as L from './layout.js';
 import { type Arith, COLUMNS, DIAGONALS, counterLanes, scalarArith, vectorArith } from '../wasm/arx.js';
@@ -163,7 +163,7 @@ const counters = (lo: string, hi: string, ctr: string): Expr[] =>
  * adds to a chunk's compression stays off its vectors: the stride, length,
  * flags and `upper` are i32 parameters, and the upper half is not
  * returned (as the sixteen results it first was, with the length and flags
- * as vectors, BLAKE3 ran 4-5% slower: docs/performance.md#code-size).
+ * as vectors, BLAKE3 ran 4-5% slower: docs/contributing/performance-history.md#code-size).
  */
 function block4(variant: ByteRotation): string {
   const h = regs('h', 8),
@@ -213,7 +213,7 @@ const callBlock4 = (variant: ByteRotation, h: string[], args: Expr[]): Expr => s
  *
  * The compression is its own function, not the loop's body, because
  * JavaScriptCore's optimizing tier compiles the loop-and-rounds function
- * badly (docs/performance.md#blake3), and the build keeps binaryen from
+ * badly (docs/contributing/performance-history.md#blake3), and the build keeps binaryen from
  * inlining it back (blake3NoInline).
  */
 function chunks4(variant: ByteRotation): string {

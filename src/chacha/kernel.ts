@@ -168,7 +168,7 @@ function cryptAfterInit(first: number): Expr[] {
  * 16 bytes but the last, which pad16 pads. Encryption and MAC are two
  * passes over the slice: Poly1305 stitched into the ChaCha round loop (as
  * OpenSSL's stitched AEADs do) was faster only on an idle host
- * (docs/performance.md#chacha).
+ * (docs/contributing/performance-history.md#chacha).
  */
 function aead(variant: ByteRotation): string[] {
   const init = func({
@@ -228,7 +228,7 @@ function aead(variant: ByteRotation): string[] {
  * i8x16.swizzle; shift/or is never best), so both byte-permutation
  * variants ship and the runtime picks one per engine by timing real calls
  * (runtime/variants.ts), not by user-agent guessing. The measurements,
- * and the round shapes tried and not kept: docs/performance.md#chacha.
+ * and the round shapes tried and not kept: docs/contributing/performance-history.md#chacha.
  */
 export const chachaVariants: ByteRotation[] = ['swizzle', 'shuffle'];
 
@@ -257,7 +257,7 @@ function dispatch(variants: ByteRotation[]): string[] {
  * chacha20_two_blocks(ptr): the keystream of blocks counter and counter + 1
  * (RFC 8439 §2.3, 10 double rounds) stored at ptr, the two blocks' steps
  * interleaved so that one fills the other's latency: cheaper than a 4-wide
- * group or two scalar blocks (docs/performance.md#chacha). A short AEAD
+ * group or two scalar blocks (docs/contributing/performance-history.md#chacha). A short AEAD
  * message needs only these two: the Poly1305 key and one block of keystream.
  */
 function twoBlocks(): string {

@@ -19,7 +19,7 @@
  * The loop tests at its end (doWhile): V8 hoists the loop-invariant powers
  * of r only out of a loop whose body always runs. Other loop shapes, limb
  * sizes and f64x2 or i32x4.dot_i16x8_s products were measured and not kept:
- * docs/performance.md#poly1305.
+ * docs/contributing/performance-history.md#poly1305.
  */
 import { H, HIBIT, KEY, PAD, POWERS, R, SCRATCH, TAG } from './layout.js';
 import {
@@ -206,7 +206,7 @@ const lanes2 = (a: string, b: string): Expr => v128.shuffle32([0, 4, 1, 5], i32x
  * (and 5 times them, for limbs 1..4) are read from the state's POWERS
  * field at each use rather than held in nine v128 locals: the loop then
  * needs nine registers fewer, which JavaScriptCore otherwise spills
- * around the products (docs/performance.md#poly1305).
+ * around the products (docs/contributing/performance-history.md#poly1305).
  */
 const powerSlot = (s: State, n: number): Expr => v128.load(s.at(POWERS), 16 * n);
 const powers = (s: State): Expr[] => [0, 1, 2, 3, 4].map((n) => powerSlot(s, n));
@@ -240,7 +240,7 @@ function iteration(s: State, first: boolean): Expr[] {
       .map((limb, i) => set(vM[i], first ? i32x4.add(limb, get(vIn[i])) : limb)),
     // d_k = ([m2, m3] + [m0, m1] * r^2) + [A, B] * r^4, the message products and
     // the h products in running sums of their own (the shape that was fastest
-    // in every engine: docs/performance.md#poly1305).
+    // in every engine: docs/contributing/performance-history.md#poly1305).
     ...vD.map((n, k) =>
       set(
         n,

@@ -3,8 +3,9 @@
  * pieces: polynomial.ts's PieceCrypt): each slice of the kernel's buffer
  * is XORed with the keystream and absorbed into Poly1305 while it is in
  * cache, as the synchronous AEADs' kernels do (aead_seal, box_seal). In two
- * passes, a piece of megabytes would be read from memory twice
- * (docs/performance.md, the parallel section, has what that cost).
+ * passes, a piece of megabytes would be read from memory twice (the
+ * parallel section of docs/contributing/performance-history.md has what
+ * that cost).
  *
  * Decryption absorbs each slice before decrypting it, both from the one
  * copy of it in the kernel's memory, so every byte of the piece is read

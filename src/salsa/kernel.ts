@@ -11,7 +11,7 @@
  * layout) and the secretbox. Salsa20 rotates by 7, 9, 13 and 18 bits: none is a multiple of 8, so no
  * rotation can be a byte shuffle, and every one is shift, shift, or; with
  * no rotation variants there is nothing for a VariantPicker to choose.
- * Measurements: docs/performance.md#salsa20.
+ * Measurements: docs/contributing/performance-history.md#salsa20.
  */
 import { COUNTER_WORD, HSALSA_WORDS, KEY_WORDS, NONCE_WORD } from './constants.js';
 import { BLOCK, BUFFER, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';

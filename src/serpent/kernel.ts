@@ -150,7 +150,7 @@ const each = (groups: Group[], f: (g: Group) => Expr[]): Expr[] => interleave(gr
  * one group (a call's last 4 blocks) and the scalar block loop over eight
  * rounds (S0..S7) at a time, local k walking the round keys: unrolling
  * made no difference there, so the smaller code is kept
- * (docs/performance.md#serpent).
+ * (docs/contributing/performance-history.md#serpent).
  */
 function encryptRounds(m: Words, groups: Group[]): Expr[] {
   if (groups.length > 1) {
@@ -316,7 +316,7 @@ const GROUP_NAMES = ['a', 'b'];
  *
  * ECB and CBC decryption share theirs, which makes the module a fifth
  * smaller at the same speed; sharing more made CTR slower in
- * JavaScriptCore (docs/performance.md#serpent).
+ * JavaScriptCore (docs/contributing/performance-history.md#serpent).
  */
 function groupFunction(modes: Mode[], count: number): string {
   const decrypt = modes[0].decrypt;
@@ -445,7 +445,7 @@ function schedule(): string {
   });
 }
 
-/** The parallel modes run two groups (8 blocks) an iteration while 128 bytes remain, much faster than one (docs/performance.md#serpent). */
+/** The parallel modes run two groups (8 blocks) an iteration while 128 bytes remain, much faster than one (docs/contributing/performance-history.md#serpent). */
 export function serpentModule(): string {
   const families = [[ecbMode(false)], [ctrMode], [ecbMode(true), cbcDecryptMode]];
   return module(PAGES, [

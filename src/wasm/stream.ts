@@ -180,7 +180,8 @@ export function groupFunction(c: StreamCipher, name: string, m: Arith): string {
  * its quarter rounds' chains of dependent operations, which the second
  * group's work fills; though 32 state vectors cannot stay in 16
  * registers, the independent second chain hides the spills' latency. A
- * third group was not worth its code size (docs/performance.md#stream-groups-chacha-and-salsa20).
+ * third group was not worth its code size
+ * (docs/contributing/performance-history.md#stream-groups-chacha-and-salsa20).
  */
 export function group8Function(c: StreamCipher, name: string, m: Arith): string {
   const x = regs('x', 16),
@@ -222,7 +223,7 @@ export interface XorCallees {
  * bytes remain, then a 4-block group if 256 do. A remainder of more than 2
  * blocks costs less as one more group over a zero-padded copy in the tail
  * than as scalar blocks; up to 2 blocks go to the scalar function
- * (docs/performance.md#stream-groups-chacha-and-salsa20).
+ * (docs/contributing/performance-history.md#stream-groups-chacha-and-salsa20).
  */
 export function vectorXorFunction(c: StreamCipher, name: string, callee: XorCallees): string {
   const callGroup = call(callee.group, get('ptr'), get('doubleRounds'));

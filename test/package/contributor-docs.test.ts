@@ -11,12 +11,15 @@
  * "earlier sessions". And the Node the contributing commands name (`npm
  * ci  # install (Node >= 20.19)`, in the README and CONTRIBUTING.md) is
  * one every locked package accepts, so `npm ci` prints no EBADENGINE
- * warning. Node only (it reads the tree).
+ * warning. Every doc cited by path in the code, the benchmarks and the
+ * docs (`docs/performance.md#code-size`) exists, with that heading. Node
+ * only (it reads the tree).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { anchors } from '../../scripts/package-check/links.js';
 import { NOT_NODE, ROOT } from './files.js';
 
 const DOC = 'docs/contributing/architecture.md';
@@ -218,6 +221,27 @@ it('docs/, bench/, the README and CONTRIBUTING.md name no issue, no "the issue" 
     });
   }
   assert.deepEqual(found, []);
+});
+
+/** A doc named by its path from the root, with a heading's anchor or not: `docs/parallel.md`, `docs/performance.md#code-size`. */
+const CITED_DOC = /(?<![\w/.-])docs\/[\w/.-]*?\.md(?:#[\w-]+)?/g;
+
+it('every doc the code and the docs cite by path (docs/….md#heading) is there, and has that heading', { skip: NOT_NODE }, () => {
+  const texts = [...['src', 'bench', 'scripts', 'page', 'test'].flatMap(filesUnder), '.ci/run', 'biome.jsonc', 'README.md', 'CONTRIBUTING.md']
+    .concat(filesUnder('docs').filter((p) => p.endsWith('.md')))
+    .filter((p) => !/\.(?:png|wasm)$/.test(p));
+  const missing: string[] = [];
+  let cited = 0;
+  for (const path of texts) {
+    for (const [ref] of readFileSync(join(ROOT, path), 'utf8').matchAll(CITED_DOC)) {
+      cited++;
+      const [doc, heading] = ref.split('#') as [string, string | undefined];
+      if (!existsSync(join(ROOT, doc))) missing.push(`${path}: ${ref}: no such file`);
+      else if (heading !== undefined && !anchors(readFileSync(join(ROOT, doc), 'utf8')).has(heading)) missing.push(`${path}: ${ref}: no such heading`);
+    }
+  }
+  assert.ok(cited >= 20, `the citations are found: ${cited}`);
+  assert.deepEqual(missing, []);
 });
 
 /** A version as [major, minor, patch]; a missing or wildcard part is 0. */

@@ -5,7 +5,8 @@
  * the screenshots); every relative link in the Markdown files `npm pack`
  * would put in the tarball names a file of the package, and a `#fragment`
  * a heading of it; the docs users read cite no source file, which the
- * package does not ship. In the repository, every Markdown file's links
+ * package does not ship; docs/performance.md stays short (its history is
+ * for contributors). In the repository, every Markdown file's links
  * resolve in the tree: relative ones, and those to this repository's
  * files on GitHub, which is how the shipped docs link what only the
  * repository has. The package check runs the same link check on the
@@ -19,10 +20,8 @@ import { join, posix } from 'node:path';
 import { brokenLinks, links } from '../../scripts/package-check/links.js';
 import { NOT_NODE, packedFiles, ROOT } from './files.js';
 
-/** What users read, all of it shipped. docs/performance.md, the kernels' notebook for now, is shipped but may name sources. */
-const USER_DOCS = ['README.md', 'docs/api.md', 'docs/parallel.md', 'docs/secretstream.md', 'docs/b3sum.md'];
-/** The docs the package ships: the README's and these, nothing else. */
-const SHIPPED_DOCS = [...USER_DOCS, 'docs/performance.md'];
+/** What users read: the docs the package ships, and no other. */
+const USER_DOCS = ['README.md', 'docs/api.md', 'docs/parallel.md', 'docs/performance.md', 'docs/secretstream.md', 'docs/b3sum.md'];
 
 /** A source file or path, as a reader would have to open it: src/..., or a TypeScript file's name. */
 const SOURCE = /\bsrc\/[\w/.-]*|\b[\w-]+\.ts\b/g;
@@ -33,7 +32,7 @@ it('the package ships the docs users read and no other, and every relative link 
   const files = packedFiles();
   // Besides the code (dist/), package.json and LICENSE: the docs, and only these.
   const docs = files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'LICENSE');
-  assert.deepEqual(docs.sort(), [...SHIPPED_DOCS].sort(), 'the documentation in the tarball');
+  assert.deepEqual(docs.sort(), [...USER_DOCS].sort(), 'the documentation in the tarball');
   // Guards the check itself: it finds the README's links to docs/.
   assert.ok(links(read('README.md')).includes('docs/api.md'), "the README's link to docs/api.md is found");
   assert.deepEqual(brokenLinks(files, read), []);
@@ -42,6 +41,11 @@ it('the package ships the docs users read and no other, and every relative link 
 it('the docs users read cite no source file', { skip: NOT_NODE }, () => {
   const cited = USER_DOCS.flatMap((doc) => [...read(doc).matchAll(SOURCE)].map((m) => `${doc}: ${m[0]}`));
   assert.deepEqual(cited, []);
+});
+
+it('docs/performance.md holds the current figures only: under 15 KB (dated runs and what was tried go to docs/contributing/)', { skip: NOT_NODE }, () => {
+  const size = Buffer.byteLength(read('docs/performance.md'));
+  assert.ok(size < 15_000, `docs/performance.md is ${size} bytes: move history to docs/contributing/performance-history.md`);
 });
 
 /** This repository on GitHub, from package.json: https://github.com/OWNER/NAME. */
