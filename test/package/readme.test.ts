@@ -1,7 +1,10 @@
 /**
- * The README's code runs, so it cannot drift from the package: every
- * JavaScript block is written out as a module (`fourfold` imports pointed
- * at this build) and imported, and the recipes it names as modules are
+ * The README's code runs, so it cannot drift from the package: it opens
+ * with a 30-second start (the install, then a program that encrypts,
+ * decrypts and refuses a changed message, printing what it says) within
+ * its first 40 lines; every JavaScript block is written out as a module
+ * (`fourfold` imports pointed at this build) and imported, and the
+ * recipes it names as modules are
  * exercised: the browser's file-crypto.js (with Node's File, Blob and
  * Response), Node's file-crypto.mjs on files, keys.js (PBKDF2 against
  * node:crypto, messages stored with their nonce) and password-file.js,
@@ -73,6 +76,26 @@ it('every JavaScript block of the README runs (the modules only define; the prog
     .flatMap((b) => (b.name ? [b.name] : []))
     .sort();
   assert.deepEqual(named, ['file-crypto.js', 'file-crypto.mjs', 'keys.js', 'password-file.js', 'vite.config.js']);
+});
+
+it("the README's first 40 lines: npm install, then a program that encrypts, decrypts and refuses a change", { skip: NO_RESPONSE }, async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const top = readme.split('\n').slice(0, 40).join('\n');
+  assert.match(top, /^```sh\nnpm install fourfold\n```$/m, 'npm install fourfold');
+  const first = codeBlocks(readme).find((b) => b.lang === 'js')!;
+  assert.ok(top.includes(first.code), 'the first JavaScript block ends within the first 40 lines');
+  assert.match(first.code, /\.encrypt\(/);
+  assert.match(first.code, /\.decrypt\(/);
+  // It prints what its comments say: the message, then true for the refused change.
+  const logged: unknown[][] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => void logged.push(args);
+  try {
+    await import(`${pathToFileURL(files[0]!).href}?again`);
+  } finally {
+    console.log = log;
+  }
+  assert.deepEqual(logged, [['hello'], [true]]);
 });
 
 it('the browser recipe (file-crypto.js): a File encrypted to a Blob and back; a changed file or another key is refused', { skip: NOT_NODE }, async () => {
