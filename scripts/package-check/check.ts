@@ -6,7 +6,8 @@
  *
  * - the tarball: LICENSE, README, every export's files and types (the
  *   CommonJS declarations too), the bin; nothing but those, dist/ (less
- *   the tests' dist/testing.js) and the user docs (docs/*.md); every
+ *   the tests' dist/testing.js), the user docs (docs/*.md) and the
+ *   changelog; every
  *   relative link in its Markdown resolves inside it;
  * - Node: every subpath export imports, and require()s (engines claims
  *   Node >= 20.19, where require() of ES modules works), and fourfold/worker
@@ -147,9 +148,11 @@ function pack(into: string): string | undefined {
   }
   for (const paths of Object.values(pkg.typesVersions?.['*'] ?? {})) needed.push(...paths);
   const missing = [...new Set(needed.map((p) => p.replace(/^\.\//, '')))].filter((p) => !files.has(p));
-  // dist/ but the test hooks (dist/testing.js, which only the tests import), the user docs, and npm's own files.
+  // dist/ but the test hooks (dist/testing.js, which only the tests import), the user docs and the changelog, and npm's own files.
   const shipped = (p: string): boolean =>
-    (p.startsWith('dist/') && !/^dist\/(?:cjs\/)?testing\./.test(p)) || /^docs\/[\w-]+\.md$/.test(p) || ['LICENSE', 'README.md', 'package.json'].includes(p);
+    (p.startsWith('dist/') && !/^dist\/(?:cjs\/)?testing\./.test(p)) ||
+    /^docs\/[\w-]+\.md$/.test(p) ||
+    ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json'].includes(p);
   const stray = [...files].filter((p) => !shipped(p));
   record(
     `npm pack: ${info!.filename}, ${files.size} files, with LICENSE, README, docs/, every export's code and types, the bin`,

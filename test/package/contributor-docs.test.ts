@@ -6,7 +6,7 @@
  * page/ and test/, and nothing that is not there; a family's files are
  * roles of the table of "A primitive's folder" or are named as
  * `<family>/<file>` in the text; and every path the page cites exists.
- * And docs/, bench/, the README and CONTRIBUTING.md speak to readers, not
+ * And docs/, bench/, the README, CONTRIBUTING.md and CHANGELOG.md speak to readers, not
  * to the project's tracker: no "issue 17", no "the issue's bound", no
  * "earlier sessions". And the Node the contributing commands name (`npm
  * ci  # install (Node >= 20.19)`, in the README and CONTRIBUTING.md) is
@@ -208,13 +208,13 @@ function filesUnder(folder: string): string[] {
   return entries(folder).flatMap((path) => (isDir(path) ? filesUnder(path) : [path]));
 }
 
-it('docs/, bench/, the README and CONTRIBUTING.md name no issue, no "the issue" and no work sessions: what they mean is said instead', {
+it('docs/, bench/, the README, CONTRIBUTING.md and CHANGELOG.md name no issue, no "the issue" and no work sessions: what they mean is said instead', {
   skip: NOT_NODE,
 }, () => {
   const docs = filesUnder('docs').filter((p) => p.endsWith('.md'));
   assert.ok(docs.includes(DOC), `${DOC} is read`);
   const found: string[] = [];
-  for (const path of ['README.md', 'CONTRIBUTING.md', ...docs, ...filesUnder('bench')]) {
+  for (const path of ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...docs, ...filesUnder('bench')]) {
     const lines = readFileSync(join(ROOT, path), 'utf8').split('\n');
     lines.forEach((line, i) => {
       for (const m of line.matchAll(WORKFLOW)) if (!MEANT[path]?.test(line)) found.push(`${path}:${i + 1}: ${m[0]}`);
@@ -227,7 +227,7 @@ it('docs/, bench/, the README and CONTRIBUTING.md name no issue, no "the issue" 
 const CITED_DOC = /(?<![\w/.-])docs\/[\w/.-]*?\.md(?:#[\w-]+)?/g;
 
 it('every doc the code and the docs cite by path (docs/….md#heading) is there, and has that heading', { skip: NOT_NODE }, () => {
-  const texts = [...['src', 'bench', 'scripts', 'page', 'test'].flatMap(filesUnder), '.ci/run', 'biome.jsonc', 'README.md', 'CONTRIBUTING.md']
+  const texts = [...['src', 'bench', 'scripts', 'page', 'test'].flatMap(filesUnder), '.ci/run', 'biome.jsonc', 'README.md', 'CONTRIBUTING.md', 'CHANGELOG.md']
     .concat(filesUnder('docs').filter((p) => p.endsWith('.md')))
     .filter((p) => !/\.(?:png|wasm)$/.test(p));
   const missing: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * The documentation. What the package ships is what users read: the
- * README and the top level of docs/, and nothing for contributors
+ * README, the changelog and the top level of docs/, and nothing for contributors
  * (CONTRIBUTING.md, docs/contributing/, the raw results of docs/results/,
  * the screenshots); every relative link in the Markdown files `npm pack`
  * would put in the tarball names a file of the package, and a `#fragment`
@@ -21,7 +21,7 @@ import { brokenLinks, links } from '../../scripts/package-check/links.js';
 import { NOT_NODE, packedFiles, ROOT } from './files.js';
 
 /** What users read: the docs the package ships, and no other. */
-const USER_DOCS = ['README.md', 'docs/api.md', 'docs/parallel.md', 'docs/performance.md', 'docs/secretstream.md', 'docs/b3sum.md'];
+const USER_DOCS = ['README.md', 'CHANGELOG.md', 'docs/api.md', 'docs/parallel.md', 'docs/performance.md', 'docs/secretstream.md', 'docs/b3sum.md'];
 
 /** A source file or path, as a reader would have to open it: src/..., or a TypeScript file's name. */
 const SOURCE = /\bsrc\/[\w/.-]*|\b[\w-]+\.ts\b/g;
