@@ -117,6 +117,28 @@ function gotInsteadOfBytes(value: unknown, name: string): string {
   }
 }
 
+const abortSignalAborted = typeof AbortSignal === 'function' ? intrinsic<boolean>(AbortSignal.prototype, 'aborted') : undefined;
+const abortSignalReason =
+  typeof AbortSignal === 'function' && Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'reason') !== undefined
+    ? intrinsic<unknown>(AbortSignal.prototype, 'reason')
+    : undefined;
+
+/** An AbortSignal, recognised by its brand (the platform's `aborted` getter), so that reading it later runs no user code. */
+export function abortSignal(value: unknown, name: string): AbortSignal {
+  if (!has(abortSignalAborted, value)) throw new TypeError(`${name} must be an AbortSignal, got ${describe(value)}`);
+  return value as AbortSignal;
+}
+
+/**
+ * Throws what an aborted `signal` says (its reason, or an AbortError where
+ * the engine keeps none), through the platform's getters only.
+ */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal === undefined || !abortSignalAborted!(signal)) return;
+  const reason = abortSignalReason?.(signal);
+  throw reason !== undefined ? reason : new DOMException('The operation was aborted', 'AbortError');
+}
+
 /**
  * Whether `buffer` is detached, asked only of empty views (every view on a
  * detached buffer has length 0): a view on a detached buffer cannot be

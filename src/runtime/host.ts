@@ -67,3 +67,19 @@ export const cpuTime: () => number | undefined =
         return (user + system) / 1000;
       }
     : () => undefined;
+
+interface DenoTimers {
+  unrefTimer(id: number): void;
+}
+
+/**
+ * setTimeout(f, ms) that does not keep a Node, Bun or Deno process alive
+ * (unref(); Deno.unrefTimer): for work that only matters while the
+ * program runs anyway, such as letting go of memory kept for reuse.
+ */
+export function backgroundTimer(f: () => void, ms: number): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(f, ms);
+  (timer as { unref?: () => void }).unref?.();
+  (host as { Deno?: DenoTimers }).Deno?.unrefTimer(timer as unknown as number);
+  return timer;
+}

@@ -198,6 +198,29 @@ export function defineKernel<E extends KernelExports>(name: string): () => Kerne
   return accessor;
 }
 
+/**
+ * Resolves once `kernel` runs on this thread, or cannot: for an
+ * asynchronous call that would rather wait for the kernel than run long
+ * on the js tier (on a page's main thread a kernel compiles in the
+ * background, and calls before that run on the js tier).
+ */
+export async function kernelCompiled(kernel: () => Kernel<KernelExports>): Promise<void> {
+  const record = recordOf(kernel);
+  if (record.handle !== undefined || requested === 'js' || !simdUsable() || record.hex === undefined) return;
+  await compileInBackground(record);
+}
+
+/**
+ * A new instance of `kernel`'s module, with a memory of its own: for a
+ * kernel whose memory grows with a call (scrypt's), whose caller keeps
+ * the instance while calls need it and then lets the engine collect it.
+ * Only once the kernel runs here (its tier selector said 'simd').
+ */
+export function newInstance<E extends KernelExports>(kernel: () => Kernel<E>): E {
+  kernel();
+  return new WebAssembly.Instance(recordOf(kernel).module!, {}).exports as unknown as E;
+}
+
 /** Gives `record` its bytes (once): ready() compiles it from then on, and a pool worker can be sent it. */
 function provide(record: KernelRecord, hex: string): void {
   if (record.hex !== undefined) return;

@@ -106,6 +106,7 @@ export const i32x4 = {
   shr: (a: Expr, n: number): Expr => op('i32x4.shr_u')(a, i32.const(n)),
   eq: op('i32x4.eq'),
   ltU: op('i32x4.lt_u'),
+  lane: (a: Expr, i: number): Expr => `(i32x4.extract_lane ${i} ${a})`,
 };
 
 export const i64x2 = {
@@ -232,9 +233,12 @@ export function func(spec: FunctionSpec): string {
   return `(func $${spec.name} ${exported} ${params} ${result} ${locals}\n  ${spec.body.join('\n  ')})`;
 }
 
-/** A module with one fixed-size exported memory (it never grows). */
-export function module(pages: number, functions: string[], globals: string[] = []): string {
-  return `(module\n(memory (export "memory") ${pages} ${pages})\n${globals.join('\n')}\n${functions.join('\n')}\n)`;
+/**
+ * A module with one exported memory of `pages` pages: fixed (it never
+ * grows) unless `maxPages` allows its caller to grow it.
+ */
+export function module(pages: number, functions: string[], globals: string[] = [], maxPages = pages): string {
+  return `(module\n(memory (export "memory") ${pages} ${maxPages})\n${globals.join('\n')}\n${functions.join('\n')}\n)`;
 }
 
 /**
