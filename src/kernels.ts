@@ -8,6 +8,7 @@
 import { blake3Module, blake3NoInline } from './blake3/kernel.js';
 import { chachaModule, chachaPieces } from './chacha/kernel.js';
 import { salsaModule } from './salsa/kernel.js';
+import { scryptModule } from './scrypt/kernel.js';
 import { secretstreamFunctions } from './secretstream/kernel.js';
 import { serpentModule } from './serpent/kernel.js';
 
@@ -17,6 +18,7 @@ export const KERNELS: Record<string, () => string> = {
   blake3: () => blake3Module(),
   serpent: () => serpentModule(),
   salsa: () => salsaModule(),
+  scrypt: () => scryptModule(),
 };
 
 /** Function-name patterns binaryen's inliner must leave alone, per module (its generator says why). */

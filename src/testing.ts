@@ -14,6 +14,8 @@ import { engine as poly1305Selector } from './poly1305/tiers.js';
 import { simdPoly1305 as simdPoly1305Engine } from './poly1305/simd.js';
 import { simdSalsaPiece as simdSalsaPieceFunction } from './salsa/simd.js';
 import { engine as salsaSelector } from './salsa/tiers.js';
+import { simdScrypt as simdScryptEngine } from './scrypt/simd.js';
+import { engine as scryptSelector } from './scrypt/tiers.js';
 
 /**
  * `value` (a simd engine or a kernel accessor), with its family's engine
@@ -53,6 +55,10 @@ export { jsChacha } from './chacha/js.js';
 export { jsSalsa } from './salsa/js.js';
 export const simdChachaPiece = withBytes(chachaSelector, simdChachaPieceFunction);
 export const simdSalsaPiece = withBytes(salsaSelector, simdSalsaPieceFunction);
+export type { ScryptEngine } from './scrypt/engine.js';
+export { jsScrypt } from './scrypt/js.js';
+export const simdScrypt = withBytes(scryptSelector, simdScryptEngine);
+export { spareMemory } from './scrypt/simd.js';
 export { INVERSE_FUNCTIONS, SBOX_FUNCTIONS } from './serpent/js-sboxes.js';
 export { evaluate, INVERSE_CIRCUITS, parseGates, SBOX_CIRCUITS, type Logic } from './serpent/sboxes.js';
 export { inverse, SBOXES } from './serpent/tables.js';

@@ -17,6 +17,7 @@ import * as b3 from 'fourfold/blake3';
 import * as salsa from 'fourfold/salsa';
 import * as serpent from 'fourfold/serpent';
 import * as secretstream from 'fourfold/secretstream';
+import * as scryptEntry from 'fourfold/scrypt';
 import { concat } from './helpers.js';
 
 const pattern = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, i) => (i * 7 + seed) & 0xff);
@@ -175,6 +176,21 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
       },
     },
   },
+  'fourfold/scrypt': {
+    module: scryptEntry,
+    checks: {
+      scrypt: (f) => {
+        const key = bytes(f('password', MESSAGE, { N: 16 }), 32, 'key');
+        assert.notDeepEqual(bytes(f('passwore', MESSAGE, { N: 16 }), 32, 'key'), key, 'another password, another key');
+      },
+      scryptAsync: async (f) => {
+        assert.deepEqual(
+          bytes(await f('password', MESSAGE, { N: 16, r: 2, dkLen: 40 }), 40, 'key'),
+          scryptEntry.scrypt('password', MESSAGE, { N: 16, r: 2, dkLen: 40 }),
+        );
+      },
+    },
+  },
   'fourfold/secretstream': {
     module: secretstream,
     checks: {
@@ -220,7 +236,7 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
 };
 
 /** The root's exports besides its own: each subpath's (flat, or as a namespace), as the same objects. */
-const FLAT = ['fourfold/chacha', 'fourfold/poly1305', 'fourfold/blake3', 'fourfold/salsa'];
+const FLAT = ['fourfold/chacha', 'fourfold/poly1305', 'fourfold/blake3', 'fourfold/salsa', 'fourfold/scrypt'];
 const NAMESPACES: Record<string, string> = { serpent: 'fourfold/serpent', secretstream: 'fourfold/secretstream' };
 
 for (const [entry, { module, checks }] of Object.entries(TABLE)) {

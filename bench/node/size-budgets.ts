@@ -56,14 +56,20 @@ export const PAGES: readonly SizePage[] = [
     budget: 28_400,
     syncPage: "blake3 from 'fourfold/blake3'",
   },
+  {
+    name: "scrypt from 'fourfold/scrypt'",
+    code: `import { scrypt } from 'fourfold/scrypt';\ndocument.title = String(scrypt('password', 'salt', { N: 1024 })[0]);\n`,
+    budget: 10_200,
+  },
   { name: "* from 'fourfold/chacha'", code: everything('fourfold/chacha'), budget: 18_800 },
   { name: "* from 'fourfold/poly1305'", code: everything('fourfold/poly1305'), budget: 14_600 },
   { name: "* from 'fourfold/salsa'", code: everything('fourfold/salsa'), budget: 14_100 },
   { name: "* from 'fourfold/secretstream'", code: everything('fourfold/secretstream'), budget: 20_700 },
   { name: "* from 'fourfold/serpent'", code: everything('fourfold/serpent'), budget: 19_500 },
   { name: "* from 'fourfold/blake3'", code: everything('fourfold/blake3'), budget: 16_300 },
+  { name: "* from 'fourfold/scrypt'", code: everything('fourfold/scrypt'), budget: 11_000 },
   { name: "* from 'fourfold/parallel'", code: everything('fourfold/parallel'), budget: 79_100 },
-  { name: "* from 'fourfold'", code: everything('fourfold'), budget: 61_000 },
+  { name: "* from 'fourfold'", code: everything('fourfold'), budget: 69_900 },
 ];
 
 /** Peers for the same jobs, built the same way (skipped where not installed). */
@@ -74,6 +80,14 @@ export const PEER_PAGES: readonly SizePage[] = [
   },
   { name: "blake3 from '@noble/hashes/blake3.js'", code: `import { blake3 } from '@noble/hashes/blake3.js';\n${show('blake3(data)')}` },
   { name: "blake3 from 'hash-wasm'", code: `import { blake3 } from 'hash-wasm';\n${showLater('blake3(data)')}` },
+  {
+    name: "scrypt from '@noble/hashes/scrypt.js'",
+    code: `import { scrypt } from '@noble/hashes/scrypt.js';\ndocument.title = String(scrypt('password', 'salt', { N: 1024, r: 8, p: 1 })[0]);\n`,
+  },
+  {
+    name: "scrypt from 'hash-wasm'",
+    code: `import { scrypt } from 'hash-wasm';\nscrypt({ password: 'password', salt: 'salt', costFactor: 1024, blockSize: 8, parallelism: 1, hashLength: 32, outputType: 'binary' }).then((out) => (document.title = String(out[0])));\n`,
+  },
   {
     name: "xsalsa20poly1305 from '@noble/ciphers/salsa.js'",
     code: `import { xsalsa20poly1305 } from '@noble/ciphers/salsa.js';\n${show('xsalsa20poly1305(key, nonce).encrypt(data)')}`,

@@ -165,6 +165,7 @@ const LAYERS: Record<string, string[]> = {
   'src/salsa': [...BASE, 'src/poly1305', 'src/aead'],
   'src/secretstream': [...BASE, 'src/chachapoly', 'src/chacha', 'src/poly1305'],
   'src/serpent': BASE,
+  'src/scrypt': BASE,
   'src/blake3': BASE,
   'src/cli': ['src/runtime', 'src/blake3', 'src/parallel/workers.ts'],
 };

@@ -1,0 +1,10 @@
+/** scrypt's engine on each tier. */
+import type { ScryptEngine } from './engine.js';
+import { jsScrypt } from './js.js';
+import { simdScrypt } from './simd.js';
+import { scryptKernel } from './wasm.js';
+import { hex } from '../generated/scrypt.js';
+import { tierSelector } from '../runtime/kernels.js';
+
+/** The engine of the tier a call on this thread runs on (index.ts, parallel.ts): the one place the kernel's bytes come in. */
+export const engine = /*#__PURE__*/ tierSelector<ScryptEngine>(scryptKernel, jsScrypt, simdScrypt, hex);
