@@ -47,19 +47,25 @@ export const PAGES: readonly SizePage[] = [
   {
     name: "xchacha20poly1305 from 'fourfold/parallel'",
     code: `import { xchacha20poly1305 } from 'fourfold/parallel';\n${showLater('xchacha20poly1305(key, nonce).encrypt(data)')}`,
-    budget: 35_900,
+    budget: 36_800,
     syncPage: "xchacha20poly1305 from 'fourfold/chacha'",
   },
   {
     name: "blake3 from 'fourfold/parallel'",
     code: `import { blake3 } from 'fourfold/parallel';\n${showLater('blake3(data)')}`,
-    budget: 28_400,
+    budget: 29_300,
     syncPage: "blake3 from 'fourfold/blake3'",
   },
   {
     name: "scrypt from 'fourfold/scrypt'",
     code: `import { scrypt } from 'fourfold/scrypt';\ndocument.title = String(scrypt('password', 'salt', { N: 1024 })[0]);\n`,
     budget: 10_200,
+  },
+  {
+    name: "scrypt from 'fourfold/parallel'",
+    code: `import { scrypt } from 'fourfold/parallel';\nscrypt('password', 'salt', { N: 1024 }).then((out) => (document.title = String(out[0])));\n`,
+    budget: 23_100,
+    syncPage: "scrypt from 'fourfold/scrypt'",
   },
   { name: "* from 'fourfold/chacha'", code: everything('fourfold/chacha'), budget: 18_800 },
   { name: "* from 'fourfold/poly1305'", code: everything('fourfold/poly1305'), budget: 14_600 },
@@ -68,7 +74,7 @@ export const PAGES: readonly SizePage[] = [
   { name: "* from 'fourfold/serpent'", code: everything('fourfold/serpent'), budget: 19_500 },
   { name: "* from 'fourfold/blake3'", code: everything('fourfold/blake3'), budget: 16_300 },
   { name: "* from 'fourfold/scrypt'", code: everything('fourfold/scrypt'), budget: 11_000 },
-  { name: "* from 'fourfold/parallel'", code: everything('fourfold/parallel'), budget: 79_100 },
+  { name: "* from 'fourfold/parallel'", code: everything('fourfold/parallel'), budget: 89_500 },
   { name: "* from 'fourfold'", code: everything('fourfold'), budget: 69_900 },
 ];
 

@@ -16,6 +16,7 @@ export { chacha8, chacha12, chacha20, chacha20orig, chacha20poly1305, xchacha20,
 export { poly1305 } from '../poly1305/parallel.js';
 export { salsa20, salsa208, salsa2012, secretbox, xsalsa20, xsalsa20poly1305, type ParallelSecretBoxApi } from '../salsa/parallel.js';
 export { blake3, type Blake3ParallelOpts } from '../blake3/parallel.js';
+export { scrypt, type ScryptParallelOpts } from '../scrypt/parallel.js';
 /** Serpent's ECB, CBC and CTR modes on all cores: fourfold's serpent.ecb, cbc and ctr, resolving to the same bytes. */
 export * as serpent from '../serpent/parallel.js';
 /** secretstream with encryptStream and decryptStream sealing and opening in a worker; the incremental initPush and initPull are fourfold's. */

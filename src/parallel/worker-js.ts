@@ -16,6 +16,8 @@ import { jsCopyPolynomial } from '../poly1305/polynomial.js';
 import { salsaJobs } from '../salsa/jobs.js';
 import { jsSalsa } from '../salsa/js.js';
 import { jsSalsaPiece } from '../salsa/pieces.js';
+import { scryptJobs } from '../scrypt/jobs.js';
+import { jsScrypt } from '../scrypt/js.js';
 import { secretstreamJobs } from '../secretstream/jobs.js';
 import { jsSecretstream } from '../secretstream/js.js';
 import { serpentJobs } from '../serpent/jobs.js';
@@ -27,6 +29,7 @@ serve('js', {
   ...chachaJobs(jsChacha, jsChachaPiece, jsPoly1305),
   ...poly1305Jobs(jsPoly1305, jsCopyPolynomial),
   ...salsaJobs(jsSalsa, jsSalsaPiece, jsPoly1305),
+  ...scryptJobs(jsScrypt),
   ...secretstreamJobs(() => jsSecretstream),
   ...serpentJobs(jsSerpent),
 });

@@ -18,6 +18,8 @@ import { poly1305Jobs } from '../poly1305/jobs.js';
 import { simdCopyPolynomial, simdPoly1305 } from '../poly1305/simd.js';
 import { salsaJobs } from '../salsa/jobs.js';
 import { simdSalsa, simdSalsaPiece } from '../salsa/simd.js';
+import { scryptJobs } from '../scrypt/jobs.js';
+import { simdScrypt } from '../scrypt/simd.js';
 import { secretstreamJobs } from '../secretstream/jobs.js';
 import { simdSecretstream } from '../secretstream/simd.js';
 import { serpentJobs } from '../serpent/jobs.js';
@@ -29,6 +31,7 @@ serve('simd', {
   ...chachaJobs(simdChacha, simdChachaPiece, simdPoly1305),
   ...poly1305Jobs(simdPoly1305, simdCopyPolynomial),
   ...salsaJobs(simdSalsa, simdSalsaPiece, simdPoly1305),
+  ...scryptJobs(simdScrypt),
   ...secretstreamJobs(() => simdSecretstream),
   ...serpentJobs(simdSerpent),
 });

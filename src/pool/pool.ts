@@ -490,7 +490,7 @@ export interface PoolStatus {
   shared: boolean;
   /** Why calls run on the calling thread only, once a worker failed to start or died; undefined while workers can be used. */
   failure: string | undefined;
-  /** Streams whose state a worker holds now (fourfold/parallel's secretstream): each lets go of it however it ends. */
+  /** Streams and scrypt lanes whose state a worker holds now (fourfold/parallel's secretstream and scrypt): each lets go of it however it ends. */
   streams: number;
   /**
    * Whether calls leave the workers out for now because the process's
