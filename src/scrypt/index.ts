@@ -6,15 +6,12 @@
  * RFC 7914, Node's crypto.scrypt, libsodium and @noble/hashes.
  */
 import { ASYNC_OPTIONS, compress, expand, forget, SYNC_OPTIONS, scryptCall, type ScryptAsyncOpts, type ScryptCall, type ScryptOpts } from './args.js';
-import type { RomixRun, ScryptEngine } from './engine.js';
+import type { ScryptEngine } from './engine.js';
+import { LaneQueue, onThisThread } from './lanes.js';
 import { slotBytes } from './layout.js';
 import { engine } from './tiers.js';
-import { scryptKernel } from './wasm.js';
 import { throwIfAborted } from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { now } from '../runtime/host.js';
-import { kernelCompiled } from '../runtime/kernels.js';
-import { ticker } from '../pool/turns.js';
 
 export type { ScryptAsyncOpts, ScryptOpts } from './args.js';
 
@@ -61,25 +58,6 @@ export function scrypt(password: string | Uint8Array, salt: string | Uint8Array,
 /** Time the calling thread works between two turns of the event loop: far from the 50 ms browsers count as a long task. */
 const TURN_MS = 8;
 
-/** Iterations in one step: about TURN_MS at the speed seen so far. */
-class StepClock {
-  private iterations = 0;
-  private ms = 0;
-
-  time(run: RomixRun, count: number): void {
-    const t0 = now();
-    const before = run.done;
-    run.step(count);
-    this.ms += now() - t0;
-    this.iterations += run.done - before;
-  }
-
-  next(): number {
-    // Four iterations first: a whole BlockMix of the largest r takes well under a millisecond.
-    return this.ms > 0 ? Math.max(1, Math.floor((this.iterations / this.ms) * TURN_MS)) : 4;
-  }
-}
-
 /**
  * scrypt as scrypt() computes it, on this thread in turns of a few
  * milliseconds with the event loop free between them (a page stays
@@ -97,38 +75,16 @@ class StepClock {
  */
 export async function scryptAsync(password: string | Uint8Array, salt: string | Uint8Array, opts: ScryptAsyncOpts): Promise<Bytes> {
   const c = scryptCall(password, salt, opts, ASYNC_OPTIONS);
-  const turns = ticker();
-  let run: RomixRun | undefined;
   let B: Uint8Array | undefined;
   try {
     throwIfAborted(c.signal);
-    await kernelCompiled(scryptKernel);
-    throwIfAborted(c.signal);
     B = expand(c);
-    const total = 2 * c.N * c.p;
-    const clock = new StepClock();
-    let reported = -1;
-    for (let i = 0; i < c.p; i++) {
-      run = engine().romix(lane(c, B, i), c.N, c.r);
-      while (run.done < 2 * c.N) {
-        clock.time(run, clock.next());
-        const fraction = (2 * c.N * i + run.done) / total;
-        if (c.onProgress !== undefined && fraction < 1 && fraction - reported >= 0.001) {
-          reported = fraction;
-          c.onProgress(fraction);
-        }
-        await turns.tick();
-        throwIfAborted(c.signal);
-      }
-      run.finish(lane(c, B, i));
-      run = undefined;
-    }
+    const q = new LaneQueue(c, B);
+    await onThisThread(q, TURN_MS);
     const key = compress(c, B);
     c.onProgress?.(1);
     return key;
   } finally {
-    run?.abandon();
-    turns.close();
     forget(c, B);
   }
 }

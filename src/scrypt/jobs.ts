@@ -1,50 +1,86 @@
 /**
  * scrypt's jobs for the pool's workers (parallel/worker.ts and
  * worker-js.ts serve them): a lane's ROMix (engine.ts) held in one
- * worker and run there in steps, so that the caller can report progress
- * and stop it between two steps. Each run holds its lane's memory until
- * it ends or is dropped.
+ * worker and run there in steps of a given time, so that the caller can
+ * report progress and stop it between two steps. The worker times its
+ * steps itself: the caller's clock would count the time its answers wait
+ * for the caller's event loop. A caller posts a lane's begin and first
+ * steps at once (a worker runs its jobs in order), and the step that
+ * finishes the lane answers with its result, so the worker never waits
+ * for the caller between the jobs of a lane. A lane holds its memory
+ * until its last step or its drop.
  */
 import type { RomixRun, ScryptEngine } from './engine.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
+import { now } from '../runtime/host.js';
+
+/** Bytes of a step's answer before the result: the lane's iterations done so far, a little-endian float64 (a job answers with bytes). */
+const DONE_BYTES = 8;
+
+/** What a step answers: nothing held (the lane ended or was dropped), the iterations done so far, or those and the lane's result. */
+export type StepAnswer = { held: false } | { held: true; done: number; result?: Uint8Array };
+
+export function readStep(answer: Uint8Array): StepAnswer {
+  if (answer.length === 0) return { held: false };
+  const done = new DataView(answer.buffer, answer.byteOffset, DONE_BYTES).getFloat64(0, true);
+  return answer.length > DONE_BYTES ? { held: true, done, result: answer.subarray(DONE_BYTES) } : { held: true, done };
+}
 
 export type ScryptJobs = {
   /** A lane's ROMix of `block` (B_i), held under the number its caller gave it. */
   readonly 'scrypt.begin': JobType<{ lane: number; block: Uint8Array; N: number; r: number }, undefined>;
-  /** `count` more iterations of the lane's ROMix. */
-  readonly 'scrypt.step': JobType<{ lane: number; count: number }, undefined>;
-  /** The lane's result, B'_i, once every iteration ran; its memory is wiped and let go. */
-  readonly 'scrypt.end': JobType<{ lane: number }, Uint8Array>;
-  /** Wipes and forgets the lane without a result (the call stopped or failed). */
+  /**
+   * The lane's ROMix for about `ms` milliseconds or to its end (readStep
+   * reads the answer). The step that ends it answers with its result too,
+   * after which the lane's memory is wiped and it is no longer held.
+   */
+  readonly 'scrypt.step': JobType<{ lane: number; ms: number }, Uint8Array>;
+  /** Wipes and forgets the lane without a result (the call stopped or failed); nothing if it is not held. */
   readonly 'scrypt.drop': JobType<{ lane: number }, undefined>;
 };
 
-/** The jobs, with the runs they hold, on one tier's engine. */
-export function scryptJobs(engine: ScryptEngine): Handlers<ScryptJobs> {
-  /** The lanes held here, by their caller's number, with their block size. */
-  const runs = new Map<number, { run: RomixRun; bytes: number }>();
+/** A held lane: its run, its block's bytes, its 2N iterations, and the iterations a timed piece of a step takes (doubled until it lasts a millisecond). */
+interface Held {
+  readonly run: RomixRun;
+  readonly bytes: number;
+  readonly total: number;
+  piece: number;
+}
 
-  function held(lane: number): { run: RomixRun; bytes: number } {
-    const entry = runs.get(lane);
-    if (entry === undefined) throw new Error('scrypt: no such lane in this worker');
-    return entry;
+/** The jobs, with the lanes they hold, on one tier's engine. */
+export function scryptJobs(engine: ScryptEngine): Handlers<ScryptJobs> {
+  /** The lanes held here, by their caller's number. */
+  const runs = new Map<number, Held>();
+
+  /** Runs `lane` for about `ms`; true once it has done every iteration. */
+  function run(lane: Held, ms: number): boolean {
+    const until = now() + ms;
+    while (lane.run.done < lane.total) {
+      const t0 = now();
+      lane.run.step(lane.piece);
+      const t1 = now();
+      if (t1 - t0 < 1) lane.piece *= 2;
+      if (t1 >= until) break;
+    }
+    return lane.run.done === lane.total;
   }
 
   return {
     'scrypt.begin': (p) => {
-      runs.set(p.lane, { run: engine.romix(p.block, p.N, p.r), bytes: p.block.length });
+      runs.set(p.lane, { run: engine.romix(p.block, p.N, p.r), bytes: p.block.length, total: 2 * p.N, piece: 16 });
       return undefined;
     },
     'scrypt.step': (p) => {
-      held(p.lane).run.step(p.count);
-      return undefined;
-    },
-    'scrypt.end': (p) => {
-      const { run, bytes } = held(p.lane);
-      runs.delete(p.lane);
-      const out = new Uint8Array(bytes);
-      run.finish(out);
-      return out;
+      const lane = runs.get(p.lane);
+      if (lane === undefined) return new Uint8Array(0);
+      const ended = run(lane, p.ms);
+      const answer = new Uint8Array(DONE_BYTES + (ended ? lane.bytes : 0));
+      new DataView(answer.buffer).setFloat64(0, lane.run.done, true);
+      if (ended) {
+        runs.delete(p.lane);
+        lane.run.finish(answer.subarray(DONE_BYTES));
+      }
+      return answer;
     },
     'scrypt.drop': (p) => {
       runs.get(p.lane)?.run.abandon();

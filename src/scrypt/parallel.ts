@@ -12,18 +12,12 @@
  * starts again from B_i, which the call keeps, on another worker or here.
  */
 import { ASYNC_OPTIONS, compress, expand, forget, memoryOf, scryptCall, type ScryptAsyncOpts, type ScryptCall } from './args.js';
-import type { RomixRun } from './engine.js';
-import type { ScryptJobs } from './jobs.js';
-import { slotBytes } from './layout.js';
-import { engine } from './tiers.js';
-import { scryptKernel } from './wasm.js';
+import { readStep, type ScryptJobs } from './jobs.js';
+import { LaneQueue, onThisThread } from './lanes.js';
 import { thePool } from '../parallel/workers.js';
 import { pool, type PoolWorker } from '../pool/pool.js';
-import { ticker, type Ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { now } from '../runtime/host.js';
-import { kernelCompiled } from '../runtime/kernels.js';
 
 /** fourfold/parallel's scrypt options: scryptAsync's, and the workers a call may use. */
 export interface ScryptParallelOpts extends ScryptAsyncOpts {
@@ -31,182 +25,69 @@ export interface ScryptParallelOpts extends ScryptAsyncOpts {
   workers?: number;
 }
 
-/** A worker's step: long enough that messages cost nothing, short enough for progress and a prompt stop. */
+/**
+ * A worker's step: long enough that its messages cost nothing and that
+ * the next step is queued before it ends (the calling thread answers
+ * between its own turns), short enough for progress and a prompt stop.
+ */
 const STEP_MS = 25;
-/** The calling thread's turn between two looks at the event loop (as scryptAsync's). */
-const TURN_MS = 8;
-/** Iterations of a first step, before any was timed: well under a millisecond per BlockMix at any tier and r. */
-const FIRST_STEP = 64;
+/** The calling thread's turn between two looks at the event loop: short, as the workers' answers wait for it. */
+const TURN_MS = 4;
 
 /** Numbers that name lanes in the workers, unique in this thread. */
 let lanes = 0;
 
-/** Iterations that take about `ms` at the speed seen so far. */
-class Pace {
-  private iterations = 0;
-  private ms = 0;
-
-  add(iterations: number, ms: number): void {
-    this.iterations += iterations;
-    this.ms += ms;
-  }
-
-  steps(ms: number): number {
-    return this.ms > 0 ? Math.max(1, Math.floor((this.iterations / this.ms) * ms)) : FIRST_STEP;
-  }
-}
-
-/** One call: its arguments, B, the lanes still to run, progress, and the first failure, which stops every holder. */
-class LaneQueue {
-  private readonly todo: number[];
-  private readonly progress: number[];
-  private reported = 0;
-  stopped: { reason: unknown } | undefined;
-
-  constructor(
-    readonly c: ScryptCall,
-    readonly B: Uint8Array,
-  ) {
-    this.todo = Array.from({ length: c.p }, (_, i) => i);
-    this.progress = new Array<number>(c.p).fill(0);
-  }
-
-  next(): number | undefined {
-    this.check();
-    return this.todo.shift();
-  }
-
-  /** A lane whose holder was lost: back to the front, its progress undone. */
-  retry(lane: number): void {
-    this.progress[lane] = 0;
-    this.todo.unshift(lane);
-  }
-
-  get left(): boolean {
-    return this.todo.length > 0;
-  }
-
-  block(lane: number): Uint8Array {
-    return this.B.subarray(lane * slotBytes(this.c.r), (lane + 1) * slotBytes(this.c.r));
-  }
-
-  /** Throws the reason the call stopped (a holder's failure, the signal), if it did. */
-  check(): void {
-    if (this.stopped !== undefined) throw this.stopped.reason;
-    try {
-      check.throwIfAborted(this.c.signal);
-    } catch (reason) {
-      this.stopped = { reason };
-      throw reason;
-    }
-  }
-
-  fail(reason: unknown): void {
-    this.stopped ??= { reason };
-  }
-
-  /** Lane `lane` has done `done` of its 2N iterations: progress reported when it moved by 1/1000 (and never back). */
-  advance(lane: number, done: number): void {
-    this.progress[lane] = done;
-    const { onProgress, N, p } = this.c;
-    if (onProgress === undefined) return;
-    const fraction = this.progress.reduce((a, b) => a + b, 0) / (2 * N * p);
-    if (fraction < 1 && fraction - this.reported >= 0.001) {
-      this.reported = fraction;
-      try {
-        onProgress(fraction);
-      } catch (e) {
-        this.fail(e);
-        throw e;
+/** Lane `lane` on worker `w`: begin and two steps posted at once, a step posted for each answered, until the one that ends it. */
+async function laneOnWorker(q: LaneQueue, w: PoolWorker, lane: number): Promise<void> {
+  const id = lanes++;
+  const { N, r } = q.c;
+  /** Posts a job; a failure is read where the job is awaited, and one nobody awaits any more (a call that stopped) is dropped. */
+  const post = <K extends keyof ScryptJobs & string>(op: K, params: ScryptJobs[K]['params'], transfer: ArrayBuffer[] = []) => {
+    const job = w.call<ScryptJobs, K>(op, params, transfer);
+    job.catch(() => {});
+    return job;
+  };
+  const step = () => post('scrypt.step', { lane: id, ms: STEP_MS });
+  let ended = false;
+  w.pin();
+  try {
+    const block = q.block(lane).slice();
+    // A begin that fails (no memory there) leaves no lane for the steps, which then say so.
+    void post('scrypt.begin', { lane: id, block, N, r }, [block.buffer]);
+    const steps = [step(), step()];
+    for (;;) {
+      const answer = readStep(await steps.shift()!);
+      if (!answer.held) throw new Error('scrypt: the worker no longer holds the lane');
+      if (answer.result !== undefined) {
+        ended = true;
+        q.block(lane).set(answer.result);
+        answer.result.fill(0);
       }
+      q.advance(lane, answer.done);
+      if (ended) return;
+      steps.push(step());
     }
+  } finally {
+    // Steps still in flight run before the drop (a worker runs its jobs in order).
+    if (!ended) await w.call<ScryptJobs, 'scrypt.drop'>('scrypt.drop', { lane: id }).catch(() => {});
+    w.unpin();
   }
 }
 
 /** Runs lanes on worker `w` until none is left; resolves false when the worker was lost (its lane is queued again). */
 async function onWorker(q: LaneQueue, w: PoolWorker): Promise<boolean> {
   if (!(await w.whenReady)) return false;
-  const pace = new Pace();
   for (let lane = q.next(); lane !== undefined; lane = q.next()) {
-    const id = lanes++;
-    const { N, r } = q.c;
-    const call = <K extends keyof ScryptJobs & string>(op: K, params: ScryptJobs[K]['params'], transfer: ArrayBuffer[] = []) =>
-      w.call<ScryptJobs, K>(op, params, transfer);
-    w.pin();
-    let ended = false;
-    const steps: Promise<unknown>[] = [];
     try {
-      const block = q.block(lane).slice();
-      await call('scrypt.begin', { lane: id, block, N, r }, [block.buffer]);
-      let sent = 0;
-      let done = 0;
-      const sizes: number[] = [];
-      let since = now();
-      while (done < 2 * N) {
-        while (sent < 2 * N && steps.length < 2) {
-          const count = Math.min(pace.steps(STEP_MS), 2 * N - sent);
-          sizes.push(count);
-          sent += count;
-          steps.push(call('scrypt.step', { lane: id, count }));
-        }
-        await steps.shift();
-        const count = sizes.shift()!;
-        const at = now();
-        pace.add(count, at - since);
-        since = at;
-        done += count;
-        q.advance(lane, done);
-        q.check();
-      }
-      const out = await call('scrypt.end', { lane: id });
-      ended = true;
-      q.block(lane).set(out);
-      out.fill(0);
+      await laneOnWorker(q, w, lane);
     } catch {
       if (q.stopped !== undefined) throw q.stopped.reason;
-      // Lost, or the job failed there: the lane starts again elsewhere.
+      // Lost, or a job failed there: the lane starts again elsewhere.
       q.retry(lane);
       return false;
-    } finally {
-      // Steps still in flight run before the drop (a worker runs its jobs in order); their answers matter no more.
-      for (const s of steps) s.catch(() => {});
-      if (!ended) await call('scrypt.drop', { lane: id }).catch(() => {});
-      w.unpin();
     }
   }
   return true;
-}
-
-/** Runs one lane on this thread in turns of about TURN_MS. */
-async function laneHere(q: LaneQueue, lane: number, turns: Ticker): Promise<void> {
-  const { N, r } = q.c;
-  const pace = new Pace();
-  const run: RomixRun = engine().romix(q.block(lane), N, r);
-  try {
-    while (run.done < 2 * N) {
-      const t0 = now();
-      const before = run.done;
-      run.step(pace.steps(TURN_MS));
-      pace.add(run.done - before, now() - t0);
-      q.advance(lane, run.done);
-      await turns.tick();
-      q.check();
-    }
-    run.finish(q.block(lane));
-  } finally {
-    run.abandon();
-  }
-}
-
-/** Runs lanes on this thread until none is left. */
-async function onThisThread(q: LaneQueue): Promise<void> {
-  await kernelCompiled(scryptKernel);
-  const turns = ticker();
-  try {
-    for (let lane = q.next(); lane !== undefined; lane = q.next()) await laneHere(q, lane, turns);
-  } finally {
-    turns.close();
-  }
 }
 
 /** The workers a call's lanes get: one for p = 1; for p > 1 as many as lanes but the one this thread takes; all within maxmem and the pool's size. */
@@ -245,10 +126,10 @@ export async function scrypt(password: string | Uint8Array, salt: string | Uint8
         q.fail(e);
       }),
     );
-    if (holders.length === 0 || c.p > 1) holders.push(onThisThread(q).catch((e: unknown) => q.fail(e)));
+    if (holders.length === 0 || c.p > 1) holders.push(onThisThread(q, TURN_MS).catch((e: unknown) => q.fail(e)));
     await Promise.all(holders);
     // Every worker was lost: what is left runs here.
-    if (q.stopped === undefined && q.left) await onThisThread(q).catch((e: unknown) => q.fail(e));
+    if (q.stopped === undefined && q.left) await onThisThread(q, TURN_MS).catch((e: unknown) => q.fail(e));
     q.check();
     const key = compress(c, B);
     c.onProgress?.(1);
