@@ -14,3 +14,5 @@ export * from './scrypt/index.js';
 export * as serpent from './serpent/index.js';
 /** libsodium's secretstream, and web streams that encrypt and decrypt a byte stream of any length (fourfold/secretstream). */
 export * as secretstream from './secretstream/index.js';
+/** age files and streams (fourfold/age): encrypt, decrypt, encryptStream, decryptStream, decryptRange, keys. */
+export * as age from './age/index.js';

@@ -18,6 +18,7 @@ import * as salsa from 'fourfold/salsa';
 import * as serpent from 'fourfold/serpent';
 import * as secretstream from 'fourfold/secretstream';
 import * as scryptEntry from 'fourfold/scrypt';
+import * as ageEntry from 'fourfold/age';
 import { concat } from './helpers.js';
 
 const pattern = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, i) => (i * 7 + seed) & 0xff);
@@ -191,6 +192,40 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
       },
     },
   },
+  'fourfold/age': {
+    module: ageEntry,
+    checks: {
+      generateIdentity: (f) => assert.match(f(), /^AGE-SECRET-KEY-1[0-9A-Z]{58}$/),
+      identityToRecipient: (f) => assert.match(f(ageEntry.generateIdentity()), /^age1[0-9a-z]{58}$/),
+      encrypt: async (f) => {
+        const id = ageEntry.generateIdentity();
+        const file = await f(MESSAGE, { recipients: [ageEntry.identityToRecipient(id)] });
+        assert.deepEqual(await ageEntry.decrypt(file, { identities: [id] }), MESSAGE);
+      },
+      decrypt: async (f) => {
+        const file = await ageEntry.encrypt(MESSAGE, { passphrase: 'pw', workFactor: 4 });
+        assert.deepEqual(await f(file, { passphrase: 'pw' }), MESSAGE);
+      },
+      encryptStream: async (f) => {
+        if (typeof TransformStream !== 'function') return assert.throws(() => f({ passphrase: 'pw' }), TypeError);
+        const id = ageEntry.generateIdentity();
+        const file = await through(f({ recipients: [ageEntry.identityToRecipient(id)] }), MESSAGE);
+        assert.deepEqual(await ageEntry.decrypt(file, { identities: [id] }), MESSAGE);
+      },
+      decryptStream: async (f) => {
+        if (typeof TransformStream !== 'function') return assert.throws(() => f({ passphrase: 'pw' }), TypeError);
+        const file = await ageEntry.encrypt(MESSAGE, { passphrase: 'pw', workFactor: 4 });
+        assert.deepEqual(await through(f({ passphrase: 'pw' }), file), MESSAGE);
+      },
+      decryptRange: async (f) => {
+        const file = await ageEntry.encrypt(MESSAGE, { passphrase: 'pw', workFactor: 4 });
+        const source = { size: file.length, read: async (offset: number, length: number) => file.slice(offset, offset + length) };
+        assert.deepEqual(await f(source, 10, 20, { passphrase: 'pw' }), MESSAGE.subarray(10, 20));
+      },
+      AgeFormatError: (E) => assert.ok(new E('x') instanceof Error),
+      NoIdentityMatchError: (E) => assert.ok(new E('x') instanceof root.AuthenticationError, 'an AuthenticationError'),
+    },
+  },
   'fourfold/secretstream': {
     module: secretstream,
     checks: {
@@ -237,7 +272,7 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
 
 /** The root's exports besides its own: each subpath's (flat, or as a namespace), as the same objects. */
 const FLAT = ['fourfold/chacha', 'fourfold/poly1305', 'fourfold/blake3', 'fourfold/salsa', 'fourfold/scrypt'];
-const NAMESPACES: Record<string, string> = { serpent: 'fourfold/serpent', secretstream: 'fourfold/secretstream' };
+const NAMESPACES: Record<string, string> = { serpent: 'fourfold/serpent', secretstream: 'fourfold/secretstream', age: 'fourfold/age' };
 
 for (const [entry, { module, checks }] of Object.entries(TABLE)) {
   it(`'${entry}': each export, called with valid input, gives what it must`, async () => {

@@ -19,5 +19,7 @@ export { blake3, type Blake3ParallelOpts } from '../blake3/parallel.js';
 export { scrypt, type ScryptParallelOpts } from '../scrypt/parallel.js';
 /** Serpent's ECB, CBC and CTR modes on all cores: fourfold's serpent.ecb, cbc and ctr, resolving to the same bytes. */
 export * as serpent from '../serpent/parallel.js';
+/** age files and streams on every core: fourfold/age's calls, resolving to the same bytes. */
+export * as age from '../age/parallel.js';
 /** secretstream with encryptStream and decryptStream sealing and opening in a worker; the incremental initPush and initPull are fourfold's. */
 export * as secretstream from './secretstream.js';

@@ -5,6 +5,7 @@
  * })`), serving every family's jobs on the js engines: the same bytes as
  * worker.ts, which a page downloads instead wherever the kernels run.
  */
+import { ageJobs } from '../age/jobs.js';
 import { blake3Jobs } from '../blake3/jobs.js';
 import { jsBlake3 } from '../blake3/js.js';
 import { chachaJobs } from '../chacha/jobs.js';
@@ -25,6 +26,7 @@ import { jsSerpent } from '../serpent/js.js';
 import { serve } from '../pool/serve.js';
 
 serve('js', {
+  ...ageJobs(jsChacha),
   ...blake3Jobs(jsBlake3),
   ...chachaJobs(jsChacha, jsChachaPiece, jsPoly1305),
   ...poly1305Jobs(jsPoly1305, jsCopyPolynomial),

@@ -10,6 +10,7 @@
  * 'module' })` emit it as a chunk of its own; with esbuild, build it
  * beside the bundle (docs/parallel.md).
  */
+import { ageJobs } from '../age/jobs.js';
 import { blake3Jobs } from '../blake3/jobs.js';
 import { simdBlake3 } from '../blake3/simd.js';
 import { chachaJobs } from '../chacha/jobs.js';
@@ -27,6 +28,7 @@ import { simdSerpent } from '../serpent/simd.js';
 import { serve } from '../pool/serve.js';
 
 serve('simd', {
+  ...ageJobs(simdChacha),
   ...blake3Jobs(simdBlake3),
   ...chachaJobs(simdChacha, simdChachaPiece, simdPoly1305),
   ...poly1305Jobs(simdPoly1305, simdCopyPolynomial),

@@ -166,6 +166,7 @@ const LAYERS: Record<string, string[]> = {
   'src/secretstream': [...BASE, 'src/chachapoly', 'src/chacha', 'src/poly1305'],
   'src/serpent': BASE,
   'src/scrypt': BASE,
+  'src/age': [...BASE, 'src/chacha', 'src/chachapoly', 'src/poly1305', 'src/scrypt'],
   'src/blake3': BASE,
   'src/cli': ['src/runtime', 'src/blake3', 'src/parallel/workers.ts'],
 };

@@ -1,0 +1,216 @@
+/**
+ * The file key and the header around it: who a file is for (recipients or
+ * a passphrase), the stanzas that wrap a new 16-byte file key for them,
+ * and the header MAC (C2SP age, "Header MAC"): HMAC-SHA-256 under
+ * HKDF-SHA-256(file key, salt = empty, info = "header") over the header up
+ * to and including "---". Opening a header finds a stanza that one of the
+ * identities (or the passphrase) unwraps, then checks the MAC with the
+ * file key it gives.
+ */
+import { hkdf } from '@noble/hashes/hkdf.js';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { AgeFormatError, NoIdentityMatchError } from './errors.js';
+import { type Header, headerBytes, headerToMac, type Stanza } from './header.js';
+import { identityKey, recipientKey } from './keys.js';
+import { FILE_KEY_BYTES, type Scrypt, scryptStanza, scryptUnwrap, x25519Stanza, x25519Unwrap } from './recipients.js';
+import { x25519 } from '@noble/curves/ed25519.js';
+import * as check from '../runtime/assert.js';
+import { equalBytes, zeroize } from '../runtime/bytes.js';
+import { AuthenticationError } from '../runtime/errors.js';
+
+/** A file encrypted to X25519 recipients: whoever holds one of their identities decrypts it. */
+export interface ToRecipients {
+  /** The recipients, "age1..." (identityToRecipient, or age-keygen's "Public key"). */
+  readonly recipients: readonly string[];
+}
+
+/** A file encrypted with a passphrase (scrypt): whoever knows it decrypts it. */
+export interface ToPassphrase {
+  /** The passphrase: a string (its UTF-8 bytes) or bytes. */
+  readonly passphrase: string | Uint8Array;
+  /** scrypt's work factor, log2 of N (default 18, age's: 256 MiB and about half a second here); the decrypter must allow it. */
+  readonly workFactor?: number;
+}
+
+/** Who a file is encrypted to: X25519 recipients, or a passphrase. */
+export type AgeTo = ToRecipients | ToPassphrase;
+
+/** Decryption with X25519 identities. */
+export interface FromIdentities {
+  /** The identities, "AGE-SECRET-KEY-1..." (generateIdentity, or age-keygen's key file): any one that matches a recipient of the file. */
+  readonly identities: readonly string[];
+}
+
+/** Decryption with a passphrase. */
+export interface FromPassphrase {
+  /** The passphrase: a string (its UTF-8 bytes) or bytes. */
+  readonly passphrase: string | Uint8Array;
+  /**
+   * The largest scrypt work factor a file may ask for (default 20: 1 GiB
+   * and a couple of seconds); a file asking for more is refused
+   * (AgeFormatError) before any work, so that a file cannot make its
+   * reader spend minutes or gigabytes.
+   */
+  readonly maxWorkFactor?: number;
+}
+
+/** Who decrypts: X25519 identities, or a passphrase. */
+export type AgeFrom = FromIdentities | FromPassphrase;
+
+/** age's default scrypt work factor for encryption: N = 2^18, 256 MiB. */
+export const WORK_FACTOR = 18;
+/** The largest work factor a file may ask of a decrypter by default: N = 2^20, 1 GiB (age's own bound is 22, which WebAssembly's 4 GiB cannot hold). */
+export const MAX_WORK_FACTOR = 20;
+
+const EMPTY = new Uint8Array(0);
+const HEADER_INFO = new TextEncoder().encode('header');
+
+/** `to` checked and copied: public keys, or the passphrase's bytes. */
+export interface Sender {
+  readonly recipients?: Uint8Array[];
+  readonly passphrase?: Uint8Array;
+  readonly workFactor: number;
+}
+
+/** `from` checked and copied: identities' secret and public keys, or the passphrase's bytes. */
+export interface Receiver {
+  readonly identities?: { secret: Uint8Array; publicKey: Uint8Array }[];
+  readonly passphrase?: Uint8Array;
+  readonly maxWorkFactor: number;
+}
+
+function passphraseOf(value: unknown, name: string): Uint8Array {
+  const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : check.bytes(value, name).slice();
+  if (bytes.length === 0) throw new RangeError(`${name} must not be empty`);
+  return bytes;
+}
+
+function workFactorOf(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = check.count(value, name);
+  if (n < 1 || n > 30) throw new RangeError(`${name} must be an integer from 1 to 30 (scrypt's N = 2^${name}), got ${n}`);
+  return n;
+}
+
+/** A list of strings, read once into an array of ours. */
+function strings(value: unknown, name: string): unknown[] {
+  if (!Array.isArray(value)) throw new TypeError(`${name} must be an array of strings, got ${check.describe(value)}`);
+  const list = [...(value as unknown[])];
+  if (list.length === 0) throw new RangeError(`${name} must not be empty`);
+  return list;
+}
+
+/** `to` as the header needs it; a TypeError or RangeError naming what is wrong. */
+export function senderOf(to: unknown): Sender {
+  const o = check.options(to, 'to', ['recipients', 'passphrase', 'workFactor']) as Record<string, unknown> | undefined;
+  if (o === undefined) throw new TypeError('to must be { recipients } or { passphrase }, got undefined');
+  const { recipients, passphrase, workFactor } = o;
+  if ((recipients === undefined) === (passphrase === undefined)) throw new TypeError('to takes recipients or a passphrase, one of them');
+  if (passphrase !== undefined) return { passphrase: passphraseOf(passphrase, 'passphrase'), workFactor: workFactorOf(workFactor, 'workFactor', WORK_FACTOR) };
+  if (workFactor !== undefined) throw new TypeError('workFactor goes with a passphrase, not recipients');
+  return { recipients: strings(recipients, 'recipients').map((r, i) => recipientKey(r, `recipients[${i}]`)), workFactor: WORK_FACTOR };
+}
+
+/** `from` as opening a header needs it; a TypeError or RangeError naming what is wrong. */
+export function receiverOf(from: unknown): Receiver {
+  const o = check.options(from, 'from', ['identities', 'passphrase', 'maxWorkFactor']) as Record<string, unknown> | undefined;
+  if (o === undefined) throw new TypeError('from must be { identities } or { passphrase }, got undefined');
+  const { identities, passphrase, maxWorkFactor } = o;
+  if ((identities === undefined) === (passphrase === undefined)) throw new TypeError('from takes identities or a passphrase, one of them');
+  if (passphrase !== undefined) {
+    return { passphrase: passphraseOf(passphrase, 'passphrase'), maxWorkFactor: workFactorOf(maxWorkFactor, 'maxWorkFactor', MAX_WORK_FACTOR) };
+  }
+  if (maxWorkFactor !== undefined) throw new TypeError('maxWorkFactor goes with a passphrase, not identities');
+  const keys = strings(identities, 'identities').map((id, i) => identityKey(id, `identities[${i}]`));
+  return { identities: keys.map((secret) => ({ secret, publicKey: x25519.getPublicKey(secret) })), maxWorkFactor: MAX_WORK_FACTOR };
+}
+
+/** Wipes what a sender or receiver copied. */
+export function forget(party: Sender | Receiver): void {
+  if (party.passphrase !== undefined) zeroize(party.passphrase);
+  if ('identities' in party) for (const id of party.identities ?? []) zeroize(id.secret);
+}
+
+const macKey = (fileKey: Uint8Array): Uint8Array => hkdf(sha256, fileKey, EMPTY, HEADER_INFO, 32);
+
+/** The header MAC of `macked` under `fileKey`. */
+function macOf(fileKey: Uint8Array, macked: Uint8Array): Uint8Array {
+  const key = macKey(fileKey);
+  try {
+    return hmac(sha256, key, macked);
+  } finally {
+    zeroize(key);
+  }
+}
+
+/** A new file key, and the header carrying it: at once for recipients, after scrypt for a passphrase. */
+export function sealHeader(s: Sender, kdf: Scrypt): Sealed | Promise<Sealed> {
+  const fileKey = crypto.getRandomValues(new Uint8Array(FILE_KEY_BYTES));
+  const done = (stanzas: Stanza[]): Sealed => {
+    const macked = headerToMac(stanzas);
+    return { header: headerBytes(macked, macOf(fileKey, macked)), fileKey };
+  };
+  try {
+    if (s.passphrase === undefined) return done(s.recipients!.map((r) => x25519Stanza(r, fileKey)));
+    return scryptStanza(s.passphrase, s.workFactor, fileKey, kdf).then(
+      (stanza) => done([stanza]),
+      (e: unknown) => {
+        zeroize(fileKey);
+        throw e;
+      },
+    );
+  } catch (e) {
+    zeroize(fileKey);
+    throw e;
+  }
+}
+
+/** A header's bytes and the file key it carries. */
+export interface Sealed {
+  readonly header: Uint8Array;
+  readonly fileKey: Uint8Array;
+}
+
+/**
+ * The file key some stanza gives `r` (at once for identities, after
+ * scrypt for a passphrase), or a NoIdentityMatchError that says why none
+ * did.
+ */
+function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scrypt): Uint8Array | Promise<Uint8Array> {
+  const scrypts = stanzas.filter((s) => s.type === 'scrypt');
+  // A passphrase's file is authenticated by it: an scrypt stanza must be alone.
+  if (scrypts.length > 0 && stanzas.length > 1) throw new AgeFormatError('an scrypt stanza must be the only one in the header');
+  if (r.passphrase !== undefined) {
+    if (scrypts.length === 0) throw new NoIdentityMatchError('the file is not encrypted with a passphrase: decrypt it with its identity');
+    return scryptUnwrap(scrypts[0]!, r.passphrase, r.maxWorkFactor, kdf).then((fileKey) => {
+      if (fileKey === undefined) throw new NoIdentityMatchError('wrong passphrase: it does not decrypt the file');
+      return fileKey;
+    });
+  }
+  if (scrypts.length > 0) throw new NoIdentityMatchError('the file is encrypted with a passphrase: decrypt it with { passphrase }');
+  for (const s of stanzas) {
+    if (s.type !== 'X25519') continue;
+    for (const id of r.identities!) {
+      const fileKey = x25519Unwrap(s, id.secret, id.publicKey);
+      if (fileKey !== undefined) return fileKey;
+    }
+  }
+  throw new NoIdentityMatchError(`no identity matches any of the file's ${stanzas.length} recipient stanza${stanzas.length === 1 ? '' : 's'}`);
+}
+
+/** The file key, once the header's MAC verifies under it. */
+function verified(h: Header, fileKey: Uint8Array): Uint8Array {
+  const mac = macOf(fileKey, h.macked);
+  if (fileKey.length !== FILE_KEY_BYTES || !equalBytes(mac, 0, h.mac, 0, 32)) {
+    zeroize(fileKey);
+    throw new AuthenticationError("the header's MAC does not verify: the header was changed");
+  }
+  return fileKey;
+}
+
+/** The file key of a parsed header for `r` (at once for identities, after scrypt for a passphrase), once its MAC verifies. */
+export function openHeader(h: Header, r: Receiver, kdf: Scrypt): Uint8Array | Promise<Uint8Array> {
+  const fileKey = unwrapFileKey(h.stanzas, r, kdf);
+  return fileKey instanceof Promise ? fileKey.then((k) => verified(h, k)) : verified(h, fileKey);
+}

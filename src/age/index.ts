@@ -1,0 +1,93 @@
+/**
+ * age (C2SP age v1, age-encryption.org/v1), the file format of the Go
+ * `age`, Rust `rage` and TypeScript `typage` tools: files and streams
+ * encrypted to X25519 recipients ("age1...") or a passphrase (scrypt), in
+ * 64 KiB chunks sealed with ChaCha20-Poly1305, armored or binary. These run
+ * on the calling thread; fourfold/parallel's `age` has the same calls on
+ * every core.
+ */
+import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from './api.js';
+import type { Tools } from './codec.js';
+import type { AgeFrom, AgeTo } from './file-key.js';
+import { hereRunner } from './pipeline.js';
+import { decryptRangeWith, type RangeInput } from './range.js';
+import type { Bytes } from '../runtime/bytes.js';
+import { scryptAsync } from '../scrypt/index.js';
+
+export { AgeFormatError, NoIdentityMatchError } from './errors.js';
+export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from './file-key.js';
+export type { EncryptOptions } from './api.js';
+export { generateIdentity, identityToRecipient } from './keys.js';
+export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
+
+/** scrypt as age uses it (r = 8, p = 1, a 32-byte key), with room for its N: a file's work factor is bounded by the caller (maxWorkFactor), not by scrypt's default maxmem. */
+const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptAsync(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
+
+/** This thread: runs of chunks through the chacha engine here, scrypt in short turns. */
+const HERE: Tools = { runner: () => hereRunner, scrypt };
+
+/**
+ * `data` encrypted to `to` (X25519 recipients, or a passphrase): an age
+ * file, binary, or ASCII-armored with `{ armor: true }`.
+ *
+ * @example
+ * ```ts
+ * import { encrypt, decrypt, generateIdentity, identityToRecipient } from 'fourfold/age';
+ * const identity = generateIdentity();
+ * const file = await encrypt(new TextEncoder().encode('hello'), { recipients: [identityToRecipient(identity)] });
+ * const back = await decrypt(file, { identities: [identity] });
+ * ```
+ */
+export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions): Promise<Bytes> {
+  return encryptWith(HERE, data, to, options);
+}
+
+/**
+ * The plaintext of the age file `file` (binary or armored) for `from`
+ * (identities, or a passphrase). Rejects with AgeFormatError for a
+ * malformed file, NoIdentityMatchError when nothing in `from` opens it,
+ * AuthenticationError when it was changed, cut short or extended.
+ */
+export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes> {
+  return decryptWith(HERE, file, from);
+}
+
+/**
+ * A TransformStream that encrypts the bytes written to it to `to`: an
+ * age file of any size, in memory a couple of chunks at a time.
+ *
+ * @example
+ * ```ts
+ * import { encryptStream } from 'fourfold/age';
+ * const encrypted = file.stream().pipeThrough(encryptStream({ passphrase: 'correct horse battery staple' }));
+ * ```
+ */
+export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStream<Uint8Array, Uint8Array> {
+  return encryptStreamWith(HERE, to, options);
+}
+
+/**
+ * A TransformStream that decrypts an age file (binary or armored) written
+ * to it, releasing plaintext a run of chunks at a time, each chunk only
+ * after its tag verified; a file cut short, extended or changed errors the
+ * stream (AuthenticationError) after the plaintext that did verify.
+ */
+export function decryptStream(from: AgeFrom): TransformStream<Uint8Array, Uint8Array> {
+  return decryptStreamWith(HERE, from);
+}
+
+/**
+ * The plaintext bytes [start, end) of a binary age file (clamped to its
+ * length), reading only the header, the chunks the range needs and the
+ * final chunk: `source` is a Blob or File, a Node file handle
+ * (node:fs/promises open()), or { size, read(offset, length) }.
+ *
+ * @example
+ * ```ts
+ * import { decryptRange } from 'fourfold/age';
+ * const part = await decryptRange(file, 1_000_000, 2_000_000, { identities: [identity] }); // 1 MB from 1 MB in
+ * ```
+ */
+export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes> {
+  return decryptRangeWith(HERE, source, start, end, from);
+}
