@@ -20,8 +20,14 @@ export interface RomixRun {
   readonly done: number;
   /** Runs `count` more iterations (at most what is left). */
   step(count: number): void;
-  /** B' (128 * r bytes) into `out` once all 2N iterations are done; the run's memory is wiped and let go. */
+  /** B' (128 * r bytes) into `out` once all 2N iterations are done; the memory stays held until wiped. */
   finish(out: Uint8Array): void;
-  /** Wipes and lets go of the run's memory without a result (the call stopped or failed); safe to call twice or after finish. */
+  /**
+   * Wipes up to `bytes` more of the run's memory, and lets go of it once
+   * all is wiped: true then. A gigabyte takes a tenth of a second to
+   * wipe, so an asynchronous caller wipes a piece per turn.
+   */
+  wipe(bytes: number): boolean;
+  /** Wipes what is left and lets go of the run's memory, with or without a result; safe to call twice. */
   abandon(): void;
 }

@@ -79,6 +79,7 @@ export function scryptJobs(engine: ScryptEngine): Handlers<ScryptJobs> {
       if (ended) {
         runs.delete(p.lane);
         lane.run.finish(answer.subarray(DONE_BYTES));
+        lane.run.abandon();
       }
       return answer;
     },

@@ -88,6 +88,8 @@ class JsRun implements RomixRun {
   /** X, the BlockMix chain's block. */
   private readonly x = new Int32Array(16);
   private readonly words: number;
+  /** Words from here on are still to be wiped. */
+  private wiped = 0;
 
   constructor(
     block: Uint8Array,
@@ -119,13 +121,22 @@ class JsRun implements RomixRun {
     const m = this.m!;
     const at = this.N * this.words;
     for (let i = 0; i < this.words; i++) writeLE32(out, 4 * i, m[at + i]);
-    this.abandon();
+  }
+
+  wipe(bytes: number): boolean {
+    this.x.fill(0);
+    const m = this.m;
+    if (m === undefined) return true;
+    const end = Math.min(m.length, this.wiped + Math.ceil(bytes / 4));
+    m.fill(0, this.wiped, end);
+    this.wiped = end;
+    if (end < m.length) return false;
+    this.m = undefined;
+    return true;
   }
 
   abandon(): void {
-    this.m?.fill(0);
-    this.x.fill(0);
-    this.m = undefined;
+    this.wipe(Number.POSITIVE_INFINITY);
   }
 }
 

@@ -256,8 +256,17 @@ function reorder(name: string, inverse: boolean): string {
   });
 }
 
-/** wipe(end): zeroes memory [0, end), everything a lane wrote. */
-const wipe = (): string => func({ name: 'wipe', exported: true, params: [['end', 'i32']], body: [memoryFill(i32.const(0), get('end'))] });
+/** wipe(from, count): zeroes memory [from, from + count), a part of what a lane wrote. */
+const wipe = (): string =>
+  func({
+    name: 'wipe',
+    exported: true,
+    params: [
+      ['from', 'i32'],
+      ['count', 'i32'],
+    ],
+    body: [memoryFill(get('from'), get('count'))],
+  });
 
 /** The module: a memory of one page that the caller grows for each call, up to 4 GiB. */
 export function scryptModule(): string {

@@ -18,6 +18,9 @@ import { kernelCompiled } from '../runtime/kernels.js';
 /** Iterations of a first step on this thread, before any was timed: well under a millisecond per BlockMix at any tier and r. */
 const FIRST_STEP = 64;
 
+/** Bytes of a lane's memory wiped per turn once it finished: a few milliseconds' work (memory.fill runs at gigabytes a second). */
+const WIPE_STEP = 16 * 2 ** 20;
+
 /** Iterations that take about `ms` at the speed seen so far. */
 class Pace {
   private iterations = 0;
@@ -121,6 +124,7 @@ async function laneHere(q: LaneQueue, lane: number, turns: Ticker, turnMs: numbe
       q.check();
     }
     run.finish(q.block(lane));
+    while (!run.wipe(WIPE_STEP)) await turns.tick();
   } finally {
     run.abandon();
   }

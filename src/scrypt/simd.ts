@@ -45,9 +45,8 @@ function acquire(bytes: number): ScryptKernel {
   return k;
 }
 
-/** `k`'s first `used` bytes wiped; kept as the spare if it is the largest memory at hand, until RELEASE_MS pass without a run. */
-function release(k: ScryptKernel, used: number): void {
-  k.wipe(used);
+/** `k`, wiped, kept as the spare if it is the largest memory at hand, until RELEASE_MS pass without a run. */
+function release(k: ScryptKernel): void {
   if (spare === undefined || spare.memory.buffer.byteLength < k.memory.buffer.byteLength) spare = k;
   if (releaseTimer !== undefined) clearTimeout(releaseTimer);
   releaseTimer = backgroundTimer(() => {
@@ -60,6 +59,8 @@ class SimdRun implements RomixRun {
   done = 0;
   private k: ScryptKernel | undefined;
   private readonly bytes: number;
+  /** Memory from here to `bytes` is still to be wiped. */
+  private wiped = 0;
 
   constructor(
     block: Uint8Array,
@@ -94,13 +95,22 @@ class SimdRun implements RomixRun {
     const at = resultSlot(this.N) * slotBytes(this.r);
     k.from_lanes(at, 2 * this.r);
     out.set(new Uint8Array(k.memory.buffer, at, slotBytes(this.r)));
-    this.abandon();
+  }
+
+  wipe(bytes: number): boolean {
+    if (this.k === undefined) return true;
+    // At most 1 GiB per kernel call: the count is an i32, and 4 GiB would wrap to 0.
+    const count = Math.min(bytes, this.bytes - this.wiped, 2 ** 30);
+    this.k.wipe(this.wiped, count);
+    this.wiped += count;
+    if (this.wiped < this.bytes) return false;
+    release(this.k);
+    this.k = undefined;
+    return true;
   }
 
   abandon(): void {
-    if (this.k === undefined) return;
-    release(this.k, this.bytes);
-    this.k = undefined;
+    while (!this.wipe(Number.POSITIVE_INFINITY));
   }
 }
 

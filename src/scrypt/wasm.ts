@@ -10,8 +10,8 @@ export interface ScryptKernel extends KernelExports {
   to_lanes(at: number, blocks: number): void;
   /** And back. */
   from_lanes(at: number, blocks: number): void;
-  /** Zeroes memory [0, end). */
-  wipe(end: number): void;
+  /** Zeroes memory [from, from + count). */
+  wipe(from: number, count: number): void;
 }
 
 export const scryptKernel = defineKernel<ScryptKernel>('scrypt');

@@ -28,6 +28,11 @@ function romix(e: ScryptEngine, input: Uint8Array, N: number, r: number): Uint8A
   assert.equal(run.done, 2 * N);
   const out = new Uint8Array(input.length);
   run.finish(out);
+  // Wiped in pieces, as scryptAsync does: not done until the last.
+  let pieces = 1;
+  while (!run.wipe(4096)) pieces++;
+  assert.equal(pieces, Math.ceil(((N + 2) * 128 * r) / 4096), 'pieces wiped');
+  assert.equal(run.wipe(4096), true, 'a run wiped stays wiped');
   return out;
 }
 
