@@ -29,6 +29,7 @@ type FourfoldBlake3 = typeof import('fourfold/blake3');
 type FourfoldSerpent = typeof import('fourfold/serpent');
 type FourfoldSalsa = typeof import('fourfold/salsa');
 type FourfoldSecretstream = typeof import('fourfold/secretstream');
+type FourfoldScrypt = typeof import('fourfold/scrypt');
 type FourfoldParallel = typeof import('fourfold/parallel');
 
 /** fourfold/parallel's functions on the default pool, awaited call by call. */
@@ -51,9 +52,25 @@ export function parseWorkerColumn(name: string): { workers: number; shared: bool
 /**
  * fourfold/parallel runs inputs below this inline, the synchronous
  * function and a resolved Promise (docs/parallel.md): its columns are
- * timed from this size on, where the pool works.
+ * timed from this message size on, where the pool works. A size of
+ * memory is not a message: scrypt's lanes go to the pool at any N, so
+ * its column is timed at every size (OpDefinition.sizeIsMemory).
  */
 export const PARALLEL_FROM = 2 << 20;
+
+/** @noble/hashes' scrypt (synchronous). */
+export type NobleScrypt = (password: Uint8Array, salt: Uint8Array, opts: { N: number; r: number; p: number; dkLen: number; maxmem: number }) => Uint8Array;
+
+/** hash-wasm's scrypt (asynchronous, as all its one-shot functions). */
+export type HashWasmScrypt = (options: {
+  password: Uint8Array;
+  salt: Uint8Array;
+  costFactor: number;
+  blockSize: number;
+  parallelism: number;
+  hashLength: number;
+  outputType: 'binary';
+}) => Promise<Uint8Array>;
 
 /** hash-wasm's synchronous hasher object (its one-shot functions are async). */
 export interface HashWasmHasher {
@@ -77,8 +94,14 @@ export interface Library {
    * function, so the harness can skip the call when nothing changes.
    */
   readonly activate?: () => unknown;
-  /** The sizes this column is timed at (default: every size): fourfold/parallel's only where it uses its pool. */
+  /** The sizes this column is timed at (default: every size): a worker-count column's only at the chart's. */
   readonly takesSize?: (size: number) => boolean;
+  /**
+   * The least message size this column is timed at (fourfold/parallel's:
+   * PARALLEL_FROM, below which a call runs inline); ops whose size is
+   * memory (OpDefinition.sizeIsMemory) are timed at every size.
+   */
+  readonly pooledFrom?: number;
   /** A column timing the entries of another library (the ops list that one's), under its own activate. */
   readonly sameCallsAs?: string;
   /** A worker-count column's pool size (LibraryInfo.workers). */
@@ -95,6 +118,7 @@ export interface Apis {
     readonly blake3?: FourfoldBlake3;
     readonly secretstream?: FourfoldSecretstream;
     readonly salsa?: FourfoldSalsa;
+    readonly scrypt?: FourfoldScrypt;
     readonly serpent?: FourfoldSerpent;
     readonly parallel?: FourfoldParallel;
   };
@@ -111,8 +135,9 @@ export interface Apis {
   readonly nobleHashes?: {
     readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array;
     readonly sha256: (message: Uint8Array) => Uint8Array;
+    readonly scrypt: NobleScrypt;
   };
-  readonly hashWasm?: { readonly blake3: HashWasmHasher };
+  readonly hashWasm?: { readonly blake3: HashWasmHasher; readonly scrypt: HashWasmScrypt };
   /** mipher, a pure-JavaScript Serpent (the serpent ops' peer), where it loads. */
   readonly mipher?: typeof import('mipher');
   /** The platform's WebCrypto, where the engine has it (browsers only in a secure context: HTTPS or localhost). */
@@ -146,8 +171,9 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const serpent = await attempt('fourfold/serpent', () => import('fourfold/serpent'));
   const secretstream = await attempt('fourfold/secretstream', () => import('fourfold/secretstream'));
   const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
+  const scrypt = await attempt('fourfold/scrypt', () => import('fourfold/scrypt'));
   const parallel = await attempt('fourfold/parallel', () => import('fourfold/parallel'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent, parallel } };
+  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent, scrypt, parallel } };
 }
 
 /**
@@ -210,17 +236,20 @@ function nodeCryptoVersion(): string {
 /**
  * fourfold/parallel's columns: the default pool, and one per worker count
  * of `settings`, each setting the pool's size as it is activated (the
- * pool is global, like the tier) and timed at the chart's size only.
+ * pool is global, like the tier) and timed at the chart's size only. The
+ * activation waits for the pool's workers to start, so that a column's
+ * first call, by which the cap estimates its cost, does not count their
+ * start: with it, scrypt's column in the default run could be capped.
  */
 function parallelColumns(parallel: FourfoldParallel, version: string, settings: ParallelSettings | undefined): Library[] {
-  const pooled = (workers: number | undefined) => () => {
+  const pooled = (workers: number | undefined) => async () => {
     parallel.configure({ workers });
-    return parallel.ready({ tier: 'simd' });
+    await parallel.ready({ tier: 'simd' });
+    await parallel.warm();
   };
-  const pooledSizes = (size: number) => size >= PARALLEL_FROM;
   const columns: Library[] = [
-    { name: PARALLEL, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: pooledSizes },
-    { name: PARALLEL_REUSED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), takesSize: pooledSizes },
+    { name: PARALLEL, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), pooledFrom: PARALLEL_FROM },
+    { name: PARALLEL_REUSED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), pooledFrom: PARALLEL_FROM },
   ];
   // Where the engine (or page) has SharedArrayBuffer.
   const shared = typeof SharedArrayBuffer === 'function';
@@ -230,7 +259,7 @@ function parallelColumns(parallel: FourfoldParallel, version: string, settings: 
       version: `${version} (simd, workers)`,
       reference: false,
       activate: pooled(undefined),
-      takesSize: pooledSizes,
+      pooledFrom: PARALLEL_FROM,
       shared: true,
     });
   }
@@ -246,7 +275,8 @@ function parallelColumns(parallel: FourfoldParallel, version: string, settings: 
         version: `${version} (simd, ${workers} workers)`,
         reference: false,
         activate: pooled(workers),
-        takesSize: (size) => size === settings!.chartSize && size >= PARALLEL_FROM,
+        takesSize: (size) => size === settings!.chartSize,
+        pooledFrom: PARALLEL_FROM,
         sameCallsAs: style.calls,
         workers,
         ...style.flag,
@@ -301,9 +331,10 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
   );
   if (sodium !== undefined) libraries.push({ name: 'sodium', version: sodium.version, reference: true });
   if (node !== undefined) libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true });
-  // A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3,
-  // mipher for Serpent): its API, listed as a reference library; one that
-  // does not load is a warning, and its columns are skipped.
+  // A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3
+  // and scrypt, mipher for Serpent): its API, listed as a reference
+  // library; one that does not load is a warning, and its columns are
+  // skipped.
   const peer = async <T>(name: string, version: string, load: () => Promise<T>): Promise<T | undefined> => {
     try {
       const api = await load();
@@ -317,10 +348,12 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
   const nobleHashes = await peer('noble-hashes', `@noble/hashes ${versions['@noble/hashes'] ?? '?'}`, async () => ({
     blake3: (await import('@noble/hashes/blake3.js')).blake3 as NonNullable<Apis['nobleHashes']>['blake3'],
     sha256: (await import('@noble/hashes/sha2.js')).sha256 as NonNullable<Apis['nobleHashes']>['sha256'],
+    scrypt: (await import('@noble/hashes/scrypt.js')).scrypt as NobleScrypt,
   }));
-  const hashWasm = await peer('hash-wasm', `hash-wasm ${versions['hash-wasm'] ?? '?'}`, async () => ({
-    blake3: (await (await import('hash-wasm')).createBLAKE3()) as unknown as HashWasmHasher,
-  }));
+  const hashWasm = await peer('hash-wasm', `hash-wasm ${versions['hash-wasm'] ?? '?'}`, async () => {
+    const module = await import('hash-wasm');
+    return { blake3: (await module.createBLAKE3()) as unknown as HashWasmHasher, scrypt: module.scrypt as HashWasmScrypt };
+  });
   const mipher = await peer('mipher', `mipher ${versions.mipher ?? '?'}`, () => import('mipher'));
   // Checked against @noble (ops/webcrypto.ts), so not a reference itself.
   const webcrypto = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;

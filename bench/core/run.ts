@@ -58,8 +58,8 @@ interface Task {
 /**
  * Ops in table order with the selected libraries in column order, and the
  * references among all loaded ones (config.references, in its order, or
- * the established peers). A library with sameCallsAs times that one's
- * entries, and is selected with it.
+ * the established peers, OpDefinition.reference first). A library with
+ * sameCallsAs times that one's entries, and is selected with it.
  */
 function selectOps(definitions: OpDefinition<unknown>[], libraries: Library[], config: BenchConfig): SelectedOp[] {
   const remember = rememberingLast();
@@ -68,14 +68,15 @@ function selectOps(definitions: OpDefinition<unknown>[], libraries: Library[], c
     config.ops === undefined ? d.optIn !== true : config.ops.some((name) => d.op === name || (config.exactOps !== true && d.op.startsWith(`${name}-`)));
   const rank = new Map(libraries.map((library, i) => [library.name, i]));
   // A worker-count column comes with the column it times the calls of; those on shared memory only when named (the benchmark page's).
+  const left = (name: string | undefined) => name !== undefined && config.libsLeftOut?.includes(name) === true;
   const selectsLibrary = (library: Library) =>
-    config.libs === undefined ||
-    config.libs.includes(library.name) ||
-    (library.sameCallsAs !== undefined && library.shared !== true && config.libs.includes(library.sameCallsAs));
+    config.libs === undefined
+      ? !left(library.name) && !left(library.sameCallsAs)
+      : config.libs.includes(library.name) || (library.sameCallsAs !== undefined && library.shared !== true && config.libs.includes(library.sameCallsAs));
   const isReference = (name: string) => (config.references === undefined ? libraries[rank.get(name)!]!.reference : config.references.includes(name));
-  const preference = (name: string) => config.references?.indexOf(name) ?? rank.get(name)!;
   const selected: SelectedOp[] = [];
   for (const definition of definitions.filter(selectsOp)) {
+    const preference = (name: string) => config.references?.indexOf(name) ?? (name === definition.reference ? -1 : rank.get(name)!);
     const entries = definition.entries.flatMap((e) => [e, ...libraries.filter((l) => l.sameCallsAs === e.library).map((l) => ({ ...e, library: l.name }))]);
     const loaded = entries.filter((e) => rank.has(e.library)).sort((a, b) => rank.get(a.library)! - rank.get(b.library)!);
     const timed = loaded.filter((e) => selectsLibrary(libraries[rank.get(e.library)!]!));
@@ -86,9 +87,32 @@ function selectOps(definitions: OpDefinition<unknown>[], libraries: Library[], c
   return selected;
 }
 
-/** The op with only the columns timed at every one of `sizes` (Library.takesSize); undefined when none is. */
+/** An op's own setting in `byOp` (BenchConfig.opSizes, opCapMs): the one for its name, else for its longest prefix there. */
+function ownSetting<T>(op: string, byOp: Readonly<Record<string, T>> | undefined): T | undefined {
+  const named = Object.keys(byOp ?? {}).filter((name) => op === name || op.startsWith(`${name}-`));
+  const key = named.sort((a, b) => b.length - a.length)[0];
+  return key === undefined ? undefined : byOp![key];
+}
+
+/** The sizes of an op's 'sizes' cases: its own (config.opSizes), else config.sizes. */
+export function sizesOf(op: string, config: Pick<BenchConfig, 'sizes' | 'opSizes'>): readonly number[] {
+  return ownSetting(op, config.opSizes) ?? config.sizes;
+}
+
+/** The cap of an op's 'sizes' cases: its own (config.opCapMs), else config.capMs. */
+export function capOf(op: string, config: Pick<BenchConfig, 'capMs' | 'opCapMs'>): number {
+  return ownSetting(op, config.opCapMs) ?? config.capMs;
+}
+
+/**
+ * The op with only the columns timed at every one of `sizes`
+ * (Library.takesSize, and Library.pooledFrom for a message size);
+ * undefined when none is.
+ */
 function atSizes(op: SelectedOp, sizes: readonly number[], libraries: Map<string, Library>): SelectedOp | undefined {
-  const timed = op.timed.filter((e) => sizes.every((size) => libraries.get(e.library)!.takesSize?.(size) ?? true));
+  const message = op.definition.sizeIsMemory !== true;
+  const timedAt = (library: Library, size: number) => (library.takesSize?.(size) ?? true) && (!message || size >= (library.pooledFrom ?? 0));
+  const timed = op.timed.filter((e) => sizes.every((size) => timedAt(libraries.get(e.library)!, size)));
   return timed.length === 0 ? undefined : { ...op, timed };
 }
 
@@ -122,6 +146,8 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const unknown = config.libs?.filter((name) => !byName.has(name)) ?? [];
   if (unknown.length > 0) warnings.push(`not available in this engine: ${unknown.join(', ')} (available: ${libraries.map((l) => l.name).join(', ')})`);
   const ops = selectOps(allOps(apis), libraries, config);
+  // The sweep, alignment and key counts are about messages: an op whose size is memory (scrypt) has 'sizes' cases only.
+  const messageOps = ops.filter((op) => op.definition.sizeIsMemory !== true);
 
   // A coarse clock (a browser page that is not cross-origin isolated) needs
   // longer samples; the sweep then widens its stride to keep its duration.
@@ -147,15 +173,18 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   let parallelSent: PartialResult['parallel'];
   for (const op of ops) {
     if (wants('sizes')) {
+      const capMs = capOf(op.definition.op, config);
+      const own = { ...context, capMs };
       // Ascending, so that each size's costs predict the next one's (costs.ts).
-      for (const size of [...config.sizes].sort((a, b) => a - b).filter(takes(op))) {
+      for (const size of [...sizesOf(op.definition.op, config)].sort((a, b) => a - b).filter(takes(op))) {
         const t = caseTiming(config.timing.sizes);
         const columns = atSizes(op, [size], byName);
         if (columns === undefined) continue;
+        const weight = caseWeight(columns.timed.length, size, t);
         tasks.push({
           label: `sizes ${op.definition.op} ${size} B`,
-          weight: capped(caseWeight(columns.timed.length, size, t)),
-          run: async (tick) => void cases.push(...(await runCase('sizes', columns, [{ size, offset: 0, keys: 1 }], t, context, tick))),
+          weight: capMs > 0 ? Math.min(weight, capMs) : weight,
+          run: async (tick) => void cases.push(...(await runCase('sizes', columns, [{ size, offset: 0, keys: 1 }], t, own, tick))),
         });
       }
     }
@@ -195,7 +224,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
     });
   }
   if (wants('sweep')) {
-    for (const every of ops) {
+    for (const every of messageOps) {
       const t = config.timing.sweep;
       const opLengths = lengths.filter(takes(every));
       const op = atSizes(every, opLengths, byName);
@@ -215,7 +244,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   }
   if (wants('align')) {
     const offsets = [0, ...config.offsets.filter((o) => o !== 0)];
-    for (const every of ops) {
+    for (const every of messageOps) {
       for (const size of config.alignSizes.filter(takes(every))) {
         const t = caseTiming(config.timing.align);
         const op = atSizes(every, [size], byName);
@@ -241,7 +270,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   if (wants('keys')) {
     // All key counts of an op in one case, interleaved like the offsets:
     // on a shared machine, cases run minutes apart are not comparable.
-    for (const op of ops.filter((o) => takes(o)(config.keySize)).flatMap((o) => atSizes(o, [config.keySize], byName) ?? [])) {
+    for (const op of messageOps.filter((o) => takes(o)(config.keySize)).flatMap((o) => atSizes(o, [config.keySize], byName) ?? [])) {
       const t = caseTiming(config.timing.keys);
       const shapes = config.keyCounts.map((keys) => ({ size: config.keySize, offset: 0, keys }));
       tasks.push({

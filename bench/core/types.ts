@@ -73,6 +73,8 @@ export interface BenchConfig {
    * its worker-count columns (ParallelSettings.workerCounts).
    */
   readonly libs?: readonly string[];
+  /** Libraries not timed when `libs` is absent: the default run leaves fourfold/parallel's columns to the profiles about it. */
+  readonly libsLeftOut?: readonly string[];
   /**
    * The libraries whose outputs every column must reproduce, in order of
    * preference; absent: the established peers (Library.reference).
@@ -81,6 +83,14 @@ export interface BenchConfig {
   readonly parts: readonly Part[];
   /** Message sizes of the 'sizes' part (the summary table and the large sizes). */
   readonly sizes: readonly number[];
+  /**
+   * Sizes of the 'sizes' part for the ops named (an op's name, else the
+   * longest prefix that names it, as `ops` takes them), instead of `sizes`:
+   * scrypt's size is the memory of a lane, where 16 MiB is a small one, so
+   * the default run times it at 16 MiB beside messages of 64 B to 1 MiB.
+   * An empty list leaves the op out of the part.
+   */
+  readonly opSizes?: Readonly<Record<string, readonly number[]>>;
   readonly sweep: SweepRange;
   /** byteOffsets compared with 0 in the 'align' part, at each of alignSizes. */
   readonly offsets: readonly number[];
@@ -101,6 +111,13 @@ export interface BenchConfig {
    * (see costs.ts).
    */
   readonly capMs: number;
+  /**
+   * The cap of the 'sizes' cases of the ops named (as in opSizes), instead
+   * of capMs: the default run's scrypt, six columns of 25 to 60 ms a
+   * call whose first calls, cold, take up to twice that, needs more than
+   * the 4 s of its messages.
+   */
+  readonly opCapMs?: Readonly<Record<string, number>>;
   readonly parallel: ParallelSettings;
   /** Package versions, read by the runner (engines cannot read node_modules). */
   readonly versions: Readonly<Record<string, string>>;

@@ -2,8 +2,9 @@
  * Command-line options of `npm run bench`, and the profiles they start
  * from: the default run (the headline comparisons in a few minutes),
  * --quick (every part, few samples: a smoke test of every engine), --full
- * (everything, for the record) and --profile=parallel (fourfold/parallel
- * against the synchronous functions, on large inputs).
+ * (everything, for the record), --profile=parallel (fourfold/parallel
+ * against the synchronous functions, on large inputs) and --profile=scrypt
+ * (scrypt against its peers at the memory sizes it is used at).
  */
 import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
 import { parts, type BenchConfig, type ParallelSettings, type Part } from '../core/types.js';
@@ -45,16 +46,22 @@ export interface Profile {
   readonly summary: string;
   readonly parts: readonly string[];
   readonly sizes: readonly number[];
+  /** Sizes of the ops that have their own (BenchConfig.opSizes: scrypt's, a lane's memory); --sizes replaces them too. */
+  readonly opSizes?: BenchConfig['opSizes'];
   readonly sweep: BenchConfig['sweep'];
   readonly alignSizes: readonly number[];
   readonly keyCounts: readonly number[];
   readonly timing: BenchConfig['timing'];
   readonly capMs: number;
+  /** The cap of some ops' cases (BenchConfig.opCapMs); --cap replaces it too. */
+  readonly opCapMs?: BenchConfig['opCapMs'];
   readonly setupRepetitions: number;
   readonly engineTimeoutMs: number;
   /** Ops and libraries timed when the command line does not say (all when absent). */
   readonly ops?: readonly string[];
   readonly libs?: readonly string[];
+  /** Libraries left out when the command line names none (BenchConfig.libsLeftOut). */
+  readonly libsLeftOut?: readonly string[];
   /** The libraries whose outputs the others must reproduce (the established peers when absent). */
   readonly references?: readonly string[];
   readonly parallel: ParallelSettings;
@@ -64,6 +71,9 @@ export interface Profile {
 // spans a preemption is an outlier, and short samples make outliers rare
 // enough for the median to ignore them.
 const caseTiming = { warmupMs: 50, sampleMs: 1, samples: 31, minSamples: 5, budgetMs: 1500 };
+
+/** scrypt's sizes in --full: a lane of 1 MiB (N = 2^10), 16 MiB (N = 2^14, Node's default) and 128 MiB (N = 2^17, fourfold's advice for a login). */
+const scryptSizes = [MiB, 16 * MiB, 128 * MiB];
 
 /** fourfold/parallel's chart and model at 64 MiB (where its two-core speedup targets are set), its longest task at 256 MiB; no worker-count columns. */
 const parallelSettings: ParallelSettings = { workerCounts: [], chartSize: 64 * MiB, taskSize: 256 * MiB, taskCalls: 3 };
@@ -78,6 +88,7 @@ const full: Profile = {
   summary: "every part but 'parallel', every length 0..8192, 16 MiB, up to a million keys; about an hour",
   parts: allParts.filter((part) => part !== 'parallel'),
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB, 16 * MiB],
+  opSizes: { scrypt: scryptSizes },
   sweep: { from: 0, to: 8192, step: 1 },
   alignSizes: [64, KiB, 64 * KiB],
   keyCounts: [1, 4, 16, 256, 4 * KiB, 64 * KiB, MiB],
@@ -95,14 +106,19 @@ const full: Profile = {
 
 /**
  * The default: the headline comparisons in a few minutes. The summary
- * sizes, timed as --full times them; a sparse sweep for the per-call
- * overhead (stride 127: 65 lengths, one at every residue modulo 64);
- * setup and code size. Alignment, keys and 16 MiB are --full's.
+ * sizes, timed as --full times them, and scrypt with one lane of 16 MiB
+ * (a few seconds, under a cap of its own: its first calls alone, cold,
+ * fill half of the messages' 4 s; four lanes are --profile=scrypt's); a
+ * sparse sweep for the per-call overhead (stride 127: 65 lengths, one at
+ * every residue modulo 64); setup and code size. Alignment, keys and
+ * 16 MiB messages are --full's, fourfold/parallel --profile=parallel's
+ * and --profile=scrypt's.
  */
 const standard: Profile = {
-  summary: 'the summary sizes 64 B..1 MiB, a sparse sweep (per-call overhead), setup, code size; 1 to 4 minutes',
+  summary: 'the summary sizes 64 B..1 MiB, scrypt at 16 MiB, a sparse sweep (per-call overhead), setup, code size; 1 to 4 minutes',
   parts: ['sizes', 'sweep', 'setup', 'codesize'],
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB],
+  opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [] },
   sweep: { from: 0, to: 8192, step: 127 },
   alignSizes: full.alignSizes,
   keyCounts: full.keyCounts,
@@ -116,6 +132,8 @@ const standard: Profile = {
     sweep: { warmupMs: 10, passes: 3, minSampleUs: 12 },
   },
   capMs: 4_000,
+  opCapMs: { scrypt: 10_000 },
+  libsLeftOut: [PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED],
   setupRepetitions: 3,
   engineTimeoutMs: 30 * 60_000,
   parallel: parallelSettings,
@@ -131,6 +149,8 @@ const quick: Profile = {
   summary: "every part but 'parallel', fewer sizes, fewer and shorter samples: a check that everything runs; 1 to 1.5 minutes per engine",
   parts: full.parts,
   sizes: [64, KiB, 64 * KiB, MiB],
+  // scrypt with lanes of 1 MiB (N = 2^10): a few ms a call.
+  opSizes: { scrypt: [MiB] },
   sweep: standard.sweep,
   alignSizes: [KiB],
   keyCounts: [1, 16, 256, 4 * KiB],
@@ -175,12 +195,50 @@ const parallel: Profile = {
   parallel: { ...parallelSettings, workerCounts: [0, 1, 2, 3] },
 };
 
+/**
+ * --profile=scrypt: scrypt (r = 8) with one lane and with four, each of
+ * 16 MiB (N = 2^14) and 128 MiB (N = 2^17), every column: fourfold's two
+ * tiers, fourfold/parallel's (p = 4: the workers and the calling thread),
+ * node:crypto, @noble/hashes, hash-wasm, libsodium. A call takes 20 ms to
+ * a second or two (four lanes of 128 MiB in the slower peers), so as in
+ * --profile=parallel a sample is one call after the three the warm-up
+ * makes; five to seven samples, and a cap that leaves no column out here.
+ * The longest event-loop block of the asynchronous calls is
+ * bench/scrypt-blocking.ts's.
+ */
+const scrypt: Profile = {
+  summary: 'scrypt with p = 1 and p = 4 at 16 and 128 MiB a lane (N = 2^14, 2^17): fourfold, its js tier and fourfold/parallel against the peers',
+  parts: ['sizes'],
+  sizes: [16 * MiB, 128 * MiB],
+  sweep: standard.sweep,
+  alignSizes: standard.alignSizes,
+  keyCounts: standard.keyCounts,
+  timing: { ...standard.timing, sizes: { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 3000 } },
+  capMs: 120_000,
+  setupRepetitions: 3,
+  engineTimeoutMs: 60 * 60_000,
+  ops: ['scrypt'],
+  parallel: parallelSettings,
+};
+
 /** The profiles by name; `--quick` and `--full` are short for `--profile=quick` and `--profile=full`. */
-export const profiles = { default: standard, quick, full, parallel } satisfies Record<string, Profile>;
+export const profiles = { default: standard, quick, full, parallel, scrypt } satisfies Record<string, Profile>;
 export type ProfileName = keyof typeof profiles;
 
 /** '64', '1k', '16m': a size as the command line takes it. */
 const sizeText = (n: number) => (n >= MiB && n % MiB === 0 ? `${n / MiB}m` : n >= KiB && n % KiB === 0 ? `${n / KiB}k` : String(n));
+
+/** A profile's own sizes of some ops: ', scrypt 16m, scrypt-p4 none'. */
+const opSizesText = (p: Profile) =>
+  Object.entries(p.opSizes ?? {})
+    .map(([op, sizes]) => `, ${op} ${sizes.length === 0 ? 'none' : sizes.map(sizeText).join(',')}`)
+    .join('');
+
+/** A profile's own caps of some ops: ', scrypt 10'. */
+const opCapsText = (p: Profile) =>
+  Object.entries(p.opCapMs ?? {})
+    .map(([op, ms]) => `, ${op} ${ms / 1000}`)
+    .join('');
 
 /** An option's value in the default profile, then in each profile where it differs: '(default: 4; --quick: 2; --full: 60)'. */
 function defaults(value: (profile: Profile) => string): string {
@@ -197,18 +255,20 @@ export const usage = `usage: npm run bench -- [options]
   --full           ${profiles.full.summary}
   --profile=parallel
                    ${profiles.parallel.summary}
+  --profile=scrypt ${profiles.scrypt.summary}
   --profile=name   ${Object.keys(profiles).join(', ')} (--quick and --full are short for two of them)
   --engines=a,b    node, deno, bun, chromium, firefox, webkit, or all (default: node)
   --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt
-  --libs=a,b       libraries to time (default: all): fourfold, 'fourfold (output)', fourfold-js,
-                   '${PARALLEL}' (from 2 MiB: below, a call runs inline), noble, 'noble (output)',
-                   sodium, node, noble-hashes, hash-wasm, mipher ${defaults((p) => p.libs?.join(',') ?? 'all')}
+  --libs=a,b       libraries to time: fourfold, 'fourfold (output)', fourfold-js, '${PARALLEL}'
+                   (from 2 MiB: below, a call runs inline; scrypt's at any size), noble, 'noble (output)',
+                   sodium, node, noble-hashes, hash-wasm, mipher ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
   --workers=a,b    worker counts of the columns '${workerColumn(2)}' and so on, timed at
                    --chart-size wherever '${PARALLEL}' is ${defaults((p) => p.parallel.workerCounts.join(',') || 'none')}
   --chart-size=s   the size of the worker-count chart and of the model ${defaults((p) => sizeText(p.parallel.chartSize))}
   --task-size=s    the size of the longest task during a parallel call ${defaults((p) => sizeText(p.parallel.taskSize))}
-  --sizes=a,b      sizes of the summary and the large-message cases, k/m suffixes for KiB/MiB
-                   ${defaults((p) => p.sizes.map(sizeText).join(','))}
+  --sizes=a,b      sizes of the summary and the large-message cases, k/m suffixes for KiB/MiB; for every op
+                   (scrypt's size is the memory of a lane: 16m is N = 2^14)
+                   ${defaults((p) => p.sizes.map(sizeText).join(',') + opSizesText(p))}
   --sweep=A-B[:S]  the length sweep: lengths A..B by S
                    ${defaults((p) => `${p.sweep.from}-${p.sweep.to}:${p.sweep.step}`)}
   --offsets=a,b    byteOffsets compared with 0 (default: 1,3,7) at --align-sizes
@@ -217,8 +277,8 @@ export const usage = `usage: npm run bench -- [options]
                    all = 1, 2, 4, ..., 2^20 ${defaults((p) => p.keyCounts.map(sizeText).join(','))}
   --parts=a,b      ${allParts.join(', ')}
                    ${defaults((p) => (p.parts.length === allParts.length ? 'all' : p.parts.join(',')))}
-  --cap=seconds    the most one case (or one library's share of a sweep) may take; a library too slow to fit is
-                   reported as capped, not timed; 0: no cap ${defaults((p) => String(p.capMs / 1000))}
+  --cap=seconds    the most one case (or one library's share of a sweep) may take, for every op; a library too slow
+                   to fit is reported as capped, not timed; 0: no cap ${defaults((p) => String(p.capMs / 1000) + opCapsText(p))}
   --out=dir        where results.json and index.html go (default: bench-report); they are
                    rewritten as the run goes, so Ctrl-C leaves a report of what was measured
   --help           this text`;
@@ -304,14 +364,19 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
   const unknownParts = chosenParts.filter((p) => !allParts.includes(p));
   if (unknownParts.length > 0) throw new Error(`unknown part: ${unknownParts.join(', ')} (parts: ${allParts.join(', ')})`);
   const sizes = get('sizes', (t) => list(t).map(parseSize), [...profile.sizes]);
+  // Sizes and a cap on the command line are every op's.
+  const opSizes = values.has('sizes') ? undefined : profile.opSizes;
+  const opCapMs = values.has('cap') ? undefined : profile.opCapMs;
 
   return {
     engines: get('engines', parseEngines, ['node'] as EngineName[]),
     config: {
       ops: get('ops', list, profile.ops),
       libs: get('libs', list, profile.libs),
+      ...(values.has('libs') || profile.libsLeftOut === undefined ? {} : { libsLeftOut: profile.libsLeftOut }),
       parts: parts.filter((p) => chosenParts.includes(p)) as Part[],
       sizes,
+      ...(opSizes === undefined ? {} : { opSizes }),
       sweep: get('sweep', parseSweep, profile.sweep),
       offsets: get('offsets', (t) => list(t).map(Number), [1, 3, 7]),
       alignSizes: get('align-sizes', (t) => list(t).map(parseSize), [...profile.alignSizes]),
@@ -319,6 +384,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
       keySize: get('key-size', parseSize, 64),
       timing: profile.timing,
       capMs: get('cap', parseSeconds, profile.capMs),
+      ...(opCapMs === undefined ? {} : { opCapMs }),
       references: profile.references,
       parallel: {
         workerCounts: get('workers', parseWorkers, profile.parallel.workerCounts),

@@ -7,7 +7,7 @@
  */
 import { alignCharts, enginesChart, keysChart, perByteChart, ratioChart, stepCharts, summaryChart, throughputChart } from './charts.js';
 import { engineLabel, type EngineReport, type Report } from './json.js';
-import { formatBytes, summarySizes } from './summary.js';
+import { chartSizes, formatBytes, summarySizes } from './summary.js';
 import { escapeXml as esc } from './svg.js';
 import { parallelSummaryChart, parallelTables, poolNote, workerChart } from './parallel.js';
 import { codeSizeTable, overheadTable, readyTable, setupTable, summaryNote, summaryTables, type Table } from './tables.js';
@@ -68,7 +68,13 @@ function context(report: Report): string {
     // A web page sees no load average.
     ...(m.loadAverage.start.length === 0 ? [] : [['load average', `${load} (1, 5, 15 min)`] as [string, string]]),
     ['command', command],
-    ['cap', s.capMs > 0 ? `${s.capMs / 1000} s per case or sweep` : 'none'],
+    [
+      'cap',
+      (s.capMs > 0 ? `${s.capMs / 1000} s per case or sweep` : 'none') +
+        Object.entries(s.opCapMs ?? {})
+          .map(([op, ms]) => `; ${op}: ${ms / 1000} s`)
+          .join(''),
+    ],
   ];
   if (ran('sizes')) rows.push(['summary sizes', s.sizes.join(', ')]);
   if (ran('sweep')) rows.push(['sweep', `${s.sweep.from}..${s.sweep.to} by ${s.sweep.step}, ${s.timing.sweep.passes} passes`]);
@@ -178,7 +184,15 @@ export function renderHtml(report: Report): string {
   const ops = [...new Set(report.engines.flatMap((e) => [...e.cases.map((c) => c.op), ...e.sweeps.map((s) => s.op)]))];
   const sizes = summarySizes(report.settings.sizes);
   const named = report.engines.map((e) => ({ name: engineLabel(e), report: e }));
-  const first = summaryChart(named, sizes, WIDE);
+  // With a panel for the sizes of the ops timed at none of the summary's (scrypt's in the default run).
+  const first = summaryChart(
+    named,
+    chartSizes(
+      report.engines.flatMap((e) => e.cases),
+      sizes,
+    ),
+    WIDE,
+  );
   // A run that timed fourfold/parallel opens with its speedups.
   const parallel = parallelSummaryChart(named, WIDE);
   const body: string[] = [

@@ -64,6 +64,8 @@ export interface PageRun {
     readonly points?: readonly ScalingPoint[];
     readonly error?: string;
   };
+  /** The scrypt part: its configuration (the lanes' sizes, its timing and cap), when it ran. */
+  readonly scrypt?: { readonly config: BenchConfig };
   /** The page's messages about this browser (no SIMD, not isolated, a peer that did not load...). */
   readonly notices: readonly string[];
 }

@@ -115,6 +115,23 @@ export function summarySizes(sizes: readonly number[]): number[] {
   return five.length > 0 ? five : [...sizes];
 }
 
+/**
+ * The sizes of one op in the summary: those of `sizes` it was timed at,
+ * or for an op timed at none of them (scrypt, whose sizes are a lane's
+ * memory: BenchConfig.opSizes) every size it was timed at.
+ */
+export function opSummarySizes(cases: readonly CaseResult[], op: string, sizes: readonly number[]): number[] {
+  const own = [...new Set(cases.filter((c) => c.part === 'sizes' && c.op === op).map((c) => c.size))].sort((a, b) => a - b);
+  const shared = sizes.filter((size) => own.includes(size));
+  return shared.length > 0 ? shared : own;
+}
+
+/** The sizes of the summary chart's panels: `sizes`, and the own sizes of the ops timed at none of them (opSummarySizes). */
+export function chartSizes(cases: readonly CaseResult[], sizes: readonly number[]): number[] {
+  const ops = [...new Set(cases.filter((c) => c.part === 'sizes').map((c) => c.op))];
+  return [...new Set([...sizes, ...ops.flatMap((op) => opSummarySizes(cases, op, sizes))])].sort((a, b) => a - b);
+}
+
 export function formatSize(bytes: number): string {
   if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
   if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KiB`;

@@ -4,7 +4,7 @@
  */
 import type { PageSize } from '../node/code-size.js';
 import type { EngineReport, Report } from './json.js';
-import { baselineOf, formatFit, formatRate, formatSize, formatTime, isFourfold } from './summary.js';
+import { baselineOf, formatFit, formatRate, formatSize, formatTime, isFourfold, opSummarySizes } from './summary.js';
 
 export interface Table {
   readonly title: string;
@@ -13,28 +13,27 @@ export interface Table {
   readonly rows: string[][];
 }
 
-/** Per op: a row per size, a column per library; peers also show fourfold's speed-up over them. */
+/** Per op: a row per size (opSummarySizes), a column per library; peers also show fourfold's speed-up over them. */
 export function summaryTables(engine: EngineReport, sizes: readonly number[]): Table[] {
-  const cases = engine.cases.filter((c) => c.part === 'sizes' && sizes.includes(c.size));
-  return [...new Set(cases.map((c) => c.op))].map((op) => {
-    const ofOp = cases.filter((c) => c.op === op);
+  const all = engine.cases.filter((c) => c.part === 'sizes');
+  return [...new Set(all.map((c) => c.op))].map((op) => {
+    const own = opSummarySizes(all, op, sizes);
+    const ofOp = all.filter((c) => c.op === op && own.includes(c.size));
     const names = engine.libraries.map((l) => l.name).filter((name) => ofOp.some((c) => c.library === name));
     const find = (size: number, library: string) => ofOp.find((c) => c.size === size && c.library === library);
-    const rows = sizes
-      .filter((size) => ofOp.some((c) => c.size === size))
-      .map((size) => [
-        formatSize(size),
-        ...names.map((name) => {
-          const c = find(size, name);
-          if (c === undefined) return '—';
-          if (c.capped !== undefined) return `capped (~${formatTime(c.capped.nsPerCall)})`;
-          if (c.ns === undefined) return 'error';
-          const base = baselineOf(name, names);
-          const theirs = base === undefined || isFourfold(name) ? undefined : find(size, base)?.ns?.median;
-          if (theirs === undefined) return `${formatRate(c.mbps!.median)} (${formatTime(c.ns.median)})`;
-          return `${formatRate(c.mbps!.median)} · ${(c.ns.median / theirs).toFixed(2)}x`;
-        }),
-      ]);
+    const rows = own.map((size) => [
+      formatSize(size),
+      ...names.map((name) => {
+        const c = find(size, name);
+        if (c === undefined) return '—';
+        if (c.capped !== undefined) return `capped (~${formatTime(c.capped.nsPerCall)})`;
+        if (c.ns === undefined) return 'error';
+        const base = baselineOf(name, names);
+        const theirs = base === undefined || isFourfold(name) ? undefined : find(size, base)?.ns?.median;
+        if (theirs === undefined) return `${formatRate(c.mbps!.median)} (${formatTime(c.ns.median)})`;
+        return `${formatRate(c.mbps!.median)} · ${(c.ns.median / theirs).toFixed(2)}x`;
+      }),
+    ]);
     return { title: op, header: ['size', ...names], rows };
   });
 }

@@ -65,6 +65,30 @@ describe('profiles', () => {
     assert.deepEqual(o.tableSizes, o.config.sizes);
   });
 
+  it('--profile=scrypt: scrypt with one lane and four at 16 and 128 MiB, one call per sample; the default run has one lane at 16 MiB', () => {
+    const o = parse('--profile=scrypt');
+    assert.equal(o.profile, 'scrypt');
+    assert.deepEqual(o.config.ops, ['scrypt']);
+    assert.deepEqual(o.config.sizes, [16 << 20, 128 << 20]);
+    assert.deepEqual(o.config.parts, ['sizes']);
+    assert.deepEqual(o.runnerParts, []);
+    assert.equal(o.config.libs, undefined);
+    assert.equal(o.config.timing.sizes.warmupMs, 0);
+    assert.ok(o.config.timing.sizes.minSamples >= 5);
+    assert.ok(o.config.capMs >= 60_000);
+    assert.deepEqual(o.tableSizes, o.config.sizes);
+    assert.deepEqual(parse().config.opSizes, { scrypt: [16 << 20], 'scrypt-p4': [] });
+    assert.deepEqual(parse('--full').config.opSizes, { scrypt: [1 << 20, 16 << 20, 128 << 20] });
+    // Its case in the default run has a cap of its own; sizes and a cap on the command line are every op's.
+    assert.deepEqual(parse().config.opCapMs, { scrypt: 10_000 });
+    assert.equal(parse('--sizes=1k').config.opSizes, undefined);
+    assert.equal(parse('--cap=2').config.opCapMs, undefined);
+    // fourfold/parallel is the parallel and scrypt profiles' (and --full's), unless --libs names it.
+    assert.deepEqual(parse().config.libsLeftOut, ['fourfold (parallel)', 'fourfold (parallel, reused output)', 'fourfold (parallel, shared memory)']);
+    assert.equal(parse('--libs=fourfold (parallel)').config.libsLeftOut, undefined);
+    assert.equal(o.config.libsLeftOut, undefined);
+  });
+
   it('the worker counts, the chart size and the task size can be set; no other profile has worker-count columns or the parallel part', () => {
     const o = parse('--profile=parallel', '--workers=0,2', '--chart-size=16m', '--task-size=4m');
     assert.deepEqual(o.config.parallel, { workerCounts: [0, 2], chartSize: 16 << 20, taskSize: 4 << 20, taskCalls: 3 });

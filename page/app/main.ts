@@ -14,7 +14,7 @@ import type { Report, RunStatus } from '../../bench/report/json.js';
 import type { ScalingPoint } from '../../bench/report/scaling.js';
 import { detectEnvironment, notices, refineEnvironment, type Environment, type Notice } from './environment.js';
 import type { MeasureMessage, MeasureRequest, Phase } from './measure.js';
-import { oneCoreConfig, scalingConfig, threadCounts, type Mode } from './plan.js';
+import { oneCoreConfig, scalingConfig, scryptConfig, threadCounts, type Mode } from './plan.js';
 import { browserId, joinRuns, pageReport, runNotices } from './results.js';
 import { decodeHash, encodeHash, expand, summarize } from './share.js';
 import { environmentHtml, noticesHtml, resultHtml } from './view.js';
@@ -78,7 +78,7 @@ interface Run {
   threads: number[];
   /** What the run found about the page (a Worker that could not start). */
   readonly notices: Notice[];
-  /** Each part's results as they come (the all-cores one made anew when that part starts again). */
+  /** Each part's results as they come (the all-cores and scrypt ones made anew when those parts start again). */
   collectors: Record<Phase, EngineCollector>;
   readonly finals: Partial<Record<Phase, EngineResult>>;
   allCoresSkipped?: string;
@@ -106,6 +106,7 @@ function reportOf(r: Run, state: RunStatus): Report {
   // A stopped run's all-cores part: the thread counts' cases so far, the synchronous function's pooled (joinRuns).
   const partial = r.collectors['all-cores'].partial();
   const allCores = r.finals['all-cores'] ?? (partial === undefined ? undefined : joinRuns([partial]));
+  const scrypt = r.finals.scrypt ?? r.collectors.scrypt.partial();
   const versions = FOURFOLD_PAGE_VERSIONS;
   const shared = environment.sharedMemory;
   return pageReport({
@@ -124,12 +125,20 @@ function reportOf(r: Run, state: RunStatus): Report {
       ...(r.points.length === 0 ? {} : { points: r.points }),
       ...(r.allCoresSkipped === undefined ? {} : { error: r.allCoresSkipped }),
     },
+    // With fourfold/parallel's column where the all-cores part ran (measure.ts).
+    scrypt: { result: scrypt, config: scryptConfig(r.mode, r.finals['all-cores'] !== undefined, versions) },
     notices: [...notices(environment), ...r.notices, ...runNotices(oneCore, environment)],
   });
 }
 
 /** Share of the progress bar each part takes. */
-const WEIGHT: Record<Phase, { from: number; share: number }> = { 'one-core': { from: 0, share: 0.72 }, 'all-cores': { from: 0.72, share: 0.28 } };
+const WEIGHT: Record<Phase, { from: number; share: number }> = {
+  'one-core': { from: 0, share: 0.62 },
+  'all-cores': { from: 0.62, share: 0.24 },
+  scrypt: { from: 0.86, share: 0.14 },
+};
+
+const PHASE_LABEL: Record<Phase, string> = { 'one-core': 'one core', 'all-cores': 'all cores', scrypt: 'scrypt' };
 
 let drawTimer: ReturnType<typeof setTimeout> | undefined;
 function drawSoon(r: Run): void {
@@ -173,7 +182,7 @@ function onMessage(r: Run, m: MeasureMessage): void {
     case 'progress': {
       const w = WEIGHT[m.phase];
       $<HTMLProgressElement>('bar').value = w.from + w.share * m.progress.fraction;
-      $('label').textContent = r.last = `${m.phase === 'one-core' ? 'one core' : 'all cores'}: ${m.progress.label}`;
+      $('label').textContent = r.last = `${PHASE_LABEL[m.phase]}: ${m.progress.label}`;
       if (m.progress.results !== undefined) {
         r.collectors[m.phase].add(m.progress.results);
         drawSoon(r);
@@ -317,11 +326,14 @@ function restartAllCores(r: Run, request: MeasureRequest, stuck: MeasuringWorker
   r.notices.push({
     level: 'warn',
     text:
-      `The measuring Worker stopped answering at "${r.last}" (${silence(r)}): it was ended, and the all-cores part ran again in a new one. ` +
+      `The measuring Worker stopped answering at "${r.last}" (${silence(r)}): it was ended, and the all-cores and scrypt parts ran again in a new one. ` +
       "Firefox has been seen to block a worker's thread for good while it starts a worker of its own.",
   });
   showNotices(r.notices);
   r.collectors['all-cores'] = new EngineCollector(browserId(environment));
+  r.collectors.scrypt = new EngineCollector(browserId(environment));
+  delete r.finals['all-cores'];
+  delete r.finals.scrypt;
   r.points.length = 0;
   r.startingPool = false;
   measureInWorker(r, { ...request, allCoresOnly: true }).catch((cause: unknown) =>
@@ -336,7 +348,11 @@ async function start(mode: Mode): Promise<void> {
     started: new Date(),
     t0: performance.now(),
     threads: threadCounts(environment.cores),
-    collectors: { 'one-core': new EngineCollector(browserId(environment)), 'all-cores': new EngineCollector(browserId(environment)) },
+    collectors: {
+      'one-core': new EngineCollector(browserId(environment)),
+      'all-cores': new EngineCollector(browserId(environment)),
+      scrypt: new EngineCollector(browserId(environment)),
+    },
     notices: [],
     points: [],
     finals: {},

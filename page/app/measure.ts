@@ -1,10 +1,11 @@
 /**
  * The measurement, as the page's Worker runs it (measure.worker.ts), or
- * the page itself where it cannot start a Worker: the one-core part, then
- * the all-cores part, each a run of the benchmark core (runBenchmark),
- * reported message by message. Only messages leave: the caller keeps what
- * arrived (report/collector.ts), so a run stopped half-way still shows
- * what it finished.
+ * the page itself where it cannot start a Worker: the one-core part, the
+ * all-cores part, then scrypt (whose fourfold/parallel column takes the
+ * workers the all-cores part started), each a run of the benchmark core
+ * (runBenchmark), reported message by message. Only messages leave: the
+ * caller keeps what arrived (report/collector.ts), so a run stopped
+ * half-way still shows what it finished.
  */
 import * as parallel from 'fourfold/parallel';
 import { describeError } from '../../bench/core/errors.js';
@@ -12,10 +13,10 @@ import { runBenchmark } from '../../bench/core/run.js';
 import type { EngineResult, PoolState, Progress } from '../../bench/core/types.js';
 import { scalingPoints, type ScalingPoint } from '../../bench/report/scaling.js';
 import { summarizeCase } from '../../bench/report/summary.js';
-import { oneCoreConfig, scalingConfig, type Mode } from './plan.js';
+import { oneCoreConfig, scalingConfig, scryptConfig, type Mode } from './plan.js';
 import { joinRuns } from './results.js';
 
-export type Phase = 'one-core' | 'all-cores';
+export type Phase = 'one-core' | 'all-cores' | 'scrypt';
 
 export interface MeasureRequest {
   readonly mode: Mode;
@@ -23,7 +24,7 @@ export interface MeasureRequest {
   readonly threads: readonly number[];
   /** Package versions, fixed when the page was built. */
   readonly versions: Readonly<Record<string, string>>;
-  /** The all-cores part only: a second measuring Worker, after the first stopped answering while it started the pool's workers (main.ts). */
+  /** The all-cores and scrypt parts only: a second measuring Worker, after the first stopped answering while it started the pool's workers (main.ts). */
   readonly allCoresOnly?: boolean;
 }
 
@@ -89,8 +90,8 @@ async function probePool(workers: number): Promise<{ ok: true; pool: PoolState }
 }
 
 /**
- * The one-core part; false when the measurement ends there (the all-cores
- * part times fourfold/parallel on the simd tier: bench/core/libraries.ts).
+ * The one-core part; whether fourfold's simd tier was there (the
+ * all-cores part times fourfold/parallel on it: bench/core/libraries.ts).
  */
 async function measureOneCore(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<boolean> {
   step = 'one core: loading the libraries';
@@ -99,51 +100,73 @@ async function measureOneCore(request: MeasureRequest, post: (message: MeasureMe
     post({ type: 'progress', phase: 'one-core', progress });
   });
   post({ type: 'phase-done', phase: 'one-core', result: oneCore });
-  if (request.threads.length === 0 || oneCore.libraries.some((l) => l.name === 'fourfold')) return true;
-  post({ type: 'all-cores-skipped', reason: "fourfold's simd tier is not available in this browser, and fourfold/parallel's columns are timed on it" });
-  post({ type: 'done' });
-  return false;
+  return oneCore.libraries.some((l) => l.name === 'fourfold');
+}
+
+/** The all-cores part, or why not; resolves to the pool as its probe found it, undefined when it did not run. */
+async function measureAllCores(request: MeasureRequest, simd: boolean, post: (message: MeasureMessage) => void): Promise<PoolState | undefined> {
+  if (request.threads.length === 0) {
+    post({ type: 'all-cores-skipped', reason: 'the page measures on its own thread, without Web Workers' });
+    return undefined;
+  }
+  if (!simd) {
+    post({ type: 'all-cores-skipped', reason: "fourfold's simd tier is not available in this browser, and fourfold/parallel's columns are timed on it" });
+    return undefined;
+  }
+  const most = Math.max(...request.threads) - 1;
+  const probe = await probePool(most);
+  if (!probe.ok) {
+    post({ type: 'all-cores-skipped', reason: probe.reason, pool: probe.pool });
+    return undefined;
+  }
+  // A case per thread count, fewest first: the pool ends the workers beyond a lowered size, so
+  // counts interleaved in one case would restart workers between samples (plan.ts).
+  const shared = probe.pool.shared;
+  const runs: EngineResult[] = [];
+  for (const [i, n] of request.threads.entries()) {
+    const config = scalingConfig(request.mode, n, shared, { ...request.versions });
+    const label = `${n} thread${n === 1 ? '' : 's'}`;
+    const share = (fraction: number) => (i + fraction) / request.threads.length;
+    // The workers start here, under a step that says so, rather than in the case's first call.
+    stepTo(`all cores, ${label}: starting fourfold/parallel's workers`, true);
+    parallel.configure({ workers: n - 1 });
+    await parallel.warm();
+    stepTo(`all cores, ${label}: loading the libraries`);
+    const run = await runBenchmark(config, (progress) => {
+      step = `all cores, ${label}, ${progress.label}`;
+      post({ type: 'progress', phase: 'all-cores', progress: { ...progress, fraction: share(progress.fraction), label: `${label}, ${progress.label}` } });
+    });
+    runs.push(run);
+    post({ type: 'points', points: scalingPoints({ ...run, cases: run.cases.map(summarizeCase), sweeps: [] }) });
+  }
+  post({ type: 'phase-done', phase: 'all-cores', result: joinRuns(runs) });
+  // The workers that started, as the probe found them (the pool ends idle ones when its size is lowered).
+  return probe.pool;
+}
+
+/** scrypt's part; fourfold/parallel's column only where the all-cores part found its workers (`pool`), on the pool's default size. */
+async function measureScrypt(request: MeasureRequest, pool: PoolState | undefined, post: (message: MeasureMessage) => void): Promise<void> {
+  const pooled = pool !== undefined;
+  if (pooled) {
+    stepTo("scrypt: fourfold/parallel's workers on the default pool", true);
+    parallel.configure({ workers: undefined });
+    await parallel.warm();
+  }
+  stepTo('scrypt: loading the libraries');
+  const result = await runBenchmark(scryptConfig(request.mode, pooled, { ...request.versions }), (progress) => {
+    step = `scrypt: ${progress.label}`;
+    post({ type: 'progress', phase: 'scrypt', progress });
+  });
+  post({ type: 'phase-done', phase: 'scrypt', result });
 }
 
 export async function measure(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<void> {
   announce = post;
   try {
-    if (!request.allCoresOnly && !(await measureOneCore(request, post))) return;
-    if (request.threads.length === 0) {
-      post({ type: 'all-cores-skipped', reason: 'the page measures on its own thread, without Web Workers' });
-      post({ type: 'done' });
-      return;
-    }
-    const most = Math.max(...request.threads) - 1;
-    const probe = await probePool(most);
-    if (!probe.ok) {
-      post({ type: 'all-cores-skipped', reason: probe.reason, pool: probe.pool });
-      post({ type: 'done', pool: probe.pool });
-      return;
-    }
-    // A case per thread count, fewest first: the pool ends the workers beyond a lowered size, so
-    // counts interleaved in one case would restart workers between samples (plan.ts).
-    const shared = probe.pool.shared;
-    const runs: EngineResult[] = [];
-    for (const [i, n] of request.threads.entries()) {
-      const config = scalingConfig(request.mode, n, shared, { ...request.versions });
-      const label = `${n} thread${n === 1 ? '' : 's'}`;
-      const share = (fraction: number) => (i + fraction) / request.threads.length;
-      // The workers start here, under a step that says so, rather than in the case's first call.
-      stepTo(`all cores, ${label}: starting fourfold/parallel's workers`, true);
-      parallel.configure({ workers: n - 1 });
-      await parallel.warm();
-      stepTo(`all cores, ${label}: loading the libraries`);
-      const run = await runBenchmark(config, (progress) => {
-        step = `all cores, ${label}, ${progress.label}`;
-        post({ type: 'progress', phase: 'all-cores', progress: { ...progress, fraction: share(progress.fraction), label: `${label}, ${progress.label}` } });
-      });
-      runs.push(run);
-      post({ type: 'points', points: scalingPoints({ ...run, cases: run.cases.map(summarizeCase), sweeps: [] }) });
-    }
-    post({ type: 'phase-done', phase: 'all-cores', result: joinRuns(runs) });
-    // The workers that started, as the probe found them (the pool ends idle ones when its size is lowered).
-    post({ type: 'done', pool: probe.pool });
+    const simd = request.allCoresOnly === true || (await measureOneCore(request, post));
+    const pool = await measureAllCores(request, simd, post);
+    await measureScrypt(request, pool, post);
+    post({ type: 'done', ...(pool === undefined ? {} : { pool }) });
     parallel.terminate();
   } catch (cause) {
     post({ type: 'failed', error: describeError(cause) });

@@ -10,8 +10,12 @@
  *   the logical cores, against the synchronous function in the same case;
  *   on plain arrays, and on SharedArrayBuffers where the page can share
  *   memory with workers.
+ * - scrypt (r = 8): one lane of 16 MiB (N = 2^14), and in the full mode
+ *   of 128 MiB (N = 2^17), and four lanes of 16 MiB, which
+ *   fourfold/parallel runs on all cores; fourfold's tiers and
+ *   fourfold/parallel against the peers that have scrypt.
  */
-import { sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
+import { PARALLEL, sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
 import type { BenchConfig, CaseTiming } from '../../bench/core/types.js';
 
 export type Mode = 'quick' | 'full';
@@ -100,7 +104,10 @@ const timing: Record<Mode, { sizes: CaseTiming; capMs: number }> = {
 };
 
 /** A configuration with only the 'sizes' part (the other parts' settings are required by the type, and unused). */
-function sizesOnly(config: Pick<BenchConfig, 'ops' | 'libs' | 'references' | 'sizes' | 'capMs' | 'parallel' | 'versions'>, sizes: CaseTiming): BenchConfig {
+function sizesOnly(
+  config: Pick<BenchConfig, 'ops' | 'libs' | 'references' | 'sizes' | 'opSizes' | 'capMs' | 'parallel' | 'versions'>,
+  sizes: CaseTiming,
+): BenchConfig {
   return {
     ...config,
     exactOps: true,
@@ -154,6 +161,48 @@ export function scalingConfig(mode: Mode, threads: number, shared: boolean, vers
       sizes: [SCALING_SIZE],
       capMs: 120_000,
       parallel: { workerCounts: [workers], chartSize: SCALING_SIZE, taskSize: SCALING_SIZE, taskCalls: 0 },
+      versions,
+    },
+    mode === 'quick'
+      ? { warmupMs: 0, sampleMs: 1, samples: 3, minSamples: 3, budgetMs: 1500 }
+      : { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 4000 },
+  );
+}
+
+/**
+ * scrypt's ops and the memory of a lane each is timed at (r = 8; a shape's
+ * size is that memory: bench/core/ops/scrypt.ts). Quick: 16 MiB
+ * (N = 2^14), one lane and four; full: also one lane of 128 MiB
+ * (N = 2^17), a quarter of a second a call or more in every column.
+ */
+export const SCRYPT_SIZES: Record<Mode, Readonly<Record<string, readonly number[]>>> = {
+  quick: { scrypt: [16 * MiB], 'scrypt-p4': [16 * MiB] },
+  full: { scrypt: [16 * MiB, 128 * MiB], 'scrypt-p4': [16 * MiB] },
+};
+
+/** The scrypt shapes of a mode: [op, size], in the order the page shows them. */
+export const scryptShapes = (mode: Mode): [string, number][] =>
+  Object.entries(SCRYPT_SIZES[mode]).flatMap(([op, sizes]) => sizes.map((size): [string, number] => [op, size]));
+
+/**
+ * scrypt's part: fourfold's two tiers, fourfold/parallel's scrypt where
+ * its workers started (`pooled`: four lanes on the workers and the
+ * measuring thread; one lane on one worker) and each peer that has scrypt,
+ * the outputs checked against @noble/hashes'. A call takes 20 ms to a
+ * second, so as `npm run bench -- --profile=scrypt` times it: one call
+ * per sample after a warm-up of three, and a cap that leaves every column
+ * in on a two-core machine.
+ */
+export function scryptConfig(mode: Mode, pooled: boolean, versions: Record<string, string>): BenchConfig {
+  const opSizes = SCRYPT_SIZES[mode];
+  return sizesOnly(
+    {
+      ops: Object.keys(opSizes),
+      libs: [...FOURFOLD_COLUMNS, ...(pooled ? [PARALLEL] : []), ...PEERS],
+      sizes: [...new Set(Object.values(opSizes).flat())].sort((a, b) => a - b),
+      opSizes,
+      capMs: mode === 'quick' ? 30_000 : 90_000,
+      parallel: { workerCounts: [], chartSize: SCALING_SIZE, taskSize: SCALING_SIZE, taskCalls: 0 },
       versions,
     },
     mode === 'quick'

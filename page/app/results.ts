@@ -1,6 +1,6 @@
 /**
  * The page's results as `npm run bench` writes them (results.json, schema
- * fourfold-bench/3): the two parts joined into one engine's result, the
+ * fourfold-bench/3): the parts joined into one engine's result, the
  * device as a web page sees it for the machine, and the page's own
  * account (mode, environment, the all-cores part, its notices).
  */
@@ -11,18 +11,19 @@ import type { ScalingPoint } from '../../bench/report/scaling.js';
 import type { Notice } from './environment.js';
 import { PEER_PACKAGES, type Mode } from './plan.js';
 
-/** The one-core and all-cores results as one engine's: cases and libraries of both, warnings of both. */
-export function joinParts(oneCore: EngineResult, allCores: EngineResult | undefined): EngineResult {
-  if (allCores === undefined) return oneCore;
-  const names = new Set(oneCore.libraries.map((l) => l.name));
+/** The one-core result and the other parts' (all cores, scrypt) as one engine's: the cases, libraries and warnings of all. */
+export function joinParts(oneCore: EngineResult, ...others: (EngineResult | undefined)[]): EngineResult {
+  const parts = [oneCore, ...others.filter((part): part is EngineResult => part !== undefined)];
+  const libraries: EngineResult['libraries'][number][] = [];
+  for (const library of parts.flatMap((part) => part.libraries)) if (!libraries.some((l) => l.name === library.name)) libraries.push(library);
   return {
     ...oneCore,
-    libraries: [...oneCore.libraries, ...allCores.libraries.filter((l) => !names.has(l.name))],
-    cases: [...oneCore.cases, ...allCores.cases],
-    warnings: [...oneCore.warnings, ...allCores.warnings],
-    seconds: oneCore.seconds + allCores.seconds,
-    ...(oneCore.interrupted === true || allCores.interrupted === true ? { interrupted: true } : {}),
-    ...(oneCore.sink !== undefined && allCores.sink !== undefined ? { sink: oneCore.sink ^ allCores.sink } : {}),
+    libraries,
+    cases: parts.flatMap((part) => part.cases),
+    warnings: parts.flatMap((part) => part.warnings),
+    seconds: parts.reduce((sum, part) => sum + part.seconds, 0),
+    ...(parts.some((part) => part.interrupted === true) ? { interrupted: true } : {}),
+    ...(parts.every((part) => part.sink !== undefined) ? { sink: parts.reduce((x, part) => x ^ part.sink!, 0) } : {}),
   };
 }
 
@@ -133,12 +134,14 @@ export interface Finished {
     readonly points?: readonly ScalingPoint[];
     readonly error?: string;
   };
+  /** The scrypt part's configuration, and what it measured (nothing before it ran). */
+  readonly scrypt?: { readonly result: EngineResult | undefined; readonly config: BenchConfig };
   readonly notices: readonly Notice[];
 }
 
 /** The results object: what "Download results" saves and `window.benchResults` holds. */
 export function pageReport(run: Finished): Report {
-  const engine = run.oneCore.result === undefined ? undefined : joinParts(run.oneCore.result, run.allCores.result);
+  const engine = run.oneCore.result === undefined ? undefined : joinParts(run.oneCore.result, run.allCores.result, run.scrypt?.result);
   const engines = engine === undefined ? [] : [{ ...engine, engine: { ...engine.engine, id: browserId(run.environment) } }];
   const page: PageRun = {
     mode: run.mode,
@@ -150,6 +153,7 @@ export function pageReport(run: Finished): Report {
       ...(run.allCores.points === undefined ? {} : { points: run.allCores.points }),
       ...(run.allCores.error === undefined ? {} : { error: run.allCores.error }),
     },
+    ...(run.scrypt?.result === undefined ? {} : { scrypt: { config: run.scrypt.config } }),
     notices: run.notices.map((n) => n.text),
   };
   const report = buildReport({

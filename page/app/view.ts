@@ -2,7 +2,8 @@
  * Draws a result (the page's own, or one from a shared link) with the
  * report's pieces (bench/report): the summary chart first (fourfold
  * against its fastest peer per op and size), then one table of every
- * column, the platform's reference line, and the all-cores curve. Charts
+ * column, scrypt's chart and table, the platform's reference line, and
+ * the all-cores curve. Charts
  * are drawn at the width they are shown at, so a phone gets charts made
  * for its screen rather than shrunken ones.
  */
@@ -12,7 +13,7 @@ import { reportScalingPoints, scalingChart } from '../../bench/report/scaling.js
 import { bestPeer, formatRate, formatSize, formatTime, isFourfold, type CaseSummary } from '../../bench/report/summary.js';
 import { escapeXml as esc } from '../../bench/report/svg.js';
 import type { Environment, Notice } from './environment.js';
-import { PEER_PACKAGES, REFERENCE_OPS, SIZES } from './plan.js';
+import { PEER_PACKAGES, REFERENCE_OPS, SCRYPT_SIZES, SIZES } from './plan.js';
 
 const yes = (b: boolean) => (b ? 'yes' : 'no');
 
@@ -45,23 +46,40 @@ export function noticesHtml(notices: readonly Notice[]): string {
 
 const sizesCases = (engine: EngineReport) => engine.cases.filter((c) => c.part === 'sizes' && c.offset === 0 && c.keys === 1) as CaseSummary[];
 
-/** The summary chart at `width`: one panel per size side by side, or on a narrow screen one chart per size. */
-export function summaryHtml(engine: EngineReport, name: string, width: number): string {
-  const sizes = SIZES.filter((size) => engine.cases.some((c) => c.size === size));
+/** What a summary chart shows: its title, its sizes, and its explanation where not the report's. */
+interface SummaryOf {
+  readonly title: string;
+  readonly sizes: readonly number[];
+  readonly subtitle?: string;
+}
+
+/**
+ * The summary chart at `width` (by default of the one-core part's sizes):
+ * one panel per size side by side, or on a narrow screen one chart per
+ * size.
+ */
+export function summaryHtml(
+  engine: EngineReport,
+  name: string,
+  width: number,
+  of: SummaryOf = { title: 'fourfold against its fastest peer', sizes: SIZES },
+): string {
+  const sizes = of.sizes.filter((size) => engine.cases.some((c) => c.size === size));
   const engines = [{ name, report: engine }];
-  if (width >= 760) return summaryChart(engines, sizes, width) ?? '';
+  if (width >= 760) return summaryChart(engines, sizes, width, { title: of.title, ...(of.subtitle === undefined ? {} : { subtitle: of.subtitle }) }) ?? '';
   // A narrow screen: a chart per size, the explanation once.
   const subtitle = "The fastest peer's median time per call divided by fourfold's. Right of the dashed line, fourfold is faster.";
   return sizes
-    .map(
-      (size, i) =>
-        summaryChart(engines, [size], width, { title: `fourfold against its fastest peer, ${formatSize(size)}`, subtitle: i === 0 ? subtitle : '' }) ?? '',
-    )
+    .map((size, i) => summaryChart(engines, [size], width, { title: `${of.title}, ${formatSize(size)}`, subtitle: i === 0 ? subtitle : '' }) ?? '')
     .join('');
 }
 
-/** A column's cell: MB/s, and under it for a peer its time over fourfold's (above 1×, fourfold is faster). */
-function cell(c: CaseSummary | undefined, fourfold: CaseSummary | undefined): string {
+/**
+ * A column's cell: MB/s, and under it for a peer its time over fourfold's
+ * (above 1×, fourfold is faster); with `time`, the time per call, and the
+ * ratio under every column but fourfold's own.
+ */
+function cell(c: CaseSummary | undefined, fourfold: CaseSummary | undefined, time = false): string {
   const td = (html: string, tooltip: string) => `<td title="${esc(tooltip)}">${html}</td>`;
   if (c === undefined) return td('—', 'not timed');
   if (c.capped !== undefined) {
@@ -73,16 +91,20 @@ function cell(c: CaseSummary | undefined, fourfold: CaseSummary | undefined): st
   if (c.ns === undefined) return td('error', c.error ?? 'failed');
   const checked = c.checkedBy === undefined ? '' : c.checkedBy === c.library ? '; its output is the reference' : `; output checked against ${c.checkedBy}`;
   const title = `${formatTime(c.ns.median)} per call (quartiles ${formatTime(c.ns.q1)}–${formatTime(c.ns.q3)})${checked}`;
-  if (isFourfold(c.library) || fourfold?.ns === undefined) return td(esc(formatRate(c.mbps!.median)), title);
-  return td(`${esc(formatRate(c.mbps!.median))}<span class="ratio">${(c.ns.median / fourfold.ns.median).toFixed(2)}×</span>`, title);
+  const figure = esc(time ? formatTime(c.ns.median) : formatRate(c.mbps!.median));
+  if (c === fourfold || fourfold?.ns === undefined || (!time && isFourfold(c.library))) return td(figure, title);
+  return td(`${figure}<span class="ratio">${(c.ns.median / fourfold.ns.median).toFixed(2)}×</span>`, title);
 }
+
+/** The header of a column: fourfold's tiers by name. */
+const columnName = (name: string) => (name === 'fourfold' ? 'fourfold (simd)' : name === 'fourfold-js' ? 'fourfold (js)' : name);
 
 /** One table: a row per op and size, a column per library, and fourfold against its fastest peer. */
 export function tableHtml(engine: EngineReport): string {
   const cases = sizesCases(engine).filter((c) => SIZES.includes(c.size) && !REFERENCE_OPS.includes(c.op));
   const ops = [...new Set(cases.map((c) => c.op))];
   const names = engine.libraries.map((l) => l.name).filter((name) => cases.some((c) => c.library === name));
-  const header = names.map((name) => (name === 'fourfold' ? 'fourfold (simd)' : name === 'fourfold-js' ? 'fourfold (js)' : name));
+  const header = names.map(columnName);
   const rows: string[] = [];
   for (const op of ops) {
     const sizes = SIZES.filter((size) => cases.some((c) => c.op === op && c.size === size));
@@ -99,6 +121,37 @@ export function tableHtml(engine: EngineReport): string {
   }
   return (
     `<div class="scroll"><table class="results"><thead><tr><th>operation</th><th>size</th>${header.map((h) => `<th>${esc(h)}</th>`).join('')}<th>vs fastest peer</th></tr></thead>` +
+    `<tbody>${rows.join('')}</tbody></table></div>`
+  );
+}
+
+/** scrypt's ops, and every size the page times them at. */
+const SCRYPT_OPS = Object.keys(SCRYPT_SIZES.full);
+const SCRYPT_SIZES_ALL = [...new Set(Object.values(SCRYPT_SIZES.full).flat())].sort((a, b) => a - b);
+
+/** 'scrypt-p4' as the table says it: 'scrypt, p = 4'. */
+const scryptRow = (op: string) => `scrypt, p = ${/-p(\d+)$/.exec(op)?.[1] ?? '1'}`;
+
+/** scrypt's table: a row per op and lane size (its N), a column per library, the time per call and its ratio to fourfold's simd tier's. */
+export function scryptTableHtml(engine: EngineReport): string {
+  const cases = sizesCases(engine).filter((c) => SCRYPT_OPS.includes(c.op) && SCRYPT_SIZES_ALL.includes(c.size));
+  if (cases.length === 0) return '';
+  const names = engine.libraries.map((l) => l.name).filter((name) => cases.some((c) => c.library === name));
+  const rows = SCRYPT_OPS.flatMap((op) =>
+    SCRYPT_SIZES_ALL.filter((size) => cases.some((c) => c.op === op && c.size === size)).map((size, i) => {
+      const find = (library: string) => cases.find((c) => c.op === op && c.size === size && c.library === library);
+      const ours = find('fourfold') ?? find('fourfold-js');
+      const best = bestPeer(cases, op, size);
+      const vs = best === undefined ? '—' : `${best.ratio.toFixed(2)}× (${best.peer})`;
+      const lane = `${formatSize(size)}, N = 2^${Math.log2(size / 1024)}`;
+      return (
+        `<tr${i === 0 ? ' class="first"' : ''}><th scope="row">${i === 0 ? esc(scryptRow(op)) : ''}</th><td class="size">${esc(lane)}</td>` +
+        `${names.map((name) => cell(find(name), ours, true)).join('')}<td class="vs">${esc(vs)}</td></tr>`
+      );
+    }),
+  );
+  return (
+    `<div class="scroll"><table class="results scrypt"><thead><tr><th>operation</th><th>memory a lane</th>${names.map((n) => `<th>${esc(columnName(n))}</th>`).join('')}<th>vs fastest peer</th></tr></thead>` +
     `<tbody>${rows.join('')}</tbody></table></div>`
   );
 }
@@ -188,6 +241,23 @@ export function resultHtml(report: Report, width: number, shared: boolean): stri
       )}.</p>`,
     tableHtml(engine),
   );
+  const scrypt = scryptTableHtml(engine);
+  if (scrypt !== '') {
+    parts.push(
+      `<h2>Keys from passwords: scrypt</h2>`,
+      `<div class="chart">${summaryHtml(engine, name, width, {
+        title: 'scrypt: fourfold against its fastest peer',
+        sizes: SCRYPT_SIZES_ALL,
+        subtitle:
+          "Per lane's memory: the fastest peer's median time per call divided by fourfold's (its simd tier, one thread). Right of the dashed line, fourfold is faster.",
+      })}</div>`,
+      `<p class="note">Median time per call to derive a 32-byte key with scrypt (r = 8). A lane works in 128 · r · N bytes; p = 4 is four lanes, ` +
+        `which fourfold/parallel runs at once on the measuring thread and the pool's workers (on as many cores as there are, up to four), ` +
+        `and every other column one after another. Under each column but fourfold's simd tier, its time per call divided by that tier's ` +
+        `(above 1×, fourfold is faster). The bytes are checked against @noble/hashes'.</p>`,
+      scrypt,
+    );
+  }
   const reference = referenceHtml(engine);
   if (reference !== '') {
     parts.push(

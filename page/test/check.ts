@@ -2,9 +2,10 @@
  * What a finished run of the page must hold, as CI checks it in each
  * browser: a verified fourfold figure for every op and size (both tiers,
  * each checked against a peer's bytes), a figure for every peer that has
- * the op (timed, or capped with its cost per call), and in the all-cores
- * part one point per thread count whose workers started. Returns the
- * problems, none when the run is as it must be.
+ * the op (timed, or capped with its cost per call), the same for scrypt's
+ * shapes with fourfold/parallel's column where the all-cores part ran, and
+ * in the all-cores part one point per thread count whose workers started.
+ * Returns the problems, none when the run is as it must be.
  *
  * Two bad situations, made with a Content-Security-Policy, must end as
  * the page says they do: with Workers refused ('no-workers'), the page
@@ -12,9 +13,9 @@
  * WebAssembly refused ('no-wasm'), fourfold's js tier against the peers
  * that are plain JavaScript, and a notice for each peer that did not load.
  */
-import { parseWorkerColumn } from '../../bench/core/libraries.js';
+import { PARALLEL, parseWorkerColumn } from '../../bench/core/libraries.js';
 import type { Report } from '../../bench/report/json.js';
-import { opsOf, REFERENCE_OPS, SCALING_OPS, SCALING_SIZE, SIZES, threadCounts, type Mode } from '../app/plan.js';
+import { opsOf, REFERENCE_OPS, SCALING_OPS, SCALING_SIZE, scryptShapes, SIZES, threadCounts, type Mode } from '../app/plan.js';
 
 /**
  * The peers that have each op, as the page bundles them: their columns
@@ -37,6 +38,8 @@ export const PEERS_OF: Record<string, readonly string[]> = {
   'serpent-cbc-encrypt': ['mipher'],
   'serpent-cbc-decrypt': ['mipher'],
   blake3: ['noble-hashes', 'hash-wasm'],
+  scrypt: ['noble-hashes', 'hash-wasm', 'sodium'],
+  'scrypt-p4': ['noble-hashes', 'hash-wasm', 'sodium'],
   'aes-256-gcm-encrypt': ['noble', 'webcrypto'],
   'sha-256': ['noble-hashes', 'webcrypto'],
 };
@@ -80,33 +83,39 @@ export function checkResults(report: Report | undefined, expected: Expected): st
 
   const find = (op: string, size: number, library: string) =>
     engine.cases.find((c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === library && c.offset === 0 && c.keys === 1);
+  /** fourfold's columns (`ours`: timed, checked against a peer) and every peer's (a figure) at one op and size. */
+  const checkColumns = (op: string, size: number, ours: readonly string[]) => {
+    const where = `${op} ${size} B`;
+    for (const tier of ours) {
+      const c = find(op, size, tier);
+      if (c === undefined) problems.push(`${where}: no ${tier} column`);
+      else if (c.ns === undefined) problems.push(`${where}: ${tier} not timed (${c.error ?? (c.capped !== undefined ? 'capped' : 'no samples')})`);
+      else if (c.checkedBy === undefined || c.checkedBy === tier) problems.push(`${where}: ${tier}'s output was not checked against a peer`);
+    }
+    for (const peer of (PEERS_OF[op] ?? []).filter((p) => !noWasm || !WASM_PEERS.includes(p))) {
+      const c = find(op, size, peer);
+      if (c === undefined) problems.push(`${where}: no ${peer} column`);
+      else if (c.error !== undefined) problems.push(`${where}: ${peer}: ${c.error}`);
+      else if (c.ns === undefined && c.capped === undefined) problems.push(`${where}: ${peer} has neither samples nor a capped estimate`);
+      else if (c.ns !== undefined && c.checkedBy === undefined && !REFERENCE_OPS.includes(op)) problems.push(`${where}: ${peer}'s output was not checked`);
+    }
+  };
+  const tiers = noWasm ? ['fourfold-js'] : ['fourfold', 'fourfold-js'];
   for (const op of opsOf(expected.mode)) {
     for (const size of SIZES) {
-      const where = `${op} ${size} B`;
       // Without libsodium nothing checks secretstream's bytes: not timed, and said so.
       if (noWasm && op === 'secretstream-push') {
-        if (engine.cases.some((c) => c.op === op)) problems.push(`${where}: timed without libsodium to check it`);
+        if (engine.cases.some((c) => c.op === op)) problems.push(`${op} ${size} B: timed without libsodium to check it`);
         continue;
       }
-      if (!REFERENCE_OPS.includes(op)) {
-        for (const tier of noWasm ? ['fourfold-js'] : ['fourfold', 'fourfold-js']) {
-          const c = find(op, size, tier);
-          if (c === undefined) problems.push(`${where}: no ${tier} column`);
-          else if (c.ns === undefined) problems.push(`${where}: ${tier} not timed (${c.error ?? (c.capped !== undefined ? 'capped' : 'no samples')})`);
-          else if (c.checkedBy === undefined || c.checkedBy === tier) problems.push(`${where}: ${tier}'s output was not checked against a peer`);
-        }
-      }
-      for (const peer of (PEERS_OF[op] ?? []).filter((p) => !noWasm || !WASM_PEERS.includes(p))) {
-        const c = find(op, size, peer);
-        if (c === undefined) problems.push(`${where}: no ${peer} column`);
-        else if (c.error !== undefined) problems.push(`${where}: ${peer}: ${c.error}`);
-        else if (c.ns === undefined && c.capped === undefined) problems.push(`${where}: ${peer} has neither samples nor a capped estimate`);
-        else if (c.ns !== undefined && c.checkedBy === undefined && !REFERENCE_OPS.includes(op)) problems.push(`${where}: ${peer}'s output was not checked`);
-      }
+      checkColumns(op, size, REFERENCE_OPS.includes(op) ? [] : tiers);
     }
   }
+  // scrypt: fourfold/parallel's column too where the all-cores part ran (its workers started, on the simd tier).
+  const pooled = situation === 'normal' && page.scaling.error === undefined;
+  for (const [op, size] of scryptShapes(expected.mode)) checkColumns(op, size, pooled ? [...tiers, PARALLEL] : tiers);
 
-  if (noWasm && engine.cases.some((c) => c.library === 'fourfold' || WASM_PEERS.includes(c.library)))
+  if (noWasm && engine.cases.some((c) => c.library === 'fourfold' || c.library === PARALLEL || WASM_PEERS.includes(c.library)))
     problems.push('WebAssembly was refused, yet a column that needs it was timed');
 
   // The all-cores part: one point per thread count whose workers started (the pool's ready workers, and the measuring thread).

@@ -1,14 +1,15 @@
 /**
  * A made-up page result, complete as check.ts wants it, for the page's
  * unit tests: every op of a mode at every size with both of fourfold's
- * tiers and the peers that have it, and the all-cores points.
+ * tiers and the peers that have it, scrypt's shapes with fourfold/parallel
+ * too, and the all-cores points.
  */
-import { sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
+import { PARALLEL, sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
 import { megabytesPerSecond } from '../../bench/core/stats.js';
 import type { Environment, Report } from '../../bench/report/json.js';
 import { scalingPoints } from '../../bench/report/scaling.js';
 import type { CaseSummary } from '../../bench/report/summary.js';
-import { oneCoreConfig, opsOf, REFERENCE_OPS, SCALING_OPS, SCALING_SIZE, SIZES, threadCounts, type Mode } from '../app/plan.js';
+import { oneCoreConfig, opsOf, REFERENCE_OPS, SCALING_OPS, SCALING_SIZE, scryptConfig, scryptShapes, SIZES, threadCounts, type Mode } from '../app/plan.js';
 import { pageReport } from '../app/results.js';
 import { PEERS_OF } from './check.js';
 
@@ -56,6 +57,12 @@ export function completeReport(mode: Mode, env: Environment = environment()): Re
       for (const peer of peers) cases.push(timed(op, size, peer, size * 2, peers[0]));
     }
   }
+  for (const [op, size] of scryptShapes(mode)) {
+    const peers = PEERS_OF[op]!;
+    const ms = (size / (1 << 20)) * 2e6;
+    cases.push(timed(op, size, 'fourfold', ms, peers[0]), timed(op, size, 'fourfold-js', 2 * ms, peers[0]), timed(op, size, PARALLEL, ms / 2, peers[0]));
+    for (const peer of peers) cases.push(timed(op, size, peer, 1.5 * ms, peers[0]));
+  }
   const threads = threadCounts(env.cores);
   for (const op of SCALING_OPS) {
     cases.push(timed(op, SCALING_SIZE, 'fourfold', 64e6, 'fourfold'), timed(op, SCALING_SIZE, 'fourfold (output)', 60e6, 'fourfold'));
@@ -74,6 +81,7 @@ export function completeReport(mode: Mode, env: Environment = environment()): Re
     address: 'https://example.org/bench/',
     oneCore: { result: undefined, config: oneCoreConfig(mode, { fourfold: '0.1.0' }) },
     allCores: { threads, pool: { workers: threads.at(-1)! - 1, ready: threads.at(-1)! - 1, jobs: 100, shared: env.sharedMemory } },
+    scrypt: { result: undefined, config: scryptConfig(mode, true, { fourfold: '0.1.0' }) },
     notices: [],
   });
   const engine = {

@@ -7,13 +7,13 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
+import { PARALLEL, sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
 import { devices, mergedMarkdown, mergedReport } from '../../bench/merge.js';
 import { renderHtml } from '../../bench/report/html.js';
 import { scalingPoints } from '../../bench/report/scaling.js';
 import { browserOf, notices, osOf } from '../app/environment.js';
-import { threadCounts } from '../app/plan.js';
-import { joinRuns, runNotices } from '../app/results.js';
+import { SCRYPT_SIZES, scryptConfig, scryptShapes, threadCounts } from '../app/plan.js';
+import { joinParts, joinRuns, runNotices } from '../app/results.js';
 import { decodeHash, encodeHash, expand, summarize } from '../app/share.js';
 import { environmentHtml, resultHtml } from '../app/view.js';
 import { checkResults } from './check.js';
@@ -150,6 +150,61 @@ describe('joining the thread counts of the all-cores part', () => {
     assert.equal(joined.seconds, 6);
     const capped = { ...pick('fourfold'), nsPerCall: [], capped: { nsPerCall: 1, how: 'measured' as const, neededMs: 1, capMs: 1 } };
     assert.deepEqual(joinRuns([{ ...run(1, []), cases: [capped] }, run(2, [12])]).cases[0]!.nsPerCall, [12]);
+  });
+});
+
+describe('scrypt', () => {
+  const MiB = 1 << 20;
+
+  it('one lane of 16 MiB and four in quick; the full mode adds a lane of 128 MiB; fourfold/parallel only where its workers started', () => {
+    assert.deepEqual(scryptShapes('quick'), [
+      ['scrypt', 16 * MiB],
+      ['scrypt-p4', 16 * MiB],
+    ]);
+    assert.deepEqual(scryptShapes('full'), [
+      ['scrypt', 16 * MiB],
+      ['scrypt', 128 * MiB],
+      ['scrypt-p4', 16 * MiB],
+    ]);
+    const config = scryptConfig('full', true, {});
+    assert.deepEqual(config.ops, ['scrypt', 'scrypt-p4']);
+    assert.deepEqual(config.opSizes, SCRYPT_SIZES.full);
+    assert.deepEqual(config.parts, ['sizes']);
+    assert.ok(config.libs!.includes(PARALLEL));
+    assert.ok(!scryptConfig('full', false, {}).libs!.includes(PARALLEL));
+  });
+
+  it('joins the three parts into one engine', () => {
+    const engine = completeReport('quick').engines[0]!;
+    const part = (op: string) => ({ ...engine, cases: engine.cases.filter((c) => c.op === op), seconds: 1 });
+    const joined = joinParts(part('chacha20'), part('blake3'), undefined, part('scrypt'));
+    assert.deepEqual([...new Set(joined.cases.map((c) => c.op))], ['chacha20', 'blake3', 'scrypt']);
+    assert.equal(joined.seconds, 3);
+  });
+
+  it('has a chart and a table of its own: time per call, each column against the simd tier, N and p', () => {
+    const html = resultHtml(completeReport('full'), 1000, false);
+    const section = html.slice(html.indexOf('Keys from passwords: scrypt'), html.indexOf('The platform, for scale'));
+    assert.match(section, /scrypt: fourfold against its fastest peer/);
+    assert.match(section, /scrypt, p = 1.*16 MiB, N = 2\^14.*128 MiB, N = 2\^17.*scrypt, p = 4/s);
+    assert.match(section, /<th>fourfold \(parallel\)<\/th>/);
+    assert.match(section, />0\.50×</, "fourfold/parallel's time over the simd tier's");
+    // Not in the one-core table, whose sizes are messages.
+    assert.doesNotMatch(html.slice(0, html.indexOf('Keys from passwords')), /<th scope="row">scrypt/);
+  });
+
+  it("wants fourfold/parallel's column where the all-cores part ran, and not without Workers", () => {
+    const report = completeReport('quick');
+    const engine = report.engines[0]!;
+    const without = { ...report, engines: [{ ...engine, cases: engine.cases.filter((c) => !(c.library === PARALLEL && c.op === 'scrypt-p4')) }] };
+    assert.deepEqual(checkResults(without, { mode: 'quick', isolated: true }), [`scrypt-p4 ${16 * MiB} B: no fourfold (parallel) column`]);
+    const skipped = {
+      ...without,
+      page: { ...without.page!, scaling: { ...without.page!.scaling, error: 'fourfold/parallel could not start a worker here (blocked)' } },
+    };
+    assert.deepEqual(checkResults(skipped, { mode: 'quick', isolated: true }), [
+      'all cores: not measured (fourfold/parallel could not start a worker here (blocked))',
+    ]);
   });
 });
 

@@ -9,6 +9,7 @@ import { chachaOps } from './chacha.js';
 import { poly1305Ops } from './poly1305.js';
 import { serpentOps } from './serpent.js';
 import { salsaOps } from './salsa.js';
+import { scryptOps } from './scrypt.js';
 import { secretstreamOps } from './secretstream.js';
 import type { OpDefinition } from './types.js';
 import { webcryptoOps } from './webcrypto.js';
@@ -21,6 +22,7 @@ export function allOps(apis: Apis): OpDefinition<unknown>[] {
     ...secretstreamOps(apis),
     ...salsaOps(apis),
     ...serpentOps(apis),
+    ...scryptOps(apis),
     ...webcryptoOps(apis),
   ];
 }

@@ -14,7 +14,7 @@
 export type Call = () => Uint8Array | Promise<Uint8Array>;
 
 export interface Shape {
-  /** Message bytes per call (what the throughput counts). */
+  /** Message bytes per call (what the throughput counts); the memory of one lane for an op whose size is memory (OpDefinition.sizeIsMemory). */
   readonly size: number;
   /** byteOffset of the input, and of a caller-supplied output, within its buffer. */
   readonly offset: number;
@@ -53,6 +53,20 @@ export interface OpDefinition<I = never> {
    * padding take whole blocks only.
    */
   takesSize?(size: number): boolean;
+  /**
+   * Whether a shape's size is the memory one call works in rather than a
+   * message (scrypt: 128 * r * N bytes a lane). Such an op is timed in the
+   * 'sizes' part only (the sweep, alignment and key counts are about
+   * messages), and a column's message-size threshold (Library.pooledFrom:
+   * fourfold/parallel's inline calls) does not apply to it.
+   */
+  readonly sizeIsMemory?: boolean;
+  /**
+   * The reference whose output the others must reproduce, where loaded and
+   * unless the run names its own (BenchConfig.references); default: the
+   * first reference in column order.
+   */
+  readonly reference?: string;
   /** In any order; the harness sorts them by library. */
   readonly entries: readonly OpEntry<I>[];
   /**

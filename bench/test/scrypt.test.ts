@@ -1,0 +1,121 @@
+/**
+ * scrypt in the harness: sizes that are a lane's memory, the 'sizes' part
+ * only, every column checked against @noble/hashes' bytes, fourfold/parallel
+ * timed below the message threshold of its other ops, the ops' own sizes
+ * and cap (BenchConfig.opSizes, opCapMs), and the summary's row for an op timed at none of
+ * the summary sizes. Needs the package built (npm test builds it first).
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { terminate } from 'fourfold/parallel';
+import { PARALLEL, PARALLEL_FROM } from '../core/libraries.js';
+import { capOf, runBenchmark, sizesOf } from '../core/run.js';
+import type { CaseResult, EngineResult } from '../core/types.js';
+import { parseOptions, type Options } from '../node/options.js';
+import { renderHtml } from '../report/html.js';
+import { buildReport } from '../report/json.js';
+import { chartSizes } from '../report/summary.js';
+import { summaryTables } from '../report/tables.js';
+
+const MiB = 1 << 20;
+const quick = (parseOptions(['--quick']) as Options).config;
+
+after(() => terminate());
+
+describe('scrypt in the benchmark', () => {
+  it("times lanes of 128 * 8 * 2^k bytes, in the 'sizes' part only, every column against @noble/hashes, fourfold/parallel at every size", async () => {
+    const result = await runBenchmark({
+      ...quick,
+      ops: ['scrypt'],
+      parts: ['sizes', 'sweep', 'align', 'keys'],
+      // 64 B and 3 KiB are no lane of r = 8; 2 KiB is N = 2, 4 KiB N = 4. The sweep, alignment and keys would take 2 KiB too.
+      sizes: [64, 2048, 3072, 4096],
+      opSizes: undefined,
+      sweep: { from: 2048, to: 2048, step: 1 },
+      alignSizes: [2048],
+      keyCounts: [1, 4],
+      keySize: 2048,
+      timing: { ...quick.timing, sizes: { warmupMs: 0, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 100 } },
+      capMs: 0,
+      versions: {},
+    });
+    assert.deepEqual(result.warnings, []);
+    assert.deepEqual(result.sweeps, []);
+    assert.deepEqual(
+      [...new Set(result.cases.map((c) => `${c.part} ${c.op} ${c.size}`))],
+      ['sizes scrypt 2048', 'sizes scrypt 4096', 'sizes scrypt-p4 2048', 'sizes scrypt-p4 4096'],
+    );
+    for (const c of result.cases) {
+      assert.equal(c.error, undefined, `${c.op} ${c.size} ${c.library}`);
+      assert.equal(c.checkedBy, 'noble-hashes', `${c.op} ${c.size} ${c.library}`);
+    }
+    const columns = [...new Set(result.cases.map((c) => c.library))].sort();
+    for (const name of ['fourfold', 'fourfold-js', PARALLEL, 'noble-hashes', 'node', 'hash-wasm', 'sodium']) assert.ok(columns.includes(name), name);
+    assert.ok(4096 < PARALLEL_FROM, "below fourfold/parallel's inline threshold for messages");
+  });
+
+  it("takes an op's own sizes and cap by its name or its longest prefix, and an empty list of sizes leaves it out", () => {
+    const config = { sizes: [64, 1024], opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [] } };
+    assert.deepEqual(sizesOf('chacha20', config), [64, 1024]);
+    assert.deepEqual(sizesOf('scrypt', config), [16 * MiB]);
+    assert.deepEqual(sizesOf('scrypt-p4', config), []);
+    assert.deepEqual(sizesOf('scrypt-p4', { sizes: [64], opSizes: { scrypt: [MiB] } }), [MiB]);
+    assert.deepEqual(sizesOf('scrypt', { sizes: [64] }), [64]);
+    assert.equal(capOf('scrypt-p4', { capMs: 4000, opCapMs: { scrypt: 10_000 } }), 10_000);
+    assert.equal(capOf('chacha20', { capMs: 4000, opCapMs: { scrypt: 10_000 } }), 4000);
+  });
+
+  it('the summary gives an op timed at none of the summary sizes a row at each of its own, and the chart a panel for them', () => {
+    const at = (op: string, library: string, size: number, ns: number): CaseResult => ({
+      part: 'sizes',
+      op,
+      library,
+      size,
+      offset: 0,
+      keys: 1,
+      callsPerSample: 1,
+      nsPerCall: [ns, ns, ns],
+    });
+    const cases = [
+      at('chacha20', 'fourfold', 64, 100),
+      at('chacha20', 'noble', 64, 300),
+      at('scrypt', 'fourfold', 16 * MiB, 30e6),
+      at('scrypt', 'noble-hashes', 16 * MiB, 60e6),
+    ];
+    const engine: EngineResult = {
+      engine: { id: 'node', runtime: 'node', version: '20.0.0', details: {} },
+      timer: { granularityNs: 100 },
+      libraries: ['fourfold', 'noble', 'noble-hashes'].map((name) => ({ name, version: '1' })),
+      started: '2026-01-01T00:00:00.000Z',
+      sweepStep: 1,
+      warnings: [],
+      seconds: 1,
+      cases,
+      sweeps: [],
+    };
+    const report = buildReport({
+      started: new Date('2026-01-01T00:00:00Z'),
+      seconds: 10,
+      status: 'complete',
+      machine: { cpu: 'test cpu', cores: 2, platform: 'linux', arch: 'x64', osRelease: '6', memoryBytes: 1e9, loadAverage: { start: [] } },
+      runner: { argv: [] },
+      profile: 'default',
+      config: { ...(parseOptions([]) as Options).config, versions: {} },
+      engines: [engine],
+      warnings: [],
+    });
+    assert.deepEqual(
+      summaryTables(report.engines[0]!, [64, 1024]).map((t) => [t.title, t.rows.map((r) => r[0])]),
+      [
+        ['chacha20', ['64 B']],
+        ['scrypt', ['16 MiB']],
+      ],
+    );
+    assert.deepEqual(chartSizes(cases, [64, 1024]), [64, 1024, 16 * MiB]);
+    const html = renderHtml(report);
+    const chart = html.slice(html.indexOf('id="summary-chart"'), html.indexOf('</div>', html.indexOf('id="summary-chart"')));
+    assert.match(chart, />16 MiB</);
+    assert.match(chart, />2\.0×</, "scrypt's dot");
+    assert.doesNotMatch(chart, /no peer/, 'no note where an op was not timed at all');
+  });
+});
