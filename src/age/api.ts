@@ -8,14 +8,12 @@ import { Decryptor, type Emit, Encryptor, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { forget, openHeader, receiverOf, type Sealed, sealHeader, senderOf } from './file-key.js';
 import { parseHeader } from './header.js';
-import { CHUNK, chunkFailure, type Failure, NONCE_BYTES, payloadKey, plainLength, SEALED_CHUNK, sealedLength } from './payload.js';
-import { RUN_CHUNKS, type Runner } from './pipeline.js';
+import { chunkFailure, NONCE_BYTES, payloadKey, plainLength, sealedLength } from './payload.js';
+import type { Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, zeroize } from '../runtime/bytes.js';
 import { releasingStream } from '../runtime/releasing-stream.js';
-
-const EMPTY = new Uint8Array(0);
 
 /** encrypt's and encryptStream's options. Any other property is refused (TypeError). */
 export interface EncryptOptions {
@@ -29,23 +27,6 @@ function armorOf(options: unknown): boolean {
   return armor === true;
 }
 
-/**
- * The payload of `plain` sealed into `out` from `at` on: every run handed
- * to the runner at once (so `plain` is read before the first wait), then
- * awaited.
- */
-async function sealAll(runner: Runner, key: Uint8Array, plain: Uint8Array, out: Uint8Array, at: number): Promise<void> {
-  const size = RUN_CHUNKS * CHUNK;
-  const runs = Math.max(1, Math.ceil(plain.length / size));
-  const pending: (Uint8Array | Promise<Uint8Array>)[] = [];
-  for (let i = 0; i < runs; i++) {
-    const part = plain.subarray(i * size, Math.min(plain.length, (i + 1) * size));
-    const from = at + i * RUN_CHUNKS * SEALED_CHUNK;
-    pending.push(runner.seal(key, { counter: i * RUN_CHUNKS, final: i === runs - 1 }, EMPTY, part, out.subarray(from, from + sealedLength(part.length))));
-  }
-  await Promise.all(pending);
-}
-
 /** The age file of `plain` (read at once) under a sealed header. */
 async function payloadAfter(tools: Tools, { header, fileKey }: Sealed, plain: Uint8Array, armored: boolean): Promise<Bytes> {
   const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
@@ -56,7 +37,7 @@ async function payloadAfter(tools: Tools, { header, fileKey }: Sealed, plain: Ui
   out.set(header);
   out.set(nonce, header.length);
   try {
-    await sealAll(tools.runner(), key, plain, out, at);
+    await tools.runner().seal(key, { counter: 0, final: true }, plain, out.subarray(at));
   } finally {
     zeroize(key);
   }
@@ -85,22 +66,14 @@ export async function encryptWith(tools: Tools, data: unknown, to: unknown, opti
   }
 }
 
-/** The plaintext of the payload `sealed` (read at once), or the AuthenticationError of its first chunk that does not verify. */
+/** The plaintext of the payload `sealed`, or the AuthenticationError of its first chunk that does not verify. */
 async function openAll(runner: Runner, key: Uint8Array, sealed: Uint8Array): Promise<Bytes> {
   if (sealed.length === 0) throw chunkFailure(engine(), key, 0, true, sealed);
-  const size = RUN_CHUNKS * SEALED_CHUNK;
-  const runs = Math.ceil(sealed.length / size);
   const out = new Uint8Array(plainLength(sealed.length));
-  const pending: (Uint8Array | Failure | Promise<Uint8Array | Failure>)[] = [];
-  for (let i = 0; i < runs; i++) {
-    const part = sealed.subarray(i * size, Math.min(sealed.length, (i + 1) * size));
-    const from = i * RUN_CHUNKS * CHUNK;
-    pending.push(runner.open(key, { counter: i * RUN_CHUNKS, final: i === runs - 1 }, EMPTY, part, out.subarray(from, from + plainLength(part.length))));
-  }
-  const failure = (await Promise.all(pending)).find((r): r is Failure => !(r instanceof Uint8Array));
-  if (failure === undefined) return out;
+  const opened = await runner.open(key, { counter: 0, final: true }, sealed, out);
+  if (opened instanceof Uint8Array) return out;
   zeroize(out);
-  throw failure.error;
+  throw opened.error;
 }
 
 /** The file's binary form: de-armored (into an array of ours) when it is armored, else the caller's bytes. */
@@ -151,7 +124,7 @@ function needTransformStream(name: string): void {
   }
 }
 
-/** A stream's chunk as a plain view of its bytes (read whole before the write waits: pipeline.ts). */
+/** A stream's chunk as a plain view of its bytes, read until its write resolves (pipeline.ts). */
 const chunkOf = (chunk: unknown): Uint8Array => check.byteSource(chunk, 'chunk');
 
 export function encryptStreamWith(tools: Tools, to: unknown, options: unknown): TransformStream<Uint8Array, Uint8Array> {

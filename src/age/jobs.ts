@@ -1,51 +1,59 @@
 /**
  * age's jobs for the pool's workers (parallel/worker.ts and worker-js.ts
- * serve them): sealing and opening a run of payload chunks (payload.ts)
- * under a payload key the job carries, which the worker wipes after it.
+ * serve them): sealing and opening a piece of payload chunks (payload.ts)
+ * in the job's slot, under a payload key the job carries, which the worker
+ * wipes after it. pieces.ts is the calling side.
+ *
+ * Both work in place, with no copy: a piece's output starts at or before
+ * its input in the slot, and the engines work front to back, reading each
+ * part of the input before they write that part's output (as a move to a
+ * lower address may overlap its source).
  */
-import { CHUNK, failureReason, openRun, plainLength, SEALED_CHUNK, sealedLength, sealRun, TAG } from './payload.js';
+import { openRun, plainLength, type Run, sealedLength, sealRun } from './payload.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 
-/** Bytes after an open job's plaintext: how many chunks verified (all of them, or those before the one that failed), and why that one failed. */
-export const OPEN_TRAILER = 8;
+/** A piece: the payload key, its first chunk's counter, whether it ends the payload, and its input's bytes (plaintext to seal, sealed chunks to open). */
+type PieceParams = { key: Uint8Array; counter: number; final: boolean; length: number };
 
 export type AgeJobs = {
-  /** The run `plain` sealed (chunks from `counter`; the last the payload's final one when `final`). */
-  readonly 'age.seal': JobType<{ key: Uint8Array; counter: number; final: boolean; plain: Uint8Array }, Uint8Array>;
+  /** Seals the slot's plaintext (`length` bytes at sealPlainAt) into the slot from 0 (sealedLength bytes). */
+  readonly 'age.seal': JobType<PieceParams, undefined>;
   /**
-   * The run `sealed` opened: its plaintext, then OPEN_TRAILER bytes (two
-   * little-endian 32-bit words: the chunks that verified, and why the next
-   * did not, payload.ts REASON). Past what it may release (payload.ts
-   * openOrFail: those chunks, and the next where it opens under the other
-   * final flag), the plaintext is zeros.
+   * Opens the slot's sealed bytes (`length` of them, from 0) into its
+   * plaintext, from 0: the result is one byte, the number of chunks that
+   * verified (a piece has fewer than 256). Past them the plaintext is zeros;
+   * the calling thread, which has the sealed bytes, tells why the next did
+   * not verify.
    */
-  readonly 'age.open': JobType<{ key: Uint8Array; counter: number; final: boolean; sealed: Uint8Array }, Uint8Array>;
+  readonly 'age.open': JobType<PieceParams, Uint8Array>;
 };
+
+/**
+ * Where a piece's plaintext goes in the slot for sealing: after room for
+ * its tags, so that each sealed chunk ends before the plaintext of the
+ * next begins.
+ */
+export const sealPlainAt = (plain: number): number => sealedLength(plain) - plain;
+
+/** Seals a piece in place: `slot` holds the plaintext at sealPlainAt and gets the sealed chunks from 0. */
+export function sealInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slot: Uint8Array, length: number): void {
+  const at = sealPlainAt(length);
+  sealRun(engine, key, run, slot.subarray(at, at + length), slot.subarray(0, at + length));
+}
+
+/** Opens a piece in place: `slot` holds the sealed chunks from 0 and gets their plaintext from 0; returns the chunks that verified. */
+export function openInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slot: Uint8Array, length: number): number {
+  return openRun(engine, key, run, slot.subarray(0, length), slot.subarray(0, plainLength(length)));
+}
 
 /** The jobs on one tier's ChaCha engine. */
 export function ageJobs(engine: ChachaEngine): Handlers<AgeJobs> {
   return {
-    'age.seal': (p) => {
-      const out = new Uint8Array(sealedLength(p.plain.length));
-      sealRun(engine, p.key, { counter: p.counter, final: p.final }, p.plain, out);
-      return out;
+    'age.seal': (p, { slot }) => {
+      sealInPlace(engine, p.key, { counter: p.counter, final: p.final }, slot!, p.length);
+      return undefined;
     },
-    'age.open': (p) => {
-      const n = plainLength(p.sealed.length);
-      const answer = new Uint8Array(n + OPEN_TRAILER);
-      const run = { counter: p.counter, final: p.final };
-      const good = openRun(engine, p.key, run, p.sealed, answer.subarray(0, n));
-      const chunks = Math.ceil(p.sealed.length / SEALED_CHUNK);
-      const view = new DataView(answer.buffer, n, OPEN_TRAILER);
-      view.setUint32(0, good, true);
-      if (good < chunks) {
-        answer.fill(0, good * CHUNK, n);
-        const failed = p.sealed.subarray(good * SEALED_CHUNK, (good + 1) * SEALED_CHUNK);
-        const into = answer.subarray(good * CHUNK, good * CHUNK + Math.max(0, failed.length - TAG));
-        view.setUint32(4, failureReason(engine, p.key, p.counter + good, p.final && good === chunks - 1, failed, into), true);
-      }
-      return answer;
-    },
+    'age.open': (p, { slot }) => Uint8Array.of(openInPlace(engine, p.key, { counter: p.counter, final: p.final }, slot!, p.length)),
   };
 }

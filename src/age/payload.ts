@@ -98,13 +98,22 @@ export interface Failure {
 export function openOrFail(engine: ChachaEngine, key: Uint8Array, run: Run, sealed: Uint8Array, out: Uint8Array): Uint8Array | Failure {
   const chunks = Math.ceil(sealed.length / SEALED_CHUNK);
   const good = openRun(engine, key, run, sealed, out);
-  if (good === chunks && chunks > 0) return out;
-  const failed = sealed.subarray(good * SEALED_CHUNK, (good + 1) * SEALED_CHUNK);
-  const target = out.subarray(good * CHUNK, good * CHUNK + Math.max(0, failed.length - TAG));
-  const reason = failureReason(engine, key, run.counter + good, run.final && good >= chunks - 1, failed, target);
-  const released = good * CHUNK + (opensOtherwise(reason) ? target.length : 0);
+  return good === chunks && chunks > 0 ? out : failureAt(engine, key, run, sealed, out, good);
+}
+
+/**
+ * The Failure of chunk `index` of `sealed`, which did not verify, `out`
+ * holding the plaintext of those before it: they are released, and it too
+ * where it opens under the other final flag; `out` past that is zeroed.
+ */
+export function failureAt(engine: ChachaEngine, key: Uint8Array, run: Run, sealed: Uint8Array, out: Uint8Array, index: number): Failure {
+  const chunks = Math.ceil(sealed.length / SEALED_CHUNK);
+  const failed = sealed.subarray(index * SEALED_CHUNK, (index + 1) * SEALED_CHUNK);
+  const target = out.subarray(index * CHUNK, index * CHUNK + Math.max(0, failed.length - TAG));
+  const reason = failureReason(engine, key, run.counter + index, run.final && index >= chunks - 1, failed, target);
+  const released = index * CHUNK + (opensOtherwise(reason) ? target.length : 0);
   zeroize(out.subarray(released));
-  return { verified: out.subarray(0, released), error: failureError(reason, run.counter + good) };
+  return { verified: out.subarray(0, released), error: failureError(reason, run.counter + index) };
 }
 
 /**

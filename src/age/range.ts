@@ -12,13 +12,10 @@ import type { Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { forget, openHeader, receiverOf } from './file-key.js';
 import { type Header, parseHeader } from './header.js';
-import { CHUNK, chunkFailure, type Failure, NONCE_BYTES, openRun, payloadKey, SEALED_CHUNK, TAG } from './payload.js';
-import { RUN_CHUNKS } from './pipeline.js';
+import { CHUNK, chunkFailure, NONCE_BYTES, openRun, payloadKey, plainLength, SEALED_CHUNK, TAG } from './payload.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, zeroize } from '../runtime/bytes.js';
-
-const EMPTY = new Uint8Array(0);
 
 /** Anything that reads byte ranges of a file of known size. */
 export interface RangeSource {
@@ -144,34 +141,20 @@ async function finalChunk(source: RangeSource, payloadAt: number, key: Uint8Arra
   return payload - TAG * chunks;
 }
 
-/** The plaintext [from, to) of a payload of `size` plaintext bytes, its chunks read at once and opened in runs. */
+/** The plaintext [from, to) of a payload of `size` plaintext bytes: its chunks read at once and opened together. */
 async function chunksOf(tools: Tools, source: RangeSource, payloadAt: number, key: Uint8Array, from: number, to: number, size: number): Promise<Bytes> {
   const firstChunk = Math.floor(from / CHUNK);
   const endChunk = Math.ceil(to / CHUNK);
   const lastChunk = Math.max(1, Math.ceil(size / CHUNK)) - 1;
   const sealedEnd = Math.min(endChunk * SEALED_CHUNK, source.size - payloadAt);
   const sealed = await readExactly(source, payloadAt + firstChunk * SEALED_CHUNK, sealedEnd - firstChunk * SEALED_CHUNK);
-  const runner = tools.runner();
-  const parts: Promise<Uint8Array | Failure>[] = [];
-  for (let c = firstChunk; c < endChunk; c += RUN_CHUNKS) {
-    const n = Math.min(RUN_CHUNKS, endChunk - c);
-    const run = { counter: c, final: c + n - 1 === lastChunk };
-    parts.push(Promise.resolve(runner.open(key, run, EMPTY, sealed.subarray((c - firstChunk) * SEALED_CHUNK, (c - firstChunk + n) * SEALED_CHUNK))));
-  }
-  const out = new Uint8Array(to - from);
-  const opened = await Promise.all(parts);
-  let at = firstChunk * CHUNK;
-  const failure = opened.find((r): r is Failure => !(r instanceof Uint8Array));
-  if (failure !== undefined) {
-    for (const p of opened) zeroize(p instanceof Uint8Array ? p : p.verified);
-    throw failure.error;
-  }
-  for (const plain of opened as Uint8Array[]) {
-    const lo = Math.max(from, at);
-    const hi = Math.min(to, at + plain.length);
-    if (hi > lo) out.set(plain.subarray(lo - at, hi - at), lo - from);
-    at += plain.length;
+  const plain = new Uint8Array(plainLength(sealed.length));
+  try {
+    const opened = await tools.runner().open(key, { counter: firstChunk, final: endChunk - 1 === lastChunk }, sealed, plain);
+    if (!(opened instanceof Uint8Array)) throw opened.error;
+    const at = firstChunk * CHUNK;
+    return plain.slice(from - at, to - at);
+  } finally {
     zeroize(plain);
   }
-  return out;
 }

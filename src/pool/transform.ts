@@ -111,12 +111,12 @@ function transfers(params: object): ArrayBuffer[] {
  * remainder there would be a sliver (thousands per call, each with its
  * own job overhead).
  */
-function splitter(align: number): (p: Part, bytes: number) => Part[] {
+export function splitter(align: number): (p: Piece, bytes: number) => Piece[] {
   return (p, bytes) => {
     const count = Math.ceil(p.length / Math.max(align, bytes));
     const size = Math.floor(p.length / count / align) * align;
     if (count <= 1 || size === 0) return [p];
-    const parts: Part[] = [];
+    const parts: Piece[] = [];
     for (let i = 0; i < count - 1; i++) parts.push({ start: p.start + i * size, length: size });
     const at = (count - 1) * size;
     parts.push({ start: p.start + at, length: p.length - at });

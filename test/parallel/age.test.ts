@@ -1,8 +1,8 @@
 /**
  * fourfold/parallel's age: fourfold/age's bytes from the pool (a file
- * either one made opens with the other), runs of chunks on the workers for
- * the one-shot calls, the streams and decryptRange; terminate() landing
- * while a stream or a call has runs on the workers costs time, never
+ * either one made opens with the other), pieces of chunks on the workers
+ * for the one-shot calls, the streams' batches and decryptRange; terminate() landing
+ * while a stream or a call has pieces on the workers costs time, never
  * bytes; a chunk changed mid-file stops decryption after the chunks before
  * it, whichever thread opened them; several streams at once.
  */
@@ -91,11 +91,12 @@ it('streams on the workers: the same bytes, several at once', { skip: NO_STREAMS
   P.configure({ workers: undefined });
 });
 
-it('terminate() while runs are on the workers: the streams and calls still give the right bytes', { skip: NO_STREAMS }, async () => {
+it('terminate() while pieces are on the workers: the streams and calls still give the right bytes', { skip: NO_STREAMS }, async () => {
   allowWorkers(2);
   P.configure({ workers: 2 });
-  const data = rand(60 * CHUNK + 3);
-  for (const when of [CHUNK, 10 * CHUNK, 30 * CHUNK]) {
+  // Past a stream's batch (128 chunks), so that terminate() lands in the first batch, the second, or the final one.
+  const data = rand(300 * CHUNK + 3);
+  for (const when of [CHUNK, 140 * CHUNK, 280 * CHUNK]) {
     const sealed = await through(P.age.encryptStream(to), data, 200_000, (at) => at >= when && at < when + 200_000 && P.terminate());
     assertBytes(await age.decrypt(sealed.out, from), data, `encryptStream, terminate() at ${when}`);
     const opened = await through(P.age.decryptStream(from), sealed.out, 200_000, (at) => at >= when && at < when + 200_000 && P.terminate());
@@ -110,10 +111,11 @@ it('terminate() while runs are on the workers: the streams and calls still give 
 it('a chunk changed mid-file: the chunks before it are released, nothing after, and the error names it', { skip: NO_STREAMS }, async () => {
   allowWorkers(2);
   P.configure({ workers: 2 });
-  const data = rand(50 * CHUNK);
+  // Three of a stream's batches (128 chunks), each shared between the workers and this thread.
+  const data = rand(300 * CHUNK);
   const file = await age.encrypt(data, to);
-  const payload = file.length - 50 * SEALED;
-  for (const bad of [3, 16, 31, 49]) {
+  const payload = file.length - 300 * SEALED;
+  for (const bad of [3, 16, 127, 128, 200, 299]) {
     const changed = file.slice();
     changed[payload + bad * SEALED + 5]! ^= 1;
     const r = await through(P.age.decryptStream(from), changed, 1 << 20);

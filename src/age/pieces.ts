@@ -1,0 +1,116 @@
+/**
+ * A batch of payload chunks sealed or opened on the pool's workers and
+ * this thread together, by the pool's scheduler (pool/schedule.ts
+ * runPieces, whose rules docs/parallel.md gives: equal cuts near the end,
+ * short turns, no workers on a shared core, a lost worker's piece redone
+ * here). Chunks are independent, so a piece is any run of them, given its
+ * first counter and whether it ends the payload; pieces are cut on chunk
+ * boundaries, at most as many chunks as a sealed piece fits in a slot.
+ * jobs.ts is the workers' side.
+ */
+import { type AgeJobs, sealPlainAt } from './jobs.js';
+import { CHUNK, failureAt, type Failure, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
+import { engine } from '../chacha/tiers.js';
+import { PIECE, type PoolWorker } from '../pool/pool.js';
+import { runPieces, type Piece, type PieceWork } from '../pool/schedule.js';
+import { splitter } from '../pool/transform.js';
+
+/** Chunks in a whole piece: its sealed form fits a slot (15: 983,280 bytes). */
+const PIECE_CHUNKS = Math.floor(PIECE / SEALED_CHUNK);
+
+/** Whole pieces of `unit`-byte chunks over `length` bytes (the last chunk may be short). */
+function wholePieces(length: number, unit: number): Piece[] {
+  const size = PIECE_CHUNKS * unit;
+  const pieces: Piece[] = [];
+  for (let at = 0; at < length; at += size) pieces.push({ start: at, length: Math.min(size, length - at) });
+  return pieces;
+}
+
+/** The run of a piece starting at chunk `first` of a batch, `chunks` long: final when it ends a final batch. */
+const runOf = (run: Run, first: number, chunks: number, batchChunks: number): Run => ({
+  counter: run.counter + first,
+  final: run.final && first + chunks === batchChunks,
+});
+
+/** A job's params: a copy of the key, which moves to the worker (it wipes it), and what to transfer. */
+function keyed(key: Uint8Array, run: Run, length: number): { params: AgeJobs['age.seal']['params']; transfer: ArrayBuffer[] } {
+  const copy = key.slice();
+  return { params: { key: copy, counter: run.counter, final: run.final, length }, transfer: [copy.buffer] };
+}
+
+/** Seals `plain` (a batch: whole chunks but the final's last) into `out` on `workers` and this thread. */
+export async function sealPieces(key: Uint8Array, run: Run, plain: Uint8Array, out: Uint8Array, workers: readonly PoolWorker[]): Promise<void> {
+  const chunks = Math.ceil(plain.length / CHUNK);
+  const pieceRun = (p: Piece) => runOf(run, p.start / CHUNK, Math.ceil(p.length / CHUNK), chunks);
+  const sealedAt = (p: Piece) => (p.start / CHUNK) * SEALED_CHUNK;
+  const work: PieceWork<Piece> = {
+    split: splitter(CHUNK),
+    direct: false,
+    onThisThread(p) {
+      const at = sealedAt(p);
+      sealRun(engine(), key, pieceRun(p), plain.subarray(p.start, p.start + p.length), out.subarray(at, at + sealedLength(p.length)));
+    },
+    toWorker(w, p) {
+      const bytes = sealedLength(p.length);
+      w.slot(bytes).set(plain.subarray(p.start, p.start + p.length), sealPlainAt(p.length));
+      const { params, transfer } = keyed(key, pieceRun(p), p.length);
+      return w.run<AgeJobs, 'age.seal'>('age.seal', params, bytes, {}, transfer, p.length);
+    },
+    fromWorker(p, done) {
+      out.set(done.data, sealedAt(p));
+    },
+  };
+  try {
+    await runPieces(wholePieces(plain.length, CHUNK), workers, work);
+  } finally {
+    for (const w of workers) w.zeroSlots();
+  }
+}
+
+/** A piece of an open, and how many of its chunks verified. */
+interface OpenPiece extends Piece {
+  good?: number;
+}
+
+/**
+ * Opens `sealed` (a batch) into `out` on `workers` and this thread: `out`
+ * when every chunk verified, else the Failure of the first that did not
+ * (payload.ts openOrFail), `out` past what it releases zeroed.
+ */
+export async function openPieces(
+  key: Uint8Array,
+  run: Run,
+  sealed: Uint8Array,
+  out: Uint8Array,
+  workers: readonly PoolWorker[],
+): Promise<Uint8Array | Failure> {
+  const chunks = Math.ceil(sealed.length / SEALED_CHUNK);
+  const pieceRun = (p: Piece) => runOf(run, p.start / SEALED_CHUNK, Math.ceil(p.length / SEALED_CHUNK), chunks);
+  const plainAt = (p: Piece) => (p.start / SEALED_CHUNK) * CHUNK;
+  const work: PieceWork<OpenPiece> = {
+    split: splitter(SEALED_CHUNK),
+    direct: false,
+    onThisThread(p) {
+      const at = plainAt(p);
+      p.good = openRun(engine(), key, pieceRun(p), sealed.subarray(p.start, p.start + p.length), out.subarray(at, at + plainLength(p.length)));
+    },
+    toWorker(w, p) {
+      w.slot(p.length).set(sealed.subarray(p.start, p.start + p.length));
+      const { params, transfer } = keyed(key, pieceRun(p), p.length);
+      return w.run<AgeJobs, 'age.open'>('age.open', params, p.length, {}, transfer);
+    },
+    fromWorker(p, done) {
+      p.good = (done.result as Uint8Array)[0]!;
+      // Only what verified: past it the worker's slot holds zeros, then sealed bytes.
+      out.set(done.data.subarray(0, Math.min(p.good * CHUNK, plainLength(p.length))), plainAt(p));
+    },
+  };
+  let pieces: OpenPiece[];
+  try {
+    pieces = await runPieces<OpenPiece>(wholePieces(sealed.length, SEALED_CHUNK), workers, work);
+  } finally {
+    for (const w of workers) w.zeroSlots();
+  }
+  const failed = pieces.find((p) => p.good! < Math.ceil(p.length / SEALED_CHUNK));
+  return failed === undefined ? out : failureAt(engine(), key, run, sealed, out, failed.start / SEALED_CHUNK + failed.good!);
+}
