@@ -16,11 +16,13 @@ import { PARALLEL_MIN } from '../pool/transform.js';
 import { scrypt as scryptOnPool } from '../scrypt/parallel.js';
 
 /**
- * Chunks a stream gathers into one batch: 8 MiB, so that the scheduler's
- * equal cuts at a batch's end, where a thread may wait for the other,
- * are a small part of it, while a stream still holds only a few batches.
+ * Chunks a stream gathers into one batch: 4 MiB, a few milliseconds on
+ * two cores, so that the scheduler's equal cuts at a batch's end (where a
+ * thread may wait for the other) are a small part of it; larger batches
+ * were no faster, and each holds two batches' worth of memory (its bytes,
+ * and its output) on top of the garbage the engine has yet to collect.
  */
-const BATCH_CHUNKS = (8 << 20) / CHUNK;
+const BATCH_CHUNKS = (4 << 20) / CHUNK;
 
 /** Batches on the pool's workers and this thread, those below PARALLEL_MIN here. */
 const poolRunner: Runner = {
