@@ -36,10 +36,12 @@ async function payloadAfter(tools: Tools, { header, fileKey }: Sealed, plain: Ui
   const out = new Uint8Array(at + sealedLength(plain.length));
   out.set(header);
   out.set(nonce, header.length);
+  const runner = tools.runner();
   try {
-    await tools.runner().seal(key, { counter: 0, final: true }, plain, out.subarray(at));
+    await runner.seal(key, { counter: 0, final: true }, plain, out.subarray(at));
   } finally {
     zeroize(key);
+    runner.done();
   }
   if (!armored) return out;
   const armor = new ArmorEncoder();
@@ -97,10 +99,12 @@ export async function decryptWith(tools: Tools, file: unknown, from: unknown): P
     if (binary.length < header.length + NONCE_BYTES) throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
     const key = payloadKey(fileKey, binary.subarray(header.length, header.length + NONCE_BYTES));
     zeroize(fileKey);
+    const runner = tools.runner();
     try {
-      return await openAll(tools.runner(), key, binary.subarray(header.length + NONCE_BYTES));
+      return await openAll(runner, key, binary.subarray(header.length + NONCE_BYTES));
     } finally {
       zeroize(key);
+      runner.done();
     }
   } finally {
     forget(receiver);

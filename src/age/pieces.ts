@@ -6,7 +6,10 @@
  * here). Chunks are independent, so a piece is any run of them, given its
  * first counter and whether it ends the payload; pieces are cut on chunk
  * boundaries, at most as many chunks as a sealed piece fits in a slot.
- * jobs.ts is the workers' side.
+ * jobs.ts is the workers' side. The workers' slots keep the plaintext of
+ * their last pieces until the caller zeroes them (pool-tools.ts, once a
+ * payload is done: after every batch, it would double a stream's memory
+ * traffic).
  */
 import { type AgeJobs, sealPlainAt } from './jobs.js';
 import { CHUNK, failureAt, type Failure, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
@@ -60,11 +63,7 @@ export async function sealPieces(key: Uint8Array, run: Run, plain: Uint8Array, o
       out.set(done.data, sealedAt(p));
     },
   };
-  try {
-    await runPieces(wholePieces(plain.length, CHUNK), workers, work);
-  } finally {
-    for (const w of workers) w.zeroSlots();
-  }
+  await runPieces(wholePieces(plain.length, CHUNK), workers, work);
 }
 
 /** A piece of an open, and how many of its chunks verified. */
@@ -105,12 +104,7 @@ export async function openPieces(
       out.set(done.data.subarray(0, Math.min(p.good * CHUNK, plainLength(p.length))), plainAt(p));
     },
   };
-  let pieces: OpenPiece[];
-  try {
-    pieces = await runPieces<OpenPiece>(wholePieces(sealed.length, SEALED_CHUNK), workers, work);
-  } finally {
-    for (const w of workers) w.zeroSlots();
-  }
+  const pieces = await runPieces<OpenPiece>(wholePieces(sealed.length, SEALED_CHUNK), workers, work);
   const failed = pieces.find((p) => p.good! < Math.ceil(p.length / SEALED_CHUNK));
   return failed === undefined ? out : failureAt(engine(), key, run, sealed, out, failed.start / SEALED_CHUNK + failed.good!);
 }

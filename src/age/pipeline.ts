@@ -28,6 +28,8 @@ export interface Runner {
    * only the chunks before the one that failed.
    */
   open(key: Uint8Array, run: Run, sealed: Uint8Array, out: Uint8Array): Uint8Array | Failure | Promise<Uint8Array | Failure>;
+  /** The payload is done, or abandoned: wipes what the runner's threads still hold of it. */
+  done(): void;
 }
 
 /** This thread's engine, 1 MiB of plaintext a batch. */
@@ -35,6 +37,7 @@ export const hereRunner: Runner = {
   batchChunks: 16,
   seal: (key, run, plain, out) => sealRun(engine(), key, run, plain, out),
   open: (key, run, sealed, out) => openOrFail(engine(), key, run, sealed, out),
+  done: () => {},
 };
 
 /** Hands a batch on, resolving once the batch is no longer read. */
@@ -138,6 +141,7 @@ export class PayloadSealer {
   forget(): void {
     zeroize(this.key);
     this.batches.wipe();
+    this.runner.done();
   }
 
   private async seal(plain: Uint8Array, final: boolean): Promise<void> {
@@ -176,6 +180,7 @@ export class PayloadOpener {
 
   forget(): void {
     zeroize(this.key);
+    this.runner.done();
   }
 
   /** Emits the batch's plaintext; on a failure, the chunks that verified, then throws its error. */

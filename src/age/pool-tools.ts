@@ -12,6 +12,7 @@ import { CHUNK } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';
 import { hereRunner, type Runner } from './pipeline.js';
 import { workersFor } from '../parallel/workers.js';
+import type { PoolWorker } from '../pool/pool.js';
 import { PARALLEL_MIN } from '../pool/transform.js';
 import { scrypt as scryptOnPool } from '../scrypt/parallel.js';
 
@@ -24,21 +25,37 @@ import { scrypt as scryptOnPool } from '../scrypt/parallel.js';
  */
 const BATCH_CHUNKS = (4 << 20) / CHUNK;
 
-/** Batches on the pool's workers and this thread, those below PARALLEL_MIN here. */
-const poolRunner: Runner = {
-  batchChunks: BATCH_CHUNKS,
-  seal(key, run, plain, out) {
-    if (plain.length < PARALLEL_MIN) return hereRunner.seal(key, run, plain, out);
-    return sealPieces(key, run, plain, out, workersFor(plain.length));
-  },
-  open(key, run, sealed, out) {
-    if (sealed.length < PARALLEL_MIN) return hereRunner.open(key, run, sealed, out);
-    return openPieces(key, run, sealed, out, workersFor(sealed.length));
-  },
-};
+/**
+ * Batches on the pool's workers and this thread, those below PARALLEL_MIN
+ * here; the slots of the workers it used are zeroed once the payload is
+ * done.
+ */
+function poolRunner(): Runner {
+  const used = new Set<PoolWorker>();
+  const workers = (bytes: number): PoolWorker[] => {
+    const list = workersFor(bytes);
+    for (const w of list) used.add(w);
+    return list;
+  };
+  return {
+    batchChunks: BATCH_CHUNKS,
+    seal(key, run, plain, out) {
+      if (plain.length < PARALLEL_MIN) return hereRunner.seal(key, run, plain, out);
+      return sealPieces(key, run, plain, out, workers(plain.length));
+    },
+    open(key, run, sealed, out) {
+      if (sealed.length < PARALLEL_MIN) return hereRunner.open(key, run, sealed, out);
+      return openPieces(key, run, sealed, out, workers(sealed.length));
+    },
+    done() {
+      for (const w of used) w.zeroSlots();
+      used.clear();
+    },
+  };
+}
 
 /** scrypt for age's passphrases (r = 8, p = 1, a 32-byte key) on a worker of the pool. */
 const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptOnPool(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
 /** Every core: batches on the pool's workers and this thread, scrypt on a worker. */
-export const POOL: Tools = { runner: () => poolRunner, scrypt };
+export const POOL: Tools = { runner: poolRunner, scrypt };

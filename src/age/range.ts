@@ -149,12 +149,14 @@ async function chunksOf(tools: Tools, source: RangeSource, payloadAt: number, ke
   const sealedEnd = Math.min(endChunk * SEALED_CHUNK, source.size - payloadAt);
   const sealed = await readExactly(source, payloadAt + firstChunk * SEALED_CHUNK, sealedEnd - firstChunk * SEALED_CHUNK);
   const plain = new Uint8Array(plainLength(sealed.length));
+  const runner = tools.runner();
   try {
-    const opened = await tools.runner().open(key, { counter: firstChunk, final: endChunk - 1 === lastChunk }, sealed, plain);
+    const opened = await runner.open(key, { counter: firstChunk, final: endChunk - 1 === lastChunk }, sealed, plain);
     if (!(opened instanceof Uint8Array)) throw opened.error;
     const at = firstChunk * CHUNK;
     return plain.slice(from - at, to - at);
   } finally {
     zeroize(plain);
+    runner.done();
   }
 }

@@ -99,6 +99,7 @@ function recording(
       batches.push({ counter: run.counter, length: sealed.length, final: run.final, inPlace: writes.some((w) => w.buffer === sealed.buffer) });
       return hereRunner.open(key, run, sealed, out);
     },
+    done: () => {},
   };
   return { runner, batches };
 }

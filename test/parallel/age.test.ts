@@ -126,6 +126,31 @@ it('a chunk changed mid-file: the chunks before it are released, nothing after, 
   P.configure({ workers: undefined });
 });
 
+it("the workers' slots are zero once a call or a stream is done, and were used: nothing of the plaintext stays", { skip: NO_STREAMS }, async () => {
+  allowWorkers(2);
+  P.configure({ workers: 2 });
+  const data = rand(300 * CHUNK + 7).fill(0x5a);
+  const jobs = P.status().jobs;
+  const assertZero = (label: string) => {
+    for (const w of pool.workers)
+      for (const slot of (w as unknown as { freeSlots: Uint8Array[] }).freeSlots)
+        assert.ok(
+          slot.every((b) => b === 0),
+          `${label}: a slot is not zeroed`,
+        );
+  };
+  const file = await P.age.encrypt(data, to);
+  assertZero('encrypt');
+  assertBytes(await P.age.decrypt(file, from), data);
+  assertZero('decrypt');
+  const sealed = await through(P.age.encryptStream(to), data, 1 << 20);
+  assertZero('encryptStream');
+  assertBytes((await through(P.age.decryptStream(from), sealed.out, 1 << 20)).out, data);
+  assertZero('decryptStream');
+  assert.ok(P.status().jobs > jobs, 'no job went to a worker');
+  P.configure({ workers: undefined });
+});
+
 it('a passphrase: scrypt on a worker, the file opened by fourfold/age', async () => {
   const data = rand(100);
   const file = await P.age.encrypt(data, { passphrase: 'a passphrase', workFactor: 12 });
