@@ -9,7 +9,7 @@
 import { ArmorDecoder, ArmorEncoder, isArmored } from './armor.js';
 import { AgeFormatError } from './errors.js';
 import { forget, openHeader, type Receiver, type Sealed, type Sender, sealHeader } from './file-key.js';
-import { parseHeader } from './header.js';
+import { parseHeader, type Stanza } from './header.js';
 import { NONCE_BYTES, payloadKey } from './payload.js';
 import { PayloadOpener, PayloadSealer, type Runner } from './pipeline.js';
 import type { Scrypt } from './recipients.js';
@@ -112,6 +112,12 @@ export class Encryptor {
   }
 }
 
+/**
+ * Who decrypts, or how to find out once the header is known (a command
+ * asks for a passphrase only when the file has an scrypt stanza).
+ */
+export type ReceiverOrAsk = Receiver | ((stanzas: readonly Stanza[]) => Promise<Receiver>);
+
 /** Decrypts for a receiver: write() the file's bytes as they come (armored or not), then end(). */
 export class Decryptor {
   private phase: 'start' | 'header' | 'nonce' | 'payload' = 'start';
@@ -120,11 +126,15 @@ export class Decryptor {
   private held: Uint8Array = new Uint8Array(0);
   private opener: PayloadOpener | undefined;
 
+  private receiver: Receiver | undefined;
+
   constructor(
-    private readonly receiver: Receiver,
+    private readonly from: ReceiverOrAsk,
     private readonly tools: Tools,
     private readonly emit: Emit,
-  ) {}
+  ) {
+    if (typeof from !== 'function') this.receiver = from;
+  }
 
   async write(bytes: Uint8Array): Promise<void> {
     if (this.phase === 'start') {
@@ -169,10 +179,14 @@ export class Decryptor {
         if (this.held.length > MAX_HEADER) throw new AgeFormatError(`a header of more than ${MAX_HEADER} bytes: not an age file`);
         return;
       }
-      const opened = openHeader(header, this.receiver, this.tools.scrypt);
+      if (typeof this.from === 'function') {
+        this.held = this.held.slice();
+        this.receiver = await this.from(header.stanzas);
+      }
+      const opened = openHeader(header, this.receiver!, this.tools.scrypt);
       if (opened instanceof Promise) this.held = this.held.slice();
       const fileKey = await opened;
-      forget(this.receiver);
+      forget(this.receiver!);
       this.held = this.held.subarray(header.length);
       this.phase = 'nonce';
       this.fileKey = fileKey;
@@ -190,7 +204,7 @@ export class Decryptor {
   private fileKey: Uint8Array | undefined;
 
   forget(): void {
-    forget(this.receiver);
+    if (this.receiver !== undefined) forget(this.receiver);
     if (this.fileKey !== undefined) zeroize(this.fileKey);
     this.opener?.forget();
   }
