@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /**
  * The `fourfold` command (package.json "bin"): `fourfold b3sum [OPTIONS]
- * [FILE]...`, BLAKE3 sums as the official b3sum prints them (b3sum.ts),
- * and `fourfold --help` / `--version`. Usage errors exit with code 2 and
- * name the program as --help does, as clap-style tools do.
+ * [FILE]...`, BLAKE3 sums as the official b3sum prints them (b3sum.ts);
+ * `fourfold age` and `fourfold age-keygen`, age's commands on every core
+ * (age.ts, age-keygen.ts); and `fourfold --help` / `--version`. Usage
+ * errors exit with code 2 and name the program as --help does.
  */
 import { readFileSync } from 'node:fs';
+import { age } from './age.js';
+import { ageKeygen } from './age-keygen.js';
 import { b3sum } from './b3sum.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -17,6 +20,9 @@ Symmetric cryptography for every JavaScript engine: this command line.
 Commands:
   b3sum          BLAKE3 sums of files, with the official b3sum's options and output
                  (fourfold b3sum --help lists them)
+  age            age files: encrypt and decrypt with age's flags, on every core
+                 (fourfold age with no arguments lists them)
+  age-keygen     a new age key pair, or an identity file's recipients (-y)
 
 Options:
   -h, --help     this text
@@ -27,6 +33,12 @@ const [command, ...rest] = process.argv.slice(2);
 
 if (command === 'b3sum') {
   process.exitCode = await b3sum(rest, version);
+} else if (command === 'age') {
+  process.exitCode = await age(rest, version);
+  // The pool's workers and any timers end with the command.
+  process.exit();
+} else if (command === 'age-keygen') {
+  process.exitCode = ageKeygen(rest, version);
 } else if (command === '--help' || command === '-h' || command === 'help') {
   process.stdout.write(HELP);
 } else if (command === '--version' || command === '-V') {

@@ -1,0 +1,199 @@
+/**
+ * Who an age command encrypts to and decrypts with, from its flags, as
+ * age reads them: recipients (-r), recipients files (-R), identity files
+ * (-i; an identity file may itself be passphrase-encrypted), passphrases
+ * typed at the terminal (-p, or asked for once a file shows an scrypt
+ * stanza), and age-plugin-batchpass's environment variables (-j
+ * batchpass).
+ */
+import { closeSync, openSync } from 'node:fs';
+import { listOf, type Parsed } from './go-flags.js';
+import { Failure, takeStdin } from './age-io.js';
+import { NoTerminal, readAll, readSecret, toTerminal } from './terminal.js';
+import type { ReceiverOrAsk } from '../age/codec.js';
+import { MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, WORK_FACTOR } from '../age/file-key.js';
+import type { Stanza } from '../age/header.js';
+import { decrypt as decryptHere, identityToRecipient } from '../age/index.js';
+
+/** The file and line limit age puts on recipient and identity files. */
+const KEY_FILE_LIMIT = 1 << 24;
+
+/** The lines of a key file that are not empty or comments, with their numbers. */
+function keyLines(bytes: Uint8Array, what: string): { line: string; n: number }[] {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Failure(`${what} is not valid UTF-8`);
+  }
+  return text
+    .split('\n')
+    .map((line, i) => ({ line: line.replace(/\r$/, ''), n: i + 1 }))
+    .filter(({ line }) => line !== '' && !line.startsWith('#'));
+}
+
+function readKeyFile(name: string): Uint8Array {
+  if (name === '-') return readAll(takeStdin(), KEY_FILE_LIMIT);
+  let fd: number;
+  try {
+    fd = openSync(name, 'r');
+  } catch (e) {
+    throw new Failure(`failed to open file ${JSON.stringify(name)}: ${(e as Error).message}`);
+  }
+  try {
+    return readAll(fd, KEY_FILE_LIMIT);
+  } catch (e) {
+    throw new Failure(`failed to read ${JSON.stringify(name)}: ${(e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkRecipient(r: string, where: string): string {
+  if (r.startsWith('ssh-')) throw new Failure(`${where}: SSH keys are not supported by fourfold age`, ['use an age key pair (fourfold age-keygen)']);
+  if (!r.startsWith('age1') || r.startsWith('age1pq1') || r.startsWith('age1tag'))
+    throw new Failure(`${where}: unknown or unsupported recipient type: ${JSON.stringify(r)}`);
+  try {
+    senderOf({ recipients: [r] });
+  } catch {
+    throw new Failure(`${where}: malformed recipient: ${JSON.stringify(r)}`);
+  }
+  return r;
+}
+
+function recipientsFile(name: string): string[] {
+  const lines = keyLines(readKeyFile(name), `${JSON.stringify(name)}: recipients file`);
+  if (lines.length === 0) throw new Failure(`failed to parse recipient file ${JSON.stringify(name)}: no recipients found`);
+  return lines.map(({ line, n }) => {
+    if (line.startsWith('AGE-')) throw new Failure(`${JSON.stringify(name)}: error at line ${n}: apparent identity found in recipients file`);
+    return checkRecipient(line, `${JSON.stringify(name)}: line ${n}`);
+  });
+}
+
+/** The identities of an identity file: key lines, or a passphrase-encrypted age file of them (the passphrase asked for). */
+async function identitiesFile(name: string): Promise<string[]> {
+  let bytes = readKeyFile(name);
+  const start = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
+  if (start.startsWith('age-encryption.org/') || start.startsWith('-----BEGIN AGE ENCRYPTED FILE-----')) {
+    const passphrase = await secret(`Enter passphrase for identity file ${JSON.stringify(name)}:`);
+    try {
+      bytes = await decryptHere(bytes, { passphrase, maxWorkFactor: 22 });
+    } catch (e) {
+      throw new Failure(`reading ${JSON.stringify(name)}: ${(e as Error).message}`);
+    }
+  }
+  const lines = keyLines(bytes, `${JSON.stringify(name)}: identities file`);
+  if (lines.length === 0) throw new Failure(`reading ${JSON.stringify(name)}: no identities found`);
+  return lines.map(({ line, n }) => {
+    if (!line.startsWith('AGE-SECRET-KEY-1')) {
+      const hint = line.startsWith('age1') ? ['did you mean to use -R/--recipients-file to encrypt to a recipient?'] : [];
+      throw new Failure(`reading ${JSON.stringify(name)}: error at line ${n}: unknown or unsupported identity type`, hint);
+    }
+    try {
+      identityToRecipient(line);
+    } catch {
+      throw new Failure(`reading ${JSON.stringify(name)}: error at line ${n}: malformed identity`);
+    }
+    return line;
+  });
+}
+
+/** A secret typed at the terminal; a Failure where there is none. */
+async function secret(prompt: string): Promise<string> {
+  try {
+    return await readSecret(prompt);
+  } catch (e) {
+    if (e instanceof NoTerminal) throw new Failure(`could not read passphrase: ${e.message}`);
+    throw e;
+  }
+}
+
+/** A passphrase for encryption: typed twice, or made up when left empty (as age does). */
+async function passphraseForEncryption(): Promise<string> {
+  const pass = await secret('Enter passphrase (leave empty to autogenerate a secure one):');
+  if (pass !== '') {
+    if ((await secret('Confirm passphrase:')) !== pass) throw new Failure("passphrases didn't match");
+    return pass;
+  }
+  // 20 groups of 5 letters from 32: 100 bits; a word list would be easier to type, but this needs none.
+  const alphabet = 'abcdefghijkmnopqrstuvwxyz23456789';
+  const bytes = crypto.getRandomValues(new Uint8Array(25));
+  const made = Array.from(bytes, (b) => alphabet[b % 32]).join('');
+  const words = made.match(/.{5}/g)!.join('-');
+  toTerminal(`fourfold age: using autogenerated passphrase "${words}"`);
+  return words;
+}
+
+/** age-plugin-batchpass's settings: the passphrase from AGE_PASSPHRASE or the descriptor AGE_PASSPHRASE_FD, and the work factors. */
+function batchpass(): { passphrase: string; workFactor: number; maxWorkFactor: number } {
+  const env = process.env;
+  let passphrase = env.AGE_PASSPHRASE;
+  if (passphrase === undefined && env.AGE_PASSPHRASE_FD !== undefined) {
+    passphrase = new TextDecoder().decode(readAll(Number(env.AGE_PASSPHRASE_FD), KEY_FILE_LIMIT)).replace(/[\r\n]+$/, '');
+  }
+  if (passphrase === undefined || passphrase === '') throw new Failure('-j batchpass: AGE_PASSPHRASE or AGE_PASSPHRASE_FD must give the passphrase');
+  const factor = (name: string, fallback: number): number => {
+    const value = env[name];
+    if (value === undefined) return fallback;
+    if (!/^[1-9][0-9]*$/.test(value) || Number(value) > 30) throw new Failure(`-j batchpass: ${name} must be a number from 1 to 30`);
+    return Number(value);
+  };
+  return { passphrase, workFactor: factor('AGE_PASSPHRASE_WORK_FACTOR', WORK_FACTOR), maxWorkFactor: factor('AGE_PASSPHRASE_MAX_WORK_FACTOR', 22) };
+}
+
+/** The plugins asked for: batchpass only. */
+export function plugins(flags: Parsed): boolean {
+  const asked = flags.lists.filter((l) => l.flag === 'plugin').map((l) => l.value);
+  for (const name of asked) {
+    if (name !== 'batchpass') throw new Failure(`plugin ${JSON.stringify(name)} is not supported: fourfold age runs no plugins (but for -j batchpass)`);
+  }
+  return asked.length > 0;
+}
+
+/** Who the file is encrypted to. */
+export async function senderFor(flags: Parsed): Promise<Sender> {
+  if (flags.bools.has('passphrase')) return senderOf({ passphrase: await passphraseForEncryption() });
+  if (plugins(flags)) {
+    const { passphrase, workFactor } = batchpass();
+    if (listOf(flags, 'recipient').length + listOf(flags, 'recipientsFile').length + listOf(flags, 'identity').length > 0) {
+      throw new Failure('-j batchpass encrypts with a passphrase, which must be the only recipient');
+    }
+    return senderOf({ passphrase, workFactor });
+  }
+  const recipients = listOf(flags, 'recipient').map((r) => checkRecipient(r, 'recipient'));
+  for (const name of listOf(flags, 'recipientsFile')) recipients.push(...recipientsFile(name));
+  for (const name of listOf(flags, 'identity')) recipients.push(...(await identitiesFile(name)).map(identityToRecipient));
+  return senderOf({ recipients });
+}
+
+/**
+ * Who decrypts: the identity files' identities (a passphrase file is then
+ * refused, as age refuses it), batchpass's passphrase, or a passphrase
+ * asked for once the header shows an scrypt stanza.
+ */
+export async function receiverFor(flags: Parsed): Promise<ReceiverOrAsk> {
+  if (plugins(flags)) {
+    const { passphrase, maxWorkFactor } = batchpass();
+    return receiverOf({ passphrase, maxWorkFactor });
+  }
+  const files = listOf(flags, 'identity');
+  if (files.length > 0) {
+    const identities: string[] = [];
+    for (const name of files) identities.push(...(await identitiesFile(name)));
+    const receiver = receiverOf({ identities });
+    return async (stanzas: readonly Stanza[]): Promise<Receiver> => {
+      if (stanzas.length === 1 && stanzas[0]!.type === 'scrypt') {
+        throw new Failure('file is passphrase-encrypted but identities were specified with -i/--identity or -j', [
+          'remove all -i/--identity/-j flags to decrypt passphrase-encrypted files',
+        ]);
+      }
+      return receiver;
+    };
+  }
+  return async (stanzas: readonly Stanza[]): Promise<Receiver> => {
+    if (!stanzas.some((s) => s.type === 'scrypt')) {
+      throw new Failure('the file is not passphrase-encrypted, identities are required', ['specify identities with -i/--identity or -j to decrypt this file']);
+    }
+    return receiverOf({ passphrase: await secret('Enter passphrase:'), maxWorkFactor: Math.max(MAX_WORK_FACTOR, 22) });
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The terminal, for the age command: whether a standard stream is one,
+ * reading a secret from it with echo off (from /dev/tty, as age does, so
+ * that standard input can carry the file), and a progress line on
+ * standard error that rewrites itself.
+ */
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { isatty, ReadStream } from 'node:tty';
+
+export const isTerminal = (fd: number): boolean => isatty(fd);
+
+/** A failure to read from the terminal: there is none (a script, CI), or it closed. */
+export class NoTerminal extends Error {}
+
+/** The terminal, opened at the first question and kept: what is typed ahead of a question waits for it. */
+interface Terminal {
+  fd: number;
+  tty: ReadStream;
+  /** Bytes typed and not yet taken by a question. */
+  typed: number[];
+  /** Wakes the question waiting for more typing. */
+  waiting?: () => void;
+  closed: boolean;
+}
+
+let terminal: Terminal | undefined;
+
+function openTerminal(): Terminal {
+  if (terminal !== undefined) return terminal;
+  let fd: number;
+  try {
+    fd = openSync('/dev/tty', 'r+');
+  } catch (e) {
+    throw new NoTerminal(`standard input is not a terminal, and there is no terminal to read a passphrase from (${(e as Error).message})`);
+  }
+  const tty = new ReadStream(fd);
+  const t: Terminal = { fd, tty, typed: [], closed: false };
+  tty.on('data', (data: Buffer) => {
+    t.typed.push(...data);
+    t.waiting?.();
+  });
+  tty.on('close', () => {
+    t.closed = true;
+    t.waiting?.();
+  });
+  tty.pause();
+  terminal = t;
+  return t;
+}
+
+/**
+ * A line typed at the terminal after `prompt`, not echoed: the terminal in
+ * raw mode for the time of it. Ctrl-C and Ctrl-D stop it.
+ */
+export async function readSecret(prompt: string): Promise<string> {
+  const t = openTerminal();
+  writeSync(t.fd, `${prompt} `);
+  t.tty.setRawMode(true);
+  t.tty.resume();
+  try {
+    for (;;) {
+      const end = t.typed.findIndex((b) => b === 0x0d || b === 0x0a || b === 0x03 || b === 0x04);
+      if (end >= 0) {
+        const line = t.typed.splice(0, end + 1);
+        const stop = line.pop()!;
+        if (stop === 0x03 || stop === 0x04) throw new NoTerminal('interrupted');
+        // A CR LF pair ends one line.
+        if (stop === 0x0d && t.typed[0] === 0x0a) t.typed.shift();
+        const kept: number[] = [];
+        for (const b of line)
+          if (b === 0x7f || b === 0x08) kept.pop();
+          else kept.push(b);
+        const secret = new TextDecoder().decode(Uint8Array.from(kept));
+        kept.fill(0);
+        line.fill(0);
+        return secret;
+      }
+      if (t.closed) throw new NoTerminal('the terminal closed');
+      await new Promise<void>((resolve) => (t.waiting = resolve));
+      t.waiting = undefined;
+    }
+  } finally {
+    t.tty.setRawMode(false);
+    t.tty.pause();
+    writeSync(t.fd, '\n');
+  }
+}
+
+/** Writes `line` to the terminal itself (/dev/tty), where a message meant for the user goes while standard streams carry data. */
+export function toTerminal(line: string): void {
+  try {
+    const fd = openSync('/dev/tty', 'w');
+    writeSync(fd, `${line}\n`);
+    closeSync(fd);
+  } catch {
+    writeSync(2, `${line}\n`);
+  }
+}
+
+/** Reads all of a descriptor (an identity or recipients file, standard input), up to `limit` bytes. */
+export function readAll(fd: number, limit: number): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const buf = new Uint8Array(65536);
+    const n = readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    parts.push(buf.subarray(0, n));
+    total += n;
+    if (total > limit) throw new Error('file too long');
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const human = (bytes: number): string =>
+  bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} kB`;
+
+/** A progress line on standard error, rewritten at most five times a second, for an input of `total` bytes. */
+export class Progress {
+  private last = 0;
+  private readonly start = performance.now();
+  private shown = false;
+
+  constructor(
+    private readonly label: string,
+    private readonly total: number,
+  ) {}
+
+  update(done: number): void {
+    const now = performance.now();
+    if (now - this.last < 200) return;
+    this.last = now;
+    const rate = done / ((now - this.start) / 1000);
+    const percent = this.total > 0 ? Math.floor((100 * done) / this.total) : 100;
+    writeSync(2, `\r${this.label}: ${percent}% of ${human(this.total)}, ${human(rate)}/s   `);
+    this.shown = true;
+  }
+
+  end(): void {
+    if (this.shown) writeSync(2, '\r\x1b[K');
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * `fourfold age` and `fourfold age-keygen` against the reference clients,
+ * the Go `age` (go install filippo.io/age/cmd/...@v1.3.2) and the Rust
+ * `rage` (cargo install rage --locked), which .ci/run installs: files each
+ * encrypts, the others decrypt, both directions, X25519 and passphrases
+ * (age-plugin-batchpass's environment variables, and -p typed at a
+ * terminal through `script`), binary and armored, at sizes 0, 1, 64 KiB - 1,
+ * 64 KiB, 64 KiB + 1, several chunks and 100 MiB; key files made by either
+ * tool; and the command line as age has it: exit codes, the errors and
+ * hints of its mode checks, files cut short or changed, output to a file
+ * created only when it is written. Node only: it starts processes. Without
+ * age and rage every test that runs them is skipped, saying so, except on
+ * CI (CI=true), where their absence fails them.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rand } from '../helpers.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
+const g = globalThis as { Deno?: unknown; Bun?: unknown };
+const NODE = g.Deno === undefined && g.Bun === undefined ? process.execPath : 'node';
+const HOME = process.env.HOME ?? '/root';
+const ON_CI = /^(?:true|1)$/i.test(process.env.CI ?? '');
+
+/** A program from the PATH or the install directory of its toolchain. */
+function find(name: string, installed: string): string | undefined {
+  for (const c of [name, join(HOME, installed, name)]) if (spawnSync(c, ['--version']).status === 0) return c;
+  return undefined;
+}
+const AGE = find('age', 'go/bin');
+const RAGE = find('rage', '.cargo/bin');
+const AGE_KEYGEN = find('age-keygen', 'go/bin');
+/** age's plugin for passphrases from the environment, which age and rage run from the PATH. */
+const PLUGIN_PATH = [join(HOME, 'go/bin'), process.env.PATH].join(':');
+const CAN_PTY = spawnSync('script', ['--version']).status === 0;
+const skipUnless = (present: boolean, what: string): false | string => (present || ON_CI ? false : `${what} is not installed; on CI it fails`);
+const NO_CLIENTS = skipUnless(AGE !== undefined && RAGE !== undefined, 'age (go install filippo.io/age/cmd/...@v1.3.2) or rage (cargo install rage --locked)');
+const IS_NODE =
+  typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string' && g.Deno === undefined && g.Bun === undefined;
+
+let dir = '';
+const path = (name: string) => join(dir, name);
+
+/** Runs a command in the test folder, standard input from a file (a command that stops early must not race a pipe). */
+function run(command: string, args: string[], options: { input?: Uint8Array | string; env?: Record<string, string> } = {}): SpawnSyncReturns<Buffer> {
+  writeFileSync(path('.stdin'), options.input ?? '');
+  const r = spawnSync('sh', ['-c', 'f=$1; shift; exec "$@" < "$f"', 'sh', path('.stdin'), command, ...args], {
+    cwd: dir,
+    env: { ...process.env, PATH: PLUGIN_PATH, ...options.env },
+    maxBuffer: 1 << 28,
+  });
+  if (r.error) throw r.error;
+  return r;
+}
+
+const fourfold = (args: string[], options?: Parameters<typeof run>[2]) => run(NODE, [CLI, 'age', ...args], options);
+const keygen = (args: string[]) => run(NODE, [CLI, 'age-keygen', ...args]);
+
+function ok(r: SpawnSyncReturns<Buffer>, what: string): Buffer {
+  assert.equal(r.status, 0, `${what}: exit ${r.status}: ${r.stderr.toString()}`);
+  return r.stdout;
+}
+
+/** The encryptors and decryptors: each an argument list builder for a mode. */
+type Tool = { name: string; command: () => string; args: (mode: string[]) => string[] };
+const tools = (): Tool[] => [
+  { name: 'fourfold age', command: () => NODE, args: (mode) => [CLI, 'age', ...mode] },
+  { name: 'age', command: () => AGE!, args: (mode) => mode },
+  { name: 'rage', command: () => RAGE!, args: (mode) => mode },
+];
+
+/** rage asks for passphrases at the terminal (age-plugin-batchpass is for the others): typed through script(1), its own prompt rather than pinentry's. */
+const typedAtRage = (args: string[], typed: string) =>
+  run('script', ['-qec', [RAGE!, ...args].join(' '), '/dev/null'], { input: typed, env: { PINENTRY_PROGRAM: '/nonexistent' } });
+
+/** `input` encrypted to `output` under `passphrase` by `tool`: the environment's passphrase (work factor 10), or typed at rage (its own). */
+function encryptWithPassphrase(tool: Tool, passphrase: string, input: string, output: string): void {
+  if (tool.name === 'rage') ok(typedAtRage(['-p', '-o', output, input], `${passphrase}\n${passphrase}\n`), 'rage -p');
+  else {
+    const env = { AGE_PASSPHRASE: passphrase, AGE_PASSPHRASE_WORK_FACTOR: '10' };
+    ok(run(tool.command(), tool.args(['-e', '-j', 'batchpass', '-o', output, input]), { env }), `${tool.name} encrypts`);
+  }
+}
+
+/** `file` decrypted under `passphrase` by `tool`. */
+function decryptWithPassphrase(tool: Tool, passphrase: string, file: string): Buffer {
+  if (tool.name !== 'rage')
+    return ok(run(tool.command(), tool.args(['-d', '-j', 'batchpass', file]), { env: { AGE_PASSPHRASE: passphrase } }), `${tool.name} decrypts`);
+  ok(typedAtRage(['-d', '-o', path('rage.out'), file], `${passphrase}\n`), 'rage -d');
+  return readFileSync(path('rage.out'));
+}
+
+const SIZES = [0, 1, 65535, 65536, 65537, 5 * 65536 + 3];
+
+describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicable: starts processes with Node' }, () => {
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'fourfold-age-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('key files: age-keygen output that each reads; -y gives the same recipient', { skip: NO_CLIENTS }, () => {
+    ok(keygen(['-o', path('ours.txt')]), 'fourfold age-keygen -o');
+    assert.match(readFileSync(path('ours.txt'), 'utf8'), /^# created: \S+\n# public key: age1[0-9a-z]{58}\nAGE-SECRET-KEY-1[0-9A-Z]{58}\n$/);
+    assert.equal(keygen(['-o', path('ours.txt')]).status, 1, 'never over an existing file');
+    ok(run(AGE_KEYGEN ?? 'age-keygen', ['-o', path('theirs.txt')]), 'age-keygen -o');
+    for (const file of ['ours.txt', 'theirs.txt']) {
+      const mine = ok(keygen(['-y', path(file)]), 'fourfold age-keygen -y').toString();
+      assert.equal(mine, ok(run(AGE_KEYGEN ?? 'age-keygen', ['-y', path(file)]), 'age-keygen -y').toString(), file);
+    }
+  });
+
+  it('X25519, binary and armored, at every size: each tool decrypts what each encrypts', { skip: NO_CLIENTS }, () => {
+    ok(keygen(['-o', path('key.txt')]), 'keygen');
+    const recipient = ok(keygen(['-y', path('key.txt')]), 'keygen -y')
+      .toString()
+      .trim();
+    for (const size of SIZES) {
+      const data = rand(size);
+      writeFileSync(path('plain'), data);
+      for (const armor of [[], ['-a']]) {
+        for (const from of tools()) {
+          ok(run(from.command(), from.args(['-r', recipient, ...armor, '-o', path('file.age'), path('plain')])), `${from.name} encrypts ${size}`);
+          for (const to of tools()) {
+            const out = ok(
+              run(to.command(), to.args(['-d', '-i', path('key.txt'), path('file.age')])),
+              `${to.name} decrypts ${from.name}'s ${size}${armor.join('')}`,
+            );
+            assert.ok(out.equals(data), `${from.name} -> ${to.name}, ${size} bytes${armor.join('')}`);
+          }
+        }
+      }
+    }
+  });
+
+  it('passphrases, both directions, each with its own work factor', { skip: NO_CLIENTS || (!CAN_PTY && 'no script(1) to type at rage') }, () => {
+    const data = rand(3 * 65536 + 10);
+    writeFileSync(path('plain'), data);
+    for (const from of tools()) {
+      encryptWithPassphrase(from, 'correct horse battery', path('plain'), path('p.age'));
+      assert.match(readFileSync(path('p.age')).subarray(0, 80).toString('latin1'), /^age-encryption\.org\/v1\n-> scrypt \S+ \d+\n/);
+      for (const to of tools()) assert.ok(decryptWithPassphrase(to, 'correct horse battery', path('p.age')).equals(data), `${from.name} -> ${to.name}`);
+      assert.equal(fourfold(['-d', '-j', 'batchpass', path('p.age')], { env: { AGE_PASSPHRASE: 'wrong' } }).status, 1);
+    }
+  });
+
+  it('-p at a terminal: the passphrase typed twice to encrypt, once to decrypt (driven through script(1))', {
+    skip: NO_CLIENTS || (!CAN_PTY && 'not applicable: no script(1) to drive a terminal'),
+  }, () => {
+    const data = rand(100_000);
+    writeFileSync(path('plain'), data);
+    const typed = 'hunter2 at the terminal\nhunter2 at the terminal\n';
+    const encrypt = `${NODE} ${CLI} age -p -o ${path('t.age')} ${path('plain')}`;
+    ok(run('script', ['-qec', encrypt, '/dev/null'], { input: typed }), 'fourfold age -p');
+    const decrypt = `${NODE} ${CLI} age -d -o ${path('t.out')} ${path('t.age')}`;
+    ok(run('script', ['-qec', decrypt, '/dev/null'], { input: 'hunter2 at the terminal\n' }), 'fourfold age -d, passphrase typed');
+    assert.ok(readFileSync(path('t.out')).equals(data));
+    const env = { AGE_PASSPHRASE: 'hunter2 at the terminal' };
+    assert.ok(ok(run(AGE!, ['-d', '-j', 'batchpass', path('t.age')], { env }), 'age decrypts it').equals(data));
+  });
+
+  it('100 MiB, binary, from and to files, both ways with age and with rage', { skip: NO_CLIENTS }, () => {
+    ok(keygen(['-o', path('big-key.txt')]), 'keygen');
+    const recipient = ok(keygen(['-y', path('big-key.txt')]), 'keygen -y')
+      .toString()
+      .trim();
+    const data = rand(100 << 20);
+    writeFileSync(path('big'), data);
+    ok(fourfold(['-r', recipient, '-o', path('big.age'), path('big')]), 'fourfold encrypts 100 MiB');
+    for (const other of tools().slice(1)) {
+      rmSync(path('big.out'), { force: true });
+      ok(run(other.command(), ['-d', '-i', path('big-key.txt'), '-o', path('big.out'), path('big.age')]), `${other.name} decrypts it`);
+      assert.ok(readFileSync(path('big.out')).equals(data), `${other.name} decrypts fourfold's`);
+      ok(run(other.command(), ['-r', recipient, '-o', path('big.theirs.age'), path('big')]), `${other.name} encrypts 100 MiB`);
+      rmSync(path('big.out'), { force: true });
+      ok(fourfold(['-d', '-i', path('big-key.txt'), '-o', path('big.out'), path('big.theirs.age')]), 'fourfold decrypts it');
+      assert.ok(readFileSync(path('big.out')).equals(data), `fourfold decrypts ${other.name}'s`);
+      rmSync(path('big.theirs.age'));
+    }
+  });
+
+  it("the command line as age's: modes, exit codes, errors and hints", () => {
+    ok(keygen(['-o', path('cmd-key.txt')]), 'keygen');
+    const usage = fourfold([]);
+    assert.equal(usage.status, 1, 'no arguments: usage, exit 1');
+    assert.match(usage.stderr.toString(), /^Usage:/);
+    assert.equal(fourfold(['--nope']).status, 2, 'an unknown flag: exit 2');
+    const cases: [string[], RegExp][] = [
+      [['-d', '-a', 'x'], /-a\/--armor can't be used with -d\/--decrypt[\s\S]*hint: note that armored files are detected automatically/],
+      [['-d', '-p'], /-p\/--passphrase can't be used with -d\/--decrypt/],
+      [['-d', '-r', 'age1x'], /-r\/--recipient can't be used with -d\/--decrypt[\s\S]*hint: did you mean to use -i\/--identity/],
+      [['-i', path('cmd-key.txt'), 'x'], /can't be used in encryption mode[\s\S]*hint: did you forget to specify -d\/--decrypt\?/],
+      [['-o', path('x.age'), 'plain'], /missing recipients/],
+      [['-p', '-r', 'age1x'], /-p\/--passphrase can't be combined with -r\/--recipient/],
+      [['-r', 'age1notarecipient', 'plain'], /malformed recipient/],
+      [['-r', 'ssh-ed25519 AAAA', 'plain'], /SSH keys are not supported/],
+      [['-j', 'yubikey', '-e', 'plain'], /plugin "yubikey" is not supported/],
+      [['-d', '-i', path('cmd-key.txt'), path('nothing-here.age')], /failed to open input file/],
+      [['-d', '-i', path('cmd-key.txt'), 'a', 'b'], /too many INPUT arguments/],
+    ];
+    for (const [args, message] of cases) {
+      const r = fourfold(args);
+      assert.equal(r.status, 1, `${args.join(' ')}: exit 1`);
+      assert.match(r.stderr.toString(), message, args.join(' '));
+      assert.match(r.stderr.toString(), /^fourfold age: error: /m);
+    }
+  });
+
+  it('decryption failures exit 1 saying what is wrong, and no output file is made before a byte verified', () => {
+    ok(keygen(['-o', path('f-key.txt')]), 'keygen');
+    const recipient = ok(keygen(['-y', path('f-key.txt')]), 'keygen -y')
+      .toString()
+      .trim();
+    const data = rand(200_000);
+    writeFileSync(path('plain'), data);
+    ok(fourfold(['-r', recipient, '-o', path('f.age'), path('plain')]), 'encrypt');
+    const file = readFileSync(path('f.age'));
+    const cases: [string, Uint8Array, RegExp][] = [
+      ['cut short', file.subarray(0, file.length - 70_000), /cut short|does not verify/],
+      ['changed in the header', Buffer.concat([file.subarray(0, 40), Buffer.from([file[40]! ^ 1]), file.subarray(41)]), /.+/],
+      ['not an age file', Buffer.from('hello\n'), /not an age file/],
+    ];
+    for (const [what, bytes, message] of cases) {
+      writeFileSync(path('bad.age'), bytes);
+      rmSync(path('bad.out'), { force: true });
+      const r = fourfold(['-d', '-i', path('f-key.txt'), '-o', path('bad.out'), path('bad.age')]);
+      assert.equal(r.status, 1, what);
+      assert.match(r.stderr.toString(), message, what);
+      if (what !== 'cut short') assert.ok(!existsSync(path('bad.out')), `${what}: no output file`);
+    }
+    const other = keygen(['-o', path('other.txt')]);
+    ok(other, 'keygen');
+    const r = fourfold(['-d', '-i', path('other.txt'), path('f.age')]);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr.toString(), /no identity matched/);
+  });
+});
