@@ -21,7 +21,16 @@ import { brokenLinks, links } from '../../scripts/package-check/links.js';
 import { NOT_NODE, packedFiles, ROOT } from './files.js';
 
 /** What users read: the docs the package ships, and no other. */
-const USER_DOCS = ['README.md', 'CHANGELOG.md', 'docs/api.md', 'docs/parallel.md', 'docs/performance.md', 'docs/secretstream.md', 'docs/b3sum.md'];
+const USER_DOCS = [
+  'README.md',
+  'CHANGELOG.md',
+  'docs/api.md',
+  'docs/parallel.md',
+  'docs/performance.md',
+  'docs/secretstream.md',
+  'docs/b3sum.md',
+  'docs/age.md',
+];
 
 /** A source file or path, as a reader would have to open it: src/..., or a TypeScript file's name. */
 const SOURCE = /\bsrc\/[\w/.-]*|\b[\w-]+\.ts\b/g;

@@ -6,7 +6,8 @@
  * (`fourfold` imports pointed at this build) and imported, and the
  * recipes it names as modules are
  * exercised: the browser's file-crypto.js (with Node's File, Blob and
- * Response), Node's file-crypto.mjs on files, keys.js (PBKDF2 against
+ * Response), Node's file-crypto.mjs on files (age files, to keys and a
+ * passphrase), keys.js (PBKDF2 against
  * node:crypto, messages stored with their nonce) and password-file.js,
  * each round trip, and a changed file or a wrong key or password refused
  * with AuthenticationError; a missing input file leaves no output behind,
@@ -22,6 +23,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { scryptSync } from 'node:crypto';
 import { AuthenticationError } from 'fourfold';
+import * as age from 'fourfold/age';
+import { generateIdentity, identityToRecipient, NoIdentityMatchError } from 'fourfold/age';
 import { codeBlocks, importsResolved, type Block } from '../../scripts/package-check/readme.js';
 import { NOT_NODE, ROOT } from './files.js';
 import { ENGINE_HAS_WASM, rand } from '../helpers.js';
@@ -112,42 +115,55 @@ it('the browser recipe (file-crypto.js): a File encrypted to a Blob and back; a 
   }
 });
 
-it('the Node recipe (file-crypto.mjs): a file encrypted and back; a changed, cut or missing file leaves no output', { skip: NOT_NODE }, async () => {
+it('the Node recipe (file-crypto.mjs): age files, to keys and passphrases, that fourfold/age opens; a changed, cut or missing file leaves no output', {
+  skip: NOT_NODE,
+}, async () => {
   const { encryptFile, decryptFile } = await load('file-crypto.mjs');
-  const key = rand(32);
+  const identity = generateIdentity();
+  const keys = { recipients: [identityToRecipient(identity)] };
+  const opens = { identities: [identity] };
   const folder = join(dir, 'files');
   mkdirSync(folder);
   const data = rand(300_000);
   const plain = join(folder, 'report.pdf');
-  const sealed = join(folder, 'report.pdf.enc');
+  const sealed = join(folder, 'report.pdf.age');
   const back = join(folder, 'report.copy.pdf');
   writeFileSync(plain, data);
-  await encryptFile!(plain, sealed, key);
+  await encryptFile!(plain, sealed, keys);
   const encrypted = readFileSync(sealed);
-  assert.equal(encrypted.length, streamLength(data.length));
-  await decryptFile!(sealed, back, key);
+  assert.deepEqual(await age.decrypt(encrypted, opens), data, 'an age file that fourfold/age opens');
+  await decryptFile!(sealed, back, opens);
+  assert.deepEqual(new Uint8Array(readFileSync(back)), data);
+  await assert.rejects(decryptFile!(sealed, join(folder, 'other.pdf'), { identities: [generateIdentity()] }), NoIdentityMatchError, 'another identity');
+  assert.ok(!existsSync(join(folder, 'other.pdf')), 'another identity: no output');
+  // A passphrase, with age's default work factor, both ways.
+  const passphrase = { passphrase: 'correct horse battery staple' };
+  await encryptFile!(plain, sealed, passphrase);
+  assert.match(readFileSync(sealed).subarray(0, 60).toString('latin1'), /^age-encryption\.org\/v1\n-> scrypt \S+ 18\n/);
+  rmSync(back);
+  await decryptFile!(sealed, back, passphrase);
   assert.deepEqual(new Uint8Array(readFileSync(back)), data);
   for (const [what, bad] of [
     ['a changed byte', flipped(encrypted, 200_000)],
     ['cut short', encrypted.subarray(0, encrypted.length - 100)],
   ] as const) {
-    const path = join(folder, 'bad.enc');
+    const path = join(folder, 'bad.age');
     writeFileSync(path, bad);
     const out = join(folder, 'bad.pdf');
-    await assert.rejects(decryptFile!(path, out, key), AuthenticationError, what);
+    await assert.rejects(decryptFile!(path, out, opens), AuthenticationError, what);
     assert.ok(!existsSync(out) && !existsSync(`${out}.part`), `${what}: nothing left behind`);
   }
-  // An input that is not there: the error, and no output (not even the stream's header); an output that was there stays as it was.
+  // An input that is not there: the error, and no output (not even a header); an output that was there stays as it was.
   const missing = join(folder, 'no-such-file.pdf');
-  const kept = join(folder, 'kept.enc');
+  const kept = join(folder, 'kept.age');
   writeFileSync(kept, 'an earlier file');
   for (let i = 0; i < 20; i++) {
-    for (const [what, call, out] of [
-      ['encryptFile', encryptFile!, join(folder, 'missing.enc')],
-      ['decryptFile', decryptFile!, join(folder, 'missing.pdf')],
-      ['encryptFile over a file', encryptFile!, kept],
+    for (const [what, call, out, k] of [
+      ['encryptFile', encryptFile!, join(folder, 'missing.age'), keys],
+      ['decryptFile', decryptFile!, join(folder, 'missing.pdf'), opens],
+      ['encryptFile over a file', encryptFile!, kept, keys],
     ] as const) {
-      await assert.rejects(call(missing, out, key), { code: 'ENOENT' }, `${what}: a missing input`);
+      await assert.rejects(call(missing, out, k), { code: 'ENOENT' }, `${what}: a missing input`);
       assert.ok(!existsSync(`${out}.part`), `${what}: a missing input leaves no ${out}.part`);
       if (out === kept) assert.equal(readFileSync(kept, 'utf8'), 'an earlier file', `${what}: the file that was there is kept`);
       else assert.ok(!existsSync(out), `${what}: a missing input leaves no ${out}`);
