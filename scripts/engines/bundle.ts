@@ -89,7 +89,10 @@ function common(target: Target): esbuild.BuildOptions {
 /**
  * Lowers a shell bundle as React Native's Babel preset would for Hermes:
  * classes, async functions, generators, destructuring... (@babel/preset-env
- * for IE 11; typeof-symbol stays native, as Hermes has Symbol).
+ * for IE 11; typeof-symbol stays native, as Hermes has Symbol, and so does
+ * `**`, which the preset leaves to Hermes since React Native 0.70: as
+ * Math.pow it throws on BigInts, which @noble/curves' X25519 computes with
+ * at load).
  */
 async function lowerForShell(code: string): Promise<string> {
   const out = await transformAsync(code, {
@@ -97,7 +100,7 @@ async function lowerForShell(code: string): Promise<string> {
     configFile: false,
     compact: true,
     sourceType: 'script',
-    presets: [['@babel/preset-env', { targets: { ie: '11' }, modules: false, exclude: ['transform-typeof-symbol'] }]],
+    presets: [['@babel/preset-env', { targets: { ie: '11' }, modules: false, exclude: ['transform-typeof-symbol', 'transform-exponentiation-operator'] }]],
   });
   return out!.code!;
 }
