@@ -3,7 +3,7 @@
  *
  *   npm run test:engines                                # all engines
  *   npm run test:engines -- --engines=firefox,webkit    # some
- *   npm run test:engines -- --jobs=1 --timeout=600 --seed=<hex>
+ *   npm run test:engines -- --jobs=1 --timeout=900 --seed=<hex>
  *   npm run test:engines -- --files=blake3/,serpent     # test files whose path contains one of these
  *
  * Node engines (also node --jitless) run the test files as `npm test` does
@@ -40,6 +40,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
   'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
+  'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
   ...Object.fromEntries(
     [
       'test/package/contributor-docs.test.ts',
@@ -263,9 +264,10 @@ async function main(): Promise<number> {
   for (const e of engines) requireInstalled(e);
   // Two at a time by default: each engine runs the suite on one thread, and browsers add a few busy processes.
   const jobs = Number(values.jobs ?? Math.max(1, Math.min(2, availableParallelism())));
-  // Per engine, for the whole suite: 150-190 s on an idle run here, 300 s and more (Deno, Bun, WebKitGTK) when
-  // two engines share the two cores with other jobs; a limit that close turned a loaded run into failures.
-  const timeoutMs = Number(values.timeout ?? 600) * 1000;
+  // Per engine, for the whole suite: 150-190 s on an idle run here before scrypt and age, whose tests add about
+  // 130 s in Node, and 300 s and more (Deno, Bun, WebKitGTK) when two engines share the two cores with other
+  // jobs; a limit that close turned a loaded run into failures.
+  const timeoutMs = Number(values.timeout ?? 900) * 1000;
   const seed = values.seed ?? process.env.FOURFOLD_TEST_SEED ?? Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex');
   // --files=blake3/,serpent: only the test files whose path contains one of these.
   const only = values.files?.split(',').map((s) => s.trim());
