@@ -191,6 +191,7 @@ export const HAS_TRANSFER = typeof (ArrayBuffer.prototype as { transfer?: unknow
 
 /** The `skip` option for checks of detached buffers: Hermes can detach none (no structuredClone, no transfer). */
 /** Why a test of encryptStream / decryptStream does not apply: the engine has no web streams (Hermes). */
+export const NO_ABORT: false | string = typeof AbortController === 'function' ? false : 'not applicable: this engine has no AbortController';
 export const NO_STREAMS: false | string = typeof TransformStream === 'function' ? false : 'not applicable: this engine has no TransformStream (web streams)';
 
 export const NO_DETACH: false | string =

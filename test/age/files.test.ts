@@ -57,7 +57,7 @@ forEachTier('age files', () => {
       const armored = await age.encrypt(data, { recipients: [recipient] }, { armor: true });
       const lines = new TextDecoder().decode(armored).split('\n');
       assert.equal(lines[0], '-----BEGIN AGE ENCRYPTED FILE-----');
-      assert.equal(lines.at(-2), '-----END AGE ENCRYPTED FILE-----');
+      assert.equal(lines[lines.length - 2], '-----END AGE ENCRYPTED FILE-----');
       assert.ok(
         lines.slice(1, -3).every((l) => l.length === 64),
         'full lines of 64 columns',

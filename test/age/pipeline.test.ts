@@ -161,7 +161,7 @@ describe('the pipeline', () => {
       for (let at = 0; at < sealed.length; at += writeSize) await opener.write(sealed.slice(at, at + writeSize));
       await opener.end();
       assertBytes(joined(opened), data, `writes of ${writeSize}: opened`);
-      assert.equal(back.batches.at(-1)!.final, true);
+      assert.equal(back.batches[back.batches.length - 1]!.final, true);
       assert.ok(back.batches.slice(0, -1).every((b) => b.length % SEALED === 0 && !b.final && b.length <= batchChunks * SEALED));
     }
   });
@@ -173,7 +173,7 @@ describe('the pipeline', () => {
       const sealer = new PayloadSealer(rand(32), runner, (b) => parts.push(b));
       if (total > 0) await sealer.write(rand(total));
       await sealer.end();
-      const last = batches.at(-1)!;
+      const last = batches[batches.length - 1]!;
       assert.equal(last.final, true);
       assert.ok(total === 0 ? last.length === 0 : last.length > 0, `${total}: a final batch of ${last.length} bytes`);
       assert.equal(joined(parts).length, sealedLength(total));

@@ -12,6 +12,8 @@ import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
 import { assertBytes, forEachTier, rand } from '../helpers.js';
 
+const NO_BLOB: false | string = typeof Blob === 'function' ? false : 'not applicable: this engine has no Blob';
+
 const CHUNK = 65536;
 const SEALED = CHUNK + 16;
 const fsPromises = (globalThis.process as { getBuiltinModule?(id: string): unknown } | undefined)?.getBuiltinModule?.('node:fs/promises') as
@@ -61,7 +63,7 @@ forEachTier('decryptRange', () => {
     assert.ok(read <= Math.min(payloadAt, 8192) + 2 * SEALED + (1234 + 16) + 16 + 4096, `${read} bytes read: ${JSON.stringify(source.reads)}`);
   });
 
-  it('a Blob', async () => {
+  it('a Blob', { skip: NO_BLOB }, async () => {
     assertBytes(await age.decryptRange(new Blob([file.slice()]), 100_000, 200_000, from), data.subarray(100_000, 200_000));
   });
 
@@ -90,7 +92,7 @@ forEachTier('decryptRange', () => {
     await assert.rejects(age.decryptRange(counted(changed), 3 * CHUNK, 3 * CHUNK + 1, from), AuthenticationError);
     assertBytes(await age.decryptRange(counted(changed), 0, 3 * CHUNK, from), data.subarray(0, 3 * CHUNK), 'a range that does not touch it');
     const armored = await age.encrypt(data.subarray(0, 100), { recipients: [age.identityToRecipient(id)] }, { armor: true });
-    await assert.rejects(age.decryptRange(new Blob([armored]), 0, 10, from), (e) => e instanceof age.AgeFormatError && /armored/.test(e.message));
+    await assert.rejects(age.decryptRange(counted(armored), 0, 10, from), (e) => e instanceof age.AgeFormatError && /armored/.test(e.message));
   });
 
   it('checks its arguments', async () => {

@@ -17,6 +17,7 @@ import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
 import { age as parallelAge } from 'fourfold/parallel';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { base64 } from '@scure/base';
 import { forEachTier, loadJson, NO_STREAMS, toHex } from '../helpers.js';
 
 interface Vector {
@@ -36,7 +37,7 @@ const CAN_INFLATE = zlib !== undefined || typeof DecompressionStream === 'functi
 
 /** The vector's age file: base64, inflated where the kit compressed it (zlib). */
 async function fileOf(v: Vector): Promise<Uint8Array> {
-  const bytes = Uint8Array.from(atob(v.file), (c) => c.charCodeAt(0));
+  const bytes = Uint8Array.from(base64.decode(v.file));
   if (v.fields.compressed?.[0] !== 'zlib') return bytes;
   if (zlib !== undefined) return new Uint8Array(zlib.inflateSync(bytes));
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'))).arrayBuffer());

@@ -69,7 +69,7 @@ it('progress comes from the workers in order, ending at exactly 1', { skip: NO_T
   const seen: number[] = [];
   await P.scrypt('pw', 'salt', { N: 2 ** 13, p: 3, onProgress: (f) => seen.push(f) });
   assert.ok(seen.length >= 3, `${seen.length} reports`);
-  assert.equal(seen.at(-1), 1);
+  assert.equal(seen[seen.length - 1], 1);
   assert.equal(seen.filter((f) => f === 1).length, 1);
   for (let i = 1; i < seen.length; i++) assert.ok(seen[i]! > seen[i - 1]!, `report ${i}: ${seen[i]} after ${seen[i - 1]}`);
 });

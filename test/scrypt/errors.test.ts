@@ -57,7 +57,7 @@ forEachTier('scrypt errors', () => {
   it('options that do not exist are refused by name, and the sync call takes no onProgress or signal', () => {
     assert.throws(() => scrypt('pw', 'salt', { N: 16, length: 32 } as never), typeErr("'length'"));
     assert.throws(() => scrypt('pw', 'salt', { N: 16, onProgress: () => {} } as never), typeErr("'onProgress'"));
-    assert.throws(() => scrypt('pw', 'salt', { N: 16, signal: new AbortController().signal } as never), typeErr("'signal'"));
+    assert.throws(() => scrypt('pw', 'salt', { N: 16, signal: {} } as never), typeErr("'signal'"));
     assert.throws(() => scrypt('pw', 'salt', 16 as never), typeErr('opts'));
   });
 
