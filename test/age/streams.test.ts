@@ -51,7 +51,9 @@ forEachTier('age streams', () => {
     for (const size of [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 16 * CHUNK, 16 * CHUNK + 1, 40 * CHUNK + 3]) {
       const data = rand(size);
       for (const piece of [1, 1000, CHUNK - 1, CHUNK, CHUNK + 1, SEALED, 1 << 20, Math.max(1, size)]) {
-        if (piece < 1000 && size > 3 * CHUNK) continue;
+        // Bytes one at a time up to a chunk and one byte (the header, the nonce, the first chunk boundary): larger
+        // files cross no new boundary that way, and take minutes in the engines without a JIT.
+        if (piece < 1000 && size > CHUNK + 1) continue;
         for (const armor of [false, true]) {
           const label = `size ${size}, pieces of ${piece}${armor ? ', armored' : ''}`;
           const sealed = await through(age.encryptStream(to, { armor }), data, piece);
