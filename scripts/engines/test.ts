@@ -76,12 +76,29 @@ NOT_IN_SHELLS['test/parallel/schedule.test.ts'] =
  * not about WebAssembly: wpe runs them on the js tier, the other engines in
  * both tiers.
  */
-const NOT_WITHOUT_JIT: Record<string, string> = Object.fromEntries(
-  ['test/parallel/aead.test.ts', 'test/parallel/bytes.test.ts', 'test/parallel/faults.test.ts', 'test/parallel/pool.test.ts'].map((f) => [
-    f,
-    "not run without a JIT: fourfold/parallel's sweeps through the pool take tens of minutes interpreted (wpe runs them on the js tier)",
-  ]),
-);
+const NOT_WITHOUT_JIT: Record<string, string> = {
+  ...Object.fromEntries(
+    ['test/parallel/aead.test.ts', 'test/parallel/bytes.test.ts', 'test/parallel/faults.test.ts', 'test/parallel/pool.test.ts'].map((f) => [
+      f,
+      "not run without a JIT: fourfold/parallel's sweeps through the pool take tens of minutes interpreted (wpe runs them on the js tier)",
+    ]),
+  ),
+  // Interpreted, with another engine beside it: 11 and 6 minutes here.
+  ...Object.fromEntries(
+    ['test/age/testkit.test.ts', 'test/age/streams.test.ts'].map((f) => [
+      f,
+      "not run without a JIT: age's test kit and stream sweeps take many minutes interpreted (wpe and Hermes run them on the js tier)",
+    ]),
+  ),
+};
+
+/**
+ * Test files the Node engines leave to `npm test`: they test a command
+ * with the system's node and other programs, not the engine.
+ */
+const NOT_IN_NODE_ENGINES: Record<string, string> = {
+  'test/cli/age.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
+};
 
 function notBundled(kind: Engine['kind'], file: string): string | undefined {
   if (NOT_BUNDLED[file] !== undefined) return `not applicable in ${kind === 'browser' ? 'browsers' : 'shells'}: ${NOT_BUNDLED[file]}`;
@@ -123,7 +140,7 @@ async function runNodeTests(engine: Engine, selected: string[], seed: string, ti
   const out = join(CACHE, `node-results-${engine.id}.jsonl`);
   rmSync(out, { force: true });
   const log: string[] = [];
-  const notRun = engine.slow !== undefined ? NOT_WITHOUT_JIT : {};
+  const notRun: Record<string, string> = { ...NOT_IN_NODE_ENGINES, ...(engine.slow !== undefined ? NOT_WITHOUT_JIT : {}) };
   const files = selected.filter((f) => notRun[f] === undefined);
   const group = spawnGroup(
     engine.binary,
