@@ -53,8 +53,10 @@ function run(command: string, args: string[], options: { input?: Uint8Array | st
     cwd: dir,
     env: { ...process.env, PATH: PLUGIN_PATH, ...options.env },
     maxBuffer: 1 << 28,
+    // A command that waits for ever (a prompt nobody answers) fails its test, saying which, instead of the suite.
+    timeout: 120_000,
   });
-  if (r.error) throw r.error;
+  if (r.error) throw new Error(`${command} ${args.join(' ')}: ${r.error.message}`);
   return r;
 }
 
