@@ -10,12 +10,15 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Decrypter, Encrypter, armor, generateX25519Identity, identityToRecipient as typageRecipient } from 'age-encryption';
 import * as age from 'fourfold/age';
-import { assertBytes, forEachTier, NO_STREAMS, rand } from '../helpers.js';
+import { assertBytes, ENGINE_HAS_WASM, forEachTier, NO_STREAMS, rand } from '../helpers.js';
 
 const CHUNK = 65536;
 const SIZES = [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 7];
 /** typage derives X25519 keys through WebCrypto where it can, and needs crypto.subtle to be there. */
 const NO_WEBCRYPTO = typeof globalThis.crypto?.subtle === 'object' ? false : 'not applicable: typage needs WebCrypto (crypto.subtle)';
+/** typage reads files through Response, which Node builds on undici, which needs WebAssembly (node --jitless has none). */
+const NO_TYPAGE_FILES: false | string =
+  NO_WEBCRYPTO || (ENGINE_HAS_WASM ? false : "not applicable: typage reads files through Response, and this engine's needs WebAssembly (undici)");
 /** All of a stream's bytes. */
 async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
@@ -45,7 +48,7 @@ it("keys: typage's identities give typage's recipients here, and ours there", { 
 });
 
 forEachTier('age files with typage', () => {
-  it('X25519: typage decrypts what fourfold encrypts and the reverse, binary and armored, at every size', { skip: NO_WEBCRYPTO }, async () => {
+  it('X25519: typage decrypts what fourfold encrypts and the reverse, binary and armored, at every size', { skip: NO_TYPAGE_FILES }, async () => {
     const identity = age.generateIdentity();
     const recipient = age.identityToRecipient(identity);
     for (const size of SIZES) {
@@ -64,7 +67,7 @@ forEachTier('age files with typage', () => {
     }
   });
 
-  it('passphrases: each opens the other’s files, and a wrong passphrase fails on both sides', { skip: NO_WEBCRYPTO }, async () => {
+  it('passphrases: each opens the other’s files, and a wrong passphrase fails on both sides', { skip: NO_TYPAGE_FILES }, async () => {
     const passphrase = 'correct horse battery staple';
     for (const size of [0, CHUNK + 1]) {
       const data = rand(size);
@@ -85,7 +88,7 @@ forEachTier('age files with typage', () => {
     }
   });
 
-  it("a file of typage's, several recipients, ours among them: the stream and the range calls open it", { skip: NO_WEBCRYPTO }, async () => {
+  it("a file of typage's, several recipients, ours among them: the stream and the range calls open it", { skip: NO_TYPAGE_FILES }, async () => {
     const identity = age.generateIdentity();
     const data = rand(5 * CHUNK + 300);
     const e = new Encrypter();
@@ -98,7 +101,7 @@ forEachTier('age files with typage', () => {
     assertBytes(await age.decryptRange(blob, CHUNK - 10, 3 * CHUNK + 10, from), data.subarray(CHUNK - 10, 3 * CHUNK + 10), 'decryptRange');
   });
 
-  it("typage's file through decryptStream, and ours through typage's stream decryption", { skip: NO_WEBCRYPTO || NO_STREAMS }, async () => {
+  it("typage's file through decryptStream, and ours through typage's stream decryption", { skip: NO_TYPAGE_FILES || NO_STREAMS }, async () => {
     const identity = age.generateIdentity();
     const data = rand(4 * CHUNK + 1);
     const e = new Encrypter();
