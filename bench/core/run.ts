@@ -154,7 +154,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const sweepBaseNs = config.timing.sweep.minSampleUs * 1e3;
   const minSampleNs = Math.max(sweepBaseNs, 50 * granularityNs);
   const sweepStep = config.sweep.step * Math.max(1, Math.round(minSampleNs / sweepBaseNs));
-  if (sweepStep !== config.sweep.step && config.parts.includes('sweep'))
+  if (sweepStep !== config.sweep.step && config.parts.includes('sweep') && messageOps.length > 0)
     warnings.push(`coarse clock (${granularityNs.toFixed(0)} ns): sweep stride widened from ${config.sweep.step} to ${sweepStep}`);
   const lengths = sweepLengths(config.sweep.from, config.sweep.to, sweepStep);
   // Cases keep samples 20 clock steps long: the clock's phase is random, so
