@@ -61,7 +61,8 @@ export async function expectedOutput(
   if (reference === undefined) return { tooSlow };
   await activate(libraries.get(reference.library)!);
   const call = reference.bind(inputs);
-  return { output: (reference.checkedOutput?.(inputs) ?? (await call())).slice(), by: reference.library, tooSlow };
+  const output = await call();
+  return { output: ((await reference.checkedOutput?.(inputs)) ?? output).slice(), by: reference.library, tooSlow };
 }
 
 /**
@@ -88,8 +89,9 @@ export async function bindChecked(
     const start = now();
     const first = call();
     isAsync = first instanceof Promise;
-    output = entry.checkedOutput?.(inputs) ?? (await first);
+    const returned = await first;
     firstNs = (now() - start) * 1e6;
+    output = (await entry.checkedOutput?.(inputs)) ?? returned;
   } catch (cause) {
     return { error: `threw: ${describeError(cause)}` };
   }

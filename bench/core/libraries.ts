@@ -19,7 +19,9 @@ import type * as NoblePoly1305 from '@noble/ciphers/_poly1305.js';
 import type * as NobleSalsa from '@noble/ciphers/salsa.js';
 import type sodiumStandard from 'libsodium-wrappers';
 import type * as NodeCrypto from 'node:crypto';
+import { loadAgeCli } from './age-cli.js';
 import { describeError } from './errors.js';
+import type { AgeCliLibrary } from './ops/age.js';
 import type { ParallelSettings } from './types.js';
 
 type FourfoldRoot = typeof import('fourfold');
@@ -31,6 +33,7 @@ type FourfoldSalsa = typeof import('fourfold/salsa');
 type FourfoldSecretstream = typeof import('fourfold/secretstream');
 type FourfoldScrypt = typeof import('fourfold/scrypt');
 type FourfoldParallel = typeof import('fourfold/parallel');
+type FourfoldAge = typeof import('fourfold/age');
 
 /** fourfold/parallel's functions on the default pool, awaited call by call. */
 export const PARALLEL = 'fourfold (parallel)';
@@ -120,6 +123,7 @@ export interface Apis {
     readonly salsa?: FourfoldSalsa;
     readonly scrypt?: FourfoldScrypt;
     readonly serpent?: FourfoldSerpent;
+    readonly age?: FourfoldAge;
     readonly parallel?: FourfoldParallel;
   };
   readonly noble: {
@@ -142,6 +146,10 @@ export interface Apis {
   readonly mipher?: typeof import('mipher');
   /** The platform's WebCrypto, where the engine has it (browsers only in a secure context: HTTPS or localhost). */
   readonly webcrypto?: SubtleCrypto;
+  /** typage (npm age-encryption), the age ops' reference, where it loads. */
+  readonly typage?: typeof import('age-encryption');
+  /** The Go age command, in Node, Deno and Bun where it is installed (age-cli.ts). */
+  readonly ageCli?: AgeCliLibrary;
 }
 
 export interface Loaded {
@@ -172,8 +180,9 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const secretstream = await attempt('fourfold/secretstream', () => import('fourfold/secretstream'));
   const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
   const scrypt = await attempt('fourfold/scrypt', () => import('fourfold/scrypt'));
+  const age = await attempt('fourfold/age', () => import('fourfold/age'));
   const parallel = await attempt('fourfold/parallel', () => import('fourfold/parallel'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent, scrypt, parallel } };
+  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent, scrypt, age, parallel } };
 }
 
 /**
@@ -355,6 +364,9 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
     return { blake3: (await module.createBLAKE3()) as unknown as HashWasmHasher, scrypt: module.scrypt as HashWasmScrypt };
   });
   const mipher = await peer('mipher', `mipher ${versions.mipher ?? '?'}`, () => import('mipher'));
+  const typage = await peer('typage', `age-encryption ${versions['age-encryption'] ?? '?'} (typage)`, () => import('age-encryption'));
+  const ageCli = await loadAgeCli();
+  if (ageCli !== undefined) libraries.push({ name: 'age-cli', version: ageCli.version, reference: false });
   // Checked against @noble (ops/webcrypto.ts), so not a reference itself.
   const webcrypto = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
   if (webcrypto !== undefined) libraries.push({ name: 'webcrypto', version: 'WebCrypto (the platform)', reference: false });
@@ -370,6 +382,8 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
       hashWasm,
       mipher,
       webcrypto,
+      typage,
+      ageCli: ageCli?.api,
     },
     warnings,
     readyMs,

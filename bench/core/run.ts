@@ -146,8 +146,8 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const unknown = config.libs?.filter((name) => !byName.has(name)) ?? [];
   if (unknown.length > 0) warnings.push(`not available in this engine: ${unknown.join(', ')} (available: ${libraries.map((l) => l.name).join(', ')})`);
   const ops = selectOps(allOps(apis), libraries, config);
-  // The sweep, alignment and key counts are about messages: an op whose size is memory (scrypt) has 'sizes' cases only.
-  const messageOps = ops.filter((op) => op.definition.sizeIsMemory !== true);
+  // The sweep, alignment and key counts are about messages: an op whose size is memory (scrypt), or a file's (age), has 'sizes' cases only.
+  const messageOps = ops.filter((op) => op.definition.sizeIsMemory !== true && op.definition.sizesOnly !== true);
 
   // A coarse clock (a browser page that is not cross-origin isolated) needs
   // longer samples; the sweep then widens its stride to keep its duration.

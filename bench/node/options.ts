@@ -3,8 +3,9 @@
  * from: the default run (the headline comparisons in a few minutes),
  * --quick (every part, few samples: a smoke test of every engine), --full
  * (everything, for the record), --profile=parallel (fourfold/parallel
- * against the synchronous functions, on large inputs) and --profile=scrypt
- * (scrypt against its peers at the memory sizes it is used at).
+ * against the synchronous functions, on large inputs), --profile=scrypt
+ * (scrypt against its peers at the memory sizes it is used at) and
+ * --profile=age (age files against typage and the Go CLI).
  */
 import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
 import { parts, type BenchConfig, type ParallelSettings, type Part } from '../core/types.js';
@@ -88,7 +89,7 @@ const full: Profile = {
   summary: "every part but 'parallel', every length 0..8192, 16 MiB, up to a million keys; about an hour",
   parts: allParts.filter((part) => part !== 'parallel'),
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB, 16 * MiB],
-  opSizes: { scrypt: scryptSizes },
+  opSizes: { scrypt: scryptSizes, age: [16 * MiB, 256 * MiB] },
   sweep: { from: 0, to: 8192, step: 1 },
   alignSizes: [64, KiB, 64 * KiB],
   keyCounts: [1, 4, 16, 256, 4 * KiB, 64 * KiB, MiB],
@@ -118,7 +119,7 @@ const standard: Profile = {
   summary: 'the summary sizes 64 B..1 MiB, scrypt at 16 MiB, a sparse sweep (per-call overhead), setup, code size; 1 to 4 minutes',
   parts: ['sizes', 'sweep', 'setup', 'codesize'],
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB],
-  opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [] },
+  opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [], age: [] },
   sweep: { from: 0, to: 8192, step: 127 },
   alignSizes: full.alignSizes,
   keyCounts: full.keyCounts,
@@ -149,8 +150,8 @@ const quick: Profile = {
   summary: "every part but 'parallel', fewer sizes, fewer and shorter samples: a check that everything runs; 1 to 1.5 minutes per engine",
   parts: full.parts,
   sizes: [64, KiB, 64 * KiB, MiB],
-  // scrypt with lanes of 1 MiB (N = 2^10): a few ms a call.
-  opSizes: { scrypt: [MiB] },
+  // scrypt with lanes of 1 MiB (N = 2^10): a few ms a call; age files of 1 MiB.
+  opSizes: { scrypt: [MiB], age: [MiB] },
   sweep: standard.sweep,
   alignSizes: [KiB],
   keyCounts: [1, 16, 256, 4 * KiB],
@@ -221,8 +222,33 @@ const scrypt: Profile = {
   parallel: parallelSettings,
 };
 
+/**
+ * --profile=age: age files of 16 and 256 MiB to one X25519 recipient,
+ * one-shot and streamed (64 KiB pieces in), encrypted and decrypted by
+ * fourfold/age (one thread), fourfold/parallel's age (every core), typage
+ * (the reference) and, where `age` is installed, the Go CLI as a process,
+ * file to file. A call takes 20 ms to seconds (typage at 256 MiB), so a
+ * sample is one call after the three the warm-up makes.
+ */
+const age: Profile = {
+  summary: 'age files of 16 and 256 MiB, one-shot and streamed: fourfold/age and its every-core form against typage and the Go age CLI',
+  parts: ['sizes'],
+  sizes: [16 * MiB, 256 * MiB],
+  sweep: standard.sweep,
+  alignSizes: standard.alignSizes,
+  keyCounts: standard.keyCounts,
+  timing: { ...standard.timing, sizes: { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 3000 } },
+  capMs: 120_000,
+  setupRepetitions: 3,
+  engineTimeoutMs: 60 * 60_000,
+  ops: ['age'],
+  libs: ['fourfold', PARALLEL, 'typage', 'age-cli'],
+  references: ['typage'],
+  parallel: parallelSettings,
+};
+
 /** The profiles by name; `--quick` and `--full` are short for `--profile=quick` and `--profile=full`. */
-export const profiles = { default: standard, quick, full, parallel, scrypt } satisfies Record<string, Profile>;
+export const profiles = { default: standard, quick, full, parallel, scrypt, age } satisfies Record<string, Profile>;
 export type ProfileName = keyof typeof profiles;
 
 /** '64', '1k', '16m': a size as the command line takes it. */
@@ -256,12 +282,13 @@ export const usage = `usage: npm run bench -- [options]
   --profile=parallel
                    ${profiles.parallel.summary}
   --profile=scrypt ${profiles.scrypt.summary}
+  --profile=age    ${profiles.age.summary}
   --profile=name   ${Object.keys(profiles).join(', ')} (--quick and --full are short for two of them)
   --engines=a,b    node, deno, bun, chromium, firefox, webkit, or all (default: node)
   --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt
   --libs=a,b       libraries to time: fourfold, 'fourfold (output)', fourfold-js, '${PARALLEL}'
                    (from 2 MiB: below, a call runs inline; scrypt's at any size), noble, 'noble (output)',
-                   sodium, node, noble-hashes, hash-wasm, mipher ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
+                   sodium, node, noble-hashes, hash-wasm, mipher, typage, age-cli ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
   --workers=a,b    worker counts of the columns '${workerColumn(2)}' and so on, timed at
                    --chart-size wherever '${PARALLEL}' is ${defaults((p) => p.parallel.workerCounts.join(',') || 'none')}
   --chart-size=s   the size of the worker-count chart and of the model ${defaults((p) => sizeText(p.parallel.chartSize))}

@@ -65,6 +65,17 @@ describe('profiles', () => {
     assert.deepEqual(o.tableSizes, o.config.sizes);
   });
 
+  it('--profile=age: age files of 16 and 256 MiB against typage and the Go CLI, one call per sample; the default run leaves age out', () => {
+    const o = parse('--profile=age');
+    assert.deepEqual(o.config.ops, ['age']);
+    assert.deepEqual(o.config.sizes, [16 << 20, 256 << 20]);
+    assert.deepEqual(o.config.parts, ['sizes']);
+    assert.deepEqual(o.config.libs, ['fourfold', 'fourfold (parallel)', 'typage', 'age-cli']);
+    assert.deepEqual(o.config.references, ['typage']);
+    assert.equal(o.config.timing.sizes.warmupMs, 0);
+    assert.deepEqual(parse('--quick').config.opSizes?.age, [1 << 20]);
+  });
+
   it('--profile=scrypt: scrypt with one lane and four at 16 and 128 MiB, one call per sample; the default run has one lane at 16 MiB', () => {
     const o = parse('--profile=scrypt');
     assert.equal(o.profile, 'scrypt');
@@ -77,8 +88,8 @@ describe('profiles', () => {
     assert.ok(o.config.timing.sizes.minSamples >= 5);
     assert.ok(o.config.capMs >= 60_000);
     assert.deepEqual(o.tableSizes, o.config.sizes);
-    assert.deepEqual(parse().config.opSizes, { scrypt: [16 << 20], 'scrypt-p4': [] });
-    assert.deepEqual(parse('--full').config.opSizes, { scrypt: [1 << 20, 16 << 20, 128 << 20] });
+    assert.deepEqual(parse().config.opSizes, { scrypt: [16 << 20], 'scrypt-p4': [], age: [] });
+    assert.deepEqual(parse('--full').config.opSizes, { scrypt: [1 << 20, 16 << 20, 128 << 20], age: [16 << 20, 256 << 20] });
     // Its case in the default run has a cap of its own; sizes and a cap on the command line are every op's.
     assert.deepEqual(parse().config.opCapMs, { scrypt: 10_000 });
     assert.equal(parse('--sizes=1k').config.opSizes, undefined);

@@ -4,6 +4,7 @@
  * report need no change.
  */
 import type { Apis } from '../libraries.js';
+import { ageOps } from './age.js';
 import { blake3Ops } from './blake3.js';
 import { chachaOps } from './chacha.js';
 import { poly1305Ops } from './poly1305.js';
@@ -23,6 +24,7 @@ export function allOps(apis: Apis): OpDefinition<unknown>[] {
     ...salsaOps(apis),
     ...serpentOps(apis),
     ...scryptOps(apis),
+    ...ageOps(apis),
     ...webcryptoOps(apis),
   ];
 }

@@ -37,9 +37,11 @@ export interface OpEntry<I> {
   /**
    * The complete output of the first call, for a call that returns only
    * part of it (node:crypto keeps an AEAD tag apart from the ciphertext).
-   * Without it, the output of the bound call is checked.
+   * Without it, the output of the bound call is checked. Asked after the
+   * first call settled, so it may look at what that call left (an age
+   * file, decrypted: ops/age.ts).
    */
-  checkedOutput?(inputs: I): Uint8Array;
+  checkedOutput?(inputs: I): Uint8Array | Promise<Uint8Array>;
 }
 
 export interface OpDefinition<I = never> {
@@ -61,6 +63,12 @@ export interface OpDefinition<I = never> {
    * fourfold/parallel's inline calls) does not apply to it.
    */
   readonly sizeIsMemory?: boolean;
+  /**
+   * Timed in the 'sizes' part only, as an op whose size is memory: a
+   * file's format (age), whose cost per call below a few chunks is its
+   * header's, and whose large sizes are what it is for.
+   */
+  readonly sizesOnly?: boolean;
   /**
    * The reference whose output the others must reproduce, where loaded and
    * unless the run names its own (BenchConfig.references); default: the

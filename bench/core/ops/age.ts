@@ -1,0 +1,198 @@
+/**
+ * age files (C2SP age v1) to one X25519 recipient: 'age-encrypt' and
+ * 'age-decrypt' one-shot (bytes to bytes), 'age-encrypt-stream' and
+ * 'age-decrypt-stream' through each library's stream form, fed 64 KiB
+ * pieces (as a file's stream comes) and gathered into one buffer. A
+ * shape's size is the plaintext's; the ops are timed in the 'sizes' part
+ * only (OpDefinition.sizesOnly).
+ *
+ * Columns: fourfold/age (one thread, each tier), fourfold/parallel's age (every
+ * core), typage (npm age-encryption, on @noble: the reference) and, in
+ * Node where `age` is on the PATH, the Go age CLI as a process, file to
+ * file (age-cli.ts), for scale.
+ *
+ * Encryption is random (file key, nonce, ephemeral share), so an encrypt
+ * entry's checked output is its file decrypted: by typage where it
+ * loaded, else by fourfold/age, whose files the tests read with age and
+ * rage. The decrypt ops' file is encrypted once per shape by fourfold/age
+ * (else typage), and every column must give back the plaintext.
+ */
+import { PARALLEL, type Apis } from '../libraries.js';
+import { bytes } from '../fixtures.js';
+import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
+
+/** A fixed key pair (made by age-keygen for the benchmark): inputs are the same in every run. */
+export const BENCH_IDENTITY = 'AGE-SECRET-KEY-1P2HTMZ6Y2CAZEZD9LFXL8M4JPU8WNR97SMETC9FZALNP8CD9PACSC4TJ0M';
+export const BENCH_RECIPIENT = 'age14kkdhar8pd2lakspugult7ynp3kfzpkn25a6mxkgpmq8h0ytvclqj2x8f2';
+
+/** The pieces a stream is fed, as a file's ReadableStream comes in Node (64 KiB). */
+const PIECE = 64 << 10;
+
+/** One library's age, as the ops call it. */
+export interface AgeLibrary {
+  encrypt(plain: Uint8Array): Promise<Uint8Array>;
+  decrypt(file: Uint8Array): Promise<Uint8Array>;
+  encryptStream?(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>;
+  decryptStream?(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>;
+}
+
+/** The Go CLI, file to file (Node only: age-cli.ts). */
+export interface AgeCliLibrary {
+  /** The path of a file holding `bytes`, written at the first call for this array. */
+  stage(bytes: Uint8Array): string;
+  encrypt(input: string, output: string): Promise<void>;
+  decrypt(input: string, output: string): Promise<void>;
+  read(path: string): Uint8Array;
+}
+
+interface Inputs {
+  readonly plain: Uint8Array;
+  /** The decrypt ops' file, made once per shape (awaited by the first call, the reference's). */
+  readonly file: Promise<Uint8Array>;
+  readonly size: number;
+}
+
+/** `source` as a stream of PIECE-byte views. */
+function piecesOf(source: Uint8Array): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= source.length) return controller.close();
+      const end = Math.min(at + PIECE, source.length);
+      controller.enqueue(source.subarray(at, end));
+      at = end;
+    },
+  });
+}
+
+/** Reads a stream to its end into one buffer (grown by doubling from `hint` bytes). */
+async function gather(stream: ReadableStream<Uint8Array>, hint: number): Promise<Uint8Array> {
+  let out = new Uint8Array(Math.max(hint, 1024));
+  let fill = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return out.subarray(0, fill);
+    if (fill + value.length > out.length) {
+      const grown = new Uint8Array(Math.max(2 * out.length, fill + value.length));
+      grown.set(out.subarray(0, fill));
+      out = grown;
+    }
+    out.set(value, fill);
+    fill += value.length;
+  }
+}
+
+/** The file's length, about: the payload's tags and a header of a few hundred bytes. */
+const fileHint = (size: number) => size + 16 * Math.ceil((size + 1) / PIECE) + 512;
+
+/** The age libraries loaded here, by column (the Go CLI apart). */
+function libraries(apis: Apis): [string, AgeLibrary][] {
+  const out: [string, AgeLibrary][] = [];
+  const to = { recipients: [BENCH_RECIPIENT] };
+  const from = { identities: [BENCH_IDENTITY] };
+  const fourfold = (age: NonNullable<NonNullable<Apis['fourfold']>['age']>): AgeLibrary => ({
+    encrypt: (plain) => age.encrypt(plain, to),
+    decrypt: (file) => age.decrypt(file, from),
+    encryptStream: (source) => source.pipeThrough(age.encryptStream(to)),
+    decryptStream: (source) => source.pipeThrough(age.decryptStream(from)),
+  });
+  // One module, two columns: the harness selects the tier before each (libraries.ts).
+  if (apis.fourfold?.age !== undefined) out.push(['fourfold', fourfold(apis.fourfold.age)], ['fourfold-js', fourfold(apis.fourfold.age)]);
+  if (apis.fourfold?.parallel?.age !== undefined) out.push([PARALLEL, fourfold(apis.fourfold.parallel.age)]);
+  const typage = apis.typage;
+  if (typage !== undefined) {
+    const encrypter = () => {
+      const e = new typage.Encrypter();
+      e.addRecipient(BENCH_RECIPIENT);
+      return e;
+    };
+    const decrypter = () => {
+      const d = new typage.Decrypter();
+      d.addIdentity(BENCH_IDENTITY);
+      return d;
+    };
+    out.push([
+      'typage',
+      {
+        encrypt: (plain) => encrypter().encrypt(plain),
+        decrypt: (file) => decrypter().decrypt(file),
+        encryptStream: (source) => encrypter().encrypt(source),
+        decryptStream: (source) => decrypter().decrypt(source),
+      },
+    ]);
+  }
+  return out;
+}
+
+export function ageOps(apis: Apis): OpDefinition<unknown>[] {
+  const libs = libraries(apis);
+  // The checker of encryptions, and the maker of the decrypt ops' files.
+  const checker = libs.find(([name]) => name === 'typage')?.[1] ?? libs.find(([name]) => name === 'fourfold')?.[1];
+  const maker = libs.find(([name]) => name === 'fourfold')?.[1] ?? checker;
+  if (checker === undefined || maker === undefined) return [];
+  const inputs = (shape: Shape): Inputs => {
+    const plain = bytes('age plaintext', shape.size);
+    // Made lazily: only the decrypt ops await it.
+    let file: Promise<Uint8Array> | undefined;
+    return {
+      plain,
+      size: shape.size,
+      get file() {
+        file ??= maker.encrypt(plain);
+        return file;
+      },
+    };
+  };
+  /** An encrypt entry: its calls' last file, decrypted, is what is checked. */
+  const encrypting = (library: string, encrypt: (i: Inputs) => Promise<Uint8Array>): OpEntry<Inputs> => {
+    let last: Promise<Uint8Array> | undefined;
+    return {
+      library,
+      bind: (i) => () => (last = encrypt(i)),
+      checkedOutput: async () => checker.decrypt(await last!),
+    };
+  };
+  const encryptEntries: OpEntry<Inputs>[] = libs.map(([library, age]) => encrypting(library, (i) => age.encrypt(i.plain)));
+  const decryptEntries: OpEntry<Inputs>[] = libs.map(([library, age]) => ({ library, bind: (i) => async () => age.decrypt(await i.file) }));
+  const streaming = libs.filter(([, age]) => age.encryptStream !== undefined && age.decryptStream !== undefined);
+  const encryptStreamEntries = streaming.map(([library, age]) =>
+    encrypting(library, async (i) => gather(await age.encryptStream!(piecesOf(i.plain)), fileHint(i.size))),
+  );
+  const decryptStreamEntries: OpEntry<Inputs>[] = streaming.map(([library, age]) => ({
+    library,
+    bind: (i) => async () => gather(await age.decryptStream!(piecesOf(await i.file)), i.size),
+  }));
+  const cli = apis.ageCli;
+  if (cli !== undefined) {
+    // File to file: each call writes its output next to its input, which is staged once.
+    const EMPTY = new Uint8Array(0);
+    encryptEntries.push({
+      library: 'age-cli',
+      bind: (i) => {
+        const input = cli.stage(i.plain);
+        return async () => {
+          await cli.encrypt(input, `${input}.age`);
+          return EMPTY;
+        };
+      },
+      checkedOutput: async (i) => checker.decrypt(cli.read(`${cli.stage(i.plain)}.age`)),
+    });
+    decryptEntries.push({
+      library: 'age-cli',
+      bind: (i) => async () => {
+        const input = cli.stage(await i.file);
+        await cli.decrypt(input, `${input}.out`);
+        return EMPTY;
+      },
+      checkedOutput: async (i) => cli.read(`${cli.stage(await i.file)}.out`),
+    });
+  }
+  const op = (name: string, entries: OpEntry<Inputs>[]) => defineOp<Inputs>({ op: name, inputs, reference: 'typage', sizesOnly: true, entries });
+  return [
+    op('age-encrypt', encryptEntries),
+    op('age-decrypt', decryptEntries),
+    op('age-encrypt-stream', encryptStreamEntries),
+    op('age-decrypt-stream', decryptStreamEntries),
+  ];
+}

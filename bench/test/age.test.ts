@@ -1,0 +1,59 @@
+/**
+ * age in the harness: every column's bytes checked against typage's
+ * (an encryption's file by decrypting it), fourfold/parallel's column
+ * from its message threshold, the Go CLI's where `age` is installed (CI
+ * installs it), and the 'sizes' part only. Needs the package built (npm
+ * test builds it first).
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { terminate } from 'fourfold/parallel';
+import { PARALLEL, PARALLEL_FROM } from '../core/libraries.js';
+import { runBenchmark } from '../core/run.js';
+import { parseOptions, type Options } from '../node/options.js';
+
+const quick = (parseOptions(['--quick']) as Options).config;
+const hasAgeCli = spawnSync('age', ['--version']).status === 0 || spawnSync(`${process.env.HOME}/go/bin/age`, ['--version']).status === 0;
+
+after(() => terminate());
+
+describe('age in the benchmark', () => {
+  it("times one-shot and streamed files in the 'sizes' part only, every column checked against typage", { timeout: 300_000 }, async (t) => {
+    const result = await runBenchmark({
+      ...quick,
+      ops: ['age'],
+      parts: ['sizes', 'sweep', 'align', 'keys'],
+      // 0 and 1 byte, a chunk and a byte, and the first size fourfold/parallel's column takes.
+      sizes: [0, 1, 65537, PARALLEL_FROM],
+      opSizes: undefined,
+      sweep: { from: 0, to: 64, step: 1 },
+      alignSizes: [64],
+      keyCounts: [1, 4],
+      keySize: 64,
+      timing: { ...quick.timing, sizes: { warmupMs: 0, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 200 } },
+      capMs: 0,
+      versions: {},
+    });
+    assert.deepEqual(result.warnings, []);
+    assert.deepEqual(result.sweeps, []);
+    assert.deepEqual([...new Set(result.cases.map((c) => c.part))], ['sizes']);
+    const ops = ['age-encrypt', 'age-decrypt', 'age-encrypt-stream', 'age-decrypt-stream'];
+    assert.deepEqual([...new Set(result.cases.map((c) => c.op))], ops);
+    for (const c of result.cases) {
+      assert.equal(c.error, undefined, `${c.op} ${c.size} ${c.library}`);
+      assert.equal(c.checkedBy, 'typage', `${c.op} ${c.size} ${c.library}`);
+      assert.ok(c.nsPerCall.length >= 3, `${c.op} ${c.size} ${c.library}`);
+    }
+    const columns = (op: string, size: number) =>
+      result.cases
+        .filter((c) => c.op === op && c.size === size)
+        .map((c) => c.library)
+        .sort();
+    const cli = hasAgeCli ? ['age-cli'] : [];
+    if (!hasAgeCli) t.diagnostic('no age on the PATH: the Go CLI column is not asked for (CI installs it)');
+    assert.deepEqual(columns('age-encrypt', 1), ['fourfold', 'fourfold-js', 'typage', ...cli].sort());
+    assert.deepEqual(columns('age-decrypt', PARALLEL_FROM), ['fourfold', 'fourfold-js', PARALLEL, 'typage', ...cli].sort());
+    assert.deepEqual(columns('age-decrypt-stream', PARALLEL_FROM), ['fourfold', 'fourfold-js', PARALLEL, 'typage'].sort());
+  });
+});
