@@ -64,8 +64,8 @@ export interface PageRun {
     readonly points?: readonly ScalingPoint[];
     readonly error?: string;
   };
-  /** The scrypt part: its configuration (the lanes' sizes, its timing and cap), when it ran. */
-  readonly scrypt?: { readonly config: BenchConfig };
+  /** The large calls' part (scrypt and age): its configuration (the lanes' and files' sizes, its timing and cap), when it ran. */
+  readonly large?: { readonly config: BenchConfig };
   /** The page's messages about this browser (no SIMD, not isolated, a peer that did not load...). */
   readonly notices: readonly string[];
 }

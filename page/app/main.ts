@@ -14,7 +14,7 @@ import type { Report, RunStatus } from '../../bench/report/json.js';
 import type { ScalingPoint } from '../../bench/report/scaling.js';
 import { detectEnvironment, notices, refineEnvironment, type Environment, type Notice } from './environment.js';
 import type { MeasureMessage, MeasureRequest, Phase } from './measure.js';
-import { oneCoreConfig, scalingConfig, scryptConfig, threadCounts, type Mode } from './plan.js';
+import { oneCoreConfig, largeConfig, scalingConfig, threadCounts, type Mode } from './plan.js';
 import { browserId, joinRuns, pageReport, runNotices } from './results.js';
 import { decodeHash, encodeHash, expand, summarize } from './share.js';
 import { environmentHtml, noticesHtml, resultHtml } from './view.js';
@@ -78,7 +78,7 @@ interface Run {
   threads: number[];
   /** What the run found about the page (a Worker that could not start). */
   readonly notices: Notice[];
-  /** Each part's results as they come (the all-cores and scrypt ones made anew when those parts start again). */
+  /** Each part's results as they come (the all-cores and large ones made anew when those parts start again). */
   collectors: Record<Phase, EngineCollector>;
   readonly finals: Partial<Record<Phase, EngineResult>>;
   allCoresSkipped?: string;
@@ -106,7 +106,7 @@ function reportOf(r: Run, state: RunStatus): Report {
   // A stopped run's all-cores part: the thread counts' cases so far, the synchronous function's pooled (joinRuns).
   const partial = r.collectors['all-cores'].partial();
   const allCores = r.finals['all-cores'] ?? (partial === undefined ? undefined : joinRuns([partial]));
-  const scrypt = r.finals.scrypt ?? r.collectors.scrypt.partial();
+  const large = r.finals.large ?? r.collectors.large.partial();
   const versions = FOURFOLD_PAGE_VERSIONS;
   const shared = environment.sharedMemory;
   return pageReport({
@@ -126,7 +126,7 @@ function reportOf(r: Run, state: RunStatus): Report {
       ...(r.allCoresSkipped === undefined ? {} : { error: r.allCoresSkipped }),
     },
     // With fourfold/parallel's column where the all-cores part ran (measure.ts).
-    scrypt: { result: scrypt, config: scryptConfig(r.mode, r.finals['all-cores'] !== undefined, versions) },
+    large: { result: large, config: largeConfig(r.mode, r.finals['all-cores'] !== undefined, versions) },
     notices: [...notices(environment), ...r.notices, ...runNotices(oneCore, environment)],
   });
 }
@@ -135,10 +135,10 @@ function reportOf(r: Run, state: RunStatus): Report {
 const WEIGHT: Record<Phase, { from: number; share: number }> = {
   'one-core': { from: 0, share: 0.62 },
   'all-cores': { from: 0.62, share: 0.24 },
-  scrypt: { from: 0.86, share: 0.14 },
+  large: { from: 0.86, share: 0.14 },
 };
 
-const PHASE_LABEL: Record<Phase, string> = { 'one-core': 'one core', 'all-cores': 'all cores', scrypt: 'scrypt' };
+const PHASE_LABEL: Record<Phase, string> = { 'one-core': 'one core', 'all-cores': 'all cores', large: 'scrypt and age' };
 
 let drawTimer: ReturnType<typeof setTimeout> | undefined;
 function drawSoon(r: Run): void {
@@ -326,14 +326,14 @@ function restartAllCores(r: Run, request: MeasureRequest, stuck: MeasuringWorker
   r.notices.push({
     level: 'warn',
     text:
-      `The measuring Worker stopped answering at "${r.last}" (${silence(r)}): it was ended, and the all-cores and scrypt parts ran again in a new one. ` +
+      `The measuring Worker stopped answering at "${r.last}" (${silence(r)}): it was ended, and the all-cores, scrypt and age parts ran again in a new one. ` +
       "Firefox has been seen to block a worker's thread for good while it starts a worker of its own.",
   });
   showNotices(r.notices);
   r.collectors['all-cores'] = new EngineCollector(browserId(environment));
-  r.collectors.scrypt = new EngineCollector(browserId(environment));
+  r.collectors.large = new EngineCollector(browserId(environment));
   delete r.finals['all-cores'];
-  delete r.finals.scrypt;
+  delete r.finals.large;
   r.points.length = 0;
   r.startingPool = false;
   measureInWorker(r, { ...request, allCoresOnly: true }).catch((cause: unknown) =>
@@ -351,7 +351,7 @@ async function start(mode: Mode): Promise<void> {
     collectors: {
       'one-core': new EngineCollector(browserId(environment)),
       'all-cores': new EngineCollector(browserId(environment)),
-      scrypt: new EngineCollector(browserId(environment)),
+      large: new EngineCollector(browserId(environment)),
     },
     notices: [],
     points: [],

@@ -1,9 +1,9 @@
 /**
  * The measurement, as the page's Worker runs it (measure.worker.ts), or
  * the page itself where it cannot start a Worker: the one-core part, the
- * all-cores part, then scrypt (whose fourfold/parallel column takes the
- * workers the all-cores part started), each a run of the benchmark core
- * (runBenchmark), reported message by message. Only messages leave: the
+ * all-cores part, then the large calls, scrypt and age (whose
+ * fourfold/parallel columns take the workers the all-cores part started),
+ * each a run of the benchmark core (runBenchmark), reported message by message. Only messages leave: the
  * caller keeps what arrived (report/collector.ts), so a run stopped
  * half-way still shows what it finished.
  */
@@ -13,10 +13,10 @@ import { runBenchmark } from '../../bench/core/run.js';
 import type { EngineResult, PoolState, Progress } from '../../bench/core/types.js';
 import { scalingPoints, type ScalingPoint } from '../../bench/report/scaling.js';
 import { summarizeCase } from '../../bench/report/summary.js';
-import { oneCoreConfig, scalingConfig, scryptConfig, type Mode } from './plan.js';
+import { oneCoreConfig, largeConfig, scalingConfig, type Mode } from './plan.js';
 import { joinRuns } from './results.js';
 
-export type Phase = 'one-core' | 'all-cores' | 'scrypt';
+export type Phase = 'one-core' | 'all-cores' | 'large';
 
 export interface MeasureRequest {
   readonly mode: Mode;
@@ -24,7 +24,7 @@ export interface MeasureRequest {
   readonly threads: readonly number[];
   /** Package versions, fixed when the page was built. */
   readonly versions: Readonly<Record<string, string>>;
-  /** The all-cores and scrypt parts only: a second measuring Worker, after the first stopped answering while it started the pool's workers (main.ts). */
+  /** The all-cores and large parts only: a second measuring Worker, after the first stopped answering while it started the pool's workers (main.ts). */
   readonly allCoresOnly?: boolean;
 }
 
@@ -144,20 +144,20 @@ async function measureAllCores(request: MeasureRequest, simd: boolean, post: (me
   return probe.pool;
 }
 
-/** scrypt's part; fourfold/parallel's column only where the all-cores part found its workers (`pool`), on the pool's default size. */
-async function measureScrypt(request: MeasureRequest, pool: PoolState | undefined, post: (message: MeasureMessage) => void): Promise<void> {
+/** The large calls' part (scrypt, age); fourfold/parallel's columns only where the all-cores part found its workers (`pool`), on the pool's default size. */
+async function measureLarge(request: MeasureRequest, pool: PoolState | undefined, post: (message: MeasureMessage) => void): Promise<void> {
   const pooled = pool !== undefined;
   if (pooled) {
-    stepTo("scrypt: fourfold/parallel's workers on the default pool", true);
+    stepTo("scrypt and age: fourfold/parallel's workers on the default pool", true);
     parallel.configure({ workers: undefined });
     await parallel.warm();
   }
-  stepTo('scrypt: loading the libraries');
-  const result = await runBenchmark(scryptConfig(request.mode, pooled, { ...request.versions }), (progress) => {
-    step = `scrypt: ${progress.label}`;
-    post({ type: 'progress', phase: 'scrypt', progress });
+  stepTo('scrypt and age: loading the libraries');
+  const result = await runBenchmark(largeConfig(request.mode, pooled, { ...request.versions }), (progress) => {
+    step = `scrypt and age: ${progress.label}`;
+    post({ type: 'progress', phase: 'large', progress });
   });
-  post({ type: 'phase-done', phase: 'scrypt', result });
+  post({ type: 'phase-done', phase: 'large', result });
 }
 
 export async function measure(request: MeasureRequest, post: (message: MeasureMessage) => void): Promise<void> {
@@ -165,7 +165,7 @@ export async function measure(request: MeasureRequest, post: (message: MeasureMe
   try {
     const simd = request.allCoresOnly === true || (await measureOneCore(request, post));
     const pool = await measureAllCores(request, simd, post);
-    await measureScrypt(request, pool, post);
+    await measureLarge(request, pool, post);
     post({ type: 'done', ...(pool === undefined ? {} : { pool }) });
     parallel.terminate();
   } catch (cause) {

@@ -14,6 +14,9 @@
  *   of 128 MiB (N = 2^17), and four lanes of 16 MiB, which
  *   fourfold/parallel runs on all cores; fourfold's tiers and
  *   fourfold/parallel against the peers that have scrypt.
+ * - age: files of 4 MiB (quick) or 16 and 256 MiB (full) to one X25519
+ *   recipient, one-shot and streamed, each way: fourfold/age on each tier
+ *   and fourfold/parallel's age against typage.
  */
 import { PARALLEL, sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
 import type { BenchConfig, CaseTiming } from '../../bench/core/types.js';
@@ -65,7 +68,7 @@ export const SCALING_OPS = ['xchacha20poly1305-encrypt', 'xchacha20poly1305-decr
 
 /** fourfold's columns and the peers bundled into the page (bench/core/libraries.ts names them). */
 export const FOURFOLD_COLUMNS = ['fourfold', 'fourfold-js'];
-export const PEERS = ['noble', 'sodium', 'noble-hashes', 'hash-wasm', 'mipher', 'webcrypto'];
+export const PEERS = ['noble', 'sodium', 'noble-hashes', 'hash-wasm', 'mipher', 'typage', 'webcrypto'];
 
 /** The npm packages behind each peer column, for the page's text. */
 export const PEER_PACKAGES: Record<string, string> = {
@@ -74,6 +77,7 @@ export const PEER_PACKAGES: Record<string, string> = {
   'noble-hashes': '@noble/hashes',
   'hash-wasm': 'hash-wasm',
   mipher: 'mipher',
+  typage: 'age-encryption',
   webcrypto: 'WebCrypto (the browser)',
 };
 
@@ -184,20 +188,34 @@ export const SCRYPT_SIZES: Record<Mode, Readonly<Record<string, readonly number[
 export const scryptShapes = (mode: Mode): [string, number][] =>
   Object.entries(SCRYPT_SIZES[mode]).flatMap(([op, sizes]) => sizes.map((size): [string, number] => [op, size]));
 
+/** age's ops (bench/core/ops/age.ts): one-shot and streamed, each way. */
+export const AGE_OPS = ['age-encrypt', 'age-decrypt', 'age-encrypt-stream', 'age-decrypt-stream'];
+
 /**
- * scrypt's part: fourfold's two tiers, fourfold/parallel's scrypt where
- * its workers started (`pooled`: four lanes on the workers and the
- * measuring thread; one lane on one worker) and each peer that has scrypt,
- * the outputs checked against @noble/hashes'. A call takes 20 ms to a
- * second, so as `npm run bench -- --profile=scrypt` times it: one call
- * per sample after a warm-up of three, and a cap that leaves every column
- * in on a two-core machine.
+ * The plaintext sizes age's ops are timed at: quick 4 MiB (above
+ * fourfold/parallel's inline threshold, 2 MiB); full 16 and 256 MiB, a
+ * file of the size the all-cores targets are set at.
  */
-export function scryptConfig(mode: Mode, pooled: boolean, versions: Record<string, string>): BenchConfig {
-  const opSizes = SCRYPT_SIZES[mode];
+export const AGE_SIZES: Record<Mode, readonly number[]> = { quick: [4 * MiB], full: [16 * MiB, 256 * MiB] };
+
+/** The age shapes of a mode: [op, size], in the order the page shows them. */
+export const ageShapes = (mode: Mode): [string, number][] => AGE_OPS.flatMap((op) => AGE_SIZES[mode].map((size): [string, number] => [op, size]));
+
+/**
+ * The large calls' part: scrypt and age files, fourfold's two tiers,
+ * fourfold/parallel's where its workers started (`pooled`: scrypt's four
+ * lanes on the workers and the measuring thread, one lane on one worker;
+ * age's chunks on all of them) and each peer that has the op, the outputs
+ * checked against @noble/hashes' (scrypt) and typage's (age). A call takes
+ * 20 ms to seconds, so as `npm run bench -- --profile=scrypt` and
+ * `--profile=age` time them: one call per sample after a warm-up of
+ * three, and a cap that leaves every column in on a two-core machine.
+ */
+export function largeConfig(mode: Mode, pooled: boolean, versions: Record<string, string>): BenchConfig {
+  const opSizes = { ...SCRYPT_SIZES[mode], age: AGE_SIZES[mode] };
   return sizesOnly(
     {
-      ops: Object.keys(opSizes),
+      ops: [...Object.keys(SCRYPT_SIZES[mode]), ...AGE_OPS],
       libs: [...FOURFOLD_COLUMNS, ...(pooled ? [PARALLEL] : []), ...PEERS],
       sizes: [...new Set(Object.values(opSizes).flat())].sort((a, b) => a - b),
       opSizes,

@@ -11,7 +11,7 @@ import type { ScalingPoint } from '../../bench/report/scaling.js';
 import type { Notice } from './environment.js';
 import { PEER_PACKAGES, type Mode } from './plan.js';
 
-/** The one-core result and the other parts' (all cores, scrypt) as one engine's: the cases, libraries and warnings of all. */
+/** The one-core result and the other parts' (all cores, scrypt and age) as one engine's: the cases, libraries and warnings of all. */
 export function joinParts(oneCore: EngineResult, ...others: (EngineResult | undefined)[]): EngineResult {
   const parts = [oneCore, ...others.filter((part): part is EngineResult => part !== undefined)];
   const libraries: EngineResult['libraries'][number][] = [];
@@ -134,14 +134,14 @@ export interface Finished {
     readonly points?: readonly ScalingPoint[];
     readonly error?: string;
   };
-  /** The scrypt part's configuration, and what it measured (nothing before it ran). */
-  readonly scrypt?: { readonly result: EngineResult | undefined; readonly config: BenchConfig };
+  /** The large calls' part's (scrypt's and age's) configuration, and what it measured (nothing before it ran). */
+  readonly large?: { readonly result: EngineResult | undefined; readonly config: BenchConfig };
   readonly notices: readonly Notice[];
 }
 
 /** The results object: what "Download results" saves and `window.benchResults` holds. */
 export function pageReport(run: Finished): Report {
-  const engine = run.oneCore.result === undefined ? undefined : joinParts(run.oneCore.result, run.allCores.result, run.scrypt?.result);
+  const engine = run.oneCore.result === undefined ? undefined : joinParts(run.oneCore.result, run.allCores.result, run.large?.result);
   const engines = engine === undefined ? [] : [{ ...engine, engine: { ...engine.engine, id: browserId(run.environment) } }];
   const page: PageRun = {
     mode: run.mode,
@@ -153,7 +153,7 @@ export function pageReport(run: Finished): Report {
       ...(run.allCores.points === undefined ? {} : { points: run.allCores.points }),
       ...(run.allCores.error === undefined ? {} : { error: run.allCores.error }),
     },
-    ...(run.scrypt?.result === undefined ? {} : { scrypt: { config: run.scrypt.config } }),
+    ...(run.large?.result === undefined ? {} : { large: { config: run.large.config } }),
     notices: run.notices.map((n) => n.text),
   };
   const report = buildReport({

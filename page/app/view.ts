@@ -13,7 +13,7 @@ import { reportScalingPoints, scalingChart } from '../../bench/report/scaling.js
 import { bestPeer, formatRate, formatSize, formatTime, isFourfold, type CaseSummary } from '../../bench/report/summary.js';
 import { escapeXml as esc } from '../../bench/report/svg.js';
 import type { Environment, Notice } from './environment.js';
-import { PEER_PACKAGES, REFERENCE_OPS, SCRYPT_SIZES, SIZES } from './plan.js';
+import { AGE_OPS, AGE_SIZES, PEER_PACKAGES, REFERENCE_OPS, SCRYPT_SIZES, SIZES } from './plan.js';
 
 const yes = (b: boolean) => (b ? 'yes' : 'no');
 
@@ -156,6 +156,31 @@ export function scryptTableHtml(engine: EngineReport): string {
   );
 }
 
+const AGE_SIZES_ALL = [...new Set(Object.values(AGE_SIZES).flat())].sort((a, b) => a - b);
+
+/** age's table: a row per op and file size, a column per library, MB/s of plaintext and each peer's time over fourfold's simd tier's. */
+export function ageTableHtml(engine: EngineReport): string {
+  const cases = sizesCases(engine).filter((c) => AGE_OPS.includes(c.op) && AGE_SIZES_ALL.includes(c.size));
+  if (cases.length === 0) return '';
+  const names = engine.libraries.map((l) => l.name).filter((name) => cases.some((c) => c.library === name));
+  const rows = AGE_OPS.flatMap((op) =>
+    AGE_SIZES_ALL.filter((size) => cases.some((c) => c.op === op && c.size === size)).map((size, i) => {
+      const find = (library: string) => cases.find((c) => c.op === op && c.size === size && c.library === library);
+      const ours = find('fourfold') ?? find('fourfold-js');
+      const best = bestPeer(cases, op, size);
+      const vs = best === undefined ? '—' : `${best.ratio.toFixed(2)}× (${best.peer})`;
+      return (
+        `<tr${i === 0 ? ' class="first"' : ''}><th scope="row">${i === 0 ? esc(op) : ''}</th><td class="size">${esc(formatSize(size))}</td>` +
+        `${names.map((name) => cell(find(name), ours)).join('')}<td class="vs">${esc(vs)}</td></tr>`
+      );
+    }),
+  );
+  return (
+    `<div class="scroll"><table class="results age"><thead><tr><th>operation</th><th>file</th>${names.map((n) => `<th>${esc(columnName(n))}</th>`).join('')}<th>vs fastest peer</th></tr></thead>` +
+    `<tbody>${rows.join('')}</tbody></table></div>`
+  );
+}
+
 /** The platform's own cryptography, for scale: other algorithms, so never compared with fourfold. */
 export function referenceHtml(engine: EngineReport): string {
   const cases = sizesCases(engine).filter((c) => REFERENCE_OPS.includes(c.op));
@@ -256,6 +281,17 @@ export function resultHtml(report: Report, width: number, shared: boolean): stri
         `and every other column one after another. Under each column but fourfold's simd tier, its time per call divided by that tier's ` +
         `(above 1×, fourfold is faster). The bytes are checked against @noble/hashes'.</p>`,
       scrypt,
+    );
+  }
+  const age = ageTableHtml(engine);
+  if (age !== '') {
+    parts.push(
+      `<h2>Files: age</h2>`,
+      `<p class="note">Median MB/s of plaintext through age files (C2SP age v1) to one X25519 recipient: one-shot (bytes to bytes) and streamed ` +
+        `(64 KiB pieces in, as a file's stream comes). fourfold (parallel) seals and opens the chunks on the measuring thread and the pool's workers. ` +
+        `Under each peer, its time per call divided by fourfold's simd tier's (above 1×, fourfold is faster). The plaintexts are checked against typage's ` +
+        `(npm age-encryption); an encryption's file is checked by decrypting it.</p>`,
+      age,
     );
   }
   const reference = referenceHtml(engine);

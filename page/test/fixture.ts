@@ -1,7 +1,7 @@
 /**
  * A made-up page result, complete as check.ts wants it, for the page's
  * unit tests: every op of a mode at every size with both of fourfold's
- * tiers and the peers that have it, scrypt's shapes with fourfold/parallel
+ * tiers and the peers that have it, scrypt's and age's shapes with fourfold/parallel
  * too, and the all-cores points.
  */
 import { PARALLEL, sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
@@ -9,7 +9,19 @@ import { megabytesPerSecond } from '../../bench/core/stats.js';
 import type { Environment, Report } from '../../bench/report/json.js';
 import { scalingPoints } from '../../bench/report/scaling.js';
 import type { CaseSummary } from '../../bench/report/summary.js';
-import { oneCoreConfig, opsOf, REFERENCE_OPS, SCALING_OPS, SCALING_SIZE, scryptConfig, scryptShapes, SIZES, threadCounts, type Mode } from '../app/plan.js';
+import {
+  oneCoreConfig,
+  opsOf,
+  REFERENCE_OPS,
+  SCALING_OPS,
+  SCALING_SIZE,
+  largeConfig,
+  scryptShapes,
+  ageShapes,
+  SIZES,
+  threadCounts,
+  type Mode,
+} from '../app/plan.js';
 import { pageReport } from '../app/results.js';
 import { PEERS_OF } from './check.js';
 
@@ -57,7 +69,7 @@ export function completeReport(mode: Mode, env: Environment = environment()): Re
       for (const peer of peers) cases.push(timed(op, size, peer, size * 2, peers[0]));
     }
   }
-  for (const [op, size] of scryptShapes(mode)) {
+  for (const [op, size] of [...scryptShapes(mode), ...ageShapes(mode)]) {
     const peers = PEERS_OF[op]!;
     const ms = (size / (1 << 20)) * 2e6;
     cases.push(timed(op, size, 'fourfold', ms, peers[0]), timed(op, size, 'fourfold-js', 2 * ms, peers[0]), timed(op, size, PARALLEL, ms / 2, peers[0]));
@@ -81,7 +93,7 @@ export function completeReport(mode: Mode, env: Environment = environment()): Re
     address: 'https://example.org/bench/',
     oneCore: { result: undefined, config: oneCoreConfig(mode, { fourfold: '0.1.0' }) },
     allCores: { threads, pool: { workers: threads.at(-1)! - 1, ready: threads.at(-1)! - 1, jobs: 100, shared: env.sharedMemory } },
-    scrypt: { result: undefined, config: scryptConfig(mode, true, { fourfold: '0.1.0' }) },
+    large: { result: undefined, config: largeConfig(mode, true, { fourfold: '0.1.0' }) },
     notices: [],
   });
   const engine = {

@@ -12,7 +12,7 @@ import { devices, mergedMarkdown, mergedReport } from '../../bench/merge.js';
 import { renderHtml } from '../../bench/report/html.js';
 import { scalingPoints } from '../../bench/report/scaling.js';
 import { browserOf, notices, osOf } from '../app/environment.js';
-import { SCRYPT_SIZES, scryptConfig, scryptShapes, threadCounts } from '../app/plan.js';
+import { AGE_OPS, ageShapes, largeConfig, SCRYPT_SIZES, scryptShapes, threadCounts } from '../app/plan.js';
 import { joinParts, joinRuns, runNotices } from '../app/results.js';
 import { decodeHash, encodeHash, expand, summarize } from '../app/share.js';
 import { environmentHtml, resultHtml } from '../app/view.js';
@@ -166,12 +166,12 @@ describe('scrypt', () => {
       ['scrypt', 128 * MiB],
       ['scrypt-p4', 16 * MiB],
     ]);
-    const config = scryptConfig('full', true, {});
-    assert.deepEqual(config.ops, ['scrypt', 'scrypt-p4']);
-    assert.deepEqual(config.opSizes, SCRYPT_SIZES.full);
+    const config = largeConfig('full', true, {});
+    assert.deepEqual(config.ops, ['scrypt', 'scrypt-p4', ...AGE_OPS]);
+    assert.deepEqual(config.opSizes, { ...SCRYPT_SIZES.full, age: [16 * MiB, 256 * MiB] });
     assert.deepEqual(config.parts, ['sizes']);
     assert.ok(config.libs!.includes(PARALLEL));
-    assert.ok(!scryptConfig('full', false, {}).libs!.includes(PARALLEL));
+    assert.ok(!largeConfig('full', false, {}).libs!.includes(PARALLEL));
   });
 
   it('joins the three parts into one engine', () => {
@@ -184,7 +184,7 @@ describe('scrypt', () => {
 
   it('has a chart and a table of its own: time per call, each column against the simd tier, N and p', () => {
     const html = resultHtml(completeReport('full'), 1000, false);
-    const section = html.slice(html.indexOf('Keys from passwords: scrypt'), html.indexOf('The platform, for scale'));
+    const section = html.slice(html.indexOf('Keys from passwords: scrypt'), html.indexOf('Files: age'));
     assert.match(section, /scrypt: fourfold against its fastest peer/);
     assert.match(section, /scrypt, p = 1.*16 MiB, N = 2\^14.*128 MiB, N = 2\^17.*scrypt, p = 4/s);
     assert.match(section, /<th>fourfold \(parallel\)<\/th>/);
@@ -204,6 +204,49 @@ describe('scrypt', () => {
     };
     assert.deepEqual(checkResults(skipped, { mode: 'quick', isolated: true }), [
       'all cores: not measured (fourfold/parallel could not start a worker here (blocked))',
+    ]);
+  });
+});
+
+describe('age', () => {
+  const MiB = 1 << 20;
+
+  it('times files of 4 MiB in quick, 16 and 256 MiB in full, each op one-shot and streamed', () => {
+    assert.deepEqual(
+      ageShapes('quick'),
+      AGE_OPS.map((op) => [op, 4 * MiB]),
+    );
+    assert.deepEqual(
+      ageShapes('full'),
+      AGE_OPS.flatMap((op) => [
+        [op, 16 * MiB],
+        [op, 256 * MiB],
+      ]),
+    );
+    assert.ok(largeConfig('quick', true, {}).libs!.includes('typage'));
+  });
+
+  it('has a table of its own: MB/s, typage against the simd tier, fourfold/parallel beside', () => {
+    const html = resultHtml(completeReport('full'), 1000, false);
+    const section = html.slice(html.indexOf('Files: age'), html.indexOf('The platform, for scale'));
+    assert.match(section, /age-encrypt<\/th><td class="size">16 MiB.*256 MiB.*age-decrypt-stream/s);
+    assert.match(section, /<th>fourfold \(parallel\)<\/th>.*<th>typage<\/th>/s);
+    assert.match(section, /vs fastest peer.*× \(typage\)/s);
+    assert.doesNotMatch(html.slice(0, html.indexOf('Files: age')), /<th scope="row">age-/);
+  });
+
+  it("wants typage's column and fourfold/parallel's where the all-cores part ran", () => {
+    const report = completeReport('quick');
+    const engine = report.engines[0]!;
+    const drop = (library: string, op: string) => ({
+      ...report,
+      engines: [{ ...engine, cases: engine.cases.filter((c) => !(c.library === library && c.op === op)) }],
+    });
+    assert.deepEqual(checkResults(drop(PARALLEL, 'age-decrypt'), { mode: 'quick', isolated: true }), [
+      `age-decrypt ${4 * MiB} B: no fourfold (parallel) column`,
+    ]);
+    assert.deepEqual(checkResults(drop('typage', 'age-encrypt-stream'), { mode: 'quick', isolated: true }), [
+      `age-encrypt-stream ${4 * MiB} B: no typage column`,
     ]);
   });
 });
