@@ -30,9 +30,9 @@
  *   the simd tier without another ready(), hashes a few MiB with
  *   fourfold/parallel's blake3 to BLAKE3's bytes with its Web Workers doing work, and
  *   runs the README's browser recipes in a chunk of their own
- *   (file-crypto.js, keys.js, password-file.js, taken from the README): a
- *   File encrypted and decrypted, a changed one refused, a download
- *   offered, a file under a password.
+ *   (file-crypto.js and keys.js, taken from the README): a File to an age
+ *   file and back, a changed one refused, a download offered, a file under
+ *   a passphrase, a message under a key from a password.
  *
  *   npm run check:package                          # all of it
  *   npm run check:package -- --keep                # keep the temporary project (its path is printed)
@@ -75,7 +75,7 @@ const COMPILERS = [
   { version: '7.0', dir: 'typescript-7.0', node10: false },
 ] as const;
 /** The README's modules the built pages run (codeBlocks: blocks that name their file). */
-const RECIPES = ['file-crypto.js', 'keys.js', 'password-file.js'];
+const RECIPES = ['file-crypto.js', 'keys.js'];
 /** Build output that is a problem for users: Node built-ins pulled into a browser bundle, top-level await, dynamic requests. */
 const WARNING = /warn|\(!\)|externaliz|top-level await|critical dependency|node:/i;
 /**
@@ -354,7 +354,17 @@ interface PageReport {
   parallel: string[];
   doneAfterFirst: number;
   /** The README's browser recipes, run in the page. */
-  recipe: { bytes: number; encryptedBytes: number; roundTrip: boolean; refused: string; downloaded: string; password: boolean; wrongPassword: string };
+  recipe: {
+    bytes: number;
+    encryptedBytes: number;
+    header: string;
+    roundTrip: boolean;
+    refused: string;
+    downloaded: string;
+    password: boolean;
+    wrongPassword: string;
+    message: boolean;
+  };
   crossOriginIsolated: boolean;
   workers: number;
   messages: number;
@@ -423,15 +433,19 @@ async function openBuilt(name: string, dir: string, page: string): Promise<void>
     `expected ${expected}\nparallel ${r.parallel.join(', ')}\nsequential ${r.sequential}`,
   );
   const c = r.recipe;
-  const streamed = 24 + c.bytes + 17 * (Math.floor(c.bytes / 65536) + 1);
+  // The payload: a 16-byte nonce, then the chunks, each with its tag; a header before it.
+  const payload = 16 + c.bytes + 16 * Math.ceil(c.bytes / 65536);
   record(
-    `${where}: the README's file recipes: a File encrypted (${c.encryptedBytes} bytes) and decrypted, a changed one refused (${c.refused}), a download offered, a file under a password`,
-    c.encryptedBytes === streamed &&
+    `${where}: the README's recipes: a File to an age file (${c.encryptedBytes} bytes) and back, a changed one refused (${c.refused}), a download offered, a file under a passphrase, a message under a key from a password`,
+    c.header === 'age-encryption.org/v1\n' &&
+      c.encryptedBytes > payload &&
+      c.encryptedBytes < payload + 400 &&
       c.roundTrip &&
       c.refused === 'AuthenticationError' &&
-      c.downloaded === 'data.bin.enc' &&
+      c.downloaded === 'data.bin.age' &&
       c.password &&
-      c.wrongPassword === 'AuthenticationError',
+      c.wrongPassword === 'NoIdentityMatchError' &&
+      c.message,
     JSON.stringify(c),
   );
   record(

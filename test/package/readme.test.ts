@@ -6,11 +6,11 @@
  * (`fourfold` imports pointed at this build) and imported, and the
  * recipes it names as modules are
  * exercised: the browser's file-crypto.js (with Node's File, Blob and
- * Response), Node's file-crypto.mjs on files (age files, to keys and a
- * passphrase), keys.js (PBKDF2 against
- * node:crypto, messages stored with their nonce) and password-file.js,
- * each round trip, and a changed file or a wrong key or password refused
- * with AuthenticationError; a missing input file leaves no output behind,
+ * Response) and Node's file-crypto.mjs on files (age files, to keys and a
+ * passphrase, that fourfold/age opens), keys.js (scrypt against
+ * node:crypto, messages stored with their nonce), each round trip, and a
+ * changed file or a wrong key or password refused with
+ * AuthenticationError; a missing input file leaves no output behind,
  * and a stored message too short to hold its nonce and tag is an
  * AuthenticationError. The page parts (download(), the HTML) run in
  * Chromium in the package check's built pages. Node only.
@@ -54,8 +54,6 @@ function writeBlocks(): string[] {
 // biome-ignore lint/suspicious/noExplicitAny: the README's examples export functions of every shape; each test calls one as the README does.
 const load = (name: string): Promise<Record<string, (...args: any[]) => any>> => import(pathToFileURL(join(dir, name)).href);
 const bytesOf = async (blob: Blob): Promise<Uint8Array> => new Uint8Array(await blob.arrayBuffer());
-/** A secretstream of n bytes in 64 KiB messages: header, messages, final message. */
-const streamLength = (n: number): number => 24 + n + 17 * (Math.floor(n / 65536) + 1);
 const flipped = (b: Uint8Array, at: number): Uint8Array => {
   const c = b.slice();
   c[at]! ^= 1;
@@ -78,7 +76,7 @@ it('every JavaScript block of the README runs (the modules only define; the prog
   const named = blocks()
     .flatMap((b) => (b.name ? [b.name] : []))
     .sort();
-  assert.deepEqual(named, ['file-crypto.js', 'file-crypto.mjs', 'keys.js', 'password-file.js', 'vite.config.js']);
+  assert.deepEqual(named, ['file-crypto.js', 'file-crypto.mjs', 'keys.js', 'vite.config.js']);
 });
 
 it("the README's first 40 lines: npm install, then a program that encrypts, decrypts and refuses a change", { skip: NO_RESPONSE }, async () => {
@@ -101,18 +99,28 @@ it("the README's first 40 lines: npm install, then a program that encrypts, decr
   assert.deepEqual(logged, [['hello'], [true]]);
 });
 
-it('the browser recipe (file-crypto.js): a File encrypted to a Blob and back; a changed file or another key is refused', { skip: NOT_NODE }, async () => {
+it('the browser recipe (file-crypto.js): a File to an age file as a Blob and back, to keys and a passphrase; a changed file or another key is refused', {
+  skip: NOT_NODE,
+}, async () => {
   const { encryptFile, decryptFile } = await load('file-crypto.js');
-  const key = rand(32);
+  const identity = generateIdentity();
+  const keys = { recipients: [identityToRecipient(identity)] };
+  const opens = { identities: [identity] };
   for (const n of [0, 1000, 200_000]) {
     const data = rand(n);
-    const encrypted: Blob = await encryptFile!(new File([data.slice()], 'photo.jpg'), key);
-    assert.equal(encrypted.size, streamLength(n), `${n} bytes: header, messages`);
-    assert.deepEqual(await bytesOf(await decryptFile!(new File([encrypted], 'photo.jpg.enc'), key)), data, `${n} bytes: decrypted`);
-    const changed = flipped(await bytesOf(encrypted), 24 + Math.floor(n / 2));
-    await assert.rejects(decryptFile!(new Blob([changed.slice()]), key), AuthenticationError, `${n} bytes: a changed byte`);
-    await assert.rejects(decryptFile!(encrypted, rand(32)), AuthenticationError, `${n} bytes: another key`);
+    const encrypted: Blob = await encryptFile!(new File([data.slice()], 'photo.jpg'), keys);
+    const file = await bytesOf(encrypted);
+    assert.deepEqual(await age.decrypt(file, opens), data, `${n} bytes: an age file that fourfold/age opens`);
+    assert.deepEqual(await bytesOf(await decryptFile!(new File([encrypted], 'photo.jpg.age'), opens)), data, `${n} bytes: decrypted`);
+    const changed = flipped(file, file.length - 1 - Math.floor(n / 2));
+    await assert.rejects(decryptFile!(new Blob([changed.slice()]), opens), AuthenticationError, `${n} bytes: a changed byte`);
+    await assert.rejects(decryptFile!(encrypted, { identities: [generateIdentity()] }), NoIdentityMatchError, `${n} bytes: another identity`);
   }
+  // A passphrase (a work factor of 12: age's default 18 takes minutes in node --jitless's plain JavaScript).
+  const data = rand(70_000);
+  const locked: Blob = await encryptFile!(new File([data.slice()], 'notes.txt'), { passphrase: 'hunter2 but longer', workFactor: 12 });
+  assert.deepEqual(await bytesOf(await decryptFile!(locked, { passphrase: 'hunter2 but longer' })), data);
+  await assert.rejects(decryptFile!(locked, { passphrase: 'hunter3 but longer' }), NoIdentityMatchError, 'another passphrase');
 });
 
 it('the Node recipe (file-crypto.mjs): age files, to keys and passphrases, that fourfold/age opens; a changed, cut or missing file leaves no output', {
@@ -188,15 +196,6 @@ it("keys.js: scrypt gives node:crypto's bytes; a message stored with its nonce o
   // Too short to hold a nonce and a tag, whatever the AEAD says of a short ciphertext: AuthenticationError, as documented.
   for (const n of [0, 1, 23, 24, 25, 39]) assert.throws(() => openMessage!(key, stored.subarray(0, n)), AuthenticationError, `${n} bytes stored`);
   assert.deepEqual(openMessage!(key, sealMessage!(key, new Uint8Array(0))), new Uint8Array(0), 'an empty message: 40 bytes stored');
-});
-
-it('password-file.js: a file under a password, its salt in front, opens with that password only', { skip: NOT_NODE }, async () => {
-  const { encryptWithPassword, decryptWithPassword } = await load('password-file.js');
-  const data = rand(70_000);
-  const encrypted: Blob = await encryptWithPassword!(new File([data.slice()], 'notes.txt'), 'hunter2 but longer');
-  assert.equal(encrypted.size, 16 + streamLength(data.length), 'salt, then the stream');
-  assert.deepEqual(await bytesOf(await decryptWithPassword!(encrypted, 'hunter2 but longer')), data);
-  await assert.rejects(decryptWithPassword!(encrypted, 'hunter3 but longer'), AuthenticationError, 'another password');
 });
 
 it('vite.config.js serves the dev server with the two headers the README names', { skip: NOT_NODE }, async () => {
