@@ -227,24 +227,17 @@ const scrypt: Profile = {
  * one-shot and streamed (64 KiB pieces in), encrypted and decrypted by
  * fourfold/age (one thread), fourfold/parallel's age (every core), typage
  * (the reference) and, where `age` is installed, the Go CLI as a process,
- * file to file. A call takes 20 ms to seconds (typage at 256 MiB), so a
- * sample is one call after the three the warm-up makes.
+ * file to file. A call takes 20 ms to seconds (typage at 256 MiB), so it
+ * is timed as --profile=scrypt is: one call per sample after a warm-up of
+ * three, and the same cap.
  */
 const age: Profile = {
+  ...scrypt,
   summary: 'age files of 16 and 256 MiB, one-shot and streamed: fourfold/age and its every-core form against typage and the Go age CLI',
-  parts: ['sizes'],
   sizes: [16 * MiB, 256 * MiB],
-  sweep: standard.sweep,
-  alignSizes: standard.alignSizes,
-  keyCounts: standard.keyCounts,
-  timing: { ...standard.timing, sizes: { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 3000 } },
-  capMs: 120_000,
-  setupRepetitions: 3,
-  engineTimeoutMs: 60 * 60_000,
   ops: ['age'],
   libs: ['fourfold', PARALLEL, 'typage', 'age-cli'],
   references: ['typage'],
-  parallel: parallelSettings,
 };
 
 /** The profiles by name; `--quick` and `--full` are short for `--profile=quick` and `--profile=full`. */
