@@ -132,54 +132,61 @@ const SCRYPT_SIZES_ALL = [...new Set(Object.values(SCRYPT_SIZES.full).flat())].s
 /** 'scrypt-p4' as the table says it: 'scrypt, p = 4'. */
 const scryptRow = (op: string) => `scrypt, p = ${/-p(\d+)$/.exec(op)?.[1] ?? '1'}`;
 
-/** scrypt's table: a row per op and lane size (its N), a column per library, the time per call and its ratio to fourfold's simd tier's. */
-export function scryptTableHtml(engine: EngineReport): string {
-  const cases = sizesCases(engine).filter((c) => SCRYPT_OPS.includes(c.op) && SCRYPT_SIZES_ALL.includes(c.size));
+/** A table of the large calls' part: which ops and sizes, and how its rows, sizes and cells read. */
+interface LargeTable {
+  readonly ops: readonly string[];
+  readonly sizes: readonly number[];
+  /** The table's class beside 'results', and its size column's header. */
+  readonly kind: string;
+  readonly sizeHeader: string;
+  readonly opLabel: (op: string) => string;
+  readonly sizeLabel: (size: number) => string;
+  /** Time per call (else MB/s) in the cells. */
+  readonly time: boolean;
+}
+
+/** A row per op and size, a column per library, each peer against fourfold's simd tier, and the fastest peer. */
+function largeTableHtml(engine: EngineReport, t: LargeTable): string {
+  const cases = sizesCases(engine).filter((c) => t.ops.includes(c.op) && t.sizes.includes(c.size));
   if (cases.length === 0) return '';
   const names = engine.libraries.map((l) => l.name).filter((name) => cases.some((c) => c.library === name));
-  const rows = SCRYPT_OPS.flatMap((op) =>
-    SCRYPT_SIZES_ALL.filter((size) => cases.some((c) => c.op === op && c.size === size)).map((size, i) => {
-      const find = (library: string) => cases.find((c) => c.op === op && c.size === size && c.library === library);
-      const ours = find('fourfold') ?? find('fourfold-js');
-      const best = bestPeer(cases, op, size);
-      const vs = best === undefined ? '—' : `${best.ratio.toFixed(2)}× (${best.peer})`;
-      const lane = `${formatSize(size)}, N = 2^${Math.log2(size / 1024)}`;
-      return (
-        `<tr${i === 0 ? ' class="first"' : ''}><th scope="row">${i === 0 ? esc(scryptRow(op)) : ''}</th><td class="size">${esc(lane)}</td>` +
-        `${names.map((name) => cell(find(name), ours, true)).join('')}<td class="vs">${esc(vs)}</td></tr>`
-      );
-    }),
+  const rows = t.ops.flatMap((op) =>
+    t.sizes
+      .filter((size) => cases.some((c) => c.op === op && c.size === size))
+      .map((size, i) => {
+        const find = (library: string) => cases.find((c) => c.op === op && c.size === size && c.library === library);
+        const ours = find('fourfold') ?? find('fourfold-js');
+        const best = bestPeer(cases, op, size);
+        const vs = best === undefined ? '—' : `${best.ratio.toFixed(2)}× (${best.peer})`;
+        return (
+          `<tr${i === 0 ? ' class="first"' : ''}><th scope="row">${i === 0 ? esc(t.opLabel(op)) : ''}</th><td class="size">${esc(t.sizeLabel(size))}</td>` +
+          `${names.map((name) => cell(find(name), ours, t.time)).join('')}<td class="vs">${esc(vs)}</td></tr>`
+        );
+      }),
   );
   return (
-    `<div class="scroll"><table class="results scrypt"><thead><tr><th>operation</th><th>memory a lane</th>${names.map((n) => `<th>${esc(columnName(n))}</th>`).join('')}<th>vs fastest peer</th></tr></thead>` +
+    `<div class="scroll"><table class="results ${t.kind}"><thead><tr><th>operation</th><th>${esc(t.sizeHeader)}</th>${names.map((n) => `<th>${esc(columnName(n))}</th>`).join('')}<th>vs fastest peer</th></tr></thead>` +
     `<tbody>${rows.join('')}</tbody></table></div>`
   );
 }
+
+/** scrypt's table: a row per op and lane size (its N), the time per call and its ratio to fourfold's simd tier's. */
+export const scryptTableHtml = (engine: EngineReport): string =>
+  largeTableHtml(engine, {
+    ops: SCRYPT_OPS,
+    sizes: SCRYPT_SIZES_ALL,
+    kind: 'scrypt',
+    sizeHeader: 'memory a lane',
+    opLabel: scryptRow,
+    sizeLabel: (size) => `${formatSize(size)}, N = 2^${Math.log2(size / 1024)}`,
+    time: true,
+  });
 
 const AGE_SIZES_ALL = [...new Set(Object.values(AGE_SIZES).flat())].sort((a, b) => a - b);
 
-/** age's table: a row per op and file size, a column per library, MB/s of plaintext and each peer's time over fourfold's simd tier's. */
-export function ageTableHtml(engine: EngineReport): string {
-  const cases = sizesCases(engine).filter((c) => AGE_OPS.includes(c.op) && AGE_SIZES_ALL.includes(c.size));
-  if (cases.length === 0) return '';
-  const names = engine.libraries.map((l) => l.name).filter((name) => cases.some((c) => c.library === name));
-  const rows = AGE_OPS.flatMap((op) =>
-    AGE_SIZES_ALL.filter((size) => cases.some((c) => c.op === op && c.size === size)).map((size, i) => {
-      const find = (library: string) => cases.find((c) => c.op === op && c.size === size && c.library === library);
-      const ours = find('fourfold') ?? find('fourfold-js');
-      const best = bestPeer(cases, op, size);
-      const vs = best === undefined ? '—' : `${best.ratio.toFixed(2)}× (${best.peer})`;
-      return (
-        `<tr${i === 0 ? ' class="first"' : ''}><th scope="row">${i === 0 ? esc(op) : ''}</th><td class="size">${esc(formatSize(size))}</td>` +
-        `${names.map((name) => cell(find(name), ours)).join('')}<td class="vs">${esc(vs)}</td></tr>`
-      );
-    }),
-  );
-  return (
-    `<div class="scroll"><table class="results age"><thead><tr><th>operation</th><th>file</th>${names.map((n) => `<th>${esc(columnName(n))}</th>`).join('')}<th>vs fastest peer</th></tr></thead>` +
-    `<tbody>${rows.join('')}</tbody></table></div>`
-  );
-}
+/** age's table: a row per op and file size, MB/s of plaintext and each peer's time over fourfold's simd tier's. */
+export const ageTableHtml = (engine: EngineReport): string =>
+  largeTableHtml(engine, { ops: AGE_OPS, sizes: AGE_SIZES_ALL, kind: 'age', sizeHeader: 'file', opLabel: (op) => op, sizeLabel: formatSize, time: false });
 
 /** The platform's own cryptography, for scale: other algorithms, so never compared with fourfold. */
 export function referenceHtml(engine: EngineReport): string {
