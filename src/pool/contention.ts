@@ -37,15 +37,19 @@ export const workersWelcome = (): boolean => now() >= contention.starvedUntil;
 
 /**
  * One call's judgement: the CPU clock starts at its first job, and once
- * every worker it was given has answered one and JUDGE_MS have passed, the
- * call learns whether its threads shared one core. It judges once.
+ * every worker it was given has answered one and `judgeMs` (JUDGE_MS for a
+ * call) have passed, the call learns whether its threads shared one core.
+ * It judges once.
  */
 export class CoreJudge {
   private from: { cpu: number; at: number } | undefined;
   private started = false;
   private readonly answered = new Set<PoolWorker>();
 
-  constructor(private readonly workers: number) {}
+  constructor(
+    private readonly workers: number,
+    private readonly judgeMs = JUDGE_MS,
+  ) {}
 
   /** A job is given: the first one starts the clock. */
   jobGiven(): void {
@@ -65,7 +69,7 @@ export class CoreJudge {
     const from = this.from;
     if (from === undefined || this.answered.size < this.workers) return false;
     const t = now();
-    if (t - from.at < JUDGE_MS) return false;
+    if (t - from.at < this.judgeMs) return false;
     this.from = undefined;
     const shared = (contention.cpu()! - from.cpu) / (t - from.at) < SHARED_CORE;
     if (!shared) contention.inARow = 0;
