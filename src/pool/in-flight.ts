@@ -23,7 +23,7 @@
 import type { CoreJudge } from './contention.js';
 import type { Piece } from './partition.js';
 import type { JobDone, JobHandle, PoolWorker } from './pool.js';
-import type { HereClock } from './turns.js';
+import { Alarm, type HereClock } from './turns.js';
 import { now } from '../runtime/host.js';
 
 /** What a call does with its pieces (schedule.ts runPieces). */
@@ -99,7 +99,7 @@ export class InFlight<P extends Piece> {
   /** When each worker's latest answer came, for the start of its next job. */
   private readonly lastAnswer = new Map<PoolWorker, number>();
   private answered = 0;
-  private wake: (() => void) | undefined;
+  private readonly alarm = new Alarm();
 
   constructor(
     private readonly work: PieceWork<P>,
@@ -165,7 +165,7 @@ export class InFlight<P extends Piece> {
 
   private settle(g: Given<P>): void {
     this.given.splice(this.given.indexOf(g), 1);
-    this.wake?.();
+    this.alarm.ring();
   }
 
   /** When each job in flight is expected to start and end on its worker (which runs them in posting order). */
@@ -221,15 +221,7 @@ export class InFlight<P extends Piece> {
 
   /** Waits for an answer, or until `until` (a job turns late). */
   waitFor(until: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = Number.isFinite(until) ? setTimeout(() => resolve(), Math.max(0, until - now())) : undefined;
-      this.wake = () => {
-        // Hermes's clearTimeout throws on undefined (no timer when waiting for an answer only).
-        if (timer !== undefined) clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-    });
+    return this.alarm.wait(until);
   }
 
   /**

@@ -132,3 +132,26 @@ export class HereClock {
     return this.ms > 0 ? (this.bytes / this.ms) * ms : FIRST_HERE;
   }
 }
+
+/** A wait for the next answer (ring()) or a time, whichever comes first: what a scheduler does when no piece is its to do. */
+export class Alarm {
+  private ringing: (() => void) | undefined;
+
+  /** Resolves at ring(), or at `until` (now()'s clock; Infinity: at ring() only). */
+  wait(until: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = Number.isFinite(until) ? setTimeout(() => resolve(), Math.max(0, until - now())) : undefined;
+      this.ringing = () => {
+        // Hermes's clearTimeout throws on undefined (no timer when waiting for an answer only).
+        if (timer !== undefined) clearTimeout(timer);
+        this.ringing = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** Ends the wait, if any. */
+  ring(): void {
+    this.ringing?.();
+  }
+}
