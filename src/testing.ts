@@ -33,6 +33,7 @@ export { pool, type JobDone, type JobHandle, type PoolWorker } from './pool/pool
 export { contention, runPieces, turnSources, type Piece, type PieceWork } from './pool/schedule.js';
 export { CoreJudge } from './pool/contention.js';
 export { Completion, InFlight } from './pool/in-flight.js';
+export { InOrder, WINDOW } from './pool/in-order.js';
 export { Partition, SMALLEST } from './pool/partition.js';
 export { HereClock } from './pool/turns.js';
 export { VariantPicker, variantPicker, type VariantKernel } from './runtime/variants.js';

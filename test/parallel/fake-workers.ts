@@ -20,6 +20,8 @@ export type Event = { kind: 'here' | 'give' | 'take' | 'drop' | 'claimed' | 'ski
  * back, and is then answered as skipped.
  */
 export class FakeWorker {
+  /** Started and ready for jobs (a stream's scheduler lets the event loop turn while one is starting). */
+  ready = true;
   busy = 0;
   queuedBytes = 0;
   started = 0;

@@ -1,0 +1,113 @@
+/**
+ * InOrder (src/pool/in-order.ts), the scheduler of a stream's pieces,
+ * with fake workers: pieces come back in order, each done once, whatever
+ * order and fate the workers' answers have; at most WINDOW are held; a
+ * failed job is done again; answers after abandon() are dropped.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { contention, InOrder, type Piece, WINDOW } from '../internal.js';
+import { asWorkers, coversOnce, FakeWorker, pieces, recorder } from './fake-workers.js';
+
+const KiB = 1024;
+const later = (ms: number, f: () => void): void => void setTimeout(f, ms);
+
+/** Adds every piece, then finishes: the pieces in the order they came back, and the most held at once. */
+async function run(order: InOrder<Piece>, list: readonly Piece[]): Promise<{ back: Piece[]; mostHeld: number }> {
+  const back: Piece[] = [];
+  let mostHeld = 0;
+  for (const [i, p] of list.entries()) {
+    back.push(...(await order.add(p)));
+    mostHeld = Math.max(mostHeld, i + 1 - back.length);
+  }
+  back.push(...(await order.finish()));
+  return { back, mostHeld };
+}
+
+describe('InOrder (a stream’s pieces)', () => {
+  const realCpu = contention.cpu;
+  before(() => {
+    contention.cpu = () => undefined;
+  });
+  after(() => {
+    contention.cpu = realCpu;
+  });
+
+  it('finish() waits for a later piece while the first is already done', async () => {
+    // Both pieces are out at finish(); the first's answer comes first, the
+    // second's a timer later, which finish() must let run (it once spun on
+    // the done first piece).
+    const r = recorder();
+    const quick = new FakeWorker(0, (_, job) => {
+      job.start();
+      later(5, job.done);
+    });
+    const slow = new FakeWorker(1, (_, job) => {
+      job.start();
+      later(30, job.done);
+    });
+    const list = pieces(128 * KiB, 64 * KiB);
+    const { back } = await run(new InOrder(r.work, () => asWorkers([quick, slow])), list);
+    assert.deepEqual(back, list);
+    coversOnce('two workers', back, 128 * KiB, r.events);
+  });
+
+  it('gives the pieces back in order, each done once, holding at most WINDOW, whatever order the answers come in', async () => {
+    const r = recorder();
+    let seed = 7;
+    const random = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const workers = [0, 1, 2].map(
+      (id) =>
+        new FakeWorker(id, (_, job) => {
+          job.start();
+          later(Math.floor(random() * 6), job.done);
+        }),
+    );
+    const list = pieces(40 * 64 * KiB, 64 * KiB);
+    const { back, mostHeld } = await run(new InOrder(r.work, () => asWorkers(workers)), list);
+    assert.deepEqual(back, list);
+    coversOnce('three workers', back, list.length * 64 * KiB, r.events);
+    assert.ok(mostHeld <= WINDOW, `held ${mostHeld} pieces, more than ${WINDOW}`);
+    assert.ok(
+      r.events.some((e) => e.kind === 'take'),
+      'no answer from a worker was taken',
+    );
+  });
+
+  it('does a failed job again, here or on a worker', async () => {
+    const r = recorder();
+    const failing = new FakeWorker(0, (_, job) => later(1, job.fail));
+    const list = pieces(12 * 64 * KiB, 64 * KiB);
+    const { back } = await run(new InOrder(r.work, () => asWorkers([failing])), list);
+    assert.deepEqual(back, list);
+    coversOnce('a failing worker', back, list.length * 64 * KiB, r.events);
+  });
+
+  it('with no workers, each piece is done as it is added', async () => {
+    const r = recorder();
+    const order = new InOrder<Piece>(r.work, () => []);
+    for (const p of pieces(3 * 64 * KiB, 64 * KiB)) assert.deepEqual(await order.add(p), [p]);
+    assert.deepEqual(await order.finish(), []);
+    assert.ok(r.events.every((e) => e.kind === 'here'));
+  });
+
+  it('after abandon(), answers that still come are dropped', async () => {
+    const r = recorder();
+    const answers: (() => void)[] = [];
+    const holding = new FakeWorker(0, (_, job) => {
+      job.start();
+      answers.push(job.done);
+    });
+    const order = new InOrder<Piece>(r.work, () => asWorkers([holding]));
+    const [a, b] = pieces(128 * KiB, 64 * KiB);
+    await order.add(a!);
+    await order.add(b!);
+    const given = r.events.filter((e) => e.kind === 'give').length;
+    assert.ok(given > 0, 'no piece went to the worker');
+    order.abandon();
+    for (const answer of answers) answer();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(r.discarded, given, 'every late answer dropped');
+    assert.ok(!r.events.some((e) => e.kind === 'take'), 'an answer was taken after abandon()');
+  });
+});
