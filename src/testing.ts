@@ -56,7 +56,7 @@ export { jsChacha } from './chacha/js.js';
 export const simdChacha = withBytes(chachaSelector, simdChachaEngine);
 export { openInPlace, sealInPlace, sealPlainAt } from './age/jobs.js';
 export { openRun, sealRun } from './age/payload.js';
-export { hereRunner, PayloadOpener, PayloadSealer, type Runner } from './age/pipeline.js';
+export { hereRunner, PayloadOpener, PayloadSealer, type PayloadPiece, type Runner } from './age/pipeline.js';
 export { jsSalsa } from './salsa/js.js';
 export const simdChachaPiece = withBytes(chachaSelector, simdChachaPieceFunction);
 export const simdSalsaPiece = withBytes(salsaSelector, simdSalsaPieceFunction);

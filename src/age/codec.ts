@@ -2,7 +2,7 @@
  * Encrypting and decrypting an age file as its bytes come, whatever
  * carries them (a one-shot call's array, a TransformStream's chunks): the
  * header, the payload nonce and the payload (pipeline.ts), armored or not.
- * Where batches of chunks are sealed and how passphrases are stretched come
+ * Where chunks are sealed and opened and how passphrases are stretched come
  * from outside (Tools): this thread for fourfold/age, the worker pool for
  * fourfold/parallel's age.
  */
@@ -15,7 +15,7 @@ import { PayloadOpener, PayloadSealer, type Runner } from './pipeline.js';
 import type { Scrypt } from './recipients.js';
 import { zeroize } from '../runtime/bytes.js';
 
-/** Where a call's heavy work runs: batches of chunks, and scrypt for passphrases. */
+/** Where a call's heavy work runs: the payload's chunks, and scrypt for passphrases. */
 export interface Tools {
   runner(): Runner;
   readonly scrypt: Scrypt;

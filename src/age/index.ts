@@ -23,7 +23,7 @@ export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 /** scrypt as age uses it (r = 8, p = 1, a 32-byte key), with room for its N: a file's work factor is bounded by the caller (maxWorkFactor), not by scrypt's default maxmem. */
 const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptAsync(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
-/** This thread: batches of chunks through the chacha engine here, scrypt in short turns. */
+/** This thread: chunks through the chacha engine here, scrypt in short turns. */
 const HERE: Tools = { runner: () => hereRunner, scrypt };
 
 /**
@@ -68,7 +68,7 @@ export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStr
 
 /**
  * A TransformStream that decrypts an age file (binary or armored) written
- * to it, releasing plaintext a batch of chunks at a time, each chunk only
+ * to it, releasing plaintext a piece of chunks at a time, each chunk only
  * after its tag verified; a file cut short, extended or changed errors the
  * stream (AuthenticationError) after the plaintext that did verify.
  */

@@ -17,14 +17,17 @@ import type { Handlers, JobType } from '../pool/protocol.js';
 type PieceParams = { key: Uint8Array; counter: number; final: boolean; length: number };
 
 export type AgeJobs = {
-  /** Seals the slot's plaintext (`length` bytes at sealPlainAt) into the slot from 0 (sealedLength bytes). */
+  /**
+   * Seals the job's shared input (`length` bytes), or else the slot's
+   * plaintext (at sealPlainAt), into the slot from 0 (sealedLength bytes).
+   */
   readonly 'age.seal': JobType<PieceParams, undefined>;
   /**
-   * Opens the slot's sealed bytes (`length` of them, from 0) into its
-   * plaintext, from 0: the result is one byte, the number of chunks that
-   * verified (a piece has fewer than 256). Past them the plaintext is zeros;
-   * the calling thread, which has the sealed bytes, tells why the next did
-   * not verify.
+   * Opens the job's shared input (`length` sealed bytes), or else the
+   * slot's (from 0), into the slot's plaintext, from 0: the result is one
+   * byte, the number of chunks that verified (a piece has fewer than
+   * 256). Past them the plaintext is zeros; the calling thread, which has
+   * the sealed bytes, tells why the next did not verify.
    */
   readonly 'age.open': JobType<PieceParams, Uint8Array>;
 };
@@ -47,13 +50,19 @@ export function openInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slo
   return openRun(engine, key, run, slot.subarray(0, length), slot.subarray(0, plainLength(length)));
 }
 
-/** The jobs on one tier's ChaCha engine. */
+/** The jobs on one tier's ChaCha engine: in place in the slot, or from a stream's shared input into the slot. */
 export function ageJobs(engine: ChachaEngine): Handlers<AgeJobs> {
   return {
-    'age.seal': (p, { slot }) => {
-      sealInPlace(engine, p.key, { counter: p.counter, final: p.final }, slot!, p.length);
+    'age.seal': (p, { input, slot }) => {
+      const run = { counter: p.counter, final: p.final };
+      if (input === slot) sealInPlace(engine, p.key, run, slot!, p.length);
+      else sealRun(engine, p.key, run, input!.subarray(0, p.length), slot!.subarray(0, sealedLength(p.length)));
       return undefined;
     },
-    'age.open': (p, { slot }) => Uint8Array.of(openInPlace(engine, p.key, { counter: p.counter, final: p.final }, slot!, p.length)),
+    'age.open': (p, { input, slot }) => {
+      const run = { counter: p.counter, final: p.final };
+      if (input === slot) return Uint8Array.of(openInPlace(engine, p.key, run, slot!, p.length));
+      return Uint8Array.of(openRun(engine, p.key, run, input!.subarray(0, p.length), slot!.subarray(0, plainLength(p.length))));
+    },
   };
 }

@@ -35,8 +35,8 @@ export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes> {
 }
 
 /**
- * fourfold/age's encryptStream, its chunks sealed on every core a batch
- * of a few MiB at a time, in order.
+ * fourfold/age's encryptStream, its chunks sealed on every core in
+ * pieces of about 1 MiB as they come, emitted in order.
  *
  * @example
  * ```ts
@@ -48,7 +48,7 @@ export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStr
   return encryptStreamWith(POOL, to, options);
 }
 
-/** fourfold/age's decryptStream, its chunks opened on every core a batch at a time, released in order, each chunk after its tag verified. */
+/** fourfold/age's decryptStream, its chunks opened on every core in pieces as they come, released in order, each chunk after its tag verified. */
 export function decryptStream(from: AgeFrom): TransformStream<Uint8Array, Uint8Array> {
   return decryptStreamWith(POOL, from);
 }

@@ -1,6 +1,6 @@
 /**
- * A batch of payload chunks sealed or opened on the pool's workers and
- * this thread together, by the pool's scheduler (pool/schedule.ts
+ * A one-shot call's payload chunks sealed or opened on the pool's workers
+ * and this thread together, by the pool's scheduler (pool/schedule.ts
  * runPieces, whose rules docs/parallel.md gives: equal cuts near the end,
  * short turns, no workers on a shared core, a lost worker's piece redone
  * here). Chunks are independent, so a piece is any run of them, given its
@@ -8,8 +8,7 @@
  * boundaries, at most as many chunks as a sealed piece fits in a slot.
  * jobs.ts is the workers' side. The workers' slots keep the plaintext of
  * their last pieces until the caller zeroes them (pool-tools.ts, once a
- * payload is done: after every batch, it would double a stream's memory
- * traffic).
+ * payload is done).
  */
 import { type AgeJobs, sealPlainAt } from './jobs.js';
 import { CHUNK, failureAt, type Failure, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';

@@ -1,26 +1,69 @@
 /**
  * A payload sealed or opened as its bytes come (a stream's writes, a
- * command's reads): gathered into batches of whole chunks, each handed to
- * a Runner (this thread, or the pool's workers with it: pool-tools.ts)
- * and its result emitted before the next batch starts, so that memory is
- * a batch or two whatever the payload's size. A batch is handed out only
- * once a byte after it has come, so the one that ends the payload is
- * known to be the final one, as the format needs (C2SP age: the last
- * chunk carries the final flag).
+ * command's reads): gathered into pieces of whole chunks, each handed to
+ * a Runner's lane (this thread, or the pool's workers with it:
+ * pool-tools.ts) as it fills, and emitted in order once it is done, so
+ * that memory is a few pieces whatever the payload's size. A piece is
+ * handed out only once a byte after it has come, so the one that ends the
+ * payload is known to be the final one, as the format needs (C2SP age:
+ * the last chunk carries the final flag).
  */
-import { CHUNK, chunkFailure, chunksOf, type Failure, openOrFail, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
+import {
+  CHUNK,
+  chunkFailure,
+  chunksOf,
+  type Failure,
+  failureAt,
+  openOrFail,
+  openRun,
+  plainLength,
+  type Run,
+  SEALED_CHUNK,
+  sealedLength,
+  sealRun,
+} from './payload.js';
+import type { ChachaEngine } from '../chacha/engine.js';
 import { engine } from '../chacha/tiers.js';
+import type { Piece } from '../pool/partition.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /**
- * Where batches of chunks are sealed and opened: `plain` and `sealed` are
- * whole chunks but the last, which is short only when `run.final`. Both
- * may read their input until they settle.
+ * A piece of a stream's payload: whole chunks from `run.counter` (the last
+ * short only when `run.final`), its input (plaintext to seal, or sealed
+ * chunks to open) and the output it fills; an open also says how many of
+ * its chunks verified (`good`: all of them, or the index of the first that
+ * did not, its place in `output` zeroed and nothing after it written).
  */
+export interface PayloadPiece extends Piece {
+  readonly run: Run;
+  readonly input: Uint8Array;
+  readonly output: Uint8Array;
+  good?: number;
+}
+
+/** Where a stream's pieces are sealed or opened, under one payload key: each added piece comes back, done, in order. */
+export interface Lane {
+  /**
+   * Whether each piece is done before add() returns: then its input may be
+   * a view of the caller's write. Else the lane may read it later, so it
+   * must be the stream's own until the piece comes back.
+   */
+  readonly synchronous: boolean;
+  /** Starts a piece; gives back the pieces now done at the front, in order. */
+  add(p: PayloadPiece): PayloadPiece[] | Promise<PayloadPiece[]>;
+  /** Gives back every piece not given back yet, once all are done. */
+  finish(): PayloadPiece[] | Promise<PayloadPiece[]>;
+  /** The stream stopped early: pieces still out are dropped. */
+  abandon(): void;
+  /** A new input buffer of `bytes` (an asynchronous lane's pieces are read from these: shared memory, where workers read it directly). */
+  buffer(bytes: number): Uint8Array;
+}
+
+/** Where a payload's chunks are sealed and opened: a one-shot call's whole payload at once, or a stream's pieces (lane). */
 export interface Runner {
-  /** Chunks a stream gathers before it hands them out: enough to share among the runner's threads. */
-  readonly batchChunks: number;
-  /** Seals `plain` into `out` (sealedLength bytes), its chunks from run.counter. */
+  /** Chunks in a stream's piece: enough to be worth a job. */
+  readonly pieceChunks: number;
+  /** Seals `plain` (whole chunks but the last, which is short only when `run.final`) into `out` (sealedLength bytes); reads `plain` until it settles. */
   seal(key: Uint8Array, run: Run, plain: Uint8Array, out: Uint8Array): void | Promise<void>;
   /**
    * Opens `sealed` into `out` (plainLength bytes): `out` once every chunk
@@ -28,49 +71,73 @@ export interface Runner {
    * only the chunks before the one that failed.
    */
   open(key: Uint8Array, run: Run, sealed: Uint8Array, out: Uint8Array): Uint8Array | Failure | Promise<Uint8Array | Failure>;
+  /** A stream's lane under `key` (read until the lane ends), sealing or opening. */
+  lane(key: Uint8Array, opening: boolean): Lane;
   /** The payload is done, or abandoned: wipes what the runner's threads still hold of it. */
   done(): void;
 }
 
-/** This thread's engine, 1 MiB of plaintext a batch. */
+/** Seals or opens a piece on a ChaCha engine, into its output. */
+export function doPiece(chacha: ChachaEngine, key: Uint8Array, p: PayloadPiece, opening: boolean): void {
+  if (opening) p.good = openRun(chacha, key, p.run, p.input, p.output);
+  else sealRun(chacha, key, p.run, p.input, p.output);
+}
+
+/** This thread's engine, a stream's pieces done as they come. */
 export const hereRunner: Runner = {
-  batchChunks: 16,
+  pieceChunks: 16,
   seal: (key, run, plain, out) => sealRun(engine(), key, run, plain, out),
   open: (key, run, sealed, out) => openOrFail(engine(), key, run, sealed, out),
+  lane: (key, opening) => ({
+    synchronous: true,
+    add(p) {
+      doPiece(engine(), key, p, opening);
+      return [p];
+    },
+    finish: () => [],
+    abandon: () => {},
+    buffer: (bytes) => new Uint8Array(bytes),
+  }),
   done: () => {},
 };
 
-/** Hands a batch on, resolving once the batch is no longer read. */
-type Hand = (batch: Uint8Array) => void | Promise<void>;
+/** Hands a piece's input on, resolving once it may be read no more (a view of a write) or once it is started (the stream's own). */
+type Hand = (input: Uint8Array) => void | Promise<void>;
 
 /**
- * Bytes cut into batches of whole `unit`-byte chunks, at most `size`
- * bytes, each handed out once a byte after it has come. Where a write
- * holds half a batch or more, its chunks are handed out as views of it (no
- * copy), after what was gathered before it (up to a chunk's end); other
- * bytes are gathered into a buffer of ours, which grows up to `size` as
- * they come (a short stream never allocates a whole batch) and is handed
- * out when it is full.
+ * Bytes cut into pieces of whole `unit`-byte chunks, at most `size` bytes,
+ * each handed out once a byte after it has come (so that the one that
+ * ends the payload is known to be final). Bytes are gathered into buffers
+ * of the stream's own, which the lane may read after the write that
+ * filled them resolved; they come back (recycle) when their piece is done.
+ * A lane that does each piece at once may instead take a write's whole
+ * chunks as a view of it (no copy), where the write holds half a piece or
+ * more. The first buffer grows up to `size` as bytes come (a short stream
+ * never allocates a whole piece).
  */
-class Batches {
-  private buffer = new Uint8Array(0);
+class Gathering {
+  private buffer: Uint8Array = new Uint8Array(0);
   private fill = 0;
+  /** Full-size buffers whose pieces are done, and every buffer made, for the wipe. */
+  private readonly free: Uint8Array[] = [];
+  private readonly made: Uint8Array[] = [];
   /** Bytes written so far. */
   written = 0;
 
   constructor(
     private readonly unit: number,
     private readonly size: number,
+    private readonly lane: Lane,
   ) {}
 
-  /** Takes `bytes`, handing out each batch that more bytes follow; resolves once nothing of `bytes` is read any more. */
+  /** Takes `bytes`, handing out each piece that more bytes follow; resolves once nothing of `bytes` is read any more. */
   async write(bytes: Uint8Array, hand: Hand): Promise<void> {
     this.written += bytes.length;
     let at = 0;
     while (at < bytes.length) {
       if (this.fill === this.size) await this.handGathered(hand);
-      // Whole chunks of this write with a byte after them, up to a batch.
-      const inPlace = Math.min(this.size, Math.floor((bytes.length - at - 1) / this.unit) * this.unit);
+      // Whole chunks of this write with a byte after them, up to a piece.
+      const inPlace = this.lane.synchronous ? Math.min(this.size, Math.floor((bytes.length - at - 1) / this.unit) * this.unit) : 0;
       const aligned = this.fill % this.unit === 0;
       if (inPlace >= this.size / 2 && aligned) {
         if (this.fill > 0) await this.handGathered(hand);
@@ -78,7 +145,7 @@ class Batches {
         at += inPlace;
         continue;
       }
-      // Gather: up to the gathered chunk's end where the write goes on in place, else up to a batch.
+      // Gather: up to the gathered chunk's end where the write goes on in place, else up to a piece.
       const room = inPlace >= this.size / 2 ? this.unit - (this.fill % this.unit) : this.size - this.fill;
       const n = Math.min(room, bytes.length - at);
       this.reserve(this.fill + n);
@@ -88,36 +155,49 @@ class Batches {
     }
   }
 
+  /** A piece's input is done with: its buffer takes the next piece. */
+  recycle(input: Uint8Array): void {
+    if (!this.lane.synchronous && input.buffer !== this.buffer.buffer && input.byteOffset === 0 && input.buffer.byteLength === this.size) {
+      this.free.push(new Uint8Array(input.buffer, 0, this.size));
+    }
+  }
+
   private async handGathered(hand: Hand): Promise<void> {
-    await hand(this.buffer.subarray(0, this.fill));
+    const piece = this.buffer.subarray(0, this.fill);
+    if (!this.lane.synchronous) this.buffer = this.free.pop() ?? this.made[this.made.push(this.lane.buffer(this.size)) - 1]!;
     this.fill = 0;
+    await hand(piece);
   }
 
-  /** What is gathered: the final batch (possibly empty). */
+  /** What is gathered: the final piece (possibly empty). */
   last(): Uint8Array {
-    const batch = this.buffer.subarray(0, this.fill);
+    const piece = this.buffer.subarray(0, this.fill);
     this.fill = 0;
-    return batch;
+    return piece;
   }
 
+  /** Zeroes every buffer gathered into (a lane that dropped its pieces may hold some still: a worker reading one only reads zeros). */
   wipe(): void {
     zeroize(this.buffer);
+    for (const b of this.made) zeroize(b);
   }
 
   /** Room for `length` bytes: the buffer doubled (up to `size`) and the bytes gathered moved, the old one wiped. */
   private reserve(length: number): void {
     if (length <= this.buffer.length) return;
-    const grown = new Uint8Array(Math.min(this.size, Math.max(length, 2 * this.buffer.length, 4096)));
+    const grown = this.lane.buffer(Math.min(this.size, Math.max(length, 2 * this.buffer.length, 4096)));
     grown.set(this.buffer.subarray(0, this.fill));
     zeroize(this.buffer);
     this.buffer = grown;
+    if (grown.length === this.size) this.made.push(grown);
   }
 }
 
-/** Seals a payload's plaintext as it comes, emitting each batch sealed, in order (after the payload nonce, which the caller writes). */
+/** Seals a payload's plaintext as it comes, emitting each piece sealed, in order (after the payload nonce, which the caller writes). */
 export class PayloadSealer {
-  private readonly batches: Batches;
-  /** The next batch's first chunk. */
+  private readonly lane: Lane;
+  private readonly gathering: Gathering;
+  /** The next piece's first chunk. */
   private counter = 0;
 
   constructor(
@@ -125,37 +205,47 @@ export class PayloadSealer {
     private readonly runner: Runner,
     private readonly emit: (bytes: Uint8Array) => void,
   ) {
-    this.batches = new Batches(CHUNK, runner.batchChunks * CHUNK);
+    this.lane = runner.lane(key, false);
+    this.gathering = new Gathering(CHUNK, runner.pieceChunks * CHUNK, this.lane);
   }
 
   write(bytes: Uint8Array): Promise<void> {
-    return this.batches.write(bytes, (plain) => this.seal(plain, false));
+    return this.gathering.write(bytes, (plain) => this.seal(plain, false));
   }
 
-  /** The final batch (an empty payload is one empty chunk). */
+  /** The final piece (an empty payload is one empty chunk), then every piece still out. */
   async end(): Promise<void> {
-    await this.seal(this.batches.last(), true);
+    await this.seal(this.gathering.last(), true);
+    this.deliver(await this.lane.finish());
     this.forget();
   }
 
   forget(): void {
+    this.lane.abandon();
     zeroize(this.key);
-    this.batches.wipe();
+    this.gathering.wipe();
     this.runner.done();
   }
 
-  private async seal(plain: Uint8Array, final: boolean): Promise<void> {
+  private async seal(input: Uint8Array, final: boolean): Promise<void> {
     const run: Run = { counter: this.counter, final };
-    this.counter += chunksOf(plain.length);
-    const out = new Uint8Array(sealedLength(plain.length));
-    await this.runner.seal(this.key, run, plain, out);
-    this.emit(out);
+    this.counter += chunksOf(input.length);
+    const output = new Uint8Array(sealedLength(input.length));
+    this.deliver(await this.lane.add({ start: 0, length: input.length, run, input, output }));
+  }
+
+  private deliver(pieces: PayloadPiece[]): void {
+    for (const p of pieces) {
+      this.gathering.recycle(p.input);
+      this.emit(p.output);
+    }
   }
 }
 
-/** Opens a payload's sealed chunks as they come (after its nonce), emitting each batch's plaintext only once all its chunks verified. */
+/** Opens a payload's sealed chunks as they come (after its nonce), emitting each piece's plaintext, in order, only once all its chunks verified. */
 export class PayloadOpener {
-  private readonly batches: Batches;
+  private readonly lane: Lane;
+  private readonly gathering: Gathering;
   private counter = 0;
 
   constructor(
@@ -163,36 +253,48 @@ export class PayloadOpener {
     private readonly runner: Runner,
     private readonly emit: (bytes: Uint8Array) => void,
   ) {
-    this.batches = new Batches(SEALED_CHUNK, runner.batchChunks * SEALED_CHUNK);
+    this.lane = runner.lane(key, true);
+    this.gathering = new Gathering(SEALED_CHUNK, runner.pieceChunks * SEALED_CHUNK, this.lane);
   }
 
   write(bytes: Uint8Array): Promise<void> {
-    return this.batches.write(bytes, (sealed) => this.open(sealed, false));
+    return this.gathering.write(bytes, (sealed) => this.open(sealed, false));
   }
 
-  /** The final batch (there must be one: an empty payload is one empty chunk, its tag). */
+  /** The final piece (there must be one: an empty payload is one empty chunk, its tag), then every piece still out. */
   async end(): Promise<void> {
-    const last = this.batches.last();
-    if (this.batches.written === 0) throw chunkFailure(engine(), this.key, this.counter, true, last);
+    const last = this.gathering.last();
+    if (this.gathering.written === 0) throw chunkFailure(engine(), this.key, this.counter, true, last);
     await this.open(last, true);
+    this.deliver(await this.lane.finish());
     this.forget();
   }
 
   forget(): void {
+    this.lane.abandon();
     zeroize(this.key);
+    this.gathering.wipe();
     this.runner.done();
   }
 
-  /** Emits the batch's plaintext; on a failure, the chunks that verified, then throws its error. */
-  private async open(sealed: Uint8Array, final: boolean): Promise<void> {
+  private async open(input: Uint8Array, final: boolean): Promise<void> {
     const run: Run = { counter: this.counter, final };
-    this.counter += Math.ceil(sealed.length / SEALED_CHUNK);
-    const opened = await this.runner.open(this.key, run, sealed, new Uint8Array(plainLength(sealed.length)));
-    if (opened instanceof Uint8Array) {
-      this.emit(opened);
-      return;
+    this.counter += Math.ceil(input.length / SEALED_CHUNK);
+    const output = new Uint8Array(plainLength(input.length));
+    this.deliver(await this.lane.add({ start: 0, length: input.length, run, input, output }));
+  }
+
+  /** Emits each piece's plaintext; at a piece that did not verify, the chunks of it that did (payload.ts failureAt), then throws its error. */
+  private deliver(pieces: PayloadPiece[]): void {
+    for (const p of pieces) {
+      const chunks = Math.ceil(p.input.length / SEALED_CHUNK);
+      if (p.good! < chunks || chunks === 0) {
+        const failure = failureAt(engine(), this.key, p.run, p.input, p.output, p.good!);
+        if (failure.verified.length > 0) this.emit(failure.verified);
+        throw failure.error;
+      }
+      this.gathering.recycle(p.input);
+      this.emit(p.output);
     }
-    if (opened.verified.length > 0) this.emit(opened.verified);
-    throw opened.error;
   }
 }

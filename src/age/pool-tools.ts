@@ -1,34 +1,91 @@
 /**
  * The pool as age's tools (codec.ts Tools), for fourfold/parallel's age
  * and the fourfold age command. A payload's chunks are independent, so a
- * batch of them (a one-shot call's whole payload, or a stream's few MiB)
- * is shared between the pool's workers and this thread by the pool's
- * scheduler (pieces.ts); a batch too small to be worth the workers runs
- * here. A passphrase's scrypt runs on a worker too (fourfold/parallel's
- * scrypt), leaving the calling thread free.
+ * one-shot call's payload is shared between the pool's workers and this
+ * thread by the pool's scheduler (pieces.ts), and a stream's pieces go to
+ * whichever of them is free as they come (pool/in-order.ts); what is too
+ * small to be worth the workers runs here. A passphrase's scrypt runs on
+ * a worker too (fourfold/parallel's scrypt), leaving the calling thread
+ * free.
  */
 import type { Tools } from './codec.js';
-import { CHUNK } from './payload.js';
+import { type AgeJobs, sealPlainAt } from './jobs.js';
+import { CHUNK, plainLength, sealedLength } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';
-import { hereRunner, type Runner } from './pipeline.js';
+import { doPiece, hereRunner, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
+import { engine } from '../chacha/tiers.js';
 import { workersFor } from '../parallel/workers.js';
-import type { PoolWorker } from '../pool/pool.js';
+import { InOrder } from '../pool/in-order.js';
+import { canShare, type JobDone, type PoolWorker } from '../pool/pool.js';
 import { PARALLEL_MIN } from '../pool/transform.js';
+import { isShared } from '../runtime/bytes.js';
 import { scrypt as scryptOnPool } from '../scrypt/parallel.js';
 
-/**
- * Chunks a stream gathers into one batch: 4 MiB, a few milliseconds on
- * two cores, so that the scheduler's equal cuts at a batch's end (where a
- * thread may wait for the other) are a small part of it; larger batches
- * were no faster, and each holds two batches' worth of memory (its bytes,
- * and its output) on top of the garbage the engine has yet to collect.
- */
-const BATCH_CHUNKS = (4 << 20) / CHUNK;
+/** A job's params: a copy of the key, which moves to the worker (it wipes it), and what to transfer. */
+function keyed(key: Uint8Array, p: PayloadPiece): { params: AgeJobs['age.seal']['params']; transfer: ArrayBuffer[] } {
+  const copy = key.slice();
+  return { params: { key: copy, counter: p.run.counter, final: p.run.final, length: p.length }, transfer: [copy.buffer] };
+}
+
+/** Gives a stream's piece to a worker: shared input is read by the worker where it is, other input copied into the slot (the job then works in place). */
+function toWorker(w: PoolWorker, key: Uint8Array, p: PayloadPiece, opening: boolean) {
+  const { params, transfer } = keyed(key, p);
+  const shared = isShared(p.input);
+  if (opening) {
+    const bytes = shared ? plainLength(p.length) : p.length;
+    if (!shared) w.slot(bytes).set(p.input);
+    return w.run<AgeJobs, 'age.open'>('age.open', params, bytes, { input: shared ? p.input : undefined }, transfer, p.length);
+  }
+  const bytes = sealedLength(p.length);
+  if (!shared) w.slot(bytes).set(p.input, sealPlainAt(p.length));
+  return w.run<AgeJobs, 'age.seal'>('age.seal', params, bytes, { input: shared ? p.input : undefined }, transfer, p.length);
+}
+
+/** A worker's answer for a stream's piece: its output copied out of the slot; of an open, only the chunks that verified. */
+function fromWorker(p: PayloadPiece, done: JobDone<unknown>, opening: boolean): void {
+  if (!opening) {
+    p.output.set(done.data);
+    return;
+  }
+  p.good = (done.result as Uint8Array)[0]!;
+  p.output.set(done.data.subarray(0, Math.min(p.good * CHUNK, p.output.length)));
+}
 
 /**
- * Batches on the pool's workers and this thread, those below PARALLEL_MIN
- * here; the slots of the workers it used are zeroed once the payload is
- * done.
+ * A stream's lane on the pool: its pieces on the workers and this thread
+ * (pool/in-order.ts), once the stream has passed PARALLEL_MIN (a short one
+ * never starts a worker); `use` records the workers it gave pieces to.
+ */
+function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => void): Lane {
+  let added = 0;
+  const order = new InOrder<PayloadPiece>(
+    {
+      onThisThread: (p) => doPiece(engine(), key, p, opening),
+      toWorker(w, p) {
+        use(w);
+        return toWorker(w, key, p, opening);
+      },
+      fromWorker: (p, done) => fromWorker(p, done, opening),
+    },
+    () => (added >= PARALLEL_MIN ? workersFor(added) : []),
+  );
+  return {
+    synchronous: false,
+    add(p) {
+      added += p.length;
+      return order.add(p);
+    },
+    finish: () => order.finish(),
+    abandon: () => order.abandon(),
+    // Shared memory where workers can read it directly, sparing this thread a copy into their slots.
+    buffer: (bytes) => new Uint8Array(canShare() ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes)),
+  };
+}
+
+/**
+ * The pool's runner: one-shot payloads below PARALLEL_MIN here, larger
+ * ones in pieces; streams in lanes. The slots of the workers it used are
+ * zeroed once the payload is done.
  */
 function poolRunner(): Runner {
   const used = new Set<PoolWorker>();
@@ -38,7 +95,8 @@ function poolRunner(): Runner {
     return list;
   };
   return {
-    batchChunks: BATCH_CHUNKS,
+    // A sealed piece fills a slot (15 chunks: 983,280 bytes).
+    pieceChunks: 15,
     seal(key, run, plain, out) {
       if (plain.length < PARALLEL_MIN) return hereRunner.seal(key, run, plain, out);
       return sealPieces(key, run, plain, out, workers(plain.length));
@@ -47,6 +105,7 @@ function poolRunner(): Runner {
       if (sealed.length < PARALLEL_MIN) return hereRunner.open(key, run, sealed, out);
       return openPieces(key, run, sealed, out, workers(sealed.length));
     },
+    lane: (key, opening) => poolLane(key, opening, (w) => used.add(w)),
     done() {
       for (const w of used) w.zeroSlots();
       used.clear();
@@ -57,5 +116,5 @@ function poolRunner(): Runner {
 /** scrypt for age's passphrases (r = 8, p = 1, a 32-byte key) on a worker of the pool. */
 const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptOnPool(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
-/** Every core: batches on the pool's workers and this thread, scrypt on a worker. */
+/** Every core: pieces on the pool's workers and this thread, scrypt on a worker. */
 export const POOL: Tools = { runner: poolRunner, scrypt };

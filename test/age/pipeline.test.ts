@@ -3,13 +3,14 @@
  * only through their effects: the workers' in-place jobs (a piece sealed
  * or opened inside one slot, its output at or before its input) give the
  * bytes of sealing and opening into separate arrays, on both tiers'
- * engines; and the pipeline hands a Runner batches of whole chunks, none
- * larger than its batch, the final one last and flagged, in place where a
- * write holds half a batch or more, whatever the writes' sizes.
+ * engines; and the pipeline hands a Runner's lane pieces of whole chunks,
+ * none larger than a piece, the final one last and flagged, views of the
+ * writes only for a lane that is done with them at once, and the same
+ * bytes whatever the writes' sizes and the lane's order of work.
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready } from 'fourfold';
+import { AuthenticationError, ready } from 'fourfold';
 import { assertBytes, NO_SIMD, rand } from '../helpers.js';
 import {
   hereRunner,
@@ -18,6 +19,7 @@ import {
   openRun,
   PayloadOpener,
   PayloadSealer,
+  type PayloadPiece,
   type Runner,
   sealInPlace,
   sealPlainAt,
@@ -83,25 +85,45 @@ describe('the in-place jobs', () => {
   }
 });
 
-/** A Runner on this thread that records each batch it is given: its first chunk, its length, whether it is final, and whether it was the caller's own array. */
+/**
+ * A Runner on this thread that records each piece its lane is given: its
+ * first chunk, its length, whether it is final, and whether it is a view
+ * of one of the caller's writes. An asynchronous one (as the pool's) holds
+ * pieces and does them three at a time, latest first, a turn later.
+ */
 function recording(
-  batchChunks: number,
+  pieceChunks: number,
   writes: Uint8Array[],
-): { runner: Runner; batches: { counter: number; length: number; final: boolean; inPlace: boolean }[] } {
-  const batches: { counter: number; length: number; final: boolean; inPlace: boolean }[] = [];
+  synchronous = true,
+): { runner: Runner; pieces: { counter: number; length: number; final: boolean; inPlace: boolean }[] } {
+  const pieces: { counter: number; length: number; final: boolean; inPlace: boolean }[] = [];
   const runner: Runner = {
-    batchChunks,
-    seal(key, run, plain, out) {
-      batches.push({ counter: run.counter, length: plain.length, final: run.final, inPlace: writes.some((w) => w.buffer === plain.buffer) });
-      return hereRunner.seal(key, run, plain, out);
-    },
-    open(key, run, sealed, out) {
-      batches.push({ counter: run.counter, length: sealed.length, final: run.final, inPlace: writes.some((w) => w.buffer === sealed.buffer) });
-      return hereRunner.open(key, run, sealed, out);
+    pieceChunks,
+    seal: hereRunner.seal,
+    open: hereRunner.open,
+    lane(key, opening) {
+      const here = hereRunner.lane(key, opening);
+      const held: PayloadPiece[] = [];
+      const doHeld = (): PayloadPiece[] => {
+        for (const p of held.slice().reverse()) here.add(p);
+        return held.splice(0);
+      };
+      return {
+        synchronous,
+        add(p) {
+          pieces.push({ counter: p.run.counter, length: p.input.length, final: p.run.final, inPlace: writes.some((w) => w.buffer === p.input.buffer) });
+          if (synchronous) return here.add(p);
+          held.push(p);
+          return new Promise((resolve) => setImmediate(() => resolve(held.length >= 3 ? doHeld() : [])));
+        },
+        finish: () => doHeld(),
+        abandon: () => held.splice(0),
+        buffer: (bytes) => new Uint8Array(bytes),
+      };
     },
     done: () => {},
   };
-  return { runner, batches };
+  return { runner, pieces };
 }
 
 const joined = (parts: Uint8Array[]) => {
@@ -119,63 +141,92 @@ describe('the pipeline', () => {
     await ready();
   });
 
-  it('hands out whole-chunk batches of at most a batch, in order, the final last; in place where a write holds half a batch', async () => {
-    const batchChunks = 8;
-    const total = 37 * CHUNK + 123;
-    const data = rand(total);
-    for (const writeSize of [1000, CHUNK, 3 * CHUNK + 5, 4 * CHUNK, 8 * CHUNK, 8 * CHUNK + 1, 20 * CHUNK, total]) {
+  for (const synchronous of [true, false]) {
+    const lane = synchronous ? 'a synchronous lane' : 'an asynchronous lane';
+    it(`hands ${lane} whole-chunk pieces of at most a piece, in order, the final last; the bytes whatever the writes`, async () => {
+      const pieceChunks = 8;
+      const total = 37 * CHUNK + 123;
+      const data = rand(total);
+      for (const writeSize of [1000, CHUNK, 3 * CHUNK + 5, 4 * CHUNK, 8 * CHUNK, 8 * CHUNK + 1, 20 * CHUNK, total]) {
+        const key = rand(32);
+        const writes: Uint8Array[] = [];
+        const sealedParts: Uint8Array[] = [];
+        const { runner, pieces } = recording(pieceChunks, writes, synchronous);
+        const sealer = new PayloadSealer(key.slice(), runner, (b) => sealedParts.push(b.slice()));
+        for (let at = 0; at < total; at += writeSize) {
+          const w = data.slice(at, at + writeSize);
+          writes.push(w);
+          await sealer.write(w);
+          // Once a write resolved, the pipeline reads it no more: the caller may reuse it.
+          w.fill(0xa5);
+        }
+        await sealer.end();
+        let counter = 0;
+        for (const [i, b] of pieces.entries()) {
+          const last = i === pieces.length - 1;
+          assert.equal(b.counter, counter, `writes of ${writeSize}: piece ${i}'s counter`);
+          assert.ok(b.length <= pieceChunks * CHUNK, `writes of ${writeSize}: piece ${i} of ${b.length} bytes`);
+          if (!last) assert.equal(b.length % CHUNK, 0, `writes of ${writeSize}: piece ${i} is not whole chunks`);
+          assert.equal(b.final, last, `writes of ${writeSize}: piece ${i}'s final flag`);
+          counter += Math.max(1, Math.ceil(b.length / CHUNK));
+        }
+        // Only a lane that is done with a piece before add() returns may read a write where it is.
+        if (synchronous && writeSize >= 4 * CHUNK + 1)
+          assert.ok(
+            pieces.some((b) => b.inPlace),
+            `writes of ${writeSize}: no piece was taken in place`,
+          );
+        if (!synchronous || writeSize < 4 * CHUNK) assert.ok(!pieces.some((b) => b.inPlace), `writes of ${writeSize}: a piece was taken in place`);
+        const sealed = joined(sealedParts);
+        const expected = new Uint8Array(sealedLength(total));
+        sealRun(jsChacha, key, { counter: 0, final: true }, data, expected);
+        assertBytes(sealed, expected, `writes of ${writeSize}: sealed`);
+
+        const opened: Uint8Array[] = [];
+        const back = recording(pieceChunks, [], synchronous);
+        const opener = new PayloadOpener(key.slice(), back.runner, (b) => opened.push(b.slice()));
+        for (let at = 0; at < sealed.length; at += writeSize) {
+          const w = sealed.slice(at, at + writeSize);
+          await opener.write(w);
+          w.fill(0x5a);
+        }
+        await opener.end();
+        assertBytes(joined(opened), data, `writes of ${writeSize}: opened`);
+        assert.equal(back.pieces[back.pieces.length - 1]!.final, true);
+        assert.ok(back.pieces.slice(0, -1).every((b) => b.length % SEALED === 0 && !b.final && b.length <= pieceChunks * SEALED));
+      }
+    });
+
+    it(`through ${lane}, a changed chunk releases exactly the chunks before it, then fails`, async () => {
       const key = rand(32);
-      const writes: Uint8Array[] = [];
-      const sealedParts: Uint8Array[] = [];
-      const { runner, batches } = recording(batchChunks, writes);
-      const sealer = new PayloadSealer(key.slice(), runner, (b) => sealedParts.push(b));
-      for (let at = 0; at < total; at += writeSize) {
-        const w = data.slice(at, at + writeSize);
-        writes.push(w);
-        await sealer.write(w);
+      const data = rand(30 * CHUNK + 5);
+      const sealed = new Uint8Array(sealedLength(data.length));
+      sealRun(jsChacha, key, { counter: 0, final: true }, data, sealed);
+      for (const bad of [0, 7, 8, 17, 30]) {
+        const changed = sealed.slice();
+        changed[bad * SEALED + 3]! ^= 1;
+        const opened: Uint8Array[] = [];
+        const opener = new PayloadOpener(key.slice(), recording(8, [], synchronous).runner, (b) => opened.push(b.slice()));
+        await assert.rejects(async () => {
+          for (let at = 0; at < changed.length; at += 3 * CHUNK) await opener.write(changed.subarray(at, at + 3 * CHUNK));
+          await opener.end();
+        }, AuthenticationError);
+        opener.forget();
+        assertBytes(joined(opened), data.subarray(0, bad * CHUNK), `chunk ${bad} changed: what was released`);
       }
-      await sealer.end();
-      let counter = 0;
-      for (const [i, b] of batches.entries()) {
-        const last = i === batches.length - 1;
-        assert.equal(b.counter, counter, `writes of ${writeSize}: batch ${i}'s counter`);
-        assert.ok(b.length <= batchChunks * CHUNK, `writes of ${writeSize}: batch ${i} of ${b.length} bytes`);
-        if (!last) assert.equal(b.length % CHUNK, 0, `writes of ${writeSize}: batch ${i} is not whole chunks`);
-        assert.equal(b.final, last, `writes of ${writeSize}: batch ${i}'s final flag`);
-        counter += Math.max(1, Math.ceil(b.length / CHUNK));
-      }
-      if (writeSize >= 4 * CHUNK + 1)
-        assert.ok(
-          batches.some((b) => b.inPlace),
-          `writes of ${writeSize}: no batch was taken in place`,
-        );
-      if (writeSize < 4 * CHUNK) assert.ok(!batches.some((b) => b.inPlace), `writes of ${writeSize}: a batch was taken in place`);
-      const sealed = joined(sealedParts);
-      const expected = new Uint8Array(sealedLength(total));
-      sealRun(jsChacha, key, { counter: 0, final: true }, data, expected);
-      assertBytes(sealed, expected, `writes of ${writeSize}: sealed`);
+    });
+  }
 
-      const opened: Uint8Array[] = [];
-      const back = recording(batchChunks, []);
-      const opener = new PayloadOpener(key.slice(), back.runner, (b) => opened.push(b));
-      for (let at = 0; at < sealed.length; at += writeSize) await opener.write(sealed.slice(at, at + writeSize));
-      await opener.end();
-      assertBytes(joined(opened), data, `writes of ${writeSize}: opened`);
-      assert.equal(back.batches[back.batches.length - 1]!.final, true);
-      assert.ok(back.batches.slice(0, -1).every((b) => b.length % SEALED === 0 && !b.final && b.length <= batchChunks * SEALED));
-    }
-  });
-
-  it('an empty payload is one empty final chunk; a payload that is exactly whole batches ends with a short final batch, never an empty one', async () => {
+  it('an empty payload is one empty final chunk; a payload that is exactly whole pieces ends with a short final piece, never an empty one', async () => {
     for (const total of [0, 8 * CHUNK, 16 * CHUNK]) {
-      const { runner, batches } = recording(8, []);
+      const { runner, pieces } = recording(8, []);
       const parts: Uint8Array[] = [];
       const sealer = new PayloadSealer(rand(32), runner, (b) => parts.push(b));
       if (total > 0) await sealer.write(rand(total));
       await sealer.end();
-      const last = batches[batches.length - 1]!;
+      const last = pieces[pieces.length - 1]!;
       assert.equal(last.final, true);
-      assert.ok(total === 0 ? last.length === 0 : last.length > 0, `${total}: a final batch of ${last.length} bytes`);
+      assert.ok(total === 0 ? last.length === 0 : last.length > 0, `${total}: a final piece of ${last.length} bytes`);
       assert.equal(joined(parts).length, sealedLength(total));
     }
   });
