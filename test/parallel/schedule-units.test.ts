@@ -101,9 +101,11 @@ describe('CoreJudge (rule 5)', () => {
       const start = now();
       await until('8 ms', () => now() - start >= 9);
       const heldUntil = contention.starvedUntil;
+      // The hold is set from the clock at the judgement: read it there, not after (a loaded machine may pause the test).
+      const judgedAt = now();
       const shared = judge.sharedCore();
       assert.equal(shared, cores === 1);
-      holds.push(contention.starvedUntil !== heldUntil ? Math.round((contention.starvedUntil - now()) / 1000) : 0);
+      holds.push(contention.starvedUntil !== heldUntil ? Math.round((contention.starvedUntil - judgedAt) / 1000) : 0);
     }
     assert.deepEqual(holds, [0, 1, 2, 4, 8, 8, 0, 0]);
   });
