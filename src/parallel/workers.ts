@@ -9,7 +9,7 @@
  */
 import { pool, type PoolWorker, useWorkerScripts, type WorkerScripts } from '../pool/pool.js';
 import { workersFor as poolWorkersFor } from '../pool/transform.js';
-import type { Tier } from '../runtime/kernels.js';
+import type { OwnTier } from '../runtime/kernels.js';
 
 /**
  * The modules for worker_threads, by tier, as variables: written
@@ -18,7 +18,7 @@ import type { Tier } from '../runtime/kernels.js';
  * too: webpack warns of a "critical dependency" for new URL(<expression>,
  * import.meta.url).
  */
-const MODULES: Readonly<Record<Tier, string>> = { simd: './worker.js', js: './worker-js.js' };
+const MODULES: Readonly<Record<OwnTier, string>> = { simd: './worker.js', js: './worker-js.js' };
 const HERE = import.meta.url;
 
 const SCRIPTS: WorkerScripts = {

@@ -36,7 +36,7 @@
 import { QUEUED, TAKEN, type FromWorker, type JobTable, type Job } from './protocol.js';
 import { zeroize } from '../runtime/bytes.js';
 import { cores } from '../runtime/host.js';
-import { kernelsFor, workerTier, type Tier } from '../runtime/kernels.js';
+import { kernelsFor, workerTier, type OwnTier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
 
 /** Bytes of a slot: the largest piece of data one job carries. */
@@ -91,9 +91,9 @@ interface DenoTimers {
  */
 export interface WorkerScripts {
   /** A module Web Worker of `tier` (each form written out there, so that bundlers emit both scripts). */
-  web(tier: Tier): Worker;
+  web(tier: OwnTier): Worker;
   /** The module of `tier`'s script, for node:worker_threads. */
-  module(tier: Tier): URL;
+  module(tier: OwnTier): URL;
 }
 
 let scripts: WorkerScripts | undefined;
@@ -110,14 +110,14 @@ function workerScripts(): WorkerScripts {
 }
 
 /** A module Web Worker of `tier`, or of configure({ workerUrl }). */
-const webWorker = (tier: Tier): Worker => (workerUrl !== undefined ? new Worker(workerUrl, { type: 'module' }) : workerScripts().web(tier));
+const webWorker = (tier: OwnTier): Worker => (workerUrl !== undefined ? new Worker(workerUrl, { type: 'module' }) : workerScripts().web(tier));
 
 /**
  * Starts a worker of `tier` (configure({ workerUrl }): that script for
  * either); `idle` is called when a Deno worker has been without work for
  * DENO_IDLE_MS (the pool then ends it).
  */
-function spawn(tier: Tier, listen: Listener, idle: () => void): Handle {
+function spawn(tier: OwnTier, listen: Listener, idle: () => void): Handle {
   const deno = (globalThis as { Deno?: DenoTimers }).Deno;
   const threads = deno === undefined ? workerThreads() : undefined;
   if (threads !== undefined) {
@@ -227,7 +227,7 @@ export interface JobBytes {
 export class PoolWorker {
   ready = false;
   /** The engines the worker runs, as its ready message said (undefined until then). */
-  tier: Tier | undefined;
+  tier: OwnTier | undefined;
   private ended = false;
   private handle: Handle | undefined;
   private readonly slots: Uint8Array[] = [];

@@ -28,7 +28,7 @@
  * runs one, so both sides of every job are checked at compile time. Only
  * the dispatch by name in serve.ts sees a job untyped.
  */
-import type { Tier } from '../runtime/kernels.js';
+import type { OwnTier } from '../runtime/kernels.js';
 
 /** A job a family offers: the parameters it takes and the result it answers with. */
 export interface JobType<Params extends object = object, Result extends Uint8Array | undefined = Uint8Array | undefined> {
@@ -81,7 +81,7 @@ export interface Setup {
 export interface Ready {
   readonly type: 'ready';
   /** The engines the worker's script carries: the pool sends kernels to a simd worker only. */
-  readonly tier: Tier;
+  readonly tier: OwnTier;
 }
 
 export interface Job {

@@ -8,7 +8,7 @@
  * their defaults.
  */
 import { isShared, zeroize } from '../runtime/bytes.js';
-import { installKernels, KernelUnavailable, type Tier } from '../runtime/kernels.js';
+import { installKernels, KernelUnavailable, type OwnTier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
 import { QUEUED, RUNNING, type FromWorker, type Handler, type Handlers, type Job, type JobTable, type JobType, type ToWorker } from './protocol.js';
 
@@ -38,7 +38,7 @@ const handBack = (slot: Uint8Array | undefined): { slot?: Uint8Array; transfer: 
   slot !== undefined && !isShared(slot) ? { slot, transfer: [slot.buffer as ArrayBuffer] } : { transfer: [] };
 
 /** Serves `handlers` (every family's jobs on the engines of `tier`, by name) to the pool that started this worker. */
-export function serve<T extends JobTable>(tier: Tier, jobs: Handlers<T>): void {
+export function serve<T extends JobTable>(tier: OwnTier, jobs: Handlers<T>): void {
   // The one place a job is untyped: its name comes in a message.
   const handlers = jobs as unknown as Readonly<Record<string, Handler<JobType> | undefined>>;
   const out = port();

@@ -29,8 +29,15 @@ import * as check from './assert.js';
 import { MAY_COMPILE_SYNCHRONOUSLY } from './host.js';
 import { LinearMemory } from './memory.js';
 
-/** How calls run: 'simd', the WebAssembly SIMD kernels; 'js', plain JavaScript (the same bytes, slower). */
-export type Tier = 'simd' | 'js';
+/**
+ * How calls run: 'simd', the WebAssembly SIMD kernels; 'js', plain
+ * JavaScript (the same bytes, slower); 'native', node:crypto's OpenSSL
+ * (Node, Deno), for the operations and sizes where it is faster than the
+ * kernels.
+ */
+export type Tier = 'simd' | 'js' | 'native';
+/** The tiers fourfold's own code runs on, which ready() can keep a process on. */
+export type OwnTier = 'simd' | 'js';
 
 /** An instantiated kernel: its exports and its memory. */
 export interface Kernel<E extends KernelExports> {
@@ -68,7 +75,9 @@ const records = new WeakMap<() => Kernel<KernelExports>, KernelRecord>();
  * force the js tier, 'simd' for the best tier (kernels registered later
  * then compile at once).
  */
-let requested: Tier | undefined;
+let requested: OwnTier | undefined;
+/** Whether the last ready() named a tier: then calls stay on it, never native. */
+let pinned = false;
 /** Whether this engine may run the kernels: undefined until `simdUsable()` asks, false once anything failed. */
 let usable: boolean | undefined;
 /** What failed, once something did: ready({ tier: 'simd' }) says it. */
@@ -82,6 +91,14 @@ function unusable(what: string, error: unknown): false {
 }
 /** What `tier()` reports. */
 let last: Tier | undefined;
+
+/** Whether calls may go to node:crypto (native.ts): not after ready() named a tier. */
+export const nativeWelcome = (): boolean => !pinned;
+
+/** A call went to node:crypto: tier() says so. */
+export function usedNative(): void {
+  last = 'native';
+}
 
 /** (module (func (result v128) (i8x16.popcnt (i8x16.splat (i32.const 0))))): 31 bytes. */
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
@@ -154,14 +171,14 @@ function compileInBackground(record: KernelRecord): Promise<void> {
 }
 
 /** The tier a call on `record`'s primitives runs on. */
-function tierOf(record: KernelRecord): Tier {
+function tierOf(record: KernelRecord): OwnTier {
   // The hot path of every call: the kernel is instantiated and nothing forbids it.
   if (record.handle !== undefined && usable === true && requested !== 'js') return (last = 'simd');
   return (last = slowTier(record));
 }
 
 /** The tier when the fast path does not apply; gets the kernel ready where it can. */
-function slowTier(record: KernelRecord): Tier {
+function slowTier(record: KernelRecord): OwnTier {
   if (requested === 'js' || !simdUsable()) return 'js';
   if (record.handle !== undefined) return 'simd';
   // No bytes for it on this thread (nothing loaded its family's tierSelector): the js tier, the same bytes.
@@ -300,18 +317,21 @@ export function installKernels(kernels: Readonly<Record<string, WebAssembly.Modu
  * a worker with the js engines. Work done on this thread goes through
  * tierSelector instead.
  */
-export function workerTier(): Tier {
+export function workerTier(): OwnTier {
   return requested !== 'js' && simdUsable() ? 'simd' : 'js';
 }
 
 /** ready()'s options. Any other property is refused (TypeError). */
 export interface ReadyOptions {
-  /** Force a tier. Without it, `'simd'` where the engine can run the kernels, `'js'` otherwise. */
-  tier?: Tier;
+  /**
+   * Keep calls on one tier. Without it, `'simd'` where the engine can run
+   * the kernels, `'js'` otherwise, and node:crypto where it is faster.
+   */
+  tier?: OwnTier;
 }
 
 /** The `tier` option, read once: undefined, 'simd' or 'js'. */
-function tierOption(options: unknown): Tier | undefined {
+function tierOption(options: unknown): OwnTier | undefined {
   const wanted = (check.options(options, 'options', ['tier']) as { tier?: unknown } | undefined)?.tier;
   if (wanted === undefined) return undefined;
   if (typeof wanted !== 'string') throw new TypeError(`options.tier must be 'simd' or 'js', got ${wanted === null ? 'null' : typeof wanted}`);
@@ -320,7 +340,7 @@ function tierOption(options: unknown): Tier | undefined {
 }
 
 /** One ready() call's own work, from the moment it is called. */
-async function settle(wanted: Tier | undefined): Promise<Tier> {
+async function settle(wanted: OwnTier | undefined): Promise<OwnTier> {
   if (wanted === 'js') return 'js';
   if (simdUsable()) await Promise.all(registry.map((record) => (record.handle === undefined ? compileInBackground(record) : undefined)));
   if (usable) return 'simd';
@@ -331,30 +351,36 @@ async function settle(wanted: Tier | undefined): Promise<Tier> {
 }
 
 /** The newest ready() call's work: its answer is every pending call's answer. */
-let newest: Promise<Tier> | undefined;
+let newest: Promise<OwnTier> | undefined;
 
 /**
  * Compiles and instantiates every kernel registered so far, then resolves
  * to the tier calls now run on: 'simd' (WebAssembly SIMD), or 'js' where
  * the engine cannot run the kernels (or when asked for). Optional: calls
  * work before it, with the same bytes. `{ tier: 'simd' }` rejects instead
- * of falling back. Calls take effect in order: the last call wins, and
- * every call still pending resolves (or rejects) as the last one does.
+ * of falling back. Where node:crypto has a cipher (Node, Deno), calls
+ * large enough that OpenSSL is faster go to it (tier() then says
+ * 'native'), unless a tier is named: `{ tier: 'simd' }` and
+ * `{ tier: 'js' }` keep every call on fourfold's own code. Calls take
+ * effect in order: the last call wins, and every call still pending
+ * resolves (or rejects) as the last one does.
  *
  * @example
  * ```ts
  * import { ready } from 'fourfold';
  * await ready(); // 'simd', or 'js' where WebAssembly SIMD is not available
  * await ready({ tier: 'js' }); // pure JavaScript from now on (the same bytes)
+ * await ready({ tier: 'simd' }); // the kernels only: no node:crypto
  * ```
  */
-export async function ready(options?: ReadyOptions): Promise<Tier> {
+export async function ready(options?: ReadyOptions): Promise<OwnTier> {
   const wanted = tierOption(options);
   requested = wanted ?? 'simd';
+  pinned = wanted !== undefined;
   const own = settle(wanted);
   newest = own;
   for (let current = own; ; current = newest) {
-    let answer: Tier | undefined;
+    let answer: OwnTier | undefined;
     let failure: unknown;
     try {
       answer = await current;
@@ -371,7 +397,8 @@ export async function ready(options?: ReadyOptions): Promise<Tier> {
  * Which tier the most recent call of a primitive used, or the tier the most
  * recent `ready()` resolved to if that came later; undefined before both.
  * While a kernel compiles in the background its primitives run on 'js' and
- * other families may already run on 'simd': this says what the last one did.
+ * other families may already run on 'simd': this says what the last one did
+ * ('native' when it went to node:crypto).
  */
 export function tier(): Tier | undefined {
   return last;

@@ -1,0 +1,201 @@
+/**
+ * The ChaCha family on node:crypto (runtime/native.ts): ChaCha20 and
+ * XChaCha20 with counters, ChaCha20-Poly1305 and XChaCha20-Poly1305, for
+ * calls at least as long as the crossover measured for the runtime, the
+ * operation and the tier fourfold would otherwise use (crossovers.ts);
+ * shorter calls, ChaCha8/12 and 16-byte keys stay on that tier.
+ *
+ * OpenSSL's `chacha20` takes the input block's words 12..15 as its IV: the
+ * block counter's low word, then the nonce (RFC 8439: 12 bytes), or the
+ * counter's high word and an 8-byte nonce (the original ChaCha). A call
+ * whose 64-bit counter would carry from word 12 into 13 stays on
+ * fourfold's tier: OpenSSL carries, Deno's node:crypto does not. XChaCha20 (draft-irtf-cfrg-
+ * xchacha-03 §2.3) is HChaCha20, fourfold's, then ChaCha20 with the
+ * subkey; its AEAD takes the 12-byte nonce 0^4 || the last 8 nonce bytes.
+ * The public API has checked every argument and the counter's range
+ * before a call gets here, so OpenSSL never sees a counter that would wrap.
+ */
+import { type Crossover, crossoverFor } from './crossovers.js';
+import type { ChachaEngine } from './engine.js';
+import { zeroize } from '../runtime/bytes.js';
+import { usedNative } from '../runtime/kernels.js';
+import { type NodeCrypto, nodeCrypto, toBeWritten } from '../runtime/native.js';
+import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
+
+const TAG = 16;
+const POLY = { authTagLength: TAG };
+
+/** The key and 12-byte nonce OpenSSL's AEAD takes: as given, or XChaCha's subkey and nonce (which the caller wipes). */
+function aeadKey(base: ChachaEngine, key: Uint8Array, nonce: Uint8Array): { k: Uint8Array; n: Uint8Array } {
+  if (nonce.length === 12) return { k: key, n: nonce };
+  const k = new Uint8Array(32);
+  base.hchacha(key, nonce.subarray(0, 16), k);
+  const n = new Uint8Array(12);
+  n.set(nonce.subarray(16), 4);
+  return { k, n };
+}
+
+/** A copy of `bytes` into `out` (or a new array), the source wiped: node:crypto's Buffers are its own, not the caller's. */
+function handOver(bytes: Uint8Array, out: Uint8Array | undefined): Uint8Array {
+  // node:crypto allocates each result whole (no pooled slab): a plain view of it is a result of its own.
+  if (out === undefined && bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return new Uint8Array(bytes.buffer as ArrayBuffer);
+  const result = out ?? new Uint8Array(bytes.length);
+  result.set(bytes);
+  zeroize(bytes);
+  return result;
+}
+
+/** The AEAD's seal on OpenSSL: ciphertext || tag, in `out` when given. */
+export function nativeSeal(
+  c: NodeCrypto,
+  base: ChachaEngine,
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad: Uint8Array,
+  data: Uint8Array,
+  out?: Uint8Array,
+): Uint8Array {
+  const { k, n } = aeadKey(base, key, nonce);
+  try {
+    const cipher = c.createCipheriv('chacha20-poly1305', k, n, POLY);
+    if (aad.length > 0) cipher.setAAD(aad);
+    const body = cipher.update(data);
+    cipher.final();
+    const result = out ?? toBeWritten(data.length + TAG);
+    result.set(body);
+    result.set(cipher.getAuthTag(), data.length);
+    return result;
+  } finally {
+    if (k !== key) zeroize(k);
+  }
+}
+
+/** The AEAD's open on OpenSSL: the plaintext once the tag verified (in `out` when given), else undefined with nothing released. */
+export function nativeOpen(
+  c: NodeCrypto,
+  base: ChachaEngine,
+  key: Uint8Array,
+  nonce: Uint8Array,
+  aad: Uint8Array,
+  ciphertext: Uint8Array,
+  tag: Uint8Array,
+  out?: Uint8Array,
+): Uint8Array | undefined {
+  const { k, n } = aeadKey(base, key, nonce);
+  try {
+    const decipher = c.createDecipheriv('chacha20-poly1305', k, n, POLY);
+    decipher.setAuthTag(tag);
+    if (aad.length > 0) decipher.setAAD(aad);
+    // OpenSSL decrypts before it verifies: the plaintext stays in node:crypto's buffer until final() accepts the tag.
+    const plain = decipher.update(ciphertext);
+    try {
+      decipher.final();
+    } catch {
+      zeroize(plain);
+      return undefined;
+    }
+    return handOver(plain, out);
+  } finally {
+    if (k !== key) zeroize(k);
+  }
+}
+
+/** The keystream XOR on OpenSSL's `chacha20` (20 rounds, a 32-byte key), from block (counterHigh, counterLow). */
+export function nativeXor(
+  c: NodeCrypto,
+  base: ChachaEngine,
+  key: Uint8Array,
+  nonce: Uint8Array,
+  counterLow: number,
+  counterHigh: number,
+  data: Uint8Array,
+  out?: Uint8Array,
+): Uint8Array {
+  const iv = new Uint8Array(16);
+  const words = new DataView(iv.buffer);
+  words.setUint32(0, counterLow, true);
+  let k = key;
+  if (nonce.length === 12) iv.set(nonce, 4);
+  else {
+    words.setUint32(4, counterHigh, true);
+    iv.set(nonce.subarray(nonce.length - 8), 8);
+    if (nonce.length === 24) {
+      k = new Uint8Array(32);
+      base.hchacha(key, nonce.subarray(0, 16), k);
+    }
+  }
+  try {
+    return handOver(c.createCipheriv('chacha20', k, iv).update(data), out);
+  } finally {
+    if (k !== key) zeroize(k);
+  }
+}
+
+/** `base` with the calls past `from`'s crossovers on node:crypto. */
+function withNative(c: NodeCrypto, base: ChachaEngine, from: Crossover): ChachaEngine {
+  return {
+    hchacha: base.hchacha,
+    xor(key, nonce, low, high, doubleRounds, data, out) {
+      const at = nonce.length === 24 ? from.xchacha20 : from.chacha20;
+      const carries = nonce.length !== 12 && low + Math.ceil(data.length / 64) > 2 ** 32;
+      if (doubleRounds !== DOUBLE_ROUNDS || key.length !== 32 || data.length < at || carries) return base.xor(key, nonce, low, high, doubleRounds, data, out);
+      usedNative();
+      return nativeXor(c, base, key, nonce, low, high, data, out);
+    },
+    seal(key, nonce, aad, data, out) {
+      if (data.length < (nonce.length === 24 ? from.xseal : from.seal)) return base.seal(key, nonce, aad, data, out);
+      usedNative();
+      return nativeSeal(c, base, key, nonce, aad, data, out);
+    },
+    open(key, nonce, aad, ciphertext, tag, out) {
+      if (ciphertext.length < (nonce.length === 24 ? from.xopen : from.open)) return base.open(key, nonce, aad, ciphertext, tag, out);
+      usedNative();
+      return nativeOpen(c, base, key, nonce, aad, ciphertext, tag, out);
+    },
+  };
+}
+
+/**
+ * Whether node:crypto's ciphers give fourfold's bytes here (asked once): a
+ * runtime may lack them (Bun's node:crypto) or differ. A sealed message
+ * and XChaCha20 from a counter with both words set, against `base`.
+ */
+function agrees(c: NodeCrypto, base: ChachaEngine): boolean {
+  try {
+    const key = Uint8Array.from({ length: 32 }, (_, i) => i);
+    const nonce = Uint8Array.from({ length: 24 }, (_, i) => 100 + i);
+    const data = Uint8Array.from({ length: 150 }, (_, i) => i * 7);
+    const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+    const n12 = nonce.subarray(0, 12);
+    return (
+      same(nativeSeal(c, base, key, n12, n12, data), base.seal(key, n12, n12, data)) &&
+      same(nativeXor(c, base, key, nonce, 0xfffffff0, 7, data), base.xor(key, nonce, 0xfffffff0, 7, DOUBLE_ROUNDS, data))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The engine calls on this thread use: `select()`'s (the js or simd tier),
+ * with node:crypto taking the calls past the crossovers where the runtime
+ * has it and ready() named no tier.
+ */
+export function nativeFirst(select: () => ChachaEngine, js: ChachaEngine): () => ChachaEngine {
+  const made = new Map<ChachaEngine, ChachaEngine>();
+  let works: boolean | undefined;
+  return () => {
+    const base = select();
+    const c = nodeCrypto();
+    if (c === undefined || works === false) return base;
+    let engine = made.get(base);
+    if (engine === undefined) {
+      const from = crossoverFor(base === js ? 'js' : 'simd');
+      works ??= from !== undefined && agrees(c, base);
+      if (!works) return base;
+      engine = withNative(c, base, from!);
+      made.set(base, engine);
+    }
+    return engine;
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The native tier: node:crypto's OpenSSL, where the runtime has it (Node,
+ * Deno; Bun's BoringSSL has none of these ciphers). WebAssembly has
+ * 128-bit vectors only, OpenSSL has AVX2 and AVX-512 code: above a few
+ * KiB it is faster on servers, below that a call into it costs more than
+ * the kernels' whole work. Each family decides per call, by size, at
+ * crossovers measured per runtime (chacha/crossovers.ts); this module
+ * finds node:crypto (through process.getBuiltinModule, so that a bundle
+ * for browsers has no node: import) and names the runtime.
+ */
+import { builtinModule } from './host.js';
+import { nativeWelcome } from './kernels.js';
+
+/** What fourfold uses of node:crypto, typed here (no @types/node in the package's declarations). */
+export interface NodeCrypto {
+  createCipheriv(algorithm: string, key: Uint8Array, iv: Uint8Array, options?: { authTagLength: number }): NodeCipher;
+  createDecipheriv(algorithm: string, key: Uint8Array, iv: Uint8Array, options?: { authTagLength: number }): NodeCipher;
+}
+
+export interface NodeCipher {
+  setAAD(aad: Uint8Array): unknown;
+  update(data: Uint8Array): Uint8Array;
+  final(): Uint8Array;
+  getAuthTag(): Uint8Array;
+  setAuthTag(tag: Uint8Array): unknown;
+}
+
+interface RuntimeGlobal {
+  Deno?: unknown;
+  Bun?: unknown;
+  process?: { versions?: { node?: string } };
+}
+
+/**
+ * The runtime, as crossover tables name it: 'deno', 'bun', or 'node' and
+ * Node's major version ('node20'); undefined where there is no node:crypto.
+ */
+export const RUNTIME: string | undefined = ((): string | undefined => {
+  const g = globalThis as RuntimeGlobal;
+  if (g.Deno !== undefined) return 'deno';
+  if (g.Bun !== undefined) return 'bun';
+  const node = g.process?.versions?.node;
+  return node === undefined ? undefined : `node${node.split('.')[0]}`;
+})();
+
+let found: NodeCrypto | null | undefined;
+
+/** node:crypto, or undefined where the runtime has none (browsers, Hermes) or ready() named a tier. */
+export function nodeCrypto(): NodeCrypto | undefined {
+  if (!nativeWelcome()) return undefined;
+  if (found === undefined) found = RUNTIME === undefined ? null : (builtinModule<NodeCrypto>('node:crypto') ?? null);
+  return found ?? undefined;
+}
+
+interface NodeBuffer {
+  Buffer: { allocUnsafeSlow(size: number): Uint8Array };
+}
+
+let buffers: NodeBuffer | null | undefined;
+
+/**
+ * A new array of `length` bytes whose every byte the caller writes before
+ * anyone reads it: node:buffer's allocUnsafeSlow (an ArrayBuffer of its
+ * own, not zeroed: zeroing a large result costs as much as OpenSSL's
+ * work on it), seen as a plain Uint8Array; a zeroed one elsewhere.
+ */
+export function toBeWritten(length: number): Uint8Array {
+  if (buffers === undefined) buffers = builtinModule<NodeBuffer>('node:buffer') ?? null;
+  if (buffers === null) return new Uint8Array(length);
+  const b = buffers.Buffer.allocUnsafeSlow(length);
+  return new Uint8Array(b.buffer, b.byteOffset, length);
+}
