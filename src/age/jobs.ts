@@ -2,15 +2,17 @@
  * age's jobs for the pool's workers (parallel/worker.ts and worker-js.ts
  * serve them): sealing and opening a piece of payload chunks (payload.ts)
  * in the job's slot, under a payload key the job carries, which the worker
- * wipes after it. pieces.ts is the calling side.
+ * wipes after it. postRun and takeOpened are the calling side, for
+ * pieces.ts (a one-shot payload) and pool-tools.ts (a stream's pieces).
  *
  * Both work in place, with no copy: a piece's output starts at or before
  * its input in the slot, and the engines work front to back, reading each
  * part of the input before they write that part's output (as a move to a
  * lower address may overlap its source).
  */
-import { openRun, plainLength, type Run, sealedLength, sealRun } from './payload.js';
+import { CHUNK, openRun, plainLength, type Run, sealedLength, sealRun } from './payload.js';
 import type { ChachaEngine } from '../chacha/engine.js';
+import type { JobDone, JobHandle, PoolWorker } from '../pool/pool.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 
 /** A piece: the payload key, its first chunk's counter, whether it ends the payload, and its input's bytes (plaintext to seal, sealed chunks to open). */
@@ -65,4 +67,33 @@ export function ageJobs(engine: ChachaEngine): Handlers<AgeJobs> {
       return Uint8Array.of(openRun(engine, p.key, run, input!.subarray(0, p.length), slot!.subarray(0, plainLength(p.length))));
     },
   };
+}
+
+/**
+ * Gives a run of chunks (`input`: plaintext to seal, or sealed chunks to
+ * open) to `w`, with a copy of the payload key that moves to the worker.
+ * `own`: input in shared memory that no other code writes (a stream's
+ * gathered buffers), which the worker reads where it is; any other input
+ * is copied into the slot, where the job works in place (a caller's
+ * ciphertext is read once, as decryption must).
+ */
+export function postRun(w: PoolWorker, key: Uint8Array, run: Run, input: Uint8Array, opening: boolean, own: boolean): JobHandle<unknown> {
+  const copy = key.slice();
+  const params = { key: copy, counter: run.counter, final: run.final, length: input.length };
+  const shared = own ? { input } : {};
+  if (opening) {
+    const bytes = own ? plainLength(input.length) : input.length;
+    if (!own) w.slot(bytes).set(input);
+    return w.run<AgeJobs, 'age.open'>('age.open', params, bytes, shared, [copy.buffer], input.length);
+  }
+  const bytes = sealedLength(input.length);
+  if (!own) w.slot(bytes).set(input, sealPlainAt(input.length));
+  return w.run<AgeJobs, 'age.seal'>('age.seal', params, bytes, shared, [copy.buffer], input.length);
+}
+
+/** An open's answer: the number of chunks that verified, whose plaintext (only theirs: past it the slot holds zeros, then sealed bytes) goes to `out`. */
+export function takeOpened(done: JobDone<unknown>, out: Uint8Array): number {
+  const good = (done.result as Uint8Array)[0]!;
+  out.set(done.data.subarray(0, Math.min(good * CHUNK, out.length)));
+  return good;
 }

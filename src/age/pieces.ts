@@ -10,7 +10,7 @@
  * their last pieces until the caller zeroes them (pool-tools.ts, once a
  * payload is done).
  */
-import { type AgeJobs, sealPlainAt } from './jobs.js';
+import { postRun, takeOpened } from './jobs.js';
 import { CHUNK, failureAt, type Failure, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
 import { engine } from '../chacha/tiers.js';
 import { PIECE, type PoolWorker } from '../pool/pool.js';
@@ -34,12 +34,6 @@ const runOf = (run: Run, first: number, chunks: number, batchChunks: number): Ru
   final: run.final && first + chunks === batchChunks,
 });
 
-/** A job's params: a copy of the key, which moves to the worker (it wipes it), and what to transfer. */
-function keyed(key: Uint8Array, run: Run, length: number): { params: AgeJobs['age.seal']['params']; transfer: ArrayBuffer[] } {
-  const copy = key.slice();
-  return { params: { key: copy, counter: run.counter, final: run.final, length }, transfer: [copy.buffer] };
-}
-
 /** Seals `plain` (a batch: whole chunks but the final's last) into `out` on `workers` and this thread. */
 export async function sealPieces(key: Uint8Array, run: Run, plain: Uint8Array, out: Uint8Array, workers: readonly PoolWorker[]): Promise<void> {
   const chunks = Math.ceil(plain.length / CHUNK);
@@ -52,12 +46,7 @@ export async function sealPieces(key: Uint8Array, run: Run, plain: Uint8Array, o
       const at = sealedAt(p);
       sealRun(engine(), key, pieceRun(p), plain.subarray(p.start, p.start + p.length), out.subarray(at, at + sealedLength(p.length)));
     },
-    toWorker(w, p) {
-      const bytes = sealedLength(p.length);
-      w.slot(bytes).set(plain.subarray(p.start, p.start + p.length), sealPlainAt(p.length));
-      const { params, transfer } = keyed(key, pieceRun(p), p.length);
-      return w.run<AgeJobs, 'age.seal'>('age.seal', params, bytes, {}, transfer, p.length);
-    },
+    toWorker: (w, p) => postRun(w, key, pieceRun(p), plain.subarray(p.start, p.start + p.length), false, false),
     fromWorker(p, done) {
       out.set(done.data, sealedAt(p));
     },
@@ -92,15 +81,10 @@ export async function openPieces(
       const at = plainAt(p);
       p.good = openRun(engine(), key, pieceRun(p), sealed.subarray(p.start, p.start + p.length), out.subarray(at, at + plainLength(p.length)));
     },
-    toWorker(w, p) {
-      w.slot(p.length).set(sealed.subarray(p.start, p.start + p.length));
-      const { params, transfer } = keyed(key, pieceRun(p), p.length);
-      return w.run<AgeJobs, 'age.open'>('age.open', params, p.length, {}, transfer);
-    },
+    toWorker: (w, p) => postRun(w, key, pieceRun(p), sealed.subarray(p.start, p.start + p.length), true, false),
     fromWorker(p, done) {
-      p.good = (done.result as Uint8Array)[0]!;
-      // Only what verified: past it the worker's slot holds zeros, then sealed bytes.
-      out.set(done.data.subarray(0, Math.min(p.good * CHUNK, plainLength(p.length))), plainAt(p));
+      const at = plainAt(p);
+      p.good = takeOpened(done, out.subarray(at, at + plainLength(p.length)));
     },
   };
   const pieces = await runPieces<OpenPiece>(wholePieces(sealed.length, SEALED_CHUNK), workers, work);

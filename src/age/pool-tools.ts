@@ -9,47 +9,16 @@
  * free.
  */
 import type { Tools } from './codec.js';
-import { type AgeJobs, sealPlainAt } from './jobs.js';
-import { CHUNK, plainLength, sealedLength } from './payload.js';
+import { postRun, takeOpened } from './jobs.js';
 import { openPieces, sealPieces } from './pieces.js';
 import { doPiece, hereRunner, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
 import { workersFor } from '../parallel/workers.js';
 import { InOrder } from '../pool/in-order.js';
-import { canShare, type JobDone, type PoolWorker } from '../pool/pool.js';
+import { canShare, type PoolWorker } from '../pool/pool.js';
 import { PARALLEL_MIN } from '../pool/transform.js';
 import { isShared } from '../runtime/bytes.js';
 import { scrypt as scryptOnPool } from '../scrypt/parallel.js';
-
-/** A job's params: a copy of the key, which moves to the worker (it wipes it), and what to transfer. */
-function keyed(key: Uint8Array, p: PayloadPiece): { params: AgeJobs['age.seal']['params']; transfer: ArrayBuffer[] } {
-  const copy = key.slice();
-  return { params: { key: copy, counter: p.run.counter, final: p.run.final, length: p.length }, transfer: [copy.buffer] };
-}
-
-/** Gives a stream's piece to a worker: shared input is read by the worker where it is, other input copied into the slot (the job then works in place). */
-function toWorker(w: PoolWorker, key: Uint8Array, p: PayloadPiece, opening: boolean) {
-  const { params, transfer } = keyed(key, p);
-  const shared = isShared(p.input);
-  if (opening) {
-    const bytes = shared ? plainLength(p.length) : p.length;
-    if (!shared) w.slot(bytes).set(p.input);
-    return w.run<AgeJobs, 'age.open'>('age.open', params, bytes, { input: shared ? p.input : undefined }, transfer, p.length);
-  }
-  const bytes = sealedLength(p.length);
-  if (!shared) w.slot(bytes).set(p.input, sealPlainAt(p.length));
-  return w.run<AgeJobs, 'age.seal'>('age.seal', params, bytes, { input: shared ? p.input : undefined }, transfer, p.length);
-}
-
-/** A worker's answer for a stream's piece: its output copied out of the slot; of an open, only the chunks that verified. */
-function fromWorker(p: PayloadPiece, done: JobDone<unknown>, opening: boolean): void {
-  if (!opening) {
-    p.output.set(done.data);
-    return;
-  }
-  p.good = (done.result as Uint8Array)[0]!;
-  p.output.set(done.data.subarray(0, Math.min(p.good * CHUNK, p.output.length)));
-}
 
 /**
  * A stream's lane on the pool: its pieces on the workers and this thread
@@ -63,9 +32,13 @@ function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => voi
       onThisThread: (p) => doPiece(engine(), key, p, opening),
       toWorker(w, p) {
         use(w);
-        return toWorker(w, key, p, opening);
+        // The stream's own buffers (Gathering), shared where the engine can: workers read them in place.
+        return postRun(w, key, p.run, p.input, opening, isShared(p.input));
       },
-      fromWorker: (p, done) => fromWorker(p, done, opening),
+      fromWorker(p, done) {
+        if (opening) p.good = takeOpened(done, p.output);
+        else p.output.set(done.data);
+      },
     },
     () => (added >= PARALLEL_MIN ? workersFor(added) : []),
   );
