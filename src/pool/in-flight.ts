@@ -23,6 +23,7 @@
 import type { CoreJudge } from './contention.js';
 import type { Piece } from './partition.js';
 import type { JobDone, JobHandle, PoolWorker } from './pool.js';
+import { JobTimes, LATE_MS, lateAt, type Timed } from './job-times.js';
 import { Alarm, type HereClock } from './turns.js';
 import { now } from '../runtime/host.js';
 
@@ -40,9 +41,6 @@ export interface PieceWork<P extends Piece> {
   readonly direct: boolean;
 }
 
-/** A running job is late once it overruns its expected time by this share of it, and at least LATE_MS. */
-const LATE_SHARE = 0.5;
-const LATE_MS = 1;
 /**
  * A job writing the caller's memory cannot be redone while it runs, so it
  * is waited for; but not forever: once it overruns its expected end by
@@ -53,13 +51,6 @@ const LATE_MS = 1;
  */
 const OVERDUE_MS = 2000;
 const OVERDUE_SHARE = 10;
-
-/**
- * Each worker's speed, in milliseconds per byte of its recent jobs
- * (answer time less start time), kept across calls: the first call's
- * estimate of a worker is the calling thread's speed.
- */
-const speeds = new WeakMap<PoolWorker, number>();
 
 /** The pieces a call has finished, and the first error it met on this thread. */
 export class Completion<P extends Piece> {
@@ -86,6 +77,9 @@ interface Given<P extends Piece> {
   readonly posted: number;
 }
 
+/** How the clock (job-times.ts) sees a job. */
+const timed = <P extends Piece>(g: Given<P>): Timed => ({ w: g.w, posted: g.posted, length: g.p.length });
+
 /** What the calling thread should do about the jobs in flight: a piece to do itself, or a time to look again. */
 export type Straggler<P> = { p: P } | { until: number } | undefined;
 
@@ -96,8 +90,7 @@ export class InFlight<P extends Piece> {
   readonly retry: P[] = [];
   /** Workers lost while writing the caller's memory: the call waits until they have stopped. */
   private readonly lostWriters = new Set<PoolWorker>();
-  /** When each worker's latest answer came, for the start of its next job. */
-  private readonly lastAnswer = new Map<PoolWorker, number>();
+  private readonly times = new JobTimes();
   private answered = 0;
   private readonly alarm = new Alarm();
 
@@ -145,14 +138,8 @@ export class InFlight<P extends Piece> {
 
   private answer(g: Given<P>, done: JobDone<unknown>): void {
     const { p, w } = g;
-    const t = now();
-    if (!done.skipped) {
-      const rate = (t - Math.max(g.posted, this.lastAnswer.get(w) ?? 0)) / p.length;
-      const old = speeds.get(w);
-      speeds.set(w, old === undefined ? rate : 0.7 * old + 0.3 * rate);
-      this.judge.workerAnswered(w);
-    }
-    this.lastAnswer.set(w, t);
+    this.times.answered(timed(g), !done.skipped);
+    if (!done.skipped) this.judge.workerAnswered(w);
     if (done.skipped || this.done.finished.has(p) || this.done.failure !== undefined) {
       // Done here first (or the call failed): the worker's copy is dropped.
       done.discard();
@@ -168,20 +155,6 @@ export class InFlight<P extends Piece> {
     this.alarm.ring();
   }
 
-  /** When each job in flight is expected to start and end on its worker (which runs them in posting order). */
-  private expected(): Map<Given<P>, { start: number; end: number }> {
-    const at = new Map<Given<P>, { start: number; end: number }>();
-    const ends = new Map<PoolWorker, number>();
-    for (const g of this.given) {
-      const rate = speeds.get(g.w) ?? this.clock.rate ?? 0;
-      const start = Math.max(g.posted, ends.get(g.w) ?? this.lastAnswer.get(g.w) ?? 0);
-      const end = start + g.p.length * rate;
-      ends.set(g.w, end);
-      at.set(g, { start, end });
-    }
-    return at;
-  }
-
   /**
    * A job in flight the calling thread should do itself now, taken back
    * if its worker has not started it; else when to look again (a job turns
@@ -190,7 +163,7 @@ export class InFlight<P extends Piece> {
    */
   straggler(): Straggler<P> {
     const t = now();
-    const times = this.expected();
+    const times = this.times.expected(this.given, timed, this.clock.rate);
     const mine = this.clock.rate;
     let until = Infinity;
     // Latest expected first: the job the calling thread gains most by doing.
@@ -202,7 +175,7 @@ export class InFlight<P extends Piece> {
         until = Math.min(until, this.overdue(g, start, end, t));
         continue;
       }
-      const late = end + Math.max(LATE_MS, LATE_SHARE * (end - start));
+      const late = lateAt(start, end);
       // Running late, or still queued behind others where this thread would finish it first.
       if (t >= late || (mine !== undefined && t + g.p.length * mine < end - LATE_MS)) return { p: g.p };
       until = Math.min(until, late);

@@ -32,18 +32,14 @@
  */
 import { CoreJudge, workersWelcome } from './contention.js';
 import type { Piece } from './partition.js';
+import type { PieceWork } from './in-flight.js';
 import type { JobDone, JobHandle, PoolWorker } from './pool.js';
+import { JobTimes, lateAt } from './job-times.js';
 import { Alarm, HereClock, ticker } from './turns.js';
 import { now } from '../runtime/host.js';
 
-/** What a stream does with its pieces: the same work on this thread or a worker, whose output the caller copies out of its slot. */
-export interface StreamWork<P extends Piece> {
-  onThisThread(p: P): void;
-  /** Gives `p` to `w` (which has a free slot): fills the slot, or names shared input, and posts the job. */
-  toWorker(w: PoolWorker, p: P): JobHandle<unknown>;
-  /** Puts a worker's answer for `p` in place (copies its output out of the slot). */
-  fromWorker(p: P, done: JobDone<unknown>): void;
-}
+/** What a stream does with its pieces: a call's PieceWork (in-flight.ts) less split and direct, as a stream's pieces come whole and workers write only their slots. */
+export type StreamWork<P extends Piece> = Pick<PieceWork<P>, 'onThisThread' | 'toWorker' | 'fromWorker'>;
 
 /** Pieces a worker holds at most (one running, one queued): its next is there when it finishes one. */
 const DEPTH = 3;
@@ -51,9 +47,6 @@ const DEPTH = 3;
 const SPARE = 1;
 /** Pieces added and not taken back yet, at most. */
 export const WINDOW = 8;
-/** A running job is late once it overruns its expected time by this share of it, and at least LATE_MS. */
-const LATE_SHARE = 0.5;
-const LATE_MS = 2;
 /** How long a judgement of a shared core leaves the workers out before a new one tries them. */
 const OFF_MS = 1000;
 /** How long a judgement that found the cores free holds before a new one is made. */
@@ -84,9 +77,7 @@ export class InOrder<P extends Piece> {
   private readonly entries: Entry<P>[] = [];
   private readonly clock = new HereClock();
   private readonly turns = ticker();
-  /** Milliseconds per byte of each worker's recent jobs. */
-  private readonly rates = new Map<PoolWorker, number>();
-  private readonly lastAnswer = new Map<PoolWorker, number>();
+  private readonly times = new JobTimes();
   private judge: { judge: CoreJudge; since: number } | undefined;
   private offUntil = 0;
   private inFlight = 0;
@@ -223,14 +214,8 @@ export class InOrder<P extends Piece> {
   }
 
   private answer(e: Entry<P>, g: Given, done: JobDone<unknown>): void {
-    const t = now();
-    if (!done.skipped) {
-      const rate = (t - Math.max(g.posted, this.lastAnswer.get(g.w) ?? 0)) / e.p.length;
-      const old = this.rates.get(g.w);
-      this.rates.set(g.w, old === undefined ? rate : 0.7 * old + 0.3 * rate);
-      this.judge?.judge.workerAnswered(g.w);
-    }
-    this.lastAnswer.set(g.w, t);
+    this.times.answered({ w: g.w, posted: g.posted, length: e.p.length }, !done.skipped);
+    if (!done.skipped) this.judge?.judge.workerAnswered(g.w);
     if (done.skipped || e.done || this.ended) {
       done.discard();
       return;
@@ -258,8 +243,9 @@ export class InOrder<P extends Piece> {
         this.here(waiting[waiting.length - 1]!);
         continue;
       }
-      const times = this.expected();
-      const order = this.entries.filter((e) => !e.done).sort((a, b) => times.get(b)!.end - times.get(a)!.end);
+      const order = this.entries.filter((e) => !e.done);
+      const times = this.times.expected(order, (e) => ({ w: e.job!.w, posted: e.job!.posted, length: e.p.length }), this.clock.rate);
+      order.sort((a, b) => times.get(b)!.end - times.get(a)!.end);
       const claimed = order.find((e) => e.job!.handle.claim());
       if (claimed !== undefined) {
         this.here(claimed);
@@ -269,28 +255,12 @@ export class InOrder<P extends Piece> {
       let until = Infinity;
       const late = order.find((e) => {
         const { start, end } = times.get(e)!;
-        const at = end + Math.max(LATE_MS, LATE_SHARE * (end - start));
+        const at = lateAt(start, end);
         until = Math.min(until, at);
         return t >= at;
       });
       if (late !== undefined) this.here(late);
       else await this.alarm.wait(until);
     }
-  }
-
-  /** When each job in flight is expected to start and end on its worker (which runs them in posting order). */
-  private expected(): Map<Entry<P>, { start: number; end: number }> {
-    const at = new Map<Entry<P>, { start: number; end: number }>();
-    const ends = new Map<PoolWorker, number>();
-    for (const e of this.entries) {
-      if (e.done || e.job === undefined) continue;
-      const { w, posted } = e.job;
-      const rate = this.rates.get(w) ?? this.clock.rate ?? 0;
-      const start = Math.max(posted, ends.get(w) ?? this.lastAnswer.get(w) ?? 0);
-      const end = start + e.p.length * rate;
-      ends.set(w, end);
-      at.set(e, { start, end });
-    }
-    return at;
   }
 }
