@@ -6,8 +6,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { contention, InOrder, type Piece, WINDOW } from '../internal.js';
+import { InOrder, type Piece, WINDOW } from '../internal.js';
 import { asWorkers, coversOnce, FakeWorker, pieces, recorder } from './fake-workers.js';
+import { keepWorkers, workersAsUsual } from './pool-helpers.js';
 
 const KiB = 1024;
 const later = (ms: number, f: () => void): void => void setTimeout(f, ms);
@@ -25,13 +26,8 @@ async function run(order: InOrder<Piece>, list: readonly Piece[]): Promise<{ bac
 }
 
 describe('InOrder (a stream’s pieces)', () => {
-  const realCpu = contention.cpu;
-  before(() => {
-    contention.cpu = () => undefined;
-  });
-  after(() => {
-    contention.cpu = realCpu;
-  });
+  before(keepWorkers);
+  after(workersAsUsual);
 
   it('finish() waits for a later piece while the first is already done', async () => {
     // Both pieces are out at finish(); the first's answer comes first, the
