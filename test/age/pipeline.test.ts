@@ -114,7 +114,7 @@ function recording(
           pieces.push({ counter: p.run.counter, length: p.input.length, final: p.run.final, inPlace: writes.some((w) => w.buffer === p.input.buffer) });
           if (synchronous) return here.add(p);
           held.push(p);
-          return new Promise((resolve) => setImmediate(() => resolve(held.length >= 3 ? doHeld() : [])));
+          return new Promise((resolve) => setTimeout(() => resolve(held.length >= 3 ? doHeld() : []), 0));
         },
         finish: () => doHeld(),
         abandon: () => held.splice(0),
