@@ -16,12 +16,25 @@ import { assertBytes, forEachTier, NO_STREAMS, rand } from '../helpers.js';
 const CHUNK = 65536;
 const SEALED = CHUNK + 16;
 
-/** Everything `stream` gives for `input` written in pieces of `piece` bytes, or the error with what came before it. */
-async function through(stream: TransformStream<Uint8Array, Uint8Array>, input: Uint8Array, piece: number): Promise<{ out: Uint8Array; error?: unknown }> {
+/**
+ * Everything `stream` gives for `input` written in pieces of `piece` bytes,
+ * or the error with what came before it. `slowly`: the reader lets a timer
+ * run before each read, so that output waits in the stream's queue.
+ */
+async function through(
+  stream: TransformStream<Uint8Array, Uint8Array>,
+  input: Uint8Array,
+  piece: number,
+  slowly = false,
+): Promise<{ out: Uint8Array; error?: unknown }> {
   const parts: Uint8Array[] = [];
   const reader = stream.readable.getReader();
+  const next = async () => {
+    if (slowly) await new Promise((resolve) => setTimeout(resolve, 1));
+    return reader.read();
+  };
   const reading = (async () => {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+    for (let r = await next(); !r.done; r = await next()) parts.push(r.value);
   })();
   const writer = stream.writable.getWriter();
   let error: unknown;
@@ -83,10 +96,15 @@ forEachTier('age streams', () => {
     for (const bad of [0, 5, 15, 16, 17, 39]) {
       const changed = file.slice();
       changed[payload + bad * SEALED + 100]! ^= 1;
-      for (const piece of [SEALED, 1 << 20]) {
-        const r = await through(age.decryptStream(from), changed, piece);
+      // The whole file in one write to a slow reader: what verified is still queued when the error comes.
+      for (const [piece, slowly] of [
+        [SEALED, false],
+        [1 << 20, false],
+        [changed.length, true],
+      ] as const) {
+        const r = await through(age.decryptStream(from), changed, piece, slowly);
         assert.ok(r.error instanceof AuthenticationError && r.error.message.includes(`chunk ${bad} `), `chunk ${bad}: ${String(r.error)}`);
-        assertBytes(r.out, data.subarray(0, bad * CHUNK), `chunk ${bad}: what was released`);
+        assertBytes(r.out, data.subarray(0, bad * CHUNK), `chunk ${bad}, writes of ${piece}${slowly ? ', a slow reader' : ''}: what was released`);
       }
     }
   });
