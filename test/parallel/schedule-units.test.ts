@@ -162,7 +162,8 @@ describe('InFlight (rules 3, 4, 6 and 7)', () => {
   });
 
   it('a running job: looked at again when it turns late, and redone here once it is late', async () => {
-    const { jobs } = setup(false, 0.5);
+    // Expected to take 20 ms, so late 30 ms after it was given: far beyond a loaded machine's pause between two lines.
+    const { jobs } = setup(false, 20);
     const w = asWorkers([new FakeWorker(0, (_, job) => job.start())])[0]!;
     const [p] = pieces(MiB);
     jobs.give(w, p!);
