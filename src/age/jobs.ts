@@ -5,31 +5,40 @@
  * wipes after it. postRun and takeOpened are the calling side, for
  * pieces.ts (a one-shot payload) and pool-tools.ts (a stream's pieces).
  *
- * Both work in place, with no copy: a piece's output starts at or before
- * its input in the slot, and the engines work front to back, reading each
- * part of the input before they write that part's output (as a move to a
- * lower address may overlap its source).
+ * A one-shot call's pieces work in place in the slot, with no copy: a
+ * piece's output starts at or before its input, and the engines work
+ * front to back, reading each part of the input before they write that
+ * part's output (as a move to a lower address may overlap its source).
+ * A stream's pieces are read from its shared buffers and written to a new
+ * array the worker moves to the caller, which hands it on as it is.
  */
-import { CHUNK, openRun, plainLength, type Run, sealedLength, sealRun } from './payload.js';
+import { CHUNK, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import type { JobDone, JobHandle, PoolWorker } from '../pool/pool.js';
-import type { Handlers, JobType } from '../pool/protocol.js';
+import { type Handlers, type JobType, moved } from '../pool/protocol.js';
+import { zeroize } from '../runtime/bytes.js';
+import { toBeWritten } from '../runtime/native.js';
 
 /** A piece: the payload key, its first chunk's counter, whether it ends the payload, and its input's bytes (plaintext to seal, sealed chunks to open). */
 type PieceParams = { key: Uint8Array; counter: number; final: boolean; length: number };
 
 export type AgeJobs = {
   /**
-   * Seals the job's shared input (`length` bytes), or else the slot's
-   * plaintext (at sealPlainAt), into the slot from 0 (sealedLength bytes).
+   * Seals the slot's plaintext (at sealPlainAt, `length` bytes) into the
+   * slot from 0 (sealedLength bytes), answering nothing; or a stream's
+   * shared input (`length` bytes) into a new array, moved to the caller
+   * (protocol.ts moved()).
    */
-  readonly 'age.seal': JobType<PieceParams, undefined>;
+  readonly 'age.seal': JobType<PieceParams, Uint8Array | undefined>;
   /**
-   * Opens the job's shared input (`length` sealed bytes), or else the
-   * slot's (from 0), into the slot's plaintext, from 0: the result is one
-   * byte, the number of chunks that verified (a piece has fewer than
-   * 256). Past them the plaintext is zeros; the calling thread, which has
-   * the sealed bytes, tells why the next did not verify.
+   * Opens the slot's sealed chunks (from 0, `length` bytes) into the
+   * slot's plaintext, from 0: the result is one byte, the number of chunks
+   * that verified (a piece has fewer than 256), past whose plaintext the
+   * slot holds zeros. Or opens a stream's shared input into a new array,
+   * moved to the caller: the plaintext when every chunk verified (its
+   * length plainLength), else that of the chunks that did, then zeros,
+   * then one byte more, their count (openedOf). Either way the calling
+   * thread, which has the sealed bytes, tells why the next did not verify.
    */
   readonly 'age.open': JobType<PieceParams, Uint8Array>;
 };
@@ -52,19 +61,44 @@ export function openInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slo
   return openRun(engine, key, run, slot.subarray(0, length), slot.subarray(0, plainLength(length)));
 }
 
-/** The jobs on one tier's ChaCha engine: in place in the slot, or from a stream's shared input into the slot. */
+/** A stream's piece sealed from its shared input into a new array of the worker's own, moved to the caller. */
+function sealToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8Array): Uint8Array {
+  const out = toBeWritten(sealedLength(input.length));
+  sealRun(engine, key, run, input, out);
+  return moved(out);
+}
+
+/**
+ * A stream's piece opened from its shared input into a new array of the
+ * worker's own, moved to the caller: its plaintext when every chunk
+ * verified; else, one byte longer, that of the chunks that did, zeros
+ * after it, and their count.
+ */
+function openToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8Array): Uint8Array {
+  const plain = plainLength(input.length);
+  const out = toBeWritten(plain);
+  const good = openRun(engine, key, run, input, out);
+  if (good === Math.ceil(input.length / SEALED_CHUNK)) return moved(out);
+  const failed = new Uint8Array(plain + 1);
+  failed.set(out.subarray(0, good * CHUNK));
+  failed[plain] = good;
+  zeroize(out);
+  return moved(failed);
+}
+
+/** The jobs on one tier's ChaCha engine: in place in the slot, or from a stream's shared input into a new array. */
 export function ageJobs(engine: ChachaEngine): Handlers<AgeJobs> {
   return {
     'age.seal': (p, { input, slot }) => {
       const run = { counter: p.counter, final: p.final };
-      if (input === slot) sealInPlace(engine, p.key, run, slot!, p.length);
-      else sealRun(engine, p.key, run, input!.subarray(0, p.length), slot!.subarray(0, sealedLength(p.length)));
+      if (input !== slot) return sealToNew(engine, p.key, run, input!.subarray(0, p.length));
+      sealInPlace(engine, p.key, run, slot!, p.length);
       return undefined;
     },
     'age.open': (p, { input, slot }) => {
       const run = { counter: p.counter, final: p.final };
-      if (input === slot) return Uint8Array.of(openInPlace(engine, p.key, run, slot!, p.length));
-      return Uint8Array.of(openRun(engine, p.key, run, input!.subarray(0, p.length), slot!.subarray(0, plainLength(p.length))));
+      if (input !== slot) return openToNew(engine, p.key, run, input!.subarray(0, p.length));
+      return Uint8Array.of(openInPlace(engine, p.key, run, slot!, p.length));
     },
   };
 }
@@ -73,27 +107,42 @@ export function ageJobs(engine: ChachaEngine): Handlers<AgeJobs> {
  * Gives a run of chunks (`input`: plaintext to seal, or sealed chunks to
  * open) to `w`, with a copy of the payload key that moves to the worker.
  * `own`: input in shared memory that no other code writes (a stream's
- * gathered buffers), which the worker reads where it is; any other input
- * is copied into the slot, where the job works in place (a caller's
+ * gathered buffers), which the worker reads where it is, answering with
+ * the output in a new array (sealedOf, openedOf); any other input is
+ * copied into the slot, where the job works in place (a caller's
  * ciphertext is read once, as decryption must).
  */
 export function postRun(w: PoolWorker, key: Uint8Array, run: Run, input: Uint8Array, opening: boolean, own: boolean): JobHandle<unknown> {
   const copy = key.slice();
   const params = { key: copy, counter: run.counter, final: run.final, length: input.length };
-  const shared = own ? { input } : {};
+  if (own) return w.run<AgeJobs, 'age.seal' | 'age.open'>(opening ? 'age.open' : 'age.seal', params, 0, { input }, [copy.buffer], input.length);
   if (opening) {
-    const bytes = own ? plainLength(input.length) : input.length;
-    if (!own) w.slot(bytes).set(input);
-    return w.run<AgeJobs, 'age.open'>('age.open', params, bytes, shared, [copy.buffer], input.length);
+    w.slot(input.length).set(input);
+    return w.run<AgeJobs, 'age.open'>('age.open', params, input.length, {}, [copy.buffer]);
   }
   const bytes = sealedLength(input.length);
-  if (!own) w.slot(bytes).set(input, sealPlainAt(input.length));
-  return w.run<AgeJobs, 'age.seal'>('age.seal', params, bytes, shared, [copy.buffer], input.length);
+  w.slot(bytes).set(input, sealPlainAt(input.length));
+  return w.run<AgeJobs, 'age.seal'>('age.seal', params, bytes, {}, [copy.buffer], input.length);
 }
 
-/** An open's answer: the number of chunks that verified, whose plaintext (only theirs: past it the slot holds zeros, then sealed bytes) goes to `out`. */
+/** An open's answer in the slot: the number of chunks that verified, whose plaintext (only theirs: past it the slot holds zeros, then sealed bytes) goes to `out`. */
 export function takeOpened(done: JobDone<unknown>, out: Uint8Array): number {
   const good = (done.result as Uint8Array)[0]!;
   out.set(done.data.subarray(0, Math.min(good * CHUNK, out.length)));
   return good;
+}
+
+/** A stream's sealed piece (postRun with `own`): the worker's new array. */
+export const sealedOf = (done: JobDone<unknown>): Uint8Array => done.result as Uint8Array;
+
+/**
+ * A stream's opened piece (postRun with `own`) of `sealed` bytes: its
+ * plaintext (the worker's new array, zeros past the chunks that verified)
+ * and how many chunks verified.
+ */
+export function openedOf(done: JobDone<unknown>, sealed: number): { output: Uint8Array; good: number } {
+  const result = done.result as Uint8Array;
+  const plain = plainLength(sealed);
+  if (result.length === plain) return { output: result, good: Math.ceil(sealed / SEALED_CHUNK) };
+  return { output: result.subarray(0, plain), good: result[plain]! };
 }

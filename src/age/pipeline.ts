@@ -26,18 +26,20 @@ import type { ChachaEngine } from '../chacha/engine.js';
 import { engine } from '../chacha/tiers.js';
 import type { Piece } from '../pool/partition.js';
 import { zeroize } from '../runtime/bytes.js';
+import { toBeWritten } from '../runtime/native.js';
 
 /**
  * A piece of a stream's payload: whole chunks from `run.counter` (the last
  * short only when `run.final`), its input (plaintext to seal, or sealed
- * chunks to open) and the output it fills; an open also says how many of
- * its chunks verified (`good`: all of them, or the index of the first that
- * did not, its place in `output` zeroed and nothing after it written).
+ * chunks to open) and, once done, its output, a new array made by
+ * whoever did it; an open also says how many of its chunks verified
+ * (`good`: all of them, or the index of the first that did not, its place
+ * in `output` zeroed and nothing after it written).
  */
 export interface PayloadPiece extends Piece {
   readonly run: Run;
   readonly input: Uint8Array;
-  readonly output: Uint8Array;
+  output?: Uint8Array;
   good?: number;
 }
 
@@ -77,10 +79,16 @@ export interface Runner {
   done(): void;
 }
 
-/** Seals or opens a piece on a ChaCha engine, into its output. */
+/** Seals or opens a piece on a ChaCha engine, into a new output (every byte of which it writes, or zeroes). */
 export function doPiece(chacha: ChachaEngine, key: Uint8Array, p: PayloadPiece, opening: boolean): void {
-  if (opening) p.good = openRun(chacha, key, p.run, p.input, p.output);
-  else sealRun(chacha, key, p.run, p.input, p.output);
+  if (opening) {
+    p.output = toBeWritten(plainLength(p.input.length));
+    p.good = openRun(chacha, key, p.run, p.input, p.output);
+    zeroize(p.output.subarray(p.good * CHUNK));
+  } else {
+    p.output = toBeWritten(sealedLength(p.input.length));
+    sealRun(chacha, key, p.run, p.input, p.output);
+  }
 }
 
 /** This thread's engine, a stream's pieces done as they come. */
@@ -230,14 +238,13 @@ export class PayloadSealer {
   private async seal(input: Uint8Array, final: boolean): Promise<void> {
     const run: Run = { counter: this.counter, final };
     this.counter += chunksOf(input.length);
-    const output = new Uint8Array(sealedLength(input.length));
-    this.deliver(await this.lane.add({ start: 0, length: input.length, run, input, output }));
+    this.deliver(await this.lane.add({ start: 0, length: input.length, run, input }));
   }
 
   private deliver(pieces: PayloadPiece[]): void {
     for (const p of pieces) {
       this.gathering.recycle(p.input);
-      this.emit(p.output);
+      this.emit(p.output!);
     }
   }
 }
@@ -280,8 +287,7 @@ export class PayloadOpener {
   private async open(input: Uint8Array, final: boolean): Promise<void> {
     const run: Run = { counter: this.counter, final };
     this.counter += Math.ceil(input.length / SEALED_CHUNK);
-    const output = new Uint8Array(plainLength(input.length));
-    this.deliver(await this.lane.add({ start: 0, length: input.length, run, input, output }));
+    this.deliver(await this.lane.add({ start: 0, length: input.length, run, input }));
   }
 
   /** Emits each piece's plaintext; at a piece that did not verify, the chunks of it that did (payload.ts failureAt), then throws its error. */
@@ -289,12 +295,12 @@ export class PayloadOpener {
     for (const p of pieces) {
       const chunks = Math.ceil(p.input.length / SEALED_CHUNK);
       if (p.good! < chunks || chunks === 0) {
-        const failure = failureAt(engine(), this.key, p.run, p.input, p.output, p.good!);
+        const failure = failureAt(engine(), this.key, p.run, p.input, p.output!, p.good!);
         if (failure.verified.length > 0) this.emit(failure.verified);
         throw failure.error;
       }
       this.gathering.recycle(p.input);
-      this.emit(p.output);
+      this.emit(p.output!);
     }
   }
 }

@@ -9,7 +9,8 @@
  * free.
  */
 import type { Tools } from './codec.js';
-import { postRun, takeOpened } from './jobs.js';
+import { openedOf, postRun, sealedOf, takeOpened } from './jobs.js';
+import { plainLength, sealedLength } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';
 import { doPiece, hereRunner, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
@@ -32,12 +33,22 @@ function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => voi
       onThisThread: (p) => doPiece(engine(), key, p, opening),
       toWorker(w, p) {
         use(w);
-        // The stream's own buffers (Gathering), shared where the engine can: workers read them in place.
+        // The stream's own buffers (Gathering), shared where the engine can: workers read them in place and answer with new arrays.
         return postRun(w, key, p.run, p.input, opening, isShared(p.input));
       },
       fromWorker(p, done) {
-        if (opening) p.good = takeOpened(done, p.output);
-        else p.output.set(done.data);
+        if (!isShared(p.input)) {
+          // Copied into the slot (no shared memory): the output is there too.
+          p.output = new Uint8Array(opening ? plainLength(p.length) : sealedLength(p.length));
+          if (opening) p.good = takeOpened(done, p.output);
+          else p.output.set(done.data);
+        } else if (opening) {
+          const opened = openedOf(done, p.length);
+          p.output = opened.output;
+          p.good = opened.good;
+        } else {
+          p.output = sealedOf(done);
+        }
       },
     },
     () => (added >= PARALLEL_MIN ? workersFor(added) : []),

@@ -27,8 +27,8 @@
  *   the workers out for OFF_MS, then a new judgement tries them again.
  * - Rule 7: a piece whose worker failed, died or was terminated waits for
  *   a worker again, or is done on the calling thread.
- * Workers write only their slots (the caller copies a result out), so
- * rule 6 has nothing to wait for.
+ * Workers write only their slots or arrays of their own that they move
+ * back, never the caller's memory, so rule 6 has nothing to wait for.
  */
 import { CoreJudge, workersWelcome } from './contention.js';
 import type { Piece } from './partition.js';

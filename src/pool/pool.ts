@@ -191,9 +191,9 @@ export interface JobDone<R> {
   readonly skipped: boolean;
   release(): void;
   /**
-   * Releases the slot zeroed (as far as any job may have filled it): for
-   * an answer nobody takes, which may come after its call ended and
-   * zeroed the free slots, while this one was busy.
+   * Releases the slot zeroed (as far as any job may have filled it), and
+   * the result: for an answer nobody takes, which may come after its call
+   * ended and zeroed the free slots, while this one was busy.
    */
   discard(): void;
 }
@@ -417,6 +417,8 @@ export class PoolWorker {
       release,
       discard: () => {
         if (slot >= 0) zeroize(this.slots[slot]!.subarray(0, this.dirty));
+        // A result nobody takes may be a job's output (protocol.ts moved()): it holds what the slot would have.
+        if (m.type === 'done' && m.result !== undefined) zeroize(m.result);
         release();
       },
     });

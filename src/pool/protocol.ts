@@ -58,6 +58,27 @@ export type OpsOf<T extends JobTable, J extends JobType> = { [K in keyof T]: T[K
 /** What a worker does for a job of type J (on the engines of its tier). */
 export type Handler<J extends JobType> = (params: J['params'], data: JobData) => J['result'];
 
+/** Results a handler made to be moved, not copied (moved()). */
+const MOVED = new WeakSet<Uint8Array>();
+
+/**
+ * Marks `bytes`, a whole ArrayBuffer of the handler's own that it keeps
+ * no reference to, as a result to move to the pool by transfer (Done):
+ * a large output costs neither thread a copy, and the worker is left
+ * with nothing of it.
+ */
+export function moved(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength || !(bytes.buffer instanceof ArrayBuffer)) {
+    throw new TypeError('a moved result must be a whole ArrayBuffer of its own');
+  }
+  MOVED.add(bytes);
+  return bytes;
+}
+
+/** The ArrayBuffers to transfer with `result`: its own, when it was made to be moved. */
+export const movedBuffers = (result: Uint8Array | undefined): ArrayBuffer[] =>
+  result !== undefined && MOVED.has(result) ? [result.buffer as ArrayBuffer] : [];
+
 /** The handlers of every job of a table. */
 export type Handlers<T extends JobTable> = { readonly [K in keyof T]: Handler<T[K]> };
 
@@ -115,7 +136,12 @@ export interface Job {
 export interface Done {
   readonly type: 'done';
   readonly id: number;
-  /** The job's result: a few bytes (a chaining value, a Poly1305 polynomial) or nothing. */
+  /**
+   * The job's result: a few bytes (a chaining value, a Poly1305
+   * polynomial), copied, or nothing; or an output the job made in an
+   * ArrayBuffer of its own (moved(): a stream's piece), moved to the pool
+   * by transfer, so that neither thread copies it.
+   */
   readonly result: Uint8Array | undefined;
   /** The job's slot when it was transferred (not shared): handed back. */
   readonly slot?: Uint8Array;

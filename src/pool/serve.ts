@@ -10,7 +10,18 @@
 import { isShared, zeroize } from '../runtime/bytes.js';
 import { installKernels, KernelUnavailable, type OwnTier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
-import { QUEUED, RUNNING, type FromWorker, type Handler, type Handlers, type Job, type JobTable, type JobType, type ToWorker } from './protocol.js';
+import {
+  movedBuffers,
+  QUEUED,
+  RUNNING,
+  type FromWorker,
+  type Handler,
+  type Handlers,
+  type Job,
+  type JobTable,
+  type JobType,
+  type ToWorker,
+} from './protocol.js';
 
 interface Port {
   post(message: FromWorker, transfer?: ArrayBuffer[]): void;
@@ -55,6 +66,7 @@ export function serve<T extends JobTable>(tier: OwnTier, jobs: Handlers<T>): voi
       return;
     }
     let result: Uint8Array | undefined;
+    let moving: ArrayBuffer[] = [];
     try {
       const handler = handlers[job.op];
       if (handler === undefined) throw new Error(`unknown job ${job.op}`);
@@ -65,15 +77,16 @@ export function serve<T extends JobTable>(tier: OwnTier, jobs: Handlers<T>): voi
       }
       result = handler(job.params, { input, output: job.output ?? slot, slot });
       const back = handBack(slot);
-      out.post({ type: 'done', id, result, slot: back.slot }, back.transfer);
+      moving = movedBuffers(result);
+      out.post({ type: 'done', id, result, slot: back.slot }, [...back.transfer, ...moving]);
     } catch (e) {
       if (slot !== undefined) zeroize(slot);
       const back = handBack(slot);
       const message = e instanceof Error ? e.message : String(e);
       out.post({ type: 'failed', id, message, fatal: e instanceof KernelUnavailable, slot: back.slot }, back.transfer);
     } finally {
-      // postMessage copied the result; keys and the like in params are this worker's copies.
-      result?.fill(0);
+      // postMessage copied the result (or moved it: nothing of it is left here); keys and the like in params are this worker's copies.
+      if (moving.length === 0) result?.fill(0);
       for (const value of Object.values(job.params)) if (value instanceof Uint8Array && !isShared(value)) zeroize(value);
     }
   }
