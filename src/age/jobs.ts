@@ -86,19 +86,23 @@ function openToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8
   return moved(failed);
 }
 
-/** The jobs on one tier's ChaCha engine: in place in the slot, or from a stream's shared input into a new array. */
-export function ageJobs(engine: ChachaEngine): Handlers<AgeJobs> {
+/**
+ * The jobs on one tier's ChaCha engine (node:crypto's past the crossovers,
+ * where the caller's thread uses it: chacha/native.ts nativeOver): in
+ * place in the slot, or from a stream's shared input into a new array.
+ */
+export function ageJobs(engineNow: () => ChachaEngine): Handlers<AgeJobs> {
   return {
     'age.seal': (p, { input, slot }) => {
       const run = { counter: p.counter, final: p.final };
-      if (input !== slot) return sealToNew(engine, p.key, run, input!.subarray(0, p.length));
-      sealInPlace(engine, p.key, run, slot!, p.length);
+      if (input !== slot) return sealToNew(engineNow(), p.key, run, input!.subarray(0, p.length));
+      sealInPlace(engineNow(), p.key, run, slot!, p.length);
       return undefined;
     },
     'age.open': (p, { input, slot }) => {
       const run = { counter: p.counter, final: p.final };
-      if (input !== slot) return openToNew(engine, p.key, run, input!.subarray(0, p.length));
-      return Uint8Array.of(openInPlace(engine, p.key, run, slot!, p.length));
+      if (input !== slot) return openToNew(engineNow(), p.key, run, input!.subarray(0, p.length));
+      return Uint8Array.of(openInPlace(engineNow(), p.key, run, slot!, p.length));
     },
   };
 }

@@ -177,6 +177,25 @@ function agrees(c: NodeCrypto, base: ChachaEngine): boolean {
 }
 
 /**
+ * A worker's engine for jobs that gain from node:crypto (age's pieces):
+ * `base`, its tier's, with node:crypto past the crossovers of `tier`
+ * while the job's calling thread welcomes it (runtime/kernels.ts
+ * followCaller).
+ */
+export function nativeOver(base: ChachaEngine, tier: 'simd' | 'js'): () => ChachaEngine {
+  let engine: ChachaEngine | null | undefined;
+  return () => {
+    const c = nodeCrypto();
+    if (c === undefined) return base;
+    if (engine === undefined) {
+      const from = crossoverFor(tier);
+      engine = from !== undefined && agrees(c, base) ? withNative(c, base, from) : null;
+    }
+    return engine ?? base;
+  };
+}
+
+/**
  * The engine calls on this thread use: `select()`'s (the js or simd tier),
  * with node:crypto taking the calls past the crossovers where the runtime
  * has it and ready() named no tier.

@@ -1,7 +1,9 @@
 /**
  * fourfold/worker: the worker the pool of fourfold/parallel starts
  * (pool.ts, beside it) wherever the engine can run the kernels, serving
- * every family's jobs (each family's jobs.ts) on the simd engines. It
+ * every family's jobs (each family's jobs.ts) on the simd engines (age's
+ * pieces on node:crypto past the crossovers, where the calling thread may
+ * use it: chacha/native.ts nativeOver). It
  * carries neither a js tier nor kernel bytes: the pool sends it the
  * compiled modules its jobs need. Its twin for engines without
  * WebAssembly SIMD is worker-js.ts; these two are the files of the pool
@@ -14,6 +16,7 @@ import { ageJobs } from '../age/jobs.js';
 import { blake3Jobs } from '../blake3/jobs.js';
 import { simdBlake3 } from '../blake3/simd.js';
 import { chachaJobs } from '../chacha/jobs.js';
+import { nativeOver } from '../chacha/native.js';
 import { simdChacha, simdChachaPiece } from '../chacha/simd.js';
 import { poly1305Jobs } from '../poly1305/jobs.js';
 import { simdCopyPolynomial, simdPoly1305 } from '../poly1305/simd.js';
@@ -28,7 +31,7 @@ import { simdSerpent } from '../serpent/simd.js';
 import { serve } from '../pool/serve.js';
 
 serve('simd', {
-  ...ageJobs(simdChacha),
+  ...ageJobs(nativeOver(simdChacha, 'simd')),
   ...blake3Jobs(simdBlake3),
   ...chachaJobs(simdChacha, simdChachaPiece, simdPoly1305),
   ...poly1305Jobs(simdPoly1305, simdCopyPolynomial),

@@ -36,7 +36,7 @@
 import { QUEUED, TAKEN, type FromWorker, type JobTable, type Job } from './protocol.js';
 import { zeroize } from '../runtime/bytes.js';
 import { cores } from '../runtime/host.js';
-import { kernelsFor, workerTier, type OwnTier } from '../runtime/kernels.js';
+import { kernelsFor, nativeWelcome, workerTier, type OwnTier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
 
 /** Bytes of a slot: the largest piece of data one job carries. */
@@ -350,7 +350,11 @@ export class PoolWorker {
     return done.result as T[K]['result'];
   }
 
-  private send(job: Omit<Job, 'type' | 'id'>, transfer: ArrayBuffer[], p: Pick<Pending, 'slot' | 'bytes' | 'work'>): Promise<JobDone<Uint8Array | undefined>> {
+  private send(
+    job: Omit<Job, 'type' | 'id' | 'native'>,
+    transfer: ArrayBuffer[],
+    p: Pick<Pending, 'slot' | 'bytes' | 'work'>,
+  ): Promise<JobDone<Uint8Array | undefined>> {
     // An ended worker answers nothing: its job fails now, as its jobs in flight did when it ended.
     if (this.ended) {
       if (p.slot >= 0) this.free.push(p.slot);
@@ -359,7 +363,7 @@ export class PoolWorker {
     const id = this.nextId++;
     const done = new Promise<JobDone<Uint8Array | undefined>>((resolve, reject) => this.pending.set(id, { resolve, reject, ...p }));
     if (this.pending.size === 1) this.handle!.hold(true);
-    this.post({ type: 'job', id, ...job }, transfer);
+    this.post({ type: 'job', id, native: nativeWelcome(), ...job }, transfer);
     return done;
   }
 

@@ -126,6 +126,12 @@ export interface Job {
    */
   readonly copyIn?: boolean;
   /**
+   * Whether the calling thread may use node:crypto (no ready() named a
+   * tier there): a worker's engines then may too (runtime/native.ts),
+   * for the jobs that measured a gain from it (age's pieces).
+   */
+  readonly native: boolean;
+  /**
    * Kernel modules (or their bytes) a simd worker has not been sent yet,
    * by name: it carries no kernel bytes of its own (runtime/kernels.ts
    * kernelsFor and installKernels).

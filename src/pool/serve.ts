@@ -8,7 +8,7 @@
  * their defaults.
  */
 import { isShared, zeroize } from '../runtime/bytes.js';
-import { installKernels, KernelUnavailable, type OwnTier } from '../runtime/kernels.js';
+import { followCaller, installKernels, KernelUnavailable, type OwnTier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
 import {
   movedBuffers,
@@ -59,6 +59,7 @@ export function serve<T extends JobTable>(tier: OwnTier, jobs: Handlers<T>): voi
     const { id, slot } = job;
     // The kernels come with the first job that needs them and never again, so they are kept even when that job is skipped.
     if (job.kernels !== undefined) installKernels(job.kernels);
+    followCaller(job.native);
     // The pool took the job back before it started: it does the piece itself.
     if (claims !== undefined && job.claim >= 0 && Atomics.compareExchange(claims, job.claim, QUEUED, RUNNING) !== QUEUED) {
       const back = handBack(slot);

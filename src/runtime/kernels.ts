@@ -95,6 +95,11 @@ let last: Tier | undefined;
 /** Whether calls may go to node:crypto (native.ts): not after ready() named a tier. */
 export const nativeWelcome = (): boolean => !pinned;
 
+/** In a worker, before each job: node:crypto only where the job's calling thread may use it (protocol.ts Job.native). */
+export function followCaller(native: boolean): void {
+  pinned = !native;
+}
+
 /** A call went to node:crypto: tier() says so. */
 export function usedNative(): void {
   last = 'native';
