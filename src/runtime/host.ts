@@ -44,12 +44,19 @@ export function builtinModule<T>(id: string): T | undefined {
   }
 }
 
-/** Logical cores: navigator.hardwareConcurrency, or os.availableParallelism() in Node 20 (which has no navigator). */
+let logicalCores: number | undefined;
+
+/**
+ * Logical cores: navigator.hardwareConcurrency, or os.availableParallelism()
+ * in Node 20 (which has no navigator); asked once (a stream asks at every
+ * piece, and node:os's answer costs microseconds).
+ */
 export function cores(): number {
+  if (logicalCores !== undefined) return logicalCores;
   const n = host.navigator?.hardwareConcurrency;
-  if (typeof n === 'number' && n > 0) return n;
+  if (typeof n === 'number' && n > 0) return (logicalCores = n);
   const os = builtinModule<typeof import('node:os')>('node:os');
-  return os?.availableParallelism?.() ?? os?.cpus().length ?? 1;
+  return (logicalCores = os?.availableParallelism?.() ?? os?.cpus().length ?? 1);
 }
 
 /** Milliseconds, for timing: performance.now() where the engine has it (Hermes has not), else Date.now(). */
