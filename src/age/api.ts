@@ -55,8 +55,8 @@ export async function encryptWith(tools: Tools, data: unknown, to: unknown, opti
   const sender = senderOf(to);
   try {
     const sealed = sealHeader(sender, tools.scrypt);
-    if (!(sealed instanceof Promise)) return await payloadAfter(tools, sealed, input, armored);
-    // The plaintext is read now: the caller may change its array while scrypt runs.
+    if (sender.passphrase === undefined) return await payloadAfter(tools, await sealed, input, armored);
+    // The plaintext is read now: the caller may change its array while scrypt runs (seconds).
     const copy = input.slice();
     try {
       return await payloadAfter(tools, await sealed, copy, armored);
@@ -93,8 +93,8 @@ export async function decryptWith(tools: Tools, file: unknown, from: unknown): P
     const header = parseHeader(binary);
     if (header === undefined) throw new AgeFormatError(binary.length === 0 ? 'not an age file: the file is empty' : 'the file ends inside its header');
     const opened = openHeader(header, receiver, tools.scrypt);
-    // The file is read now: the caller may change its array while scrypt runs.
-    if (opened instanceof Promise && binary === input) binary = input.slice();
+    // The file is read now: the caller may change its array while scrypt runs (seconds).
+    if (receiver.passphrase !== undefined && binary === input) binary = input.slice();
     const fileKey = await opened;
     if (binary.length < header.length + NONCE_BYTES) throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
     const key = payloadKey(fileKey, binary.subarray(header.length, header.length + NONCE_BYTES));

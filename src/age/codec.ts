@@ -39,7 +39,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 export class Encryptor {
   private sealer: PayloadSealer | undefined;
   private readonly armor: ArmorEncoder | undefined;
-  /** The header's scrypt, while it runs (a passphrase); recipients' headers are made at once. */
+  /** The header, while it is made (X25519 for recipients, scrypt for a passphrase). */
   private starting: Promise<void> | undefined;
   /** The header and nonce, until they are emitted with the first output. */
   private head: Uint8Array | undefined;
@@ -51,14 +51,9 @@ export class Encryptor {
     private readonly emit: Emit,
   ) {
     this.armor = armored ? new ArmorEncoder() : undefined;
-    const sealed = sealHeader(sender, tools.scrypt);
-    if (sealed instanceof Promise) {
-      this.starting = sealed.then((s) => this.start(s));
-      // Reported by the first write or end; a stream made and never used must not leave it unhandled.
-      this.starting.catch(() => {});
-    } else {
-      this.start(sealed);
-    }
+    this.starting = sealHeader(sender, tools.scrypt).then((s) => this.start(s));
+    // Reported by the first write or end; a stream made and never used must not leave it unhandled.
+    this.starting.catch(() => {});
   }
 
   private out(bytes: Uint8Array): void {
@@ -183,9 +178,8 @@ export class Decryptor {
         this.held = this.held.slice();
         this.receiver = await this.from(header.stanzas);
       }
-      const opened = openHeader(header, this.receiver!, this.tools.scrypt);
-      if (opened instanceof Promise) this.held = this.held.slice();
-      const fileKey = await opened;
+      // held is ours (concat): nothing the caller changes meanwhile reaches it.
+      const fileKey = await openHeader(header, this.receiver!, this.tools.scrypt);
       forget(this.receiver!);
       this.held = this.held.subarray(header.length);
       this.phase = 'nonce';

@@ -14,7 +14,7 @@ import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, type Stanza } from './header.js';
 import { identityKey, recipientKey } from './keys.js';
 import { FILE_KEY_BYTES, type Scrypt, scryptStanza, scryptUnwrap, x25519Stanza, x25519Unwrap } from './recipients.js';
-import { x25519 } from '@noble/curves/ed25519.js';
+import { publicKeyOf } from './x25519.js';
 import * as check from '../runtime/assert.js';
 import { equalBytes, zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -73,9 +73,9 @@ export interface Sender {
   readonly workFactor: number;
 }
 
-/** `from` checked and copied: identities' secret and public keys, or the passphrase's bytes. */
+/** `from` checked and copied: identities' secret keys, or the passphrase's bytes. */
 export interface Receiver {
-  readonly identities?: { secret: Uint8Array; publicKey: Uint8Array }[];
+  readonly identities?: Uint8Array[];
   readonly passphrase?: Uint8Array;
   readonly maxWorkFactor: number;
 }
@@ -123,13 +123,13 @@ export function receiverOf(from: unknown): Receiver {
   }
   if (maxWorkFactor !== undefined) throw new TypeError('maxWorkFactor goes with a passphrase, not identities');
   const keys = strings(identities, 'identities').map((id, i) => identityKey(id, `identities[${i}]`));
-  return { identities: keys.map((secret) => ({ secret, publicKey: x25519.getPublicKey(secret) })), maxWorkFactor: MAX_WORK_FACTOR };
+  return { identities: keys, maxWorkFactor: MAX_WORK_FACTOR };
 }
 
 /** Wipes what a sender or receiver copied. */
 export function forget(party: Sender | Receiver): void {
   if (party.passphrase !== undefined) zeroize(party.passphrase);
-  if ('identities' in party) for (const id of party.identities ?? []) zeroize(id.secret);
+  if ('identities' in party) for (const secret of party.identities ?? []) zeroize(secret);
 }
 
 const macKey = (fileKey: Uint8Array): Uint8Array => hkdf(sha256, fileKey, EMPTY, HEADER_INFO, 32);
@@ -144,22 +144,16 @@ function macOf(fileKey: Uint8Array, macked: Uint8Array): Uint8Array {
   }
 }
 
-/** A new file key, and the header carrying it: at once for recipients, after scrypt for a passphrase. */
-export function sealHeader(s: Sender, kdf: Scrypt): Sealed | Promise<Sealed> {
+/** A new file key, and the header carrying it: after X25519 for recipients (milliseconds), after scrypt for a passphrase (seconds). */
+export async function sealHeader(s: Sender, kdf: Scrypt): Promise<Sealed> {
   const fileKey = crypto.getRandomValues(new Uint8Array(FILE_KEY_BYTES));
-  const done = (stanzas: Stanza[]): Sealed => {
+  try {
+    const stanzas =
+      s.passphrase === undefined
+        ? await Promise.all(s.recipients!.map((r) => x25519Stanza(r, fileKey)))
+        : [await scryptStanza(s.passphrase, s.workFactor, fileKey, kdf)];
     const macked = headerToMac(stanzas);
     return { header: headerBytes(macked, macOf(fileKey, macked)), fileKey };
-  };
-  try {
-    if (s.passphrase === undefined) return done(s.recipients!.map((r) => x25519Stanza(r, fileKey)));
-    return scryptStanza(s.passphrase, s.workFactor, fileKey, kdf).then(
-      (stanza) => done([stanza]),
-      (e: unknown) => {
-        zeroize(fileKey);
-        throw e;
-      },
-    );
   } catch (e) {
     zeroize(fileKey);
     throw e;
@@ -173,26 +167,26 @@ export interface Sealed {
 }
 
 /**
- * The file key some stanza gives `r` (at once for identities, after
+ * The file key some stanza gives `r` (after X25519 for identities, after
  * scrypt for a passphrase), or a NoIdentityMatchError that says why none
  * did.
  */
-function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scrypt): Uint8Array | Promise<Uint8Array> {
+async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scrypt): Promise<Uint8Array> {
   const scrypts = stanzas.filter((s) => s.type === 'scrypt');
   // A passphrase's file is authenticated by it: an scrypt stanza must be alone.
   if (scrypts.length > 0 && stanzas.length > 1) throw new AgeFormatError('an scrypt stanza must be the only one in the header');
   if (r.passphrase !== undefined) {
     if (scrypts.length === 0) throw new NoIdentityMatchError('the file is not encrypted with a passphrase: decrypt it with its identity');
-    return scryptUnwrap(scrypts[0]!, r.passphrase, r.maxWorkFactor, kdf).then((fileKey) => {
-      if (fileKey === undefined) throw new NoIdentityMatchError('wrong passphrase: it does not decrypt the file');
-      return fileKey;
-    });
+    const fileKey = await scryptUnwrap(scrypts[0]!, r.passphrase, r.maxWorkFactor, kdf);
+    if (fileKey === undefined) throw new NoIdentityMatchError('wrong passphrase: it does not decrypt the file');
+    return fileKey;
   }
   if (scrypts.length > 0) throw new NoIdentityMatchError('the file is encrypted with a passphrase: decrypt it with { passphrase }');
+  const publicKeys = await Promise.all(r.identities!.map(publicKeyOf));
   for (const s of stanzas) {
     if (s.type !== 'X25519') continue;
-    for (const id of r.identities!) {
-      const fileKey = x25519Unwrap(s, id.secret, id.publicKey);
+    for (const [i, secret] of r.identities!.entries()) {
+      const fileKey = await x25519Unwrap(s, secret, publicKeys[i]!);
       if (fileKey !== undefined) return fileKey;
     }
   }
@@ -209,8 +203,7 @@ function verified(h: Header, fileKey: Uint8Array): Uint8Array {
   return fileKey;
 }
 
-/** The file key of a parsed header for `r` (at once for identities, after scrypt for a passphrase), once its MAC verifies. */
-export function openHeader(h: Header, r: Receiver, kdf: Scrypt): Uint8Array | Promise<Uint8Array> {
-  const fileKey = unwrapFileKey(h.stanzas, r, kdf);
-  return fileKey instanceof Promise ? fileKey.then((k) => verified(h, k)) : verified(h, fileKey);
+/** The file key of a parsed header for `r` (after X25519 for identities, after scrypt for a passphrase), once its MAC verifies. */
+export async function openHeader(h: Header, r: Receiver, kdf: Scrypt): Promise<Uint8Array> {
+  return verified(h, await unwrapFileKey(h.stanzas, r, kdf));
 }

@@ -6,10 +6,10 @@
  * zero nonce under a key derived per stanza (HKDF-SHA-256 of an X25519
  * shared secret, or scrypt of the passphrase).
  */
-import { x25519 } from '@noble/curves/ed25519.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError } from './errors.js';
+import { publicKeyOf, sharedSecretOf } from './x25519.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { chacha20poly1305 } from '../chacha/index.js';
 import { zeroize } from '../runtime/bytes.js';
@@ -65,23 +65,18 @@ function x25519WrapKey(shared: Uint8Array, share: Uint8Array, recipient: Uint8Ar
 }
 
 /** The shared secret, refused when it is all zeros (a low-order share): the specification says to abort. */
-function sharedSecret(secret: Uint8Array, publicKey: Uint8Array): Uint8Array {
-  let shared: Uint8Array;
-  try {
-    shared = x25519.getSharedSecret(secret, publicKey);
-  } catch {
-    throw new AgeFormatError('an X25519 stanza whose share gives an all-zero shared secret (a low-order point)');
-  }
+async function sharedSecret(secret: Uint8Array, publicKey: Uint8Array): Promise<Uint8Array> {
+  const shared = await sharedSecretOf(secret, publicKey);
   if (shared.every((b) => b === 0)) throw new AgeFormatError('an X25519 stanza whose share gives an all-zero shared secret (a low-order point)');
   return shared;
 }
 
 /** An X25519 stanza wrapping `fileKey` for the recipient public key `recipient`, with a new ephemeral secret. */
-export function x25519Stanza(recipient: Uint8Array, fileKey: Uint8Array): Stanza {
+export async function x25519Stanza(recipient: Uint8Array, fileKey: Uint8Array): Promise<Stanza> {
   const ephemeral = crypto.getRandomValues(new Uint8Array(32));
   try {
-    const share = x25519.getPublicKey(ephemeral);
-    const key = x25519WrapKey(sharedSecret(ephemeral, recipient), share, recipient);
+    const share = await publicKeyOf(ephemeral);
+    const key = x25519WrapKey(await sharedSecret(ephemeral, recipient), share, recipient);
     return { type: 'X25519', args: [encodeBase64(share)], body: wrap(key, fileKey) };
   } finally {
     zeroize(ephemeral);
@@ -98,9 +93,9 @@ function x25519Share(s: Stanza): Uint8Array {
 }
 
 /** The file key from an X25519 stanza for the identity `secret` (with its public key `publicKey`), or undefined when it is for another. */
-export function x25519Unwrap(s: Stanza, secret: Uint8Array, publicKey: Uint8Array): Uint8Array | undefined {
+export async function x25519Unwrap(s: Stanza, secret: Uint8Array, publicKey: Uint8Array): Promise<Uint8Array | undefined> {
   const share = x25519Share(s);
-  return unwrap(x25519WrapKey(sharedSecret(secret, share), share, publicKey), s.body);
+  return unwrap(x25519WrapKey(await sharedSecret(secret, share), share, publicKey), s.body);
 }
 
 // ---------------------------------------------------------------- scrypt

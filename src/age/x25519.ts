@@ -1,0 +1,79 @@
+/**
+ * X25519 (RFC 7748) for age's recipient stanzas: the platform's WebCrypto
+ * where it has the algorithm (Node, Deno, Bun and current browsers:
+ * native code, a few milliseconds), else @noble/curves, whose first
+ * multiplication builds tables that cost a fresh process some 40 ms.
+ * Both give the same bytes. A secret scalar reaches WebCrypto as a PKCS #8
+ * key we wipe after the import; the CryptoKey made from it is not
+ * extractable and is dropped at once (the platform frees it, unwiped).
+ */
+import { x25519 as noble } from '@noble/curves/ed25519.js';
+import { zeroize } from '../runtime/bytes.js';
+
+/** RFC 8410's PKCS #8 wrapping of an X25519 private key, before its 32 bytes. */
+const PKCS8_PREFIX = Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20);
+/** The base point's u-coordinate (RFC 7748 §4.1: u = 9): X25519(k, base) is k's public key. */
+const BASE = Uint8Array.of(9, ...new Array<number>(31).fill(0));
+
+const ALGORITHM = { name: 'X25519' } as const;
+
+export type Subtle = Pick<SubtleCrypto, 'importKey' | 'deriveBits'>;
+
+/** WebCrypto's X25519, or undefined where the platform has none (asked once: an import of the base point). */
+let platform: Promise<Subtle | undefined> | undefined;
+
+function subtleX25519(): Promise<Subtle | undefined> {
+  platform ??= (async () => {
+    const subtle = (globalThis.crypto as Crypto | undefined)?.subtle;
+    if (subtle === undefined) return undefined;
+    try {
+      await subtle.importKey('raw', BASE, ALGORITHM, false, []);
+      return subtle;
+    } catch {
+      return undefined;
+    }
+  })();
+  return platform;
+}
+
+/** X25519(secret, u) on this platform (multiplyOn). */
+const multiply = async (secret: Uint8Array, u: Uint8Array): Promise<Uint8Array> => multiplyOn(await subtleX25519(), secret, u);
+
+/**
+ * X25519(secret, u): the u-coordinate of secret times the point u (a
+ * shared secret, or with BASE, a public key), all zeros for a low-order
+ * u; on `subtle`, or on @noble/curves where it is undefined.
+ */
+export async function multiplyOn(subtle: Subtle | undefined, secret: Uint8Array, u: Uint8Array): Promise<Uint8Array> {
+  if (subtle === undefined) {
+    try {
+      return noble.scalarMult(secret, u);
+    } catch {
+      return new Uint8Array(32);
+    }
+  }
+  const pkcs8 = new Uint8Array(PKCS8_PREFIX.length + 32);
+  pkcs8.set(PKCS8_PREFIX);
+  pkcs8.set(secret, PKCS8_PREFIX.length);
+  let privateKey: CryptoKey;
+  try {
+    privateKey = await subtle.importKey('pkcs8', pkcs8, ALGORITHM, false, ['deriveBits']);
+  } finally {
+    zeroize(pkcs8);
+  }
+  const publicKey = await subtle.importKey('raw', u.slice(), ALGORITHM, false, []);
+  try {
+    return new Uint8Array(await subtle.deriveBits({ name: 'X25519', public: publicKey }, privateKey, 256));
+  } catch {
+    // WebCrypto (as noble above) refuses an all-zero result (a low-order point), where RFC 7748's function returns it: so do we.
+    return new Uint8Array(32);
+  }
+}
+
+/** The public key of an X25519 secret scalar. */
+export const publicKeyOf = (secret: Uint8Array): Promise<Uint8Array> => multiply(secret, BASE);
+
+/** The X25519 shared secret of `secret` and a peer's `publicKey`: all zeros when the peer's point has low order (the caller refuses it). */
+export function sharedSecretOf(secret: Uint8Array, publicKey: Uint8Array): Promise<Uint8Array> {
+  return multiply(secret, publicKey);
+}

@@ -1,0 +1,71 @@
+/**
+ * age's X25519 (src/age/x25519.ts): the platform's WebCrypto and
+ * @noble/curves give RFC 7748's bytes and each other's, for public keys
+ * and shared secrets, over random scalars and the edges (scalars with the
+ * bits that clamping clears set, low-order points, which give all zeros).
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { x25519 } from '@noble/curves/ed25519.js';
+import { multiplyOn } from '../internal.js';
+import { assertBytes, hex, rand } from '../helpers.js';
+
+const subtle = (globalThis.crypto as Crypto | undefined)?.subtle;
+const BASE = Uint8Array.of(9, ...new Array<number>(31).fill(0));
+
+/** WebCrypto with X25519, where the engine has it (Hermes has no WebCrypto; older browsers lack the algorithm). */
+async function platform(): Promise<typeof subtle> {
+  if (subtle === undefined) return undefined;
+  try {
+    await subtle.importKey('raw', BASE, { name: 'X25519' }, false, []);
+    return subtle;
+  } catch {
+    return undefined;
+  }
+}
+
+const ways = async () => {
+  const p = await platform();
+  return p === undefined ? [['@noble/curves', undefined] as const] : [['@noble/curves', undefined] as const, ['WebCrypto', p] as const];
+};
+
+// RFC 7748 §6.1.
+const ALICE = hex('77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a');
+const ALICE_PUBLIC = hex('8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a');
+const BOB = hex('5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb');
+const BOB_PUBLIC = hex('de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f');
+const SHARED = hex('4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742');
+
+it("RFC 7748's Diffie-Hellman example, every way the engine has", async () => {
+  for (const [name, way] of await ways()) {
+    assertBytes(await multiplyOn(way, ALICE, BASE), ALICE_PUBLIC, `${name}: Alice's public key`);
+    assertBytes(await multiplyOn(way, BOB, BASE), BOB_PUBLIC, `${name}: Bob's public key`);
+    assertBytes(await multiplyOn(way, ALICE, BOB_PUBLIC), SHARED, `${name}: Alice's shared secret`);
+    assertBytes(await multiplyOn(way, BOB, ALICE_PUBLIC), SHARED, `${name}: Bob's shared secret`);
+  }
+});
+
+it("random and unclamped scalars and points: every way gives noble's bytes; the secret is left as it was", async () => {
+  for (const [name, way] of await ways()) {
+    for (let i = 0; i < 40; i++) {
+      const secret = rand(32);
+      if (i % 4 === 0) {
+        // The bits clamping clears (RFC 7748 §5): set, so that both ways must clear them.
+        secret[0]! |= 7;
+        secret[31]! |= 0xc0;
+      }
+      const kept = secret.slice();
+      const peer = x25519.getPublicKey(rand(32));
+      assertBytes(await multiplyOn(way, secret, BASE), x25519.getPublicKey(kept), `${name}: public key ${i}`);
+      assertBytes(await multiplyOn(way, secret, peer), x25519.getSharedSecret(kept, peer), `${name}: shared secret ${i}`);
+      assertBytes(secret, kept, `${name}: the secret ${i} unchanged`);
+    }
+  }
+});
+
+it('low-order points give all zeros (the caller refuses them), every way', async () => {
+  const lowOrder = [new Uint8Array(32), Uint8Array.of(1, ...new Array<number>(31).fill(0))];
+  for (const [name, way] of await ways()) {
+    for (const [i, u] of lowOrder.entries()) assert.deepEqual([...(await multiplyOn(way, rand(32), u))], new Array(32).fill(0), `${name}: point ${i}`);
+  }
+});
