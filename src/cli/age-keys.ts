@@ -14,6 +14,8 @@ import type { ReceiverOrAsk } from '../age/codec.js';
 import { MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, WORK_FACTOR } from '../age/file-key.js';
 import type { Stanza } from '../age/header.js';
 import { decrypt as decryptHere, identityToRecipient } from '../age/index.js';
+import { identityKey } from '../age/keys.js';
+import { zeroize } from '../runtime/bytes.js';
 
 /** The file and line limit age puts on recipient and identity files. */
 const KEY_FILE_LIMIT = 1 << 24;
@@ -90,7 +92,8 @@ async function identitiesFile(name: string): Promise<string[]> {
       throw new Failure(`reading ${JSON.stringify(name)}: error at line ${n}: unknown or unsupported identity type`, hint);
     }
     try {
-      identityToRecipient(line);
+      // Decoded to check it, then wiped: a scalar needs no more (its public key would cost a multiplication).
+      zeroize(identityKey(line, 'identity'));
     } catch {
       throw new Failure(`reading ${JSON.stringify(name)}: error at line ${n}: malformed identity`);
     }
