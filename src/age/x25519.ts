@@ -61,17 +61,21 @@ export async function multiplyOn(subtle: Subtle | undefined, secret: Uint8Array,
   } finally {
     zeroize(pkcs8);
   }
-  const publicKey = await subtle.importKey('raw', u.slice(), ALGORITHM, false, []);
   try {
+    const publicKey = await subtle.importKey('raw', u.slice(), ALGORITHM, false, []);
     return new Uint8Array(await subtle.deriveBits({ name: 'X25519', public: publicKey }, privateKey, 256));
   } catch {
-    // WebCrypto (as noble above) refuses an all-zero result (a low-order point), where RFC 7748's function returns it: so do we.
+    // WebCrypto (as noble above) refuses an all-zero result (a low-order point), at the import or the derivation, where RFC 7748's function returns it: so do we.
     return new Uint8Array(32);
   }
 }
 
-/** The public key of an X25519 secret scalar. */
-export const publicKeyOf = (secret: Uint8Array): Promise<Uint8Array> => multiply(secret, BASE);
+/** The public key of an X25519 secret scalar (never all zeros: a platform that gave that would make a stanza no one opens, so it throws). */
+export async function publicKeyOf(secret: Uint8Array): Promise<Uint8Array> {
+  const publicKey = await multiply(secret, BASE);
+  if (publicKey.every((b) => b === 0)) throw new Error("fourfold: X25519 of the base point failed on this platform's WebCrypto");
+  return publicKey;
+}
 
 /** The X25519 shared secret of `secret` and a peer's `publicKey`: all zeros when the peer's point has low order (the caller refuses it). */
 export function sharedSecretOf(secret: Uint8Array, publicKey: Uint8Array): Promise<Uint8Array> {
