@@ -36,6 +36,28 @@ function subtleX25519(): Promise<Subtle | undefined> {
   return platform;
 }
 
+/**
+ * `secret` as WebCrypto's private key, clamped first (RFC 7748 §5: the
+ * function clamps anyway, so the result is the same): WebKitGTK refuses
+ * some unclamped scalars, which age's identities and ephemeral keys are
+ * (32 random bytes). Undefined where it refuses it even so: noble then
+ * takes the call.
+ */
+async function importSecret(subtle: Subtle, secret: Uint8Array): Promise<CryptoKey | undefined> {
+  const pkcs8 = new Uint8Array(PKCS8_PREFIX.length + 32);
+  pkcs8.set(PKCS8_PREFIX);
+  pkcs8.set(secret, PKCS8_PREFIX.length);
+  pkcs8[PKCS8_PREFIX.length] &= 248;
+  pkcs8[pkcs8.length - 1] = (pkcs8[pkcs8.length - 1]! & 127) | 64;
+  try {
+    return await subtle.importKey('pkcs8', pkcs8, ALGORITHM, false, ['deriveBits']);
+  } catch {
+    return undefined;
+  } finally {
+    zeroize(pkcs8);
+  }
+}
+
 /** X25519(secret, u) on this platform (multiplyOn). */
 const multiply = async (secret: Uint8Array, u: Uint8Array): Promise<Uint8Array> => multiplyOn(await subtleX25519(), secret, u);
 
@@ -45,21 +67,13 @@ const multiply = async (secret: Uint8Array, u: Uint8Array): Promise<Uint8Array> 
  * u; on `subtle`, or on @noble/curves where it is undefined.
  */
 export async function multiplyOn(subtle: Subtle | undefined, secret: Uint8Array, u: Uint8Array): Promise<Uint8Array> {
-  if (subtle === undefined) {
+  const privateKey = subtle === undefined ? undefined : await importSecret(subtle, secret);
+  if (subtle === undefined || privateKey === undefined) {
     try {
       return noble.scalarMult(secret, u);
     } catch {
       return new Uint8Array(32);
     }
-  }
-  const pkcs8 = new Uint8Array(PKCS8_PREFIX.length + 32);
-  pkcs8.set(PKCS8_PREFIX);
-  pkcs8.set(secret, PKCS8_PREFIX.length);
-  let privateKey: CryptoKey;
-  try {
-    privateKey = await subtle.importKey('pkcs8', pkcs8, ALGORITHM, false, ['deriveBits']);
-  } finally {
-    zeroize(pkcs8);
   }
   try {
     const publicKey = await subtle.importKey('raw', u.slice(), ALGORITHM, false, []);
