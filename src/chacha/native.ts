@@ -177,10 +177,10 @@ function agrees(c: NodeCrypto, base: ChachaEngine): boolean {
 }
 
 /**
- * A worker's engine for jobs that gain from node:crypto (age's pieces):
- * `base`, its tier's, with node:crypto past the crossovers of `tier`
- * while the job's calling thread welcomes it (runtime/kernels.ts
- * followCaller).
+ * `base` (the engine of `tier`) with node:crypto taking the calls past
+ * the tier's crossovers, while node:crypto is welcome (no ready() named a
+ * tier; in a worker, as the job's calling thread says: runtime/kernels.ts
+ * followCaller), and once it gave `base`'s bytes (asked at first use).
  */
 export function nativeOver(base: ChachaEngine, tier: 'simd' | 'js'): () => ChachaEngine {
   let engine: ChachaEngine | null | undefined;
@@ -198,23 +198,14 @@ export function nativeOver(base: ChachaEngine, tier: 'simd' | 'js'): () => Chach
 /**
  * The engine calls on this thread use: `select()`'s (the js or simd tier),
  * with node:crypto taking the calls past the crossovers where the runtime
- * has it and ready() named no tier.
+ * has it and ready() named no tier (nativeOver, one per tier's engine).
  */
 export function nativeFirst(select: () => ChachaEngine, js: ChachaEngine): () => ChachaEngine {
-  const made = new Map<ChachaEngine, ChachaEngine>();
-  let works: boolean | undefined;
+  const over = new Map<ChachaEngine, () => ChachaEngine>();
   return () => {
     const base = select();
-    const c = nodeCrypto();
-    if (c === undefined || works === false) return base;
-    let engine = made.get(base);
-    if (engine === undefined) {
-      const from = crossoverFor(base === js ? 'js' : 'simd');
-      works ??= from !== undefined && agrees(c, base);
-      if (!works) return base;
-      engine = withNative(c, base, from!);
-      made.set(base, engine);
-    }
-    return engine;
+    let engine = over.get(base);
+    if (engine === undefined) over.set(base, (engine = nativeOver(base, base === js ? 'js' : 'simd')));
+    return engine();
   };
 }
