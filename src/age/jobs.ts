@@ -37,7 +37,7 @@ export type AgeJobs = {
    * slot holds zeros. Or opens a stream's shared input into a new array,
    * moved to the caller: the plaintext when every chunk verified (its
    * length plainLength), else that of the chunks that did, then zeros,
-   * then one byte more, their count (openedOf). Either way the calling
+   * then one byte more, their count (answerOf). Either way the calling
    * thread, which has the sealed bytes, tells why the next did not verify.
    */
   readonly 'age.open': JobType<PieceParams, Uint8Array>;
@@ -112,7 +112,7 @@ export function ageJobs(engineNow: () => ChachaEngine): Handlers<AgeJobs> {
  * open) to `w`, with a copy of the payload key that moves to the worker.
  * `own`: input in shared memory that no other code writes (a stream's
  * gathered buffers), which the worker reads where it is, answering with
- * the output in a new array (sealedOf, openedOf); any other input is
+ * the output in a new array (answerOf); any other input is
  * copied into the slot, where the job works in place (a caller's
  * ciphertext is read once, as decryption must).
  */
@@ -136,17 +136,20 @@ export function takeOpened(done: JobDone<unknown>, out: Uint8Array): number {
   return good;
 }
 
-/** A stream's sealed piece (postRun with `own`): the worker's new array. */
-export const sealedOf = (done: JobDone<unknown>): Uint8Array => done.result as Uint8Array;
-
 /**
- * A stream's opened piece (postRun with `own`) of `sealed` bytes: its
- * plaintext (the worker's new array, zeros past the chunks that verified)
- * and how many chunks verified.
+ * What postRun's job on `input` gives back: the output (with `own`, the
+ * worker's new array; else a copy out of the slot) and, for an open, how
+ * many chunks verified (past them the output is zeros).
  */
-export function openedOf(done: JobDone<unknown>, sealed: number): { output: Uint8Array; good: number } {
+export function answerOf(done: JobDone<unknown>, input: Uint8Array, opening: boolean, own: boolean): { output: Uint8Array; good?: number } {
+  const plain = plainLength(input.length);
+  if (!own) {
+    const output = new Uint8Array(opening ? plain : sealedLength(input.length));
+    if (!opening) output.set(done.data);
+    return { output, good: opening ? takeOpened(done, output) : undefined };
+  }
   const result = done.result as Uint8Array;
-  const plain = plainLength(sealed);
-  if (result.length === plain) return { output: result, good: Math.ceil(sealed / SEALED_CHUNK) };
+  if (!opening) return { output: result };
+  if (result.length === plain) return { output: result, good: Math.ceil(input.length / SEALED_CHUNK) };
   return { output: result.subarray(0, plain), good: result[plain]! };
 }

@@ -9,8 +9,7 @@
  * free.
  */
 import type { Tools } from './codec.js';
-import { openedOf, postRun, sealedOf, takeOpened } from './jobs.js';
-import { plainLength, sealedLength } from './payload.js';
+import { answerOf, postRun } from './jobs.js';
 import { openPieces, sealPieces } from './pieces.js';
 import { doPiece, hereRunner, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
@@ -37,18 +36,7 @@ function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => voi
         return postRun(w, key, p.run, p.input, opening, isShared(p.input));
       },
       fromWorker(p, done) {
-        if (!isShared(p.input)) {
-          // Copied into the slot (no shared memory): the output is there too.
-          p.output = new Uint8Array(opening ? plainLength(p.length) : sealedLength(p.length));
-          if (opening) p.good = takeOpened(done, p.output);
-          else p.output.set(done.data);
-        } else if (opening) {
-          const opened = openedOf(done, p.length);
-          p.output = opened.output;
-          p.good = opened.good;
-        } else {
-          p.output = sealedOf(done);
-        }
+        ({ output: p.output, good: p.good } = answerOf(done, p.input, opening, isShared(p.input)));
       },
     },
     () => (added >= PARALLEL_MIN ? workersFor(added) : []),
