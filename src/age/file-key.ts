@@ -182,9 +182,10 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
     return fileKey;
   }
   if (scrypts.length > 0) throw new NoIdentityMatchError('the file is encrypted with a passphrase: decrypt it with { passphrase }');
-  const publicKeys = await Promise.all(r.identities!.map(publicKeyOf));
-  for (const s of stanzas) {
-    if (s.type !== 'X25519') continue;
+  const x25519 = stanzas.filter((s) => s.type === 'X25519');
+  // The identities' public keys (the wrap key's salt), only for a file that has a stanza they may open.
+  const publicKeys = x25519.length === 0 ? [] : await Promise.all(r.identities!.map(publicKeyOf));
+  for (const s of x25519) {
     for (const [i, secret] of r.identities!.entries()) {
       const fileKey = await x25519Unwrap(s, secret, publicKeys[i]!);
       if (fileKey !== undefined) return fileKey;
