@@ -19,7 +19,7 @@ import { type Crossover, crossoverFor } from './crossovers.js';
 import type { ChachaEngine } from './engine.js';
 import { zeroize } from '../runtime/bytes.js';
 import { usedNative } from '../runtime/kernels.js';
-import { type NodeCrypto, nodeCrypto, toBeWritten } from '../runtime/native.js';
+import { type NodeCipher, type NodeCrypto, nodeCrypto, toBeWritten } from '../runtime/native.js';
 import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
 const TAG = 16;
@@ -35,14 +35,39 @@ function aeadKey(base: ChachaEngine, key: Uint8Array, nonce: Uint8Array): { k: U
   return { k, n };
 }
 
+/** Zeroes a buffer node:crypto made, as a plain Uint8Array: a Buffer's own fill is node:buffer's (in Deno, a slow polyfill). */
+const wipe = (b: Uint8Array): void => zeroize(new Uint8Array(b.buffer, b.byteOffset, b.length));
+
 /** A copy of `bytes` into `out` (or a new array), the source wiped: node:crypto's Buffers are its own, not the caller's. */
 function handOver(bytes: Uint8Array, out: Uint8Array | undefined): Uint8Array {
   // node:crypto allocates each result whole (no pooled slab): a plain view of it is a result of its own.
   if (out === undefined && bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return new Uint8Array(bytes.buffer as ArrayBuffer);
   const result = out ?? new Uint8Array(bytes.length);
   result.set(bytes);
-  zeroize(bytes);
+  wipe(bytes);
   return result;
+}
+
+/** From this length on, a result is written in PIECE-byte updates (updateInto). */
+export const PIECEWISE_FROM = 4 << 20;
+export const PIECE = 128 << 10;
+
+/**
+ * `cipher.update(data)` written into `result` (from its start), each
+ * buffer node:crypto made wiped after the copy when `wipePieces` (it may hold
+ * plaintext). node:crypto allocates every update's output: one update of
+ * a large input fills a new buffer as large, which the copy then reads
+ * back from memory; in 128 KiB pieces, each piece is still in cache when
+ * copied and the allocator hands the same buffer back (docs/performance.md:
+ * from 16 MiB this beats node:crypto's own single update).
+ */
+function updateInto(cipher: NodeCipher, data: Uint8Array, result: Uint8Array, wipePieces: boolean): void {
+  const step = data.length < PIECEWISE_FROM ? data.length : PIECE;
+  for (let at = 0; at < data.length; at += step) {
+    const piece = cipher.update(data.subarray(at, at + step));
+    result.set(piece, at);
+    if (wipePieces) wipe(piece);
+  }
 }
 
 /** The AEAD's seal on OpenSSL: ciphertext || tag, in `out` when given. */
@@ -59,10 +84,9 @@ export function nativeSeal(
   try {
     const cipher = c.createCipheriv('chacha20-poly1305', k, n, POLY);
     if (aad.length > 0) cipher.setAAD(aad);
-    const body = cipher.update(data);
-    cipher.final();
     const result = out ?? toBeWritten(data.length + TAG);
-    result.set(body);
+    updateInto(cipher, data, result, false);
+    cipher.final();
     result.set(cipher.getAuthTag(), data.length);
     return result;
   } finally {
@@ -91,7 +115,7 @@ export function nativeOpen(
     try {
       decipher.final();
     } catch {
-      zeroize(plain);
+      wipe(plain);
       return undefined;
     }
     return handOver(plain, out);
@@ -125,7 +149,11 @@ export function nativeXor(
     }
   }
   try {
-    return handOver(c.createCipheriv('chacha20', k, iv).update(data), out);
+    const cipher = c.createCipheriv('chacha20', k, iv);
+    // Without an output, node:crypto's own buffer is the result: no copy to make.
+    if (out === undefined) return handOver(cipher.update(data), out);
+    updateInto(cipher, data, out, true);
+    return out;
   } finally {
     if (k !== key) zeroize(k);
   }

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { AuthenticationError, ready, tier } from 'fourfold';
 import { chacha20, chacha20orig, chacha20poly1305, xchacha20, xchacha20poly1305 } from 'fourfold/chacha';
 import { assertBytes, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
-import { type ChachaEngine, crossoverFor, jsChacha, RUNTIME, simdChacha } from '../internal.js';
+import { type ChachaEngine, crossoverFor, jsChacha, PIECE, PIECEWISE_FROM, RUNTIME, simdChacha } from '../internal.js';
 
 /** Whether this runtime's node:crypto has the ciphers (Bun's has not). */
 const NATIVE = RUNTIME === 'deno' || (RUNTIME?.startsWith('node') ?? false);
@@ -103,6 +103,47 @@ describe('the native tier', () => {
           for (const ref of REFERENCES) assertBytes(mine, ref.xor(key, nonce, low, high, 10, data), `${name}, ${length} bytes from block ${counter}`);
           assert.equal(Object.getPrototypeOf(mine), Uint8Array.prototype, 'a plain Uint8Array, not a Buffer');
         }
+      }
+    }
+  });
+
+  it('past PIECEWISE_FROM, where results are written in pieces: the same bytes, new and into an output, in place', () => {
+    const REFERENCE = ENGINE_HAS_SIMD ? simdChacha : jsChacha;
+    for (const length of [PIECEWISE_FROM - 1, PIECEWISE_FROM, PIECEWISE_FROM + PIECE + 5]) {
+      const key = rand(32);
+      const plain = rand(length);
+      for (const [name, aead, nonceLength, from] of [
+        ['chacha20poly1305', chacha20poly1305, 12, crossover?.seal],
+        ['xchacha20poly1305', xchacha20poly1305, 24, crossover?.xseal],
+      ] as const) {
+        const nonce = rand(nonceLength);
+        const expected = REFERENCE.seal(key, nonce, new Uint8Array(0), plain);
+        const sealed = onTier(name, length, from, () => aead(key, nonce).encrypt(plain));
+        assertBytes(sealed, expected, `${name}, ${length} bytes`);
+        const inPlace = new Uint8Array(length + 16);
+        inPlace.set(plain);
+        aead(key, nonce).encrypt(inPlace.subarray(0, length), inPlace);
+        assertBytes(inPlace, expected, `${name} in place, ${length} bytes`);
+      }
+      for (const [name, cipher, nonceLength, counter, from] of [
+        ['chacha20', chacha20, 12, 0xffffffff - (length >> 6) - 2, crossover?.chacha20],
+        ['xchacha20', xchacha20, 24, 2n ** 40n + 3n, crossover?.xchacha20],
+      ] as const) {
+        const nonce = rand(nonceLength);
+        const low = Number(BigInt(counter) & 0xffffffffn);
+        const high = Number(BigInt(counter) >> 32n);
+        const expected = REFERENCE.xor(key, nonce, low, high, 10, plain);
+        assertBytes(
+          onTier(name, length, from, () => cipher(key, nonce, plain, undefined, counter)),
+          expected,
+          `${name}, ${length} bytes`,
+        );
+        const out = new Uint8Array(length);
+        cipher(key, nonce, plain, out, counter);
+        assertBytes(out, expected, `${name} into an output, ${length} bytes`);
+        out.set(plain);
+        cipher(key, nonce, out, out, counter);
+        assertBytes(out, expected, `${name} in place, ${length} bytes`);
       }
     }
   });
