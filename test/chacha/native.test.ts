@@ -42,6 +42,21 @@ describe('the native tier', () => {
     assert.equal(crossover !== undefined, NATIVE, `runtime ${RUNTIME}`);
   });
 
+  it('crossovers by runtime and processor maker: the nearest Node measured, the larger of the makers where unknown', () => {
+    const at = (runtime: string | undefined, vendor: string | undefined) => crossoverFor('simd', { runtime, vendor });
+    const [amd20, intel20, intel26] = [at('node20', 'amd'), at('node20', 'intel'), at('node26', 'intel')];
+    assert.ok(amd20 !== undefined && intel20 !== undefined && intel26 !== undefined);
+    assert.notDeepEqual(amd20, intel20, 'the makers measured apart');
+    assert.deepEqual(at('node22', 'intel'), intel20, 'Node 22 takes Node 20’s row');
+    assert.deepEqual(at('node30', 'intel'), intel26, 'a newer Node takes the newest row');
+    assert.deepEqual(at('node18', 'intel'), intel20, 'an older Node takes the oldest row');
+    const unknown = at('node20', undefined);
+    for (const op of Object.keys(amd20) as (keyof typeof amd20)[]) assert.equal(unknown?.[op], Math.max(amd20[op], intel20[op]), op);
+    assert.deepEqual(at('node20', 'arm'), unknown);
+    assert.equal(at('bun', 'amd'), undefined);
+    assert.equal(at(undefined, 'amd'), undefined);
+  });
+
   it('chacha20poly1305 and xchacha20poly1305: the same bytes on both sides of each crossover', () => {
     for (const [name, aead, nonceLength, seal, open] of [
       ['chacha20poly1305', chacha20poly1305, 12, crossover?.seal, crossover?.open],
