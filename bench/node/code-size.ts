@@ -43,6 +43,8 @@ export interface PageFile {
   readonly gzipBytes: number;
   /** Whether it embeds a WebAssembly module as hexadecimal text (a kernel: "\0asm" is 0061736d). */
   readonly hasKernel: boolean;
+  /** Whether it carries the native tier's code (which names node:crypto and node:buffer): a browser build should not. */
+  readonly hasNative: boolean;
 }
 
 export interface PageSize {
@@ -140,11 +142,13 @@ async function buildPage(vite: Vite, dir: string, page: SizePage): Promise<PageS
   const out = join(app, 'dist');
   const size = (file: string): PageFile => {
     const bytes = readFileSync(file);
+    const text = bytes.toString('latin1');
     return {
       file: relative(out, file),
       bytes: bytes.length,
       gzipBytes: gzip(bytes),
-      hasKernel: /['"`]0061736d01000000[0-9a-f]{64}/.test(bytes.toString('latin1')),
+      hasKernel: /['"`]0061736d01000000[0-9a-f]{64}/.test(text),
+      hasNative: /node:crypto|node:buffer/.test(text),
     };
   };
   const { used, unused } = loaded(out);

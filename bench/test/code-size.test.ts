@@ -5,7 +5,8 @@
  * entry of package.json (an import of all its exports) keeps every entry
  * under a budget; ./package.json and the worker entries (built as the
  * pool's workers: the simd one counted in the fourfold/parallel pages,
- * the js-tier one listed apart) have none.
+ * the js-tier one listed apart) have none. No page carries the native
+ * tier (node:crypto), which package.json's "browser" field leaves out.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,5 +47,7 @@ it('every page loads no more than its budget (gzip, a default vite build)', asyn
     const workers = p.files.filter((f) => /worker/.test(f.file)).length;
     assert.equal(p.jsTierOnly.length, workers, `${p.name}: ${workers} simd workers, ${p.jsTierOnly.length} js-tier workers`);
     for (const worker of p.jsTierOnly) assert.ok(!worker.hasKernel, `${p.name}: ${worker.file} embeds a kernel`);
+    // package.json's "browser" field leaves the native tier (node:crypto) out of every browser build.
+    for (const file of [...p.files, ...p.jsTierOnly]) assert.ok(!file.hasNative, `${p.name}: ${file.file} carries node:crypto's tier`);
   }
 });

@@ -1,0 +1,12 @@
+/**
+ * native.ts as browser bundles see it (package.json's "browser" field
+ * puts this file in its place): no runtime with node:crypto, and results
+ * are plain zeroed arrays.
+ */
+import type * as Native from './native.js';
+
+export type { NodeCipher, NodeCrypto } from './native.js';
+export const RUNTIME: typeof Native.RUNTIME = undefined;
+export const cpuVendor: typeof Native.cpuVendor = () => undefined;
+export const nodeCrypto: typeof Native.nodeCrypto = () => undefined;
+export const toBeWritten: typeof Native.toBeWritten = (length) => new Uint8Array(length);
