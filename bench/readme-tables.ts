@@ -1,5 +1,5 @@
 /**
- * The benchmark tables of docs/performance.md (and the README's summary) from one or more results.json files:
+ * The benchmark tables of docs/performance.md (and the README's summary), and the native tier's target table, from one or more results.json files:
  *
  *   node --import tsx bench/readme-tables.ts run1/results.json run2/results.json
  *
@@ -89,4 +89,47 @@ for (const [op, size, peer, target] of TARGETS) {
   const peerCells = theirs === undefined ? ' | ' : `${formatRate(megabytesPerSecond(size, theirs))} MB/s (${peer}) | ${(theirs / mine).toFixed(2)}×`;
   const timed = peer === undefined ? '' : ` (${formatTime(mine)})`;
   console.log(`| ${op} | ${formatSize(size)} | ${formatRate(megabytesPerSecond(size, mine))} MB/s${timed} | ${peerCells} | ${target} |`);
+}
+
+// The native tier's target (where node:crypto has ChaCha20: Node, Deno): at every size, fourfold as it
+// runs by default ('fourfold (native)') at least 0.95× the speed of the faster of node:crypto and the kernels.
+// An encrypt cell also gives the ratio against node:crypto returning one array as fourfold does ('node (joined)').
+const NATIVE_OPS = ['chacha20poly1305-encrypt', 'chacha20poly1305-decrypt', 'xchacha20poly1305-encrypt', 'xchacha20poly1305-decrypt', 'chacha20', 'xchacha20'];
+const NATIVE_TARGET = 0.95;
+/** fourfold (native)'s speed over the fastest of `rivals`, undefined where it or all of them were not timed. */
+function nativeRatio(id: string, op: string, size: number, rivals: string[]): number | undefined {
+  const mine = nsPerCall(id, op, size, 'fourfold (native)');
+  const theirs = rivals.map((library) => nsPerCall(id, op, size, library)).filter((ns) => ns !== undefined);
+  return mine === undefined || theirs.length === 0 ? undefined : Math.min(...theirs) / mine;
+}
+const shown = (ratio: number) => (ratio < NATIVE_TARGET ? `**${ratio.toFixed(2)}**` : ratio.toFixed(2));
+for (const [id, label] of engines) {
+  const sizes = [
+    ...new Set(
+      runs.flatMap((run) =>
+        run.engines
+          .filter((e) => e.engine.id === id)
+          .flatMap((e) => e.cases.filter((c) => c.part === 'sizes' && c.library === 'fourfold (native)').map((c) => c.size)),
+      ),
+    ),
+  ].sort((a, b) => a - b);
+  if (sizes.length === 0) continue;
+  let below = 0;
+  let belowJoined = 0;
+  console.log(
+    `\n${label}: fourfold (native) against the faster of node:crypto and the kernels (its speed over theirs; target ${NATIVE_TARGET}; encrypt: against node:crypto's tag apart / joined)\n`,
+  );
+  console.log(`| size | ${NATIVE_OPS.join(' | ')} |\n|---:|${NATIVE_OPS.map(() => '---:').join('|')}|`);
+  for (const size of sizes) {
+    const cells = NATIVE_OPS.map((op) => {
+      const ratio = nativeRatio(id, op, size, ['fourfold', 'node']);
+      if (ratio === undefined) return '';
+      const joined = nativeRatio(id, op, size, ['fourfold', 'node (joined)']);
+      if (ratio < NATIVE_TARGET) below++;
+      if ((joined ?? ratio) < NATIVE_TARGET) belowJoined++;
+      return joined === undefined || nsPerCall(id, op, size, 'node (joined)') === undefined ? shown(ratio) : `${shown(ratio)} / ${shown(joined)}`;
+    });
+    console.log(`| ${formatSize(size)} | ${cells.join(' | ')} |`);
+  }
+  console.log(`\ncells below ${NATIVE_TARGET}: ${below}; counting encrypt against the joined array: ${belowJoined}`);
 }

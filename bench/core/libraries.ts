@@ -35,6 +35,14 @@ type FourfoldScrypt = typeof import('fourfold/scrypt');
 type FourfoldParallel = typeof import('fourfold/parallel');
 type FourfoldAge = typeof import('fourfold/age');
 
+/**
+ * fourfold as it runs by default where node:crypto has ChaCha20 (Node,
+ * Deno): ready() with no tier, so calls past the runtime's crossovers go
+ * to OpenSSL (the native tier) and the rest to the kernels.
+ */
+export const NATIVE = 'fourfold (native)';
+/** node:crypto's ChaCha20-Poly1305 sealing into one array (ciphertext || tag, Buffer.concat), as fourfold's encrypt returns it. */
+export const NODE_JOINED = 'node (joined)';
 /** fourfold/parallel's functions on the default pool, awaited call by call. */
 export const PARALLEL = 'fourfold (parallel)';
 /** fourfold/parallel writing into one caller-supplied output, reused from call to call (its pages already written). */
@@ -234,6 +242,16 @@ async function loadNodeCrypto(): Promise<typeof NodeCrypto | undefined> {
   }
 }
 
+/** Whether node:crypto has ChaCha20-Poly1305 here, so that fourfold's native tier may run (not Bun's BoringSSL). */
+async function hasNodeChacha(): Promise<boolean> {
+  const node = await loadNodeCrypto();
+  try {
+    return node?.getCiphers().includes('chacha20-poly1305') ?? false;
+  } catch {
+    return false;
+  }
+}
+
 /** Where the engine says which TLS library backs node:crypto. */
 function nodeCryptoVersion(): string {
   const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions ?? {};
@@ -318,6 +336,8 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
         { name: 'fourfold (output)', version: `${version} (simd)`, reference: false, activate: simd },
       );
       if (fourfold.api.parallel !== undefined) libraries.push(...parallelColumns(fourfold.api.parallel, version, parallelSettings));
+      if (await hasNodeChacha())
+        libraries.push({ name: NATIVE, version: `${version} (native past the crossovers, else simd)`, reference: false, activate: () => ready() });
     } else {
       warnings.push(`fourfold: the simd tier is unavailable in this engine (ready() chose '${tier}'); only fourfold-js is timed`);
     }
@@ -339,7 +359,8 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
     { name: 'noble (output)', version: nobleVersion, reference: false },
   );
   if (sodium !== undefined) libraries.push({ name: 'sodium', version: sodium.version, reference: true });
-  if (node !== undefined) libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true });
+  if (node !== undefined)
+    libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true }, { name: NODE_JOINED, version: nodeCryptoVersion(), reference: false });
   // A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3
   // and scrypt, mipher for Serpent): its API, listed as a reference
   // library; one that does not load is a warning, and its columns are

@@ -7,7 +7,7 @@
  * (scrypt against its peers at the memory sizes it is used at) and
  * --profile=age (age files against typage and the Go CLI).
  */
-import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
+import { NATIVE, NODE_JOINED, PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
 import { parts, type BenchConfig, type ParallelSettings, type Part } from '../core/types.js';
 import { summarySizes } from '../report/summary.js';
 import { engineNames, type EngineName } from './engines.js';
@@ -279,9 +279,9 @@ export const usage = `usage: npm run bench -- [options]
   --profile=name   ${Object.keys(profiles).join(', ')} (--quick and --full are short for two of them)
   --engines=a,b    node, deno, bun, chromium, firefox, webkit, or all (default: node)
   --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt
-  --libs=a,b       libraries to time: fourfold, 'fourfold (output)', fourfold-js, '${PARALLEL}'
+  --libs=a,b       libraries to time: fourfold, 'fourfold (output)', fourfold-js, '${NATIVE}' (Node, Deno), '${PARALLEL}'
                    (from 2 MiB: below, a call runs inline; scrypt's at any size), noble, 'noble (output)',
-                   sodium, node, noble-hashes, hash-wasm, mipher, typage, age-cli ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
+                   sodium, node, '${NODE_JOINED}', noble-hashes, hash-wasm, mipher, typage, age-cli ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
   --workers=a,b    worker counts of the columns '${workerColumn(2)}' and so on, timed at
                    --chart-size wherever '${PARALLEL}' is ${defaults((p) => p.parallel.workerCounts.join(',') || 'none')}
   --chart-size=s   the size of the worker-count chart and of the model ${defaults((p) => sizeText(p.parallel.chartSize))}

@@ -13,9 +13,10 @@
  * - with n keys, call i uses key i mod n (and, to decrypt, the message
  *   sealed under it); the nonce stays the same.
  */
-import type { Apis } from '../libraries.js';
+import { type Apis, NATIVE, NODE_JOINED } from '../libraries.js';
 import {
   type AeadFactory,
+  addStreamEntries,
   type NonceInputs as Inputs,
   type SealedInputs,
   type StreamCipher,
@@ -32,6 +33,9 @@ import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.j
 type SodiumStream = (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
 type SodiumSeal = (message: Uint8Array, ad: null, nsec: null, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
 type SodiumOpen = (nsec: null, sealed: Uint8Array, ad: null, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
+
+/** A built-in module of the engine running the bench (node:crypto's engines have process.getBuiltinModule). */
+const builtin = <T>(id: string): T => (globalThis as unknown as { process: { getBuiltinModule(id: string): T } }).process.getBuiltinModule(id);
 
 /** Whether this engine's node:crypto offers a cipher: Bun's (BoringSSL) has no ChaCha20 at all. */
 function nodeHasCipher(node: NonNullable<Apis['node']>, name: string): boolean {
@@ -75,6 +79,7 @@ function streamOps(apis: Apis): OpDefinition<unknown>[] {
 
   return streams.map(({ op, nonceLength, ...library }) => {
     const entries = streamEntries(library.fourfold, library.noble as StreamCipher, library.sodium, library.parallel);
+    if (library.fourfold !== undefined) addStreamEntries(entries, NATIVE, library.fourfold, false);
     // node:crypto has ChaCha20 (through OpenSSL) but no XChaCha20.
     if (node !== undefined && op === 'chacha20' && nodeHasCipher(node, 'chacha20')) {
       entries.push({
@@ -135,6 +140,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
     if (aead.fourfold !== undefined) {
       addAeadEntries(seal, open, 'fourfold', aead.fourfold, true);
       addAeadEntries(seal, open, 'fourfold-js', aead.fourfold, false);
+      addAeadEntries(seal, open, NATIVE, aead.fourfold, false);
     }
     if (aead.parallel !== undefined) addParallelAeadEntries(seal, open, aead.parallel);
     addAeadEntries(seal, open, 'noble', aead.noble, true);
@@ -159,7 +165,7 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
     if (aead.name === 'chacha20poly1305') {
       const node = nodeAeadEntries(apis);
       if (node !== undefined) {
-        seal.push(node.seal);
+        seal.push(node.seal, node.sealJoined);
         open.push(node.open);
       }
     }
@@ -170,8 +176,14 @@ function aeadOps(apis: Apis): OpDefinition<unknown>[] {
 }
 
 /** node:crypto offers the IETF AEAD only, and keeps its tag apart from the ciphertext. */
-function nodeAeadEntries({ node }: Apis): { seal: OpEntry<Inputs>; open: OpEntry<SealedInputs> } | undefined {
+function nodeAeadEntries({ node }: Apis): { seal: OpEntry<Inputs>; sealJoined: OpEntry<Inputs>; open: OpEntry<SealedInputs> } | undefined {
   if (node === undefined || !nodeHasCipher(node, 'chacha20-poly1305')) return undefined;
+  const { Buffer } = builtin<{ Buffer: { concat(list: Uint8Array[]): Uint8Array } }>('node:buffer');
+  // What fourfold's encrypt returns, one array, made the way node:crypto's users make it.
+  const sealJoined = perKey(({ keys, nonce, message }: Inputs) => (k) => {
+    const cipher = node.createCipheriv('chacha20-poly1305', keys[k]!, nonce, { authTagLength: TAG });
+    return Buffer.concat([cipher.update(message), cipher.final(), cipher.getAuthTag()]);
+  });
   const sealParts = perKey(({ keys, nonce, message }: Inputs) => (k) => {
     const cipher = node.createCipheriv('chacha20-poly1305', keys[k]!, nonce, { authTagLength: TAG });
     const ciphertext = cipher.update(message);
@@ -195,6 +207,7 @@ function nodeAeadEntries({ node }: Apis): { seal: OpEntry<Inputs>; open: OpEntry
         return joined;
       },
     },
+    sealJoined: { library: NODE_JOINED, bind: sealJoined },
     open: {
       library: 'node',
       bind: perKey(({ keys, nonce, sealed }) => {

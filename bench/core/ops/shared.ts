@@ -148,7 +148,7 @@ export const perKey =
     rotating(inputs.keys.length, use(inputs));
 
 /** `stream`'s entry for `library`, and with `withOutput` its '(output)' entry, writing into one caller-supplied buffer. */
-function addStreamEntries(entries: OpEntry<NonceInputs>[], library: string, stream: StreamCipher, withOutput: boolean): void {
+export function addStreamEntries(entries: OpEntry<NonceInputs>[], library: string, stream: StreamCipher, withOutput: boolean): void {
   entries.push({
     library,
     bind: perKey(
