@@ -5,6 +5,7 @@
  *
  *   node --import tsx bench/age-streams.ts [--mib=256] [--rounds=5] [--tier=simd|js]
  *   node --import tsx bench/age-streams.ts --memory [--gib=4] [--one] [--tier=simd|js]
+ *   node --import tsx bench/age-streams.ts --memory --reference=thread|worker [--gib=4]
  *
  * Each round, interleaved, over --mib of random data in 64 KiB writes:
  * `chunk` seals it with ChaCha20-Poly1305 a 64 KiB message at a time (an
@@ -19,6 +20,11 @@
  * fourfold/age's with --one) from one reused 64 KiB write; the peak RSS
  * above the process at rest, sampled every 5 ms and at every output, after
  * a 4 MiB stream has started the pool (its workers are part of "at rest").
+ * --reference: the same measurement of a stream that does no cryptography
+ * but hands on a new array per 64 KiB write, as encryptStream does: made on
+ * this thread (`thread`), or by a worker it sends a copy to, with up to 8
+ * writes out (`worker`). What the collectors let pile up before they run
+ * is the floor of any stream built this way.
  */
 import { chacha20poly1305 } from 'fourfold/chacha';
 import { ready, tier as tierNow } from 'fourfold';
@@ -101,12 +107,63 @@ async function speeds(): Promise<void> {
   }
 }
 
+/** A stream of no cryptography that outputs a new array (a write and 16 bytes) per write, made here. */
+function copyingStream(): TransformStream<Uint8Array, Uint8Array> {
+  return new TransformStream({
+    transform(chunk, out) {
+      const made = new Uint8Array(chunk.length + 16);
+      made.set(chunk);
+      out.enqueue(made);
+    },
+  });
+}
+
+/** Streams like it whose arrays a worker makes, from a copy of each write it is sent, up to 8 writes out, in order. */
+async function workerStreams(): Promise<{ make: () => TransformStream<Uint8Array, Uint8Array>; end: () => Promise<number> }> {
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(
+    "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => { const made = new Uint8Array(m.length + 16); made.set(m); parentPort.postMessage(made, [made.buffer]); });",
+    { eval: true },
+  );
+  const waiting: ((made: Uint8Array) => void)[] = [];
+  worker.on('message', (made: Uint8Array) => waiting.shift()!(made));
+  const send = (chunk: Uint8Array) =>
+    new Promise<Uint8Array>((resolve) => {
+      waiting.push(resolve);
+      const copy = chunk.slice();
+      worker.postMessage(copy, [copy.buffer]);
+    });
+  const make = () => {
+    const out: Promise<Uint8Array>[] = [];
+    return new TransformStream<Uint8Array, Uint8Array>({
+      async transform(chunk, c) {
+        out.push(send(chunk));
+        if (out.length >= 8) c.enqueue(await out.shift()!);
+      },
+      async flush(c) {
+        while (out.length > 0) c.enqueue(await out.shift()!);
+      },
+    });
+  };
+  return { make, end: () => worker.terminate() };
+}
+
 async function memory(): Promise<void> {
   const total = Number(args.gib ?? 4) * 1024 * MiB;
+  if (args.reference === 'thread' || args.reference === 'worker') return reference(total, args.reference);
   const calls = args.one === 'true' ? one : all;
+  // The warm-up stream starts the pool: a worker is memory the process holds whatever it streams.
+  const { rest, peak, s } = await peakAbove(() => calls.encryptStream(to), total);
+  const mib = (b: number) => (b / MiB).toFixed(1);
+  console.log(
+    `Node ${process.versions.node}, ${tiers()}, ${calls === one ? "fourfold/age's" : "fourfold/parallel's"} encryptStream, ${total / 1024 / MiB} GiB in ${s.toFixed(1)} s: RSS at rest ${mib(rest)} MiB, peak ${mib(peak)} MiB, ${mib(peak - rest)} MiB above rest`,
+  );
+}
+
+/** Peak RSS above rest while `total` bytes go through `stream` in 64 KiB writes, sampled every 5 ms and at every output. */
+async function peakAbove(make: () => TransformStream<Uint8Array, Uint8Array>, total: number): Promise<{ rest: number; peak: number; s: number }> {
   const write = crypto.getRandomValues(new Uint8Array(WRITE));
-  // The pool started, then at rest: a worker is memory the process holds whatever it streams.
-  await through(calls.encryptStream(to), new Uint8Array(4 * MiB));
+  await through(make(), new Uint8Array(4 * MiB));
   await new Promise((resolve) => setTimeout(resolve, 500));
   const rest = process.memoryUsage().rss;
   let peak = rest;
@@ -114,21 +171,27 @@ async function memory(): Promise<void> {
     peak = Math.max(peak, process.memoryUsage().rss);
   };
   const timer = setInterval(sample, 5);
-  const stream = calls.encryptStream(to);
+  const t0 = performance.now();
+  const stream = make();
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
   const reading = (async () => {
     while (!(await reader.read()).done) sample();
   })();
-  const t0 = performance.now();
   for (let at = 0; at < total; at += WRITE) await writer.write(write);
   await writer.close();
   await reading;
   clearInterval(timer);
-  const s = (performance.now() - t0) / 1000;
+  return { rest, peak, s: (performance.now() - t0) / 1000 };
+}
+
+async function reference(total: number, where: 'thread' | 'worker'): Promise<void> {
+  const worker = where === 'worker' ? await workerStreams() : undefined;
+  const { rest, peak, s } = await peakAbove(worker?.make ?? copyingStream, total);
+  await worker?.end();
   const mib = (b: number) => (b / MiB).toFixed(1);
   console.log(
-    `Node ${process.versions.node}, ${tiers()}, ${calls === one ? "fourfold/age's" : "fourfold/parallel's"} encryptStream, ${total / 1024 / MiB} GiB in ${s.toFixed(1)} s: RSS at rest ${mib(rest)} MiB, peak ${mib(peak)} MiB, ${mib(peak - rest)} MiB above rest`,
+    `Node ${process.versions.node}, a stream of new arrays made on ${worker === undefined ? 'this thread' : 'a worker'}, no cryptography, ${total / 1024 / MiB} GiB in ${s.toFixed(1)} s: RSS at rest ${mib(rest)} MiB, peak ${mib(peak)} MiB, ${mib(peak - rest)} MiB above rest`,
   );
 }
 
