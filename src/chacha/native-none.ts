@@ -14,6 +14,7 @@ const absent = (): never => {
 
 export const PIECEWISE_FROM: typeof Native.PIECEWISE_FROM = 4 << 20;
 export const PIECE: typeof Native.PIECE = 128 << 10;
+export const KEY: typeof Native.KEY = new Uint8Array(32);
 export const nativeSeal: typeof Native.nativeSeal = absent;
 export const nativeOpen: typeof Native.nativeOpen = absent;
 export const nativeXor: typeof Native.nativeXor = absent;

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { AuthenticationError, ready, tier } from 'fourfold';
 import { chacha20, chacha20orig, chacha20poly1305, xchacha20, xchacha20poly1305 } from 'fourfold/chacha';
 import { assertBytes, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
-import { type ChachaEngine, crossoverFor, jsChacha, PIECE, PIECEWISE_FROM, RUNTIME, simdChacha } from '../internal.js';
+import { type ChachaEngine, crossoverFor, jsChacha, NATIVE_KEY, PIECE, PIECEWISE_FROM, RUNTIME, simdChacha } from '../internal.js';
 
 /** Whether this runtime's node:crypto has the ciphers (Bun's has not). */
 const NATIVE = RUNTIME === 'deno' || (RUNTIME?.startsWith('node') ?? false);
@@ -160,6 +160,35 @@ describe('the native tier', () => {
         cipher(key, nonce, out, out, counter);
         assertBytes(out, expected, `${name} in place, ${length} bytes`);
       }
+    }
+  });
+
+  it('the key (or XChaCha subkey) copied for node:crypto is zeroed after every call, a forgery too', () => {
+    const length = 1 << 16;
+    const key = rand(32);
+    const data = rand(length);
+    for (const [aead, nonceLength, seal, open] of [
+      [chacha20poly1305, 12, crossover?.seal, crossover?.open],
+      [xchacha20poly1305, 24, crossover?.xseal, crossover?.xopen],
+    ] as const) {
+      const nonce = rand(nonceLength);
+      const sealed = onTier('encrypt', length, seal, () => aead(key, nonce).encrypt(data));
+      assert.ok(isAllZero(NATIVE_KEY), 'after a seal');
+      assertBytes(
+        onTier('decrypt', length, open, () => aead(key, nonce).decrypt(sealed)),
+        data,
+      );
+      assert.ok(isAllZero(NATIVE_KEY), 'after an open');
+      sealed[3] = sealed[3]! ^ 1;
+      assert.throws(() => aead(key, nonce).decrypt(sealed), AuthenticationError);
+      assert.ok(isAllZero(NATIVE_KEY), 'after a forgery');
+    }
+    for (const [cipher, nonceLength, from] of [
+      [chacha20, 12, crossover?.chacha20],
+      [xchacha20, 24, crossover?.xchacha20],
+    ] as const) {
+      onTier('keystream', length, from, () => cipher(key, rand(nonceLength), data));
+      assert.ok(isAllZero(NATIVE_KEY), 'after a keystream');
     }
   });
 
