@@ -44,16 +44,16 @@ const MEASURED: Readonly<Record<string, Table>> = {
   /** A 2-core Intel Xeon (AVX-512). */
   intel: {
     node20: {
-      simd: { seal: 16896, open: 8448, xseal: 16896, xopen: 11952, chacha20: 11952, xchacha20: 16896 },
-      js: { seal: 752, open: 96, xseal: 1056, xopen: 752, chacha20: 4224, xchacha20: 1488 },
+      simd: { seal: 16896, open: 4224, xseal: 11952, xopen: 11952, chacha20: 5968, xchacha20: 5968 },
+      js: { seal: 528, open: 96, xseal: 368, xopen: 368, chacha20: 4224, xchacha20: 2112 },
     },
     node26: {
-      simd: { seal: 5968, open: 2992, xseal: 8448, xopen: 4224, chacha20: 4224, xchacha20: 5968 },
-      js: { seal: 176, open: 96, xseal: 1056, xopen: 752, chacha20: 1488, xchacha20: 2112 },
+      simd: { seal: 5968, open: 2992, xseal: 5968, xopen: 4224, chacha20: 2992, xchacha20: 2992 },
+      js: { seal: 256, open: 96, xseal: 752, xopen: 128, chacha20: 1056, xchacha20: 1056 },
     },
     deno: {
-      simd: { seal: 8448, open: 5968, xseal: 8448, xopen: 5968, chacha20: 11952, xchacha20: 23888 },
-      js: { seal: 176, open: 64, xseal: 128, xopen: 64, chacha20: 2112, xchacha20: 1488 },
+      simd: { seal: 11952, open: 8448, xseal: 8448, xopen: 5968, chacha20: 5968, xchacha20: 4224 },
+      js: { seal: 2112, open: 64, xseal: 2112, xopen: 64, chacha20: 752, xchacha20: 368 },
     },
   },
 };
