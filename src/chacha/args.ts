@@ -34,11 +34,14 @@ export function sealArgs(plaintext: unknown, output: unknown): { input: Uint8Arr
 }
 
 /**
- * A decryption's checked arguments: the ciphertext without its tag, a
- * copy of the tag (an output inside the ciphertext's buffer may overwrite
- * it), and the output when given.
+ * A decryption's checked arguments: the ciphertext without its tag, the
+ * tag, and the output when given. The tag is a copy (an output inside the
+ * ciphertext's buffer may overwrite it, and a call that awaits may find
+ * the caller's array changed), except for a `synchronous` call without
+ * an output, which reads it once where it is: Deno allocates every
+ * typed array off V8's heap, 0.8 us for 16 bytes.
  */
-export function openArgs(ciphertext: unknown, output: unknown): { body: Uint8Array; tag: Uint8Array; output: Uint8Array | undefined } {
+export function openArgs(ciphertext: unknown, output: unknown, synchronous = false): { body: Uint8Array; tag: Uint8Array; output: Uint8Array | undefined } {
   const input = check.bytes(ciphertext, 'ciphertext');
   if (input.length < TAG_LENGTH) throw tooShort(input.length);
   const length = input.length - TAG_LENGTH;
@@ -46,7 +49,7 @@ export function openArgs(ciphertext: unknown, output: unknown): { body: Uint8Arr
   const body = input.subarray(0, length);
   const out = output === undefined ? undefined : check.output(output, length);
   if (out !== undefined) check.noPartialOverlap(body, out);
-  return { body, tag: input.slice(length), output: out };
+  return { body, tag: synchronous && out === undefined ? input.subarray(length) : input.slice(length), output: out };
 }
 
 export function aadOf(aad: unknown): Uint8Array {

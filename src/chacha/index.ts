@@ -76,7 +76,7 @@ class ChachaPoly1305 implements AeadMethods {
   }
 
   decrypt(ciphertext: Uint8Array, output?: Uint8Array): Uint8Array {
-    const { body, tag, output: out } = openArgs(ciphertext, output);
+    const { body, tag, output: out } = openArgs(ciphertext, output, true);
     let plaintext: Uint8Array | undefined;
     try {
       plaintext = engine().open(this.key, this.nonce, this.aad, body, tag, out);
