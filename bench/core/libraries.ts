@@ -242,11 +242,10 @@ async function loadNodeCrypto(): Promise<typeof NodeCrypto | undefined> {
   }
 }
 
-/** Whether node:crypto has ChaCha20-Poly1305 here, so that fourfold's native tier may run (not Bun's BoringSSL). */
-async function hasNodeChacha(): Promise<boolean> {
-  const node = await loadNodeCrypto();
+/** Whether this engine's node:crypto offers a cipher: Bun's (BoringSSL) has no ChaCha20 at all. */
+export function nodeHasCipher(node: typeof NodeCrypto, name: string): boolean {
   try {
-    return node?.getCiphers().includes('chacha20-poly1305') ?? false;
+    return node.getCiphers().includes(name);
   } catch {
     return false;
   }
@@ -318,6 +317,7 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
   const libraries: Library[] = [];
 
   const fourfold = await loadFourfold(warnings);
+  const node = await loadNodeCrypto();
   const ready = fourfold.ready;
   let readyMs: number | undefined;
   if (ready !== undefined) {
@@ -336,7 +336,8 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
         { name: 'fourfold (output)', version: `${version} (simd)`, reference: false, activate: simd },
       );
       if (fourfold.api.parallel !== undefined) libraries.push(...parallelColumns(fourfold.api.parallel, version, parallelSettings));
-      if (await hasNodeChacha())
+      // Where node:crypto has the AEAD, fourfold's default takes it past the crossovers.
+      if (node !== undefined && nodeHasCipher(node, 'chacha20-poly1305'))
         libraries.push({ name: NATIVE, version: `${version} (native past the crossovers, else simd)`, reference: false, activate: () => ready() });
     } else {
       warnings.push(`fourfold: the simd tier is unavailable in this engine (ready() chose '${tier}'); only fourfold-js is timed`);
@@ -352,7 +353,6 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
     import('@noble/ciphers/aes.js'),
   ]);
   const sodium = await loadSodium(versions, warnings);
-  const node = await loadNodeCrypto();
   libraries.push(
     { name: 'noble', version: nobleVersion, reference: true },
     // The same library; not a reference, since its output is the caller's reused buffer.

@@ -13,7 +13,7 @@
  * - with n keys, call i uses key i mod n (and, to decrypt, the message
  *   sealed under it); the nonce stays the same.
  */
-import { type Apis, NATIVE, NODE_JOINED } from '../libraries.js';
+import { type Apis, NATIVE, NODE_JOINED, nodeHasCipher } from '../libraries.js';
 import {
   type AeadFactory,
   addStreamEntries,
@@ -36,15 +36,6 @@ type SodiumOpen = (nsec: null, sealed: Uint8Array, ad: null, nonce: Uint8Array, 
 
 /** A built-in module of the engine running the bench (node:crypto's engines have process.getBuiltinModule). */
 const builtin = <T>(id: string): T => (globalThis as unknown as { process: { getBuiltinModule(id: string): T } }).process.getBuiltinModule(id);
-
-/** Whether this engine's node:crypto offers a cipher: Bun's (BoringSSL) has no ChaCha20 at all. */
-function nodeHasCipher(node: NonNullable<Apis['node']>, name: string): boolean {
-  try {
-    return node.getCiphers().includes(name);
-  } catch {
-    return false;
-  }
-}
 
 /** node:crypto's 'chacha20' takes one 16-byte IV: the 32-bit little-endian block counter (0 here), then the nonce. */
 function nodeIv(nonce12: Uint8Array): Uint8Array {
