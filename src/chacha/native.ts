@@ -95,8 +95,8 @@ export function nativeSeal(
   data: Uint8Array,
   out?: Uint8Array,
 ): Uint8Array {
-  aeadKey(base, key, nonce);
   try {
+    aeadKey(base, key, nonce);
     const cipher = c.createCipheriv('chacha20-poly1305', KEY, NONCE, POLY);
     if (aad.length > 0) cipher.setAAD(aad);
     const result = out ?? toBeWritten(data.length + TAG);
@@ -120,8 +120,8 @@ export function nativeOpen(
   tag: Uint8Array,
   out?: Uint8Array,
 ): Uint8Array | undefined {
-  aeadKey(base, key, nonce);
   try {
+    aeadKey(base, key, nonce);
     const decipher = c.createDecipheriv('chacha20-poly1305', KEY, NONCE, POLY);
     TAG_IN.set(tag);
     decipher.setAuthTag(TAG_IN);
@@ -157,9 +157,9 @@ export function nativeXor(
     IV_WORDS.setUint32(4, counterHigh, true);
     IV.set(nonce.subarray(nonce.length - 8), 8);
   }
-  if (nonce.length === 24) base.hchacha(key, nonce.subarray(0, 16), KEY);
-  else KEY.set(key);
   try {
+    if (nonce.length === 24) base.hchacha(key, nonce.subarray(0, 16), KEY);
+    else KEY.set(key);
     const cipher = c.createCipheriv('chacha20', KEY, IV);
     // Without an output, node:crypto's own buffer is the result: no copy to make.
     if (out === undefined) return handOver(cipher.update(data), out);

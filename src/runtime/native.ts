@@ -43,6 +43,9 @@ export const RUNTIME: string | undefined = ((): string | undefined => {
   return node === undefined ? undefined : `node${node.split('.')[0]}`;
 })();
 
+/** cpuVendor()'s answer once asked (null before). */
+let vendor: string | undefined | null = null;
+
 /**
  * The processor's maker, as crossover tables name it ('amd', 'intel'),
  * from node:os's model name; undefined where unknown. Asked once: where
@@ -55,7 +58,6 @@ export function cpuVendor(): string | undefined {
   }
   return vendor;
 }
-let vendor: string | undefined | null = null;
 
 let found: NodeCrypto | null | undefined;
 
