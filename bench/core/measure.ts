@@ -4,6 +4,7 @@
  * cryptography or about the engine beyond performance.now().
  */
 import { deadlineFrom, minimumMs, overBudget, type Deadline } from './costs.js';
+import { describeError } from './errors.js';
 import type { Library } from './libraries.js';
 import type { Call } from './ops/types.js';
 import { now, timerGranularityNs } from './timer.js';
@@ -116,8 +117,12 @@ export async function sampleOf(time: (calls: number) => Promise<number>, calls: 
   }
 }
 
-/** A subject's samples, or why it was left out: its minimum (costs.ts minimumMs) did not fit the cap. */
-export type SubjectOutcome = Samples | { readonly capped: Capped };
+/**
+ * A subject's samples, or why it was left out: its minimum (costs.ts
+ * minimumMs) did not fit the cap, or a call threw after the checked first
+ * one (typage on WebKitGTK refuses some of its random X25519 scalars).
+ */
+export type SubjectOutcome = Samples | { readonly capped: Capped } | { readonly error: string };
 
 /**
  * Times several subjects against each other. All are warmed up first;
@@ -130,7 +135,8 @@ export type SubjectOutcome = Samples | { readonly capped: Capped };
  *
  * The cap (costs.ts) bounds the case: after the warm-up, subjects whose
  * minimum no longer fits it are capped, slowest first, and rounds beyond
- * minSamples stop at the deadline.
+ * minSamples stop at the deadline. A subject whose call throws is dropped
+ * with the error; the others go on.
  */
 export async function sampleRoundRobin(
   subjects: readonly Subject[],
@@ -142,9 +148,15 @@ export async function sampleRoundRobin(
   const batch: number[] = [];
   const warmNs: number[] = [];
   const timers = subjects.map((s) => batchTimer(s.call, s.async));
+  const failed = subjects.map((): string | undefined => undefined);
   for (const [i, s] of subjects.entries()) {
     await activate(s.library);
-    const nsPerCall = await warmUp(timers[i]!, timing.warmupMs);
+    let nsPerCall = Infinity;
+    try {
+      nsPerCall = await warmUp(timers[i]!, timing.warmupMs);
+    } catch (cause) {
+      failed[i] = `threw while timed: ${describeError(cause)}`;
+    }
     warmNs.push(nsPerCall);
     batch.push(Math.max(1, Math.round(target / nsPerCall)));
     await tick((0.3 * (i + 1)) / subjects.length);
@@ -153,7 +165,7 @@ export async function sampleRoundRobin(
   // Now measured warm, the subjects whose minimum does not fit the cap are capped, slowest first.
   const capped = subjects.map((): Capped | undefined => undefined);
   for (const i of overBudget(
-    warmNs.map((ns) => minimumMs(ns, timing)),
+    warmNs.map((ns, s) => (failed[s] === undefined ? minimumMs(ns, timing) : 0)),
     deadline.capMs,
   )) {
     capped[i] = { nsPerCall: warmNs[i]!, how: 'measured', neededMs: minimumMs(warmNs[i]!, timing), capMs: deadline.capMs };
@@ -166,7 +178,7 @@ export async function sampleRoundRobin(
   };
 
   const samples: number[][] = subjects.map(() => []);
-  const live = subjects.map((_, i) => i).filter((i) => capped[i] === undefined);
+  const live = subjects.map((_, i) => i).filter((i) => capped[i] === undefined && failed[i] === undefined);
   // The first round measures the round's real duration, which sets the count.
   let rounds = live.length === 0 ? 0 : timing.samples;
   for (let round = 0; round < rounds; round++) {
@@ -174,8 +186,13 @@ export async function sampleRoundRobin(
     const start = now();
     for (let k = 0; k < live.length; k++) {
       const i = live[(round + k) % live.length]!;
+      if (failed[i] !== undefined) continue;
       await activate(subjects[i]!.library);
-      samples[i]!.push(await sample(i));
+      try {
+        samples[i]!.push(await sample(i));
+      } catch (cause) {
+        failed[i] = `threw while timed: ${describeError(cause)}`;
+      }
     }
     if (round === 0) {
       const perRound = Math.max(now() - start, 1e-3);
@@ -183,5 +200,8 @@ export async function sampleRoundRobin(
     }
     await tick(0.3 + (0.7 * (round + 1)) / rounds);
   }
-  return subjects.map((_, i) => (capped[i] !== undefined ? { capped: capped[i]! } : { callsPerSample: batch[i]!, nsPerCall: samples[i]! }));
+  return subjects.map((_, i) => {
+    if (failed[i] !== undefined) return { error: failed[i]! };
+    return capped[i] !== undefined ? { capped: capped[i]! } : { callsPerSample: batch[i]!, nsPerCall: samples[i]! };
+  });
 }

@@ -79,6 +79,29 @@ describe('sampleRoundRobin with a deadline', () => {
     assert.ok(b.capped.nsPerCall >= 30e6 && b.capped.how === 'measured' && b.capped.capMs === 100);
   });
 
+  it('drops a subject whose call throws after its first, with the error, and times the others', async () => {
+    const fast = { library: library('fast'), call: spinning(0.05), async: false };
+    // Fails at a given call, as typage's random X25519 scalars fail on WebKitGTK: once in warm-up, once in sampling.
+    const failingAt = (n: number) => {
+      let calls = 0;
+      return async () => {
+        if (++calls === n) throw new DOMException('Data provided to an operation does not meet requirements', 'DataError');
+        return spinning(0.05)();
+      };
+    };
+    const inWarmUp = { library: library('warm-up'), call: failingAt(3), async: true };
+    let sampling = false;
+    const refuse = failingAt(1);
+    const inSamples = { library: library('samples'), call: () => (sampling ? refuse() : spinning(0.05)()), async: true };
+    // Warm-up ticks up to 30% of the case; the third subject fails from the first sample on.
+    const [a, b, c] = await sampleRoundRobin([fast, inWarmUp, inSamples], timing, async (fraction) => {
+      sampling ||= fraction >= 0.3;
+    });
+    assert.ok('nsPerCall' in a! && a.nsPerCall.length >= timing.minSamples, 'the sound subject is timed');
+    assert.ok('error' in b! && /DataError|does not meet/.test(b.error), 'a throw in warm-up is reported');
+    assert.ok('error' in c! && /does not meet/.test(c.error), 'a throw while sampling is reported');
+  });
+
   it('without a cap, a slow subject still takes its minimum samples', async () => {
     const slow = { library: library('slow'), call: spinning(20), async: false };
     const [a] = await sampleRoundRobin([slow], timing, tick);
