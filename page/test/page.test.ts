@@ -249,6 +249,28 @@ describe('age', () => {
       `age-encrypt-stream ${4 * MiB} B: no typage column`,
     ]);
   });
+
+  it('takes a throw from typage where it gave checked figures elsewhere, and not where it gave none', () => {
+    const report = completeReport('quick');
+    const engine = report.engines[0]!;
+    const threw = (ops: readonly string[]) => ({
+      ...report,
+      engines: [
+        {
+          ...engine,
+          cases: engine.cases.map((c) =>
+            c.library === 'typage' && ops.includes(c.op) ? { ...c, ns: undefined, nsPerCall: [], error: 'threw while timed: DataError' } : c,
+          ),
+        },
+      ],
+    });
+    assert.deepEqual(checkResults(threw(['age-encrypt']), { mode: 'quick', isolated: true }), []);
+    const everywhere = ['age-encrypt', 'age-decrypt', 'age-encrypt-stream', 'age-decrypt-stream'];
+    assert.deepEqual(
+      checkResults(threw(everywhere), { mode: 'quick', isolated: true }),
+      everywhere.map((op) => `${op} ${4 * MiB} B: typage: threw while timed: DataError`),
+    );
+  });
 });
 
 describe('a shared link', () => {
