@@ -13,8 +13,9 @@
  *   only the work they cannot. With no worker to go to, each piece is
  *   done here as it comes.
  * - Rule 2, short turns: with jobs in flight or workers starting, each
- *   piece added lets the event loop turn, so that answers (and a new
- *   worker's ready message) come in.
+ *   piece added, and each piece done here while waiting for the first,
+ *   lets the event loop turn, so that answers (and a new worker's ready
+ *   message) come in and the workers get their next pieces.
  * - At most WINDOW pieces are not taken back yet: add() waits for the
  *   first, so a stream's memory is bounded whatever its length.
  * - Rule 4, waiting for the first piece while a worker has it: the
@@ -148,6 +149,12 @@ export class InOrder<P extends Piece> {
     e.done = true;
   }
 
+  /** A piece done here, then a turn of the event loop while jobs are out (rule 2): their answers, the first piece's maybe, come in. */
+  private async hereThenTurn(e: Entry<P>): Promise<void> {
+    this.here(e);
+    if (this.inFlight > 0) await this.turns.tick();
+  }
+
   /** Gives waiting pieces, oldest first, to workers with room. */
   private handOut(): void {
     if (this.ended) return;
@@ -240,7 +247,7 @@ export class InOrder<P extends Piece> {
       this.handOut();
       const waiting = this.waiting();
       if (waiting.length > 0) {
-        this.here(waiting[waiting.length - 1]!);
+        await this.hereThenTurn(waiting[waiting.length - 1]!);
         continue;
       }
       const order = this.entries.filter((e) => !e.done);
@@ -248,7 +255,7 @@ export class InOrder<P extends Piece> {
       order.sort((a, b) => times.get(b)!.end - times.get(a)!.end);
       const claimed = order.find((e) => e.job!.handle.claim());
       if (claimed !== undefined) {
-        this.here(claimed);
+        await this.hereThenTurn(claimed);
         continue;
       }
       const t = now();
@@ -259,7 +266,7 @@ export class InOrder<P extends Piece> {
         until = Math.min(until, at);
         return t >= at;
       });
-      if (late !== undefined) this.here(late);
+      if (late !== undefined) await this.hereThenTurn(late);
       else await this.alarm.wait(until);
     }
   }

@@ -79,6 +79,50 @@ describe('InOrder (a stream’s pieces)', () => {
     coversOnce('a failing worker', back, list.length * 64 * KiB, r.events);
   });
 
+  it('lets the event loop turn after each piece it does itself while jobs are out', async () => {
+    // The first piece stays on a slow worker and a quick one answers after a timer, so pieces pile
+    // up waiting and the calling thread does some, also while it waits for the first (it once did
+    // every waiting piece there in one turn, the workers' answers shut out until it was done).
+    let turn = 0;
+    let turning = true;
+    const count = (): void => {
+      turn++;
+      if (turning) setImmediate(count);
+    };
+    setImmediate(count);
+    const turns: number[] = [];
+    const r = recorder(false, true, () => turns.push(turn));
+    // The slow worker runs its jobs one after another, the first for 40 ms: those queued behind it can be taken back.
+    let free = Promise.resolve();
+    const slow = new FakeWorker(0, (p, job) => {
+      free = free.then(
+        () =>
+          new Promise<void>((resolve) => {
+            job.start();
+            later(p.start === 0 ? 40 : 1, () => {
+              job.done();
+              resolve();
+            });
+          }),
+      );
+    });
+    const quick = new FakeWorker(
+      1,
+      (_, job) => {
+        job.start();
+        later(2, job.done);
+      },
+      1,
+    );
+    const list = pieces(40 * 64 * KiB, 64 * KiB);
+    const { back } = await run(new InOrder(r.work, () => asWorkers([slow, quick])), list);
+    turning = false;
+    assert.deepEqual(back, list);
+    coversOnce('a slow first piece', back, list.length * 64 * KiB, r.events);
+    assert.ok(turns.length > 1, 'the calling thread did no pieces: the case tests nothing');
+    assert.equal(new Set(turns).size, turns.length, `pieces done here in one turn: ${turns.join(' ')}`);
+  });
+
   it('with no workers, each piece is done as it is added', async () => {
     const r = recorder();
     const order = new InOrder<Piece>(r.work, () => []);
