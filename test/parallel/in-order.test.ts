@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { InOrder, type Piece, WINDOW } from '../internal.js';
+import { InOrder, type Piece, turnSources, WINDOW } from '../internal.js';
 import { asWorkers, coversOnce, FakeWorker, pieces, recorder } from './fake-workers.js';
 import { keepWorkers, workersAsUsual } from './pool-helpers.js';
 
@@ -80,47 +80,57 @@ describe('InOrder (a stream’s pieces)', () => {
   });
 
   it('lets the event loop turn after each piece it does itself while jobs are out', async () => {
-    // The first piece stays on a slow worker and a quick one answers after a timer, so pieces pile
-    // up waiting and the calling thread does some, also while it waits for the first (it once did
-    // every waiting piece there in one turn, the workers' answers shut out until it was done).
-    let turn = 0;
-    let turning = true;
-    const count = (): void => {
-      turn++;
-      if (turning) setImmediate(count);
+    // One worker holds the first piece until the test answers it and runs the others one after
+    // another, so pieces pile up and the calling thread does some, also while it waits for the
+    // first: it once did every waiting piece and every job it took back there in one turn, the
+    // workers' answers shut out until it was done. Every turn the scheduler asks for is counted.
+    const saved = { ...turnSources };
+    let turns = 0;
+    turnSources.immediate = (f) => {
+      turns++;
+      setTimeout(f, 0);
     };
-    setImmediate(count);
-    const turns: number[] = [];
-    const r = recorder(false, true, () => turns.push(turn));
-    // The slow worker runs its jobs one after another, the first for 40 ms: those queued behind it can be taken back.
-    let free = Promise.resolve();
-    const slow = new FakeWorker(0, (p, job) => {
-      free = free.then(
-        () =>
-          new Promise<void>((resolve) => {
-            job.start();
-            later(p.start === 0 ? 40 : 1, () => {
-              job.done();
-              resolve();
-            });
-          }),
-      );
-    });
-    const quick = new FakeWorker(
-      1,
-      (_, job) => {
-        job.start();
-        later(2, job.done);
-      },
-      1,
-    );
-    const list = pieces(40 * 64 * KiB, 64 * KiB);
-    const { back } = await run(new InOrder(r.work, () => asWorkers([slow, quick])), list);
-    turning = false;
-    assert.deepEqual(back, list);
-    coversOnce('a slow first piece', back, list.length * 64 * KiB, r.events);
-    assert.ok(turns.length > 1, 'the calling thread did no pieces: the case tests nothing');
-    assert.equal(new Set(turns).size, turns.length, `pieces done here in one turn: ${turns.join(' ')}`);
+    try {
+      const at: number[] = [];
+      // Once the window is full, the first piece is answered after three pieces done here.
+      let full = false;
+      let whileHeld = 0;
+      const r = recorder(false, true, () => {
+        at.push(turns);
+        if (full && ++whileHeld === 3) setTimeout(() => releaseFirst(), 0);
+      });
+      let queue = Promise.resolve();
+      let releaseFirst!: () => void;
+      const holding = new FakeWorker(0, (p, job) => {
+        queue = queue.then(
+          () =>
+            new Promise<void>((resolve) => {
+              job.start();
+              const answer = () => {
+                job.done();
+                resolve();
+              };
+              if (p.start === 0) releaseFirst = answer;
+              else later(1, answer);
+            }),
+        );
+      });
+      const list = pieces(24 * 64 * KiB, 64 * KiB);
+      const order = new InOrder<Piece>(r.work, () => asWorkers([holding]));
+      const back: Piece[] = [];
+      for (const p of list.slice(0, WINDOW - 1)) back.push(...(await order.add(p)));
+      // The window is full with the next: the first piece is out, the calling thread works while it waits.
+      full = true;
+      back.push(...(await order.add(list[WINDOW - 1]!)));
+      for (const p of list.slice(WINDOW)) back.push(...(await order.add(p)));
+      back.push(...(await order.finish()));
+      assert.deepEqual(back, list);
+      coversOnce('a held first piece', back, list.length * 64 * KiB, r.events);
+      assert.ok(whileHeld >= 3, `the calling thread did ${whileHeld} pieces while the first was held: the case tests nothing`);
+      for (let i = 1; i < at.length; i++) assert.ok(at[i]! > at[i - 1]!, `pieces done here with no turn between them: at turns ${at.join(' ')}`);
+    } finally {
+      Object.assign(turnSources, saved);
+    }
   });
 
   it('with no workers, each piece is done as it is added', async () => {
