@@ -100,7 +100,7 @@ export class InOrder<P extends Piece> {
     const waiting = this.waiting();
     if (!this.workersOn()) for (const e of waiting) this.here(e);
     else if (waiting.length > SPARE) this.here(waiting[waiting.length - 1]!);
-    if (this.inFlight > 0 || this.starting) await this.turns.tick();
+    await this.letAnswersIn();
     const out = this.taken();
     while (this.entries.length >= WINDOW) {
       await this.settleFirst();
@@ -149,10 +149,15 @@ export class InOrder<P extends Piece> {
     e.done = true;
   }
 
-  /** A piece done here, then a turn of the event loop while jobs are out (rule 2): their answers, the first piece's maybe, come in. */
+  /** A piece done here, then a turn for the answers (rule 2): the first piece's, maybe. */
   private async hereThenTurn(e: Entry<P>): Promise<void> {
     this.here(e);
-    if (this.inFlight > 0) await this.turns.tick();
+    await this.letAnswersIn();
+  }
+
+  /** Rule 2: a turn of the event loop while jobs are out or a worker is starting, so that their messages come in. */
+  private async letAnswersIn(): Promise<void> {
+    if (this.inFlight > 0 || this.starting) await this.turns.tick();
   }
 
   /** Gives waiting pieces, oldest first, to workers with room. */
