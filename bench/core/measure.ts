@@ -124,6 +124,8 @@ export async function sampleOf(time: (calls: number) => Promise<number>, calls: 
  */
 export type SubjectOutcome = Samples | { readonly capped: Capped } | { readonly error: string };
 
+const threwWhileTimed = (cause: unknown): string => `threw while timed: ${describeError(cause)}`;
+
 /**
  * Times several subjects against each other. All are warmed up first;
  * then samples are taken round-robin, one per subject per round, each
@@ -155,7 +157,7 @@ export async function sampleRoundRobin(
     try {
       nsPerCall = await warmUp(timers[i]!, timing.warmupMs);
     } catch (cause) {
-      failed[i] = `threw while timed: ${describeError(cause)}`;
+      failed[i] = threwWhileTimed(cause);
     }
     warmNs.push(nsPerCall);
     batch.push(Math.max(1, Math.round(target / nsPerCall)));
@@ -191,7 +193,7 @@ export async function sampleRoundRobin(
       try {
         samples[i]!.push(await sample(i));
       } catch (cause) {
-        failed[i] = `threw while timed: ${describeError(cause)}`;
+        failed[i] = threwWhileTimed(cause);
       }
     }
     if (round === 0) {
