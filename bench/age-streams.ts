@@ -153,10 +153,15 @@ async function memory(): Promise<void> {
   if (args.reference === 'thread' || args.reference === 'worker') return reference(total, args.reference);
   const calls = args.one === 'true' ? one : all;
   // The warm-up stream starts the pool: a worker is memory the process holds whatever it streams.
-  const { rest, peak, s } = await peakAbove(() => calls.encryptStream(to), total);
+  const measured = await peakAbove(() => calls.encryptStream(to), total);
+  printMemory(`${tiers()}, ${calls === one ? "fourfold/age's" : "fourfold/parallel's"} encryptStream`, total, measured);
+}
+
+/** One line of the memory measurement of `what`. */
+function printMemory(what: string, total: number, { rest, peak, s }: { rest: number; peak: number; s: number }): void {
   const mib = (b: number) => (b / MiB).toFixed(1);
   console.log(
-    `Node ${process.versions.node}, ${tiers()}, ${calls === one ? "fourfold/age's" : "fourfold/parallel's"} encryptStream, ${total / 1024 / MiB} GiB in ${s.toFixed(1)} s: RSS at rest ${mib(rest)} MiB, peak ${mib(peak)} MiB, ${mib(peak - rest)} MiB above rest`,
+    `Node ${process.versions.node}, ${what}, ${total / 1024 / MiB} GiB in ${s.toFixed(1)} s: RSS at rest ${mib(rest)} MiB, peak ${mib(peak)} MiB, ${mib(peak - rest)} MiB above rest`,
   );
 }
 
@@ -187,12 +192,9 @@ async function peakAbove(make: () => TransformStream<Uint8Array, Uint8Array>, to
 
 async function reference(total: number, where: 'thread' | 'worker'): Promise<void> {
   const worker = where === 'worker' ? await workerStreams() : undefined;
-  const { rest, peak, s } = await peakAbove(worker?.make ?? copyingStream, total);
+  const measured = await peakAbove(worker?.make ?? copyingStream, total);
   await worker?.end();
-  const mib = (b: number) => (b / MiB).toFixed(1);
-  console.log(
-    `Node ${process.versions.node}, a stream of new arrays made on ${worker === undefined ? 'this thread' : 'a worker'}, no cryptography, ${total / 1024 / MiB} GiB in ${s.toFixed(1)} s: RSS at rest ${mib(rest)} MiB, peak ${mib(peak)} MiB, ${mib(peak - rest)} MiB above rest`,
-  );
+  printMemory(`a stream of new arrays made on ${worker === undefined ? 'this thread' : 'a worker'}, no cryptography`, total, measured);
 }
 
 await (args.memory === 'true' ? memory() : speeds());
