@@ -26,14 +26,19 @@ const PIECE_CHUNKS = 15;
 /** Pieces in flight at most (read, sealing, waiting to be written). */
 const BUFFERS = 6;
 
+/** Chunk `n`'s nonce: an 11-byte big-endian counter, then 1 for the last chunk. */
+function chunkNonce(n, last) {
+  const nonce = new Uint8Array(12);
+  for (let b = 0; b < 6; b++) nonce[10 - b] = Math.floor(n / 2 ** (8 * b)) & 0xff;
+  nonce[11] = last ? 1 : 0;
+  return nonce;
+}
+
 /** Seals `length` bytes of `input` into `output` as age's chunks from `counter`; the last is final when `final`. Returns the bytes written. */
 function sealPiece(c, key, input, length, output, counter, final) {
-  const nonce = new Uint8Array(12);
   const chunks = Math.max(1, Math.ceil(length / CHUNK));
   for (let i = 0; i < chunks; i++) {
-    const n = counter + i;
-    for (let b = 0; b < 6; b++) nonce[10 - b] = Math.floor(n / 2 ** (8 * b)) & 0xff;
-    nonce[11] = final && i === chunks - 1 ? 1 : 0;
+    const nonce = chunkNonce(counter + i, final && i === chunks - 1);
     const body = input.subarray(i * CHUNK, Math.min(length, (i + 1) * CHUNK));
     const cipher = c.createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: 16 });
     output.set(cipher.update(body), i * SEALED);
@@ -55,6 +60,7 @@ const worker = here
       `const { parentPort } = require('node:worker_threads');
        const c = require('node:crypto');
        const CHUNK = ${CHUNK}, SEALED = ${SEALED};
+       ${chunkNonce.toString()}
        const sealPiece = ${sealPiece.toString()};
        parentPort.on('message', (m) => parentPort.postMessage(sealPiece(c, m.key, m.input, m.length, m.output, m.counter, m.final)));`,
       { eval: true },
@@ -126,10 +132,7 @@ function check(n, final) {
   readSync(outFd, sealed, 0, sealed.length, n * SEALED);
   closeSync(inFd);
   closeSync(outFd);
-  const nonce = new Uint8Array(12);
-  for (let b = 0; b < 6; b++) nonce[10 - b] = Math.floor(n / 2 ** (8 * b)) & 0xff;
-  nonce[11] = final ? 1 : 0;
-  const d = crypto.createDecipheriv('chacha20-poly1305', key, nonce, { authTagLength: 16 });
+  const d = crypto.createDecipheriv('chacha20-poly1305', key, chunkNonce(n, final), { authTagLength: 16 });
   d.setAuthTag(sealed.subarray(plain.length));
   const opened = d.update(sealed.subarray(0, plain.length));
   d.final();
