@@ -5,7 +5,7 @@
  * that what is compared is measured under the same conditions.
  */
 import { deadlineFrom, minimumMs, overBudget, type CostBook } from './costs.js';
-import { describeError } from './errors.js';
+import { threwError } from './errors.js';
 import type { Library } from './libraries.js';
 import { activate, sampleRoundRobin, type Subject } from './measure.js';
 import { median } from './stats.js';
@@ -93,7 +93,7 @@ export async function bindChecked(
     firstNs = (now() - start) * 1e6;
     output = (await entry.checkedOutput?.(inputs)) ?? returned;
   } catch (cause) {
-    return { error: `threw: ${describeError(cause)}` };
+    return { error: threwError(cause) };
   }
   if (expected.output !== undefined && !sameBytes(output, expected.output)) return { error: `output differs from ${expected.by}` };
   return { call, async: isAsync, firstNs };

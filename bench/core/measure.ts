@@ -4,7 +4,7 @@
  * cryptography or about the engine beyond performance.now().
  */
 import { deadlineFrom, minimumMs, overBudget, type Deadline } from './costs.js';
-import { describeError } from './errors.js';
+import { threwError } from './errors.js';
 import type { Library } from './libraries.js';
 import type { Call } from './ops/types.js';
 import { now, timerGranularityNs } from './timer.js';
@@ -124,8 +124,6 @@ export async function sampleOf(time: (calls: number) => Promise<number>, calls: 
  */
 export type SubjectOutcome = Samples | { readonly capped: Capped } | { readonly error: string };
 
-const threwWhileTimed = (cause: unknown): string => `threw while timed: ${describeError(cause)}`;
-
 /**
  * Times several subjects against each other. All are warmed up first;
  * then samples are taken round-robin, one per subject per round, each
@@ -157,7 +155,7 @@ export async function sampleRoundRobin(
     try {
       nsPerCall = await warmUp(timers[i]!, timing.warmupMs);
     } catch (cause) {
-      failed[i] = threwWhileTimed(cause);
+      failed[i] = threwError(cause, true);
     }
     warmNs.push(nsPerCall);
     batch.push(Math.max(1, Math.round(target / nsPerCall)));
@@ -193,7 +191,7 @@ export async function sampleRoundRobin(
       try {
         samples[i]!.push(await sample(i));
       } catch (cause) {
-        failed[i] = threwWhileTimed(cause);
+        failed[i] = threwError(cause, true);
       }
     }
     if (round === 0) {

@@ -13,6 +13,7 @@
  * WebAssembly refused ('no-wasm'), fourfold's js tier against the peers
  * that are plain JavaScript, and a notice for each peer that did not load.
  */
+import { isThrow } from '../../bench/core/errors.js';
 import { PARALLEL, parseWorkerColumn } from '../../bench/core/libraries.js';
 import type { Report } from '../../bench/report/json.js';
 import { opsOf, REFERENCE_OPS, SCALING_OPS, SCALING_SIZE, scryptShapes, ageShapes, SIZES, threadCounts, type Mode } from '../app/plan.js';
@@ -106,7 +107,7 @@ export function checkResults(report: Report | undefined, expected: Expected): st
       const c = find(op, size, peer);
       if (c === undefined) problems.push(`${where}: no ${peer} column`);
       else if (c.error !== undefined) {
-        if (!(c.error.startsWith('threw') && timedSomewhere(peer))) problems.push(`${where}: ${peer}: ${c.error}`);
+        if (!(isThrow(c.error) && timedSomewhere(peer))) problems.push(`${where}: ${peer}: ${c.error}`);
       } else if (c.ns === undefined && c.capped === undefined) problems.push(`${where}: ${peer} has neither samples nor a capped estimate`);
       else if (c.ns !== undefined && c.checkedBy === undefined && !REFERENCE_OPS.includes(op)) problems.push(`${where}: ${peer}'s output was not checked`);
     }
