@@ -57,7 +57,7 @@ export const simdChacha = withBytes(chachaSelector, simdChachaEngine);
 export type { ChachaEngine } from './chacha/engine.js';
 export { KEY as NATIVE_KEY, nativeOpen, nativeSeal, nativeXor, PIECE, PIECEWISE_FROM } from './chacha/native.js';
 export { crossoverFor } from './chacha/crossovers.js';
-export { cpuVendor, RUNTIME, type NodeCrypto } from './runtime/native.js';
+export { cpuVendor, grown, RUNTIME, type NodeCrypto } from './runtime/native.js';
 export { openInPlace, sealInPlace, sealPlainAt } from './age/jobs.js';
 export { openRun, sealRun } from './age/payload.js';
 export { hereRunner, PayloadOpener, PayloadSealer, type PayloadPiece, type Runner } from './age/pipeline.js';

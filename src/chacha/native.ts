@@ -19,7 +19,7 @@ import { type Crossover, crossoverFor } from './crossovers.js';
 import type { ChachaEngine } from './engine.js';
 import { zeroize } from '../runtime/bytes.js';
 import { usedNative } from '../runtime/kernels.js';
-import { type NodeCipher, type NodeCrypto, nodeCrypto, toBeWritten } from '../runtime/native.js';
+import { grown, type NodeCipher, type NodeCrypto, nodeCrypto, toBeWritten } from '../runtime/native.js';
 import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
 const TAG = 16;
@@ -85,6 +85,26 @@ function updateInto(cipher: NodeCipher, data: Uint8Array, result: Uint8Array, wi
   }
 }
 
+/**
+ * `data` encrypted by `cipher` into a new array with TAG bytes of room
+ * after it: node:crypto's own result grown in place where the engine can
+ * (grown), else a copy; from PIECEWISE_FROM on, written piece by piece.
+ */
+function ciphertextWithRoom(cipher: NodeCipher, data: Uint8Array): Uint8Array {
+  const length = data.length + TAG;
+  if (data.length >= PIECEWISE_FROM) {
+    const result = toBeWritten(length);
+    updateInto(cipher, data, result, false);
+    return result;
+  }
+  const ciphertext = cipher.update(data);
+  const result = grown(ciphertext, length);
+  if (result !== undefined) return result;
+  const copy = toBeWritten(length);
+  copy.set(ciphertext);
+  return copy;
+}
+
 /** The AEAD's seal on OpenSSL: ciphertext || tag, in `out` when given. */
 export function nativeSeal(
   c: NodeCrypto,
@@ -99,8 +119,9 @@ export function nativeSeal(
     aeadKey(base, key, nonce);
     const cipher = c.createCipheriv('chacha20-poly1305', KEY, NONCE, POLY);
     if (aad.length > 0) cipher.setAAD(aad);
-    const result = out ?? toBeWritten(data.length + TAG);
-    updateInto(cipher, data, result, false);
+    let result = out;
+    if (result === undefined) result = ciphertextWithRoom(cipher, data);
+    else updateInto(cipher, data, result, false);
     cipher.final();
     result.set(cipher.getAuthTag(), data.length);
     return result;

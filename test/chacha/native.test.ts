@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { AuthenticationError, ready, tier } from 'fourfold';
 import { chacha20, chacha20orig, chacha20poly1305, xchacha20, xchacha20poly1305 } from 'fourfold/chacha';
 import { assertBytes, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
-import { type ChachaEngine, crossoverFor, jsChacha, NATIVE_KEY, PIECE, PIECEWISE_FROM, RUNTIME, simdChacha } from '../internal.js';
+import { type ChachaEngine, crossoverFor, grown, jsChacha, NATIVE_KEY, PIECE, PIECEWISE_FROM, RUNTIME, simdChacha } from '../internal.js';
 
 /** Whether this runtime's node:crypto has the ciphers (Bun's has not). */
 const NATIVE = RUNTIME === 'deno' || (RUNTIME?.startsWith('node') ?? false);
@@ -161,6 +161,24 @@ describe('the native tier', () => {
         assertBytes(out, expected, `${name} in place, ${length} bytes`);
       }
     }
+  });
+
+  it('grown: a result alone on its buffer grows in place where the engine has transfer(), its bytes kept; else undefined', () => {
+    const hasTransfer = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function';
+    const bytes = rand(6000);
+    const alone = bytes.slice();
+    const result = grown(alone, 6016);
+    if (!hasTransfer) assert.equal(result, undefined);
+    else {
+      assert.ok(result !== undefined && result.buffer.byteLength === 6016 && result.byteOffset === 0);
+      assertBytes(result.subarray(0, 6000), bytes);
+      assert.equal(alone.length, 0, 'the original is detached');
+    }
+    // A view that shares its buffer (a pooled Buffer, a subarray) is never moved.
+    const shared = new Uint8Array(8192);
+    assert.equal(grown(shared.subarray(16, 6016), 6016), undefined);
+    assert.equal(grown(shared.subarray(0, 6000), 6016), undefined);
+    assert.equal(shared.length, 8192);
   });
 
   it('the key (or XChaCha subkey) copied for node:crypto is zeroed after every call, a forgery too', () => {
