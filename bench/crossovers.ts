@@ -12,8 +12,8 @@
  * path, the same arguments) in rounds; a size's ratio is that of the
  * fastest round of each (a garbage collection of the results lands in one
  * round or another, and a median of short rounds still caught them). The crossover is the smallest size from which node:crypto was
- * faster at every size measured above it. Prints the table's entry and
- * each ratio.
+ * faster at every size measured above it, the √2 step below it then
+ * measured in four. Prints the table's entry and each ratio.
  */
 import { cpuVendor, jsChacha, nativeOpen, nativeSeal, nativeXor, RUNTIME, simdChacha, type ChachaEngine, type NodeCrypto } from '../dist/testing.js';
 
@@ -60,9 +60,9 @@ function perCall(f: () => unknown, ms: number): number {
   }
 }
 
-/** fourfold's time over node:crypto's at each size. */
-function ratios(op: Op, engine: ChachaEngine): number[] {
-  return SIZES.map((size) => {
+/** fourfold's time over node:crypto's at each of `sizes`. */
+function ratios(op: Op, engine: ChachaEngine, sizes: number[]): number[] {
+  return sizes.map((size) => {
     const data = new Uint8Array(size).fill(5);
     const mine: number[] = [];
     const theirs: number[] = [];
@@ -74,17 +74,39 @@ function ratios(op: Op, engine: ChachaEngine): number[] {
   });
 }
 
+/** The smallest of `sizes` (ascending) from which node:crypto was faster at every size measured above it; Infinity if none. */
+function crossoverOf(sizes: number[], r: number[]): number {
+  let from = sizes.length;
+  while (from > 0 && r[from - 1]! >= 1) from--;
+  return from < sizes.length ? sizes[from]! : Infinity;
+}
+
+/** The sizes strictly between `below` and `above` at steps of 2^(1/8), multiples of 16: a √2 step cut in four. */
+function between(below: number, above: number): number[] {
+  const sizes: number[] = [];
+  for (let i = 1; i < 4; i++) sizes.push(Math.round((below * 2 ** (i / 8)) / 16) * 16);
+  return sizes.filter((s) => s > below && s < above);
+}
+
 const table: Record<string, Record<string, number>> = { simd: {}, js: {} };
 for (const [tier, engine] of [
   ['simd', simdChacha],
   ['js', jsChacha],
 ] as const) {
   for (const [name, op] of Object.entries(OPS)) {
-    const r = ratios(op, engine);
-    let from = SIZES.length;
-    while (from > 0 && r[from - 1]! >= 1) from--;
-    table[tier]![name] = from < SIZES.length ? SIZES[from]! : Infinity;
+    const r = ratios(op, engine, SIZES);
+    const coarse = crossoverOf(SIZES, r);
+    const at = SIZES.indexOf(coarse);
     console.log(`${RUNTIME} ${tier} ${name}: ${SIZES.map((s, i) => `${s}:${r[i]!.toFixed(2)}`).join(' ')}`);
+    if (at <= 0) {
+      table[tier]![name] = coarse;
+      continue;
+    }
+    // The √2 grid puts a crossover up to 41% past the true one: the sizes in the last step are measured too.
+    const finer = between(SIZES[at - 1]!, coarse);
+    const fr = ratios(op, engine, finer);
+    console.log(`${RUNTIME} ${tier} ${name} between ${SIZES[at - 1]} and ${coarse}: ${finer.map((s, i) => `${s}:${fr[i]!.toFixed(2)}`).join(' ')}`);
+    table[tier]![name] = crossoverOf([...finer, coarse], [...fr, 1]);
   }
 }
 const row = (t: Record<string, number>) =>
