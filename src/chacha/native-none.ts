@@ -14,6 +14,7 @@ const absent = (): never => {
 
 export const PIECEWISE_FROM: typeof Native.PIECEWISE_FROM = 4 << 20;
 export const PIECE: typeof Native.PIECE = 128 << 10;
+export const COPIED_PIECEWISE_FROM: typeof Native.COPIED_PIECEWISE_FROM = 1 << 20;
 export const KEY: typeof Native.KEY = new Uint8Array(32);
 export const nativeSeal: typeof Native.nativeSeal = absent;
 export const nativeOpen: typeof Native.nativeOpen = absent;

@@ -72,6 +72,9 @@ export function nodeCrypto(): NodeCrypto | undefined {
 const transfer = (ArrayBuffer.prototype as { transfer?: (this: ArrayBuffer, length: number) => ArrayBuffer }).transfer;
 const transferOf = transfer === undefined ? undefined : (Function.prototype.call.bind(transfer) as (buffer: ArrayBuffer, length: number) => ArrayBuffer);
 
+/** Whether grown() can grow an array here. */
+export const CAN_GROW: boolean = transferOf !== undefined;
+
 /**
  * `bytes` (a result node:crypto made, alone on its ArrayBuffer) grown to
  * `length` bytes as a plain Uint8Array, its bytes kept and `bytes`
