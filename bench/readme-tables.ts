@@ -1,5 +1,5 @@
 /**
- * The benchmark tables of docs/performance.md (and the README's summary), and the native tier's target table, from one or more results.json files:
+ * The benchmark tables of docs/performance.md and the README, and the native tier's target table, from one or more results.json files:
  *
  *   node --import tsx bench/readme-tables.ts run1/results.json run2/results.json
  *
@@ -60,6 +60,45 @@ for (const [id, label] of engines) {
   const readyMs = runs.flatMap((run) => run.engines.filter((e) => e.engine.id === id && e.readyMs !== undefined).map((e) => e.readyMs!));
   const ready = readyMs.length > 0 ? `${median(readyMs).toFixed(1)} ms` : '';
   console.log(`| ${label} | ${cells.join(' | ')} | ${ready} |`);
+}
+
+// The README's table, from Node's runs: fourfold as a Node user gets it by default ('fourfold (native)',
+// where the run timed it: past the crossovers, node:crypto), its fastest JavaScript peer, and node:crypto.
+const README_ROWS: { peer: string; label: string; cases: [string, number][] }[] = [
+  {
+    peer: 'sodium',
+    label: 'libsodium-wrappers',
+    cases: [
+      ['chacha20', 65536],
+      ['chacha20', 64],
+      ['chacha20poly1305-encrypt', 65536],
+      ['xchacha20poly1305-encrypt', 65536],
+      ['poly1305', 65536],
+      ['xsalsa20poly1305-encrypt', 65536],
+      ['secretstream-push', 65536],
+    ],
+  },
+  { peer: 'hash-wasm', label: 'hash-wasm', cases: [['blake3', 1 << 20]] },
+  { peer: 'mipher', label: 'mipher (pure JS)', cases: [['serpent-ctr-encrypt', 65536]] },
+];
+/** `theirs` over `mine` as a table's ratio, or nothing where `theirs` was not timed. */
+const over = (theirs: number | undefined, mine: number) => (theirs === undefined ? '' : `${(theirs / mine).toFixed(2)}×`);
+console.log('\n| operation | size | fourfold | peer | ratio | node:crypto |\n|---|---:|---:|---|---:|---:|');
+for (const { peer, label, cases } of README_ROWS) {
+  for (const [op, size] of cases) {
+    const mine = nsPerCall('node', op, size, 'fourfold (native)') ?? nsPerCall('node', op, size, 'fourfold');
+    if (mine === undefined) continue;
+    const cell = size === 64 ? `${formatTime(mine)} a call` : `${formatRate(megabytesPerSecond(size, mine))} MB/s`;
+    const row = [
+      op.replaceAll('-', ' '),
+      formatSize(size),
+      cell,
+      label,
+      over(nsPerCall('node', op, size, peer), mine),
+      over(nsPerCall('node', op, size, 'node'), mine),
+    ];
+    console.log(`| ${row.join(' | ')} |`);
+  }
 }
 
 // fourfold's speed targets in Node 20: the peer's time over fourfold's it aims for, or a rate where no peer is as fast.
