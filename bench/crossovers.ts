@@ -9,11 +9,11 @@
  *
  * For each operation and tier (simd, js), sizes from 64 B up by steps of
  * √2, each timed interleaved (fourfold's engine, then node:crypto's code
- * path, the same arguments) in rounds; a size's ratio is that of the
- * fastest round of each (a garbage collection of the results lands in one
- * round or another, and a median of short rounds still caught them). The crossover is the smallest size from which node:crypto was
- * faster at every size measured above it, the √2 step below it then
- * measured in four. Prints the table's entry and each ratio.
+ * path, the same arguments) in short rounds, a size's ratio that of the
+ * fastest round of each; then the sizes around where node:crypto took
+ * over, at steps of 2^(1/8), in long rounds, each side's median. The
+ * crossover is the smallest size from which node:crypto was faster at
+ * every size measured above it. Prints the table's entry and each ratio.
  */
 import { cpuVendor, jsChacha, nativeOpen, nativeSeal, nativeXor, RUNTIME, simdChacha, type ChachaEngine, type NodeCrypto } from '../dist/testing.js';
 
@@ -60,17 +60,33 @@ function perCall(f: () => unknown, ms: number): number {
   }
 }
 
+/** How a size is timed: rounds of at least `ms` each, `rounds` of them per side, summed up by `pick`. */
+interface Timing {
+  readonly ms: number;
+  readonly rounds: number;
+  readonly pick: (times: number[]) => number;
+}
+
+/** The coarse pass: short rounds, each side's fastest (a collection lands in one round or another). */
+const SHORT: Timing = { ms: 8, rounds: ROUNDS, pick: (t) => Math.min(...t) };
+/**
+ * Around a crossover: rounds long enough to hold the rare full collections
+ * a side's new arrays bring (in Deno the kernels' seal lost 5-20% at 8-12
+ * KiB that 8 ms rounds missed), each side's median.
+ */
+const LONG: Timing = { ms: 60, rounds: 5, pick: (t) => [...t].sort((a, b) => a - b)[t.length >> 1]! };
+
 /** fourfold's time over node:crypto's at each of `sizes`. */
-function ratios(op: Op, engine: ChachaEngine, sizes: number[]): number[] {
+function ratios(op: Op, engine: ChachaEngine, sizes: number[], timing: Timing): number[] {
   return sizes.map((size) => {
     const data = new Uint8Array(size).fill(5);
     const mine: number[] = [];
     const theirs: number[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      mine.push(perCall(() => op(engine, false, data), 8));
-      theirs.push(perCall(() => op(engine, true, data), 8));
+    for (let r = 0; r < timing.rounds; r++) {
+      mine.push(perCall(() => op(engine, false, data), timing.ms));
+      theirs.push(perCall(() => op(engine, true, data), timing.ms));
     }
-    return Math.min(...mine) / Math.min(...theirs);
+    return timing.pick(mine) / timing.pick(theirs);
   });
 }
 
@@ -94,19 +110,22 @@ for (const [tier, engine] of [
   ['js', jsChacha],
 ] as const) {
   for (const [name, op] of Object.entries(OPS)) {
-    const r = ratios(op, engine, SIZES);
+    const r = ratios(op, engine, SIZES, SHORT);
     const coarse = crossoverOf(SIZES, r);
     const at = SIZES.indexOf(coarse);
     console.log(`${RUNTIME} ${tier} ${name}: ${SIZES.map((s, i) => `${s}:${r[i]!.toFixed(2)}`).join(' ')}`);
-    if (at <= 0) {
+    if (at < 0) {
       table[tier]![name] = coarse;
       continue;
     }
-    // The √2 grid puts a crossover up to 41% past the true one: the sizes in the last step are measured too.
-    const finer = between(SIZES[at - 1]!, coarse);
-    const fr = ratios(op, engine, finer);
-    console.log(`${RUNTIME} ${tier} ${name} between ${SIZES[at - 1]} and ${coarse}: ${finer.map((s, i) => `${s}:${fr[i]!.toFixed(2)}`).join(' ')}`);
-    table[tier]![name] = crossoverOf([...finer, coarse], [...fr, 1]);
+    // The √2 grid puts a crossover up to 41% past the true one, and short rounds can put it a step off:
+    // two steps below it and one above, each cut in four, are timed again in long rounds.
+    const grid = SIZES.slice(Math.max(0, at - 2), at + 2);
+    const region = [...new Set(grid.flatMap((size, i) => (i === 0 ? [size] : [...between(grid[i - 1]!, size), size])))];
+    const rr = ratios(op, engine, region, LONG);
+    console.log(`${RUNTIME} ${tier} ${name}, long rounds: ${region.map((s, i) => `${s}:${rr[i]!.toFixed(2)}`).join(' ')}`);
+    // Above the region the short rounds stand (node:crypto won at every size there).
+    table[tier]![name] = crossoverOf([...region, ...SIZES.slice(at + 2)], [...rr, ...r.slice(at + 2)]);
   }
 }
 const row = (t: Record<string, number>) =>
