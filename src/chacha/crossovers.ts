@@ -44,16 +44,16 @@ const MEASURED: Readonly<Record<string, Table>> = {
   /** A 2-core Intel Xeon (AVX-512). */
   intel: {
     node20: {
-      simd: { seal: 13040, open: 4224, xseal: 11952, xopen: 11952, chacha20: 5968, xchacha20: 5968 },
-      js: { seal: 528, open: 96, xseal: 368, xopen: 368, chacha20: 4224, xchacha20: 2112 },
+      simd: { seal: 13040, open: 5968, xseal: 13040, xopen: 5968, chacha20: 5024, xchacha20: 5968 },
+      js: { seal: 1488, open: 128, xseal: 256, xopen: 128, chacha20: 2304, xchacha20: 1616 },
     },
     node26: {
-      simd: { seal: 5968, open: 2992, xseal: 5968, xopen: 4224, chacha20: 2992, xchacha20: 3888 },
-      js: { seal: 256, open: 96, xseal: 752, xopen: 128, chacha20: 1056, xchacha20: 1056 },
+      simd: { seal: 5968, open: 5968, xseal: 6512, xopen: 4608, chacha20: 5968, xchacha20: 5968 },
+      js: { seal: 128, open: 64, xseal: 256, xopen: 80, chacha20: 2112, xchacha20: 2112 },
     },
     deno: {
-      simd: { seal: 7744, open: 6512, xseal: 5968, xopen: 5968, chacha20: 4608, xchacha20: 8448 },
-      js: { seal: 2112, open: 64, xseal: 2112, xopen: 64, chacha20: 752, xchacha20: 368 },
+      simd: { seal: 8448, open: 5024, xseal: 8448, xopen: 5968, chacha20: 8448, xchacha20: 6512 },
+      js: { seal: 96, open: 64, xseal: 96, xopen: 64, chacha20: 3552, xchacha20: 432 },
     },
   },
 };
