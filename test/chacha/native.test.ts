@@ -11,7 +11,18 @@ import assert from 'node:assert/strict';
 import { AuthenticationError, ready, tier } from 'fourfold';
 import { chacha20, chacha20orig, chacha20poly1305, xchacha20, xchacha20poly1305 } from 'fourfold/chacha';
 import { assertBytes, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
-import { type ChachaEngine, COPIED_PIECEWISE_FROM, crossoverFor, grown, jsChacha, NATIVE_KEY, PIECE, PIECEWISE_FROM, RUNTIME, simdChacha } from '../internal.js';
+import {
+  type ChachaEngine,
+  COPIED_PIECEWISE_FROM,
+  crossoverFor,
+  grown,
+  jsChacha,
+  NATIVE_KEY,
+  PIECE,
+  PIECEWISE_FROM,
+  RUNTIME,
+  simdChacha,
+} from '../internal.js';
 
 /** Whether this runtime's node:crypto has the ciphers (Bun's has not). */
 const NATIVE = RUNTIME === 'deno' || (RUNTIME?.startsWith('node') ?? false);
@@ -124,7 +135,14 @@ describe('the native tier', () => {
 
   it('past PIECEWISE_FROM (COPIED_PIECEWISE_FROM), where results are written in pieces: the same bytes, new and into an output, in place', () => {
     const REFERENCE = ENGINE_HAS_SIMD ? simdChacha : jsChacha;
-    for (const length of [COPIED_PIECEWISE_FROM - 1, COPIED_PIECEWISE_FROM, COPIED_PIECEWISE_FROM + PIECE + 5, PIECEWISE_FROM - 1, PIECEWISE_FROM, PIECEWISE_FROM + PIECE + 5]) {
+    for (const length of [
+      COPIED_PIECEWISE_FROM - 1,
+      COPIED_PIECEWISE_FROM,
+      COPIED_PIECEWISE_FROM + PIECE + 5,
+      PIECEWISE_FROM - 1,
+      PIECEWISE_FROM,
+      PIECEWISE_FROM + PIECE + 5,
+    ]) {
       const key = rand(32);
       const plain = rand(length);
       for (const [name, aead, nonceLength, from] of [
