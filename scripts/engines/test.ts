@@ -43,6 +43,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
   ...Object.fromEntries(
     [
+      'test/package/browser-field.test.ts',
       'test/package/contributor-docs.test.ts',
       'test/package/declarations.test.ts',
       'test/package/docs.test.ts',
