@@ -38,10 +38,10 @@ function subtleX25519(): Promise<Subtle | undefined> {
 
 /**
  * `secret` as WebCrypto's private key, clamped first (RFC 7748 §5: the
- * function clamps anyway, so the result is the same): WebKitGTK refuses
- * some unclamped scalars, which age's identities and ephemeral keys are
- * (32 random bytes). Undefined where it refuses it even so: noble then
- * takes the call.
+ * function clamps anyway, so the result is the same). Undefined where the
+ * platform refuses it: noble then takes the call. WebKitGTK refuses every
+ * key whose first byte is 0 (DataError), which after clamping is one
+ * random key in 32.
  */
 async function importSecret(subtle: Subtle, secret: Uint8Array): Promise<CryptoKey | undefined> {
   const pkcs8 = new Uint8Array(PKCS8_PREFIX.length + 32);

@@ -2,7 +2,8 @@
  * age's X25519 (src/age/x25519.ts): the platform's WebCrypto and
  * @noble/curves give RFC 7748's bytes and each other's, for public keys
  * and shared secrets, over random scalars and the edges (scalars with the
- * bits that clamping clears set, low-order points, which give all zeros).
+ * bits that clamping clears set, scalars beginning with a zero byte,
+ * low-order points, which give all zeros).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,6 +60,18 @@ it("random and unclamped scalars and points: every way gives noble's bytes; the 
       assertBytes(await multiplyOn(way, secret, BASE), x25519.getPublicKey(kept), `${name}: public key ${i}`);
       assertBytes(await multiplyOn(way, secret, peer), x25519.getSharedSecret(kept, peer), `${name}: shared secret ${i}`);
       assertBytes(secret, kept, `${name}: the secret ${i} unchanged`);
+    }
+  }
+});
+
+it('scalars whose first byte is 0, or becomes 0 when clamped (WebKitGTK refuses to import them): every way gives noble’s bytes', async () => {
+  for (const [name, way] of await ways()) {
+    for (const first of [0, 1, 7, 8]) {
+      const secret = rand(32);
+      secret[0] = first;
+      const peer = x25519.getPublicKey(rand(32));
+      assertBytes(await multiplyOn(way, secret, BASE), x25519.getPublicKey(secret), `${name}: public key, first byte ${first}`);
+      assertBytes(await multiplyOn(way, secret, peer), x25519.getSharedSecret(secret, peer), `${name}: shared secret, first byte ${first}`);
     }
   }
 });
