@@ -73,6 +73,8 @@ export const PIECE = 128 << 10;
  * node:crypto's bare call against 0.77x at 1 MiB, 1.01x against 0.80x at 2 MiB).
  */
 export const COPIED_PIECEWISE_FROM = 1 << 20;
+/** Where a new sealed array starts being written in pieces, on this engine. */
+const NEW_SEALED_PIECEWISE_FROM = CAN_GROW ? PIECEWISE_FROM : COPIED_PIECEWISE_FROM;
 
 /**
  * `cipher.update(data)` written into `result` (from its start), each
@@ -100,10 +102,9 @@ function updateInto(cipher: NodeCipher, data: Uint8Array, result: Uint8Array, wi
  */
 function ciphertextWithRoom(cipher: NodeCipher, data: Uint8Array): Uint8Array {
   const length = data.length + TAG;
-  const from = CAN_GROW ? PIECEWISE_FROM : COPIED_PIECEWISE_FROM;
-  if (data.length >= from) {
+  if (data.length >= NEW_SEALED_PIECEWISE_FROM) {
     const result = toBeWritten(length);
-    updateInto(cipher, data, result, false, from);
+    updateInto(cipher, data, result, false, NEW_SEALED_PIECEWISE_FROM);
     return result;
   }
   const ciphertext = cipher.update(data);
