@@ -61,7 +61,8 @@ export { cpuVendor, grown, RUNTIME, type NodeCrypto } from './runtime/native.js'
 export { openInPlace, sealInPlace, sealPlainAt } from './age/jobs.js';
 export { openRun, sealRun } from './age/payload.js';
 export { hereRunner, PayloadOpener, PayloadSealer, type PayloadPiece, type Runner } from './age/pipeline.js';
-export { multiplyOn } from './age/x25519.js';
+export { identityKey } from './age/keys.js';
+export { multiplyOn, PKCS8_PREFIX } from './age/x25519.js';
 export { jsSalsa } from './salsa/js.js';
 export const simdChachaPiece = withBytes(chachaSelector, simdChachaPieceFunction);
 export const simdSalsaPiece = withBytes(salsaSelector, simdSalsaPieceFunction);

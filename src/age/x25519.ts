@@ -11,7 +11,7 @@ import { x25519 as noble } from '@noble/curves/ed25519.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** RFC 8410's PKCS #8 wrapping of an X25519 private key, before its 32 bytes. */
-const PKCS8_PREFIX = Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20);
+export const PKCS8_PREFIX: Uint8Array = Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20);
 /** The base point's u-coordinate (RFC 7748 §4.1: u = 9): X25519(k, base) is k's public key. */
 const BASE = Uint8Array.of(9, ...new Array<number>(31).fill(0));
 

@@ -9,9 +9,9 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Decrypter, Encrypter, armor, generateX25519Identity, identityToRecipient as typageRecipient } from 'age-encryption';
-import { bech32 } from '@scure/base';
 import * as age from 'fourfold/age';
 import { assertBytes, ENGINE_HAS_WASM, forEachTier, NO_STREAMS, rand } from '../helpers.js';
+import { identityKey, PKCS8_PREFIX } from '../internal.js';
 
 const CHUNK = 65536;
 const SIZES = [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 7];
@@ -39,9 +39,6 @@ async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 /** A small scrypt work factor for passphrase files: the format is what is tested, not the cost. */
 const WORK_FACTOR = 10;
 
-/** An age identity's X25519 scalar (the payload of its Bech32 string). */
-const scalarOf = (identity: string): Uint8Array => bech32.fromWords(bech32.decode(identity.toLowerCase() as `${string}1${string}`, false).words);
-
 let refusal: Promise<boolean> | undefined;
 /**
  * Whether this platform's WebCrypto refuses X25519 private keys whose
@@ -52,7 +49,7 @@ let refusal: Promise<boolean> | undefined;
  */
 function refusesLeadingZero(): Promise<boolean> {
   refusal ??= (async () => {
-    const pkcs8 = Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20, 0, ...rand(31));
+    const pkcs8 = Uint8Array.of(...PKCS8_PREFIX, 0, ...rand(31));
     try {
       await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'X25519' }, false, ['deriveBits']);
       return false;
@@ -67,7 +64,7 @@ function refusesLeadingZero(): Promise<boolean> {
 async function forTypage(generate: () => string | Promise<string>): Promise<string> {
   for (;;) {
     const identity = await generate();
-    if (scalarOf(identity)[0] !== 0 || !(await refusesLeadingZero())) return identity;
+    if (identityKey(identity, 'identity')[0] !== 0 || !(await refusesLeadingZero())) return identity;
   }
 }
 
