@@ -29,6 +29,9 @@ function nsPerCall(engine: string, op: string, size: number, library: string): n
   return samples.length > 0 ? median(samples) : undefined;
 }
 
+/** `theirs` over `mine` as a table's ratio, or nothing where `theirs` was not timed. */
+const over = (theirs: number | undefined, mine: number) => (theirs === undefined ? '' : `${(theirs / mine).toFixed(2)}×`);
+
 // [op, size, peer]: 64-byte cells show time per call, the others MB/s.
 const COLUMNS: [string, number, string][] = [
   ['chacha20', 65536, 'sodium'],
@@ -54,7 +57,7 @@ for (const [id, label] of engines) {
     const mine = nsPerCall(id, op, size, 'fourfold');
     if (mine === undefined) return '';
     const theirs = nsPerCall(id, op, size, peer);
-    const ratio = theirs === undefined ? '' : ` · ${(theirs / mine).toFixed(2)}×`;
+    const ratio = theirs === undefined ? '' : ` · ${over(theirs, mine)}`;
     return size === 64 ? `${formatTime(mine)}${ratio}` : `${formatRate(megabytesPerSecond(size, mine))}${ratio}`;
   });
   const readyMs = runs.flatMap((run) => run.engines.filter((e) => e.engine.id === id && e.readyMs !== undefined).map((e) => e.readyMs!));
@@ -81,8 +84,6 @@ const README_ROWS: { peer: string; label: string; cases: [string, number][] }[] 
   { peer: 'hash-wasm', label: 'hash-wasm', cases: [['blake3', 1 << 20]] },
   { peer: 'mipher', label: 'mipher (pure JS)', cases: [['serpent-ctr-encrypt', 65536]] },
 ];
-/** `theirs` over `mine` as a table's ratio, or nothing where `theirs` was not timed. */
-const over = (theirs: number | undefined, mine: number) => (theirs === undefined ? '' : `${(theirs / mine).toFixed(2)}×`);
 console.log('\n| operation | size | fourfold | peer | ratio | node:crypto |\n|---|---:|---:|---|---:|---:|');
 for (const { peer, label, cases } of README_ROWS) {
   for (const [op, size] of cases) {
@@ -125,7 +126,7 @@ for (const [op, size, peer, target] of TARGETS) {
   const mine = nsPerCall('node', op, size, 'fourfold');
   if (mine === undefined) continue;
   const theirs = peer === undefined ? undefined : nsPerCall('node', op, size, peer);
-  const peerCells = theirs === undefined ? ' | ' : `${formatRate(megabytesPerSecond(size, theirs))} MB/s (${peer}) | ${(theirs / mine).toFixed(2)}×`;
+  const peerCells = theirs === undefined ? ' | ' : `${formatRate(megabytesPerSecond(size, theirs))} MB/s (${peer}) | ${over(theirs, mine)}`;
   const timed = peer === undefined ? '' : ` (${formatTime(mine)})`;
   console.log(`| ${op} | ${formatSize(size)} | ${formatRate(megabytesPerSecond(size, mine))} MB/s${timed} | ${peerCells} | ${target} |`);
 }
