@@ -419,6 +419,22 @@ it('serpent.cbc encryption under configure({ workers: 0 }) starts no worker', as
   }
 });
 
+/**
+ * Lets a pending call take its first steps, then checks it is still
+ * pending: a worker's answer comes as a task, so none has come after one
+ * microtask turn. (A timer here raced the call: in a loaded browser the
+ * scheduler's turns can run a 16 MiB call to its end before a 0 ms timer fires.)
+ */
+async function begun(pending: Promise<unknown>, name: string): Promise<void> {
+  let settled = false;
+  pending.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await Promise.resolve();
+  assert.equal(settled, false, `${name}: the call settled before its input could be changed`);
+}
+
 it('an input detached while the call is pending: the same TypeError from every function', { skip: NO_DETACH }, async () => {
   P.configure({ workers: 1 });
   try {
@@ -434,7 +450,7 @@ it('an input detached while the call is pending: the same TypeError from every f
     for (const [name, call] of calls) {
       const data = rand(16 * MiB);
       const pending = call(data);
-      await new Promise((r) => setTimeout(r, 0));
+      await begun(pending, name);
       detach(data);
       await assert.rejects(pending, (e: Error) => e instanceof TypeError && /detached/.test(e.message), name);
       messages.add(
@@ -471,7 +487,7 @@ it('an input or output resized while the call is pending (a length-tracking view
       const tracking = new Uint8Array(buffer);
       const [input, output] = side === 'input' ? [tracking, undefined] : [rand(16 * MiB), tracking];
       const pending = P.chacha20(key, n12, input, output);
-      await new Promise((r) => setTimeout(r, 0));
+      await begun(pending, `${side} ${change > 0 ? 'grown' : 'shrunk'}`);
       buffer.resize(16 * MiB + change);
       await assert.rejects(
         pending,
