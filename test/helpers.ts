@@ -53,6 +53,55 @@ export function forEachTier(title: string, body: (tier: TierName) => void): void
   }
 }
 
+const nodeCrypto = (globalThis.process as { getBuiltinModule?(id: string): unknown } | undefined)?.getBuiltinModule?.('node:crypto') as
+  | typeof import('node:crypto')
+  | undefined;
+
+function nodeHas(cipher: string, ivLength: number): boolean {
+  try {
+    nodeCrypto!.createCipheriv(cipher as 'chacha20-poly1305', new Uint8Array(32), new Uint8Array(ivLength), { authTagLength: 16 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether node:crypto has OpenSSL's ChaCha20 and ChaCha20-Poly1305 here
+ * (Node, Deno; not Bun's BoringSSL, not browsers): then fourfold's default
+ * tier sends calls past the crossovers to it (the native tier).
+ */
+export const NODE_CHACHA: boolean = nodeCrypto !== undefined && nodeHas('chacha20', 16) && nodeHas('chacha20-poly1305', 12);
+
+/** The tiers a call can take: 'default' (ready() naming none) and each of fourfold's own. */
+export const CALL_TIERS = ['default', ...TIERS] as const;
+export type CallTier = (typeof CALL_TIERS)[number];
+
+/**
+ * Why the default tier needs no sweep of its own here, or false: it does
+ * wherever it reaches code beyond fourfold's own tiers (today node:crypto's
+ * ChaCha, NODE_CHACHA). A new tier adds its condition here, and every class
+ * test (shared input, shared output, lost worker) covers it that day.
+ */
+export const DEFAULT_IS_OWN: false | string = NODE_CHACHA
+  ? false
+  : 'not applicable: the default tier here is the simd or js tier (no node:crypto ChaCha), swept as such';
+
+/**
+ * forEachTier for the class tests, over CALL_TIERS: the default tier
+ * first, with ready() naming no tier (and put back after, so the files
+ * that follow find the default), then each of fourfold's own.
+ */
+export function forEveryTier(title: string, body: (tier: CallTier) => void): void {
+  describe(`${title} (default)`, { skip: DEFAULT_IS_OWN }, () => {
+    before(async () => {
+      await ready();
+    });
+    body('default');
+  });
+  forEachTier(title, body);
+}
+
 // ---------------------------------------------------------------- bytes
 
 export function hex(s: string): Uint8Array {

@@ -17,7 +17,7 @@
  */
 import { type Crossover, crossoverFor } from './crossovers.js';
 import type { ChachaEngine } from './engine.js';
-import { zeroize } from '../runtime/bytes.js';
+import { isShared, zeroize } from '../runtime/bytes.js';
 import { usedNative } from '../runtime/kernels.js';
 import { CAN_GROW, grown, type NodeCipher, type NodeCrypto, nodeCrypto, toBeWritten } from '../runtime/native.js';
 import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
@@ -140,6 +140,14 @@ export function nativeSeal(
   }
 }
 
+/**
+ * What OpenSSL may read of `ciphertext`: the caller's bytes where no other
+ * thread can change them, else a private copy. OpenSSL's open reads its
+ * input twice (Poly1305 over it, then ChaCha20), so bytes another thread
+ * changes between the two would verify one ciphertext and decrypt another.
+ */
+const readOnce = (ciphertext: Uint8Array): Uint8Array => (isShared(ciphertext) ? ciphertext.slice() : ciphertext);
+
 /** The AEAD's open on OpenSSL: the plaintext once the tag verified (in `out` when given), else undefined with nothing released. */
 export function nativeOpen(
   c: NodeCrypto,
@@ -158,7 +166,7 @@ export function nativeOpen(
     decipher.setAuthTag(TAG_IN);
     if (aad.length > 0) decipher.setAAD(aad);
     // OpenSSL decrypts before it verifies: the plaintext stays in node:crypto's buffer until final() accepts the tag.
-    const plain = decipher.update(ciphertext);
+    const plain = decipher.update(readOnce(ciphertext));
     try {
       decipher.final();
     } catch {

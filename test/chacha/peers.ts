@@ -12,7 +12,9 @@
 import assert from 'node:assert/strict';
 import * as noble from '@noble/ciphers/chacha.js';
 import { poly1305 as noblePoly1305 } from '@noble/ciphers/_poly1305.js';
-import { blocksOf, concat, sodium, TWO32, TWO64 } from '../helpers.js';
+import { blocksOf, concat, NODE_CHACHA, sodium, TWO32, TWO64 } from '../helpers.js';
+
+export { NODE_CHACHA };
 
 // ---------------------------------------------------------------- ChaCha on noble's block core
 
@@ -80,16 +82,6 @@ export function coreStreamIetf(key: Uint8Array, nonce12: Uint8Array, data: Uint8
 const nodeCrypto = (globalThis.process as { getBuiltinModule?(id: string): unknown } | undefined)?.getBuiltinModule?.('node:crypto') as
   | typeof import('node:crypto')
   | undefined;
-
-function nodeHas(cipher: string, ivLength: number): boolean {
-  try {
-    nodeCrypto!.createCipheriv(cipher as 'chacha20-poly1305', Buffer.alloc(32), Buffer.alloc(ivLength), { authTagLength: 16 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-export const NODE_CHACHA: boolean = nodeCrypto !== undefined && nodeHas('chacha20', 16) && nodeHas('chacha20-poly1305', 12);
 /** The `skip` option for checks of node:crypto itself. */
 export const NO_NODE_CHACHA: false | string = NODE_CHACHA ? false : "not applicable: this engine's node:crypto has no ChaCha20";
 

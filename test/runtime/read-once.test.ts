@@ -5,34 +5,81 @@
  * Another thread is the adversary here: one that keeps changing a byte of
  * a shared ciphertext while it is decrypted (a decryption that reads the
  * ciphertext twice, once for the tag and once for the plaintext, can then
- * verify one ciphertext and decrypt another), and one that watches a
- * shared output while a forged ciphertext is decrypted into it (a
- * decryption that writes plaintext before it checks the tag shows it
- * there, however briefly). Both tiers, every synchronous decryption, and
- * fourfold/parallel's below the size at which it uses workers (it then
- * runs the synchronous code; test/parallel/faults.test.ts has the pieces).
+ * verify one ciphertext and decrypt another: OpenSSL does, so the native
+ * tier must read a copy), and one that watches a shared output while a
+ * forged ciphertext is decrypted into it (a decryption that writes
+ * plaintext before it checks the tag shows it there, however briefly).
+ * Every tier, the default among them (node:crypto past the crossovers),
+ * and every decrypting entry: the AEADs, secretbox, secretstream, age's
+ * one-shot, range and streams (given views of shared memory), and
+ * fourfold/parallel's, below the size at which it uses workers (it then
+ * runs the synchronous code) and, for age, above it (the calling thread
+ * opens pieces too; test/parallel/faults.test.ts has the workers').
  */
-import { it } from 'node:test';
+// First: fourfold's first request for node:crypto must get the spied module.
+import { decipherUpdates } from './openssl-spy.js';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AuthenticationError, chacha20poly1305, secretbox, secretstream, xchacha20poly1305 } from 'fourfold';
+import { ready, AuthenticationError, chacha20poly1305, secretbox, secretstream, xchacha20poly1305 } from 'fourfold';
+import * as age from 'fourfold/age';
 import * as P from 'fourfold/parallel';
-import { forEachTier, NO_SECOND_THREAD, rand, type SpinningThread, spinThread } from '../helpers.js';
+import { assertBytes, concat, DEFAULT_IS_OWN, forEveryTier, NO_SECOND_THREAD, NO_STREAMS, rand, type SpinningThread, spinThread } from '../helpers.js';
 
 const key = rand(32);
 const n12 = rand(12);
 const n24 = rand(24);
 const aad = rand(7);
+const identity = age.generateIdentity();
+const to = { recipients: [age.identityToRecipient(identity)] };
+const from = { identities: [identity] };
 
 /** A decryption: seal makes a ciphertext of `plain`; open decrypts one, into `out` when given, and returns the plaintext. */
 interface Opener {
   name: string;
-  seal(plain: Uint8Array): Uint8Array;
+  seal(plain: Uint8Array): Uint8Array | Promise<Uint8Array>;
   open(ciphertext: Uint8Array, out?: Uint8Array): Uint8Array | Promise<Uint8Array>;
   /** Whether open takes an output. */
   output: boolean;
+  /** The message sizes it is raced at (default SIZES). */
+  sizes?: readonly number[];
+  /** Skip it, and why (an engine without web streams). */
+  skip?: false | string;
+  /** Whether its pieces may all go to workers at these sizes (then none may reach this thread's node:crypto). */
+  workers?: boolean;
+  /** Whether it has no native path (XSalsa20, secretstream): node:crypto has neither. */
+  ownOnly?: boolean;
 }
 
 const header = secretstream.initPush(key).header;
+
+/**
+ * The bytes a decryptStream gives for `file`, or its error: written as its
+ * first 1000 bytes (the header, the nonce, the payload's start), then the
+ * rest, views of the caller's (shared) memory, which the stream may read
+ * in place.
+ */
+async function streamed(stream: TransformStream<Uint8Array, Uint8Array>, file: Uint8Array): Promise<Uint8Array> {
+  const writer = stream.writable.getWriter();
+  const writing = (async () => {
+    await writer.write(file.subarray(0, 1000));
+    await writer.write(file.subarray(1000));
+    await writer.close();
+  })();
+  const parts: Uint8Array[] = [];
+  const reader = stream.readable.getReader();
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+  } finally {
+    await writing.catch(() => {});
+  }
+  await writing;
+  return concat(...parts);
+}
+
+/** One slice of the simd tier's kernels and more than three. */
+const SIZES = [3000, 100_000];
+/** Enough of an age payload for a stream to open whole chunks of a write in place (half a piece of 16 chunks, and more). */
+const STREAM_SIZES = [1 << 20];
 
 const OPENERS: Opener[] = [
   {
@@ -47,7 +94,7 @@ const OPENERS: Opener[] = [
     open: (c, o) => xchacha20poly1305(key, n24, aad).decrypt(c, o),
     output: true,
   },
-  { name: 'secretbox', seal: (m) => secretbox(key, n24).seal(m), open: (c, o) => secretbox(key, n24).open(c, o), output: true },
+  { name: 'secretbox', seal: (m) => secretbox(key, n24).seal(m), open: (c, o) => secretbox(key, n24).open(c, o), output: true, ownOnly: true },
   {
     name: 'secretstream pull',
     seal: (m) => {
@@ -59,6 +106,23 @@ const OPENERS: Opener[] = [
     },
     open: (c) => secretstream.initPull(header, key).pull(c, aad).message,
     output: false,
+    ownOnly: true,
+  },
+  { name: 'age decrypt', seal: (m) => age.encrypt(m, to), open: (c) => age.decrypt(c, from), output: false },
+  {
+    name: 'age decryptRange',
+    seal: (m) => age.encrypt(m, to),
+    // A source whose reads are views of the shared file, as one over shared memory may give.
+    open: (c) => age.decryptRange({ size: c.length, read: async (at: number, n: number) => c.subarray(at, at + n) }, 0, c.length, from),
+    output: false,
+  },
+  {
+    name: 'age decryptStream',
+    seal: (m) => age.encrypt(m, to),
+    open: (c) => streamed(age.decryptStream(from), c),
+    output: false,
+    sizes: STREAM_SIZES,
+    skip: NO_STREAMS,
   },
   {
     name: 'fourfold/parallel xchacha20poly1305',
@@ -66,7 +130,30 @@ const OPENERS: Opener[] = [
     open: (c, o) => P.xchacha20poly1305(key, n24, aad).decrypt(c, o),
     output: true,
   },
-  { name: 'fourfold/parallel secretbox', seal: (m) => secretbox(key, n24).seal(m), open: (c, o) => P.secretbox(key, n24).open(c, o), output: true },
+  {
+    name: 'fourfold/parallel secretbox',
+    seal: (m) => secretbox(key, n24).seal(m),
+    open: (c, o) => P.secretbox(key, n24).open(c, o),
+    output: true,
+    ownOnly: true,
+  },
+  {
+    name: 'fourfold/parallel age decrypt',
+    seal: (m) => age.encrypt(m, to),
+    open: (c) => P.age.decrypt(c, from),
+    output: false,
+    // Below the pool's threshold and well above it: then this thread opens some pieces and the workers the rest.
+    sizes: [100_000, 4 << 20],
+  },
+  {
+    name: 'fourfold/parallel age decryptStream',
+    seal: (m) => age.encrypt(m, to),
+    open: (c) => streamed(P.age.decryptStream(from), c),
+    output: false,
+    sizes: STREAM_SIZES,
+    skip: NO_STREAMS,
+    workers: true,
+  },
 ];
 
 /** A view of `length` bytes in a new SharedArrayBuffer (at an odd offset), holding `bytes` when given. */
@@ -84,22 +171,50 @@ async function waitForTurn(thread: SpinningThread): Promise<void> {
   }
 }
 
-/** One slice of the simd tier's kernels and more than three. */
-const SIZES = [3000, 100_000];
+/**
+ * The deterministic half of the first race below, where the default tier
+ * reaches node:crypto: whatever another thread does, OpenSSL must only
+ * ever be handed a private copy of a shared ciphertext (openssl-spy.ts
+ * counts what it is handed). Each entry at the smallest of its sizes past
+ * every crossover (100,000 bytes; age's streams take whole chunks of a
+ * write in place from half a piece on).
+ */
+describe('the native tier is handed a private copy of a shared ciphertext', { skip: DEFAULT_IS_OWN }, () => {
+  before(async () => {
+    await ready();
+  });
+  for (const opener of OPENERS.filter((o) => !o.ownOnly)) {
+    const size = Math.min(...(opener.sizes ?? SIZES).filter((n) => n >= 100_000));
+    it(`${opener.name} (${size} bytes)`, { skip: opener.skip }, async () => {
+      const plain = rand(size);
+      const sealed = await opener.seal(plain);
+      const ciphertext = shared(sealed.length, sealed);
+      const seen = { ...decipherUpdates };
+      assertBytes(await opener.open(ciphertext, opener.output ? shared(size) : undefined), plain, opener.name);
+      assert.equal(decipherUpdates.shared - seen.shared, 0, `${opener.name}: OpenSSL was handed a view of shared memory to decrypt`);
+      if (!opener.workers) assert.ok(decipherUpdates.all > seen.all, `${opener.name}: no decryption reached node:crypto, so this checked nothing`);
+    });
+  }
+});
 
 type Outputs = 'new' | 'caller' | 'shared';
 
-forEachTier('a shared ciphertext changed by another thread while it is decrypted', () => {
-  for (const size of SIZES) {
+forEveryTier('a shared ciphertext changed by another thread while it is decrypted', () => {
+  const sizes = [...new Set(OPENERS.flatMap((o) => o.sizes ?? SIZES))].sort((a, b) => a - b);
+  for (const size of sizes) {
     it(`every call resolves to the plaintext it authenticated, or throws AuthenticationError (${size} bytes)`, {
       skip: NO_SECOND_THREAD,
       timeout: 300_000,
-    }, async () => {
+    }, async (t) => {
       const writer = await spinThread();
       try {
-        for (const opener of OPENERS) {
+        for (const opener of OPENERS.filter((o) => (o.sizes ?? SIZES).includes(size))) {
+          if (opener.skip) {
+            t.diagnostic(`${opener.name}: ${opener.skip}`);
+            continue;
+          }
           const plain = rand(size);
-          const sealed = opener.seal(plain);
+          const sealed = await opener.seal(plain);
           const ciphertext = shared(sealed.length, sealed);
           // A byte inside the message: the tag covers it, and the plaintext has a byte for it.
           await writer.spin('d.bytes[d.spot] ^= 0x20; for (let i = 0; i < 50; i++);', { bytes: ciphertext, spot: sealed.length >> 1 });
@@ -141,7 +256,7 @@ forEachTier('a shared ciphertext changed by another thread while it is decrypted
   }
 });
 
-forEachTier('a shared output watched by another thread while a forged ciphertext is decrypted into it', () => {
+forEveryTier('a shared output watched by another thread while a forged ciphertext is decrypted into it', () => {
   for (const size of [100_000, 1 << 20]) {
     it(`shows no byte of plaintext at any moment, apart or in place (${size} bytes)`, { skip: NO_SECOND_THREAD, timeout: 300_000 }, async () => {
       const watcher = await spinThread();
@@ -149,7 +264,7 @@ forEachTier('a shared output watched by another thread while a forged ciphertext
         for (const opener of OPENERS.filter((o) => o.output)) {
           for (const inPlace of [false, true]) {
             const plain = rand(size);
-            const forged = opener.seal(plain);
+            const forged = await opener.seal(plain);
             // The tag's last byte (secretbox's tag comes first): every plaintext byte is the true one, and none may show.
             forged[opener.name.includes('secretbox') ? 15 : forged.length - 1]! ^= 1;
             const box = shared(forged.length);
