@@ -9,7 +9,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chacha20poly1305, xchacha20poly1305, type Aead } from 'fourfold';
-import { assertBytes, forEachTier, rand } from '../helpers.js';
+import { assertBytes, forEveryTier, rand } from '../helpers.js';
 import { noble } from '../chacha/peers.js';
 
 type Make = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead;
@@ -35,7 +35,7 @@ function place(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, message: Uin
 /** Output offsets: over the aad's start, middle and end, and from inside the key or the nonce across the aad. */
 const OFFSETS = [64, 69, 64 + AAD - 1, 50, 0];
 
-forEachTier("an AEAD's output over its aad", () => {
+forEveryTier("an AEAD's output over its aad", () => {
   for (const size of [100, 40000]) {
     it(`encrypt and decrypt into an output that covers the aad give the bytes of a separate output (${size} bytes)`, () => {
       for (const a of AEADS) {

@@ -6,7 +6,7 @@
  */
 import { it } from 'node:test';
 import { blake3, chacha20poly1305, poly1305, secretbox, secretstream, serpent, xchacha20poly1305, xsalsa20poly1305 } from 'fourfold';
-import { assertBytes, forEachTier, NO_STREAMS, rand } from '../helpers.js';
+import { assertBytes, forEveryTier, NO_STREAMS, rand } from '../helpers.js';
 
 /** What to do to the caller's arrays after construction. */
 const AFTER = {
@@ -171,7 +171,7 @@ const KEEPERS: Keeper[] = [
   },
 ];
 
-forEachTier('objects keep copies of their keys', () => {
+forEveryTier('objects keep copies of their keys', () => {
   for (const k of KEEPERS) {
     for (const [what, change] of Object.entries(AFTER)) {
       it(`${k.name}: the caller's arrays ${what} after construction`, { skip: k.streams === true && NO_STREAMS }, async () => {

@@ -8,7 +8,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { blake3, chacha20, chacha20poly1305, poly1305, secretstream, serpent } from 'fourfold';
-import { assertBytes, forEachTier, otherRealm, OTHER_REALM_MISSING, rand } from '../helpers.js';
+import { assertBytes, forEveryTier, otherRealm, OTHER_REALM_MISSING, rand } from '../helpers.js';
 import { calls, plain } from './calls.js';
 
 const realm = otherRealm();
@@ -30,7 +30,7 @@ it('the other realm really is another one', { skip }, () => {
   assert.equal(Object.prototype.toString.call(a), '[object Uint8Array]');
 });
 
-forEachTier("another realm's Uint8Arrays", () => {
+forEveryTier("another realm's Uint8Arrays", () => {
   for (const size of [100, 40000]) {
     it(`every public function takes them and gives the same bytes (${size} bytes)`, { skip }, async () => {
       for (const c of calls(size)) {

@@ -10,7 +10,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chacha20, chacha20orig, chacha20poly1305, salsa20, serpent, xchacha20, xchacha20poly1305, xsalsa20, xsalsa20poly1305 } from 'fourfold';
-import { assertBytes, forEachTier, rand } from '../helpers.js';
+import { assertBytes, forEveryTier, rand } from '../helpers.js';
 
 const NO_SAB: false | string =
   typeof SharedArrayBuffer === 'function' ? false : 'not applicable: no SharedArrayBuffer here (a page that is not cross-origin isolated)';
@@ -85,7 +85,7 @@ function place(buffer: SharedArrayBuffer, offset: number, length: number, bytes?
 /** Output offsets relative to the input's: ahead of it (the writes would overtake the reads) and behind it, by a byte, a block, a slice. */
 const SHIFTS = [1, 16, 64, 100, -1, -16, -100, 32768 + 5];
 
-forEachTier('outputs on SharedArrayBuffers', () => {
+forEveryTier('outputs on SharedArrayBuffers', () => {
   for (const size of [200, 40000]) {
     for (const twins of [false, true]) {
       const where = twins ? 'two SharedArrayBuffer objects over one memory' : 'one SharedArrayBuffer object';
