@@ -14,7 +14,7 @@ import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, type Stanza } from './header.js';
 import { identityKey, recipientKey } from './keys.js';
 import { FILE_KEY_BYTES, type Scrypt, scryptStanza, scryptUnwrap, x25519Stanza, x25519Unwrap } from './recipients.js';
-import { publicKeyOf } from './x25519.js';
+import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
 import { equalBytes, zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -183,12 +183,15 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
   }
   if (scrypts.length > 0) throw new NoIdentityMatchError('the file is encrypted with a passphrase: decrypt it with { passphrase }');
   const x25519 = stanzas.filter((s) => s.type === 'X25519');
-  // The identities' public keys (the wrap key's salt), only for a file that has a stanza they may open.
-  const publicKeys = x25519.length === 0 ? [] : await Promise.all(r.identities!.map(publicKeyOf));
-  for (const s of x25519) {
-    for (const [i, secret] of r.identities!.entries()) {
-      const fileKey = await x25519Unwrap(s, secret, publicKeys[i]!);
-      if (fileKey !== undefined) return fileKey;
+  if (x25519.length > 0) {
+    // Each identity made ready once for every stanza, with its public key (the wrap key's salt).
+    const multipliers = await Promise.all(r.identities!.map(multiplierOf));
+    const publicKeys = await Promise.all(multipliers.map(publicKeyWith));
+    for (const s of x25519) {
+      for (const [i, multiply] of multipliers.entries()) {
+        const fileKey = await x25519Unwrap(s, multiply, publicKeys[i]!);
+        if (fileKey !== undefined) return fileKey;
+      }
     }
   }
   throw new NoIdentityMatchError(`no identity matches any of the file's ${stanzas.length} recipient stanza${stanzas.length === 1 ? '' : 's'}`);

@@ -9,7 +9,7 @@
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError } from './errors.js';
-import { publicKeyOf, sharedSecretOf } from './x25519.js';
+import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { chacha20poly1305 } from '../chacha/index.js';
 import { zeroize } from '../runtime/bytes.js';
@@ -64,9 +64,9 @@ function x25519WrapKey(shared: Uint8Array, share: Uint8Array, recipient: Uint8Ar
   }
 }
 
-/** The shared secret, refused when it is all zeros (a low-order share): the specification says to abort. */
-async function sharedSecret(secret: Uint8Array, publicKey: Uint8Array): Promise<Uint8Array> {
-  const shared = await sharedSecretOf(secret, publicKey);
+/** The shared secret of a multiplier's scalar and `publicKey`, refused when it is all zeros (a low-order share): the specification says to abort. */
+async function sharedSecret(multiply: Multiplier, publicKey: Uint8Array): Promise<Uint8Array> {
+  const shared = await multiply(publicKey);
   if (shared.every((b) => b === 0)) throw new AgeFormatError('an X25519 stanza whose share gives an all-zero shared secret (a low-order point)');
   return shared;
 }
@@ -75,8 +75,9 @@ async function sharedSecret(secret: Uint8Array, publicKey: Uint8Array): Promise<
 export async function x25519Stanza(recipient: Uint8Array, fileKey: Uint8Array): Promise<Stanza> {
   const ephemeral = crypto.getRandomValues(new Uint8Array(32));
   try {
-    const share = await publicKeyOf(ephemeral);
-    const key = x25519WrapKey(await sharedSecret(ephemeral, recipient), share, recipient);
+    const multiply = await multiplierOf(ephemeral);
+    const share = await publicKeyWith(multiply);
+    const key = x25519WrapKey(await sharedSecret(multiply, recipient), share, recipient);
     return { type: 'X25519', args: [encodeBase64(share)], body: wrap(key, fileKey) };
   } finally {
     zeroize(ephemeral);
@@ -92,10 +93,10 @@ function x25519Share(s: Stanza): Uint8Array {
   return share;
 }
 
-/** The file key from an X25519 stanza for the identity `secret` (with its public key `publicKey`), or undefined when it is for another. */
-export async function x25519Unwrap(s: Stanza, secret: Uint8Array, publicKey: Uint8Array): Promise<Uint8Array | undefined> {
+/** The file key from an X25519 stanza for an identity (its multiplier and public key `publicKey`), or undefined when it is for another. */
+export async function x25519Unwrap(s: Stanza, identity: Multiplier, publicKey: Uint8Array): Promise<Uint8Array | undefined> {
   const share = x25519Share(s);
-  return unwrap(x25519WrapKey(await sharedSecret(secret, share), share, publicKey), s.body);
+  return unwrap(x25519WrapKey(await sharedSecret(identity, share), share, publicKey), s.body);
 }
 
 // ---------------------------------------------------------------- scrypt

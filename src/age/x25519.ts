@@ -58,40 +58,50 @@ async function importSecret(subtle: Subtle, secret: Uint8Array): Promise<CryptoK
   }
 }
 
-/** X25519(secret, u) on this platform (multiplyOn). */
-const multiply = async (secret: Uint8Array, u: Uint8Array): Promise<Uint8Array> => multiplyOn(await subtleX25519(), secret, u);
+/** X25519 with one secret scalar: the u-coordinate of the secret times the point u. */
+export type Multiplier = (u: Uint8Array) => Promise<Uint8Array>;
 
 /**
- * X25519(secret, u): the u-coordinate of secret times the point u (a
- * shared secret, or with BASE, a public key), all zeros for a low-order
- * u; on `subtle`, or on @noble/curves where it is undefined.
+ * X25519 with `secret` against any number of points (a public key, a
+ * header's shares), all zeros for a low-order u; on `subtle`, the secret
+ * imported once (the import is most of a multiplication's cost there:
+ * about 1 ms of 1.1), or on @noble/curves where it is undefined or
+ * refuses the key. Holds `secret` (its caller wipes it) and, on
+ * WebCrypto, a non-extractable key made from it.
  */
-export async function multiplyOn(subtle: Subtle | undefined, secret: Uint8Array, u: Uint8Array): Promise<Uint8Array> {
+export async function multiplierOn(subtle: Subtle | undefined, secret: Uint8Array): Promise<Multiplier> {
   const privateKey = subtle === undefined ? undefined : await importSecret(subtle, secret);
   if (subtle === undefined || privateKey === undefined) {
+    return async (u) => {
+      try {
+        return noble.scalarMult(secret, u);
+      } catch {
+        return new Uint8Array(32);
+      }
+    };
+  }
+  return async (u) => {
     try {
-      return noble.scalarMult(secret, u);
+      const publicKey = await subtle.importKey('raw', u.slice(), ALGORITHM, false, []);
+      return new Uint8Array(await subtle.deriveBits({ name: 'X25519', public: publicKey }, privateKey, 256));
     } catch {
+      // WebCrypto (as noble above) refuses an all-zero result (a low-order point), at the import or the derivation, where RFC 7748's function returns it: so do we.
       return new Uint8Array(32);
     }
-  }
-  try {
-    const publicKey = await subtle.importKey('raw', u.slice(), ALGORITHM, false, []);
-    return new Uint8Array(await subtle.deriveBits({ name: 'X25519', public: publicKey }, privateKey, 256));
-  } catch {
-    // WebCrypto (as noble above) refuses an all-zero result (a low-order point), at the import or the derivation, where RFC 7748's function returns it: so do we.
-    return new Uint8Array(32);
-  }
+  };
 }
 
-/** The public key of an X25519 secret scalar (never all zeros: a platform that gave that would make a stanza no one opens, so it throws). */
-export async function publicKeyOf(secret: Uint8Array): Promise<Uint8Array> {
-  const publicKey = await multiply(secret, BASE);
+/** multiplierOn this platform's WebCrypto, where it has X25519. */
+export const multiplierOf = async (secret: Uint8Array): Promise<Multiplier> => multiplierOn(await subtleX25519(), secret);
+
+/** X25519(secret, u) on `subtle`, or on @noble/curves where it is undefined (multiplierOn). */
+export async function multiplyOn(subtle: Subtle | undefined, secret: Uint8Array, u: Uint8Array): Promise<Uint8Array> {
+  return (await multiplierOn(subtle, secret))(u);
+}
+
+/** The public key of a secret scalar, from its multiplier (never all zeros: a platform that gave that would make a stanza no one opens, so it throws). */
+export async function publicKeyWith(multiply: Multiplier): Promise<Uint8Array> {
+  const publicKey = await multiply(BASE);
   if (publicKey.every((b) => b === 0)) throw new Error("fourfold: X25519 of the base point failed on this platform's WebCrypto");
   return publicKey;
-}
-
-/** The X25519 shared secret of `secret` and a peer's `publicKey`: all zeros when the peer's point has low order (the caller refuses it). */
-export function sharedSecretOf(secret: Uint8Array, publicKey: Uint8Array): Promise<Uint8Array> {
-  return multiply(secret, publicKey);
 }
