@@ -7,7 +7,7 @@ import { ArmorDecoder, ArmorEncoder, isArmored } from './armor.js';
 import { Decryptor, type Emit, Encryptor, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { forget, openHeader, receiverOf, type Sealed, sealHeader, senderOf } from './file-key.js';
-import { parseHeader } from './header.js';
+import { type Header, HeaderReader } from './header.js';
 import { chunkFailure, NONCE_BYTES, payloadKey, plainLength, sealedLength } from './payload.js';
 import type { Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
@@ -85,13 +85,20 @@ function binaryOf(file: Uint8Array): Uint8Array {
   return joined([decoder.push(file), decoder.end()]);
 }
 
+/** The header at the start of a whole file, or the AgeFormatError of one that ends inside it. */
+function headerOf(binary: Uint8Array): Header {
+  const reader = new HeaderReader();
+  const read = reader.push(binary);
+  if (read === undefined) throw reader.ended();
+  return read.header;
+}
+
 export async function decryptWith(tools: Tools, file: unknown, from: unknown): Promise<Bytes> {
   const input = check.bytes(file, 'file');
   const receiver = receiverOf(from);
   try {
     let binary = binaryOf(input);
-    const header = parseHeader(binary);
-    if (header === undefined) throw new AgeFormatError(binary.length === 0 ? 'not an age file: the file is empty' : 'the file ends inside its header');
+    const header = headerOf(binary);
     const opened = openHeader(header, receiver, tools.scrypt);
     // The file is read now: the caller may change its array while scrypt runs (seconds).
     if (receiver.passphrase !== undefined && binary === input) binary = input.slice();

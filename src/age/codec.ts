@@ -9,7 +9,7 @@
 import { ArmorDecoder, ArmorEncoder, isArmored } from './armor.js';
 import { AgeFormatError } from './errors.js';
 import { forget, openHeader, type Receiver, type Sealed, type Sender, sealHeader } from './file-key.js';
-import { parseHeader, type Stanza } from './header.js';
+import { HeaderReader, type Stanza } from './header.js';
 import { NONCE_BYTES, payloadKey } from './payload.js';
 import { PayloadOpener, PayloadSealer, type Runner } from './pipeline.js';
 import type { Scrypt } from './recipients.js';
@@ -23,9 +23,6 @@ export interface Tools {
 
 /** Hands bytes on (to a stream's reader, or a one-shot call's parts). */
 export type Emit = (bytes: Uint8Array) => void;
-
-/** A header longer than this is refused: age's headers are a few hundred bytes a recipient. */
-const MAX_HEADER = 1 << 20;
 
 /** a then b, in a new array of ours (what is held across writes must not be the caller's). */
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
@@ -117,8 +114,13 @@ export type ReceiverOrAsk = Receiver | ((stanzas: readonly Stanza[]) => Promise<
 export class Decryptor {
   private phase: 'start' | 'header' | 'nonce' | 'payload' = 'start';
   private armor: ArmorDecoder | undefined;
-  /** Bytes not used yet: the start (to tell armor), the header, the nonce. */
-  private held: Uint8Array = new Uint8Array(0);
+  /** The file's first bytes, until they tell whether it is armored. */
+  private start: Uint8Array = new Uint8Array(0);
+  private readonly header = new HeaderReader();
+  /** The payload's nonce, as its bytes come. */
+  private readonly nonce = new Uint8Array(NONCE_BYTES);
+  private nonceHeld = 0;
+  private fileKey: Uint8Array | undefined;
   private opener: PayloadOpener | undefined;
 
   private receiver: Receiver | undefined;
@@ -133,69 +135,64 @@ export class Decryptor {
 
   async write(bytes: Uint8Array): Promise<void> {
     if (this.phase === 'start') {
-      this.held = concat(this.held, bytes);
-      const armored = isArmored(this.held, false);
-      if (armored === undefined) return;
-      bytes = this.held;
-      this.held = new Uint8Array(0);
-      this.phase = 'header';
-      if (armored) this.armor = new ArmorDecoder();
+      // The caller's bytes where they tell at once (a first write of a few bytes or more), else a copy held until they do.
+      const start = this.start.length === 0 ? bytes : concat(this.start, bytes);
+      const armored = isArmored(start, false);
+      if (armored === undefined) {
+        this.start = start === bytes ? bytes.slice() : start;
+        return;
+      }
+      return this.binary(this.takeStart(start, armored));
     }
     await this.binary(this.armor === undefined ? bytes : this.armor.push(bytes));
   }
 
   async end(): Promise<void> {
-    if (this.phase === 'start') {
-      const armored = isArmored(this.held, true);
-      const bytes = this.held;
-      this.held = new Uint8Array(0);
-      this.phase = 'header';
-      if (armored) this.armor = new ArmorDecoder();
-      await this.binary(this.armor === undefined ? bytes : this.armor.push(bytes));
-    }
+    if (this.phase === 'start') await this.binary(this.takeStart(this.start, isArmored(this.start, true) === true));
     if (this.armor !== undefined) await this.binary(this.armor.end());
-    if (this.phase === 'header') {
-      if (this.held.length === 0) throw new AgeFormatError('not an age file: the file is empty');
-      // What the header has so far may already break a rule: that is the better error.
-      parseHeader(this.held);
-      throw new AgeFormatError('the file ends inside its header');
-    }
+    if (this.phase === 'header') throw this.header.ended();
     if (this.phase === 'nonce') throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
     await this.opener!.end();
+  }
+
+  /** The file's first bytes, once they tell whether it is armored, as the binary reader takes them. */
+  private takeStart(bytes: Uint8Array, armored: boolean): Uint8Array {
+    this.start = new Uint8Array(0);
+    this.phase = 'header';
+    if (armored) {
+      this.armor = new ArmorDecoder();
+      return this.armor.push(bytes);
+    }
+    return bytes;
   }
 
   /** The file's bytes, de-armored. */
   private async binary(bytes: Uint8Array): Promise<void> {
     if (this.phase === 'payload') return this.opener!.write(bytes);
-    this.held = concat(this.held, bytes);
     if (this.phase === 'header') {
-      const header = parseHeader(this.held);
-      if (header === undefined) {
-        if (this.held.length > MAX_HEADER) throw new AgeFormatError(`a header of more than ${MAX_HEADER} bytes: not an age file`);
-        return;
-      }
+      const read = this.header.push(bytes);
+      if (read === undefined) return;
+      bytes = bytes.subarray(read.used);
       if (typeof this.from === 'function') {
-        this.held = this.held.slice();
-        this.receiver = await this.from(header.stanzas);
+        // The rest of this write waits for a person (a passphrase): it is read now.
+        bytes = bytes.slice();
+        this.receiver = await this.from(read.header.stanzas);
       }
-      // held is ours (concat): nothing the caller changes meanwhile reaches it.
-      const fileKey = await openHeader(header, this.receiver!, this.tools.scrypt);
+      // The header is the reader's own copy: nothing the caller changes meanwhile reaches it.
+      this.fileKey = await openHeader(read.header, this.receiver!, this.tools.scrypt);
       forget(this.receiver!);
-      this.held = this.held.subarray(header.length);
       this.phase = 'nonce';
-      this.fileKey = fileKey;
     }
-    if (this.held.length < NONCE_BYTES) return;
-    const key = payloadKey(this.fileKey!, this.held.subarray(0, NONCE_BYTES));
+    const n = Math.min(NONCE_BYTES - this.nonceHeld, bytes.length);
+    this.nonce.set(bytes.subarray(0, n), this.nonceHeld);
+    this.nonceHeld += n;
+    if (this.nonceHeld < NONCE_BYTES) return;
+    const key = payloadKey(this.fileKey!, this.nonce);
     zeroize(this.fileKey!);
     this.opener = new PayloadOpener(key, this.tools.runner(), this.emit);
     this.phase = 'payload';
-    const rest = this.held.subarray(NONCE_BYTES);
-    this.held = new Uint8Array(0);
-    await this.opener.write(rest);
+    await this.opener.write(bytes.subarray(n));
   }
-
-  private fileKey: Uint8Array | undefined;
 
   forget(): void {
     if (this.receiver !== undefined) forget(this.receiver);

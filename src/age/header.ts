@@ -38,14 +38,19 @@ const COLUMNS = 64;
 const LINE_BYTES = 48;
 
 const LF = 0x0a;
-const latin1 = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
+/** Bytes as one character each, in pieces (an argument list as long as a header line would overflow the stack). */
+function latin1(bytes: Uint8Array): string {
+  let text = '';
+  for (let at = 0; at < bytes.length; at += 4096) text += String.fromCharCode(...bytes.subarray(at, at + 4096));
+  return text;
+}
 
 /** Canonical unpadded base64 (RFC 4648 §3.5), or an AgeFormatError naming `what`. */
 export function decodeBase64(text: string, what: string): Uint8Array {
   try {
     return base64nopad.decode(text);
   } catch {
-    throw new AgeFormatError(`${what} is not canonical unpadded base64: ${JSON.stringify(text)}`);
+    throw new AgeFormatError(`${what} is not canonical unpadded base64: ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text)}`);
   }
 }
 
@@ -65,87 +70,147 @@ function notAnAgeFile(bytes: Uint8Array): AgeFormatError {
 const isArgument = (s: string): boolean => /^[\x21-\x7e]+$/.test(s);
 
 /**
- * The longest header line taken: the format bounds body lines (64
- * columns) but not argument lines, and a parser must not hold a whole
- * file while it looks for a line feed. age's own stanzas are far shorter;
- * plugins' post-quantum ones run to about 1,500 bytes.
+ * The bounds age itself puts on a header (it refuses more), so that a file
+ * can ask only so much of its reader: recipient stanzas (each may cost an
+ * X25519 multiplication per identity), bytes (the format bounds neither
+ * argument lines nor a stanza's body, and a reader must not hold a whole
+ * file while it looks for the header's end), and arguments after a
+ * stanza's type.
  */
-const MAX_LINE = 8192;
+export const MAX_STANZAS = 1024;
+export const MAX_HEADER = 2 << 20;
+const MAX_ARGUMENTS = 128;
 
-/** Thrown (and caught by parseHeader) when the bytes end inside the header. */
-const INCOMPLETE = Symbol('incomplete');
-
-/** Reads the lines of `bytes` from `at`, each without its line feed. */
-class Lines {
-  constructor(
-    private readonly bytes: Uint8Array,
-    public at: number,
-  ) {}
-
-  /** The next line; throws INCOMPLETE when `bytes` ends before its line feed, AgeFormatError for a line too long to be a header's. */
-  next(): string {
-    const end = this.bytes.indexOf(LF, this.at);
-    const length = (end < 0 ? this.bytes.length : end) - this.at;
-    if (length > MAX_LINE) throw new AgeFormatError(`a header line of more than ${MAX_LINE} bytes: not an age header`);
-    if (end < 0) throw INCOMPLETE;
-    const text = latin1(this.bytes.subarray(this.at, end));
-    this.at = end + 1;
-    return text;
-  }
+/** A stanza being read: its argument line read, its body lines so far. */
+interface OpenStanza {
+  readonly type: string;
+  readonly args: readonly string[];
+  readonly parts: Uint8Array[];
 }
 
-const line = (lines: Lines): string => lines.next();
+/** The stanza from its argument line ("-> " and the arguments). */
+function stanzaStart(line: string): OpenStanza {
+  const args = line.slice(3).split(' ');
+  if (!line.startsWith('-> ') || args.some((a) => !isArgument(a))) throw new AgeFormatError(`malformed stanza line: ${JSON.stringify(line.slice(0, 80))}`);
+  if (args.length > MAX_ARGUMENTS + 1) throw new AgeFormatError(`a stanza of more than ${MAX_ARGUMENTS} arguments after its type (age's limit)`);
+  return { type: args[0]!, args: args.slice(1), parts: [] };
+}
 
-/** A stanza from its argument line (already read: "-> " and the arguments) on. */
-function stanza(first: string, lines: Lines): Stanza {
-  const args = first.slice(3).split(' ');
-  if (!first.startsWith('-> ') || args.some((a) => !isArgument(a))) throw new AgeFormatError(`malformed stanza line: ${JSON.stringify(first)}`);
-  const parts: Uint8Array[] = [];
-  for (;;) {
-    const l = line(lines);
-    if (l.length > COLUMNS) throw new AgeFormatError(`a stanza body line of ${l.length} columns (at most ${COLUMNS})`);
-    const part = decodeBase64(l, 'a stanza body line');
-    parts.push(part);
-    // A body always ends with a line shorter than 64 columns, which may be empty.
-    if (part.length < LINE_BYTES) break;
-  }
-  const body = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+/** A body line of `open`; the stanza once this line ends its body (a line shorter than 64 columns, which may be empty). */
+function bodyLine(open: OpenStanza, line: string): Stanza | undefined {
+  if (line.length > COLUMNS) throw new AgeFormatError(`a stanza body line of ${line.length} columns (at most ${COLUMNS})`);
+  const part = decodeBase64(line, 'a stanza body line');
+  open.parts.push(part);
+  if (part.length === LINE_BYTES) return undefined;
+  const body = new Uint8Array(open.parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) {
+  for (const p of open.parts) {
     body.set(p, at);
     at += p.length;
   }
-  return { type: args[0]!, args: args.slice(1), body };
+  return { type: open.type, args: open.args, body };
+}
+
+/**
+ * Reads a header from the bytes of a file as they come (push), each line
+ * once: the bytes it takes are copied into a buffer of its own, which
+ * holds the header only (MAX_HEADER at most), so a header read in many
+ * small pieces costs what it costs in one. Throws AgeFormatError for a
+ * header that breaks a rule as soon as the bytes so far show it.
+ */
+export class HeaderReader {
+  /** The header's bytes so far, in `buffer[0, held)`. */
+  private buffer = new Uint8Array(0);
+  private held = 0;
+  /** Where the line being read starts, in `buffer`. */
+  private lineAt = 0;
+  private readonly stanzas: Stanza[] = [];
+  private open: OpenStanza | undefined;
+  private versionRead = false;
+
+  /**
+   * Takes the next bytes of the file: the header and how many of `bytes`
+   * it ends with (the payload's nonce follows), once its MAC line is
+   * complete; undefined while it is not (push more).
+   */
+  push(bytes: Uint8Array): { header: Header; used: number } | undefined {
+    if (this.held < INTRO.length) this.checkIntro(bytes);
+    for (let from = 0; from < bytes.length; ) {
+      const lf = bytes.indexOf(LF, from);
+      const end = lf < 0 ? bytes.length : lf + 1;
+      this.take(bytes.subarray(from, end));
+      from = end;
+      if (lf < 0) break;
+      const header = this.line(latin1(this.buffer.subarray(this.lineAt, this.held - 1)));
+      this.lineAt = this.held;
+      if (header !== undefined) return { header, used: end };
+    }
+    return undefined;
+  }
+
+  /** The file ended before the header did: the error that says so (AgeFormatError). */
+  ended(): AgeFormatError {
+    if (this.held === 0) return new AgeFormatError('not an age file: the file is empty');
+    return new AgeFormatError('the file ends inside its header');
+  }
+
+  /** Refuses at once what does not start as an age file does. */
+  private checkIntro(bytes: Uint8Array): void {
+    const start = new Uint8Array(Math.min(INTRO.length, this.held + bytes.length));
+    start.set(this.buffer.subarray(0, this.held));
+    start.set(bytes.subarray(0, start.length - this.held), this.held);
+    if (!INTRO.startsWith(latin1(start))) throw notAnAgeFile(this.held === 0 ? bytes : start);
+  }
+
+  /** Appends `bytes` (a line or part of one) to the held header, within MAX_HEADER. */
+  private take(bytes: Uint8Array): void {
+    const length = this.held + bytes.length;
+    if (length > MAX_HEADER) throw new AgeFormatError(`a header of more than 2 MiB (${MAX_HEADER} bytes, age's limit)`);
+    if (length > this.buffer.length) {
+      const grown = new Uint8Array(Math.min(MAX_HEADER, Math.max(length, 2 * this.buffer.length, 1024)));
+      grown.set(this.buffer.subarray(0, this.held));
+      this.buffer = grown;
+    }
+    this.buffer.set(bytes, this.held);
+    this.held = length;
+  }
+
+  /** One complete line (without its line feed): the header once this is its MAC line. */
+  private line(text: string): Header | undefined {
+    if (!this.versionRead) {
+      if (`${text}\n` !== VERSION_LINE) throw new AgeFormatError(`unsupported age version or malformed version line: ${JSON.stringify(text.slice(0, 80))}`);
+      this.versionRead = true;
+      return undefined;
+    }
+    if (this.open !== undefined) {
+      const done = bodyLine(this.open, text);
+      if (done !== undefined) {
+        this.stanzas.push(done);
+        this.open = undefined;
+      }
+      return undefined;
+    }
+    if (text.startsWith('---')) return this.macLine(text);
+    if (this.stanzas.length === MAX_STANZAS) throw new AgeFormatError(`a header of more than ${MAX_STANZAS} recipient stanzas (age's limit)`);
+    this.open = stanzaStart(text);
+    return undefined;
+  }
+
+  private macLine(text: string): Header {
+    if (!text.startsWith('--- ') || this.stanzas.length === 0) throw new AgeFormatError(`malformed MAC line: ${JSON.stringify(text.slice(0, 80))}`);
+    const mac = decodeBase64(text.slice(4), 'the header MAC');
+    if (mac.length !== 32) throw new AgeFormatError(`a header MAC of ${mac.length} bytes (32 expected)`);
+    return { stanzas: this.stanzas, macked: this.buffer.slice(0, this.lineAt + 3), mac, length: this.held };
+  }
 }
 
 /**
  * The header at the start of `bytes`, or undefined when `bytes` ends
- * before the header does (give it more). Throws AgeFormatError for a
- * header that breaks a rule, as soon as what it has shows it.
+ * before the header does. Throws AgeFormatError for a header that breaks
+ * a rule, as soon as what it has shows it.
  */
 export function parseHeader(bytes: Uint8Array): Header | undefined {
-  const intro = latin1(bytes.subarray(0, Math.min(bytes.length, INTRO.length)));
-  if (!INTRO.startsWith(intro)) throw notAnAgeFile(bytes);
-  const lines = new Lines(bytes, 0);
-  try {
-    const version = line(lines);
-    if (`${version}\n` !== VERSION_LINE) throw new AgeFormatError(`unsupported age version or malformed version line: ${JSON.stringify(version)}`);
-    const stanzas: Stanza[] = [];
-    for (;;) {
-      const start = lines.at;
-      const l = line(lines);
-      if (l.startsWith('---')) {
-        if (!l.startsWith('--- ') || stanzas.length === 0) throw new AgeFormatError(`malformed MAC line: ${JSON.stringify(l)}`);
-        const mac = decodeBase64(l.slice(4), 'the header MAC');
-        if (mac.length !== 32) throw new AgeFormatError(`a header MAC of ${mac.length} bytes (32 expected)`);
-        return { stanzas, macked: bytes.slice(0, start + 3), mac, length: lines.at };
-      }
-      stanzas.push(stanza(l, lines));
-    }
-  } catch (e) {
-    if (e === INCOMPLETE) return undefined;
-    throw e;
-  }
+  return new HeaderReader().push(bytes)?.header;
 }
 
 /** A stanza as the header carries it: its argument line, then its body wrapped at 64 columns, ending with a shorter line. */

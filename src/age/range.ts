@@ -11,7 +11,7 @@ import { isArmored } from './armor.js';
 import type { Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { forget, openHeader, receiverOf } from './file-key.js';
-import { type Header, parseHeader } from './header.js';
+import { type Header, HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, NONCE_BYTES, openRun, payloadKey, plainLength, SEALED_CHUNK, TAG } from './payload.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
@@ -84,15 +84,16 @@ async function readExactly(source: RangeSource, offset: number, length: number):
   return bytes;
 }
 
-/** The header at the start of `source`: reads more until it parses (binary files only). */
+/** The header at the start of `source`: reads more until it parses (binary files only), each byte once. */
 async function readHeader(source: RangeSource): Promise<Header> {
-  for (let length = 4096; ; length *= 2) {
-    const start = await readExactly(source, 0, Math.min(length, source.size));
-    const ended = start.length === source.size;
-    if (isArmored(start, ended)) throw new AgeFormatError('an armored file: random access needs the binary form (decrypt it whole instead)');
-    const header = parseHeader(start);
-    if (header !== undefined) return header;
-    if (ended) throw new AgeFormatError(source.size === 0 ? 'not an age file: the file is empty' : 'the file ends inside its header');
+  const reader = new HeaderReader();
+  for (let at = 0, length = 4096; ; at += length, length *= 2) {
+    const bytes = await readExactly(source, at, Math.min(length, source.size - at));
+    const ended = at + bytes.length === source.size;
+    if (at === 0 && isArmored(bytes, ended)) throw new AgeFormatError('an armored file: random access needs the binary form (decrypt it whole instead)');
+    const read = reader.push(bytes);
+    if (read !== undefined) return read.header;
+    if (ended) throw reader.ended();
   }
 }
 
