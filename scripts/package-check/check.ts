@@ -30,7 +30,7 @@
  *   the simd tier without another ready(), hashes a few MiB with
  *   fourfold/parallel's blake3 to BLAKE3's bytes with its Web Workers doing work, and
  *   runs the README's browser recipes in a chunk of their own
- *   (file-crypto.js and keys.js, taken from the README): a File to an age
+ *   (file-crypto.js and keys.mjs, taken from the README): a File to an age
  *   file and back, a changed one refused, a download offered, a file under
  *   a passphrase, a message under a key from a password.
  *
@@ -75,7 +75,7 @@ const COMPILERS = [
   { version: '7.0', dir: 'typescript-7.0', node10: false },
 ] as const;
 /** The README's modules the built pages run (codeBlocks: blocks that name their file). */
-const RECIPES = ['file-crypto.js', 'keys.js'];
+const RECIPES = ['file-crypto.js', 'keys.mjs'];
 /** Build output that is a problem for users: Node built-ins pulled into a browser bundle, top-level await, dynamic requests. */
 const WARNING = /warn|\(!\)|externaliz|top-level await|critical dependency|node:/i;
 /**

@@ -7,13 +7,15 @@
  * recipes it names as modules are
  * exercised: the browser's file-crypto.js (with Node's File, Blob and
  * Response) and Node's file-crypto.mjs on files (age files, to keys and a
- * passphrase, that fourfold/age opens), keys.js (scrypt against
+ * passphrase, that fourfold/age opens), keys.mjs (scrypt against
  * node:crypto, messages stored with their nonce), each round trip, and a
  * changed file or a wrong key or password refused with
  * AuthenticationError; a missing input file leaves no output behind,
  * and a stored message too short to hold its nonce and tag is an
- * AuthenticationError. The page parts (download(), the HTML) run in
- * Chromium in the package check's built pages. Node only.
+ * AuthenticationError. The modules for Node load where a user saves
+ * them: in a CommonJS project, as `npm init -y` makes one. The page
+ * parts (download(), the HTML) run in Chromium in the package check's
+ * built pages. Node only.
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +23,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { scryptSync } from 'node:crypto';
 import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
@@ -38,11 +41,11 @@ const blocks = (): Block[] => codeBlocks(readFileSync(join(ROOT, 'README.md'), '
 let dir = '';
 let files: string[] = [];
 
-/** The README's JavaScript blocks written into `dir` (modules under their names, programs as example-N.mjs); returns the files. */
-function writeBlocks(): string[] {
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+/** The README's JavaScript blocks written into `into` (modules under their names, programs as example-N.mjs); returns the files. */
+function writeBlocks(into: string, type: 'module' | 'commonjs'): string[] {
+  writeFileSync(join(into, 'package.json'), `{ "type": "${type}" }\n`);
   return blocks().map((b, i) => {
-    const file = join(dir, b.name ?? `example-${i + 1}.mjs`);
+    const file = join(into, b.name ?? `example-${i + 1}.mjs`);
     writeFileSync(
       file,
       importsResolved(b.code, (specifier) => import.meta.resolve(specifier)),
@@ -63,7 +66,7 @@ const flipped = (b: Uint8Array, at: number): Uint8Array => {
 before(() => {
   if (NOT_NODE) return;
   dir = mkdtempSync(join(tmpdir(), 'fourfold-readme-'));
-  files = writeBlocks();
+  files = writeBlocks(dir, 'module');
 });
 after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -76,7 +79,27 @@ it('every JavaScript block of the README runs (the modules only define; the prog
   const named = blocks()
     .flatMap((b) => (b.name ? [b.name] : []))
     .sort();
-  assert.deepEqual(named, ['file-crypto.js', 'file-crypto.mjs', 'keys.js', 'vite.config.js']);
+  assert.deepEqual(named, ['file-crypto.js', 'file-crypto.mjs', 'keys.mjs', 'vite.config.js']);
+});
+
+/** The README's modules that are not for Node: the browser's recipe, served to a page or bundled, and Vite's configuration, which Vite loads itself. */
+const NOT_FOR_NODE = ['file-crypto.js', 'vite.config.js'];
+
+it('the modules the README gives for Node load where a user saves them: in a CommonJS project (npm 11\'s npm init -y writes "type": "commonjs")', {
+  skip: NOT_NODE,
+}, async () => {
+  const project = join(dir, 'commonjs-project');
+  mkdirSync(project);
+  writeBlocks(project, 'commonjs');
+  const forNode = blocks().flatMap((b) => (b.name !== undefined && !NOT_FOR_NODE.includes(b.name) ? [b.name] : []));
+  assert.deepEqual(forNode.sort(), ['file-crypto.mjs', 'keys.mjs']);
+  // In a Node of its own: this one runs under tsx, whose loader takes ES module syntax in any file.
+  for (const name of forNode) {
+    const importer = `const m = await import(${JSON.stringify(pathToFileURL(join(project, name)).href)}); console.log(Object.keys(m).join())`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', importer], { cwd: project, encoding: 'utf8' });
+    assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+    assert.match(r.stdout, /^\w+(,\w+)+\n$/, `${name}: an ES module's named exports`);
+  }
 });
 
 it("the README's first 40 lines: npm install, then a program that encrypts, decrypts and refuses a change", { skip: NO_RESPONSE }, async () => {
@@ -179,8 +202,8 @@ it('the Node recipe (file-crypto.mjs): age files, to keys and passphrases, that 
   }
 });
 
-it("keys.js: scrypt gives node:crypto's bytes; a message stored with its nonce opens, and only unchanged under its key", { skip: NOT_NODE }, async () => {
-  const { keyFromPassword, sealMessage, openMessage } = await load('keys.js');
+it("keys.mjs: scrypt gives node:crypto's bytes; a message stored with its nonce opens, and only unchanged under its key", { skip: NOT_NODE }, async () => {
+  const { keyFromPassword, sealMessage, openMessage } = await load('keys.mjs');
   const salt = rand(16);
   const key: Uint8Array = await keyFromPassword!('correct horse battery staple', salt);
   const scrypted = scryptSync('correct horse battery staple', salt, 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 2 ** 28 });
