@@ -32,17 +32,26 @@
  *   runs the README's browser recipes in a chunk of their own
  *   (file-crypto.js and keys.mjs, taken from the README): a File to an age
  *   file and back, a changed one refused, a download offered, a file under
- *   a passphrase, a message under a key from a password.
+ *   a passphrase, a message under a key from a password;
+ * - a new user's project, made by `npm init -y` (a CommonJS project:
+ *   npm 11 writes "type": "commonjs"), with the README's code saved in it
+ *   as the README names it: Node runs every program, and Deno too with no
+ *   permission flags, as a user runs them; the recipes for Node
+ *   (keys.mjs, file-crypto.mjs) run in both, and a CommonJS file
+ *   require()s the package.
  *
  *   npm run check:package                          # all of it
  *   npm run check:package -- --keep                # keep the temporary project (its path is printed)
  *   npm run check:package -- --project=<that dir>  # again in it, with only the new tarball installed
+ *   npm run check:package -- --only=new-project    # the tarball and the new user's project alone (no fixture, no Chromium)
  *
  * Prints one line per check and exits 1 if any failed (the project is then
  * kept, with each build's full output in its build.log). Needs the npm
- * registry (the fixture's packages) and Chromium (npm run engines:install).
+ * registry (the fixture's packages), and Chromium and Deno (npm run
+ * engines:install).
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { scryptSync } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -76,6 +85,8 @@ const COMPILERS = [
 ] as const;
 /** The README's modules the built pages run (codeBlocks: blocks that name their file). */
 const RECIPES = ['file-crypto.js', 'keys.mjs'];
+/** The README's modules for Node, which fixture/new-project/recipes.mjs drives in the new user's project. */
+const NODE_RECIPES = ['file-crypto.mjs', 'keys.mjs'];
 /** Build output that is a problem for users: Node built-ins pulled into a browser bundle, top-level await, dynamic requests. */
 const WARNING = /warn|\(!\)|externaliz|top-level await|critical dependency|node:/i;
 /**
@@ -466,30 +477,164 @@ async function checkBundlers(dir: string): Promise<void> {
   }
 }
 
+// ------------------------------------------------------------------ a new user's project
+
+/** The README's programs (its JavaScript blocks that name no file), as a user saves them: the first as hello.mjs, as the README says. */
+function programs(readme: string): { name: string; code: string }[] {
+  return codeBlocks(readme)
+    .filter((b) => b.lang === 'js' && b.name === undefined)
+    .map((b, i) => ({ name: i === 0 ? 'hello.mjs' : `example-${i + 1}.mjs`, code: b.code }));
+}
+
+/**
+ * A project as `npm init -y` makes it, with the tarball installed; npm 11
+ * writes "type": "commonjs", which is set here where an older npm wrote
+ * no type (Node would then guess each file's module system). False if it
+ * could not be made.
+ */
+function newProject(dir: string, tarball: string): boolean {
+  mkdirSync(dir, { recursive: true });
+  const init = sh('npm', ['init', '-y'], dir);
+  if (init.status !== 0) return record('npm init -y', false, output(init));
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { type?: string };
+  const written = manifest.type;
+  if (written === undefined) writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...manifest, type: 'commonjs' }, null, 2));
+  const r = sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=warn', tarball], dir);
+  return record(
+    `a new user's project: npm init -y (${written === undefined ? 'it wrote no type: set to "commonjs"' : `it wrote "type": "${written}"`}), npm install of the tarball`,
+    (written ?? 'commonjs') === 'commonjs' && r.status === 0,
+    `${written === undefined || written === 'commonjs' ? '' : `npm init -y wrote "type": "${written}"\n`}${output(r)}`,
+  );
+}
+
+/**
+ * `deno run file args` in `dir` with no permission but `allow`: --no-prompt
+ * (not a permission) makes a permission it would ask for fail instead of
+ * waiting for an answer. Without FORCE_COLOR, which Deno reads as "colour"
+ * whatever its value.
+ */
+const denoRun = (dir: string, file: string, args: string[] = [], allow: string[] = []): SpawnSyncReturns<string> =>
+  sh(ENGINES.deno.binary, ['run', '--no-prompt', ...allow, file, ...args], dir, { FORCE_COLOR: undefined });
+
+/**
+ * The new user's project (newProject): the README's programs saved in it
+ * (hello.mjs and example-N.mjs), its recipes for Node under their names
+ * (keys.mjs, file-crypto.mjs) and fixture/new-project's driver of them and
+ * CommonJS file. Node runs each; Deno runs each program and keys.mjs with
+ * no permission flags, and file-crypto.mjs with the two the README names
+ * for it, which its files need.
+ */
+function checkNewProject(dir: string, tarball: string): void {
+  if (!newProject(dir, tarball)) return;
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const modules = new Map(codeBlocks(readme).flatMap((b) => (b.name ? [[b.name, b.code] as const] : [])));
+  const forNode = [...modules.keys()].filter((name) => name.endsWith('.mjs'));
+  const named = `the README's modules for Node are those the new project runs (${NODE_RECIPES.join(', ')})`;
+  if (!record(named, sameNames(forNode, NODE_RECIPES), forNode.join(', '))) return;
+  for (const name of NODE_RECIPES) writeFileSync(join(dir, name), modules.get(name)!);
+  for (const name of ['recipes.mjs', 'require.js']) copyFileSync(join(FIXTURE, 'new-project', name), join(dir, name));
+  const saved = programs(readme);
+  for (const { name, code } of saved) writeFileSync(join(dir, name), code);
+
+  const node = (file: string, args: string[] = []): SpawnSyncReturns<string> => sh(process.execPath, [file, ...args], dir);
+  const hasDeno = existsSync(ENGINES.deno.binary);
+  if (!hasDeno) record(`Deno (${ENGINES.deno.binary}) is not installed: run npm run engines:install`, false);
+  const engines: [string, (file: string) => SpawnSyncReturns<string>][] = [[`Node ${process.version}`, node]];
+  if (hasDeno) engines.push(['Deno with no permission flags', (file) => denoRun(dir, file)]);
+  for (const [engine, run] of engines) {
+    const failed = saved.flatMap(({ name }) => {
+      const r = run(name);
+      const printed = name !== 'hello.mjs' || r.stdout === 'hello\ntrue\n';
+      return r.status === 0 && printed ? [] : [`${name}: exit code ${r.status}\n${output(r)}`];
+    });
+    record(
+      `${engine} runs the README's ${saved.length} programs as a user saves them (hello.mjs prints hello, then true)`,
+      failed.length === 0,
+      failed.join('\n'),
+    );
+  }
+
+  checkRecipes(`Node ${process.version}`, node('recipes.mjs', ['keys', 'files', 'pool']), ['keys', 'files', 'pool']);
+  if (hasDeno) {
+    checkRecipes('Deno with no permission flags', denoRun(dir, 'recipes.mjs', ['keys', 'pool']), ['keys', 'pool']);
+    checkRecipes('Deno with --allow-read --allow-write (as the README says)', denoRun(dir, 'recipes.mjs', ['files'], ['--allow-read', '--allow-write']), [
+      'files',
+    ]);
+  }
+
+  const required = node('require.js');
+  const expected = hex(nobleXchacha(new Uint8Array(32).fill(7), new Uint8Array(24).fill(9)).encrypt(new TextEncoder().encode('abc')));
+  const got = parsed<{ sealed?: string; refused?: boolean }>(required.stdout);
+  record(
+    `Node ${process.version} runs a CommonJS file of the new project: require('fourfold') and require('fourfold/chacha') give @noble's bytes`,
+    required.status === 0 && got.sealed === expected && got.refused === true,
+    `${output(required)}\nexpected sealed ${expected}`,
+  );
+}
+
+/** What fixture/new-project/recipes.mjs reported for `parts`, against what the README says each recipe does. */
+function checkRecipes(engine: string, r: SpawnSyncReturns<string>, parts: ('keys' | 'files' | 'pool')[]): void {
+  const got = parsed<{
+    keys?: { key: string; opened: boolean; refused: string };
+    files?: { header: string; passphrase: boolean; key: boolean; refused: string };
+    pool?: { ready: number; failure: string | null };
+  }>(r.stdout);
+  const key = hex(scryptSync('correct horse battery staple', new Uint8Array(16).fill(1), 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 2 ** 28 }));
+  const claims = {
+    keys: "the README's keys.mjs: a key from a password (node:crypto's scrypt), a message sealed, opened, refused once changed",
+    files: "the README's file-crypto.mjs: a file to an age file and back, under a passphrase and to a key, a changed one refused",
+    pool: "fourfold/parallel's workers (file-crypto.mjs's streams run on them) start and are ready for calls",
+  };
+  const ok = {
+    keys: () => got.keys?.key === key && got.keys.opened && got.keys.refused === 'AuthenticationError',
+    files: () => got.files?.header === 'age-encryption.org/v1\n' && got.files.passphrase && got.files.key && got.files.refused === 'AuthenticationError',
+    pool: () => (got.pool?.ready ?? 0) >= 1 && got.pool?.failure === null,
+  };
+  for (const part of parts) {
+    record(`${engine}: ${claims[part]}`, r.status === 0 && ok[part](), `${output(r)}${part === 'keys' ? `\nexpected key ${key}` : ''}`);
+  }
+}
+
+/** `text` as JSON, or an empty object (what went wrong is then reported with the output). */
+function parsed<T extends object>(text: string): Partial<T> {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return {};
+  }
+}
+
+const sameNames = (a: string[], b: string[]): boolean => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { keep: { type: 'boolean' }, project: { type: 'string' } } });
+  const { values } = parseArgs({ options: { keep: { type: 'boolean' }, project: { type: 'string' }, only: { type: 'string' } } });
+  if (values.only !== undefined && values.only !== 'new-project') throw new Error(`--only=${values.only}: the one part that runs alone is new-project`);
   // --project=<dir>: a project a previous --keep run left, with its packages installed (quicker when iterating).
   const dir = values.project ?? mkdtempSync(join(tmpdir(), 'fourfold-package-check-'));
   console.log(`# package check in ${dir}`);
   const project = join(dir, 'project');
   const tarball = pack(dir);
   if (tarball === undefined) return 1;
-  checkLinks(tarball, dir);
-  copyFixture(project);
-  if (!install(project, tarball, values.project === undefined)) return 1;
-  checkNode(project);
-  checkTypes(project);
-  checkCommonJs(project);
-  if (existsSync(ENGINES.chromium.binary)) await checkBundlers(project);
-  else record(`Chromium (${ENGINES.chromium.binary}) is not installed: run npm run engines:install`, false);
+  if (values.only === undefined) {
+    checkLinks(tarball, dir);
+    copyFixture(project);
+    if (!install(project, tarball, values.project === undefined)) return 1;
+    checkNode(project);
+    checkTypes(project);
+    checkCommonJs(project);
+    if (existsSync(ENGINES.chromium.binary)) await checkBundlers(project);
+    else record(`Chromium (${ENGINES.chromium.binary}) is not installed: run npm run engines:install`, false);
+  }
+  checkNewProject(join(dir, 'new-project'), tarball);
 
   const failed = checks.filter((c) => !c.ok);
   console.log(
     `\n# ${checks.length - failed.length}/${checks.length} package checks passed${failed.length ? `; failed: ${failed.map((c) => c.name).join('; ')}` : ''}`,
   );
-  if (values.keep || failed.length) console.log(`# kept ${project}; run again in it with --project=${dir}`);
+  if (values.keep || failed.length)
+    console.log(`# kept ${values.only === undefined ? project : join(dir, 'new-project')}; run again in it with --project=${dir}`);
   else rmSync(dir, { recursive: true, force: true });
   return failed.length ? 1 : 0;
 }

@@ -48,15 +48,40 @@ let vendor: string | undefined | null = null;
 
 /**
  * The processor's maker, as crossover tables name it ('amd', 'intel'),
- * from node:os's model name; undefined where unknown. Asked once: where
- * OpenSSL overtakes the kernels differs between them by 2-3x.
+ * from node:os's model name; undefined where unknown, or where the
+ * program may not ask. Asked once: where OpenSSL overtakes the kernels
+ * differs between them by 2-3x.
  */
 export function cpuVendor(): string | undefined {
   if (vendor === null) {
-    const model = builtinModule<{ cpus(): { model?: string }[] }>('node:os')?.cpus()[0]?.model ?? '';
+    const model = processorModel() ?? '';
     vendor = /\bAMD\b/i.test(model) ? 'amd' : /\bIntel\b/i.test(model) ? 'intel' : undefined;
   }
   return vendor;
+}
+
+interface DenoPermissions {
+  permissions?: { querySync?(descriptor: { name: 'sys'; kind: 'cpus' }): { state: string } };
+}
+
+/**
+ * The first processor's model name from node:os, where the program was
+ * given the right to read it: in Deno, os.cpus() needs sys access to
+ * "cpus", without which it throws NotCapable (or, at a terminal, prompts
+ * the user), so it is called only once querySync (which never prompts)
+ * says the permission is granted. A library asks for no permission its
+ * caller did not give: without it, each crossover is the larger of the
+ * two makers' (chacha/crossovers.ts).
+ */
+function processorModel(): string | undefined {
+  try {
+    const deno = (globalThis as { Deno?: DenoPermissions }).Deno;
+    if (deno !== undefined && deno.permissions?.querySync?.({ name: 'sys', kind: 'cpus' }).state !== 'granted') return undefined;
+    return builtinModule<{ cpus(): { model?: string }[] }>('node:os')?.cpus()[0]?.model;
+  } catch {
+    // A runtime that refuses the question itself (a Deno without the "cpus" kind): the maker stays unknown.
+    return undefined;
+  }
 }
 
 let found: NodeCrypto | null | undefined;

@@ -15,7 +15,8 @@
  * AuthenticationError. The modules for Node load where a user saves
  * them: in a CommonJS project, as `npm init -y` makes one. The page
  * parts (download(), the HTML) run in Chromium in the package check's
- * built pages. Node only.
+ * built pages, and the programs and recipes in a new user's project in
+ * Node and Deno. Node only.
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
