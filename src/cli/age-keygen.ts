@@ -6,7 +6,7 @@
  * -y, an identity file's recipients, one per line.
  */
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
-import { FlagError, parseFlags } from './go-flags.js';
+import { FlagError, HelpRequested, parseFlags } from './go-flags.js';
 import { isTerminal, readAll } from './terminal.js';
 import { generateIdentity, identityToRecipient } from '../age/keys.js';
 
@@ -92,6 +92,10 @@ export function ageKeygen(args: readonly string[], version: string): number {
       output: { kind: 'string', names: ['o', 'output'] },
     });
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      process.stdout.write(`${KEYGEN_USAGE}\n`);
+      return 0;
+    }
     if (!(e instanceof FlagError)) throw e;
     process.stderr.write(`${e.message}\n${KEYGEN_USAGE}\n`);
     return 2;

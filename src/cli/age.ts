@@ -12,7 +12,7 @@ import { closeSync, existsSync, openSync, realpathSync, statSync, writeSync } fr
 import { resolve } from 'node:path';
 import { Failure, Output, progressFor, pump, takeStdin } from './age-io.js';
 import { receiverFor, senderFor } from './age-keys.js';
-import { FlagError, listOf, parseFlags, type Parsed } from './go-flags.js';
+import { FlagError, HelpRequested, listOf, parseFlags, type Parsed } from './go-flags.js';
 import { isTerminal } from './terminal.js';
 import { Decryptor, Encryptor } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
@@ -158,7 +158,7 @@ async function run(flags: Parsed): Promise<void> {
   }
 }
 
-/** `fourfold age ARGS`: the exit code (0, 1 for an error, 2 for flags that do not parse). */
+/** `fourfold age ARGS`: the exit code (0, 1 for an error, 2 for flags that do not parse; 0 for -h and --help). */
 export async function age(args: readonly string[], version: string): Promise<number> {
   // Synchronous writes: the command exits right after, and a pipe's asynchronous write would be cut.
   const say = (line: string) => writeSync(2, `fourfold age: ${line}\n`);
@@ -170,6 +170,11 @@ export async function age(args: readonly string[], version: string): Promise<num
   try {
     flags = parseFlags(args, FLAGS);
   } catch (e) {
+    // Asked for, the usage goes to standard output (age writes it to standard error), with exit code 0 as age's.
+    if (e instanceof HelpRequested) {
+      writeSync(1, `${AGE_USAGE}\n`);
+      return 0;
+    }
     if (!(e instanceof FlagError)) throw e;
     writeSync(2, `${e.message}\n${AGE_USAGE}\n`);
     return 2;

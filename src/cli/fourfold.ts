@@ -18,8 +18,9 @@ Commands:
   b3sum          BLAKE3 sums of files, with the official b3sum's options and output
                  (fourfold b3sum --help lists them)
   age            age files: encrypt and decrypt with age's flags, on every core
-                 (fourfold age with no arguments lists them)
+                 (fourfold age --help lists them)
   age-keygen     a new age key pair, or an identity file's recipients (-y)
+                 (fourfold age-keygen --help)
 
 Options:
   -h, --help     this text

@@ -4,11 +4,15 @@
  * next argument or after `=`, booleans that take no value (or `=true`,
  * `=false`), flags before the positional arguments only (parsing stops at
  * the first argument that is not a flag, or after `--`). A flag that does
- * not exist is a usage error, as Go reports it.
+ * not exist is a usage error, as Go reports it; -h and -help (any number
+ * of dashes, any value) ask for the usage, as Go's ErrHelp.
  */
 
 /** A usage error: the command prints it and its usage, and exits with code 2, as Go's flag package does. */
 export class FlagError extends Error {}
+
+/** -h or -help, where the command defines neither: the usage was asked for (Go's flag.ErrHelp, exit code 0). */
+export class HelpRequested extends Error {}
 
 /** What a flag takes: a boolean, one string, or a string per use. */
 export type FlagKind = 'bool' | 'string' | 'list';
@@ -42,6 +46,7 @@ export function parseFlags(args: readonly string[], spec: FlagSpec): Parsed {
     const eq = body.indexOf('=');
     const name = eq < 0 ? body : body.slice(0, eq);
     const canonical = byName.get(name);
+    if (canonical === undefined && (name === 'h' || name === 'help')) throw new HelpRequested();
     if (name === '' || name.startsWith('-') || canonical === undefined) throw new FlagError(`flag provided but not defined: -${name}`);
     const { kind } = spec[canonical]!;
     if (kind === 'bool') {

@@ -1,6 +1,7 @@
 /**
  * The `fourfold` command itself: --help and --version, and usage errors
- * that name the program the way --help does (exit code 2). Node only: it
+ * that name the program the way --help does (exit code 2); -h and --help
+ * of every subcommand (usage on standard output, exit 0). Node only: it
  * starts processes.
  */
 import { it } from 'node:test';
@@ -68,4 +69,34 @@ it('fourfold b3sum: --help and every usage error name the same program, fourfold
     assert.deepEqual(programs(r.stderr), ['fourfold b3sum'], `${args.join(' ')}: ${r.stderr}`);
   }
   assert.deepEqual(run('b3sum', '--version'), { stdout: `b3sum (fourfold ${VERSION})\n`, stderr: '', status: 0 });
+});
+
+it('-h and --help of every command: its usage on standard output, exit 0; an unknown flag still exits 2', () => {
+  const helps: [string[], RegExp][] = [
+    [['age', '-h'], /^Usage:\n {4}fourfold age /],
+    [['age', '--help'], /^Usage:\n {4}fourfold age /],
+    [['age', '-help'], /^Usage:\n {4}fourfold age /],
+    [['age', '-d', '--help'], /^Usage:\n {4}fourfold age /],
+    [['age-keygen', '-h'], /^Usage:\n {4}fourfold age-keygen /],
+    [['age-keygen', '--help'], /^Usage:\n {4}fourfold age-keygen /],
+    [['b3sum', '-h'], /^Usage: fourfold b3sum /],
+    [['b3sum', '--help'], /^Usage: fourfold b3sum /],
+    [['-h'], /^Usage: fourfold /],
+    [['--help'], /^Usage: fourfold /],
+  ];
+  for (const [args, usage] of helps) {
+    const r = run(...args);
+    assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr, '', args.join(' '));
+    assert.match(r.stdout, usage, args.join(' '));
+  }
+  // Go's flag package reads flags in order: an unknown one before -h is the error.
+  for (const command of ['age', 'age-keygen']) {
+    for (const args of [['--nope'], ['--nope', '-h']]) {
+      const r = run(command, ...args);
+      assert.equal(r.status, 2, `${command} ${args.join(' ')}`);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^flag provided but not defined: -nope\nUsage:/);
+    }
+  }
 });
