@@ -101,21 +101,26 @@ async function identitiesFile(name: string): Promise<string[]> {
   });
 }
 
-/** A secret typed at the terminal; a Failure where there is none. */
-async function secret(prompt: string): Promise<string> {
+/** The commands that take a passphrase without a terminal (age-plugin-batchpass's), for the hints that name them. */
+export const BATCHPASS_ENCRYPT = 'AGE_PASSPHRASE=... fourfold age -e -j batchpass [-o OUTPUT] [INPUT]';
+export const BATCHPASS_DECRYPT = 'AGE_PASSPHRASE=... fourfold age -d -j batchpass [-o OUTPUT] [INPUT]';
+
+/** A secret typed at the terminal; a Failure where there is none, with the command that needs none (`script`) as a hint. */
+async function secret(prompt: string, script?: string): Promise<string> {
   try {
     return await readSecret(prompt);
   } catch (e) {
-    if (e instanceof NoTerminal) throw new Failure(`could not read passphrase: ${e.message}`);
-    throw e;
+    if (!(e instanceof NoTerminal)) throw e;
+    const hints = e.absent && script !== undefined ? [`without a terminal, give the passphrase in the environment: ${script}`] : [];
+    throw new Failure(`could not read passphrase: ${e.message}`, hints);
   }
 }
 
 /** A passphrase for encryption: typed twice, or made up when left empty (as age does). */
 async function passphraseForEncryption(): Promise<string> {
-  const pass = await secret('Enter passphrase (leave empty to autogenerate a secure one):');
+  const pass = await secret('Enter passphrase (leave empty to autogenerate a secure one):', BATCHPASS_ENCRYPT);
   if (pass !== '') {
-    if ((await secret('Confirm passphrase:')) !== pass) throw new Failure("passphrases didn't match");
+    if ((await secret('Confirm passphrase:', BATCHPASS_ENCRYPT)) !== pass) throw new Failure("passphrases didn't match");
     return pass;
   }
   // 20 groups of 5 letters from 32: 100 bits; a word list would be easier to type, but this needs none.
@@ -127,16 +132,41 @@ async function passphraseForEncryption(): Promise<string> {
   return words;
 }
 
-/** age-plugin-batchpass's settings: the passphrase from AGE_PASSPHRASE or the descriptor AGE_PASSPHRASE_FD, and the work factors. */
-function batchpass(): { passphrase: string; workFactor: number; maxWorkFactor: number } {
-  const env = process.env;
-  let passphrase = env.AGE_PASSPHRASE;
-  if (passphrase === undefined && env.AGE_PASSPHRASE_FD !== undefined) {
-    passphrase = new TextDecoder().decode(readAll(Number(env.AGE_PASSPHRASE_FD), KEY_FILE_LIMIT)).replace(/[\r\n]+$/, '');
+/** The passphrase from descriptor `text` (AGE_PASSPHRASE_FD), trailing line ends dropped, as age-plugin-batchpass reads it. */
+function passphraseFromFd(text: string): string {
+  if (!/^[0-9]+$/.test(text)) throw new Failure(`-j batchpass: invalid AGE_PASSPHRASE_FD: ${JSON.stringify(text)}`);
+  const fd = Number(text);
+  let bytes: Uint8Array;
+  try {
+    bytes = readAll(fd, BATCHPASS_LIMIT);
+  } catch (e) {
+    throw new Failure(`-j batchpass: failed to read passphrase from fd ${fd}: ${(e as Error).message}`);
   }
-  if (passphrase === undefined || passphrase === '') throw new Failure('-j batchpass: AGE_PASSPHRASE or AGE_PASSPHRASE_FD must give the passphrase');
+  return new TextDecoder().decode(bytes).replace(/[\r\n]+$/, '');
+}
+
+/** The longest passphrase age-plugin-batchpass reads from a descriptor: 1 MiB. */
+const BATCHPASS_LIMIT = 1 << 20;
+
+/**
+ * age-plugin-batchpass's settings: the passphrase from AGE_PASSPHRASE or
+ * the descriptor AGE_PASSPHRASE_FD (one of them: both set is an error, as
+ * in the plugin; an empty variable is unset), and the work factors.
+ * `command` is the command line that sets them, for the hint.
+ */
+function batchpass(command: string): { passphrase: string; workFactor: number; maxWorkFactor: number } {
+  const env = process.env;
+  const set = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
+  const fromEnv = set('AGE_PASSPHRASE');
+  const fd = set('AGE_PASSPHRASE_FD');
+  if (fromEnv !== undefined && fd !== undefined) throw new Failure('-j batchpass: AGE_PASSPHRASE and AGE_PASSPHRASE_FD are mutually exclusive');
+  if (fromEnv === undefined && fd === undefined) {
+    throw new Failure('-j batchpass: either AGE_PASSPHRASE or AGE_PASSPHRASE_FD must be set', [`give the passphrase in the environment: ${command}`]);
+  }
+  const passphrase = fromEnv ?? passphraseFromFd(fd!);
+  if (passphrase === '') throw new Failure('-j batchpass: the passphrase is empty');
   const factor = (name: string, fallback: number): number => {
-    const value = env[name];
+    const value = set(name);
     if (value === undefined) return fallback;
     if (!/^[1-9][0-9]*$/.test(value) || Number(value) > 30) throw new Failure(`-j batchpass: ${name} must be a number from 1 to 30`);
     return Number(value);
@@ -157,7 +187,7 @@ export function plugins(flags: Parsed): boolean {
 export async function senderFor(flags: Parsed): Promise<Sender> {
   if (flags.bools.has('passphrase')) return senderOf({ passphrase: await passphraseForEncryption() });
   if (plugins(flags)) {
-    const { passphrase, workFactor } = batchpass();
+    const { passphrase, workFactor } = batchpass(BATCHPASS_ENCRYPT);
     if (listOf(flags, 'recipient').length + listOf(flags, 'recipientsFile').length + listOf(flags, 'identity').length > 0) {
       throw new Failure('-j batchpass encrypts with a passphrase, which must be the only recipient');
     }
@@ -176,7 +206,7 @@ export async function senderFor(flags: Parsed): Promise<Sender> {
  */
 export async function receiverFor(flags: Parsed): Promise<ReceiverOrAsk> {
   if (plugins(flags)) {
-    const { passphrase, maxWorkFactor } = batchpass();
+    const { passphrase, maxWorkFactor } = batchpass(BATCHPASS_DECRYPT);
     return receiverOf({ passphrase, maxWorkFactor });
   }
   const files = listOf(flags, 'identity');
@@ -197,6 +227,6 @@ export async function receiverFor(flags: Parsed): Promise<ReceiverOrAsk> {
     if (!stanzas.some((s) => s.type === 'scrypt')) {
       throw new Failure('the file is not passphrase-encrypted, identities are required', ['specify identities with -i/--identity or -j to decrypt this file']);
     }
-    return receiverOf({ passphrase: await secret('Enter passphrase:'), maxWorkFactor: Math.max(MAX_WORK_FACTOR, 22) });
+    return receiverOf({ passphrase: await secret('Enter passphrase:', BATCHPASS_DECRYPT), maxWorkFactor: Math.max(MAX_WORK_FACTOR, 22) });
   };
 }

@@ -9,8 +9,15 @@ import { isatty, ReadStream } from 'node:tty';
 
 export const isTerminal = (fd: number): boolean => isatty(fd);
 
-/** A failure to read from the terminal: there is none (a script, CI), or it closed. */
-export class NoTerminal extends Error {}
+/** A failure to read from the terminal: there is none (`absent`: a script, CI), or it closed. */
+export class NoTerminal extends Error {
+  constructor(
+    message: string,
+    readonly absent = false,
+  ) {
+    super(message);
+  }
+}
 
 /** The terminal, opened at the first question and kept: what is typed ahead of a question waits for it. */
 interface Terminal {
@@ -31,7 +38,7 @@ function openTerminal(): Terminal {
   try {
     fd = openSync('/dev/tty', 'r+');
   } catch (e) {
-    throw new NoTerminal(`standard input is not a terminal, and there is no terminal to read a passphrase from (${(e as Error).message})`);
+    throw new NoTerminal(`standard input is not a terminal, and there is no terminal to read a passphrase from (${(e as Error).message})`, true);
   }
   const tty = new ReadStream(fd);
   const t: Terminal = { fd, tty, typed: [], closed: false };

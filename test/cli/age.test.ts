@@ -14,7 +14,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawnSync, type SpawnSyncOptionsWithBufferEncoding, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,8 +46,16 @@ const IS_NODE =
 let dir = '';
 const path = (name: string) => join(dir, name);
 
-/** Runs a command in the test folder, standard input from a file (a command that stops early must not race a pipe). */
-function run(command: string, args: string[], options: { input?: Uint8Array | string; env?: Record<string, string> } = {}): SpawnSyncReturns<Buffer> {
+/**
+ * Runs a command in the test folder, standard input from a file (a command
+ * that stops early must not race a pipe). `noTerminal`: in a session of
+ * its own, so it has no terminal to open even when the tests run at one.
+ */
+function run(
+  command: string,
+  args: string[],
+  options: { input?: Uint8Array | string; env?: Record<string, string>; noTerminal?: boolean } = {},
+): SpawnSyncReturns<Buffer> {
   writeFileSync(path('.stdin'), options.input ?? '');
   const r = spawnSync('sh', ['-c', 'f=$1; shift; exec "$@" < "$f"', 'sh', path('.stdin'), command, ...args], {
     cwd: dir,
@@ -55,6 +63,8 @@ function run(command: string, args: string[], options: { input?: Uint8Array | st
     maxBuffer: 1 << 28,
     // A command that waits for ever (a prompt nobody answers) fails its test, saying which, instead of the suite.
     timeout: 120_000,
+    // setsid(2) before exec, as spawn's: spawnSync takes the option too, though @types/node leaves it out.
+    ...({ detached: options.noTerminal === true } as SpawnSyncOptionsWithBufferEncoding),
   });
   if (r.error) throw new Error(`${command} ${args.join(' ')}: ${r.error.message}`);
   return r;
@@ -210,6 +220,40 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
       assert.match(r.stderr.toString(), message, args.join(' '));
       assert.match(r.stderr.toString(), /^fourfold age: error: /m);
     }
+  });
+
+  it('passphrases in a script: without a terminal, and where -p or -j batchpass is refused, the hint is the command that works', () => {
+    writeFileSync(path('plain'), 'a secret\n');
+    const ENCRYPT = 'AGE_PASSPHRASE=... fourfold age -e -j batchpass [-o OUTPUT] [INPUT]';
+    const DECRYPT = 'AGE_PASSPHRASE=... fourfold age -d -j batchpass [-o OUTPUT] [INPUT]';
+    const env = { AGE_PASSPHRASE: 'in the environment', AGE_PASSPHRASE_WORK_FACTOR: '10' };
+    ok(fourfold(['-e', '-j', 'batchpass', '-o', path('env.age'), path('plain')], { env }), 'fourfold age -e -j batchpass');
+    const cases: [string, string[], Record<string, string>, RegExp][] = [
+      ['-p, no terminal', ['-p', path('plain')], {}, /error: could not read passphrase: standard input is not a terminal/],
+      ['a passphrase file, no terminal', ['-d', path('env.age')], {}, /error: could not read passphrase: standard input is not a terminal/],
+      ['-p -j batchpass', ['-p', '-j', 'batchpass', path('plain')], env, /can't be used in encryption mode unless/],
+      ['-e -p -j batchpass', ['-e', '-p', '-j', 'batchpass', path('plain')], env, /-p\/--passphrase can't be combined with -i\/--identity and -j/],
+      ['-j batchpass without -e', ['-j', 'batchpass', path('plain')], env, /can't be used in encryption mode unless/],
+      ['-e -j batchpass, no variable', ['-e', '-j', 'batchpass', path('plain')], {}, /either AGE_PASSPHRASE or AGE_PASSPHRASE_FD must be set/],
+      ['-d -j batchpass, no variable', ['-d', '-j', 'batchpass', path('env.age')], {}, /either AGE_PASSPHRASE or AGE_PASSPHRASE_FD must be set/],
+    ];
+    for (const [what, args, vars, message] of cases) {
+      const unset = { AGE_PASSPHRASE: '', AGE_PASSPHRASE_FD: '' };
+      const r = fourfold(['-o', path('never'), ...args], { env: { ...unset, ...vars }, noTerminal: true });
+      const stderr = r.stderr.toString();
+      assert.equal(r.status, 1, `${what}: ${stderr}`);
+      assert.match(stderr, message, what);
+      const command = args.includes('-d') ? DECRYPT : ENCRYPT;
+      assert.ok(stderr.includes(`fourfold age: hint: `) && stderr.includes(command), `${what}: the hint names ${command}: ${stderr}`);
+      assert.ok(!existsSync(path('never')), `${what}: no output`);
+    }
+    const both = fourfold(['-d', '-j', 'batchpass', path('env.age')], { env: { AGE_PASSPHRASE: 'x', AGE_PASSPHRASE_FD: '0' } });
+    assert.equal(both.status, 1, 'AGE_PASSPHRASE and AGE_PASSPHRASE_FD both set, as age-plugin-batchpass refuses');
+    assert.match(both.stderr.toString(), /mutually exclusive/);
+    const fromFd = fourfold(['-d', '-j', 'batchpass', path('env.age')], { env: { AGE_PASSPHRASE: '', AGE_PASSPHRASE_FD: '0' }, input: 'in the environment\n' });
+    assert.equal(ok(fromFd, 'AGE_PASSPHRASE_FD=0').toString(), 'a secret\n');
+    const usage = fourfold(['--help']).stdout.toString();
+    assert.ok(usage.includes(ENCRYPT) && usage.includes(DECRYPT), 'the usage gives both commands');
   });
 
   it('decryption failures exit 1 saying what is wrong, and no output file is made before a byte verified', () => {
