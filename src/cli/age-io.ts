@@ -3,11 +3,13 @@
  * input, a recipients file or an identity file may be it, not two of
  * them); the input read in large pieces while the last is being
  * encrypted; the output written as the codec hands it on, to standard
- * output or to a file created at the first write (as age's lazy opener,
- * so that a decryption that fails at once leaves no file); a progress
- * line for large files.
+ * output, or to a file put in place only once the command succeeded (a
+ * decryption that fails leaves no plaintext); a progress line for large
+ * files.
  */
-import { closeSync, fstatSync, openSync, read, write } from 'node:fs';
+import { accessSync, closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, read, realpathSync, renameSync, rmSync, statSync, write } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { removeOnSignal } from './signals.js';
 import { isTerminal, Progress } from './terminal.js';
 
 /** An error the command reports and exits on (code 1), with hints, as age's errorf and errorWithHint. */
@@ -28,9 +30,53 @@ export function takeStdin(): number {
   return 0;
 }
 
-/** The output: standard output, or a file created (truncated) at the first write, as age's lazy opener. */
+/**
+ * Where an -o file's bytes go: a temporary file beside it, renamed over
+ * it once the command succeeded, so that a decryption that fails (a file
+ * cut short or changed, a signal) leaves no plaintext and the file that
+ * was there as it was; or, when OUTPUT exists and is no regular file (a
+ * device, a FIFO), OUTPUT itself, as age writes it.
+ */
+interface Target {
+  fd: number;
+  /** The temporary file and what to do with it at the end; absent for a file written in place. */
+  temporary?: { path: string; final: string; mode: number; stopWatching: () => void };
+}
+
+/** The name of a temporary file beside `final`: hidden, saying whose, unique (opened exclusively). */
+function temporaryBeside(final: string): string {
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
+  // 255 bytes is the usual limit on a name: OUTPUT's is cut to 48 characters (192 bytes of UTF-8 at most) to leave room.
+  const base = [...basename(final)].slice(0, 48).join('');
+  return join(dirname(final), `.${base}.fourfold-${random}`);
+}
+
+/**
+ * Opens an -o file. An existing regular file (or one a link points to) is
+ * replaced, keeping its mode, if this user may write it (age opens it for
+ * writing, and so refuses otherwise); a new one gets 0666 less the umask,
+ * as age's. The temporary file is created with mode 0600, exclusively.
+ */
+function openTarget(path: string): Target {
+  const found = statSync(path, { throwIfNoEntry: false });
+  const dangling = found === undefined && lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  if ((found !== undefined && !found.isFile()) || dangling) return { fd: openSync(path, 'w') };
+  const final = found === undefined ? path : realpathSync(path);
+  if (found !== undefined) accessSync(final, constants.W_OK);
+  const mode = found === undefined ? 0o666 & ~process.umask() : found.mode & 0o777;
+  const temporary = temporaryBeside(final);
+  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  return { fd, temporary: { path: temporary, final, mode, stopWatching: removeOnSignal(temporary) } };
+}
+
+/**
+ * The output: standard output, streamed as the codec hands bytes on (as
+ * age's: a decryption that fails has written the chunks that verified);
+ * or an -o file, written whole or not at all (openTarget), created at the
+ * first write, as age's lazy opener, or at the end.
+ */
 export class Output {
-  private fd: number | undefined;
+  private target: Target | undefined;
   private queue: Uint8Array[] = [];
   private queued = 0;
   private flushing: Promise<void> | undefined;
@@ -52,27 +98,52 @@ export class Output {
     if (this.failed !== undefined) throw this.failed;
   }
 
-  /** Creates the file even when nothing is written (age does, for an empty plaintext). */
+  /** The command succeeded: the last bytes written and an -o file put in place (created even when empty, as age does). */
   async close(): Promise<void> {
-    this.open();
+    const target = this.open();
     await this.drain(0);
-    if (this.path !== undefined && this.fd !== undefined) closeSync(this.fd);
+    const t = target.temporary;
+    if (t !== undefined) fchmodSync(target.fd, t.mode);
+    this.closeFile();
+    if (t === undefined) return;
+    renameSync(t.path, t.final);
+    t.stopWatching();
   }
 
-  private open(): number {
-    if (this.fd === undefined) {
+  /** The command failed: an -o file's temporary removed, and what was at OUTPUT left as it was. */
+  async abort(): Promise<void> {
+    this.queue = [];
+    // A write in flight finishes before its descriptor closes.
+    while (this.flushing !== undefined) await this.flushing;
+    this.closeFile();
+    const t = this.target?.temporary;
+    if (t === undefined) return;
+    rmSync(t.path, { force: true });
+    t.stopWatching();
+  }
+
+  private closed = false;
+  /** Closes an -o file's descriptor, once. */
+  private closeFile(): void {
+    if (this.closed || this.target === undefined || this.target.fd === 1) return;
+    this.closed = true;
+    closeSync(this.target.fd);
+  }
+
+  private open(): Target {
+    if (this.target === undefined) {
       try {
-        this.fd = this.path === undefined ? 1 : openSync(this.path, 'w');
+        this.target = this.path === undefined ? { fd: 1 } : openTarget(this.path);
       } catch (e) {
         throw new Failure(`failed to open output file ${JSON.stringify(this.path)}: ${(e as Error).message}`);
       }
     }
-    return this.fd;
+    return this.target;
   }
 
   private async flush(): Promise<void> {
     try {
-      const fd = this.open();
+      const { fd } = this.open();
       while (this.queue.length > 0) {
         const bytes = this.queue.shift()!;
         for (let at = 0; at < bytes.length; ) at += await writeSome(fd, bytes, at);

@@ -37,7 +37,9 @@ Options:
                                 descriptor AGE_PASSPHRASE_FD), as age-plugin-batchpass.
 
 INPUT defaults to standard input, and OUTPUT defaults to standard output.
-If OUTPUT exists, it will be overwritten.
+If OUTPUT exists, it will be overwritten. A file OUTPUT is written beside
+it and renamed into place once complete: a decryption that fails leaves
+no OUTPUT, and an existing one as it was.
 
 Passphrases are read from the terminal. Without one (a script, CI), give
 the passphrase in the environment, with -e to encrypt and -d to decrypt:
@@ -160,6 +162,9 @@ async function run(flags: Parsed): Promise<void> {
     );
     await codec.end();
     await out.close();
+  } catch (e) {
+    await out.abort();
+    throw e;
   } finally {
     codec.forget();
     if (input !== 0) closeSync(input);

@@ -14,8 +14,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncOptionsWithBufferEncoding, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type SpawnSyncOptionsWithBufferEncoding, type SpawnSyncReturns } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,17 @@ const keygen = (args: string[]) => run(NODE, [CLI, 'age-keygen', ...args]);
 function ok(r: SpawnSyncReturns<Buffer>, what: string): Buffer {
   assert.equal(r.status, 0, `${what}: exit ${r.status}: ${r.stderr.toString()}`);
   return r.stdout;
+}
+
+/** A new identity file `name` in the test folder: its path and its recipient. */
+function newKey(name: string): { key: string; recipient: string } {
+  ok(keygen(['-o', path(name)]), 'keygen');
+  return {
+    key: path(name),
+    recipient: ok(keygen(['-y', path(name)]), 'keygen -y')
+      .toString()
+      .trim(),
+  };
 }
 
 /** The encryptors and decryptors: each an argument list builder for a mode. */
@@ -256,7 +267,7 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     assert.ok(usage.includes(ENCRYPT) && usage.includes(DECRYPT), 'the usage gives both commands');
   });
 
-  it('decryption failures exit 1 saying what is wrong, and no output file is made before a byte verified', () => {
+  it('decryption failures exit 1 saying what is wrong, and leave no output file', () => {
     ok(keygen(['-o', path('f-key.txt')]), 'keygen');
     const recipient = ok(keygen(['-y', path('f-key.txt')]), 'keygen -y')
       .toString()
@@ -276,7 +287,7 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
       const r = fourfold(['-d', '-i', path('f-key.txt'), '-o', path('bad.out'), path('bad.age')]);
       assert.equal(r.status, 1, what);
       assert.match(r.stderr.toString(), message, what);
-      if (what !== 'cut short') assert.ok(!existsSync(path('bad.out')), `${what}: no output file`);
+      assert.ok(!existsSync(path('bad.out')), `${what}: no output file`);
     }
     const other = keygen(['-o', path('other.txt')]);
     ok(other, 'keygen');
@@ -284,4 +295,92 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     assert.equal(r.status, 1);
     assert.match(r.stderr.toString(), /no identity matched/);
   });
+
+  it('-o: a decryption that fails leaves no file, no temporary, and an existing file as it was; standard output streams what verified', () => {
+    const { key, recipient } = newKey('o-key.txt');
+    const data = rand(300_000);
+    writeFileSync(path('plain'), data);
+    ok(fourfold(['-r', recipient, '-o', path('o.age'), path('plain')]), 'encrypt');
+    const file = readFileSync(path('o.age'));
+    const changed = Buffer.from(file);
+    changed[file.length - 100_000]! ^= 1;
+    const outDir = mkdtempSync(join(dir, 'out-'));
+    const target = join(outDir, 'plain.out');
+    for (const [what, bytes] of [
+      ['cut short', file.subarray(0, file.length - 70_000)],
+      ['changed in a middle chunk', changed],
+    ] as const) {
+      writeFileSync(path('bad.age'), bytes);
+      const streamed = fourfold(['-d', '-i', key, path('bad.age')]);
+      assert.equal(streamed.status, 1, what);
+      assert.ok(
+        streamed.stdout.length >= 65536 && streamed.stdout.equals(data.subarray(0, streamed.stdout.length)),
+        `${what}: to standard output, the chunks that verified`,
+      );
+      for (const existing of [undefined, 'the file that was there\n']) {
+        rmSync(target, { force: true });
+        if (existing !== undefined) writeFileSync(target, existing);
+        const r = fourfold(['-d', '-i', key, '-o', target, path('bad.age')]);
+        assert.equal(r.status, 1, what);
+        assert.deepEqual(readdirSync(outDir), existing === undefined ? [] : ['plain.out'], `${what}: no file but what was there`);
+        if (existing !== undefined) assert.equal(readFileSync(target, 'utf8'), existing, `${what}: the file that was there, unchanged`);
+      }
+    }
+    // Success: a new file gets the mode any new file gets (0666 less the umask), an existing one keeps its own.
+    rmSync(target);
+    ok(fourfold(['-d', '-i', key, '-o', target, path('o.age')]), 'decrypt to a new file');
+    assert.ok(readFileSync(target).equals(data));
+    assert.deepEqual(readdirSync(outDir), ['plain.out']);
+    writeFileSync(path('fresh'), '');
+    assert.equal(statSync(target).mode & 0o777, statSync(path('fresh')).mode & 0o777, 'a new file: mode 0666 less the umask');
+    writeFileSync(target, 'older');
+    chmodSync(target, 0o640);
+    ok(fourfold(['-d', '-i', key, '-o', target, path('o.age')]), 'decrypt over a file');
+    assert.ok(readFileSync(target).equals(data));
+    assert.equal(statSync(target).mode & 0o777, 0o640, 'an existing file keeps its mode');
+    // A link: the file it points to is replaced, the link kept; a device is written in place.
+    symlinkSync(target, join(outDir, 'link'));
+    symlinkSync('/dev/null', join(outDir, 'null'));
+    writeFileSync(target, 'older');
+    ok(fourfold(['-d', '-i', key, '-o', join(outDir, 'link'), path('o.age')]), 'decrypt through a link');
+    assert.ok(lstatSync(join(outDir, 'link')).isSymbolicLink() && readFileSync(target).equals(data), 'through a link');
+    ok(fourfold(['-d', '-i', key, '-o', join(outDir, 'null'), path('o.age')]), 'decrypt to /dev/null');
+    assert.ok(lstatSync(join(outDir, 'null')).isSymbolicLink(), 'a device is written, not replaced');
+    assert.deepEqual(readdirSync(outDir).sort(), ['link', 'null', 'plain.out']);
+  });
+
+  it('-o: a command that SIGINT or SIGTERM ends removes its temporary file and dies by the signal', { timeout: 120_000 }, async () => {
+    const { key, recipient } = newKey('s-key.txt');
+    const data = rand(8 << 20);
+    writeFileSync(path('s-plain'), data);
+    ok(fourfold(['-r', recipient, '-o', path('s.age'), path('s-plain')]), 'encrypt');
+    const encrypted = readFileSync(path('s.age'));
+    for (const [mode, input] of [
+      [['-r', recipient], data],
+      [['-d', '-i', key], encrypted],
+    ] as const) {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        const outDir = mkdtempSync(join(dir, 'signal-'));
+        const child = spawn(NODE, [CLI, 'age', ...mode, '-o', join(outDir, 'out')], { stdio: ['pipe', 'ignore', 'pipe'] });
+        const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, by) => resolve(by)));
+        // Half the input, the pipe left open: the command writes its temporary file, then waits for more.
+        // What it has not read when it dies is refused (EPIPE), as expected.
+        child.stdin.on('error', () => {});
+        child.stdin.write(input.subarray(0, input.length >> 1));
+        await until(() => readdirSync(outDir).length > 0, `${mode[0]}: a temporary file`);
+        child.kill(signal);
+        assert.equal(await ended, signal, `${mode[0]} ${signal}: ended by the signal`);
+        assert.deepEqual(readdirSync(outDir), [], `${mode[0]} ${signal}: nothing left`);
+      }
+    }
+  });
 });
+
+/** Resolves once `condition` holds; rejects, naming `what`, when it has not after 60 s. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`waited 60 s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
