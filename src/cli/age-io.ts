@@ -9,7 +9,7 @@
  */
 import { accessSync, closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, read, realpathSync, renameSync, rmSync, statSync, write } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { removeOnSignal } from './signals.js';
+import { dieOnBrokenPipe, removeOnSignal } from './signals.js';
 import { isTerminal, Progress } from './terminal.js';
 
 /** An error the command reports and exits on (code 1), with hints, as age's errorf and errorWithHint. */
@@ -146,7 +146,12 @@ export class Output {
       const { fd } = this.open();
       while (this.queue.length > 0) {
         const bytes = this.queue.shift()!;
-        for (let at = 0; at < bytes.length; ) at += await writeSome(fd, bytes, at);
+        try {
+          for (let at = 0; at < bytes.length; ) at += await writeSome(fd, bytes, at);
+        } catch (e) {
+          dieOnBrokenPipe(fd, e);
+          throw e;
+        }
         this.queued -= bytes.length;
       }
     } catch (e) {

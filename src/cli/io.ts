@@ -7,6 +7,7 @@
  */
 import { readSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
+import { dieOnBrokenPipe } from './signals.js';
 
 /** A failure b3sum reports as `Error: <message>` (its main() returning an error): exit code 1. */
 export class Fatal extends Error {}
@@ -103,6 +104,11 @@ export class Output {
   }
 
   private send(bytes: Uint8Array): void {
-    for (let at = 0; at < bytes.length; ) at += blocking(() => writeSync(this.fd, bytes, at, bytes.length - at));
+    try {
+      for (let at = 0; at < bytes.length; ) at += blocking(() => writeSync(this.fd, bytes, at, bytes.length - at));
+    } catch (e) {
+      dieOnBrokenPipe(this.fd, e);
+      throw e;
+    }
   }
 }

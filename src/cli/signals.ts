@@ -1,8 +1,8 @@
 /**
  * Signals for the command line: dying by one as a C or Go program does
- * (the shell then sees the signal, not an exit code), and a file that
- * must not outlive the process removed when SIGINT, SIGTERM or SIGHUP
- * ends it.
+ * (the shell then sees the signal, not an exit code), by SIGPIPE when
+ * standard output's reader is gone, and a file that must not outlive the
+ * process removed when SIGINT, SIGTERM or SIGHUP ends it.
  */
 import { unlinkSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -23,6 +23,17 @@ export function dieBy(signal: NodeJS.Signals): never {
   process.off(signal, none);
   process.kill(process.pid, signal);
   process.exit(128 + constants.signals[signal]);
+}
+
+/**
+ * A write to standard output or error that failed with EPIPE (its reader
+ * is gone: `| head`) ends the process by SIGPIPE, as the kernel ends a C
+ * program and as Go's runtime ends age for these two descriptors (for
+ * others, EPIPE is an error). Node ignores SIGPIPE, so its writes fail
+ * with EPIPE instead, which the command would report and exit 1 on.
+ */
+export function dieOnBrokenPipe(fd: number, e: unknown): void {
+  if ((fd === 1 || fd === 2) && (e as { code?: unknown }).code === 'EPIPE') dieBy('SIGPIPE');
 }
 
 /** Removes `path` if SIGINT, SIGTERM or SIGHUP ends the process before the returned function is called. */
