@@ -8,7 +8,7 @@
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
 import { FlagError, HelpRequested, parseFlags } from './go-flags.js';
 import { isTerminal, readAll } from './terminal.js';
-import { generateIdentity, identityToRecipient } from '../age/keys.js';
+import { generateIdentity, identityToRecipient, recipientOf } from '../age/keys.js';
 
 export const KEYGEN_USAGE = `Usage:
     fourfold age-keygen [-o OUTPUT]
@@ -65,9 +65,10 @@ function convert(input: string | undefined, out: number): void {
   if (lines.length === 0) throw new Failure('no identities found in the input');
   const recipients = lines.map(({ line, n }) => {
     try {
-      return identityToRecipient(line);
-    } catch {
-      throw new Failure(`failed to parse input: error at line ${n}: malformed or unsupported identity`);
+      return recipientOf(line, `line ${n}`);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      throw new Failure(`failed to parse input: ${e.message}`);
     }
   });
   writeSync(out, recipients.map((r) => `${r}\n`).join(''));

@@ -19,6 +19,7 @@ import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bech32 } from '@scure/base';
 import { rand } from '../helpers.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
@@ -219,8 +220,8 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
       [['-i', path('cmd-key.txt'), 'x'], /can't be used in encryption mode[\s\S]*hint: did you forget to specify -d\/--decrypt\?/],
       [['-o', path('x.age'), 'plain'], /missing recipients/],
       [['-p', '-r', 'age1x'], /-p\/--passphrase can't be combined with -r\/--recipient/],
-      [['-r', 'age1notarecipient', 'plain'], /malformed recipient/],
-      [['-r', 'ssh-ed25519 AAAA', 'plain'], /SSH keys are not supported/],
+      [['-r', 'age1notarecipient', 'plain'], /-r "age1notareci…" is a malformed X25519 recipient/],
+      [['-r', 'ssh-ed25519 AAAA', 'plain'], /is an SSH public key \(ssh-ed25519\): fourfold does not support SSH keys[\s\S]*hint: use an age key pair/],
       [['-j', 'yubikey', '-e', 'plain'], /plugin "yubikey" is not supported/],
       [['-d', '-i', path('cmd-key.txt'), path('nothing-here.age')], /failed to open input file/],
       [['-d', '-i', path('cmd-key.txt'), 'a', 'b'], /too many INPUT arguments/],
@@ -265,6 +266,70 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     assert.equal(ok(fromFd, 'AGE_PASSPHRASE_FD=0').toString(), 'a secret\n');
     const usage = fourfold(['--help']).stdout.toString();
     assert.ok(usage.includes(ENCRYPT) && usage.includes(DECRYPT), 'the usage gives both commands');
+  });
+
+  it('keys it cannot use: -r, -R, -i and age-keygen -y name the type seen, tell unsupported from malformed, print no key', () => {
+    ok(keygen(['-o', path('k-key.txt')]), 'keygen');
+    const identity = readFileSync(path('k-key.txt'), 'utf8').split('\n')[2]!;
+    const recipient = ok(keygen(['-y', path('k-key.txt')]), 'keygen -y')
+      .toString()
+      .trim();
+    // A post-quantum recipient's length, 1,959 characters (age-keygen -pq): Bech32 of random bytes under its prefix.
+    const pq = bech32.encode('age1pq', bech32.toWords(rand(1216)), false);
+    const pqIdentity = bech32.encode('AGE-SECRET-KEY-PQ-', bech32.toWords(rand(32)), false).toUpperCase();
+    writeFileSync(path('k-lower.txt'), `# created by hand\n${identity.toLowerCase()}\n`);
+    writeFileSync(path('k-pq.txt'), `${pqIdentity}\n`);
+    writeFileSync(path('k-ssh'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n');
+    writeFileSync(path('k-recipients.txt'), `${recipient}\n# next: post-quantum\n${pq}\n`);
+    writeFileSync(path('plain'), 'x');
+    ok(fourfold(['-r', recipient, '-o', path('k.age'), path('plain')]), 'encrypt');
+    const cases: [string[], RegExp][] = [
+      [
+        ['-r', pq, path('plain')],
+        /-r "age1pq1\w{5}…" is a post-quantum recipient \(age1pq1\.\.\., ML-KEM-768 \+ X25519\), which fourfold does not support yet/,
+      ],
+      [['-r', recipient.toUpperCase(), path('plain')], /-r "AGE1\w{8}…" is in upper case: age's recipients are lower case/],
+      [['-R', path('k-recipients.txt'), path('plain')], /k-recipients\.txt": line 3 is a post-quantum recipient/],
+      [['-d', '-i', path('k-lower.txt'), path('k.age')], /k-lower\.txt": line 2 is in lower case: age's identities are upper case \(AGE-SECRET-KEY-1\.\.\.\)/],
+      [['-d', '-i', path('k-pq.txt'), path('k.age')], /k-pq\.txt": line 1 is a post-quantum identity \(AGE-SECRET-KEY-PQ-1\.\.\., ML-KEM-768 \+ X25519\)/],
+      [['-d', '-i', path('k-ssh'), path('k.age')], /k-ssh": line 1 is an SSH private key \(-----BEGIN OPENSSH PRIVATE KEY-----\)/],
+      [
+        ['-d', '-i', path('k-recipients.txt'), path('k.age')],
+        /line 1 is a recipient \(age1\.\.\., a public key\), not an identity[\s\S]*hint: did you mean to use -R/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = fourfold(args);
+      const err = r.stderr.toString();
+      assert.equal(r.status, 1, `${args.join(' ')}: exit 1`);
+      assert.match(err, message);
+      for (const key of [pq, identity, pqIdentity]) assert.ok(!err.includes(key.slice(20, 40)), `no key printed: ${err}`);
+      assert.ok(err.length < 400, `${err.length} characters: ${err}`);
+    }
+    const y = keygen(['-y', path('k-lower.txt')]);
+    assert.equal(y.status, 1, 'age-keygen -y refuses a lower-case identity, as age-keygen does');
+    assert.match(y.stderr.toString(), /^fourfold age-keygen: error: failed to parse input: line 2 is in lower case/);
+    assert.ok(!y.stderr.toString().includes(identity.slice(20, 40).toLowerCase()), 'no key printed');
+  });
+
+  it("key case: age and age-keygen refuse what fourfold's command refuses", { skip: NO_CLIENTS }, () => {
+    ok(keygen(['-o', path('c-key.txt')]), 'keygen');
+    const identity = readFileSync(path('c-key.txt'), 'utf8').split('\n')[2]!;
+    const recipient = ok(keygen(['-y', path('c-key.txt')]), 'keygen -y')
+      .toString()
+      .trim();
+    writeFileSync(path('c-lower.txt'), `${identity.toLowerCase()}\n`);
+    writeFileSync(path('plain'), 'x');
+    ok(fourfold(['-r', recipient, '-o', path('c.age'), path('plain')]), 'encrypt');
+    for (const [args, what] of [
+      [['-y', path('c-lower.txt')], 'age-keygen -y, a lower-case identity'],
+      [['-d', '-i', path('c-lower.txt'), path('c.age')], 'age -d -i, a lower-case identity'],
+      [['-r', recipient.toUpperCase(), path('plain')], 'age -r, an upper-case recipient'],
+    ] as const) {
+      const keygenCall = args[0] === '-y';
+      assert.equal(run(keygenCall ? (AGE_KEYGEN ?? 'age-keygen') : AGE!, [...args]).status, 1, `${what}: Go's exits 1`);
+      assert.equal((keygenCall ? keygen([...args]) : fourfold([...args])).status, 1, `${what}: fourfold's exits 1`);
+    }
   });
 
   it('decryption failures exit 1 saying what is wrong, and leave no output file', () => {

@@ -1,0 +1,114 @@
+/**
+ * What a key string is when it is not an X25519 key fourfold can use, said
+ * in a phrase for an error ("recipients[2] is <phrase>"): another of age's
+ * key types (post-quantum, tag, plugin; SSH keys), the wrong case, a
+ * recipient where an identity belongs or the reverse, or Bech32 that does
+ * not decode. A type fourfold does not support is told apart from a key
+ * that is malformed, and no phrase quotes the key: an identity is a secret,
+ * and a post-quantum recipient is nearly 2,000 characters.
+ *
+ * Case follows age (C2SP age, "The X25519 recipient type"; the Go age,
+ * typage): an identity is upper case (AGE-SECRET-KEY-1...), a recipient
+ * lower case (age1...), as age-keygen writes them; Bech32 itself allows
+ * either, but age's parsers accept these forms only.
+ */
+import { bech32 } from '@scure/base';
+
+/** The characters of Bech32's data part (BIP 173). */
+const BECH32_DATA = /^[qpzry9x8gf2tvdw0s3jn54khce6mua7l]+$/;
+
+/**
+ * What keeps `text` from decoding as Bech32 (a clause: "its checksum does
+ * not verify"), or, when it decodes, undefined. `bytes`, when given, is
+ * the length its data must have.
+ */
+export function bech32Flaw(text: string, bytes?: number): string | undefined {
+  if (text !== text.toLowerCase() && text !== text.toUpperCase()) return 'it mixes upper and lower case';
+  const lower = text.toLowerCase();
+  const data = lower.slice(lower.lastIndexOf('1') + 1);
+  if (!BECH32_DATA.test(data)) return 'it has characters Bech32 does not use (such as b, i, o, 1 or a space)';
+  if (data.length < 6) return 'it is too short to hold a checksum';
+  let decoded: Uint8Array;
+  try {
+    decoded = bech32.fromWords(bech32.decode(lower as `${string}1${string}`, false).words);
+  } catch {
+    return 'its checksum does not verify';
+  }
+  if (bytes !== undefined && decoded.length !== bytes) return `it holds ${decoded.length} bytes, not ${bytes}`;
+  return undefined;
+}
+
+/** An unsupported type's phrase ("a tag recipient (...), which..."), or its malformed form's when `text` does not decode. */
+function unsupported(text: string, what: string, why: string): string {
+  const flaw = bech32Flaw(text);
+  return flaw === undefined ? `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}, ${why}` : `a malformed ${what}: ${flaw}`;
+}
+
+/** A plugin's name as age spells it (age-plugin-NAME): letters, digits and a few signs. */
+const PLUGIN_NAME = /^[a-z0-9][a-z0-9._+-]{0,31}$/;
+
+/** The type of an SSH public key ("ssh-ed25519 AAAA..."), or undefined when `text` is not one. */
+function sshKeyType(text: string): string | undefined {
+  const type = text.slice(0, text.indexOf(' '));
+  return /^(?:ssh-[a-z0-9-]+|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com)$/.test(type) && type.length <= 40 ? type : undefined;
+}
+
+/** A PEM block's first line, "-----BEGIN OPENSSH PRIVATE KEY-----", said as what it holds; undefined when `text` is not one. */
+function pemPhrase(text: string): string | undefined {
+  const label = /^-----BEGIN ([A-Z0-9 ]{1,40})-----/.exec(text)?.[1];
+  if (label === undefined) return undefined;
+  const line = `-----BEGIN ${label}-----`;
+  if (!label.endsWith('PRIVATE KEY')) return `a PEM block (${line}), not an age key`;
+  return `${label === 'OPENSSH PRIVATE KEY' ? 'an SSH' : 'a PEM'} private key (${line}): fourfold does not support SSH keys`;
+}
+
+/**
+ * Why `text`, which is not an X25519 recipient fourfold decodes, is none:
+ * a phrase to follow "is" in a message, naming the type seen.
+ */
+export function notARecipient(text: string): string {
+  if (text.startsWith('age1')) {
+    const prefix = text.slice(0, text.lastIndexOf('1'));
+    if (prefix === 'age') return `a malformed X25519 recipient (age1...): ${bech32Flaw(text, 32) ?? 'its type is not one age knows'}`;
+    if (prefix === 'age1pq') return unsupported(text, 'post-quantum recipient (age1pq1..., ML-KEM-768 + X25519)', 'which fourfold does not support yet');
+    if (prefix === 'age1tag') return unsupported(text, 'tag recipient (age1tag1..., P-256, for hardware keys)', 'which fourfold does not support');
+    if (prefix === 'age1tagpq') return unsupported(text, 'post-quantum tag recipient (age1tagpq1...)', 'which fourfold does not support');
+    const name = prefix.slice('age1'.length);
+    if (PLUGIN_NAME.test(name)) return unsupported(text, `recipient of the plugin age-plugin-${name} (age1${name}1...)`, 'and fourfold runs no plugins');
+    return `a malformed recipient (age1...): ${bech32Flaw(text) ?? 'its type is not one age knows'}`;
+  }
+  if (/^age1/i.test(text))
+    return text === text.toUpperCase()
+      ? "in upper case: age's recipients are lower case (age1...), as age-keygen writes them"
+      : 'a malformed recipient (age1...): it mixes upper and lower case';
+  if (/^age-/i.test(text)) return 'a secret key (AGE-...), not a recipient: encrypt to the public key made from it (age1...)';
+  const ssh = sshKeyType(text);
+  if (ssh !== undefined) return `an SSH public key (${ssh}): fourfold does not support SSH keys`;
+  return pemPhrase(text) ?? 'not an age recipient (age1...)';
+}
+
+/**
+ * Why `text`, which is not an X25519 identity fourfold decodes, is none:
+ * a phrase to follow "is" in a message, naming the type seen.
+ */
+export function notAnIdentity(text: string): string {
+  if (text.startsWith('AGE-SECRET-KEY-PQ-1')) {
+    return unsupported(text, 'post-quantum identity (AGE-SECRET-KEY-PQ-1..., ML-KEM-768 + X25519)', 'which fourfold does not support yet');
+  }
+  if (text.startsWith('AGE-PLUGIN-')) {
+    const name = text.slice('AGE-PLUGIN-'.length, text.lastIndexOf('-1')).toLowerCase();
+    if (PLUGIN_NAME.test(name))
+      return unsupported(text, `identity of the plugin age-plugin-${name} (AGE-PLUGIN-${name.toUpperCase()}-1...)`, 'and fourfold runs no plugins');
+  }
+  if (text.startsWith('AGE-SECRET-KEY-1'))
+    return `a malformed X25519 identity (AGE-SECRET-KEY-1...): ${bech32Flaw(text, 32) ?? 'its type is not one age knows'}`;
+  if (/^age-/i.test(text)) {
+    if (text === text.toLowerCase()) return "in lower case: age's identities are upper case (AGE-SECRET-KEY-1...), as age-keygen writes them";
+    return `a malformed identity (AGE-...): ${bech32Flaw(text) ?? 'its type is not one age knows'}`;
+  }
+  if (/^age1/i.test(text))
+    return 'a recipient (age1..., a public key), not an identity: decrypting takes the secret key (AGE-SECRET-KEY-1...) it was made from';
+  const ssh = sshKeyType(text);
+  if (ssh !== undefined) return `an SSH public key (${ssh}), not an identity: fourfold does not support SSH keys`;
+  return pemPhrase(text) ?? 'not an age identity (AGE-SECRET-KEY-1...)';
+}
