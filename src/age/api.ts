@@ -49,7 +49,8 @@ async function payloadAfter(tools: Tools, { header, fileKey }: Sealed, plain: Ui
   return joined(text);
 }
 
-export async function encryptWith(tools: Tools, data: unknown, to: unknown, options: unknown): Promise<Bytes> {
+export async function encryptWith(tools: Tools, data: unknown, to: unknown, options: unknown, extra: readonly unknown[]): Promise<Bytes> {
+  check.noMoreArguments('encrypt', ['data', 'to', 'options'], extra);
   const input = check.bytes(data, 'data');
   const armored = armorOf(options);
   const sender = senderOf(to);
@@ -93,7 +94,11 @@ function headerOf(binary: Uint8Array): Header {
   return read.header;
 }
 
-export async function decryptWith(tools: Tools, file: unknown, from: unknown): Promise<Bytes> {
+/** What a caller who passes decrypt a format (typage's `decrypt(file, 'text')`) is told. */
+export const BYTES_NOT_TEXT = ': the plaintext is bytes; for text, new TextDecoder().decode(plaintext)';
+
+export async function decryptWith(tools: Tools, file: unknown, from: unknown, extra: readonly unknown[]): Promise<Bytes> {
+  check.noMoreArguments('decrypt', ['file', 'from'], extra, BYTES_NOT_TEXT);
   const input = check.bytes(file, 'file');
   const receiver = receiverOf(from);
   try {
@@ -138,7 +143,8 @@ function needTransformStream(name: string): void {
 /** A stream's chunk as a plain view of its bytes, read until its write resolves (pipeline.ts). */
 const chunkOf = (chunk: unknown): Uint8Array => check.byteSource(chunk, 'chunk');
 
-export function encryptStreamWith(tools: Tools, to: unknown, options: unknown): TransformStream<Uint8Array, Uint8Array> {
+export function encryptStreamWith(tools: Tools, to: unknown, options: unknown, extra: readonly unknown[]): TransformStream<Uint8Array, Uint8Array> {
+  check.noMoreArguments('encryptStream', ['to', 'options'], extra);
   needTransformStream('encryptStream');
   const armored = armorOf(options);
   const sender = senderOf(to);
@@ -157,7 +163,8 @@ export function encryptStreamWith(tools: Tools, to: unknown, options: unknown): 
   });
 }
 
-export function decryptStreamWith(tools: Tools, from: unknown): TransformStream<Uint8Array, Uint8Array> {
+export function decryptStreamWith(tools: Tools, from: unknown, extra: readonly unknown[]): TransformStream<Uint8Array, Uint8Array> {
+  check.noMoreArguments('decryptStream', ['from'], extra, ': the plaintext is bytes; for text, pipe it through a TextDecoderStream');
   needTransformStream('decryptStream');
   let emit: Emit = () => {};
   const d = new Decryptor(receiverOf(from), tools, (b) => emit(b));

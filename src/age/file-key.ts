@@ -23,6 +23,10 @@ import { AuthenticationError } from '../runtime/errors.js';
 export interface ToRecipients {
   /** The recipients, "age1..." (identityToRecipient, or age-keygen's "Public key"). */
   readonly recipients: readonly string[];
+  /** Not with recipients: a file is encrypted to recipients or to a passphrase (age puts a passphrase alone in a file). */
+  readonly passphrase?: never;
+  /** Goes with a passphrase only. */
+  readonly workFactor?: never;
 }
 
 /** A file encrypted with a passphrase (scrypt): whoever knows it decrypts it. */
@@ -31,6 +35,8 @@ export interface ToPassphrase {
   readonly passphrase: string | Uint8Array;
   /** scrypt's work factor, log2 of N (default 18, age's: 256 MiB and about half a second here); the decrypter must allow it. */
   readonly workFactor?: number;
+  /** Not with a passphrase: a file is encrypted to recipients or to a passphrase (age puts a passphrase alone in a file). */
+  readonly recipients?: never;
 }
 
 /** Who a file is encrypted to: X25519 recipients, or a passphrase. */
@@ -40,6 +46,10 @@ export type AgeTo = ToRecipients | ToPassphrase;
 export interface FromIdentities {
   /** The identities, "AGE-SECRET-KEY-1..." (generateIdentity, or age-keygen's key file): any one that matches a recipient of the file. */
   readonly identities: readonly string[];
+  /** Not with identities: a file is decrypted with identities or with a passphrase. */
+  readonly passphrase?: never;
+  /** Goes with a passphrase only. */
+  readonly maxWorkFactor?: never;
 }
 
 /** Decryption with a passphrase. */
@@ -53,6 +63,8 @@ export interface FromPassphrase {
    * reader spend minutes or gigabytes.
    */
   readonly maxWorkFactor?: number;
+  /** Not with a passphrase: a file is decrypted with identities or with a passphrase. */
+  readonly identities?: never;
 }
 
 /** Who decrypts: X25519 identities, or a passphrase. */
@@ -81,6 +93,12 @@ export interface Receiver {
 }
 
 function passphraseOf(value: unknown, name: string): Uint8Array {
+  // An array may be passphrases (typage's Decrypter takes several) or bytes: told by its kind alone, no element read.
+  if (check.describe(value) === 'Array') {
+    throw new TypeError(
+      `${name} must be a string or a Uint8Array, got Array: one passphrase (try several in turn); for bytes in an array, Uint8Array.from(array)`,
+    );
+  }
   const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : check.bytes(value, name).slice();
   if (bytes.length === 0) throw new RangeError(`${name} must not be empty`);
   return bytes;
@@ -103,6 +121,10 @@ function strings(value: unknown, name: string): unknown[] {
 
 /** `to` as the header needs it; a TypeError or RangeError naming what is wrong. */
 export function senderOf(to: unknown): Sender {
+  if (typeof to === 'string')
+    throw new TypeError(
+      `to must be { recipients } or { passphrase }, got a string: ${to.startsWith('age1') ? '{ recipients: [recipient] }' : '{ passphrase }'}`,
+    );
   const o = check.options(to, 'to', ['recipients', 'passphrase', 'workFactor']) as Record<string, unknown> | undefined;
   if (o === undefined) throw new TypeError('to must be { recipients } or { passphrase }, got undefined');
   const { recipients, passphrase, workFactor } = o;
@@ -112,8 +134,16 @@ export function senderOf(to: unknown): Sender {
   return { recipients: strings(recipients, 'recipients').map((r, i) => recipientKey(r, `recipients[${i}]`)), workFactor: WORK_FACTOR };
 }
 
+/** What a string given as `from` was likely meant to be: an identity, typage's output format, or a passphrase. */
+function fromString(from: string): string {
+  if (/^AGE-/i.test(from)) return '{ identities: [identity] }';
+  if (from === 'text' || from === 'uint8array') return 'decrypt takes (file, from) and gives bytes; for text, new TextDecoder().decode(plaintext)';
+  return '{ passphrase }';
+}
+
 /** `from` as opening a header needs it; a TypeError or RangeError naming what is wrong. */
 export function receiverOf(from: unknown): Receiver {
+  if (typeof from === 'string') throw new TypeError(`from must be { identities } or { passphrase }, got a string: ${fromString(from)}`);
   const o = check.options(from, 'from', ['identities', 'passphrase', 'maxWorkFactor']) as Record<string, unknown> | undefined;
   if (o === undefined) throw new TypeError('from must be { identities } or { passphrase }, got undefined');
   const { identities, passphrase, maxWorkFactor } = o;

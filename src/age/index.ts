@@ -38,8 +38,9 @@ const HERE: Tools = { runner: () => hereRunner, scrypt };
  * const back = await decrypt(file, { identities: [identity] });
  * ```
  */
-export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions): Promise<Bytes> {
-  return encryptWith(HERE, data, to, options);
+export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions): Promise<Bytes>;
+export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions, ...extra: unknown[]): Promise<Bytes> {
+  return encryptWith(HERE, data, to, options, extra);
 }
 
 /**
@@ -48,8 +49,9 @@ export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions): 
  * malformed file, NoIdentityMatchError when nothing in `from` opens it,
  * AuthenticationError when it was changed, cut short or extended.
  */
-export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes> {
-  return decryptWith(HERE, file, from);
+export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes>;
+export function decrypt(file: Uint8Array, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
+  return decryptWith(HERE, file, from, extra);
 }
 
 /**
@@ -62,8 +64,9 @@ export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes> {
  * const encrypted = file.stream().pipeThrough(encryptStream({ passphrase: 'correct horse battery staple' }));
  * ```
  */
-export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStream<Uint8Array, Uint8Array> {
-  return encryptStreamWith(HERE, to, options);
+export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStream<Uint8Array, Uint8Array>;
+export function encryptStream(to: AgeTo, options?: EncryptOptions, ...extra: unknown[]): TransformStream<Uint8Array, Uint8Array> {
+  return encryptStreamWith(HERE, to, options, extra);
 }
 
 /**
@@ -72,8 +75,9 @@ export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStr
  * after its tag verified; a file cut short, extended or changed errors the
  * stream (AuthenticationError) after the plaintext that did verify.
  */
-export function decryptStream(from: AgeFrom): TransformStream<Uint8Array, Uint8Array> {
-  return decryptStreamWith(HERE, from);
+export function decryptStream(from: AgeFrom): TransformStream<Uint8Array, Uint8Array>;
+export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStream<Uint8Array, Uint8Array> {
+  return decryptStreamWith(HERE, from, extra);
 }
 
 /**
@@ -88,6 +92,7 @@ export function decryptStream(from: AgeFrom): TransformStream<Uint8Array, Uint8A
  * const part = await decryptRange(file, 1_000_000, 2_000_000, { identities: [identity] }); // 1 MB from 1 MB in
  * ```
  */
-export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes> {
-  return decryptRangeWith(HERE, source, start, end, from);
+export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
+export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
+  return decryptRangeWith(HERE, source, start, end, from, extra);
 }

@@ -25,13 +25,15 @@ export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
  * const file = await age.encrypt(bytes, { recipients: ['age1...'] });
  * ```
  */
-export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions): Promise<Bytes> {
-  return encryptWith(POOL, data, to, options);
+export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions): Promise<Bytes>;
+export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions, ...extra: unknown[]): Promise<Bytes> {
+  return encryptWith(POOL, data, to, options, extra);
 }
 
 /** fourfold/age's decrypt, on every core. */
-export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes> {
-  return decryptWith(POOL, file, from);
+export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes>;
+export function decrypt(file: Uint8Array, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
+  return decryptWith(POOL, file, from, extra);
 }
 
 /**
@@ -44,16 +46,19 @@ export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes> {
  * await file.stream().pipeThrough(age.encryptStream({ recipients: [recipient] })).pipeTo(writable);
  * ```
  */
-export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStream<Uint8Array, Uint8Array> {
-  return encryptStreamWith(POOL, to, options);
+export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStream<Uint8Array, Uint8Array>;
+export function encryptStream(to: AgeTo, options?: EncryptOptions, ...extra: unknown[]): TransformStream<Uint8Array, Uint8Array> {
+  return encryptStreamWith(POOL, to, options, extra);
 }
 
 /** fourfold/age's decryptStream, its chunks opened on every core in pieces as they come, released in order, each chunk after its tag verified. */
-export function decryptStream(from: AgeFrom): TransformStream<Uint8Array, Uint8Array> {
-  return decryptStreamWith(POOL, from);
+export function decryptStream(from: AgeFrom): TransformStream<Uint8Array, Uint8Array>;
+export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStream<Uint8Array, Uint8Array> {
+  return decryptStreamWith(POOL, from, extra);
 }
 
 /** fourfold/age's decryptRange, the range's chunks opened on every core. */
-export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes> {
-  return decryptRangeWith(POOL, source, start, end, from);
+export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
+export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
+  return decryptRangeWith(POOL, source, start, end, from, extra);
 }

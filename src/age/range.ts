@@ -8,6 +8,7 @@
  * extended.
  */
 import { isArmored } from './armor.js';
+import { BYTES_NOT_TEXT } from './api.js';
 import type { Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { forget, openHeader, receiverOf } from './file-key.js';
@@ -102,7 +103,8 @@ async function readHeader(source: RangeSource): Promise<Header> {
  * Blob.slice clamps) of the age file `input`, for `from`: its chunks
  * opened by `tools.runner()`.
  */
-export async function decryptRangeWith(tools: Tools, input: unknown, start: unknown, end: unknown, from: unknown): Promise<Bytes> {
+export async function decryptRangeWith(tools: Tools, input: unknown, start: unknown, end: unknown, from: unknown, extra: readonly unknown[]): Promise<Bytes> {
+  check.noMoreArguments('decryptRange', ['source', 'start', 'end', 'from'], extra, BYTES_NOT_TEXT);
   const first = check.count(start, 'start');
   const last = check.count(end, 'end');
   if (last < first) throw new RangeError(`end (${last}) must not be below start (${first})`);

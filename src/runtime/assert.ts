@@ -343,6 +343,25 @@ export function allocate(length: number, name: string): Bytes {
   }
 }
 
+/** 1st, 2nd, 3rd, 4th...: a position in a short argument list. */
+const ordinal = (n: number): string => ['1st', '2nd', '3rd'][n - 1] ?? `${n}th`;
+
+/**
+ * Refuses arguments past a call's own: `extra` are those after the
+ * `parameters` of the call `name` (undefined ones aside, which a wrapper
+ * passing its own on may add). A caller who passes one expects it to do something (another
+ * library's call of that name takes it), and the call would ignore it;
+ * `hint` says what they may have meant.
+ */
+export function noMoreArguments(name: string, parameters: readonly string[], extra: readonly unknown[], hint = ''): void {
+  const at = extra.findIndex((a) => a !== undefined);
+  if (at === -1) return;
+  const n = parameters.length;
+  throw new TypeError(
+    `${name}(${parameters.join(', ')}) takes ${n} argument${n === 1 ? '' : 's'}, got a ${ordinal(n + at + 1)} (${describe(extra[at])})${hint}`,
+  );
+}
+
 /** `words` as a sentence's list: "a", "a and b", "a, b and c". */
 const list = (words: readonly string[]): string => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`);
 
