@@ -13,7 +13,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, type Stanza } from './header.js';
 import { identityKey, recipientKey } from './keys.js';
-import { FILE_KEY_BYTES, type Scrypt, scryptStanza, scryptUnwrap, x25519Stanza, x25519Unwrap } from './recipients.js';
+import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptStanza, scryptUnwrap, unreachable, x25519Stanza, x25519Unwrap } from './recipients.js';
 import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
 import { equalBytes, zeroize } from '../runtime/bytes.js';
@@ -33,7 +33,12 @@ export interface ToRecipients {
 export interface ToPassphrase {
   /** The passphrase: a string (its UTF-8 bytes) or bytes. */
   readonly passphrase: string | Uint8Array;
-  /** scrypt's work factor, log2 of N (default 18, age's: 256 MiB and about half a second here); the decrypter must allow it. */
+  /**
+   * scrypt's work factor, log2 of N (default 18, age's: 256 MiB and about
+   * half a second here); the decrypter must allow it. Above 21 (4 GiB and
+   * more, beyond WebAssembly's memory) it runs on node:crypto's scrypt,
+   * and where the runtime has none (browsers) it is refused (RangeError).
+   */
   readonly workFactor?: number;
   /** Not with a passphrase: a file is encrypted to recipients or to a passphrase (age puts a passphrase alone in a file). */
   readonly recipients?: never;
@@ -60,7 +65,9 @@ export interface FromPassphrase {
    * The largest scrypt work factor a file may ask for (default 20: 1 GiB
    * and a couple of seconds); a file asking for more is refused
    * (AgeFormatError) before any work, so that a file cannot make its
-   * reader spend minutes or gigabytes.
+   * reader spend minutes or gigabytes. Above 21 (age allows 22), scrypt
+   * runs on node:crypto's; where the runtime has none (browsers), such a
+   * file is refused (AgeFormatError), saying why.
    */
   readonly maxWorkFactor?: number;
   /** Not with a passphrase: a file is decrypted with identities or with a passphrase. */
@@ -72,7 +79,11 @@ export type AgeFrom = FromIdentities | FromPassphrase;
 
 /** age's default scrypt work factor for encryption: N = 2^18, 256 MiB. */
 export const WORK_FACTOR = 18;
-/** The largest work factor a file may ask of a decrypter by default: N = 2^20, 1 GiB (age's own bound is 22, which WebAssembly's 4 GiB cannot hold). */
+/**
+ * The largest work factor a file may ask of a decrypter by default: N =
+ * 2^20, 1 GiB. age's own bound is 22 (4 GiB), which fourfold computes
+ * where node:crypto's scrypt is (recipients.ts), and a browser cannot.
+ */
 export const MAX_WORK_FACTOR = 20;
 
 const EMPTY = new Uint8Array(0);
@@ -129,7 +140,11 @@ export function senderOf(to: unknown): Sender {
   if (o === undefined) throw new TypeError('to must be { recipients } or { passphrase }, got undefined');
   const { recipients, passphrase, workFactor } = o;
   if ((recipients === undefined) === (passphrase === undefined)) throw new TypeError('to takes recipients or a passphrase, one of them');
-  if (passphrase !== undefined) return { passphrase: passphraseOf(passphrase, 'passphrase'), workFactor: workFactorOf(workFactor, 'workFactor', WORK_FACTOR) };
+  if (passphrase !== undefined) {
+    const factor = workFactorOf(workFactor, 'workFactor', WORK_FACTOR);
+    if (factor > reachableWorkFactor()) throw new RangeError(`workFactor ${factor} ${unreachable(factor)}`);
+    return { passphrase: passphraseOf(passphrase, 'passphrase'), workFactor: factor };
+  }
   if (workFactor !== undefined) throw new TypeError('workFactor goes with a passphrase, not recipients');
   return { recipients: strings(recipients, 'recipients').map((r, i) => recipientKey(r, `recipients[${i}]`)), workFactor: WORK_FACTOR };
 }

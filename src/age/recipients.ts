@@ -14,6 +14,7 @@ import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { chacha20poly1305 } from '../chacha/index.js';
 import { zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
+import { nativeScrypt } from '../runtime/native.js';
 
 export const FILE_KEY_BYTES = 16;
 /** A wrapped file key: the key and its 16-byte tag. */
@@ -112,10 +113,34 @@ function scryptSalt(salt: Uint8Array): Uint8Array {
   return full;
 }
 
+/**
+ * The largest work factor fourfold's own scrypt runs: a lane of N = 2^w
+ * with r = 8 holds 1024 * (2^w + 2) bytes (RFC 7914 §5: V and X), 2 GiB
+ * at 21, and at 22 4 GiB and 2 KiB, more than the 2^32 bytes a
+ * WebAssembly memory addresses.
+ */
+export const WASM_MAX_WORK_FACTOR = 21;
+
+/** The largest work factor fourfold takes (workFactor, maxWorkFactor), as the Go age's SetWorkFactor. */
+const MAX_WORK_FACTOR = 30;
+
+/** The largest work factor this runtime computes: any with node:crypto's scrypt (Node, Deno, Bun), else WASM_MAX_WORK_FACTOR. */
+export const reachableWorkFactor = (): number => (nativeScrypt() === undefined ? WASM_MAX_WORK_FACTOR : MAX_WORK_FACTOR);
+
+/** Why a work factor above reachableWorkFactor() cannot be computed here: the end of a message (naming no node: module, which would mark a browser bundle as carrying one). */
+export const unreachable = (workFactor: number): string =>
+  `needs ${2 ** (workFactor - 20)} GiB and 2 KiB of memory for scrypt, more than the 4 GiB a WebAssembly memory holds, and this runtime has no scrypt of its own (Node, Deno and Bun have one, in their crypto module); fourfold computes up to ${WASM_MAX_WORK_FACTOR} here`;
+
+/** age's scrypt (r = 8, p = 1, a 32-byte key) on node:crypto, where reachableWorkFactor() said it is. */
+export const nodeAgeScrypt: Scrypt = (passphrase, salt, N) => nativeScrypt()!(passphrase, salt, { N, r: 8, p: 1, dkLen: 32 });
+
+/** The scrypt for work factor `workFactor`: `kdf` (fourfold's) up to WASM_MAX_WORK_FACTOR, node:crypto's above. */
+export const scryptFor = (workFactor: number, kdf: Scrypt): Scrypt => (workFactor <= WASM_MAX_WORK_FACTOR ? kdf : nodeAgeScrypt);
+
 /** An scrypt stanza wrapping `fileKey` under `passphrase` with work factor `workFactor` (N = 2^workFactor) and a new salt. */
 export async function scryptStanza(passphrase: Uint8Array, workFactor: number, fileKey: Uint8Array, kdf: Scrypt): Promise<Stanza> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  const key = await kdf(passphrase, scryptSalt(salt), 2 ** workFactor);
+  const key = await scryptFor(workFactor, kdf)(passphrase, scryptSalt(salt), 2 ** workFactor);
   return { type: 'scrypt', args: [encodeBase64(salt), String(workFactor)], body: wrap(key, fileKey) };
 }
 
@@ -130,6 +155,8 @@ function scryptArgs(s: Stanza, max: number): { salt: Uint8Array; workFactor: num
   const text = s.args[1]!;
   if (!WORK_FACTOR.test(text)) throw new AgeFormatError(`an scrypt stanza's work factor is not a decimal number: ${JSON.stringify(text)}`);
   const workFactor = Number(text);
+  // Said first: where the runtime cannot compute it, a larger maxWorkFactor would not help.
+  if (workFactor > reachableWorkFactor()) throw new AgeFormatError(`the file asks for scrypt work factor ${text}, which ${unreachable(workFactor)}`);
   if (workFactor > max) {
     throw new AgeFormatError(
       `the file asks for scrypt work factor ${text} (N = 2^${text}), above the bound ${max}: pass a larger maxWorkFactor if you trust its sender`,
@@ -142,5 +169,5 @@ function scryptArgs(s: Stanza, max: number): { salt: Uint8Array; workFactor: num
 /** The file key from the scrypt stanza under `passphrase`, or undefined when it does not open it (a wrong passphrase). */
 export async function scryptUnwrap(s: Stanza, passphrase: Uint8Array, maxWorkFactor: number, kdf: Scrypt): Promise<Uint8Array | undefined> {
   const { salt, workFactor } = scryptArgs(s, maxWorkFactor);
-  return unwrap(await kdf(passphrase, scryptSalt(salt), 2 ** workFactor), s.body);
+  return unwrap(await scryptFor(workFactor, kdf)(passphrase, scryptSalt(salt), 2 ** workFactor), s.body);
 }

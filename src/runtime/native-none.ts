@@ -5,10 +5,11 @@
  */
 import type * as Native from './native.js';
 
-export type { NodeCipher, NodeCrypto } from './native.js';
+export type { NativeScrypt, NodeCipher, NodeCrypto, ScryptParams } from './native.js';
 export const RUNTIME: typeof Native.RUNTIME = undefined;
 export const cpuVendor: typeof Native.cpuVendor = () => undefined;
 export const nodeCrypto: typeof Native.nodeCrypto = () => undefined;
+export const nativeScrypt: typeof Native.nativeScrypt = () => undefined;
 export const toBeWritten: typeof Native.toBeWritten = (length) => new Uint8Array(length);
 export const CAN_GROW: typeof Native.CAN_GROW = false;
 export const grown: typeof Native.grown = () => undefined;

@@ -93,6 +93,55 @@ export function nodeCrypto(): NodeCrypto | undefined {
   return found ?? undefined;
 }
 
+/** scrypt's parameters (RFC 7914 §2) for nativeScrypt. */
+export interface ScryptParams {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+  readonly dkLen: number;
+}
+
+/** scrypt on node:crypto, resolving to a plain array of the key. */
+export type NativeScrypt = (password: Uint8Array, salt: Uint8Array, params: ScryptParams) => Promise<Uint8Array>;
+
+/** What fourfold uses of node:crypto's scrypt (Node, Deno, Bun). */
+interface NodeScryptModule {
+  scrypt(
+    password: Uint8Array,
+    salt: Uint8Array,
+    keylen: number,
+    options: { N: number; r: number; p: number; maxmem: number },
+    callback: (error: Error | null | undefined, key: Uint8Array) => void,
+  ): void;
+}
+
+let scryptModule: NodeScryptModule | null | undefined;
+
+/**
+ * node:crypto's scrypt where the runtime has one (Node and Deno on
+ * OpenSSL or their own, Bun on BoringSSL), asynchronous on the runtime's
+ * thread pool; undefined elsewhere (browsers, Hermes). Not a faster tier,
+ * so whatever tier ready() named: the one way to a cost that a
+ * WebAssembly memory (4 GiB) cannot hold, such as age's work factor 22.
+ * Its memory bound (maxmem) is set to what the call needs, 128 * r *
+ * (N + p + 2) bytes: the caller has bounded N.
+ */
+export function nativeScrypt(): NativeScrypt | undefined {
+  if (scryptModule === undefined) scryptModule = RUNTIME === undefined ? null : (builtinModule<NodeScryptModule>('node:crypto') ?? null);
+  const m = scryptModule;
+  if (m === null || typeof m.scrypt !== 'function') return undefined;
+  return (password, salt, { N, r, p, dkLen }) =>
+    new Promise((resolve, reject) => {
+      m.scrypt(password, salt, dkLen, { N, r, p, maxmem: 128 * r * (N + p + 2) }, (error, key) => {
+        // Bun passes undefined where Node passes null.
+        if (error) return reject(error);
+        const out = new Uint8Array(key);
+        key.fill(0);
+        resolve(out);
+      });
+    });
+}
+
 /** ArrayBuffer.prototype.transfer (ES2024: Node 22 and later, Deno; not Node 20), captured before any user code runs. */
 const transfer = (ArrayBuffer.prototype as { transfer?: (this: ArrayBuffer, length: number) => ArrayBuffer }).transfer;
 const transferOf = transfer === undefined ? undefined : (Function.prototype.call.bind(transfer) as (buffer: ArrayBuffer, length: number) => ArrayBuffer);

@@ -172,6 +172,17 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     }
   });
 
+  it("a work-factor-22 passphrase file from age (4 GiB of scrypt, more than WebAssembly's memory) decrypts, on node:crypto's scrypt", () => {
+    const v = JSON.parse(readFileSync(new URL('../vectors/age-work-factor-22.json', import.meta.url), 'utf8')) as {
+      passphrase: string;
+      plaintext: string;
+      file: string;
+    };
+    writeFileSync(path('wf22.age'), Buffer.from(v.file, 'base64'));
+    const out = ok(fourfold(['-d', '-j', 'batchpass', path('wf22.age')], { env: { AGE_PASSPHRASE: v.passphrase } }), 'fourfold age -d');
+    assert.equal(out.toString(), v.plaintext);
+  });
+
   it('-p at a terminal: the passphrase typed twice to encrypt, once to decrypt (driven through script(1))', {
     skip: NO_CLIENTS || (!CAN_PTY && 'not applicable: no script(1) to drive a terminal'),
   }, () => {
