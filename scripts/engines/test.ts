@@ -46,6 +46,7 @@ const NOT_BUNDLED: Record<string, string> = {
       'test/package/browser-field.test.ts',
       'test/package/contributor-docs.test.ts',
       'test/package/declarations.test.ts',
+      'test/package/engine-harness.test.ts',
       'test/package/docs.test.ts',
       'test/package/packed.test.ts',
       'test/package/readme.test.ts',

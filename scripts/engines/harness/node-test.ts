@@ -54,8 +54,8 @@ interface SuiteNode {
   after: HookFn[];
   beforeEach: HookFn[];
   afterEach: HookFn[];
-  /** Errors thrown while collecting (the body threw, or its promise rejected). */
-  collectError?: unknown;
+  /** What was thrown while collecting (the body threw, or its promise rejected), boxed: it may be undefined. */
+  collectError?: { value: unknown };
   pending?: Promise<unknown>;
 }
 
@@ -107,10 +107,10 @@ export function describe(a?: unknown, b?: unknown, c?: unknown): void {
   try {
     const r = (fn as unknown as () => unknown)();
     if (r && typeof (r as Promise<unknown>).then === 'function') {
-      suite.pending = (r as Promise<unknown>).catch((e) => (suite.collectError = e));
+      suite.pending = (r as Promise<unknown>).catch((e) => (suite.collectError = { value: e }));
     }
   } catch (e) {
-    suite.collectError = e;
+    suite.collectError = { value: e };
   } finally {
     col.current = parent;
   }
@@ -216,17 +216,18 @@ async function runSuite(s: SuiteNode, inh: Inherited, out: TestResult[], col: Co
     return;
   }
   if (s.collectError !== undefined) {
-    out.push({ name: suiteLabel + ' (suite body)', status: 'fail', ms: 0, error: describeError(s.collectError) });
+    out.push({ name: suiteLabel + ' (suite body)', status: 'fail', ms: 0, error: describeError(s.collectError.value) });
     return;
   }
 
   // A failing `before` hook fails every test below it, as in Node.
-  let hookError: unknown;
+  // Boxed: a hook may throw undefined, which still fails it.
+  let hookError: { value: unknown } | undefined;
   for (const h of s.before) {
     try {
       await call(h, undefined);
     } catch (e) {
-      hookError = e;
+      hookError = { value: e };
       break;
     }
   }
@@ -235,7 +236,7 @@ async function runSuite(s: SuiteNode, inh: Inherited, out: TestResult[], col: Co
   for (const c of s.children) {
     if (c.kind === 'suite') {
       if (hookError !== undefined)
-        out.push({ name: label(c.name) + ' (suite)', status: 'fail', ms: 0, error: `before hook failed: ${describeError(hookError)}` });
+        out.push({ name: label(c.name) + ' (suite)', status: 'fail', ms: 0, error: `before hook failed: ${describeError(hookError.value)}` });
       else await runSuite(c, each, out, col, progress);
       continue;
     }
@@ -247,7 +248,7 @@ async function runSuite(s: SuiteNode, inh: Inherited, out: TestResult[], col: Co
       continue;
     }
     if (hookError !== undefined) {
-      out.push({ name, status: 'fail', ms: 0, error: `before hook failed: ${describeError(hookError)}` });
+      out.push({ name, status: 'fail', ms: 0, error: `before hook failed: ${describeError(hookError.value)}` });
       continue;
     }
     progress?.(name);
@@ -263,26 +264,27 @@ async function runSuite(s: SuiteNode, inh: Inherited, out: TestResult[], col: Co
       todo: (m) => void (skipped = m ?? ''),
     };
     col.running = { name, uncaught: [] };
-    let error: unknown;
+    // Boxed: a test that throws or rejects with undefined still fails.
+    let error: { value: unknown } | undefined;
     try {
       for (const h of each.beforeEach) await call(h, undefined);
       await call(c.fn, ctx);
     } catch (e) {
-      error = e;
+      error = { value: e };
     }
     for (const h of each.afterEach) {
       try {
         await call(h, undefined);
       } catch (e) {
-        error ??= e;
+        error ??= { value: e };
       }
     }
     controller.abort();
     // Errors thrown asynchronously (outside the test's promise) while it ran.
-    if (error === undefined && col.running.uncaught.length) error = col.running.uncaught[0];
+    if (error === undefined && col.running.uncaught.length) error = { value: col.running.uncaught[0] };
     col.running = undefined;
     const ms = Math.round((now() - t0) * 10) / 10;
-    if (error !== undefined) out.push({ name, status: 'fail', ms, error: describeError(error) });
+    if (error !== undefined) out.push({ name, status: 'fail', ms, error: describeError(error.value) });
     else if (skipped !== undefined) out.push({ name, status: 'skip', ms, ...(skipped ? { reason: skipped } : {}) });
     else out.push({ name, status: 'pass', ms });
   }
@@ -303,6 +305,8 @@ async function runSuite(s: SuiteNode, inh: Inherited, out: TestResult[], col: Co
  */
 export async function runCollected(progress?: (name: string) => void): Promise<TestResult[]> {
   const col = collector();
+  // A run inside a running test (the harness's own test) gives that test back its state at the end.
+  const outer = col.running;
   const root = col.root;
   const fresh = newSuite('', {});
   col.root = fresh;
@@ -328,6 +332,7 @@ export async function runCollected(progress?: (name: string) => void): Promise<T
   } finally {
     g.removeEventListener?.('error', onEvent);
     g.removeEventListener?.('unhandledrejection', onEvent);
+    col.running = outer;
   }
   return out;
 }
