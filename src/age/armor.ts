@@ -1,8 +1,8 @@
 /**
  * age's ASCII armor (C2SP age, "ASCII armor"): strict PEM (RFC 7468 §3)
  * with the label "AGE ENCRYPTED FILE", padded base64 in lines of 64
- * columns, no headers. The decoder takes LF or CRLF line ends and up to
- * 1024 bytes of whitespace before and after the block, and refuses
+ * columns, no headers. The decoder takes LF or CRLF line ends, up to
+ * 1024 bytes of whitespace before the block and 1023 after it, and refuses
  * anything else (the rules of age's own armor reader): an armored file is
  * malleable unless a parser is this strict. Both work on a stream, a line
  * at a time.
@@ -152,11 +152,11 @@ export class ArmorDecoder {
     return this.state === 'after';
   }
 
-  /** After the END line, only whitespace, and not much. */
+  /** After the END line, only whitespace, and less of it than before BEGIN: age refuses 1024 bytes after END, and takes 1024 before BEGIN. */
   private trailing(bytes: Uint8Array): void {
     if (!bytes.every(isSpace)) throw new AgeFormatError('invalid armor: data after the END line');
     this.whitespace += bytes.length;
-    if (this.whitespace > MAX_WHITESPACE) throw new AgeFormatError('invalid armor: too much whitespace after the END line');
+    if (this.whitespace >= MAX_WHITESPACE) throw new AgeFormatError('invalid armor: too much whitespace after the END line');
   }
 }
 

@@ -343,6 +343,61 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     }
   });
 
+  it('armor: fourfold age accepts what age accepts and refuses what it refuses, at its limits and around them', { skip: NO_CLIENTS }, () => {
+    ok(keygen(['-o', path('armor-key.txt')]), 'keygen');
+    const recipient = ok(keygen(['-y', path('armor-key.txt')]), 'keygen -y')
+      .toString()
+      .trim();
+    writeFileSync(path('armor-plain'), rand(200));
+    ok(run(AGE!, ['-r', recipient, '-a', '-o', path('armor.age'), path('armor-plain')]), 'age -a');
+    const text = readFileSync(path('armor.age'), 'latin1');
+    const lines = text.split('\n').slice(0, -1);
+    const [begin, data, last, end] = [lines[0]!, lines.slice(1, -2), lines.at(-2)!, lines.at(-1)!];
+    const withLast = (line: string) => `${[begin, ...data, line, end].join('\n')}\n`;
+    const nonCanonical = last.replace(/(.)(=+)$/, (_, c: string, pad: string) => `${c === 'A' ? 'B' : String.fromCharCode(c.charCodeAt(0) + 1)}${pad}`);
+    // Whitespace is ASCII's here: age's TrimSpace also takes Unicode's (U+00A0, U+0085...), which fourfold refuses.
+    const cases: Record<string, string> = {
+      valid: text,
+      CRLF: text.replaceAll('\n', '\r\n'),
+      '1023 bytes of whitespace after': `${text}${' '.repeat(1023)}`,
+      '1024 bytes of whitespace after': `${text}${' '.repeat(1024)}`,
+      '1025 bytes of whitespace after': `${text}${' '.repeat(1025)}`,
+      '1024 bytes of whitespace before, a line': `${' '.repeat(1023)}\n${text}`,
+      '1024 bytes of whitespace before, CRLF': `${' '.repeat(1022)}\r\n${text}`,
+      '1025 bytes of whitespace before, CRLF': `${' '.repeat(1023)}\r\n${text}`,
+      '1025 bytes of whitespace before, two lines': `${' '.repeat(500)}\n${' '.repeat(523)}\n${text}`,
+      'tabs, VT and FF around': `\t\v\f\n${text}\t\v\f\r\n`,
+      'no line feed after END': text.slice(0, -1),
+      'CR, no line feed after END': `${text.slice(0, -1)}\r`,
+      'CR CR LF after END': `${text.slice(0, -1)}\r\r\n`,
+      'CR CR LF after BEGIN': text.replace(`${begin}\n`, `${begin}\r\r\n`),
+      'CR CR LF after the last line': withLast(`${last}\r\r`),
+      'a bare CR inside the last line': withLast(`${last.slice(0, 4)}\r${last.slice(4)}`),
+      'CR alone ends the lines': text.replaceAll('\n', '\r'),
+      'data after END': `${text}x`,
+      'a NUL after END': `${text}\0`,
+      'a space after END': text.replace(`${end}\n`, `${end} \n`),
+      'a lowercase END': text.replace('END AGE', 'end AGE'),
+      'a full line of 63 columns': text.replace(`${data[0]!}\n`, `${data[0]!.slice(0, 63)}\n`),
+      'a full line of 65 columns': text.replace(`${data[0]!}\n`, `${data[0]!}A\n`),
+      'the last line without padding': withLast(last.replace(/=+$/, '')),
+      'the last line not canonical': withLast(nonCanonical),
+      'an empty line before END': withLast(`${last}\n`),
+    };
+    for (const [what, armored] of Object.entries(cases)) {
+      writeFileSync(path('case.age'), Buffer.from(armored, 'latin1'));
+      const theirs = run(AGE!, ['-d', '-i', path('armor-key.txt'), path('case.age')]);
+      const ours = fourfold(['-d', '-i', path('armor-key.txt'), path('case.age')]);
+      assert.equal(
+        ours.status === 0,
+        theirs.status === 0,
+        `${what}: age exit ${theirs.status} (${theirs.stderr}), fourfold exit ${ours.status} (${ours.stderr})`,
+      );
+      if (ours.status === 0) assert.ok(ours.stdout.equals(theirs.stdout), `${what}: the same plaintext`);
+    }
+    assert.ok(/=$/.test(last) && nonCanonical !== last, 'the armor has a padded last line');
+  });
+
   it('decryption failures exit 1 saying what is wrong, and leave no output file', () => {
     ok(keygen(['-o', path('f-key.txt')]), 'keygen');
     const recipient = ok(keygen(['-y', path('f-key.txt')]), 'keygen -y')
