@@ -4,22 +4,61 @@
  * columns, no headers. The decoder takes LF or CRLF line ends, up to
  * 1024 bytes of whitespace before the block and 1023 after it, and refuses
  * anything else (the rules of age's own armor reader): an armored file is
- * malleable unless a parser is this strict. Both work on a stream, a line
- * at a time.
+ * malleable unless a parser is this strict. Both work on a stream, whole
+ * lines at a time, from bytes to bytes through base64 tables: the full
+ * lines that make up nearly all of a file are coded in one loop each, and
+ * only the lines around them (whitespace, BEGIN, the last, END) one by one.
  */
-import { base64 } from '@scure/base';
 import { AgeFormatError } from './errors.js';
 
 export const BEGIN = '-----BEGIN AGE ENCRYPTED FILE-----';
 export const END = '-----END AGE ENCRYPTED FILE-----';
+/** A full line's columns, and the bytes they hold. */
 const COLUMNS = 64;
 const LINE_BYTES = 48;
 /** Whitespace allowed before and after the block, as age allows. */
 const MAX_WHITESPACE = 1024;
+/**
+ * The most a line may hold without its line feed before it breaks a rule
+ * whatever follows: whitespace then the BEGIN line. The decoder holds at
+ * most this much of an unfinished line.
+ */
+const LONGEST_LINE = MAX_WHITESPACE + BEGIN.length;
+
+const LF = 0x0a;
+const CR = 0x0d;
+const PAD = 0x3d;
 
 const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
 const EMPTY = new Uint8Array(0);
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0b || b === 0x0c;
+const BEGIN_BYTES = ascii(BEGIN);
+const END_BYTES = ascii(END);
+const BEGIN_LINE = ascii(`${BEGIN}\n`);
+const END_LINE = ascii(`${END}\n`);
+
+/** base64's alphabet (RFC 4648 §4), as bytes. */
+const ALPHABET = ascii('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
+/** Each byte's 6-bit value in the alphabet; NOT_BASE64 (a bit no value has) for every other byte, "=" among them. */
+const NOT_BASE64 = 64;
+const VALUE = new Uint8Array(256).fill(NOT_BASE64);
+/**
+ * The full lines' tables, two characters at a time: a pair's 12 bits (the
+ * first character in the low byte of the index; NOT_PAIR where either is
+ * outside the alphabet), and the reverse, 12 bits to their two characters.
+ */
+const NOT_PAIR = 1 << 12;
+const PAIR_VALUE = new Uint16Array(1 << 16).fill(NOT_PAIR);
+const PAIR_CHARS = new Uint16Array(1 << 12);
+for (let a = 0; a < 64; a++) {
+  VALUE[ALPHABET[a]!] = a;
+  for (let b = 0; b < 64; b++) {
+    PAIR_VALUE[ALPHABET[a]! | (ALPHABET[b]! << 8)] = (a << 6) | b;
+    PAIR_CHARS[(a << 6) | b] = ALPHABET[a]! | (ALPHABET[b]! << 8);
+  }
+}
+
+const viewOf = (bytes: Uint8Array): DataView => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** How binary age files start. */
 const AGE_INTRO = 'age-encryption.org/';
@@ -40,116 +79,327 @@ export function isArmored(bytes: Uint8Array, ended: boolean): boolean | undefine
   return intro.length === AGE_INTRO.length && intro === AGE_INTRO ? false : undefined;
 }
 
+/**
+ * Encodes `lines` full lines of `src` from `from` into `out` at `to`,
+ * each 64 columns and a line feed; the index after them. Twelve bytes at
+ * a time: three 32-bit loads, four 24-bit groups, sixteen characters.
+ */
+function encodeLines(src: Uint8Array, from: number, lines: number, out: Uint8Array, to: number): number {
+  const input = viewOf(src);
+  const output = viewOf(out);
+  for (let line = 0; line < lines; line++) {
+    for (let twelve = 0; twelve < LINE_BYTES / 12; twelve++) {
+      const w0 = input.getUint32(from);
+      const w1 = input.getUint32(from + 4);
+      const w2 = input.getUint32(from + 8);
+      const a = w0 >>> 8;
+      const b = ((w0 & 0xff) << 16) | (w1 >>> 16);
+      const c = ((w1 & 0xffff) << 8) | (w2 >>> 24);
+      const d = w2 & 0xffffff;
+      output.setUint32(to, PAIR_CHARS[a >>> 12]! | (PAIR_CHARS[a & 0xfff]! << 16), true);
+      output.setUint32(to + 4, PAIR_CHARS[b >>> 12]! | (PAIR_CHARS[b & 0xfff]! << 16), true);
+      output.setUint32(to + 8, PAIR_CHARS[c >>> 12]! | (PAIR_CHARS[c & 0xfff]! << 16), true);
+      output.setUint32(to + 12, PAIR_CHARS[d >>> 12]! | (PAIR_CHARS[d & 0xfff]! << 16), true);
+      from += 12;
+      to += 16;
+    }
+    out[to++] = LF;
+  }
+  return to;
+}
+
+/** The columns of a last line of `bytes` bytes (1 to 48): padded base64 (RFC 4648 §4) rounds up to whole groups of four. */
+const columnsOf = (bytes: number): number => Math.ceil(bytes / 3) * 4;
+
+/** Encodes `src` (1 to 48 bytes) as padded base64 and a line feed into `out` at `to`; the index after them. */
+function encodeLastLine(src: Uint8Array, out: Uint8Array, to: number): number {
+  for (let from = 0; from < src.length; from += 3) {
+    const left = src.length - from;
+    const v = (src[from]! << 16) | ((left > 1 ? src[from + 1]! : 0) << 8) | (left > 2 ? src[from + 2]! : 0);
+    out[to] = ALPHABET[v >>> 18]!;
+    out[to + 1] = ALPHABET[(v >>> 12) & 63]!;
+    out[to + 2] = left > 1 ? ALPHABET[(v >>> 6) & 63]! : PAD;
+    out[to + 3] = left > 2 ? ALPHABET[v & 63]! : PAD;
+    to += 4;
+  }
+  out[to++] = LF;
+  return to;
+}
+
 /** Armors a byte stream: the BEGIN line, then 64-column lines as bytes come, then the END line. */
 export class ArmorEncoder {
   private started = false;
-  private rest = new Uint8Array(0);
+  /** Bytes short of a line, waiting for more: the first `held` of `rest`. */
+  private readonly rest = new Uint8Array(LINE_BYTES);
+  private held = 0;
 
   /** The armored text for `bytes`, as ASCII bytes (whole lines only; the rest waits). */
   write(bytes: Uint8Array): Uint8Array {
-    const all = this.rest.length === 0 ? bytes : concat(this.rest, bytes);
-    const whole = all.length - (all.length % LINE_BYTES);
-    let text = this.started ? '' : `${BEGIN}\n`;
-    this.started = true;
-    for (let at = 0; at < whole; at += LINE_BYTES) text += `${base64.encode(all.subarray(at, at + LINE_BYTES))}\n`;
-    this.rest = all.slice(whole);
-    return ascii(text);
+    const lines = Math.floor((this.held + bytes.length) / LINE_BYTES);
+    const out = new Uint8Array(this.headLength() + lines * (COLUMNS + 1));
+    let to = this.head(out);
+    let from = 0;
+    let left = lines;
+    if (left > 0 && this.held > 0) {
+      from = LINE_BYTES - this.held;
+      this.rest.set(bytes.subarray(0, from), this.held);
+      to = encodeLines(this.rest, 0, 1, out, to);
+      this.held = 0;
+      left--;
+    }
+    encodeLines(bytes, from, left, out, to);
+    const tail = bytes.subarray(from + left * LINE_BYTES);
+    this.rest.set(tail, this.held);
+    this.held += tail.length;
+    return out;
   }
 
   /** The last line (shorter than 64 columns; none when the bytes filled whole lines) and the END line. */
   end(): Uint8Array {
-    const head = this.started ? '' : `${BEGIN}\n`;
-    const last = this.rest.length > 0 ? `${base64.encode(this.rest)}\n` : '';
-    return ascii(`${head}${last}${END}\n`);
+    const last = this.held > 0 ? columnsOf(this.held) + 1 : 0;
+    const out = new Uint8Array(this.headLength() + last + END_LINE.length);
+    let to = this.head(out);
+    if (this.held > 0) to = encodeLastLine(this.rest.subarray(0, this.held), out, to);
+    out.set(END_LINE, to);
+    this.held = 0;
+    return out;
+  }
+
+  private headLength(): number {
+    return this.started ? 0 : BEGIN_LINE.length;
+  }
+
+  /** The BEGIN line into `out`, the first time only; the index after it. */
+  private head(out: Uint8Array): number {
+    if (this.started) return 0;
+    this.started = true;
+    out.set(BEGIN_LINE);
+    return BEGIN_LINE.length;
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
+/**
+ * Decodes the 64 columns of a full line of `src` from `from` into `out` at
+ * `to` (48 bytes); whether every character was in the alphabet ("=" is
+ * not: a padded line is a last line, decodeLine's). Sixteen characters at
+ * a time: four 32-bit loads, eight pairs, three 32-bit stores. The bytes
+ * are written either way.
+ */
+function decodeFullLine(src: DataView, from: number, out: DataView, to: number): boolean {
+  let seen = 0;
+  for (let sixteen = 0; sixteen < COLUMNS / 16; sixteen++) {
+    const w0 = src.getUint32(from, true);
+    const w1 = src.getUint32(from + 4, true);
+    const w2 = src.getUint32(from + 8, true);
+    const w3 = src.getUint32(from + 12, true);
+    const a0 = PAIR_VALUE[w0 & 0xffff]!;
+    const a1 = PAIR_VALUE[w0 >>> 16]!;
+    const b0 = PAIR_VALUE[w1 & 0xffff]!;
+    const b1 = PAIR_VALUE[w1 >>> 16]!;
+    const c0 = PAIR_VALUE[w2 & 0xffff]!;
+    const c1 = PAIR_VALUE[w2 >>> 16]!;
+    const d0 = PAIR_VALUE[w3 & 0xffff]!;
+    const d1 = PAIR_VALUE[w3 >>> 16]!;
+    seen |= a0 | a1 | b0 | b1 | c0 | c1 | d0 | d1;
+    const a = (a0 << 12) | a1;
+    const b = (b0 << 12) | b1;
+    const c = (c0 << 12) | c1;
+    const d = (d0 << 12) | d1;
+    out.setUint32(to, (a << 8) | (b >>> 16));
+    out.setUint32(to + 4, (b << 16) | (c >>> 8));
+    out.setUint32(to + 8, (c << 24) | d);
+    from += 16;
+    to += 12;
+  }
+  return (seen & NOT_PAIR) === 0;
+}
+
+/** Decodes `quads` groups of four characters of `src` into `out` at `to`, a character at a time; whether all were in the alphabet. */
+function decodeQuads(src: Uint8Array, quads: number, out: Uint8Array, to: number): boolean {
+  let seen = 0;
+  for (let from = 0; from < quads * 4; from += 4) {
+    const a = VALUE[src[from]!]!;
+    const b = VALUE[src[from + 1]!]!;
+    const c = VALUE[src[from + 2]!]!;
+    const d = VALUE[src[from + 3]!]!;
+    seen |= a | b | c | d;
+    out[to] = (a << 2) | (b >>> 4);
+    out[to + 1] = (b << 4) | (c >>> 2);
+    out[to + 2] = (c << 6) | d;
+    to += 3;
+  }
+  return (seen & NOT_BASE64) === 0;
 }
 
 /**
- * Decodes an armored byte stream a line at a time (push, then end); each
- * call returns the bytes decoded so far. Errors are AgeFormatErrors that
- * say which rule the armor breaks.
+ * Decodes a line of canonical padded base64 (RFC 4648 §3.5 and §4: whole
+ * groups of four, "=" only to pad the last, and padding bits zero, as
+ * Go's strict decoder requires) into `out` at `to`: the bytes it holds,
+ * or -1 where it is not that.
+ */
+function decodeLine(line: Uint8Array, out: Uint8Array, to: number): number {
+  const n = line.length;
+  if (n === 0 || n % 4 !== 0) return -1;
+  const pads = line[n - 1] === PAD ? (line[n - 2] === PAD ? 2 : 1) : 0;
+  if (!decodeQuads(line, n / 4 - 1, out, to)) return -1;
+  const [a, b, c, d] = [VALUE[line[n - 4]!]!, VALUE[line[n - 3]!]!, VALUE[line[n - 2]!]!, VALUE[line[n - 1]!]!];
+  const last = to + (n / 4 - 1) * 3;
+  if ((a | b) & NOT_BASE64) return -1;
+  out[last] = (a << 2) | (b >>> 4);
+  if (pads === 2) return (b & 0x0f) === 0 ? last + 1 - to : -1;
+  if (c & NOT_BASE64) return -1;
+  out[last + 1] = (b << 4) | (c >>> 2);
+  if (pads === 1) return (c & 0x03) === 0 ? last + 2 - to : -1;
+  if (d & NOT_BASE64) return -1;
+  out[last + 2] = (c << 6) | d;
+  return last + 3 - to;
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** A line's start, quoted for an error message. */
+const quoted = (line: Uint8Array): string => JSON.stringify(new TextDecoder().decode(line.subarray(0, 80)));
+
+/**
+ * Decodes an armored byte stream (push, then end); each call returns the
+ * bytes decoded so far, a new array. Errors are AgeFormatErrors that say
+ * which rule the armor breaks, the same however the stream is cut.
  */
 export class ArmorDecoder {
-  private pending = new Uint8Array(0);
+  /** The start of a line whose line feed has not come (at most LONGEST_LINE bytes). */
+  private pending: Uint8Array = EMPTY;
   private state: 'before' | 'body' | 'after' = 'before';
   /** Whether the last data line was short: only the END line may follow it. */
   private short = false;
   private whitespace = 0;
+  /** The decoded bytes of the call under way: the first `filled` of `out`. */
+  private out: Uint8Array = EMPTY;
+  private filled = 0;
 
   push(bytes: Uint8Array): Uint8Array {
     if (this.state === 'after') {
       this.trailing(bytes);
       return EMPTY;
     }
-    const all = this.pending.length === 0 ? bytes : concat(this.pending, bytes);
-    const out: Uint8Array[] = [];
+    // Every decoded byte comes from 4/3 of a character of these.
+    this.out = new Uint8Array(Math.floor((this.pending.length + bytes.length) / 4) * 3);
+    this.filled = 0;
     let at = 0;
-    while (!this.done()) {
-      const lf = all.indexOf(0x0a, at);
-      if (lf < 0) break;
-      this.line(all.subarray(at, lf), out, lf - at + 1);
+    if (this.pending.length > 0) {
+      const lf = bytes.indexOf(LF);
+      if (lf < 0) {
+        this.hold(concat(this.pending, bytes));
+        return this.decoded();
+      }
+      this.line(concat(this.pending, bytes.subarray(0, lf + 1)));
       at = lf + 1;
     }
+    at = this.lines(bytes, at);
     if (this.done()) {
       this.pending = EMPTY;
-      this.trailing(all.subarray(at));
+      this.trailing(bytes.subarray(at));
     } else {
-      this.pending = all.slice(at);
-      if (this.pending.length > MAX_WHITESPACE + BEGIN.length) throw new AgeFormatError('invalid armor: a line longer than any armor has');
+      this.hold(bytes.slice(at));
     }
-    return join(out);
+    return this.decoded();
   }
 
   /** The input ended: what its last line (without a line feed) holds; throws unless the armor was complete. */
   end(): Uint8Array {
-    const out: Uint8Array[] = [];
-    if (this.state !== 'after' && this.pending.length > 0) this.line(this.pending, out, this.pending.length);
-    if (this.state !== 'after') throw new AgeFormatError(`invalid armor: the input ends before the END line`);
-    return join(out);
-  }
-
-  private line(raw: Uint8Array, out: Uint8Array[], size: number): void {
-    const bytes = raw.length > 0 && raw[raw.length - 1] === 0x0d ? raw.subarray(0, raw.length - 1) : raw;
-    const text = new TextDecoder().decode(bytes);
-    if (this.state === 'before') {
-      if (bytes.every(isSpace)) {
-        this.whitespace += size;
-        if (this.whitespace > MAX_WHITESPACE) throw new AgeFormatError('invalid armor: too much whitespace before the BEGIN line');
-        return;
-      }
-      if (text !== BEGIN) throw new AgeFormatError(`invalid armor: the first line is ${JSON.stringify(text.slice(0, 80))}, not ${JSON.stringify(BEGIN)}`);
-      this.state = 'body';
-      return;
-    }
-    if (text === END) {
-      this.state = 'after';
-      this.whitespace = 0;
-      return;
-    }
-    if (this.short) throw new AgeFormatError(`invalid armor: a short line is followed by ${JSON.stringify(text.slice(0, 80))}, not the END line`);
-    if (text.length === 0) throw new AgeFormatError('invalid armor: an empty line');
-    if (text.length > COLUMNS) throw new AgeFormatError(`invalid armor: a line of ${text.length} columns (at most ${COLUMNS})`);
-    let decoded: Uint8Array;
-    try {
-      decoded = base64.decode(text);
-    } catch {
-      throw new AgeFormatError(`invalid armor: a line that is not canonical padded base64: ${JSON.stringify(text.slice(0, 80))}`);
-    }
-    // Only the last line may be short (and carry padding); the END line must follow it.
-    this.short = decoded.length < LINE_BYTES;
-    out.push(decoded);
+    this.out = new Uint8Array(Math.floor(this.pending.length / 4) * 3);
+    this.filled = 0;
+    if (!this.done() && this.pending.length > 0) this.line(this.pending);
+    this.pending = EMPTY;
+    if (!this.done()) throw new AgeFormatError('invalid armor: the input ends before the END line');
+    return this.decoded();
   }
 
   /** Whether the END line came (line() moves the state on). */
   private done(): boolean {
     return this.state === 'after';
+  }
+
+  private decoded(): Uint8Array {
+    const out = this.out.subarray(0, this.filled);
+    this.out = EMPTY;
+    return out;
+  }
+
+  /** Keeps the start of a line; one longer than any armor's breaks a rule already, and line() throws the error its whole would. */
+  private hold(start: Uint8Array): void {
+    this.pending = start;
+    if (start.length > LONGEST_LINE) this.line(start);
+  }
+
+  /** The lines of `src` from `at` up to the last line feed, or to the END line: where the rest starts. */
+  private lines(src: Uint8Array, at: number): number {
+    while (!this.done()) {
+      if (this.state === 'body' && !this.short) at = this.fullLines(src, at);
+      const lf = src.indexOf(LF, at);
+      if (lf < 0) break;
+      this.line(src.subarray(at, lf + 1));
+      at = lf + 1;
+    }
+    return at;
+  }
+
+  /**
+   * The full lines of `src` from `at` (64 columns of the alphabet, then
+   * LF or CRLF), decoded in one loop: where the first other line starts,
+   * which line() then takes (a short last line, END, or an error).
+   */
+  private fullLines(src: Uint8Array, at: number): number {
+    const text = viewOf(src);
+    const out = viewOf(this.out);
+    let to = this.filled;
+    while (at + COLUMNS < src.length) {
+      let next: number;
+      if (src[at + COLUMNS] === LF) next = at + COLUMNS + 1;
+      else if (src[at + COLUMNS] === CR && src[at + COLUMNS + 1] === LF) next = at + COLUMNS + 2;
+      else break;
+      if (!decodeFullLine(text, at, out, to)) break;
+      to += LINE_BYTES;
+      at = next;
+    }
+    this.filled = to;
+    return at;
+  }
+
+  /** One line, with its line feed (none at the input's end): whitespace or the BEGIN line, a data line, or the END line. */
+  private line(raw: Uint8Array): void {
+    let end = raw.length;
+    if (end > 0 && raw[end - 1] === LF) end--;
+    if (end > 0 && raw[end - 1] === CR) end--;
+    if (this.state === 'before') this.beforeBody(raw.subarray(0, end), raw.length);
+    else this.bodyLine(raw.subarray(0, end));
+  }
+
+  /** A line after BEGIN (its line end taken off): a data line, or the END line. */
+  private bodyLine(line: Uint8Array): void {
+    if (sameBytes(line, END_BYTES)) {
+      this.state = 'after';
+      this.whitespace = 0;
+      return;
+    }
+    if (this.short) throw new AgeFormatError(`invalid armor: a short line is followed by ${quoted(line)}, not the END line`);
+    if (line.length === 0) throw new AgeFormatError('invalid armor: an empty line');
+    if (line.length > COLUMNS) throw new AgeFormatError(`invalid armor: a line longer than ${COLUMNS} columns`);
+    const bytes = decodeLine(line, this.out, this.filled);
+    if (bytes < 0) throw new AgeFormatError(`invalid armor: a line that is not canonical padded base64: ${quoted(line)}`);
+    this.filled += bytes;
+    // Only the last line may be short (and carry padding); the END line must follow it.
+    this.short = bytes < LINE_BYTES;
+  }
+
+  /** A line before the body (`size` bytes with its line end): whitespace, then the BEGIN line. */
+  private beforeBody(line: Uint8Array, size: number): void {
+    if (line.every(isSpace)) {
+      this.whitespace += size;
+      if (this.whitespace > MAX_WHITESPACE) throw new AgeFormatError('invalid armor: too much whitespace before the BEGIN line');
+      return;
+    }
+    if (!sameBytes(line, BEGIN_BYTES)) throw new AgeFormatError(`invalid armor: the first line is ${quoted(line)}, not ${JSON.stringify(BEGIN)}`);
+    this.state = 'body';
   }
 
   /** After the END line, only whitespace, and less of it than before BEGIN: age refuses 1024 bytes after END, and takes 1024 before BEGIN. */
@@ -160,13 +410,9 @@ export class ArmorDecoder {
   }
 }
 
-function join(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
   return out;
 }
