@@ -61,7 +61,7 @@ export { cpuVendor, grown, nativeScrypt, RUNTIME, type NodeCrypto } from './runt
 export { openInPlace, sealInPlace, sealPlainAt } from './age/jobs.js';
 export { openRun, sealRun } from './age/payload.js';
 export { hereRunner, PayloadOpener, PayloadSealer, type PayloadPiece, type Runner } from './age/pipeline.js';
-export { ArmorDecoder, ArmorEncoder } from './age/armor.js';
+export { ArmorDecoder, ArmorEncoder, dearmoredLength } from './age/armor.js';
 export { identityKey } from './age/keys.js';
 export { nodeAgeScrypt, reachableWorkFactor, scryptFor, WASM_MAX_WORK_FACTOR } from './age/recipients.js';
 export { multiplyOn, PKCS8_PREFIX } from './age/x25519.js';

@@ -3,10 +3,10 @@
  * on this thread (index.ts), fourfold/parallel's on the worker pool
  * (parallel.ts), with the same arguments and the same bytes.
  */
-import { ArmorDecoder, ArmorEncoder, isArmored } from './armor.js';
+import { ArmorDecoder, ArmorEncoder, dearmoredLength, isArmored } from './armor.js';
 import { Decryptor, type Emit, Encryptor, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
-import { forget, openHeader, receiverOf, type Sealed, sealHeader, senderOf } from './file-key.js';
+import { forget, openHeader, type Receiver, receiverOf, type Sealed, sealHeader, senderOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
 import { chunkFailure, NONCE_BYTES, payloadKey, plainLength, sealedLength } from './payload.js';
 import type { Runner } from './pipeline.js';
@@ -97,11 +97,48 @@ function headerOf(binary: Uint8Array): Header {
 /** What a caller who passes decrypt a format (typage's `decrypt(file, 'text')`) is told. */
 export const BYTES_NOT_TEXT = ': the plaintext is bytes; for text, new TextDecoder().decode(plaintext)';
 
+/** The armored text a one-shot decryption de-armors at a time: what the age command reads at once. */
+const ARMOR_PIECE = 4 << 20;
+
+/**
+ * An armored file's plaintext, de-armored and opened a piece at a time
+ * (codec.ts Decryptor, as a stream's would be) into a result sized from
+ * the armor's layout (`binaryLength`, armor.ts dearmoredLength): the call
+ * holds the text, the result and a few pieces, not the de-armored file.
+ * Nothing is released unless every chunk verified.
+ */
+async function decryptArmored(tools: Tools, text: Uint8Array, receiver: Receiver, binaryLength: number): Promise<Bytes> {
+  let out: Bytes | undefined;
+  let filled = 0;
+  const decryptor = new Decryptor(receiver, tools, (plain) => {
+    out ??= new Uint8Array(plainLength(binaryLength - decryptor.payloadStart!));
+    out.set(plain, filled);
+    filled += plain.length;
+    // The piece was ours (the opener's new array): no copy of the plaintext is left behind.
+    zeroize(plain);
+  });
+  try {
+    for (let at = 0; at < text.length; at += ARMOR_PIECE) await decryptor.write(text.subarray(at, at + ARMOR_PIECE));
+    await decryptor.end();
+    out ??= new Uint8Array(0);
+    if (filled !== out.length) throw new Error(`fourfold: the armor decoded to other than the ${binaryLength} bytes its layout has`);
+    return out;
+  } catch (e) {
+    if (out !== undefined) zeroize(out);
+    throw e;
+  } finally {
+    decryptor.forget();
+  }
+}
+
 export async function decryptWith(tools: Tools, file: unknown, from: unknown, extra: readonly unknown[]): Promise<Bytes> {
   check.noMoreArguments('decrypt', ['file', 'from'], extra, BYTES_NOT_TEXT);
   const input = check.bytes(file, 'file');
   const receiver = receiverOf(from);
   try {
+    // A passphrase's scrypt runs for seconds, the caller free to change its array meanwhile: that file is de-armored whole before.
+    const binaryLength = receiver.passphrase === undefined && isArmored(input, true) ? dearmoredLength(input) : undefined;
+    if (binaryLength !== undefined) return await decryptArmored(tools, input, receiver, binaryLength);
     let binary = binaryOf(input);
     const header = headerOf(binary);
     const opened = openHeader(header, receiver, tools.scrypt);

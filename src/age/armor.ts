@@ -79,6 +79,39 @@ export function isArmored(bytes: Uint8Array, ended: boolean): boolean | undefine
   return intro.length === AGE_INTRO.length && intro === AGE_INTRO ? false : undefined;
 }
 
+/** The index after the line end (LF or CRLF) at `at` in `text`, or -1 where there is none. */
+const afterLineEnd = (text: Uint8Array, at: number): number => (text[at] === LF ? at + 1 : text[at] === CR && text[at + 1] === LF ? at + 2 : -1);
+
+/**
+ * The length of the binary file that the armored `text` (whole, in
+ * memory) decodes to, told from where its lines end, the BEGIN line's
+ * and the END line's places and the last line's padding: exact for any
+ * armor the decoder accepts, undefined where the lines are not laid out
+ * as armor's (the decoder then says what is wrong). A one-shot decryption
+ * sizes its result with it before it decodes anything.
+ */
+export function dearmoredLength(text: Uint8Array): number | undefined {
+  let first = 0;
+  while (first < text.length && isSpace(text[first]!)) first++;
+  let at = afterLineEnd(text, first + BEGIN.length);
+  let end = text.length;
+  while (end > 0 && isSpace(text[end - 1]!)) end--;
+  const endLine = end - END.length;
+  if (at < 0 || endLine < at || text[endLine - 1] !== LF) return undefined;
+  if (endLine === at) return 0;
+  const lastEnd = text[endLine - 2] === CR ? endLine - 2 : endLine - 1;
+  let full = 0;
+  while (lastEnd - at > COLUMNS) {
+    at = afterLineEnd(text, at + COLUMNS);
+    if (at < 0) return undefined;
+    full++;
+  }
+  const columns = lastEnd - at;
+  if (columns <= 0 || columns % 4 !== 0) return undefined;
+  const pads = (text[lastEnd - 1] === PAD ? 1 : 0) + (text[lastEnd - 2] === PAD ? 1 : 0);
+  return full * LINE_BYTES + (columns / 4) * 3 - pads;
+}
+
 /**
  * Encodes `lines` full lines of `src` from `from` into `out` at `to`,
  * each 64 columns and a line feed; the index after them. Twelve bytes at

@@ -122,6 +122,8 @@ export class Decryptor {
   private nonceHeld = 0;
   private fileKey: Uint8Array | undefined;
   private opener: PayloadOpener | undefined;
+  /** Where the payload starts in the (de-armored) file, once the header is read: the header's bytes and the nonce's. */
+  payloadStart: number | undefined;
 
   private receiver: Receiver | undefined;
 
@@ -181,6 +183,7 @@ export class Decryptor {
       // The header is the reader's own copy: nothing the caller changes meanwhile reaches it.
       this.fileKey = await openHeader(read.header, this.receiver!, this.tools.scrypt);
       forget(this.receiver!);
+      this.payloadStart = read.header.length + NONCE_BYTES;
       this.phase = 'nonce';
     }
     const n = Math.min(NONCE_BYTES - this.nonceHeld, bytes.length);

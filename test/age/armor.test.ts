@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import * as age from 'fourfold/age';
 import { base64 } from '@scure/base';
 import { assertBytes, concat, loadJson, rand, randInt } from '../helpers.js';
-import { ArmorDecoder, ArmorEncoder } from '../internal.js';
+import { ArmorDecoder, ArmorEncoder, dearmoredLength } from '../internal.js';
 
 const BEGIN = '-----BEGIN AGE ENCRYPTED FILE-----';
 const END = '-----END AGE ENCRYPTED FILE-----';
@@ -51,9 +51,14 @@ function decoded(text: Uint8Array, cuts: readonly number[] = []): Uint8Array | s
 /** Random cuts of `length` bytes: `count` of them, sorted. */
 const randomCuts = (length: number, count: number): number[] => Array.from({ length: count }, () => randInt(length + 1)).sort((a, b) => a - b);
 
-/** Checks that every way of cutting `text` tells what one piece tells, and returns that. */
+/**
+ * Checks that every way of cutting `text` tells what one piece tells, and
+ * that where the decoder accepts it, dearmoredLength (a one-shot call's
+ * result size) is the length it decodes to; returns what one piece tells.
+ */
 function sameHoweverCut(text: Uint8Array, label: string): Uint8Array | string {
   const whole = decoded(text);
+  if (typeof whole !== 'string') assert.equal(dearmoredLength(text), whole.length, `${label}: the length told from the layout`);
   const twoPieces = text.length <= 600 ? Array.from({ length: text.length + 1 }, (_, i) => [i]) : Array.from({ length: 200 }, () => randomCuts(text.length, 1));
   const ways = [...twoPieces, Array.from({ length: text.length }, (_, i) => i), ...Array.from({ length: 20 }, () => randomCuts(text.length, 1 + randInt(8)))];
   for (const cuts of ways) {

@@ -12,7 +12,9 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
+import { age as parallelAge } from 'fourfold/parallel';
 import { assertBytes, forEachTier, rand } from '../helpers.js';
+import { ArmorEncoder } from '../internal.js';
 
 const CHUNK = 65536;
 const SEALED = CHUNK + 16;
@@ -137,6 +139,44 @@ forEachTier('age files', () => {
       await assert.rejects(age.decrypt(bad, { identities: [id] }), (e) => e instanceof AuthenticationError && message.test(e.message), what);
     }
     await assert.rejects(age.decrypt(file.subarray(0, payload - 3), { identities: [id] }), age.AgeFormatError, 'cut inside the nonce');
+  });
+
+  it('an armored file that fails fails as its binary form does, with the same error, one-shot on this thread and on every core', async () => {
+    const data = rand(3 * CHUNK + 100);
+    const file = await age.encrypt(data, { recipients: [recipient] });
+    const payload = file.length - (3 * SEALED + 116);
+    const armored = (bytes: Uint8Array) => {
+      const armor = new ArmorEncoder();
+      return concat(armor.write(bytes), armor.end());
+    };
+    const cases: [string, Uint8Array][] = [
+      ['a header byte changed', flip(file, 30)],
+      ['the MAC changed', flip(file, payload - 20)],
+      ['cut inside the header', file.subarray(0, 40)],
+      ['cut inside the nonce', file.subarray(0, payload - 3)],
+      ['cut to the nonce', file.subarray(0, payload)],
+      ['a chunk changed', flip(file, payload + SEALED + 10)],
+      ['the last tag changed', flip(file, file.length - 1)],
+      ['cut at a chunk boundary', file.subarray(0, payload + 3 * SEALED)],
+      ['cut inside the last chunk', file.subarray(0, file.length - 50)],
+      ['a whole chunk more', concat(file, file.subarray(payload, payload + SEALED))],
+      ['empty', new Uint8Array(0)],
+    ];
+    const failure = (call: Promise<Uint8Array>) =>
+      call.then(
+        () => 'decrypted',
+        (e: Error) => `${e.constructor.name}: ${e.message}`,
+      );
+    for (const [what, bad] of cases) {
+      const binary = await failure(age.decrypt(bad, { identities: [id] }));
+      assert.notEqual(binary, 'decrypted', what);
+      for (const [how, decrypt] of [
+        ['fourfold/age', age.decrypt],
+        ['fourfold/parallel', parallelAge.decrypt],
+      ] as const) {
+        assert.equal(await failure(decrypt(armored(bad), { identities: [id] })), binary, `${what}, armored, ${how}`);
+      }
+    }
   });
 
   it('what is not an age file says so: empty, text, another PEM block, a cut header', async () => {
