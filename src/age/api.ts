@@ -43,10 +43,7 @@ async function payloadAfter(tools: Tools, { header, fileKey }: Sealed, plain: Ui
     zeroize(key);
     runner.done();
   }
-  if (!armored) return out;
-  const armor = new ArmorEncoder();
-  const text = [armor.write(out), armor.end()];
-  return joined(text);
+  return armored ? (new ArmorEncoder().end(out) as Bytes) : out;
 }
 
 export async function encryptWith(tools: Tools, data: unknown, to: unknown, options: unknown, extra: readonly unknown[]): Promise<Bytes> {

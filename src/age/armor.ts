@@ -10,13 +10,14 @@
  * only the lines around them (whitespace, BEGIN, the last, END) one by one.
  */
 import { AgeFormatError } from './errors.js';
+import { toBeWritten } from '../runtime/native.js';
 
 export const BEGIN = '-----BEGIN AGE ENCRYPTED FILE-----';
 export const END = '-----END AGE ENCRYPTED FILE-----';
 /** A full line's columns, and the bytes they hold. */
 const COLUMNS = 64;
 const LINE_BYTES = 48;
-/** Whitespace allowed before and after the block, as age allows. */
+/** Whitespace allowed before the block, as age allows (after it, less than this). */
 const MAX_WHITESPACE = 1024;
 /**
  * The most a line may hold without its line feed before it breaks a rule
@@ -159,7 +160,14 @@ function encodeLastLine(src: Uint8Array, out: Uint8Array, to: number): number {
   return to;
 }
 
-/** Armors a byte stream: the BEGIN line, then 64-column lines as bytes come, then the END line. */
+/** A last line's length with its line feed: none when the bytes filled whole lines. */
+const lastLineLength = (bytes: number): number => (bytes > 0 ? columnsOf(bytes) + 1 : 0);
+
+/**
+ * Armors a byte stream: the BEGIN line, then 64-column lines as bytes
+ * come, then the END line; a whole file is `new ArmorEncoder().end(file)`,
+ * one array of its text's length.
+ */
 export class ArmorEncoder {
   private started = false;
   /** Bytes short of a line, waiting for more: the first `held` of `rest`. */
@@ -168,46 +176,33 @@ export class ArmorEncoder {
 
   /** The armored text for `bytes`, as ASCII bytes (whole lines only; the rest waits). */
   write(bytes: Uint8Array): Uint8Array {
-    const lines = Math.floor((this.held + bytes.length) / LINE_BYTES);
-    const out = new Uint8Array(this.headLength() + lines * (COLUMNS + 1));
-    let to = this.head(out);
-    let from = 0;
-    let left = lines;
-    if (left > 0 && this.held > 0) {
-      from = LINE_BYTES - this.held;
-      this.rest.set(bytes.subarray(0, from), this.held);
-      to = encodeLines(this.rest, 0, 1, out, to);
-      this.held = 0;
-      left--;
-    }
-    encodeLines(bytes, from, left, out, to);
-    const tail = bytes.subarray(from + left * LINE_BYTES);
-    this.rest.set(tail, this.held);
-    this.held += tail.length;
-    return out;
+    return this.encode(bytes, false);
   }
 
-  /** The last line (shorter than 64 columns; none when the bytes filled whole lines) and the END line. */
-  end(): Uint8Array {
-    const last = this.held > 0 ? columnsOf(this.held) + 1 : 0;
-    const out = new Uint8Array(this.headLength() + last + END_LINE.length);
-    let to = this.head(out);
-    if (this.held > 0) to = encodeLastLine(this.rest.subarray(0, this.held), out, to);
+  /** The text of the last `bytes`, the last line (shorter than 64 columns; none when the bytes filled whole lines) and the END line. */
+  end(bytes: Uint8Array = EMPTY): Uint8Array {
+    return this.encode(bytes, true);
+  }
+
+  private encode(bytes: Uint8Array, last: boolean): Uint8Array {
+    const all = this.held === 0 ? bytes : concat(this.rest.subarray(0, this.held), bytes);
+    const lines = Math.floor(all.length / LINE_BYTES);
+    const tail = all.subarray(lines * LINE_BYTES);
+    const head = this.started ? 0 : BEGIN_LINE.length;
+    // Every byte is written: the BEGIN line the first time, whole lines, and at the end the last line and END.
+    const out = toBeWritten(head + lines * (COLUMNS + 1) + (last ? lastLineLength(tail.length) + END_LINE.length : 0));
+    out.set(BEGIN_LINE.subarray(0, head));
+    this.started = true;
+    let to = encodeLines(all, 0, lines, out, head);
+    if (!last) {
+      this.rest.set(tail);
+      this.held = tail.length;
+      return out;
+    }
+    if (tail.length > 0) to = encodeLastLine(tail, out, to);
     out.set(END_LINE, to);
     this.held = 0;
     return out;
-  }
-
-  private headLength(): number {
-    return this.started ? 0 : BEGIN_LINE.length;
-  }
-
-  /** The BEGIN line into `out`, the first time only; the index after it. */
-  private head(out: Uint8Array): number {
-    if (this.started) return 0;
-    this.started = true;
-    out.set(BEGIN_LINE);
-    return BEGIN_LINE.length;
   }
 }
 

@@ -1,15 +1,17 @@
 /**
  * age's ASCII armor on its own (C2SP age, "ASCII armor"): the encoder's
  * text is a reference base64's, line for line, however its input is
- * written; the decoder gives the same bytes, or the same error, however its
- * input is cut (in two at every byte, a byte at a time, at random), for
- * armor of every length around a line and the decoders' groups (0, 1, 11
- * to 13, 47 to 49 bytes, two and three lines and one around them), with
- * LF, CRLF or both, whitespace around the block, and for malformed armor
- * made from each: a character out of the alphabet in a full or the last
- * line, padding missing or not canonical, lines too long, too short or
- * empty, a bare CR, whitespace past age's limits, data after END, no END,
- * a line longer than any armor's; and the test kit's armored files.
+ * written (a whole file to end() among the ways); the decoder gives
+ * the same bytes, or the same error, however its input is cut (in two at
+ * every byte, a byte at a time, at random), for armor of every length
+ * around a line and the decoders' groups (0, 1, 11 to 13, 47 to 49 bytes,
+ * two and three lines and one around them), with LF, CRLF or both,
+ * whitespace around the block, and for malformed armor made from each: a
+ * character out of the alphabet in a full or the last line, padding
+ * missing or not canonical, lines too long, too short or empty, a bare
+ * CR, whitespace past age's limits, data after END, no END, a line longer
+ * than any armor's; and the test kit's armored files. Where the decoder
+ * accepts, dearmoredLength tells its length from the layout alone.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,20 +81,23 @@ function withLineEnds(text: string, crlf: (line: number) => boolean): string {
   return lines.map((l, i) => `${l}${crlf(i) ? '\r\n' : '\n'}`).join('') + last;
 }
 
-it('the encoder writes the reference base64 a 48-byte line at a time, however its input is written', () => {
+it('the encoder writes the reference base64 a 48-byte line at a time, however its input is written, the last piece given to end() or not', () => {
   for (const size of [...SIZES, 4096 + 7]) {
     const data = rand(size);
     const want = latin1(reference(data));
     for (const cuts of [[], Array.from({ length: size }, (_, i) => i), randomCuts(size, 5), randomCuts(size, 1)]) {
-      const e = new ArmorEncoder();
-      const parts: Uint8Array[] = [];
-      let at = 0;
-      for (const cut of [...cuts, size]) {
-        parts.push(e.write(data.subarray(at, cut)));
-        at = cut;
+      for (const lastToEnd of [false, true]) {
+        const e = new ArmorEncoder();
+        const parts: Uint8Array[] = [];
+        let at = 0;
+        for (const cut of cuts) {
+          parts.push(e.write(data.subarray(at, cut)));
+          at = cut;
+        }
+        if (lastToEnd) parts.push(e.end(data.subarray(at)));
+        else parts.push(e.write(data.subarray(at)), e.end());
+        assertBytes(concat(...parts), want, `${size} bytes, written in ${cuts.length + 1} pieces${lastToEnd ? ', the last to end()' : ''}`);
       }
-      parts.push(e.end());
-      assertBytes(concat(...parts), want, `${size} bytes, written in ${cuts.length + 1} pieces`);
     }
   }
 });
