@@ -67,7 +67,7 @@ export async function loadAgeCli(): Promise<{ api: AgeCliLibrary; version: strin
         }
         return file;
       },
-      encrypt: (input, output) => run(child, command, ['-r', BENCH_RECIPIENT, '-o', output, input]),
+      encrypt: (input, output, armor) => run(child, command, ['-r', BENCH_RECIPIENT, ...(armor === true ? ['-a'] : []), '-o', output, input]),
       decrypt: (input, output) => run(child, command, ['-d', '-i', identityFile, '-o', output, input]),
       read: (file) => new Uint8Array(fs.readFileSync(file)),
     },

@@ -224,16 +224,16 @@ const scrypt: Profile = {
 
 /**
  * --profile=age: age files of 16 and 256 MiB to one X25519 recipient,
- * one-shot and streamed (64 KiB pieces in), encrypted and decrypted by
- * fourfold/age (one thread), fourfold/parallel's age (every core), typage
- * (the reference) and, where `age` is installed, the Go CLI as a process,
- * file to file. A call takes 20 ms to seconds (typage at 256 MiB), so it
- * is timed as --profile=scrypt is: one call per sample after a warm-up of
- * three, and the same cap.
+ * one-shot, streamed (64 KiB pieces in) and armored, encrypted and
+ * decrypted by fourfold/age (one thread), fourfold/parallel's age (every
+ * core), typage (the reference) and, where `age` is installed, the Go
+ * CLI as a process, file to file. A call takes 20 ms to seconds (typage
+ * at 256 MiB), so it is timed as --profile=scrypt is: one call per
+ * sample after a warm-up of three, and the same cap.
  */
 const age: Profile = {
   ...scrypt,
-  summary: 'age files of 16 and 256 MiB, one-shot and streamed: fourfold/age and its every-core form against typage and the Go age CLI',
+  summary: 'age files of 16 and 256 MiB, one-shot, streamed and armored: fourfold/age and its every-core form against typage and the Go age CLI',
   sizes: [16 * MiB, 256 * MiB],
   ops: ['age'],
   libs: ['fourfold', PARALLEL, 'typage', 'age-cli'],

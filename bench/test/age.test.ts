@@ -38,7 +38,7 @@ describe('age in the benchmark', () => {
     assert.deepEqual(result.warnings, []);
     assert.deepEqual(result.sweeps, []);
     assert.deepEqual([...new Set(result.cases.map((c) => c.part))], ['sizes']);
-    const ops = ['age-encrypt', 'age-decrypt', 'age-encrypt-stream', 'age-decrypt-stream'];
+    const ops = ['age-encrypt', 'age-decrypt', 'age-encrypt-stream', 'age-decrypt-stream', 'age-encrypt-armored', 'age-decrypt-armored'];
     assert.deepEqual([...new Set(result.cases.map((c) => c.op))], ops);
     for (const c of result.cases) {
       assert.equal(c.error, undefined, `${c.op} ${c.size} ${c.library}`);
@@ -55,5 +55,7 @@ describe('age in the benchmark', () => {
     assert.deepEqual(columns('age-encrypt', 1), ['fourfold', 'fourfold-js', 'typage', ...cli].sort());
     assert.deepEqual(columns('age-decrypt', PARALLEL_FROM), ['fourfold', 'fourfold-js', PARALLEL, 'typage', ...cli].sort());
     assert.deepEqual(columns('age-decrypt-stream', PARALLEL_FROM), ['fourfold', 'fourfold-js', PARALLEL, 'typage'].sort());
+    assert.deepEqual(columns('age-decrypt-armored', PARALLEL_FROM), ['fourfold', 'fourfold-js', PARALLEL, 'typage', ...cli].sort());
+    assert.deepEqual(columns('age-encrypt-armored', 1), ['fourfold', 'fourfold-js', 'typage', ...cli].sort());
   });
 });

@@ -3,7 +3,8 @@
  * 'age-decrypt' one-shot (bytes to bytes), 'age-encrypt-stream' and
  * 'age-decrypt-stream' through each library's stream form, fed 64 KiB
  * pieces (as a file's stream comes), its output read and dropped (a
- * gathered call of each is what is checked). A
+ * gathered call of each is what is checked), and 'age-encrypt-armored'
+ * and 'age-decrypt-armored' one-shot to and from the ASCII armor. A
  * shape's size is the plaintext's; the ops are timed in the 'sizes' part
  * only (OpDefinition.sizesOnly).
  *
@@ -35,13 +36,18 @@ export interface AgeLibrary {
   decrypt(file: Uint8Array): Promise<Uint8Array>;
   encryptStream?(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>;
   decryptStream?(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>;
+  /** The armored file of `plain`, as ASCII bytes. */
+  encryptArmored(plain: Uint8Array): Promise<Uint8Array>;
+  /** The plaintext of an armored file given as ASCII bytes. */
+  decryptArmored(text: Uint8Array): Promise<Uint8Array>;
 }
 
 /** The Go CLI, file to file (Node only: age-cli.ts). */
 export interface AgeCliLibrary {
   /** The path of a file holding `bytes`, written at the first call for this array. */
   stage(bytes: Uint8Array): string;
-  encrypt(input: string, output: string): Promise<void>;
+  encrypt(input: string, output: string, armor?: boolean): Promise<void>;
+  /** Binary or armored: the command tells them apart. */
   decrypt(input: string, output: string): Promise<void>;
   read(path: string): Uint8Array;
 }
@@ -50,6 +56,8 @@ interface Inputs {
   readonly plain: Uint8Array;
   /** The decrypt ops' file, made once per shape (awaited by the first call, the reference's). */
   readonly file: Promise<Uint8Array>;
+  /** The same plaintext's armored file, for 'age-decrypt-armored'. */
+  readonly armoredFile: Promise<Uint8Array>;
   readonly size: number;
 }
 
@@ -108,6 +116,8 @@ function libraries(apis: Apis): [string, AgeLibrary][] {
     decrypt: (file) => age.decrypt(file, from),
     encryptStream: (source) => source.pipeThrough(age.encryptStream(to)),
     decryptStream: (source) => source.pipeThrough(age.decryptStream(from)),
+    encryptArmored: (plain) => age.encrypt(plain, to, { armor: true }),
+    decryptArmored: (text) => age.decrypt(text, from),
   });
   // One module, two columns: the harness selects the tier before each (libraries.ts).
   if (apis.fourfold?.age !== undefined) out.push(['fourfold', fourfold(apis.fourfold.age)], ['fourfold-js', fourfold(apis.fourfold.age)]);
@@ -131,6 +141,8 @@ function libraries(apis: Apis): [string, AgeLibrary][] {
         decrypt: (file) => decrypter().decrypt(file),
         encryptStream: (source) => encrypter().encrypt(source),
         decryptStream: (source) => decrypter().decrypt(source),
+        encryptArmored: async (plain) => new TextEncoder().encode(typage.armor.encode(await encrypter().encrypt(plain))),
+        decryptArmored: (text) => decrypter().decrypt(typage.armor.decode(new TextDecoder().decode(text))),
       },
     ]);
   }
@@ -145,8 +157,9 @@ export function ageOps(apis: Apis): OpDefinition<unknown>[] {
   if (checker === undefined || maker === undefined) return [];
   const inputs = (shape: Shape): Inputs => {
     const plain = bytes('age plaintext', shape.size);
-    // Made lazily: only the decrypt ops await it.
+    // Made lazily: only the decrypt ops await them.
     let file: Promise<Uint8Array> | undefined;
+    let armoredFile: Promise<Uint8Array> | undefined;
     return {
       plain,
       size: shape.size,
@@ -154,19 +167,30 @@ export function ageOps(apis: Apis): OpDefinition<unknown>[] {
         file ??= maker.encrypt(plain);
         return file;
       },
+      get armoredFile() {
+        armoredFile ??= maker.encryptArmored(plain);
+        return armoredFile;
+      },
     };
   };
-  /** An encrypt entry: its calls' last file, decrypted, is what is checked. */
-  const encrypting = (library: string, encrypt: (i: Inputs) => Promise<Uint8Array>): OpEntry<Inputs> => {
+  /** An encrypt entry: its calls' last file, decrypted (by `open`: the checker's binary or armored decrypt), is what is checked. */
+  const encrypting = (library: string, encrypt: (i: Inputs) => Promise<Uint8Array>, open = checker.decrypt): OpEntry<Inputs> => {
     let last: Promise<Uint8Array> | undefined;
     return {
       library,
       bind: (i) => () => (last = encrypt(i)),
-      checkedOutput: async () => checker.decrypt(await last!),
+      checkedOutput: async () => open(await last!),
     };
   };
   const encryptEntries: OpEntry<Inputs>[] = libs.map(([library, age]) => encrypting(library, (i) => age.encrypt(i.plain)));
   const decryptEntries: OpEntry<Inputs>[] = libs.map(([library, age]) => ({ library, bind: (i) => async () => age.decrypt(await i.file) }));
+  const encryptArmoredEntries: OpEntry<Inputs>[] = libs.map(([library, age]) =>
+    encrypting(library, (i) => age.encryptArmored(i.plain), checker.decryptArmored),
+  );
+  const decryptArmoredEntries: OpEntry<Inputs>[] = libs.map(([library, age]) => ({
+    library,
+    bind: (i) => async () => age.decryptArmored(await i.armoredFile),
+  }));
   const streaming = libs.filter(([, age]) => age.encryptStream !== undefined && age.decryptStream !== undefined);
   // A timed stream's output is read and dropped, as a file written elsewhere would be; one more call, gathered, is checked.
   const encryptStreamEntries: OpEntry<Inputs>[] = streaming.map(([library, age]) => ({
@@ -183,26 +207,36 @@ export function ageOps(apis: Apis): OpDefinition<unknown>[] {
   if (cli !== undefined) {
     // File to file: each call writes its output next to its input, which is staged once.
     const EMPTY = new Uint8Array(0);
-    encryptEntries.push({
-      library: 'age-cli',
-      bind: (i) => {
-        const input = cli.stage(i.plain);
-        return async () => {
-          await cli.encrypt(input, `${input}.age`);
-          return EMPTY;
-        };
-      },
-      checkedOutput: async (i) => checker.decrypt(cli.read(`${cli.stage(i.plain)}.age`)),
-    });
-    decryptEntries.push({
+    const cliEncrypt = (armor: boolean): OpEntry<Inputs> => {
+      const suffix = armor ? '.age.txt' : '.age';
+      return {
+        library: 'age-cli',
+        bind: (i) => {
+          const input = cli.stage(i.plain);
+          return async () => {
+            await cli.encrypt(input, `${input}${suffix}`, armor);
+            return EMPTY;
+          };
+        },
+        checkedOutput: async (i) => {
+          const file = cli.read(`${cli.stage(i.plain)}${suffix}`);
+          return armor ? checker.decryptArmored(file) : checker.decrypt(file);
+        },
+      };
+    };
+    const cliDecrypt = (file: (i: Inputs) => Promise<Uint8Array>): OpEntry<Inputs> => ({
       library: 'age-cli',
       bind: (i) => async () => {
-        const input = cli.stage(await i.file);
+        const input = cli.stage(await file(i));
         await cli.decrypt(input, `${input}.out`);
         return EMPTY;
       },
-      checkedOutput: async (i) => cli.read(`${cli.stage(await i.file)}.out`),
+      checkedOutput: async (i) => cli.read(`${cli.stage(await file(i))}.out`),
     });
+    encryptEntries.push(cliEncrypt(false));
+    decryptEntries.push(cliDecrypt((i) => i.file));
+    encryptArmoredEntries.push(cliEncrypt(true));
+    decryptArmoredEntries.push(cliDecrypt((i) => i.armoredFile));
   }
   const op = (name: string, entries: OpEntry<Inputs>[]) => defineOp<Inputs>({ op: name, inputs, reference: 'typage', sizesOnly: true, entries });
   return [
@@ -210,5 +244,7 @@ export function ageOps(apis: Apis): OpDefinition<unknown>[] {
     op('age-decrypt', decryptEntries),
     op('age-encrypt-stream', encryptStreamEntries),
     op('age-decrypt-stream', decryptStreamEntries),
+    op('age-encrypt-armored', encryptArmoredEntries),
+    op('age-decrypt-armored', decryptArmoredEntries),
   ];
 }
