@@ -52,7 +52,10 @@ const unknownStanzas = (n: number): string => '-> unknown-type\n\n'.repeat(n);
 /** Every call that reads a header from bytes: one-shot, random access, a stream fed 1000 bytes at a time, and fourfold/parallel's. */
 const READERS: { name: string; read(file: Uint8Array): Promise<Uint8Array>; skip?: false | string }[] = [
   { name: 'decrypt', read: (file) => age.decrypt(file, from) },
-  { name: 'decryptRange', read: (file) => age.decryptRange(new Blob([file as Uint8Array<ArrayBuffer>]), 0, file.length, from) },
+  {
+    name: 'decryptRange',
+    read: (file) => age.decryptRange({ size: file.length, read: async (at: number, n: number) => file.slice(at, at + n) }, 0, file.length, from),
+  },
   {
     name: 'decryptStream',
     read: async (file) => {
