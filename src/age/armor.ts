@@ -73,11 +73,20 @@ const AGE_INTRO = 'age-encryption.org/';
 export function isArmored(bytes: Uint8Array, ended: boolean): boolean | undefined {
   let at = 0;
   while (at < bytes.length && at <= MAX_WHITESPACE && isSpace(bytes[at]!)) at++;
-  const start = new TextDecoder().decode(bytes.subarray(at, at + BEGIN.length));
-  if (start === BEGIN) return true;
+  if (holdsAscii(bytes, at, BEGIN)) return true;
   if (ended || bytes.length > MAX_WHITESPACE + BEGIN.length) return false;
-  const intro = new TextDecoder().decode(bytes.subarray(0, AGE_INTRO.length));
-  return intro.length === AGE_INTRO.length && intro === AGE_INTRO ? false : undefined;
+  return holdsAscii(bytes, 0, AGE_INTRO) ? false : undefined;
+}
+
+/**
+ * Whether `bytes` holds the ASCII text `text` at `at`, compared byte by
+ * byte: a TextDecoder would refuse the caller's bytes where they are a
+ * view of a SharedArrayBuffer (browsers do).
+ */
+function holdsAscii(bytes: Uint8Array, at: number, text: string): boolean {
+  if (bytes.length - at < text.length) return false;
+  for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
+  return true;
 }
 
 /** The index after the line end (LF or CRLF) at `at` in `text`, or -1 where there is none. */
@@ -285,8 +294,8 @@ function decodeLine(line: Uint8Array, out: Uint8Array, to: number): number {
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** A line's start, quoted for an error message. */
-const quoted = (line: Uint8Array): string => JSON.stringify(new TextDecoder().decode(line.subarray(0, 80)));
+/** A line's start, quoted for an error message (from a copy: a TextDecoder refuses views of shared memory in browsers). */
+const quoted = (line: Uint8Array): string => JSON.stringify(new TextDecoder().decode(line.slice(0, 80)));
 
 /**
  * Decodes an armored byte stream (push, then end); each call returns the
