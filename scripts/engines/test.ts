@@ -18,7 +18,7 @@
  * a failure, not a skip, and so is WebAssembly where none was expected.
  */
 import { execFileSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +114,11 @@ const PAGE_HEADERS: Record<string, Record<string, string>> = {
   'test/pages/csp.page.ts': { 'content-security-policy': "script-src 'self'" },
 };
 
+interface FileTime {
+  file: string;
+  ms: number;
+}
+
 interface EngineOutcome {
   engine: EngineId;
   /** Name and version from the engine's packaging (engines.ts versionOf). */
@@ -123,10 +128,31 @@ interface EngineOutcome {
   /** The engine's WebAssembly as it reported it (undefined if it never did). */
   wasm: Wasm | undefined;
   ms: number;
+  /** Seconds after the matrix started that this engine started, and the load average (1 minute) when it ended. */
+  startedAtS: number;
+  loadAtEnd: number;
+  /** Each test file's (or page's) wall time in this engine, slowest first. */
+  files: FileTime[];
   results: (TestResult & { file: string })[];
   /** The engine could not run the suite, or broke the rules (SIMD expectation). */
   problems: string[];
   log: string[];
+}
+
+function newOutcome(engine: Engine): EngineOutcome {
+  return {
+    engine: engine.id,
+    version: versionOf(engine),
+    runtime: '',
+    wasm: undefined,
+    ms: 0,
+    startedAtS: 0,
+    loadAtEnd: 0,
+    files: [],
+    results: [],
+    problems: [],
+    log: [],
+  };
 }
 
 // ------------------------------------------------------------------ Node: the test files as npm test runs them
@@ -151,7 +177,7 @@ async function runNodeTests(engine: Engine, selected: string[], seed: string, ti
     (l) => log.push(l),
     scriptEnv({ FOURFOLD_TEST_SEED: seed }),
   );
-  const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', wasm: nodeWasm(engine), ms: 0, results: [], problems: [], log };
+  const outcome: EngineOutcome = { ...newOutcome(engine), wasm: nodeWasm(engine), log };
   for (const file of selected)
     if (notRun[file] !== undefined) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason: notRun[file] });
   let timer: NodeJS.Timeout | undefined;
@@ -163,8 +189,10 @@ async function runNodeTests(engine: Engine, selected: string[], seed: string, ti
   if (existsSync(out)) {
     for (const line of readFileSync(out, 'utf8').split('\n')) {
       if (!line) continue;
-      const r = JSON.parse(line) as TestResult & { file: string };
-      outcome.results.push({ ...r, file: r.file ? relative(ROOT, r.file) : '' });
+      const r = JSON.parse(line) as (TestResult & { file: string }) | { file: string; fileMs: number };
+      const file = r.file ? relative(ROOT, r.file) : '';
+      if ('fileMs' in r) outcome.files.push({ file, ms: r.fileMs });
+      else outcome.results.push({ ...r, file });
     }
   }
   if (code !== 'timeout' && code !== 0 && !outcome.results.some((r) => r.status === 'fail')) {
@@ -196,9 +224,14 @@ async function runSuiteBundle(engine: Engine, entry: string, seed: string, timeo
   };
 }
 
-/** Adds one run's results (a suite or a page) to `outcome`. */
-function collect(outcome: EngineOutcome, r: RunResult, label: string): void {
+/**
+ * Adds one run's results (a suite, a page, or a shell's single file) to
+ * `outcome`. A run of one file (shells, pages) counts whole, its launch
+ * included; in a suite, each file's own time.
+ */
+function collect(outcome: EngineOutcome, r: RunResult, label: string, oneFile: boolean): void {
   outcome.ms += r.ms;
+  if (oneFile) outcome.files.push({ file: label, ms: r.ms });
   outcome.log.push(...r.log.map((l) => `${label}: ${l}`));
   if (!r.ok) {
     outcome.problems.push(`${label}: ${r.error ?? 'no result'}`);
@@ -208,6 +241,7 @@ function collect(outcome: EngineOutcome, r: RunResult, label: string): void {
   outcome.runtime ||= report.runtime;
   outcome.wasm ??= report.wasm;
   for (const f of report.files) {
+    if (!oneFile) outcome.files.push({ file: f.file, ms: f.ms });
     if (f.loadError) outcome.problems.push(`${f.file} did not load: ${f.loadError}`);
     for (const t of f.results) outcome.results.push({ ...t, file: f.file });
   }
@@ -222,7 +256,7 @@ async function runBundledTests(
   timeoutMs: number,
 ): Promise<EngineOutcome> {
   const t0 = Date.now();
-  const outcome: EngineOutcome = { engine: engine.id, version: versionOf(engine), runtime: '', wasm: undefined, ms: 0, results: [], problems: [], log: [] };
+  const outcome = newOutcome(engine);
   if (engine.kind !== 'script') {
     for (const file of selected) {
       const reason = notBundled(engine.kind, file);
@@ -233,11 +267,11 @@ async function runBundledTests(
   const runs = bundle.perFile ?? bundle.parts ?? (bundle.files.length > 0 ? [{ file: 'suite', entry: bundle.entry }] : []);
   for (const { file, entry } of runs) {
     const left = timeoutMs - (Date.now() - t0);
-    if (left > 0) collect(outcome, await runSuiteBundle(engine, entry, seed, left), file);
+    if (left > 0) collect(outcome, await runSuiteBundle(engine, entry, seed, left), file, bundle.perFile !== undefined);
     else outcome.problems.push(`${file}: not run: the ${timeoutMs} ms limit was reached`);
   }
   if (engine.kind === 'browser') {
-    for (const page of pages) collect(outcome, await runSuiteBundle(engine, page.entry, seed, timeoutMs, PAGE_HEADERS[page.files[0]!]), page.files[0]!);
+    for (const page of pages) collect(outcome, await runSuiteBundle(engine, page.entry, seed, timeoutMs, PAGE_HEADERS[page.files[0]!]), page.files[0]!, true);
   }
   return outcome;
 }
@@ -250,6 +284,16 @@ function count(o: EngineOutcome, status: TestResult['status']): number {
 
 function firstLines(s: string, n: number): string {
   return s.split('\n').slice(0, n).join('\n      ');
+}
+
+/** The slowest files of each engine: where its time goes (all of them are in report.json). */
+function printSlowest(outcomes: EngineOutcome[], n = 10): void {
+  for (const o of outcomes) {
+    if (o.files.length === 0) continue;
+    const total = o.files.reduce((sum, f) => sum + f.ms, 0);
+    console.log(`\n## ${o.engine}: the ${Math.min(n, o.files.length)} slowest of ${o.files.length} files (${(total / 1000).toFixed(1)} s in all)`);
+    for (const f of o.files.slice(0, n)) console.log(`  ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file}`);
+  }
 }
 
 /**
@@ -319,7 +363,8 @@ async function main(): Promise<number> {
   console.log(`# bundled in ${Date.now() - t0} ms`);
 
   const tasks = engines.map((engine) => async () => {
-    console.log(`[${engine.id}] started`);
+    const startedAtS = Math.round((Date.now() - t0) / 1000);
+    console.log(`[${engine.id}] started at +${startedAtS} s (load average ${loadavg()[0]!.toFixed(2)})`);
     // Engines that only interpret (no JIT) get more time.
     const limit = timeoutMs * (engine.slow ?? 1);
     const o = runsNodeTest(engine)
@@ -331,8 +376,11 @@ async function main(): Promise<number> {
       );
     }
     if (o.results.length === 0 && o.problems.length === 0) o.problems.push('no test ran');
+    o.startedAtS = startedAtS;
+    o.loadAtEnd = Math.round(loadavg()[0]! * 100) / 100;
+    o.files.sort((a, b) => b.ms - a.ms);
     console.log(
-      `[${engine.id}] ${count(o, 'pass')} passed, ${count(o, 'fail')} failed, ${count(o, 'skip')} skipped in ${(o.ms / 1000).toFixed(1)} s${o.problems.length ? ' (problems below)' : ''}`,
+      `[${engine.id}] ${count(o, 'pass')} passed, ${count(o, 'fail')} failed, ${count(o, 'skip')} skipped in ${(o.ms / 1000).toFixed(1)} s (load average ${o.loadAtEnd.toFixed(2)})${o.problems.length ? ' (problems below)' : ''}`,
     );
     return o;
   });
@@ -364,6 +412,8 @@ async function main(): Promise<number> {
   const line = (r: string[]) => r.map((c, i) => (i >= 5 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
   console.log('\n' + line(header));
   for (const r of rows) console.log(line(r));
+
+  printSlowest(outcomes);
 
   for (const o of outcomes) {
     const failures = o.results.filter((r) => r.status === 'fail');

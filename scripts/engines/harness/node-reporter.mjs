@@ -2,13 +2,21 @@
 // one JSON object per finished test, in the shape of harness/node-test.ts's
 // TestResult plus the file, so Node runs are summarized like the others.
 // Suites are not reported, except when they fail by themselves (a hook), or
-// are skipped as a whole.
+// are skipped as a whole. Each file's own time, load included, is a line
+// { file, fileMs } of its own: the test:complete event node --test gives
+// the file (named by its path, relative to the working directory in Node
+// 22 and later).
+import { resolve } from 'node:path';
 
 /** @param {AsyncIterable<{ type: string, data: any }>} source */
 export default async function* report(source) {
   // Titles of the enclosing suites, per file, indexed by nesting level.
   const stacks = new Map();
   for await (const { type, data } of source) {
+    if (type === 'test:complete' && data.nesting === 0 && data.file && resolve(data.name) === data.file) {
+      yield `${JSON.stringify({ file: data.file, fileMs: Math.round(data.details?.duration_ms ?? 0) })}\n`;
+      continue;
+    }
     if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') continue;
     const file = data.file ?? '';
     const stack = stacks.get(file) ?? [];
