@@ -11,20 +11,20 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
-import { assertBytes, forEachTier, NO_STREAMS, rand } from '../helpers.js';
+import { ageOffsets, assertBytes, forEachTier, NO_STREAMS, rand, writesNear } from '../helpers.js';
 
 const CHUNK = 65536;
 const SEALED = CHUNK + 16;
 
 /**
- * Everything `stream` gives for `input` written in pieces of `piece` bytes,
- * or the error with what came before it. `slowly`: the reader lets a timer
+ * Everything `stream` gives for `input` written in pieces of `piece` bytes
+ * (or of these sizes), or the error with what came before it. `slowly`: the reader lets a timer
  * run before each read, so that output waits in the stream's queue.
  */
 async function through(
   stream: TransformStream<Uint8Array, Uint8Array>,
   input: Uint8Array,
-  piece: number,
+  piece: number | number[],
   slowly = false,
 ): Promise<{ out: Uint8Array; error?: unknown }> {
   const parts: Uint8Array[] = [];
@@ -39,7 +39,9 @@ async function through(
   const writer = stream.writable.getWriter();
   let error: unknown;
   try {
-    for (let at = 0; at < input.length; at += piece) await writer.write(input.slice(at, at + piece));
+    const sizes = typeof piece === 'number' ? Array.from({ length: Math.ceil(input.length / piece) }, () => piece) : piece;
+    let at = 0;
+    for (const n of sizes) await writer.write(input.slice(at, (at += n)));
     await writer.close();
     await reading;
   } catch (e) {
@@ -65,14 +67,15 @@ forEachTier('age streams', () => {
       const data = rand(size);
       for (const piece of [1, 1000, CHUNK - 1, CHUNK, CHUNK + 1, SEALED, 1 << 20, Math.max(1, size)]) {
         // Bytes one at a time up to a chunk and one byte (the header, the nonce, the first chunk boundary): larger
-        // files cross no new boundary that way, and take minutes in the engines without a JIT.
+        // files cross no new boundary that way, and take minutes in the engines without a JIT. And one at a time
+        // within a KiB of those places and of the start and the end, 4096 bytes at a time between them.
         if (piece < 1000 && size > CHUNK + 1) continue;
         for (const armor of [false, true]) {
           const label = `size ${size}, pieces of ${piece}${armor ? ', armored' : ''}`;
-          const sealed = await through(age.encryptStream(to, { armor }), data, piece);
+          const sealed = await through(age.encryptStream(to, { armor }), data, piece === 1 ? writesNear(size, [CHUNK]) : piece);
           assert.equal(sealed.error, undefined, label);
           assertBytes(await age.decrypt(sealed.out, from), data, `${label}: decrypt`);
-          const opened = await through(age.decryptStream(from), sealed.out, piece);
+          const opened = await through(age.decryptStream(from), sealed.out, piece === 1 ? writesNear(sealed.out.length, ageOffsets(sealed.out)) : piece);
           assert.equal(opened.error, undefined, label);
           assertBytes(opened.out, data, `${label}: decryptStream`);
         }

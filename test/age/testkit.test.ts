@@ -18,7 +18,7 @@ import * as age from 'fourfold/age';
 import { age as parallelAge } from 'fourfold/parallel';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { base64 } from '@scure/base';
-import { forEachTier, loadJson, NO_STREAMS, toHex } from '../helpers.js';
+import { ageOffsets, forEachTier, loadJson, NO_STREAMS, toHex, writesNear } from '../helpers.js';
 
 interface Vector {
   name: string;
@@ -72,8 +72,8 @@ async function outcome(v: Vector, decrypt: (from: age.AgeFrom) => Promise<Uint8A
   return last;
 }
 
-/** decryptStream over `file` written in pieces of `piece` bytes; on an error, the error with what was released before it. */
-async function throughStream(stream: TransformStream<Uint8Array, Uint8Array>, file: Uint8Array, piece: number): Promise<Uint8Array> {
+/** decryptStream over `file` written in pieces of `piece` bytes (or of these sizes); on an error, the error with what was released before it. */
+async function throughStream(stream: TransformStream<Uint8Array, Uint8Array>, file: Uint8Array, piece: number | number[]): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   const reader = stream.readable.getReader();
   const reading = (async () => {
@@ -90,7 +90,9 @@ async function throughStream(stream: TransformStream<Uint8Array, Uint8Array>, fi
     return out;
   };
   try {
-    for (let at = 0; at < file.length; at += piece) await writer.write(file.slice(at, at + piece));
+    const sizes = typeof piece === 'number' ? Array.from({ length: Math.ceil(file.length / piece) }, () => piece) : piece;
+    let at = 0;
+    for (const n of sizes) await writer.write(file.slice(at, (at += n)));
     await writer.close();
     await reading;
   } catch (e) {
@@ -135,9 +137,9 @@ forEachTier('the age test kit', () => {
     for (const piece of [70_000, 4096, 1]) {
       await check(
         `decryptStream in pieces of ${piece}`,
-        // Byte by byte through the header and the first chunk boundaries (two sealed chunks and a bit); past that,
-        // bytes one at a time cost minutes in the engines without a JIT and cross no new boundary: 4096.
-        (_v, file, from) => throughStream(age.decryptStream(from), file, piece === 1 && file.length > 140_000 ? 4096 : piece),
+        // Byte by byte across the header's end, the nonce and each chunk's end (a KiB either side), and the
+        // file's first and last KiB; 4096 bytes at a time between, where single bytes would cross no boundary.
+        (_v, file, from) => throughStream(age.decryptStream(from), file, piece === 1 ? writesNear(file.length, ageOffsets(file)) : piece),
         true,
       );
     }
