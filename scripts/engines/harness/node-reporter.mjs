@@ -8,17 +8,26 @@
 // 22 and later).
 import { resolve } from 'node:path';
 
+/** The event of a test file itself (its start or end), not of a test in it. */
+const isFileEvent = (data) => data.nesting === 0 && data.file && resolve(data.name) === data.file;
+
 /** @param {AsyncIterable<{ type: string, data: any }>} source */
 export default async function* report(source) {
-  // Titles of the enclosing suites, per file, indexed by nesting level.
+  // Titles of the enclosing suites, per file, indexed by nesting level. An event's `file` is where
+  // its test or suite was declared: a suite that test/helpers.ts's forEachTier declares names
+  // helpers.ts, and its tests the test file. So events are taken as the running file's: the one
+  // last started (node --test runs one file at a time on two cores, and reports each file's
+  // tests in order).
   const stacks = new Map();
+  let running = '';
   for await (const { type, data } of source) {
-    if (type === 'test:complete' && data.nesting === 0 && data.file && resolve(data.name) === data.file) {
+    if (type === 'test:dequeue' && isFileEvent(data)) running = data.file;
+    if (type === 'test:complete' && isFileEvent(data)) {
       yield `${JSON.stringify({ file: data.file, fileMs: Math.round(data.details?.duration_ms ?? 0) })}\n`;
       continue;
     }
     if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') continue;
-    const file = data.file ?? '';
+    const file = /\.test\.[cm]?[jt]s$/.test(data.file ?? '') ? data.file : running;
     const stack = stacks.get(file) ?? [];
     stacks.set(file, stack);
     if (type === 'test:start') {
