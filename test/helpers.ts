@@ -244,6 +244,19 @@ export const NO_ABORT: false | string = typeof AbortController === 'function' ? 
 export const NO_STREAMS: false | string = typeof TransformStream === 'function' ? false : 'not applicable: this engine has no TransformStream (web streams)';
 
 /**
+ * The `skip` option for the sweeps inside the files that the engines
+ * without a JIT run (node --jitless, Hermes: scripts/engines/files.ts
+ * gives them the vector, format, error and tier tests): every engine with
+ * a JIT runs the same js-tier code through them in seconds, where an
+ * interpreter takes minutes and shows nothing more.
+ */
+export const NO_JIT: false | string =
+  (globalThis as { HermesInternal?: unknown }).HermesInternal !== undefined ||
+  ((globalThis.process as { execArgv?: string[] } | undefined)?.execArgv?.includes('--jitless') ?? false)
+    ? 'not run without a JIT: every engine with one runs this sweep on the same js-tier code (scripts/engines/files.ts)'
+    : false;
+
+/**
  * The sizes of the writes that cut `length` bytes for a stream: one byte
  * at a time within `window` bytes of the start, the end and each of
  * `offsets` (where the stream's state changes: a header's end, a chunk's

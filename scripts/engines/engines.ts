@@ -37,7 +37,7 @@ export interface Engine {
   binary: string;
   /** Options before the script (node --jitless). */
   args?: string[];
-  /** Interpreters only (no JIT): test.ts gives them this many times the timeout. */
+  /** Interpreters only (no JIT): test.ts gives them this many times the timeout, and files.ts the INTERPRETED files alone. */
   slow?: number;
 }
 

@@ -5,8 +5,11 @@
  *   npm run test:engines -- --engines=firefox,webkit    # some
  *   npm run test:engines -- --jobs=1 --timeout=900 --seed=<hex>
  *   npm run test:engines -- --files=blake3/,serpent     # test files whose path contains one of these
+ *   npm run test:engines -- --without=node='why'       # all but node, the reason in the summary
  *
- * Node engines (also node --jitless) run the test files as `npm test` does
+ * Each engine runs the test files files.ts gives it (the others are
+ * reported as skipped, with the reason). Node engines (also node
+ * --jitless) run them as `npm test` does
  * (node --test, tsx). Every other engine runs the bundles of bundle.ts
  * through runInEngine; shells (Hermes) one process per test file.
  * Browsers then run each page test (test/pages/*.page.ts) in a fresh page
@@ -26,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { bundlePage, bundleTestSuite, pageFiles, testFiles, type SuiteBundle, type Target } from './bundle.js';
 import { CACHE, ENGINES, ENGINE_IDS, ROOT, requireInstalled, runsNodeTest, versionOf, type Engine, type EngineId, type Wasm } from './engines.js';
 import { runInEngine, type RunResult } from './run.js';
+import { checkTables, notRun } from './files.js';
 import { scriptEnv } from './drivers/script.js';
 import { spawnGroup } from './drivers/process.js';
 import type { SuiteReport } from './harness/suite-entry.js';
@@ -33,80 +37,6 @@ import { SIMD_PROBE } from './harness/simd.js';
 import type { TestResult } from './harness/node-test.js';
 
 const REPORTER = fileURLToPath(new URL('./harness/node-reporter.mjs', import.meta.url));
-
-/** Test files that cannot run in a browser or a shell (bundled engines without processes), and why; reported there as skipped. */
-const NOT_BUNDLED: Record<string, string> = {
-  'test/runtime.test.ts': 'starts fresh processes of the runtime (node:child_process)',
-  'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
-  'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
-  'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
-  'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
-  ...Object.fromEntries(
-    [
-      'test/package/browser-field.test.ts',
-      'test/package/contributor-docs.test.ts',
-      'test/package/declarations.test.ts',
-      'test/package/engine-harness.test.ts',
-      'test/package/docs.test.ts',
-      'test/package/packed.test.ts',
-      'test/package/readme.test.ts',
-    ].map((f) => [f, "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node"]),
-  ),
-};
-/** And those that cannot run in a shell (Hermes): they need the pool's workers. */
-const NO_THREADS = 'tests the worker pool, and Hermes has no threads (test/parallel/no-threads.test.ts runs instead)';
-const NOT_IN_SHELLS: Record<string, string> = Object.fromEntries(
-  [
-    'test/blake3/parallel.test.ts',
-    'test/parallel/aead.test.ts',
-    'test/parallel/bytes.test.ts',
-    'test/parallel/faults.test.ts',
-    'test/parallel/pool.test.ts',
-    'test/parallel/secretstream.test.ts',
-  ].map((f) => [f, NO_THREADS]),
-);
-// The scheduler's tests time fake workers with setTimeout, whose delay the Hermes shell ignores (a
-// 150 ms timer fired at 0 ms here); React Native's timers are real, and without Worker the scheduler
-// never gives a job there.
-NOT_IN_SHELLS['test/parallel/schedule.test.ts'] =
-  "times fake workers with setTimeout, whose delay the Hermes shell ignores (React Native's timers are real; with no Worker, Hermes never schedules a job)";
-
-/**
- * Test files node --jitless does not run. Interpreted, fourfold/parallel's
- * sweeps of many MiB through the pool take too long: bytes.test.ts did not
- * finish in 20 minutes here, pool.test.ts took 6.5 minutes of CPU. They are
- * not about WebAssembly: wpe runs them on the js tier, the other engines in
- * both tiers.
- */
-const NOT_WITHOUT_JIT: Record<string, string> = {
-  ...Object.fromEntries(
-    ['test/parallel/aead.test.ts', 'test/parallel/bytes.test.ts', 'test/parallel/faults.test.ts', 'test/parallel/pool.test.ts'].map((f) => [
-      f,
-      "not run without a JIT: fourfold/parallel's sweeps through the pool take tens of minutes interpreted (wpe runs them on the js tier)",
-    ]),
-  ),
-  // Interpreted, with another engine beside it: 11, 6 and 3½ minutes here.
-  ...Object.fromEntries(
-    ['test/age/testkit.test.ts', 'test/age/streams.test.ts', 'test/parallel/age.test.ts'].map((f) => [
-      f,
-      "not run without a JIT: age's test kit and stream sweeps take many minutes interpreted (wpe and Hermes run them on the js tier)",
-    ]),
-  ),
-};
-
-/**
- * Test files the Node engines leave to `npm test`: they test a command
- * with the system's node and other programs, not the engine.
- */
-const NOT_IN_NODE_ENGINES: Record<string, string> = {
-  'test/cli/age.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
-};
-
-function notBundled(kind: Engine['kind'], file: string): string | undefined {
-  if (NOT_BUNDLED[file] !== undefined) return `not applicable in ${kind === 'browser' ? 'browsers' : 'shells'}: ${NOT_BUNDLED[file]}`;
-  if (kind === 'shell' && NOT_IN_SHELLS[file] !== undefined) return `not applicable in shells: ${NOT_IN_SHELLS[file]}`;
-  return undefined;
-}
 
 /** Response headers of a page test's page (all others get none beyond the server's own). */
 const PAGE_HEADERS: Record<string, Record<string, string>> = {
@@ -155,6 +85,14 @@ function newOutcome(engine: Engine): EngineOutcome {
   };
 }
 
+/** Reports each of `selected` that `engine` does not run as a skip, with the reason files.ts gives. */
+function skipNotRun(outcome: EngineOutcome, engine: Engine, selected: string[]): void {
+  for (const file of selected) {
+    const reason = notRun(engine, file);
+    if (reason !== undefined) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason });
+  }
+}
+
 // ------------------------------------------------------------------ Node: the test files as npm test runs them
 
 /** Asks the Node binary itself (with the engine's options), as harness/simd.ts's engineWasm() does in the other engines. */
@@ -168,8 +106,7 @@ async function runNodeTests(engine: Engine, selected: string[], seed: string, ti
   const out = join(CACHE, `node-results-${engine.id}.jsonl`);
   rmSync(out, { force: true });
   const log: string[] = [];
-  const notRun: Record<string, string> = { ...NOT_IN_NODE_ENGINES, ...(engine.slow !== undefined ? NOT_WITHOUT_JIT : {}) };
-  const files = selected.filter((f) => notRun[f] === undefined);
+  const files = selected.filter((f) => notRun(engine, f) === undefined);
   const group = spawnGroup(
     engine.binary,
     // The engine's options (--jitless) reach the test files: node --test passes its own to each file's process.
@@ -178,8 +115,7 @@ async function runNodeTests(engine: Engine, selected: string[], seed: string, ti
     scriptEnv({ FOURFOLD_TEST_SEED: seed }),
   );
   const outcome: EngineOutcome = { ...newOutcome(engine), wasm: nodeWasm(engine), log };
-  for (const file of selected)
-    if (notRun[file] !== undefined) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason: notRun[file] });
+  skipNotRun(outcome, engine, selected);
   let timer: NodeJS.Timeout | undefined;
   const finished = new Promise<number | null>((resolve) => group.child.once('exit', (exitCode) => resolve(exitCode)));
   const code = await Promise.race([finished, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)))]);
@@ -257,12 +193,7 @@ async function runBundledTests(
 ): Promise<EngineOutcome> {
   const t0 = Date.now();
   const outcome = newOutcome(engine);
-  if (engine.kind !== 'script') {
-    for (const file of selected) {
-      const reason = notBundled(engine.kind, file);
-      if (reason) outcome.results.push({ file, name: '(whole file)', status: 'skip', ms: 0, reason });
-    }
-  }
+  skipNotRun(outcome, engine, selected);
   // The whole suite at once, or (shells) one process per test file, or (browsers) a page per part, in turn, within the engine's time limit.
   const runs = bundle.perFile ?? bundle.parts ?? (bundle.files.length > 0 ? [{ file: 'suite', entry: bundle.entry }] : []);
   for (const { file, entry } of runs) {
@@ -322,10 +253,16 @@ async function main(): Promise<number> {
       timeout: { type: 'string' },
       seed: { type: 'string' },
       files: { type: 'string' },
+      without: { type: 'string', multiple: true },
     },
   });
-  const ids = (values.engines ? values.engines.split(',').map((s) => s.trim()) : ENGINE_IDS) as EngineId[];
-  for (const id of ids) if (!ENGINES[id]) throw new Error(`unknown engine '${id}'; known: ${ENGINE_IDS.join(', ')}`);
+  // --without=node='npm test ran these files in this Node': an engine left out, with the reason the summary gives.
+  const without = new Map((values.without ?? []).map((w) => [w.split('=')[0]!.trim() as EngineId, w.slice(w.indexOf('=') + 1).trim()]));
+  for (const [id, reason] of without)
+    if (!ENGINES[id] || !reason) throw new Error(`--without=${id}: give a known engine and the reason, as --without=node='why'`);
+  const listed = (values.engines ? values.engines.split(',').map((s) => s.trim()) : ENGINE_IDS) as EngineId[];
+  for (const id of listed) if (!ENGINES[id]) throw new Error(`unknown engine '${id}'; known: ${ENGINE_IDS.join(', ')}`);
+  const ids = listed.filter((id) => !without.has(id));
   const engines = ids.map((id) => ENGINES[id]);
   for (const e of engines) requireInstalled(e);
   // Two at a time by default: each engine runs the suite on one thread, and browsers add a few busy processes.
@@ -338,23 +275,29 @@ async function main(): Promise<number> {
   // --files=blake3/,serpent: only the test files whose path contains one of these.
   const only = values.files?.split(',').map((s) => s.trim());
   const selectedBy = (f: string) => only === undefined || only.some((part) => f.includes(part));
+  checkTables(testFiles());
   const files = testFiles().filter(selectedBy);
   const pages = pageFiles().filter(selectedBy);
   const t0 = Date.now();
   console.log(
-    `# engines: ${ids.join(', ')}; ${files.length} test files, ${pages.length} browser pages; ${jobs} at a time; replay with FOURFOLD_TEST_SEED=${seed}`,
+    `# engines: ${ids.join(', ')}${without.size ? ` (not ${[...without.keys()].join(', ')}: see the summary)` : ''}; ${files.length} test files, ${pages.length} browser pages; ${jobs} at a time; replay with FOURFOLD_TEST_SEED=${seed}`,
   );
 
   mkdirSync(CACHE, { recursive: true });
-  const bundles: Partial<Record<Target, SuiteBundle>> = {};
+  // One bundle per target and set of files: engines that run the same files share it.
+  const bundles = new Map<string, SuiteBundle>();
+  const bundleOf = new Map<EngineId, SuiteBundle>();
   const targetOf = (e: Engine): Target => (e.kind === 'script' ? 'script' : e.kind);
-  for (const target of ['script', 'browser', 'shell'] as const) {
-    if (!engines.some((e) => !runsNodeTest(e) && targetOf(e) === target)) continue;
-    const included = target === 'script' ? files : files.filter((f) => notBundled(target, f) === undefined);
-    // (With --files naming browser pages only, there may be no test file to bundle.)
-    bundles[target] = included.length
-      ? await bundleTestSuite({ target, outdir: join(CACHE, 'build', target), files: included, seed })
-      : { entry: '', files: [] };
+  for (const engine of engines.filter((e) => !runsNodeTest(e))) {
+    const target = targetOf(engine);
+    const included = files.filter((f) => notRun(engine, f) === undefined);
+    const key = `${target}\n${included.join('\n')}`;
+    if (!bundles.has(key)) {
+      const outdir = join(CACHE, 'build', [...bundles.keys()].some((k) => k.startsWith(`${target}\n`)) ? `${target}-${engine.id}` : target);
+      // (With --files naming browser pages only, there may be no test file to bundle.)
+      bundles.set(key, included.length ? await bundleTestSuite({ target, outdir, files: included, seed }) : { entry: '', files: [] });
+    }
+    bundleOf.set(engine.id, bundles.get(key)!);
   }
   const pageBundles: SuiteBundle[] = [];
   if (engines.some((e) => e.kind === 'browser')) {
@@ -369,7 +312,7 @@ async function main(): Promise<number> {
     const limit = timeoutMs * (engine.slow ?? 1);
     const o = runsNodeTest(engine)
       ? await runNodeTests(engine, files, seed, limit)
-      : await runBundledTests(engine, bundles[targetOf(engine)]!, pageBundles, files, seed, limit);
+      : await runBundledTests(engine, bundleOf.get(engine.id)!, pageBundles, files, seed, limit);
     if (o.wasm !== undefined && o.wasm !== engine.wasm) {
       o.problems.push(
         `the engine's WebAssembly is '${o.wasm}' where engines.ts lists '${engine.wasm}' (simd: with SIMD; no-simd: without; none: no WebAssembly)`,
@@ -412,6 +355,7 @@ async function main(): Promise<number> {
   const line = (r: string[]) => r.map((c, i) => (i >= 5 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
   console.log('\n' + line(header));
   for (const r of rows) console.log(line(r));
+  for (const [id, reason] of without) console.log(`(not run: ${id}, ${reason})`);
 
   printSlowest(outcomes);
 

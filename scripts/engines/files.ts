@@ -1,0 +1,166 @@
+/**
+ * Which test files each engine runs. Each engine runs what only it can
+ * show; a file it leaves out is reported as skipped with the reason given
+ * here, never dropped in silence.
+ *
+ * - Browsers and shells cannot start processes or run Node's tools
+ *   (NOT_BUNDLED), and Hermes has no threads (NOT_IN_SHELLS).
+ * - The fourfold command is a Node program: the engines that would only
+ *   start the same `node` again leave its tests to `npm test`
+ *   (NODE_PROGRAM), and the package's files read with Node's tools are
+ *   the same files in every Node (NODE_TOOLS).
+ * - The engines that only interpret (node --jitless and Hermes: no JIT, no
+ *   WebAssembly) run the files of INTERPRETED alone: that fourfold picks
+ *   the js tier by itself there and gives the published bytes, formats,
+ *   errors and tiers with no WebAssembly at all. The sweeps of the js tier
+ *   (differential tests, streams, the pool, the scheduler, races between
+ *   threads) run on the same code in every engine with a JIT, where they
+ *   take seconds instead of many minutes.
+ */
+import type { Engine, EngineId } from './engines.js';
+
+/** Test files that cannot run in a browser or a shell (bundled engines without processes), and why. */
+const NOT_BUNDLED: Record<string, string> = {
+  'test/runtime.test.ts': 'starts fresh processes of the runtime (node:child_process)',
+  'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
+  'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
+  'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
+  'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
+  ...Object.fromEntries(
+    [
+      'test/package/browser-field.test.ts',
+      'test/package/contributor-docs.test.ts',
+      'test/package/declarations.test.ts',
+      'test/package/engine-harness.test.ts',
+      'test/package/docs.test.ts',
+      'test/package/packed.test.ts',
+      'test/package/readme.test.ts',
+    ].map((f) => [f, "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node"]),
+  ),
+};
+
+/** And those that cannot run in a shell (Hermes), or show nothing there. */
+const NO_THREADS = 'tests the worker pool, and Hermes has no threads (test/parallel/no-threads.test.ts runs instead)';
+const NOT_IN_SHELLS: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      'test/blake3/parallel.test.ts',
+      'test/parallel/aead.test.ts',
+      'test/parallel/bytes.test.ts',
+      'test/parallel/faults.test.ts',
+      'test/parallel/pool.test.ts',
+      'test/parallel/secretstream.test.ts',
+    ].map((f) => [f, NO_THREADS]),
+  ),
+  'test/chacha/native.test.ts':
+    'tests the native tier (node:crypto), which Hermes lacks: that no call goes native without it, the browsers show with a JIT in seconds (a minute here)',
+  // The scheduler's tests time fake workers with setTimeout, whose delay the Hermes shell ignores (a
+  // 150 ms timer fired at 0 ms here); React Native's timers are real, and without Worker the scheduler
+  // never gives a job there.
+  'test/parallel/schedule.test.ts':
+    "times fake workers with setTimeout, whose delay the Hermes shell ignores (React Native's timers are real; with no Worker, Hermes never schedules a job)",
+};
+
+/**
+ * Tests of the fourfold command, a Node program: Deno and Bun run it with
+ * the system's `node`, node --jitless with node without --jitless (the
+ * option does not reach the processes a test starts), so they would start
+ * the very processes `npm test` starts. The current Node runs them with
+ * itself, and so does `node`; age's against age and rage run in npm test
+ * alone (NODE_ENGINES_SKIP).
+ */
+const NODE_PROGRAM: Record<string, string> = Object.fromEntries(
+  ['test/cli/b3sum.test.ts', 'test/cli/fourfold.test.ts', 'test/cli/pipeline.test.ts'].map((f) => [
+    f,
+    "runs the fourfold command, a Node program, with the system's node: the same processes as npm test's",
+  ]),
+);
+
+/** node --jitless's option does not reach the processes a test starts: these would start the processes npm test starts. */
+const NOT_JITLESS: Record<string, string> = {
+  'test/runtime.test.ts':
+    "starts fresh processes of node, which --jitless does not reach: the same processes as npm test's (they take WebAssembly away themselves)",
+};
+
+/** Test files the Node engines leave to `npm test`. */
+const NODE_ENGINES_SKIP: Record<string, string> = {
+  'test/cli/age.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
+};
+
+/** What the package's files are, read with Node's tools: the same in every Node, so `node` (and npm test) alone reads them. */
+const NODE_TOOLS: Record<string, string> = Object.fromEntries(
+  [
+    'test/package/browser-field.test.ts',
+    'test/package/contributor-docs.test.ts',
+    'test/package/declarations.test.ts',
+    'test/package/engine-harness.test.ts',
+    'test/package/docs.test.ts',
+    'test/package/packed.test.ts',
+  ].map((f) => [f, "reads the package's own files with Node's tools: the same files whichever Node reads them; node (and npm test) checks them"]),
+);
+
+/**
+ * What the engines without a JIT run (node --jitless, Hermes), by what it
+ * shows there. `*` stands for one path segment.
+ */
+export const INTERPRETED: { shows: string; files: string[] }[] = [
+  {
+    shows: "the published vectors (known answers), on the js tier fourfold chose itself, and age's X25519 without WebCrypto's (Hermes)",
+    files: ['test/*/vectors.test.ts', 'test/age/testkit.test.ts', 'test/age/x25519.test.ts', 'test/poly1305/poly1305.test.ts', 'test/serpent/sboxes.test.ts'],
+  },
+  {
+    shows: 'the formats: age files made and read (with typage too), the bounds of their headers, secretstream messages',
+    files: ['test/age/files.test.ts', 'test/age/header.test.ts', 'test/age/typage.test.ts', 'test/secretstream/stream.test.ts'],
+  },
+  {
+    shows: 'the errors: every argument check and failure, with the same types and messages as where WebAssembly runs',
+    files: ['test/*/errors.test.ts', 'test/runtime/messages.test.ts'],
+  },
+  {
+    shows:
+      "the tiers: ready() and tier() with no WebAssembly, every export's result, node:crypto's crossovers above the js tier (node --jitless), no threads and no crypto.getRandomValues (Hermes)",
+    files: [
+      'test/exports.test.ts',
+      'test/runtime/tiers.test.ts',
+      'test/chacha/native.test.ts',
+      'test/parallel/no-threads.test.ts',
+      'test/secretstream/environment.test.ts',
+    ],
+  },
+];
+
+const NOT_INTERPRETED =
+  'not run without a JIT: a sweep of the js tier, its streams, the pool or threads, which every engine with a JIT runs on the same code in seconds and an interpreter in minutes, showing nothing more; the interpreters run the vector, format, error and tier tests';
+
+const pattern = (glob: string): RegExp => new RegExp(`^${glob.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`);
+const INTERPRETED_FILES = INTERPRETED.flatMap((g) => g.files.map(pattern));
+
+/** Where an engine that only interprets (Engine.slow) runs `file`. */
+const interpreted = (file: string): boolean => INTERPRETED_FILES.some((p) => p.test(file));
+
+const NODE_ENGINES: readonly EngineId[] = ['node', 'node-current', 'node-jitless'];
+
+/** Why `engine` does not run `file`, or undefined where it runs it. */
+export function notRun(engine: Engine, file: string): string | undefined {
+  const isNode = NODE_ENGINES.includes(engine.id);
+  if (engine.kind !== 'script' && NOT_BUNDLED[file] !== undefined) {
+    return `not applicable in ${engine.kind === 'browser' ? 'browsers' : 'shells'}: ${NOT_BUNDLED[file]}`;
+  }
+  if (engine.kind === 'shell' && NOT_IN_SHELLS[file] !== undefined) return `not applicable in shells: ${NOT_IN_SHELLS[file]}`;
+  if (isNode && NODE_ENGINES_SKIP[file] !== undefined) return NODE_ENGINES_SKIP[file];
+  if (engine.id !== 'node' && engine.id !== 'node-current' && NODE_PROGRAM[file] !== undefined) return NODE_PROGRAM[file];
+  if (isNode && engine.id !== 'node' && NODE_TOOLS[file] !== undefined) return NODE_TOOLS[file];
+  if (engine.id === 'node-jitless' && NOT_JITLESS[file] !== undefined) return NOT_JITLESS[file];
+  if (engine.slow !== undefined && !interpreted(file)) return NOT_INTERPRETED;
+  return undefined;
+}
+
+/** Every test file these tables name must exist (a renamed file would otherwise be run everywhere, or nowhere, unnoticed). */
+export function checkTables(files: readonly string[]): void {
+  const named = [NOT_BUNDLED, NOT_IN_SHELLS, NODE_PROGRAM, NOT_JITLESS, NODE_ENGINES_SKIP, NODE_TOOLS].flatMap((t) => Object.keys(t));
+  const missing = named.filter((f) => !files.includes(f));
+  const unmatched = INTERPRETED.flatMap((g) => g.files).filter((glob) => !files.some((f) => pattern(glob).test(f)));
+  if (missing.length || unmatched.length) {
+    throw new Error(`scripts/engines/files.ts names test files that are not there: ${[...missing, ...unmatched].join(', ')}`);
+  }
+}
