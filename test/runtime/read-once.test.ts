@@ -163,6 +163,14 @@ function shared(length: number, bytes?: Uint8Array): Uint8Array {
   return view;
 }
 
+/**
+ * How many calls a race makes at least: `small` for messages under a MiB;
+ * for larger ones enough to decrypt 8 MiB in all, and at least 6. A call
+ * of a MiB or more spans thousands of the other thread's loops, where
+ * one of 3000 bytes spans a few.
+ */
+const leastCalls = (size: number, small: number): number => (size < 1 << 20 ? small : Math.max(6, Math.ceil((8 << 20) / size)));
+
 /** Until `thread`'s loop has run once more: a condition, polled on timers, that the other thread is running. */
 async function waitForTurn(thread: SpinningThread): Promise<void> {
   const seen = thread.turns();
@@ -219,7 +227,8 @@ forEveryTier('a shared ciphertext changed by another thread while it is decrypte
           // A byte inside the message: the tag covers it, and the plaintext has a byte for it.
           await writer.spin('d.bytes[d.spot] ^= 0x20; for (let i = 0; i < 50; i++);', { bytes: ciphertext, spot: sealed.length >> 1 });
           const seen = { resolved: 0, rejected: 0 };
-          for (let call = 0; call < 600 && (call < 30 || seen.resolved < 3 || seen.rejected < 3); call++) {
+          const least = leastCalls(size, 30);
+          for (let call = 0; call < 600 && (call < least || seen.resolved < 3 || seen.rejected < 3); call++) {
             // The writer has run since the last call (on a loaded machine it may not get a core for a while).
             await waitForTurn(writer);
             const outputs: Outputs = opener.output ? (['new', 'caller', 'shared'] as const)[call % 3]! : 'new';
@@ -278,7 +287,7 @@ forEveryTier('a shared output watched by another thread while a forged ciphertex
               { out, plain, spots, flag },
             );
             const label = `${opener.name}${inPlace ? ', in place' : ''}`;
-            for (let call = 0; call < 40; call++) {
+            for (let call = 0; call < leastCalls(size, 40); call++) {
               box.set(forged);
               await waitForTurn(watcher);
               await assert.rejects(async () => opener.open(box, out), AuthenticationError, label);
