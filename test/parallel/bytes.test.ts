@@ -184,9 +184,10 @@ forEachTier('fourfold/parallel: the synchronous bytes', () => {
   it('Serpent CTR, ECB and CBC, with and without padding, in place', async () => {
     const iv = rand(16);
     iv.fill(0xff, 8); // the counter's low half about to carry
+    // Every size with a 256-bit key; the shorter keys, whose schedule is all that differs, at the largest.
     for (const keyLength of [16, 24, 32]) {
       const key = rand(keyLength);
-      for (const n of FEW) {
+      for (const n of keyLength === 32 ? FEW : FEW.slice(-1)) {
         const m = msg(n);
         const whole = m.subarray(0, n - (n % 16));
         assertBytes(await P.serpent.ctr(key, iv).encrypt(m), F.serpent.ctr(key, iv).encrypt(m), `ctr ${n}`);
