@@ -327,8 +327,9 @@ async function main(): Promise<number> {
     );
     return o;
   });
-  // The interpreters first (node --jitless took 26 minutes of a 55-minute matrix, Hermes 12): started
-  // last, the longest of them ran on with the other slot idle.
+  // The interpreters first, then the table's order: among the longest runs, they would leave the
+  // other slot idle at the end if started last. (Two at a time keep two cores busy: one browser's
+  // run alone keeps 1.2 of them busy, a script engine's one and more.)
   const start = engines.map((_, i) => i).sort((a, b) => (engines[b]!.slow ?? 1) - (engines[a]!.slow ?? 1));
   const outcomes = await pool(tasks, jobs, start);
 
