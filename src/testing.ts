@@ -58,7 +58,7 @@ export type { ChachaEngine } from './chacha/engine.js';
 export { COPIED_PIECEWISE_FROM, KEY as NATIVE_KEY, nativeOpen, nativeSeal, nativeXor, PIECE, PIECEWISE_FROM } from './chacha/native.js';
 export { crossoverFor } from './chacha/crossovers.js';
 export { cpuVendor, grown, nativeScrypt, RUNTIME, type NodeCrypto } from './runtime/native.js';
-export { openInPlace, sealInPlace, sealPlainAt } from './age/jobs.js';
+export { openInPlace, sealInPlace, sealPlainAt } from './age/payload.js';
 export { openRun, sealRun } from './age/payload.js';
 export { hereRunner, PayloadOpener, PayloadSealer, type PayloadPiece, type Runner } from './age/pipeline.js';
 export { ArmorDecoder, ArmorEncoder, dearmoredLength } from './age/armor.js';

@@ -7,8 +7,8 @@
  * every core.
  */
 import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from './api.js';
-import type { Tools } from './codec.js';
 import type { AgeFrom, AgeTo } from './file-key.js';
+import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type FileTools, hereFiles } from './files.js';
 import { hereRunner } from './pipeline.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
 import type { Bytes } from '../runtime/bytes.js';
@@ -17,6 +17,7 @@ import { scryptAsync } from '../scrypt/index.js';
 export { AgeFormatError, NoIdentityMatchError } from './errors.js';
 export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from './file-key.js';
 export type { EncryptOptions } from './api.js';
+export type { EncryptFileOptions, FileOptions } from './files.js';
 export { generateIdentity, identityToRecipient } from './keys.js';
 export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 
@@ -24,7 +25,7 @@ export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptAsync(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
 /** This thread: chunks through the chacha engine here, scrypt in short turns. */
-const HERE: Tools = { runner: () => hereRunner, scrypt };
+const HERE: FileTools = { runner: () => hereRunner, scrypt, files: hereFiles };
 
 /**
  * `data` encrypted to `to` (X25519 recipients, or a passphrase): an age
@@ -95,4 +96,34 @@ export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStre
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
   return decryptRangeWith(HERE, source, start, end, from, extra);
+}
+
+/**
+ * Encrypts the file at `input` to `to` into the file at `output` (Node,
+ * Deno, Bun): binary, or armored with `{ armor: true }`. The output is
+ * written beside `output` and renamed over it once complete; a failure or
+ * an abort (`signal`) leaves `output` as it was. `onProgress(done, total)`
+ * follows the input's bytes. fourfold/parallel's age does it on every core.
+ *
+ * @example
+ * ```ts
+ * import { encryptFile } from 'fourfold/age';
+ * await encryptFile('report.pdf', 'report.pdf.age', { recipients: ['age1...'] });
+ * ```
+ */
+export function encryptFile(input: string | URL, output: string | URL, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
+export function encryptFile(input: string | URL, output: string | URL, to: AgeTo, options?: EncryptFileOptions, ...extra: unknown[]): Promise<void> {
+  return encryptFileWith(HERE, input, output, to, options, extra);
+}
+
+/**
+ * Decrypts the age file at `input` (binary or armored) for `from` into the
+ * file at `output`, which is put in place only once every chunk verified:
+ * a wrong key, a changed or cut file, or an abort leaves `output` as it was
+ * and no plaintext anywhere. Rejects as decrypt does, the message naming
+ * the file.
+ */
+export function decryptFile(input: string | URL, output: string | URL, from: AgeFrom, options?: FileOptions): Promise<void>;
+export function decryptFile(input: string | URL, output: string | URL, from: AgeFrom, options?: FileOptions, ...extra: unknown[]): Promise<void> {
+  return decryptFileWith(HERE, input, output, from, options, extra);
 }

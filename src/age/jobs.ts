@@ -12,7 +12,8 @@
  * A stream's pieces are read from its shared buffers and written to a new
  * array the worker moves to the caller, which hands it on as it is.
  */
-import { CHUNK, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
+import { CHUNK, openInPlace, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
+import { type FilePiece, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import type { JobDone, JobHandle, PoolWorker } from '../pool/pool.js';
 import { type Handlers, type JobType, moved } from '../pool/protocol.js';
@@ -41,25 +42,18 @@ export type AgeJobs = {
    * thread, which has the sealed bytes, tells why the next did not verify.
    */
   readonly 'age.open': JobType<PieceParams, Uint8Array>;
+  /**
+   * Seals or opens a piece of one file into another at their offsets
+   * (file-pieces.ts), the slot as its buffer: the result is two bytes,
+   * the chunks that verified (all, sealing) and 1 where the input ended
+   * before the piece did. No payload byte is in a message.
+   */
+  readonly 'age.sealFile': JobType<FilePieceParams, Uint8Array>;
+  readonly 'age.openFile': JobType<FilePieceParams, Uint8Array>;
 };
 
-/**
- * Where a piece's plaintext goes in the slot for sealing: after room for
- * its tags, so that each sealed chunk ends before the plaintext of the
- * next begins.
- */
-export const sealPlainAt = (plain: number): number => sealedLength(plain) - plain;
-
-/** Seals a piece in place: `slot` holds the plaintext at sealPlainAt and gets the sealed chunks from 0. */
-export function sealInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slot: Uint8Array, length: number): void {
-  const at = sealPlainAt(length);
-  sealRun(engine, key, run, slot.subarray(at, at + length), slot.subarray(0, at + length));
-}
-
-/** Opens a piece in place: `slot` holds the sealed chunks from 0 and gets their plaintext from 0; returns the chunks that verified. */
-export function openInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slot: Uint8Array, length: number): number {
-  return openRun(engine, key, run, slot.subarray(0, length), slot.subarray(0, plainLength(length)));
-}
+/** A file piece (file-pieces.ts FilePiece), flat, with the payload key. */
+type FilePieceParams = { key: Uint8Array; counter: number; final: boolean; length: number; from: string; readAt: number; to: string; writeAt: number };
 
 /** A stream's piece sealed from its shared input into a new array of the worker's own, moved to the caller. */
 function sealToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8Array): Uint8Array {
@@ -92,7 +86,11 @@ function openToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8
  * place in the slot, or from a stream's shared input into a new array.
  */
 export function ageJobs(engineNow: () => ChachaEngine): Handlers<AgeJobs> {
+  const filePiece = (p: FilePieceParams): FilePiece => ({ ...p, run: { counter: p.counter, final: p.final } });
+  const outcome = (o: PieceOutcome): Uint8Array => Uint8Array.of(o.good, o.short ? 1 : 0);
   return {
+    'age.sealFile': (p, { slot }) => outcome(sealFilePiece(engineNow(), p.key, filePiece(p), slot!)),
+    'age.openFile': (p, { slot }) => outcome(openFilePiece(engineNow(), p.key, filePiece(p), slot!)),
     'age.seal': (p, { input, slot }) => {
       const run = { counter: p.counter, final: p.final };
       if (input !== slot) return sealToNew(engineNow(), p.key, run, input!.subarray(0, p.length));
@@ -153,3 +151,17 @@ export function answerOf(done: JobDone<unknown>, input: Uint8Array, opening: boo
   if (result.length === plain) return { output: result, good: Math.ceil(input.length / SEALED_CHUNK) };
   return { output: result.subarray(0, plain), good: result[plain]! };
 }
+
+/** Gives file piece `p` to `w`, with a copy of the payload key that moves to the worker; its slot is the job's buffer. */
+export function postFilePiece(w: PoolWorker, key: Uint8Array, p: FilePiece, opening: boolean): JobHandle<Uint8Array> {
+  const copy = key.slice();
+  const params = { key: copy, counter: p.run.counter, final: p.run.final, length: p.length, from: p.from, readAt: p.readAt, to: p.to, writeAt: p.writeAt };
+  const bytes = opening ? p.length : sealedLength(p.length);
+  return w.run<AgeJobs, 'age.sealFile' | 'age.openFile'>(opening ? 'age.openFile' : 'age.sealFile', params, bytes, {}, [copy.buffer], p.length);
+}
+
+/** A file piece's answer (postFilePiece). */
+export const fileOutcome = (done: JobDone<unknown>): PieceOutcome => {
+  const r = done.result as Uint8Array;
+  return { good: r[0]!, short: r[1] === 1 };
+};

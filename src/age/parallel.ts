@@ -5,6 +5,7 @@
  */
 import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from './api.js';
 import type { AgeFrom, AgeTo } from './file-key.js';
+import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions } from './files.js';
 import { POOL } from './pool-tools.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
 import type { Bytes } from '../runtime/bytes.js';
@@ -12,6 +13,7 @@ import type { Bytes } from '../runtime/bytes.js';
 export { AgeFormatError, NoIdentityMatchError } from './errors.js';
 export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from './file-key.js';
 export type { EncryptOptions } from './api.js';
+export type { EncryptFileOptions, FileOptions } from './files.js';
 export { generateIdentity, identityToRecipient } from './keys.js';
 export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 
@@ -61,4 +63,26 @@ export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStre
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
   return decryptRangeWith(POOL, source, start, end, from, extra);
+}
+
+/**
+ * fourfold/age's encryptFile on every core: the pool's workers read,
+ * seal and write their own pieces of the file at their offsets; this
+ * thread hands the pieces out.
+ *
+ * @example
+ * ```ts
+ * import { age } from 'fourfold/parallel';
+ * await age.encryptFile('backup.tar', 'backup.tar.age', { recipients: [recipient] });
+ * ```
+ */
+export function encryptFile(input: string | URL, output: string | URL, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
+export function encryptFile(input: string | URL, output: string | URL, to: AgeTo, options?: EncryptFileOptions, ...extra: unknown[]): Promise<void> {
+  return encryptFileWith(POOL, input, output, to, options, extra);
+}
+
+/** fourfold/age's decryptFile on every core; `output` is put in place only once every chunk verified. */
+export function decryptFile(input: string | URL, output: string | URL, from: AgeFrom, options?: FileOptions): Promise<void>;
+export function decryptFile(input: string | URL, output: string | URL, from: AgeFrom, options?: FileOptions, ...extra: unknown[]): Promise<void> {
+  return decryptFileWith(POOL, input, output, from, options, extra);
 }

@@ -199,3 +199,32 @@ export function chunkFailure(engine: ChachaEngine, key: Uint8Array, counter: num
   zeroize(scratch);
   return failureError(reason, counter);
 }
+
+/**
+ * Where a piece's plaintext goes in the slot for sealing: after room for
+ * its tags, so that each sealed chunk ends before the plaintext of the
+ * next begins.
+ */
+export const sealPlainAt = (plain: number): number => sealedLength(plain) - plain;
+
+/** Seals a piece in place: `slot` holds the plaintext at sealPlainAt and gets the sealed chunks from 0. */
+export function sealInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slot: Uint8Array, length: number): void {
+  const at = sealPlainAt(length);
+  sealRun(engine, key, run, slot.subarray(at, at + length), slot.subarray(0, at + length));
+}
+
+/** Opens a piece in place: `slot` holds the sealed chunks from 0 and gets their plaintext from 0; returns the chunks that verified. */
+export function openInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slot: Uint8Array, length: number): number {
+  return openRun(engine, key, run, slot.subarray(0, length), slot.subarray(0, plainLength(length)));
+}
+
+/** Chunks in a whole piece: its sealed form fits a slot of the pool (1 MiB: 15 chunks, 983,280 bytes). */
+export const PIECE_CHUNKS = 15;
+
+/** Whole pieces of `unit`-byte chunks over `length` bytes (the last chunk may be short). */
+export function wholePieces(length: number, unit: number): { start: number; length: number }[] {
+  const size = PIECE_CHUNKS * unit;
+  const pieces: { start: number; length: number }[] = [];
+  for (let at = 0; at < length; at += size) pieces.push({ start: at, length: Math.min(size, length - at) });
+  return pieces;
+}

@@ -11,22 +11,11 @@
  * payload is done).
  */
 import { postRun, takeOpened } from './jobs.js';
-import { CHUNK, failureAt, type Failure, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
+import { CHUNK, failureAt, type Failure, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun, wholePieces } from './payload.js';
 import { engine } from '../chacha/tiers.js';
-import { PIECE, type PoolWorker } from '../pool/pool.js';
+import type { PoolWorker } from '../pool/pool.js';
 import { runPieces, type Piece, type PieceWork } from '../pool/schedule.js';
 import { splitter } from '../pool/transform.js';
-
-/** Chunks in a whole piece: its sealed form fits a slot (15: 983,280 bytes). */
-const PIECE_CHUNKS = Math.floor(PIECE / SEALED_CHUNK);
-
-/** Whole pieces of `unit`-byte chunks over `length` bytes (the last chunk may be short). */
-function wholePieces(length: number, unit: number): Piece[] {
-  const size = PIECE_CHUNKS * unit;
-  const pieces: Piece[] = [];
-  for (let at = 0; at < length; at += size) pieces.push({ start: at, length: Math.min(size, length - at) });
-  return pieces;
-}
 
 /** The run of a piece starting at chunk `first` of a batch, `chunks` long: final when it ends a final batch. */
 const runOf = (run: Run, first: number, chunks: number, batchChunks: number): Run => ({

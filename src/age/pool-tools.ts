@@ -8,15 +8,17 @@
  * a worker too (fourfold/parallel's scrypt), leaving the calling thread
  * free.
  */
-import type { Tools } from './codec.js';
-import { answerOf, postRun } from './jobs.js';
+import { type FilePayload, type FileRunner, type FileTools, filePieceHere, hereFiles, pieceOf, piecesOf } from './files.js';
+import { answerOf, fileOutcome, postFilePiece, postRun } from './jobs.js';
+import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';
 import { doPiece, hereRunner, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
 import { workersFor } from '../parallel/workers.js';
 import { InOrder } from '../pool/in-order.js';
+import { runPieces, type Piece, type PieceWork } from '../pool/schedule.js';
 import { canShare, type PoolWorker } from '../pool/pool.js';
-import { PARALLEL_MIN } from '../pool/transform.js';
+import { PARALLEL_MIN, splitter } from '../pool/transform.js';
 import { isShared } from '../runtime/bytes.js';
 import { scrypt as scryptOnPool } from '../scrypt/parallel.js';
 
@@ -88,5 +90,30 @@ function poolRunner(): Runner {
 /** scrypt for age's passphrases (r = 8, p = 1, a 32-byte key) on a worker of the pool. */
 const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptOnPool(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
+/**
+ * A file call's pieces on the pool's workers and this thread (runPieces),
+ * each read and written at its offsets by whoever does it: the workers
+ * open the files themselves, so no payload byte is in a message. Jobs
+ * write the output directly (a late one is never redone while it may
+ * still write). Below PARALLEL_MIN, all here.
+ */
+const poolFiles: FileRunner = async (payload: FilePayload, after) => {
+  if (payload.length < PARALLEL_MIN) return hereFiles(payload, after);
+  const buffer = new Uint8Array(SEALED_CHUNK * PIECE_CHUNKS);
+  const piece = (p: Piece) => pieceOf(payload, p.start, p.length);
+  const work: PieceWork<Piece> = {
+    split: splitter(payload.opening ? SEALED_CHUNK : CHUNK),
+    direct: true,
+    onThisThread(p) {
+      const fp = piece(p);
+      after(fp, filePieceHere(payload, fp, buffer));
+    },
+    toWorker: (w, p) => postFilePiece(w, payload.key, piece(p), payload.opening),
+    fromWorker: (p, done) => after(piece(p), fileOutcome(done)),
+  };
+  // Each piece zeroes the buffer it used (file-pieces.ts), a worker's slot too.
+  await runPieces(piecesOf(payload), workersFor(payload.length), work);
+};
+
 /** Every core: pieces on the pool's workers and this thread, scrypt on a worker. */
-export const POOL: Tools = { runner: poolRunner, scrypt };
+export const POOL: FileTools = { runner: poolRunner, scrypt, files: poolFiles };

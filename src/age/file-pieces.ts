@@ -1,0 +1,114 @@
+/**
+ * A piece of an age file sealed or opened from one file into another, at
+ * their offsets: read into a buffer, sealed or opened there, written out.
+ * The same code runs in a worker of the pool (jobs.ts, its slot as the
+ * buffer) and on the calling thread of a one-thread call (files.ts), so
+ * no payload byte crosses a message. Positioned, synchronous reads and
+ * writes through node:fs (found at run time: Node, Deno, Bun), each file
+ * opened by path for the piece and closed after it.
+ */
+import { CHUNK, openInPlace, plainLength, type Run, sealedLength, sealInPlace, sealPlainAt } from './payload.js';
+import type { ChachaEngine } from '../chacha/engine.js';
+import { zeroize } from '../runtime/bytes.js';
+import { builtinModule } from '../runtime/host.js';
+
+/** The synchronous calls of node:fs a piece makes (declared here: the package's types name no node: module). */
+interface Fs {
+  openSync(path: string, flags: string): number;
+  closeSync(fd: number): void;
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+}
+
+/** node:fs's synchronous calls, or undefined where the runtime has none (browsers, Hermes). */
+const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
+
+/** A piece: its run of chunks, its input's bytes and where they are, and where its output goes. */
+export interface FilePiece {
+  readonly run: Run;
+  /** Bytes of input: plaintext to seal, or sealed chunks to open. */
+  readonly length: number;
+  readonly from: string;
+  readonly readAt: number;
+  readonly to: string;
+  readonly writeAt: number;
+}
+
+/** What a piece did: how many of its chunks verified (all, sealing), and whether its input ended before `length` bytes. */
+export interface PieceOutcome {
+  readonly good: number;
+  readonly short: boolean;
+}
+
+/** Reads `into.length` bytes of `fd` from `at`, or fewer where the file ends; returns how many. */
+function readFully(fs: Fs, fd: number, into: Uint8Array, at: number): number {
+  let done = 0;
+  while (done < into.length) {
+    const n = fs.readSync(fd, into, done, into.length - done, at + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}
+
+/** Writes all of `bytes` to `fd` at `at`. */
+function writeFully(fs: Fs, fd: number, bytes: Uint8Array, at: number): void {
+  let done = 0;
+  while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done, at + done);
+}
+
+/** Runs `f` on `path` opened with `flags`, closing it after. */
+function withFile<T>(fs: Fs, path: string, flags: string, f: (fd: number) => T): T {
+  const fd = fs.openSync(path, flags);
+  try {
+    return f(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function needFs(): Fs {
+  const fs = fileSystem();
+  if (fs === undefined) throw new Error('fourfold: this runtime has no node:fs for age file calls');
+  return fs;
+}
+
+/**
+ * Seals piece `p` in `buffer` (at least sealedLength(p.length) bytes):
+ * its plaintext read in after room for its tags, sealed in place (payload.ts
+ * sealInPlace), written out. The buffer is zeroed after, as far as it was used.
+ */
+export function sealFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array): PieceOutcome {
+  const fs = needFs();
+  const sealed = sealedLength(p.length);
+  const at = sealPlainAt(p.length);
+  try {
+    const read = withFile(fs, p.from, 'r', (fd) => readFully(fs, fd, buffer.subarray(at, at + p.length), p.readAt));
+    if (read < p.length) return { good: 0, short: true };
+    sealInPlace(engine, key, p.run, buffer, p.length);
+    withFile(fs, p.to, 'r+', (fd) => writeFully(fs, fd, buffer.subarray(0, sealed), p.writeAt));
+    return { good: Math.ceil(p.length / CHUNK), short: false };
+  } finally {
+    zeroize(buffer.subarray(0, sealed));
+  }
+}
+
+/**
+ * Opens piece `p` in `buffer` (at least p.length bytes): its sealed chunks
+ * read in, opened in place (payload.ts openInPlace), and the plaintext of
+ * those that verified, and only theirs, written out. The buffer is zeroed
+ * after, as far as it was used.
+ */
+export function openFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array): PieceOutcome {
+  const fs = needFs();
+  try {
+    const read = withFile(fs, p.from, 'r', (fd) => readFully(fs, fd, buffer.subarray(0, p.length), p.readAt));
+    if (read < p.length) return { good: 0, short: true };
+    const good = openInPlace(engine, key, p.run, buffer, p.length);
+    const plain = Math.min(good * CHUNK, plainLength(p.length));
+    if (plain > 0) withFile(fs, p.to, 'r+', (fd) => writeFully(fs, fd, buffer.subarray(0, plain), p.writeAt));
+    return { good, short: false };
+  } finally {
+    zeroize(buffer.subarray(0, p.length));
+  }
+}

@@ -1,0 +1,375 @@
+/**
+ * age files on a file system, file to file (Node, Deno, Bun): encryptFile
+ * and decryptFile. The calling thread reads the header and hands out
+ * pieces of chunks; each piece is read, sealed or opened and written at
+ * its offsets by whoever does it (file-pieces.ts): a worker of the pool
+ * (fourfold/parallel), or this thread between turns of the event loop
+ * (fourfold/age). An age payload's layout is known in advance (chunk i at
+ * i x 65,552 bytes after the nonce, its plaintext at i x 65,536), so no
+ * piece waits for another. Armored files go through the streaming codec
+ * on this thread instead.
+ *
+ * The output is written to a temporary file beside it and renamed over
+ * it only once every piece is written and, decrypting, every chunk
+ * verified: a failure (a wrong key, a changed or cut file, an abort, a
+ * full disk) removes the temporary file and leaves the destination as it
+ * was.
+ */
+import { isArmored } from './armor.js';
+import { Decryptor, Encryptor, type Tools } from './codec.js';
+import { AgeFormatError } from './errors.js';
+import { type FilePiece, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
+import { forget, openHeader, receiverOf, sealHeader, senderOf } from './file-key.js';
+import { HeaderReader } from './header.js';
+import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
+import { engine } from '../chacha/tiers.js';
+import { ticker } from '../pool/turns.js';
+import * as check from '../runtime/assert.js';
+import { zeroize } from '../runtime/bytes.js';
+import { AuthenticationError } from '../runtime/errors.js';
+import { builtinModule } from '../runtime/host.js';
+
+type Fs = typeof import('node:fs');
+type Handle = import('node:fs/promises').FileHandle;
+
+/** decryptFile's options. Any other property is refused (TypeError). */
+export interface FileOptions {
+  /** Stops the call: it rejects with the signal's reason, and the destination is left as it was. */
+  signal?: AbortSignal;
+  /** Called as the work goes on: bytes of the input done, of its total. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** encryptFile's options. */
+export interface EncryptFileOptions extends FileOptions {
+  /** ASCII armor, as encrypt's (armored output goes through this thread). */
+  armor?: boolean;
+}
+
+/**
+ * A file call's payload: which way, under which key, where the input's
+ * payload starts and how long it is, and where the output's starts.
+ */
+export interface FilePayload {
+  readonly opening: boolean;
+  readonly key: Uint8Array;
+  readonly from: string;
+  readonly inputAt: number;
+  readonly length: number;
+  readonly to: string;
+  readonly outputAt: number;
+}
+
+/** Does every piece of a payload, calling `after` for each as it is done (which may throw to stop the call). */
+export type FileRunner = (payload: FilePayload, after: (p: FilePiece, outcome: PieceOutcome) => void) => Promise<void>;
+
+/** The piece of `payload` over its input's bytes [start, start + length), start on a chunk boundary. */
+export function pieceOf(payload: FilePayload, start: number, length: number): FilePiece {
+  const [unit, outUnit] = payload.opening ? [SEALED_CHUNK, CHUNK] : [CHUNK, SEALED_CHUNK];
+  const first = start / unit;
+  const total = payload.opening ? Math.ceil(payload.length / unit) : chunksOf(payload.length);
+  const chunks = payload.opening ? Math.ceil(length / unit) : chunksOf(length);
+  return {
+    run: { counter: first, final: first + chunks === total },
+    length,
+    from: payload.from,
+    readAt: payload.inputAt + start,
+    to: payload.to,
+    writeAt: payload.outputAt + first * outUnit,
+  };
+}
+
+/** The pieces over a payload's input (an empty plaintext is one empty piece: its one empty chunk). */
+export const piecesOf = (payload: FilePayload) =>
+  payload.length === 0 ? [{ start: 0, length: 0 }] : wholePieces(payload.length, payload.opening ? SEALED_CHUNK : CHUNK);
+
+/** Does `p` here, in `buffer` (a piece's sealed bytes long). */
+export const filePieceHere = (payload: FilePayload, p: FilePiece, buffer: Uint8Array): PieceOutcome =>
+  (payload.opening ? openFilePiece : sealFilePiece)(engine(), payload.key, p, buffer);
+
+/** This thread: one piece at a time, a turn of the event loop after each. */
+export const hereFiles: FileRunner = async (payload, after) => {
+  const buffer = new Uint8Array(SEALED_CHUNK * PIECE_CHUNKS);
+  const turns = ticker();
+  try {
+    for (const { start, length } of piecesOf(payload)) {
+      const p = pieceOf(payload, start, length);
+      after(p, filePieceHere(payload, p, buffer));
+      await turns.tick();
+    }
+  } finally {
+    turns.close();
+  }
+};
+
+/** The tools of a file call: the age tools, and who does the pieces. */
+export interface FileTools extends Tools {
+  readonly files: FileRunner;
+}
+
+interface Call {
+  readonly fs: Fs;
+  readonly input: string;
+  readonly output: string;
+  readonly signal: AbortSignal | undefined;
+  readonly onProgress: ((done: number, total: number) => void) | undefined;
+}
+
+function pathOf(value: unknown, name: string): string {
+  if (typeof value === 'string' && value.length > 0) return value;
+  if (value instanceof URL && value.protocol === 'file:') return decodeURIComponent(value.pathname);
+  throw new TypeError(`${name} must be a path (a non-empty string, or a file: URL), got ${check.describe(value)}`);
+}
+
+function callOf(name: string, input: unknown, output: unknown, options: unknown, known: string[]): Call & { options: EncryptFileOptions } {
+  const fs = builtinModule<Fs>('node:fs');
+  if (fs === undefined) throw new TypeError(`age: ${name} needs a file system (Node, Deno, Bun); here, use encryptStream / decryptStream`);
+  const o = (check.options(options, 'options', known) ?? {}) as EncryptFileOptions;
+  const signal = o.signal === undefined ? undefined : check.abortSignal(o.signal, 'options.signal');
+  const onProgress = o.onProgress;
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new TypeError(`options.onProgress must be a function, got ${check.describe(onProgress)}`);
+  if (o.armor !== undefined && typeof o.armor !== 'boolean') throw new TypeError(`options.armor must be a boolean, got ${check.describe(o.armor)}`);
+  return { fs, input: pathOf(input, 'input'), output: pathOf(output, 'output'), signal, onProgress, options: { armor: o.armor } };
+}
+
+/** The name of a temporary file beside `final`: hidden, saying whose, unique (created exclusively). */
+function temporaryBeside(final: string): string {
+  const { basename, dirname, join } = builtinModule<typeof import('node:path')>('node:path')!;
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
+  // 255 bytes is the usual limit on a name: the output's is cut to 48 characters to leave room.
+  return join(dirname(final), `.${[...basename(final)].slice(0, 48).join('')}.fourfold-${random}`);
+}
+
+/** The mode the output gets: an existing file's, else what a new file gets (0666 less the umask). */
+async function modeFor(fs: Fs, output: string): Promise<number> {
+  try {
+    return (await fs.promises.stat(output)).mode & 0o7777;
+  } catch {
+    const umask = (globalThis as { process?: { umask?: () => number } }).process?.umask?.() ?? 0o022;
+    return 0o666 & ~umask;
+  }
+}
+
+/** `e` with the file it is about in its message, for the errors of the format and of authentication. */
+function naming(e: unknown, path: string): unknown {
+  if (e instanceof AgeFormatError || e instanceof AuthenticationError) e.message = `${path}: ${e.message}`;
+  return e;
+}
+
+/**
+ * Runs `write` on a new temporary file beside `c.output`, then puts it in
+ * place; removes it if anything fails.
+ */
+async function replacing(c: Call, write: (temp: string, out: Handle) => Promise<void>): Promise<void> {
+  const temp = temporaryBeside(c.output);
+  const mode = await modeFor(c.fs, c.output);
+  const out = await c.fs.promises.open(temp, 'wx', 0o600);
+  let done = false;
+  try {
+    await write(temp, out);
+    await out.chmod(mode);
+    await out.close();
+    check.throwIfAborted(c.signal);
+    await c.fs.promises.rename(temp, c.output);
+    done = true;
+  } finally {
+    if (!done) {
+      await out.close().catch(() => {});
+      await c.fs.promises.rm(temp, { force: true });
+    }
+  }
+}
+
+/** The input, opened, and its size. */
+async function openInput(c: Call): Promise<{ input: Handle; size: number }> {
+  const input = await c.fs.promises.open(c.input, 'r');
+  return { input, size: (await input.stat()).size };
+}
+
+/** Fails if the input's size is not `size` any more. */
+async function sameSize(input: Handle, size: number, path: string, error: (m: string) => Error): Promise<void> {
+  const now = (await input.stat()).size;
+  if (now !== size) throw error(`${path} changed size during the call (${size} bytes, then ${now})`);
+}
+
+/** Streams `input` through a codec (write, end) into `out`, in pieces of 1 MiB: for armor. */
+async function throughCodec(c: Call, input: Handle, size: number, out: Handle, coder: Encryptor | Decryptor, emitted: Uint8Array[]): Promise<void> {
+  const buffer = new Uint8Array(1 << 20);
+  let at = 0;
+  let written = 0;
+  const flush = async (): Promise<void> => {
+    for (const part of emitted.splice(0)) {
+      await out.write(part, 0, part.length, written);
+      written += part.length;
+      zeroize(part);
+    }
+  };
+  try {
+    for (;;) {
+      check.throwIfAborted(c.signal);
+      const { bytesRead } = await input.read(buffer, 0, buffer.length, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+      await coder.write(buffer.subarray(0, bytesRead));
+      await flush();
+      c.onProgress?.(Math.min(at, size), size);
+    }
+    await coder.end();
+    await flush();
+  } finally {
+    zeroize(buffer);
+    for (const part of emitted.splice(0)) zeroize(part);
+  }
+}
+
+/** Counts the input bytes done, reports them, and stops the call once its signal is aborted. */
+function progress(c: Call, total: number): (bytes: number) => void {
+  let done = 0;
+  return (bytes) => {
+    check.throwIfAborted(c.signal);
+    done += bytes;
+    c.onProgress?.(done, total);
+  };
+}
+
+export async function encryptFileWith(
+  tools: FileTools,
+  input: unknown,
+  output: unknown,
+  to: unknown,
+  options: unknown,
+  extra: readonly unknown[],
+): Promise<void> {
+  check.noMoreArguments('encryptFile', ['input', 'output', 'to', 'options'], extra);
+  const c = callOf('encryptFile', input, output, options, ['armor', 'signal', 'onProgress']);
+  const sender = senderOf(to);
+  try {
+    check.throwIfAborted(c.signal);
+    const { input: file, size } = await openInput(c);
+    try {
+      await replacing(c, async (temp, out) => {
+        if (c.options.armor === true) {
+          const emitted: Uint8Array[] = [];
+          return throughCodec(c, file, size, out, new Encryptor(sender, true, tools, (b) => emitted.push(b)), emitted);
+        }
+        const { header, fileKey } = await sealHeader(sender, tools.scrypt);
+        const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
+        const key = payloadKey(fileKey, nonce);
+        zeroize(fileKey);
+        try {
+          await out.write(header, 0, header.length, 0);
+          await out.write(nonce, 0, NONCE_BYTES, header.length);
+          const payload = { opening: false, key, from: c.input, inputAt: 0, length: size, to: temp, outputAt: header.length + NONCE_BYTES };
+          const done = progress(c, size);
+          let short = false;
+          await tools.files(payload, (p, o) => {
+            short ||= o.short;
+            done(p.length);
+          });
+          const changed = (m: string) => new Error(`age: ${m}`);
+          if (short) throw changed(`${c.input} changed size during the call (it ended before its ${size} bytes)`);
+          await sameSize(file, size, c.input, changed);
+        } finally {
+          zeroize(key);
+        }
+      });
+    } finally {
+      await file.close();
+    }
+  } finally {
+    forget(sender);
+  }
+}
+
+/** The header of the binary file `input` (read 64 KiB at a time, within HeaderReader's bounds), and where its payload starts. */
+async function readHeader(input: Handle, first: Uint8Array) {
+  const reader = new HeaderReader();
+  let chunk = first;
+  let at = 0;
+  for (;;) {
+    if (chunk.length === 0) throw reader.ended();
+    const read = reader.push(chunk);
+    if (read !== undefined) return read.header;
+    at += chunk.length;
+    const buffer = new Uint8Array(1 << 16);
+    const { bytesRead } = await input.read(buffer, 0, buffer.length, at);
+    chunk = buffer.subarray(0, bytesRead);
+  }
+}
+
+export async function decryptFileWith(
+  tools: FileTools,
+  input: unknown,
+  output: unknown,
+  from: unknown,
+  options: unknown,
+  extra: readonly unknown[],
+): Promise<void> {
+  check.noMoreArguments('decryptFile', ['input', 'output', 'from', 'options'], extra, ': decryptFile writes the plaintext to output');
+  const c = callOf('decryptFile', input, output, options, ['signal', 'onProgress']);
+  const receiver = receiverOf(from);
+  try {
+    check.throwIfAborted(c.signal);
+    const { input: file, size } = await openInput(c);
+    try {
+      const start = new Uint8Array(Math.min(size, 1 << 16));
+      const { bytesRead } = await file.read(start, 0, start.length, 0);
+      const first = start.subarray(0, bytesRead);
+      await replacing(c, async (temp, out) => {
+        if (isArmored(first, bytesRead === size) === true) {
+          const emitted: Uint8Array[] = [];
+          return throughCodec(c, file, size, out, new Decryptor(receiver, tools, (b) => emitted.push(b)), emitted);
+        }
+        const header = await readHeader(file, first);
+        const fileKey = await openHeader(header, receiver, tools.scrypt);
+        const nonce = new Uint8Array(NONCE_BYTES);
+        const { bytesRead: nonceRead } = await file.read(nonce, 0, NONCE_BYTES, header.length);
+        if (nonceRead < NONCE_BYTES) {
+          zeroize(fileKey);
+          throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
+        }
+        const key = payloadKey(fileKey, nonce);
+        zeroize(fileKey);
+        try {
+          const inputAt = header.length + NONCE_BYTES;
+          const payload = { opening: true, key, from: c.input, inputAt, length: size - inputAt, to: temp, outputAt: 0 };
+          await openPayload(tools, payload, c, file, size);
+        } finally {
+          zeroize(key);
+        }
+      });
+    } catch (e) {
+      throw naming(e, c.input);
+    } finally {
+      await file.close();
+    }
+  } finally {
+    forget(receiver);
+  }
+}
+
+/** Opens every piece of `payload`; throws the AuthenticationError of the first chunk that did not verify, if any. */
+async function openPayload(tools: FileTools, payload: FilePayload, c: Call, file: Handle, size: number): Promise<void> {
+  const cut = (m: string) => new AuthenticationError(m);
+  if (payload.length === 0) throw chunkFailure(engine(), payload.key, 0, true, new Uint8Array(0));
+  const done = progress(c, payload.length);
+  let first: { p: FilePiece; good: number } | undefined;
+  let short = false;
+  await tools.files(payload, (p, o) => {
+    short ||= o.short;
+    const chunks = Math.ceil(p.length / SEALED_CHUNK);
+    if (o.good < chunks && (first === undefined || p.run.counter < first.p.run.counter)) first = { p, good: o.good };
+    done(p.length);
+  });
+  if (short) throw cut(`the file changed size during the call (it ended before its ${size} bytes)`);
+  await sameSize(file, size, c.input, cut);
+  if (first === undefined) return;
+  // The chunk that did not verify, read again here to tell why (cut short, extended, changed).
+  const { p: failed, good } = first;
+  const at = good * SEALED_CHUNK;
+  const chunk = new Uint8Array(Math.min(SEALED_CHUNK, failed.length - at));
+  await file.read(chunk, 0, chunk.length, failed.readAt + at);
+  const final = failed.run.final && good === Math.ceil(failed.length / SEALED_CHUNK) - 1;
+  throw chunkFailure(engine(), payload.key, failed.run.counter + good, final, chunk);
+}

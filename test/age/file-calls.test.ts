@@ -1,0 +1,208 @@
+/**
+ * encryptFile and decryptFile, file to file, on this thread (fourfold/age)
+ * and on every core (fourfold/parallel): the same files as the one-shot
+ * calls at every size around a chunk and a piece (15 chunks), armored
+ * and passphrase files, and every failure leaving the destination as it
+ * was and no temporary file beside it: a wrong key, a chunk changed, the
+ * file cut at and around each boundary or extended, an abort, the input
+ * changing size during the call, the pool ended mid-call. Where the
+ * engine has no file system (browsers, Hermes) the calls refuse, typed.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AuthenticationError } from 'fourfold';
+import * as age from 'fourfold/age';
+import * as P from 'fourfold/parallel';
+import { assertBytes, rand } from '../helpers.js';
+
+type Fs = typeof import('node:fs');
+const builtin = (name: string) => (globalThis.process as { getBuiltinModule?(id: string): unknown } | undefined)?.getBuiltinModule?.(name);
+const fs = builtin('node:fs') as Fs | undefined;
+const os = builtin('node:os') as typeof import('node:os') | undefined;
+const NO_FILES = fs === undefined || os === undefined ? 'not applicable: this engine has no node:fs' : false;
+
+const CHUNK = 65536;
+const SEALED = CHUNK + 16;
+const PIECE = 15 * CHUNK;
+const APIS = [
+  ['fourfold/age', age],
+  ['fourfold/parallel', P.age],
+] as const;
+
+const id = age.generateIdentity();
+const to = { recipients: [age.identityToRecipient(id)] };
+const from = { identities: [id] };
+
+/** A fresh directory, removed after `f`; `f` gets the path of a name in it. */
+async function inDirectory(f: (path: (name: string) => string, names: () => string[]) => Promise<void>): Promise<void> {
+  const dir = fs!.mkdtempSync(`${os!.tmpdir()}/fourfold-files-`);
+  try {
+    await f(
+      (name) => `${dir}/${name}`,
+      () => fs!.readdirSync(dir).sort(),
+    );
+  } finally {
+    fs!.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const read = (path: string): Uint8Array => new Uint8Array(fs!.readFileSync(path));
+
+describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
+  const sizes = [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, PIECE - 1, PIECE, PIECE + 1, 2 * PIECE + CHUNK, 3 * 1024 * 1024 + 5];
+  for (const [name, api] of APIS) {
+    it(`${name}: the same files as encrypt and decrypt, at every size around a chunk and a piece`, async () => {
+      await inDirectory(async (path, names) => {
+        for (const size of sizes) {
+          const data = rand(size);
+          fs!.writeFileSync(path('plain'), data);
+          await api.encryptFile(path('plain'), path('file.age'), to);
+          const file = read(path('file.age'));
+          assert.equal(file.length, fileLength(file, size), `${size} bytes: the layout`);
+          assertBytes(await age.decrypt(file, from), data, `${size} bytes: decrypt reads encryptFile's file`);
+          await api.decryptFile(path('file.age'), path('back'), from);
+          assertBytes(read(path('back')), data, `${size} bytes: decryptFile`);
+          fs!.writeFileSync(path('one-shot.age'), await age.encrypt(data, to));
+          await api.decryptFile(path('one-shot.age'), path('back'), from);
+          assertBytes(read(path('back')), data, `${size} bytes: decryptFile reads encrypt's file`);
+        }
+        assert.deepEqual(names(), ['back', 'file.age', 'one-shot.age', 'plain'], 'no temporary file is left');
+      });
+    });
+
+    it(`${name}: armored files, passphrases, URLs, and an existing output replaced with its mode kept`, async () => {
+      await inDirectory(async (path) => {
+        const data = rand(PIECE + 77);
+        fs!.writeFileSync(path('plain'), data);
+        await api.encryptFile(path('plain'), path('armored.age'), to, { armor: true });
+        assert.match(fs!.readFileSync(path('armored.age'), 'latin1'), /^-----BEGIN AGE ENCRYPTED FILE-----\n/);
+        assertBytes(await age.decrypt(read(path('armored.age')), from), data, 'armored');
+        await api.decryptFile(path('armored.age'), path('back'), from);
+        assertBytes(read(path('back')), data, 'armored, back');
+        await api.encryptFile(path('plain'), path('pass.age'), { passphrase: 'a passphrase', workFactor: 2 });
+        fs!.writeFileSync(path('old'), 'what was there');
+        fs!.chmodSync(path('old'), 0o640);
+        await api.decryptFile(new URL(`file://${path('pass.age')}`), path('old'), { passphrase: 'a passphrase', maxWorkFactor: 2 });
+        assertBytes(read(path('old')), data, 'passphrase');
+        assert.equal(fs!.statSync(path('old')).mode & 0o777, 0o640, 'the mode of the file it replaced');
+      });
+    });
+
+    it(`${name}: a wrong key, a changed chunk, a file cut or extended: the error names the file, the destination is as it was, no temporary file`, async () => {
+      await inDirectory(async (path, names) => {
+        const data = rand(3 * PIECE + 1000);
+        const file = await age.encrypt(data, to);
+        const payloadAt = file.length - (3 * PIECE + 1000) - 46 * 16;
+        const chunks = 46;
+        const cases: [string, Uint8Array, RegExp][] = [];
+        for (const k of [0, 1, 14, 15, 16, 30, 44, 45]) {
+          const changed = file.slice();
+          changed[payloadAt + k * SEALED + 100]! ^= 1;
+          cases.push([`chunk ${k} of ${chunks} changed`, changed, new RegExp(`chunk ${k} `)]);
+        }
+        for (const k of [1, 15, 30, 45]) {
+          cases.push([`cut after chunk ${k - 1}`, file.subarray(0, payloadAt + k * SEALED), /cut short/]);
+          cases.push([`cut a byte into chunk ${k}`, file.subarray(0, payloadAt + k * SEALED + 1), /cut short|does not verify|short/]);
+          cases.push([`cut a byte before chunk ${k}`, file.subarray(0, payloadAt + k * SEALED - 1), /./]);
+        }
+        cases.push(['cut to its nonce', file.subarray(0, payloadAt), /cut short|ends/]);
+        cases.push(['cut inside its nonce', file.subarray(0, payloadAt - 3), /nonce/]);
+        cases.push(['extended by a byte', Uint8Array.from([...file, 0]), /goes on|does not verify/]);
+        for (const [what, bytes, message] of cases) {
+          fs!.writeFileSync(path('bad.age'), bytes);
+          fs!.writeFileSync(path('out'), 'what was there');
+          await assert.rejects(
+            api.decryptFile(path('bad.age'), path('out'), from),
+            (e: Error) =>
+              (e instanceof AuthenticationError || e instanceof age.AgeFormatError) && e.message.includes(path('bad.age')) && message.test(e.message),
+            what,
+          );
+          assert.equal(fs!.readFileSync(path('out'), 'utf8'), 'what was there', `${what}: the destination as it was`);
+          assert.deepEqual(names(), ['bad.age', 'out'], `${what}: no temporary file`);
+        }
+        fs!.writeFileSync(path('good.age'), file);
+        await assert.rejects(api.decryptFile(path('good.age'), path('out'), { identities: [age.generateIdentity()] }), age.NoIdentityMatchError);
+        assert.equal(fs!.readFileSync(path('out'), 'utf8'), 'what was there', 'a wrong key');
+        await assert.rejects(api.decryptFile(path('good.age'), path('new'), { identities: [age.generateIdentity()] }), age.NoIdentityMatchError);
+        assert.equal(fs!.existsSync(path('new')), false, 'no file where there was none');
+        assert.deepEqual(names(), ['bad.age', 'good.age', 'out']);
+      });
+    });
+
+    it(`${name}: an abort mid-call, and an input that changes size, leave the destination as it was`, async () => {
+      await inDirectory(async (path, names) => {
+        const data = rand(4 * PIECE);
+        fs!.writeFileSync(path('plain'), data);
+        fs!.writeFileSync(path('file.age'), await age.encrypt(data, to));
+        for (const decrypting of [false, true]) {
+          const call = (options: object) =>
+            decrypting ? api.decryptFile(path('file.age'), path('out'), from, options) : api.encryptFile(path('plain'), path('out'), to, options);
+          const controller = new AbortController();
+          const reason = new Error('stopped');
+          let calls = 0;
+          await assert.rejects(
+            call({
+              signal: controller.signal,
+              onProgress: (done: number, total: number) => {
+                assert.ok(done <= total);
+                if (++calls === 1) controller.abort(reason);
+              },
+            }),
+            (e) => e === reason,
+          );
+          assert.equal(fs!.existsSync(path('out')), false, `${decrypting ? 'decrypt' : 'encrypt'}: aborted`);
+          const before = read(decrypting ? path('file.age') : path('plain'));
+          await assert.rejects(
+            call({ onProgress: () => fs!.truncateSync(decrypting ? path('file.age') : path('plain'), 2 * PIECE) }),
+            /changed size|cut short|does not verify/,
+          );
+          fs!.writeFileSync(decrypting ? path('file.age') : path('plain'), before);
+          assert.equal(fs!.existsSync(path('out')), false, `${decrypting ? 'decrypt' : 'encrypt'}: an input changed`);
+          assert.deepEqual(names(), ['file.age', 'plain']);
+        }
+      });
+    });
+
+    it(`${name}: checks its arguments before any work`, async () => {
+      await assert.rejects(api.encryptFile(42 as never, 'out', to), TypeError);
+      await assert.rejects(api.encryptFile('', 'out', to), TypeError);
+      await assert.rejects(api.decryptFile('in', 'out', from, { armor: true } as never), /unknown option 'armor'/);
+      await assert.rejects(api.encryptFile('in', 'out', to, { onProgress: 1 } as never), TypeError);
+      await assert.rejects((api.decryptFile as (...a: unknown[]) => Promise<void>)('in', 'out', from, {}, 'text'), TypeError);
+      await assert.rejects(api.decryptFile('/nonexistent/in.age', '/nonexistent/out', from), /ENOENT/);
+    });
+  }
+
+  it('fourfold/parallel: terminate() mid-call: the file is still right (the lost pieces are done on this thread)', async () => {
+    await inDirectory(async (path) => {
+      const data = rand(8 * PIECE + 3);
+      fs!.writeFileSync(path('plain'), data);
+      for (const decrypting of [false, true]) {
+        let calls = 0;
+        const onProgress = () => {
+          if (++calls === 2) P.terminate();
+        };
+        if (decrypting) await P.age.decryptFile(path('file.age'), path('back'), from, { onProgress });
+        else await P.age.encryptFile(path('plain'), path('file.age'), to, { onProgress });
+      }
+      assertBytes(read(path('back')), data);
+    });
+  });
+});
+
+it('without a file system, the file calls refuse, typed, saying what to use', {
+  skip: fs === undefined ? false : 'not applicable: this engine has node:fs',
+}, async () => {
+  for (const [, api] of APIS) {
+    await assert.rejects(api.encryptFile('a', 'b', to), (e) => e instanceof TypeError && /encryptStream/.test(e.message));
+    await assert.rejects(api.decryptFile('a', 'b', from), (e) => e instanceof TypeError && /decryptStream/.test(e.message));
+  }
+});
+
+/** The length of a binary age file of `size` plaintext bytes with the header `file` starts with. */
+function fileLength(file: Uint8Array, size: number): number {
+  const header = new TextDecoder('latin1').decode(file.subarray(0, Math.min(file.length, 4096)));
+  const end = header.indexOf('\n---') + 1;
+  const headerLength = header.indexOf('\n', end) + 1;
+  return headerLength + 16 + size + 16 * Math.max(1, Math.ceil(size / CHUNK));
+}
