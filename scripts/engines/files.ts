@@ -19,6 +19,16 @@
  */
 import type { Engine, EngineId } from './engines.js';
 
+/** The tests that read the package's files (its declarations, docs, tarball) with Node's tools. */
+const PACKAGE_FILES_READ = [
+  'test/package/browser-field.test.ts',
+  'test/package/contributor-docs.test.ts',
+  'test/package/declarations.test.ts',
+  'test/package/engine-harness.test.ts',
+  'test/package/docs.test.ts',
+  'test/package/packed.test.ts',
+];
+
 /** Test files that cannot run in a browser or a shell (bundled engines without processes), and why. */
 const NOT_BUNDLED: Record<string, string> = {
   'test/runtime.test.ts': 'starts fresh processes of the runtime (node:child_process)',
@@ -27,15 +37,10 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
   'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
   ...Object.fromEntries(
-    [
-      'test/package/browser-field.test.ts',
-      'test/package/contributor-docs.test.ts',
-      'test/package/declarations.test.ts',
-      'test/package/engine-harness.test.ts',
-      'test/package/docs.test.ts',
-      'test/package/packed.test.ts',
-      'test/package/readme.test.ts',
-    ].map((f) => [f, "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node"]),
+    [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [
+      f,
+      "reads the package's own files with Node's tools (npm, the TypeScript compiler): the same files in every engine, checked in Node",
+    ]),
   ),
 };
 
@@ -89,14 +94,10 @@ const NODE_ENGINES_SKIP: Record<string, string> = {
 
 /** What the package's files are, read with Node's tools: the same in every Node, so `node` (and npm test) alone reads them. */
 const NODE_TOOLS: Record<string, string> = Object.fromEntries(
-  [
-    'test/package/browser-field.test.ts',
-    'test/package/contributor-docs.test.ts',
-    'test/package/declarations.test.ts',
-    'test/package/engine-harness.test.ts',
-    'test/package/docs.test.ts',
-    'test/package/packed.test.ts',
-  ].map((f) => [f, "reads the package's own files with Node's tools: the same files whichever Node reads them; node (and npm test) checks them"]),
+  PACKAGE_FILES_READ.map((f) => [
+    f,
+    "reads the package's own files with Node's tools: the same files whichever Node reads them; node (and npm test) checks them",
+  ]),
 );
 
 /**
