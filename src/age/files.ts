@@ -133,8 +133,8 @@ function callOf(name: string, input: unknown, output: unknown, options: unknown,
   return { fs, input: pathOf(input, 'input'), output: pathOf(output, 'output'), signal, onProgress, options: { armor: o.armor } };
 }
 
-/** The name of a temporary file beside `final`: hidden, saying whose, unique (created exclusively). */
-function temporaryBeside(final: string): string {
+/** The name of a temporary file beside `final`: hidden, saying whose, unique (created exclusively); the age command's -o too. */
+export function temporaryBeside(final: string): string {
   const { basename, dirname, join } = builtinModule<typeof import('node:path')>('node:path')!;
   const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
   // 255 bytes is the usual limit on a name: the output's is cut to 48 characters to leave room.

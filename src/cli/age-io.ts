@@ -8,8 +8,8 @@
  * files.
  */
 import { accessSync, closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, read, realpathSync, renameSync, rmSync, statSync, write } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { dieOnBrokenPipe, removeOnSignal } from './signals.js';
+import { temporaryBeside } from '../age/files.js';
 import { isTerminal, Progress } from './terminal.js';
 
 /** An error the command reports and exits on (code 1), with hints, as age's errorf and errorWithHint. */
@@ -41,14 +41,6 @@ interface Target {
   fd: number;
   /** The temporary file and what to do with it at the end; absent for a file written in place. */
   temporary?: { path: string; final: string; mode: number; stopWatching: () => void };
-}
-
-/** The name of a temporary file beside `final`: hidden, saying whose, unique (opened exclusively). */
-function temporaryBeside(final: string): string {
-  const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
-  // 255 bytes is the usual limit on a name: OUTPUT's is cut to 48 characters (192 bytes of UTF-8 at most) to leave room.
-  const base = [...basename(final)].slice(0, 48).join('');
-  return join(dirname(final), `.${base}.fourfold-${random}`);
 }
 
 /**
