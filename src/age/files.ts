@@ -117,7 +117,8 @@ interface Call {
 
 function pathOf(value: unknown, name: string): string {
   if (typeof value === 'string' && value.length > 0) return value;
-  if (value instanceof URL && value.protocol === 'file:') return decodeURIComponent(value.pathname);
+  // node:url's reading of a file: URL (percent-escapes, Windows drives); any other URL is refused with its TypeError.
+  if (value instanceof URL) return builtinModule<typeof import('node:url')>('node:url')!.fileURLToPath(value);
   throw new TypeError(`${name} must be a path (a non-empty string, or a file: URL), got ${check.describe(value)}`);
 }
 

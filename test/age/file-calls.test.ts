@@ -82,7 +82,8 @@ describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
         await api.encryptFile(path('plain'), path('pass.age'), { passphrase: 'a passphrase', workFactor: 2 });
         fs!.writeFileSync(path('old'), 'what was there');
         fs!.chmodSync(path('old'), 0o640);
-        await api.decryptFile(new URL(`file://${path('pass.age')}`), path('old'), { passphrase: 'a passphrase', maxWorkFactor: 2 });
+        fs!.renameSync(path('pass.age'), path('pass 100%.age'));
+        await api.decryptFile(new URL(`file://${path('pass 100%25.age')}`), path('old'), { passphrase: 'a passphrase', maxWorkFactor: 2 });
         assertBytes(read(path('old')), data, 'passphrase');
         assert.equal(fs!.statSync(path('old')).mode & 0o777, 0o640, 'the mode of the file it replaced');
       });
@@ -166,6 +167,7 @@ describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
     it(`${name}: checks its arguments before any work`, async () => {
       await assert.rejects(api.encryptFile(42 as never, 'out', to), TypeError);
       await assert.rejects(api.encryptFile('', 'out', to), TypeError);
+      await assert.rejects(api.encryptFile(new URL('https://example.com/plain'), 'out', to), TypeError);
       await assert.rejects(api.decryptFile('in', 'out', from, { armor: true } as never), /unknown option 'armor'/);
       await assert.rejects(api.encryptFile('in', 'out', to, { onProgress: 1 } as never), TypeError);
       await assert.rejects((api.decryptFile as (...a: unknown[]) => Promise<void>)('in', 'out', from, {}, 'text'), TypeError);
