@@ -5,8 +5,12 @@
  * and passphrase files, and every failure leaving the destination as it
  * was and no temporary file beside it: a wrong key, a chunk changed, the
  * file cut at and around each boundary or extended, an abort, the input
- * changing size during the call, the pool ended mid-call. Where the
- * engine has no file system (browsers, Hermes) the calls refuse, typed.
+ * changing size during the call, the pool ended mid-call. A file that
+ * another writer changes during the call (the class test of shared input,
+ * for files: each chunk is read once, verified, and only then written)
+ * gives its plaintext as read or AuthenticationError; a hostile header is
+ * refused within age's bounds. Where the engine has no file system
+ * (browsers, Hermes) the calls refuse, typed.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -161,6 +165,48 @@ describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
           assert.equal(fs!.existsSync(path('out')), false, `${decrypting ? 'decrypt' : 'encrypt'}: an input changed`);
           assert.deepEqual(names(), ['file.age', 'plain']);
         }
+      });
+    });
+
+    it(`${name}: a file another writer changes during the call: the right plaintext or AuthenticationError, never a changed byte`, async () => {
+      await inDirectory(async (path, names) => {
+        const data = rand(6 * PIECE + 9);
+        const file = await age.encrypt(data, to);
+        const payloadAt = file.length - data.length - 16 * Math.ceil(data.length / CHUNK);
+        let refused = 0;
+        for (const k of [1, 20, 45, 60, 89]) {
+          fs!.writeFileSync(path('file.age'), file);
+          fs!.writeFileSync(path('out'), 'what was there');
+          let calls = 0;
+          const onProgress = () => {
+            if (++calls !== 1) return;
+            const fd = fs!.openSync(path('file.age'), 'r+');
+            fs!.writeSync(fd, Uint8Array.of(file[payloadAt + k * SEALED + 7]! ^ 1), 0, 1, payloadAt + k * SEALED + 7);
+            fs!.closeSync(fd);
+          };
+          try {
+            await api.decryptFile(path('file.age'), path('out'), from, { onProgress });
+            assertBytes(read(path('out')), data, `chunk ${k} changed after it was read: the file as it was read`);
+          } catch (e) {
+            assert.ok(e instanceof AuthenticationError, `chunk ${k}: ${e}`);
+            assert.equal(fs!.readFileSync(path('out'), 'utf8'), 'what was there', `chunk ${k}: the destination as it was`);
+            refused++;
+          }
+          assert.deepEqual(names(), ['file.age', 'out'], `chunk ${k}: no temporary file`);
+        }
+        assert.ok(refused > 0, 'a chunk changed before it was read is refused');
+      });
+    });
+
+    it(`${name}: a header of 2,000 stanzas is refused before any work, as age refuses more than 1,024`, async () => {
+      await inDirectory(async (path, names) => {
+        const stanza = `-> X25519 ${'A'.repeat(43)}\n${'A'.repeat(43)}\n`;
+        fs!.writeFileSync(path('many.age'), `age-encryption.org/v1\n${stanza.repeat(2000)}--- ${'A'.repeat(43)}\n`);
+        await assert.rejects(
+          api.decryptFile(path('many.age'), path('out'), from),
+          (e) => e instanceof age.AgeFormatError && e.message.includes(path('many.age')) && /more than 1024 recipient stanzas/.test(e.message),
+        );
+        assert.deepEqual(names(), ['many.age']);
       });
     });
 
