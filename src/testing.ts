@@ -30,7 +30,7 @@ function withBytes<T>(selector: () => unknown, value: T): T {
 
 export { kernelMemories } from './runtime/kernels.js';
 export { pool, type JobDone, type JobHandle, type PoolWorker } from './pool/pool.js';
-export { contention, runPieces, turnSources, type Piece, type PieceWork } from './pool/schedule.js';
+export { contention, runOnWorkers, runPieces, turnSources, type Piece, type PieceWork } from './pool/schedule.js';
 export { CoreJudge } from './pool/contention.js';
 export { Completion, InFlight } from './pool/in-flight.js';
 export { InOrder, WINDOW } from './pool/in-order.js';

@@ -5,9 +5,11 @@
  * buffer) and on the calling thread of a one-thread call (files.ts), so
  * no payload byte crosses a message. Positioned, synchronous reads and
  * writes through node:fs (found at run time: Node, Deno, Bun), each file
- * opened by path for the piece and closed after it.
+ * opened by path for the piece and closed after it; a piece longer than
+ * its buffer is done a buffer at a time, so that a worker takes a few
+ * MiB per message.
  */
-import { CHUNK, openInPlace, plainLength, type Run, sealedLength, sealInPlace, sealPlainAt } from './payload.js';
+import { CHUNK, chunksOf, openInPlace, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt } from './payload.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import { zeroize } from '../runtime/bytes.js';
 import { builtinModule } from '../runtime/host.js';
@@ -74,41 +76,71 @@ function needFs(): Fs {
 }
 
 /**
- * Seals piece `p` in `buffer` (at least sealedLength(p.length) bytes):
- * its plaintext read in after room for its tags, sealed in place (payload.ts
- * sealInPlace), written out. The buffer is zeroed after, as far as it was used.
+ * The chunks of a piece's input done at once in `buffer`: as many as fit,
+ * sealed; at least one (a buffer shorter than a sealed chunk is given for
+ * a piece that is shorter still: the final chunk alone).
+ */
+const chunksAtOnce = (buffer: Uint8Array): number => Math.max(1, Math.floor(buffer.length / SEALED_CHUNK));
+
+/**
+ * Seals piece `p` through `buffer` (at least one sealed chunk long), as
+ * many chunks at a time as it holds: each part's plaintext read in after
+ * room for its tags, sealed in place (payload.ts sealInPlace), written
+ * out. The buffer is zeroed after, as far as it was used.
  */
 export function sealFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array): PieceOutcome {
   const fs = needFs();
-  const sealed = sealedLength(p.length);
-  const at = sealPlainAt(p.length);
+  const part = chunksAtOnce(buffer) * CHUNK;
+  const chunks = chunksOf(p.length);
   try {
-    const read = withFile(fs, p.from, 'r', (fd) => readFully(fs, fd, buffer.subarray(at, at + p.length), p.readAt));
-    if (read < p.length) return { good: 0, short: true };
-    sealInPlace(engine, key, p.run, buffer, p.length);
-    withFile(fs, p.to, 'r+', (fd) => writeFully(fs, fd, buffer.subarray(0, sealed), p.writeAt));
-    return { good: Math.ceil(p.length / CHUNK), short: false };
+    return withFile(fs, p.from, 'r', (input) =>
+      withFile(fs, p.to, 'r+', (output) => {
+        // An empty piece is one empty chunk: the loop runs once.
+        for (let at = 0; at === 0 || at < p.length; at += part) {
+          const length = Math.min(part, p.length - at);
+          const into = sealPlainAt(length);
+          if (readFully(fs, input, buffer.subarray(into, into + length), p.readAt + at) < length) return { good: 0, short: true };
+          const first = at / CHUNK;
+          sealInPlace(engine, key, { counter: p.run.counter + first, final: p.run.final && first + chunksOf(length) === chunks }, buffer, length);
+          writeFully(fs, output, buffer.subarray(0, sealedLength(length)), p.writeAt + first * SEALED_CHUNK);
+        }
+        return { good: chunks, short: false };
+      }),
+    );
   } finally {
-    zeroize(buffer.subarray(0, sealed));
+    zeroize(buffer.subarray(0, sealedLength(Math.min(part, p.length))));
   }
 }
 
 /**
- * Opens piece `p` in `buffer` (at least p.length bytes): its sealed chunks
- * read in, opened in place (payload.ts openInPlace), and the plaintext of
- * those that verified, and only theirs, written out. The buffer is zeroed
- * after, as far as it was used.
+ * Opens piece `p` through `buffer` (at least one sealed chunk long), as
+ * many chunks at a time as it holds: each part's sealed chunks read in,
+ * opened in place (payload.ts openInPlace), and the plaintext of those
+ * that verified, and only theirs, written out; it stops at the first that
+ * does not. The buffer is zeroed after, as far as it was used.
  */
 export function openFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array): PieceOutcome {
   const fs = needFs();
+  const part = chunksAtOnce(buffer) * SEALED_CHUNK;
   try {
-    const read = withFile(fs, p.from, 'r', (fd) => readFully(fs, fd, buffer.subarray(0, p.length), p.readAt));
-    if (read < p.length) return { good: 0, short: true };
-    const good = openInPlace(engine, key, p.run, buffer, p.length);
-    const plain = Math.min(good * CHUNK, plainLength(p.length));
-    if (plain > 0) withFile(fs, p.to, 'r+', (fd) => writeFully(fs, fd, buffer.subarray(0, plain), p.writeAt));
-    return { good, short: false };
+    return withFile(fs, p.from, 'r', (input) =>
+      withFile(fs, p.to, 'r+', (output) => {
+        let good = 0;
+        for (let at = 0; at < p.length; at += part) {
+          const length = Math.min(part, p.length - at);
+          if (readFully(fs, input, buffer.subarray(0, length), p.readAt + at) < length) return { good, short: true };
+          const first = at / SEALED_CHUNK;
+          const run = { counter: p.run.counter + first, final: p.run.final && at + length === p.length };
+          const opened = openInPlace(engine, key, run, buffer, length);
+          const plain = Math.min(opened * CHUNK, plainLength(length));
+          if (plain > 0) writeFully(fs, output, buffer.subarray(0, plain), p.writeAt + first * CHUNK);
+          good += opened;
+          if (opened < Math.ceil(length / SEALED_CHUNK)) break;
+        }
+        return { good, short: false };
+      }),
+    );
   } finally {
-    zeroize(buffer.subarray(0, p.length));
+    zeroize(buffer.subarray(0, Math.min(part, p.length)));
   }
 }

@@ -79,9 +79,9 @@ export function pieceOf(payload: FilePayload, start: number, length: number): Fi
   };
 }
 
-/** The pieces over a payload's input (an empty plaintext is one empty piece: its one empty chunk). */
-export const piecesOf = (payload: FilePayload) =>
-  payload.length === 0 ? [{ start: 0, length: 0 }] : wholePieces(payload.length, payload.opening ? SEALED_CHUNK : CHUNK);
+/** The pieces over a payload's input, of `chunks` chunks (an empty plaintext is one empty piece: its one empty chunk). */
+export const piecesOf = (payload: FilePayload, chunks = PIECE_CHUNKS) =>
+  payload.length === 0 ? [{ start: 0, length: 0 }] : wholePieces(payload.length, payload.opening ? SEALED_CHUNK : CHUNK, chunks);
 
 /** Does `p` here, in `buffer` (a piece's sealed bytes long). */
 export const filePieceHere = (payload: FilePayload, p: FilePiece, buffer: Uint8Array): PieceOutcome =>

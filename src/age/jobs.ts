@@ -12,7 +12,7 @@
  * A stream's pieces are read from its shared buffers and written to a new
  * array the worker moves to the caller, which hands it on as it is.
  */
-import { CHUNK, openInPlace, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
+import { CHUNK, openInPlace, openRun, PIECE_CHUNKS, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
 import { type FilePiece, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import type { JobDone, JobHandle, PoolWorker } from '../pool/pool.js';
@@ -44,9 +44,10 @@ export type AgeJobs = {
   readonly 'age.open': JobType<PieceParams, Uint8Array>;
   /**
    * Seals or opens a piece of one file into another at their offsets
-   * (file-pieces.ts), the slot as its buffer: the result is two bytes,
-   * the chunks that verified (all, sealing) and 1 where the input ended
-   * before the piece did. No payload byte is in a message.
+   * (file-pieces.ts), the slot as its buffer, a slot's worth at a time:
+   * the result is three bytes, the chunks that verified (all, sealing;
+   * two bytes, little-endian) and 1 where the input ended before the
+   * piece did. No payload byte is in a message.
    */
   readonly 'age.sealFile': JobType<FilePieceParams, Uint8Array>;
   readonly 'age.openFile': JobType<FilePieceParams, Uint8Array>;
@@ -87,7 +88,7 @@ function openToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8
  */
 export function ageJobs(engineNow: () => ChachaEngine): Handlers<AgeJobs> {
   const filePiece = (p: FilePieceParams): FilePiece => ({ ...p, run: { counter: p.counter, final: p.final } });
-  const outcome = (o: PieceOutcome): Uint8Array => Uint8Array.of(o.good, o.short ? 1 : 0);
+  const outcome = (o: PieceOutcome): Uint8Array => Uint8Array.of(o.good & 0xff, o.good >>> 8, o.short ? 1 : 0);
   return {
     'age.sealFile': (p, { slot }) => outcome(sealFilePiece(engineNow(), p.key, filePiece(p), slot!)),
     'age.openFile': (p, { slot }) => outcome(openFilePiece(engineNow(), p.key, filePiece(p), slot!)),
@@ -156,12 +157,13 @@ export function answerOf(done: JobDone<unknown>, input: Uint8Array, opening: boo
 export function postFilePiece(w: PoolWorker, key: Uint8Array, p: FilePiece, opening: boolean): JobHandle<Uint8Array> {
   const copy = key.slice();
   const params = { key: copy, counter: p.run.counter, final: p.run.final, length: p.length, from: p.from, readAt: p.readAt, to: p.to, writeAt: p.writeAt };
-  const bytes = opening ? p.length : sealedLength(p.length);
+  // The slot as far as the piece uses it: all of it for a piece longer than a slot (done a slot at a time).
+  const bytes = Math.min(opening ? p.length : sealedLength(p.length), PIECE_CHUNKS * SEALED_CHUNK);
   return w.run<AgeJobs, 'age.sealFile' | 'age.openFile'>(opening ? 'age.openFile' : 'age.sealFile', params, bytes, {}, [copy.buffer], p.length);
 }
 
 /** A file piece's answer (postFilePiece). */
 export const fileOutcome = (done: JobDone<unknown>): PieceOutcome => {
   const r = done.result as Uint8Array;
-  return { good: r[0]!, short: r[1] === 1 };
+  return { good: r[0]! | (r[1]! << 8), short: r[2] === 1 };
 };

@@ -221,9 +221,9 @@ export function openInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slo
 /** Chunks in a whole piece: its sealed form fits a slot of the pool (1 MiB: 15 chunks, 983,280 bytes). */
 export const PIECE_CHUNKS = 15;
 
-/** Whole pieces of `unit`-byte chunks over `length` bytes (the last chunk may be short). */
-export function wholePieces(length: number, unit: number): { start: number; length: number }[] {
-  const size = PIECE_CHUNKS * unit;
+/** Whole pieces of `chunks` `unit`-byte chunks (PIECE_CHUNKS unless said) over `length` bytes (the last chunk may be short). */
+export function wholePieces(length: number, unit: number, chunks = PIECE_CHUNKS): { start: number; length: number }[] {
+  const size = chunks * unit;
   const pieces: { start: number; length: number }[] = [];
   for (let at = 0; at < length; at += size) pieces.push({ start: at, length: Math.min(size, length - at) });
   return pieces;

@@ -8,7 +8,7 @@
  * leaves out of the entries.
  */
 import { pool, type PoolWorker, useWorkerScripts, type WorkerScripts } from '../pool/pool.js';
-import { workersFor as poolWorkersFor } from '../pool/transform.js';
+import { handOutWorkersFor as poolHandOutWorkersFor, workersFor as poolWorkersFor } from '../pool/transform.js';
 import type { OwnTier } from '../runtime/kernels.js';
 
 /**
@@ -40,6 +40,12 @@ export function thePool(): typeof pool {
 export function workersFor(bytes: number, count?: number): PoolWorker[] {
   useWorkerScripts(SCRIPTS);
   return poolWorkersFor(bytes, count);
+}
+
+/** The workers for a call whose calling thread only hands out pieces (pool/transform.ts handOutWorkersFor), with the scripts set. */
+export function handOutWorkersFor(bytes: number): PoolWorker[] {
+  useWorkerScripts(SCRIPTS);
+  return poolHandOutWorkersFor(bytes);
 }
 
 /** A worker for a new stream's state (Pool.forState), or undefined when none can start. */

@@ -183,6 +183,24 @@ export class InFlight<P extends Piece> {
     return order.length > 0 ? { until } : undefined;
   }
 
+  /**
+   * Rule 6 for a call that only hands out (schedule.ts runOnWorkers): ends
+   * the workers of jobs writing the caller's memory that are far overdue;
+   * returns when the next will be (Infinity: none writes it).
+   */
+  overdueAt(): number {
+    if (!this.work.direct) return Infinity;
+    const t = now();
+    const times = this.times.expected(this.given, timed, this.clock.rate);
+    let until = Infinity;
+    for (const g of this.given) {
+      if (this.done.finished.has(g.p)) continue;
+      const { start, end } = times.get(g)!;
+      until = Math.min(until, this.overdue(g, start, end, t));
+    }
+    return until;
+  }
+
   /** Rule 6: ends the worker of a job writing the caller's memory once it is far overdue; else returns when it will be. */
   private overdue(g: Given<P>, start: number, end: number, t: number): number {
     const at = end + Math.max(OVERDUE_MS, OVERDUE_SHARE * (end - start));

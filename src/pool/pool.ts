@@ -275,6 +275,11 @@ export class PoolWorker {
   retiring = false;
 
   /** Whether a job with a slot can be given now. */
+  /** Whether the worker may still take jobs: not terminated, not failed. */
+  get alive(): boolean {
+    return !this.ended;
+  }
+
   get idle(): boolean {
     return this.ready && this.free.length > 0 && !this.ended && !this.retiring;
   }

@@ -13,6 +13,8 @@
  * 7. Faults: InFlight.retry; an error on this thread (a detached input)
  *    stops the handing out (Completion), and the call rejects once drain
  *    has let every job it gave settle.
+ * 8. Files, where workers read and write the bytes: runOnWorkers, the
+ *    calling thread only handing out.
  */
 import { CoreJudge, workersWelcome } from './contention.js';
 import { Completion, InFlight, type PieceWork } from './in-flight.js';
@@ -33,6 +35,47 @@ function handOut<P extends Piece>(workers: readonly PoolWorker[], partition: Par
   }
 }
 
+/** One call's pieces: cut, done here or given out, and finished; what runPieces and runOnWorkers share. */
+class Call<P extends Piece> {
+  readonly partition: Partition<P>;
+  readonly clock = new HereClock();
+  readonly done = new Completion<P>();
+  readonly jobs: InFlight<P>;
+
+  constructor(
+    pieces: readonly P[],
+    private readonly work: PieceWork<P>,
+    readonly judge: CoreJudge,
+  ) {
+    this.partition = new Partition(pieces, work.split);
+    this.jobs = new InFlight(work, this.done, this.clock, judge);
+  }
+
+  /** Whether anything is left: pieces to hand out or redo, or jobs in flight, and no error met here. */
+  get open(): boolean {
+    return this.done.failure === undefined && (!this.partition.empty || this.jobs.retry.length > 0 || this.jobs.unfinished);
+  }
+
+  /** Does `p` on this thread, timed, unless it is done. */
+  here(p: P): void {
+    this.done.finish(p, () => this.clock.time(p.length, () => this.work.onThisThread(p)));
+  }
+
+  /** Alone: no answer can come, so a longer turn (pieces from the back until ALONE_MS have passed). */
+  alone(): void {
+    const until = now() + ALONE_MS;
+    do this.here(this.partition.fromBack(this.clock.piece(ALONE_MS)));
+    while (!this.partition.empty && this.done.failure === undefined && now() < until);
+  }
+
+  /** The end (rule 6): every job given settled; the error met here, or the pieces as they were cut. */
+  async finish(): Promise<P[]> {
+    await this.jobs.drain();
+    if (this.done.failure !== undefined) throw this.done.failure.error;
+    return this.partition.pieces;
+  }
+}
+
 /**
  * Does every piece, with `workers` (possibly empty: then all on this thread,
  * still in timed pieces with turns of the event loop between them).
@@ -40,33 +83,24 @@ function handOut<P extends Piece>(workers: readonly PoolWorker[], partition: Par
  * order (for results that combine in order).
  */
 export async function runPieces<P extends Piece>(pieces: readonly P[], workers: readonly PoolWorker[], work: PieceWork<P>): Promise<P[]> {
-  const partition = new Partition(pieces, work.split);
-  const clock = new HereClock();
-  const done = new Completion<P>();
-  const judge = new CoreJudge(workers.length);
-  const jobs = new InFlight(work, done, clock, judge);
+  const call = new Call(pieces, work, new CoreJudge(workers.length));
+  const { partition, jobs, judge } = call;
   let handingOut = workers.length > 0 && workersWelcome();
-  const onThisThread = (p: P): void => done.finish(p, () => clock.time(p.length, () => work.onThisThread(p)));
-  const open = (): boolean => done.failure === undefined && (!partition.empty || jobs.retry.length > 0 || jobs.unfinished);
   const turns = ticker();
   try {
-    while (open()) {
+    while (call.open) {
       if (handingOut && judge.sharedCore()) handingOut = false;
       if (handingOut) handOut(workers, partition, jobs);
       const ownTurn = jobs.takeAnswered() === 0 || !handingOut;
-      if (!partition.empty && !handingOut && jobs.count === 0) {
-        // Alone: no answer can come, so longer turns (pieces until ALONE_MS have passed).
-        const until = now() + ALONE_MS;
-        do onThisThread(partition.fromBack(clock.piece(ALONE_MS)));
-        while (!partition.empty && done.failure === undefined && now() < until);
-      } else if (!partition.empty) {
-        if (ownTurn) onThisThread(partition.fromBack(Math.min(partition.left / 4, clock.piece(HERE_MS))));
+      if (!partition.empty && !handingOut && jobs.count === 0) call.alone();
+      else if (!partition.empty) {
+        if (ownTurn) call.here(partition.fromBack(Math.min(partition.left / 4, call.clock.piece(HERE_MS))));
       } else if (jobs.retry.length > 0) {
         // Whole: the pieces' list stays the input's partition.
-        onThisThread(jobs.retry.pop()!);
+        call.here(jobs.retry.pop()!);
       } else {
         const next = jobs.straggler();
-        if (next !== undefined && 'p' in next) onThisThread(next.p);
+        if (next !== undefined && 'p' in next) call.here(next.p);
         else if (next !== undefined) {
           await jobs.waitFor(next.until);
           continue;
@@ -77,9 +111,39 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], workers: 
   } finally {
     turns.close();
   }
-  await jobs.drain();
-  if (done.failure !== undefined) throw done.failure.error;
-  return partition.pieces;
+  return call.finish();
+}
+
+/**
+ * Does every piece on `workers`, the calling thread only handing them out
+ * and waiting for answers in between, so that its event loop stays free
+ * (rule 8): for calls whose workers read and write the bytes themselves
+ * (age's file calls). The calling thread does pieces itself only where no
+ * worker can: a lost worker's (rule 7), and all that is left once no
+ * worker is alive or starting (then in the longer turns of a call alone).
+ * Resolves, when all are done, to the pieces as they were cut.
+ */
+export async function runOnWorkers<P extends Piece>(pieces: readonly P[], workers: readonly PoolWorker[], work: PieceWork<P>): Promise<P[]> {
+  const call = new Call(pieces, work, new CoreJudge(workers.length));
+  const { partition, jobs } = call;
+  const starting = (): Promise<boolean>[] => workers.filter((w) => !w.ready && w.alive).map((w) => w.whenReady);
+  const turns = ticker();
+  try {
+    while (call.open) {
+      handOut(workers, partition, jobs);
+      if (jobs.retry.length > 0) call.here(jobs.retry.pop()!);
+      else if (!partition.empty && jobs.count === 0 && starting().length === 0) call.alone();
+      else {
+        // An answer, a worker ready, or a job writing the caller's memory turning overdue.
+        await Promise.race([jobs.waitFor(jobs.overdueAt()), ...starting()]);
+        continue;
+      }
+      await turns.tick();
+    }
+  } finally {
+    turns.close();
+  }
+  return call.finish();
 }
 
 /**

@@ -39,6 +39,16 @@ export function workersFor(bytes: number, count = pool.size): PoolWorker[] {
 }
 
 /**
+ * The workers for a call whose calling thread only hands pieces out
+ * (schedule.ts runOnWorkers): its share goes to one more worker, so on
+ * the default size every core has one; none where the pool has none.
+ */
+export function handOutWorkersFor(bytes: number): PoolWorker[] {
+  const n = pool.size === 0 ? 0 : Math.min(pool.size + 1, pool.maxWorkers, Math.ceil(bytes / PIECE));
+  return n > 0 ? pool.grow(n) : [];
+}
+
+/**
  * An output made when a transform first needs it: by then the first pieces
  * are with the workers, which work while this thread allocates (zeroing a
  * large new array takes milliseconds). Memoized: every call gives the same

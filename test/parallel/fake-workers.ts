@@ -22,6 +22,10 @@ export type Event = { kind: 'here' | 'give' | 'take' | 'drop' | 'claimed' | 'ski
 export class FakeWorker {
   /** Started and ready for jobs (a stream's scheduler lets the event loop turn while one is starting). */
   ready = true;
+  /** Not lost: a lost worker (alive false) takes no more jobs. */
+  alive = true;
+  /** Resolves once the worker is ready (at once, unless a test starts it later). */
+  whenReady: Promise<boolean> = Promise.resolve(true);
   busy = 0;
   queuedBytes = 0;
   started = 0;
@@ -35,7 +39,7 @@ export class FakeWorker {
     readonly slots = 3,
   ) {}
   get idle(): boolean {
-    return this.busy < this.slots;
+    return this.ready && this.alive && this.busy < this.slots;
   }
   get queued(): number {
     return this.queuedBytes;
@@ -158,4 +162,25 @@ export function coversOnce(label: string, list: readonly Piece[], n: number, eve
     const uses = events.filter((e) => e.start === p.start && e.length === p.length && (e.kind === 'here' || e.kind === 'take'));
     assert.equal(uses.length, 1, `${label}: piece at ${p.start} was put in place ${uses.length} times`);
   }
+}
+
+/**
+ * A worker whose first job starts and never answers (the others answer
+ * at once): when the scheduler ends it (abandon), the job fails and the
+ * worker stops 50 ms later, at stoppedAt().
+ */
+export function stuckOnce(): { w: FakeWorker; stoppedAt: () => number } {
+  const stuck: { fail(): void }[] = [];
+  const w = new FakeWorker(0, (_, job) => {
+    job.start();
+    if (stuck.length === 0) stuck.push(job);
+    else setTimeout(() => job.done(), 1);
+  });
+  let stoppedAt = 0;
+  w.onAbandon = () => {
+    w.alive = false;
+    w.stopped = new Promise<void>((r) => setTimeout(r, 50)).then(() => void (stoppedAt = typeof performance === 'object' ? performance.now() : Date.now()));
+    for (const job of stuck) job.fail();
+  };
+  return { w, stoppedAt: () => stoppedAt };
 }

@@ -11,7 +11,7 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from 'fourfold/parallel';
 import { contention, runPieces, turnSources, type Piece } from '../internal.js';
-import { asWorkers, coversOnce, FakeWorker, KiB, MiB, pieces, type Recorder, recorder } from './fake-workers.js';
+import { asWorkers, coversOnce, FakeWorker, KiB, MiB, pieces, type Recorder, recorder, stuckOnce } from './fake-workers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Milliseconds (Hermes has no performance object). */
@@ -156,25 +156,14 @@ it("a job that writes the caller's memory is never abandoned while it runs: the 
 it("a job that writes the caller's memory and never answers: past its overdue time its worker is ended, and its piece redone once the worker has stopped", async () => {
   const r = recorder(true);
   const n = 4 * MiB;
-  const stuck: { fail(): void }[] = [];
-  // The first job never answers; the others answer at once.
-  const w = new FakeWorker(0, (_, job) => {
-    job.start();
-    if (stuck.length === 0) stuck.push(job);
-    else setTimeout(() => job.done(), 1);
-  });
-  let stoppedAt = 0;
-  w.onAbandon = () => {
-    w.stopped = sleep(50).then(() => void (stoppedAt = now()));
-    for (const job of stuck) job.fail();
-  };
+  const { w, stoppedAt } = stuckOnce();
   const t0 = now();
   const list = await runPieces(pieces(n), asWorkers([w]), r.work);
   const end = now();
   coversOnce('overdue', list, n, r.events);
   assert.match(w.abandoned ?? '', /a job that writes the caller's memory ran \d+ ms/);
   assert.ok(end - t0 >= 2000, `the worker was ended after ${(end - t0).toFixed(0)} ms, before the 2 s a job may overrun`);
-  assert.ok(stoppedAt > 0 && end >= stoppedAt, 'resolved before the ended worker had stopped');
+  assert.ok(stoppedAt() > 0 && end >= stoppedAt(), 'resolved before the ended worker had stopped');
 });
 
 it("a lost worker: its pieces are redone here; one that wrote the caller's memory is waited for until it has stopped", async () => {
