@@ -16,10 +16,10 @@
  * was.
  */
 import { isArmored } from './armor.js';
-import { Decryptor, Encryptor, type Tools } from './codec.js';
+import { Decryptor, Encryptor, type ReceiverOrAsk, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { type FilePiece, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
-import { forget, openHeader, receiverOf, sealHeader, senderOf } from './file-key.js';
+import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
 import { engine } from '../chacha/tiers.js';
@@ -107,12 +107,28 @@ export interface FileTools extends Tools {
   readonly files: FileRunner;
 }
 
-interface Call {
-  readonly fs: Fs;
+/** A file call, its arguments checked: what the library's calls and the age command (cli/age.ts) give sealFile and openFile. */
+export interface FileCall {
   readonly input: string;
   readonly output: string;
   readonly signal: AbortSignal | undefined;
   readonly onProgress: ((done: number, total: number) => void) | undefined;
+  readonly armor: boolean;
+  /** Whether errors of the format and of authentication name the input (the command words them as age does instead). */
+  readonly naming: boolean;
+  /** Told of the temporary file once it exists; returns what to call once it is renamed or removed (the command removes it on a signal). */
+  readonly watch?: (temporary: string) => () => void;
+}
+/** A file call with node:fs to make it (kept out of FileCall: the package's declarations name no node: module). */
+interface Call extends FileCall {
+  readonly fs: Fs;
+}
+
+/** `c` with node:fs, which the age command's runtime has. */
+function withFs(c: FileCall): Call {
+  const fs = fileSystem();
+  if (fs === undefined) throw new TypeError('age: the file calls need a file system (Node, Deno, Bun)');
+  return { ...c, fs };
 }
 
 function pathOf(value: unknown, name: string): string {
@@ -122,8 +138,11 @@ function pathOf(value: unknown, name: string): string {
   throw new TypeError(`${name} must be a path (a non-empty string, or a file: URL), got ${check.describe(value)}`);
 }
 
-function callOf(name: string, input: unknown, output: unknown, options: unknown, known: string[]): Call & { options: EncryptFileOptions } {
-  const fs = builtinModule<Fs>('node:fs');
+/** node:fs, where the runtime has it. */
+const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
+
+function callOf(name: string, input: unknown, output: unknown, options: unknown, known: string[]): Call {
+  const fs = fileSystem();
   if (fs === undefined) throw new TypeError(`age: ${name} needs a file system (Node, Deno, Bun); here, use encryptStream / decryptStream`);
   const o = (check.options(options, 'options', known) ?? {}) as EncryptFileOptions;
   const signal = o.signal === undefined ? undefined : check.abortSignal(o.signal, 'options.signal');
@@ -131,7 +150,7 @@ function callOf(name: string, input: unknown, output: unknown, options: unknown,
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new TypeError(`options.onProgress must be a function, got ${check.describe(onProgress)}`);
   if (o.armor !== undefined && typeof o.armor !== 'boolean') throw new TypeError(`options.armor must be a boolean, got ${check.describe(o.armor)}`);
-  return { fs, input: pathOf(input, 'input'), output: pathOf(output, 'output'), signal, onProgress, options: { armor: o.armor } };
+  return { fs, input: pathOf(input, 'input'), output: pathOf(output, 'output'), signal, onProgress, armor: o.armor === true, naming: true };
 }
 
 /** The name of a temporary file beside `final`: hidden, saying whose, unique (created exclusively); the age command's -o too. */
@@ -153,8 +172,8 @@ async function modeFor(fs: Fs, output: string): Promise<number> {
 }
 
 /** `e` with the file it is about in its message, for the errors of the format and of authentication. */
-function naming(e: unknown, path: string): unknown {
-  if (e instanceof AgeFormatError || e instanceof AuthenticationError) e.message = `${path}: ${e.message}`;
+function naming(e: unknown, c: Call): unknown {
+  if (c.naming && (e instanceof AgeFormatError || e instanceof AuthenticationError)) e.message = `${c.input}: ${e.message}`;
   return e;
 }
 
@@ -166,6 +185,7 @@ async function replacing(c: Call, write: (temp: string, out: Handle) => Promise<
   const temp = temporaryBeside(c.output);
   const mode = await modeFor(c.fs, c.output);
   const out = await c.fs.promises.open(temp, 'wx', 0o600);
+  const stopWatching = c.watch?.(temp);
   let done = false;
   try {
     await write(temp, out);
@@ -179,6 +199,7 @@ async function replacing(c: Call, write: (temp: string, out: Handle) => Promise<
       await out.close().catch(() => {});
       await c.fs.promises.rm(temp, { force: true });
     }
+    stopWatching?.();
   }
 }
 
@@ -246,40 +267,46 @@ export async function encryptFileWith(
   const c = callOf('encryptFile', input, output, options, ['armor', 'signal', 'onProgress']);
   const sender = senderOf(to);
   try {
-    check.throwIfAborted(c.signal);
-    const { input: file, size } = await openInput(c);
-    try {
-      await replacing(c, async (temp, out) => {
-        if (c.options.armor === true) {
-          const emitted: Uint8Array[] = [];
-          return throughCodec(c, file, size, out, new Encryptor(sender, true, tools, (b) => emitted.push(b)), emitted);
-        }
-        const { header, fileKey } = await sealHeader(sender, tools.scrypt);
-        const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-        const key = payloadKey(fileKey, nonce);
-        zeroize(fileKey);
-        try {
-          await out.write(header, 0, header.length, 0);
-          await out.write(nonce, 0, NONCE_BYTES, header.length);
-          const payload = { opening: false, key, from: c.input, inputAt: 0, length: size, to: temp, outputAt: header.length + NONCE_BYTES };
-          const done = progress(c, size);
-          let short = false;
-          await tools.files(payload, (p, o) => {
-            short ||= o.short;
-            done(p.length);
-          });
-          const changed = (m: string) => new Error(`age: ${m}`);
-          if (short) throw changed(`${c.input} changed size during the call (it ended before its ${size} bytes)`);
-          await sameSize(file, size, c.input, changed);
-        } finally {
-          zeroize(key);
-        }
-      });
-    } finally {
-      await file.close();
-    }
+    await sealFile(tools, c, sender);
   } finally {
     forget(sender);
+  }
+}
+
+/** Encrypts the file `c.input` to `sender` into `c.output`, replaced once complete. */
+export async function sealFile(tools: FileTools, call: FileCall, sender: Sender): Promise<void> {
+  const c = withFs(call);
+  check.throwIfAborted(c.signal);
+  const { input: file, size } = await openInput(c);
+  try {
+    await replacing(c, async (temp, out) => {
+      if (c.armor) {
+        const emitted: Uint8Array[] = [];
+        return throughCodec(c, file, size, out, new Encryptor(sender, true, tools, (b) => emitted.push(b)), emitted);
+      }
+      const { header, fileKey } = await sealHeader(sender, tools.scrypt);
+      const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
+      const key = payloadKey(fileKey, nonce);
+      zeroize(fileKey);
+      try {
+        await out.write(header, 0, header.length, 0);
+        await out.write(nonce, 0, NONCE_BYTES, header.length);
+        const payload = { opening: false, key, from: c.input, inputAt: 0, length: size, to: temp, outputAt: header.length + NONCE_BYTES };
+        const done = progress(c, size);
+        let short = false;
+        await tools.files(payload, (p, o) => {
+          short ||= o.short;
+          done(p.length);
+        });
+        const changed = (m: string) => new Error(`age: ${m}`);
+        if (short) throw changed(`${c.input} changed size during the call (it ended before its ${size} bytes)`);
+        await sameSize(file, size, c.input, changed);
+      } finally {
+        zeroize(key);
+      }
+    });
+  } finally {
+    await file.close();
   }
 }
 
@@ -311,42 +338,59 @@ export async function decryptFileWith(
   const c = callOf('decryptFile', input, output, options, ['signal', 'onProgress']);
   const receiver = receiverOf(from);
   try {
-    check.throwIfAborted(c.signal);
-    const { input: file, size } = await openInput(c);
-    try {
-      const start = new Uint8Array(Math.min(size, 1 << 16));
-      const { bytesRead } = await file.read(start, 0, start.length, 0);
-      const first = start.subarray(0, bytesRead);
-      await replacing(c, async (temp, out) => {
-        if (isArmored(first, bytesRead === size) === true) {
-          const emitted: Uint8Array[] = [];
-          return throughCodec(c, file, size, out, new Decryptor(receiver, tools, (b) => emitted.push(b)), emitted);
-        }
-        const header = await readHeader(file, first);
-        const fileKey = await openHeader(header, receiver, tools.scrypt);
-        const nonce = new Uint8Array(NONCE_BYTES);
-        const { bytesRead: nonceRead } = await file.read(nonce, 0, NONCE_BYTES, header.length);
-        if (nonceRead < NONCE_BYTES) {
-          zeroize(fileKey);
-          throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
-        }
-        const key = payloadKey(fileKey, nonce);
-        zeroize(fileKey);
-        try {
-          const inputAt = header.length + NONCE_BYTES;
-          const payload = { opening: true, key, from: c.input, inputAt, length: size - inputAt, to: temp, outputAt: 0 };
-          await openPayload(tools, payload, c, file, size);
-        } finally {
-          zeroize(key);
-        }
-      });
-    } catch (e) {
-      throw naming(e, c.input);
-    } finally {
-      await file.close();
-    }
+    await openFile(tools, c, receiver);
   } finally {
     forget(receiver);
+  }
+}
+
+/**
+ * Decrypts the file `c.input` into `c.output`, replaced once every chunk
+ * verified; `from` may be a function of the header's stanzas (the
+ * command asks for a passphrase once it sees an scrypt stanza).
+ */
+export async function openFile(tools: FileTools, call: FileCall, from: ReceiverOrAsk): Promise<void> {
+  const c = withFs(call);
+  check.throwIfAborted(c.signal);
+  const { input: file, size } = await openInput(c);
+  try {
+    const start = new Uint8Array(Math.min(size, 1 << 16));
+    const { bytesRead } = await file.read(start, 0, start.length, 0);
+    const first = start.subarray(0, bytesRead);
+    await replacing(c, async (temp, out) => {
+      if (isArmored(first, bytesRead === size) === true) {
+        const emitted: Uint8Array[] = [];
+        return throughCodec(c, file, size, out, new Decryptor(from, tools, (b) => emitted.push(b)), emitted);
+      }
+      const header = await readHeader(file, first);
+      const asked = typeof from === 'function' ? await from(header.stanzas) : undefined;
+      let fileKey: Uint8Array;
+      try {
+        fileKey = await openHeader(header, asked ?? (from as Receiver), tools.scrypt);
+      } finally {
+        // A receiver made for this file is this call's to forget; one given is its caller's.
+        if (asked !== undefined) forget(asked);
+      }
+      const nonce = new Uint8Array(NONCE_BYTES);
+      const { bytesRead: nonceRead } = await file.read(nonce, 0, NONCE_BYTES, header.length);
+      if (nonceRead < NONCE_BYTES) {
+        zeroize(fileKey);
+        throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
+      }
+      const key = payloadKey(fileKey, nonce);
+      zeroize(fileKey);
+      try {
+        const inputAt = header.length + NONCE_BYTES;
+        const payload = { opening: true, key, from: c.input, inputAt, length: size - inputAt, to: temp, outputAt: 0 };
+        await openPayload(tools, payload, c, file, size);
+      } finally {
+        zeroize(key);
+      }
+    });
+  } catch (e) {
+    throw naming(e, c);
+  } finally {
+    await file.close();
   }
 }
 

@@ -7,7 +7,7 @@
  * decryption that fails leaves no plaintext); a progress line for large
  * files.
  */
-import { accessSync, closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, read, realpathSync, renameSync, rmSync, statSync, write } from 'node:fs';
+import { accessSync, closeSync, constants, fchmodSync, lstatSync, openSync, read, realpathSync, renameSync, rmSync, statSync, write } from 'node:fs';
 import { dieOnBrokenPipe, removeOnSignal } from './signals.js';
 import { temporaryBeside } from '../age/files.js';
 import { isTerminal, Progress } from './terminal.js';
@@ -202,9 +202,7 @@ export async function pump(fd: number, take: (bytes: Uint8Array) => Promise<void
   progress?.end();
 }
 
-/** A progress line for an input file of `fd` when standard error is a terminal and the file is large. */
-export function progressFor(fd: number, label: string): Progress | undefined {
-  if (!isTerminal(2)) return undefined;
-  const size = fstatSync(fd).size;
-  return size >= 64 << 20 ? new Progress(label, size) : undefined;
+/** A progress line for an input file of `size` bytes when standard error is a terminal and the file is large. */
+export function progressFor(size: number, label: string): Progress | undefined {
+  return isTerminal(2) && size >= 64 << 20 ? new Progress(label, size) : undefined;
 }

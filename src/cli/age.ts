@@ -8,14 +8,17 @@
  * SSH keys and plugins, but for `-j batchpass` (age-plugin-batchpass's
  * environment variables, built in).
  */
-import { closeSync, existsSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Failure, Output, progressFor, pump, takeStdin } from './age-io.js';
 import { BATCHPASS_DECRYPT, BATCHPASS_ENCRYPT, receiverFor, senderFor } from './age-keys.js';
 import { FlagError, HelpRequested, listOf, parseFlags, type Parsed } from './go-flags.js';
+import { removeOnSignal } from './signals.js';
 import { isTerminal } from './terminal.js';
-import { Decryptor, Encryptor } from '../age/codec.js';
+import { Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
+import { forget, type Sender } from '../age/file-key.js';
+import { type FileCall, openFile, sealFile } from '../age/files.js';
 import { POOL } from '../age/pool-tools.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
@@ -101,16 +104,66 @@ function checkModes(flags: Parsed): void {
 
 const absolute = (p: string): string => (existsSync(p) ? realpathSync(p) : resolve(p));
 
-/** Opens the input (INPUT, or standard input); refuses an output that is the input or a key file. */
-function openInput(flags: Parsed): number {
+/** Refuses an output that is the input or a key file. */
+function refuseSameFiles(flags: Parsed): void {
   const name = flags.positional[0];
   const output = flags.strings.get('output');
-  if (output !== undefined && output !== '-') {
-    const inUse = [...listOf(flags, 'identity'), ...listOf(flags, 'recipientsFile')];
-    if (name !== undefined && name !== '-') inUse.push(name);
-    for (const f of inUse)
-      if (f !== '-' && absolute(f) === absolute(output)) throw new Failure(`input and output file are the same: ${JSON.stringify(output)}`);
+  if (output === undefined || output === '-') return;
+  const inUse = [...listOf(flags, 'identity'), ...listOf(flags, 'recipientsFile')];
+  if (name !== undefined && name !== '-') inUse.push(name);
+  for (const f of inUse) if (f !== '-' && absolute(f) === absolute(output)) throw new Failure(`input and output file are the same: ${JSON.stringify(output)}`);
+}
+
+/**
+ * INPUT and OUTPUT when both are regular files this user may read and
+ * write (OUTPUT new beside a folder it may write, or a regular file, or a
+ * link to one: its target), so that the file calls do the work on every
+ * core; else undefined, and the stream path reads and writes them, as it
+ * does pipes and terminals, with age's messages for what it cannot open.
+ */
+function regularFiles(flags: Parsed): { input: string; output: string } | undefined {
+  const input = flags.positional[0];
+  const output = flags.strings.get('output');
+  if (input === undefined || input === '-' || output === undefined || output === '-') return undefined;
+  try {
+    if (!statSync(input).isFile()) return undefined;
+    accessSync(input, constants.R_OK);
+    const found = statSync(output, { throwIfNoEntry: false });
+    if (found !== undefined && !found.isFile()) return undefined;
+    if (found === undefined && lstatSync(output, { throwIfNoEntry: false }) !== undefined) return undefined;
+    const final = found === undefined ? resolve(output) : realpathSync(output);
+    if (found !== undefined) accessSync(final, constants.W_OK);
+    accessSync(dirname(final), constants.W_OK);
+    return { input, output: final };
+  } catch {
+    return undefined;
   }
+}
+
+/** Encrypts or decrypts file to file through the file calls (age/files.ts), their workers reading and writing at offsets. */
+async function throughFiles(files: { input: string; output: string }, flags: Parsed, sender: Sender | undefined, receiver: ReceiverOrAsk | undefined) {
+  const progress = progressFor(statSync(files.input).size, sender === undefined ? 'fourfold age: decrypting' : 'fourfold age: encrypting');
+  const call: FileCall = {
+    ...files,
+    signal: undefined,
+    onProgress: progress === undefined ? undefined : (done) => progress.update(done),
+    armor: flags.bools.has('armor'),
+    naming: false,
+    watch: removeOnSignal,
+  };
+  try {
+    if (sender !== undefined) await sealFile(POOL, call, sender);
+    else await openFile(POOL, call, receiver!);
+    progress?.end();
+  } finally {
+    if (sender !== undefined) forget(sender);
+    if (receiver !== undefined && typeof receiver !== 'function') forget(receiver);
+  }
+}
+
+/** Opens the input (INPUT, or standard input). */
+function openInput(flags: Parsed): number {
+  const name = flags.positional[0];
   if (name === undefined || name === '-') return takeStdin();
   try {
     if (statSync(name).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
@@ -146,9 +199,12 @@ async function run(flags: Parsed): Promise<void> {
   // Keys first (they may read standard input or ask for a passphrase), then the input.
   const sender = decrypting ? undefined : await senderFor(flags);
   const receiver = decrypting ? await receiverFor(flags) : undefined;
+  refuseSameFiles(flags);
+  const files = regularFiles(flags);
+  if (files !== undefined) return throughFiles(files, flags, sender, receiver);
   const input = openInput(flags);
   const out = new Output(toStdout ? undefined : outPath);
-  const progress = input === 0 ? undefined : progressFor(input, decrypting ? 'fourfold age: decrypting' : 'fourfold age: encrypting');
+  const progress = input === 0 ? undefined : progressFor(fstatSync(input).size, decrypting ? 'fourfold age: decrypting' : 'fourfold age: encrypting');
   const codec =
     sender !== undefined ? new Encryptor(sender, flags.bools.has('armor'), POOL, (b) => out.write(b)) : new Decryptor(receiver!, POOL, (b) => out.write(b));
   try {

@@ -15,7 +15,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncOptionsWithBufferEncoding, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -504,6 +516,36 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
         assert.deepEqual(readdirSync(outDir), [], `${mode[0]} ${signal}: nothing left`);
       }
     }
+  });
+
+  it('file to file (the file calls, workers writing at offsets): SIGINT or SIGTERM mid-file removes the temporary file; the output is as it was', {
+    timeout: 120_000,
+  }, async () => {
+    const { key, recipient } = newKey('sf-key.txt');
+    // Large enough that the command is still at work well after its temporary file appears (128 MiB: a tenth of a second or more).
+    const block = rand(1 << 20);
+    const plain = path('sf-plain');
+    writeFileSync(plain, block);
+    for (let i = 1; i < 128; i++) appendFileSync(plain, block);
+    ok(fourfold(['-r', recipient, '-o', path('sf.age'), plain]), 'encrypt');
+    for (const [mode, input] of [
+      [['-r', recipient], plain],
+      [['-d', '-i', key], path('sf.age')],
+    ] as const) {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        const outDir = mkdtempSync(join(dir, 'signal-file-'));
+        writeFileSync(join(outDir, 'out'), 'the file that was there\n');
+        const child = spawn(NODE, [CLI, 'age', ...mode, '-o', join(outDir, 'out'), input], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, by) => resolve(by)));
+        await until(() => readdirSync(outDir).length > 1, `${mode[0]}: a temporary file`);
+        child.kill(signal);
+        assert.equal(await ended, signal, `${mode[0]} ${signal}: ended by the signal`);
+        assert.deepEqual(readdirSync(outDir), ['out'], `${mode[0]} ${signal}: nothing left but the file that was there`);
+        assert.equal(readFileSync(join(outDir, 'out'), 'utf8'), 'the file that was there\n', `${mode[0]} ${signal}: the file unchanged`);
+      }
+    }
+    rmSync(plain);
+    rmSync(path('sf.age'));
   });
 });
 
