@@ -36,6 +36,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
   'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
   'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
+  'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
   ...Object.fromEntries(
     [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [
       f,

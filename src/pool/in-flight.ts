@@ -129,7 +129,8 @@ export class InFlight<P extends Piece> {
         this.settle(g);
       },
       () => {
-        if (this.work.direct) this.lostWriters.add(w);
+        // A worker lost may still be writing until it has stopped; one that answered its job failed (an I/O error) and went on is not.
+        if (this.work.direct && !w.alive) this.lostWriters.add(w);
         if (!this.done.finished.has(p)) this.retry.push(p);
         this.settle(g);
       },

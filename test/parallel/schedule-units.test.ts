@@ -198,6 +198,8 @@ describe('InFlight (rules 3, 4, 6 and 7)', () => {
     fake.stopped = new Promise((r) => (stopped = r));
     const [p] = pieces(MiB);
     jobs.give(asWorkers([fake])[0]!, p!);
+    // Lost, as the pool's worker is when it ends: no longer alive (one that answers a job failed and goes on is no lost writer).
+    fake.alive = false;
     fail();
     await until('the failure', () => jobs.count === 0);
     assert.deepEqual(jobs.retry, [p]);

@@ -10,7 +10,7 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from 'fourfold/parallel';
-import { contention, runPieces, turnSources, type Piece } from '../internal.js';
+import { contention, runOnWorkers, runPieces, turnSources, type Piece } from '../internal.js';
 import { asWorkers, coversOnce, FakeWorker, KiB, MiB, pieces, type Recorder, recorder, stuckOnce } from './fake-workers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -170,9 +170,12 @@ it("a lost worker: its pieces are redone here; one that wrote the caller's memor
   for (const direct of [false, true]) {
     const r = recorder(direct);
     const n = 6 * MiB;
-    const w = new FakeWorker(0, (_, job) => {
+    const w: FakeWorker = new FakeWorker(0, (_, job) => {
       job.start();
-      setTimeout(() => job.fail(), 2);
+      setTimeout(() => {
+        w.alive = false;
+        job.fail();
+      }, 2);
     });
     let stoppedAt = 0;
     w.stopped = sleep(100).then(() => void (stoppedAt = now()));
@@ -181,6 +184,23 @@ it("a lost worker: its pieces are redone here; one that wrote the caller's memor
     coversOnce(`lost (direct: ${direct})`, list, n, r.events);
     if (direct) assert.ok(stoppedAt > 0 && end >= stoppedAt, 'resolved before the lost worker had stopped');
     else await w.stopped;
+  }
+});
+
+it('a job that fails in a worker that goes on (an I/O error): its piece is redone here, and the call waits for no stop that never comes', async () => {
+  for (const run of [runPieces, runOnWorkers]) {
+    const r = recorder(true);
+    const n = 6 * MiB;
+    let failed = 0;
+    // The worker's stop never comes: it was not ended.
+    const w = new FakeWorker(0, (_, job) => {
+      job.start();
+      setTimeout(() => (++failed <= 2 ? job.fail() : job.done()), 2);
+    });
+    w.stopped = new Promise(() => {});
+    const list = await run(pieces(n), asWorkers([w]), r.work);
+    coversOnce(run.name, list, n, r.events);
+    assert.ok(r.events.filter((e) => e.kind === 'here').length >= 2, `${run.name}: the failed pieces were not redone here`);
   }
 });
 
