@@ -165,6 +165,7 @@ async function memory(): Promise<void> {
     ['encryptFile', () => all.encryptFile(plain, sealed, to)],
     ['decryptFile', () => all.decryptFile(sealed, join(dir, 'out'), from)],
   ] as const) {
+    const before = process.memoryUsage().rss;
     let peak = rest;
     const timer = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
@@ -174,7 +175,7 @@ async function memory(): Promise<void> {
     clearInterval(timer);
     const s = (performance.now() - t0) / 1000;
     console.log(
-      `Node ${process.versions.node}, fourfold/parallel ${way}, ${total / 1024 / MiB} GiB in ${s.toFixed(1)} s: RSS at rest ${mib(rest)} MiB, peak ${mib(peak - rest)} MiB above rest`,
+      `Node ${process.versions.node}, fourfold/parallel ${way}, ${total / 1024 / MiB} GiB in ${s.toFixed(1)} s: RSS at rest ${mib(rest)} MiB (${mib(before)} before this call), peak ${mib(peak - rest)} MiB above rest`,
     );
     rmSync(join(dir, 'out'), { force: true });
   }

@@ -22,7 +22,7 @@ import { type FilePiece, openFilePiece, type PieceOutcome, sealFilePiece } from 
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
-import { engine } from '../chacha/tiers.js';
+import { engine, ownEngine } from '../chacha/tiers.js';
 import { ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
@@ -83,9 +83,9 @@ export function pieceOf(payload: FilePayload, start: number, length: number): Fi
 export const piecesOf = (payload: FilePayload, chunks = PIECE_CHUNKS) =>
   payload.length === 0 ? [{ start: 0, length: 0 }] : wholePieces(payload.length, payload.opening ? SEALED_CHUNK : CHUNK, chunks);
 
-/** Does `p` here, in `buffer` (a piece's sealed bytes long). */
+/** Does `p` here, in `buffer` (a piece's sealed bytes long), on this thread's own engine (no array per chunk: chacha/tiers.ts ownEngine). */
 export const filePieceHere = (payload: FilePayload, p: FilePiece, buffer: Uint8Array): PieceOutcome =>
-  (payload.opening ? openFilePiece : sealFilePiece)(engine(), payload.key, p, buffer);
+  (payload.opening ? openFilePiece : sealFilePiece)(ownEngine(), payload.key, p, buffer);
 
 /** This thread: one piece at a time, a turn of the event loop after each. */
 export const hereFiles: FileRunner = async (payload, after) => {

@@ -85,13 +85,15 @@ function openToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8
  * The jobs on one tier's ChaCha engine (node:crypto's past the crossovers,
  * where the caller's thread uses it: chacha/native.ts nativeOver): in
  * place in the slot, or from a stream's shared input into a new array.
+ * File pieces run on the tier's own engine (`own`): node:crypto makes a
+ * new array per chunk, and a file's memory must stay bounded by design.
  */
-export function ageJobs(engineNow: () => ChachaEngine): Handlers<AgeJobs> {
+export function ageJobs(engineNow: () => ChachaEngine, own: ChachaEngine): Handlers<AgeJobs> {
   const filePiece = (p: FilePieceParams): FilePiece => ({ ...p, run: { counter: p.counter, final: p.final } });
   const outcome = (o: PieceOutcome): Uint8Array => Uint8Array.of(o.good & 0xff, o.good >>> 8, o.short ? 1 : 0);
   return {
-    'age.sealFile': (p, { slot }) => outcome(sealFilePiece(engineNow(), p.key, filePiece(p), slot!)),
-    'age.openFile': (p, { slot }) => outcome(openFilePiece(engineNow(), p.key, filePiece(p), slot!)),
+    'age.sealFile': (p, { slot }) => outcome(sealFilePiece(own, p.key, filePiece(p), slot!)),
+    'age.openFile': (p, { slot }) => outcome(openFilePiece(own, p.key, filePiece(p), slot!)),
     'age.seal': (p, { input, slot }) => {
       const run = { counter: p.counter, final: p.final };
       if (input !== slot) return sealToNew(engineNow(), p.key, run, input!.subarray(0, p.length));

@@ -8,8 +8,12 @@ import { hex } from '../generated/chacha.js';
 import { tierSelector } from '../runtime/kernels.js';
 
 /**
- * The engine of the tier a call on this thread runs on (index.ts,
- * parallel.ts), node:crypto taking the calls where it is faster
- * (native.ts): the one place the kernel's bytes come in.
+ * The engine of the tier a call on this thread runs on, the kernels' or
+ * js, without node:crypto: for work whose memory must not grow with its
+ * input (age's file pieces), as node:crypto makes a new array for every
+ * update. The one place the kernel's bytes come in.
  */
-export const engine = /*#__PURE__*/ nativeFirst(/*#__PURE__*/ tierSelector<ChachaEngine>(chachaKernel, jsChacha, simdChacha, hex), jsChacha);
+export const ownEngine = /*#__PURE__*/ tierSelector<ChachaEngine>(chachaKernel, jsChacha, simdChacha, hex);
+
+/** The engine of the tier a call on this thread runs on (index.ts, parallel.ts), node:crypto taking the calls where it is faster (native.ts). */
+export const engine = /*#__PURE__*/ nativeFirst(ownEngine, jsChacha);

@@ -26,7 +26,7 @@ import { jsSerpent } from '../serpent/js.js';
 import { serve } from '../pool/serve.js';
 
 serve('js', {
-  ...ageJobs(() => jsChacha),
+  ...ageJobs(() => jsChacha, jsChacha),
   ...blake3Jobs(jsBlake3),
   ...chachaJobs(jsChacha, jsChachaPiece, jsPoly1305),
   ...poly1305Jobs(jsPoly1305, jsCopyPolynomial),

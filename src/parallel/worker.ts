@@ -31,7 +31,7 @@ import { simdSerpent } from '../serpent/simd.js';
 import { serve } from '../pool/serve.js';
 
 serve('simd', {
-  ...ageJobs(nativeOver(simdChacha, 'simd')),
+  ...ageJobs(nativeOver(simdChacha, 'simd'), simdChacha),
   ...blake3Jobs(simdBlake3),
   ...chachaJobs(simdChacha, simdChachaPiece, simdPoly1305),
   ...poly1305Jobs(simdPoly1305, simdCopyPolynomial),
