@@ -44,7 +44,8 @@ export type AgeJobs = {
   readonly 'age.open': JobType<PieceParams, Uint8Array>;
   /**
    * Seals or opens a piece of one file into another at their offsets
-   * (file-pieces.ts), the slot as its buffer, a slot's worth at a time:
+   * (file-pieces.ts), through a buffer the worker keeps (a slot's size),
+   * a buffer's worth at a time:
    * the result is three bytes, the chunks that verified (all, sealing;
    * two bytes, little-endian) and 1 where the input ended before the
    * piece did. No payload byte is in a message.
@@ -89,11 +90,15 @@ function openToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8
  * new array per chunk, and a file's memory must stay bounded by design.
  */
 export function ageJobs(engineNow: () => ChachaEngine, own: ChachaEngine): Handlers<AgeJobs> {
+  // A file piece's buffer: this worker's own memory, kept for every piece. Not the slot: a slot is
+  // shared memory, where no unverified plaintext may go, so opening there would make an array per chunk.
+  let kept: Uint8Array | undefined;
+  const buffer = (): Uint8Array => (kept ??= new Uint8Array(PIECE_CHUNKS * SEALED_CHUNK));
   const filePiece = (p: FilePieceParams): FilePiece => ({ ...p, run: { counter: p.counter, final: p.final } });
   const outcome = (o: PieceOutcome): Uint8Array => Uint8Array.of(o.good & 0xff, o.good >>> 8, o.short ? 1 : 0);
   return {
-    'age.sealFile': (p, { slot }) => outcome(sealFilePiece(own, p.key, filePiece(p), slot!)),
-    'age.openFile': (p, { slot }) => outcome(openFilePiece(own, p.key, filePiece(p), slot!)),
+    'age.sealFile': (p) => outcome(sealFilePiece(own, p.key, filePiece(p), buffer())),
+    'age.openFile': (p) => outcome(openFilePiece(own, p.key, filePiece(p), buffer())),
     'age.seal': (p, { input, slot }) => {
       const run = { counter: p.counter, final: p.final };
       if (input !== slot) return sealToNew(engineNow(), p.key, run, input!.subarray(0, p.length));
@@ -159,9 +164,8 @@ export function answerOf(done: JobDone<unknown>, input: Uint8Array, opening: boo
 export function postFilePiece(w: PoolWorker, key: Uint8Array, p: FilePiece, opening: boolean): JobHandle<Uint8Array> {
   const copy = key.slice();
   const params = { key: copy, counter: p.run.counter, final: p.run.final, length: p.length, from: p.from, readAt: p.readAt, to: p.to, writeAt: p.writeAt };
-  // The slot as far as the piece uses it: all of it for a piece longer than a slot (done a slot at a time).
-  const bytes = Math.min(opening ? p.length : sealedLength(p.length), PIECE_CHUNKS * SEALED_CHUNK);
-  return w.run<AgeJobs, 'age.sealFile' | 'age.openFile'>(opening ? 'age.openFile' : 'age.sealFile', params, bytes, {}, [copy.buffer], p.length);
+  // No bytes of the slot: the worker reads and writes the files through a buffer of its own (ageJobs).
+  return w.run<AgeJobs, 'age.sealFile' | 'age.openFile'>(opening ? 'age.openFile' : 'age.sealFile', params, 0, {}, [copy.buffer], p.length);
 }
 
 /** A file piece's answer (postFilePiece). */

@@ -119,7 +119,7 @@ const poolFiles: FileRunner = async (payload: FilePayload, after) => {
     toWorker: (w, p) => postFilePiece(w, payload.key, piece(p), payload.opening),
     fromWorker: (p, done) => after(piece(p), fileOutcome(done)),
   };
-  // Each piece zeroes the buffer it used (file-pieces.ts), a worker's slot too.
+  // Each piece zeroes the buffer it used (file-pieces.ts): this thread's, or the one its worker keeps.
   await runOnWorkers(piecesOf(payload, WORKER_FILE_CHUNKS), handOutWorkersFor(payload.length), work);
 };
 
