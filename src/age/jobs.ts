@@ -45,8 +45,7 @@ export type AgeJobs = {
   /**
    * Seals or opens a piece of one file into another at their offsets
    * (file-pieces.ts), through a buffer the worker keeps (a slot's size),
-   * a buffer's worth at a time:
-   * the result is three bytes, the chunks that verified (all, sealing;
+   * a buffer's worth at a time: the result is three bytes, the chunks that verified (all, sealing;
    * two bytes, little-endian) and 1 where the input ended before the
    * piece did. No payload byte is in a message.
    */
@@ -160,7 +159,7 @@ export function answerOf(done: JobDone<unknown>, input: Uint8Array, opening: boo
   return { output: result.subarray(0, plain), good: result[plain]! };
 }
 
-/** Gives file piece `p` to `w`, with a copy of the payload key that moves to the worker; its slot is the job's buffer. */
+/** Gives file piece `p` to `w`, with a copy of the payload key that moves to the worker (which reads and writes through its own buffer). */
 export function postFilePiece(w: PoolWorker, key: Uint8Array, p: FilePiece, opening: boolean): JobHandle<Uint8Array> {
   const copy = key.slice();
   const params = { key: copy, counter: p.run.counter, final: p.run.final, length: p.length, from: p.from, readAt: p.readAt, to: p.to, writeAt: p.writeAt };

@@ -274,12 +274,12 @@ export class PoolWorker {
   /** Set when the pool shrank below this worker: it takes no new job, and ends once idle. */
   retiring = false;
 
-  /** Whether a job with a slot can be given now. */
   /** Whether the worker may still take jobs: not terminated, not failed. */
   get alive(): boolean {
     return !this.ended;
   }
 
+  /** Whether a job with a slot can be given now. */
   get idle(): boolean {
     return this.ready && this.free.length > 0 && !this.ended && !this.retiring;
   }
