@@ -124,6 +124,9 @@ interface Call extends FileCall {
   readonly fs: Fs;
 }
 
+/** node:fs, where the runtime has it. */
+const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
+
 /** `c` with node:fs, which the age command's runtime has. */
 function withFs(c: FileCall): Call {
   const fs = fileSystem();
@@ -138,19 +141,15 @@ function pathOf(value: unknown, name: string): string {
   throw new TypeError(`${name} must be a path (a non-empty string, or a file: URL), got ${check.describe(value)}`);
 }
 
-/** node:fs, where the runtime has it. */
-const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
-
-function callOf(name: string, input: unknown, output: unknown, options: unknown, known: string[]): Call {
-  const fs = fileSystem();
-  if (fs === undefined) throw new TypeError(`age: ${name} needs a file system (Node, Deno, Bun); here, use encryptStream / decryptStream`);
+function callOf(name: string, input: unknown, output: unknown, options: unknown, known: string[]): FileCall {
+  if (fileSystem() === undefined) throw new TypeError(`age: ${name} needs a file system (Node, Deno, Bun); here, use encryptStream / decryptStream`);
   const o = (check.options(options, 'options', known) ?? {}) as EncryptFileOptions;
   const signal = o.signal === undefined ? undefined : check.abortSignal(o.signal, 'options.signal');
   const onProgress = o.onProgress;
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new TypeError(`options.onProgress must be a function, got ${check.describe(onProgress)}`);
   if (o.armor !== undefined && typeof o.armor !== 'boolean') throw new TypeError(`options.armor must be a boolean, got ${check.describe(o.armor)}`);
-  return { fs, input: pathOf(input, 'input'), output: pathOf(output, 'output'), signal, onProgress, armor: o.armor === true, naming: true };
+  return { input: pathOf(input, 'input'), output: pathOf(output, 'output'), signal, onProgress, armor: o.armor === true, naming: true };
 }
 
 /** The name of a temporary file beside `final`: hidden, saying whose, unique (created exclusively); the age command's -o too. */
