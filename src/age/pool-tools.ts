@@ -107,14 +107,15 @@ const WORKER_FILE_CHUNKS = 4 * PIECE_CHUNKS;
  */
 const poolFiles: FileRunner = async (payload: FilePayload, after) => {
   if (payload.length < PARALLEL_MIN) return hereFiles(payload, after);
-  const buffer = new Uint8Array(SEALED_CHUNK * PIECE_CHUNKS);
+  // This thread's buffer, made only if it does a piece (a lost worker's, or with no worker at all).
+  let buffer: Uint8Array | undefined;
   const piece = (p: Piece) => pieceOf(payload, p.start, p.length);
   const work: PieceWork<Piece> = {
     split: splitter(payload.opening ? SEALED_CHUNK : CHUNK),
     direct: true,
     onThisThread(p) {
       const fp = piece(p);
-      after(fp, filePieceHere(payload, fp, buffer));
+      after(fp, filePieceHere(payload, fp, (buffer ??= new Uint8Array(SEALED_CHUNK * PIECE_CHUNKS))));
     },
     toWorker: (w, p) => postFilePiece(w, payload.key, piece(p), payload.opening),
     fromWorker: (p, done) => after(piece(p), fileOutcome(done)),
