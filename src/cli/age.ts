@@ -141,8 +141,14 @@ function regularFiles(flags: Parsed): { input: string; output: string } | undefi
 }
 
 /** Encrypts or decrypts file to file through the file calls (age/files.ts), their workers reading and writing at offsets. */
-async function throughFiles(files: { input: string; output: string }, flags: Parsed, sender: Sender | undefined, receiver: ReceiverOrAsk | undefined) {
-  const progress = progressFor(statSync(files.input).size, sender === undefined ? 'fourfold age: decrypting' : 'fourfold age: encrypting');
+async function throughFiles(
+  files: { input: string; output: string },
+  flags: Parsed,
+  label: string,
+  sender: Sender | undefined,
+  receiver: ReceiverOrAsk | undefined,
+) {
+  const progress = progressFor(statSync(files.input).size, label);
   const call: FileCall = {
     ...files,
     signal: undefined,
@@ -199,12 +205,13 @@ async function run(flags: Parsed): Promise<void> {
   // Keys first (they may read standard input or ask for a passphrase), then the input.
   const sender = decrypting ? undefined : await senderFor(flags);
   const receiver = decrypting ? await receiverFor(flags) : undefined;
+  const label = decrypting ? 'fourfold age: decrypting' : 'fourfold age: encrypting';
   refuseSameFiles(flags);
   const files = regularFiles(flags);
-  if (files !== undefined) return throughFiles(files, flags, sender, receiver);
+  if (files !== undefined) return throughFiles(files, flags, label, sender, receiver);
   const input = openInput(flags);
   const out = new Output(toStdout ? undefined : outPath);
-  const progress = input === 0 ? undefined : progressFor(fstatSync(input).size, decrypting ? 'fourfold age: decrypting' : 'fourfold age: encrypting');
+  const progress = input === 0 ? undefined : progressFor(fstatSync(input).size, label);
   const codec =
     sender !== undefined ? new Encryptor(sender, flags.bools.has('armor'), POOL, (b) => out.write(b)) : new Decryptor(receiver!, POOL, (b) => out.write(b));
   try {
