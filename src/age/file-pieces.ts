@@ -5,7 +5,8 @@
  * buffer) and on the calling thread of a one-thread call (files.ts), so
  * no payload byte crosses a message. Positioned, synchronous reads and
  * writes through node:fs (found at run time: Node, Deno, Bun), each file
- * opened by path for the piece and closed after it; a piece longer than
+ * opened by path for the piece and closed after it, or used through the
+ * descriptor of a FileHandle the caller gave (left open); a piece longer than
  * its buffer is done a buffer at a time, so that a worker takes a few
  * MiB per message.
  */
@@ -25,14 +26,17 @@ interface Fs {
 /** node:fs's synchronous calls, or undefined where the runtime has none (browsers, Hermes). */
 const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
 
+/** A file: its path, or the descriptor of one the caller opened (Node and Bun share a process's descriptors with its workers). */
+export type FileRef = string | number;
+
 /** A piece: its run of chunks, its input's bytes and where they are, and where its output goes. */
 export interface FilePiece {
   readonly run: Run;
   /** Bytes of input: plaintext to seal, or sealed chunks to open. */
   readonly length: number;
-  readonly from: string;
+  readonly from: FileRef;
   readonly readAt: number;
-  readonly to: string;
+  readonly to: FileRef;
   readonly writeAt: number;
 }
 
@@ -59,9 +63,10 @@ function writeFully(fs: Fs, fd: number, bytes: Uint8Array, at: number): void {
   while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done, at + done);
 }
 
-/** Runs `f` on `path` opened with `flags`, closing it after. */
-function withFile<T>(fs: Fs, path: string, flags: string, f: (fd: number) => T): T {
-  const fd = fs.openSync(path, flags);
+/** Runs `f` on `file` (a path opened with `flags` and closed after, or a descriptor used as it is). */
+function withFile<T>(fs: Fs, file: FileRef, flags: string, f: (fd: number) => T): T {
+  if (typeof file === 'number') return f(file);
+  const fd = fs.openSync(file, flags);
   try {
     return f(fd);
   } finally {

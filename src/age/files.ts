@@ -13,12 +13,14 @@
  * it only once every piece is written and, decrypting, every chunk
  * verified: a failure (a wrong key, a changed or cut file, an abort, a
  * full disk) removes the temporary file and leaves the destination as it
- * was.
+ * was. Input and output may also be FileHandles the caller opened: the
+ * pieces use their descriptors, and an output handle, which cannot be
+ * replaced, is emptied on a failure instead.
  */
 import { isArmored } from './armor.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
-import { type FilePiece, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
+import { type FilePiece, type FileRef, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
@@ -30,7 +32,29 @@ import { AuthenticationError } from '../runtime/errors.js';
 import { builtinModule } from '../runtime/host.js';
 
 type Fs = typeof import('node:fs');
-type Handle = import('node:fs/promises').FileHandle;
+
+/**
+ * A file node:fs/promises' open() gave (Node, Bun, Deno): encryptFile and
+ * decryptFile use only its descriptor, so it must stay open until the call
+ * settles. An input handle is read from its start, whatever its position;
+ * an output handle is emptied, then written from its start.
+ */
+export interface FileHandle {
+  /** Its file descriptor (-1 once closed). */
+  readonly fd: number;
+}
+
+/** A file of encryptFile and decryptFile: a path (a string or a file: URL), or a FileHandle. */
+export type PathOrHandle = string | URL | FileHandle;
+
+/** What a call does to a file on this thread: node:fs/promises' FileHandle, or the same calls over a descriptor (descriptorFile). */
+interface Handle {
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<unknown>;
+  stat(): Promise<{ size: number; dev: number; ino: number }>;
+  truncate(length: number): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** decryptFile's options. Any other property is refused (TypeError). */
 export interface FileOptions {
@@ -53,10 +77,10 @@ export interface EncryptFileOptions extends FileOptions {
 export interface FilePayload {
   readonly opening: boolean;
   readonly key: Uint8Array;
-  readonly from: string;
+  readonly from: FileRef;
   readonly inputAt: number;
   readonly length: number;
-  readonly to: string;
+  readonly to: FileRef;
   readonly outputAt: number;
 }
 
@@ -109,8 +133,9 @@ export interface FileTools extends Tools {
 
 /** A file call, its arguments checked: what the library's calls and the age command (cli/age.ts) give sealFile and openFile. */
 export interface FileCall {
-  readonly input: string;
-  readonly output: string;
+  /** A path, or a FileHandle's descriptor. */
+  readonly input: FileRef;
+  readonly output: FileRef;
   readonly signal: AbortSignal | undefined;
   readonly onProgress: ((done: number, total: number) => void) | undefined;
   readonly armor: boolean;
@@ -134,12 +159,22 @@ function withFs(c: FileCall): Call {
   return { ...c, fs };
 }
 
-function pathOf(value: unknown, name: string): string {
+/** A path, or a FileHandle's descriptor (read once, here). */
+function fileOf(value: unknown, name: string): FileRef {
   if (typeof value === 'string' && value.length > 0) return value;
   // node:url's reading of a file: URL (percent-escapes, Windows drives); any other URL is refused with its TypeError.
   if (value instanceof URL) return builtinModule<typeof import('node:url')>('node:url')!.fileURLToPath(value);
-  throw new TypeError(`${name} must be a path (a non-empty string, or a file: URL), got ${check.describe(value)}`);
+  if (typeof value === 'object' && value !== null && 'fd' in value) {
+    const fd = (value as FileHandle).fd;
+    // A closed FileHandle's fd is -1.
+    if (Number.isSafeInteger(fd) && fd >= 0) return fd;
+    throw new TypeError(`${name} is a closed file handle`);
+  }
+  throw new TypeError(`${name} must be a path (a non-empty string, or a file: URL) or a FileHandle, got ${check.describe(value)}`);
 }
+
+/** How messages name a file. */
+const nameOf = (file: FileRef): string => (typeof file === 'string' ? file : `the file handle (descriptor ${file})`);
 
 function callOf(name: string, input: unknown, output: unknown, options: unknown, known: string[]): FileCall {
   if (fileSystem() === undefined) throw new TypeError(`age: ${name} needs a file system (Node, Deno, Bun); here, use encryptStream / decryptStream`);
@@ -149,7 +184,7 @@ function callOf(name: string, input: unknown, output: unknown, options: unknown,
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new TypeError(`options.onProgress must be a function, got ${check.describe(onProgress)}`);
   if (o.armor !== undefined && typeof o.armor !== 'boolean') throw new TypeError(`options.armor must be a boolean, got ${check.describe(o.armor)}`);
-  return { input: pathOf(input, 'input'), output: pathOf(output, 'output'), signal, onProgress, armor: o.armor === true, naming: true };
+  return { input: fileOf(input, 'input'), output: fileOf(output, 'output'), signal, onProgress, armor: o.armor === true, naming: true };
 }
 
 /** The name of a temporary file beside `final`: hidden, saying whose, unique (created exclusively); the age command's -o too. */
@@ -172,15 +207,32 @@ async function modeFor(fs: Fs, output: string): Promise<number> {
 
 /** `e` with the file it is about in its message, for the errors of the format and of authentication. */
 function naming(e: unknown, c: Call): unknown {
-  if (c.naming && (e instanceof AgeFormatError || e instanceof AuthenticationError)) e.message = `${c.input}: ${e.message}`;
+  if (c.naming && (e instanceof AgeFormatError || e instanceof AuthenticationError)) e.message = `${nameOf(c.input)}: ${e.message}`;
   return e;
 }
 
+/** node:fs's calls on descriptor `fd`, as a FileHandle's; closing it is its owner's. */
+function descriptorFile(fs: Fs, fd: number): Handle {
+  const done = <T>(start: (callback: (e: Error | null, value: T) => void) => void) =>
+    new Promise<T>((resolve, reject) => start((e, value) => (e === null ? resolve(value) : reject(e))));
+  return {
+    read: (buffer, offset, length, position) =>
+      done<{ bytesRead: number }>((cb) => fs.read(fd, buffer, offset, length, position, (e, bytesRead) => cb(e, { bytesRead }))),
+    write: (buffer, offset, length, position) => done<number>((cb) => fs.write(fd, buffer, offset, length, position, cb)),
+    stat: () => done((cb) => fs.fstat(fd, cb)),
+    truncate: (length) => done<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined))),
+    close: async () => {},
+  };
+}
+
 /**
- * Runs `write` on a new temporary file beside `c.output`, then puts it in
- * place; removes it if anything fails.
+ * Runs `write` on the output: a new temporary file beside `c.output`, put
+ * in place once written and removed if anything fails; or the caller's
+ * handle, written in place (it cannot be replaced), emptied first and
+ * again on a failure, so that no partial or unverified output stays in it.
  */
-async function replacing(c: Call, write: (temp: string, out: Handle) => Promise<void>): Promise<void> {
+async function replacing(c: Call, input: Handle, write: (to: FileRef, out: Handle) => Promise<void>): Promise<void> {
+  if (typeof c.output === 'number') return intoHandle(c, c.output, input, write);
   const temp = temporaryBeside(c.output);
   const mode = await modeFor(c.fs, c.output);
   const out = await c.fs.promises.open(temp, 'wx', 0o600);
@@ -202,16 +254,38 @@ async function replacing(c: Call, write: (temp: string, out: Handle) => Promise<
   }
 }
 
+/** replacing() for an output handle, refused where it is the input's file (emptying it would destroy the input). */
+async function intoHandle(c: Call, fd: number, input: Handle, write: (to: FileRef, out: Handle) => Promise<void>): Promise<void> {
+  const out = descriptorFile(c.fs, fd);
+  const [a, b] = await Promise.all([input.stat(), out.stat()]);
+  if (a.dev === b.dev && a.ino === b.ino)
+    throw new TypeError('output is the input file: write to another file, or give its path (the output then replaces it once complete)');
+  await out.truncate(0);
+  let done = false;
+  try {
+    await write(fd, out);
+    check.throwIfAborted(c.signal);
+    done = true;
+  } finally {
+    if (!done) await out.truncate(0).catch(() => {});
+  }
+}
+
 /** The input, opened, and its size. */
 async function openInput(c: Call): Promise<{ input: Handle; size: number }> {
-  const input = await c.fs.promises.open(c.input, 'r');
-  return { input, size: (await input.stat()).size };
+  const input: Handle = typeof c.input === 'number' ? descriptorFile(c.fs, c.input) : await c.fs.promises.open(c.input, 'r');
+  try {
+    return { input, size: (await input.stat()).size };
+  } catch (e) {
+    await input.close();
+    throw e;
+  }
 }
 
 /** Fails if the input's size is not `size` any more. */
-async function sameSize(input: Handle, size: number, path: string, error: (m: string) => Error): Promise<void> {
+async function sameSize(input: Handle, size: number, file: FileRef, error: (m: string) => Error): Promise<void> {
   const now = (await input.stat()).size;
-  if (now !== size) throw error(`${path} changed size during the call (${size} bytes, then ${now})`);
+  if (now !== size) throw error(`${nameOf(file)} changed size during the call (${size} bytes, then ${now})`);
 }
 
 /** Streams `input` through a codec (write, end) into `out`, in pieces of 1 MiB: for armor. */
@@ -278,7 +352,7 @@ export async function sealFile(tools: FileTools, call: FileCall, sender: Sender)
   check.throwIfAborted(c.signal);
   const { input: file, size } = await openInput(c);
   try {
-    await replacing(c, async (temp, out) => {
+    await replacing(c, file, async (temp, out) => {
       if (c.armor) {
         const emitted: Uint8Array[] = [];
         return throughCodec(c, file, size, out, new Encryptor(sender, true, tools, (b) => emitted.push(b)), emitted);
@@ -298,7 +372,7 @@ export async function sealFile(tools: FileTools, call: FileCall, sender: Sender)
           done(p.length);
         });
         const changed = (m: string) => new Error(`age: ${m}`);
-        if (short) throw changed(`${c.input} changed size during the call (it ended before its ${size} bytes)`);
+        if (short) throw changed(`${nameOf(c.input)} changed size during the call (it ended before its ${size} bytes)`);
         await sameSize(file, size, c.input, changed);
       } finally {
         zeroize(key);
@@ -356,7 +430,7 @@ export async function openFile(tools: FileTools, call: FileCall, from: ReceiverO
     const start = new Uint8Array(Math.min(size, 1 << 16));
     const { bytesRead } = await file.read(start, 0, start.length, 0);
     const first = start.subarray(0, bytesRead);
-    await replacing(c, async (temp, out) => {
+    await replacing(c, file, async (temp, out) => {
       if (isArmored(first, bytesRead === size) === true) {
         const emitted: Uint8Array[] = [];
         return throughCodec(c, file, size, out, new Decryptor(from, tools, (b) => emitted.push(b)), emitted);

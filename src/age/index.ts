@@ -8,7 +8,7 @@
  */
 import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from './api.js';
 import type { AgeFrom, AgeTo } from './file-key.js';
-import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type FileTools, hereFiles } from './files.js';
+import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle, type FileTools, hereFiles } from './files.js';
 import { hereRunner } from './pipeline.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
 import type { Bytes } from '../runtime/bytes.js';
@@ -17,7 +17,7 @@ import { scryptAsync } from '../scrypt/index.js';
 export { AgeFormatError, NoIdentityMatchError } from './errors.js';
 export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from './file-key.js';
 export type { EncryptOptions } from './api.js';
-export type { EncryptFileOptions, FileOptions } from './files.js';
+export type { EncryptFileOptions, FileHandle, FileOptions, PathOrHandle } from './files.js';
 export { generateIdentity, identityToRecipient } from './keys.js';
 export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 
@@ -104,6 +104,9 @@ export function decryptRange(source: RangeInput, start: number, end: number, fro
  * written beside `output` and renamed over it once complete; a failure or
  * an abort (`signal`) leaves `output` as it was. `onProgress(done, total)`
  * follows the input's bytes. fourfold/parallel's age does it on every core.
+ * Either file may be a FileHandle (node:fs/promises open()) instead, kept
+ * open until the call settles: an output handle is written from its start
+ * and, as it cannot be replaced, emptied on a failure.
  *
  * @example
  * ```ts
@@ -111,8 +114,8 @@ export function decryptRange(source: RangeInput, start: number, end: number, fro
  * await encryptFile('report.pdf', 'report.pdf.age', { recipients: ['age1...'] });
  * ```
  */
-export function encryptFile(input: string | URL, output: string | URL, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
-export function encryptFile(input: string | URL, output: string | URL, to: AgeTo, options?: EncryptFileOptions, ...extra: unknown[]): Promise<void> {
+export function encryptFile(input: PathOrHandle, output: PathOrHandle, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
+export function encryptFile(input: PathOrHandle, output: PathOrHandle, to: AgeTo, options?: EncryptFileOptions, ...extra: unknown[]): Promise<void> {
   return encryptFileWith(HERE, input, output, to, options, extra);
 }
 
@@ -123,7 +126,7 @@ export function encryptFile(input: string | URL, output: string | URL, to: AgeTo
  * and no plaintext anywhere. Rejects as decrypt does, the message naming
  * the file.
  */
-export function decryptFile(input: string | URL, output: string | URL, from: AgeFrom, options?: FileOptions): Promise<void>;
-export function decryptFile(input: string | URL, output: string | URL, from: AgeFrom, options?: FileOptions, ...extra: unknown[]): Promise<void> {
+export function decryptFile(input: PathOrHandle, output: PathOrHandle, from: AgeFrom, options?: FileOptions): Promise<void>;
+export function decryptFile(input: PathOrHandle, output: PathOrHandle, from: AgeFrom, options?: FileOptions, ...extra: unknown[]): Promise<void> {
   return decryptFileWith(HERE, input, output, from, options, extra);
 }

@@ -13,7 +13,7 @@
  * array the worker moves to the caller, which hands it on as it is.
  */
 import { CHUNK, openInPlace, openRun, PIECE_CHUNKS, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
-import { type FilePiece, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
+import { type FilePiece, type FileRef, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import type { JobDone, JobHandle, PoolWorker } from '../pool/pool.js';
 import { type Handlers, type JobType, moved } from '../pool/protocol.js';
@@ -54,7 +54,7 @@ export type AgeJobs = {
 };
 
 /** A file piece (file-pieces.ts FilePiece), flat, with the payload key. */
-type FilePieceParams = { key: Uint8Array; counter: number; final: boolean; length: number; from: string; readAt: number; to: string; writeAt: number };
+type FilePieceParams = { key: Uint8Array; counter: number; final: boolean; length: number; from: FileRef; readAt: number; to: FileRef; writeAt: number };
 
 /** A stream's piece sealed from its shared input into a new array of the worker's own, moved to the caller. */
 function sealToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8Array): Uint8Array {

@@ -5,7 +5,7 @@
  */
 import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from './api.js';
 import type { AgeFrom, AgeTo } from './file-key.js';
-import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions } from './files.js';
+import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle } from './files.js';
 import { POOL } from './pool-tools.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
 import type { Bytes } from '../runtime/bytes.js';
@@ -13,7 +13,7 @@ import type { Bytes } from '../runtime/bytes.js';
 export { AgeFormatError, NoIdentityMatchError } from './errors.js';
 export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from './file-key.js';
 export type { EncryptOptions } from './api.js';
-export type { EncryptFileOptions, FileOptions } from './files.js';
+export type { EncryptFileOptions, FileHandle, FileOptions, PathOrHandle } from './files.js';
 export { generateIdentity, identityToRecipient } from './keys.js';
 export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 
@@ -76,13 +76,13 @@ export function decryptRange(source: RangeInput, start: number, end: number, fro
  * await age.encryptFile('backup.tar', 'backup.tar.age', { recipients: [recipient] });
  * ```
  */
-export function encryptFile(input: string | URL, output: string | URL, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
-export function encryptFile(input: string | URL, output: string | URL, to: AgeTo, options?: EncryptFileOptions, ...extra: unknown[]): Promise<void> {
+export function encryptFile(input: PathOrHandle, output: PathOrHandle, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
+export function encryptFile(input: PathOrHandle, output: PathOrHandle, to: AgeTo, options?: EncryptFileOptions, ...extra: unknown[]): Promise<void> {
   return encryptFileWith(POOL, input, output, to, options, extra);
 }
 
 /** fourfold/age's decryptFile on every core; `output` is put in place only once every chunk verified. */
-export function decryptFile(input: string | URL, output: string | URL, from: AgeFrom, options?: FileOptions): Promise<void>;
-export function decryptFile(input: string | URL, output: string | URL, from: AgeFrom, options?: FileOptions, ...extra: unknown[]): Promise<void> {
+export function decryptFile(input: PathOrHandle, output: PathOrHandle, from: AgeFrom, options?: FileOptions): Promise<void>;
+export function decryptFile(input: PathOrHandle, output: PathOrHandle, from: AgeFrom, options?: FileOptions, ...extra: unknown[]): Promise<void> {
   return decryptFileWith(POOL, input, output, from, options, extra);
 }

@@ -20,6 +20,7 @@ import { runOnWorkers, type Piece, type PieceWork } from '../pool/schedule.js';
 import { canShare, type PoolWorker } from '../pool/pool.js';
 import { PARALLEL_MIN, splitter } from '../pool/transform.js';
 import { isShared } from '../runtime/bytes.js';
+import { WORKERS_SHARE_DESCRIPTORS } from '../runtime/host.js';
 import { scrypt as scryptOnPool } from '../scrypt/parallel.js';
 
 /**
@@ -103,10 +104,13 @@ const WORKER_FILE_CHUNKS = 4 * PIECE_CHUNKS;
  * written at its offsets by the worker that does it: this thread only
  * hands out pieces (runOnWorkers), so no payload byte is in a message and
  * its event loop stays free. Jobs write the output directly (a late one is
- * never redone while it may still write). Below PARALLEL_MIN, all here.
+ * never redone while it may still write). Below PARALLEL_MIN, all here;
+ * all here too for a caller's FileHandle where workers cannot use its
+ * descriptor (Deno).
  */
 const poolFiles: FileRunner = async (payload: FilePayload, after) => {
-  if (payload.length < PARALLEL_MIN) return hereFiles(payload, after);
+  const descriptors = typeof payload.from === 'number' || typeof payload.to === 'number';
+  if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS)) return hereFiles(payload, after);
   // This thread's buffer, made only if it does a piece (a lost worker's, or with no worker at all).
   let buffer: Uint8Array | undefined;
   const piece = (p: Piece) => pieceOf(payload, p.start, p.length);

@@ -44,6 +44,13 @@ export function builtinModule<T>(id: string): T | undefined {
   }
 }
 
+/**
+ * Whether a file descriptor of this thread is one of its workers' too: a
+ * process's, in Node and Bun; in Deno a descriptor is a resource id of the
+ * thread that opened it.
+ */
+export const WORKERS_SHARE_DESCRIPTORS = host.Deno === undefined;
+
 let logicalCores: number | undefined;
 
 /**

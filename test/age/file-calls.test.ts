@@ -19,39 +19,9 @@ import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
 import * as P from 'fourfold/parallel';
 import { assertBytes, rand } from '../helpers.js';
+import { APIS, CHUNK, from, fs, inDirectory, NO_FILES, read, SEALED, to } from './file-fixture.js';
 
-type Fs = typeof import('node:fs');
-const builtin = (name: string) => (globalThis.process as { getBuiltinModule?(id: string): unknown } | undefined)?.getBuiltinModule?.(name);
-const fs = builtin('node:fs') as Fs | undefined;
-const os = builtin('node:os') as typeof import('node:os') | undefined;
-const NO_FILES = fs === undefined || os === undefined ? 'not applicable: this engine has no node:fs' : false;
-
-const CHUNK = 65536;
-const SEALED = CHUNK + 16;
 const PIECE = 15 * CHUNK;
-const APIS = [
-  ['fourfold/age', age],
-  ['fourfold/parallel', P.age],
-] as const;
-
-const id = age.generateIdentity();
-const to = { recipients: [age.identityToRecipient(id)] };
-const from = { identities: [id] };
-
-/** A fresh directory, removed after `f`; `f` gets the path of a name in it. */
-async function inDirectory(f: (path: (name: string) => string, names: () => string[]) => Promise<void>): Promise<void> {
-  const dir = fs!.mkdtempSync(`${os!.tmpdir()}/fourfold-files-`);
-  try {
-    await f(
-      (name) => `${dir}/${name}`,
-      () => fs!.readdirSync(dir).sort(),
-    );
-  } finally {
-    fs!.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const read = (path: string): Uint8Array => new Uint8Array(fs!.readFileSync(path));
 
 describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
   // Around a chunk, a piece of this thread's (15 chunks) and of a worker's (60); files of the pool's size ending in a short chunk.
