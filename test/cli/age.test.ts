@@ -8,7 +8,9 @@
  * 64 KiB, 64 KiB + 1, several chunks and 100 MiB; key files made by either
  * tool; and the command line as age has it: exit codes, the errors and
  * hints of its mode checks, files cut short or changed, output to a file
- * created only when it is written. Node only: it starts processes. Without
+ * created only when it is written; and the library's file calls
+ * (encryptFile, decryptFile: paths, handles, armor) read and read by both
+ * clients. Node only: it starts processes. Without
  * age and rage every test that runs them is skipped, saying so, except on
  * CI (CI=true), where their absence fails them.
  */
@@ -28,10 +30,13 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bech32 } from '@scure/base';
+import * as age from 'fourfold/age';
+import * as P from 'fourfold/parallel';
 import { rand } from '../helpers.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
@@ -227,6 +232,44 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
       ok(fourfold(['-d', '-i', path('big-key.txt'), '-o', path('big.out'), path('big.theirs.age')]), 'fourfold decrypts it');
       assert.ok(readFileSync(path('big.out')).equals(data), `fourfold decrypts ${other.name}'s`);
       rmSync(path('big.theirs.age'));
+    }
+  });
+
+  it("fourfold/parallel's and fourfold/age's encryptFile and decryptFile against age and rage: binary and armored, paths and handles", {
+    skip: NO_CLIENTS,
+  }, async () => {
+    ok(keygen(['-o', path('lib-key.txt')]), 'keygen');
+    const identity = readFileSync(path('lib-key.txt'), 'utf8').match(/AGE-SECRET-KEY-1\w+/)![0];
+    const to = { recipients: [age.identityToRecipient(identity)] };
+    const from = { identities: [identity] };
+    // Around a worker's piece (60 chunks), and a file whose last chunk is full.
+    for (const size of [0, 60 * 65536 - 1, 60 * 65536 + 1, 3 * 60 * 65536 + 5, 2 * 65536]) {
+      const data = rand(size);
+      writeFileSync(path('lib'), data);
+      for (const [name, api] of [
+        ['fourfold/parallel', P.age],
+        ['fourfold/age', age],
+      ] as const) {
+        for (const armor of [false, true]) {
+          const what = `${name}, ${size} bytes${armor ? ', armored' : ''}`;
+          if (armor) await api.encryptFile(path('lib'), path('lib.age'), to, { armor });
+          else {
+            const [input, output] = [await open(path('lib'), 'r'), await open(path('lib.age'), 'w')];
+            await api.encryptFile(input, output, to).finally(() => Promise.all([input.close(), output.close()]));
+          }
+          for (const other of tools().slice(1)) {
+            rmSync(path('lib.out'), { force: true });
+            ok(run(other.command(), ['-d', '-i', path('lib-key.txt'), '-o', path('lib.out'), path('lib.age')]), `${other.name} decrypts ${what}`);
+            // age makes -o's file at its first write: none for an empty plaintext.
+            const out = size === 0 && !existsSync(path('lib.out')) ? Buffer.alloc(0) : readFileSync(path('lib.out'));
+            assert.ok(out.equals(data), `${other.name} reads the plaintext of ${what}`);
+            rmSync(path('lib.theirs.age'), { force: true });
+            ok(run(other.command(), ['-r', to.recipients[0]!, ...(armor ? ['-a'] : []), '-o', path('lib.theirs.age'), path('lib')]), `${other.name} encrypts`);
+            await api.decryptFile(path('lib.theirs.age'), path('lib.out'), from);
+            assert.ok(readFileSync(path('lib.out')).equals(data), `${what}: decryptFile reads ${other.name}'s file`);
+          }
+        }
+      }
     }
   });
 
