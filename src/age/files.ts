@@ -195,13 +195,24 @@ export function temporaryBeside(final: string): string {
   return join(dirname(final), `.${[...basename(final)].slice(0, 48).join('')}.fourfold-${random}`);
 }
 
-/** The mode the output gets: an existing file's, else what a new file gets (0666 less the umask). */
+/**
+ * The mode the output gets: an existing file's, else what a new file gets
+ * here (0666 less the umask), asked of the file system with an empty file
+ * made and removed beside it: process.umask() needs a permission in Deno
+ * (--allow-sys) that a caller who granted reading and writing did not give.
+ */
 async function modeFor(fs: Fs, output: string): Promise<number> {
   try {
     return (await fs.promises.stat(output)).mode & 0o7777;
   } catch {
-    const umask = (globalThis as { process?: { umask?: () => number } }).process?.umask?.() ?? 0o022;
-    return 0o666 & ~umask;
+    const path = temporaryBeside(output);
+    const probe = await fs.promises.open(path, 'wx', 0o666);
+    try {
+      return (await probe.stat()).mode & 0o7777;
+    } finally {
+      await probe.close();
+      await fs.promises.rm(path, { force: true });
+    }
   }
 }
 

@@ -53,12 +53,15 @@ describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
       });
     });
 
-    it(`${name}: armored files, passphrases, URLs, and an existing output replaced with its mode kept`, async () => {
-      await inDirectory(async (path) => {
+    it(`${name}: armored files, passphrases, URLs, a new output's mode, and an existing output replaced with its mode kept`, async () => {
+      await inDirectory(async (path, names) => {
         const data = rand(PIECE + 77);
         fs!.writeFileSync(path('plain'), data);
         await api.encryptFile(path('plain'), path('armored.age'), to, { armor: true });
         assert.match(fs!.readFileSync(path('armored.age'), 'latin1'), /^-----BEGIN AGE ENCRYPTED FILE-----\n/);
+        // A new file's mode is what the file system gives one (0666 less the umask), and no probe for it is left behind.
+        const umask = (globalThis.process as { umask?: () => number }).umask?.();
+        if (umask !== undefined) assert.equal(fs!.statSync(path('armored.age')).mode & 0o777, 0o666 & ~umask, 'a new file: 0666 less the umask');
         assertBytes(await age.decrypt(read(path('armored.age')), from), data, 'armored');
         await api.decryptFile(path('armored.age'), path('back'), from);
         assertBytes(read(path('back')), data, 'armored, back');
@@ -69,6 +72,7 @@ describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
         await api.decryptFile(new URL(`file://${path('pass 100%25.age')}`), path('old'), { passphrase: 'a passphrase', maxWorkFactor: 2 });
         assertBytes(read(path('old')), data, 'passphrase');
         assert.equal(fs!.statSync(path('old')).mode & 0o777, 0o640, 'the mode of the file it replaced');
+        assert.deepEqual(names(), ['armored.age', 'back', 'old', 'pass 100%.age', 'plain'], 'no temporary file or probe is left');
       });
     });
 
