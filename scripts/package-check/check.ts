@@ -583,7 +583,7 @@ function checkRecipes(engine: string, r: SpawnSyncReturns<string>, parts: ('keys
   const claims = {
     keys: "the README's keys.mjs: a key from a password (node:crypto's scrypt), a message sealed, opened, refused once changed",
     files: "the README's file-crypto.mjs: a file to an age file and back, under a passphrase and to a key, a changed one refused",
-    pool: "fourfold/parallel's workers (file-crypto.mjs's streams run on them) start and are ready for calls",
+    pool: "fourfold/parallel's workers (file-crypto.mjs's files run on them) start and are ready for calls",
   };
   const ok = {
     keys: () => got.keys?.key === key && got.keys.opened && got.keys.refused === 'AuthenticationError',
