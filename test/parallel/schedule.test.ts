@@ -153,18 +153,23 @@ it("a job that writes the caller's memory is never abandoned while it runs: the 
   assert.equal(r.discarded, 0);
 });
 
-it("a job that writes the caller's memory and never answers: past its overdue time its worker is ended, and its piece redone once the worker has stopped", async () => {
-  const r = recorder(true);
-  const n = 4 * MiB;
-  const { w, stoppedAt } = stuckOnce();
-  const t0 = now();
-  const list = await runPieces(pieces(n), asWorkers([w]), r.work);
-  const end = now();
-  coversOnce('overdue', list, n, r.events);
-  assert.match(w.abandoned ?? '', /a job that writes the caller's memory ran \d+ ms/);
-  assert.ok(end - t0 >= 2000, `the worker was ended after ${(end - t0).toFixed(0)} ms, before the 2 s a job may overrun`);
-  assert.ok(stoppedAt() > 0 && end >= stoppedAt(), 'resolved before the ended worker had stopped');
-});
+for (const [name, run] of [
+  ['runPieces', runPieces],
+  ['runOnWorkers', runOnWorkers],
+] as const) {
+  it(`${name}: a job that writes the caller's memory and never answers: past its overdue time its worker is ended, and its piece redone once the worker has stopped`, async () => {
+    const r = recorder(true);
+    const n = 4 * MiB;
+    const { w, stoppedAt } = stuckOnce();
+    const t0 = now();
+    const list = await run(pieces(n), asWorkers([w]), r.work);
+    const end = now();
+    coversOnce('overdue', list, n, r.events);
+    assert.match(w.abandoned ?? '', /a job that writes the caller's memory ran \d+ ms/);
+    assert.ok(end - t0 >= 2000, `the worker was ended after ${(end - t0).toFixed(0)} ms, before the 2 s a job may overrun`);
+    assert.ok(stoppedAt() > 0 && end >= stoppedAt(), 'resolved before the ended worker had stopped');
+  });
+}
 
 it("a lost worker: its pieces are redone here; one that wrote the caller's memory is waited for until it has stopped", async () => {
   for (const direct of [false, true]) {
