@@ -10,7 +10,7 @@
  * its buffer is done a buffer at a time, so that a worker takes a few
  * MiB per message.
  */
-import { CHUNK, chunksOf, openInPlace, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt } from './payload.js';
+import { CHUNK, chunksOf, openInPlace, PIECE_CHUNKS, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt } from './payload.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import { zeroize } from '../runtime/bytes.js';
 import { builtinModule } from '../runtime/host.js';
@@ -39,6 +39,9 @@ export interface FilePiece {
   readonly to: FileRef;
   readonly writeAt: number;
 }
+
+/** A buffer for file pieces, kept by whoever does them (a worker, this thread): a slot's size, 15 sealed chunks done at a time. */
+export const pieceBuffer = (): Uint8Array => new Uint8Array(PIECE_CHUNKS * SEALED_CHUNK);
 
 /** What a piece did: how many of its chunks verified (all, sealing), and whether its input ended before `length` bytes. */
 export interface PieceOutcome {

@@ -20,7 +20,7 @@
 import { isArmored } from './armor.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
-import { type FilePiece, type FileRef, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
+import { type FilePiece, type FileRef, openFilePiece, pieceBuffer, type PieceOutcome, sealFilePiece } from './file-pieces.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
@@ -113,7 +113,7 @@ export const filePieceHere = (payload: FilePayload, p: FilePiece, buffer: Uint8A
 
 /** This thread: one piece at a time, a turn of the event loop after each. */
 export const hereFiles: FileRunner = async (payload, after) => {
-  const buffer = new Uint8Array(SEALED_CHUNK * PIECE_CHUNKS);
+  const buffer = pieceBuffer();
   const turns = ticker();
   try {
     for (const { start, length } of piecesOf(payload)) {

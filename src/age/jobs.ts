@@ -12,8 +12,8 @@
  * A stream's pieces are read from its shared buffers and written to a new
  * array the worker moves to the caller, which hands it on as it is.
  */
-import { CHUNK, openInPlace, openRun, PIECE_CHUNKS, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
-import { type FilePiece, type FileRef, openFilePiece, type PieceOutcome, sealFilePiece } from './file-pieces.js';
+import { CHUNK, openInPlace, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
+import { type FilePiece, type FileRef, openFilePiece, pieceBuffer, type PieceOutcome, sealFilePiece } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import type { JobDone, JobHandle, PoolWorker } from '../pool/pool.js';
 import { type Handlers, type JobType, moved } from '../pool/protocol.js';
@@ -44,10 +44,10 @@ export type AgeJobs = {
   readonly 'age.open': JobType<PieceParams, Uint8Array>;
   /**
    * Seals or opens a piece of one file into another at their offsets
-   * (file-pieces.ts), through a buffer the worker keeps (a slot's size),
-   * a buffer's worth at a time: the result is three bytes, the chunks that verified (all, sealing;
-   * two bytes, little-endian) and 1 where the input ended before the
-   * piece did. No payload byte is in a message.
+   * (file-pieces.ts), a buffer's worth at a time through one the worker
+   * keeps (pieceBuffer): the result is three bytes, the chunks that
+   * verified (all, sealing; two bytes, little-endian) and 1 where the
+   * input ended before the piece did. No payload byte is in a message.
    */
   readonly 'age.sealFile': JobType<FilePieceParams, Uint8Array>;
   readonly 'age.openFile': JobType<FilePieceParams, Uint8Array>;
@@ -92,7 +92,7 @@ export function ageJobs(engineNow: () => ChachaEngine, own: ChachaEngine): Handl
   // A file piece's buffer: this worker's own memory, kept for every piece. Not the slot: a slot is
   // shared memory, where no unverified plaintext may go, so opening there would make an array per chunk.
   let kept: Uint8Array | undefined;
-  const buffer = (): Uint8Array => (kept ??= new Uint8Array(PIECE_CHUNKS * SEALED_CHUNK));
+  const buffer = (): Uint8Array => (kept ??= pieceBuffer());
   const filePiece = (p: FilePieceParams): FilePiece => ({ ...p, run: { counter: p.counter, final: p.final } });
   const outcome = (o: PieceOutcome): Uint8Array => Uint8Array.of(o.good & 0xff, o.good >>> 8, o.short ? 1 : 0);
   return {

@@ -9,6 +9,7 @@
  * free.
  */
 import { type FilePayload, type FileRunner, type FileTools, filePieceHere, hereFiles, pieceOf, piecesOf } from './files.js';
+import { pieceBuffer } from './file-pieces.js';
 import { answerOf, fileOutcome, postFilePiece, postRun } from './jobs.js';
 import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';
@@ -119,7 +120,7 @@ const poolFiles: FileRunner = async (payload: FilePayload, after) => {
     direct: true,
     onThisThread(p) {
       const fp = piece(p);
-      after(fp, filePieceHere(payload, fp, (buffer ??= new Uint8Array(SEALED_CHUNK * PIECE_CHUNKS))));
+      after(fp, filePieceHere(payload, fp, (buffer ??= pieceBuffer())));
     },
     toWorker: (w, p) => postFilePiece(w, payload.key, piece(p), payload.opening),
     fromWorker: (p, done) => after(piece(p), fileOutcome(done)),
