@@ -8,7 +8,8 @@
  * file cut at and around each boundary or extended, an abort, the input
  * changing size during the call, the pool ended mid-call. A file that
  * another writer changes during the call (the class test of shared input,
- * for files: each chunk is read once, verified, and only then written)
+ * for files, through paths and handles: each chunk is read once,
+ * verified, and only then written)
  * gives its plaintext as read or AuthenticationError; a hostile header is
  * refused within age's bounds. Where the engine has no file system
  * (browsers, Hermes) the calls refuse, typed.
@@ -152,33 +153,42 @@ describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
       });
     });
 
-    it(`${name}: a file another writer changes during the call: the right plaintext or AuthenticationError, never a changed byte`, async () => {
+    it(`${name}: a file another writer changes during the call, through paths and handles: the right plaintext or AuthenticationError, never a changed byte`, async () => {
       await inDirectory(async (path, names) => {
         const data = rand(6 * PIECE + 9);
         const file = await age.encrypt(data, to);
         const payloadAt = file.length - data.length - 16 * Math.ceil(data.length / CHUNK);
-        let refused = 0;
-        for (const k of [1, 20, 45, 60, 89]) {
-          fs!.writeFileSync(path('file.age'), file);
-          fs!.writeFileSync(path('out'), 'what was there');
-          let calls = 0;
-          const onProgress = () => {
-            if (++calls !== 1) return;
-            const fd = fs!.openSync(path('file.age'), 'r+');
-            fs!.writeSync(fd, Uint8Array.of(file[payloadAt + k * SEALED + 7]! ^ 1), 0, 1, payloadAt + k * SEALED + 7);
-            fs!.closeSync(fd);
-          };
-          try {
-            await api.decryptFile(path('file.age'), path('out'), from, { onProgress });
-            assertBytes(read(path('out')), data, `chunk ${k} changed after it was read: the file as it was read`);
-          } catch (e) {
-            assert.ok(e instanceof AuthenticationError, `chunk ${k}: ${e}`);
-            assert.equal(fs!.readFileSync(path('out'), 'utf8'), 'what was there', `chunk ${k}: the destination as it was`);
-            refused++;
+        for (const handles of [false, true]) {
+          let refused = 0;
+          for (const k of [1, 20, 45, 60, 89]) {
+            const what = `${handles ? 'handles' : 'paths'}, chunk ${k}`;
+            fs!.writeFileSync(path('file.age'), file);
+            fs!.writeFileSync(path('out'), 'what was there');
+            let calls = 0;
+            const onProgress = () => {
+              if (++calls !== 1) return;
+              const fd = fs!.openSync(path('file.age'), 'r+');
+              fs!.writeSync(fd, Uint8Array.of(file[payloadAt + k * SEALED + 7]! ^ 1), 0, 1, payloadAt + k * SEALED + 7);
+              fs!.closeSync(fd);
+            };
+            const input = handles ? await fs!.promises.open(path('file.age'), 'r') : path('file.age');
+            const output = handles ? await fs!.promises.open(path('out'), 'r+') : path('out');
+            try {
+              await api.decryptFile(input, output, from, { onProgress });
+              assertBytes(read(path('out')), data, `${what} changed after it was read: the file as it was read`);
+            } catch (e) {
+              assert.ok(e instanceof AuthenticationError, `${what}: ${e}`);
+              // A path is left as it was; a handle, which cannot be, is emptied.
+              assert.equal(fs!.readFileSync(path('out'), 'utf8'), handles ? '' : 'what was there', `${what}: no plaintext in the destination`);
+              refused++;
+            } finally {
+              if (typeof input !== 'string') await input.close();
+              if (typeof output !== 'string') await output.close();
+            }
+            assert.deepEqual(names(), ['file.age', 'out'], `${what}: no temporary file`);
           }
-          assert.deepEqual(names(), ['file.age', 'out'], `chunk ${k}: no temporary file`);
+          assert.ok(refused > 0, `${handles ? 'handles' : 'paths'}: a chunk changed before it was read is refused`);
         }
-        assert.ok(refused > 0, 'a chunk changed before it was read is refused');
       });
     });
 
