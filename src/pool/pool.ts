@@ -33,7 +33,7 @@
  * without worker-src) breaks the pool for the page or process: calls then
  * run on the calling thread, with the same bytes, and status() says why.
  */
-import { QUEUED, TAKEN, type FromWorker, type JobTable, type Job } from './protocol.js';
+import { bytesOf, QUEUED, TAKEN, type FromWorker, type JobResult, type JobTable, type Job } from './protocol.js';
 import { zeroize } from '../runtime/bytes.js';
 import { cores } from '../runtime/host.js';
 import { kernelsFor, nativeWelcome, workerTier, type OwnTier } from '../runtime/kernels.js';
@@ -206,7 +206,7 @@ export interface JobHandle<R> {
 }
 
 interface Pending {
-  resolve(done: JobDone<Uint8Array | undefined>): void;
+  resolve(done: JobDone<JobResult>): void;
   reject(e: Error): void;
   /** The slot the job holds (its index; -1 for call()), and how many of its bytes the job's data filled. */
   slot: number;
@@ -355,18 +355,14 @@ export class PoolWorker {
     return done.result as T[K]['result'];
   }
 
-  private send(
-    job: Omit<Job, 'type' | 'id' | 'native'>,
-    transfer: ArrayBuffer[],
-    p: Pick<Pending, 'slot' | 'bytes' | 'work'>,
-  ): Promise<JobDone<Uint8Array | undefined>> {
+  private send(job: Omit<Job, 'type' | 'id' | 'native'>, transfer: ArrayBuffer[], p: Pick<Pending, 'slot' | 'bytes' | 'work'>): Promise<JobDone<JobResult>> {
     // An ended worker answers nothing: its job fails now, as its jobs in flight did when it ended.
     if (this.ended) {
       if (p.slot >= 0) this.free.push(p.slot);
       return Promise.reject(new WorkerLostError('the worker has ended'));
     }
     const id = this.nextId++;
-    const done = new Promise<JobDone<Uint8Array | undefined>>((resolve, reject) => this.pending.set(id, { resolve, reject, ...p }));
+    const done = new Promise<JobDone<JobResult>>((resolve, reject) => this.pending.set(id, { resolve, reject, ...p }));
     if (this.pending.size === 1) this.handle!.hold(true);
     this.post({ type: 'job', id, native: nativeWelcome(), ...job }, transfer);
     return done;
@@ -427,7 +423,7 @@ export class PoolWorker {
       discard: () => {
         if (slot >= 0) zeroize(this.slots[slot]!.subarray(0, this.dirty));
         // A result nobody takes may be a job's output (protocol.ts moved()): it holds what the slot would have.
-        if (m.type === 'done' && m.result !== undefined) zeroize(m.result);
+        if (m.type === 'done') bytesOf(m.result)?.fill(0);
         release();
       },
     });

@@ -30,8 +30,25 @@
  */
 import type { OwnTier } from '../runtime/kernels.js';
 
+/**
+ * What a job answers: a few bytes, an output made to be moved (moved()),
+ * or nothing; or a few bytes with a Blob the job made (a file piece's
+ * output in a browser), which a message passes by reference, its bytes
+ * held by the browser.
+ */
+export type JobResult = Uint8Array | WithBlob | undefined;
+
+/** A job's few bytes, and a Blob of its output. */
+export interface WithBlob {
+  readonly bytes: Uint8Array;
+  readonly blob: Blob;
+}
+
+/** The bytes of a result, to zero once nobody needs them (a Blob's bytes are the browser's: nothing of them is in this thread's memory). */
+export const bytesOf = (result: JobResult): Uint8Array | undefined => (result instanceof Uint8Array ? result : result?.bytes);
+
 /** A job a family offers: the parameters it takes and the result it answers with. */
-export interface JobType<Params extends object = object, Result extends Uint8Array | undefined = Uint8Array | undefined> {
+export interface JobType<Params extends object = object, Result extends JobResult = JobResult> {
   readonly params: Params;
   readonly result: Result;
 }
@@ -76,8 +93,7 @@ export function moved(bytes: Uint8Array): Uint8Array {
 }
 
 /** The ArrayBuffers to transfer with `result`: its own, when it was made to be moved. */
-export const movedBuffers = (result: Uint8Array | undefined): ArrayBuffer[] =>
-  result !== undefined && MOVED.has(result) ? [result.buffer as ArrayBuffer] : [];
+export const movedBuffers = (result: JobResult): ArrayBuffer[] => (result instanceof Uint8Array && MOVED.has(result) ? [result.buffer as ArrayBuffer] : []);
 
 /** The handlers of every job of a table. */
 export type Handlers<T extends JobTable> = { readonly [K in keyof T]: Handler<T[K]> };
@@ -146,9 +162,9 @@ export interface Done {
    * The job's result: a few bytes (a chaining value, a Poly1305
    * polynomial), copied, or nothing; or an output the job made in an
    * ArrayBuffer of its own (moved(): a stream's piece), moved to the pool
-   * by transfer, so that neither thread copies it.
+   * by transfer, so that neither thread copies it; or bytes with a Blob.
    */
-  readonly result: Uint8Array | undefined;
+  readonly result: JobResult;
   /** The job's slot when it was transferred (not shared): handed back. */
   readonly slot?: Uint8Array;
 }

@@ -11,6 +11,7 @@ import { isShared, zeroize } from '../runtime/bytes.js';
 import { followCaller, installKernels, KernelUnavailable, type OwnTier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
 import {
+  bytesOf,
   movedBuffers,
   QUEUED,
   RUNNING,
@@ -18,6 +19,7 @@ import {
   type Handler,
   type Handlers,
   type Job,
+  type JobResult,
   type JobTable,
   type JobType,
   type ToWorker,
@@ -66,7 +68,7 @@ export function serve<T extends JobTable>(tier: OwnTier, jobs: Handlers<T>): voi
       out.post({ type: 'skipped', id, slot: back.slot }, back.transfer);
       return;
     }
-    let result: Uint8Array | undefined;
+    let result: JobResult;
     let moving: ArrayBuffer[] = [];
     try {
       const handler = handlers[job.op];
@@ -87,7 +89,7 @@ export function serve<T extends JobTable>(tier: OwnTier, jobs: Handlers<T>): voi
       out.post({ type: 'failed', id, message, fatal: e instanceof KernelUnavailable, slot: back.slot }, back.transfer);
     } finally {
       // postMessage copied the result (or moved it: nothing of it is left here); keys and the like in params are this worker's copies.
-      if (moving.length === 0) result?.fill(0);
+      if (moving.length === 0) bytesOf(result)?.fill(0);
       for (const value of Object.values(job.params)) if (value instanceof Uint8Array && !isShared(value)) zeroize(value);
     }
   }
