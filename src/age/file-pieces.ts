@@ -1,14 +1,17 @@
 /**
  * A piece of an age file sealed or opened from one file into another, at
  * their offsets: read into a buffer, sealed or opened there, written out.
- * The same code runs in a worker of the pool (jobs.ts, its slot as the
- * buffer) and on the calling thread of a one-thread call (files.ts), so
- * no payload byte crosses a message. Positioned, synchronous reads and
- * writes through node:fs (found at run time: Node, Deno, Bun), each file
- * opened by path for the piece and closed after it, or used through the
- * descriptor of a FileHandle the caller gave (left open); a piece longer than
- * its buffer is done a buffer at a time, so that a worker takes a few
- * MiB per message.
+ * The same code runs in a worker of the pool (jobs.ts) and on the calling
+ * thread of a one-thread call (files.ts), so no payload byte crosses a
+ * message. A piece reads from a file through node:fs (found at run time:
+ * Node, Deno, Bun), by path (opened for the piece, closed after) or by
+ * the descriptor of a FileHandle the caller gave (left open); or from a
+ * Blob, with FileReaderSync (a browser's workers), or from its bytes read
+ * before (the calling thread, which can read a Blob only asynchronously).
+ * It writes to a file the same way, or into a Blob of its output, which
+ * the call puts in place among the others (blob-files.ts). A piece longer
+ * than its buffer is done a buffer at a time, so that a worker takes a
+ * few MiB per message.
  */
 import { CHUNK, chunksOf, openInPlace, PIECE_CHUNKS, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt } from './payload.js';
 import type { ChachaEngine } from '../chacha/engine.js';
@@ -29,24 +32,61 @@ const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
 /** A file: its path, or the descriptor of one the caller opened (Node and Bun share a process's descriptors with its workers). */
 export type FileRef = string | number;
 
+/** Where a piece reads: a file, or a Blob. */
+export type PieceSource = FileRef | Blob;
+
+/** Where a piece writes: a file, or (undefined) a Blob of its output, its outcome's `part`. */
+export type PieceSink = FileRef | undefined;
+
 /** A piece: its run of chunks, its input's bytes and where they are, and where its output goes. */
 export interface FilePiece {
   readonly run: Run;
   /** Bytes of input: plaintext to seal, or sealed chunks to open. */
   readonly length: number;
-  readonly from: FileRef;
+  readonly from: PieceSource;
   readonly readAt: number;
-  readonly to: FileRef;
+  readonly to: PieceSink;
   readonly writeAt: number;
 }
 
 /** A buffer for file pieces, kept by whoever does them (a worker, this thread): a slot's size, 15 sealed chunks done at a time. */
 export const pieceBuffer = (): Uint8Array => new Uint8Array(PIECE_CHUNKS * SEALED_CHUNK);
 
-/** What a piece did: how many of its chunks verified (all, sealing), and whether its input ended before `length` bytes. */
+/**
+ * Chunks in a piece of a Blob (3.9 MiB): each read of a Blob and each Blob
+ * made is a round trip to the browser's process (2-3 ms in Chromium), so
+ * a Blob's piece is read and written whole, in one of each.
+ */
+export const BLOB_PIECE_CHUNKS = 60;
+
+/** `kept` where it holds piece `p` as it must be done, else a new buffer that does: a piece that reads or writes a Blob is done whole, at once. */
+export function bufferFor(p: FilePiece, kept: Uint8Array): Uint8Array {
+  const blob = typeof p.from === 'object' || p.to === undefined;
+  const bytes = blob ? chunksOf(p.length) * SEALED_CHUNK : 0;
+  return kept.length >= bytes ? kept : new Uint8Array(bytes);
+}
+
+/**
+ * What a piece did: how many of its chunks verified (all, sealing),
+ * whether its input ended before `length` bytes, and, written into a
+ * Blob, the Blob (of the chunks that verified, opening), to go at writeAt.
+ */
 export interface PieceOutcome {
   readonly good: number;
   readonly short: boolean;
+  readonly part?: Blob;
+}
+
+/** A piece's input, read at absolute positions: returns how many bytes it read (fewer only where the input ends). */
+interface Input {
+  read(into: Uint8Array, at: number): number;
+  close(): void;
+}
+
+/** A piece's output, written at absolute positions; `part` is its Blob where it writes into one. */
+interface Output {
+  write(bytes: Uint8Array, at: number): void;
+  close(): Blob | undefined;
 }
 
 /** Reads `into.length` bytes of `fd` from `at`, or fewer where the file ends; returns how many. */
@@ -66,21 +106,94 @@ function writeFully(fs: Fs, fd: number, bytes: Uint8Array, at: number): void {
   while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done, at + done);
 }
 
-/** Runs `f` on `file` (a path opened with `flags` and closed after, or a descriptor used as it is). */
-function withFile<T>(fs: Fs, file: FileRef, flags: string, f: (fd: number) => T): T {
-  if (typeof file === 'number') return f(file);
-  const fd = fs.openSync(file, flags);
-  try {
-    return f(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 function needFs(): Fs {
   const fs = fileSystem();
   if (fs === undefined) throw new Error('fourfold: this runtime has no node:fs for age file calls');
   return fs;
+}
+
+/** A file (a path opened with `flags` and closed by close(), or a descriptor used as it is). */
+function descriptorOf(file: FileRef, flags: string): { fs: Fs; fd: number; close(): void } {
+  const fs = needFs();
+  if (typeof file === 'number') return { fs, fd: file, close() {} };
+  const fd = fs.openSync(file, flags);
+  return { fs, fd, close: () => fs.closeSync(fd) };
+}
+
+interface FileReaderSyncLike {
+  readAsArrayBuffer(blob: Blob): ArrayBuffer;
+}
+
+/** A Blob read synchronously: FileReaderSync, which a browser's dedicated workers have (its window has none). */
+function blobInput(blob: Blob): Input {
+  const Reader = (globalThis as { FileReaderSync?: new () => FileReaderSyncLike }).FileReaderSync;
+  if (Reader === undefined) throw new Error('fourfold: this thread cannot read a Blob synchronously (no FileReaderSync)');
+  const reader = new Reader();
+  return {
+    read(into, at) {
+      const bytes = new Uint8Array(reader.readAsArrayBuffer(blob.slice(at, at + into.length)));
+      into.set(bytes);
+      zeroize(bytes);
+      return bytes.length;
+    },
+    close() {},
+  };
+}
+
+/** The input of a piece whose bytes were read before (from `at`): the calling thread's, for a Blob. */
+export function readBefore(bytes: Uint8Array, at: number): Input {
+  return {
+    read(into, position) {
+      const part = bytes.subarray(position - at, position - at + into.length);
+      into.set(part);
+      return part.length;
+    },
+    close: () => zeroize(bytes),
+  };
+}
+
+function inputOf(source: PieceSource | Input): Input {
+  if (typeof Blob === 'function' && source instanceof Blob) return blobInput(source);
+  if (typeof source === 'object') return source as Input;
+  const { fs, fd, close } = descriptorOf(source, 'r');
+  return { read: (into, at) => readFully(fs, fd, into, at), close };
+}
+
+/** Output into a Blob: the parts written, in order (a piece's writes are front to back), joined once it is done. */
+function blobOutput(): Output {
+  const parts: Blob[] = [];
+  return {
+    // The Blob copies the bytes (File API, "process blob parts"): the buffer is used again.
+    write: (bytes) => void parts.push(new Blob([bytes as Uint8Array<ArrayBuffer>])),
+    close: () => new Blob(parts),
+  };
+}
+
+function outputOf(sink: PieceSink): Output {
+  if (sink === undefined) return blobOutput();
+  const { fs, fd, close } = descriptorOf(sink, 'r+');
+  return {
+    write: (bytes, at) => writeFully(fs, fd, bytes, at),
+    close: () => void close(),
+  };
+}
+
+/** Runs `f` on the piece's input and output, closed after; a Blob output is the outcome's part. */
+function through(p: FilePiece, source: PieceSource | Input, f: (input: Input, output: Output) => PieceOutcome): PieceOutcome {
+  const input = inputOf(source);
+  try {
+    const output = outputOf(p.to);
+    let outcome: PieceOutcome | undefined;
+    try {
+      outcome = f(input, output);
+    } finally {
+      const part = output.close();
+      if (outcome !== undefined && part !== undefined) outcome = { ...outcome, part };
+    }
+    return outcome;
+  } finally {
+    input.close();
+  }
 }
 
 /**
@@ -94,27 +207,25 @@ const chunksAtOnce = (buffer: Uint8Array): number => Math.max(1, Math.floor(buff
  * Seals piece `p` through `buffer` (at least one sealed chunk long), as
  * many chunks at a time as it holds: each part's plaintext read in after
  * room for its tags, sealed in place (payload.ts sealInPlace), written
- * out. The buffer is zeroed after, as far as it was used.
+ * out. The buffer is zeroed after, as far as it was used. `source`: where
+ * the input is read, p.from unless its bytes were read before (readBefore).
  */
-export function sealFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array): PieceOutcome {
-  const fs = needFs();
+export function sealFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array, source: PieceSource | Input = p.from): PieceOutcome {
   const part = chunksAtOnce(buffer) * CHUNK;
   const chunks = chunksOf(p.length);
   try {
-    return withFile(fs, p.from, 'r', (input) =>
-      withFile(fs, p.to, 'r+', (output) => {
-        // An empty piece is one empty chunk: the loop runs once.
-        for (let at = 0; at === 0 || at < p.length; at += part) {
-          const length = Math.min(part, p.length - at);
-          const into = sealPlainAt(length);
-          if (readFully(fs, input, buffer.subarray(into, into + length), p.readAt + at) < length) return { good: 0, short: true };
-          const first = at / CHUNK;
-          sealInPlace(engine, key, { counter: p.run.counter + first, final: p.run.final && first + chunksOf(length) === chunks }, buffer, length);
-          writeFully(fs, output, buffer.subarray(0, sealedLength(length)), p.writeAt + first * SEALED_CHUNK);
-        }
-        return { good: chunks, short: false };
-      }),
-    );
+    return through(p, source, (input, output) => {
+      // An empty piece is one empty chunk: the loop runs once.
+      for (let at = 0; at === 0 || at < p.length; at += part) {
+        const length = Math.min(part, p.length - at);
+        const into = sealPlainAt(length);
+        if (input.read(buffer.subarray(into, into + length), p.readAt + at) < length) return { good: 0, short: true };
+        const first = at / CHUNK;
+        sealInPlace(engine, key, { counter: p.run.counter + first, final: p.run.final && first + chunksOf(length) === chunks }, buffer, length);
+        output.write(buffer.subarray(0, sealedLength(length)), p.writeAt + first * SEALED_CHUNK);
+      }
+      return { good: chunks, short: false };
+    });
   } finally {
     zeroize(buffer.subarray(0, sealedLength(Math.min(part, p.length))));
   }
@@ -125,29 +236,27 @@ export function sealFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiec
  * many chunks at a time as it holds: each part's sealed chunks read in,
  * opened in place (payload.ts openInPlace), and the plaintext of those
  * that verified, and only theirs, written out; it stops at the first that
- * does not. The buffer is zeroed after, as far as it was used.
+ * does not. The buffer is zeroed after, as far as it was used; `source`
+ * as sealFilePiece's.
  */
-export function openFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array): PieceOutcome {
-  const fs = needFs();
+export function openFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array, source: PieceSource | Input = p.from): PieceOutcome {
   const part = chunksAtOnce(buffer) * SEALED_CHUNK;
   try {
-    return withFile(fs, p.from, 'r', (input) =>
-      withFile(fs, p.to, 'r+', (output) => {
-        let good = 0;
-        for (let at = 0; at < p.length; at += part) {
-          const length = Math.min(part, p.length - at);
-          if (readFully(fs, input, buffer.subarray(0, length), p.readAt + at) < length) return { good, short: true };
-          const first = at / SEALED_CHUNK;
-          const run = { counter: p.run.counter + first, final: p.run.final && at + length === p.length };
-          const opened = openInPlace(engine, key, run, buffer, length);
-          const plain = Math.min(opened * CHUNK, plainLength(length));
-          if (plain > 0) writeFully(fs, output, buffer.subarray(0, plain), p.writeAt + first * CHUNK);
-          good += opened;
-          if (opened < Math.ceil(length / SEALED_CHUNK)) break;
-        }
-        return { good, short: false };
-      }),
-    );
+    return through(p, source, (input, output) => {
+      let good = 0;
+      for (let at = 0; at < p.length; at += part) {
+        const length = Math.min(part, p.length - at);
+        if (input.read(buffer.subarray(0, length), p.readAt + at) < length) return { good, short: true };
+        const first = at / SEALED_CHUNK;
+        const run = { counter: p.run.counter + first, final: p.run.final && at + length === p.length };
+        const opened = openInPlace(engine, key, run, buffer, length);
+        const plain = Math.min(opened * CHUNK, plainLength(length));
+        if (plain > 0) output.write(buffer.subarray(0, plain), p.writeAt + first * CHUNK);
+        good += opened;
+        if (opened < Math.ceil(length / SEALED_CHUNK)) break;
+      }
+      return { good, short: false };
+    });
   } finally {
     zeroize(buffer.subarray(0, Math.min(part, p.length)));
   }

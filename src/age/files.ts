@@ -15,12 +15,27 @@
  * full disk) removes the temporary file and leaves the destination as it
  * was. Input and output may also be FileHandles the caller opened: the
  * pieces use their descriptors, and an output handle, which cannot be
- * replaced, is emptied on a failure instead.
+ * replaced, is emptied on a failure instead. In a browser, the input is a
+ * Blob and the output a Blob or a file of the origin-private file system
+ * (blob-files.ts), through the same steps.
  */
 import { isArmored } from './armor.js';
+import { blobInput, blobName, intoBlob, isBlob, isWritableFileHandle, type WritableFileHandle } from './blob-files.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
-import { type FilePiece, type FileRef, openFilePiece, pieceBuffer, type PieceOutcome, sealFilePiece } from './file-pieces.js';
+import {
+  type FilePiece,
+  type FileRef,
+  openFilePiece,
+  pieceBuffer,
+  BLOB_PIECE_CHUNKS,
+  bufferFor,
+  type PieceOutcome,
+  type PieceSink,
+  type PieceSource,
+  readBefore,
+  sealFilePiece,
+} from './file-pieces.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
@@ -47,13 +62,22 @@ export interface FileHandle {
 /** A file of encryptFile and decryptFile: a path (a string or a file: URL), or a FileHandle. */
 export type PathOrHandle = string | URL | FileHandle;
 
-/** What a call does to a file on this thread: node:fs/promises' FileHandle, or the same calls over a descriptor (descriptorFile). */
-interface Handle {
+/** What a call reads its input through on this thread: node:fs/promises' FileHandle, the same calls over a descriptor (descriptorFile), or a Blob's. */
+export interface InputFile {
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
-  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<unknown>;
   stat(): Promise<{ size: number; dev: number; ino: number }>;
-  truncate(length: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What a call writes its output through: a file's positioned writes, or Blob parts (where `put` takes a piece's Blob, at its position). */
+export interface OutputFile {
+  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<unknown>;
+  put?(part: Blob, position: number): void;
+}
+
+/** A file on this thread, read and written: node:fs/promises' FileHandle, or descriptorFile's calls. */
+interface Handle extends InputFile, OutputFile {
+  truncate(length: number): Promise<void>;
 }
 
 /** decryptFile's options. Any other property is refused (TypeError). */
@@ -77,10 +101,10 @@ export interface EncryptFileOptions extends FileOptions {
 export interface FilePayload {
   readonly opening: boolean;
   readonly key: Uint8Array;
-  readonly from: FileRef;
+  readonly from: PieceSource;
   readonly inputAt: number;
   readonly length: number;
-  readonly to: FileRef;
+  readonly to: PieceSink;
   readonly outputAt: number;
 }
 
@@ -111,20 +135,45 @@ export const piecesOf = (payload: FilePayload, chunks = PIECE_CHUNKS) =>
 export const filePieceHere = (payload: FilePayload, p: FilePiece, buffer: Uint8Array): PieceOutcome =>
   (payload.opening ? openFilePiece : sealFilePiece)(ownEngine(), payload.key, p, buffer);
 
+/**
+ * filePieceHere for a piece of any source: a Blob's bytes are read first,
+ * asynchronously (a page's thread has no FileReaderSync), a piece at a time.
+ */
+export async function anyPieceHere(payload: FilePayload, p: FilePiece, buffer: Uint8Array): Promise<PieceOutcome> {
+  if (!isBlob(p.from)) return filePieceHere(payload, p, buffer);
+  const bytes = new Uint8Array(await p.from.slice(p.readAt, p.readAt + p.length).arrayBuffer());
+  return (payload.opening ? openFilePiece : sealFilePiece)(ownEngine(), payload.key, p, buffer, readBefore(bytes, p.readAt));
+}
+
 /** This thread: one piece at a time, a turn of the event loop after each. */
 export const hereFiles: FileRunner = async (payload, after) => {
-  const buffer = pieceBuffer();
+  let buffer = pieceBuffer();
   const turns = ticker();
   try {
-    for (const { start, length } of piecesOf(payload)) {
+    for (const { start, length } of piecesOf(payload, isBlob(payload.from) ? BLOB_PIECE_CHUNKS : PIECE_CHUNKS)) {
       const p = pieceOf(payload, start, length);
-      after(p, filePieceHere(payload, p, buffer));
+      buffer = bufferFor(p, buffer);
+      after(p, await anyPieceHere(payload, p, buffer));
       await turns.tick();
     }
   } finally {
     turns.close();
   }
 };
+
+/**
+ * Runs `write` on a call's output, which is put in place only once it
+ * completes; resolves to the call's value (the Blob, where the output is
+ * one).
+ */
+type Replacing = (write: (to: PieceSink, out: OutputFile) => Promise<void>) => Promise<Blob | undefined>;
+
+/** A call's two ends: its input, opened, and its size; its output. */
+interface Ends {
+  readonly input: InputFile;
+  readonly size: number;
+  readonly replacing: Replacing;
+}
 
 /** The tools of a file call: the age tools, and who does the pieces. */
 export interface FileTools extends Tools {
@@ -133,9 +182,10 @@ export interface FileTools extends Tools {
 
 /** A file call, its arguments checked: what the library's calls and the age command (cli/age.ts) give sealFile and openFile. */
 export interface FileCall {
-  /** A path, or a FileHandle's descriptor. */
-  readonly input: FileRef;
-  readonly output: FileRef;
+  /** A path, a FileHandle's descriptor, or a Blob. */
+  readonly input: PieceSource;
+  /** A path or a descriptor (with a path or descriptor input); with a Blob, a file of the origin-private file system, or undefined: a Blob. */
+  readonly output: FileRef | WritableFileHandle | undefined;
   readonly signal: AbortSignal | undefined;
   readonly onProgress: ((done: number, total: number) => void) | undefined;
   readonly armor: boolean;
@@ -144,19 +194,22 @@ export interface FileCall {
   /** Told of the temporary file once it exists; returns what to call once it is renamed or removed (the command removes it on a signal). */
   readonly watch?: (temporary: string) => () => void;
 }
-/** A file call with node:fs to make it (kept out of FileCall: the package's declarations name no node: module). */
+/** A call between files, with node:fs to make it (kept out of FileCall: the package's declarations name no node: module). */
 interface Call extends FileCall {
+  readonly input: FileRef;
+  readonly output: FileRef;
   readonly fs: Fs;
 }
 
 /** node:fs, where the runtime has it. */
 const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
 
-/** `c` with node:fs, which the age command's runtime has. */
-function withFs(c: FileCall): Call {
+/** `c`, between files, with node:fs, which the age command's runtime has. */
+function withFs(c: FileCall & { input: FileRef }): Call {
   const fs = fileSystem();
   if (fs === undefined) throw new TypeError('age: the file calls need a file system (Node, Deno, Bun)');
-  return { ...c, fs };
+  if (typeof c.output !== 'string' && typeof c.output !== 'number') throw new TypeError('output must be a path or a FileHandle where the input is one');
+  return { ...c, output: c.output, fs };
 }
 
 /** A path, or a FileHandle's descriptor (read once, here). */
@@ -174,17 +227,31 @@ function fileOf(value: unknown, name: string): FileRef {
 }
 
 /** How messages name a file. */
-const nameOf = (file: FileRef): string => (typeof file === 'string' ? file : `the file handle (descriptor ${file})`);
+const nameOf = (file: PieceSource): string =>
+  typeof file === 'string' ? file : typeof file === 'number' ? `the file handle (descriptor ${file})` : blobName(file);
+
+/** The output for a Blob input: a file of the origin-private file system, or undefined (the call's value is a Blob). */
+function blobOutputOf(value: unknown): WritableFileHandle | undefined {
+  if (value === undefined || isWritableFileHandle(value)) return value;
+  throw new TypeError(`output must be a FileSystemFileHandle, or undefined for a Blob, where the input is a Blob; got ${check.describe(value)}`);
+}
+
+/** The input and output of a call: a Blob into a Blob or a FileSystemFileHandle; else files, on a file system. */
+function endsOf(name: string, input: unknown, output: unknown): Pick<FileCall, 'input' | 'output'> {
+  if (isBlob(input)) return { input, output: blobOutputOf(output) };
+  if (fileSystem() === undefined) throw new TypeError(`age: ${name} needs a file system (Node, Deno, Bun) for paths; here, give it a Blob or File`);
+  return { input: fileOf(input, 'input'), output: fileOf(output, 'output') };
+}
 
 function callOf(name: string, input: unknown, output: unknown, options: unknown, known: string[]): FileCall {
-  if (fileSystem() === undefined) throw new TypeError(`age: ${name} needs a file system (Node, Deno, Bun); here, use encryptStream / decryptStream`);
+  const ends = endsOf(name, input, output);
   const o = (check.options(options, 'options', known) ?? {}) as EncryptFileOptions;
   const signal = o.signal === undefined ? undefined : check.abortSignal(o.signal, 'options.signal');
   const onProgress = o.onProgress;
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new TypeError(`options.onProgress must be a function, got ${check.describe(onProgress)}`);
   if (o.armor !== undefined && typeof o.armor !== 'boolean') throw new TypeError(`options.armor must be a boolean, got ${check.describe(o.armor)}`);
-  return { input: fileOf(input, 'input'), output: fileOf(output, 'output'), signal, onProgress, armor: o.armor === true, naming: true };
+  return { ...ends, signal, onProgress, armor: o.armor === true, naming: true };
 }
 
 /** The name of a temporary file beside `final`: hidden, saying whose, unique (created exclusively); the age command's -o too. */
@@ -217,7 +284,7 @@ async function modeFor(fs: Fs, output: string): Promise<number> {
 }
 
 /** `e` with the file it is about in its message, for the errors of the format and of authentication. */
-function naming(e: unknown, c: Call): unknown {
+function naming(e: unknown, c: FileCall): unknown {
   if (c.naming && (e instanceof AgeFormatError || e instanceof AuthenticationError)) e.message = `${nameOf(c.input)}: ${e.message}`;
   return e;
 }
@@ -242,7 +309,7 @@ function descriptorFile(fs: Fs, fd: number): Handle {
  * handle, written in place (it cannot be replaced), emptied first and
  * again on a failure, so that no partial or unverified output stays in it.
  */
-async function replacing(c: Call, input: Handle, write: (to: FileRef, out: Handle) => Promise<void>): Promise<void> {
+async function replacingFile(c: Call, input: InputFile, write: (to: FileRef, out: Handle) => Promise<void>): Promise<void> {
   if (typeof c.output === 'number') return intoHandle(c, c.output, input, write);
   const temp = temporaryBeside(c.output);
   const mode = await modeFor(c.fs, c.output);
@@ -265,8 +332,8 @@ async function replacing(c: Call, input: Handle, write: (to: FileRef, out: Handl
   }
 }
 
-/** replacing() for an output handle, refused where it is the input's file (emptying it would destroy the input). */
-async function intoHandle(c: Call, fd: number, input: Handle, write: (to: FileRef, out: Handle) => Promise<void>): Promise<void> {
+/** replacingFile() for an output handle, refused where it is the input's file (emptying it would destroy the input). */
+async function intoHandle(c: Call, fd: number, input: InputFile, write: (to: FileRef, out: Handle) => Promise<void>): Promise<void> {
   const out = descriptorFile(c.fs, fd);
   const [a, b] = await Promise.all([input.stat(), out.stat()]);
   if (a.dev === b.dev && a.ino === b.ino)
@@ -283,8 +350,8 @@ async function intoHandle(c: Call, fd: number, input: Handle, write: (to: FileRe
 }
 
 /** The input, opened, and its size. */
-async function openInput(c: Call): Promise<{ input: Handle; size: number }> {
-  const input: Handle = typeof c.input === 'number' ? descriptorFile(c.fs, c.input) : await c.fs.promises.open(c.input, 'r');
+async function openInput(c: Call): Promise<{ input: InputFile; size: number }> {
+  const input: InputFile = typeof c.input === 'number' ? descriptorFile(c.fs, c.input) : await c.fs.promises.open(c.input, 'r');
   try {
     return { input, size: (await input.stat()).size };
   } catch (e) {
@@ -293,14 +360,26 @@ async function openInput(c: Call): Promise<{ input: Handle; size: number }> {
   }
 }
 
+/** Opens a call's ends: a Blob's (blob-files.ts), or files'. */
+async function open(call: FileCall): Promise<Ends> {
+  const { input } = call;
+  if (isBlob(input)) {
+    const file = call.output as WritableFileHandle | undefined;
+    return { input: blobInput(input), size: input.size, replacing: (write) => intoBlob(file, call.signal, write) };
+  }
+  const c = withFs({ ...call, input });
+  const opened = await openInput(c);
+  return { ...opened, replacing: async (write) => void (await replacingFile(c, opened.input, write)) };
+}
+
 /** Fails if the input's size is not `size` any more. */
-async function sameSize(input: Handle, size: number, file: FileRef, error: (m: string) => Error): Promise<void> {
+async function sameSize(input: InputFile, size: number, file: PieceSource, error: (m: string) => Error): Promise<void> {
   const now = (await input.stat()).size;
   if (now !== size) throw error(`${nameOf(file)} changed size during the call (${size} bytes, then ${now})`);
 }
 
 /** Streams `input` through a codec (write, end) into `out`, in pieces of 1 MiB: for armor. */
-async function throughCodec(c: Call, input: Handle, size: number, out: Handle, coder: Encryptor | Decryptor, emitted: Uint8Array[]): Promise<void> {
+async function throughCodec(c: FileCall, input: InputFile, size: number, out: OutputFile, coder: Encryptor | Decryptor, emitted: Uint8Array[]): Promise<void> {
   const buffer = new Uint8Array(1 << 20);
   let at = 0;
   let written = 0;
@@ -330,7 +409,7 @@ async function throughCodec(c: Call, input: Handle, size: number, out: Handle, c
 }
 
 /** Counts the input bytes done, reports them, and stops the call once its signal is aborted. */
-function progress(c: Call, total: number): (bytes: number) => void {
+function progress(c: FileCall, total: number): (bytes: number) => void {
   let done = 0;
   return (bytes) => {
     check.throwIfAborted(c.signal);
@@ -346,24 +425,23 @@ export async function encryptFileWith(
   to: unknown,
   options: unknown,
   extra: readonly unknown[],
-): Promise<void> {
+): Promise<Blob | undefined> {
   check.noMoreArguments('encryptFile', ['input', 'output', 'to', 'options'], extra);
   const c = callOf('encryptFile', input, output, options, ['armor', 'signal', 'onProgress']);
   const sender = senderOf(to);
   try {
-    await sealFile(tools, c, sender);
+    return await sealFile(tools, c, sender);
   } finally {
     forget(sender);
   }
 }
 
-/** Encrypts the file `c.input` to `sender` into `c.output`, replaced once complete. */
-export async function sealFile(tools: FileTools, call: FileCall, sender: Sender): Promise<void> {
-  const c = withFs(call);
+/** Encrypts the file `c.input` to `sender` into `c.output`, replaced once complete; resolves to the Blob, where the output is one. */
+export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): Promise<Blob | undefined> {
   check.throwIfAborted(c.signal);
-  const { input: file, size } = await openInput(c);
+  const { input: file, size, replacing } = await open(c);
   try {
-    await replacing(c, file, async (temp, out) => {
+    return await replacing(async (to, out) => {
       if (c.armor) {
         const emitted: Uint8Array[] = [];
         return throughCodec(c, file, size, out, new Encryptor(sender, true, tools, (b) => emitted.push(b)), emitted);
@@ -375,11 +453,12 @@ export async function sealFile(tools: FileTools, call: FileCall, sender: Sender)
       try {
         await out.write(header, 0, header.length, 0);
         await out.write(nonce, 0, NONCE_BYTES, header.length);
-        const payload = { opening: false, key, from: c.input, inputAt: 0, length: size, to: temp, outputAt: header.length + NONCE_BYTES };
+        const payload = { opening: false, key, from: c.input, inputAt: 0, length: size, to, outputAt: header.length + NONCE_BYTES };
         const done = progress(c, size);
         let short = false;
         await tools.files(payload, (p, o) => {
           short ||= o.short;
+          if (o.part !== undefined) out.put!(o.part, p.writeAt);
           done(p.length);
         });
         const changed = (m: string) => new Error(`age: ${m}`);
@@ -395,7 +474,7 @@ export async function sealFile(tools: FileTools, call: FileCall, sender: Sender)
 }
 
 /** The header of the binary file `input` (read 64 KiB at a time, within HeaderReader's bounds), and where its payload starts. */
-async function readHeader(input: Handle, first: Uint8Array) {
+async function readHeader(input: InputFile, first: Uint8Array) {
   const reader = new HeaderReader();
   let chunk = first;
   let at = 0;
@@ -417,12 +496,12 @@ export async function decryptFileWith(
   from: unknown,
   options: unknown,
   extra: readonly unknown[],
-): Promise<void> {
+): Promise<Blob | undefined> {
   check.noMoreArguments('decryptFile', ['input', 'output', 'from', 'options'], extra, ': decryptFile writes the plaintext to output');
   const c = callOf('decryptFile', input, output, options, ['signal', 'onProgress']);
   const receiver = receiverOf(from);
   try {
-    await openFile(tools, c, receiver);
+    return await openFile(tools, c, receiver);
   } finally {
     forget(receiver);
   }
@@ -431,17 +510,17 @@ export async function decryptFileWith(
 /**
  * Decrypts the file `c.input` into `c.output`, replaced once every chunk
  * verified; `from` may be a function of the header's stanzas (the
- * command asks for a passphrase once it sees an scrypt stanza).
+ * command asks for a passphrase once it sees an scrypt stanza). Resolves
+ * to the Blob, where the output is one.
  */
-export async function openFile(tools: FileTools, call: FileCall, from: ReceiverOrAsk): Promise<void> {
-  const c = withFs(call);
+export async function openFile(tools: FileTools, c: FileCall, from: ReceiverOrAsk): Promise<Blob | undefined> {
   check.throwIfAborted(c.signal);
-  const { input: file, size } = await openInput(c);
+  const { input: file, size, replacing } = await open(c);
   try {
     const start = new Uint8Array(Math.min(size, 1 << 16));
     const { bytesRead } = await file.read(start, 0, start.length, 0);
     const first = start.subarray(0, bytesRead);
-    await replacing(c, file, async (temp, out) => {
+    return await replacing(async (to, out) => {
       if (isArmored(first, bytesRead === size) === true) {
         const emitted: Uint8Array[] = [];
         return throughCodec(c, file, size, out, new Decryptor(from, tools, (b) => emitted.push(b)), emitted);
@@ -465,8 +544,8 @@ export async function openFile(tools: FileTools, call: FileCall, from: ReceiverO
       zeroize(fileKey);
       try {
         const inputAt = header.length + NONCE_BYTES;
-        const payload = { opening: true, key, from: c.input, inputAt, length: size - inputAt, to: temp, outputAt: 0 };
-        await openPayload(tools, payload, c, file, size);
+        const payload = { opening: true, key, from: c.input, inputAt, length: size - inputAt, to, outputAt: 0 };
+        await openPayload(tools, payload, c, file, out, size);
       } finally {
         zeroize(key);
       }
@@ -479,7 +558,7 @@ export async function openFile(tools: FileTools, call: FileCall, from: ReceiverO
 }
 
 /** Opens every piece of `payload`; throws the AuthenticationError of the first chunk that did not verify, if any. */
-async function openPayload(tools: FileTools, payload: FilePayload, c: Call, file: Handle, size: number): Promise<void> {
+async function openPayload(tools: FileTools, payload: FilePayload, c: FileCall, file: InputFile, out: OutputFile, size: number): Promise<void> {
   const cut = (m: string) => new AuthenticationError(m);
   if (payload.length === 0) throw chunkFailure(engine(), payload.key, 0, true, new Uint8Array(0));
   const done = progress(c, payload.length);
@@ -489,6 +568,7 @@ async function openPayload(tools: FileTools, payload: FilePayload, c: Call, file
     short ||= o.short;
     const chunks = Math.ceil(p.length / SEALED_CHUNK);
     if (o.good < chunks && (first === undefined || p.run.counter < first.p.run.counter)) first = { p, good: o.good };
+    if (o.part !== undefined) out.put!(o.part, p.writeAt);
     done(p.length);
   });
   if (short) throw cut(`the file changed size during the call (it ended before its ${size} bytes)`);

@@ -13,10 +13,10 @@
  * array the worker moves to the caller, which hands it on as it is.
  */
 import { CHUNK, openInPlace, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
-import { type FilePiece, type FileRef, openFilePiece, pieceBuffer, type PieceOutcome, sealFilePiece } from './file-pieces.js';
+import { bufferFor, type FilePiece, openFilePiece, pieceBuffer, type PieceOutcome, type PieceSink, type PieceSource, sealFilePiece } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import type { JobDone, JobHandle, PoolWorker } from '../pool/pool.js';
-import { type Handlers, type JobType, moved } from '../pool/protocol.js';
+import { type Handlers, type JobType, moved, type WithBlob } from '../pool/protocol.js';
 import { zeroize } from '../runtime/bytes.js';
 import { toBeWritten } from '../runtime/native.js';
 
@@ -47,14 +47,16 @@ export type AgeJobs = {
    * (file-pieces.ts), a buffer's worth at a time through one the worker
    * keeps (pieceBuffer): the result is three bytes, the chunks that
    * verified (all, sealing; two bytes, little-endian) and 1 where the
-   * input ended before the piece did. No payload byte is in a message.
+   * input ended before the piece did; with the Blob of the piece's output
+   * where it writes into one (a browser's). No payload byte is in a
+   * message (a Blob passes by reference).
    */
-  readonly 'age.sealFile': JobType<FilePieceParams, Uint8Array>;
-  readonly 'age.openFile': JobType<FilePieceParams, Uint8Array>;
+  readonly 'age.sealFile': JobType<FilePieceParams, Uint8Array | WithBlob>;
+  readonly 'age.openFile': JobType<FilePieceParams, Uint8Array | WithBlob>;
 };
 
 /** A file piece (file-pieces.ts FilePiece), flat, with the payload key. */
-type FilePieceParams = { key: Uint8Array; counter: number; final: boolean; length: number; from: FileRef; readAt: number; to: FileRef; writeAt: number };
+type FilePieceParams = { key: Uint8Array; counter: number; final: boolean; length: number; from: PieceSource; readAt: number; to: PieceSink; writeAt: number };
 
 /** A stream's piece sealed from its shared input into a new array of the worker's own, moved to the caller. */
 function sealToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8Array): Uint8Array {
@@ -92,12 +94,21 @@ export function ageJobs(engineNow: () => ChachaEngine, own: ChachaEngine): Handl
   // A file piece's buffer: this worker's own memory, kept for every piece. Not the slot: a slot is
   // shared memory, where no unverified plaintext may go, so opening there would make an array per chunk.
   let kept: Uint8Array | undefined;
-  const buffer = (): Uint8Array => (kept ??= pieceBuffer());
+  const buffer = (p: FilePiece): Uint8Array => (kept = bufferFor(p, kept ?? pieceBuffer()));
   const filePiece = (p: FilePieceParams): FilePiece => ({ ...p, run: { counter: p.counter, final: p.final } });
-  const outcome = (o: PieceOutcome): Uint8Array => Uint8Array.of(o.good & 0xff, o.good >>> 8, o.short ? 1 : 0);
+  const outcome = (o: PieceOutcome): Uint8Array | WithBlob => {
+    const bytes = Uint8Array.of(o.good & 0xff, o.good >>> 8, o.short ? 1 : 0);
+    return o.part === undefined ? bytes : { bytes, blob: o.part };
+  };
   return {
-    'age.sealFile': (p) => outcome(sealFilePiece(own, p.key, filePiece(p), buffer())),
-    'age.openFile': (p) => outcome(openFilePiece(own, p.key, filePiece(p), buffer())),
+    'age.sealFile': (params) => {
+      const p = filePiece(params);
+      return outcome(sealFilePiece(own, params.key, p, buffer(p)));
+    },
+    'age.openFile': (params) => {
+      const p = filePiece(params);
+      return outcome(openFilePiece(own, params.key, p, buffer(p)));
+    },
     'age.seal': (p, { input, slot }) => {
       const run = { counter: p.counter, final: p.final };
       if (input !== slot) return sealToNew(engineNow(), p.key, run, input!.subarray(0, p.length));
@@ -160,7 +171,7 @@ export function answerOf(done: JobDone<unknown>, input: Uint8Array, opening: boo
 }
 
 /** Gives file piece `p` to `w`, with a copy of the payload key that moves to the worker (which reads and writes through its own buffer). */
-export function postFilePiece(w: PoolWorker, key: Uint8Array, p: FilePiece, opening: boolean): JobHandle<Uint8Array> {
+export function postFilePiece(w: PoolWorker, key: Uint8Array, p: FilePiece, opening: boolean): JobHandle<Uint8Array | WithBlob> {
   const copy = key.slice();
   const params = { key: copy, counter: p.run.counter, final: p.run.final, length: p.length, from: p.from, readAt: p.readAt, to: p.to, writeAt: p.writeAt };
   // No bytes of the slot: the worker reads and writes the files through a buffer of its own (ageJobs).
@@ -169,6 +180,8 @@ export function postFilePiece(w: PoolWorker, key: Uint8Array, p: FilePiece, open
 
 /** A file piece's answer (postFilePiece). */
 export const fileOutcome = (done: JobDone<unknown>): PieceOutcome => {
-  const r = done.result as Uint8Array;
-  return { good: r[0]! | (r[1]! << 8), short: r[2] === 1 };
+  const result = done.result as Uint8Array | WithBlob;
+  const r = result instanceof Uint8Array ? result : result.bytes;
+  const outcome = { good: r[0]! | (r[1]! << 8), short: r[2] === 1 };
+  return result instanceof Uint8Array ? outcome : { ...outcome, part: result.blob };
 };

@@ -5,6 +5,7 @@
  */
 import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from './api.js';
 import type { AgeFrom, AgeTo } from './file-key.js';
+import type { WritableFileHandle } from './blob-files.js';
 import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle } from './files.js';
 import { POOL } from './pool-tools.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
@@ -14,6 +15,7 @@ export { AgeFormatError, NoIdentityMatchError } from './errors.js';
 export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from './file-key.js';
 export type { EncryptOptions } from './api.js';
 export type { EncryptFileOptions, FileHandle, FileOptions, PathOrHandle } from './files.js';
+export type { WritableFile, WritableFileHandle } from './blob-files.js';
 export { generateIdentity, identityToRecipient } from './keys.js';
 export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 
@@ -77,12 +79,28 @@ export function decryptRange(source: RangeInput, start: number, end: number, fro
  * ```
  */
 export function encryptFile(input: PathOrHandle, output: PathOrHandle, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
-export function encryptFile(input: PathOrHandle, output: PathOrHandle, to: AgeTo, options?: EncryptFileOptions, ...extra: unknown[]): Promise<void> {
+export function encryptFile(input: Blob, output: undefined, to: AgeTo, options?: EncryptFileOptions): Promise<Blob>;
+export function encryptFile(input: Blob, output: WritableFileHandle, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
+export function encryptFile(
+  input: PathOrHandle | Blob,
+  output: PathOrHandle | WritableFileHandle | undefined,
+  to: AgeTo,
+  options?: EncryptFileOptions,
+  ...extra: unknown[]
+): Promise<unknown> {
   return encryptFileWith(POOL, input, output, to, options, extra);
 }
 
 /** fourfold/age's decryptFile on every core; `output` is put in place only once every chunk verified. */
 export function decryptFile(input: PathOrHandle, output: PathOrHandle, from: AgeFrom, options?: FileOptions): Promise<void>;
-export function decryptFile(input: PathOrHandle, output: PathOrHandle, from: AgeFrom, options?: FileOptions, ...extra: unknown[]): Promise<void> {
+export function decryptFile(input: Blob, output: undefined, from: AgeFrom, options?: FileOptions): Promise<Blob>;
+export function decryptFile(input: Blob, output: WritableFileHandle, from: AgeFrom, options?: FileOptions): Promise<void>;
+export function decryptFile(
+  input: PathOrHandle | Blob,
+  output: PathOrHandle | WritableFileHandle | undefined,
+  from: AgeFrom,
+  options?: FileOptions,
+  ...extra: unknown[]
+): Promise<unknown> {
   return decryptFileWith(POOL, input, output, from, options, extra);
 }

@@ -8,10 +8,11 @@
  * a worker too (fourfold/parallel's scrypt), leaving the calling thread
  * free.
  */
-import { type FilePayload, type FileRunner, type FileTools, filePieceHere, hereFiles, pieceOf, piecesOf } from './files.js';
-import { pieceBuffer } from './file-pieces.js';
+import { isBlob } from './blob-files.js';
+import { anyPieceHere, type FilePayload, type FileRunner, type FileTools, filePieceHere, hereFiles, pieceOf, piecesOf } from './files.js';
+import { BLOB_PIECE_CHUNKS, bufferFor, pieceBuffer } from './file-pieces.js';
 import { answerOf, fileOutcome, postFilePiece, postRun } from './jobs.js';
-import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK } from './payload.js';
+import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';
 import { doPiece, hereRunner, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
@@ -19,6 +20,7 @@ import { handOutWorkersFor, workersFor } from '../parallel/workers.js';
 import { InOrder } from '../pool/in-order.js';
 import { runOnWorkers, type Piece, type PieceWork } from '../pool/schedule.js';
 import { canShare, type PoolWorker } from '../pool/pool.js';
+import { workerThreads } from '../pool/threads.js';
 import { PARALLEL_MIN, splitter } from '../pool/transform.js';
 import { isShared } from '../runtime/bytes.js';
 import { WORKERS_SHARE_DESCRIPTORS } from '../runtime/host.js';
@@ -107,18 +109,24 @@ const WORKER_FILE_CHUNKS = 4 * PIECE_CHUNKS;
  * its event loop stays free. Jobs write the output directly (a late one is
  * never redone while it may still write). Below PARALLEL_MIN, all here;
  * all here too for a caller's FileHandle where workers cannot use its
- * descriptor (Deno).
+ * descriptor (Deno), and for a Blob where they cannot read one
+ * synchronously (worker_threads have no FileReaderSync; Web Workers do).
+ * This thread reads a Blob only asynchronously: the pieces it is left
+ * (a lost worker's) are done after the workers', a piece at a time.
  */
 const poolFiles: FileRunner = async (payload: FilePayload, after) => {
   const descriptors = typeof payload.from === 'number' || typeof payload.to === 'number';
-  if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS)) return hereFiles(payload, after);
+  const blob = isBlob(payload.from);
+  if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS) || (blob && !WORKERS_READ_BLOBS)) return hereFiles(payload, after);
   // This thread's buffer, made only if it does a piece (a lost worker's, or with no worker at all).
   let buffer: Uint8Array | undefined;
+  const later: Piece[] = [];
   const piece = (p: Piece) => pieceOf(payload, p.start, p.length);
   const work: PieceWork<Piece> = {
     split: splitter(payload.opening ? SEALED_CHUNK : CHUNK),
     direct: true,
     onThisThread(p) {
+      if (blob) return void later.push(p);
       const fp = piece(p);
       after(fp, filePieceHere(payload, fp, (buffer ??= pieceBuffer())));
     },
@@ -127,7 +135,18 @@ const poolFiles: FileRunner = async (payload: FilePayload, after) => {
   };
   // Each piece zeroes the buffer it used (file-pieces.ts): this thread's, or the one its worker keeps.
   await runOnWorkers(piecesOf(payload, WORKER_FILE_CHUNKS), handOutWorkersFor(payload.length), work);
+  const unit = payload.opening ? SEALED_CHUNK : CHUNK;
+  for (const left of later) {
+    for (const p of wholePieces(left.length, unit, BLOB_PIECE_CHUNKS)) {
+      const fp = piece({ start: left.start + p.start, length: p.length });
+      buffer = bufferFor(fp, buffer ?? pieceBuffer());
+      after(fp, await anyPieceHere(payload, fp, buffer));
+    }
+  }
 };
+
+/** Whether the pool's workers read a Blob themselves: Web Workers (FileReaderSync), not worker_threads. */
+const WORKERS_READ_BLOBS = workerThreads() === undefined;
 
 /** Every core: pieces on the pool's workers and this thread, scrypt on a worker. */
 export const POOL: FileTools = { runner: poolRunner, scrypt, files: poolFiles };
