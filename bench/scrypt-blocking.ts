@@ -17,13 +17,11 @@
  * call's, and the median time a call takes; exits 1 when scryptAsync's
  * median block reaches 50 ms, the browsers' long-task mark.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeBlocking, measureScryptBlocking, type BlockingOptions, type BlockingResult } from './core/scrypt-blocking.js';
 import { median } from './core/stats.js';
+import { runCoreInEngine } from './node/in-engine.js';
 
 /** The browsers' long-task mark. */
 const LONG_TASK_MS = 50;
@@ -40,29 +38,8 @@ const options: BlockingOptions = { N: 2 ** Number(values.log2n), calls: Number(v
 /** One engine's result: in this process for node, else a bundle run by scripts/engines. */
 async function inEngine(engine: string): Promise<BlockingResult> {
   if (engine === 'node') return measureScryptBlocking(options, (m) => process.stderr.write(`node: ${m}\n`));
-  const { bundleEntry, bundleWorkers } = await import('../scripts/engines/bundle.js');
-  const { runInEngine } = await import('../scripts/engines/run.js');
-  const dir = mkdtempSync(join(tmpdir(), `fourfold-scrypt-blocking-${engine}-`));
-  try {
-    const core = fileURLToPath(new URL('./core/scrypt-blocking.ts', import.meta.url));
-    writeFileSync(
-      join(dir, 'entry.ts'),
-      `import { measureScryptBlocking } from ${JSON.stringify(core)};\n` +
-        `export default (context) => measureScryptBlocking(${JSON.stringify(options)}, (m) => context.progress(m));\n`,
-    );
-    // fourfold/parallel's pool starts its workers from beside the bundle, as in the bench's engines (node/bundle.ts).
-    const entry = await bundleEntry({ entry: join(dir, 'entry.ts'), target: 'browser', outfile: join(dir, 'entry.js') });
-    await bundleWorkers(dir, 'browser');
-    const outcome = await runInEngine(engine as Parameters<typeof runInEngine>[0], {
-      entry,
-      timeoutMs: 20 * 60_000,
-      onProgress: (m) => process.stderr.write(`${engine}: ${m}\n`),
-    });
-    if (!outcome.ok) throw new Error(`${outcome.error ?? 'failed'}\n${outcome.log.slice(-10).join('\n')}`);
-    return outcome.value as BlockingResult;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const core = fileURLToPath(new URL('./core/scrypt-blocking.ts', import.meta.url));
+  return runCoreInEngine<BlockingResult>(engine, core, 'measureScryptBlocking', options, 20 * 60_000);
 }
 
 let status = 0;
