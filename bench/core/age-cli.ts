@@ -1,18 +1,16 @@
 /**
- * The Go `age` command as a benchmark column (ops/age.ts), for scale: a
- * process per call, file to file, as a script runs it. Only where the
- * engine is Node, Deno or Bun and `age --version` runs (found on the PATH,
- * or in Go's bin directory); a browser is not asked. Its files live in a
- * temporary directory removed when the process exits.
+ * The Go `age` command and `rage` as benchmark columns (ops/age.ts), for
+ * scale: a process per call, file to file, as a script runs it. Only where
+ * the engine is Node, Deno or Bun and `age --version` (`rage --version`)
+ * runs (found on the PATH, or where Go or Cargo installs); a browser is
+ * not asked. Their files are the harness's (file-space.ts).
  */
 import type { AgeCliLibrary } from './ops/age.js';
 import { BENCH_IDENTITY, BENCH_RECIPIENT } from './ops/age.js';
+import { loadFileSpace, nodeModule } from './file-space.js';
 
 type ChildProcess = typeof import('node:child_process');
 type Fs = typeof import('node:fs');
-
-/** Imports a node: module past bundlers (a browser bundle never reaches here). */
-const nodeModule = <T>(name: string): Promise<T> => import(/* @vite-ignore */ `node:${name}`) as Promise<T>;
 
 /** Runs `command` to its exit; rejects with its standard error on a non-zero status. */
 function run(child: ChildProcess, command: string, args: string[]): Promise<void> {
@@ -25,11 +23,14 @@ function run(child: ChildProcess, command: string, args: string[]): Promise<void
   });
 }
 
-/** The Go CLI and its version, or undefined where there is none. */
-export async function loadAgeCli(): Promise<{ api: AgeCliLibrary; version: string } | undefined> {
-  const process = (globalThis as { process?: { versions?: unknown; env?: Record<string, string | undefined>; on?: (e: string, f: () => void) => void } })
-    .process;
-  if (typeof process?.versions !== 'object') return undefined;
+/** Where each client is, besides the PATH: the directory its toolchain installs into. */
+const INSTALLED = { age: ['go', 'bin'], rage: ['.cargo', 'bin'] } as const;
+
+/** A client (Go's `age`, or `rage`) and its version, or undefined where there is none. */
+export async function loadAgeCli(program: 'age' | 'rage'): Promise<{ api: AgeCliLibrary; version: string } | undefined> {
+  const process = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
+  const files = await loadFileSpace();
+  if (files === undefined) return undefined;
   let child: ChildProcess;
   let fs: Fs;
   let path: typeof import('node:path');
@@ -44,32 +45,27 @@ export async function loadAgeCli(): Promise<{ api: AgeCliLibrary; version: strin
   } catch {
     return undefined;
   }
-  const home = process.env?.HOME ?? os.homedir();
-  const candidates = ['age', path.join(process.env?.GOPATH ?? path.join(home, 'go'), 'bin', 'age')];
+  const home = process?.env?.HOME ?? os.homedir();
+  const installed = program === 'age' && process?.env?.GOPATH !== undefined ? path.join(process.env.GOPATH, 'bin') : path.join(home, ...INSTALLED[program]);
+  const candidates = [program, path.join(installed, program)];
   const command = candidates.find((c) => child.spawnSync(c, ['--version'], { stdio: 'ignore' }).status === 0);
   if (command === undefined) return undefined;
   const version = child.spawnSync(command, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fourfold-bench-age-'));
-  process.on?.('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  const identityFile = path.join(dir, 'identity.txt');
+  const identityFile = path.join(files.dir, 'identity.txt');
   fs.writeFileSync(identityFile, `${BENCH_IDENTITY}\n`);
-  const staged = new WeakMap<Uint8Array, string>();
-  let files = 0;
+  const maker = program === 'age' ? 'Go' : 'Rust';
   return {
-    version: `age ${version} (Go, a process per call, file to file)`,
+    version: `${program === 'age' ? 'age ' : ''}${version} (${maker}, a process per call, file to file)`,
     api: {
-      stage(bytes) {
-        let file = staged.get(bytes);
-        if (file === undefined) {
-          file = path.join(dir, `input-${files++}`);
-          fs.writeFileSync(file, bytes);
-          staged.set(bytes, file);
-        }
-        return file;
-      },
+      stage: (bytes) => files.stage(bytes),
+      // age and rage take the same flags.
       encrypt: (input, output, armor) => run(child, command, ['-r', BENCH_RECIPIENT, ...(armor === true ? ['-a'] : []), '-o', output, input]),
-      decrypt: (input, output) => run(child, command, ['-d', '-i', identityFile, '-o', output, input]),
-      read: (file) => new Uint8Array(fs.readFileSync(file)),
+      async decrypt(input, output) {
+        await run(child, command, ['-d', '-i', identityFile, '-o', output, input]);
+        // rage makes -o's file at its first write: an empty plaintext leaves none, which stands for an empty file.
+        if (!fs.existsSync(output)) fs.writeFileSync(output, '');
+      },
+      read: (file) => files.read(file),
     },
   };
 }

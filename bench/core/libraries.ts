@@ -20,6 +20,7 @@ import type * as NobleSalsa from '@noble/ciphers/salsa.js';
 import type sodiumStandard from 'libsodium-wrappers';
 import type * as NodeCrypto from 'node:crypto';
 import { loadAgeCli } from './age-cli.js';
+import { type FileSpace, loadFileSpace } from './file-space.js';
 import { describeError } from './errors.js';
 import type { AgeCliLibrary } from './ops/age.js';
 import type { ParallelSettings } from './types.js';
@@ -158,6 +159,10 @@ export interface Apis {
   readonly typage?: typeof import('age-encryption');
   /** The Go age command, in Node, Deno and Bun where it is installed (age-cli.ts). */
   readonly ageCli?: AgeCliLibrary;
+  /** rage, the same way. */
+  readonly rageCli?: AgeCliLibrary;
+  /** The harness's files, where the engine has a file system (file-space.ts). */
+  readonly files?: FileSpace;
 }
 
 export interface Loaded {
@@ -386,8 +391,11 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
   });
   const mipher = await peer('mipher', `mipher ${versions.mipher ?? '?'}`, () => import('mipher'));
   const typage = await peer('typage', `age-encryption ${versions['age-encryption'] ?? '?'} (typage)`, () => import('age-encryption'));
-  const ageCli = await loadAgeCli();
+  const ageCli = await loadAgeCli('age');
   if (ageCli !== undefined) libraries.push({ name: 'age-cli', version: ageCli.version, reference: false });
+  const rageCli = await loadAgeCli('rage');
+  if (rageCli !== undefined) libraries.push({ name: 'rage-cli', version: rageCli.version, reference: false });
+  const files = await loadFileSpace();
   // Checked against @noble (ops/webcrypto.ts), so not a reference itself.
   const webcrypto = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
   if (webcrypto !== undefined) libraries.push({ name: 'webcrypto', version: 'WebCrypto (the platform)', reference: false });
@@ -405,6 +413,8 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
       webcrypto,
       typage,
       ageCli: ageCli?.api,
+      rageCli: rageCli?.api,
+      files,
     },
     warnings,
     readyMs,

@@ -224,19 +224,20 @@ const scrypt: Profile = {
 
 /**
  * --profile=age: age files of 16 and 256 MiB to one X25519 recipient,
- * one-shot, streamed (64 KiB pieces in) and armored, encrypted and
- * decrypted by fourfold/age (one thread), fourfold/parallel's age (every
- * core), typage (the reference) and, where `age` is installed, the Go
- * CLI as a process, file to file. A call takes 20 ms to seconds (typage
+ * one-shot, streamed (64 KiB pieces in), armored and file to file,
+ * encrypted and decrypted by fourfold/age (one thread), fourfold/parallel's
+ * age (every core), typage (the reference) and, where they are installed,
+ * the Go CLI and rage as processes, file to file. A call takes 20 ms to seconds (typage
  * at 256 MiB), so it is timed as --profile=scrypt is: one call per
  * sample after a warm-up of three, and the same cap.
  */
 const age: Profile = {
   ...scrypt,
-  summary: 'age files of 16 and 256 MiB, one-shot, streamed and armored: fourfold/age and its every-core form against typage and the Go age CLI',
+  summary:
+    'age files of 16 and 256 MiB, one-shot, streamed, armored and file to file: fourfold/age and its every-core form against typage, the Go age CLI and rage',
   sizes: [16 * MiB, 256 * MiB],
   ops: ['age'],
-  libs: ['fourfold', PARALLEL, 'typage', 'age-cli'],
+  libs: ['fourfold', PARALLEL, 'typage', 'age-cli', 'rage-cli'],
   references: ['typage'],
 };
 

@@ -15,11 +15,12 @@ import { parseOptions, type Options } from '../node/options.js';
 
 const quick = (parseOptions(['--quick']) as Options).config;
 const hasAgeCli = spawnSync('age', ['--version']).status === 0 || spawnSync(`${process.env.HOME}/go/bin/age`, ['--version']).status === 0;
+const hasRage = spawnSync('rage', ['--version']).status === 0 || spawnSync(`${process.env.HOME}/.cargo/bin/rage`, ['--version']).status === 0;
 
 after(() => terminate());
 
 describe('age in the benchmark', () => {
-  it("times one-shot and streamed files in the 'sizes' part only, every column checked against typage", { timeout: 300_000 }, async (t) => {
+  it("times one-shot, streamed and file-to-file age in the 'sizes' part only, every column checked against typage", { timeout: 300_000 }, async (t) => {
     const result = await runBenchmark({
       ...quick,
       ops: ['age'],
@@ -39,6 +40,7 @@ describe('age in the benchmark', () => {
     assert.deepEqual(result.sweeps, []);
     assert.deepEqual([...new Set(result.cases.map((c) => c.part))], ['sizes']);
     const ops = ['age-encrypt', 'age-decrypt', 'age-encrypt-stream', 'age-decrypt-stream', 'age-encrypt-armored', 'age-decrypt-armored'];
+    ops.push('age-encrypt-file', 'age-decrypt-file');
     assert.deepEqual([...new Set(result.cases.map((c) => c.op))], ops);
     for (const c of result.cases) {
       assert.equal(c.error, undefined, `${c.op} ${c.size} ${c.library}`);
@@ -50,12 +52,16 @@ describe('age in the benchmark', () => {
         .filter((c) => c.op === op && c.size === size)
         .map((c) => c.library)
         .sort();
-    const cli = hasAgeCli ? ['age-cli'] : [];
+    const cli = [...(hasAgeCli ? ['age-cli'] : []), ...(hasRage ? ['rage-cli'] : [])];
     if (!hasAgeCli) t.diagnostic('no age on the PATH: the Go CLI column is not asked for (CI installs it)');
+    if (!hasRage) t.diagnostic('no rage on the PATH: its column is not asked for (CI installs it)');
     assert.deepEqual(columns('age-encrypt', 1), ['fourfold', 'fourfold-js', 'typage', ...cli].sort());
     assert.deepEqual(columns('age-decrypt', PARALLEL_FROM), ['fourfold', 'fourfold-js', PARALLEL, 'typage', ...cli].sort());
     assert.deepEqual(columns('age-decrypt-stream', PARALLEL_FROM), ['fourfold', 'fourfold-js', PARALLEL, 'typage'].sort());
     assert.deepEqual(columns('age-decrypt-armored', PARALLEL_FROM), ['fourfold', 'fourfold-js', PARALLEL, 'typage', ...cli].sort());
     assert.deepEqual(columns('age-encrypt-armored', 1), ['fourfold', 'fourfold-js', 'typage', ...cli].sort());
+    // File to file: paths, as Node has a file system.
+    assert.deepEqual(columns('age-encrypt-file', 0), ['fourfold', 'typage', ...cli].sort());
+    assert.deepEqual(columns('age-decrypt-file', PARALLEL_FROM), ['fourfold', PARALLEL, 'typage', ...cli].sort());
   });
 });

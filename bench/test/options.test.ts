@@ -65,12 +65,12 @@ describe('profiles', () => {
     assert.deepEqual(o.tableSizes, o.config.sizes);
   });
 
-  it('--profile=age: age files of 16 and 256 MiB against typage and the Go CLI, one call per sample; the default run leaves age out', () => {
+  it('--profile=age: age files of 16 and 256 MiB against typage, the Go CLI and rage, one call per sample; the default run leaves age out', () => {
     const o = parse('--profile=age');
     assert.deepEqual(o.config.ops, ['age']);
     assert.deepEqual(o.config.sizes, [16 << 20, 256 << 20]);
     assert.deepEqual(o.config.parts, ['sizes']);
-    assert.deepEqual(o.config.libs, ['fourfold', 'fourfold (parallel)', 'typage', 'age-cli']);
+    assert.deepEqual(o.config.libs, ['fourfold', 'fourfold (parallel)', 'typage', 'age-cli', 'rage-cli']);
     assert.deepEqual(o.config.references, ['typage']);
     assert.equal(o.config.timing.sizes.warmupMs, 0);
     assert.deepEqual(parse('--quick').config.opSizes?.age, [1 << 20]);

@@ -3,14 +3,18 @@
  * 'age-decrypt' one-shot (bytes to bytes), 'age-encrypt-stream' and
  * 'age-decrypt-stream' through each library's stream form, fed 64 KiB
  * pieces (as a file's stream comes), its output read and dropped (a
- * gathered call of each is what is checked), and 'age-encrypt-armored'
- * and 'age-decrypt-armored' one-shot to and from the ASCII armor. A
- * shape's size is the plaintext's; the ops are timed in the 'sizes' part
- * only (OpDefinition.sizesOnly).
+ * gathered call of each is what is checked), 'age-encrypt-armored'
+ * and 'age-decrypt-armored' one-shot to and from the ASCII armor, and
+ * 'age-encrypt-file' and 'age-decrypt-file' file to file: paths where
+ * the engine has a file system (file-space.ts), else a Blob to a Blob
+ * (fourfold's encryptFile / decryptFile, typage's streams over the files).
+ * A shape's size is the plaintext's; the ops are timed in the 'sizes'
+ * part only (OpDefinition.sizesOnly).
  *
- * Columns: fourfold/age (one thread, each tier), fourfold/parallel's age (every
- * core), typage (npm age-encryption, on @noble: the reference) and, in
- * Node where `age` is on the PATH, the Go age CLI as a process, file to
+ * Columns: fourfold/age (one thread, each tier; the file ops on the
+ * default tier only), fourfold/parallel's age (every core), typage (npm
+ * age-encryption, on @noble: the reference) and, in Node, Deno and Bun
+ * where they are installed, the Go age CLI and rage as processes, file to
  * file (age-cli.ts), for scale.
  *
  * Encryption is random (file key, nonce, ephemeral share), so an encrypt
@@ -20,6 +24,7 @@
  * (else typage), and every column must give back the plaintext.
  */
 import { PARALLEL, type Apis } from '../libraries.js';
+import type { FileSpace } from '../file-space.js';
 import { bytes } from '../fixtures.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
@@ -203,14 +208,17 @@ export function ageOps(apis: Apis): OpDefinition<unknown>[] {
     bind: (i) => async () => drain(await age.decryptStream!(piecesOf(await i.file))),
     checkedOutput: async (i) => gather(await age.decryptStream!(piecesOf(await i.file)), i.size),
   }));
-  const cli = apis.ageCli;
-  if (cli !== undefined) {
+  const clis = [
+    ['age-cli', apis.ageCli],
+    ['rage-cli', apis.rageCli],
+  ] as const;
+  for (const [library, cli] of clis) {
+    if (cli === undefined) continue;
     // File to file: each call writes its output next to its input, which is staged once.
-    const EMPTY = new Uint8Array(0);
     const cliEncrypt = (armor: boolean): OpEntry<Inputs> => {
-      const suffix = armor ? '.age.txt' : '.age';
+      const suffix = `.${library}${armor ? '.age.txt' : '.age'}`;
       return {
-        library: 'age-cli',
+        library,
         bind: (i) => {
           const input = cli.stage(i.plain);
           return async () => {
@@ -225,19 +233,20 @@ export function ageOps(apis: Apis): OpDefinition<unknown>[] {
       };
     };
     const cliDecrypt = (file: (i: Inputs) => Promise<Uint8Array>): OpEntry<Inputs> => ({
-      library: 'age-cli',
+      library,
       bind: (i) => async () => {
         const input = cli.stage(await file(i));
-        await cli.decrypt(input, `${input}.out`);
+        await cli.decrypt(input, `${input}.${library}.out`);
         return EMPTY;
       },
-      checkedOutput: async (i) => cli.read(`${cli.stage(await file(i))}.out`),
+      checkedOutput: async (i) => cli.read(`${cli.stage(await file(i))}.${library}.out`),
     });
     encryptEntries.push(cliEncrypt(false));
     decryptEntries.push(cliDecrypt((i) => i.file));
     encryptArmoredEntries.push(cliEncrypt(true));
     decryptArmoredEntries.push(cliDecrypt((i) => i.armoredFile));
   }
+  const [encryptFileEntries, decryptFileEntries] = fileEntries(apis, checker);
   const op = (name: string, entries: OpEntry<Inputs>[]) => defineOp<Inputs>({ op: name, inputs, reference: 'typage', sizesOnly: true, entries });
   return [
     op('age-encrypt', encryptEntries),
@@ -246,5 +255,160 @@ export function ageOps(apis: Apis): OpDefinition<unknown>[] {
     op('age-decrypt-stream', decryptStreamEntries),
     op('age-encrypt-armored', encryptArmoredEntries),
     op('age-decrypt-armored', decryptArmoredEntries),
+    op('age-encrypt-file', encryptFileEntries),
+    op('age-decrypt-file', decryptFileEntries),
   ];
+}
+
+/** What a timed call gives the harness where its output is a file. */
+const EMPTY = new Uint8Array(0);
+
+/** A file op's column: a file in, its output file out. */
+interface FileColumn<F> {
+  encrypt(input: F): Promise<F>;
+  decrypt(input: F): Promise<F>;
+}
+
+/** The file ops' files: paths in the harness's directory (the output beside the input, named by column), else Blobs. */
+interface Files<F> {
+  /** Whether the files are paths (else Blobs). */
+  readonly paths: boolean;
+  stage(bytes: Uint8Array): F;
+  read(file: F): Promise<Uint8Array>;
+  /** A web stream of a file, and one written to a new file (the output of `input` for `column`), for typage's column. */
+  through(input: F, column: string, transform: (s: ReadableStream<Uint8Array>) => Promise<ReadableStream<Uint8Array>>): Promise<F>;
+}
+
+function pathFiles(space: FileSpace): Files<string> {
+  return {
+    paths: true,
+    stage: (data) => space.stage(data),
+    read: async (path) => space.read(path),
+    async through(input, column, transform) {
+      const output = `${input}.${column}`;
+      await (await transform(space.readable(input))).pipeTo(space.writable(output));
+      return output;
+    },
+  };
+}
+
+function blobFiles(): Files<Blob> {
+  const staged = new WeakMap<Uint8Array, Blob>();
+  return {
+    paths: false,
+    stage(data) {
+      let blob = staged.get(data);
+      if (blob === undefined) staged.set(data, (blob = new Blob([data as Uint8Array<ArrayBuffer>])));
+      return blob;
+    },
+    read: async (blob) => new Uint8Array(await blob.arrayBuffer()),
+    async through(input, _column, transform) {
+      const parts: Uint8Array[] = [];
+      await (await transform(input.stream() as ReadableStream<Uint8Array>)).pipeTo(new WritableStream({ write: (chunk) => void parts.push(chunk) }));
+      return new Blob(parts as Uint8Array<ArrayBuffer>[]);
+    },
+  };
+}
+
+/** The file ops' columns on files of kind F. */
+function fileColumns<F extends string | Blob>(apis: Apis, files: Files<F>): [string, FileColumn<F>][] {
+  const to = { recipients: [BENCH_RECIPIENT] };
+  const from = { identities: [BENCH_IDENTITY] };
+  const columns: [string, FileColumn<F>][] = [];
+  const { paths } = files;
+  const fourfold = (library: string, age: NonNullable<NonNullable<Apis['fourfold']>['age']>): FileColumn<F> => ({
+    async encrypt(input) {
+      if (!paths) return (await age.encryptFile(input as Blob, undefined, to)) as F;
+      await age.encryptFile(input as string, `${input}.${library}.age`, to);
+      return `${input}.${library}.age` as F;
+    },
+    async decrypt(input) {
+      if (!paths) return (await age.decryptFile(input as Blob, undefined, from)) as F;
+      await age.decryptFile(input as string, `${input}.${library}.out`, from);
+      return `${input}.${library}.out` as F;
+    },
+  });
+  if (apis.fourfold?.age !== undefined) columns.push(['fourfold', fourfold('fourfold', apis.fourfold.age)]);
+  if (apis.fourfold?.parallel?.age !== undefined) columns.push([PARALLEL, fourfold(PARALLEL, apis.fourfold.parallel.age)]);
+  const typage = apis.typage;
+  if (typage !== undefined) {
+    columns.push([
+      'typage',
+      {
+        encrypt: (input) =>
+          files.through(input, 'typage.age', async (s) => {
+            const e = new typage.Encrypter();
+            e.addRecipient(BENCH_RECIPIENT);
+            return (await e.encrypt(s)) as ReadableStream<Uint8Array>;
+          }),
+        decrypt: (input) =>
+          files.through(input, 'typage.out', async (s) => {
+            const d = new typage.Decrypter();
+            d.addIdentity(BENCH_IDENTITY);
+            return (await d.decrypt(s)) as ReadableStream<Uint8Array>;
+          }),
+      },
+    ]);
+  }
+  if (paths) {
+    for (const [library, cli] of [
+      ['age-cli', apis.ageCli],
+      ['rage-cli', apis.rageCli],
+    ] as const) {
+      if (cli === undefined) continue;
+      columns.push([
+        library,
+        {
+          async encrypt(input) {
+            const output = `${input}.${library}.age`;
+            await cli.encrypt(input as string, output);
+            return output as F;
+          },
+          async decrypt(input) {
+            const output = `${input}.${library}.out`;
+            await cli.decrypt(input as string, output);
+            return output as F;
+          },
+        },
+      ]);
+    }
+  }
+  return columns;
+}
+
+/** The entries of 'age-encrypt-file' and 'age-decrypt-file' (none where the engine has neither a file system nor Blobs). */
+function fileEntries(apis: Apis, checker: AgeLibrary): [OpEntry<Inputs>[], OpEntry<Inputs>[]] {
+  if (apis.files !== undefined) return entriesOn(apis, pathFiles(apis.files), checker);
+  if (typeof Blob === 'function') return entriesOn(apis, blobFiles(), checker);
+  return [[], []];
+}
+
+function entriesOn<F extends string | Blob>(apis: Apis, files: Files<F>, checker: AgeLibrary): [OpEntry<Inputs>[], OpEntry<Inputs>[]] {
+  const columns = fileColumns(apis, files);
+  const encrypt = columns.map(([library, column]): OpEntry<Inputs> => {
+    let last: Promise<F> | undefined;
+    return {
+      library,
+      bind: (i) => {
+        const input = files.stage(i.plain);
+        return async () => {
+          await (last = column.encrypt(input));
+          return EMPTY;
+        };
+      },
+      checkedOutput: async () => checker.decrypt(await files.read(await last!)),
+    };
+  });
+  const decrypt = columns.map(([library, column]): OpEntry<Inputs> => {
+    let last: Promise<F> | undefined;
+    return {
+      library,
+      bind: (i) => async () => {
+        await (last = column.decrypt(files.stage(await i.file)));
+        return EMPTY;
+      },
+      checkedOutput: async () => files.read(await last!),
+    };
+  });
+  return [encrypt, decrypt];
 }
