@@ -20,8 +20,11 @@ import { zeroize } from '../runtime/bytes.js';
 
 /** The writable stream of a file of the origin-private file system (the calls this module makes). */
 export interface WritableFile {
+  /** Writes `data` at the stream's position (into its swap file). */
   write(data: Blob): Promise<void>;
+  /** Puts what was written in place of the file's contents. */
   close(): Promise<void>;
+  /** Drops what was written: the file keeps its contents. */
   abort(reason?: unknown): Promise<void>;
 }
 
@@ -32,8 +35,13 @@ export interface WritableFile {
  * they were on any failure.
  */
 export interface WritableFileHandle {
+  /** 'file' (a directory's handle is 'directory'). */
   readonly kind: 'file';
-  createWritable(options?: { keepExistingData?: boolean }): Promise<WritableFile>;
+  /** A stream that writes a copy of the file, put in place by close(). */
+  createWritable(options?: {
+    /** Whether the copy starts as the file's contents (false: empty). */
+    keepExistingData?: boolean;
+  }): Promise<WritableFile>;
 }
 
 export const isBlob = (value: unknown): value is Blob => typeof Blob === 'function' && value instanceof Blob;

@@ -117,7 +117,9 @@ export function decryptRange(source: RangeInput, start: number, end: number, fro
  * ```
  */
 export function encryptFile(input: PathOrHandle, output: PathOrHandle, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
+/** encryptFile in a browser: a Blob or File into a Blob, resolved once complete (the workers read the input and make the Blob's parts). */
 export function encryptFile(input: Blob, output: undefined, to: AgeTo, options?: EncryptFileOptions): Promise<Blob>;
+/** encryptFile into a FileSystemFileHandle, whose contents are replaced once the output is complete and kept as they were on a failure. */
 export function encryptFile(input: Blob, output: WritableFileHandle, to: AgeTo, options?: EncryptFileOptions): Promise<void>;
 export function encryptFile(
   input: PathOrHandle | Blob,
@@ -137,7 +139,9 @@ export function encryptFile(
  * the file.
  */
 export function decryptFile(input: PathOrHandle, output: PathOrHandle, from: AgeFrom, options?: FileOptions): Promise<void>;
+/** decryptFile in a browser: a Blob or File into a Blob, resolved only once every chunk verified. */
 export function decryptFile(input: Blob, output: undefined, from: AgeFrom, options?: FileOptions): Promise<Blob>;
+/** decryptFile into a FileSystemFileHandle, replaced only once every chunk verified and kept as it was on a failure. */
 export function decryptFile(input: Blob, output: WritableFileHandle, from: AgeFrom, options?: FileOptions): Promise<void>;
 export function decryptFile(
   input: PathOrHandle | Blob,
