@@ -44,8 +44,6 @@ export interface WritableFileHandle {
   }): Promise<WritableFile>;
 }
 
-export const isBlob = (value: unknown): value is Blob => typeof Blob === 'function' && value instanceof Blob;
-
 /** Whether `value` is a FileSystemFileHandle (or anything with its calls). */
 export const isWritableFileHandle = (value: unknown): value is WritableFileHandle =>
   typeof value === 'object' &&

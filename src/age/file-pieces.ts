@@ -35,6 +35,9 @@ export type FileRef = string | number;
 /** Where a piece reads: a file, or a Blob. */
 export type PieceSource = FileRef | Blob;
 
+/** Whether `value` is a Blob (or File), where the engine has Blobs. */
+export const isBlob = (value: unknown): value is Blob => typeof Blob === 'function' && value instanceof Blob;
+
 /** Where a piece writes: a file, or (undefined) a Blob of its output, its outcome's `part`. */
 export type PieceSink = FileRef | undefined;
 
@@ -61,7 +64,7 @@ export const BLOB_PIECE_CHUNKS = 60;
 
 /** `kept` where it holds piece `p` as it must be done, else a new buffer that does: a piece that reads or writes a Blob is done whole, at once. */
 export function bufferFor(p: FilePiece, kept: Uint8Array): Uint8Array {
-  const blob = typeof p.from === 'object' || p.to === undefined;
+  const blob = isBlob(p.from) || p.to === undefined;
   const bytes = blob ? chunksOf(p.length) * SEALED_CHUNK : 0;
   return kept.length >= bytes ? kept : new Uint8Array(bytes);
 }
@@ -78,7 +81,7 @@ export interface PieceOutcome {
 }
 
 /** A piece's input, read at absolute positions: returns how many bytes it read (fewer only where the input ends). */
-interface Input {
+export interface PieceInput {
   read(into: Uint8Array, at: number): number;
   close(): void;
 }
@@ -125,7 +128,7 @@ interface FileReaderSyncLike {
 }
 
 /** A Blob read synchronously: FileReaderSync, which a browser's dedicated workers have (its window has none). */
-function blobInput(blob: Blob): Input {
+function blobReadSync(blob: Blob): PieceInput {
   const Reader = (globalThis as { FileReaderSync?: new () => FileReaderSyncLike }).FileReaderSync;
   if (Reader === undefined) throw new Error('fourfold: this thread cannot read a Blob synchronously (no FileReaderSync)');
   const reader = new Reader();
@@ -141,7 +144,7 @@ function blobInput(blob: Blob): Input {
 }
 
 /** The input of a piece whose bytes were read before (from `at`): the calling thread's, for a Blob. */
-export function readBefore(bytes: Uint8Array, at: number): Input {
+export function readBefore(bytes: Uint8Array, at: number): PieceInput {
   return {
     read(into, position) {
       const part = bytes.subarray(position - at, position - at + into.length);
@@ -152,9 +155,9 @@ export function readBefore(bytes: Uint8Array, at: number): Input {
   };
 }
 
-function inputOf(source: PieceSource | Input): Input {
-  if (typeof Blob === 'function' && source instanceof Blob) return blobInput(source);
-  if (typeof source === 'object') return source as Input;
+function inputOf(source: PieceSource | PieceInput): PieceInput {
+  if (isBlob(source)) return blobReadSync(source);
+  if (typeof source === 'object') return source as PieceInput;
   const { fs, fd, close } = descriptorOf(source, 'r');
   return { read: (into, at) => readFully(fs, fd, into, at), close };
 }
@@ -179,7 +182,7 @@ function outputOf(sink: PieceSink): Output {
 }
 
 /** Runs `f` on the piece's input and output, closed after; a Blob output is the outcome's part. */
-function through(p: FilePiece, source: PieceSource | Input, f: (input: Input, output: Output) => PieceOutcome): PieceOutcome {
+function through(p: FilePiece, source: PieceSource | PieceInput, f: (input: PieceInput, output: Output) => PieceOutcome): PieceOutcome {
   const input = inputOf(source);
   try {
     const output = outputOf(p.to);
@@ -210,7 +213,13 @@ const chunksAtOnce = (buffer: Uint8Array): number => Math.max(1, Math.floor(buff
  * out. The buffer is zeroed after, as far as it was used. `source`: where
  * the input is read, p.from unless its bytes were read before (readBefore).
  */
-export function sealFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array, source: PieceSource | Input = p.from): PieceOutcome {
+export function sealFilePiece(
+  engine: ChachaEngine,
+  key: Uint8Array,
+  p: FilePiece,
+  buffer: Uint8Array,
+  source: PieceSource | PieceInput = p.from,
+): PieceOutcome {
   const part = chunksAtOnce(buffer) * CHUNK;
   const chunks = chunksOf(p.length);
   try {
@@ -239,7 +248,13 @@ export function sealFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiec
  * does not. The buffer is zeroed after, as far as it was used; `source`
  * as sealFilePiece's.
  */
-export function openFilePiece(engine: ChachaEngine, key: Uint8Array, p: FilePiece, buffer: Uint8Array, source: PieceSource | Input = p.from): PieceOutcome {
+export function openFilePiece(
+  engine: ChachaEngine,
+  key: Uint8Array,
+  p: FilePiece,
+  buffer: Uint8Array,
+  source: PieceSource | PieceInput = p.from,
+): PieceOutcome {
   const part = chunksAtOnce(buffer) * SEALED_CHUNK;
   try {
     return through(p, source, (input, output) => {

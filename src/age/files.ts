@@ -20,16 +20,18 @@
  * (blob-files.ts), through the same steps.
  */
 import { isArmored } from './armor.js';
-import { blobInput, blobName, intoBlob, isBlob, isWritableFileHandle, type WritableFileHandle } from './blob-files.js';
+import { blobInput, blobName, intoBlob, isWritableFileHandle, type WritableFileHandle } from './blob-files.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import {
   type FilePiece,
   type FileRef,
+  isBlob,
   openFilePiece,
   pieceBuffer,
   BLOB_PIECE_CHUNKS,
   bufferFor,
+  type PieceInput,
   type PieceOutcome,
   type PieceSink,
   type PieceSource,
@@ -131,9 +133,13 @@ export function pieceOf(payload: FilePayload, start: number, length: number): Fi
 export const piecesOf = (payload: FilePayload, chunks = PIECE_CHUNKS) =>
   payload.length === 0 ? [{ start: 0, length: 0 }] : wholePieces(payload.length, payload.opening ? SEALED_CHUNK : CHUNK, chunks);
 
-/** Does `p` here, in `buffer` (a piece's sealed bytes long), on this thread's own engine (no array per chunk: chacha/tiers.ts ownEngine). */
-export const filePieceHere = (payload: FilePayload, p: FilePiece, buffer: Uint8Array): PieceOutcome =>
-  (payload.opening ? openFilePiece : sealFilePiece)(ownEngine(), payload.key, p, buffer);
+/**
+ * Does `p` here, in `buffer` (a piece's sealed bytes long), on this
+ * thread's own engine (no array per chunk: chacha/tiers.ts ownEngine),
+ * reading `source` (p.from unless its bytes were read before).
+ */
+export const filePieceHere = (payload: FilePayload, p: FilePiece, buffer: Uint8Array, source: PieceSource | PieceInput = p.from): PieceOutcome =>
+  (payload.opening ? openFilePiece : sealFilePiece)(ownEngine(), payload.key, p, buffer, source);
 
 /**
  * filePieceHere for a piece of any source: a Blob's bytes are read first,
@@ -142,7 +148,7 @@ export const filePieceHere = (payload: FilePayload, p: FilePiece, buffer: Uint8A
 export async function anyPieceHere(payload: FilePayload, p: FilePiece, buffer: Uint8Array): Promise<PieceOutcome> {
   if (!isBlob(p.from)) return filePieceHere(payload, p, buffer);
   const bytes = new Uint8Array(await p.from.slice(p.readAt, p.readAt + p.length).arrayBuffer());
-  return (payload.opening ? openFilePiece : sealFilePiece)(ownEngine(), payload.key, p, buffer, readBefore(bytes, p.readAt));
+  return filePieceHere(payload, p, buffer, readBefore(bytes, p.readAt));
 }
 
 /** This thread: one piece at a time, a turn of the event loop after each. */

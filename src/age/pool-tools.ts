@@ -8,9 +8,8 @@
  * a worker too (fourfold/parallel's scrypt), leaving the calling thread
  * free.
  */
-import { isBlob } from './blob-files.js';
 import { anyPieceHere, type FilePayload, type FileRunner, type FileTools, filePieceHere, hereFiles, pieceOf, piecesOf } from './files.js';
-import { BLOB_PIECE_CHUNKS, bufferFor, pieceBuffer } from './file-pieces.js';
+import { BLOB_PIECE_CHUNKS, bufferFor, isBlob, pieceBuffer } from './file-pieces.js';
 import { answerOf, fileOutcome, postFilePiece, postRun } from './jobs.js';
 import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';

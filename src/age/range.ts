@@ -11,6 +11,7 @@ import { isArmored } from './armor.js';
 import { BYTES_NOT_TEXT } from './api.js';
 import type { Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
+import { isBlob } from './file-pieces.js';
 import { forget, openHeader, receiverOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, NONCE_BYTES, openRun, payloadKey, plainLength, SEALED_CHUNK, TAG } from './payload.js';
@@ -48,7 +49,6 @@ export interface FileHandleLike {
 /** What decryptRange reads from: a Blob or File, a Node file handle, or a RangeSource. */
 export type RangeInput = Blob | FileHandleLike | RangeSource;
 
-const isBlob = (s: unknown): s is Blob => typeof Blob === 'function' && s instanceof Blob;
 const isHandle = (s: object): s is FileHandleLike => typeof (s as FileHandleLike).stat === 'function' && typeof (s as FileHandleLike).read === 'function';
 
 /** `input` as a RangeSource. */
