@@ -6,7 +6,10 @@
  * FileReaderSync) the calling thread reads them, asynchronously. Both
  * APIs, every size around a chunk and a piece, every failure of the
  * issue's list: the value is released, or the file replaced, only once
- * complete.
+ * complete. No other thread can change a Blob's bytes (a Blob is a
+ * snapshot; a File whose file changes on disk fails to read), so the
+ * shared-input class test of file-calls.test.ts has no Blob case; hostile
+ * headers go through the same bounds as files' (below).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -102,6 +105,17 @@ describe('encryptFile and decryptFile with Blobs', { skip: NO_BLOB }, () => {
         const reason = new Error('stopped');
         await assert.rejects(call({ signal: controller.signal, onProgress: () => controller.abort(reason) }), (e) => e === reason);
       }
+    });
+
+    it(`${name}: a header of 2,000 stanzas is refused before any work, as age refuses more than 1,024`, async () => {
+      const stanza = `-> X25519 ${'A'.repeat(43)}\n${'A'.repeat(43)}\n`;
+      const many = new TextEncoder().encode(`age-encryption.org/v1\n${stanza.repeat(2000)}--- ${'A'.repeat(43)}\n`);
+      const jobs = P.status().jobs;
+      await assert.rejects(
+        api.decryptFile(blobOf(many), undefined, from),
+        (e) => e instanceof age.AgeFormatError && /more than 1024 recipient stanzas/.test(e.message),
+      );
+      assert.equal(P.status().jobs, jobs, 'no piece was given out');
     });
 
     it(`${name}: checks its arguments before any work`, async () => {
