@@ -14,7 +14,7 @@
  * failure, so the file keeps what it had.
  */
 import type { InputFile, OutputFile } from './files.js';
-import type { PieceSink } from './file-pieces.js';
+import { INTO_BLOB, type PieceSink } from './file-pieces.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 
@@ -110,7 +110,7 @@ export async function intoBlob(
   let done = false;
   try {
     const out = new BlobParts();
-    await write(undefined, out);
+    await write(INTO_BLOB, out);
     check.throwIfAborted(signal);
     const blob = out.joined();
     if (writable === undefined) return blob;

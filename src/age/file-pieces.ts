@@ -9,7 +9,9 @@
  * Blob, with FileReaderSync (a browser's workers), or from its bytes read
  * before (the calling thread, which can read a Blob only asynchronously).
  * It writes to a file the same way, or into a Blob of its output, which
- * the call puts in place among the others (blob-files.ts). A piece longer
+ * the call puts in place among the others (blob-files.ts), or into an
+ * array of its output's bytes (decryptRange: only verified plaintext is
+ * written, so that is all the array ever holds). A piece longer
  * than its buffer is done a buffer at a time, so that a worker takes a
  * few MiB per message.
  */
@@ -38,8 +40,22 @@ export type PieceSource = FileRef | Blob;
 /** Whether `value` is a Blob (or File), where the engine has Blobs. */
 export const isBlob = (value: unknown): value is Blob => typeof Blob === 'function' && value instanceof Blob;
 
-/** Where a piece writes: a file, or (undefined) a Blob of its output, its outcome's `part`. */
-export type PieceSink = FileRef | undefined;
+/** A piece's output kept in memory: a Blob of it (the outcome's `part`), or its bytes (the outcome's `bytes`). */
+export interface MemorySink {
+  readonly into: 'blob' | 'bytes';
+}
+
+/** Where a piece writes: a file, or memory. */
+export type PieceSink = FileRef | MemorySink;
+
+/** A Blob of the piece's output: a browser's file calls. */
+export const INTO_BLOB: MemorySink = { into: 'blob' };
+
+/** An array of the piece's output: decryptRange's chunks. */
+export const INTO_BYTES: MemorySink = { into: 'bytes' };
+
+/** Whether `sink` is memory of kind `into` (a sink that crossed a message is a copy: compared by kind). */
+const isInto = (sink: PieceSink, into: MemorySink['into']): boolean => typeof sink === 'object' && sink.into === into;
 
 /** A piece: its run of chunks, its input's bytes and where they are, and where its output goes. */
 export interface FilePiece {
@@ -64,20 +80,22 @@ export const BLOB_PIECE_CHUNKS = 60;
 
 /** `kept` where it holds piece `p` as it must be done, else a new buffer that does: a piece that reads or writes a Blob is done whole, at once. */
 export function bufferFor(p: FilePiece, kept: Uint8Array): Uint8Array {
-  const blob = isBlob(p.from) || p.to === undefined;
+  const blob = isBlob(p.from) || isInto(p.to, 'blob');
   const bytes = blob ? chunksOf(p.length) * SEALED_CHUNK : 0;
   return kept.length >= bytes ? kept : new Uint8Array(bytes);
 }
 
 /**
  * What a piece did: how many of its chunks verified (all, sealing),
- * whether its input ended before `length` bytes, and, written into a
- * Blob, the Blob (of the chunks that verified, opening), to go at writeAt.
+ * whether its input ended before `length` bytes, and, written into
+ * memory, the Blob or the bytes of its output (opening, of the chunks
+ * that verified: zeros after them), to go at writeAt.
  */
 export interface PieceOutcome {
   readonly good: number;
   readonly short: boolean;
   readonly part?: Blob;
+  readonly bytes?: Uint8Array;
 }
 
 /** A piece's input, read at absolute positions: returns how many bytes it read (fewer only where the input ends). */
@@ -86,10 +104,10 @@ export interface PieceInput {
   close(): void;
 }
 
-/** A piece's output, written at absolute positions; `part` is its Blob where it writes into one. */
+/** A piece's output, written at absolute positions; closing it gives what it holds in memory (the outcome's `part` or `bytes`). */
 interface Output {
   write(bytes: Uint8Array, at: number): void;
-  close(): Blob | undefined;
+  close(): Pick<PieceOutcome, 'part' | 'bytes'>;
 }
 
 /** Reads `into.length` bytes of `fd` from `at`, or fewer where the file ends; returns how many. */
@@ -168,30 +186,44 @@ function blobOutput(): Output {
   return {
     // The Blob copies the bytes (File API, "process blob parts"): the buffer is used again.
     write: (bytes) => void parts.push(new Blob([bytes as Uint8Array<ArrayBuffer>])),
-    close: () => new Blob(parts),
+    close: () => ({ part: new Blob(parts) }),
   };
 }
 
-function outputOf(sink: PieceSink): Output {
-  if (sink === undefined) return blobOutput();
-  const { fs, fd, close } = descriptorOf(sink, 'r+');
+/** Output into a new array of `length` bytes, the piece's output from `from` (its writeAt); zeroed if the piece throws. */
+function bytesOutput(from: number, length: number): Output {
+  const bytes = new Uint8Array(length);
+  return {
+    write: (part, at) => bytes.set(part, at - from),
+    close: () => ({ bytes }),
+  };
+}
+
+function outputOf(p: FilePiece, length: number): Output {
+  if (isInto(p.to, 'blob')) return blobOutput();
+  if (isInto(p.to, 'bytes')) return bytesOutput(p.writeAt, length);
+  const { fs, fd, close } = descriptorOf(p.to as FileRef, 'r+');
   return {
     write: (bytes, at) => writeFully(fs, fd, bytes, at),
-    close: () => void close(),
+    close() {
+      close();
+      return {};
+    },
   };
 }
 
-/** Runs `f` on the piece's input and output, closed after; a Blob output is the outcome's part. */
-function through(p: FilePiece, source: PieceSource | PieceInput, f: (input: PieceInput, output: Output) => PieceOutcome): PieceOutcome {
+/** Runs `f` on the piece's input and its output (`length` bytes at most), closed after; what the output holds in memory joins the outcome. */
+function through(p: FilePiece, source: PieceSource | PieceInput, length: number, f: (input: PieceInput, output: Output) => PieceOutcome): PieceOutcome {
   const input = inputOf(source);
   try {
-    const output = outputOf(p.to);
+    const output = outputOf(p, length);
     let outcome: PieceOutcome | undefined;
     try {
       outcome = f(input, output);
     } finally {
-      const part = output.close();
-      if (outcome !== undefined && part !== undefined) outcome = { ...outcome, part };
+      const held = output.close();
+      if (outcome !== undefined) outcome = { ...outcome, ...held };
+      else if (held.bytes !== undefined) zeroize(held.bytes);
     }
     return outcome;
   } finally {
@@ -223,7 +255,7 @@ export function sealFilePiece(
   const part = chunksAtOnce(buffer) * CHUNK;
   const chunks = chunksOf(p.length);
   try {
-    return through(p, source, (input, output) => {
+    return through(p, source, sealedLength(p.length), (input, output) => {
       // An empty piece is one empty chunk: the loop runs once.
       for (let at = 0; at === 0 || at < p.length; at += part) {
         const length = Math.min(part, p.length - at);
@@ -257,7 +289,7 @@ export function openFilePiece(
 ): PieceOutcome {
   const part = chunksAtOnce(buffer) * SEALED_CHUNK;
   try {
-    return through(p, source, (input, output) => {
+    return through(p, source, plainLength(p.length), (input, output) => {
       let good = 0;
       for (let at = 0; at < p.length; at += part) {
         const length = Math.min(part, p.length - at);

@@ -40,7 +40,7 @@ import {
 } from './file-pieces.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
-import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
+import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, type Run, SEALED_CHUNK, wholePieces } from './payload.js';
 import { engine, ownEngine } from '../chacha/tiers.js';
 import { ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
@@ -97,18 +97,25 @@ export interface EncryptFileOptions extends FileOptions {
 }
 
 /**
- * A file call's payload: which way, under which key, where the input's
- * payload starts and how long it is, and where the output's starts.
+ * A file call's payload, or a run of its chunks: which way, under which
+ * key, which chunks (`run`: the first one's counter, and whether the run
+ * ends the payload; a file call's is all of them, { counter: 0, final:
+ * true }), where their input starts and how long it is, and where their
+ * output starts.
  */
 export interface FilePayload {
   readonly opening: boolean;
   readonly key: Uint8Array;
+  readonly run: Run;
   readonly from: PieceSource;
   readonly inputAt: number;
   readonly length: number;
   readonly to: PieceSink;
   readonly outputAt: number;
 }
+
+/** A whole payload's run of chunks: from the first, to the final one. */
+export const WHOLE: Run = { counter: 0, final: true };
 
 /** Does every piece of a payload, calling `after` for each as it is done (which may throw to stop the call). */
 export type FileRunner = (payload: FilePayload, after: (p: FilePiece, outcome: PieceOutcome) => void) => Promise<void>;
@@ -120,7 +127,7 @@ export function pieceOf(payload: FilePayload, start: number, length: number): Fi
   const total = payload.opening ? Math.ceil(payload.length / unit) : chunksOf(payload.length);
   const chunks = payload.opening ? Math.ceil(length / unit) : chunksOf(length);
   return {
-    run: { counter: first, final: first + chunks === total },
+    run: { counter: payload.run.counter + first, final: payload.run.final && first + chunks === total },
     length,
     from: payload.from,
     readAt: payload.inputAt + start,
@@ -208,7 +215,7 @@ interface Call extends FileCall {
 }
 
 /** node:fs, where the runtime has it. */
-const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
+export const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
 
 /** `c`, between files, with node:fs, which the age command's runtime has. */
 function withFs(c: FileCall & { input: FileRef }): Call {
@@ -219,7 +226,7 @@ function withFs(c: FileCall & { input: FileRef }): Call {
 }
 
 /** A path, or a FileHandle's descriptor (read once, here). */
-function fileOf(value: unknown, name: string): FileRef {
+export function fileOf(value: unknown, name: string): FileRef {
   if (typeof value === 'string' && value.length > 0) return value;
   // node:url's reading of a file: URL (percent-escapes, Windows drives); any other URL is refused with its TypeError.
   if (value instanceof URL) return builtinModule<typeof import('node:url')>('node:url')!.fileURLToPath(value);
@@ -459,7 +466,7 @@ export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): P
       try {
         await out.write(header, 0, header.length, 0);
         await out.write(nonce, 0, NONCE_BYTES, header.length);
-        const payload = { opening: false, key, from: c.input, inputAt: 0, length: size, to, outputAt: header.length + NONCE_BYTES };
+        const payload = { opening: false, key, run: WHOLE, from: c.input, inputAt: 0, length: size, to, outputAt: header.length + NONCE_BYTES };
         const done = progress(c, size);
         let short = false;
         await tools.files(payload, (p, o) => {
@@ -550,7 +557,7 @@ export async function openFile(tools: FileTools, c: FileCall, from: ReceiverOrAs
       zeroize(fileKey);
       try {
         const inputAt = header.length + NONCE_BYTES;
-        const payload = { opening: true, key, from: c.input, inputAt, length: size - inputAt, to, outputAt: 0 };
+        const payload = { opening: true, key, run: WHOLE, from: c.input, inputAt, length: size - inputAt, to, outputAt: 0 };
         await openPayload(tools, payload, c, file, out, size);
       } finally {
         zeroize(key);
@@ -563,28 +570,42 @@ export async function openFile(tools: FileTools, c: FileCall, from: ReceiverOrAs
   }
 }
 
+/** The first piece of an open, by counter, in which a chunk did not verify, and how many of its chunks before it did. */
+export type FirstFailure = { readonly p: FilePiece; readonly good: number } | undefined;
+
+/** `first`, or piece `p` where it failed earlier in the payload. */
+export function firstFailure(first: FirstFailure, p: FilePiece, o: PieceOutcome): FirstFailure {
+  const failed = o.good < Math.ceil(p.length / SEALED_CHUNK);
+  return failed && (first === undefined || p.run.counter < first.p.run.counter) ? { p, good: o.good } : first;
+}
+
+/** The AuthenticationError of the chunk that did not verify, read again through `read` to tell why (cut short, extended, changed). */
+export async function failureOf(
+  key: Uint8Array,
+  { p, good }: NonNullable<FirstFailure>,
+  read: (into: Uint8Array, at: number) => Promise<unknown>,
+): Promise<Error> {
+  const at = good * SEALED_CHUNK;
+  const chunk = new Uint8Array(Math.min(SEALED_CHUNK, p.length - at));
+  await read(chunk, p.readAt + at);
+  const final = p.run.final && good === Math.ceil(p.length / SEALED_CHUNK) - 1;
+  return chunkFailure(engine(), key, p.run.counter + good, final, chunk);
+}
+
 /** Opens every piece of `payload`; throws the AuthenticationError of the first chunk that did not verify, if any. */
 async function openPayload(tools: FileTools, payload: FilePayload, c: FileCall, file: InputFile, out: OutputFile, size: number): Promise<void> {
   const cut = (m: string) => new AuthenticationError(m);
   if (payload.length === 0) throw chunkFailure(engine(), payload.key, 0, true, new Uint8Array(0));
   const done = progress(c, payload.length);
-  let first: { p: FilePiece; good: number } | undefined;
+  let first: FirstFailure;
   let short = false;
   await tools.files(payload, (p, o) => {
     short ||= o.short;
-    const chunks = Math.ceil(p.length / SEALED_CHUNK);
-    if (o.good < chunks && (first === undefined || p.run.counter < first.p.run.counter)) first = { p, good: o.good };
+    first = firstFailure(first, p, o);
     if (o.part !== undefined) out.put!(o.part, p.writeAt);
     done(p.length);
   });
   if (short) throw cut(`the file changed size during the call (it ended before its ${size} bytes)`);
   await sameSize(file, size, c.input, cut);
-  if (first === undefined) return;
-  // The chunk that did not verify, read again here to tell why (cut short, extended, changed).
-  const { p: failed, good } = first;
-  const at = good * SEALED_CHUNK;
-  const chunk = new Uint8Array(Math.min(SEALED_CHUNK, failed.length - at));
-  await file.read(chunk, 0, chunk.length, failed.readAt + at);
-  const final = failed.run.final && good === Math.ceil(failed.length / SEALED_CHUNK) - 1;
-  throw chunkFailure(engine(), payload.key, failed.run.counter + good, final, chunk);
+  if (first !== undefined) throw await failureOf(payload.key, first, (into, at) => file.read(into, 0, into.length, at));
 }

@@ -86,8 +86,9 @@ export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStre
 /**
  * The plaintext bytes [start, end) of a binary age file (clamped to its
  * length), reading only the header, the chunks the range needs and the
- * final chunk: `source` is a Blob or File, a Node file handle
- * (node:fs/promises open()), or { size, read(offset, length) }.
+ * final chunk: `source` is a Blob or File, a path (Node, Deno, Bun), a
+ * Node file handle (node:fs/promises open()), or { size, read(offset,
+ * length) }.
  *
  * @example
  * ```ts

@@ -49,7 +49,8 @@ export type AgeJobs = {
    * verified (all, sealing; two bytes, little-endian) and 1 where the
    * input ended before the piece did; with the Blob of the piece's output
    * where it writes into one (a browser's). No payload byte is in a
-   * message (a Blob passes by reference).
+   * message (a Blob passes by reference), but for decryptRange's: its
+   * verified plaintext follows the three bytes, moved to the caller.
    */
   readonly 'age.sealFile': JobType<FilePieceParams, Uint8Array | WithBlob>;
   readonly 'age.openFile': JobType<FilePieceParams, Uint8Array | WithBlob>;
@@ -97,8 +98,15 @@ export function ageJobs(engineNow: () => ChachaEngine, own: ChachaEngine): Handl
   const buffer = (p: FilePiece): Uint8Array => (kept = bufferFor(p, kept ?? pieceBuffer()));
   const filePiece = (p: FilePieceParams): FilePiece => ({ ...p, run: { counter: p.counter, final: p.final } });
   const outcome = (o: PieceOutcome): Uint8Array | WithBlob => {
-    const bytes = Uint8Array.of(o.good & 0xff, o.good >>> 8, o.short ? 1 : 0);
-    return o.part === undefined ? bytes : { bytes, blob: o.part };
+    const head = [o.good & 0xff, o.good >>> 8, o.short ? 1 : 0];
+    if (o.part !== undefined) return { bytes: Uint8Array.of(...head), blob: o.part };
+    if (o.bytes === undefined) return Uint8Array.of(...head);
+    // The piece's output after its outcome, moved to the caller; the worker's copy wiped.
+    const answer = new Uint8Array(OUTCOME_BYTES + o.bytes.length);
+    answer.set(head);
+    answer.set(o.bytes, OUTCOME_BYTES);
+    zeroize(o.bytes);
+    return moved(answer);
   };
   return {
     'age.sealFile': (params) => {
@@ -178,10 +186,14 @@ export function postFilePiece(w: PoolWorker, key: Uint8Array, p: FilePiece, open
   return w.run<AgeJobs, 'age.sealFile' | 'age.openFile'>(opening ? 'age.openFile' : 'age.sealFile', params, 0, {}, [copy.buffer], p.length);
 }
 
+/** A file piece's outcome in its answer: chunks that verified (two bytes, little-endian), and whether its input ended early. */
+const OUTCOME_BYTES = 3;
+
 /** A file piece's answer (postFilePiece). */
 export const fileOutcome = (done: JobDone<unknown>): PieceOutcome => {
   const result = done.result as Uint8Array | WithBlob;
   const r = result instanceof Uint8Array ? result : result.bytes;
   const outcome = { good: r[0]! | (r[1]! << 8), short: r[2] === 1 };
-  return result instanceof Uint8Array ? outcome : { ...outcome, part: result.blob };
+  if (!(result instanceof Uint8Array)) return { ...outcome, part: result.blob };
+  return r.length > OUTCOME_BYTES ? { ...outcome, bytes: r.subarray(OUTCOME_BYTES) } : outcome;
 };

@@ -61,7 +61,7 @@ export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStre
   return decryptStreamWith(POOL, from, extra);
 }
 
-/** fourfold/age's decryptRange, the range's chunks opened on every core. */
+/** fourfold/age's decryptRange, the range's chunks opened on every core: read there too, from a Blob (a browser's workers) or a file. */
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
   return decryptRangeWith(POOL, source, start, end, from, extra);
