@@ -62,6 +62,7 @@ export { openInPlace, sealInPlace, sealPlainAt } from './age/payload.js';
 export { openRun, sealRun } from './age/payload.js';
 export { hereRunner, PayloadOpener, PayloadSealer, type PayloadPiece, type Runner } from './age/pipeline.js';
 export { ArmorDecoder, ArmorEncoder, dearmoredLength } from './age/armor.js';
+export { ArmoredLines, ArmoredRun, armoredLength, headLength } from './age/armor-lines.js';
 export { identityKey } from './age/keys.js';
 export { nodeAgeScrypt, reachableWorkFactor, scryptFor, WASM_MAX_WORK_FACTOR } from './age/recipients.js';
 export { multiplyOn, PKCS8_PREFIX } from './age/x25519.js';

@@ -9,14 +9,25 @@
  * lines that make up nearly all of a file are coded in one loop each, and
  * only the lines around them (whitespace, BEGIN, the last, END) one by one.
  */
+import {
+  ALPHABET,
+  ascii,
+  BEGIN,
+  BEGIN_LINE,
+  COLUMNS,
+  END,
+  END_LINE,
+  encodeLastLine,
+  encodeLines,
+  LF,
+  LINE_BYTES,
+  lastLineLength,
+  PAD,
+  viewOf,
+} from './armor-lines.js';
 import { AgeFormatError } from './errors.js';
 import { toBeWritten } from '../runtime/native.js';
 
-export const BEGIN = '-----BEGIN AGE ENCRYPTED FILE-----';
-export const END = '-----END AGE ENCRYPTED FILE-----';
-/** A full line's columns, and the bytes they hold. */
-const COLUMNS = 64;
-const LINE_BYTES = 48;
 /** Whitespace allowed before the block, as age allows (after it, less than this). */
 const MAX_WHITESPACE = 1024;
 /**
@@ -26,40 +37,27 @@ const MAX_WHITESPACE = 1024;
  */
 const LONGEST_LINE = MAX_WHITESPACE + BEGIN.length;
 
-const LF = 0x0a;
 const CR = 0x0d;
-const PAD = 0x3d;
 
-const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
 const EMPTY = new Uint8Array(0);
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0b || b === 0x0c;
 const BEGIN_BYTES = ascii(BEGIN);
 const END_BYTES = ascii(END);
-const BEGIN_LINE = ascii(`${BEGIN}\n`);
-const END_LINE = ascii(`${END}\n`);
 
-/** base64's alphabet (RFC 4648 §4), as bytes. */
-const ALPHABET = ascii('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
 /** Each byte's 6-bit value in the alphabet; NOT_BASE64 (a bit no value has) for every other byte, "=" among them. */
 const NOT_BASE64 = 64;
 const VALUE = new Uint8Array(256).fill(NOT_BASE64);
 /**
- * The full lines' tables, two characters at a time: a pair's 12 bits (the
- * first character in the low byte of the index; NOT_PAIR where either is
- * outside the alphabet), and the reverse, 12 bits to their two characters.
+ * The full lines' decoding table, two characters at a time: a pair's 12
+ * bits (the first character in the low byte of the index; NOT_PAIR where
+ * either is outside the alphabet).
  */
 const NOT_PAIR = 1 << 12;
 const PAIR_VALUE = new Uint16Array(1 << 16).fill(NOT_PAIR);
-const PAIR_CHARS = new Uint16Array(1 << 12);
 for (let a = 0; a < 64; a++) {
   VALUE[ALPHABET[a]!] = a;
-  for (let b = 0; b < 64; b++) {
-    PAIR_VALUE[ALPHABET[a]! | (ALPHABET[b]! << 8)] = (a << 6) | b;
-    PAIR_CHARS[(a << 6) | b] = ALPHABET[a]! | (ALPHABET[b]! << 8);
-  }
+  for (let b = 0; b < 64; b++) PAIR_VALUE[ALPHABET[a]! | (ALPHABET[b]! << 8)] = (a << 6) | b;
 }
-
-const viewOf = (bytes: Uint8Array): DataView => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** How binary age files start. */
 const AGE_INTRO = 'age-encryption.org/';
@@ -121,56 +119,6 @@ export function dearmoredLength(text: Uint8Array): number | undefined {
   const pads = (text[lastEnd - 1] === PAD ? 1 : 0) + (text[lastEnd - 2] === PAD ? 1 : 0);
   return full * LINE_BYTES + (columns / 4) * 3 - pads;
 }
-
-/**
- * Encodes `lines` full lines of `src` from `from` into `out` at `to`,
- * each 64 columns and a line feed; the index after them. Twelve bytes at
- * a time: three 32-bit loads, four 24-bit groups, sixteen characters.
- */
-function encodeLines(src: Uint8Array, from: number, lines: number, out: Uint8Array, to: number): number {
-  const input = viewOf(src);
-  const output = viewOf(out);
-  for (let line = 0; line < lines; line++) {
-    for (let twelve = 0; twelve < LINE_BYTES / 12; twelve++) {
-      const w0 = input.getUint32(from);
-      const w1 = input.getUint32(from + 4);
-      const w2 = input.getUint32(from + 8);
-      const a = w0 >>> 8;
-      const b = ((w0 & 0xff) << 16) | (w1 >>> 16);
-      const c = ((w1 & 0xffff) << 8) | (w2 >>> 24);
-      const d = w2 & 0xffffff;
-      output.setUint32(to, PAIR_CHARS[a >>> 12]! | (PAIR_CHARS[a & 0xfff]! << 16), true);
-      output.setUint32(to + 4, PAIR_CHARS[b >>> 12]! | (PAIR_CHARS[b & 0xfff]! << 16), true);
-      output.setUint32(to + 8, PAIR_CHARS[c >>> 12]! | (PAIR_CHARS[c & 0xfff]! << 16), true);
-      output.setUint32(to + 12, PAIR_CHARS[d >>> 12]! | (PAIR_CHARS[d & 0xfff]! << 16), true);
-      from += 12;
-      to += 16;
-    }
-    out[to++] = LF;
-  }
-  return to;
-}
-
-/** The columns of a last line of `bytes` bytes (1 to 48): padded base64 (RFC 4648 §4) rounds up to whole groups of four. */
-const columnsOf = (bytes: number): number => Math.ceil(bytes / 3) * 4;
-
-/** Encodes `src` (1 to 48 bytes) as padded base64 and a line feed into `out` at `to`; the index after them. */
-function encodeLastLine(src: Uint8Array, out: Uint8Array, to: number): number {
-  for (let from = 0; from < src.length; from += 3) {
-    const left = src.length - from;
-    const v = (src[from]! << 16) | ((left > 1 ? src[from + 1]! : 0) << 8) | (left > 2 ? src[from + 2]! : 0);
-    out[to] = ALPHABET[v >>> 18]!;
-    out[to + 1] = ALPHABET[(v >>> 12) & 63]!;
-    out[to + 2] = left > 1 ? ALPHABET[(v >>> 6) & 63]! : PAD;
-    out[to + 3] = left > 2 ? ALPHABET[v & 63]! : PAD;
-    to += 4;
-  }
-  out[to++] = LF;
-  return to;
-}
-
-/** A last line's length with its line feed: none when the bytes filled whole lines. */
-const lastLineLength = (bytes: number): number => (bytes > 0 ? columnsOf(bytes) + 1 : 0);
 
 /**
  * Armors a byte stream: the BEGIN line, then 64-column lines as bytes

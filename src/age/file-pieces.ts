@@ -16,6 +16,7 @@
  * few MiB per message.
  */
 import { CHUNK, chunksOf, openInPlace, PIECE_CHUNKS, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt } from './payload.js';
+import { ArmoredRun } from './armor-lines.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import { zeroize } from '../runtime/bytes.js';
 import { builtinModule } from '../runtime/host.js';
@@ -45,8 +46,16 @@ export interface MemorySink {
   readonly into: 'blob' | 'bytes';
 }
 
-/** Where a piece writes: a file, or memory. */
-export type PieceSink = FileRef | MemorySink;
+/** A file written as armor (armor.ts ArmoredRun): the piece's bytes as base64 lines at their offsets in its text. */
+export interface ArmoredSink {
+  readonly armored: FileRef;
+}
+
+/** Where a piece writes: a file, armored or not, or memory. */
+export type PieceSink = FileRef | ArmoredSink | MemorySink;
+
+/** The file a sink writes, if any. */
+export const sinkFile = (sink: PieceSink): FileRef | undefined => (typeof sink !== 'object' ? sink : 'armored' in sink ? sink.armored : undefined);
 
 /** A Blob of the piece's output: a browser's file calls. */
 export const INTO_BLOB: MemorySink = { into: 'blob' };
@@ -55,7 +64,7 @@ export const INTO_BLOB: MemorySink = { into: 'blob' };
 export const INTO_BYTES: MemorySink = { into: 'bytes' };
 
 /** Whether `sink` is memory of kind `into` (a sink that crossed a message is a copy: compared by kind). */
-const isInto = (sink: PieceSink, into: MemorySink['into']): boolean => typeof sink === 'object' && sink.into === into;
+const isInto = (sink: PieceSink, into: MemorySink['into']): boolean => typeof sink === 'object' && 'into' in sink && sink.into === into;
 
 /** A piece: its run of chunks, its input's bytes and where they are, and where its output goes. */
 export interface FilePiece {
@@ -89,7 +98,8 @@ export function bufferFor(p: FilePiece, kept: Uint8Array): Uint8Array {
  * What a piece did: how many of its chunks verified (all, sealing),
  * whether its input ended before `length` bytes, and, written into
  * memory, the Blob or the bytes of its output (opening, of the chunks
- * that verified: zeros after them), to go at writeAt.
+ * that verified: zeros after them), to go at writeAt; written as armor,
+ * its edges (`bytes`: ArmoredRun.edges).
  */
 export interface PieceOutcome {
   readonly good: number;
@@ -202,12 +212,23 @@ function bytesOutput(from: number, length: number): Output {
 function outputOf(p: FilePiece, length: number): Output {
   if (isInto(p.to, 'blob')) return blobOutput();
   if (isInto(p.to, 'bytes')) return bytesOutput(p.writeAt, length);
-  const { fs, fd, close } = descriptorOf(p.to as FileRef, 'r+');
+  const { fs, fd, close } = descriptorOf(sinkFile(p.to)!, 'r+');
+  if (typeof p.to !== 'object') {
+    return {
+      write: (bytes, at) => writeFully(fs, fd, bytes, at),
+      close() {
+        close();
+        return {};
+      },
+    };
+  }
+  // Armored: the lines it holds whole written here; its edges, which its neighbours share, to the call.
+  const run = new ArmoredRun(p.writeAt, p.writeAt + length, (text, at) => writeFully(fs, fd, text, at));
   return {
-    write: (bytes, at) => writeFully(fs, fd, bytes, at),
+    write: (bytes) => run.push(bytes),
     close() {
       close();
-      return {};
+      return { bytes: run.edges() };
     },
   };
 }

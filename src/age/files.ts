@@ -6,8 +6,11 @@
  * (fourfold/parallel), or this thread between turns of the event loop
  * (fourfold/age). An age payload's layout is known in advance (chunk i at
  * i x 65,552 bytes after the nonce, its plaintext at i x 65,536), so no
- * piece waits for another. Armored files go through the streaming codec
- * on this thread instead.
+ * piece waits for another. Armored output too: a base64 line holds 48
+ * bytes, so each piece writes the lines it holds whole at their offsets
+ * in the text, and this thread the lines two pieces share (armor.ts
+ * ArmoredRun, ArmoredLines). Armored input, and armor into a Blob, go
+ * through the streaming codec on this thread instead.
  *
  * The output is written to a temporary file beside it and renamed over
  * it only once every piece is written and, decrypting, every chunk
@@ -20,6 +23,7 @@
  * (blob-files.ts), through the same steps.
  */
 import { isArmored } from './armor.js';
+import { ArmoredLines, headLength } from './armor-lines.js';
 import { blobInput, blobName, intoBlob, isWritableFileHandle, type WritableFileHandle } from './blob-files.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
@@ -40,7 +44,7 @@ import {
 } from './file-pieces.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
-import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, type Run, SEALED_CHUNK, wholePieces } from './payload.js';
+import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, type Run, SEALED_CHUNK, sealedLength, wholePieces } from './payload.js';
 import { engine, ownEngine } from '../chacha/tiers.js';
 import { ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
@@ -92,7 +96,7 @@ export interface FileOptions {
 
 /** encryptFile's options. */
 export interface EncryptFileOptions extends FileOptions {
-  /** ASCII armor, as encrypt's (armored output goes through this thread). */
+  /** ASCII armor, as encrypt's. */
   armor?: boolean;
 }
 
@@ -455,7 +459,8 @@ export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): P
   const { input: file, size, replacing } = await open(c);
   try {
     return await replacing(async (to, out) => {
-      if (c.armor) {
+      // Armor into a Blob goes through the codec; into a file, each piece writes its own lines.
+      if (c.armor && typeof to === 'object' && 'into' in to) {
         const emitted: Uint8Array[] = [];
         return throughCodec(c, file, size, out, new Encryptor(sender, true, tools, (b) => emitted.push(b)), emitted);
       }
@@ -463,27 +468,44 @@ export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): P
       const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
       const key = payloadKey(fileKey, nonce);
       zeroize(fileKey);
+      const outputAt = header.length + NONCE_BYTES;
+      const lines = c.armor ? new ArmoredLines(outputAt + sealedLength(size), (text, at) => out.write(text, 0, text.length, at)) : undefined;
       try {
-        await out.write(header, 0, header.length, 0);
-        await out.write(nonce, 0, NONCE_BYTES, header.length);
-        const payload = { opening: false, key, run: WHOLE, from: c.input, inputAt: 0, length: size, to, outputAt: header.length + NONCE_BYTES };
+        if (lines === undefined) {
+          await out.write(header, 0, header.length, 0);
+          await out.write(nonce, 0, NONCE_BYTES, header.length);
+        } else {
+          lines.add(header, 0);
+          lines.add(nonce, header.length);
+        }
+        const payload = { opening: false, key, run: WHOLE, from: c.input, inputAt: 0, length: size, to: c.armor ? { armored: to as FileRef } : to, outputAt };
         const done = progress(c, size);
         let short = false;
         await tools.files(payload, (p, o) => {
           short ||= o.short;
           if (o.part !== undefined) out.put!(o.part, p.writeAt);
+          if (lines !== undefined && o.bytes !== undefined) addEdges(lines, o.bytes, p.writeAt, p.writeAt + sealedLength(p.length));
           done(p.length);
         });
         const changed = (m: string) => new Error(`age: ${m}`);
         if (short) throw changed(`${nameOf(c.input)} changed size during the call (it ended before its ${size} bytes)`);
         await sameSize(file, size, c.input, changed);
+        await lines?.finish();
       } finally {
         zeroize(key);
+        await lines?.settled();
       }
     });
   } finally {
     await file.close();
   }
+}
+
+/** An armored piece's edges (armor.ts ArmoredRun.edges), binary bytes [start, end) of the file, given to the lines the call writes. */
+function addEdges(lines: ArmoredLines, edges: Uint8Array, start: number, end: number): void {
+  const head = headLength(start, end);
+  lines.add(edges.subarray(0, head), start);
+  lines.add(edges.subarray(head), end - (edges.length - head));
 }
 
 /** The header of the binary file `input` (read 64 KiB at a time, within HeaderReader's bounds), and where its payload starts. */

@@ -9,7 +9,7 @@
  * free.
  */
 import { anyPieceHere, type FilePayload, type FileRunner, type FileTools, filePieceHere, hereFiles, pieceOf, piecesOf } from './files.js';
-import { BLOB_PIECE_CHUNKS, bufferFor, isBlob, pieceBuffer } from './file-pieces.js';
+import { BLOB_PIECE_CHUNKS, bufferFor, isBlob, pieceBuffer, sinkFile } from './file-pieces.js';
 import { answerOf, fileOutcome, postFilePiece, postRun } from './jobs.js';
 import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';
@@ -114,7 +114,7 @@ const WORKER_FILE_CHUNKS = 4 * PIECE_CHUNKS;
  * (a lost worker's) are done after the workers', a piece at a time.
  */
 const poolFiles: FileRunner = async (payload: FilePayload, after) => {
-  const descriptors = typeof payload.from === 'number' || typeof payload.to === 'number';
+  const descriptors = typeof payload.from === 'number' || typeof sinkFile(payload.to) === 'number';
   const blob = isBlob(payload.from);
   if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS) || (blob && !WORKERS_READ_BLOBS)) return hereFiles(payload, after);
   // This thread's buffer, made only if it does a piece (a lost worker's, or with no worker at all).

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import * as age from 'fourfold/age';
 import { base64 } from '@scure/base';
 import { assertBytes, concat, loadJson, rand, randInt } from '../helpers.js';
-import { ArmorDecoder, ArmorEncoder, dearmoredLength } from '../internal.js';
+import { ArmorDecoder, ArmoredLines, ArmoredRun, ArmorEncoder, armoredLength, dearmoredLength, headLength } from '../internal.js';
 
 const BEGIN = '-----BEGIN AGE ENCRYPTED FILE-----';
 const END = '-----END AGE ENCRYPTED FILE-----';
@@ -212,4 +212,37 @@ it('a long armor cut in pieces of about a line, a few lines and a read: the same
     const cuts = Array.from({ length: Math.floor(text.length / piece) }, (_, i) => (i + 1) * piece);
     assertBytes(decoded(text, cuts), data, `pieces of ${piece}`);
   }
+});
+
+it('armor at offsets: a file cut into runs at any bytes, each armoring its whole lines, the edges joined by the call, is the reference text', async () => {
+  // Files of every length around a line and two, and longer ones; runs cut at random, at every byte, and a byte at a time.
+  const lengths = [0, 1, 2, 3, 47, 48, 49, 95, 96, 97, 200, 1000, 4097];
+  for (const length of lengths) {
+    const file = rand(length);
+    const want = reference(file);
+    const cutsOf = [randomCuts(length, 3), randomCuts(length, 20), Array.from({ length: Math.min(length, 100) }, (_, i) => i)];
+    for (const cuts of cutsOf) {
+      const text = new Uint8Array(armoredLength(length));
+      const lines = new ArmoredLines(length, async (bytes: Uint8Array, at: number) => {
+        text.set(bytes, at);
+      });
+      const bounds = [...new Set([0, ...cuts, length])].sort((a, b) => a - b);
+      // The runs' own pushes cut again, as a piece pushes a buffer's worth at a time.
+      for (let i = 0; i + 1 < bounds.length; i++) {
+        const [start, end] = [bounds[i]!, bounds[i + 1]!];
+        const run = new ArmoredRun(start, end, (bytes: Uint8Array, at: number) => text.set(bytes, at));
+        for (let at = start; at < end; at += 7 + (i % 50)) run.push(file.subarray(at, Math.min(end, at + 7 + (i % 50))));
+        const edges = run.edges();
+        const head = headLength(start, end);
+        lines.add(edges.subarray(0, head), start);
+        lines.add(edges.subarray(head), end - (edges.length - head));
+      }
+      await lines.finish();
+      assert.equal(new TextDecoder().decode(text), want, `${length} bytes, runs at ${bounds.join(',')}`);
+    }
+  }
+  // A line never given all its bytes is refused, not written short.
+  const lines = new ArmoredLines(100, async () => {});
+  lines.add(rand(60), 0);
+  await assert.rejects(lines.finish(), /did not get all their bytes/);
 });

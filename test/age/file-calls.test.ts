@@ -20,6 +20,7 @@ import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
 import * as P from 'fourfold/parallel';
 import { assertBytes, rand } from '../helpers.js';
+import { armoredLength } from '../internal.js';
 import { APIS, CHUNK, COUNTS_LOST_WORKERS, from, fs, inDirectory, NO_FILES, read, SEALED, to } from './file-fixture.js';
 
 const PIECE = 15 * CHUNK;
@@ -48,9 +49,14 @@ describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
           fs!.writeFileSync(path('one-shot.age'), await age.encrypt(data, to));
           await api.decryptFile(path('one-shot.age'), path('back'), from);
           assertBytes(read(path('back')), data, `${size} bytes: decryptFile reads encrypt's file`);
+          // Armored, each piece writing its own lines: age's strict armor reader takes it, and it is the binary file's armor.
+          await api.encryptFile(path('plain'), path('armored.age'), to, { armor: true });
+          const armored = read(path('armored.age'));
+          assertBytes(await age.decrypt(armored, from), data, `${size} bytes: armored`);
+          assert.equal(armored.length, armoredLength(fileLength(file, size)), `${size} bytes: the armored layout`);
           if (api === P.age && workers > 0 && COUNTS_LOST_WORKERS) assert.equal(P.status().workers, workers, `${size} bytes: a worker was lost`);
         }
-        assert.deepEqual(names(), ['back', 'file.age', 'one-shot.age', 'plain'], 'no temporary file is left');
+        assert.deepEqual(names(), ['armored.age', 'back', 'file.age', 'one-shot.age', 'plain'], 'no temporary file is left');
       });
     });
 
@@ -124,9 +130,14 @@ describe('encryptFile and decryptFile', { skip: NO_FILES }, () => {
         const data = rand(4 * PIECE);
         fs!.writeFileSync(path('plain'), data);
         fs!.writeFileSync(path('file.age'), await age.encrypt(data, to));
-        for (const decrypting of [false, true]) {
+        // Encrypting binary and armored (whose pieces write their own lines), then decrypting.
+        for (const [decrypting, armor] of [
+          [false, false],
+          [false, true],
+          [true, false],
+        ]) {
           const call = (options: object) =>
-            decrypting ? api.decryptFile(path('file.age'), path('out'), from, options) : api.encryptFile(path('plain'), path('out'), to, options);
+            decrypting ? api.decryptFile(path('file.age'), path('out'), from, options) : api.encryptFile(path('plain'), path('out'), to, { ...options, armor });
           const controller = new AbortController();
           const reason = new Error('stopped');
           let calls = 0;
