@@ -208,7 +208,7 @@ export interface FileCall {
   readonly armor: boolean;
   /** Whether errors of the format and of authentication name the input (the command words them as age does instead). */
   readonly naming: boolean;
-  /** Told of the temporary file once it exists; returns what to call once it is renamed or removed (the command removes it on a signal). */
+  /** Told of a temporary file's name before it is made; returns what to call once it is renamed or removed (the command removes it on a signal). */
   readonly watch?: (temporary: string) => () => void;
 }
 /** A call between files, with node:fs to make it (kept out of FileCall: the package's declarations name no node: module). */
@@ -285,17 +285,22 @@ export function temporaryBeside(final: string): string {
  * made and removed beside it: process.umask() needs a permission in Deno
  * (--allow-sys) that a caller who granted reading and writing did not give.
  */
-async function modeFor(fs: Fs, output: string): Promise<number> {
+async function modeFor(fs: Fs, output: string, watch: FileCall['watch']): Promise<number> {
   try {
     return (await fs.promises.stat(output)).mode & 0o7777;
   } catch {
     const path = temporaryBeside(output);
-    const probe = await fs.promises.open(path, 'wx', 0o666);
+    const stopWatching = watch?.(path);
     try {
-      return (await probe.stat()).mode & 0o7777;
+      const probe = await fs.promises.open(path, 'wx', 0o666);
+      try {
+        return (await probe.stat()).mode & 0o7777;
+      } finally {
+        await probe.close();
+        await fs.promises.rm(path, { force: true });
+      }
     } finally {
-      await probe.close();
-      await fs.promises.rm(path, { force: true });
+      stopWatching?.();
     }
   }
 }
@@ -329,11 +334,13 @@ function descriptorFile(fs: Fs, fd: number): Handle {
 async function replacingFile(c: Call, input: InputFile, write: (to: FileRef, out: Handle) => Promise<void>): Promise<void> {
   if (typeof c.output === 'number') return intoHandle(c, c.output, input, write);
   const temp = temporaryBeside(c.output);
-  const mode = await modeFor(c.fs, c.output);
-  const out = await c.fs.promises.open(temp, 'wx', 0o600);
+  const mode = await modeFor(c.fs, c.output, c.watch);
+  // Watched before it exists: a signal between its creation and the watch would leave it behind.
   const stopWatching = c.watch?.(temp);
+  let out: Awaited<ReturnType<Fs['promises']['open']>> | undefined;
   let done = false;
   try {
+    out = await c.fs.promises.open(temp, 'wx', 0o600);
     await write(temp, out);
     await out.chmod(mode);
     await out.close();
@@ -341,7 +348,7 @@ async function replacingFile(c: Call, input: InputFile, write: (to: FileRef, out
     await c.fs.promises.rename(temp, c.output);
     done = true;
   } finally {
-    if (!done) {
+    if (!done && out !== undefined) {
       await out.close().catch(() => {});
       await c.fs.promises.rm(temp, { force: true });
     }

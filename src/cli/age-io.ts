@@ -57,8 +57,15 @@ function openTarget(path: string): Target {
   if (found !== undefined) accessSync(final, constants.W_OK);
   const mode = found === undefined ? 0o666 & ~process.umask() : found.mode & 0o777;
   const temporary = temporaryBeside(final);
-  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-  return { fd, temporary: { path: temporary, final, mode, stopWatching: removeOnSignal(temporary) } };
+  // Watched before it exists: a signal between its creation and the watch would end the process by default, leaving it.
+  const stopWatching = removeOnSignal(temporary);
+  try {
+    const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    return { fd, temporary: { path: temporary, final, mode, stopWatching } };
+  } catch (e) {
+    stopWatching();
+    throw e;
+  }
 }
 
 /**
