@@ -219,7 +219,7 @@ interface Call extends FileCall {
 }
 
 /** node:fs, where the runtime has it. */
-export const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
+const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
 
 /** `c`, between files, with node:fs, which the age command's runtime has. */
 function withFs(c: FileCall & { input: FileRef }): Call {

@@ -14,14 +14,14 @@ import { BYTES_NOT_TEXT } from './api.js';
 import { AgeFormatError } from './errors.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { INTO_BYTES, isBlob, type PieceSource } from './file-pieces.js';
-import { failureOf, fileOf, type FileTools, fileSystem, type FirstFailure, firstFailure } from './files.js';
+import { failureOf, fileOf, type FileTools, type FirstFailure, firstFailure } from './files.js';
 import { forget, openHeader, receiverOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, NONCE_BYTES, openRun, payloadKey, plainLength, type Run, SEALED_CHUNK, TAG } from './payload.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, zeroize } from '../runtime/bytes.js';
-import { WORKERS_SHARE_DESCRIPTORS } from '../runtime/host.js';
+import { builtinModule, WORKERS_SHARE_DESCRIPTORS } from '../runtime/host.js';
 
 /** Anything that reads byte ranges of a file of known size. */
 export interface RangeSource {
@@ -84,6 +84,14 @@ async function handleSource(handle: FileHandleLike): Promise<RangeSource> {
     },
   };
 }
+
+/** What decryptRange uses of node:fs/promises (declared here: the package's types name no node: module). */
+interface NodeFs {
+  promises: { open(path: string, flags: string): Promise<FileHandleLike & { readonly fd: number; close(): Promise<void> }> };
+}
+
+/** node:fs, where the runtime has it. */
+const fileSystem = (): NodeFs | undefined => builtinModule<NodeFs>('node:fs');
 
 /** A file handle's descriptor, where it has one the pieces can read (node:fs/promises', and a runtime with node:fs). */
 function descriptorOf(handle: FileHandleLike): number | undefined {
