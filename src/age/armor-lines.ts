@@ -122,20 +122,22 @@ export class ArmoredRun {
   }
 
   push(bytes: Uint8Array): void {
-    let from = Math.max(0, Math.min(bytes.length, this.start + this.head.length - this.at));
-    if (from > 0) this.head.set(bytes.subarray(0, from), this.at - this.start);
+    // Byte i of `bytes` is byte base + i of the file; lines start at multiples of 48 of the file.
+    const base = this.at;
     this.at += bytes.length;
+    let from = Math.max(0, Math.min(bytes.length, this.start + this.head.length - base));
+    if (from > 0) this.head.set(bytes.subarray(0, from), base - this.start);
     if (this.held > 0) {
       const n = Math.min(LINE_BYTES - this.held, bytes.length - from);
       this.tail.set(bytes.subarray(from, from + n), this.held);
       this.held += n;
       from += n;
       if (this.held < LINE_BYTES) return;
-      this.lines(this.tail, 0, 1, this.at - (bytes.length - from) - LINE_BYTES);
+      this.lines(this.tail, 0, 1, base + from - LINE_BYTES);
       this.held = 0;
     }
     const lines = Math.floor((bytes.length - from) / LINE_BYTES);
-    this.lines(bytes, from, lines, this.at - (bytes.length - from));
+    this.lines(bytes, from, lines, base + from);
     from += lines * LINE_BYTES;
     this.tail.set(bytes.subarray(from));
     this.held = bytes.length - from;

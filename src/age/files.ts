@@ -41,6 +41,7 @@ import {
   type PieceSource,
   readBefore,
   sealFilePiece,
+  sinkFile,
 } from './file-pieces.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
@@ -467,7 +468,7 @@ export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): P
   try {
     return await replacing(async (to, out) => {
       // Armor into a Blob goes through the codec; into a file, each piece writes its own lines.
-      if (c.armor && typeof to === 'object' && 'into' in to) {
+      if (c.armor && sinkFile(to) === undefined) {
         const emitted: Uint8Array[] = [];
         return throughCodec(c, file, size, out, new Encryptor(sender, true, tools, (b) => emitted.push(b)), emitted);
       }
@@ -485,7 +486,7 @@ export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): P
           lines.add(header, 0);
           lines.add(nonce, header.length);
         }
-        const payload = { opening: false, key, run: WHOLE, from: c.input, inputAt: 0, length: size, to: c.armor ? { armored: to as FileRef } : to, outputAt };
+        const payload = { opening: false, key, run: WHOLE, from: c.input, inputAt: 0, length: size, to: c.armor ? { armored: sinkFile(to)! } : to, outputAt };
         const done = progress(c, size);
         let short = false;
         await tools.files(payload, (p, o) => {
