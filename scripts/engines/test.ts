@@ -376,6 +376,12 @@ async function main(): Promise<number> {
   }
 
   const bad = outcomes.filter((o) => count(o, 'fail') > 0 || o.problems.length > 0);
+  // Once more at the end, one line each: a CI log cut in its middle still names what failed.
+  for (const o of bad) {
+    for (const f of o.results.filter((r) => r.status === 'fail').slice(0, 5))
+      console.log(`failed in ${o.engine}: ${f.file}: ${f.name}: ${firstLines(f.error ?? '', 1)}`);
+    for (const p of o.problems.slice(0, 2)) console.log(`problem in ${o.engine}: ${firstLines(p, 1)}`);
+  }
   console.log(
     `\n# ${outcomes.length - bad.length}/${outcomes.length} engines passed in ${((Date.now() - t0) / 1000).toFixed(1)} s; seed ${seed}; details in ${relative(ROOT, join(CACHE, 'report.json'))}`,
   );
