@@ -6,7 +6,11 @@
  * the calls interleaved round by round. Each call is timed with the
  * calling thread's longest block (core/parallel.ts longestTask), against
  * the browsers' long-task mark of 50 ms; every output is checked once
- * against the others (each decrypts every other's file).
+ * against the others (each decrypts every other's file). Beside them, the
+ * platform's ceiling: the same Blob work with no cryptography (the File
+ * read a piece at a time and a Blob made of each piece) on this thread,
+ * on one Web Worker and on two, so that every core's speed over one
+ * thread reads against what the browser's Blobs allow.
  *
  * No Node API, as everything under core/.
  */
@@ -19,6 +23,13 @@ export interface BlobFilesOptions {
   readonly mib: number;
   /** Rounds of every call, after one round that warms up. */
   readonly rounds: number;
+  /**
+   * The ceiling instead of the decryptions: the Blob work alone beside the
+   * encryptions, in a page of its own (the Chromium of scripts/engines
+   * stops reading a File made in memory once a page has made a few
+   * hundred MiB of Blobs: NotReadableError).
+   */
+  readonly ceiling?: boolean;
 }
 
 /** One function's calls, per round. */
@@ -81,6 +92,72 @@ async function typageCalls(identity: string, recipient: string): Promise<{ encry
   };
 }
 
+/** Bytes of a file call's piece in a browser (file-pieces.ts BLOB_PIECE_CHUNKS: 60 chunks). */
+const BLOB_PIECE = 60 * 65536;
+
+/**
+ * A Web Worker's script, served beside the measurement's bundle
+ * (bench/age-blob-files.ts writes it there): a piece of a Blob read
+ * (FileReaderSync) and made a Blob of its own, as a file call's piece is,
+ * with no cryptography. From the page's own origin, as the pool's
+ * workers are: not a blob: URL.
+ */
+export const COPIER = {
+  file: 'blob-copier.js',
+  text: `onmessage = ({ data: { blob, start, end, i } }) => {
+  postMessage({ i, part: new Blob([new FileReaderSync().readAsArrayBuffer(blob.slice(start, end))]) });
+};
+`,
+};
+
+/** `n` Web Workers running COPIER, and a function that ends them. */
+function startCopiers(n: number): { workers: Worker[]; end(): void } {
+  const workers = Array.from({ length: n }, () => new Worker(new URL(`./${COPIER.file}`, import.meta.url)));
+  return {
+    workers,
+    end() {
+      for (const w of workers) w.terminate();
+    },
+  };
+}
+
+/**
+ * `input` copied into a Blob of parts a piece at a time: on this thread
+ * (no workers), or on `workers`, each kept two pieces ahead, as the pool
+ * keeps its workers; the parts joined in order.
+ */
+async function copyBlob(input: Blob, workers: readonly Worker[]): Promise<Blob> {
+  const count = Math.ceil(input.size / BLOB_PIECE);
+  const parts: Blob[] = new Array(count);
+  if (workers.length === 0) {
+    for (let i = 0; i < count; i++) parts[i] = new Blob([await input.slice(i * BLOB_PIECE, (i + 1) * BLOB_PIECE).arrayBuffer()]);
+    return new Blob(parts);
+  }
+  let next = 0;
+  const run = (w: Worker) =>
+    new Promise<void>((resolve, reject) => {
+      let out = 0;
+      const give = () => {
+        if (next >= count) return;
+        const i = next++;
+        out++;
+        w.postMessage({ blob: input, start: i * BLOB_PIECE, end: (i + 1) * BLOB_PIECE, i });
+      };
+      w.onmessage = ({ data }: MessageEvent<{ i: number; part: Blob }>) => {
+        parts[data.i] = data.part;
+        out--;
+        give();
+        if (out === 0) resolve();
+      };
+      w.onerror = (e) => reject(new Error(`a copier worker failed: ${e.message}`));
+      give();
+      give();
+      if (out === 0) resolve();
+    });
+  await Promise.all(workers.map(run));
+  return new Blob(parts);
+}
+
 const same = async (a: Blob, b: Uint8Array): Promise<boolean> => {
   const x = new Uint8Array(await a.arrayBuffer());
   return x.length === b.length && x.every((v, i) => v === b[i]);
@@ -111,7 +188,17 @@ export async function measureBlobFiles(options: BlobFilesOptions, progress: (mes
     encrypts.push(typage.encrypt);
     decrypts.push(typage.decrypt);
   }
-  const calls = [...encrypts.map((d) => ({ d, input: file as Blob })), ...decrypts.map((d) => ({ d, input: sealed }))];
+  // The ceiling: the same Blob work, no cryptography (checked: the same bytes as the File).
+  const copiers = startCopiers(options.ceiling === true ? 2 : 0);
+  const ceilings: Direction[] = [
+    { name: 'Blob pieces alone, this thread', call: (input) => copyBlob(input, []) },
+    { name: 'Blob pieces alone, 1 worker', call: (input) => copyBlob(input, copiers.workers.slice(0, 1)) },
+    { name: 'Blob pieces alone, 2 workers', call: (input) => copyBlob(input, copiers.workers) },
+  ];
+  const calls: { d: Direction; input: Blob; copy?: boolean }[] = [
+    ...encrypts.map((d) => ({ d, input: file as Blob })),
+    ...(options.ceiling === true ? ceilings.map((d) => ({ d, input: file as Blob, copy: true })) : decrypts.map((d) => ({ d, input: sealed }))),
+  ];
   const results: BlobFileCalls[] = calls.map(({ d }) => ({
     name: d.name,
     callMs: [],
@@ -120,11 +207,11 @@ export async function measureBlobFiles(options: BlobFilesOptions, progress: (mes
   }));
 
   // Every output checked once: each encryption read back by fourfold/age, each decryption against the data.
-  for (const [i, { d, input }] of calls.entries()) {
+  for (const [i, { d, input, copy }] of calls.entries()) {
     progress(`${d.name}: checked`);
     try {
       const out = await d.call(input);
-      const plain = input === file ? await age.decryptFile(out, undefined, keys.from) : out;
+      const plain = input === file && copy !== true ? await age.decryptFile(out, undefined, keys.from) : out;
       if (!(await same(plain, data))) results[i]!.error = 'wrong bytes';
     } catch (cause) {
       results[i]!.error = describeError(cause);
@@ -136,7 +223,13 @@ export async function measureBlobFiles(options: BlobFilesOptions, progress: (mes
       const r = results[i]!;
       if (r.error !== undefined) continue;
       const before = parallel.status().jobs;
-      const taken = await longestTask(() => d.call(input));
+      let taken: { callMs: number; longestMs: number };
+      try {
+        taken = await longestTask(() => d.call(input));
+      } catch (cause) {
+        r.error = `round ${round + 1}: ${describeError(cause)}`;
+        continue;
+      }
       r.callMs.push(taken.callMs);
       r.longestMs.push(taken.longestMs);
       r.jobs?.push(parallel.status().jobs - before);
@@ -144,5 +237,6 @@ export async function measureBlobFiles(options: BlobFilesOptions, progress: (mes
   }
   const { workers, ready: started } = parallel.status();
   parallel.terminate();
+  copiers.end();
   return { mib: options.mib, tier, pool: { workers, ready: started }, results };
 }
