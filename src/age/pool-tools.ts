@@ -112,40 +112,51 @@ const WORKER_FILE_CHUNKS = 4 * PIECE_CHUNKS;
  * synchronously (worker_threads have no FileReaderSync; Web Workers do).
  * This thread reads a Blob only asynchronously: the pieces it is left
  * (a lost worker's) are done after the workers', a piece at a time.
+ * `whileStarting`: this thread also does pieces while the workers start
+ * (runOnWorkers), for a caller with nothing else to do.
  */
-const poolFiles: FileRunner = async (payload: FilePayload, after) => {
-  const descriptors = typeof payload.from === 'number' || typeof sinkFile(payload.to) === 'number';
-  const blob = isBlob(payload.from);
-  if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS) || (blob && !WORKERS_READ_BLOBS)) return hereFiles(payload, after);
-  // This thread's buffer, made only if it does a piece (a lost worker's, or with no worker at all).
-  let buffer: Uint8Array | undefined;
-  const later: Piece[] = [];
-  const piece = (p: Piece) => pieceOf(payload, p.start, p.length);
-  const work: PieceWork<Piece> = {
-    split: splitter(payload.opening ? SEALED_CHUNK : CHUNK),
-    direct: true,
-    onThisThread(p) {
-      if (blob) return void later.push(p);
-      const fp = piece(p);
-      after(fp, filePieceHere(payload, fp, (buffer ??= pieceBuffer())));
-    },
-    toWorker: (w, p) => postFilePiece(w, payload.key, piece(p), payload.opening),
-    fromWorker: (p, done) => after(piece(p), fileOutcome(done)),
-  };
-  // Each piece zeroes the buffer it used (file-pieces.ts): this thread's, or the one its worker keeps.
-  await runOnWorkers(piecesOf(payload, WORKER_FILE_CHUNKS), handOutWorkersFor(payload.length), work);
-  const unit = payload.opening ? SEALED_CHUNK : CHUNK;
-  for (const left of later) {
-    for (const p of wholePieces(left.length, unit, BLOB_PIECE_CHUNKS)) {
-      const fp = piece({ start: left.start + p.start, length: p.length });
-      buffer = bufferFor(fp, buffer ?? pieceBuffer());
-      after(fp, await anyPieceHere(payload, fp, buffer));
+const poolFiles =
+  (whileStarting: boolean): FileRunner =>
+  async (payload: FilePayload, after) => {
+    const descriptors = typeof payload.from === 'number' || typeof sinkFile(payload.to) === 'number';
+    const blob = isBlob(payload.from);
+    if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS) || (blob && !WORKERS_READ_BLOBS)) return hereFiles(payload, after);
+    // This thread's buffer, made only if it does a piece (a lost worker's, or with no worker at all).
+    let buffer: Uint8Array | undefined;
+    const later: Piece[] = [];
+    const piece = (p: Piece) => pieceOf(payload, p.start, p.length);
+    const work: PieceWork<Piece> = {
+      split: splitter(payload.opening ? SEALED_CHUNK : CHUNK),
+      direct: true,
+      onThisThread(p) {
+        if (blob) return void later.push(p);
+        const fp = piece(p);
+        after(fp, filePieceHere(payload, fp, (buffer ??= pieceBuffer())));
+      },
+      toWorker: (w, p) => postFilePiece(w, payload.key, piece(p), payload.opening),
+      fromWorker: (p, done) => after(piece(p), fileOutcome(done)),
+    };
+    // Each piece zeroes the buffer it used (file-pieces.ts): this thread's, or the one its worker keeps.
+    await runOnWorkers(piecesOf(payload, WORKER_FILE_CHUNKS), handOutWorkersFor(payload.length), work, { whileStarting: whileStarting && !blob });
+    const unit = payload.opening ? SEALED_CHUNK : CHUNK;
+    for (const left of later) {
+      for (const p of wholePieces(left.length, unit, BLOB_PIECE_CHUNKS)) {
+        const fp = piece({ start: left.start + p.start, length: p.length });
+        buffer = bufferFor(fp, buffer ?? pieceBuffer());
+        after(fp, await anyPieceHere(payload, fp, buffer));
+      }
     }
-  }
-};
+  };
 
 /** Whether the pool's workers read a Blob themselves: Web Workers (FileReaderSync), not worker_threads. */
 const WORKERS_READ_BLOBS = workerThreads() === undefined;
 
 /** Every core: pieces on the pool's workers and this thread, scrypt on a worker. */
-export const POOL: FileTools = { runner: poolRunner, scrypt, files: poolFiles };
+export const POOL: FileTools = { runner: poolRunner, scrypt, files: poolFiles(false) };
+
+/**
+ * The same for the fourfold command, whose calling thread has nothing
+ * else to do: it does file pieces while the workers start (a new process
+ * starts them for each file) rather than wait for them.
+ */
+export const COMMAND_POOL: FileTools = { ...POOL, files: poolFiles(true) };

@@ -19,7 +19,7 @@ import { Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { forget, type Sender } from '../age/file-key.js';
 import { type FileCall, openFile, sealFile } from '../age/files.js';
-import { POOL } from '../age/pool-tools.js';
+import { COMMAND_POOL, POOL } from '../age/pool-tools.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 export const AGE_USAGE = `Usage:
@@ -158,8 +158,8 @@ async function throughFiles(
     watch: removeOnSignal,
   };
   try {
-    if (sender !== undefined) await sealFile(POOL, call, sender);
-    else await openFile(POOL, call, receiver!);
+    if (sender !== undefined) await sealFile(COMMAND_POOL, call, sender);
+    else await openFile(COMMAND_POOL, call, receiver!);
     progress?.end();
   } finally {
     if (sender !== undefined) forget(sender);

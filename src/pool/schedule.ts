@@ -121,9 +121,17 @@ export async function runPieces<P extends Piece>(pieces: readonly P[], workers: 
  * (age's file calls). The calling thread does pieces itself only where no
  * worker can: a lost worker's (rule 7), and all that is left once no
  * worker is alive or starting (then in the longer turns of a call alone).
+ * `whileStarting`: for a caller with nothing else to do (the fourfold
+ * command), this thread also does pieces from the back while no worker
+ * has a job yet, as the workers start, instead of waiting for them.
  * Resolves, when all are done, to the pieces as they were cut.
  */
-export async function runOnWorkers<P extends Piece>(pieces: readonly P[], workers: readonly PoolWorker[], work: PieceWork<P>): Promise<P[]> {
+export async function runOnWorkers<P extends Piece>(
+  pieces: readonly P[],
+  workers: readonly PoolWorker[],
+  work: PieceWork<P>,
+  { whileStarting = false }: { whileStarting?: boolean } = {},
+): Promise<P[]> {
   const call = new Call(pieces, work, new CoreJudge(workers.length));
   const { partition, jobs } = call;
   const starting = (): Promise<boolean>[] => workers.filter((w) => !w.ready && w.alive).map((w) => w.whenReady);
@@ -132,7 +140,7 @@ export async function runOnWorkers<P extends Piece>(pieces: readonly P[], worker
     while (call.open) {
       handOut(workers, partition, jobs);
       if (jobs.retry.length > 0) call.here(jobs.retry.pop()!);
-      else if (!partition.empty && jobs.count === 0 && starting().length === 0) call.alone();
+      else if (!partition.empty && jobs.count === 0 && (whileStarting || starting().length === 0)) call.alone();
       else {
         // An answer, a worker ready, or a job writing the caller's memory turning overdue.
         await Promise.race([jobs.waitFor(jobs.overdueAt()), ...starting()]);

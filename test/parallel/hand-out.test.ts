@@ -2,7 +2,8 @@
  * runOnWorkers (pool/schedule.ts, rule 8 of docs/parallel.md): a call
  * whose calling thread only hands pieces out, for age's file calls. With
  * fake workers whose answers the tests time: the workers do every piece,
- * a worker still starting is waited for, a lost worker's pieces are
+ * a worker still starting is waited for (or, for the command, worked
+ * beside until it is ready), a lost worker's pieces are
  * redone here and the rest go to the workers left, what is left once
  * none is alive is done here. A job writing the caller's memory that
  * never answers is schedule.test.ts's, for both schedulers.
@@ -52,6 +53,34 @@ it('workers still starting are waited for, not worked around', async () => {
   coversOnce('starting', list, n, r.events);
   assert.equal(r.events.filter((e) => e.kind === 'here').length, 0, 'the calling thread worked while the worker started');
   assert.ok(now() - t0 >= 35, 'resolved before the worker was ready');
+});
+
+it('whileStarting (the command): the calling thread does pieces from the back until a worker is ready, then hands out the rest', async () => {
+  // This thread's pieces take 1 ms a MiB: 256 MiB would take it 256 ms, the worker is ready after 20.
+  const r = recorder(true, true, (p) => {
+    for (const until = now() + p.length / MiB; now() < until; );
+  });
+  const n = 256 * MiB;
+  const late = answering(0, 1);
+  late.ready = false;
+  let readyAt = Infinity;
+  late.whenReady = sleep(20).then(() => {
+    late.ready = true;
+    readyAt = r.events.length;
+    return true;
+  });
+  const list = await runOnWorkers(pieces(n), asWorkers([late]), r.work, { whileStarting: true });
+  coversOnce('while starting', list, n, r.events);
+  const here = r.events.flatMap((e, i) => (e.kind === 'here' ? [i] : []));
+  assert.ok(here.length > 0, 'the calling thread waited for the worker');
+  assert.ok(
+    here.every((i) => i < readyAt),
+    'the calling thread did a piece once the worker was ready',
+  );
+  assert.ok(
+    r.events.some((e) => e.kind === 'give'),
+    'the worker got no piece once ready',
+  );
 });
 
 it("a lost worker: its pieces are redone here, the rest go to the worker left; one that wrote the caller's memory is waited for", async () => {
