@@ -46,7 +46,7 @@ export interface MemorySink {
   readonly into: 'blob' | 'bytes';
 }
 
-/** A file written as armor (armor.ts ArmoredRun): the piece's bytes as base64 lines at their offsets in its text. */
+/** A file written as armor (armor-lines.ts ArmoredRun): the piece's bytes as base64 lines at their offsets in its text. */
 export interface ArmoredSink {
   readonly armored: FileRef;
 }

@@ -8,7 +8,7 @@
  * i x 65,552 bytes after the nonce, its plaintext at i x 65,536), so no
  * piece waits for another. Armored output too: a base64 line holds 48
  * bytes, so each piece writes the lines it holds whole at their offsets
- * in the text, and this thread the lines two pieces share (armor.ts
+ * in the text, and this thread the lines two pieces share (armor-lines.ts
  * ArmoredRun, ArmoredLines). Armored input, and armor into a Blob, go
  * through the streaming codec on this thread instead.
  *
@@ -509,7 +509,7 @@ export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): P
   }
 }
 
-/** An armored piece's edges (armor.ts ArmoredRun.edges), binary bytes [start, end) of the file, given to the lines the call writes. */
+/** An armored piece's edges (armor-lines.ts ArmoredRun.edges), binary bytes [start, end) of the file, given to the lines the call writes. */
 function addEdges(lines: ArmoredLines, edges: Uint8Array, start: number, end: number): void {
   const head = headLength(start, end);
   lines.add(edges.subarray(0, head), start);
