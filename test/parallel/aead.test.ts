@@ -12,8 +12,7 @@ import assert from 'node:assert/strict';
 import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
 import { assertBytes, forEachTier, isAllZero, rand } from '../helpers.js';
-import { withWorkers } from './pool-helpers.js';
-import { pool } from '../internal.js';
+import { handedOut, withWorkers } from './pool-helpers.js';
 
 const MiB = 1 << 20;
 const N = 3 * MiB + 17;
@@ -22,36 +21,6 @@ const HAS_SAB = typeof SharedArrayBuffer === 'function';
 const NO_SAB = HAS_SAB ? false : 'not applicable: this engine (or page) has no SharedArrayBuffer';
 
 withWorkers(2);
-
-/**
- * How many times `f`'s calls took a worker's slot (PoolWorker.slot), over
- * calls of `f` until the workers took a job in one (five at most): on a
- * loaded machine the calling thread rightly takes back a job that a
- * worker has not started (rule 4), and a call may then be all its own.
- */
-async function slotsTaken(f: () => Promise<void>): Promise<number> {
-  const workers = pool.workers;
-  let taken = 0;
-  const originals = workers.map((w) => w.slot);
-  workers.forEach((w, i) => {
-    w.slot = (bytes: number) => {
-      taken++;
-      return originals[i]!.call(w, bytes);
-    };
-  });
-  try {
-    for (let call = 1; ; call++) {
-      const jobs = P.status().jobs;
-      await f();
-      if (P.status().jobs > jobs) return taken;
-      assert.ok(call < 5, `the workers took no job in ${call} calls`);
-    }
-  } finally {
-    workers.forEach((w, i) => {
-      w.slot = originals[i]!;
-    });
-  }
-}
 
 /**
  * Runs `decrypt` (into `out`, filled with SENTINEL) and, at every turn of
@@ -189,13 +158,10 @@ forEachTier('fourfold/parallel AEADs', () => {
     const sealedOut = shared(new Uint8Array(N + 16));
     const opened = shared(new Uint8Array(N));
     // Directly: with shared input and output no piece of an encryption takes a slot of any worker.
-    const slots = await slotsTaken(() =>
-      P.xchacha20poly1305(key, nonce)
-        .encrypt(shared(m), sealedOut)
-        .then(() => {}),
-    );
+    const given = await handedOut(() => P.xchacha20poly1305(key, nonce).encrypt(shared(m), sealedOut));
     assertBytes(sealedOut, sealed, 'AEAD encrypt, shared');
-    assert.equal(slots, 0, 'slots taken by a shared AEAD encryption');
+    assert.ok(given.jobs > 0, 'the workers were given jobs');
+    assert.equal(given.slots, 0, 'slots taken by a shared AEAD encryption');
     // A decryption's second pass decrypts the output in place, through slots (transform.ts: in place on shared memory).
     await P.xchacha20poly1305(key, nonce).decrypt(shared(sealed), opened);
     assertBytes(opened, m, 'AEAD decrypt, shared');

@@ -36,6 +36,36 @@ export function workersAsUsual(): void {
 }
 
 /**
+ * Runs `f` and counts what its calls gave the pool's workers: jobs
+ * (PoolWorker.run), whether a worker did them or the calling thread took
+ * them back unstarted (rule 4 of docs/parallel.md, which a loaded machine
+ * makes common), and slots (PoolWorker.slot) the jobs' bytes were copied
+ * into. status().jobs counts only the jobs a worker did.
+ */
+export async function handedOut(f: () => Promise<unknown>): Promise<{ jobs: number; slots: number }> {
+  const count = { jobs: 0, slots: 0 };
+  const workers = pool.workers;
+  const originals = workers.map((w) => ({ run: w.run, slot: w.slot }));
+  for (const w of workers) {
+    const { run, slot } = w;
+    w.run = ((...args: Parameters<PoolWorker['run']>) => {
+      count.jobs++;
+      return run.apply(w, args);
+    }) as PoolWorker['run'];
+    w.slot = (bytes: number) => {
+      count.slots++;
+      return slot.call(w, bytes);
+    };
+  }
+  try {
+    await f();
+  } finally {
+    for (const [i, w] of workers.entries()) Object.assign(w, originals[i]);
+  }
+  return count;
+}
+
+/**
  * Waits until `n` workers have started: a call of n + 1 pieces starts them
  * (while they start, calls run on the calling thread). Calls are repeated:
  * in Deno an idle worker is ended after a while.
