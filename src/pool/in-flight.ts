@@ -1,6 +1,7 @@
 /**
- * A call's jobs in flight, and the rules of the scheduling contract
- * (docs/parallel.md) that are about them:
+ * A call's or a stream's jobs in flight (schedule.ts, in-order.ts), and
+ * the rules of the scheduling contract (docs/parallel.md) that are about
+ * them:
  *
  * - Rule 3, answers first: answers taken since the calling thread's last
  *   turn are counted (takeAnswered), so that it starts no piece of its own
@@ -94,16 +95,30 @@ export class InFlight<P extends Piece> {
   private answered = 0;
   private readonly alarm = new Alarm();
 
+  /** `settled`: called once a job's answer (or failure) is taken in, with its piece (a stream gives its worker the next). */
   constructor(
     private readonly work: PieceWork<P>,
     private readonly done: Completion<P>,
     private readonly clock: HereClock,
-    private readonly judge: CoreJudge,
+    private readonly judge: Pick<CoreJudge, 'jobGiven' | 'workerAnswered'>,
+    private readonly settled: (p: P) => void = () => {},
   ) {}
 
   /** Jobs given and not answered. */
   get count(): number {
     return this.given.length;
+  }
+
+  /** Whether a job for `p` is in flight. */
+  holds(p: P): boolean {
+    return this.given.some((g) => g.p === p);
+  }
+
+  /** Jobs in flight on `w`. */
+  on(w: PoolWorker): number {
+    let n = 0;
+    for (const g of this.given) if (g.w === w) n++;
+    return n;
   }
 
   /** Whether a job in flight has a piece nobody finished yet. */
@@ -154,6 +169,7 @@ export class InFlight<P extends Piece> {
   private settle(g: Given<P>): void {
     this.given.splice(this.given.indexOf(g), 1);
     this.alarm.ring();
+    this.settled(g.p);
   }
 
   /**
@@ -216,6 +232,11 @@ export class InFlight<P extends Piece> {
     return this.alarm.wait(until);
   }
 
+  /** Takes back every job in flight that its worker has not started (its answer comes, skipped). */
+  takeBack(): void {
+    for (const g of this.given) g.job.claim();
+  }
+
   /**
    * The end of a call (rule 6): nothing more is handed out. Jobs still in
    * flight are taken back where they have not started; those writing the
@@ -223,7 +244,7 @@ export class InFlight<P extends Piece> {
    * while writing it.
    */
   async drain(): Promise<void> {
-    for (const g of this.given) g.job.claim();
+    this.takeBack();
     while (this.work.direct && this.given.length > 0) {
       const next = this.straggler();
       await this.waitFor(next !== undefined && 'until' in next ? next.until : Infinity);

@@ -3,7 +3,10 @@
  * the others, done on the pool's workers and the calling thread as they
  * come and taken back in order: the scheduling contract of
  * docs/parallel.md for input that arrives a piece at a time, where
- * runPieces (schedule.ts) has a call's whole input at once.
+ * runPieces (schedule.ts) has a call's whole input at once. The jobs in
+ * flight are a call's (in-flight.ts InFlight: rules 3, 4, 6 and 7), and
+ * so are the calling thread's clock, its turns and the judgement of a
+ * shared core; what is this file's own is how a stream hands out:
  *
  * - A piece goes to the worker with the fewest that has a free slot and
  *   fewer than DEPTH pieces, as soon as one has (an answer gives its worker
@@ -19,11 +22,9 @@
  * - At most WINDOW pieces are not taken back yet: add() waits for the
  *   first, so a stream's memory is bounded whatever its length.
  * - Rule 4, waiting for the first piece while a worker has it: the
- *   calling thread does a piece no worker has, else takes back the job a
- *   worker has not started that would end last and does it itself, else
- *   redoes one that runs late.
- *   Results are deterministic: whichever comes first is kept, the other
- *   dropped and its slot zeroed.
+ *   calling thread does a piece no worker has, else what InFlight's
+ *   straggler names (a job taken back before its worker started it, or
+ *   one running late).
  * - Rule 5: a shared core (contention.ts, judged over JUDGE_MS) leaves
  *   the workers out for OFF_MS, then a new judgement tries them again.
  * - Rule 7: a piece whose worker failed, died or was terminated waits for
@@ -32,11 +33,10 @@
  * back, never the caller's memory, so rule 6 has nothing to wait for.
  */
 import { CoreJudge, workersWelcome } from './contention.js';
+import { Completion, InFlight, type PieceWork } from './in-flight.js';
 import type { Piece } from './partition.js';
-import type { PieceWork } from './in-flight.js';
-import type { JobDone, JobHandle, PoolWorker } from './pool.js';
-import { JobTimes, lateAt } from './job-times.js';
-import { Alarm, HereClock, ticker } from './turns.js';
+import type { PoolWorker } from './pool.js';
+import { HereClock, ticker } from './turns.js';
 import { now } from '../runtime/host.js';
 
 /** What a stream does with its pieces: a call's PieceWork (in-flight.ts) less split and direct, as a stream's pieces come whole and workers write only their slots. */
@@ -60,45 +60,38 @@ const JUDGED_MS = 1000;
  */
 const JUDGE_MS = 50;
 
-interface Given {
-  readonly w: PoolWorker;
-  readonly handle: JobHandle<unknown>;
-  readonly posted: number;
-}
-
-interface Entry<P> {
-  readonly p: P;
-  done: boolean;
-  /** The job while a worker has it (until its answer, or its failure); undefined while it waits for one. */
-  job: Given | undefined;
-}
-
 export class InOrder<P extends Piece> {
   /** Pieces added and not taken back, in order. */
-  private readonly entries: Entry<P>[] = [];
+  private readonly entries: P[] = [];
   private readonly clock = new HereClock();
   private readonly turns = ticker();
-  private readonly times = new JobTimes();
+  private readonly done = new Completion<P>();
+  private readonly jobs: InFlight<P>;
   private judge: { judge: CoreJudge; since: number } | undefined;
   private offUntil = 0;
-  private inFlight = 0;
   /** Whether a worker is still starting: its ready message comes in a turn of the event loop too. */
   private starting = false;
   private ended = false;
-  private readonly alarm = new Alarm();
 
   /** `workers`: the workers a piece may go to now (none: every piece here). */
   constructor(
     private readonly work: StreamWork<P>,
     private readonly workers: () => readonly PoolWorker[],
-  ) {}
+  ) {
+    // The judgement of the moment (each lasts JUDGED_MS) hears of the jobs given and answered.
+    const judged = {
+      jobGiven: () => this.judge?.judge.jobGiven(),
+      workerAnswered: (w: PoolWorker) => this.judge?.judge.workerAnswered(w),
+    };
+    this.jobs = new InFlight({ ...work, split: (p) => [p], direct: false }, this.done, this.clock, judged, (p) => this.settled(p));
+  }
 
   /** Starts `p`; resolves to the pieces now done at the front, in order, once fewer than WINDOW are left. */
   async add(p: P): Promise<P[]> {
-    this.entries.push({ p, done: false, job: undefined });
+    this.entries.push(p);
     this.handOut();
     const waiting = this.waiting();
-    if (!this.workersOn()) for (const e of waiting) this.here(e);
+    if (!this.workersOn()) for (const q of waiting) this.here(q);
     else if (waiting.length > SPARE) this.here(waiting[waiting.length - 1]!);
     await this.letAnswersIn();
     const out = this.taken();
@@ -127,46 +120,58 @@ export class InOrder<P extends Piece> {
   abandon(): void {
     if (this.ended) return;
     this.ended = true;
-    for (const e of this.entries) e.job?.handle.claim();
+    // InFlight drops the answer of a piece that is done: every piece left counts as done.
+    for (const p of this.entries) this.done.finished.add(p);
+    this.jobs.takeBack();
     this.turns.close();
-    this.alarm.ring();
   }
 
-  /** The pieces done at the front, in order, no longer held. */
+  /** The pieces done at the front, in order, no longer held; or the error a piece met. */
   private taken(): P[] {
+    if (this.done.failure !== undefined) throw this.done.failure.error;
     let n = 0;
-    while (n < this.entries.length && this.entries[n]!.done) n++;
-    return this.entries.splice(0, n).map((e) => e.p);
+    while (n < this.entries.length && this.done.finished.has(this.entries[n]!)) n++;
+    const out = this.entries.splice(0, n);
+    // A piece redone here may still be with a worker: it stays done until that job settles.
+    for (const p of out) if (!this.jobs.holds(p)) this.done.finished.delete(p);
+    return out;
   }
 
-  /** Pieces not done that no worker has, in order. */
-  private waiting(): Entry<P>[] {
-    return this.entries.filter((e) => !e.done && e.job === undefined);
+  /** A job settled: a piece already taken back is forgotten, and the worker gets the next. */
+  private settled(p: P): void {
+    if (!this.ended && !this.entries.includes(p)) this.done.finished.delete(p);
+    this.handOut();
   }
 
-  private here(e: Entry<P>): void {
-    this.clock.time(e.p.length, () => this.work.onThisThread(e.p));
-    e.done = true;
+  /** Pieces not done that no worker has, in order (a failed job's piece among them, as InFlight's retry). */
+  private waiting(): P[] {
+    this.jobs.retry.length = 0;
+    return this.entries.filter((p) => !this.done.finished.has(p) && !this.jobs.holds(p));
+  }
+
+  private here(p: P): void {
+    this.done.finish(p, () => this.clock.time(p.length, () => this.work.onThisThread(p)));
+    if (this.done.failure !== undefined) throw this.done.failure.error;
   }
 
   /** A piece done here, then a turn for the answers (rule 2): the first piece's, maybe. */
-  private async hereThenTurn(e: Entry<P>): Promise<void> {
-    this.here(e);
+  private async hereThenTurn(p: P): Promise<void> {
+    this.here(p);
     await this.letAnswersIn();
   }
 
   /** Rule 2: a turn of the event loop while jobs are out or a worker is starting, so that their messages come in. */
   private async letAnswersIn(): Promise<void> {
-    if (this.inFlight > 0 || this.starting) await this.turns.tick();
+    if (this.jobs.count > 0 || this.starting) await this.turns.tick();
   }
 
-  /** Gives waiting pieces, oldest first, to workers with room. */
+  /** Gives waiting pieces, oldest first, to workers with room; none once the stream ended or a piece failed. */
   private handOut(): void {
-    if (this.ended) return;
-    for (const e of this.waiting()) {
+    if (this.ended || this.done.failure !== undefined) return;
+    for (const p of this.waiting()) {
       const w = this.workerFor();
       if (w === undefined) return;
-      this.give(w, e);
+      this.jobs.give(w, p);
     }
   }
 
@@ -191,88 +196,32 @@ export class InOrder<P extends Piece> {
     }
     let best: PoolWorker | undefined;
     for (const w of workers) {
-      if (!w.idle || this.holdingOn(w) >= DEPTH) continue;
-      if (best === undefined || this.holdingOn(w) < this.holdingOn(best)) best = w;
+      if (!w.idle || this.jobs.on(w) >= DEPTH) continue;
+      if (best === undefined || this.jobs.on(w) < this.jobs.on(best)) best = w;
     }
     if (best !== undefined && this.judge === undefined) this.judge = { judge: new CoreJudge(workers.length, JUDGE_MS), since: t };
     return best;
   }
 
-  private holdingOn(w: PoolWorker): number {
-    let n = 0;
-    for (const e of this.entries) if (e.job?.w === w) n++;
-    return n;
-  }
-
-  private give(w: PoolWorker, e: Entry<P>): void {
-    this.judge?.judge.jobGiven();
-    const g: Given = { w, handle: this.work.toWorker(w, e.p), posted: now() };
-    e.job = g;
-    this.inFlight++;
-    g.handle.done.then(
-      (done) => {
-        this.settled(e, g);
-        this.answer(e, g, done);
-        this.handOut();
-      },
-      () => this.settled(e, g),
-    );
-  }
-
-  private settled(e: Entry<P>, g: Given): void {
-    if (e.job === g) e.job = undefined;
-    this.inFlight--;
-    this.alarm.ring();
-  }
-
-  private answer(e: Entry<P>, g: Given, done: JobDone<unknown>): void {
-    this.times.answered({ w: g.w, posted: g.posted, length: e.p.length }, !done.skipped);
-    if (!done.skipped) this.judge?.judge.workerAnswered(g.w);
-    if (done.skipped || e.done || this.ended) {
-      done.discard();
-      return;
-    }
-    try {
-      this.work.fromWorker(e.p, done);
-      e.done = true;
-    } finally {
-      done.release();
-    }
-  }
-
   /**
    * Until the first piece is done: a piece no worker has is done here
-   * (the latest); else the job not started that would end last is taken
-   * back and done here; else a late one is redone; else it waits for an
-   * answer.
+   * (the latest); else what InFlight's straggler names (rule 4); else it
+   * waits for an answer.
    */
   private async settleFirst(): Promise<void> {
     const first = this.entries[0]!;
-    while (!first.done) {
+    while (!this.done.finished.has(first)) {
+      if (this.done.failure !== undefined) throw this.done.failure.error;
       this.handOut();
       const waiting = this.waiting();
       if (waiting.length > 0) {
         await this.hereThenTurn(waiting[waiting.length - 1]!);
         continue;
       }
-      const order = this.entries.filter((e) => !e.done);
-      const times = this.times.expected(order, (e) => ({ w: e.job!.w, posted: e.job!.posted, length: e.p.length }), this.clock.rate);
-      order.sort((a, b) => times.get(b)!.end - times.get(a)!.end);
-      const claimed = order.find((e) => e.job!.handle.claim());
-      if (claimed !== undefined) {
-        await this.hereThenTurn(claimed);
-        continue;
-      }
-      const t = now();
-      let until = Infinity;
-      const late = order.find((e) => {
-        const { start, end } = times.get(e)!;
-        const at = lateAt(start, end);
-        until = Math.min(until, at);
-        return t >= at;
-      });
-      if (late !== undefined) await this.hereThenTurn(late);
-      else await this.alarm.wait(until);
+      const next = this.jobs.straggler();
+      if (next === undefined) throw new Error('fourfold: a stream piece is neither done, waiting nor with a worker');
+      if ('p' in next) await this.hereThenTurn(next.p);
+      else await this.jobs.waitFor(next.until);
     }
   }
 }

@@ -2,7 +2,8 @@
  * InOrder (src/pool/in-order.ts), the scheduler of a stream's pieces,
  * with fake workers: pieces come back in order, each done once, whatever
  * order and fate the workers' answers have; at most WINDOW are held; a
- * failed job is done again; answers after abandon() are dropped.
+ * failed job is done again; an error doing a piece or taking its answer
+ * in rejects the stream; answers after abandon() are dropped.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -139,6 +140,46 @@ describe('InOrder (a stream’s pieces)', () => {
     for (const p of pieces(3 * 64 * KiB, 64 * KiB)) assert.deepEqual(await order.add(p), [p]);
     assert.deepEqual(await order.finish(), []);
     assert.ok(r.events.every((e) => e.kind === 'here'));
+  });
+
+  it("an error doing a piece here, or taking a worker's answer in, rejects the stream's next add() or finish()", async () => {
+    const r = recorder();
+    const list = pieces(4 * 64 * KiB, 64 * KiB);
+    const failHere = new InOrder<Piece>(
+      {
+        ...r.work,
+        onThisThread(p) {
+          if (p === list[2]) throw new Error('piece 2 failed here');
+          r.work.onThisThread(p);
+        },
+      },
+      () => [],
+    );
+    await failHere.add(list[0]!);
+    await failHere.add(list[1]!);
+    await assert.rejects(failHere.add(list[2]!), { message: 'piece 2 failed here' });
+    // Answered at once: the answer is taken in before the calling thread could do the piece itself.
+    const answering = new FakeWorker(0, (_, job) => {
+      job.start();
+      job.done();
+    });
+    const failTaking = new InOrder<Piece>(
+      {
+        ...r.work,
+        fromWorker(p, done) {
+          if (p === list[1]) throw new Error("piece 1's answer failed");
+          r.work.fromWorker(p, done);
+        },
+      },
+      () => asWorkers([answering]),
+    );
+    await assert.rejects(
+      (async () => {
+        for (const p of list) await failTaking.add(p);
+        await failTaking.finish();
+      })(),
+      { message: "piece 1's answer failed" },
+    );
   });
 
   it('after abandon(), answers that still come are dropped', async () => {
