@@ -132,7 +132,14 @@ async function runNodeTests(engine: Engine, selected: string[], seed: string, ti
     }
   }
   if (code !== 'timeout' && code !== 0 && !outcome.results.some((r) => r.status === 'fail')) {
-    outcome.problems.push(`node --test exited with code ${code} without a failing test`);
+    // Which files it never finished says where to look (the reporter names a file once it ends).
+    const ended = new Set(outcome.files.map((f) => f.file));
+    const unfinished = files.filter((f) => !ended.has(f));
+    const named =
+      unfinished.length > 0
+        ? `; files not finished: ${unfinished.slice(0, 5).join(', ')}${unfinished.length > 5 ? ` and ${unfinished.length - 5} more` : ''}`
+        : '';
+    outcome.problems.push(`node --test exited with code ${code} without a failing test${named}`);
   }
   outcome.ms = Date.now() - t0;
   return outcome;
