@@ -18,7 +18,7 @@ export const ALONE_MS = 4;
 /** The calling thread's first piece, before it has timed any. */
 const FIRST_HERE = 64 * 1024;
 
-/** Turns of the event loop for one call: tick() lets the workers' messages in; close() when the call is done. */
+/** Turns of the event loop for one call: tick() lets the workers' messages in; close() when the call is done (a tick still awaited then resolves). */
 export interface Ticker {
   tick(): Promise<void>;
   close(): void;
@@ -106,6 +106,8 @@ export function ticker(): Ticker {
       if (guard !== undefined) clearTimeout(guard);
       guard = undefined;
       drop();
+      // A turn awaited when the call ended (a stream abandoned mid-write) is given now: its message will not come.
+      for (const resolve of waiting.splice(0)) resolve();
     },
   };
 }
