@@ -232,9 +232,10 @@ export class InFlight<P extends Piece> {
     return this.alarm.wait(until);
   }
 
-  /** Takes back every job in flight that its worker has not started (its answer comes, skipped). */
+  /** Takes back every job in flight that its worker has not started (its answer comes, skipped), and wakes a wait for answers. */
   takeBack(): void {
     for (const g of this.given) g.job.claim();
+    this.alarm.ring();
   }
 
   /**

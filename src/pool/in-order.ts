@@ -116,12 +116,16 @@ export class InOrder<P extends Piece> {
     }
   }
 
-  /** The stream ended (finished or not): jobs not started are taken back, and answers that still come are dropped. */
+  /**
+   * The stream ended (finished or not): jobs not started are taken back,
+   * answers that still come are dropped (InFlight drops them once the call
+   * failed), and an add() still pending rejects rather than give back
+   * pieces nobody did.
+   */
   abandon(): void {
     if (this.ended) return;
     this.ended = true;
-    // InFlight drops the answer of a piece that is done: every piece left counts as done.
-    for (const p of this.entries) this.done.finished.add(p);
+    this.done.failure ??= { error: new Error('fourfold: the stream ended') };
     this.jobs.takeBack();
     this.turns.close();
   }
@@ -137,15 +141,19 @@ export class InOrder<P extends Piece> {
     return out;
   }
 
-  /** A job settled: a piece already taken back is forgotten, and the worker gets the next. */
+  /**
+   * A job settled: a piece already taken back is forgotten, a failed job's
+   * piece waits with the others (waiting(): not InFlight's retry, which is
+   * a call's), and the worker gets the next.
+   */
   private settled(p: P): void {
-    if (!this.ended && !this.entries.includes(p)) this.done.finished.delete(p);
+    if (!this.entries.includes(p)) this.done.finished.delete(p);
+    this.jobs.retry.length = 0;
     this.handOut();
   }
 
-  /** Pieces not done that no worker has, in order (a failed job's piece among them, as InFlight's retry). */
+  /** Pieces not done that no worker has, in order. */
   private waiting(): P[] {
-    this.jobs.retry.length = 0;
     return this.entries.filter((p) => !this.done.finished.has(p) && !this.jobs.holds(p));
   }
 

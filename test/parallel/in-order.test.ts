@@ -182,6 +182,31 @@ describe('InOrder (a stream’s pieces)', () => {
     );
   });
 
+  it('abandon() while an add() is pending: that add() rejects, and gives back no piece nobody did', async () => {
+    // With the engine's own turns, and with turns as messages on a MessageChannel (the browsers'),
+    // whose turn awaited at abandon() once never came.
+    const saved = { ...turnSources };
+    for (const turns of ['own', 'channel']) {
+      if (turns === 'channel') {
+        turnSources.immediate = undefined;
+        turnSources.channel = () => new MessageChannel();
+      }
+      try {
+        const r = recorder();
+        const holding = new FakeWorker(0, (_, job) => job.start());
+        const order = new InOrder<Piece>(r.work, () => asWorkers([holding]));
+        const list = pieces(2 * 64 * KiB, 64 * KiB);
+        await order.add(list[0]!);
+        // The worker holds the first piece, started: add() lets the event loop turn for its answer.
+        const pending = order.add(list[1]!);
+        order.abandon();
+        await assert.rejects(pending, { message: 'fourfold: the stream ended' }, `${turns} turns`);
+      } finally {
+        Object.assign(turnSources, saved);
+      }
+    }
+  });
+
   it('after abandon(), answers that still come are dropped', async () => {
     const r = recorder();
     const answers: (() => void)[] = [];
