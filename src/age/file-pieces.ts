@@ -15,7 +15,19 @@
  * than its buffer is done a buffer at a time, so that a worker takes a
  * few MiB per message.
  */
-import { CHUNK, chunksOf, openInPlace, PIECE_CHUNKS, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt } from './payload.js';
+import {
+  CHUNK,
+  chunksOf,
+  openInPlace,
+  PIECE_CHUNKS,
+  plainLength,
+  type Run,
+  SEALED_CHUNK,
+  sealedLength,
+  sealInPlace,
+  sealPlainAt,
+  wholePieces,
+} from './payload.js';
 import { ArmoredRun } from './armor-lines.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import { zeroize } from '../runtime/bytes.js';
@@ -76,6 +88,47 @@ export interface FilePiece {
   readonly to: PieceSink;
   readonly writeAt: number;
 }
+
+/**
+ * A file call's payload, or a run of its chunks: which way, under which
+ * key, which chunks (`run`: the first one's counter, and whether the run
+ * ends the payload; a file call's is all of them, { counter: 0, final:
+ * true }), where their input starts and how long it is, and where their
+ * output starts.
+ */
+export interface FilePayload {
+  readonly opening: boolean;
+  readonly key: Uint8Array;
+  readonly run: Run;
+  readonly from: PieceSource;
+  readonly inputAt: number;
+  readonly length: number;
+  readonly to: PieceSink;
+  readonly outputAt: number;
+}
+
+/** A whole payload's run of chunks: from the first, to the final one. */
+export const WHOLE: Run = { counter: 0, final: true };
+
+/** The piece of `payload` over its input's bytes [start, start + length), start on a chunk boundary. */
+export function pieceOf(payload: FilePayload, start: number, length: number): FilePiece {
+  const [unit, outUnit] = payload.opening ? [SEALED_CHUNK, CHUNK] : [CHUNK, SEALED_CHUNK];
+  const first = start / unit;
+  const total = payload.opening ? Math.ceil(payload.length / unit) : chunksOf(payload.length);
+  const chunks = payload.opening ? Math.ceil(length / unit) : chunksOf(length);
+  return {
+    run: { counter: payload.run.counter + first, final: payload.run.final && first + chunks === total },
+    length,
+    from: payload.from,
+    readAt: payload.inputAt + start,
+    to: payload.to,
+    writeAt: payload.outputAt + first * outUnit,
+  };
+}
+
+/** The pieces over a payload's input, of `chunks` chunks (an empty plaintext is one empty piece: its one empty chunk). */
+export const piecesOf = (payload: FilePayload, chunks = PIECE_CHUNKS) =>
+  payload.length === 0 ? [{ start: 0, length: 0 }] : wholePieces(payload.length, payload.opening ? SEALED_CHUNK : CHUNK, chunks);
 
 /** A buffer for file pieces, kept by whoever does them (a worker, this thread): a slot's size, 15 sealed chunks done at a time. */
 export const pieceBuffer = (): Uint8Array => new Uint8Array(PIECE_CHUNKS * SEALED_CHUNK);

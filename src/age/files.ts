@@ -27,27 +27,11 @@ import { ArmoredLines, headLength } from './armor-lines.js';
 import { blobInput, blobName, intoBlob, isWritableFileHandle, type WritableFileHandle } from './blob-files.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
-import {
-  type FilePiece,
-  type FileRef,
-  isBlob,
-  openFilePiece,
-  pieceBuffer,
-  BLOB_PIECE_CHUNKS,
-  bufferFor,
-  type PieceInput,
-  type PieceOutcome,
-  type PieceSink,
-  type PieceSource,
-  readBefore,
-  sealFilePiece,
-  sinkFile,
-} from './file-pieces.js';
+import { type FilePayload, type FilePiece, type FileRef, isBlob, type PieceOutcome, type PieceSink, type PieceSource, sinkFile, WHOLE } from './file-pieces.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
-import { CHUNK, chunkFailure, chunksOf, NONCE_BYTES, payloadKey, PIECE_CHUNKS, type Run, SEALED_CHUNK, sealedLength, wholePieces } from './payload.js';
-import { engine, ownEngine } from '../chacha/tiers.js';
-import { ticker } from '../pool/turns.js';
+import { chunkFailure, NONCE_BYTES, payloadKey, SEALED_CHUNK, sealedLength } from './payload.js';
+import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -102,84 +86,6 @@ export interface EncryptFileOptions extends FileOptions {
 }
 
 /**
- * A file call's payload, or a run of its chunks: which way, under which
- * key, which chunks (`run`: the first one's counter, and whether the run
- * ends the payload; a file call's is all of them, { counter: 0, final:
- * true }), where their input starts and how long it is, and where their
- * output starts.
- */
-export interface FilePayload {
-  readonly opening: boolean;
-  readonly key: Uint8Array;
-  readonly run: Run;
-  readonly from: PieceSource;
-  readonly inputAt: number;
-  readonly length: number;
-  readonly to: PieceSink;
-  readonly outputAt: number;
-}
-
-/** A whole payload's run of chunks: from the first, to the final one. */
-export const WHOLE: Run = { counter: 0, final: true };
-
-/** Does every piece of a payload, calling `after` for each as it is done (which may throw to stop the call). */
-export type FileRunner = (payload: FilePayload, after: (p: FilePiece, outcome: PieceOutcome) => void) => Promise<void>;
-
-/** The piece of `payload` over its input's bytes [start, start + length), start on a chunk boundary. */
-export function pieceOf(payload: FilePayload, start: number, length: number): FilePiece {
-  const [unit, outUnit] = payload.opening ? [SEALED_CHUNK, CHUNK] : [CHUNK, SEALED_CHUNK];
-  const first = start / unit;
-  const total = payload.opening ? Math.ceil(payload.length / unit) : chunksOf(payload.length);
-  const chunks = payload.opening ? Math.ceil(length / unit) : chunksOf(length);
-  return {
-    run: { counter: payload.run.counter + first, final: payload.run.final && first + chunks === total },
-    length,
-    from: payload.from,
-    readAt: payload.inputAt + start,
-    to: payload.to,
-    writeAt: payload.outputAt + first * outUnit,
-  };
-}
-
-/** The pieces over a payload's input, of `chunks` chunks (an empty plaintext is one empty piece: its one empty chunk). */
-export const piecesOf = (payload: FilePayload, chunks = PIECE_CHUNKS) =>
-  payload.length === 0 ? [{ start: 0, length: 0 }] : wholePieces(payload.length, payload.opening ? SEALED_CHUNK : CHUNK, chunks);
-
-/**
- * Does `p` here, in `buffer` (a piece's sealed bytes long), on this
- * thread's own engine (no array per chunk: chacha/tiers.ts ownEngine),
- * reading `source` (p.from unless its bytes were read before).
- */
-export const filePieceHere = (payload: FilePayload, p: FilePiece, buffer: Uint8Array, source: PieceSource | PieceInput = p.from): PieceOutcome =>
-  (payload.opening ? openFilePiece : sealFilePiece)(ownEngine(), payload.key, p, buffer, source);
-
-/**
- * filePieceHere for a piece of any source: a Blob's bytes are read first,
- * asynchronously (a page's thread has no FileReaderSync), a piece at a time.
- */
-export async function anyPieceHere(payload: FilePayload, p: FilePiece, buffer: Uint8Array): Promise<PieceOutcome> {
-  if (!isBlob(p.from)) return filePieceHere(payload, p, buffer);
-  const bytes = new Uint8Array(await p.from.slice(p.readAt, p.readAt + p.length).arrayBuffer());
-  return filePieceHere(payload, p, buffer, readBefore(bytes, p.readAt));
-}
-
-/** This thread: one piece at a time, a turn of the event loop after each. */
-export const hereFiles: FileRunner = async (payload, after) => {
-  let buffer = pieceBuffer();
-  const turns = ticker();
-  try {
-    for (const { start, length } of piecesOf(payload, isBlob(payload.from) ? BLOB_PIECE_CHUNKS : PIECE_CHUNKS)) {
-      const p = pieceOf(payload, start, length);
-      buffer = bufferFor(p, buffer);
-      after(p, await anyPieceHere(payload, p, buffer));
-      await turns.tick();
-    }
-  } finally {
-    turns.close();
-  }
-};
-
-/**
  * Runs `write` on a call's output, which is put in place only once it
  * completes; resolves to the call's value (the Blob, where the output is
  * one).
@@ -191,11 +97,6 @@ interface Ends {
   readonly input: InputFile;
   readonly size: number;
   readonly replacing: Replacing;
-}
-
-/** The tools of a file call: the age tools, and who does the pieces. */
-export interface FileTools extends Tools {
-  readonly files: FileRunner;
 }
 
 /** A file call, its arguments checked: what the library's calls and the age command (cli/age.ts) give sealFile and openFile. */
@@ -444,7 +345,7 @@ function progress(c: FileCall, total: number): (bytes: number) => void {
 }
 
 export async function encryptFileWith(
-  tools: FileTools,
+  tools: Tools,
   input: unknown,
   output: unknown,
   to: unknown,
@@ -462,7 +363,7 @@ export async function encryptFileWith(
 }
 
 /** Encrypts the file `c.input` to `sender` into `c.output`, replaced once complete; resolves to the Blob, where the output is one. */
-export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): Promise<Blob | undefined> {
+export async function sealFile(tools: Tools, c: FileCall, sender: Sender): Promise<Blob | undefined> {
   check.throwIfAborted(c.signal);
   const { input: file, size, replacing } = await open(c);
   try {
@@ -489,7 +390,7 @@ export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): P
         const payload = { opening: false, key, run: WHOLE, from: c.input, inputAt: 0, length: size, to: c.armor ? { armored: sinkFile(to)! } : to, outputAt };
         const done = progress(c, size);
         let short = false;
-        await tools.files(payload, (p, o) => {
+        await runFiles(tools, payload, (p, o) => {
           short ||= o.short;
           if (o.part !== undefined) out.put!(o.part, p.writeAt);
           if (lines !== undefined && o.bytes !== undefined) addEdges(lines, o.bytes, p.writeAt, p.writeAt + sealedLength(p.length));
@@ -506,6 +407,16 @@ export async function sealFile(tools: FileTools, c: FileCall, sender: Sender): P
     });
   } finally {
     await file.close();
+  }
+}
+
+/** Does every piece of `payload` on the tools' runner (pipeline.ts Runner.files), wiping what its threads hold of it after. */
+export async function runFiles(tools: Tools, payload: FilePayload, after: (p: FilePiece, outcome: PieceOutcome) => void): Promise<void> {
+  const runner = tools.runner();
+  try {
+    await runner.files(payload, after);
+  } finally {
+    runner.done();
   }
 }
 
@@ -533,7 +444,7 @@ async function readHeader(input: InputFile, first: Uint8Array) {
 }
 
 export async function decryptFileWith(
-  tools: FileTools,
+  tools: Tools,
   input: unknown,
   output: unknown,
   from: unknown,
@@ -556,7 +467,7 @@ export async function decryptFileWith(
  * command asks for a passphrase once it sees an scrypt stanza). Resolves
  * to the Blob, where the output is one.
  */
-export async function openFile(tools: FileTools, c: FileCall, from: ReceiverOrAsk): Promise<Blob | undefined> {
+export async function openFile(tools: Tools, c: FileCall, from: ReceiverOrAsk): Promise<Blob | undefined> {
   check.throwIfAborted(c.signal);
   const { input: file, size, replacing } = await open(c);
   try {
@@ -623,13 +534,13 @@ export async function failureOf(
 }
 
 /** Opens every piece of `payload`; throws the AuthenticationError of the first chunk that did not verify, if any. */
-async function openPayload(tools: FileTools, payload: FilePayload, c: FileCall, file: InputFile, out: OutputFile, size: number): Promise<void> {
+async function openPayload(tools: Tools, payload: FilePayload, c: FileCall, file: InputFile, out: OutputFile, size: number): Promise<void> {
   const cut = (m: string) => new AuthenticationError(m);
   if (payload.length === 0) throw chunkFailure(engine(), payload.key, 0, true, new Uint8Array(0));
   const done = progress(c, payload.length);
   let first: FirstFailure;
   let short = false;
-  await tools.files(payload, (p, o) => {
+  await runFiles(tools, payload, (p, o) => {
     short ||= o.short;
     first = firstFailure(first, p, o);
     if (o.part !== undefined) out.put!(o.part, p.writeAt);

@@ -9,8 +9,9 @@
 import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from './api.js';
 import type { AgeFrom, AgeTo } from './file-key.js';
 import type { WritableFileHandle } from './blob-files.js';
-import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle, type FileTools, hereFiles } from './files.js';
-import { hereRunner } from './pipeline.js';
+import type { Tools } from './codec.js';
+import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle } from './files.js';
+import { hereRunner } from './here.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { scryptAsync } from '../scrypt/index.js';
@@ -26,8 +27,8 @@ export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 /** scrypt as age uses it (r = 8, p = 1, a 32-byte key), with room for its N: a file's work factor is bounded by the caller (maxWorkFactor), not by scrypt's default maxmem. */
 const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptAsync(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
-/** This thread: chunks through the chacha engine here, scrypt in short turns. */
-const HERE: FileTools = { runner: () => hereRunner, scrypt, files: hereFiles };
+/** This thread: chunks and file pieces through the chacha engine here, scrypt in short turns. */
+const HERE: Tools = { runner: () => hereRunner, scrypt };
 
 /**
  * `data` encrypted to `to` (X25519 recipients, or a passphrase): an age

@@ -8,20 +8,8 @@
  * payload is known to be the final one, as the format needs (C2SP age:
  * the last chunk carries the final flag).
  */
-import {
-  CHUNK,
-  chunkFailure,
-  chunksOf,
-  type Failure,
-  failureAt,
-  openOrFail,
-  openRun,
-  plainLength,
-  type Run,
-  SEALED_CHUNK,
-  sealedLength,
-  sealRun,
-} from './payload.js';
+import { CHUNK, chunkFailure, chunksOf, type Failure, failureAt, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
+import type { FilePayload, FilePiece, PieceOutcome } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import { engine } from '../chacha/tiers.js';
 import type { Piece } from '../pool/partition.js';
@@ -61,7 +49,7 @@ export interface Lane {
   buffer(bytes: number): Uint8Array;
 }
 
-/** Where a payload's chunks are sealed and opened: a one-shot call's whole payload at once, or a stream's pieces (lane). */
+/** Where a payload's chunks are sealed and opened: a one-shot call's whole payload at once, a stream's pieces (lane), a file call's pieces (files). */
 export interface Runner {
   /** Chunks in a stream's piece: enough to be worth a job. */
   readonly pieceChunks: number;
@@ -75,6 +63,12 @@ export interface Runner {
   open(key: Uint8Array, run: Run, sealed: Uint8Array, out: Uint8Array): Uint8Array | Failure | Promise<Uint8Array | Failure>;
   /** A stream's lane under `key` (read until the lane ends), sealing or opening. */
   lane(key: Uint8Array, opening: boolean): Lane;
+  /**
+   * Does every piece of a file call's payload, each read and written at
+   * its offsets by whoever does it (file-pieces.ts), calling `after` for
+   * each as it is done (which may throw to stop the call).
+   */
+  files(payload: FilePayload, after: (p: FilePiece, outcome: PieceOutcome) => void): Promise<void>;
   /** The payload is done, or abandoned: wipes what the runner's threads still hold of it. */
   done(): void;
 }
@@ -90,24 +84,6 @@ export function doPiece(chacha: ChachaEngine, key: Uint8Array, p: PayloadPiece, 
     sealRun(chacha, key, p.run, p.input, p.output);
   }
 }
-
-/** This thread's engine, a stream's pieces done as they come. */
-export const hereRunner: Runner = {
-  pieceChunks: 16,
-  seal: (key, run, plain, out) => sealRun(engine(), key, run, plain, out),
-  open: (key, run, sealed, out) => openOrFail(engine(), key, run, sealed, out),
-  lane: (key, opening) => ({
-    synchronous: true,
-    add(p) {
-      doPiece(engine(), key, p, opening);
-      return [p];
-    },
-    finish: () => [],
-    abandon: () => {},
-    buffer: (bytes) => new Uint8Array(bytes),
-  }),
-  done: () => {},
-};
 
 /** Hands a piece's input on, resolving once it may be read no more (a view of a write) or once it is started (the stream's own). */
 type Hand = (input: Uint8Array) => void | Promise<void>;

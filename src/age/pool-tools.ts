@@ -8,12 +8,24 @@
  * a worker too (fourfold/parallel's scrypt), leaving the calling thread
  * free.
  */
-import { anyPieceHere, type FilePayload, type FileRunner, type FileTools, filePieceHere, hereFiles, pieceOf, piecesOf } from './files.js';
-import { BLOB_PIECE_CHUNKS, bufferFor, isBlob, pieceBuffer, sinkFile } from './file-pieces.js';
+import type { Tools } from './codec.js';
+import {
+  BLOB_PIECE_CHUNKS,
+  bufferFor,
+  type FilePayload,
+  type FilePiece,
+  isBlob,
+  pieceBuffer,
+  pieceOf,
+  type PieceOutcome,
+  piecesOf,
+  sinkFile,
+} from './file-pieces.js';
+import { anyPieceHere, filePieceHere, hereRunner } from './here.js';
 import { answerOf, fileOutcome, postFilePiece, postRun } from './jobs.js';
 import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';
-import { doPiece, hereRunner, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
+import { doPiece, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
 import { handOutWorkersFor, workersFor } from '../parallel/workers.js';
 import { InOrder } from '../pool/in-order.js';
@@ -59,37 +71,6 @@ function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => voi
   };
 }
 
-/**
- * The pool's runner: one-shot payloads below PARALLEL_MIN here, larger
- * ones in pieces; streams in lanes. The slots of the workers it used are
- * zeroed once the payload is done.
- */
-function poolRunner(): Runner {
-  const used = new Set<PoolWorker>();
-  const workers = (bytes: number): PoolWorker[] => {
-    const list = workersFor(bytes);
-    for (const w of list) used.add(w);
-    return list;
-  };
-  return {
-    // A sealed piece fills a slot (15 chunks: 983,280 bytes).
-    pieceChunks: 15,
-    seal(key, run, plain, out) {
-      if (plain.length < PARALLEL_MIN) return hereRunner.seal(key, run, plain, out);
-      return sealPieces(key, run, plain, out, workers(plain.length));
-    },
-    open(key, run, sealed, out) {
-      if (sealed.length < PARALLEL_MIN) return hereRunner.open(key, run, sealed, out);
-      return openPieces(key, run, sealed, out, workers(sealed.length));
-    },
-    lane: (key, opening) => poolLane(key, opening, (w) => used.add(w)),
-    done() {
-      for (const w of used) w.zeroSlots();
-      used.clear();
-    },
-  };
-}
-
 /** scrypt for age's passphrases (r = 8, p = 1, a 32-byte key) on a worker of the pool. */
 const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptOnPool(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
@@ -116,11 +97,11 @@ const WORKER_FILE_CHUNKS = 4 * PIECE_CHUNKS;
  * (runOnWorkers), for a caller with nothing else to do.
  */
 const poolFiles =
-  (whileStarting: boolean): FileRunner =>
-  async (payload: FilePayload, after) => {
+  (whileStarting: boolean): Runner['files'] =>
+  async (payload: FilePayload, after: (p: FilePiece, outcome: PieceOutcome) => void) => {
     const descriptors = typeof payload.from === 'number' || typeof sinkFile(payload.to) === 'number';
     const blob = isBlob(payload.from);
-    if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS) || (blob && !WORKERS_READ_BLOBS)) return hereFiles(payload, after);
+    if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS) || (blob && !WORKERS_READ_BLOBS)) return hereRunner.files(payload, after);
     // This thread's buffer, made only if it does a piece (a lost worker's, or with no worker at all).
     let buffer: Uint8Array | undefined;
     const later: Piece[] = [];
@@ -151,12 +132,45 @@ const poolFiles =
 /** Whether the pool's workers read a Blob themselves: Web Workers (FileReaderSync), not worker_threads. */
 const WORKERS_READ_BLOBS = workerThreads() === undefined;
 
+/**
+ * The pool's runner: one-shot payloads below PARALLEL_MIN here, larger
+ * ones in pieces; streams in lanes; file calls' pieces on the workers.
+ * The slots of the workers it used are zeroed once the payload is done.
+ * `whileStarting`: as poolFiles'.
+ */
+function poolRunner(whileStarting: boolean): Runner {
+  const used = new Set<PoolWorker>();
+  const workers = (bytes: number): PoolWorker[] => {
+    const list = workersFor(bytes);
+    for (const w of list) used.add(w);
+    return list;
+  };
+  return {
+    // A sealed piece fills a slot (15 chunks: 983,280 bytes).
+    pieceChunks: 15,
+    seal(key, run, plain, out) {
+      if (plain.length < PARALLEL_MIN) return hereRunner.seal(key, run, plain, out);
+      return sealPieces(key, run, plain, out, workers(plain.length));
+    },
+    open(key, run, sealed, out) {
+      if (sealed.length < PARALLEL_MIN) return hereRunner.open(key, run, sealed, out);
+      return openPieces(key, run, sealed, out, workers(sealed.length));
+    },
+    lane: (key, opening) => poolLane(key, opening, (w) => used.add(w)),
+    files: poolFiles(whileStarting),
+    done() {
+      for (const w of used) w.zeroSlots();
+      used.clear();
+    },
+  };
+}
+
 /** Every core: pieces on the pool's workers and this thread, scrypt on a worker. */
-export const POOL: FileTools = { runner: poolRunner, scrypt, files: poolFiles(false) };
+export const POOL: Tools = { runner: () => poolRunner(false), scrypt };
 
 /**
  * The same for the fourfold command, whose calling thread has nothing
  * else to do: it does file pieces while the workers start (a new process
  * starts them for each file) rather than wait for them.
  */
-export const COMMAND_POOL: FileTools = { ...POOL, files: poolFiles(true) };
+export const COMMAND_POOL: Tools = { runner: () => poolRunner(true), scrypt };

@@ -14,7 +14,8 @@ import { BYTES_NOT_TEXT } from './api.js';
 import { AgeFormatError } from './errors.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { INTO_BYTES, isBlob, type PieceSource } from './file-pieces.js';
-import { failureOf, fileOf, type FileTools, type FirstFailure, firstFailure } from './files.js';
+import type { Tools } from './codec.js';
+import { failureOf, fileOf, type FirstFailure, firstFailure, runFiles } from './files.js';
 import { forget, openHeader, receiverOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, NONCE_BYTES, openRun, payloadKey, plainLength, type Run, SEALED_CHUNK, TAG } from './payload.js';
@@ -155,18 +156,11 @@ async function readHeader(source: RangeSource): Promise<Header> {
 /**
  * The plaintext bytes [start, end) (clamped to its length, as
  * Blob.slice clamps) of the age file `input`, for `from`. The chunks of a
- * Blob or a file are read and opened by `tools.files` (fourfold/parallel:
+ * Blob or a file are read and opened by the runner's `files` (fourfold/parallel:
  * on the pool's workers, where they can read it); those of a RangeSource
  * are read here and opened by `tools.runner()`.
  */
-export async function decryptRangeWith(
-  tools: FileTools,
-  input: unknown,
-  start: unknown,
-  end: unknown,
-  from: unknown,
-  extra: readonly unknown[],
-): Promise<Bytes> {
+export async function decryptRangeWith(tools: Tools, input: unknown, start: unknown, end: unknown, from: unknown, extra: readonly unknown[]): Promise<Bytes> {
   check.noMoreArguments('decryptRange', ['source', 'start', 'end', 'from'], extra, BYTES_NOT_TEXT);
   const first = check.count(start, 'start');
   const last = check.count(end, 'end');
@@ -236,7 +230,7 @@ function rangeOf(source: RangeSource, payloadAt: number, from: number, to: numbe
 }
 
 /** The plaintext asked for, its chunks read here at once and opened by the runner. */
-async function readAndOpen(tools: FileTools, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
+async function readAndOpen(tools: Tools, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
   const sealed = await readExactly(source, range.at, range.length);
   const plain = new Uint8Array(plainLength(sealed.length));
   const runner = tools.runner();
@@ -257,14 +251,14 @@ async function readAndOpen(tools: FileTools, source: RangeSource, key: Uint8Arra
  * plaintext sent back put in place: the calling thread holds no sealed
  * byte, and makes no array but the one it returns.
  */
-async function openOnFiles(tools: FileTools, pieces: PieceSource, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
+async function openOnFiles(tools: Tools, pieces: PieceSource, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
   const payload = { opening: true, key, run: range.run, from: pieces, inputAt: range.at, length: range.length, to: INTO_BYTES, outputAt: 0 };
   const plain = new Uint8Array(range.to - range.from);
   const plainAt = range.run.counter * CHUNK;
   let first: FirstFailure;
   let short = false;
   try {
-    await tools.files(payload, (p, o) => {
+    await runFiles(tools, payload, (p, o) => {
       short ||= o.short;
       first = firstFailure(first, p, o);
       if (o.bytes !== undefined) putInRange(plain, range, o.bytes, plainAt + p.writeAt);

@@ -121,6 +121,7 @@ function recording(
         buffer: (bytes) => new Uint8Array(bytes),
       };
     },
+    files: hereRunner.files,
     done: () => {},
   };
   return { runner, pieces };
