@@ -9,7 +9,9 @@
  *   that the page loads (index.html's scripts, what they import, the
  *   workers and assets they name), raw and gzip -9. Files emitted but never
  *   named (a worker whose spawning code the bundler dropped) are listed
- *   apart and not counted, and so is the pool's js-tier worker
+ *   apart and not counted, as are those a call imports on demand (the
+ *   post-quantum key type's code, for a page whose keys are X25519), and
+ *   so is the pool's js-tier worker
  *   (worker-js.js), which a page starts instead of the simd one only where
  *   the engine cannot run the kernels. The peers' pages are built the same
  *   way.
@@ -55,6 +57,8 @@ export interface PageSize {
   readonly gzipBytes: number;
   /** Files the build emitted that the page never loads. */
   readonly unused: PageFile[];
+  /** Files a call loads on demand (a dynamic import: a key type's code once such a key appears), not counted. */
+  readonly onDemand: PageFile[];
   /** Files the page loads only where the engine cannot run the kernels (the pool's js-tier worker), instead of the simd worker. */
   readonly jsTierOnly: PageFile[];
   readonly budget?: number;
@@ -92,16 +96,42 @@ function filesUnder(dir: string): string[] {
 const JS_TIER_WORKER = /(^|\/)worker-js-[\w-]{8}\.js$/;
 
 /**
+ * A loaded file's text split by how it names other files: `now` what it
+ * loads with itself (static imports, workers, assets), `later` what only a
+ * call loads, on demand: a dynamic import() and the list of a dynamic
+ * import's dependencies that Vite preloads with it (__vite__mapDeps).
+ */
+function references(text: string): { now: string; later: string } {
+  const later: string[] = [];
+  const now = text.replace(/import\(\s*["'`][^"'`]+["'`]\s*\)|__vite__mapDeps=\([\s\S]*?m\.f=\[[^\]]*\]/g, (match) => {
+    later.push(match);
+    return '';
+  });
+  return { now, later: later.join('\n') };
+}
+
+/**
  * The emitted files the page loads: those index.html names, then, file by
  * file, every emitted file whose name appears in one already loaded (an
- * import, a worker, `new URL(asset)`): what a browser may fetch.
+ * import, a worker, `new URL(asset)`): what a browser may fetch. Those
+ * named only by a dynamic import (and what they load) are `onDemand`: a
+ * call loads them (a key type's code, when such a key appears).
  */
-function loaded(out: string): { used: string[]; unused: string[] } {
+function loaded(out: string): { used: string[]; onDemand: string[]; unused: string[] } {
   const all = filesUnder(out).filter((f) => !f.endsWith('.html'));
   const named = (text: string) => all.filter((f) => text.includes(f.slice(f.lastIndexOf('/') + 1)));
   const used = new Set(named(readFileSync(join(out, 'index.html'), 'utf8')));
-  for (const file of used) for (const next of named(readFileSync(file, 'latin1'))) used.add(next);
-  return { used: [...used], unused: all.filter((f) => !used.has(f)) };
+  const later = new Set<string>();
+  for (const file of used) {
+    const text = references(readFileSync(file, 'latin1'));
+    for (const next of named(text.now)) used.add(next);
+    for (const next of named(text.later)) later.add(next);
+  }
+  for (const file of later) {
+    if (used.has(file)) later.delete(file);
+    else for (const next of named(readFileSync(file, 'latin1'))) if (!used.has(next)) later.add(next);
+  }
+  return { used: [...used], onDemand: [...later], unused: all.filter((f) => !used.has(f) && !later.has(f)) };
 }
 
 /** The pinned Vite, installed once into node_modules/.cache (a directory per version), imported from there. */
@@ -151,7 +181,7 @@ async function buildPage(vite: Vite, dir: string, page: SizePage): Promise<PageS
       hasNative: /node:crypto|node:buffer/.test(text),
     };
   };
-  const { used, unused } = loaded(out);
+  const { used, onDemand, unused } = loaded(out);
   const files = used.filter((f) => !JS_TIER_WORKER.test(f)).map(size);
   return {
     name: page.name,
@@ -160,6 +190,7 @@ async function buildPage(vite: Vite, dir: string, page: SizePage): Promise<PageS
     bytes: files.reduce((s, f) => s + f.bytes, 0),
     gzipBytes: files.reduce((s, f) => s + f.gzipBytes, 0),
     unused: unused.map(size),
+    onDemand: onDemand.map(size),
     ...(page.budget === undefined ? {} : { budget: page.budget }),
     ...(page.goal === undefined ? {} : { goal: page.goal }),
   };
