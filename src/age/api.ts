@@ -12,7 +12,7 @@ import { chunkFailure, NONCE_BYTES, payloadKey, plainLength, sealedLength } from
 import type { Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
-import { type Bytes, zeroize } from '../runtime/bytes.js';
+import { type Bytes, joined, zeroize } from '../runtime/bytes.js';
 import { releasingStream } from '../runtime/releasing-stream.js';
 
 /** encrypt's and encryptStream's options. Any other property is refused (TypeError). */
@@ -155,16 +155,6 @@ export async function decryptWith(tools: Tools, file: unknown, from: unknown, ex
   } finally {
     forget(receiver);
   }
-}
-
-function joined(parts: Uint8Array[]): Bytes {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** Engines without web streams (React Native) are told what to use instead, before any key is taken. */

@@ -12,7 +12,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, type Stanza } from './header.js';
-import { identityKey, recipientKey } from './keys.js';
+import { HYBRID, hybridCode, identityKey, type Key, recipientKey, X25519 } from './keys.js';
 import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptStanza, scryptUnwrap, unreachable, x25519Stanza, x25519Unwrap } from './recipients.js';
 import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
@@ -91,14 +91,14 @@ const HEADER_INFO = new TextEncoder().encode('header');
 
 /** `to` checked and copied: public keys, or the passphrase's bytes. */
 export interface Sender {
-  readonly recipients?: Uint8Array[];
+  readonly recipients?: Key[];
   readonly passphrase?: Uint8Array;
   readonly workFactor: number;
 }
 
 /** `from` checked and copied: identities' secret keys, or the passphrase's bytes. */
 export interface Receiver {
-  readonly identities?: Uint8Array[];
+  readonly identities?: Key[];
   readonly passphrase?: Uint8Array;
   readonly maxWorkFactor: number;
 }
@@ -146,7 +146,14 @@ export function senderOf(to: unknown): Sender {
     return { passphrase: passphraseOf(passphrase, 'passphrase'), workFactor: factor };
   }
   if (workFactor !== undefined) throw new TypeError('workFactor goes with a passphrase, not recipients');
-  return { recipients: strings(recipients, 'recipients').map((r, i) => recipientKey(r, `recipients[${i}]`)), workFactor: WORK_FACTOR };
+  const keys = strings(recipients, 'recipients').map((r, i) => recipientKey(r, `recipients[${i}]`));
+  const hybrid = keys.filter((k) => k.type === HYBRID).length;
+  // C2SP age: a file to a post-quantum recipient carries no other kind, or a quantum computer reads it through that one.
+  if (hybrid > 0 && hybrid < keys.length)
+    throw new RangeError(
+      'recipients mixes post-quantum (age1pq1...) and X25519 (age1...) keys: a file to post-quantum ones must have only those, as age has it',
+    );
+  return { recipients: keys, workFactor: WORK_FACTOR };
 }
 
 /** What a string given as `from` was likely meant to be: an identity, typage's output format, or a passphrase. */
@@ -174,7 +181,7 @@ export function receiverOf(from: unknown): Receiver {
 /** Wipes what a sender or receiver copied. */
 export function forget(party: Sender | Receiver): void {
   if (party.passphrase !== undefined) zeroize(party.passphrase);
-  if ('identities' in party) for (const secret of party.identities ?? []) zeroize(secret);
+  if ('identities' in party) for (const key of party.identities ?? []) zeroize(key.bytes);
 }
 
 const macKey = (fileKey: Uint8Array): Uint8Array => hkdf(sha256, fileKey, EMPTY, HEADER_INFO, 32);
@@ -194,15 +201,19 @@ export async function sealHeader(s: Sender, kdf: Scrypt): Promise<Sealed> {
   const fileKey = crypto.getRandomValues(new Uint8Array(FILE_KEY_BYTES));
   try {
     const stanzas =
-      s.passphrase === undefined
-        ? await Promise.all(s.recipients!.map((r) => x25519Stanza(r, fileKey)))
-        : [await scryptStanza(s.passphrase, s.workFactor, fileKey, kdf)];
+      s.passphrase === undefined ? await recipientStanzas(s.recipients!, fileKey) : [await scryptStanza(s.passphrase, s.workFactor, fileKey, kdf)];
     const macked = headerToMac(stanzas);
     return { header: headerBytes(macked, macOf(fileKey, macked)), fileKey };
   } catch (e) {
     zeroize(fileKey);
     throw e;
   }
+}
+
+/** A stanza per recipient, in their order; the hybrid type's code loaded only where one is hybrid. */
+async function recipientStanzas(keys: readonly Key[], fileKey: Uint8Array): Promise<Stanza[]> {
+  const hybrid = keys.some((k) => k.type === HYBRID) ? await hybridCode() : undefined;
+  return Promise.all(keys.map((k, i) => (k.type === X25519 ? x25519Stanza(k.bytes, fileKey) : hybrid!.hybridStanza(k.bytes, fileKey, `recipients[${i}]`))));
 }
 
 /** A header's bytes and the file key it carries. */
@@ -227,10 +238,11 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
     return fileKey;
   }
   if (scrypts.length > 0) throw new NoIdentityMatchError('the file is encrypted with a passphrase: decrypt it with { passphrase }');
-  const x25519 = stanzas.filter((s) => s.type === 'X25519');
-  if (x25519.length > 0) {
+  const secrets = r.identities!.filter((k) => k.type === X25519).map((k) => k.bytes);
+  const x25519 = stanzas.filter((s) => s.type === X25519);
+  if (x25519.length > 0 && secrets.length > 0) {
     // Each identity made ready once for every stanza, with its public key (the wrap key's salt).
-    const multipliers = await Promise.all(r.identities!.map(multiplierOf));
+    const multipliers = await Promise.all(secrets.map(multiplierOf));
     const publicKeys = await Promise.all(multipliers.map(publicKeyWith));
     for (const s of x25519) {
       for (const [i, multiply] of multipliers.entries()) {
@@ -239,6 +251,10 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
       }
     }
   }
+  const seeds = r.identities!.filter((k) => k.type === HYBRID).map((k) => k.bytes);
+  const hybrid = stanzas.filter((s) => s.type === HYBRID);
+  const fileKey = hybrid.length > 0 && seeds.length > 0 ? await (await hybridCode()).hybridUnwrap(hybrid, seeds) : undefined;
+  if (fileKey !== undefined) return fileKey;
   throw new NoIdentityMatchError(`no identity matches any of the file's ${stanzas.length} recipient stanza${stanzas.length === 1 ? '' : 's'}`);
 }
 

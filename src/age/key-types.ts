@@ -1,7 +1,8 @@
 /**
- * What a key string is when it is not an X25519 key fourfold can use, said
- * in a phrase for an error ("recipients[2] is <phrase>"): another of age's
- * key types (post-quantum, tag, plugin; SSH keys), the wrong case, a
+ * What a key string is when it is not a native key fourfold can use
+ * (X25519, post-quantum hybrid), said in a phrase for an error
+ * ("recipients[2] is <phrase>"): another of age's key types (tag, plugin;
+ * SSH keys), a malformed key, the wrong case, a
  * recipient where an identity belongs or the reverse, or Bech32 that does
  * not decode. A type fourfold does not support is told apart from a key
  * that is malformed, and no phrase quotes the key: an identity is a secret,
@@ -63,14 +64,14 @@ function pemPhrase(text: string): string | undefined {
 }
 
 /**
- * Why `text`, which is not an X25519 recipient fourfold decodes, is none:
+ * Why `text`, which is not a recipient fourfold decodes, is none:
  * a phrase to follow "is" in a message, naming the type seen.
  */
 export function notARecipient(text: string): string {
   if (text.startsWith('age1')) {
     const prefix = text.slice(0, text.lastIndexOf('1'));
     if (prefix === 'age') return `a malformed X25519 recipient (age1...): ${bech32Flaw(text, 32) ?? 'its type is not one age knows'}`;
-    if (prefix === 'age1pq') return unsupported(text, 'post-quantum recipient (age1pq1..., ML-KEM-768 + X25519)', 'which fourfold does not support yet');
+    if (prefix === 'age1pq') return `a malformed post-quantum recipient (age1pq1...): ${bech32Flaw(text, 1216) ?? 'its type is not one age knows'}`;
     if (prefix === 'age1tag') return unsupported(text, 'tag recipient (age1tag1..., P-256, for hardware keys)', 'which fourfold does not support');
     if (prefix === 'age1tagpq') return unsupported(text, 'post-quantum tag recipient (age1tagpq1...)', 'which fourfold does not support');
     const name = prefix.slice('age1'.length);
@@ -88,13 +89,12 @@ export function notARecipient(text: string): string {
 }
 
 /**
- * Why `text`, which is not an X25519 identity fourfold decodes, is none:
+ * Why `text`, which is not an identity fourfold decodes, is none:
  * a phrase to follow "is" in a message, naming the type seen.
  */
 export function notAnIdentity(text: string): string {
-  if (text.startsWith('AGE-SECRET-KEY-PQ-1')) {
-    return unsupported(text, 'post-quantum identity (AGE-SECRET-KEY-PQ-1..., ML-KEM-768 + X25519)', 'which fourfold does not support yet');
-  }
+  if (text.startsWith('AGE-SECRET-KEY-PQ-1'))
+    return `a malformed post-quantum identity (AGE-SECRET-KEY-PQ-1...): ${bech32Flaw(text, 32) ?? 'its type is not one age knows'}`;
   if (text.startsWith('AGE-PLUGIN-')) {
     const name = text.slice('AGE-PLUGIN-'.length, text.lastIndexOf('-1')).toLowerCase();
     if (PLUGIN_NAME.test(name))

@@ -1,55 +1,110 @@
 /**
- * age's X25519 keys (C2SP age, "The X25519 recipient type"): an identity
- * is 32 random bytes, Bech32-encoded with the human-readable part
- * AGE-SECRET-KEY- in upper case; its recipient is X25519(identity,
- * basepoint), Bech32 with age in lower case. Each is read only in the
+ * age's native keys (C2SP age): an X25519 identity is 32 random bytes,
+ * Bech32-encoded with the human-readable part AGE-SECRET-KEY- in upper
+ * case, its recipient X25519(identity, basepoint), Bech32 with age in
+ * lower case; a post-quantum hybrid identity (ML-KEM-768 + X25519) is a
+ * 32-byte seed under AGE-SECRET-KEY-PQ-, its recipient the 1,216-byte
+ * encapsulation key made from it under age1pq. Each is read only in the
  * case age writes it, as age's own parsers read them; key-types.ts says
  * what any other string is. Bech32 is BIP 173's without its length limit,
- * from @scure/base; X25519 (RFC 7748) from @noble/curves.
+ * from @scure/base; X25519 (RFC 7748) from @noble/curves; the hybrid
+ * type's code (hybrid.ts) is imported only when such a key is used.
  */
 import { x25519 } from '@noble/curves/ed25519.js';
 import { bech32 } from '@scure/base';
 import { notAnIdentity, notARecipient } from './key-types.js';
 import { zeroize } from '../runtime/bytes.js';
 
+/** The stanza type of each native key type: a key string read (identityKey, recipientKey) says which it is. */
+export const X25519 = 'X25519';
+export const HYBRID = 'mlkem768x25519';
+
+/** A key read from its string: its type, and its bytes (a secret, a seed, or a public key). */
+export interface Key {
+  readonly type: typeof X25519 | typeof HYBRID;
+  readonly bytes: Uint8Array;
+}
+
 const IDENTITY_PREFIX = 'age-secret-key-';
 const RECIPIENT_PREFIX = 'age';
+const HYBRID_IDENTITY_PREFIX = 'age-secret-key-pq-';
+const HYBRID_RECIPIENT_PREFIX = 'age1pq';
+/** A hybrid recipient: ML-KEM-768's encapsulation key (1,184 bytes) and an X25519 public key. */
+export const HYBRID_RECIPIENT_BYTES = 1216;
 
 /**
- * The 32 bytes of `text` when it is Bech32 with human-readable part
+ * The `length` bytes of `text` when it is Bech32 with human-readable part
  * `prefix`, written as age writes it (`prefix1` at its start, in `upper`
  * case or lower), or undefined.
  */
-function decodeKey(text: string, prefix: string, upper: boolean): Uint8Array | undefined {
+function decodeKey(text: string, prefix: string, upper: boolean, length = 32): Uint8Array | undefined {
   const written = upper ? text.toUpperCase() : text.toLowerCase();
   if (text !== written || !written.startsWith(upper ? `${prefix.toUpperCase()}1` : `${prefix}1`)) return undefined;
   try {
     const { prefix: found, words } = bech32.decode(text as `${string}1${string}`, false);
     const bytes = bech32.fromWords(words);
-    return found === prefix && bytes.length === 32 ? bytes : undefined;
+    return found === prefix && bytes.length === length ? bytes : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The secret scalar of an identity string ("AGE-SECRET-KEY-1...", upper case), or a RangeError naming `name` and what the string is instead. */
-export function identityKey(identity: unknown, name: string): Uint8Array {
+/** The key of an identity string (X25519, "AGE-SECRET-KEY-1...", or hybrid, "AGE-SECRET-KEY-PQ-1...", upper case), or a RangeError naming `name` and what the string is instead. */
+export function identityKey(identity: unknown, name: string): Key {
   if (typeof identity !== 'string') throw new TypeError(`${name} must be a string ("AGE-SECRET-KEY-1..."), got ${typeof identity}`);
-  const key = decodeKey(identity, IDENTITY_PREFIX, true);
-  if (key === undefined) throw new RangeError(`${name} is ${notAnIdentity(identity)}`);
-  return key;
+  const x25519Key = decodeKey(identity, IDENTITY_PREFIX, true);
+  if (x25519Key !== undefined) return { type: X25519, bytes: x25519Key };
+  const seed = decodeKey(identity, HYBRID_IDENTITY_PREFIX, true);
+  if (seed !== undefined) return { type: HYBRID, bytes: seed };
+  throw new RangeError(`${name} is ${notAnIdentity(identity)}`);
 }
 
-/** The public key of a recipient string ("age1...", lower case), or a RangeError naming `name` and what the string is instead. */
-export function recipientKey(recipient: unknown, name: string): Uint8Array {
+/**
+ * FIPS 203 §7.2's check of an ML-KEM-768 encapsulation key, made here so
+ * that a bad key is refused where it is read, without ML-KEM's code: its
+ * first 1,152 bytes are 768 coefficients of 12 bits, each below q = 3329.
+ */
+function reducedKey(key: Uint8Array): boolean {
+  let over = 0;
+  for (let i = 0; i < 1152; i += 3) {
+    const low = key[i]! | ((key[i + 1]! & 0x0f) << 8);
+    const high = (key[i + 1]! >> 4) | (key[i + 2]! << 4);
+    over |= (3328 - low) | (3328 - high);
+  }
+  return over >= 0;
+}
+
+/** The key of a recipient string (X25519, "age1...", or hybrid, "age1pq1...", lower case), or a RangeError naming `name` and what the string is instead. */
+export function recipientKey(recipient: unknown, name: string): Key {
   if (typeof recipient !== 'string') throw new TypeError(`${name} must be a string ("age1..."), got ${typeof recipient}`);
-  const key = decodeKey(recipient, RECIPIENT_PREFIX, false);
-  if (key === undefined) throw new RangeError(`${name} is ${notARecipient(recipient)}`);
-  return key;
+  const publicKey = decodeKey(recipient, RECIPIENT_PREFIX, false);
+  if (publicKey !== undefined) return { type: X25519, bytes: publicKey };
+  const hybrid = decodeKey(recipient, HYBRID_RECIPIENT_PREFIX, false, HYBRID_RECIPIENT_BYTES);
+  if (hybrid !== undefined) {
+    if (!reducedKey(hybrid))
+      throw new RangeError(
+        `${name} is a malformed post-quantum recipient (age1pq1...): its ML-KEM-768 key fails FIPS 203's check (a coefficient of 3329 or more)`,
+      );
+    return { type: HYBRID, bytes: hybrid };
+  }
+  throw new RangeError(`${name} is ${notARecipient(recipient)}`);
 }
 
-const encodeIdentity = (secret: Uint8Array): string => bech32.encode(IDENTITY_PREFIX, bech32.toWords(secret), false).toUpperCase();
 const encodeRecipient = (publicKey: Uint8Array): string => bech32.encode(RECIPIENT_PREFIX, bech32.toWords(publicKey), false);
+
+/** An identity string as age writes it: X25519 or post-quantum hybrid. */
+export type X25519Identity = `AGE-SECRET-KEY-1${string}`;
+export type HybridIdentity = `AGE-SECRET-KEY-PQ-1${string}`;
+
+/** 32 bytes from the platform's CSPRNG (crypto.getRandomValues), encoded under `prefix` in upper case. */
+function newIdentity(prefix: string): string {
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  try {
+    return bech32.encode(prefix, bech32.toWords(secret), false).toUpperCase();
+  } finally {
+    zeroize(secret);
+  }
+}
 
 /**
  * A new X25519 identity, "AGE-SECRET-KEY-1...", from the platform's
@@ -62,26 +117,59 @@ const encodeRecipient = (publicKey: Uint8Array): string => bech32.encode(RECIPIE
  * const recipient = identityToRecipient(identity); // "age1...": give it to whoever encrypts to you
  * ```
  */
-export function generateIdentity(): string {
-  const secret = crypto.getRandomValues(new Uint8Array(32));
-  try {
-    return encodeIdentity(secret);
-  } finally {
-    zeroize(secret);
-  }
-}
+export const generateIdentity = (): X25519Identity => newIdentity(IDENTITY_PREFIX) as X25519Identity;
 
-/** The recipient ("age1...") of an X25519 identity ("AGE-SECRET-KEY-1..."): X25519(identity, basepoint). */
-export function identityToRecipient(identity: string): string {
+/**
+ * A new post-quantum hybrid identity (ML-KEM-768 + X25519),
+ * "AGE-SECRET-KEY-PQ-1...", as `age-keygen -pq` makes them: a 32-byte
+ * seed from the platform's CSPRNG. Its recipient ("age1pq1...", about
+ * 1,960 characters) is `await identityToRecipient(identity)`. A file
+ * encrypted to hybrid recipients stays safe against a future quantum
+ * computer; age refuses to mix them with X25519 recipients in one file.
+ *
+ * @example
+ * ```ts
+ * import { generateHybridIdentity, identityToRecipient } from 'fourfold/age';
+ * const identity = generateHybridIdentity();
+ * const recipient = await identityToRecipient(identity); // "age1pq1..."
+ * ```
+ */
+export const generateHybridIdentity = (): HybridIdentity => newIdentity(HYBRID_IDENTITY_PREFIX) as HybridIdentity;
+
+/**
+ * The recipient of an identity: of an X25519 one ("AGE-SECRET-KEY-1..."),
+ * "age1...", at once; of a hybrid one ("AGE-SECRET-KEY-PQ-1..."), a
+ * promise of "age1pq1...", as its ML-KEM code is loaded on first use.
+ * `await` gives the recipient either way.
+ */
+export function identityToRecipient(identity: X25519Identity): string;
+/** The recipient ("age1pq1...") of a post-quantum hybrid identity, once ML-KEM's code is loaded. */
+export function identityToRecipient(identity: HybridIdentity): Promise<string>;
+/** The recipient of an identity of either kind: a string for X25519, a Promise for a hybrid one (`await` gives it either way). */
+export function identityToRecipient(identity: string): string | Promise<string>;
+export function identityToRecipient(identity: string): string | Promise<string> {
   return recipientOf(identity, 'identity');
 }
 
 /** identityToRecipient, its errors naming the identity `name`. */
-export function recipientOf(identity: unknown, name: string): string {
-  const secret = identityKey(identity, name);
+export function recipientOf(identity: unknown, name: string): string | Promise<string> {
+  const key = identityKey(identity, name);
+  if (key.type === HYBRID) return hybridRecipient(key.bytes);
   try {
-    return encodeRecipient(x25519.getPublicKey(secret));
+    return encodeRecipient(x25519.getPublicKey(key.bytes));
   } finally {
-    zeroize(secret);
+    zeroize(key.bytes);
+  }
+}
+
+/** The hybrid type's code (hybrid.ts), imported the first time a hybrid key is used. */
+export const hybridCode = () => import('./hybrid.js');
+
+/** The hybrid recipient of a seed (wiped after). */
+async function hybridRecipient(seed: Uint8Array): Promise<string> {
+  try {
+    return (await hybridCode()).hybridRecipient(seed);
+  } finally {
+    zeroize(seed);
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The two native recipient types fourfold implements (C2SP age, "The
- * X25519 recipient type" and "The scrypt recipient type"): how each wraps
+ * Two of the native recipient types (C2SP age, "The X25519 recipient
+ * type" and "The scrypt recipient type"; the hybrid one, loaded only when
+ * its keys appear, is hybrid.ts): how each wraps
  * the 16-byte file key into a stanza and unwraps it, with every check the
  * specification asks of an identity. The wrap is ChaCha20-Poly1305 with a
  * zero nonce under a key derived per stanza (HKDF-SHA-256 of an X25519
@@ -20,24 +21,24 @@ export const FILE_KEY_BYTES = 16;
 /** A wrapped file key: the key and its 16-byte tag. */
 const WRAPPED_BYTES = FILE_KEY_BYTES + 16;
 const ZERO_NONCE = new Uint8Array(12);
-const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
+export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 const X25519_INFO = utf8('age-encryption.org/v1/X25519');
 const SCRYPT_SALT_LABEL = utf8('age-encryption.org/v1/scrypt');
 
-/** Wraps the file key under `key` (wiped after). */
-function wrap(key: Uint8Array, fileKey: Uint8Array): Uint8Array {
+/** Wraps the file key under `key` (wiped after), with `nonce` (age's own stanzas: zeros). */
+export function wrap(key: Uint8Array, fileKey: Uint8Array, nonce: Uint8Array = ZERO_NONCE): Uint8Array {
   try {
-    return chacha20poly1305(key, ZERO_NONCE).encrypt(fileKey);
+    return chacha20poly1305(key, nonce).encrypt(fileKey);
   } finally {
     zeroize(key);
   }
 }
 
-/** The file key from `body` under `key` (wiped after), or undefined when it does not verify: the stanza is someone else's. */
-function unwrap(key: Uint8Array, body: Uint8Array): Uint8Array | undefined {
+/** The file key from `body` under `key` (wiped after) and `nonce`, or undefined when it does not verify: the stanza is someone else's. */
+export function unwrap(key: Uint8Array, body: Uint8Array, nonce: Uint8Array = ZERO_NONCE): Uint8Array | undefined {
   try {
-    return chacha20poly1305(key, ZERO_NONCE).decrypt(body);
+    return chacha20poly1305(key, nonce).decrypt(body);
   } catch (e) {
     if (e instanceof AuthenticationError) return undefined;
     throw e;
@@ -47,7 +48,7 @@ function unwrap(key: Uint8Array, body: Uint8Array): Uint8Array | undefined {
 }
 
 /** A stanza's body must be exactly a wrapped file key, checked before any decryption (the specification's defence against partitioning oracles). */
-function checkBody(s: Stanza): void {
+export function checkBody(s: Stanza): void {
   if (s.body.length !== WRAPPED_BYTES) throw new AgeFormatError(`a ${s.type} stanza's body is ${s.body.length} bytes (${WRAPPED_BYTES} expected)`);
 }
 

@@ -1,6 +1,7 @@
 /**
  * `fourfold age-keygen`: age-keygen's command line. Without -y, a new
- * X25519 identity with its creation time and public key as comments (the
+ * X25519 identity (with -pq, a post-quantum hybrid one, ML-KEM-768 +
+ * X25519) with its creation time and public key as comments (the
  * public key also on standard error when the output is not a terminal);
  * -o writes it to a new file, mode 0600, never over one that exists. With
  * -y, an identity file's recipients, one per line.
@@ -8,17 +9,19 @@
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
 import { FlagError, HelpRequested, parseFlags } from './go-flags.js';
 import { isTerminal, readAll } from './terminal.js';
-import { generateIdentity, identityToRecipient, recipientOf } from '../age/keys.js';
+import { generateHybridIdentity, generateIdentity, identityToRecipient, recipientOf } from '../age/keys.js';
 
 export const KEYGEN_USAGE = `Usage:
-    fourfold age-keygen [-o OUTPUT]
+    fourfold age-keygen [-pq] [-o OUTPUT]
     fourfold age-keygen -y [-o OUTPUT] [INPUT]
 
 Options:
+    -pq                       Generate a post-quantum hybrid ML-KEM-768 + X25519 key pair.
     -o, --output OUTPUT       Write the result to the file at path OUTPUT.
     -y                        Convert an identity file to a recipients file.
 
-fourfold age-keygen generates a new X25519 key pair, and outputs it to
+fourfold age-keygen generates a new native X25519 or, with the -pq flag,
+post-quantum hybrid ML-KEM-768 + X25519 key pair, and outputs it to
 standard output or to the OUTPUT file.
 
 If an OUTPUT file is specified, the public key is printed to standard error.
@@ -47,7 +50,7 @@ function outputFd(path: string | undefined): number {
   }
 }
 
-function convert(input: string | undefined, out: number): void {
+async function convert(input: string | undefined, out: number): Promise<void> {
   let fd = 0;
   if (input !== undefined && input !== '-') {
     try {
@@ -63,20 +66,23 @@ function convert(input: string | undefined, out: number): void {
     .map((l, i) => ({ line: l.replace(/\r$/, ''), n: i + 1 }))
     .filter(({ line }) => line !== '' && !line.startsWith('#'));
   if (lines.length === 0) throw new Failure('no identities found in the input');
-  const recipients = lines.map(({ line, n }) => {
+  const recipients: string[] = [];
+  for (const { line, n } of lines) {
+    let recipient: string | Promise<string>;
     try {
-      return recipientOf(line, `line ${n}`);
+      recipient = recipientOf(line, `line ${n}`);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       throw new Failure(`failed to parse input: ${e.message}`);
     }
-  });
+    recipients.push(await recipient);
+  }
   writeSync(out, recipients.map((r) => `${r}\n`).join(''));
 }
 
-function generate(out: number): void {
-  const identity = generateIdentity();
-  const recipient = identityToRecipient(identity);
+async function generate(out: number, postQuantum: boolean): Promise<void> {
+  const identity = postQuantum ? generateHybridIdentity() : generateIdentity();
+  const recipient = await identityToRecipient(identity);
   if (!isTerminal(out)) process.stderr.write(`Public key: ${recipient}\n`);
   const stat = fstatSync(out);
   if (stat.isFile() && (stat.mode & 0o004) !== 0) process.stderr.write('fourfold age-keygen: warning: writing secret key to a world-readable file\n');
@@ -84,11 +90,12 @@ function generate(out: number): void {
 }
 
 /** `fourfold age-keygen ARGS`: the exit code. */
-export function ageKeygen(args: readonly string[], version: string): number {
+export async function ageKeygen(args: readonly string[], version: string): Promise<number> {
   let flags: ReturnType<typeof parseFlags>;
   try {
     flags = parseFlags(args, {
       version: { kind: 'bool', names: ['version'] },
+      postQuantum: { kind: 'bool', names: ['pq'] },
       convert: { kind: 'bool', names: ['y'] },
       output: { kind: 'string', names: ['o', 'output'] },
     });
@@ -108,10 +115,12 @@ export function ageKeygen(args: readonly string[], version: string): number {
   try {
     const converting = flags.bools.has('convert');
     if (flags.positional.length > (converting ? 1 : 0)) throw new Failure('too many arguments');
+    const postQuantum = flags.bools.has('postQuantum');
+    if (postQuantum && converting) throw new Failure('-pq cannot be used with -y');
     const out = outputFd(flags.strings.get('output'));
     try {
-      if (converting) convert(flags.positional[0], out);
-      else generate(out);
+      if (converting) await convert(flags.positional[0], out);
+      else await generate(out, postQuantum);
     } finally {
       if (out !== 1) closeSync(out);
     }

@@ -88,7 +88,7 @@ async function identitiesFile(name: string): Promise<string[]> {
   return lines.map(({ line, n }) => {
     try {
       // Decoded to check it, then wiped: a scalar needs no more (its public key would cost a multiplication).
-      zeroize(identityKey(line, `reading ${JSON.stringify(name)}: line ${n}`));
+      zeroize(identityKey(line, `reading ${JSON.stringify(name)}: line ${n}`).bytes);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       const hint = line.startsWith('age1') ? ['did you mean to use -R/--recipients-file to encrypt to a recipient?'] : [];
@@ -192,7 +192,11 @@ export async function senderFor(flags: Parsed): Promise<Sender> {
   }
   const recipients = listOf(flags, 'recipient').map((r) => checkRecipient(r, `-r ${shortened(r)}`));
   for (const name of listOf(flags, 'recipientsFile')) recipients.push(...recipientsFile(name));
-  for (const name of listOf(flags, 'identity')) recipients.push(...(await identitiesFile(name)).map(identityToRecipient));
+  for (const name of listOf(flags, 'identity')) for (const id of await identitiesFile(name)) recipients.push(await identityToRecipient(id));
+  const postQuantum = recipients.filter((r) => r.startsWith('age1pq1')).length;
+  if (postQuantum > 0 && postQuantum < recipients.length) {
+    throw new Failure("incompatible recipients: can't mix post-quantum and classic recipients, or the file would be vulnerable to quantum computers");
+  }
   return senderOf({ recipients });
 }
 

@@ -51,7 +51,7 @@ if (command === 'b3sum') {
   process.exit();
 } else if (command === 'age-keygen') {
   const { ageKeygen } = await import('./age-keygen.js');
-  process.exitCode = ageKeygen(rest, version);
+  process.exitCode = await ageKeygen(rest, version);
 } else if (command === '--help' || command === '-h' || command === 'help') {
   process.stdout.write(HELP);
 } else if (command === '--version' || command === '-V') {

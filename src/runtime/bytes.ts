@@ -58,6 +58,17 @@ export function equalBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart:
 export const isShared = (b: Uint8Array): boolean => isSharedBuffer(b.buffer);
 
 const ZEROS = new Uint8Array(65536);
+/** The parts, one after another, in a new array. */
+export function joined(parts: readonly Uint8Array[]): Bytes {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /**
  * Zeroes b[0, n): a loop for the few elements short calls use (cheaper
  * than calling TypedArray.prototype.fill), else fill, except where `b`

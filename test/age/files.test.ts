@@ -71,7 +71,7 @@ forEachTier('age files', () => {
   it('several recipients, any of whose identities decrypts; identities that match none, in several orders', async () => {
     const others = [age.generateIdentity(), age.generateIdentity()];
     const data = rand(1000);
-    const file = await age.encrypt(data, { recipients: [...others.map(age.identityToRecipient), recipient] });
+    const file = await age.encrypt(data, { recipients: [...others.map((o) => age.identityToRecipient(o)), recipient] });
     for (const identities of [[id], [others[0]!], [others[1]!, id], [age.generateIdentity(), others[1]!]]) {
       assertBytes(await age.decrypt(file, { identities }), data);
     }

@@ -2,7 +2,7 @@
  * fourfold/age's keys as strings: the case age writes them in (identities
  * upper case, recipients lower case, as the Go age and typage read them),
  * and the keys fourfold cannot use, each refused with a RangeError that
- * names the type seen (post-quantum, tag, plugin, SSH, a recipient for an
+ * names the type seen (tag, plugin, SSH, a malformed post-quantum key, a recipient for an
  * identity and the reverse), tells an unsupported type from a malformed
  * key, and quotes no key. The strings of the other types are Bech32 of
  * random data under their prefixes: their type is what is read here.
@@ -22,9 +22,12 @@ const corrupted = (key: string): string => {
   return key.slice(0, -1) + (key === key.toUpperCase() ? swap.toUpperCase() : swap);
 };
 
-/** A post-quantum recipient's length (ML-KEM-768's 1,184-byte key and X25519's 32): 1,959 characters, as age-keygen -pq writes them. */
+/**
+ * Random bytes of a post-quantum recipient's length (ML-KEM-768's 1,184-byte key and X25519's 32): 1,959
+ * characters, as age-keygen -pq writes them, but not a key: ML-KEM's coefficients must be below 3329.
+ */
 const PQ_RECIPIENT = encoded('age1pq', 1216);
-const PQ_IDENTITY = encoded('AGE-SECRET-KEY-PQ-', 32).toUpperCase();
+const PQ_IDENTITY = age.generateHybridIdentity();
 
 /** The RangeError of `call`, whose message matches `expected`, names `name`, and quotes none of `key` past its type's prefix. */
 async function refused(call: () => unknown, name: string, key: string, expected: RegExp): Promise<void> {
@@ -61,8 +64,9 @@ it("case: identities are read upper case only and recipients lower case only, as
 
 it('recipients fourfold does not support are named, told from malformed ones, and never quoted', async () => {
   const cases: [string, RegExp][] = [
-    [PQ_RECIPIENT, /^a post-quantum recipient \(age1pq1\.\.\., ML-KEM-768 \+ X25519\), which fourfold does not support yet$/],
+    [PQ_RECIPIENT, /^a malformed post-quantum recipient \(age1pq1\.\.\.\): its ML-KEM-768 key fails FIPS 203's check/],
     [corrupted(PQ_RECIPIENT), /^a malformed post-quantum recipient .*: its checksum does not verify/],
+    [encoded('age1pq', 1184), /^a malformed post-quantum recipient \(age1pq1\.\.\.\): it holds 1184 bytes, not 1216$/],
     [encoded('age1tag', 33), /^a tag recipient \(age1tag1\.\.\., P-256, for hardware keys\), which fourfold does not support$/],
     [encoded('age1tagpq', 1249), /^a post-quantum tag recipient/],
     [encoded('age1yubikey', 33), /^a recipient of the plugin age-plugin-yubikey \(age1yubikey1\.\.\.\), and fourfold runs no plugins$/],
@@ -83,8 +87,8 @@ it('recipients fourfold does not support are named, told from malformed ones, an
 
 it('identities fourfold does not support are named, told from malformed ones, and never quoted', async () => {
   const cases: [string, RegExp][] = [
-    [PQ_IDENTITY, /^a post-quantum identity \(AGE-SECRET-KEY-PQ-1\.\.\., ML-KEM-768 \+ X25519\), which fourfold does not support yet$/],
     [corrupted(PQ_IDENTITY), /^a malformed post-quantum identity .*: its checksum does not verify/],
+    [encoded('AGE-SECRET-KEY-PQ-', 31).toUpperCase(), /^a malformed post-quantum identity \(AGE-SECRET-KEY-PQ-1\.\.\.\): it holds 31 bytes, not 32$/],
     [
       encoded('AGE-PLUGIN-YUBIKEY-', 20).toUpperCase(),
       /^an identity of the plugin age-plugin-yubikey \(AGE-PLUGIN-YUBIKEY-1\.\.\.\), and fourfold runs no plugins$/,

@@ -1,14 +1,22 @@
 /**
  * fourfold/age against typage (npm `age-encryption`, the TypeScript age
  * on @noble), an implementation written apart from ours: files each
- * encrypts, the other decrypts, both ways, to X25519 keys and passphrases,
+ * encrypts, the other decrypts, both ways, to X25519 and post-quantum
+ * hybrid keys and passphrases,
  * binary and armored, at sizes around the 64 KiB chunk; keys each
  * generates, the other's recipients derived the same. Both tiers. The
  * command-line clients (age, rage) are in test/cli/age.test.ts.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Decrypter, Encrypter, armor, generateX25519Identity, identityToRecipient as typageRecipient } from 'age-encryption';
+import {
+  Decrypter,
+  Encrypter,
+  armor,
+  generateHybridIdentity as typageHybrid,
+  generateX25519Identity,
+  identityToRecipient as typageRecipient,
+} from 'age-encryption';
 import * as age from 'fourfold/age';
 import { assertBytes, ENGINE_HAS_WASM, forEachTier, NO_STREAMS, rand } from '../helpers.js';
 import { identityKey, PKCS8_PREFIX } from '../internal.js';
@@ -64,7 +72,7 @@ function refusesLeadingZero(): Promise<boolean> {
 async function forTypage(generate: () => string | Promise<string>): Promise<string> {
   for (;;) {
     const identity = await generate();
-    if (identityKey(identity, 'identity')[0] !== 0 || !(await refusesLeadingZero())) return identity;
+    if (identityKey(identity, 'identity').bytes[0] !== 0 || !(await refusesLeadingZero())) return identity;
   }
 }
 
@@ -92,10 +100,42 @@ it("keys: typage's identities give typage's recipients here, and ours there", { 
   }
 });
 
+it("post-quantum keys: typage's hybrid identities give typage's recipients here, and ours there", { skip: NO_WEBCRYPTO }, async () => {
+  for (let i = 0; i < 3; i++) {
+    const theirs = await typageHybrid();
+    assert.equal(await age.identityToRecipient(theirs), await typageRecipient(theirs));
+    const ours = age.generateHybridIdentity();
+    assert.equal(await typageRecipient(ours), await age.identityToRecipient(ours));
+  }
+});
+
 forEachTier('age files with typage', () => {
+  it('post-quantum hybrid: typage decrypts what fourfold encrypts and the reverse, two recipients, binary and armored', { skip: NO_TYPAGE_FILES }, async () => {
+    const identities = [age.generateHybridIdentity(), await typageHybrid()];
+    const recipients = await Promise.all(identities.map((id) => age.identityToRecipient(id)));
+    for (const size of [0, 1, CHUNK + 1]) {
+      const data = rand(size);
+      for (const armored of [false, true]) {
+        const ours = await age.encrypt(data, { recipients }, { armor: armored });
+        for (const identity of identities) {
+          const d = new Decrypter();
+          d.addIdentity(identity);
+          assertBytes(await d.decrypt(armored ? armor.decode(new TextDecoder().decode(ours)) : ours), data, `fourfold -> typage, ${size}, armor ${armored}`);
+        }
+        const e = new Encrypter();
+        for (const r of recipients) e.addRecipient(r);
+        const sealed = await typageEncrypt(e, data);
+        const theirs = armored ? new TextEncoder().encode(armor.encode(sealed)) : sealed;
+        for (const identity of identities) {
+          assertBytes(await age.decrypt(theirs, { identities: [identity] }), data, `typage -> fourfold, ${size}, armor ${armored}`);
+        }
+      }
+    }
+  });
+
   it('X25519: typage decrypts what fourfold encrypts and the reverse, binary and armored, at every size', { skip: NO_TYPAGE_FILES }, async () => {
     const identity = await forTypage(age.generateIdentity);
-    const recipient = age.identityToRecipient(identity);
+    const recipient = await age.identityToRecipient(identity);
     for (const size of SIZES) {
       const data = rand(size);
       for (const armored of [false, true]) {
@@ -137,8 +177,8 @@ forEachTier('age files with typage', () => {
     const identity = await forTypage(age.generateIdentity);
     const data = rand(5 * CHUNK + 300);
     const e = new Encrypter();
-    e.addRecipient(age.identityToRecipient(age.generateIdentity()));
-    e.addRecipient(age.identityToRecipient(identity));
+    e.addRecipient(await age.identityToRecipient(age.generateIdentity()));
+    e.addRecipient(await age.identityToRecipient(identity));
     const file = await typageEncrypt(e, data);
     const from = { identities: [identity] };
     assertBytes(await age.decrypt(file, from), data, 'decrypt');
@@ -150,10 +190,10 @@ forEachTier('age files with typage', () => {
     const identity = await forTypage(age.generateIdentity);
     const data = rand(4 * CHUNK + 1);
     const e = new Encrypter();
-    e.addRecipient(age.identityToRecipient(identity));
+    e.addRecipient(await age.identityToRecipient(identity));
     const theirs = new Blob([(await typageEncrypt(e, data)).slice()]);
     assertBytes(await bytesOf(theirs.stream().pipeThrough(age.decryptStream({ identities: [identity] }))), data, 'typage -> decryptStream');
-    const ours = new Blob([(await age.encrypt(data, { recipients: [age.identityToRecipient(identity)] })).slice()]);
+    const ours = new Blob([(await age.encrypt(data, { recipients: [await age.identityToRecipient(identity)] })).slice()]);
     const d = new Decrypter();
     d.addIdentity(identity);
     assertBytes(await bytesOf(await d.decrypt(ours.stream())), data, "fourfold -> typage's stream");
