@@ -197,6 +197,11 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
     checks: {
       generateIdentity: (f) => assert.match(f(), /^AGE-SECRET-KEY-1[0-9A-Z]{58}$/),
       identityToRecipient: (f) => assert.match(f(ageEntry.generateIdentity()), /^age1[0-9a-z]{58}$/),
+      generateHybridIdentity: async (f) => {
+        const identity = f();
+        assert.match(identity, /^AGE-SECRET-KEY-PQ-1[0-9A-Z]{58}$/);
+        assert.match(await ageEntry.identityToRecipient(identity), /^age1pq1[0-9a-z]{1952}$/);
+      },
       encrypt: async (f) => {
         const id = ageEntry.generateIdentity();
         const file = await f(MESSAGE, { recipients: [ageEntry.identityToRecipient(id)] });
