@@ -39,8 +39,6 @@ const SUITE = Uint8Array.of(...utf8('HPKE'), 0x64, 0x7a, 0, 1, 0, 3);
 const VERSION = utf8('HPKE-v1');
 const EMPTY = new Uint8Array(0);
 
-const concat = (...parts: Uint8Array[]): Uint8Array => joined(parts);
-
 const isZero = (bytes: Uint8Array): boolean => bytes.every((b) => b === 0);
 
 // ---------------------------------------------------------------- X-Wing
@@ -83,7 +81,7 @@ async function expandSeed(seed: Uint8Array): Promise<Expanded> {
 
 /** X-Wing's combiner: SHA3-256(ML-KEM's secret || X25519's || the X25519 share || the recipient's X25519 key || label). */
 function combine(kemShared: Uint8Array, x25519Shared: Uint8Array, share: Uint8Array, x25519Public: Uint8Array): Uint8Array {
-  const input = concat(kemShared, x25519Shared, share, x25519Public, XWING_LABEL);
+  const input = joined([kemShared, x25519Shared, share, x25519Public, XWING_LABEL]);
   try {
     return sha3_256(input);
   } finally {
@@ -102,7 +100,7 @@ async function encapsulate(recipient: Uint8Array): Promise<{ enc: Uint8Array; sh
     const multiply = await multiplierOf(ephemeral);
     const [share, x25519Shared] = await Promise.all([publicKeyWith(multiply), multiply(x25519Public)]);
     if (isZero(x25519Shared)) throw new Error('its X25519 key is a low-order point');
-    return { enc: concat(kem.cipherText, share), shared: combine(kem.sharedSecret, x25519Shared, share, x25519Public) };
+    return { enc: joined([kem.cipherText, share]), shared: combine(kem.sharedSecret, x25519Shared, share, x25519Public) };
   } finally {
     zeroize(ephemeral);
     zeroize(kem.sharedSecret);
@@ -125,14 +123,14 @@ async function decapsulate(enc: Uint8Array, identity: Expanded): Promise<Uint8Ar
 // ---------------------------------------------------------------- HPKE
 
 /** RFC 9180 §4: LabeledExtract(salt, label, ikm). */
-const labeledExtract = (salt: Uint8Array, label: string, ikm: Uint8Array): Uint8Array => extract(sha256, concat(VERSION, SUITE, utf8(label), ikm), salt);
+const labeledExtract = (salt: Uint8Array, label: string, ikm: Uint8Array): Uint8Array => extract(sha256, joined([VERSION, SUITE, utf8(label), ikm]), salt);
 
 /** RFC 9180 §4: LabeledExpand(prk, label, info, L). */
 const labeledExpand = (prk: Uint8Array, label: string, info: Uint8Array, length: number): Uint8Array =>
-  expand(sha256, prk, concat(Uint8Array.of(length >> 8, length & 0xff), VERSION, SUITE, utf8(label), info), length);
+  expand(sha256, prk, joined([Uint8Array.of(length >> 8, length & 0xff), VERSION, SUITE, utf8(label), info]), length);
 
 /** Base mode's key schedule context (RFC 9180 §5.1: mode 0, no PSK) with age's info: the same for every file. */
-const CONTEXT = concat(Uint8Array.of(0), labeledExtract(EMPTY, 'psk_id_hash', EMPTY), labeledExtract(EMPTY, 'info_hash', INFO));
+const CONTEXT = joined([Uint8Array.of(0), labeledExtract(EMPTY, 'psk_id_hash', EMPTY), labeledExtract(EMPTY, 'info_hash', INFO)]);
 
 /** HPKE's key and nonce for the first (and only) message under a KEM's shared secret (wiped here). */
 function keySchedule(shared: Uint8Array): { key: Uint8Array; nonce: Uint8Array } {
@@ -151,7 +149,7 @@ function keySchedule(shared: Uint8Array): { key: Uint8Array; nonce: Uint8Array }
 export async function hybridRecipient(seed: Uint8Array): Promise<string> {
   const identity = await expandSeed(seed);
   identity.forget();
-  return bech32.encode('age1pq', bech32.toWords(concat(identity.kemPublic, await identity.x25519Public)), false);
+  return bech32.encode('age1pq', bech32.toWords(joined([identity.kemPublic, await identity.x25519Public])), false);
 }
 
 /** A hybrid stanza wrapping `fileKey` for the encapsulation key `recipient`; a RangeError naming `name` where the key is refused. */

@@ -30,7 +30,7 @@ const RECIPIENT_PREFIX = 'age';
 const HYBRID_IDENTITY_PREFIX = 'age-secret-key-pq-';
 const HYBRID_RECIPIENT_PREFIX = 'age1pq';
 /** A hybrid recipient: ML-KEM-768's encapsulation key (1,184 bytes) and an X25519 public key. */
-export const HYBRID_RECIPIENT_BYTES = 1216;
+const HYBRID_RECIPIENT_BYTES = 1216;
 
 /**
  * The `length` bytes of `text` when it is Bech32 with human-readable part
