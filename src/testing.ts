@@ -65,6 +65,8 @@ export { PayloadOpener, PayloadSealer, type PayloadPiece, type Runner } from './
 export { ArmorDecoder, ArmorEncoder, dearmoredLength } from './age/armor.js';
 export { ArmoredLines, ArmoredRun, armoredLength, headLength } from './age/armor-lines.js';
 export { identityKey } from './age/keys.js';
+export { bcryptPbkdf } from './age/bcrypt-pbkdf.js';
+export { montgomeryOf } from './age/ssh.js';
 export { nodeAgeScrypt, reachableWorkFactor, scryptFor, WASM_MAX_WORK_FACTOR } from './age/recipients.js';
 export { multiplyOn, PKCS8_PREFIX } from './age/x25519.js';
 export { jsSalsa } from './salsa/js.js';

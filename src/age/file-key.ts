@@ -12,16 +12,22 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, type Stanza } from './header.js';
-import { HYBRID, hybridCode, identityKey, type Key, recipientKey, X25519 } from './keys.js';
+import { anyIdentityKey, HYBRID, hybridCode, type Key, recipientKey, SSH, type SshKey, type SshKeyWithPassphrase, sshCode, X25519 } from './keys.js';
 import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptStanza, scryptUnwrap, unreachable, x25519Stanza, x25519Unwrap } from './recipients.js';
 import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
 import { equalBytes, zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
-/** A file encrypted to X25519 recipients: whoever holds one of their identities decrypts it. */
+/** A file encrypted to recipients: whoever holds one of their identities decrypts it. */
 export interface ToRecipients {
-  /** The recipients, "age1..." (identityToRecipient, or age-keygen's "Public key"). */
+  /**
+   * The recipients: age's X25519 ("age1...": identityToRecipient, or
+   * age-keygen's "Public key") or post-quantum ("age1pq1..."), or SSH
+   * public keys ("ssh-ed25519 AAAA..." or "ssh-rsa AAAA...", a line of
+   * ~/.ssh/id_ed25519.pub). A file to post-quantum recipients has only
+   * those.
+   */
   readonly recipients: readonly string[];
   /** Not with recipients: a file is encrypted to recipients or to a passphrase (age puts a passphrase alone in a file). */
   readonly passphrase?: never;
@@ -47,10 +53,16 @@ export interface ToPassphrase {
 /** Who a file is encrypted to: X25519 recipients, or a passphrase. */
 export type AgeTo = ToRecipients | ToPassphrase;
 
-/** Decryption with X25519 identities. */
+/** Decryption with identities. */
 export interface FromIdentities {
-  /** The identities, "AGE-SECRET-KEY-1..." (generateIdentity, or age-keygen's key file): any one that matches a recipient of the file. */
-  readonly identities: readonly string[];
+  /**
+   * The identities, any one of which matches a recipient of the file:
+   * age's ("AGE-SECRET-KEY-1...", "AGE-SECRET-KEY-PQ-1...": generateIdentity,
+   * or age-keygen's key file), or SSH private keys (ssh-ed25519 or
+   * ssh-rsa: the text of ~/.ssh/id_ed25519; { sshKey, passphrase } for a
+   * passphrase-protected one).
+   */
+  readonly identities: readonly (string | SshKeyWithPassphrase)[];
   /** Not with identities: a file is decrypted with identities or with a passphrase. */
   readonly passphrase?: never;
   /** Goes with a passphrase only. */
@@ -151,7 +163,7 @@ export function senderOf(to: unknown): Sender {
   // C2SP age: a file to a post-quantum recipient carries no other kind, or a quantum computer reads it through that one.
   if (hybrid > 0 && hybrid < keys.length)
     throw new RangeError(
-      'recipients mixes post-quantum (age1pq1...) and X25519 (age1...) keys: a file to post-quantum ones must have only those, as age has it',
+      'recipients mixes post-quantum (age1pq1...) and classic (age1..., ssh-...) keys: a file to post-quantum ones must have only those, as age has it',
     );
   return { recipients: keys, workFactor: WORK_FACTOR };
 }
@@ -174,14 +186,14 @@ export function receiverOf(from: unknown): Receiver {
     return { passphrase: passphraseOf(passphrase, 'passphrase'), maxWorkFactor: workFactorOf(maxWorkFactor, 'maxWorkFactor', MAX_WORK_FACTOR) };
   }
   if (maxWorkFactor !== undefined) throw new TypeError('maxWorkFactor goes with a passphrase, not identities');
-  const keys = strings(identities, 'identities').map((id, i) => identityKey(id, `identities[${i}]`));
+  const keys = strings(identities, 'identities').map((id, i) => anyIdentityKey(id, `identities[${i}]`));
   return { identities: keys, maxWorkFactor: MAX_WORK_FACTOR };
 }
 
 /** Wipes what a sender or receiver copied. */
 export function forget(party: Sender | Receiver): void {
   if (party.passphrase !== undefined) zeroize(party.passphrase);
-  if ('identities' in party) for (const key of party.identities ?? []) zeroize(key.bytes);
+  if ('identities' in party) for (const key of party.identities ?? []) zeroize(key.type === SSH ? (key.passphrase ?? EMPTY) : key.bytes);
 }
 
 const macKey = (fileKey: Uint8Array): Uint8Array => hkdf(sha256, fileKey, EMPTY, HEADER_INFO, 32);
@@ -210,10 +222,16 @@ export async function sealHeader(s: Sender, kdf: Scrypt): Promise<Sealed> {
   }
 }
 
-/** A stanza per recipient, in their order; the hybrid type's code loaded only where one is hybrid. */
+/** A stanza per recipient, in their order; the hybrid and SSH types' code loaded only where such a key is. */
 async function recipientStanzas(keys: readonly Key[], fileKey: Uint8Array): Promise<Stanza[]> {
   const hybrid = keys.some((k) => k.type === HYBRID) ? await hybridCode() : undefined;
-  return Promise.all(keys.map((k, i) => (k.type === X25519 ? x25519Stanza(k.bytes, fileKey) : hybrid!.hybridStanza(k.bytes, fileKey, `recipients[${i}]`))));
+  const ssh = keys.some((k) => k.type === SSH) ? await sshCode() : undefined;
+  return Promise.all(
+    keys.map((k, i) => {
+      if (k.type === SSH) return ssh!.sshStanza(k.text, fileKey, `recipients[${i}]`);
+      return k.type === X25519 ? x25519Stanza(k.bytes, fileKey) : hybrid!.hybridStanza(k.bytes, fileKey, `recipients[${i}]`);
+    }),
+  );
 }
 
 /** A header's bytes and the file key it carries. */
@@ -238,7 +256,8 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
     return fileKey;
   }
   if (scrypts.length > 0) throw new NoIdentityMatchError('the file is encrypted with a passphrase: decrypt it with { passphrase }');
-  const secrets = r.identities!.filter((k) => k.type === X25519).map((k) => k.bytes);
+  const ssh = await sshIdentities(r.identities!);
+  const secrets = r.identities!.flatMap((k) => (k.type === X25519 ? [k.bytes] : []));
   const x25519 = stanzas.filter((s) => s.type === X25519);
   if (x25519.length > 0 && secrets.length > 0) {
     // Each identity made ready once for every stanza, with its public key (the wrap key's salt).
@@ -251,12 +270,39 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
       }
     }
   }
-  const seeds = r.identities!.filter((k) => k.type === HYBRID).map((k) => k.bytes);
+  const seeds = r.identities!.flatMap((k) => (k.type === HYBRID ? [k.bytes] : []));
   const hybrid = stanzas.filter((s) => s.type === HYBRID);
   const fileKey = hybrid.length > 0 && seeds.length > 0 ? await (await hybridCode()).hybridUnwrap(hybrid, seeds) : undefined;
   if (fileKey !== undefined) return fileKey;
+  const sshFileKey = ssh === undefined ? undefined : await ssh.code.sshUnwrap(stanzas, ssh.identities);
+  if (sshFileKey !== undefined) return sshFileKey;
   throw new NoIdentityMatchError(`no identity matches any of the file's ${stanzas.length} recipient stanza${stanzas.length === 1 ? '' : 's'}`);
 }
+
+/**
+ * The SSH identities among `keys`, read (each file parsed; its public key
+ * known), with their code; undefined where there are none. A
+ * passphrase-protected key with no passphrase is refused here, before any
+ * stanza is tried.
+ */
+async function sshIdentities(keys: readonly Key[]) {
+  const given = keys.flatMap((k, i) => (k.type === SSH ? [{ key: k, what: `identities[${i}]` }] : []));
+  if (given.length === 0) return undefined;
+  const code = await sshCode();
+  const identities = await Promise.all(
+    given.map(async ({ key, what }) => {
+      const file = await code.readPrivateKeyFile(key.text, what);
+      if (file.encrypted && key.passphrase === undefined && key.ask === undefined)
+        throw new RangeError(`${what} is a passphrase-protected SSH key: give it as { sshKey, passphrase }`);
+      return { file, what, passphrase: askFor(key) };
+    }),
+  );
+  return { code, identities };
+}
+
+/** How an SSH key's passphrase is had: asked for, or a copy of the one given (the copy is wiped where it is used). */
+const askFor = (key: SshKey): (() => Promise<Uint8Array>) | undefined =>
+  key.ask ?? (key.passphrase === undefined ? undefined : async () => key.passphrase!.slice());
 
 /** The file key, once the header's MAC verifies under it. */
 function verified(h: Header, fileKey: Uint8Array): Uint8Array {

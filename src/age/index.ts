@@ -22,7 +22,7 @@ export type { EncryptOptions } from './api.js';
 export type { EncryptFileOptions, FileHandle, FileOptions, PathOrHandle } from './files.js';
 export type { WritableFile, WritableFileHandle } from './blob-files.js';
 export { generateHybridIdentity, generateIdentity, identityToRecipient } from './keys.js';
-export type { HybridIdentity, X25519Identity } from './keys.js';
+export type { HybridIdentity, SshKeyWithPassphrase, X25519Identity } from './keys.js';
 export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 
 /** scrypt as age uses it (r = 8, p = 1, a 32-byte key), with room for its N: a file's work factor is bounded by the caller (maxWorkFactor), not by scrypt's default maxmem. */

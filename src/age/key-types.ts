@@ -1,8 +1,8 @@
 /**
- * What a key string is when it is not a native key fourfold can use
- * (X25519, post-quantum hybrid), said in a phrase for an error
- * ("recipients[2] is <phrase>"): another of age's key types (tag, plugin;
- * SSH keys), a malformed key, the wrong case, a
+ * What a key string is when it is not a key fourfold can use (X25519,
+ * post-quantum hybrid, ssh-ed25519, ssh-rsa), said in a phrase for an
+ * error ("recipients[2] is <phrase>"): another of age's key types (tag,
+ * plugin; SSH keys of other types), a malformed key, the wrong case, a
  * recipient where an identity belongs or the reverse, or Bech32 that does
  * not decode. A type fourfold does not support is told apart from a key
  * that is malformed, and no phrase quotes the key: an identity is a secret,
@@ -60,7 +60,7 @@ function pemPhrase(text: string): string | undefined {
   if (label === undefined) return undefined;
   const line = `-----BEGIN ${label}-----`;
   if (!label.endsWith('PRIVATE KEY')) return `a PEM block (${line}), not an age key`;
-  return `${label === 'OPENSSH PRIVATE KEY' ? 'an SSH' : 'a PEM'} private key (${line}): fourfold does not support SSH keys`;
+  return `a private key (${line}), not a recipient: encrypt to its public key (the line of its .pub file)`;
 }
 
 /**
@@ -84,8 +84,8 @@ export function notARecipient(text: string): string {
       : 'a malformed recipient (age1...): it mixes upper and lower case';
   if (/^age-/i.test(text)) return 'a secret key (AGE-...), not a recipient: encrypt to the public key made from it (age1...)';
   const ssh = sshKeyType(text);
-  if (ssh !== undefined) return `an SSH public key (${ssh}): fourfold does not support SSH keys`;
-  return pemPhrase(text) ?? 'not an age recipient (age1...)';
+  if (ssh !== undefined) return `an SSH public key of type ${ssh}: age uses ssh-ed25519 and ssh-rsa keys only`;
+  return pemPhrase(text) ?? 'not an age recipient (age1...) or SSH public key (ssh-ed25519 AAAA...)';
 }
 
 /**
@@ -109,6 +109,6 @@ export function notAnIdentity(text: string): string {
   if (/^age1/i.test(text))
     return 'a recipient (age1..., a public key), not an identity: decrypting takes the secret key (AGE-SECRET-KEY-1...) it was made from';
   const ssh = sshKeyType(text);
-  if (ssh !== undefined) return `an SSH public key (${ssh}), not an identity: fourfold does not support SSH keys`;
-  return pemPhrase(text) ?? 'not an age identity (AGE-SECRET-KEY-1...)';
+  if (ssh !== undefined) return `an SSH public key (${ssh}), not an identity: decrypting takes its private key file's text (id_ed25519, not id_ed25519.pub)`;
+  return pemPhrase(text) ?? 'not an age identity (AGE-SECRET-KEY-1...) or SSH private key (-----BEGIN OPENSSH PRIVATE KEY-----)';
 }

@@ -13,17 +13,44 @@
 import { x25519 } from '@noble/curves/ed25519.js';
 import { bech32 } from '@scure/base';
 import { notAnIdentity, notARecipient } from './key-types.js';
+import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** The stanza type of each native key type: a key string read (identityKey, recipientKey) says which it is. */
 export const X25519 = 'X25519';
 export const HYBRID = 'mlkem768x25519';
+/** SSH keys (ssh-ed25519, ssh-rsa), read in full by ssh.ts when a call uses them. */
+export const SSH = 'ssh';
 
-/** A key read from its string: its type, and its bytes (a secret, a seed, or a public key). */
-export interface Key {
+/** A native key read from its string: its type, and its bytes (a secret, a seed, or a public key). */
+export interface NativeKey {
   readonly type: typeof X25519 | typeof HYBRID;
   readonly bytes: Uint8Array;
 }
+
+/** An SSH key as given: a public key line, or a private key file's text and, where it is protected, its passphrase (a copy, wiped after). */
+export interface SshKey {
+  readonly type: typeof SSH;
+  readonly text: string;
+  readonly passphrase?: Uint8Array;
+  /** Asks for the passphrase, where the caller can (the command, at the terminal): only when a stanza is the key's. */
+  readonly ask?: () => Promise<Uint8Array>;
+}
+
+export type Key = NativeKey | SshKey;
+
+/** An SSH private key given with its passphrase. */
+export interface SshKeyWithPassphrase {
+  /** The private key file's text: OpenSSH's format ("-----BEGIN OPENSSH PRIVATE KEY-----"), PKCS#1 or PKCS#8. */
+  readonly sshKey: string;
+  /** Its passphrase: a string (its UTF-8 bytes) or bytes. */
+  readonly passphrase: string | Uint8Array;
+}
+
+/** Whether `text` reads as an SSH public key line ("ssh-ed25519 AAAA..."), to be parsed in full where it is used. */
+const sshLine = (text: string): boolean => /^ssh-(?:ed25519|rsa) [A-Za-z0-9+/]/.test(text);
+/** Whether `text` reads as a PEM private key, to be parsed in full where it is used. */
+const pemKey = (text: string): boolean => /^\s*-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(text);
 
 const IDENTITY_PREFIX = 'age-secret-key-';
 const RECIPIENT_PREFIX = 'age';
@@ -50,7 +77,7 @@ function decodeKey(text: string, prefix: string, upper: boolean, length = 32): U
 }
 
 /** The key of an identity string (X25519, "AGE-SECRET-KEY-1...", or hybrid, "AGE-SECRET-KEY-PQ-1...", upper case), or a RangeError naming `name` and what the string is instead. */
-export function identityKey(identity: unknown, name: string): Key {
+export function identityKey(identity: unknown, name: string): NativeKey {
   if (typeof identity !== 'string') throw new TypeError(`${name} must be a string ("AGE-SECRET-KEY-1..."), got ${typeof identity}`);
   const x25519Key = decodeKey(identity, IDENTITY_PREFIX, true);
   if (x25519Key !== undefined) return { type: X25519, bytes: x25519Key };
@@ -74,9 +101,28 @@ function reducedKey(key: Uint8Array): boolean {
   return over >= 0;
 }
 
-/** The key of a recipient string (X25519, "age1...", or hybrid, "age1pq1...", lower case), or a RangeError naming `name` and what the string is instead. */
+/**
+ * An identity as a call gives it: an age identity string, an SSH private
+ * key's text, or { sshKey, passphrase }; a TypeError or RangeError naming
+ * `name` and what is wrong. An SSH key is only recognized here: ssh.ts
+ * reads it when the call runs.
+ */
+export function anyIdentityKey(identity: unknown, name: string): Key {
+  if (typeof identity === 'string' && pemKey(identity)) return { type: SSH, text: identity };
+  if (typeof identity !== 'object' || identity === null) return identityKey(identity, name);
+  const o = check.options(identity, name, ['sshKey', 'passphrase']) as Record<string, unknown>;
+  const { sshKey, passphrase } = o;
+  if (typeof sshKey !== 'string' || !pemKey(sshKey))
+    throw new TypeError(`${name}.sshKey must be an SSH private key's text ("-----BEGIN OPENSSH PRIVATE KEY-----..."), got ${check.describe(sshKey)}`);
+  const bytes = typeof passphrase === 'string' ? new TextEncoder().encode(passphrase) : check.bytes(passphrase, `${name}.passphrase`).slice();
+  if (bytes.length === 0) throw new RangeError(`${name}.passphrase must not be empty`);
+  return { type: SSH, text: sshKey, passphrase: bytes };
+}
+
+/** The key of a recipient string (X25519, "age1...", hybrid, "age1pq1...", lower case, or SSH, "ssh-ed25519 AAAA..."), or a RangeError naming `name` and what the string is instead. */
 export function recipientKey(recipient: unknown, name: string): Key {
   if (typeof recipient !== 'string') throw new TypeError(`${name} must be a string ("age1..."), got ${typeof recipient}`);
+  if (sshLine(recipient)) return { type: SSH, text: recipient };
   const publicKey = decodeKey(recipient, RECIPIENT_PREFIX, false);
   if (publicKey !== undefined) return { type: X25519, bytes: publicKey };
   const hybrid = decodeKey(recipient, HYBRID_RECIPIENT_PREFIX, false, HYBRID_RECIPIENT_BYTES);
@@ -164,6 +210,8 @@ export function recipientOf(identity: unknown, name: string): string | Promise<s
 
 /** The hybrid type's code (hybrid.ts), imported the first time a hybrid key is used. */
 export const hybridCode = () => import('./hybrid.js');
+/** The SSH types' code (ssh.ts), imported the first time an SSH key is used. */
+export const sshCode = () => import('./ssh.js');
 
 /** The hybrid recipient of a seed (wiped after). */
 async function hybridRecipient(seed: Uint8Array): Promise<string> {

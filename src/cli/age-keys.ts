@@ -14,7 +14,7 @@ import type { ReceiverOrAsk } from '../age/codec.js';
 import { MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, WORK_FACTOR } from '../age/file-key.js';
 import type { Stanza } from '../age/header.js';
 import { decrypt as decryptHere, identityToRecipient } from '../age/index.js';
-import { identityKey, recipientKey } from '../age/keys.js';
+import { identityKey, type Key, recipientKey, SSH, sshCode } from '../age/keys.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** The file and line limit age puts on recipient and identity files. */
@@ -54,27 +54,71 @@ function readKeyFile(name: string): Uint8Array {
 /** At most the first 12 characters of a key, for a message that must say which of several it is: never a whole key, which may be 2,000 characters. */
 const shortened = (key: string): string => JSON.stringify(key.length > 12 ? `${key.slice(0, 12)}…` : key);
 
-/** `r`, once it is an X25519 recipient; else a Failure saying what it is instead, as `where` (the flag, or a file's line). */
-function checkRecipient(r: string, where: string): string {
+/** `r`, once it is a recipient fourfold encrypts to (an SSH key read in full); else a Failure saying what it is instead, as `where` (the flag, or a file's line). */
+async function checkRecipient(r: string, where: string): Promise<string> {
   try {
-    recipientKey(r, where);
+    if (recipientKey(r, where).type === SSH) (await sshCode()).publicKeyFromLine(r, where);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    throw new Failure(e.message, r.startsWith('ssh-') ? ['use an age key pair (fourfold age-keygen)'] : []);
+    throw new Failure(e.message, r.startsWith('ssh-') ? ['use an ssh-ed25519 or ssh-rsa key, or an age key pair (fourfold age-keygen)'] : []);
   }
   return r;
 }
 
-function recipientsFile(name: string): string[] {
+/** An SSH public key line of a type age has no recipient for (ecdsa, sk-...): age skips such lines of a recipients file, warning. */
+const otherSshKey = (line: string): string | undefined =>
+  /^(ssh-(?!ed25519 |rsa )[a-z0-9-]+|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-@.]+) [A-Za-z0-9+/]/.exec(line)?.[1];
+
+async function recipientsFile(name: string): Promise<string[]> {
   const lines = keyLines(readKeyFile(name), `${JSON.stringify(name)}: recipients file`);
-  if (lines.length === 0) throw new Failure(`failed to parse recipient file ${JSON.stringify(name)}: no recipients found`);
-  return lines.map(({ line, n }) => checkRecipient(line, `${JSON.stringify(name)}: line ${n}`));
+  const recipients: string[] = [];
+  for (const { line, n } of lines) {
+    const other = otherSshKey(line);
+    if (other !== undefined) {
+      process.stderr.write(
+        `fourfold age: warning: recipients file ${JSON.stringify(name)}: ignoring unsupported SSH key of type ${JSON.stringify(other)} at line ${n}\n`,
+      );
+      continue;
+    }
+    recipients.push(await checkRecipient(line, `${JSON.stringify(name)}: line ${n}`));
+  }
+  if (recipients.length === 0) throw new Failure(`failed to parse recipient file ${JSON.stringify(name)}: no recipients found`);
+  return recipients;
 }
 
-/** The identities of an identity file: key lines, or a passphrase-encrypted age file of them (the passphrase asked for). */
-async function identitiesFile(name: string): Promise<string[]> {
+/** The longest SSH private key file read: 16 KiB, as age. */
+const SSH_KEY_LIMIT = 1 << 14;
+
+/** An SSH private key file's identity: read now (a malformed one fails here), its passphrase asked for only when a file's stanza is the key's. */
+async function sshIdentity(name: string, bytes: Uint8Array): Promise<Key & { publicLine: string }> {
+  if (bytes.length >= SSH_KEY_LIMIT) throw new Failure(`failed to read ${JSON.stringify(name)}: file too long`);
+  const text = new TextDecoder().decode(bytes);
+  const ssh = await sshCode();
+  let file: Awaited<ReturnType<typeof ssh.readPrivateKeyFile>>;
+  try {
+    file = await ssh.readPrivateKeyFile(text, JSON.stringify(name));
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new Failure(`malformed SSH identity: ${e.message}`);
+  }
+  const ask = async (): Promise<Uint8Array> => new TextEncoder().encode(await secret(`Enter passphrase for ${JSON.stringify(name)}:`));
+  return { type: SSH, text, ask, publicLine: ssh.publicLine(file.public) };
+}
+
+/** An identity of an identity file, and the recipient it decrypts for (what -e -i encrypts to). */
+interface FileIdentity {
+  readonly key: Key;
+  readonly recipient: () => string | Promise<string>;
+}
+
+/** The identities of an identity file: an SSH private key, key lines, or a passphrase-encrypted age file of them (the passphrase asked for). */
+async function identitiesFile(name: string): Promise<FileIdentity[]> {
   let bytes = readKeyFile(name);
   const start = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
+  if (start.startsWith('-----BEGIN') && !start.startsWith('-----BEGIN AGE ENCRYPTED FILE-----')) {
+    const { publicLine, ...key } = await sshIdentity(name, bytes);
+    return [{ key, recipient: () => publicLine }];
+  }
   if (start.startsWith('age-encryption.org/') || start.startsWith('-----BEGIN AGE ENCRYPTED FILE-----')) {
     const passphrase = await secret(`Enter passphrase for identity file ${JSON.stringify(name)}:`);
     try {
@@ -87,14 +131,12 @@ async function identitiesFile(name: string): Promise<string[]> {
   if (lines.length === 0) throw new Failure(`reading ${JSON.stringify(name)}: no identities found`);
   return lines.map(({ line, n }) => {
     try {
-      // Decoded to check it, then wiped: a scalar needs no more (its public key would cost a multiplication).
-      zeroize(identityKey(line, `reading ${JSON.stringify(name)}: line ${n}`).bytes);
+      return { key: identityKey(line, `reading ${JSON.stringify(name)}: line ${n}`), recipient: () => identityToRecipient(line) };
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       const hint = line.startsWith('age1') ? ['did you mean to use -R/--recipients-file to encrypt to a recipient?'] : [];
       throw new Failure(e.message, hint);
     }
-    return line;
   });
 }
 
@@ -190,9 +232,15 @@ export async function senderFor(flags: Parsed): Promise<Sender> {
     }
     return senderOf({ passphrase, workFactor });
   }
-  const recipients = listOf(flags, 'recipient').map((r) => checkRecipient(r, `-r ${shortened(r)}`));
-  for (const name of listOf(flags, 'recipientsFile')) recipients.push(...recipientsFile(name));
-  for (const name of listOf(flags, 'identity')) for (const id of await identitiesFile(name)) recipients.push(await identityToRecipient(id));
+  const recipients: string[] = [];
+  for (const r of listOf(flags, 'recipient')) recipients.push(await checkRecipient(r, `-r ${shortened(r)}`));
+  for (const name of listOf(flags, 'recipientsFile')) recipients.push(...(await recipientsFile(name)));
+  for (const name of listOf(flags, 'identity')) {
+    for (const { key, recipient } of await identitiesFile(name)) {
+      recipients.push(await recipient());
+      if (key.type !== SSH) zeroize(key.bytes);
+    }
+  }
   const postQuantum = recipients.filter((r) => r.startsWith('age1pq1')).length;
   if (postQuantum > 0 && postQuantum < recipients.length) {
     throw new Failure("incompatible recipients: can't mix post-quantum and classic recipients, or the file would be vulnerable to quantum computers");
@@ -212,9 +260,9 @@ export async function receiverFor(flags: Parsed): Promise<ReceiverOrAsk> {
   }
   const files = listOf(flags, 'identity');
   if (files.length > 0) {
-    const identities: string[] = [];
-    for (const name of files) identities.push(...(await identitiesFile(name)));
-    const receiver = receiverOf({ identities });
+    const identities: Key[] = [];
+    for (const name of files) identities.push(...(await identitiesFile(name)).map((id) => id.key));
+    const receiver: Receiver = { identities, maxWorkFactor: MAX_WORK_FACTOR };
     return async (stanzas: readonly Stanza[]): Promise<Receiver> => {
       if (stanzas.length === 1 && stanzas[0]!.type === 'scrypt') {
         throw new Failure('file is passphrase-encrypted but identities were specified with -i/--identity or -j', [

@@ -15,20 +15,9 @@ import { bech32 } from '@scure/base';
 import * as age from 'fourfold/age';
 import { age as parallelAge } from 'fourfold/parallel';
 import { assertBytes, forEachTier, NO_STREAMS, rand } from '../helpers.js';
+import { AGE_CALLS, NO_BLOB } from './calls.js';
 
 const CHUNK = 65536;
-const NO_BLOB = typeof Blob === 'function' ? false : 'not applicable: this engine has no Blob';
-
-/** All of a stream's output for `input`, written in pieces of `piece` bytes. */
-async function through(stream: TransformStream<Uint8Array, Uint8Array>, input: Uint8Array, piece: number): Promise<Uint8Array> {
-  const reading = new Response(stream.readable).arrayBuffer();
-  // A failed stream rejects both ends: the write's rejection is the one reported.
-  reading.catch(() => {});
-  const writer = stream.writable.getWriter();
-  for (let at = 0; at < input.length; at += piece) await writer.write(input.slice(at, at + piece));
-  await writer.close();
-  return new Uint8Array(await reading);
-}
 
 it("generateHybridIdentity: a new seed each call, as age-keygen -pq writes it; its recipient, a promise, is the KEM's encapsulation key of that seed", async () => {
   const a = age.generateHybridIdentity();
@@ -50,36 +39,7 @@ forEachTier('post-quantum hybrid files', () => {
   const yours = age.generateHybridIdentity();
   const recipients = Promise.all([mine, yours].map((id) => age.identityToRecipient(id)));
 
-  /** Each call pair: encrypt `data` to `to`, decrypt with `from`. */
-  const apis: {
-    name: string;
-    skip: false | string;
-    seal(data: Uint8Array, to: age.AgeTo): Promise<Uint8Array>;
-    open(file: Uint8Array, from: age.AgeFrom): Promise<Uint8Array>;
-  }[] = [
-    { name: 'fourfold/age one-shot', skip: false, seal: (d, to) => age.encrypt(d, to), open: (f, from) => age.decrypt(f, from) },
-    { name: 'parallel one-shot', skip: false, seal: (d, to) => parallelAge.encrypt(d, to), open: (f, from) => parallelAge.decrypt(f, from) },
-    {
-      name: 'fourfold/age streams',
-      skip: NO_STREAMS,
-      seal: (d, to) => through(age.encryptStream(to), d, 50_000),
-      open: (f, from) => through(age.decryptStream(from), f, 7000),
-    },
-    {
-      name: 'parallel streams',
-      skip: NO_STREAMS,
-      seal: (d, to) => through(parallelAge.encryptStream(to), d, CHUNK),
-      open: (f, from) => through(parallelAge.decryptStream(from), f, CHUNK + 16),
-    },
-    {
-      name: 'parallel file calls on Blobs',
-      skip: NO_BLOB,
-      seal: async (d, to) => new Uint8Array(await (await parallelAge.encryptFile(new Blob([d as Uint8Array<ArrayBuffer>]), undefined, to))!.arrayBuffer()),
-      open: async (f, from) => new Uint8Array(await (await parallelAge.decryptFile(new Blob([f as Uint8Array<ArrayBuffer>]), undefined, from))!.arrayBuffer()),
-    },
-  ];
-
-  for (const api of apis) {
+  for (const api of AGE_CALLS) {
     it(`${api.name}: each recipient's identity opens the file, alone or beside an X25519 one; others get NoIdentityMatchError`, {
       skip: api.skip,
     }, async () => {
@@ -99,7 +59,7 @@ forEachTier('post-quantum hybrid files', () => {
 
   it('a file to post-quantum and X25519 recipients both is refused with a RangeError before any output, by every call', async () => {
     const mixed = { recipients: [(await recipients)[0]!, age.identityToRecipient(age.generateIdentity())] };
-    const why = /^RangeError: recipients mixes post-quantum \(age1pq1\.\.\.\) and X25519 \(age1\.\.\.\) keys: .* only those/;
+    const why = /^RangeError: recipients mixes post-quantum \(age1pq1\.\.\.\) and classic \(age1\.\.\., ssh-\.\.\.\) keys: .* only those/;
     await assert.rejects(age.encrypt(rand(1), mixed), why);
     await assert.rejects(parallelAge.encrypt(rand(1), mixed), why);
     if (!NO_STREAMS) {

@@ -71,14 +71,15 @@ it('recipients fourfold does not support are named, told from malformed ones, an
     [encoded('age1tagpq', 1249), /^a post-quantum tag recipient/],
     [encoded('age1yubikey', 33), /^a recipient of the plugin age-plugin-yubikey \(age1yubikey1\.\.\.\), and fourfold runs no plugins$/],
     [
-      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKqnSOMsvJzvvA7ezMrzpZ8X7v3sQ9ocz3mNmaUXOkfn alice@example',
-      /^an SSH public key \(ssh-ed25519\): fourfold does not support SSH keys$/,
+      'ecdsa-sha2-nistp256 AAAAE2VjZHNh1XNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBA',
+      /^an SSH public key of type ecdsa-sha2-nistp256: age uses ssh-ed25519 and ssh-rsa keys only$/,
     ],
+    ['sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29t', /^an SSH public key of type sk-ssh-ed25519@openssh\.com: age uses/],
     [corrupted(recipient), /^a malformed X25519 recipient \(age1\.\.\.\): its checksum does not verify/],
     [encoded('age', 20), /^a malformed X25519 recipient \(age1\.\.\.\): it holds 20 bytes, not 32$/],
     [`${recipient} `, /^a malformed X25519 recipient \(age1\.\.\.\): it has characters Bech32 does not use/],
     [identity, /^a secret key \(AGE-\.\.\.\), not a recipient/],
-    ['hello', /^not an age recipient \(age1\.\.\.\)$/],
+    ['hello', /^not an age recipient \(age1\.\.\.\) or SSH public key \(ssh-ed25519 AAAA\.\.\.\)$/],
   ];
   for (const [key, phrase] of cases) {
     await refused(toRecipients([recipient, key]), 'recipients[1]', key, new RegExp(`^recipients\\[1\\] is ${phrase.source.slice(1)}`));
@@ -94,12 +95,13 @@ it('identities fourfold does not support are named, told from malformed ones, an
       /^an identity of the plugin age-plugin-yubikey \(AGE-PLUGIN-YUBIKEY-1\.\.\.\), and fourfold runs no plugins$/,
     ],
     [
-      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n',
-      /^an SSH private key \(-----BEGIN OPENSSH PRIVATE KEY-----\): fourfold does not support SSH keys$/,
+      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKqnSOMsvJzvvA7ezMrzpZ8X7v3sQ9ocz3mNmaUXOkfn alice@example',
+      /^an SSH public key \(ssh-ed25519\), not an identity: decrypting takes its private key file's text \(id_ed25519, not id_ed25519\.pub\)$/,
     ],
+    ['-----BEGIN PGP PRIVATE KEY BLOCK-----\n1abcdefghijk\n', /^a PEM block \(-----BEGIN PGP PRIVATE KEY BLOCK-----\), not an age key$/],
     [corrupted(identity), /^a malformed X25519 identity \(AGE-SECRET-KEY-1\.\.\.\): its checksum does not verify/],
     [recipient, /^a recipient \(age1\.\.\., a public key\), not an identity/],
-    ['hello', /^not an age identity \(AGE-SECRET-KEY-1\.\.\.\)$/],
+    ['hello', /^not an age identity \(AGE-SECRET-KEY-1\.\.\.\) or SSH private key \(-----BEGIN OPENSSH PRIVATE KEY-----\)$/],
   ];
   for (const [key, phrase] of cases) {
     await refused(fromIdentities([identity, key]), 'identities[1]', key, new RegExp(`^identities\\[1\\] is ${phrase.source.slice(1)}`));

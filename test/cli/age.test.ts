@@ -37,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { bech32 } from '@scure/base';
 import * as age from 'fourfold/age';
 import * as P from 'fourfold/parallel';
-import { rand } from '../helpers.js';
+import { loadJson, rand } from '../helpers.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
 const g = globalThis as { Deno?: unknown; Bun?: unknown };
@@ -196,6 +196,66 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     assert.match(both.stderr.toString(), /^fourfold age-keygen: error: -pq cannot be used with -y\n/);
   });
 
+  it('SSH keys: each tool encrypts to the .pub (-R) and to the key (-e -i); each that reads the key decrypts, a protected key typed at the terminal', {
+    skip: NO_CLIENTS || (!CAN_PTY && 'not applicable: no script(1) to type passphrases'),
+  }, () => {
+    const { keys, passphrase } = loadJson<{ passphrase: string; keys: Record<string, { privateKey: string; publicKey: string }> }>('vectors/ssh-keys.json');
+    // Which client reads which key file: Go age reads OpenSSH keys under aes256-ctr and -cbc only, rage no PKCS#8.
+    const readers: Record<string, string[]> = {
+      ed25519: ['fourfold age', 'age', 'rage'],
+      rsa: ['fourfold age', 'age', 'rage'],
+      'rsa-pkcs1': ['fourfold age', 'age', 'rage'],
+      'rsa-pkcs8': ['fourfold age', 'age'],
+      'ed25519-pkcs8': ['fourfold age', 'age'],
+      'ed25519-aes256-ctr': ['fourfold age', 'age', 'rage'],
+      'rsa-aes256-ctr': ['fourfold age', 'age', 'rage'],
+      'ed25519-aes256-cbc': ['fourfold age', 'age', 'rage'],
+      'ed25519-aes256-gcm': ['fourfold age', 'rage'],
+    };
+    const data = rand(70_000);
+    writeFileSync(path('plain'), data);
+    for (const [name, names] of Object.entries(readers)) {
+      writeFileSync(path(name), keys[name]!.privateKey, { mode: 0o600 });
+      writeFileSync(path(`${name}.pub`), `${keys[name]!.publicKey}\n`);
+      const typed = name.includes('-aes') ? `${passphrase}\n` : '';
+      for (const from of tools()) {
+        const how = from.name === 'rage' || !names.includes(from.name) ? ['-R', path(`${name}.pub`)] : ['-e', '-i', path(name)];
+        ok(run(from.command(), from.args([...how, '-o', path('ssh.age'), path('plain')])), `${from.name} encrypts to ${name} (${how[0]})`);
+        for (const to of tools().filter((t) => names.includes(t.name))) {
+          const command = [to.command(), ...to.args(['-d', '-i', path(name), '-o', path('ssh.out'), path('ssh.age')])].join(' ');
+          rmSync(path('ssh.out'), { force: true });
+          const r =
+            typed === ''
+              ? run('sh', ['-c', command])
+              : run('script', ['-qec', command, '/dev/null'], { input: typed, env: { PINENTRY_PROGRAM: '/nonexistent' } });
+          ok(r, `${to.name} decrypts ${from.name}'s file to ${name}`);
+          assert.ok(readFileSync(path('ssh.out')).equals(data), `${from.name} -> ${to.name}, ${name}`);
+        }
+      }
+    }
+    // A protected key's passphrase is asked for only when a stanza is the key's: without a terminal, a file for another key is a plain miss.
+    ok(fourfold(['-R', path('ed25519.pub'), '-o', path('other.age'), path('plain')]), 'encrypt to another key');
+    const miss = fourfold(['-d', '-i', path('ed25519-aes256-ctr'), path('other.age')], { noTerminal: true });
+    assert.equal(miss.status, 1);
+    assert.match(miss.stderr.toString(), /no identity matched any of the recipients|no identity matches/);
+    ok(fourfold(['-R', path('ed25519-aes256-ctr.pub'), '-o', path('mine.age'), path('plain')]), 'encrypt to the protected key');
+    const asked = fourfold(['-d', '-i', path('ed25519-aes256-ctr'), path('mine.age')], { noTerminal: true });
+    assert.equal(asked.status, 1);
+    assert.match(asked.stderr.toString(), /could not read passphrase/);
+    // A recipients file: an SSH key of a type age has no stanza for is skipped with a warning, as age skips it.
+    writeFileSync(path('ssh-recipients.txt'), `${keys.ecdsa!.publicKey}\n${keys.ed25519!.publicKey}\n`);
+    const skipped = fourfold(['-R', path('ssh-recipients.txt'), '-o', path('skip.age'), path('plain')]);
+    ok(skipped, 'a recipients file with an ecdsa key');
+    assert.match(
+      skipped.stderr.toString(),
+      /warning: recipients file ".*ssh-recipients\.txt": ignoring unsupported SSH key of type "ecdsa-sha2-nistp256" at line 1/,
+    );
+    assert.ok(ok(fourfold(['-d', '-i', path('ed25519'), path('skip.age')]), 'decrypts').equals(data));
+    const small = fourfold(['-r', keys['rsa-1024']!.publicKey, path('plain')]);
+    assert.equal(small.status, 1);
+    assert.match(small.stderr.toString(), /is an RSA key of 1024 bits: age needs 2048 bits or more/);
+  });
+
   it('X25519, binary and armored, at every size: each tool decrypts what each encrypts', { skip: NO_CLIENTS }, () => {
     ok(keygen(['-o', path('key.txt')]), 'keygen');
     const recipient = ok(keygen(['-y', path('key.txt')]), 'keygen -y')
@@ -328,7 +388,11 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
       [['-o', path('x.age'), 'plain'], /missing recipients/],
       [['-p', '-r', 'age1x'], /-p\/--passphrase can't be combined with -r\/--recipient/],
       [['-r', 'age1notarecipient', 'plain'], /-r "age1notareci…" is a malformed X25519 recipient/],
-      [['-r', 'ssh-ed25519 AAAA', 'plain'], /is an SSH public key \(ssh-ed25519\): fourfold does not support SSH keys[\s\S]*hint: use an age key pair/],
+      [
+        ['-r', 'ssh-ed25519 AAAA', 'plain'],
+        /-r "ssh-ed25519 …", an SSH public key, is cut short[\s\S]*hint: use an ssh-ed25519 or ssh-rsa key, or an age key pair/,
+      ],
+      [['-r', 'ecdsa-sha2-nistp256 AAAA', 'plain'], /is an SSH public key of type ecdsa-sha2-nistp256: age uses ssh-ed25519 and ssh-rsa keys only/],
       [['-j', 'yubikey', '-e', 'plain'], /plugin "yubikey" is not supported/],
       [['-d', '-i', path('cmd-key.txt'), path('nothing-here.age')], /failed to open input file/],
       [['-d', '-i', path('cmd-key.txt'), 'a', 'b'], /too many INPUT arguments/],
@@ -387,7 +451,7 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     const pqIdentity = bech32.encode('AGE-SECRET-KEY-PQ-', bech32.toWords(rand(31)), false).toUpperCase();
     writeFileSync(path('k-lower.txt'), `# created by hand\n${identity.toLowerCase()}\n`);
     writeFileSync(path('k-pq.txt'), `${pqIdentity}\n`);
-    writeFileSync(path('k-ssh'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n');
+    writeFileSync(path('k-ssh'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ==\n-----END OPENSSH PRIVATE KEY-----\n');
     writeFileSync(path('k-recipients.txt'), `${recipient}\n# next: post-quantum\n${pq}\n`);
     writeFileSync(path('plain'), 'x');
     ok(fourfold(['-r', recipient, '-o', path('k.age'), path('plain')]), 'encrypt');
@@ -400,7 +464,7 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
         ['-d', '-i', path('k-pq.txt'), path('k.age')],
         /k-pq\.txt": line 1 is a malformed post-quantum identity \(AGE-SECRET-KEY-PQ-1\.\.\.\): it holds 31 bytes, not 32/,
       ],
-      [['-d', '-i', path('k-ssh'), path('k.age')], /k-ssh": line 1 is an SSH private key \(-----BEGIN OPENSSH PRIVATE KEY-----\)/],
+      [['-d', '-i', path('k-ssh'), path('k.age')], /malformed SSH identity: "[^"]*k-ssh" is cut short/],
       [
         ['-d', '-i', path('k-recipients.txt'), path('k.age')],
         /line 1 is a recipient \(age1\.\.\., a public key\), not an identity[\s\S]*hint: did you mean to use -R/,
