@@ -252,15 +252,23 @@ async function pkcs8(der: Uint8Array, what: string): Promise<SshSecret> {
   if (same(oid, ED25519_OID)) {
     const seed = new Der(privateKey, what).element(0x04);
     if (seed.length !== 32) fail(`${what} has an Ed25519 seed of ${seed.length} bytes (32 expected)`);
-    return ed25519Secret(seed.slice(), await ed25519PublicOf(der), what);
+    return ed25519Secret(seed.slice(), await ed25519PublicOf(der, what), what);
   }
   return fail(`${what} is a PKCS#8 key of a type age does not use (only RSA and Ed25519)`);
 }
 
 /** The Ed25519 public key of a PKCS#8 private key, from the platform (WebCrypto): the point is the seed's hash times the base point. */
-async function ed25519PublicOf(pkcs8Der: Uint8Array): Promise<Uint8Array> {
+async function ed25519PublicOf(pkcs8Der: Uint8Array, what: string): Promise<Uint8Array> {
   const subtle = webCrypto();
-  const key = await subtle.importKey('pkcs8', pkcs8Der.slice(), { name: 'Ed25519' }, true, ['sign']);
+  let key: CryptoKey;
+  try {
+    key = await subtle.importKey('pkcs8', pkcs8Der.slice(), { name: 'Ed25519' }, true, ['sign']);
+  } catch (e) {
+    if ((e as Error).name !== 'NotSupportedError') throw e;
+    return fail(
+      `${what} is a PKCS#8 Ed25519 key, whose public half takes Ed25519, which this runtime's WebCrypto does not have: rewrite it in OpenSSH's format (ssh-keygen -p -f KEYFILE), which carries it`,
+    );
+  }
   const { x } = await subtle.exportKey('jwk', key);
   return Uint8Array.from(atob(x!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 }
