@@ -285,14 +285,16 @@ function ed25519Secret(seed: Uint8Array, point: Uint8Array, what: string): SshSe
   return { type: SSH_ED25519, seed, public: { type: SSH_ED25519, blob: ed25519Blob(point), point } };
 }
 
+/** A big-endian byte string as a BigInt. */
+const big = (b: Uint8Array): bigint => BigInt(`0x0${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`);
+
 /** b mod m for big-endian byte strings, as bytes: the CRT exponents where a key leaves them out. */
 function mod(b: Uint8Array, m: bigint): Uint8Array {
-  const value = BigInt(`0x0${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`) % m;
+  const value = big(b) % m;
   const hex = value.toString(16);
   const bytes = Uint8Array.from((hex.length % 2 ? `0${hex}` : hex).match(/../g)!, (h) => Number.parseInt(h, 16));
   return bytes[0] === 0 && bytes.length > 1 ? bytes.subarray(1) : bytes;
 }
-const big = (b: Uint8Array): bigint => BigInt(`0x0${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`);
 
 function rsaSecret(rsa: RsaSecret, what: string): SshSecret {
   checkRsa(rsa.n, rsa.e, what);

@@ -204,8 +204,9 @@ export async function sshUnwrap(stanzas: readonly Stanza[], identities: readonly
   for (const identity of identities) {
     const { file, what } = identity;
     const print = fingerprint(file.public);
-    const mine = stanzas.filter((s) => s.type === file.public.type && s.args[0] === print);
-    if (mine.length === 0) continue;
+    // Its first stanza only: one that does not open is an error (as in age), so a file of many such stanzas costs one RSA or X25519 operation.
+    const mine = stanzas.find((s) => s.type === file.public.type && s.args[0] === print);
+    if (mine === undefined) continue;
     const passphrase = file.encrypted ? await identity.passphrase?.() : undefined;
     let secret: SshSecret;
     try {
@@ -214,10 +215,8 @@ export async function sshUnwrap(stanzas: readonly Stanza[], identities: readonly
       if (passphrase !== undefined) zeroize(passphrase);
     }
     try {
-      for (const s of mine) {
-        const fileKey = secret.type === SSH_ED25519 ? await ed25519Unwrap(s, secret) : await rsaUnwrap(s, secret);
-        if (fileKey !== undefined) return fileKey;
-      }
+      const fileKey = secret.type === SSH_ED25519 ? await ed25519Unwrap(mine, secret) : await rsaUnwrap(mine, secret);
+      if (fileKey !== undefined) return fileKey;
       throw new AuthenticationError(`an ${file.public.type} stanza is for ${what} (its fingerprint is the key's) but does not decrypt under it`);
     } finally {
       forgetSecret(secret);

@@ -198,5 +198,13 @@ describe('SSH keys refused, by name, before any output', { skip: NO_WEBCRYPTO },
         (e) => e instanceof AuthenticationError && /does not decrypt under it/.test(e.message),
       );
     }
+    // Only a key's first stanza is tried, so a file of many stanzas for one key costs one operation: a good second one does not help.
+    const twice = await age.encrypt(PLAINTEXT, { recipients: [KEYS.rsa!.publicKey, KEYS.rsa!.publicKey] });
+    assertBytes(await age.decrypt(twice, { identities: [KEYS.rsa!.privateKey] }), PLAINTEXT);
+    const text = new TextDecoder('latin1').decode(twice);
+    const firstBody = text.indexOf('\n', text.indexOf('\n-> ') + 1) + 1;
+    const broken = twice.slice();
+    broken[firstBody] = broken[firstBody] === 0x41 ? 0x42 : 0x41;
+    await assert.rejects(age.decrypt(broken, { identities: [KEYS.rsa!.privateKey] }), /does not decrypt under it/);
   });
 });
