@@ -176,6 +176,21 @@ async function ed25519Unwrap(s: Stanza, secret: SshSecret & { type: typeof SSH_E
   }
 }
 
+/**
+ * The file key from OAEP's message. WebKitGTK's RSA-OAEP returns the
+ * message as an integer, its leading zero bytes dropped (one file key in
+ * 256 starts with one), so a shorter message is put back to 16 bytes. A
+ * stanza made short on purpose gains nothing: the key it opens to must
+ * still pass the header's MAC, and its maker knows that key already.
+ */
+function leftPadded(message: Uint8Array): Uint8Array {
+  if (message.length === FILE_KEY_BYTES) return message;
+  const fileKey = new Uint8Array(FILE_KEY_BYTES);
+  fileKey.set(message, FILE_KEY_BYTES - message.length);
+  zeroize(message);
+  return fileKey;
+}
+
 /** The file key from an ssh-rsa stanza that is this key's. */
 async function rsaUnwrap(s: Stanza, secret: SshSecret & { type: typeof SSH_RSA }): Promise<Uint8Array | undefined> {
   if (s.args.length !== 1) throw new AgeFormatError(`an ssh-rsa stanza with ${s.args.length + 1} arguments (2 expected)`);
@@ -186,8 +201,8 @@ async function rsaUnwrap(s: Stanza, secret: SshSecret & { type: typeof SSH_RSA }
   Object.assign(jwk, { d: base64url(d), p: base64url(p), q: base64url(q), dp: base64url(dp), dq: base64url(dq), qi: base64url(qi) });
   const privateKey = await subtle.importKey('jwk', jwk, OAEP, false, ['decrypt']);
   try {
-    const fileKey = new Uint8Array(await subtle.decrypt({ name: 'RSA-OAEP', label: RSA_LABEL }, privateKey, s.body.slice()));
-    return fileKey.length === FILE_KEY_BYTES ? fileKey : undefined;
+    const message = new Uint8Array(await subtle.decrypt({ name: 'RSA-OAEP', label: RSA_LABEL }, privateKey, s.body.slice()));
+    return message.length <= FILE_KEY_BYTES ? leftPadded(message) : undefined;
   } catch {
     return undefined;
   }

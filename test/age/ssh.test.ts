@@ -10,11 +10,15 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { hkdf } from '@noble/hashes/hkdf.js';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
 import { age as parallelAge } from 'fourfold/parallel';
-import { assertBytes, forEachTier, loadJson, rand, toHex } from '../helpers.js';
+import { assertBytes, concat, forEachTier, loadJson, rand, toHex } from '../helpers.js';
 import { bcryptPbkdf, montgomeryOf } from '../internal.js';
 import { AGE_CALLS, NO_BLOB } from './calls.js';
 
@@ -56,6 +60,27 @@ async function hasEd25519(): Promise<boolean> {
   }
 }
 const fromBase64 = (text: string): Uint8Array => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const ascii = (text: string): Uint8Array => new TextEncoder().encode(text);
+const base64NoPad = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/=+$/, '');
+/** A stanza body as age writes it: unpadded base64 in lines of 64 columns, the last one shorter. */
+const wrapped64 = (bytes: Uint8Array): string => {
+  const text = base64NoPad(bytes);
+  const lines: string[] = [];
+  for (let at = 0; at <= text.length; at += 64) lines.push(text.slice(at, at + 64));
+  return lines.join('\n');
+};
+
+/** An age file (C2SP age) for `fileKey` with the given stanzas, made here from its spec: header MAC, then one payload chunk. */
+function fileFor(fileKey: Uint8Array, stanzas: string, plaintext: Uint8Array): Uint8Array {
+  const macked = ascii(`age-encryption.org/v1\n${stanzas}---`);
+  const mac = hmac(sha256, hkdf(sha256, fileKey, new Uint8Array(0), ascii('header'), 32), macked);
+  const nonce = rand(16);
+  const payloadKey = hkdf(sha256, fileKey, nonce, ascii('payload'), 32);
+  const chunkNonce = new Uint8Array(12);
+  chunkNonce[11] = 1; // chunk 0, the last
+  const chunk = chacha20poly1305(payloadKey, chunkNonce).encrypt(plaintext);
+  return concat(macked, ascii(` ${base64NoPad(mac)}\n`), nonce, chunk);
+}
 const identityOf = (name: string): string | { sshKey: string; passphrase: string } =>
   PROTECTED.has(name) ? { sshKey: KEYS[name]!.privateKey, passphrase: PASSPHRASE } : KEYS[name]!.privateKey;
 
@@ -110,6 +135,27 @@ describe('files Go age and rage made to SSH keys', { skip: NO_WEBCRYPTO }, () =>
       });
     }
   }
+});
+
+describe('ssh-rsa stanzas made here from the spec', { skip: NO_WEBCRYPTO }, () => {
+  it('a file key whose first bytes are zero opens (OAEP carries 16 bytes, whatever they are)', async () => {
+    const key = KEYS['rsa-pkcs8']!;
+    const subtle = globalThis.crypto.subtle;
+    const der = fromBase64(key.privateKey.replace(/-----[^-]+-----|\s/g, ''));
+    const oaep = { name: 'RSA-OAEP', hash: 'SHA-256' };
+    const { n, e } = await subtle.exportKey('jwk', await subtle.importKey('pkcs8', der.slice(), oaep, true, ['decrypt']));
+    const publicKey = await subtle.importKey('jwk', { kty: 'RSA', n, e }, oaep, false, ['encrypt']);
+    const ours = new TextDecoder('latin1').decode(await age.encrypt(PLAINTEXT, { recipients: [key.publicKey] }));
+    const stanzaLine = ours.slice(ours.indexOf('-> ssh-rsa '), ours.indexOf('\n', ours.indexOf('-> ssh-rsa ')));
+    for (const zeros of [1, 2, 16]) {
+      const fileKey = rand(16);
+      fileKey.fill(0, 0, zeros);
+      const label = new TextEncoder().encode('age-encryption.org/v1/ssh-rsa');
+      const body = new Uint8Array(await subtle.encrypt({ name: 'RSA-OAEP', label }, publicKey, fileKey.slice()));
+      const file = fileFor(fileKey, `${stanzaLine}\n${wrapped64(body)}\n`, PLAINTEXT);
+      assertBytes(await age.decrypt(file, { identities: [key.privateKey] }), PLAINTEXT, `${zeros} zero bytes`);
+    }
+  });
 });
 
 forEachTier('SSH keys through every call', () => {
