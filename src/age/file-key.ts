@@ -12,7 +12,22 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, type Stanza } from './header.js';
-import { anyIdentityKey, HYBRID, hybridCode, type Key, recipientKey, SSH, type SshKey, type SshKeyWithPassphrase, sshCode, X25519 } from './keys.js';
+import {
+  anyIdentityKey,
+  HYBRID,
+  hybridCode,
+  type IdentityKey,
+  type Key,
+  postQuantum,
+  recipientKey,
+  SSH,
+  type SshKey,
+  type SshKeyWithPassphrase,
+  sshCode,
+  TAG,
+  tagCode,
+  X25519,
+} from './keys.js';
 import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptStanza, scryptUnwrap, unreachable, x25519Stanza, x25519Unwrap } from './recipients.js';
 import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
@@ -25,8 +40,9 @@ export interface ToRecipients {
    * The recipients: age's X25519 ("age1...": identityToRecipient, or
    * age-keygen's "Public key") or post-quantum ("age1pq1..."), or SSH
    * public keys ("ssh-ed25519 AAAA..." or "ssh-rsa AAAA...", a line of
-   * ~/.ssh/id_ed25519.pub). A file to post-quantum recipients has only
-   * those.
+   * ~/.ssh/id_ed25519.pub), or a hardware key's tag recipient
+   * ("age1tag1..." or, post-quantum, "age1tagpq1...": encrypt-only). A
+   * file to post-quantum recipients has only those.
    */
   readonly recipients: readonly string[];
   /** Not with recipients: a file is encrypted to recipients or to a passphrase (age puts a passphrase alone in a file). */
@@ -110,7 +126,7 @@ export interface Sender {
 
 /** `from` checked and copied: identities' secret keys, or the passphrase's bytes. */
 export interface Receiver {
-  readonly identities?: Key[];
+  readonly identities?: IdentityKey[];
   readonly passphrase?: Uint8Array;
   readonly maxWorkFactor: number;
 }
@@ -159,11 +175,11 @@ export function senderOf(to: unknown): Sender {
   }
   if (workFactor !== undefined) throw new TypeError('workFactor goes with a passphrase, not recipients');
   const keys = strings(recipients, 'recipients').map((r, i) => recipientKey(r, `recipients[${i}]`));
-  const hybrid = keys.filter((k) => k.type === HYBRID).length;
+  const pq = keys.filter(postQuantum).length;
   // C2SP age: a file to a post-quantum recipient carries no other kind, or a quantum computer reads it through that one.
-  if (hybrid > 0 && hybrid < keys.length)
+  if (pq > 0 && pq < keys.length)
     throw new RangeError(
-      'recipients mixes post-quantum (age1pq1...) and classic (age1..., ssh-...) keys: a file to post-quantum ones must have only those, as age has it',
+      'recipients mixes post-quantum (age1pq1..., age1tagpq1...) and classic (age1..., age1tag1..., ssh-...) keys: a file to post-quantum ones must have only those, as age has it',
     );
   return { recipients: keys, workFactor: WORK_FACTOR };
 }
@@ -222,13 +238,15 @@ export async function sealHeader(s: Sender, kdf: Scrypt): Promise<Sealed> {
   }
 }
 
-/** A stanza per recipient, in their order; the hybrid and SSH types' code loaded only where such a key is. */
+/** A stanza per recipient, in their order; the hybrid, SSH and tag types' code loaded only where such a key is. */
 async function recipientStanzas(keys: readonly Key[], fileKey: Uint8Array): Promise<Stanza[]> {
   const hybrid = keys.some((k) => k.type === HYBRID) ? await hybridCode() : undefined;
   const ssh = keys.some((k) => k.type === SSH) ? await sshCode() : undefined;
+  const tag = keys.some((k) => k.type === TAG) ? await tagCode() : undefined;
   return Promise.all(
-    keys.map((k, i) => {
+    keys.map(async (k, i) => {
       if (k.type === SSH) return ssh!.sshStanza(k.text, fileKey, `recipients[${i}]`);
+      if (k.type === TAG) return tag!.tagStanza(k.text, fileKey, `recipients[${i}]`);
       return k.type === X25519 ? x25519Stanza(k.bytes, fileKey) : hybrid!.hybridStanza(k.bytes, fileKey, `recipients[${i}]`);
     }),
   );

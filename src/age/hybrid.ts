@@ -8,20 +8,19 @@
  *
  * ML-KEM-768 (FIPS 203) and SHA-3 are @noble/post-quantum's and
  * @noble/hashes'; X25519 is age's own (x25519.ts: WebCrypto where the
- * platform has it). X-Wing's combiner (draft-connolly-cfrg-xwing-kem) and
- * HPKE's key schedule are a few lines each here, rather than noble's
+ * platform has it). X-Wing's combiner (draft-connolly-cfrg-xwing-kem) is a
+ * few lines here and HPKE's key schedule a few in hpke.ts, rather than noble's
  * hybrid module: that one brings P-256 and P-384 and shares enough of
  * @noble/curves with the X25519 code that a bundler would keep its parts
  * in every age page. This module is imported only when a hybrid key is
  * used, so X25519-only code never loads ML-KEM.
  */
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
-import { expand, extract } from '@noble/hashes/hkdf.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
 import { bech32 } from '@scure/base';
 import { AgeFormatError } from './errors.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
+import { keySchedule as hpkeSchedule } from './hpke.js';
 import { HYBRID } from './keys.js';
 import { checkBody, unwrap, utf8, wrap } from './recipients.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
@@ -32,12 +31,6 @@ const KEM_PUBLIC_KEY = 1184;
 const KEM_CIPHERTEXT = 1088;
 /** X-Wing's domain separator, the ASCII "\.//^\". */
 const XWING_LABEL = Uint8Array.of(0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c);
-
-const INFO = utf8('age-encryption.org/mlkem768x25519');
-/** RFC 9180 §5.1: "HPKE" || KEM id (X-Wing, 0x647a) || KDF id (HKDF-SHA256, 1) || AEAD id (ChaCha20Poly1305, 3). */
-const SUITE = Uint8Array.of(...utf8('HPKE'), 0x64, 0x7a, 0, 1, 0, 3);
-const VERSION = utf8('HPKE-v1');
-const EMPTY = new Uint8Array(0);
 
 const isZero = (bytes: Uint8Array): boolean => bytes.every((b) => b === 0);
 
@@ -120,28 +113,8 @@ async function decapsulate(enc: Uint8Array, identity: Expanded): Promise<Uint8Ar
   return combine(kemShared, x25519Shared, share, x25519Public);
 }
 
-// ---------------------------------------------------------------- HPKE
-
-/** RFC 9180 §4: LabeledExtract(salt, label, ikm). */
-const labeledExtract = (salt: Uint8Array, label: string, ikm: Uint8Array): Uint8Array => extract(sha256, joined([VERSION, SUITE, utf8(label), ikm]), salt);
-
-/** RFC 9180 §4: LabeledExpand(prk, label, info, L). */
-const labeledExpand = (prk: Uint8Array, label: string, info: Uint8Array, length: number): Uint8Array =>
-  expand(sha256, prk, joined([Uint8Array.of(length >> 8, length & 0xff), VERSION, SUITE, utf8(label), info]), length);
-
-/** Base mode's key schedule context (RFC 9180 §5.1: mode 0, no PSK) with age's info: the same for every file. */
-const CONTEXT = joined([Uint8Array.of(0), labeledExtract(EMPTY, 'psk_id_hash', EMPTY), labeledExtract(EMPTY, 'info_hash', INFO)]);
-
-/** HPKE's key and nonce for the first (and only) message under a KEM's shared secret (wiped here). */
-function keySchedule(shared: Uint8Array): { key: Uint8Array; nonce: Uint8Array } {
-  const secret = labeledExtract(shared, 'secret', EMPTY);
-  zeroize(shared);
-  try {
-    return { key: labeledExpand(secret, 'key', CONTEXT, 32), nonce: labeledExpand(secret, 'base_nonce', CONTEXT, 12) };
-  } finally {
-    zeroize(secret);
-  }
-}
+/** HPKE's key schedule for X-Wing (KEM 0x647a) and age's info. */
+const keySchedule = hpkeSchedule(0x647a, utf8('age-encryption.org/mlkem768x25519'));
 
 // ---------------------------------------------------------------- age
 

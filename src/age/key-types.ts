@@ -1,8 +1,8 @@
 /**
  * What a key string is when it is not a key fourfold can use (X25519,
- * post-quantum hybrid, ssh-ed25519, ssh-rsa), said in a phrase for an
- * error ("recipients[2] is <phrase>"): another of age's key types (tag,
- * plugin; SSH keys of other types), a malformed key, the wrong case, a
+ * post-quantum hybrid, tag, ssh-ed25519, ssh-rsa), said in a phrase for an
+ * error ("recipients[2] is <phrase>"): another of age's key types (plugin;
+ * SSH keys of other types), a malformed key, the wrong case, a
  * recipient where an identity belongs or the reverse, or Bech32 that does
  * not decode. A type fourfold does not support is told apart from a key
  * that is malformed, and no phrase quotes the key: an identity is a secret,
@@ -72,8 +72,8 @@ export function notARecipient(text: string): string {
     const prefix = text.slice(0, text.lastIndexOf('1'));
     if (prefix === 'age') return `a malformed X25519 recipient (age1...): ${bech32Flaw(text, 32) ?? 'its type is not one age knows'}`;
     if (prefix === 'age1pq') return `a malformed post-quantum recipient (age1pq1...): ${bech32Flaw(text, 1216) ?? 'its type is not one age knows'}`;
-    if (prefix === 'age1tag') return unsupported(text, 'tag recipient (age1tag1..., P-256, for hardware keys)', 'which fourfold does not support');
-    if (prefix === 'age1tagpq') return unsupported(text, 'post-quantum tag recipient (age1tagpq1...)', 'which fourfold does not support');
+    if (prefix === 'age1tag') return `a malformed tag recipient (age1tag1...): ${bech32Flaw(text, 33) ?? 'its type is not one age knows'}`;
+    if (prefix === 'age1tagpq') return `a malformed post-quantum tag recipient (age1tagpq1...): ${bech32Flaw(text, 1249) ?? 'its type is not one age knows'}`;
     const name = prefix.slice('age1'.length);
     if (PLUGIN_NAME.test(name)) return unsupported(text, `recipient of the plugin age-plugin-${name} (age1${name}1...)`, 'and fourfold runs no plugins');
     return `a malformed recipient (age1...): ${bech32Flaw(text) ?? 'its type is not one age knows'}`;

@@ -12,7 +12,7 @@
  */
 import { x25519 } from '@noble/curves/ed25519.js';
 import { bech32 } from '@scure/base';
-import { notAnIdentity, notARecipient } from './key-types.js';
+import { bech32Flaw, notAnIdentity, notARecipient } from './key-types.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 
@@ -21,6 +21,8 @@ export const X25519 = 'X25519';
 export const HYBRID = 'mlkem768x25519';
 /** SSH keys (ssh-ed25519, ssh-rsa), read in full by ssh.ts when a call uses them. */
 export const SSH = 'ssh';
+/** Tag recipients (age1tag1..., age1tagpq1...), read in full by tag.ts when a call uses them. */
+export const TAG = 'tag';
 
 /** A native key read from its string: its type, and its bytes (a secret, a seed, or a public key). */
 export interface NativeKey {
@@ -37,7 +39,19 @@ export interface SshKey {
   readonly ask?: () => Promise<Uint8Array>;
 }
 
-export type Key = NativeKey | SshKey;
+/** A tag recipient's string ("age1tag1..." or, post-quantum, "age1tagpq1..."). */
+export interface TagKey {
+  readonly type: typeof TAG;
+  readonly text: string;
+}
+
+/** A key that decrypts. */
+export type IdentityKey = NativeKey | SshKey;
+/** A key that encrypts, or decrypts. */
+export type Key = IdentityKey | TagKey;
+
+/** Whether a recipient's key is post-quantum: hybrid (age1pq1...) or a hybrid tag (age1tagpq1...). */
+export const postQuantum = (k: Key): boolean => k.type === HYBRID || (k.type === TAG && k.text.startsWith('age1tagpq1'));
 
 /** An SSH private key given with its passphrase. */
 export interface SshKeyWithPassphrase {
@@ -49,6 +63,8 @@ export interface SshKeyWithPassphrase {
 
 /** Whether `text` reads as an SSH public key line ("ssh-ed25519 AAAA..."), to be parsed in full where it is used. */
 const sshLine = (text: string): boolean => /^ssh-(?:ed25519|rsa) [A-Za-z0-9+/]/.test(text);
+/** Whether `text` reads as a tag recipient (age1tag1... or age1tagpq1..., lower case): its Bech32 is checked here, its point where it is used. */
+const tagLine = (text: string): boolean => /^age1tag(?:pq)?1[^1A-Z]*$/.test(text);
 /** Whether `text` reads as a PEM private key, to be parsed in full where it is used. */
 const pemKey = (text: string): boolean => /^\s*-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(text);
 
@@ -91,7 +107,7 @@ export function identityKey(identity: unknown, name: string): NativeKey {
  * that a bad key is refused where it is read, without ML-KEM's code: its
  * first 1,152 bytes are 768 coefficients of 12 bits, each below q = 3329.
  */
-function reducedKey(key: Uint8Array): boolean {
+export function reducedKey(key: Uint8Array): boolean {
   let over = 0;
   for (let i = 0; i < 1152; i += 3) {
     const low = key[i]! | ((key[i + 1]! & 0x0f) << 8);
@@ -107,7 +123,7 @@ function reducedKey(key: Uint8Array): boolean {
  * `name` and what is wrong. An SSH key is only recognized here: ssh.ts
  * reads it when the call runs.
  */
-export function anyIdentityKey(identity: unknown, name: string): Key {
+export function anyIdentityKey(identity: unknown, name: string): IdentityKey {
   if (typeof identity === 'string' && pemKey(identity)) return { type: SSH, text: identity };
   if (typeof identity !== 'object' || identity === null) return identityKey(identity, name);
   const o = check.options(identity, name, ['sshKey', 'passphrase']) as Record<string, unknown>;
@@ -119,10 +135,11 @@ export function anyIdentityKey(identity: unknown, name: string): Key {
   return { type: SSH, text: sshKey, passphrase: bytes };
 }
 
-/** The key of a recipient string (X25519, "age1...", hybrid, "age1pq1...", lower case, or SSH, "ssh-ed25519 AAAA..."), or a RangeError naming `name` and what the string is instead. */
+/** The key of a recipient string (X25519, "age1...", hybrid, "age1pq1...", tag, "age1tag1...", lower case, or SSH, "ssh-ed25519 AAAA..."), or a RangeError naming `name` and what the string is instead. */
 export function recipientKey(recipient: unknown, name: string): Key {
   if (typeof recipient !== 'string') throw new TypeError(`${name} must be a string ("age1..."), got ${typeof recipient}`);
   if (sshLine(recipient)) return { type: SSH, text: recipient };
+  if (tagLine(recipient) && bech32Flaw(recipient, recipient.startsWith('age1tagpq1') ? 1249 : 33) === undefined) return { type: TAG, text: recipient };
   const publicKey = decodeKey(recipient, RECIPIENT_PREFIX, false);
   if (publicKey !== undefined) return { type: X25519, bytes: publicKey };
   const hybrid = decodeKey(recipient, HYBRID_RECIPIENT_PREFIX, false, HYBRID_RECIPIENT_BYTES);
@@ -212,6 +229,8 @@ export function recipientOf(identity: unknown, name: string): string | Promise<s
 export const hybridCode = () => import('./hybrid.js');
 /** The SSH types' code (ssh.ts), imported the first time an SSH key is used. */
 export const sshCode = () => import('./ssh.js');
+/** The tag types' code (tag.ts), imported the first time a tag recipient is used. */
+export const tagCode = () => import('./tag.js');
 
 /** The hybrid recipient of a seed (wiped after). */
 async function hybridRecipient(seed: Uint8Array): Promise<string> {

@@ -14,7 +14,7 @@ import type { ReceiverOrAsk } from '../age/codec.js';
 import { MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, WORK_FACTOR } from '../age/file-key.js';
 import type { Stanza } from '../age/header.js';
 import { decrypt as decryptHere, identityToRecipient } from '../age/index.js';
-import { identityKey, type Key, recipientKey, SSH, sshCode } from '../age/keys.js';
+import { identityKey, type IdentityKey, recipientKey, SSH, sshCode, TAG, tagCode } from '../age/keys.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** The file and line limit age puts on recipient and identity files. */
@@ -54,10 +54,12 @@ function readKeyFile(name: string): Uint8Array {
 /** At most the first 12 characters of a key, for a message that must say which of several it is: never a whole key, which may be 2,000 characters. */
 const shortened = (key: string): string => JSON.stringify(key.length > 12 ? `${key.slice(0, 12)}…` : key);
 
-/** `r`, once it is a recipient fourfold encrypts to (an SSH key read in full); else a Failure saying what it is instead, as `where` (the flag, or a file's line). */
+/** `r`, once it is a recipient fourfold encrypts to (an SSH or tag key read in full); else a Failure saying what it is instead, as `where` (the flag, or a file's line). */
 async function checkRecipient(r: string, where: string): Promise<string> {
   try {
-    if (recipientKey(r, where).type === SSH) (await sshCode()).publicKeyFromLine(r, where);
+    const { type } = recipientKey(r, where);
+    if (type === SSH) (await sshCode()).publicKeyFromLine(r, where);
+    if (type === TAG) (await tagCode()).checkTagRecipient(r, where);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     throw new Failure(e.message, r.startsWith('ssh-') ? ['use an ssh-ed25519 or ssh-rsa key, or an age key pair (fourfold age-keygen)'] : []);
@@ -90,7 +92,7 @@ async function recipientsFile(name: string): Promise<string[]> {
 const SSH_KEY_LIMIT = 1 << 14;
 
 /** An SSH private key file's identity: read now (a malformed one fails here), its passphrase asked for only when a file's stanza is the key's. */
-async function sshIdentity(name: string, bytes: Uint8Array): Promise<Key & { publicLine: string }> {
+async function sshIdentity(name: string, bytes: Uint8Array): Promise<IdentityKey & { publicLine: string }> {
   if (bytes.length >= SSH_KEY_LIMIT) throw new Failure(`failed to read ${JSON.stringify(name)}: file too long`);
   const text = new TextDecoder().decode(bytes);
   const ssh = await sshCode();
@@ -107,7 +109,7 @@ async function sshIdentity(name: string, bytes: Uint8Array): Promise<Key & { pub
 
 /** An identity of an identity file, and the recipient it decrypts for (what -e -i encrypts to). */
 interface FileIdentity {
-  readonly key: Key;
+  readonly key: IdentityKey;
   readonly recipient: () => string | Promise<string>;
 }
 
@@ -241,7 +243,7 @@ export async function senderFor(flags: Parsed): Promise<Sender> {
       if (key.type !== SSH) zeroize(key.bytes);
     }
   }
-  const postQuantum = recipients.filter((r) => r.startsWith('age1pq1')).length;
+  const postQuantum = recipients.filter((r) => r.startsWith('age1pq1') || r.startsWith('age1tagpq1')).length;
   if (postQuantum > 0 && postQuantum < recipients.length) {
     throw new Failure("incompatible recipients: can't mix post-quantum and classic recipients, or the file would be vulnerable to quantum computers");
   }
@@ -260,7 +262,7 @@ export async function receiverFor(flags: Parsed): Promise<ReceiverOrAsk> {
   }
   const files = listOf(flags, 'identity');
   if (files.length > 0) {
-    const identities: Key[] = [];
+    const identities: IdentityKey[] = [];
     for (const name of files) identities.push(...(await identitiesFile(name)).map((id) => id.key));
     const receiver: Receiver = { identities, maxWorkFactor: MAX_WORK_FACTOR };
     return async (stanzas: readonly Stanza[]): Promise<Receiver> => {

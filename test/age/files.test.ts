@@ -13,12 +13,21 @@ import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
 import { age as parallelAge } from 'fourfold/parallel';
-import { assertBytes, forEachTier, rand } from '../helpers.js';
+import { assertBytes, forEachTier, loadJson, rand } from '../helpers.js';
 import { ArmorEncoder } from '../internal.js';
 
 const CHUNK = 65536;
 const SEALED = CHUNK + 16;
 const SIZES = [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 16 * CHUNK - 1, 16 * CHUNK, 16 * CHUNK + 1, 33 * CHUNK + 5];
+
+it('where the platform has no WebCrypto (Hermes), a tag recipient is a RangeError that says so, before any output', {
+  skip: globalThis.crypto?.subtle !== undefined && 'not applicable: this engine has WebCrypto (test/age/tag.test.ts encrypts to tag recipients)',
+}, async () => {
+  const { classic } = loadJson<{ classic: string }>('vectors/age-tagtest.json');
+  const why = /^RangeError: tag recipients need the platform's WebCrypto \(ECDH P-256\), which this engine lacks/;
+  await assert.rejects(age.encrypt(rand(1), { recipients: [classic] }), why);
+  await assert.rejects(parallelAge.encrypt(rand(1), { recipients: [classic] }), why);
+});
 
 it("keys: the specification's example identity gives its recipient; generated identities round-trip and differ", () => {
   assert.equal(

@@ -59,7 +59,8 @@ forEachTier('post-quantum hybrid files', () => {
 
   it('a file to post-quantum and X25519 recipients both is refused with a RangeError before any output, by every call', async () => {
     const mixed = { recipients: [(await recipients)[0]!, age.identityToRecipient(age.generateIdentity())] };
-    const why = /^RangeError: recipients mixes post-quantum \(age1pq1\.\.\.\) and classic \(age1\.\.\., ssh-\.\.\.\) keys: .* only those/;
+    const why =
+      /^RangeError: recipients mixes post-quantum \(age1pq1\.\.\., age1tagpq1\.\.\.\) and classic \(age1\.\.\., age1tag1\.\.\., ssh-\.\.\.\) keys: .* only those/;
     await assert.rejects(age.encrypt(rand(1), mixed), why);
     await assert.rejects(parallelAge.encrypt(rand(1), mixed), why);
     if (!NO_STREAMS) {

@@ -67,8 +67,9 @@ it('recipients fourfold does not support are named, told from malformed ones, an
     [PQ_RECIPIENT, /^a malformed post-quantum recipient \(age1pq1\.\.\.\): its ML-KEM-768 key fails FIPS 203's check/],
     [corrupted(PQ_RECIPIENT), /^a malformed post-quantum recipient .*: its checksum does not verify/],
     [encoded('age1pq', 1184), /^a malformed post-quantum recipient \(age1pq1\.\.\.\): it holds 1184 bytes, not 1216$/],
-    [encoded('age1tag', 33), /^a tag recipient \(age1tag1\.\.\., P-256, for hardware keys\), which fourfold does not support$/],
-    [encoded('age1tagpq', 1249), /^a post-quantum tag recipient/],
+    [encoded('age1tag', 32), /^a malformed tag recipient \(age1tag1\.\.\.\): it holds 32 bytes, not 33$/],
+    [corrupted(encoded('age1tag', 33)), /^a malformed tag recipient \(age1tag1\.\.\.\): its checksum does not verify$/],
+    [encoded('age1tagpq', 1248), /^a malformed post-quantum tag recipient \(age1tagpq1\.\.\.\): it holds 1248 bytes, not 1249$/],
     [encoded('age1yubikey', 33), /^a recipient of the plugin age-plugin-yubikey \(age1yubikey1\.\.\.\), and fourfold runs no plugins$/],
     [
       'ecdsa-sha2-nistp256 AAAAE2VjZHNh1XNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBA',

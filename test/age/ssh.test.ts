@@ -201,7 +201,7 @@ describe('SSH keys refused, by name, before any output', { skip: NO_WEBCRYPTO },
     blob[blob.length - 32] = 2;
     await refuses({ recipients: [`ssh-ed25519 ${btoa(String.fromCharCode(...blob))}`] }, /^RangeError: recipients\[0\] is not a valid Ed25519 public key/);
     const pq = await age.identityToRecipient(age.generateHybridIdentity());
-    await refuses({ recipients: [pq, KEYS.ed25519!.publicKey] }, /^RangeError: recipients mixes post-quantum \(age1pq1\.\.\.\) and classic/);
+    await refuses({ recipients: [pq, KEYS.ed25519!.publicKey] }, /^RangeError: recipients mixes post-quantum \(age1pq1\.\.\., age1tagpq1\.\.\.\) and classic/);
   });
 
   it('identities: a protected key without its passphrase, a wrong passphrase, a cipher or encryption age does not read, a key type age has no stanza for', async () => {

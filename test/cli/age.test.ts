@@ -56,8 +56,11 @@ const AGE_KEYGEN = find('age-keygen', 'go/bin');
 /** age's plugin for passphrases from the environment, which age and rage run from the PATH. */
 const PLUGIN_PATH = [join(HOME, 'go/bin'), process.env.PATH].join(':');
 const CAN_PTY = spawnSync('script', ['--version']).status === 0;
+/** age's test plugin for tag recipients: `-j tagtest` decrypts files to its fixed keys (test/vectors/age-tagtest.json). */
+const HAS_TAGTEST = spawnSync('sh', ['-c', 'command -v age-plugin-tagtest'], { env: { ...process.env, PATH: PLUGIN_PATH } }).status === 0;
 const skipUnless = (present: boolean, what: string): false | string => (present || ON_CI ? false : `${what} is not installed; on CI it fails`);
 const NO_CLIENTS = skipUnless(AGE !== undefined && RAGE !== undefined, 'age (go install filippo.io/age/cmd/...@v1.3.2) or rage (cargo install rage --locked)');
+const NO_TAGTEST = skipUnless(HAS_TAGTEST, 'age-plugin-tagtest (go install filippo.io/age/tag/internal/age-plugin-tagtest@v1.3.2)');
 const IS_NODE =
   typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string' && g.Deno === undefined && g.Bun === undefined;
 
@@ -254,6 +257,35 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     const small = fourfold(['-r', keys['rsa-1024']!.publicKey, path('plain')]);
     assert.equal(small.status, 1);
     assert.match(small.stderr.toString(), /is an RSA key of 1024 bits: age needs 2048 bits or more/);
+  });
+
+  it("tag recipients: fourfold age encrypts to age-plugin-tagtest's keys (-r, -R); age and rage decrypt with -j tagtest; a post-quantum tag beside a classic key is refused", {
+    skip: NO_CLIENTS || NO_TAGTEST,
+  }, () => {
+    const { classic, postQuantum } = loadJson<{ classic: string; postQuantum: string }>('vectors/age-tagtest.json');
+    writeFileSync(path('tag-recipients.txt'), `# age-plugin-tagtest's post-quantum key\n${postQuantum}\n`);
+    for (const size of [0, 65537]) {
+      const data = rand(size);
+      writeFileSync(path('plain'), data);
+      for (const to of [
+        ['-r', classic],
+        ['-R', path('tag-recipients.txt')],
+        ['-r', classic, '-r', classic],
+      ]) {
+        ok(fourfold([...to, '-o', path('tag.age'), path('plain')]), `fourfold age ${to[0]} encrypts ${size}`);
+        for (const reader of tools().slice(1)) {
+          const out = ok(run(reader.command(), reader.args(['-d', '-j', 'tagtest', path('tag.age')])), `${reader.name} decrypts`);
+          assert.ok(out.equals(data), `${reader.name}, ${to[0]}, ${size} bytes`);
+        }
+      }
+    }
+    const x25519 = newKey('tag-x25519.txt');
+    for (const tool of tools().slice(0, 2)) {
+      const r = run(tool.command(), tool.args(['-r', postQuantum, '-r', x25519.recipient, '-o', path('tag-mixed.age'), path('plain')]));
+      assert.equal(r.status, 1, `${tool.name} refuses the mix`);
+      assert.match(r.stderr.toString(), /error: incompatible recipients: can't mix post-quantum and classic recipients/, tool.name);
+      assert.ok(!existsSync(path('tag-mixed.age')), `${tool.name} writes no file`);
+    }
   });
 
   it('X25519, binary and armored, at every size: each tool decrypts what each encrypts', { skip: NO_CLIENTS }, () => {
