@@ -13,6 +13,7 @@
  * key file can make its reader spend unbounded work. AES and the Ed25519
  * public key of a PKCS#8 seed are the platform's (WebCrypto).
  */
+import { bigOf, bytesOf } from './bigint.js';
 import { bcryptPbkdf, MAX_ROUNDS } from './bcrypt-pbkdf.js';
 import { equalBytes, joined, zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -285,21 +286,13 @@ function ed25519Secret(seed: Uint8Array, point: Uint8Array, what: string): SshSe
   return { type: SSH_ED25519, seed, public: { type: SSH_ED25519, blob: ed25519Blob(point), point } };
 }
 
-/** A big-endian byte string as a BigInt. */
-const big = (b: Uint8Array): bigint => BigInt(`0x0${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`);
-
-/** b mod m for big-endian byte strings, as bytes: the CRT exponents where a key leaves them out. */
-function mod(b: Uint8Array, m: bigint): Uint8Array {
-  const value = big(b) % m;
-  const hex = value.toString(16);
-  const bytes = Uint8Array.from((hex.length % 2 ? `0${hex}` : hex).match(/../g)!, (h) => Number.parseInt(h, 16));
-  return bytes[0] === 0 && bytes.length > 1 ? bytes.subarray(1) : bytes;
-}
+/** b mod m for a big-endian byte string, as bytes: the CRT exponents where a key leaves them out. */
+const mod = (b: Uint8Array, m: bigint): Uint8Array => bytesOf(bigOf(b) % m);
 
 function rsaSecret(rsa: RsaSecret, what: string): SshSecret {
   checkRsa(rsa.n, rsa.e, what);
   if (bitLength(rsa.p) > MAX_RSA_BITS / 2 || bitLength(rsa.q) > MAX_RSA_BITS / 2) fail(`${what} has an RSA prime over ${MAX_RSA_BITS / 2} bits`);
-  if (big(rsa.p) * big(rsa.q) !== big(rsa.n)) fail(`${what} is an inconsistent RSA key: p times q is not its modulus`);
+  if (bigOf(rsa.p) * bigOf(rsa.q) !== bigOf(rsa.n)) fail(`${what} is an inconsistent RSA key: p times q is not its modulus`);
   return { type: SSH_RSA, rsa, public: { type: SSH_RSA, blob: rsaBlob(rsa.n, rsa.e), n: rsa.n, e: rsa.e } };
 }
 
@@ -418,8 +411,8 @@ function privateSection(plain: Uint8Array, publicKey: SshPublicKey, what: string
       const [n, e, d, qi, p, q] = Array.from({ length: 6 }, () => wire.mpint().slice());
       checkRsa(n!, e!, what);
       if (bitLength(p!) > MAX_RSA_BITS / 2 || bitLength(q!) > MAX_RSA_BITS / 2) fail(`${what} has an RSA prime over ${MAX_RSA_BITS / 2} bits`);
-      const dp = mod(d!, big(p!) - 1n);
-      const dq = mod(d!, big(q!) - 1n);
+      const dp = mod(d!, bigOf(p!) - 1n);
+      const dq = mod(d!, bigOf(q!) - 1n);
       secret = rsaSecret({ n: n!, e: e!, d: d!, p: p!, q: q!, dp, dq, qi: qi! }, what);
     } else {
       return fail(`${what} is an SSH key of type ${JSON.stringify(type.slice(0, 40))}: age uses ssh-ed25519 and ssh-rsa keys only`);

@@ -18,6 +18,7 @@
  */
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { bigOf, bytesOf, power } from './bigint.js';
 import { AgeFormatError } from './errors.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { checkBody, FILE_KEY_BYTES, unwrap, utf8, wrap } from './recipients.js';
@@ -40,24 +41,11 @@ export const fingerprint = (key: SshPublicKey): string => encodeBase64(sha256(ke
 
 const P = 2n ** 255n - 19n;
 /** Edwards25519's d = -121665 / 121666 (RFC 8032 §5.1). */
-const D = (-121665n * power(121666n, P - 2n)) % P;
+const D = (-121665n * power(121666n, P - 2n, P)) % P;
 
-function power(base: bigint, exponent: bigint): bigint {
-  let result = 1n;
-  let b = ((base % P) + P) % P;
-  for (let e = exponent; e > 0n; e >>= 1n) {
-    if (e & 1n) result = (result * b) % P;
-    b = (b * b) % P;
-  }
-  return result;
-}
-
-const fromLE = (bytes: Uint8Array): bigint => bytes.reduceRight((v, b) => (v << 8n) | BigInt(b), 0n);
-function toLE(value: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = Number((value >> BigInt(8 * i)) & 0xffn);
-  return out;
-}
+/** Little-endian, as RFC 8032 and RFC 7748 write field elements. */
+const fromLE = (bytes: Uint8Array): bigint => bigOf(bytes.slice().reverse());
+const toLE = (value: bigint): Uint8Array => bytesOf(value, 32).reverse();
 
 /**
  * The Montgomery u of an Ed25519 public key, u = (1 + y) / (1 - y) (RFC
@@ -69,10 +57,10 @@ function toLE(value: bigint): Uint8Array {
 export function montgomeryOf(point: Uint8Array, what: string): Uint8Array {
   const y = fromLE(point) & ((1n << 255n) - 1n);
   const y2 = (y * y) % P;
-  const ratio = ((y2 - 1n + P) * power(D * y2 + 1n, P - 2n)) % P;
+  const ratio = ((y2 - 1n + P) * power(D * y2 + 1n, P - 2n, P)) % P;
   // Euler's criterion: ratio is 0 or a square.
-  if (ratio !== 0n && power(ratio, (P - 1n) / 2n) !== 1n) throw new RangeError(`${what} is not a valid Ed25519 public key: no point has it`);
-  return toLE(((1n + y) * power(1n - y + P, P - 2n)) % P);
+  if (ratio !== 0n && power(ratio, (P - 1n) / 2n, P) !== 1n) throw new RangeError(`${what} is not a valid Ed25519 public key: no point has it`);
+  return toLE(((1n + y) * power(1n - y + P, P - 2n, P)) % P);
 }
 
 // ---------------------------------------------------------------- ssh-ed25519

@@ -28,6 +28,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { bech32 } from '@scure/base';
+import { bigOf, bytesOf, power } from './bigint.js';
 import { encodeBase64, type Stanza } from './header.js';
 import { keySchedule, kemSuite, labeledExpand, labeledExtract } from './hpke.js';
 import { bech32Flaw } from './key-types.js';
@@ -74,16 +75,6 @@ interface TagRecipient {
 const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
 const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
 
-const big = (bytes: Uint8Array): bigint => BigInt(`0x${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('') || '0'}`);
-const bytes32 = (n: bigint): Uint8Array => Uint8Array.from(n.toString(16).padStart(64, '0').match(/../g)!, (h) => parseInt(h, 16));
-
-/** base^exponent mod P, square and multiply: over public values only (a recipient's coordinates). */
-function power(base: bigint, exponent: bigint): bigint {
-  let result = 1n;
-  for (let b = base % P, e = exponent; e > 0n; e >>= 1n, b = (b * b) % P) if (e & 1n) result = (result * b) % P;
-  return result;
-}
-
 /** y^2 on the curve at x: x^3 - 3x + b mod P. */
 const rightSide = (x: bigint): bigint => (((x * x * x - 3n * x + B) % P) + P) % P;
 
@@ -95,17 +86,17 @@ const rightSide = (x: bigint): bigint => (((x * x * x - 3n * x + B) % P) + P) % 
  */
 function p256Point(bytes: Uint8Array, form: number): Uint8Array | undefined {
   if (bytes.length !== form || bytes[0] !== (form === COMPRESSED ? (bytes[0]! & 1) + 2 : 4)) return undefined;
-  const x = big(bytes.subarray(1, 33));
+  const x = bigOf(bytes.subarray(1, 33));
   if (x >= P) return undefined;
   let y: bigint;
   if (form === COMPRESSED) {
-    y = power(rightSide(x), (P + 1n) / 4n);
+    y = power(rightSide(x), (P + 1n) / 4n, P);
     if ((y & 1n) !== BigInt(bytes[0]! & 1)) y = P - y;
   } else {
-    y = big(bytes.subarray(33));
+    y = bigOf(bytes.subarray(33));
     if (y >= P) return undefined;
   }
-  return (y * y) % P === rightSide(x) ? Uint8Array.of(4, ...bytes32(x), ...bytes32(y)) : undefined;
+  return (y * y) % P === rightSide(x) ? Uint8Array.of(4, ...bytesOf(x, 32), ...bytesOf(y, 32)) : undefined;
 }
 
 const ECDH = { name: 'ECDH', namedCurve: 'P-256' } as const;
