@@ -244,7 +244,7 @@ async function recipientStanzas(keys: readonly Key[], fileKey: Uint8Array): Prom
   const ssh = keys.some((k) => k.type === SSH) ? await sshCode() : undefined;
   const tag = keys.some((k) => k.type === TAG) ? await tagCode() : undefined;
   return Promise.all(
-    keys.map(async (k, i) => {
+    keys.map((k, i) => {
       if (k.type === SSH) return ssh!.sshStanza(k.text, fileKey, `recipients[${i}]`);
       if (k.type === TAG) return tag!.tagStanza(k.text, fileKey, `recipients[${i}]`);
       return k.type === X25519 ? x25519Stanza(k.bytes, fileKey) : hybrid!.hybridStanza(k.bytes, fileKey, `recipients[${i}]`);

@@ -17,7 +17,7 @@ const EMPTY = new Uint8Array(0);
 const twoBytes = (n: number): Uint8Array => Uint8Array.of(n >> 8, n & 0xff);
 
 /** RFC 9180 §5.1: suite_id = "HPKE" || KEM id || KDF id (HKDF-SHA256, 1) || AEAD id (ChaCha20Poly1305, 3). */
-export const hpkeSuite = (kemId: number): Uint8Array => joined([utf8('HPKE'), twoBytes(kemId), twoBytes(1), twoBytes(3)]);
+const hpkeSuite = (kemId: number): Uint8Array => joined([utf8('HPKE'), twoBytes(kemId), twoBytes(1), twoBytes(3)]);
 
 /** RFC 9180 §4.1: a DHKEM's suite_id = "KEM" || KEM id. */
 export const kemSuite = (kemId: number): Uint8Array => joined([utf8('KEM'), twoBytes(kemId)]);

@@ -14,7 +14,7 @@ import type { ReceiverOrAsk } from '../age/codec.js';
 import { MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, WORK_FACTOR } from '../age/file-key.js';
 import type { Stanza } from '../age/header.js';
 import { decrypt as decryptHere, identityToRecipient } from '../age/index.js';
-import { identityKey, type IdentityKey, recipientKey, SSH, sshCode, TAG, tagCode } from '../age/keys.js';
+import { identityKey, type IdentityKey, postQuantum, recipientKey, SSH, sshCode, TAG, tagCode } from '../age/keys.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** The file and line limit age puts on recipient and identity files. */
@@ -243,8 +243,8 @@ export async function senderFor(flags: Parsed): Promise<Sender> {
       if (key.type !== SSH) zeroize(key.bytes);
     }
   }
-  const postQuantum = recipients.filter((r) => r.startsWith('age1pq1') || r.startsWith('age1tagpq1')).length;
-  if (postQuantum > 0 && postQuantum < recipients.length) {
+  const pq = recipients.filter((r) => postQuantum(recipientKey(r, 'a recipient'))).length;
+  if (pq > 0 && pq < recipients.length) {
     throw new Failure("incompatible recipients: can't mix post-quantum and classic recipients, or the file would be vulnerable to quantum computers");
   }
   return senderOf({ recipients });
