@@ -53,29 +53,44 @@ interface TagKeyPair {
   readonly identity: Identity & { opened: number };
 }
 
+/** One of the two types as the identity sees it: stanza type, HPKE KEM and info, the P-256 key the tag hashes, and its KEM's Decap. */
+interface TagKind {
+  readonly stanza: string;
+  readonly kemId: number;
+  readonly info: Uint8Array;
+  readonly tagged: Uint8Array;
+  decapsulate(enc: Uint8Array): Uint8Array;
+}
+
+/** A typage identity for `kind`: the first stanza of its type whose tag is its key's, opened with HPKE. */
+function identityOf(kind: TagKind): TagKeyPair['identity'] {
+  const identity = {
+    opened: 0,
+    unwrapFileKey(stanzas: { args: string[]; body: Uint8Array }[]) {
+      for (const s of stanzas) {
+        if (s.args[0] !== kind.stanza) continue;
+        const enc = base64nopad.decode(s.args[2]!);
+        if (base64nopad.encode(tagOf(enc, kind.tagged, kind.info)) !== s.args[1]) continue;
+        identity.opened++;
+        return hpkeOpen(kind.kemId, kind.info, kind.decapsulate(enc), s.body);
+      }
+      return null;
+    },
+  };
+  return identity;
+}
+
 /** A p256tag key pair: the recipient is the compressed point; DHKEM(P-256, HKDF-SHA256) (RFC 9180 §4.1, KEM 0x0010) opens. */
 function classicPair(): TagKeyPair {
   const secret = p256.utils.randomSecretKey();
   const compressed = p256.getPublicKey(secret, true);
   const uncompressed = p256.getPublicKey(secret, false);
-  const info = utf8('age-encryption.org/p256tag');
-  const identity = {
-    opened: 0,
-    unwrapFileKey(stanzas: { args: string[]; body: Uint8Array }[]) {
-      for (const s of stanzas) {
-        if (s.args[0] !== 'p256tag') continue;
-        const enc = base64nopad.decode(s.args[2]!);
-        if (base64nopad.encode(tagOf(enc, compressed, info)) !== s.args[1]) continue;
-        const kemSuite = concat(utf8('KEM'), twoBytes(0x0010));
-        const dh = p256.getSharedSecret(secret, enc, true).subarray(1);
-        const prk = labeledExtract(kemSuite, EMPTY, 'eae_prk', dh);
-        const shared = labeledExpand(kemSuite, prk, 'shared_secret', concat(enc, uncompressed), 32);
-        identity.opened++;
-        return hpkeOpen(0x0010, info, shared, s.body);
-      }
-      return null;
-    },
+  const kemSuite = concat(utf8('KEM'), twoBytes(0x0010));
+  const decapsulate = (enc: Uint8Array): Uint8Array => {
+    const prk = labeledExtract(kemSuite, EMPTY, 'eae_prk', p256.getSharedSecret(secret, enc, true).subarray(1));
+    return labeledExpand(kemSuite, prk, 'shared_secret', concat(enc, uncompressed), 32);
   };
+  const identity = identityOf({ stanza: 'p256tag', kemId: 0x0010, info: utf8('age-encryption.org/p256tag'), tagged: compressed, decapsulate });
   return { recipient: bech32.encode('age1tag', bech32.toWords(compressed), false), identity };
 }
 
@@ -83,20 +98,13 @@ function classicPair(): TagKeyPair {
 function hybridPair(): TagKeyPair {
   const { secretKey, publicKey } = ml_kem768_p256.keygen(rand(32));
   assert.equal(publicKey.length, 1184 + 65);
-  const info = utf8('age-encryption.org/mlkem768p256tag');
-  const identity = {
-    opened: 0,
-    unwrapFileKey(stanzas: { args: string[]; body: Uint8Array }[]) {
-      for (const s of stanzas) {
-        if (s.args[0] !== 'mlkem768p256tag') continue;
-        const enc = base64nopad.decode(s.args[2]!);
-        if (base64nopad.encode(tagOf(enc, publicKey.subarray(1184), info)) !== s.args[1]) continue;
-        identity.opened++;
-        return hpkeOpen(0x0050, info, ml_kem768_p256.decapsulate(enc, secretKey), s.body);
-      }
-      return null;
-    },
-  };
+  const identity = identityOf({
+    stanza: 'mlkem768p256tag',
+    kemId: 0x0050,
+    info: utf8('age-encryption.org/mlkem768p256tag'),
+    tagged: publicKey.subarray(1184),
+    decapsulate: (enc) => ml_kem768_p256.decapsulate(enc, secretKey),
+  });
   return { recipient: bech32.encode('age1tagpq', bech32.toWords(publicKey), false), identity };
 }
 
