@@ -36,6 +36,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
   'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
   'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
+  'test/cli/age-plugins.test.ts': "runs the fourfold and age commands and age's plugins (node:child_process)",
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
   ...Object.fromEntries(
     [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [
@@ -91,6 +92,7 @@ const NOT_JITLESS: Record<string, string> = {
 /** Test files the Node engines leave to `npm test`. */
 const NODE_ENGINES_SKIP: Record<string, string> = {
   'test/cli/age.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
+  'test/cli/age-plugins.test.ts': "runs the fourfold command with the system node, driving age's plugins: npm test runs it",
 };
 
 /** What the package's files are, read with Node's tools: the same in every Node, so `node` (and npm test) alone reads them. */

@@ -11,7 +11,7 @@ import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
-import { type Header, headerBytes, headerToMac, type Stanza } from './header.js';
+import { type Header, headerBytes, headerToMac, MAX_HEADER, MAX_STANZAS, type Stanza } from './header.js';
 import {
   anyIdentityKey,
   HYBRID,
@@ -120,6 +120,8 @@ const HEADER_INFO = new TextEncoder().encode('header');
 /** `to` checked and copied: public keys, or the passphrase's bytes. */
 export interface Sender {
   readonly recipients?: Key[];
+  /** The stanzas other programs (the command's age plugins) wrap the file key in, after `recipients`'s: they check that the kinds agree. */
+  readonly others?: (fileKey: Uint8Array, recipients: readonly Key[]) => Promise<Stanza[]>;
   readonly passphrase?: Uint8Array;
   readonly workFactor: number;
 }
@@ -127,6 +129,8 @@ export interface Sender {
 /** `from` checked and copied: identities' secret keys, or the passphrase's bytes. */
 export interface Receiver {
   readonly identities?: IdentityKey[];
+  /** The file key other programs (the command's age plugins) unwrap, tried after `identities`. */
+  readonly others?: (stanzas: readonly Stanza[]) => Promise<Uint8Array | undefined>;
   readonly passphrase?: Uint8Array;
   readonly maxWorkFactor: number;
 }
@@ -229,8 +233,13 @@ export async function sealHeader(s: Sender, kdf: Scrypt): Promise<Sealed> {
   const fileKey = crypto.getRandomValues(new Uint8Array(FILE_KEY_BYTES));
   try {
     const stanzas =
-      s.passphrase === undefined ? await recipientStanzas(s.recipients!, fileKey) : [await scryptStanza(s.passphrase, s.workFactor, fileKey, kdf)];
+      s.passphrase === undefined
+        ? [...(await recipientStanzas(s.recipients!, fileKey)), ...((await s.others?.(fileKey, s.recipients!)) ?? [])]
+        : [await scryptStanza(s.passphrase, s.workFactor, fileKey, kdf)];
     const macked = headerToMac(stanzas);
+    // Only a plugin's stanzas can go past these: a header age would not read is not written.
+    if (stanzas.length > MAX_STANZAS || macked.length > MAX_HEADER)
+      throw new RangeError(`a header of ${stanzas.length} stanzas and ${macked.length} bytes, more than age reads`);
     return { header: headerBytes(macked, macOf(fileKey, macked)), fileKey };
   } catch (e) {
     zeroize(fileKey);
@@ -294,6 +303,8 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
   if (fileKey !== undefined) return fileKey;
   const sshFileKey = ssh === undefined ? undefined : await ssh.code.sshUnwrap(stanzas, ssh.identities);
   if (sshFileKey !== undefined) return sshFileKey;
+  const otherFileKey = await r.others?.(stanzas);
+  if (otherFileKey !== undefined) return otherFileKey;
   throw new NoIdentityMatchError(`no identity matches any of the file's ${stanzas.length} recipient stanza${stanzas.length === 1 ? '' : 's'}`);
 }
 

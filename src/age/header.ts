@@ -82,14 +82,14 @@ export const MAX_HEADER = 2 << 20;
 const MAX_ARGUMENTS = 128;
 
 /** A stanza being read: its argument line read, its body lines so far. */
-interface OpenStanza {
+export interface OpenStanza {
   readonly type: string;
   readonly args: readonly string[];
   readonly parts: Uint8Array[];
 }
 
-/** The stanza from its argument line ("-> " and the arguments). */
-function stanzaStart(line: string): OpenStanza {
+/** The stanza from its argument line ("-> " and the arguments); the plugin protocol's messages are read with it too. */
+export function stanzaStart(line: string): OpenStanza {
   const args = line.slice(3).split(' ');
   if (!line.startsWith('-> ') || args.some((a) => !isArgument(a))) throw new AgeFormatError(`malformed stanza line: ${JSON.stringify(line.slice(0, 80))}`);
   if (args.length > MAX_ARGUMENTS + 1) throw new AgeFormatError(`a stanza of more than ${MAX_ARGUMENTS} arguments after its type (age's limit)`);
@@ -97,7 +97,7 @@ function stanzaStart(line: string): OpenStanza {
 }
 
 /** A body line of `open`; the stanza once this line ends its body (a line shorter than 64 columns, which may be empty). */
-function bodyLine(open: OpenStanza, line: string): Stanza | undefined {
+export function bodyLine(open: OpenStanza, line: string): Stanza | undefined {
   if (line.length > COLUMNS) throw new AgeFormatError(`a stanza body line of ${line.length} columns (at most ${COLUMNS})`);
   const part = decodeBase64(line, 'a stanza body line');
   open.parts.push(part);
@@ -213,8 +213,8 @@ export function parseHeader(bytes: Uint8Array): Header | undefined {
   return new HeaderReader().push(bytes)?.header;
 }
 
-/** A stanza as the header carries it: its argument line, then its body wrapped at 64 columns, ending with a shorter line. */
-function stanzaText(s: Stanza): string {
+/** A stanza as the header carries it (and the plugin protocol): its argument line, then its body wrapped at 64 columns, ending with a shorter line. */
+export function stanzaText(s: Stanza): string {
   const encoded = encodeBase64(s.body);
   let text = `-> ${[s.type, ...s.args].join(' ')}\n`;
   for (let at = 0; at <= encoded.length; at += COLUMNS) text += `${encoded.slice(at, at + COLUMNS)}\n`;

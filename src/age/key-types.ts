@@ -45,6 +45,9 @@ function unsupported(text: string, what: string, why: string): string {
   return flaw === undefined ? `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}, ${why}` : `a malformed ${what}: ${flaw}`;
 }
 
+/** Plugins are programs: the command runs them, as age does, and the library (in a browser too) does not. */
+const ONLY_THE_COMMAND = 'which only the command runs (fourfold age)';
+
 /** A plugin's name as age spells it (age-plugin-NAME): letters, digits and a few signs. */
 const PLUGIN_NAME = /^[a-z0-9][a-z0-9._+-]{0,31}$/;
 
@@ -75,7 +78,7 @@ export function notARecipient(text: string): string {
     if (prefix === 'age1tag') return `a malformed tag recipient (age1tag1...): ${bech32Flaw(text, 33) ?? 'its type is not one age knows'}`;
     if (prefix === 'age1tagpq') return `a malformed post-quantum tag recipient (age1tagpq1...): ${bech32Flaw(text, 1249) ?? 'its type is not one age knows'}`;
     const name = prefix.slice('age1'.length);
-    if (PLUGIN_NAME.test(name)) return unsupported(text, `recipient of the plugin age-plugin-${name} (age1${name}1...)`, 'and fourfold runs no plugins');
+    if (PLUGIN_NAME.test(name)) return unsupported(text, `recipient of the plugin age-plugin-${name} (age1${name}1...)`, ONLY_THE_COMMAND);
     return `a malformed recipient (age1...): ${bech32Flaw(text) ?? 'its type is not one age knows'}`;
   }
   if (/^age1/i.test(text))
@@ -97,8 +100,7 @@ export function notAnIdentity(text: string): string {
     return `a malformed post-quantum identity (AGE-SECRET-KEY-PQ-1...): ${bech32Flaw(text, 32) ?? 'its type is not one age knows'}`;
   if (text.startsWith('AGE-PLUGIN-')) {
     const name = text.slice('AGE-PLUGIN-'.length, text.lastIndexOf('-1')).toLowerCase();
-    if (PLUGIN_NAME.test(name))
-      return unsupported(text, `identity of the plugin age-plugin-${name} (AGE-PLUGIN-${name.toUpperCase()}-1...)`, 'and fourfold runs no plugins');
+    if (PLUGIN_NAME.test(name)) return unsupported(text, `identity of the plugin age-plugin-${name} (AGE-PLUGIN-${name.toUpperCase()}-1...)`, ONLY_THE_COMMAND);
   }
   if (text.startsWith('AGE-SECRET-KEY-1'))
     return `a malformed X25519 identity (AGE-SECRET-KEY-1...): ${bech32Flaw(text, 32) ?? 'its type is not one age knows'}`;

@@ -73,6 +73,11 @@ async function convert(input: string | undefined, out: number): Promise<void> {
       recipient = recipientOf(line, `line ${n}`);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
+      // A plugin's identity holds what its plugin needs, and only the plugin knows its recipient (the protocol has no command for it).
+      if (line.startsWith('AGE-PLUGIN-'))
+        throw new Failure(
+          `failed to parse input: line ${n} is a plugin's identity (AGE-PLUGIN-...): its recipient is the plugin's to give (see its documentation)`,
+        );
       throw new Failure(`failed to parse input: ${e.message}`);
     }
     recipients.push(await recipient);

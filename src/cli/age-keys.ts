@@ -3,12 +3,14 @@
  * age reads them: recipients (-r), recipients files (-R), identity files
  * (-i; an identity file may itself be passphrase-encrypted), passphrases
  * typed at the terminal (-p, or asked for once a file shows an scrypt
- * stanza), and age-plugin-batchpass's environment variables (-j
- * batchpass).
+ * stanza), age plugins (age1NAME1... recipients, AGE-PLUGIN-NAME-1...
+ * identities, -j NAME: run from PATH by age-plugin.ts), and
+ * age-plugin-batchpass's environment variables (-j batchpass, built in).
  */
 import { closeSync, openSync } from 'node:fs';
 import { listOf, type Parsed } from './go-flags.js';
 import { Failure, takeStdin } from './age-io.js';
+import { namedPlugin, pluginIdentity, type PluginKey, pluginRecipient, unwrapWithPlugins, wrapForPlugins } from './age-plugin.js';
 import { NoTerminal, readAll, readSecret, toTerminal } from './terminal.js';
 import type { ReceiverOrAsk } from '../age/codec.js';
 import { MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, WORK_FACTOR } from '../age/file-key.js';
@@ -54,8 +56,10 @@ function readKeyFile(name: string): Uint8Array {
 /** At most the first 12 characters of a key, for a message that must say which of several it is: never a whole key, which may be 2,000 characters. */
 const shortened = (key: string): string => JSON.stringify(key.length > 12 ? `${key.slice(0, 12)}…` : key);
 
-/** `r`, once it is a recipient fourfold encrypts to (an SSH or tag key read in full); else a Failure saying what it is instead, as `where` (the flag, or a file's line). */
-async function checkRecipient(r: string, where: string): Promise<string> {
+/** `r`, once it is a recipient fourfold encrypts to (an SSH or tag key read in full; a plugin's, to be run); else a Failure saying what it is instead, as `where` (the flag, or a file's line). */
+async function checkRecipient(r: string, where: string): Promise<string | PluginKey> {
+  const plugin = pluginRecipient(r, where);
+  if (plugin !== undefined) return plugin;
   try {
     const { type } = recipientKey(r, where);
     if (type === SSH) (await sshCode()).publicKeyFromLine(r, where);
@@ -71,9 +75,9 @@ async function checkRecipient(r: string, where: string): Promise<string> {
 const otherSshKey = (line: string): string | undefined =>
   /^(ssh-(?!ed25519 |rsa )[a-z0-9-]+|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-@.]+) [A-Za-z0-9+/]/.exec(line)?.[1];
 
-async function recipientsFile(name: string): Promise<string[]> {
+async function recipientsFile(name: string): Promise<(string | PluginKey)[]> {
   const lines = keyLines(readKeyFile(name), `${JSON.stringify(name)}: recipients file`);
-  const recipients: string[] = [];
+  const recipients: (string | PluginKey)[] = [];
   for (const { line, n } of lines) {
     const other = otherSshKey(line);
     if (other !== undefined) {
@@ -107,13 +111,10 @@ async function sshIdentity(name: string, bytes: Uint8Array): Promise<IdentityKey
   return { type: SSH, text, ask, publicLine: ssh.publicLine(file.public) };
 }
 
-/** An identity of an identity file, and the recipient it decrypts for (what -e -i encrypts to). */
-interface FileIdentity {
-  readonly key: IdentityKey;
-  readonly recipient: () => string | Promise<string>;
-}
+/** An identity of an identity file, and the recipient it decrypts for (what -e -i encrypts to); or a plugin's identity, which its plugin encrypts to. */
+type FileIdentity = { readonly key: IdentityKey; readonly recipient: () => string | Promise<string> } | { readonly plugin: PluginKey };
 
-/** The identities of an identity file: an SSH private key, key lines, or a passphrase-encrypted age file of them (the passphrase asked for). */
+/** The identities of an identity file: an SSH private key, key lines (age's, or plugins'), or a passphrase-encrypted age file of them (the passphrase asked for). */
 async function identitiesFile(name: string): Promise<FileIdentity[]> {
   let bytes = readKeyFile(name);
   const start = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
@@ -131,9 +132,12 @@ async function identitiesFile(name: string): Promise<FileIdentity[]> {
   }
   const lines = keyLines(bytes, `${JSON.stringify(name)}: identities file`);
   if (lines.length === 0) throw new Failure(`reading ${JSON.stringify(name)}: no identities found`);
-  return lines.map(({ line, n }) => {
+  return lines.map(({ line, n }): FileIdentity => {
+    const where = `reading ${JSON.stringify(name)}: line ${n}`;
+    const plugin = pluginIdentity(line, where);
+    if (plugin !== undefined) return { plugin };
     try {
-      return { key: identityKey(line, `reading ${JSON.stringify(name)}: line ${n}`), recipient: () => identityToRecipient(line) };
+      return { key: identityKey(line, where), recipient: () => identityToRecipient(line) };
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       const hint = line.startsWith('age1') ? ['did you mean to use -R/--recipients-file to encrypt to a recipient?'] : [];
@@ -215,58 +219,69 @@ function batchpass(command: string): { passphrase: string; workFactor: number; m
   return { passphrase, workFactor: factor('AGE_PASSPHRASE_WORK_FACTOR', WORK_FACTOR), maxWorkFactor: factor('AGE_PASSPHRASE_MAX_WORK_FACTOR', 22) };
 }
 
-/** The plugins asked for: batchpass only. */
-export function plugins(flags: Parsed): boolean {
-  const asked = flags.lists.filter((l) => l.flag === 'plugin').map((l) => l.value);
-  for (const name of asked) {
-    if (name !== 'batchpass') throw new Failure(`plugin ${JSON.stringify(name)} is not supported: fourfold age runs no plugins (but for -j batchpass)`);
-  }
-  return asked.length > 0;
+/** The plugins -j names, in order: batchpass (built in) and those run from PATH. */
+function namedPlugins(flags: Parsed): { batchpass: boolean; others: PluginKey[] } {
+  const names = listOf(flags, 'plugin');
+  return { batchpass: names.includes('batchpass'), others: names.filter((n) => n !== 'batchpass').map(namedPlugin) };
 }
 
 /** Who the file is encrypted to. */
 export async function senderFor(flags: Parsed): Promise<Sender> {
   if (flags.bools.has('passphrase')) return senderOf({ passphrase: await passphraseForEncryption() });
-  if (plugins(flags)) {
+  const named = namedPlugins(flags);
+  if (named.batchpass) {
     const { passphrase, workFactor } = batchpass(BATCHPASS_ENCRYPT);
-    if (listOf(flags, 'recipient').length + listOf(flags, 'recipientsFile').length + listOf(flags, 'identity').length > 0) {
+    if (listOf(flags, 'recipient').length + listOf(flags, 'recipientsFile').length + listOf(flags, 'identity').length + named.others.length > 0) {
       throw new Failure('-j batchpass encrypts with a passphrase, which must be the only recipient');
     }
     return senderOf({ passphrase, workFactor });
   }
   const recipients: string[] = [];
-  for (const r of listOf(flags, 'recipient')) recipients.push(await checkRecipient(r, `-r ${shortened(r)}`));
-  for (const name of listOf(flags, 'recipientsFile')) recipients.push(...(await recipientsFile(name)));
+  const plugins: PluginKey[] = [];
+  const add = (r: string | PluginKey) => (typeof r === 'string' ? recipients.push(r) : plugins.push(r));
+  for (const r of listOf(flags, 'recipient')) add(await checkRecipient(r, `-r ${shortened(r)}`));
+  for (const name of listOf(flags, 'recipientsFile')) for (const r of await recipientsFile(name)) add(r);
   for (const name of listOf(flags, 'identity')) {
-    for (const { key, recipient } of await identitiesFile(name)) {
-      recipients.push(await recipient());
-      if (key.type !== SSH) zeroize(key.bytes);
+    for (const id of await identitiesFile(name)) {
+      if ('plugin' in id) plugins.push(id.plugin);
+      else {
+        recipients.push(await id.recipient());
+        if (id.key.type !== SSH) zeroize(id.key.bytes);
+      }
     }
   }
+  plugins.push(...named.others);
   const pq = recipients.filter((r) => postQuantum(recipientKey(r, 'a recipient'))).length;
   if (pq > 0 && pq < recipients.length) {
     throw new Failure("incompatible recipients: can't mix post-quantum and classic recipients, or the file would be vulnerable to quantum computers");
   }
-  return senderOf({ recipients });
+  if (plugins.length === 0) return senderOf({ recipients });
+  const natives = recipients.length === 0 ? { recipients: [], workFactor: WORK_FACTOR } : senderOf({ recipients });
+  return { ...natives, others: wrapForPlugins(plugins) };
 }
 
 /**
- * Who decrypts: the identity files' identities (a passphrase file is then
- * refused, as age refuses it), batchpass's passphrase, or a passphrase
- * asked for once the header shows an scrypt stanza.
+ * Who decrypts: the identities of -i's files and -j's plugins, in order,
+ * (a passphrase file is then refused, as age refuses it, unless -j
+ * batchpass gives its passphrase), batchpass's passphrase alone, or a
+ * passphrase asked for once the header shows an scrypt stanza.
  */
 export async function receiverFor(flags: Parsed): Promise<ReceiverOrAsk> {
-  if (plugins(flags)) {
-    const { passphrase, maxWorkFactor } = batchpass(BATCHPASS_DECRYPT);
-    return receiverOf({ passphrase, maxWorkFactor });
+  const named = namedPlugins(flags);
+  const batch = named.batchpass ? batchpass(BATCHPASS_DECRYPT) : undefined;
+  const identities: IdentityKey[] = [];
+  const plugins: PluginKey[] = [];
+  for (const { flag, value } of flags.lists) {
+    if (flag === 'identity') for (const id of await identitiesFile(value)) 'plugin' in id ? plugins.push(id.plugin) : identities.push(id.key);
+    if (flag === 'plugin' && value !== 'batchpass') plugins.push(namedPlugin(value));
   }
-  const files = listOf(flags, 'identity');
-  if (files.length > 0) {
-    const identities: IdentityKey[] = [];
-    for (const name of files) identities.push(...(await identitiesFile(name)).map((id) => id.key));
-    const receiver: Receiver = { identities, maxWorkFactor: MAX_WORK_FACTOR };
+  const withPassphrase = (): Receiver => receiverOf({ passphrase: batch!.passphrase, maxWorkFactor: batch!.maxWorkFactor });
+  if (batch !== undefined && identities.length + plugins.length === 0) return withPassphrase();
+  if (identities.length + plugins.length > 0) {
+    const receiver: Receiver = { identities, maxWorkFactor: MAX_WORK_FACTOR, ...(plugins.length > 0 ? { others: unwrapWithPlugins(plugins) } : {}) };
     return async (stanzas: readonly Stanza[]): Promise<Receiver> => {
       if (stanzas.length === 1 && stanzas[0]!.type === 'scrypt') {
+        if (batch !== undefined) return withPassphrase();
         throw new Failure('file is passphrase-encrypted but identities were specified with -i/--identity or -j', [
           'remove all -i/--identity/-j flags to decrypt passphrase-encrypted files',
         ]);

@@ -1,7 +1,8 @@
 /**
  * The terminal, for the age command: whether a standard stream is one,
  * reading a secret from it with echo off (from /dev/tty, as age does, so
- * that standard input can carry the file), and a progress line on
+ * that standard input can carry the file), a line or a key typed there
+ * (for a plugin's questions), and a progress line on
  * standard error that rewrites itself.
  */
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
@@ -59,10 +60,23 @@ function openTerminal(): Terminal {
  * A line typed at the terminal after `prompt`, not echoed: the terminal in
  * raw mode for the time of it. Ctrl-C and Ctrl-D stop it.
  */
-export async function readSecret(prompt: string): Promise<string> {
+export const readSecret = (prompt: string): Promise<string> => readTyped(prompt, true);
+
+/** A line typed at the terminal after `prompt`, echoed and edited as the terminal does (an age plugin's request for a public value). */
+export const readPublic = (prompt: string): Promise<string> => readTyped(prompt, false);
+
+/** Waits for typing (or the terminal's end) while the terminal is resumed. */
+async function typing(t: Terminal): Promise<void> {
+  if (t.closed) throw new NoTerminal('the terminal closed');
+  await new Promise<void>((resolve) => (t.waiting = resolve));
+  t.waiting = undefined;
+}
+
+/** A line typed after `prompt`: raw and not echoed for a secret, the terminal's own line editing and echo otherwise. */
+async function readTyped(prompt: string, secret: boolean): Promise<string> {
   const t = openTerminal();
   writeSync(t.fd, `${prompt} `);
-  t.tty.setRawMode(true);
+  if (secret) t.tty.setRawMode(true);
   t.tty.resume();
   try {
     for (;;) {
@@ -77,15 +91,31 @@ export async function readSecret(prompt: string): Promise<string> {
         for (const b of line)
           if (b === 0x7f || b === 0x08) kept.pop();
           else kept.push(b);
-        const secret = new TextDecoder().decode(Uint8Array.from(kept));
+        const typed = new TextDecoder().decode(Uint8Array.from(kept));
         kept.fill(0);
         line.fill(0);
-        return secret;
+        return typed;
       }
-      if (t.closed) throw new NoTerminal('the terminal closed');
-      await new Promise<void>((resolve) => (t.waiting = resolve));
-      t.waiting = undefined;
+      await typing(t);
     }
+  } finally {
+    if (secret) t.tty.setRawMode(false);
+    t.tty.pause();
+    if (secret) writeSync(t.fd, '\n');
+  }
+}
+
+/** One key pressed at the terminal after `prompt` (raw mode, not echoed): its character; Ctrl-C and Ctrl-D stop it. */
+export async function readKey(prompt: string): Promise<string> {
+  const t = openTerminal();
+  writeSync(t.fd, `${prompt} `);
+  t.tty.setRawMode(true);
+  t.tty.resume();
+  try {
+    while (t.typed.length === 0) await typing(t);
+    const key = t.typed.shift()!;
+    if (key === 0x03 || key === 0x04) throw new NoTerminal('interrupted');
+    return String.fromCharCode(key);
   } finally {
     t.tty.setRawMode(false);
     t.tty.pause();

@@ -70,7 +70,7 @@ it('recipients fourfold does not support are named, told from malformed ones, an
     [encoded('age1tag', 32), /^a malformed tag recipient \(age1tag1\.\.\.\): it holds 32 bytes, not 33$/],
     [corrupted(encoded('age1tag', 33)), /^a malformed tag recipient \(age1tag1\.\.\.\): its checksum does not verify$/],
     [encoded('age1tagpq', 1248), /^a malformed post-quantum tag recipient \(age1tagpq1\.\.\.\): it holds 1248 bytes, not 1249$/],
-    [encoded('age1yubikey', 33), /^a recipient of the plugin age-plugin-yubikey \(age1yubikey1\.\.\.\), and fourfold runs no plugins$/],
+    [encoded('age1yubikey', 33), /^a recipient of the plugin age-plugin-yubikey \(age1yubikey1\.\.\.\), which only the command runs \(fourfold age\)$/],
     [
       'ecdsa-sha2-nistp256 AAAAE2VjZHNh1XNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBA',
       /^an SSH public key of type ecdsa-sha2-nistp256: age uses ssh-ed25519 and ssh-rsa keys only$/,
@@ -93,7 +93,7 @@ it('identities fourfold does not support are named, told from malformed ones, an
     [encoded('AGE-SECRET-KEY-PQ-', 31).toUpperCase(), /^a malformed post-quantum identity \(AGE-SECRET-KEY-PQ-1\.\.\.\): it holds 31 bytes, not 32$/],
     [
       encoded('AGE-PLUGIN-YUBIKEY-', 20).toUpperCase(),
-      /^an identity of the plugin age-plugin-yubikey \(AGE-PLUGIN-YUBIKEY-1\.\.\.\), and fourfold runs no plugins$/,
+      /^an identity of the plugin age-plugin-yubikey \(AGE-PLUGIN-YUBIKEY-1\.\.\.\), which only the command runs \(fourfold age\)$/,
     ],
     [
       'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKqnSOMsvJzvvA7ezMrzpZ8X7v3sQ9ocz3mNmaUXOkfn alice@example',

@@ -16,7 +16,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type SpawnSyncOptionsWithBufferEncoding, type SpawnSyncReturns } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
@@ -33,71 +33,20 @@ import {
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bech32 } from '@scure/base';
 import * as age from 'fourfold/age';
 import * as P from 'fourfold/parallel';
 import { loadJson, rand } from '../helpers.js';
+import { AGE, AGE_KEYGEN, CAN_PTY, CLI, IS_NODE, NO_CLIENTS, NODE, ok, onPath, RAGE, type RunOptions, runIn, skipUnless } from './age-clients.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
-const g = globalThis as { Deno?: unknown; Bun?: unknown };
-const NODE = g.Deno === undefined && g.Bun === undefined ? process.execPath : 'node';
-const HOME = process.env.HOME ?? '/root';
-const ON_CI = /^(?:true|1)$/i.test(process.env.CI ?? '');
-
-/** A program from the PATH or the install directory of its toolchain. */
-function find(name: string, installed: string): string | undefined {
-  for (const c of [name, join(HOME, installed, name)]) if (spawnSync(c, ['--version']).status === 0) return c;
-  return undefined;
-}
-const AGE = find('age', 'go/bin');
-const RAGE = find('rage', '.cargo/bin');
-const AGE_KEYGEN = find('age-keygen', 'go/bin');
-/** age's plugin for passphrases from the environment, which age and rage run from the PATH. */
-const PLUGIN_PATH = [join(HOME, 'go/bin'), process.env.PATH].join(':');
-const CAN_PTY = spawnSync('script', ['--version']).status === 0;
 /** age's test plugin for tag recipients: `-j tagtest` decrypts files to its fixed keys (test/vectors/age-tagtest.json). */
-const HAS_TAGTEST = spawnSync('sh', ['-c', 'command -v age-plugin-tagtest'], { env: { ...process.env, PATH: PLUGIN_PATH } }).status === 0;
-const skipUnless = (present: boolean, what: string): false | string => (present || ON_CI ? false : `${what} is not installed; on CI it fails`);
-const NO_CLIENTS = skipUnless(AGE !== undefined && RAGE !== undefined, 'age (go install filippo.io/age/cmd/...@v1.3.2) or rage (cargo install rage --locked)');
-const NO_TAGTEST = skipUnless(HAS_TAGTEST, 'age-plugin-tagtest (go install filippo.io/age/tag/internal/age-plugin-tagtest@v1.3.2)');
-const IS_NODE =
-  typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string' && g.Deno === undefined && g.Bun === undefined;
+const NO_TAGTEST = skipUnless(onPath('age-plugin-tagtest'), 'age-plugin-tagtest (go install filippo.io/age/tag/internal/age-plugin-tagtest@v1.3.2)');
 
 let dir = '';
 const path = (name: string) => join(dir, name);
-
-/**
- * Runs a command in the test folder, standard input from a file (a command
- * that stops early must not race a pipe). `noTerminal`: in a session of
- * its own, so it has no terminal to open even when the tests run at one.
- */
-function run(
-  command: string,
-  args: string[],
-  options: { input?: Uint8Array | string; env?: Record<string, string>; noTerminal?: boolean } = {},
-): SpawnSyncReturns<Buffer> {
-  writeFileSync(path('.stdin'), options.input ?? '');
-  const r = spawnSync('sh', ['-c', 'f=$1; shift; exec "$@" < "$f"', 'sh', path('.stdin'), command, ...args], {
-    cwd: dir,
-    env: { ...process.env, PATH: PLUGIN_PATH, ...options.env },
-    maxBuffer: 1 << 28,
-    // A command that waits for ever (a prompt nobody answers) fails its test, saying which, instead of the suite.
-    timeout: 120_000,
-    // setsid(2) before exec, as spawn's: spawnSync takes the option too, though @types/node leaves it out.
-    ...({ detached: options.noTerminal === true } as SpawnSyncOptionsWithBufferEncoding),
-  });
-  if (r.error) throw new Error(`${command} ${args.join(' ')}: ${r.error.message}`);
-  return r;
-}
-
-const fourfold = (args: string[], options?: Parameters<typeof run>[2]) => run(NODE, [CLI, 'age', ...args], options);
+const run = (command: string, args: string[], options?: RunOptions) => runIn(dir, command, args, options);
+const fourfold = (args: string[], options?: RunOptions) => run(NODE, [CLI, 'age', ...args], options);
 const keygen = (args: string[]) => run(NODE, [CLI, 'age-keygen', ...args]);
-
-function ok(r: SpawnSyncReturns<Buffer>, what: string): Buffer {
-  assert.equal(r.status, 0, `${what}: exit ${r.status}: ${r.stderr.toString()}`);
-  return r.stdout;
-}
 
 /** A new identity file `name` in the test folder: its path and its recipient. */
 function newKey(name: string): { key: string; recipient: string } {
@@ -259,7 +208,7 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     assert.match(small.stderr.toString(), /is an RSA key of 1024 bits: age needs 2048 bits or more/);
   });
 
-  it("tag recipients: fourfold age encrypts to age-plugin-tagtest's keys (-r, -R); age and rage decrypt with -j tagtest; a post-quantum tag beside a classic key is refused", {
+  it("tag recipients: fourfold age encrypts to age-plugin-tagtest's keys (-r, -R); it, age and rage decrypt with -j tagtest; a post-quantum tag beside a classic key is refused", {
     skip: NO_CLIENTS || NO_TAGTEST,
   }, () => {
     const { classic, postQuantum } = loadJson<{ classic: string; postQuantum: string }>('vectors/age-tagtest.json');
@@ -273,7 +222,7 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
         ['-r', classic, '-r', classic],
       ]) {
         ok(fourfold([...to, '-o', path('tag.age'), path('plain')]), `fourfold age ${to[0]} encrypts ${size}`);
-        for (const reader of tools().slice(1)) {
+        for (const reader of tools()) {
           const out = ok(run(reader.command(), reader.args(['-d', '-j', 'tagtest', path('tag.age')])), `${reader.name} decrypts`);
           assert.ok(out.equals(data), `${reader.name}, ${to[0]}, ${size} bytes`);
         }
@@ -425,7 +374,11 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
         /-r "ssh-ed25519 …", an SSH public key, is cut short[\s\S]*hint: use an ssh-ed25519 or ssh-rsa key, or an age key pair/,
       ],
       [['-r', 'ecdsa-sha2-nistp256 AAAA', 'plain'], /is an SSH public key of type ecdsa-sha2-nistp256: age uses ssh-ed25519 and ssh-rsa keys only/],
-      [['-j', 'yubikey', '-e', 'plain'], /plugin "yubikey" is not supported/],
+      [
+        ['-j', 'yubikey', '-e', 'plain'],
+        /"yubikey" plugin not found: there is no age-plugin-yubikey in PATH[\s\S]*hint: you might want to install the "yubikey" plugin/,
+      ],
+      [['-j', '../yubikey', '-d', 'plain'], /-j "\.\.\/yubikey": invalid plugin name/],
       [['-d', '-i', path('cmd-key.txt'), path('nothing-here.age')], /failed to open input file/],
       [['-d', '-i', path('cmd-key.txt'), 'a', 'b'], /too many INPUT arguments/],
     ];

@@ -1,0 +1,385 @@
+/**
+ * age plugins for the command (C2SP age-plugin): a recipient "age1NAME1..."
+ * or an identity "AGE-PLUGIN-NAME-1..." is handled by the program
+ * age-plugin-NAME from PATH, which wraps a file key to it (the state
+ * machine recipient-v1) or unwraps one from a header's stanzas
+ * (identity-v1). Client and plugin talk in age stanzas over the plugin's
+ * standard input and output; the plugin may ask the user things (a PIN,
+ * a confirmation), which the terminal answers. As the Go age does, each
+ * recipient or identity gets a plugin process of its own, started in the
+ * temporary folder, and the stanza types a plugin does not know are
+ * answered "unsupported".
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { bech32 } from '@scure/base';
+import { Failure } from './age-io.js';
+import { NoTerminal, readKey, readPublic, readSecret } from './terminal.js';
+import { AgeFormatError } from '../age/errors.js';
+import { bodyLine, decodeBase64, MAX_HEADER, type OpenStanza, type Stanza, stanzaStart, stanzaText } from '../age/header.js';
+import type { Receiver, Sender } from '../age/file-key.js';
+import { bech32Flaw } from '../age/key-types.js';
+import { type Key, postQuantum } from '../age/keys.js';
+
+/** A plugin recipient or identity: the plugin's name (age-plugin-NAME), the key as written, and which of the two it is. */
+export interface PluginKey {
+  readonly name: string;
+  readonly text: string;
+  readonly identity: boolean;
+}
+
+/** A plugin's name as age allows it (plugin.validPluginName): one or more of these characters, so never a path. */
+const PLUGIN_NAME = /^[A-Za-z0-9+\-._]+$/;
+
+/** The native types whose recipients start as a plugin's do (age1NAME1...): age reads them itself. */
+const NATIVE = /^age1(?:pq|tag|tagpq)1/;
+
+/**
+ * `text` as a plugin recipient ("age1NAME1...", lower case, as age tells
+ * them: "age1" and a second "1"), undefined when it is no such string, or
+ * a Failure naming `where` when it is one that does not decode.
+ */
+export function pluginRecipient(text: string, where: string): PluginKey | undefined {
+  const end = text.lastIndexOf('1');
+  if (!text.startsWith('age1') || NATIVE.test(text) || end <= 3) return undefined;
+  const name = text.slice(4, end);
+  if (!PLUGIN_NAME.test(name)) throw new Failure(`${where} is a malformed plugin recipient: invalid plugin name ${JSON.stringify(name)}`);
+  const flaw = bech32Flaw(text);
+  if (flaw !== undefined) throw new Failure(`${where} is a malformed recipient of the plugin age-plugin-${name}: ${flaw}`);
+  return { name, text, identity: false };
+}
+
+/** `text` as a plugin identity ("AGE-PLUGIN-NAME-1...", upper case), undefined when it is no such string, or a Failure naming `where`. */
+export function pluginIdentity(text: string, where: string): PluginKey | undefined {
+  if (!text.startsWith('AGE-PLUGIN-')) return undefined;
+  const prefix = text.slice(0, text.lastIndexOf('1'));
+  const name = prefix.slice('AGE-PLUGIN-'.length, -1).toLowerCase();
+  if (!prefix.endsWith('-') || !PLUGIN_NAME.test(name)) throw new Failure(`${where} is a malformed plugin identity: no plugin name before "-1"`);
+  const flaw = bech32Flaw(text);
+  if (flaw !== undefined) throw new Failure(`${where} is a malformed identity of the plugin age-plugin-${name}: ${flaw}`);
+  return { name, text, identity: true };
+}
+
+/** The identity that names plugin `name` and holds no data ("AGE-PLUGIN-NAME-1" and a checksum): what -j NAME stands for. */
+export function namedPlugin(name: string): PluginKey {
+  if (!PLUGIN_NAME.test(name)) throw new Failure(`-j ${JSON.stringify(name)}: invalid plugin name`, ['a plugin name is letters, digits and + - . _']);
+  return { name, text: bech32.encode(`AGE-PLUGIN-${name.toUpperCase()}-`, [], false).toUpperCase(), identity: true };
+}
+
+/** The most a plugin may send in one session: twice the largest header age reads, enough for its stanzas and a few questions. */
+const MAX_SESSION_BYTES = 2 * MAX_HEADER;
+/** The end of what a plugin wrote to standard error that a failure shows. */
+const STDERR_KEPT = 2048;
+/** How long a plugin is waited for before the user is told (age's 5 seconds), and given to exit once its session is over. */
+const WAIT_NOTICE_MS = 5000;
+const EXIT_GRACE_MS = 5000;
+
+/** A plugin process and the stanzas it sends, read in order as its standard output brings them. */
+class Session {
+  private readonly child: ChildProcessWithoutNullStreams;
+  /** Bytes of standard output not yet read as lines. */
+  private pending = '';
+  private received = 0;
+  private readonly lines: string[] = [];
+  private ended = false;
+  private failed: Failure | undefined;
+  private wake: (() => void) | undefined;
+  private stderr = '';
+  private exited: Promise<number | null>;
+
+  constructor(
+    readonly name: string,
+    stateMachine: string,
+  ) {
+    this.child = spawn(`age-plugin-${name}`, [`--age-plugin=${stateMachine}`], { cwd: tmpdir(), stdio: 'pipe' });
+    this.child.stdout.setEncoding('latin1');
+    this.child.stdout.on('data', (text: string) => this.take(text));
+    this.child.stdout.on('end', () => this.stop());
+    this.child.stderr.setEncoding('utf8');
+    this.child.stderr.on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-STDERR_KEPT)));
+    // A write to a plugin that has exited fails (EPIPE): the read that follows reports the exit.
+    this.child.stdin.on('error', () => {});
+    this.exited = new Promise((resolve) => {
+      this.child.on('close', (code) => resolve(code));
+      // A plugin that did not start has no 'close' to wait for.
+      this.child.on('error', (e: NodeJS.ErrnoException) => {
+        this.stop(startFailure(name, e));
+        resolve(null);
+      });
+    });
+  }
+
+  private take(text: string): void {
+    this.received += text.length;
+    if (this.received > MAX_SESSION_BYTES) {
+      this.stop(this.broken(`sent more than ${MAX_SESSION_BYTES} bytes`));
+      return;
+    }
+    const parts = (this.pending + text).split('\n');
+    this.pending = parts.pop()!;
+    this.lines.push(...parts);
+    this.wake?.();
+  }
+
+  private stop(failure?: Failure): void {
+    this.failed ??= failure;
+    this.ended = true;
+    this.wake?.();
+  }
+
+  /** A Failure for a plugin that broke the protocol: `what` it did, and the end of its standard error. */
+  broken(what: string): Failure {
+    return new Failure(`${this.name} plugin: ${what}`, this.stderrHint());
+  }
+
+  private stderrHint(): string[] {
+    const said = this.stderr.trim();
+    return said === '' ? [] : [`age-plugin-${this.name} said: ${said}`];
+  }
+
+  send(type: string, args: readonly string[] = [], body: Uint8Array = new Uint8Array(0)): void {
+    this.child.stdin.write(stanzaText({ type, args, body }));
+  }
+
+  /** The next stanza the plugin sends; a Failure when it exits first or sends what is no stanza. */
+  async next(): Promise<Stanza> {
+    let open: OpenStanza | undefined;
+    for (;;) {
+      const line = await this.line();
+      try {
+        if (open === undefined) open = stanzaStart(line);
+        else {
+          const done = bodyLine(open, line);
+          if (done !== undefined) return done;
+        }
+      } catch (e) {
+        if (e instanceof AgeFormatError) throw this.broken(`sent a malformed stanza: ${e.message}`);
+        throw e;
+      }
+    }
+  }
+
+  private async line(): Promise<string> {
+    const notice = setTimeout(() => writeSync(2, `fourfold age: waiting on ${this.name} plugin...\n`), WAIT_NOTICE_MS);
+    notice.unref();
+    try {
+      for (;;) {
+        if (this.failed !== undefined) throw this.failed;
+        if (this.lines.length > 0) return this.lines.shift()!;
+        if (this.ended) {
+          const code = await this.exited;
+          throw new Failure(`${this.name} plugin: exited${code === null ? '' : ` with status ${code}`} before finishing the protocol`, this.stderrHint());
+        }
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+      }
+    } finally {
+      clearTimeout(notice);
+    }
+  }
+
+  /** Ends the session: standard input closed, SIGINT sent (as age does), and the process waited for, killed if it lingers. */
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    this.child.stdout.destroy();
+    this.child.kill('SIGINT');
+    const linger = setTimeout(() => this.child.kill('SIGKILL'), EXIT_GRACE_MS);
+    await this.exited;
+    clearTimeout(linger);
+  }
+}
+
+/** Why a plugin did not start: not in PATH (with age's hints), or the system's reason. */
+function startFailure(name: string, e: NodeJS.ErrnoException): Failure {
+  if (e.code === 'ENOENT') {
+    return new Failure(`"${name}" plugin not found: there is no age-plugin-${name} in PATH`, [
+      `you might want to install the "${name}" plugin`,
+      'visit https://age-encryption.org/awesome#plugins for a list of available plugins',
+    ]);
+  }
+  return new Failure(`${name} plugin: couldn't start plugin: ${e.message}`);
+}
+
+/** Grease, as age sends it: now and then a stanza of a made-up type that the plugin must ignore, so that plugins keep ignoring what they do not know. */
+function sendGrease(s: Session): void {
+  const random = crypto.getRandomValues(new Uint8Array(8));
+  if (random[0]! % 3 === 0) return;
+  const args = Array.from(random.subarray(1, 1 + (random[1]! % 3)), (b) => String(b % 100));
+  const body = random[2]! % 2 === 0 ? crypto.getRandomValues(new Uint8Array(random[3]! % 100)) : new Uint8Array(0);
+  s.send(`grease-${Array.from(random.subarray(4), (b) => b.toString(16).padStart(2, '0')).join('')}`, args, body);
+}
+
+const utf8 = (body: Uint8Array): string => new TextDecoder().decode(body);
+
+/** The answer to a question the plugin asks (msg, confirm, request-secret, request-public); false for a command this client does not know. */
+async function answer(s: Session, q: Stanza): Promise<boolean> {
+  const warn = (e: unknown) => writeSync(2, `fourfold age: warning: could not read value for age-plugin-${s.name}: ${(e as Error).message}\n`);
+  if (q.type === 'msg') {
+    writeSync(2, `fourfold age: ${s.name} plugin: ${utf8(q.body)}\n`);
+    s.send('ok');
+    return true;
+  }
+  if (q.type === 'request-secret' || q.type === 'request-public') {
+    try {
+      const value = q.type === 'request-secret' ? await readSecret(utf8(q.body)) : await readPublic(utf8(q.body));
+      s.send('ok', [], new TextEncoder().encode(value));
+    } catch (e) {
+      if (!(e instanceof NoTerminal)) throw e;
+      warn(e);
+      s.send('fail');
+    }
+    return true;
+  }
+  if (q.type === 'confirm') {
+    if (q.args.length !== 1 && q.args.length !== 2) throw s.broken('sent a malformed confirm stanza: one or two choices expected');
+    const [yes, no] = q.args.map((a) => {
+      try {
+        return utf8(decodeBase64(a, 'a confirm choice'));
+      } catch {
+        throw s.broken('sent a malformed confirm stanza: a choice is not canonical base64');
+      }
+    });
+    try {
+      s.send('ok', [(await confirmed(s.name, utf8(q.body), yes!, no)) ? 'yes' : 'no']);
+    } catch (e) {
+      if (!(e instanceof NoTerminal)) throw e;
+      warn(e);
+      s.send('fail');
+    }
+    return true;
+  }
+  return false;
+}
+
+/** The user's choice at the terminal: enter for the only choice, or 1 or 2 between two (age's terminal UI). */
+async function confirmed(name: string, message: string, yes: string, no: string | undefined): Promise<boolean> {
+  if (no === undefined || no === '') {
+    await readSecret(`${message} (press enter for ${JSON.stringify(yes)})`);
+    return true;
+  }
+  for (;;) {
+    const key = await readKey(`${message} (press [1] for ${JSON.stringify(yes)} or [2] for ${JSON.stringify(no)})`);
+    if (key === '1' || key === '2') return key === '1';
+    writeSync(2, `fourfold age: warning: reading value for age-plugin-${name}: invalid selection ${JSON.stringify(key)}\n`);
+  }
+}
+
+/** The file index of a plugin's recipient-stanza or file-key: always 0, as one file key is sent (age's rule). */
+function checkIndex(s: Session, index: string | undefined, what: string): void {
+  if (index === undefined || !/^[0-9]+$/.test(index)) throw s.broken(`sent a malformed ${what} stanza: invalid index`);
+  if (Number(index) !== 0) throw s.broken(`sent a malformed ${what} stanza: unexpected index`);
+}
+
+/** Runs a session of `stateMachine` for `key`: `start` sends phase 1, `step` reads each stanza of phase 2 (true once it was handled). */
+async function session(key: PluginKey, stateMachine: string, start: (s: Session) => void, step: (s: Session, st: Stanza) => boolean): Promise<void> {
+  const s = new Session(key.name, stateMachine);
+  try {
+    start(s);
+    s.send('done');
+    for (;;) {
+      const st = await s.next();
+      if (st.type === 'done') return;
+      if (st.type === 'error') {
+        s.send('ok');
+        throw new Failure(`${key.name} plugin: ${utf8(st.body)}`);
+      }
+      if (!step(s, st) && !(await answer(s, st))) s.send('unsupported');
+    }
+  } finally {
+    await s.close();
+  }
+}
+
+/**
+ * The stanzas plugin `key.name` wraps `fileKey` in for `key` (a recipient,
+ * or an identity used as one), and its labels (sorted): recipient-v1, one
+ * file key.
+ */
+export async function wrapWithPlugin(key: PluginKey, fileKey: Uint8Array): Promise<{ stanzas: Stanza[]; labels: string[] }> {
+  const stanzas: Stanza[] = [];
+  let labels: string[] | undefined;
+  const start = (s: Session) => {
+    s.send(key.identity ? 'add-identity' : 'add-recipient', [key.text]);
+    sendGrease(s);
+    s.send('wrap-file-key', [], fileKey);
+    s.send('extension-labels');
+  };
+  const step = (s: Session, st: Stanza): boolean => {
+    if (st.type === 'recipient-stanza') {
+      if (st.args.length < 2) throw s.broken('sent a malformed recipient stanza: unexpected argument count');
+      checkIndex(s, st.args[0], 'recipient');
+      stanzas.push({ type: st.args[1]!, args: st.args.slice(2), body: st.body });
+    } else if (st.type === 'labels') {
+      if (labels !== undefined) throw s.broken('sent a repeated labels stanza');
+      labels = [...st.args].sort();
+    } else return false;
+    s.send('ok');
+    return true;
+  };
+  await session(key, 'recipient-v1', start, step);
+  if (stanzas.length === 0) throw new Failure(`${key.name} plugin: received zero recipient stanzas`);
+  return { stanzas, labels: labels ?? [] };
+}
+
+/** The file key plugin `key.name` unwraps from `stanzas` with identity `key` (identity-v1, one file), or undefined when it has none. */
+export async function unwrapWithPlugin(key: PluginKey, stanzas: readonly Stanza[]): Promise<Uint8Array | undefined> {
+  let fileKey: Uint8Array | undefined;
+  const start = (s: Session) => {
+    s.send('add-identity', [key.text]);
+    sendGrease(s);
+    for (const st of stanzas) s.send('recipient-stanza', ['0', st.type, ...st.args], st.body);
+  };
+  const step = (s: Session, st: Stanza): boolean => {
+    if (st.type !== 'file-key') return false;
+    if (st.args.length !== 1) throw s.broken('sent a malformed file-key stanza: unexpected arguments count');
+    checkIndex(s, st.args[0], 'file-key');
+    if (fileKey !== undefined) throw s.broken('sent a duplicated file-key stanza');
+    fileKey = st.body;
+    s.send('ok');
+    return true;
+  };
+  await session(key, 'identity-v1', start, step);
+  return fileKey;
+}
+
+/** A recipient's labels: a native one's is "postquantum" for the hybrid types, none otherwise; a plugin says its own. */
+const nativeLabels = (k: Key): string[] => (postQuantum(k) ? ['postquantum'] : []);
+
+/** Why two recipients' labels keep them from one file, in age's words. */
+function incompatible(a: string[], b: string[]): Failure {
+  if (a.includes('postquantum') !== b.includes('postquantum'))
+    return new Failure("incompatible recipients: can't mix post-quantum and classic recipients, or the file would be vulnerable to quantum computers");
+  return new Failure(`incompatible recipients: ${JSON.stringify(a)} and ${JSON.stringify(b)} can't be mixed`);
+}
+
+/**
+ * A file key wrapped for the plugin recipients `keys`, one plugin after
+ * another (each may ask the user something), after the native
+ * `recipients`: each plugin's labels must be the first recipient's, as
+ * age's Encrypt has it, or no later plugin runs.
+ */
+export function wrapForPlugins(keys: readonly PluginKey[]): NonNullable<Sender['others']> {
+  return async (fileKey, recipients) => {
+    const stanzas: Stanza[] = [];
+    let first = recipients.length > 0 ? nativeLabels(recipients[0]!) : undefined;
+    for (const key of keys) {
+      const wrapped = await wrapWithPlugin(key, fileKey);
+      first ??= wrapped.labels;
+      if (first.join(' ') !== wrapped.labels.join(' ')) throw incompatible(first, wrapped.labels);
+      stanzas.push(...wrapped.stanzas);
+    }
+    return stanzas;
+  };
+}
+
+/** The file key the first of the plugin identities `keys` to unwrap one gives, each plugin run in turn; undefined when none does. */
+export function unwrapWithPlugins(keys: readonly PluginKey[]): NonNullable<Receiver['others']> {
+  return async (stanzas) => {
+    for (const key of keys) {
+      const fileKey = await unwrapWithPlugin(key, stanzas);
+      if (fileKey !== undefined) return fileKey;
+    }
+    return undefined;
+  };
+}
