@@ -28,7 +28,9 @@
  *   headless Chromium, awaits ready() in its main chunk, then loads a route
  *   chunk whose two families run their first calls on the js tier and reach
  *   the simd tier without another ready(), hashes a few MiB with
- *   fourfold/parallel's blake3 to BLAKE3's bytes with its Web Workers doing work, and
+ *   fourfold/parallel's blake3 to BLAKE3's bytes with its Web Workers doing work,
+ *   loads each key type's lazily imported code through the bundler's chunks
+ *   (a post-quantum file and back, tag and SSH stanzas), and
  *   runs the README's browser recipes in a chunk of their own
  *   (file-crypto.js and keys.mjs, taken from the README): a File to an age
  *   file and back, a changed one refused, a download offered, a file under
@@ -217,10 +219,12 @@ function copyFixture(dir: string): void {
     ['index.html', 'vite-app/index.html'],
     ['app.js', 'vite-app/main.js'],
     ['route.js', 'vite-app/route.js'],
+    ['key-types.js', 'vite-app/key-types.js'],
     ['recipes.js', 'vite-app/recipes.js'],
     ['input.js', 'vite-app/input.js'],
     ['app.js', 'webpack-app/src/index.js'],
     ['route.js', 'webpack-app/src/route.js'],
+    ['key-types.js', 'webpack-app/src/key-types.js'],
     ['recipes.js', 'webpack-app/src/recipes.js'],
     ['input.js', 'webpack-app/src/input.js'],
   ];
@@ -364,6 +368,8 @@ interface PageReport {
   /** The first call (which starts the workers) and the later ones (until a worker answered with a result). */
   parallel: string[];
   doneAfterFirst: number;
+  /** The first stanza of a file to each lazily loaded key type (a post-quantum one decrypted back). */
+  keyTypes: { hybrid: string; tag: string; ssh: string };
   /** The README's browser recipes, run in the page. */
   recipe: {
     bytes: number;
@@ -438,6 +444,12 @@ async function openBuilt(name: string, dir: string, page: string): Promise<void>
     JSON.stringify(r.lazy),
   );
   record(`${where}: blake3('abc') is the BLAKE3 test vector`, r.abc === ABC, r.abc);
+  const k = r.keyTypes;
+  record(
+    `${where}: each key type's code loads from its chunks on first use (${k.hybrid}; ${k.tag}; ${k.ssh})`,
+    k.hybrid === 'mlkem768x25519: lazily loaded' && k.tag === 'p256tag' && k.ssh === 'ssh-ed25519',
+    JSON.stringify(k),
+  );
   record(
     `${where}: fourfold/parallel's blake3 (${r.parallel.length} calls) and blake3 of ${r.bytes / (1 << 20)} MiB give @noble/hashes' bytes`,
     r.parallel.every((p) => p === expected) && r.sequential === expected,
