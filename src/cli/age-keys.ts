@@ -10,13 +10,13 @@
 import { closeSync, openSync } from 'node:fs';
 import { listOf, type Parsed } from './go-flags.js';
 import { Failure, takeStdin } from './age-io.js';
-import { namedPlugin, pluginIdentity, type PluginKey, pluginRecipient, unwrapWithPlugins, wrapForPlugins } from './age-plugin.js';
+import { checkLabels, namedPlugin, nativeLabels, pluginIdentity, type PluginKey, pluginRecipient, unwrapWithPlugins, wrapForPlugins } from './age-plugin.js';
 import { NoTerminal, readAll, readSecret, toTerminal } from './terminal.js';
 import type { ReceiverOrAsk } from '../age/codec.js';
 import { MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, WORK_FACTOR } from '../age/file-key.js';
 import type { Stanza } from '../age/header.js';
 import { decrypt as decryptHere, identityToRecipient } from '../age/index.js';
-import { identityKey, type IdentityKey, postQuantum, recipientKey, SSH, sshCode, TAG, tagCode } from '../age/keys.js';
+import { identityKey, type IdentityKey, recipientKey, SSH, sshCode, TAG, tagCode } from '../age/keys.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** The file and line limit age puts on recipient and identity files. */
@@ -251,10 +251,8 @@ export async function senderFor(flags: Parsed): Promise<Sender> {
     }
   }
   plugins.push(...named.others);
-  const pq = recipients.filter((r) => postQuantum(recipientKey(r, 'a recipient'))).length;
-  if (pq > 0 && pq < recipients.length) {
-    throw new Failure("incompatible recipients: can't mix post-quantum and classic recipients, or the file would be vulnerable to quantum computers");
-  }
+  const labels = recipients.map((r) => nativeLabels(recipientKey(r, 'a recipient')));
+  for (const l of labels) checkLabels(labels[0]!, l);
   if (plugins.length === 0) return senderOf({ recipients });
   const natives = recipients.length === 0 ? { recipients: [], workFactor: WORK_FACTOR } : senderOf({ recipients });
   return { ...natives, others: wrapForPlugins(plugins) };

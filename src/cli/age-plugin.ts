@@ -344,13 +344,14 @@ export async function unwrapWithPlugin(key: PluginKey, stanzas: readonly Stanza[
 }
 
 /** A recipient's labels: a native one's is "postquantum" for the hybrid types, none otherwise; a plugin says its own. */
-const nativeLabels = (k: Key): string[] => (postQuantum(k) ? ['postquantum'] : []);
+export const nativeLabels = (k: Key): string[] => (postQuantum(k) ? ['postquantum'] : []);
 
-/** Why two recipients' labels keep them from one file, in age's words. */
-function incompatible(a: string[], b: string[]): Failure {
-  if (a.includes('postquantum') !== b.includes('postquantum'))
-    return new Failure("incompatible recipients: can't mix post-quantum and classic recipients, or the file would be vulnerable to quantum computers");
-  return new Failure(`incompatible recipients: ${JSON.stringify(a)} and ${JSON.stringify(b)} can't be mixed`);
+/** age's rule for one file: every recipient has the first one's (sorted) labels; else its error, in age's words. */
+export function checkLabels(first: readonly string[], labels: readonly string[]): void {
+  if (first.join(' ') === labels.join(' ')) return;
+  if (first.includes('postquantum') !== labels.includes('postquantum'))
+    throw new Failure("incompatible recipients: can't mix post-quantum and classic recipients, or the file would be vulnerable to quantum computers");
+  throw new Failure(`incompatible recipients: ${JSON.stringify(first)} and ${JSON.stringify(labels)} can't be mixed`);
 }
 
 /**
@@ -366,7 +367,7 @@ export function wrapForPlugins(keys: readonly PluginKey[]): NonNullable<Sender['
     for (const key of keys) {
       const wrapped = await wrapWithPlugin(key, fileKey);
       first ??= wrapped.labels;
-      if (first.join(' ') !== wrapped.labels.join(' ')) throw incompatible(first, wrapped.labels);
+      checkLabels(first, wrapped.labels);
       stanzas.push(...wrapped.stanzas);
     }
     return stanzas;
