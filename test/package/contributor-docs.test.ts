@@ -184,7 +184,8 @@ it('the layers of docs/contributing/architecture.md hold: each folder of src/ im
   for (const [layer, may] of Object.entries(LAYERS)) {
     for (const file of entries(layer).filter((p) => p.endsWith('.ts'))) {
       const text = readFileSync(join(ROOT, file), 'utf8');
-      for (const m of text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+      // import(('./x.js')), the parentheses keeping Vite's preload helper out (src/age/keys.ts), counts too.
+      for (const m of text.matchAll(/(?:from|import\(\(?)\s*'(\.{1,2}\/[^']+)'/g)) {
         const target = join(dirname(file), m[1]!).replace(/\.js$/, '.ts');
         const folder = target.split('/').slice(0, 2).join('/');
         if (folder !== layer && !may.includes(folder) && !may.includes(target)) crossings.push(`${file} imports ${m[1]}`);
