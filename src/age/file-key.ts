@@ -28,7 +28,8 @@ import {
   tagCode,
   X25519,
 } from './keys.js';
-import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptStanza, scryptUnwrap, unreachable, x25519Stanza, x25519Unwrap } from './recipients.js';
+import { scryptUnwrap, x25519Unwrap } from './identities.js';
+import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptStanza, unreachable, x25519Stanza } from './recipients.js';
 import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
 import { equalBytes, zeroize } from '../runtime/bytes.js';

@@ -22,7 +22,8 @@ import { AgeFormatError } from './errors.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { keySchedule as hpkeSchedule } from './hpke.js';
 import { HYBRID } from './keys.js';
-import { checkBody, unwrap, utf8, wrap } from './recipients.js';
+import { checkBody, unwrap } from './identities.js';
+import { utf8, wrap } from './recipients.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
 import { joined, zeroize } from '../runtime/bytes.js';
 

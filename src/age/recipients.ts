@@ -1,26 +1,25 @@
 /**
  * Two of the native recipient types (C2SP age, "The X25519 recipient
  * type" and "The scrypt recipient type"; the hybrid one, loaded only when
- * its keys appear, is hybrid.ts): how each wraps
- * the 16-byte file key into a stanza and unwraps it, with every check the
- * specification asks of an identity. The wrap is ChaCha20-Poly1305 with a
- * zero nonce under a key derived per stanza (HKDF-SHA-256 of an X25519
- * shared secret, or scrypt of the passphrase).
+ * its keys appear, is hybrid.ts): how each wraps the 16-byte file key
+ * into a stanza, and the key derivations its identity shares (the
+ * unwrapping side, with the checks the specification asks of an
+ * identity, is identities.ts). The wrap is ChaCha20-Poly1305 with a zero
+ * nonce under a key derived per stanza (HKDF-SHA-256 of an X25519 shared
+ * secret, or scrypt of the passphrase).
  */
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError } from './errors.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
-import { decodeBase64, encodeBase64, type Stanza } from './header.js';
+import { encodeBase64, type Stanza } from './header.js';
 import { chacha20poly1305 } from '../chacha/index.js';
 import { zeroize } from '../runtime/bytes.js';
-import { AuthenticationError } from '../runtime/errors.js';
 import { nativeScrypt } from '../runtime/native.js';
 
 export const FILE_KEY_BYTES = 16;
-/** A wrapped file key: the key and its 16-byte tag. */
-const WRAPPED_BYTES = FILE_KEY_BYTES + 16;
-const ZERO_NONCE = new Uint8Array(12);
+/** age's own stanzas wrap under a key used once, with a zero nonce. */
+export const ZERO_NONCE: Uint8Array = new Uint8Array(12);
 export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 const X25519_INFO = utf8('age-encryption.org/v1/X25519');
@@ -35,27 +34,10 @@ export function wrap(key: Uint8Array, fileKey: Uint8Array, nonce: Uint8Array = Z
   }
 }
 
-/** The file key from `body` under `key` (wiped after) and `nonce`, or undefined when it does not verify: the stanza is someone else's. */
-export function unwrap(key: Uint8Array, body: Uint8Array, nonce: Uint8Array = ZERO_NONCE): Uint8Array | undefined {
-  try {
-    return chacha20poly1305(key, nonce).decrypt(body);
-  } catch (e) {
-    if (e instanceof AuthenticationError) return undefined;
-    throw e;
-  } finally {
-    zeroize(key);
-  }
-}
-
-/** A stanza's body must be exactly a wrapped file key, checked before any decryption (the specification's defence against partitioning oracles). */
-export function checkBody(s: Stanza): void {
-  if (s.body.length !== WRAPPED_BYTES) throw new AgeFormatError(`a ${s.type} stanza's body is ${s.body.length} bytes (${WRAPPED_BYTES} expected)`);
-}
-
 // ---------------------------------------------------------------- X25519
 
 /** wrap key = HKDF-SHA-256(shared secret, salt = ephemeral share || recipient, "age-encryption.org/v1/X25519"). */
-function x25519WrapKey(shared: Uint8Array, share: Uint8Array, recipient: Uint8Array): Uint8Array {
+export function x25519WrapKey(shared: Uint8Array, share: Uint8Array, recipient: Uint8Array): Uint8Array {
   const salt = new Uint8Array(64);
   salt.set(share);
   salt.set(recipient, 32);
@@ -67,7 +49,7 @@ function x25519WrapKey(shared: Uint8Array, share: Uint8Array, recipient: Uint8Ar
 }
 
 /** The shared secret of a multiplier's scalar and `publicKey`, refused when it is all zeros (a low-order share): the specification says to abort. */
-async function sharedSecret(multiply: Multiplier, publicKey: Uint8Array): Promise<Uint8Array> {
+export async function sharedSecret(multiply: Multiplier, publicKey: Uint8Array): Promise<Uint8Array> {
   const shared = await multiply(publicKey);
   if (shared.every((b) => b === 0)) throw new AgeFormatError('an X25519 stanza whose share gives an all-zero shared secret (a low-order point)');
   return shared;
@@ -86,28 +68,13 @@ export async function x25519Stanza(recipient: Uint8Array, fileKey: Uint8Array): 
   }
 }
 
-/** The X25519 stanza's share, after the checks the specification asks of an identity (two arguments, a canonical 32-byte share, a 32-byte body). */
-function x25519Share(s: Stanza): Uint8Array {
-  if (s.args.length !== 1) throw new AgeFormatError(`an X25519 stanza with ${s.args.length + 1} arguments (2 expected)`);
-  const share = decodeBase64(s.args[0]!, "an X25519 stanza's share");
-  if (share.length !== 32) throw new AgeFormatError(`an X25519 stanza's share of ${share.length} bytes (32 expected)`);
-  checkBody(s);
-  return share;
-}
-
-/** The file key from an X25519 stanza for an identity (its multiplier and public key `publicKey`), or undefined when it is for another. */
-export async function x25519Unwrap(s: Stanza, identity: Multiplier, publicKey: Uint8Array): Promise<Uint8Array | undefined> {
-  const share = x25519Share(s);
-  return unwrap(x25519WrapKey(await sharedSecret(identity, share), share, publicKey), s.body);
-}
-
 // ---------------------------------------------------------------- scrypt
 
 /** The KDF an age call uses for passphrases: scrypt with r = 8, p = 1 and a 32-byte key, on this thread or a worker. */
 export type Scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => Promise<Uint8Array>;
 
 /** The salt scrypt sees: "age-encryption.org/v1/scrypt" || the stanza's 16-byte salt. */
-function scryptSalt(salt: Uint8Array): Uint8Array {
+export function scryptSalt(salt: Uint8Array): Uint8Array {
   const full = new Uint8Array(SCRYPT_SALT_LABEL.length + salt.length);
   full.set(SCRYPT_SALT_LABEL);
   full.set(salt, SCRYPT_SALT_LABEL.length);
@@ -143,32 +110,4 @@ export async function scryptStanza(passphrase: Uint8Array, workFactor: number, f
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const key = await scryptFor(workFactor, kdf)(passphrase, scryptSalt(salt), 2 ** workFactor);
   return { type: 'scrypt', args: [encodeBase64(salt), String(workFactor)], body: wrap(key, fileKey) };
-}
-
-/** A work factor as the specification writes it: decimal digits, no leading zero. */
-const WORK_FACTOR = /^[1-9][0-9]*$/;
-
-/** The salt and work factor of an scrypt stanza, after the checks the specification asks of an identity; a work factor above `max` is refused. */
-function scryptArgs(s: Stanza, max: number): { salt: Uint8Array; workFactor: number } {
-  if (s.args.length !== 2) throw new AgeFormatError(`an scrypt stanza with ${s.args.length + 1} arguments (3 expected)`);
-  const salt = decodeBase64(s.args[0]!, "an scrypt stanza's salt");
-  if (salt.length !== 16) throw new AgeFormatError(`an scrypt stanza's salt of ${salt.length} bytes (16 expected)`);
-  const text = s.args[1]!;
-  if (!WORK_FACTOR.test(text)) throw new AgeFormatError(`an scrypt stanza's work factor is not a decimal number: ${JSON.stringify(text)}`);
-  const workFactor = Number(text);
-  // Said first: where the runtime cannot compute it, a larger maxWorkFactor would not help.
-  if (workFactor > reachableWorkFactor()) throw new AgeFormatError(`the file asks for scrypt work factor ${text}, which ${unreachable(workFactor)}`);
-  if (workFactor > max) {
-    throw new AgeFormatError(
-      `the file asks for scrypt work factor ${text} (N = 2^${text}), above the bound ${max}: pass a larger maxWorkFactor if you trust its sender`,
-    );
-  }
-  checkBody(s);
-  return { salt, workFactor };
-}
-
-/** The file key from the scrypt stanza under `passphrase`, or undefined when it does not open it (a wrong passphrase). */
-export async function scryptUnwrap(s: Stanza, passphrase: Uint8Array, maxWorkFactor: number, kdf: Scrypt): Promise<Uint8Array | undefined> {
-  const { salt, workFactor } = scryptArgs(s, maxWorkFactor);
-  return unwrap(await scryptFor(workFactor, kdf)(passphrase, scryptSalt(salt), 2 ** workFactor), s.body);
 }
