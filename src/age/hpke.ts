@@ -6,7 +6,8 @@
  * and nonce; DHKEM's labeled steps are the same functions under the KEM's
  * own suite id. Imported only by the stanza types' lazy modules.
  */
-import { expand, extract } from '@noble/hashes/hkdf.js';
+import { expand } from '@noble/hashes/hkdf.js';
+import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8 } from './recipients.js';
 import { joined, zeroize } from '../runtime/bytes.js';
@@ -22,9 +23,14 @@ const hpkeSuite = (kemId: number): Uint8Array => joined([utf8('HPKE'), twoBytes(
 /** RFC 9180 §4.1: a DHKEM's suite_id = "KEM" || KEM id. */
 export const kemSuite = (kemId: number): Uint8Array => joined([utf8('KEM'), twoBytes(kemId)]);
 
-/** RFC 9180 §4: LabeledExtract(salt, label, ikm) under `suite`. */
+/**
+ * RFC 9180 §4: LabeledExtract(salt, label, ikm) under `suite`. HKDF-Extract
+ * is HMAC-SHA-256 keyed with the salt (RFC 5869 §2.2; an empty salt is
+ * HashLen zeros, as HMAC pads its key), called as HMAC so that noble's
+ * extract() stays out of the code every age page loads.
+ */
 export const labeledExtract = (suite: Uint8Array, salt: Uint8Array, label: string, ikm: Uint8Array): Uint8Array =>
-  extract(sha256, joined([VERSION, suite, utf8(label), ikm]), salt);
+  hmac(sha256, salt, joined([VERSION, suite, utf8(label), ikm]));
 
 /** RFC 9180 §4: LabeledExpand(prk, label, info, L) under `suite`. */
 export const labeledExpand = (suite: Uint8Array, prk: Uint8Array, label: string, info: Uint8Array, length: number): Uint8Array =>

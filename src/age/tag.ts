@@ -23,7 +23,7 @@
  * P-256: a bundler puts the parts of noble's field and utility modules
  * that P-256 uses into every age page, since X25519 imports those modules.
  */
-import { extract } from '@noble/hashes/hkdf.js';
+import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
@@ -161,8 +161,8 @@ async function hybridEncapsulate(kemPublic: Uint8Array, point: Uint8Array): Prom
   }
 }
 
-/** The stanza's first argument: HKDF-Extract(salt = info, enc || SHA-256(the tagged key)[:4]), its first 4 bytes. */
-const tagOf = (r: TagRecipient, enc: Uint8Array): Uint8Array => extract(sha256, joined([enc, sha256(r.tagged).subarray(0, 4)]), r.type.info).subarray(0, 4);
+/** The stanza's first argument: HKDF-Extract(salt = info, enc || SHA-256(the tagged key)[:4]), that is HMAC keyed with the info (RFC 5869 §2.2), its first 4 bytes. */
+const tagOf = (r: TagRecipient, enc: Uint8Array): Uint8Array => hmac(sha256, r.type.info, joined([enc, sha256(r.tagged).subarray(0, 4)])).subarray(0, 4);
 
 /** The stanza wrapping `fileKey` for a tag recipient string ("age1tag1..." or "age1tagpq1..."); a RangeError naming `name` where it is malformed. */
 export async function tagStanza(text: string, fileKey: Uint8Array, name: string): Promise<Stanza> {
