@@ -13,8 +13,8 @@ import type { Tools } from './codec.js';
 import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle } from './files.js';
 import { hereRunner } from './here.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
+import type { Scrypt } from './recipients.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { scryptAsync } from '../scrypt/index.js';
 
 export { AgeFormatError, NoIdentityMatchError } from './errors.js';
 export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from './file-key.js';
@@ -25,8 +25,16 @@ export { generateHybridIdentity, generateIdentity, identityToRecipient } from '.
 export type { HybridIdentity, SshKeyWithPassphrase, X25519Identity } from './keys.js';
 export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 
+/**
+ * fourfold/scrypt, imported the first time a call takes a passphrase: a
+ * page whose files are for keys carries none of it. The specifier is in
+ * parentheses to keep Vite's preload helper out, as keys.ts explains.
+ */
+// biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
+const scryptCode = () => import(('../scrypt/index.js'));
+
 /** scrypt as age uses it (r = 8, p = 1, a 32-byte key), with room for its N: a file's work factor is bounded by the caller (maxWorkFactor), not by scrypt's default maxmem. */
-const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptAsync(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
+const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scryptAsync(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
 /** This thread: chunks and file pieces through the chacha engine here, scrypt in short turns. */
 const HERE: Tools = { runner: () => hereRunner, scrypt };

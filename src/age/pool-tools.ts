@@ -26,6 +26,7 @@ import { answerOf, fileOutcome, postFilePiece, postRun } from './jobs.js';
 import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
 import { openPieces, sealPieces } from './pieces.js';
 import { doPiece, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
+import type { Scrypt } from './recipients.js';
 import { engine } from '../chacha/tiers.js';
 import { handOutWorkersFor, workersFor } from '../parallel/workers.js';
 import { InOrder } from '../pool/in-order.js';
@@ -35,7 +36,6 @@ import { workerThreads } from '../pool/threads.js';
 import { PARALLEL_MIN, splitter } from '../pool/transform.js';
 import { isShared } from '../runtime/bytes.js';
 import { WORKERS_SHARE_DESCRIPTORS } from '../runtime/host.js';
-import { scrypt as scryptOnPool } from '../scrypt/parallel.js';
 
 /**
  * A stream's lane on the pool: its pieces on the workers and this thread
@@ -71,8 +71,12 @@ function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => voi
   };
 }
 
+/** fourfold/parallel's scrypt, imported the first time a call takes a passphrase (as index.ts imports fourfold/scrypt). */
+// biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
+const scryptCode = () => import(('../scrypt/parallel.js'));
+
 /** scrypt for age's passphrases (r = 8, p = 1, a 32-byte key) on a worker of the pool. */
-const scrypt = (passphrase: Uint8Array, salt: Uint8Array, N: number) => scryptOnPool(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
+const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scrypt(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
 /**
  * Chunks in a file call's piece for a worker: four slots' worth (3.9 MiB),
