@@ -16,41 +16,24 @@
  * platform's objects, which no library can defend against.)
  */
 
+import {
+  arrayBufferByteLength,
+  bufferOf,
+  byteLengthOf,
+  byteOffsetOf,
+  dataViewBuffer,
+  dataViewByteLength,
+  dataViewByteOffset,
+  has,
+  intrinsic,
+  isSharedBuffer,
+  isView,
+  lengthOf,
+  sharedByteLength,
+  typedArrayName,
+  U8,
+} from './brands.js';
 import type { Bytes } from './bytes.js';
-
-const U8 = Uint8Array.prototype;
-const isView = ArrayBuffer.isView;
-const TYPED_ARRAY = Object.getPrototypeOf(U8) as object;
-const call = Function.prototype.call;
-
-/** The intrinsic getter `property` of `proto` as a function of the object (`getter.call(self)`), captured before any user code runs. */
-function intrinsic<T>(proto: object, property: PropertyKey): (self: unknown) => T {
-  return call.bind(Object.getOwnPropertyDescriptor(proto, property)!.get!) as (self: unknown) => T;
-}
-
-/** The typed array's kind ('Uint8Array', 'Float64Array', ...) from its internal slot, or undefined for anything else (never throws). */
-const typedArrayName = intrinsic<string | undefined>(TYPED_ARRAY, Symbol.toStringTag);
-const bufferOf = intrinsic<ArrayBufferLike>(TYPED_ARRAY, 'buffer');
-const byteOffsetOf = intrinsic<number>(TYPED_ARRAY, 'byteOffset');
-const byteLengthOf = intrinsic<number>(TYPED_ARRAY, 'byteLength');
-const lengthOf = intrinsic<number>(TYPED_ARRAY, 'length');
-/** DataView's and the buffers' getters throw a TypeError for any other object: a brand check. */
-const dataViewBuffer = intrinsic<ArrayBufferLike>(DataView.prototype, 'buffer');
-const dataViewByteOffset = intrinsic<number>(DataView.prototype, 'byteOffset');
-const dataViewByteLength = intrinsic<number>(DataView.prototype, 'byteLength');
-const arrayBufferByteLength = intrinsic<number>(ArrayBuffer.prototype, 'byteLength');
-const sharedByteLength = typeof SharedArrayBuffer === 'function' ? intrinsic<number>(SharedArrayBuffer.prototype, 'byteLength') : undefined;
-
-/** Whether `brand(value)` succeeds: the object has the internal slots of that getter's class. */
-function has(brand: ((self: unknown) => unknown) | undefined, value: unknown): boolean {
-  if (brand === undefined) return false;
-  try {
-    brand(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A short name of what `value` is, for error messages, found without
@@ -234,11 +217,6 @@ export function key(value: unknown, lengths: readonly number[]): Uint8Array {
 export function output(value: unknown, length: number, name = 'output'): Uint8Array {
   if (value === undefined) return new Uint8Array(length);
   return bytes(value, name, length);
-}
-
-/** Whether `buffer` is a SharedArrayBuffer of any realm (this realm's ArrayBuffers answer without a brand check, which throws for them). */
-export function isSharedBuffer(buffer: ArrayBufferLike): boolean {
-  return !(buffer instanceof ArrayBuffer) && has(sharedByteLength, buffer);
 }
 
 /**

@@ -3,7 +3,7 @@
  * tiers' loads and stores), 64-bit counters' halves, the AEADs' length
  * block, constant-time comparison, and zeroing.
  */
-import { isSharedBuffer } from './assert.js';
+import { isSharedBuffer } from './brands.js';
 
 /**
  * What a call returns when it allocates its result: a Uint8Array over a
