@@ -303,6 +303,7 @@ export const chachaPieces: ChachaPieces = { cipher: CHACHA, cryptAfterInit, keys
  */
 export function chachaModule(linked: readonly string[]): string {
   if (REST + REST_BYTES > BUFFER) throw new Error('chacha layout: REST overlaps BUFFER');
+  if (POLY + P.SIZE > REST) throw new Error('chacha layout: the Poly1305 state overlaps REST');
   return module(
     PAGES,
     [

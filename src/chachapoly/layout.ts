@@ -4,8 +4,6 @@
  * BUFFER + the bytes a call used is secret and wiped before the call returns.
  */
 
-import { SIZE as POLY_SIZE } from '../poly1305/layout.js';
-
 /** 16 words of ChaCha input state (RFC 8439 §2.3); the kernel advances words 12..13 as it goes. */
 export const STATE = 0;
 /**
@@ -19,14 +17,16 @@ export const COUNTER_WORD = 12;
 export const BLOCK = 64;
 /** XChaCha20's 24-byte nonce, for hchacha_rekey: in BLOCK after the 32 bytes HChaCha20 writes. */
 export const NONCE24 = BLOCK + 32;
-/** Poly1305 state (see poly1305/layout.ts for its fields). */
+/** Poly1305 state (see poly1305/layout.ts for its fields: 272 bytes, to REST). */
 export const POLY = 128;
 /**
  * REST_BYTES (48) for secretstream's last partial Poly1305 block, its
  * padding and its length block (secretstream/kernel.ts), between POLY's
- * end and BUFFER.
+ * end and BUFFER. A number rather than POLY plus Poly1305's size, so that
+ * this layout, below poly1305/ (whose simd tier runs in this kernel),
+ * imports nothing of it; chachaModule checks that the two do not meet.
  */
-export const REST = POLY + POLY_SIZE;
+export const REST = 400;
 export const REST_BYTES = 48;
 /** Data slices are copied here, processed in place, and copied out. */
 export const BUFFER = 512;
