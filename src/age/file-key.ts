@@ -12,21 +12,18 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, MAX_HEADER, MAX_STANZAS, type Stanza } from './header.js';
+import { HYBRID, SSH, TAG, X25519 } from './key-types.js';
 import {
   anyIdentityKey,
-  HYBRID,
   hybridCode,
   type IdentityKey,
   type Key,
   postQuantum,
   recipientKey,
-  SSH,
   type SshKey,
   type SshKeyWithPassphrase,
   sshCode,
-  TAG,
   tagCode,
-  X25519,
 } from './keys.js';
 import { scryptUnwrap, x25519Unwrap } from './identities.js';
 import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptStanza, unreachable, x25519Stanza } from './recipients.js';

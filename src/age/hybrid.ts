@@ -21,7 +21,7 @@ import { bech32 } from '@scure/base';
 import { AgeFormatError } from './errors.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { keySchedule as hpkeSchedule } from './hpke.js';
-import { HYBRID } from './keys.js';
+import { HYBRID } from './key-types.js';
 import { checkBody, unwrap } from './identities.js';
 import { utf8, wrap } from './recipients.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';

@@ -1,4 +1,10 @@
 /**
+ * age's key types as fourfold reads them: the name of each it uses (the
+ * stanza type it writes), the check of a post-quantum key made where it
+ * is read, and, in a phrase, what a key string is when it is not a key
+ * fourfold can use. Below keys.ts and the types' own code (hybrid.ts,
+ * ssh.ts, tag.ts), which keys.ts imports when such a key appears.
+ *
  * What a key string is when it is not a key fourfold can use (X25519,
  * post-quantum hybrid, tag, ssh-ed25519, ssh-rsa), said in a phrase for an
  * error ("recipients[2] is <phrase>"): another of age's key types (plugin;
@@ -14,6 +20,29 @@
  * either, but age's parsers accept these forms only.
  */
 import { bech32 } from '@scure/base';
+
+/** The stanza type of each native key type: a key string read (identityKey, recipientKey) says which it is. */
+export const X25519 = 'X25519';
+export const HYBRID = 'mlkem768x25519';
+/** SSH keys (ssh-ed25519, ssh-rsa), read in full by ssh.ts when a call uses them. */
+export const SSH = 'ssh';
+/** Tag recipients (age1tag1..., age1tagpq1...), read in full by tag.ts when a call uses them. */
+export const TAG = 'tag';
+
+/**
+ * FIPS 203 §7.2's check of an ML-KEM-768 encapsulation key, made here so
+ * that a bad key is refused where it is read, without ML-KEM's code: its
+ * first 1,152 bytes are 768 coefficients of 12 bits, each below q = 3329.
+ */
+export function reducedKey(key: Uint8Array): boolean {
+  let over = 0;
+  for (let i = 0; i < 1152; i += 3) {
+    const low = key[i]! | ((key[i + 1]! & 0x0f) << 8);
+    const high = (key[i + 1]! >> 4) | (key[i + 2]! << 4);
+    over |= (3328 - low) | (3328 - high);
+  }
+  return over >= 0;
+}
 
 /** The characters of Bech32's data part (BIP 173). */
 const BECH32_DATA = /^[qpzry9x8gf2tvdw0s3jn54khce6mua7l]+$/;

@@ -12,17 +12,9 @@
  */
 import { x25519 } from '@noble/curves/ed25519.js';
 import { bech32 } from '@scure/base';
-import { bech32Flaw, notAnIdentity, notARecipient } from './key-types.js';
+import { bech32Flaw, HYBRID, notAnIdentity, notARecipient, reducedKey, SSH, TAG, X25519 } from './key-types.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
-
-/** The stanza type of each native key type: a key string read (identityKey, recipientKey) says which it is. */
-export const X25519 = 'X25519';
-export const HYBRID = 'mlkem768x25519';
-/** SSH keys (ssh-ed25519, ssh-rsa), read in full by ssh.ts when a call uses them. */
-export const SSH = 'ssh';
-/** Tag recipients (age1tag1..., age1tagpq1...), read in full by tag.ts when a call uses them. */
-export const TAG = 'tag';
 
 /** A native key read from its string: its type, and its bytes (a secret, a seed, or a public key). */
 export interface NativeKey {
@@ -100,21 +92,6 @@ export function identityKey(identity: unknown, name: string): NativeKey {
   const seed = decodeKey(identity, HYBRID_IDENTITY_PREFIX, true);
   if (seed !== undefined) return { type: HYBRID, bytes: seed };
   throw new RangeError(`${name} is ${notAnIdentity(identity)}`);
-}
-
-/**
- * FIPS 203 §7.2's check of an ML-KEM-768 encapsulation key, made here so
- * that a bad key is refused where it is read, without ML-KEM's code: its
- * first 1,152 bytes are 768 coefficients of 12 bits, each below q = 3329.
- */
-export function reducedKey(key: Uint8Array): boolean {
-  let over = 0;
-  for (let i = 0; i < 1152; i += 3) {
-    const low = key[i]! | ((key[i + 1]! & 0x0f) << 8);
-    const high = (key[i + 1]! >> 4) | (key[i + 2]! << 4);
-    over |= (3328 - low) | (3328 - high);
-  }
-  return over >= 0;
 }
 
 /**

@@ -31,7 +31,7 @@ import { bech32 } from '@scure/base';
 import { bigOf, bytesOf, power } from './bigint.js';
 import { encodeBase64, type Stanza } from './header.js';
 import { keySchedule, kemSuite, labeledExpand, labeledExtract, type Schedule } from './hpke.js';
-import { reducedKey } from './keys.js';
+import { reducedKey } from './key-types.js';
 import { utf8, wrap } from './recipients.js';
 import { joined, zeroize } from '../runtime/bytes.js';
 

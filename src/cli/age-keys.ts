@@ -16,7 +16,8 @@ import type { ReceiverOrAsk } from '../age/codec.js';
 import { MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, WORK_FACTOR } from '../age/file-key.js';
 import type { Stanza } from '../age/header.js';
 import { decrypt as decryptHere, identityToRecipient } from '../age/index.js';
-import { identityKey, type IdentityKey, recipientKey, SSH, sshCode, TAG, tagCode } from '../age/keys.js';
+import { SSH, TAG } from '../age/key-types.js';
+import { identityKey, type IdentityKey, recipientKey, sshCode, tagCode } from '../age/keys.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** The file and line limit age puts on recipient and identity files. */
