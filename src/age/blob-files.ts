@@ -13,8 +13,7 @@
  * standard, "FileSystemWritableFileStream"), and abort() drops on a
  * failure, so the file keeps what it had.
  */
-import type { InputFile, OutputFile } from './files.js';
-import { INTO_BLOB, type PieceSink } from './file-pieces.js';
+import { type InputFile, INTO_BLOB, type OutputFile, type PieceSink } from './file-pieces.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 

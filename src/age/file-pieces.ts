@@ -33,6 +33,19 @@ import type { ChachaEngine } from '../chacha/engine.js';
 import { zeroize } from '../runtime/bytes.js';
 import { builtinModule } from '../runtime/host.js';
 
+/** What a call reads its input through on this thread: node:fs/promises' FileHandle, the same calls over a descriptor (descriptorFile), or a Blob's. */
+export interface InputFile {
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  stat(): Promise<{ size: number; dev: number; ino: number }>;
+  close(): Promise<void>;
+}
+
+/** What a call writes its output through: a file's positioned writes, or Blob parts (where `put` takes a piece's Blob, at its position). */
+export interface OutputFile {
+  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<unknown>;
+  put?(part: Blob, position: number): void;
+}
+
 /** The synchronous calls of node:fs a piece makes (declared here: the package's types name no node: module). */
 interface Fs {
   openSync(path: string, flags: string): number;

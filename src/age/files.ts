@@ -27,7 +27,19 @@ import { ArmoredLines, headLength } from './armor-lines.js';
 import { blobInput, blobName, intoBlob, isWritableFileHandle, type WritableFileHandle } from './blob-files.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk, type Tools } from './codec.js';
 import { AgeFormatError } from './errors.js';
-import { type FilePayload, type FilePiece, type FileRef, isBlob, type PieceOutcome, type PieceSink, type PieceSource, sinkFile, WHOLE } from './file-pieces.js';
+import {
+  type FilePayload,
+  type FilePiece,
+  type FileRef,
+  type InputFile,
+  isBlob,
+  type OutputFile,
+  type PieceOutcome,
+  type PieceSink,
+  type PieceSource,
+  sinkFile,
+  WHOLE,
+} from './file-pieces.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { HeaderReader } from './header.js';
 import { chunkFailure, NONCE_BYTES, payloadKey, SEALED_CHUNK, sealedLength } from './payload.js';
@@ -52,19 +64,6 @@ export interface FileHandle {
 
 /** A file of encryptFile and decryptFile: a path (a string or a file: URL), or a FileHandle. */
 export type PathOrHandle = string | URL | FileHandle;
-
-/** What a call reads its input through on this thread: node:fs/promises' FileHandle, the same calls over a descriptor (descriptorFile), or a Blob's. */
-export interface InputFile {
-  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
-  stat(): Promise<{ size: number; dev: number; ino: number }>;
-  close(): Promise<void>;
-}
-
-/** What a call writes its output through: a file's positioned writes, or Blob parts (where `put` takes a piece's Blob, at its position). */
-export interface OutputFile {
-  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<unknown>;
-  put?(part: Blob, position: number): void;
-}
 
 /** A file on this thread, read and written: node:fs/promises' FileHandle, or descriptorFile's calls. */
 interface Handle extends InputFile, OutputFile {
