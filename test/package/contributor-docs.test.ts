@@ -18,7 +18,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { anchors } from '../../scripts/package-check/links.js';
 import { NOT_NODE, ROOT } from './files.js';
 
@@ -144,55 +144,6 @@ it(`${DOC}: every path it cites exists`, { skip: NOT_NODE }, () => {
   const generated = (path: string) => path.startsWith('src/generated');
   const absent = [...new Set(cited)].filter((path) => !generated(path) && !existsSync(join(ROOT, path)));
   assert.deepEqual(absent, []);
-});
-
-/**
- * What each folder of src/ may import from besides itself (relative
- * imports): a folder, or one file of a folder. A family builds on the
- * runtime, the generators' vocabulary, the pool and the families below it;
- * the families reach workers only through src/parallel/workers.ts, and
- * only src/parallel (the composition, like src/index.ts) names them all.
- */
-const BASE = ['src/runtime', 'src/wasm', 'src/generated', 'src/pool', 'src/parallel/workers.ts'];
-const LAYERS: Record<string, string[]> = {
-  'src/runtime': [],
-  'src/wasm': [],
-  'src/pool': ['src/runtime'],
-  'src/chachapoly': ['src/runtime', 'src/poly1305/layout.ts'],
-  'src/poly1305': [...BASE, 'src/chachapoly'],
-  'src/aead': ['src/runtime', 'src/pool', 'src/poly1305'],
-  'src/chacha': [...BASE, 'src/chachapoly', 'src/poly1305', 'src/aead', 'src/salsa/constants.ts'],
-  'src/salsa': [...BASE, 'src/poly1305', 'src/aead'],
-  'src/secretstream': [...BASE, 'src/chachapoly', 'src/chacha', 'src/poly1305'],
-  'src/serpent': BASE,
-  'src/scrypt': BASE,
-  'src/age': [...BASE, 'src/chacha', 'src/chachapoly', 'src/poly1305', 'src/scrypt'],
-  'src/blake3': BASE,
-  'src/cli': ['src/runtime', 'src/blake3', 'src/age', 'src/parallel/workers.ts'],
-};
-
-it('the layers of docs/contributing/architecture.md hold: each folder of src/ imports only what it builds on, and every folder has its rule', {
-  skip: NOT_NODE,
-}, () => {
-  const crossings: string[] = [];
-  const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory() && !['generated', 'parallel'].includes(d.name));
-  assert.deepEqual(
-    folders.map((d) => `src/${d.name}`).filter((f) => LAYERS[f] === undefined),
-    [],
-    'folders without a rule',
-  );
-  for (const [layer, may] of Object.entries(LAYERS)) {
-    for (const file of entries(layer).filter((p) => p.endsWith('.ts'))) {
-      const text = readFileSync(join(ROOT, file), 'utf8');
-      // import(('./x.js')), the parentheses keeping Vite's preload helper out (src/age/keys.ts), counts too.
-      for (const m of text.matchAll(/(?:from|import\(\(?)\s*'(\.{1,2}\/[^']+)'/g)) {
-        const target = join(dirname(file), m[1]!).replace(/\.js$/, '.ts');
-        const folder = target.split('/').slice(0, 2).join('/');
-        if (folder !== layer && !may.includes(folder) && !may.includes(target)) crossings.push(`${file} imports ${m[1]}`);
-      }
-    }
-  }
-  assert.deepEqual(crossings, []);
 });
 
 /**

@@ -1,0 +1,106 @@
+/**
+ * src/'s import graph: the layers of docs/contributing/architecture.md
+ * (each folder imports only what it builds on) and no cycle, between
+ * files or between folders, so that a reader can take the tree from the
+ * bottom up. Every relative import counts, type-only and dynamic ones too
+ * (`import(('./x.js'))`, its parentheses keeping Vite's preload helper
+ * out, as src/age/keys.ts explains). Node only (it reads the tree).
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { NOT_NODE, ROOT } from './files.js';
+
+/** Every .ts file under src/, as a path from the root ("src/age/keys.ts"). */
+const SOURCES = (readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }) as string[])
+  .filter((p) => p.endsWith('.ts'))
+  .map((p) => `src/${p.split('\\').join('/')}`)
+  .sort();
+
+/** The folder a source file is in ("src/age"; "src" for the root's). */
+const folderOf = (file: string): string => dirname(file);
+
+/** The source files `file` imports, by relative path (a .js specifier names its .ts). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const specifiers = [...text.matchAll(/(?:from|import\(\(?)\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  return [...new Set(specifiers.map((s) => relative(ROOT, join(ROOT, dirname(file), s)).replace(/\.js$/, '.ts')))];
+}
+
+/** The cycles of a graph: its strongly connected components of more than one node (Tarjan's algorithm). */
+function cycles(nodes: readonly string[], next: (node: string) => readonly string[]): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of next(v)) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = stack.splice(stack.indexOf(v));
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const v of nodes) if (!index.has(v)) visit(v);
+  return found;
+}
+
+it('no import cycle between the files of src/', { skip: NOT_NODE }, () => {
+  const known = new Set(SOURCES);
+  assert.deepEqual(
+    cycles(SOURCES, (f) => importsOf(f).filter((t) => known.has(t))),
+    [],
+  );
+});
+
+/**
+ * What each folder of src/ may import from besides itself (relative
+ * imports): a folder, or one file of a folder. A family builds on the
+ * runtime, the generators' vocabulary, the pool and the families below it;
+ * the families reach workers only through src/parallel/workers.ts, and
+ * only src/parallel (the composition, like src/index.ts) names them all.
+ */
+const BASE = ['src/runtime', 'src/wasm', 'src/generated', 'src/pool', 'src/parallel/workers.ts'];
+const LAYERS: Record<string, string[]> = {
+  'src/runtime': [],
+  'src/wasm': [],
+  'src/pool': ['src/runtime'],
+  'src/chachapoly': ['src/runtime'],
+  'src/poly1305': [...BASE, 'src/chachapoly'],
+  'src/aead': ['src/runtime', 'src/pool', 'src/poly1305'],
+  'src/chacha': [...BASE, 'src/chachapoly', 'src/poly1305', 'src/aead', 'src/salsa/constants.ts'],
+  'src/salsa': [...BASE, 'src/poly1305', 'src/aead'],
+  'src/secretstream': [...BASE, 'src/chachapoly', 'src/chacha', 'src/poly1305'],
+  'src/serpent': BASE,
+  'src/scrypt': BASE,
+  'src/age': [...BASE, 'src/chacha', 'src/chachapoly', 'src/poly1305', 'src/scrypt'],
+  'src/blake3': BASE,
+  'src/cli': ['src/runtime', 'src/blake3', 'src/age', 'src/parallel/workers.ts'],
+};
+
+it('the layers of docs/contributing/architecture.md hold: each folder of src/ imports only what it builds on, and every folder has its rule', {
+  skip: NOT_NODE,
+}, () => {
+  const crossings: string[] = [];
+  const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory() && !['generated', 'parallel'].includes(d.name));
+  assert.deepEqual(
+    folders.map((d) => `src/${d.name}`).filter((f) => LAYERS[f] === undefined),
+    [],
+    'folders without a rule',
+  );
+  for (const [layer, may] of Object.entries(LAYERS)) {
+    for (const file of SOURCES.filter((f) => folderOf(f) === layer)) {
+      for (const target of importsOf(file)) {
+        if (folderOf(target) !== layer && !may.includes(folderOf(target)) && !may.includes(target)) crossings.push(`${file} imports ${target}`);
+      }
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
