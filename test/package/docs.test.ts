@@ -5,8 +5,10 @@
  * the screenshots); every relative link in the Markdown files `npm pack`
  * would put in the tarball names a file of the package, and a `#fragment`
  * a heading of it; the docs users read cite no source file, which the
- * package does not ship; docs/performance.md stays short (its history is
- * for contributors). In the repository, every Markdown file's links
+ * package does not ship, and no commit, which users have no use for;
+ * the README stays a user's first read (under 28,000 bytes, the depth in
+ * docs/) and docs/performance.md short (its history is for
+ * contributors). In the repository, every Markdown file's links
  * resolve in the tree: relative ones, and those to this repository's
  * files on GitHub, which is how the shipped docs link what only the
  * repository has. The package check runs the same link check on the
@@ -15,6 +17,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { brokenLinks, links } from '../../scripts/package-check/links.js';
@@ -50,6 +53,36 @@ it('the package ships the docs users read and no other, and every relative link 
 it('the docs users read cite no source file', { skip: NOT_NODE }, () => {
   const cited = USER_DOCS.flatMap((doc) => [...read(doc).matchAll(SOURCE)].map((m) => `${doc}: ${m[0]}`));
   assert.deepEqual(cited, []);
+});
+
+/** Fenced code blocks and inline code: their hex is data (test values, digests), never a citation. */
+const FENCED = /^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm;
+const INLINE_CODE = /`[^`\n]*`/g;
+/**
+ * A commit as a doc would cite one ("tree 2e9449f", "at 2e9449f", "commit abc1234", "(abc1234)"): a word of 7 to
+ * 40 lowercase hex digits, with a digit and a letter among them. A longer run (a SHA-256 digest, 64) is no word of it.
+ */
+const COMMIT = /(?<![\w-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-])/g;
+/** Words that are hex by chance. */
+const HEX_WORDS = new Set(['ed25519']);
+
+/** The commits `markdown` cites outside code. */
+const commitsIn = (markdown: string): string[] =>
+  [...markdown.replace(FENCED, '').replace(INLINE_CODE, '').matchAll(COMMIT)].map((m) => m[0]).filter((hex) => !HEX_WORDS.has(hex));
+
+it('the docs users read cite no commit: they say what was measured instead (a date, the same build)', { skip: NOT_NODE }, () => {
+  // Guards the check itself: the ways a doc cites a commit are found, and hex that is no commit is not.
+  assert.deepEqual(commitsIn('measured (tree 2e9449f), again at d79d592; commit abc1234 (abc1234).'), ['2e9449f', 'd79d592', 'abc1234', 'abc1234']);
+  const digest = createHash('sha256').update('a kernel').digest('hex');
+  const notCommits = `ssh-ed25519, ed25519 keys, ${digest}, 0x1b873593, 2026-11-23, \`00112233445566778899aabbccddeeff\`\n\`\`\`js\nconst tree = '2e9449f';\n\`\`\`\n`;
+  assert.deepEqual(commitsIn(notCommits), []);
+  const cited = USER_DOCS.flatMap((doc) => commitsIn(read(doc)).map((hex) => `${doc}: ${hex}`));
+  assert.deepEqual(cited, []);
+});
+
+it('the README is a first read: under 28,000 bytes (the depth goes to docs/, linked from a summary)', { skip: NOT_NODE }, () => {
+  const size = Buffer.byteLength(read('README.md'));
+  assert.ok(size < 28_000, `README.md is ${size} bytes: move the depth to docs/ and link it from a summary`);
 });
 
 it('docs/performance.md holds the current figures only: under 15 KB (dated runs and what was tried go to docs/contributing/)', { skip: NOT_NODE }, () => {
