@@ -43,7 +43,7 @@ export type { ChachaJobs } from './chacha/jobs.js';
 export const chachaKernel = withBytes(chachaSelector, chachaKernelAccessor);
 export type { Blake3Engine, TreeState } from './blake3/engine.js';
 export { jsBlake3 } from './blake3/js.js';
-export { PARALLEL_MIN } from './blake3/parallel.js';
+export { PARALLEL_MIN } from './parallel/blake3.js';
 export const simdBlake3 = withBytes(blake3Selector, simdBlake3Engine);
 export { blake3Variants } from './blake3/wasm.js';
 export const blake3Kernel = withBytes(blake3Selector, blake3KernelAccessor);

@@ -1,6 +1,6 @@
 /**
  * The parts of fourfold/parallel's AEADs (ChaCha20-Poly1305 and
- * XChaCha20-Poly1305: chacha/parallel.ts; secretbox: salsa/parallel.ts)
+ * XChaCha20-Poly1305: parallel/chacha.ts; secretbox: parallel/salsa.ts)
  * that do not depend on the cipher: encrypting pieces and collecting
  * their ciphertexts' polynomials, and decrypting pieces.
  *

@@ -1,7 +1,7 @@
 /**
  * The age calls on a given set of tools (codec.ts Tools): fourfold/age's
  * on this thread (index.ts), fourfold/parallel's on the worker pool
- * (parallel.ts), with the same arguments and the same bytes.
+ * (parallel/age.ts), with the same arguments and the same bytes.
  */
 import { ArmorDecoder, ArmorEncoder, dearmoredLength, isArmored } from './armor.js';
 import { Decryptor, type Emit, Encryptor, type Tools } from './codec.js';

@@ -2,8 +2,8 @@
  * The calling thread as age's runner (pipeline.ts Runner), for
  * fourfold/age: a one-shot payload sealed or opened at once, a stream's
  * pieces as they come, a file call's pieces one at a time between turns
- * of the event loop. The pool's runner (pool-tools.ts) does the same on
- * every core, and uses these for what it keeps on this thread.
+ * of the event loop. The pool's runner (parallel/age-pool.ts) does the
+ * same on every core, and uses these for what it keeps on this thread.
  */
 import {
   BLOB_PIECE_CHUNKS,

@@ -3,7 +3,8 @@
  * serve them): sealing and opening a piece of payload chunks (payload.ts)
  * in the job's slot, under a payload key the job carries, which the worker
  * wipes after it. postRun and takeOpened are the calling side, for
- * pieces.ts (a one-shot payload) and pool-tools.ts (a stream's pieces).
+ * pieces.ts (a one-shot payload) and parallel/age-pool.ts (a stream's
+ * pieces).
  *
  * A one-shot call's pieces work in place in the slot, with no copy: a
  * piece's output starts at or before its input, and the engines work

@@ -7,8 +7,8 @@
  * first counter and whether it ends the payload; pieces are cut on chunk
  * boundaries, at most as many chunks as a sealed piece fits in a slot.
  * jobs.ts is the workers' side. The workers' slots keep the plaintext of
- * their last pieces until the caller zeroes them (pool-tools.ts, once a
- * payload is done).
+ * their last pieces until the caller zeroes them (parallel/age-pool.ts,
+ * once a payload is done).
  */
 import { postRun, takeOpened } from './jobs.js';
 import { CHUNK, failureAt, type Failure, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun, wholePieces } from './payload.js';

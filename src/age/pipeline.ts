@@ -2,7 +2,7 @@
  * A payload sealed or opened as its bytes come (a stream's writes, a
  * command's reads): gathered into pieces of whole chunks, each handed to
  * a Runner's lane (this thread, or the pool's workers with it:
- * pool-tools.ts) as it fills, and emitted in order once it is done, so
+ * parallel/age-pool.ts) as it fills, and emitted in order once it is done, so
  * that memory is a few pieces whatever the payload's size. A piece is
  * handed out only once a byte after it has come, so the one that ends the
  * payload is known to be the final one, as the format needs (C2SP age:

@@ -1,6 +1,6 @@
 /**
  * The checks of the ChaCha family's functions, shared by the synchronous
- * API (index.ts) and fourfold/parallel's (parallel.ts).
+ * API (index.ts) and fourfold/parallel's (parallel/chacha.ts).
  */
 import * as check from '../runtime/assert.js';
 import { TAG_LENGTH, tooShort } from '../runtime/aead.js';
@@ -60,7 +60,8 @@ export function aadOf(aad: unknown): Uint8Array {
  * The factory of the AEAD named `name` (its function's name, for stack
  * traces): a 32-byte key, a `nonceLength`-byte nonce and optional aad,
  * checked by name, then handed to `make` (which copies what it keeps).
- * The synchronous and the parallel AEADs (index.ts, parallel.ts) share it.
+ * The synchronous and the parallel AEADs (index.ts, parallel/chacha.ts)
+ * share it.
  */
 export function chachaAead<M>(name: string, nonceLength: 12 | 24, make: (key: Uint8Array, nonce: Uint8Array, aad: Uint8Array) => M) {
   const factory = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array): M => make(check.key(key, [32]), check.bytes(nonce, 'nonce', nonceLength), aadOf(aad));

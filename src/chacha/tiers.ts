@@ -15,5 +15,5 @@ import { tierSelector } from '../runtime/kernels.js';
  */
 export const ownEngine = /*#__PURE__*/ tierSelector<ChachaEngine>(chachaKernel, jsChacha, simdChacha, hex);
 
-/** The engine of the tier a call on this thread runs on (index.ts, parallel.ts), node:crypto taking the calls where it is faster (native.ts). */
+/** The engine of the tier a call on this thread runs on (index.ts, parallel/chacha.ts), node:crypto taking the calls where it is faster (native.ts). */
 export const engine = /*#__PURE__*/ nativeFirst(ownEngine, jsChacha);

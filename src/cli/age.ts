@@ -20,7 +20,7 @@ import { Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { forget, type Sender } from '../age/file-key.js';
 import { type FileCall, openFile, sealFile } from '../age/files.js';
-import { COMMAND_POOL, POOL } from '../age/pool-tools.js';
+import { COMMAND_POOL, POOL } from '../parallel/age-pool.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 export const AGE_USAGE = `Usage:

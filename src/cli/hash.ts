@@ -12,7 +12,7 @@ import { readFull, type Output } from './io.js';
 import type { RootNode, TreeState } from '../blake3/engine.js';
 import { ROOT_BYTES } from '../blake3/layout.js';
 import { engine } from '../blake3/tiers.js';
-import { absorbParallel, PARALLEL_MIN, type ChunkSource } from '../blake3/parallel.js';
+import { absorbParallel, PARALLEL_MIN, type ChunkSource } from '../parallel/blake3.js';
 import { workersFor } from '../parallel/workers.js';
 
 export const STDIN = 0;

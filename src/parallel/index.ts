@@ -12,14 +12,14 @@ export type { ParallelAead } from '../runtime/aead.js';
 export type { ParallelXorStream } from '../pool/stream-cipher.js';
 export { WorkerLostError } from '../pool/pool.js';
 export { configure, status, terminate, warm, type PoolOptions, type PoolStatus, type WarmOptions } from './control.js';
-export { chacha8, chacha12, chacha20, chacha20orig, chacha20poly1305, xchacha20, xchacha20poly1305 } from '../chacha/parallel.js';
-export { poly1305 } from '../poly1305/parallel.js';
-export { salsa20, salsa208, salsa2012, secretbox, xsalsa20, xsalsa20poly1305, type ParallelSecretBoxApi } from '../salsa/parallel.js';
-export { blake3, type Blake3ParallelOpts } from '../blake3/parallel.js';
-export { scrypt, type ScryptParallelOpts } from '../scrypt/parallel.js';
+export { chacha8, chacha12, chacha20, chacha20orig, chacha20poly1305, xchacha20, xchacha20poly1305 } from './chacha.js';
+export { poly1305 } from './poly1305.js';
+export { salsa20, salsa208, salsa2012, secretbox, xsalsa20, xsalsa20poly1305, type ParallelSecretBoxApi } from './salsa.js';
+export { blake3, type Blake3ParallelOpts } from './blake3.js';
+export { scrypt, type ScryptParallelOpts } from './scrypt.js';
 /** Serpent's ECB, CBC and CTR modes on all cores: fourfold's serpent.ecb, cbc and ctr, resolving to the same bytes. */
-export * as serpent from '../serpent/parallel.js';
+export * as serpent from './serpent.js';
 /** age files and streams on every core: fourfold/age's calls, resolving to the same bytes. */
-export * as age from '../age/parallel.js';
+export * as age from './age.js';
 /** secretstream with encryptStream and decryptStream sealing and opening in a worker; the incremental initPush and initPull are fourfold's. */
 export * as secretstream from './secretstream.js';

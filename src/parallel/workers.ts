@@ -2,10 +2,9 @@
  * The pool's worker scripts (worker.ts and worker-js.ts, beside this
  * file), given to the pool (pool/pool.ts WorkerScripts) here, where the
  * families are composed, so that the pool names none. Every way of
- * getting workers a family uses comes through here (workersFor,
- * stateWorker),
- * so the scripts are set before any worker starts, whatever a bundler
- * leaves out of the entries.
+ * getting workers a family's every-core entry (beside this file) uses
+ * comes through here (workersFor, stateWorker), so the scripts are set
+ * before any worker starts, whatever a bundler leaves out of the entries.
  */
 import { pool, type PoolWorker, useWorkerScripts, type WorkerScripts } from '../pool/pool.js';
 import { handOutWorkersFor as poolHandOutWorkersFor, workersFor as poolWorkersFor } from '../pool/transform.js';

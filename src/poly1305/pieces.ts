@@ -1,8 +1,8 @@
 /**
  * Poly1305 in pieces (fourfold/parallel): each piece's polynomial computed
  * apart, by a worker or the calling thread, and appended in order to a
- * PolynomialSum (combine.ts), from which the tag follows. poly1305/parallel.ts
- * uses it for the MAC, and the AEADs' pieces (src/aead/) for their tags.
+ * PolynomialSum (combine.ts), from which the tag follows.
+ * parallel/poly1305.ts uses it for the MAC, and the AEADs' pieces (src/aead/) for their tags.
  */
 import type { PolynomialSum } from './combine.js';
 import { blocksOf, copyPolynomialHere, polynomialOf, type PolynomialJob } from './polynomial.js';

@@ -9,5 +9,5 @@ import { chachaKernel } from '../chachapoly/wasm.js';
 import { hex } from '../generated/chacha.js';
 import { tierSelector } from '../runtime/kernels.js';
 
-/** The engine of the tier a call on this thread runs on (index.ts, parallel.ts): the one place the kernel's bytes come in. */
+/** The engine of the tier a call on this thread runs on (index.ts, parallel/poly1305.ts): the one place the kernel's bytes come in. */
 export const engine = /*#__PURE__*/ tierSelector<Poly1305Engine>(chachaKernel, jsPoly1305, simdPoly1305, hex);

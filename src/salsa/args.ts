@@ -1,6 +1,6 @@
 /**
  * What the Salsa20 family's synchronous API (index.ts) and
- * fourfold/parallel's (parallel.ts) share: the variants, and where an
+ * fourfold/parallel's (parallel/salsa.ts) share: the variants, and where an
  * output may lie.
  */
 import * as check from '../runtime/assert.js';

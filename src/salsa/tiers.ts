@@ -6,5 +6,5 @@ import { salsaKernel } from './wasm.js';
 import { hex } from '../generated/salsa.js';
 import { tierSelector } from '../runtime/kernels.js';
 
-/** The engine of the tier a call on this thread runs on (index.ts, parallel.ts): the one place the kernel's bytes come in. */
+/** The engine of the tier a call on this thread runs on (index.ts, parallel/salsa.ts): the one place the kernel's bytes come in. */
 export const engine = /*#__PURE__*/ tierSelector<SalsaEngine>(salsaKernel, jsSalsa, simdSalsa, hex);

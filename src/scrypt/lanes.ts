@@ -1,9 +1,9 @@
 /**
  * What the asynchronous scrypt calls share (scryptAsync in index.ts, and
- * fourfold/parallel's in parallel.ts): the lanes of one call, handed out to
- * whoever runs them, with its progress and its first failure, and a
- * lane's ROMix on the calling thread in short turns with the event loop
- * free between them.
+ * fourfold/parallel's in parallel/scrypt.ts): the lanes of one call,
+ * handed out to whoever runs them, with its progress and its first
+ * failure, and a lane's ROMix on the calling thread in short turns with
+ * the event loop free between them.
  */
 import type { ScryptCall } from './args.js';
 import type { RomixRun } from './engine.js';

@@ -3,7 +3,7 @@
  * worker-js.ts serve them): a stream of fourfold/parallel keeps its state
  * (state.ts) in one worker, which seals or opens its messages one after
  * another, in the order they come. Where no worker can start, the stream's
- * calling thread runs the same jobs (parallel.ts).
+ * calling thread runs the same jobs (parallel/secretstream.ts).
  */
 import type { SecretstreamEngine } from './engine.js';
 import { StreamState } from './state.js';

@@ -1,6 +1,6 @@
 /**
  * What Serpent's synchronous API (index.ts) and fourfold/parallel's
- * (parallel.ts) share: argument checks and PKCS#7 padding.
+ * (parallel/serpent.ts) share: argument checks and PKCS#7 padding.
  */
 import * as check from '../runtime/assert.js';
 

@@ -12,15 +12,15 @@
  * state in input order, which merges them as parents, and the last chunk
  * makes the root, as in the sequential hash.
  */
-import type { TreeState } from './engine.js';
-import { ROOT_BYTES } from './layout.js';
-import { hashOnce, modeOf, type Blake3Opts } from './args.js';
-import { engine } from './tiers.js';
-import type { Blake3Jobs } from './jobs.js';
+import type { TreeState } from '../blake3/engine.js';
+import { ROOT_BYTES } from '../blake3/layout.js';
+import { hashOnce, modeOf, type Blake3Opts } from '../blake3/args.js';
+import { engine } from '../blake3/tiers.js';
+import type { Blake3Jobs } from '../blake3/jobs.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { PARALLEL_MIN } from '../pool/transform.js';
-import { workersFor } from '../parallel/workers.js';
+import { workersFor } from './workers.js';
 import { PIECE, pool, type PoolWorker } from '../pool/pool.js';
 import { runPieces, type Piece } from '../pool/schedule.js';
 

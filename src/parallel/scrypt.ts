@@ -11,10 +11,10 @@
  * A worker lost or failing mid-lane costs time, never bytes: its lane
  * starts again from B_i, which the call keeps, on another worker or here.
  */
-import { ASYNC_OPTIONS, compress, expand, forget, memoryOf, scryptCall, type ScryptAsyncOpts, type ScryptCall } from './args.js';
-import { readStep, type ScryptJobs } from './jobs.js';
-import { LaneQueue, onThisThread } from './lanes.js';
-import { thePool } from '../parallel/workers.js';
+import { ASYNC_OPTIONS, compress, expand, forget, memoryOf, scryptCall, type ScryptAsyncOpts, type ScryptCall } from '../scrypt/args.js';
+import { readStep, type ScryptJobs } from '../scrypt/jobs.js';
+import { LaneQueue, onThisThread } from '../scrypt/lanes.js';
+import { thePool } from './workers.js';
 import { pool, type PoolWorker } from '../pool/pool.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';

@@ -1,24 +1,24 @@
 /**
  * fourfold/parallel's age: fourfold/age's calls, with the same arguments
- * and bytes, on every core (pool-tools.ts: pieces of chunks on the pool's
+ * and bytes, on every core (age-pool.ts: pieces of chunks on the pool's
  * workers and the calling thread, scrypt on a worker).
  */
-import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from './api.js';
-import type { AgeFrom, AgeTo } from './file-key.js';
-import type { WritableFileHandle } from './blob-files.js';
-import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle } from './files.js';
-import { POOL } from './pool-tools.js';
-import { decryptRangeWith, type RangeInput } from './range.js';
+import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from '../age/api.js';
+import type { AgeFrom, AgeTo } from '../age/file-key.js';
+import type { WritableFileHandle } from '../age/blob-files.js';
+import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle } from '../age/files.js';
+import { POOL } from './age-pool.js';
+import { decryptRangeWith, type RangeInput } from '../age/range.js';
 import type { Bytes } from '../runtime/bytes.js';
 
-export { AgeFormatError, NoIdentityMatchError } from './errors.js';
-export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from './file-key.js';
-export type { EncryptOptions } from './api.js';
-export type { EncryptFileOptions, FileHandle, FileOptions, PathOrHandle } from './files.js';
-export type { WritableFile, WritableFileHandle } from './blob-files.js';
-export { generateHybridIdentity, generateIdentity, identityToRecipient } from './keys.js';
-export type { HybridIdentity, X25519Identity } from './keys.js';
-export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
+export { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
+export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from '../age/file-key.js';
+export type { EncryptOptions } from '../age/api.js';
+export type { EncryptFileOptions, FileHandle, FileOptions, PathOrHandle } from '../age/files.js';
+export type { WritableFile, WritableFileHandle } from '../age/blob-files.js';
+export { generateHybridIdentity, generateIdentity, identityToRecipient } from '../age/keys.js';
+export type { HybridIdentity, X25519Identity } from '../age/keys.js';
+export type { FileHandleLike, RangeInput, RangeSource } from '../age/range.js';
 
 /**
  * fourfold/age's encrypt, on every core: the same bytes (but for the

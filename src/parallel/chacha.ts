@@ -1,6 +1,6 @@
 /**
  * The ChaCha family in fourfold/parallel: the synchronous functions' call
- * shapes (index.ts), each resolving to the same bytes, with large inputs
+ * shapes (chacha/index.ts), each resolving to the same bytes, with large inputs
  * shared between the pool's workers and the calling thread.
  *
  * The AEADs (RFC 8439 §2.8; XChaCha20-Poly1305 with a 24-byte nonce): the
@@ -11,17 +11,17 @@
  * Decryption releases no plaintext of bytes it did not authenticate
  * (aead/pieces.ts).
  */
-import { chachaAead, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
-import { chacha20poly1305 as syncChacha20poly1305, xchacha20poly1305 as syncXchacha20poly1305 } from './index.js';
-import type { ChachaJobs } from './jobs.js';
-import { pieceHere } from './pieces.js';
-import { engine } from './tiers.js';
+import { chachaAead, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from '../chacha/args.js';
+import { chacha20poly1305 as syncChacha20poly1305, xchacha20poly1305 as syncXchacha20poly1305 } from '../chacha/index.js';
+import type { ChachaJobs } from '../chacha/jobs.js';
+import { pieceHere } from '../chacha/pieces.js';
+import { engine } from '../chacha/tiers.js';
 import { openPieces, sealPieces, verifiedOpenPieces, verifyTag, type AeadCipher, type AeadPieces } from '../aead/pieces.js';
 import { PolynomialSum } from '../poly1305/combine.js';
 import { appendHere } from '../poly1305/pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
 import { lazyOutput, outputOf, PARALLEL_MIN, partOf } from '../pool/transform.js';
-import { workersFor } from '../parallel/workers.js';
+import { workersFor } from './workers.js';
 import { type AeadMethods, type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH } from '../runtime/aead.js';
 import { lengthBlock } from '../runtime/bytes.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';

@@ -1,6 +1,6 @@
 /**
  * The Salsa20 family in fourfold/parallel: the synchronous functions' call
- * shapes (index.ts), each resolving to the same bytes, with large inputs
+ * shapes (salsa/index.ts), each resolving to the same bytes, with large inputs
  * shared between the pool's workers and the calling thread.
  *
  * Secretbox ("Cryptography in NaCl" §9): keystream block 0 gives the
@@ -13,17 +13,17 @@
  * an output that overlaps the input anywhere but in place is served from a
  * copy of the input (the synchronous function copies in one such case too).
  */
-import { SALSA20, SALSA2012, SALSA208, XSALSA20 } from './args.js';
-import { xsalsa20poly1305 as syncXsalsa20poly1305 } from './index.js';
-import type { SalsaJobs } from './jobs.js';
-import { pieceHere } from './pieces.js';
-import { engine } from './tiers.js';
+import { SALSA20, SALSA2012, SALSA208, XSALSA20 } from '../salsa/args.js';
+import { xsalsa20poly1305 as syncXsalsa20poly1305 } from '../salsa/index.js';
+import type { SalsaJobs } from '../salsa/jobs.js';
+import { pieceHere } from '../salsa/pieces.js';
+import { engine } from '../salsa/tiers.js';
 import { openPieces, sealPieces, verifiedOpenPieces, verifyTag, type AeadCipher, type AeadPieces } from '../aead/pieces.js';
 import { PolynomialSum } from '../poly1305/combine.js';
 import { appendHere } from '../poly1305/pieces.js';
 import { parallelStreamCipher } from '../pool/stream-cipher.js';
 import { lazyOutput, outputOf, PARALLEL_MIN, partOf } from '../pool/transform.js';
-import { workersFor } from '../parallel/workers.js';
+import { workersFor } from './workers.js';
 import { type AeadParams, aeadParams, type ParallelAead, type ParallelAeadMethods, TAG_LENGTH, tooShort } from '../runtime/aead.js';
 import type { Bytes } from '../runtime/bytes.js';
 import * as check from '../runtime/assert.js';

@@ -1,14 +1,14 @@
 /**
- * The pool as age's tools (codec.ts Tools), for fourfold/parallel's age
+ * The pool as age's tools (age/codec.ts Tools), for fourfold/parallel's age
  * and the fourfold age command. A payload's chunks are independent, so a
  * one-shot call's payload is shared between the pool's workers and this
- * thread by the pool's scheduler (pieces.ts), and a stream's pieces go to
+ * thread by the pool's scheduler (age/pieces.ts), and a stream's pieces go to
  * whichever of them is free as they come (pool/in-order.ts); what is too
  * small to be worth the workers runs here. A passphrase's scrypt runs on
  * a worker too (fourfold/parallel's scrypt), leaving the calling thread
  * free.
  */
-import type { Tools } from './codec.js';
+import type { Tools } from '../age/codec.js';
 import {
   BLOB_PIECE_CHUNKS,
   bufferFor,
@@ -20,15 +20,15 @@ import {
   type PieceOutcome,
   piecesOf,
   sinkFile,
-} from './file-pieces.js';
-import { anyPieceHere, filePieceHere, hereRunner } from './here.js';
-import { answerOf, fileOutcome, postFilePiece, postRun } from './jobs.js';
-import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from './payload.js';
-import { openPieces, sealPieces } from './pieces.js';
-import { doPiece, type Lane, type PayloadPiece, type Runner } from './pipeline.js';
-import type { Scrypt } from './recipients.js';
+} from '../age/file-pieces.js';
+import { anyPieceHere, filePieceHere, hereRunner } from '../age/here.js';
+import { answerOf, fileOutcome, postFilePiece, postRun } from '../age/jobs.js';
+import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from '../age/payload.js';
+import { openPieces, sealPieces } from '../age/pieces.js';
+import { doPiece, type Lane, type PayloadPiece, type Runner } from '../age/pipeline.js';
+import type { Scrypt } from '../age/recipients.js';
 import { engine } from '../chacha/tiers.js';
-import { handOutWorkersFor, workersFor } from '../parallel/workers.js';
+import { handOutWorkersFor, workersFor } from './workers.js';
 import { InOrder } from '../pool/in-order.js';
 import { runOnWorkers, type Piece, type PieceWork } from '../pool/schedule.js';
 import { canShare, type PoolWorker } from '../pool/pool.js';
@@ -71,9 +71,9 @@ function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => voi
   };
 }
 
-/** fourfold/parallel's scrypt, imported the first time a call takes a passphrase (as index.ts imports fourfold/scrypt). */
-// biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
-const scryptCode = () => import(('../scrypt/parallel.js'));
+/** fourfold/parallel's scrypt, imported the first time a call takes a passphrase (as age/index.ts imports fourfold/scrypt). */
+// biome-ignore format: the parentheses keep Vite's preload helper out (age/keys.ts)
+const scryptCode = () => import(('./scrypt.js'));
 
 /** scrypt for age's passphrases (r = 8, p = 1, a 32-byte key) on a worker of the pool. */
 const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scrypt(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
@@ -121,7 +121,7 @@ const poolFiles =
       toWorker: (w, p) => postFilePiece(w, payload.key, piece(p), payload.opening),
       fromWorker: (p, done) => after(piece(p), fileOutcome(done)),
     };
-    // Each piece zeroes the buffer it used (file-pieces.ts): this thread's, or the one its worker keeps.
+    // Each piece zeroes the buffer it used (age/file-pieces.ts): this thread's, or the one its worker keeps.
     await runOnWorkers(piecesOf(payload, WORKER_FILE_CHUNKS), handOutWorkersFor(payload.length), work, { whileStarting: whileStarting && !blob });
     const unit = payload.opening ? SEALED_CHUNK : CHUNK;
     for (const left of later) {

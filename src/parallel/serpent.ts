@@ -1,6 +1,6 @@
 /**
  * Serpent in fourfold/parallel: ecb, cbc and ctr with the synchronous
- * call shapes (index.ts), each resolving to the same bytes. CTR and ECB
+ * call shapes (serpent/index.ts), each resolving to the same bytes. CTR and ECB
  * cut the message into pieces of whole blocks that run anywhere (CTR's
  * counter block of a piece is the IV plus its offset in blocks); CBC
  * decryption too, each piece starting from the ciphertext block before it.
@@ -8,17 +8,17 @@
  * takes the previous ciphertext block): it runs on one worker, piece
  * after piece, so the calling thread stays free.
  */
-import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from './args.js';
+import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from '../serpent/args.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { pool } from '../pool/pool.js';
 import { lazyOutput, outputOf, PARALLEL_MIN, transform, type Transform } from '../pool/transform.js';
-import { workersFor } from '../parallel/workers.js';
-import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from './index.js';
-import type { SerpentJobs } from './jobs.js';
-import { engine } from './tiers.js';
+import { workersFor } from './workers.js';
+import { ctr as syncCtr, ecb as syncEcb, cbc as syncCbc, type Cipher } from '../serpent/index.js';
+import type { SerpentJobs } from '../serpent/jobs.js';
+import { engine } from '../serpent/tiers.js';
 
-export { PaddingError, type BlockModeOptions } from './args.js';
+export { PaddingError, type BlockModeOptions } from '../serpent/args.js';
 
 const BLOCK = 16;
 
