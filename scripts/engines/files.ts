@@ -26,6 +26,7 @@ const PACKAGE_FILES_READ = [
   'test/package/declarations.test.ts',
   'test/package/engine-harness.test.ts',
   'test/package/docs.test.ts',
+  'test/package/imports.test.ts',
   'test/package/packed.test.ts',
 ];
 
