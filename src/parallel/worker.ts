@@ -1,13 +1,15 @@
 /**
  * fourfold/worker: the worker the pool of fourfold/parallel starts
- * (pool.ts, beside it) wherever the engine can run the kernels, serving
+ * (pool/pool.ts) wherever the engine can run the kernels, serving
  * every family's jobs (each family's jobs.ts) on the simd engines (age's
  * pieces on node:crypto past the crossovers, where the calling thread may
  * use it: chacha/native.ts nativeOver). It
  * carries neither a js tier nor kernel bytes: the pool sends it the
  * compiled modules its jobs need. Its twin for engines without
- * WebAssembly SIMD is worker-js.ts; these two are the files of the pool
- * that name the families, as index.ts names their exports. Bundlers that
+ * WebAssembly SIMD is worker-js.ts. With the families' every-core entries
+ * beside them (chacha.ts, age.ts, ...) and index.ts, which names their
+ * exports, they make src/parallel the one layer that names every family
+ * and the pool's jobs for it. Bundlers that
  * follow `new Worker(new URL('./worker.js', import.meta.url), { type:
  * 'module' })` emit it as a chunk of its own; with esbuild, build it
  * beside the bundle (docs/parallel.md).
