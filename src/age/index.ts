@@ -13,7 +13,7 @@ import type { Tools } from './codec.js';
 import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle } from './files.js';
 import { hereRunner } from './here.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
-import type { Scrypt } from './recipients.js';
+import { ageScryptOptions, type Scrypt } from './recipients.js';
 import type { Bytes } from '../runtime/bytes.js';
 
 export { AgeFormatError, NoIdentityMatchError } from './errors.js';
@@ -33,8 +33,8 @@ export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
 // biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
 const scryptCode = () => import(('../scrypt/index.js'));
 
-/** scrypt as age uses it (r = 8, p = 1, a 32-byte key), with room for its N: a file's work factor is bounded by the caller (maxWorkFactor), not by scrypt's default maxmem. */
-const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scryptAsync(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
+/** scrypt as age uses it, on this thread in short turns. */
+const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scryptAsync(passphrase, salt, ageScryptOptions(N));
 
 /** This thread: chunks and file pieces through the chacha engine here, scrypt in short turns. */
 const HERE: Tools = { runner: () => hereRunner, scrypt };

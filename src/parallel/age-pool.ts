@@ -26,7 +26,7 @@ import { answerOf, fileOutcome, postFilePiece, postRun } from '../age/jobs.js';
 import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from '../age/payload.js';
 import { openPieces, sealPieces } from '../age/pieces.js';
 import { doPiece, type Lane, type PayloadPiece, type Runner } from '../age/pipeline.js';
-import type { Scrypt } from '../age/recipients.js';
+import { ageScryptOptions, type Scrypt } from '../age/recipients.js';
 import { engine } from '../chacha/tiers.js';
 import { handOutWorkersFor, workersFor } from './workers.js';
 import { InOrder } from '../pool/in-order.js';
@@ -76,7 +76,7 @@ function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => voi
 const scryptCode = () => import(('./scrypt.js'));
 
 /** scrypt for age's passphrases (r = 8, p = 1, a 32-byte key) on a worker of the pool. */
-const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scrypt(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
+const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scrypt(passphrase, salt, ageScryptOptions(N));
 
 /**
  * Chunks in a file call's piece for a worker: four slots' worth (3.9 MiB),
