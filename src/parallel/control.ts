@@ -1,7 +1,7 @@
 /** The pool's controls for users of fourfold/parallel. */
 import { pool, setWorkerUrl, type PoolStatus } from '../pool/pool.js';
 import { contention } from '../pool/schedule.js';
-import { thePool } from './workers.js';
+import { poolWithScripts } from './workers.js';
 import { now } from '../runtime/host.js';
 import * as check from '../runtime/assert.js';
 
@@ -82,7 +82,7 @@ export async function warm(options?: WarmOptions): Promise<PoolStatus> {
   const asked = (check.options(options, 'options', ['workers']) as WarmOptions | undefined)?.workers;
   const workers = asked === undefined ? pool.size : check.count(asked, 'workers');
   await Promise.all(
-    thePool()
+    poolWithScripts()
       .grow(workers)
       .map((w) => w.whenReady),
   );

@@ -14,7 +14,7 @@
 import { ASYNC_OPTIONS, compress, expand, forget, memoryOf, scryptCall, type ScryptAsyncOpts, type ScryptCall } from '../scrypt/args.js';
 import { readStep, type ScryptJobs } from '../scrypt/jobs.js';
 import { LaneQueue, onThisThread } from '../scrypt/lanes.js';
-import { thePool } from './workers.js';
+import { poolWithScripts } from './workers.js';
 import { pool, type PoolWorker } from '../pool/pool.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
@@ -91,12 +91,12 @@ async function onWorker(q: LaneQueue, w: PoolWorker): Promise<boolean> {
 }
 
 /** The workers a call's lanes get: one for p = 1; for p > 1 as many as lanes but the one this thread takes; all within maxmem and the pool's size. */
-function workersFor(c: ScryptCall, asked: number | undefined): PoolWorker[] {
+function laneWorkers(c: ScryptCall, asked: number | undefined): PoolWorker[] {
   const perLane = memoryOf(c.N, c.r, 0, 1);
   const fit = Math.max(1, Math.floor((c.maxmem - memoryOf(c.N, c.r, c.p, 0)) / perLane));
   const here = c.p > 1 ? 1 : 0;
   const count = Math.min(asked ?? pool.size, c.p - here, fit - here);
-  return count > 0 ? thePool().grow(count) : [];
+  return count > 0 ? poolWithScripts().grow(count) : [];
 }
 
 /**
@@ -121,7 +121,7 @@ export async function scrypt(password: string | Uint8Array, salt: string | Uint8
     check.throwIfAborted(c.signal);
     B = expand(c);
     const q = new LaneQueue(c, B);
-    const holders: Promise<unknown>[] = workersFor(c, workers).map((w) =>
+    const holders: Promise<unknown>[] = laneWorkers(c, workers).map((w) =>
       onWorker(q, w).catch((e: unknown) => {
         q.fail(e);
       }),

@@ -178,7 +178,7 @@ class LazyRemote {
 }
 
 /** Results in the order their messages were given, at most `IN_FLIGHT` waiting. */
-class InOrder {
+class ResultQueue {
   private readonly queue: Promise<Uint8Array | undefined>[] = [];
 
   add(result: Promise<Uint8Array | undefined>): void {
@@ -217,7 +217,7 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   const chunkSize = chunkSizeOf(options);
   needTransformStream('encryptStream');
   const held = new LazyRemote(check.bytes(key, 'key', KEY_BYTES).slice());
-  const results = new InOrder();
+  const results = new ResultQueue();
   let remote: Remote | undefined;
   const records = new Records(chunkSize);
   const seal = (record: Uint8Array): void => results.add(remote!.push(record, TAG_MESSAGE));
@@ -266,7 +266,7 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   let headerFilled = 0;
   let remote: Remote | undefined;
   let finished = false;
-  const results = new InOrder();
+  const results = new ResultQueue();
   const records = new Records(chunkSize + ABYTES);
   const open = (record: Uint8Array): void => results.add(remote!.pull(record));
   const fail = (reason: string | AuthenticationError): never => {

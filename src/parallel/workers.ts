@@ -18,7 +18,7 @@ import type { OwnTier } from '../runtime/kernels.js';
  * import.meta.url).
  */
 const MODULES: Readonly<Record<OwnTier, string>> = { simd: './worker.js', js: './worker-js.js' };
-const HERE = import.meta.url;
+const THIS_MODULE = import.meta.url;
 
 const SCRIPTS: WorkerScripts = {
   // Each form written out, so that bundlers emit both scripts (a page loads the one it starts).
@@ -26,11 +26,11 @@ const SCRIPTS: WorkerScripts = {
     tier === 'simd'
       ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
       : new Worker(new URL('./worker-js.js', import.meta.url), { type: 'module' }),
-  module: (tier) => new URL(MODULES[tier], HERE),
+  module: (tier) => new URL(MODULES[tier], THIS_MODULE),
 };
 
 /** The pool, with its scripts set. */
-export function thePool(): typeof pool {
+export function poolWithScripts(): typeof pool {
   useWorkerScripts(SCRIPTS);
   return pool;
 }
@@ -48,4 +48,4 @@ export function handOutWorkersFor(bytes: number): PoolWorker[] {
 }
 
 /** A worker for a new stream's state (Pool.forState), or undefined when none can start. */
-export const stateWorker = (): PoolWorker | undefined => thePool().forState();
+export const stateWorker = (): PoolWorker | undefined => poolWithScripts().forState();
