@@ -1,10 +1,10 @@
 /**
- * The age calls on a given set of tools (codec.ts Tools): fourfold/age's
+ * The age calls on a given set of runners (codec.ts AgeRunners): fourfold/age's
  * on this thread (index.ts), fourfold/parallel's on the worker pool
  * (parallel/age.ts), with the same arguments and the same bytes.
  */
 import { ArmorDecoder, ArmorEncoder, dearmoredLength, isArmored } from './armor.js';
-import { Decryptor, type Emit, Encryptor, type Tools } from './codec.js';
+import { Decryptor, type Emit, Encryptor, type AgeRunners } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sealed, sealHeader, senderOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
@@ -28,7 +28,7 @@ function armorOf(options: unknown): boolean {
 }
 
 /** The age file of `plain` (read at once) under a sealed header. */
-async function payloadAfter(tools: Tools, { header, fileKey }: Sealed, plain: Uint8Array, armored: boolean): Promise<Bytes> {
+async function payloadAfter(runners: AgeRunners, { header, fileKey }: Sealed, plain: Uint8Array, armored: boolean): Promise<Bytes> {
   const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
   const key = payloadKey(fileKey, nonce);
   zeroize(fileKey);
@@ -36,7 +36,7 @@ async function payloadAfter(tools: Tools, { header, fileKey }: Sealed, plain: Ui
   const out = new Uint8Array(at + sealedLength(plain.length));
   out.set(header);
   out.set(nonce, header.length);
-  const runner = tools.runner();
+  const runner = runners.runner();
   try {
     await runner.seal(key, { counter: 0, final: true }, plain, out.subarray(at));
   } finally {
@@ -46,18 +46,18 @@ async function payloadAfter(tools: Tools, { header, fileKey }: Sealed, plain: Ui
   return armored ? (new ArmorEncoder().end(out) as Bytes) : out;
 }
 
-export async function encryptWith(tools: Tools, data: unknown, to: unknown, options: unknown, extra: readonly unknown[]): Promise<Bytes> {
+export async function encryptWith(runners: AgeRunners, data: unknown, to: unknown, options: unknown, extra: readonly unknown[]): Promise<Bytes> {
   check.noMoreArguments('encrypt', ['data', 'to', 'options'], extra);
   const input = check.bytes(data, 'data');
   const armored = armorOf(options);
   const sender = senderOf(to);
   try {
-    const sealed = sealHeader(sender, tools.scrypt);
-    if (sender.passphrase === undefined) return await payloadAfter(tools, await sealed, input, armored);
+    const sealed = sealHeader(sender, runners.scrypt);
+    if (sender.passphrase === undefined) return await payloadAfter(runners, await sealed, input, armored);
     // The plaintext is read now: the caller may change its array while scrypt runs (seconds).
     const copy = input.slice();
     try {
-      return await payloadAfter(tools, await sealed, copy, armored);
+      return await payloadAfter(runners, await sealed, copy, armored);
     } finally {
       zeroize(copy);
     }
@@ -104,10 +104,10 @@ const ARMOR_PIECE = 4 << 20;
  * holds the text, the result and a few pieces, not the de-armored file.
  * Nothing is released unless every chunk verified.
  */
-async function decryptArmored(tools: Tools, text: Uint8Array, receiver: Receiver, binaryLength: number): Promise<Bytes> {
+async function decryptArmored(runners: AgeRunners, text: Uint8Array, receiver: Receiver, binaryLength: number): Promise<Bytes> {
   let out: Bytes | undefined;
   let filled = 0;
-  const decryptor = new Decryptor(receiver, tools, (plain) => {
+  const decryptor = new Decryptor(receiver, runners, (plain) => {
     out ??= new Uint8Array(plainLength(binaryLength - decryptor.payloadStart!));
     out.set(plain, filled);
     filled += plain.length;
@@ -128,24 +128,24 @@ async function decryptArmored(tools: Tools, text: Uint8Array, receiver: Receiver
   }
 }
 
-export async function decryptWith(tools: Tools, file: unknown, from: unknown, extra: readonly unknown[]): Promise<Bytes> {
+export async function decryptWith(runners: AgeRunners, file: unknown, from: unknown, extra: readonly unknown[]): Promise<Bytes> {
   check.noMoreArguments('decrypt', ['file', 'from'], extra, BYTES_NOT_TEXT);
   const input = check.bytes(file, 'file');
   const receiver = receiverOf(from);
   try {
     // A passphrase's scrypt runs for seconds, the caller free to change its array meanwhile: that file is de-armored whole before.
     const binaryLength = receiver.passphrase === undefined && isArmored(input, true) ? dearmoredLength(input) : undefined;
-    if (binaryLength !== undefined) return await decryptArmored(tools, input, receiver, binaryLength);
+    if (binaryLength !== undefined) return await decryptArmored(runners, input, receiver, binaryLength);
     let binary = binaryOf(input);
     const header = headerOf(binary);
-    const opened = openHeader(header, receiver, tools.scrypt);
+    const opened = openHeader(header, receiver, runners.scrypt);
     // The file is read now: the caller may change its array while scrypt runs (seconds).
     if (receiver.passphrase !== undefined && binary === input) binary = input.slice();
     const fileKey = await opened;
     if (binary.length < header.length + NONCE_BYTES) throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
     const key = payloadKey(fileKey, binary.subarray(header.length, header.length + NONCE_BYTES));
     zeroize(fileKey);
-    const runner = tools.runner();
+    const runner = runners.runner();
     try {
       return await openAll(runner, key, binary.subarray(header.length + NONCE_BYTES));
     } finally {
@@ -167,13 +167,13 @@ function needTransformStream(name: string): void {
 /** A stream's chunk as a plain view of its bytes, read until its write resolves (pipeline.ts). */
 const chunkOf = (chunk: unknown): Uint8Array => check.byteSource(chunk, 'chunk');
 
-export function encryptStreamWith(tools: Tools, to: unknown, options: unknown, extra: readonly unknown[]): TransformStream<Uint8Array, Uint8Array> {
+export function encryptStreamWith(runners: AgeRunners, to: unknown, options: unknown, extra: readonly unknown[]): TransformStream<Uint8Array, Uint8Array> {
   check.noMoreArguments('encryptStream', ['to', 'options'], extra);
   needTransformStream('encryptStream');
   const armored = armorOf(options);
   const sender = senderOf(to);
   let emit: Emit = () => {};
-  const e = new Encryptor(sender, armored, tools, (b) => emit(b));
+  const e = new Encryptor(sender, armored, runners, (b) => emit(b));
   return releasingStream<Uint8Array, Uint8Array>({
     async transform(chunk, out) {
       emit = out;
@@ -187,11 +187,11 @@ export function encryptStreamWith(tools: Tools, to: unknown, options: unknown, e
   });
 }
 
-export function decryptStreamWith(tools: Tools, from: unknown, extra: readonly unknown[]): TransformStream<Uint8Array, Uint8Array> {
+export function decryptStreamWith(runners: AgeRunners, from: unknown, extra: readonly unknown[]): TransformStream<Uint8Array, Uint8Array> {
   check.noMoreArguments('decryptStream', ['from'], extra, ': the plaintext is bytes; for text, pipe it through a TextDecoderStream');
   needTransformStream('decryptStream');
   let emit: Emit = () => {};
-  const d = new Decryptor(receiverOf(from), tools, (b) => emit(b));
+  const d = new Decryptor(receiverOf(from), runners, (b) => emit(b));
   return releasingStream<Uint8Array, Uint8Array>({
     async transform(chunk, out) {
       emit = out;

@@ -25,6 +25,7 @@ import {
   PAD,
   viewOf,
 } from './armor-lines.js';
+import { joined } from '../runtime/bytes.js';
 import { AgeFormatError } from './errors.js';
 import { toBeWritten } from '../runtime/native.js';
 
@@ -142,7 +143,7 @@ export class ArmorEncoder {
   }
 
   private encode(bytes: Uint8Array, last: boolean): Uint8Array {
-    const all = this.held === 0 ? bytes : concat(this.rest.subarray(0, this.held), bytes);
+    const all = this.held === 0 ? bytes : joined([this.rest.subarray(0, this.held), bytes]);
     const lines = Math.floor(all.length / LINE_BYTES);
     const tail = all.subarray(lines * LINE_BYTES);
     const head = this.started ? 0 : BEGIN_LINE.length;
@@ -273,10 +274,10 @@ export class ArmorDecoder {
     if (this.pending.length > 0) {
       const lf = bytes.indexOf(LF);
       if (lf < 0) {
-        this.hold(concat(this.pending, bytes));
+        this.hold(joined([this.pending, bytes]));
         return this.decoded();
       }
-      this.line(concat(this.pending, bytes.subarray(0, lf + 1)));
+      this.line(joined([this.pending, bytes.subarray(0, lf + 1)]));
       at = lf + 1;
     }
     at = this.lines(bytes, at);
@@ -393,11 +394,4 @@ export class ArmorDecoder {
     this.whitespace += bytes.length;
     if (this.whitespace >= MAX_WHITESPACE) throw new AgeFormatError('invalid armor: too much whitespace after the END line');
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -3,7 +3,7 @@
  * carries them (a one-shot call's array, a TransformStream's chunks): the
  * header, the payload nonce and the payload (pipeline.ts), armored or not.
  * Where chunks are sealed and opened and how passphrases are stretched come
- * from outside (Tools): this thread for fourfold/age, the worker pool for
+ * from outside (AgeRunners): this thread for fourfold/age, the worker pool for
  * fourfold/parallel's age.
  */
 import { ArmorDecoder, ArmorEncoder, isArmored } from './armor.js';
@@ -13,24 +13,16 @@ import { HeaderReader, type Stanza } from './header.js';
 import { NONCE_BYTES, payloadKey } from './payload.js';
 import { PayloadOpener, PayloadSealer, type Runner } from './pipeline.js';
 import type { Scrypt } from './recipients.js';
-import { zeroize } from '../runtime/bytes.js';
+import { joined, zeroize } from '../runtime/bytes.js';
 
 /** Where a call's heavy work runs: the payload's chunks, and scrypt for passphrases. */
-export interface Tools {
+export interface AgeRunners {
   runner(): Runner;
   readonly scrypt: Scrypt;
 }
 
 /** Hands bytes on (to a stream's reader, or a one-shot call's parts). */
 export type Emit = (bytes: Uint8Array) => void;
-
-/** a then b, in a new array of ours (what is held across writes must not be the caller's). */
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
 
 /** Encrypts to a sender: call write() for the plaintext as it comes, then end(). */
 export class Encryptor {
@@ -44,11 +36,11 @@ export class Encryptor {
   constructor(
     private readonly sender: Sender,
     armored: boolean,
-    private readonly tools: Tools,
+    private readonly runners: AgeRunners,
     private readonly emit: Emit,
   ) {
     this.armor = armored ? new ArmorEncoder() : undefined;
-    this.starting = sealHeader(sender, tools.scrypt).then((s) => this.start(s));
+    this.starting = sealHeader(sender, runners.scrypt).then((s) => this.start(s));
     // Reported by the first write or end; a stream made and never used must not leave it unhandled.
     this.starting.catch(() => {});
   }
@@ -62,8 +54,8 @@ export class Encryptor {
     forget(this.sender);
     try {
       const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-      this.sealer = new PayloadSealer(payloadKey(fileKey, nonce), this.tools.runner(), (b) => this.out(b));
-      this.head = concat(header, nonce);
+      this.sealer = new PayloadSealer(payloadKey(fileKey, nonce), this.runners.runner(), (b) => this.out(b));
+      this.head = joined([header, nonce]);
     } finally {
       zeroize(fileKey);
     }
@@ -129,7 +121,7 @@ export class Decryptor {
 
   constructor(
     private readonly from: ReceiverOrAsk,
-    private readonly tools: Tools,
+    private readonly runners: AgeRunners,
     private readonly emit: Emit,
   ) {
     if (typeof from !== 'function') this.receiver = from;
@@ -138,7 +130,7 @@ export class Decryptor {
   async write(bytes: Uint8Array): Promise<void> {
     if (this.phase === 'start') {
       // The caller's bytes where they tell at once (a first write of a few bytes or more), else a copy held until they do.
-      const start = this.start.length === 0 ? bytes : concat(this.start, bytes);
+      const start = this.start.length === 0 ? bytes : joined([this.start, bytes]);
       const armored = isArmored(start, false);
       if (armored === undefined) {
         this.start = start === bytes ? bytes.slice() : start;
@@ -181,7 +173,7 @@ export class Decryptor {
         this.receiver = await this.from(read.header.stanzas);
       }
       // The header is the reader's own copy: nothing the caller changes meanwhile reaches it.
-      this.fileKey = await openHeader(read.header, this.receiver!, this.tools.scrypt);
+      this.fileKey = await openHeader(read.header, this.receiver!, this.runners.scrypt);
       forget(this.receiver!);
       this.payloadStart = read.header.length + NONCE_BYTES;
       this.phase = 'nonce';
@@ -192,7 +184,7 @@ export class Decryptor {
     if (this.nonceHeld < NONCE_BYTES) return;
     const key = payloadKey(this.fileKey!, this.nonce);
     zeroize(this.fileKey!);
-    this.opener = new PayloadOpener(key, this.tools.runner(), this.emit);
+    this.opener = new PayloadOpener(key, this.runners.runner(), this.emit);
     this.phase = 'payload';
     await this.opener.write(bytes.subarray(n));
   }

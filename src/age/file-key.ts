@@ -12,7 +12,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, MAX_HEADER, MAX_STANZAS, type Stanza } from './header.js';
-import { HYBRID, SSH, TAG, X25519 } from './key-types.js';
+import { KEY_HYBRID, KEY_SSH, KEY_TAG, KEY_X25519 } from './key-types.js';
 import {
   anyIdentityKey,
   hybridCode,
@@ -104,13 +104,13 @@ export interface FromPassphrase {
 export type AgeFrom = FromIdentities | FromPassphrase;
 
 /** age's default scrypt work factor for encryption: N = 2^18, 256 MiB. */
-export const WORK_FACTOR = 18;
+export const DEFAULT_WORK_FACTOR = 18;
 /**
  * The largest work factor a file may ask of a decrypter by default: N =
  * 2^20, 1 GiB. age's own bound is 22 (4 GiB), which fourfold computes
  * where node:crypto's scrypt is (recipients.ts), and a browser cannot.
  */
-export const MAX_WORK_FACTOR = 20;
+export const DEFAULT_MAX_WORK_FACTOR = 20;
 
 const EMPTY = new Uint8Array(0);
 const HEADER_INFO = new TextEncoder().encode('header');
@@ -153,7 +153,7 @@ function workFactorOf(value: unknown, name: string, fallback: number): number {
 }
 
 /** A list of strings, read once into an array of ours. */
-function strings(value: unknown, name: string): unknown[] {
+function stringList(value: unknown, name: string): unknown[] {
   if (!Array.isArray(value)) throw new TypeError(`${name} must be an array of strings, got ${check.describe(value)}`);
   const list = [...(value as unknown[])];
   if (list.length === 0) throw new RangeError(`${name} must not be empty`);
@@ -171,19 +171,19 @@ export function senderOf(to: unknown): Sender {
   const { recipients, passphrase, workFactor } = o;
   if ((recipients === undefined) === (passphrase === undefined)) throw new TypeError('to takes recipients or a passphrase, one of them');
   if (passphrase !== undefined) {
-    const factor = workFactorOf(workFactor, 'workFactor', WORK_FACTOR);
+    const factor = workFactorOf(workFactor, 'workFactor', DEFAULT_WORK_FACTOR);
     if (factor > reachableWorkFactor()) throw new RangeError(`workFactor ${factor} ${unreachable(factor)}`);
     return { passphrase: passphraseOf(passphrase, 'passphrase'), workFactor: factor };
   }
   if (workFactor !== undefined) throw new TypeError('workFactor goes with a passphrase, not recipients');
-  const keys = strings(recipients, 'recipients').map((r, i) => recipientKey(r, `recipients[${i}]`));
+  const keys = stringList(recipients, 'recipients').map((r, i) => recipientKey(r, `recipients[${i}]`));
   const pq = keys.filter(postQuantum).length;
   // C2SP age: a file to a post-quantum recipient carries no other kind, or a quantum computer reads it through that one.
   if (pq > 0 && pq < keys.length)
     throw new RangeError(
       'recipients mixes post-quantum (age1pq1..., age1tagpq1...) and classic (age1..., age1tag1..., ssh-...) keys: a file to post-quantum ones must have only those, as age has it',
     );
-  return { recipients: keys, workFactor: WORK_FACTOR };
+  return { recipients: keys, workFactor: DEFAULT_WORK_FACTOR };
 }
 
 /** What a string given as `from` was likely meant to be: an identity, typage's output format, or a passphrase. */
@@ -201,17 +201,17 @@ export function receiverOf(from: unknown): Receiver {
   const { identities, passphrase, maxWorkFactor } = o;
   if ((identities === undefined) === (passphrase === undefined)) throw new TypeError('from takes identities or a passphrase, one of them');
   if (passphrase !== undefined) {
-    return { passphrase: passphraseOf(passphrase, 'passphrase'), maxWorkFactor: workFactorOf(maxWorkFactor, 'maxWorkFactor', MAX_WORK_FACTOR) };
+    return { passphrase: passphraseOf(passphrase, 'passphrase'), maxWorkFactor: workFactorOf(maxWorkFactor, 'maxWorkFactor', DEFAULT_MAX_WORK_FACTOR) };
   }
   if (maxWorkFactor !== undefined) throw new TypeError('maxWorkFactor goes with a passphrase, not identities');
-  const keys = strings(identities, 'identities').map((id, i) => anyIdentityKey(id, `identities[${i}]`));
-  return { identities: keys, maxWorkFactor: MAX_WORK_FACTOR };
+  const keys = stringList(identities, 'identities').map((id, i) => anyIdentityKey(id, `identities[${i}]`));
+  return { identities: keys, maxWorkFactor: DEFAULT_MAX_WORK_FACTOR };
 }
 
 /** Wipes what a sender or receiver copied. */
 export function forget(party: Sender | Receiver): void {
   if (party.passphrase !== undefined) zeroize(party.passphrase);
-  if ('identities' in party) for (const key of party.identities ?? []) zeroize(key.type === SSH ? (key.passphrase ?? EMPTY) : key.bytes);
+  if ('identities' in party) for (const key of party.identities ?? []) zeroize(key.type === KEY_SSH ? (key.passphrase ?? EMPTY) : key.bytes);
 }
 
 const macKey = (fileKey: Uint8Array): Uint8Array => hkdf(sha256, fileKey, EMPTY, HEADER_INFO, 32);
@@ -247,14 +247,14 @@ export async function sealHeader(s: Sender, kdf: Scrypt): Promise<Sealed> {
 
 /** A stanza per recipient, in their order; the hybrid, SSH and tag types' code loaded only where such a key is. */
 async function recipientStanzas(keys: readonly Key[], fileKey: Uint8Array): Promise<Stanza[]> {
-  const hybrid = keys.some((k) => k.type === HYBRID) ? await hybridCode() : undefined;
-  const ssh = keys.some((k) => k.type === SSH) ? await sshCode() : undefined;
-  const tag = keys.some((k) => k.type === TAG) ? await tagCode() : undefined;
+  const hybrid = keys.some((k) => k.type === KEY_HYBRID) ? await hybridCode() : undefined;
+  const ssh = keys.some((k) => k.type === KEY_SSH) ? await sshCode() : undefined;
+  const tag = keys.some((k) => k.type === KEY_TAG) ? await tagCode() : undefined;
   return Promise.all(
     keys.map((k, i) => {
-      if (k.type === SSH) return ssh!.sshStanza(k.text, fileKey, `recipients[${i}]`);
-      if (k.type === TAG) return tag!.tagStanza(k.text, fileKey, `recipients[${i}]`);
-      return k.type === X25519 ? x25519Stanza(k.bytes, fileKey) : hybrid!.hybridStanza(k.bytes, fileKey, `recipients[${i}]`);
+      if (k.type === KEY_SSH) return ssh!.sshStanza(k.text, fileKey, `recipients[${i}]`);
+      if (k.type === KEY_TAG) return tag!.tagStanza(k.text, fileKey, `recipients[${i}]`);
+      return k.type === KEY_X25519 ? x25519Stanza(k.bytes, fileKey) : hybrid!.hybridStanza(k.bytes, fileKey, `recipients[${i}]`);
     }),
   );
 }
@@ -282,8 +282,8 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
   }
   if (scrypts.length > 0) throw new NoIdentityMatchError('the file is encrypted with a passphrase: decrypt it with { passphrase }');
   const ssh = await sshIdentities(r.identities!);
-  const secrets = r.identities!.flatMap((k) => (k.type === X25519 ? [k.bytes] : []));
-  const x25519 = stanzas.filter((s) => s.type === X25519);
+  const secrets = r.identities!.flatMap((k) => (k.type === KEY_X25519 ? [k.bytes] : []));
+  const x25519 = stanzas.filter((s) => s.type === KEY_X25519);
   if (x25519.length > 0 && secrets.length > 0) {
     // Each identity made ready once for every stanza, with its public key (the wrap key's salt).
     const multipliers = await Promise.all(secrets.map(multiplierOf));
@@ -295,8 +295,8 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
       }
     }
   }
-  const seeds = r.identities!.flatMap((k) => (k.type === HYBRID ? [k.bytes] : []));
-  const hybrid = stanzas.filter((s) => s.type === HYBRID);
+  const seeds = r.identities!.flatMap((k) => (k.type === KEY_HYBRID ? [k.bytes] : []));
+  const hybrid = stanzas.filter((s) => s.type === KEY_HYBRID);
   const fileKey = hybrid.length > 0 && seeds.length > 0 ? await (await hybridCode()).hybridUnwrap(hybrid, seeds) : undefined;
   if (fileKey !== undefined) return fileKey;
   const sshFileKey = ssh === undefined ? undefined : await ssh.code.sshUnwrap(stanzas, ssh.identities);
@@ -313,7 +313,7 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
  * stanza is tried.
  */
 async function sshIdentities(keys: readonly Key[]) {
-  const given = keys.flatMap((k, i) => (k.type === SSH ? [{ key: k, what: `identities[${i}]` }] : []));
+  const given = keys.flatMap((k, i) => (k.type === KEY_SSH ? [{ key: k, what: `identities[${i}]` }] : []));
   if (given.length === 0) return undefined;
   const code = await sshCode();
   const identities = await Promise.all(
@@ -332,7 +332,7 @@ const askFor = (key: SshKey): (() => Promise<Uint8Array>) | undefined =>
   key.ask ?? (key.passphrase === undefined ? undefined : async () => key.passphrase!.slice());
 
 /** The file key, once the header's MAC verifies under it. */
-function verified(h: Header, fileKey: Uint8Array): Uint8Array {
+function macVerified(h: Header, fileKey: Uint8Array): Uint8Array {
   const mac = macOf(fileKey, h.macked);
   if (fileKey.length !== FILE_KEY_BYTES || !equalBytes(mac, 0, h.mac, 0, 32)) {
     zeroize(fileKey);
@@ -343,5 +343,5 @@ function verified(h: Header, fileKey: Uint8Array): Uint8Array {
 
 /** The file key of a parsed header for `r` (after X25519 for identities, after scrypt for a passphrase), once its MAC verifies. */
 export async function openHeader(h: Header, r: Receiver, kdf: Scrypt): Promise<Uint8Array> {
-  return verified(h, await unwrapFileKey(h.stanzas, r, kdf));
+  return macVerified(h, await unwrapFileKey(h.stanzas, r, kdf));
 }

@@ -17,7 +17,7 @@
  */
 import {
   CHUNK,
-  chunksOf,
+  chunkCount,
   openInPlace,
   PIECE_CHUNKS,
   plainLength,
@@ -127,8 +127,8 @@ export const WHOLE: Run = { counter: 0, final: true };
 export function pieceOf(payload: FilePayload, start: number, length: number): FilePiece {
   const [unit, outUnit] = payload.opening ? [SEALED_CHUNK, CHUNK] : [CHUNK, SEALED_CHUNK];
   const first = start / unit;
-  const total = payload.opening ? Math.ceil(payload.length / unit) : chunksOf(payload.length);
-  const chunks = payload.opening ? Math.ceil(length / unit) : chunksOf(length);
+  const total = payload.opening ? Math.ceil(payload.length / unit) : chunkCount(payload.length);
+  const chunks = payload.opening ? Math.ceil(length / unit) : chunkCount(length);
   return {
     run: { counter: payload.run.counter + first, final: payload.run.final && first + chunks === total },
     length,
@@ -156,7 +156,7 @@ export const BLOB_PIECE_CHUNKS = 60;
 /** `kept` where it holds piece `p` as it must be done, else a new buffer that does: a piece that reads or writes a Blob is done whole, at once. */
 export function bufferFor(p: FilePiece, kept: Uint8Array): Uint8Array {
   const blob = isBlob(p.from) || isInto(p.to, 'blob');
-  const bytes = blob ? chunksOf(p.length) * SEALED_CHUNK : 0;
+  const bytes = blob ? chunkCount(p.length) * SEALED_CHUNK : 0;
   return kept.length >= bytes ? kept : new Uint8Array(bytes);
 }
 
@@ -340,7 +340,7 @@ export function sealFilePiece(
   source: PieceSource | PieceInput = p.from,
 ): PieceOutcome {
   const part = chunksAtOnce(buffer) * CHUNK;
-  const chunks = chunksOf(p.length);
+  const chunks = chunkCount(p.length);
   try {
     return through(p, source, sealedLength(p.length), (input, output) => {
       // An empty piece is one empty chunk: the loop runs once.
@@ -349,7 +349,7 @@ export function sealFilePiece(
         const into = sealPlainAt(length);
         if (input.read(buffer.subarray(into, into + length), p.readAt + at) < length) return { good: 0, short: true };
         const first = at / CHUNK;
-        sealInPlace(engine, key, { counter: p.run.counter + first, final: p.run.final && first + chunksOf(length) === chunks }, buffer, length);
+        sealInPlace(engine, key, { counter: p.run.counter + first, final: p.run.final && first + chunkCount(length) === chunks }, buffer, length);
         output.write(buffer.subarray(0, sealedLength(length)), p.writeAt + first * SEALED_CHUNK);
       }
       return { good: chunks, short: false };

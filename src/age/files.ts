@@ -25,7 +25,7 @@
 import { isArmored } from './armor.js';
 import { ArmoredLines, headLength } from './armor-lines.js';
 import { blobInput, blobName, intoBlob, isWritableFileHandle, type WritableFileHandle } from './blob-files.js';
-import { Decryptor, Encryptor, type ReceiverOrAsk, type Tools } from './codec.js';
+import { Decryptor, Encryptor, type ReceiverOrAsk, type AgeRunners } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import {
   type FilePayload,
@@ -344,7 +344,7 @@ function progress(c: FileCall, total: number): (bytes: number) => void {
 }
 
 export async function encryptFileWith(
-  tools: Tools,
+  runners: AgeRunners,
   input: unknown,
   output: unknown,
   to: unknown,
@@ -355,14 +355,14 @@ export async function encryptFileWith(
   const c = callOf('encryptFile', input, output, options, ['armor', 'signal', 'onProgress']);
   const sender = senderOf(to);
   try {
-    return await sealFile(tools, c, sender);
+    return await sealFile(runners, c, sender);
   } finally {
     forget(sender);
   }
 }
 
 /** Encrypts the file `c.input` to `sender` into `c.output`, replaced once complete; resolves to the Blob, where the output is one. */
-export async function sealFile(tools: Tools, c: FileCall, sender: Sender): Promise<Blob | undefined> {
+export async function sealFile(runners: AgeRunners, c: FileCall, sender: Sender): Promise<Blob | undefined> {
   check.throwIfAborted(c.signal);
   const { input: file, size, replacing } = await open(c);
   try {
@@ -370,9 +370,9 @@ export async function sealFile(tools: Tools, c: FileCall, sender: Sender): Promi
       // Armor into a Blob goes through the codec; into a file, each piece writes its own lines.
       if (c.armor && sinkFile(to) === undefined) {
         const emitted: Uint8Array[] = [];
-        return throughCodec(c, file, size, out, new Encryptor(sender, true, tools, (b) => emitted.push(b)), emitted);
+        return throughCodec(c, file, size, out, new Encryptor(sender, true, runners, (b) => emitted.push(b)), emitted);
       }
-      const { header, fileKey } = await sealHeader(sender, tools.scrypt);
+      const { header, fileKey } = await sealHeader(sender, runners.scrypt);
       const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
       const key = payloadKey(fileKey, nonce);
       zeroize(fileKey);
@@ -389,7 +389,7 @@ export async function sealFile(tools: Tools, c: FileCall, sender: Sender): Promi
         const payload = { opening: false, key, run: WHOLE, from: c.input, inputAt: 0, length: size, to: c.armor ? { armored: sinkFile(to)! } : to, outputAt };
         const done = progress(c, size);
         let short = false;
-        await runFiles(tools, payload, (p, o) => {
+        await runFiles(runners, payload, (p, o) => {
           short ||= o.short;
           if (o.part !== undefined) out.put!(o.part, p.writeAt);
           if (lines !== undefined && o.bytes !== undefined) addEdges(lines, o.bytes, p.writeAt, p.writeAt + sealedLength(p.length));
@@ -409,9 +409,9 @@ export async function sealFile(tools: Tools, c: FileCall, sender: Sender): Promi
   }
 }
 
-/** Does every piece of `payload` on the tools' runner (pipeline.ts Runner.files), wiping what its threads hold of it after. */
-export async function runFiles(tools: Tools, payload: FilePayload, after: (p: FilePiece, outcome: PieceOutcome) => void): Promise<void> {
-  const runner = tools.runner();
+/** Does every piece of `payload` on the runners' runner (pipeline.ts Runner.files), wiping what its threads hold of it after. */
+export async function runFiles(runners: AgeRunners, payload: FilePayload, after: (p: FilePiece, outcome: PieceOutcome) => void): Promise<void> {
+  const runner = runners.runner();
   try {
     await runner.files(payload, after);
   } finally {
@@ -443,7 +443,7 @@ async function readHeader(input: InputFile, first: Uint8Array) {
 }
 
 export async function decryptFileWith(
-  tools: Tools,
+  runners: AgeRunners,
   input: unknown,
   output: unknown,
   from: unknown,
@@ -454,7 +454,7 @@ export async function decryptFileWith(
   const c = callOf('decryptFile', input, output, options, ['signal', 'onProgress']);
   const receiver = receiverOf(from);
   try {
-    return await openFile(tools, c, receiver);
+    return await openFile(runners, c, receiver);
   } finally {
     forget(receiver);
   }
@@ -466,7 +466,7 @@ export async function decryptFileWith(
  * command asks for a passphrase once it sees an scrypt stanza). Resolves
  * to the Blob, where the output is one.
  */
-export async function openFile(tools: Tools, c: FileCall, from: ReceiverOrAsk): Promise<Blob | undefined> {
+export async function openFile(runners: AgeRunners, c: FileCall, from: ReceiverOrAsk): Promise<Blob | undefined> {
   check.throwIfAborted(c.signal);
   const { input: file, size, replacing } = await open(c);
   try {
@@ -476,13 +476,13 @@ export async function openFile(tools: Tools, c: FileCall, from: ReceiverOrAsk): 
     return await replacing(async (to, out) => {
       if (isArmored(first, bytesRead === size) === true) {
         const emitted: Uint8Array[] = [];
-        return throughCodec(c, file, size, out, new Decryptor(from, tools, (b) => emitted.push(b)), emitted);
+        return throughCodec(c, file, size, out, new Decryptor(from, runners, (b) => emitted.push(b)), emitted);
       }
       const header = await readHeader(file, first);
       const asked = typeof from === 'function' ? await from(header.stanzas) : undefined;
       let fileKey: Uint8Array;
       try {
-        fileKey = await openHeader(header, asked ?? (from as Receiver), tools.scrypt);
+        fileKey = await openHeader(header, asked ?? (from as Receiver), runners.scrypt);
       } finally {
         // A receiver made for this file is this call's to forget; one given is its caller's.
         if (asked !== undefined) forget(asked);
@@ -498,7 +498,7 @@ export async function openFile(tools: Tools, c: FileCall, from: ReceiverOrAsk): 
       try {
         const inputAt = header.length + NONCE_BYTES;
         const payload = { opening: true, key, run: WHOLE, from: c.input, inputAt, length: size - inputAt, to, outputAt: 0 };
-        await openPayload(tools, payload, c, file, out, size);
+        await openPayload(runners, payload, c, file, out, size);
       } finally {
         zeroize(key);
       }
@@ -533,13 +533,13 @@ export async function failureOf(
 }
 
 /** Opens every piece of `payload`; throws the AuthenticationError of the first chunk that did not verify, if any. */
-async function openPayload(tools: Tools, payload: FilePayload, c: FileCall, file: InputFile, out: OutputFile, size: number): Promise<void> {
+async function openPayload(runners: AgeRunners, payload: FilePayload, c: FileCall, file: InputFile, out: OutputFile, size: number): Promise<void> {
   const cut = (m: string) => new AuthenticationError(m);
   if (payload.length === 0) throw chunkFailure(engine(), payload.key, 0, true, new Uint8Array(0));
   const done = progress(c, payload.length);
   let first: FirstFailure;
   let short = false;
-  await runFiles(tools, payload, (p, o) => {
+  await runFiles(runners, payload, (p, o) => {
     short ||= o.short;
     first = firstFailure(first, p, o);
     if (o.part !== undefined) out.put!(o.part, p.writeAt);

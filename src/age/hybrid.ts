@@ -21,7 +21,7 @@ import { bech32 } from '@scure/base';
 import { AgeFormatError } from './errors.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { keySchedule as hpkeSchedule } from './hpke.js';
-import { HYBRID } from './key-types.js';
+import { KEY_HYBRID } from './key-types.js';
 import { checkBody, unwrap } from './identities.js';
 import { utf8, wrap } from './recipients.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
@@ -109,7 +109,7 @@ async function encapsulate(recipient: Uint8Array): Promise<{ enc: Uint8Array; sh
 async function decapsulate(enc: Uint8Array, identity: Expanded): Promise<Uint8Array> {
   const share = enc.subarray(KEM_CIPHERTEXT);
   const [x25519Shared, x25519Public] = await Promise.all([identity.multiply(share), identity.x25519Public]);
-  if (isZero(x25519Shared)) throw new AgeFormatError(`an ${HYBRID} stanza whose X25519 share gives an all-zero shared secret (a low-order point)`);
+  if (isZero(x25519Shared)) throw new AgeFormatError(`an ${KEY_HYBRID} stanza whose X25519 share gives an all-zero shared secret (a low-order point)`);
   const kemShared = ml_kem768.decapsulate(enc.subarray(0, KEM_CIPHERTEXT), identity.kemSecret);
   return combine(kemShared, x25519Shared, share, x25519Public);
 }
@@ -135,15 +135,15 @@ export async function hybridStanza(recipient: Uint8Array, fileKey: Uint8Array, n
     throw new RangeError(`${name} is not a valid post-quantum recipient: ${(e as Error).message}`);
   }
   const { key, nonce } = keySchedule(sealed.shared);
-  return { type: HYBRID, args: [encodeBase64(sealed.enc)], body: wrap(key, fileKey, nonce) };
+  return { type: KEY_HYBRID, args: [encodeBase64(sealed.enc)], body: wrap(key, fileKey, nonce) };
 }
 
 /** The stanza's enc, after the checks the specification asks of an identity (two arguments, a canonical 1,120-byte enc, a 32-byte body). */
 function encOf(s: Stanza): Uint8Array {
-  if (s.args.length !== 1) throw new AgeFormatError(`an ${HYBRID} stanza with ${s.args.length + 1} arguments (2 expected)`);
-  const enc = decodeBase64(s.args[0]!, `an ${HYBRID} stanza's encapsulated key`);
+  if (s.args.length !== 1) throw new AgeFormatError(`an ${KEY_HYBRID} stanza with ${s.args.length + 1} arguments (2 expected)`);
+  const enc = decodeBase64(s.args[0]!, `an ${KEY_HYBRID} stanza's encapsulated key`);
   const bytes = KEM_CIPHERTEXT + 32;
-  if (enc.length !== bytes) throw new AgeFormatError(`an ${HYBRID} stanza's encapsulated key of ${enc.length} bytes (${bytes} expected)`);
+  if (enc.length !== bytes) throw new AgeFormatError(`an ${KEY_HYBRID} stanza's encapsulated key of ${enc.length} bytes (${bytes} expected)`);
   checkBody(s);
   return enc;
 }

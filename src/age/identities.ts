@@ -53,7 +53,7 @@ export async function x25519Unwrap(s: Stanza, identity: Multiplier, publicKey: U
 // ---------------------------------------------------------------- scrypt
 
 /** A work factor as the specification writes it: decimal digits, no leading zero. */
-const WORK_FACTOR = /^[1-9][0-9]*$/;
+const DECIMAL_WORK_FACTOR = /^[1-9][0-9]*$/;
 
 /** The salt and work factor of an scrypt stanza, after the checks the specification asks of an identity; a work factor above `max` is refused. */
 function scryptArgs(s: Stanza, max: number): { salt: Uint8Array; workFactor: number } {
@@ -61,7 +61,7 @@ function scryptArgs(s: Stanza, max: number): { salt: Uint8Array; workFactor: num
   const salt = decodeBase64(s.args[0]!, "an scrypt stanza's salt");
   if (salt.length !== 16) throw new AgeFormatError(`an scrypt stanza's salt of ${salt.length} bytes (16 expected)`);
   const text = s.args[1]!;
-  if (!WORK_FACTOR.test(text)) throw new AgeFormatError(`an scrypt stanza's work factor is not a decimal number: ${JSON.stringify(text)}`);
+  if (!DECIMAL_WORK_FACTOR.test(text)) throw new AgeFormatError(`an scrypt stanza's work factor is not a decimal number: ${JSON.stringify(text)}`);
   const workFactor = Number(text);
   // Said first: where the runtime cannot compute it, a larger maxWorkFactor would not help.
   if (workFactor > reachableWorkFactor()) throw new AgeFormatError(`the file asks for scrypt work factor ${text}, which ${unreachable(workFactor)}`);

@@ -9,7 +9,7 @@
 import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from './api.js';
 import type { AgeFrom, AgeTo } from './file-key.js';
 import type { WritableFileHandle } from './blob-files.js';
-import type { Tools } from './codec.js';
+import type { AgeRunners } from './codec.js';
 import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle } from './files.js';
 import { hereRunner } from './here.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
@@ -37,7 +37,7 @@ const scryptCode = () => import(('../scrypt/index.js'));
 const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scryptAsync(passphrase, salt, ageScryptOptions(N));
 
 /** This thread: chunks and file pieces through the chacha engine here, scrypt in short turns. */
-const HERE: Tools = { runner: () => hereRunner, scrypt };
+const THIS_THREAD: AgeRunners = { runner: () => hereRunner, scrypt };
 
 /**
  * `data` encrypted to `to` (X25519 recipients, or a passphrase): an age
@@ -53,7 +53,7 @@ const HERE: Tools = { runner: () => hereRunner, scrypt };
  */
 export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions): Promise<Bytes>;
 export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions, ...extra: unknown[]): Promise<Bytes> {
-  return encryptWith(HERE, data, to, options, extra);
+  return encryptWith(THIS_THREAD, data, to, options, extra);
 }
 
 /**
@@ -64,7 +64,7 @@ export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions, .
  */
 export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes>;
 export function decrypt(file: Uint8Array, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
-  return decryptWith(HERE, file, from, extra);
+  return decryptWith(THIS_THREAD, file, from, extra);
 }
 
 /**
@@ -79,7 +79,7 @@ export function decrypt(file: Uint8Array, from: AgeFrom, ...extra: unknown[]): P
  */
 export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStream<Uint8Array, Uint8Array>;
 export function encryptStream(to: AgeTo, options?: EncryptOptions, ...extra: unknown[]): TransformStream<Uint8Array, Uint8Array> {
-  return encryptStreamWith(HERE, to, options, extra);
+  return encryptStreamWith(THIS_THREAD, to, options, extra);
 }
 
 /**
@@ -90,7 +90,7 @@ export function encryptStream(to: AgeTo, options?: EncryptOptions, ...extra: unk
  */
 export function decryptStream(from: AgeFrom): TransformStream<Uint8Array, Uint8Array>;
 export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStream<Uint8Array, Uint8Array> {
-  return decryptStreamWith(HERE, from, extra);
+  return decryptStreamWith(THIS_THREAD, from, extra);
 }
 
 /**
@@ -108,7 +108,7 @@ export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStre
  */
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
-  return decryptRangeWith(HERE, source, start, end, from, extra);
+  return decryptRangeWith(THIS_THREAD, source, start, end, from, extra);
 }
 
 /**
@@ -139,7 +139,7 @@ export function encryptFile(
   options?: EncryptFileOptions,
   ...extra: unknown[]
 ): Promise<unknown> {
-  return encryptFileWith(HERE, input, output, to, options, extra);
+  return encryptFileWith(THIS_THREAD, input, output, to, options, extra);
 }
 
 /**
@@ -161,5 +161,5 @@ export function decryptFile(
   options?: FileOptions,
   ...extra: unknown[]
 ): Promise<unknown> {
-  return decryptFileWith(HERE, input, output, from, options, extra);
+  return decryptFileWith(THIS_THREAD, input, output, from, options, extra);
 }

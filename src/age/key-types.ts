@@ -22,12 +22,12 @@
 import { bech32 } from '@scure/base';
 
 /** The stanza type of each native key type: a key string read (identityKey, recipientKey) says which it is. */
-export const X25519 = 'X25519';
-export const HYBRID = 'mlkem768x25519';
+export const KEY_X25519 = 'X25519';
+export const KEY_HYBRID = 'mlkem768x25519';
 /** SSH keys (ssh-ed25519, ssh-rsa), read in full by ssh.ts when a call uses them. */
-export const SSH = 'ssh';
+export const KEY_SSH = 'ssh';
 /** Tag recipients (age1tag1..., age1tagpq1...), read in full by tag.ts when a call uses them. */
-export const TAG = 'tag';
+export const KEY_TAG = 'tag';
 
 /**
  * FIPS 203 §7.2's check of an ML-KEM-768 encapsulation key, made here so

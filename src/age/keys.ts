@@ -12,19 +12,19 @@
  */
 import { x25519 } from '@noble/curves/ed25519.js';
 import { bech32 } from '@scure/base';
-import { bech32Flaw, HYBRID, notAnIdentity, notARecipient, reducedKey, SSH, TAG, X25519 } from './key-types.js';
+import { bech32Flaw, KEY_HYBRID, notAnIdentity, notARecipient, reducedKey, KEY_SSH, KEY_TAG, KEY_X25519 } from './key-types.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** A native key read from its string: its type, and its bytes (a secret, a seed, or a public key). */
 export interface NativeKey {
-  readonly type: typeof X25519 | typeof HYBRID;
+  readonly type: typeof KEY_X25519 | typeof KEY_HYBRID;
   readonly bytes: Uint8Array;
 }
 
 /** An SSH key as given: a public key line, or a private key file's text and, where it is protected, its passphrase (a copy, wiped after). */
 export interface SshKey {
-  readonly type: typeof SSH;
+  readonly type: typeof KEY_SSH;
   readonly text: string;
   readonly passphrase?: Uint8Array;
   /** Asks for the passphrase, where the caller can (the command, at the terminal): only when a stanza is the key's. */
@@ -33,7 +33,7 @@ export interface SshKey {
 
 /** A tag recipient's string ("age1tag1..." or, post-quantum, "age1tagpq1..."). */
 export interface TagKey {
-  readonly type: typeof TAG;
+  readonly type: typeof KEY_TAG;
   readonly text: string;
 }
 
@@ -43,7 +43,7 @@ export type IdentityKey = NativeKey | SshKey;
 export type Key = IdentityKey | TagKey;
 
 /** Whether a recipient's key is post-quantum: hybrid (age1pq1...) or a hybrid tag (age1tagpq1...). */
-export const postQuantum = (k: Key): boolean => k.type === HYBRID || (k.type === TAG && k.text.startsWith('age1tagpq1'));
+export const postQuantum = (k: Key): boolean => k.type === KEY_HYBRID || (k.type === KEY_TAG && k.text.startsWith('age1tagpq1'));
 
 /** An SSH private key given with its passphrase. */
 export interface SshKeyWithPassphrase {
@@ -88,9 +88,9 @@ function decodeKey(text: string, prefix: string, upper: boolean, length = 32): U
 export function identityKey(identity: unknown, name: string): NativeKey {
   if (typeof identity !== 'string') throw new TypeError(`${name} must be a string ("AGE-SECRET-KEY-1..."), got ${typeof identity}`);
   const x25519Key = decodeKey(identity, IDENTITY_PREFIX, true);
-  if (x25519Key !== undefined) return { type: X25519, bytes: x25519Key };
+  if (x25519Key !== undefined) return { type: KEY_X25519, bytes: x25519Key };
   const seed = decodeKey(identity, HYBRID_IDENTITY_PREFIX, true);
-  if (seed !== undefined) return { type: HYBRID, bytes: seed };
+  if (seed !== undefined) return { type: KEY_HYBRID, bytes: seed };
   throw new RangeError(`${name} is ${notAnIdentity(identity)}`);
 }
 
@@ -101,7 +101,7 @@ export function identityKey(identity: unknown, name: string): NativeKey {
  * reads it when the call runs.
  */
 export function anyIdentityKey(identity: unknown, name: string): IdentityKey {
-  if (typeof identity === 'string' && pemKey(identity)) return { type: SSH, text: identity };
+  if (typeof identity === 'string' && pemKey(identity)) return { type: KEY_SSH, text: identity };
   if (typeof identity !== 'object' || identity === null) return identityKey(identity, name);
   const o = check.options(identity, name, ['sshKey', 'passphrase']) as Record<string, unknown>;
   const { sshKey, passphrase } = o;
@@ -109,23 +109,23 @@ export function anyIdentityKey(identity: unknown, name: string): IdentityKey {
     throw new TypeError(`${name}.sshKey must be an SSH private key's text ("-----BEGIN OPENSSH PRIVATE KEY-----..."), got ${check.describe(sshKey)}`);
   const bytes = typeof passphrase === 'string' ? new TextEncoder().encode(passphrase) : check.bytes(passphrase, `${name}.passphrase`).slice();
   if (bytes.length === 0) throw new RangeError(`${name}.passphrase must not be empty`);
-  return { type: SSH, text: sshKey, passphrase: bytes };
+  return { type: KEY_SSH, text: sshKey, passphrase: bytes };
 }
 
 /** The key of a recipient string (X25519, "age1...", hybrid, "age1pq1...", tag, "age1tag1...", lower case, or SSH, "ssh-ed25519 AAAA..."), or a RangeError naming `name` and what the string is instead. */
 export function recipientKey(recipient: unknown, name: string): Key {
   if (typeof recipient !== 'string') throw new TypeError(`${name} must be a string ("age1..."), got ${typeof recipient}`);
-  if (sshLine(recipient)) return { type: SSH, text: recipient };
-  if (tagLine(recipient) && bech32Flaw(recipient, recipient.startsWith('age1tagpq1') ? 1249 : 33) === undefined) return { type: TAG, text: recipient };
+  if (sshLine(recipient)) return { type: KEY_SSH, text: recipient };
+  if (tagLine(recipient) && bech32Flaw(recipient, recipient.startsWith('age1tagpq1') ? 1249 : 33) === undefined) return { type: KEY_TAG, text: recipient };
   const publicKey = decodeKey(recipient, RECIPIENT_PREFIX, false);
-  if (publicKey !== undefined) return { type: X25519, bytes: publicKey };
+  if (publicKey !== undefined) return { type: KEY_X25519, bytes: publicKey };
   const hybrid = decodeKey(recipient, HYBRID_RECIPIENT_PREFIX, false, HYBRID_RECIPIENT_BYTES);
   if (hybrid !== undefined) {
     if (!reducedKey(hybrid))
       throw new RangeError(
         `${name} is a malformed post-quantum recipient (age1pq1...): its ML-KEM-768 key fails FIPS 203's check (a coefficient of 3329 or more)`,
       );
-    return { type: HYBRID, bytes: hybrid };
+    return { type: KEY_HYBRID, bytes: hybrid };
   }
   throw new RangeError(`${name} is ${notARecipient(recipient)}`);
 }
@@ -194,7 +194,7 @@ export function identityToRecipient(identity: string): string | Promise<string> 
 /** identityToRecipient, its errors naming the identity `name`. */
 export function recipientOf(identity: unknown, name: string): string | Promise<string> {
   const key = identityKey(identity, name);
-  if (key.type === HYBRID) return hybridRecipient(key.bytes);
+  if (key.type === KEY_HYBRID) return hybridRecipient(key.bytes);
   try {
     return encodeRecipient(x25519.getPublicKey(key.bytes));
   } finally {

@@ -43,10 +43,10 @@ export function chunkNonce(counter: number, final: boolean, into: Uint8Array): U
 }
 
 /** Chunks of a run of `plain` plaintext bytes: the last may be short, and an empty run is one empty chunk. */
-export const chunksOf = (plain: number): number => Math.max(1, Math.ceil(plain / CHUNK));
+export const chunkCount = (plain: number): number => Math.max(1, Math.ceil(plain / CHUNK));
 
 /** Sealed bytes of a run of `plain` plaintext bytes. */
-export const sealedLength = (plain: number): number => plain + TAG * chunksOf(plain);
+export const sealedLength = (plain: number): number => plain + TAG * chunkCount(plain);
 
 /** A run's plaintext bytes from its sealed bytes: each chunk's tag taken off (a last chunk too short for one holds none). */
 export function plainLength(sealed: number): number {
@@ -67,7 +67,7 @@ export interface Run {
  */
 export function sealRun(engine: ChachaEngine, key: Uint8Array, run: Run, plain: Uint8Array, out: Uint8Array): void {
   const nonce = new Uint8Array(12);
-  const chunks = chunksOf(plain.length);
+  const chunks = chunkCount(plain.length);
   for (let i = 0; i < chunks; i++) {
     const last = i === chunks - 1;
     const chunk = plain.subarray(i * CHUNK, Math.min(plain.length, (i + 1) * CHUNK));

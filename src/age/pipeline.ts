@@ -8,7 +8,7 @@
  * payload is known to be the final one, as the format needs (C2SP age:
  * the last chunk carries the final flag).
  */
-import { CHUNK, chunkFailure, chunksOf, type Failure, failureAt, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
+import { CHUNK, chunkFailure, chunkCount, type Failure, failureAt, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
 import type { FilePayload, FilePiece, PieceOutcome } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import { engine } from '../chacha/tiers.js';
@@ -86,7 +86,7 @@ export function doPiece(chacha: ChachaEngine, key: Uint8Array, p: PayloadPiece, 
 }
 
 /** Hands a piece's input on, resolving once it may be read no more (a view of a write) or once it is started (the stream's own). */
-type Hand = (input: Uint8Array) => void | Promise<void>;
+type HandInput = (input: Uint8Array) => void | Promise<void>;
 
 /**
  * Bytes cut into pieces of whole `unit`-byte chunks, at most `size` bytes,
@@ -115,7 +115,7 @@ class Gathering {
   ) {}
 
   /** Takes `bytes`, handing out each piece that more bytes follow; resolves once nothing of `bytes` is read any more. */
-  async write(bytes: Uint8Array, hand: Hand): Promise<void> {
+  async write(bytes: Uint8Array, hand: HandInput): Promise<void> {
     this.written += bytes.length;
     let at = 0;
     while (at < bytes.length) {
@@ -146,7 +146,7 @@ class Gathering {
     }
   }
 
-  private async handGathered(hand: Hand): Promise<void> {
+  private async handGathered(hand: HandInput): Promise<void> {
     const piece = this.buffer.subarray(0, this.fill);
     if (!this.lane.synchronous) this.buffer = this.free.pop() ?? this.made[this.made.push(this.lane.buffer(this.size)) - 1]!;
     this.fill = 0;
@@ -213,7 +213,7 @@ export class PayloadSealer {
 
   private async seal(input: Uint8Array, final: boolean): Promise<void> {
     const run: Run = { counter: this.counter, final };
-    this.counter += chunksOf(input.length);
+    this.counter += chunkCount(input.length);
     this.deliver(await this.lane.add({ start: 0, length: input.length, run, input }));
   }
 

@@ -14,7 +14,7 @@ import { BYTES_NOT_TEXT } from './api.js';
 import { AgeFormatError } from './errors.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { INTO_BYTES, isBlob, type PieceSource } from './file-pieces.js';
-import type { Tools } from './codec.js';
+import type { AgeRunners } from './codec.js';
 import { failureOf, fileOf, type FirstFailure, firstFailure, runFiles } from './files.js';
 import { forget, openHeader, receiverOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
@@ -158,9 +158,16 @@ async function readHeader(source: RangeSource): Promise<Header> {
  * Blob.slice clamps) of the age file `input`, for `from`. The chunks of a
  * Blob or a file are read and opened by the runner's `files` (fourfold/parallel:
  * on the pool's workers, where they can read it); those of a RangeSource
- * are read here and opened by `tools.runner()`.
+ * are read here and opened by `runners.runner()`.
  */
-export async function decryptRangeWith(tools: Tools, input: unknown, start: unknown, end: unknown, from: unknown, extra: readonly unknown[]): Promise<Bytes> {
+export async function decryptRangeWith(
+  runners: AgeRunners,
+  input: unknown,
+  start: unknown,
+  end: unknown,
+  from: unknown,
+  extra: readonly unknown[],
+): Promise<Bytes> {
   check.noMoreArguments('decryptRange', ['source', 'start', 'end', 'from'], extra, BYTES_NOT_TEXT);
   const first = check.count(start, 'start');
   const last = check.count(end, 'end');
@@ -172,7 +179,7 @@ export async function decryptRangeWith(tools: Tools, input: unknown, start: unkn
     try {
       const { source } = opened;
       const header = await readHeader(source);
-      const fileKey = await openHeader(header, receiver, tools.scrypt);
+      const fileKey = await openHeader(header, receiver, runners.scrypt);
       const payloadAt = header.length + NONCE_BYTES;
       if (source.size < payloadAt) throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
       key = payloadKey(fileKey, await readExactly(source, header.length, NONCE_BYTES));
@@ -182,7 +189,7 @@ export async function decryptRangeWith(tools: Tools, input: unknown, start: unkn
       const to = Math.min(last, size);
       if (from_ === to) return new Uint8Array(0);
       const range = rangeOf(source, payloadAt, from_, to, size);
-      return opened.pieces === undefined ? await readAndOpen(tools, source, key, range) : await openOnFiles(tools, opened.pieces, source, key, range);
+      return opened.pieces === undefined ? await readAndOpen(runners, source, key, range) : await openOnFiles(runners, opened.pieces, source, key, range);
     } finally {
       await opened.close();
     }
@@ -230,10 +237,10 @@ function rangeOf(source: RangeSource, payloadAt: number, from: number, to: numbe
 }
 
 /** The plaintext asked for, its chunks read here at once and opened by the runner. */
-async function readAndOpen(tools: Tools, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
+async function readAndOpen(runners: AgeRunners, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
   const sealed = await readExactly(source, range.at, range.length);
   const plain = new Uint8Array(plainLength(sealed.length));
-  const runner = tools.runner();
+  const runner = runners.runner();
   try {
     const opened = await runner.open(key, range.run, sealed, plain);
     if (!(opened instanceof Uint8Array)) throw opened.error;
@@ -251,14 +258,14 @@ async function readAndOpen(tools: Tools, source: RangeSource, key: Uint8Array, r
  * plaintext sent back put in place: the calling thread holds no sealed
  * byte, and makes no array but the one it returns.
  */
-async function openOnFiles(tools: Tools, pieces: PieceSource, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
+async function openOnFiles(runners: AgeRunners, pieces: PieceSource, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
   const payload = { opening: true, key, run: range.run, from: pieces, inputAt: range.at, length: range.length, to: INTO_BYTES, outputAt: 0 };
   const plain = new Uint8Array(range.to - range.from);
   const plainAt = range.run.counter * CHUNK;
   let first: FirstFailure;
   let short = false;
   try {
-    await runFiles(tools, payload, (p, o) => {
+    await runFiles(runners, payload, (p, o) => {
       short ||= o.short;
       first = firstFailure(first, p, o);
       if (o.bytes !== undefined) putInRange(plain, range, o.bytes, plainAt + p.writeAt);

@@ -90,10 +90,10 @@ export function scryptSalt(salt: Uint8Array): Uint8Array {
 export const WASM_MAX_WORK_FACTOR = 21;
 
 /** The largest work factor fourfold takes (workFactor, maxWorkFactor), as the Go age's SetWorkFactor. */
-const MAX_WORK_FACTOR = 30;
+const NATIVE_MAX_WORK_FACTOR = 30;
 
 /** The largest work factor this runtime computes: any with node:crypto's scrypt (Node, Deno, Bun), else WASM_MAX_WORK_FACTOR. */
-export const reachableWorkFactor = (): number => (nativeScrypt() === undefined ? WASM_MAX_WORK_FACTOR : MAX_WORK_FACTOR);
+export const reachableWorkFactor = (): number => (nativeScrypt() === undefined ? WASM_MAX_WORK_FACTOR : NATIVE_MAX_WORK_FACTOR);
 
 /** Why a work factor above reachableWorkFactor() cannot be computed here: the end of a message (naming no node: module, which would mark a browser bundle as carrying one). */
 export const unreachable = (workFactor: number): string =>

@@ -13,10 +13,10 @@ import { Failure, takeStdin } from './age-io.js';
 import { checkLabels, namedPlugin, nativeLabels, pluginIdentity, type PluginKey, pluginRecipient, unwrapWithPlugins, wrapForPlugins } from './age-plugin.js';
 import { NoTerminal, readAll, readSecret, toTerminal } from './terminal.js';
 import type { ReceiverOrAsk } from '../age/codec.js';
-import { MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, WORK_FACTOR } from '../age/file-key.js';
+import { DEFAULT_MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, DEFAULT_WORK_FACTOR } from '../age/file-key.js';
 import type { Stanza } from '../age/header.js';
 import { decrypt as decryptHere, identityToRecipient } from '../age/index.js';
-import { SSH, TAG } from '../age/key-types.js';
+import { KEY_SSH, KEY_TAG } from '../age/key-types.js';
 import { identityKey, type IdentityKey, recipientKey, sshCode, tagCode } from '../age/keys.js';
 import { zeroize } from '../runtime/bytes.js';
 
@@ -63,8 +63,8 @@ async function checkRecipient(r: string, where: string): Promise<string | Plugin
   if (plugin !== undefined) return plugin;
   try {
     const { type } = recipientKey(r, where);
-    if (type === SSH) (await sshCode()).publicKeyFromLine(r, where);
-    if (type === TAG) (await tagCode()).checkTagRecipient(r, where);
+    if (type === KEY_SSH) (await sshCode()).publicKeyFromLine(r, where);
+    if (type === KEY_TAG) (await tagCode()).checkTagRecipient(r, where);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     throw new Failure(e.message, r.startsWith('ssh-') ? ['use an ssh-ed25519 or ssh-rsa key, or an age key pair (fourfold age-keygen)'] : []);
@@ -109,7 +109,7 @@ async function sshIdentity(name: string, bytes: Uint8Array): Promise<IdentityKey
     throw new Failure(`malformed SSH identity: ${e.message}`);
   }
   const ask = async (): Promise<Uint8Array> => new TextEncoder().encode(await secret(`Enter passphrase for ${JSON.stringify(name)}:`));
-  return { type: SSH, text, ask, publicLine: ssh.publicLine(file.public) };
+  return { type: KEY_SSH, text, ask, publicLine: ssh.publicLine(file.public) };
 }
 
 /** An identity of an identity file, and the recipient it decrypts for (what -e -i encrypts to); or a plugin's identity, which its plugin encrypts to. */
@@ -217,7 +217,7 @@ function batchpass(command: string): { passphrase: string; workFactor: number; m
     if (!/^[1-9][0-9]*$/.test(value) || Number(value) > 30) throw new Failure(`-j batchpass: ${name} must be a number from 1 to 30`);
     return Number(value);
   };
-  return { passphrase, workFactor: factor('AGE_PASSPHRASE_WORK_FACTOR', WORK_FACTOR), maxWorkFactor: factor('AGE_PASSPHRASE_MAX_WORK_FACTOR', 22) };
+  return { passphrase, workFactor: factor('AGE_PASSPHRASE_WORK_FACTOR', DEFAULT_WORK_FACTOR), maxWorkFactor: factor('AGE_PASSPHRASE_MAX_WORK_FACTOR', 22) };
 }
 
 /** The plugins -j names, in order: batchpass (built in) and those run from PATH. */
@@ -247,7 +247,7 @@ export async function senderFor(flags: Parsed): Promise<Sender> {
       if ('plugin' in id) plugins.push(id.plugin);
       else {
         recipients.push(await id.recipient());
-        if (id.key.type !== SSH) zeroize(id.key.bytes);
+        if (id.key.type !== KEY_SSH) zeroize(id.key.bytes);
       }
     }
   }
@@ -255,7 +255,7 @@ export async function senderFor(flags: Parsed): Promise<Sender> {
   const labels = recipients.map((r) => nativeLabels(recipientKey(r, 'a recipient')));
   for (const l of labels) checkLabels(labels[0]!, l);
   if (plugins.length === 0) return senderOf({ recipients });
-  const natives = recipients.length === 0 ? { recipients: [], workFactor: WORK_FACTOR } : senderOf({ recipients });
+  const natives = recipients.length === 0 ? { recipients: [], workFactor: DEFAULT_WORK_FACTOR } : senderOf({ recipients });
   return { ...natives, others: wrapForPlugins(plugins) };
 }
 
@@ -277,7 +277,7 @@ export async function receiverFor(flags: Parsed): Promise<ReceiverOrAsk> {
   const withPassphrase = (): Receiver => receiverOf({ passphrase: batch!.passphrase, maxWorkFactor: batch!.maxWorkFactor });
   if (batch !== undefined && identities.length + plugins.length === 0) return withPassphrase();
   if (identities.length + plugins.length > 0) {
-    const receiver: Receiver = { identities, maxWorkFactor: MAX_WORK_FACTOR, ...(plugins.length > 0 ? { others: unwrapWithPlugins(plugins) } : {}) };
+    const receiver: Receiver = { identities, maxWorkFactor: DEFAULT_MAX_WORK_FACTOR, ...(plugins.length > 0 ? { others: unwrapWithPlugins(plugins) } : {}) };
     return async (stanzas: readonly Stanza[]): Promise<Receiver> => {
       if (stanzas.length === 1 && stanzas[0]!.type === 'scrypt') {
         if (batch !== undefined) return withPassphrase();
@@ -292,6 +292,6 @@ export async function receiverFor(flags: Parsed): Promise<ReceiverOrAsk> {
     if (!stanzas.some((s) => s.type === 'scrypt')) {
       throw new Failure('the file is not passphrase-encrypted, identities are required', ['specify identities with -i/--identity or -j to decrypt this file']);
     }
-    return receiverOf({ passphrase: await secret('Enter passphrase:', BATCHPASS_DECRYPT), maxWorkFactor: Math.max(MAX_WORK_FACTOR, 22) });
+    return receiverOf({ passphrase: await secret('Enter passphrase:', BATCHPASS_DECRYPT), maxWorkFactor: Math.max(DEFAULT_MAX_WORK_FACTOR, 22) });
   };
 }

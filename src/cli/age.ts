@@ -20,7 +20,7 @@ import { Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { forget, type Sender } from '../age/file-key.js';
 import { type FileCall, openFile, sealFile } from '../age/files.js';
-import { COMMAND_POOL, POOL } from '../parallel/age-pool.js';
+import { COMMAND_POOL_RUNNERS, POOL_RUNNERS } from '../parallel/age-pool.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 export const AGE_USAGE = `Usage:
@@ -165,8 +165,8 @@ async function throughFiles(
     watch: removeOnSignal,
   };
   try {
-    if (sender !== undefined) await sealFile(COMMAND_POOL, call, sender);
-    else await openFile(COMMAND_POOL, call, receiver!);
+    if (sender !== undefined) await sealFile(COMMAND_POOL_RUNNERS, call, sender);
+    else await openFile(COMMAND_POOL_RUNNERS, call, receiver!);
     progress?.end();
   } finally {
     if (sender !== undefined) forget(sender);
@@ -220,7 +220,9 @@ async function run(flags: Parsed): Promise<void> {
   const out = new Output(toStdout ? undefined : outPath);
   const progress = input === 0 ? undefined : progressFor(fstatSync(input).size, label);
   const codec =
-    sender !== undefined ? new Encryptor(sender, flags.bools.has('armor'), POOL, (b) => out.write(b)) : new Decryptor(receiver!, POOL, (b) => out.write(b));
+    sender !== undefined
+      ? new Encryptor(sender, flags.bools.has('armor'), POOL_RUNNERS, (b) => out.write(b))
+      : new Decryptor(receiver!, POOL_RUNNERS, (b) => out.write(b));
   try {
     await pump(
       input,

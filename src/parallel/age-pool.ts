@@ -1,5 +1,5 @@
 /**
- * The pool as age's tools (age/codec.ts Tools), for fourfold/parallel's age
+ * The pool as age's runners (age/codec.ts AgeRunners), for fourfold/parallel's age
  * and the fourfold age command. A payload's chunks are independent, so a
  * one-shot call's payload is shared between the pool's workers and this
  * thread by the pool's scheduler (age/pieces.ts), and a stream's pieces go to
@@ -8,7 +8,7 @@
  * a worker too (fourfold/parallel's scrypt), leaving the calling thread
  * free.
  */
-import type { Tools } from '../age/codec.js';
+import type { AgeRunners } from '../age/codec.js';
 import {
   BLOB_PIECE_CHUNKS,
   bufferFor,
@@ -170,11 +170,11 @@ function poolRunner(whileStarting: boolean): Runner {
 }
 
 /** Every core: pieces on the pool's workers and this thread, scrypt on a worker. */
-export const POOL: Tools = { runner: () => poolRunner(false), scrypt };
+export const POOL_RUNNERS: AgeRunners = { runner: () => poolRunner(false), scrypt };
 
 /**
  * The same for the fourfold command, whose calling thread has nothing
  * else to do: it does file pieces while the workers start (a new process
  * starts them for each file) rather than wait for them.
  */
-export const COMMAND_POOL: Tools = { runner: () => poolRunner(true), scrypt };
+export const COMMAND_POOL_RUNNERS: AgeRunners = { runner: () => poolRunner(true), scrypt };

@@ -7,7 +7,7 @@ import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith,
 import type { AgeFrom, AgeTo } from '../age/file-key.js';
 import type { WritableFileHandle } from '../age/blob-files.js';
 import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions, type PathOrHandle } from '../age/files.js';
-import { POOL } from './age-pool.js';
+import { POOL_RUNNERS } from './age-pool.js';
 import { decryptRangeWith, type RangeInput } from '../age/range.js';
 import type { Bytes } from '../runtime/bytes.js';
 
@@ -32,13 +32,13 @@ export type { FileHandleLike, RangeInput, RangeSource } from '../age/range.js';
  */
 export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions): Promise<Bytes>;
 export function encrypt(data: Uint8Array, to: AgeTo, options?: EncryptOptions, ...extra: unknown[]): Promise<Bytes> {
-  return encryptWith(POOL, data, to, options, extra);
+  return encryptWith(POOL_RUNNERS, data, to, options, extra);
 }
 
 /** fourfold/age's decrypt, on every core. */
 export function decrypt(file: Uint8Array, from: AgeFrom): Promise<Bytes>;
 export function decrypt(file: Uint8Array, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
-  return decryptWith(POOL, file, from, extra);
+  return decryptWith(POOL_RUNNERS, file, from, extra);
 }
 
 /**
@@ -53,19 +53,19 @@ export function decrypt(file: Uint8Array, from: AgeFrom, ...extra: unknown[]): P
  */
 export function encryptStream(to: AgeTo, options?: EncryptOptions): TransformStream<Uint8Array, Uint8Array>;
 export function encryptStream(to: AgeTo, options?: EncryptOptions, ...extra: unknown[]): TransformStream<Uint8Array, Uint8Array> {
-  return encryptStreamWith(POOL, to, options, extra);
+  return encryptStreamWith(POOL_RUNNERS, to, options, extra);
 }
 
 /** fourfold/age's decryptStream, its chunks opened on every core in pieces as they come, released in order, each chunk after its tag verified. */
 export function decryptStream(from: AgeFrom): TransformStream<Uint8Array, Uint8Array>;
 export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStream<Uint8Array, Uint8Array> {
-  return decryptStreamWith(POOL, from, extra);
+  return decryptStreamWith(POOL_RUNNERS, from, extra);
 }
 
 /** fourfold/age's decryptRange, the range's chunks opened on every core: read there too, from a Blob (a browser's workers) or a file. */
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
-  return decryptRangeWith(POOL, source, start, end, from, extra);
+  return decryptRangeWith(POOL_RUNNERS, source, start, end, from, extra);
 }
 
 /**
@@ -91,7 +91,7 @@ export function encryptFile(
   options?: EncryptFileOptions,
   ...extra: unknown[]
 ): Promise<unknown> {
-  return encryptFileWith(POOL, input, output, to, options, extra);
+  return encryptFileWith(POOL_RUNNERS, input, output, to, options, extra);
 }
 
 /** fourfold/age's decryptFile on every core; `output` is put in place only once every chunk verified. */
@@ -107,5 +107,5 @@ export function decryptFile(
   options?: FileOptions,
   ...extra: unknown[]
 ): Promise<unknown> {
-  return decryptFileWith(POOL, input, output, from, options, extra);
+  return decryptFileWith(POOL_RUNNERS, input, output, from, options, extra);
 }
