@@ -82,8 +82,8 @@ export default async (context: { progress(message: string): void }) => {
   // One call of each op instantiates the kernels and makes the pickers.
   for (const op of Object.values(OPERATIONS)) for (const b of builds) op(b, new Uint8Array(64), out);
   for (const b of builds) {
-    fixVariant(b.chachaWasm.chachaVariants(b.chachaWasm.chachaKernel().k) as never, b.chachaWasm.chachaKernel(), VARIANT);
-    fixVariant(b.blake3Wasm.blake3Variants(b.blake3Wasm.blake3Kernel().k) as never, b.blake3Wasm.blake3Kernel(), VARIANT);
+    fixVariant(b.chachaWasm.chachaVariantPicker(b.chachaWasm.chachaKernel().k) as never, b.chachaWasm.chachaKernel(), VARIANT);
+    fixVariant(b.blake3Wasm.blake3VariantPicker(b.blake3Wasm.blake3Kernel().k) as never, b.blake3Wasm.blake3Kernel(), VARIANT);
   }
   const results: Record<string, { a: number; b: number; ratio: number }> = {};
   for (const name of OPS.split(',')) {

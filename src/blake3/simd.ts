@@ -6,7 +6,7 @@
  */
 import type { Blake3Engine, TreeState } from './engine.js';
 import { BASE, BUFFER, COUNTER, DEPTH, FLAGS, IV_BYTES, KEY, MAX_DEPTH, OUTPUT, ROOT, ROOT_BYTES, SLICE, STACK } from './layout.js';
-import { blake3Kernel, blake3Variants, type Blake3Kernel } from './wasm.js';
+import { blake3Kernel, blake3VariantPicker, type Blake3Kernel } from './wasm.js';
 import type { LinearMemory } from '../runtime/memory.js';
 import { high32, low32 } from '../runtime/bytes.js';
 
@@ -39,7 +39,7 @@ function readStack(mem: LinearMemory, state: TreeState): void {
 
 /** Whole chunks through the buffer one slice at a time; large inputs go through the variant picker. */
 function absorb(k: Blake3Kernel, mem: LinearMemory, data: Uint8Array): void {
-  const picker = blake3Variants(k);
+  const picker = blake3VariantPicker(k);
   if (picker.wants(data.length)) picker.run(data.length, () => mem.through(BUFFER, SLICE, data, undefined, k.update));
   else mem.through(BUFFER, SLICE, data, undefined, k.update);
 }

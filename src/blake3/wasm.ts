@@ -25,4 +25,4 @@ export interface Blake3Kernel extends KernelExports, VariantKernel {
 export const blake3Kernel = defineKernel<Blake3Kernel>('blake3');
 
 /** The variant picker of the (single) BLAKE3 kernel instance. */
-export const blake3Variants = variantPicker<Blake3Kernel>();
+export const blake3VariantPicker = variantPicker<Blake3Kernel>();

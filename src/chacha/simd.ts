@@ -11,7 +11,7 @@
 import { BLOCK, BUFFER, COUNTER_WORD, KEY_WORD, NONCE24, POLY, SLICE, STATE } from '../chachapoly/layout.js';
 import type { ChachaEngine } from './engine.js';
 import { SIGMA, TAU } from './input-block.js';
-import { chachaKernel, chachaVariants, type ChachaKernel } from '../chachapoly/wasm.js';
+import { chachaKernel, chachaVariantPicker, type ChachaKernel } from '../chachapoly/wasm.js';
 import { onePass } from '../poly1305/one-pass.js';
 import type { PieceCrypt } from '../aead/jobs.js';
 import { deliver, equalBytes, high32, unverifiedTarget, zeroize } from '../runtime/bytes.js';
@@ -72,13 +72,13 @@ export const simdChacha: ChachaEngine = {
       writeInput(k, mem, key, nonce, counterLow, counterHigh);
       if (out === undefined && n <= SLICE) {
         mem.bytes.set(data, BUFFER);
-        const picker = chachaVariants(k);
+        const picker = chachaVariantPicker(k);
         if (picker.wants(n)) picker.run(n, () => k.chacha_xor(BUFFER, n, doubleRounds));
         else k.chacha_xor(BUFFER, n, doubleRounds);
         return mem.bytes.slice(BUFFER, BUFFER + n);
       }
       const target = out ?? new Uint8Array(n);
-      const picker = chachaVariants(k);
+      const picker = chachaVariantPicker(k);
       if (picker.wants(n)) picker.run(n, () => mem.through(BUFFER, SLICE, data, target, k.chacha_xor, doubleRounds));
       else mem.through(BUFFER, SLICE, data, target, k.chacha_xor, doubleRounds);
       return target;
@@ -114,7 +114,7 @@ export const simdChacha: ChachaEngine = {
         return mem.bytes.slice(BUFFER, BUFFER + n + 16);
       }
       const target = out ?? new Uint8Array(n + 16);
-      chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, data, target, k.aead_seal));
+      chachaVariantPicker(k).run(n, () => mem.through(BUFFER, SLICE, data, target, k.aead_seal));
       k.aead_finish(aad.length, n, BUFFER);
       target.set(mem.view(BUFFER, 16), n);
       return target;
@@ -143,7 +143,7 @@ export const simdChacha: ChachaEngine = {
       // Longer: each slice is read once into linear memory, absorbed and decrypted there, and its
       // plaintext goes out before the tag is known: to memory no other thread reads (unverifiedTarget).
       const target = unverifiedTarget(out, n);
-      chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, ciphertext, target, k.aead_open));
+      chachaVariantPicker(k).run(n, () => mem.through(BUFFER, SLICE, ciphertext, target, k.aead_open));
       k.aead_finish(aad.length, n, BUFFER);
       if (equalBytes(mem.bytes, BUFFER, tag, 0, 16)) return deliver(target, out);
       // On a bad tag the caller wipes its `out`.
@@ -165,7 +165,7 @@ export const simdChachaPiece: PieceCrypt = (p, zeroPad, decrypt, input, output) 
   const n = input.length;
   try {
     writeInput(k, mem, p.key, p.nonce, p.counter >>> 0, high32(p.counter));
-    return chachaVariants(k).run(n, () =>
+    return chachaVariantPicker(k).run(n, () =>
       onePass(k, mem, { buffer: BUFFER, slice: SLICE, poly: POLY }, p.polyKey, zeroPad, decrypt, input, output, (ptr, len) =>
         k.chacha_xor(ptr, len, DOUBLE_ROUNDS),
       ),

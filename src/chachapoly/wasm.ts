@@ -13,7 +13,7 @@ export interface ChachaKernel extends KernelExports, VariantKernel {
   /** The same with one particular variant (kernel.ts chachaVariants). */
   chacha_xor_swizzle(ptr: number, len: number, doubleRounds: number): void;
   chacha_xor_shuffle(ptr: number, len: number, doubleRounds: number): void;
-  /** Which variant chacha_xor and the AEAD use, by index in chachaVariants. */
+  /** Which variant chacha_xor and the AEAD use, by index in kernel.ts chachaVariants. */
   select_variant(index: number): void;
   variant_count(): number;
   hchacha(doubleRounds: number): void;
@@ -36,4 +36,4 @@ export interface ChachaKernel extends KernelExports, VariantKernel {
 export const chachaKernel = defineKernel<ChachaKernel>('chacha');
 
 /** The variant picker of the (single) ChaCha kernel instance. */
-export const chachaVariants = variantPicker<ChachaKernel>();
+export const chachaVariantPicker = variantPicker<ChachaKernel>();

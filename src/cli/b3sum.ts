@@ -9,7 +9,7 @@ import { parseArgs, UsageError, type B3sumArgs } from './args.js';
 import { PROGRAM } from './clap.js';
 import { checkFile } from './check.js';
 import { hashPath, outputBytes, STDIN, type Run } from './hash.js';
-import { describe, Fatal, Output, readFull } from './io.js';
+import { ioErrorText, Fatal, Output, readFull } from './io.js';
 import { modeOf } from '../blake3/args.js';
 import { cores } from '../runtime/host.js';
 import { ready } from '../runtime/kernels.js';
@@ -118,7 +118,7 @@ export async function b3sum(argv: readonly string[], version: string): Promise<n
         } catch (e) {
           failed++;
           out.flush();
-          err.write(`b3sum: ${path}: ${describe(e)}\n`);
+          err.write(`b3sum: ${path}: ${ioErrorText(e)}\n`);
           err.flush();
         }
       }
@@ -134,7 +134,7 @@ export async function b3sum(argv: readonly string[], version: string): Promise<n
       return 2;
     }
     out.flush();
-    err.write(`Error: ${e instanceof Fatal ? e.message : describe(e)}\n`);
+    err.write(`Error: ${e instanceof Fatal ? e.message : ioErrorText(e)}\n`);
     return 1;
   } finally {
     out.flush();

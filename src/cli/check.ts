@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { hashPath, outputBytes, STDIN, type Run } from './hash.js';
-import { describe, Fatal, readFull } from './io.js';
+import { ioErrorText, Fatal, readFull } from './io.js';
 import { equalBytes } from '../runtime/bytes.js';
 
 /** The lines of a file with their line endings, as Rust's read_line gives them; invalid UTF-8 ends the run. */
@@ -110,7 +110,7 @@ async function checkLine(run: Run, raw: string): Promise<boolean> {
     found = outputBytes(root, run.args.seek, 32n).next().value!.slice();
     root.fill(0);
   } catch (e) {
-    run.out.write(`${parsed.shown}: FAILED (${describe(e)})\n`);
+    run.out.write(`${parsed.shown}: FAILED (${ioErrorText(e)})\n`);
     return false;
   }
   const ok = equalBytes(found, 0, parsed.expected, 0, 32);

@@ -41,7 +41,7 @@ const STRERROR: Record<string, string> = {
 };
 
 /** `No such file or directory (os error 2)` for an ENOENT, as Rust prints an io::Error. */
-export function describe(e: unknown): string {
+export function ioErrorText(e: unknown): string {
   const code = (e as { code?: unknown }).code;
   if (typeof code === 'string') {
     const errno = (constants.errno as Record<string, number>)[code];

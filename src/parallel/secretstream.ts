@@ -31,7 +31,7 @@ import { secretstreamJobs, type SecretstreamJobs } from '../secretstream/jobs.js
 import { engine } from '../secretstream/tiers.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from '../secretstream/state.js';
 import {
-  bytesOf,
+  chunkBytes,
   chunkSizeOf,
   type Emit,
   firstMessageFailed,
@@ -231,7 +231,7 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   };
   return releasingStream({
     async transform(chunk, emit) {
-      const data = bytesOf(chunk);
+      const data = chunkBytes(chunk);
       await opened(emit);
       await eachStep(data, chunkSize * IN_FLIGHT, async (part) => {
         records.write(part, seal);
@@ -289,7 +289,7 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   };
   return releasingStream({
     async transform(chunk, emit) {
-      let data = bytesOf(chunk);
+      let data = chunkBytes(chunk);
       if (remote === undefined) {
         const take = Math.min(HEADER_BYTES - headerFilled, data.length);
         header.set(data.subarray(0, take), headerFilled);

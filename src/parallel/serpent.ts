@@ -8,7 +8,7 @@
  * takes the previous ciphertext block): it runs on one worker, piece
  * after piece, so the calling thread stays free.
  */
-import { type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from '../serpent/args.js';
+import { BLOCK_BYTES, type BlockModeOptions, decryptArgs, encryptArgs, ivOf, keyOf, paddingOption, unpad } from '../serpent/args.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { pool } from '../pool/pool.js';
@@ -19,8 +19,6 @@ import type { SerpentJobs } from '../serpent/jobs.js';
 import { engine } from '../serpent/tiers.js';
 
 export { PaddingError, type BlockModeOptions } from '../serpent/args.js';
-
-const BLOCK = 16;
 
 /** A Serpent cipher of fourfold/parallel: Cipher's methods, resolving to what the synchronous ones return. */
 export interface ParallelCipher {
@@ -63,7 +61,7 @@ function blockTransform<K extends Op>(
   ivAt: (start: number) => Uint8Array | undefined,
   onThisThread: Transform<SerpentJobs, K>['onThisThread'],
 ): Transform<SerpentJobs, K> {
-  return { op, align: BLOCK, params: (p) => ({ key: key.slice(), iv: ivAt(p.start) }), onThisThread };
+  return { op, align: BLOCK_BYTES, params: (p) => ({ key: key.slice(), iv: ivAt(p.start) }), onThisThread };
 }
 
 class Ctr implements ParallelCipherMethods {
@@ -87,7 +85,7 @@ class Ctr implements ParallelCipherMethods {
     if (out !== undefined) check.noPartialOverlap(input, out);
     if (n < PARALLEL_MIN) return syncCtr(this.key, this.iv).encrypt(input, output);
     const target = out ?? lazyOutput(n);
-    const ivAt = (start: number) => counterBlock(this.iv, start / BLOCK);
+    const ivAt = (start: number) => counterBlock(this.iv, start / BLOCK_BYTES);
     await transform(
       blockTransform('serpent.ctr', this.key, ivAt, (i, o, p) => void engine().ctr(this.key, ivAt(p.start)!, i, o)),
       input,
@@ -116,11 +114,11 @@ class BlockMode implements ParallelCipherMethods {
     const whole = a.body.length;
     try {
       if (whole < PARALLEL_MIN) return this.inline().encrypt(plaintext, output);
-      const target = a.output ?? new Uint8Array(whole + (a.final === undefined ? 0 : BLOCK));
+      const target = a.output ?? new Uint8Array(whole + (a.final === undefined ? 0 : BLOCK_BYTES));
       const body = target.subarray(0, whole);
       const chained = this.iv !== undefined;
       // CBC: each piece continues from the ciphertext block before it, written by then (serial).
-      const ivAt = (start: number) => (!chained ? undefined : start === 0 ? this.iv!.slice() : body.slice(start - BLOCK, start));
+      const ivAt = (start: number) => (!chained ? undefined : start === 0 ? this.iv!.slice() : body.slice(start - BLOCK_BYTES, start));
       await transform(
         {
           ...blockTransform('serpent.encrypt', this.key, ivAt, (i, o, p) => void engine().encrypt(this.key, ivAt(p.start), i, undefined, o)),
@@ -147,13 +145,13 @@ class BlockMode implements ParallelCipherMethods {
     // overwrite it (in place, the piece before may be written first).
     const kept = new Map<number, Uint8Array>();
     const ivAt = (start: number): Uint8Array | undefined =>
-      this.iv === undefined ? undefined : start === 0 ? this.iv.slice() : (kept.get(start)?.slice() ?? input.slice(start - BLOCK, start));
+      this.iv === undefined ? undefined : start === 0 ? this.iv.slice() : (kept.get(start)?.slice() ?? input.slice(start - BLOCK_BYTES, start));
     try {
       await transform(
         {
           ...blockTransform('serpent.decrypt', this.key, ivAt, (i, o, p) => void engine().decrypt(this.key, ivAt(p.start), i, o)),
           onStart: (_, end) => {
-            if (this.iv !== undefined && end < n && !kept.has(end)) kept.set(end, input.slice(end - BLOCK, end));
+            if (this.iv !== undefined && end < n && !kept.has(end)) kept.set(end, input.slice(end - BLOCK_BYTES, end));
           },
         },
         input,

@@ -11,7 +11,7 @@
  */
 import { BUFFER, SLICE } from '../chachapoly/layout.js';
 import { authenticateAad, simdChacha, wipe, writeInput } from '../chacha/simd.js';
-import { chachaVariants } from '../chachapoly/wasm.js';
+import { chachaVariantPicker } from '../chachapoly/wasm.js';
 import type { SecretstreamEngine } from './engine.js';
 import { secretstreamKernel, type SecretstreamKernel } from './wasm.js';
 import { equalBytes } from '../runtime/bytes.js';
@@ -45,7 +45,7 @@ export const simdSecretstream: SecretstreamEngine = {
       const out = new Uint8Array(n + 17);
       out[0] = mem.bytes[TAG_BYTE];
       const body = out.subarray(1, n + 1);
-      chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, message, body, k.stream_seal));
+      chachaVariantPicker(k).run(n, () => mem.through(BUFFER, SLICE, message, body, k.stream_seal));
       k.stream_finish(aad.length, 64 + n, BUFFER);
       out.set(mem.view(BUFFER, 16), n + 1);
       return out;
@@ -72,7 +72,7 @@ export const simdSecretstream: SecretstreamEngine = {
       }
       // Longer: plaintext goes out slice by slice into a new array, wiped if the MAC fails.
       const message = new Uint8Array(n);
-      chachaVariants(k).run(n, () => mem.through(BUFFER, SLICE, ciphertext, message, k.stream_open));
+      chachaVariantPicker(k).run(n, () => mem.through(BUFFER, SLICE, ciphertext, message, k.stream_open));
       k.stream_finish(aad.length, 64 + n, BUFFER);
       if (equalBytes(mem.bytes, BUFFER, mac, 0, 16)) return { message, tag, mac };
       message.fill(0);

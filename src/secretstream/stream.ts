@@ -74,7 +74,7 @@ export function chunkSizeOf(options: unknown): number {
 }
 
 /** A chunk of a byte stream (any ArrayBufferView, ArrayBuffer or SharedArrayBuffer, of any realm) as a plain Uint8Array. */
-export const bytesOf = (chunk: unknown): Uint8Array => check.byteSource(chunk, 'chunk');
+export const chunkBytes = (chunk: unknown): Uint8Array => check.byteSource(chunk, 'chunk');
 
 /**
  * Cuts a byte stream into records of `size` bytes and a last, shorter one
@@ -150,7 +150,7 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
   };
   return releasingStream({
     transform(chunk, emit) {
-      const data = bytesOf(chunk);
+      const data = chunkBytes(chunk);
       start(emit);
       records.write(data, (record) => emit(stream.push(record, TAG_MESSAGE)));
     },
@@ -205,7 +205,7 @@ export function decryptStream(key: Uint8Array, options?: StreamOptions): Transfo
 
   return releasingStream({
     transform(chunk, emit) {
-      let data = bytesOf(chunk);
+      let data = chunkBytes(chunk);
       if (stream === undefined) {
         const take = Math.min(HEADER_BYTES - headerFilled, data.length);
         header.set(data.subarray(0, take), headerFilled);

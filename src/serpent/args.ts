@@ -4,7 +4,7 @@
  */
 import * as check from '../runtime/assert.js';
 
-export const BLOCK = 16;
+export const BLOCK_BYTES = 16;
 
 /** The options of Serpent's ECB and CBC modes. */
 export interface BlockModeOptions {
@@ -27,7 +27,7 @@ export class PaddingError extends Error {
 
 export const keyOf = (key: unknown): Uint8Array => check.key(key, [16, 24, 32]).slice();
 
-export const ivOf = (iv: unknown): Uint8Array => check.bytes(iv, 'iv', BLOCK).slice();
+export const ivOf = (iv: unknown): Uint8Array => check.bytes(iv, 'iv', BLOCK_BYTES).slice();
 
 /** Whether PKCS#7 padding is on (BlockModeOptions; each option read once). */
 export function paddingOption(opts: unknown): boolean {
@@ -45,8 +45,8 @@ export function paddingOption(opts: unknown): boolean {
 export function paddingLength(b: Uint8Array, end: number): number {
   const pad = b[end - 1];
   // bad != 0 when pad is 0 or above 16.
-  let bad = ((pad - 1) | (BLOCK - pad)) & 0x100;
-  for (let i = 0; i < BLOCK; i++) {
+  let bad = ((pad - 1) | (BLOCK_BYTES - pad)) & 0x100;
+  for (let i = 0; i < BLOCK_BYTES; i++) {
     const inside = ((i - pad) >> 8) & 1; // 1 when i < pad
     bad |= (b[end - 1 - i] ^ pad) * inside;
   }
@@ -65,14 +65,14 @@ export function encryptArgs(
 ): { body: Uint8Array; final: Uint8Array | undefined; output: Uint8Array | undefined } {
   const input = check.bytes(plaintext, 'plaintext');
   const n = input.length;
-  const whole = n - (n % BLOCK);
-  if (!padding && whole !== n) throw new RangeError(`plaintext must be a multiple of ${BLOCK} bytes without padding, got ${n}`);
+  const whole = n - (n % BLOCK_BYTES);
+  if (!padding && whole !== n) throw new RangeError(`plaintext must be a multiple of ${BLOCK_BYTES} bytes without padding, got ${n}`);
   // PKCS#7 always adds 1..16 bytes: a whole block when the message ends on a block boundary.
-  const out = output === undefined ? undefined : check.output(output, padding ? whole + BLOCK : n);
+  const out = output === undefined ? undefined : check.output(output, padding ? whole + BLOCK_BYTES : n);
   if (out !== undefined) check.noPartialOverlap(input, out.subarray(0, n));
   let final: Uint8Array | undefined;
   if (padding) {
-    final = new Uint8Array(BLOCK).fill(BLOCK - (n - whole));
+    final = new Uint8Array(BLOCK_BYTES).fill(BLOCK_BYTES - (n - whole));
     final.set(input.subarray(whole));
   }
   return { body: whole === n ? input : input.subarray(0, whole), final, output: out };
@@ -82,8 +82,8 @@ export function encryptArgs(
 export function decryptArgs(ciphertext: unknown, output: unknown, padding: boolean): { input: Uint8Array; output: Uint8Array | undefined } {
   const input = check.bytes(ciphertext, 'ciphertext');
   const n = input.length;
-  if (n % BLOCK !== 0) throw new RangeError(`ciphertext must be a multiple of ${BLOCK} bytes, got ${n}`);
-  if (padding && n === 0) throw new RangeError(`ciphertext must be at least ${BLOCK} bytes with padding, got 0`);
+  if (n % BLOCK_BYTES !== 0) throw new RangeError(`ciphertext must be a multiple of ${BLOCK_BYTES} bytes, got ${n}`);
+  if (padding && n === 0) throw new RangeError(`ciphertext must be at least ${BLOCK_BYTES} bytes with padding, got 0`);
   const out = output === undefined ? undefined : check.output(output, n);
   if (out !== undefined) check.noPartialOverlap(input, out);
   return { input, output: out };

@@ -8,7 +8,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { blake3Kernel, blake3Variants, chachaKernel, chachaVariants, VariantPicker, variantPicker, type VariantKernel } from '../internal.js';
+import { blake3Kernel, blake3VariantPicker, chachaKernel, chachaVariantPicker, VariantPicker, variantPicker, type VariantKernel } from '../internal.js';
 import { ready } from 'fourfold';
 import { blake3 } from 'fourfold/blake3';
 import { chacha20, chacha20poly1305 } from 'fourfold/chacha';
@@ -207,14 +207,14 @@ const FAMILIES: {
   {
     name: 'ChaCha20 and its AEAD',
     kernel: () => chachaKernel().k,
-    picker: () => chachaVariants(chachaKernel().k),
+    picker: () => chachaVariantPicker(chachaKernel().k),
     ours: (data) => [chacha20(KEY, NONCE, data), chacha20poly1305(KEY, NONCE).encrypt(data)],
     theirs: (data) => [nobleChacha20(KEY, NONCE, data), nobleAead(KEY, NONCE).encrypt(data)],
   },
   {
     name: 'BLAKE3',
     kernel: () => blake3Kernel().k,
-    picker: () => blake3Variants(blake3Kernel().k),
+    picker: () => blake3VariantPicker(blake3Kernel().k),
     ours: (data) => [blake3(data), blake3.create({ key: KEY }).update(data).digest()],
     theirs: (data) => [nobleBlake3(data), nobleBlake3(data, { key: KEY })],
   },
