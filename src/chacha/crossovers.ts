@@ -10,7 +10,10 @@
  * makers differ 2-3x (OpenSSL's fixed cost per call against the kernels'
  * speed), so each has its table; on any other processor a call goes
  * native only from the larger of the two, where both measured OpenSSL
- * faster.
+ * faster. That larger one alone, as one table per runtime, lost more
+ * than 10% to these at some size on each runtime through the public
+ * calls (docs/results/crossovers-2026-11-27-amd.txt), so each runtime
+ * keeps a table per maker.
  */
 import { cpuVendor, RUNTIME } from '../runtime/native.js';
 

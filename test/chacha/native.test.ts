@@ -14,6 +14,7 @@ import { assertBytes, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
 import {
   type ChachaEngine,
   COPIED_PIECEWISE_FROM,
+  cpuVendor,
   crossoverFor,
   grown,
   jsChacha,
@@ -66,6 +67,24 @@ describe('the native tier', () => {
     assert.deepEqual(at('node20', 'arm'), unknown);
     assert.equal(at('bun', 'amd'), undefined);
     assert.equal(at(undefined, 'amd'), undefined);
+  });
+
+  it('the rule a reader sees: per runtime, tier and maker one row, every operation native from a positive size', () => {
+    const ops = ['chacha20', 'open', 'seal', 'xchacha20', 'xopen', 'xseal'];
+    for (const runtime of ['node20', 'node26', 'deno']) {
+      for (const own of ['simd', 'js'] as const) {
+        for (const vendor of ['amd', 'intel', undefined]) {
+          const row = crossoverFor(own, { runtime, vendor });
+          assert.ok(row !== undefined, `${runtime} ${own} ${vendor}`);
+          assert.deepEqual(Object.keys(row).sort(), ops);
+          for (const [op, from] of Object.entries(row)) assert.ok(Number.isInteger(from) && from > 0, `${runtime} ${own} ${vendor} ${op}: ${from}`);
+        }
+      }
+      // The split stands on every runtime measured: with one row per runtime a maker lost more than 10% there (crossovers.ts).
+      assert.notDeepEqual(crossoverFor('simd', { runtime, vendor: 'amd' }), crossoverFor('simd', { runtime, vendor: 'intel' }), runtime);
+    }
+    // What the calls here use is the row of this runtime and this processor's maker.
+    for (const own of ['simd', 'js'] as const) assert.deepEqual(crossoverFor(own), crossoverFor(own, { runtime: RUNTIME, vendor: cpuVendor() }), own);
   });
 
   it('chacha20poly1305 and xchacha20poly1305: the same bytes on both sides of each crossover', () => {
