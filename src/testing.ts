@@ -55,7 +55,7 @@ export { twoPasses, type PieceCrypt } from './aead/jobs.js';
 export { jsChacha } from './chacha/js.js';
 export const simdChacha = withBytes(chachaSelector, simdChachaEngine);
 export type { ChachaEngine } from './chacha/engine.js';
-export { COPIED_PIECEWISE_FROM, KEY as NATIVE_KEY, nativeOpen, nativeSeal, nativeXor, PIECE, PIECEWISE_FROM } from './chacha/native.js';
+export { COPIED_PIECEWISE_FROM, NATIVE_KEY, nativeOpen, nativeSeal, nativeXor, NATIVE_PIECE, PIECEWISE_FROM } from './chacha/native.js';
 export { crossoverFor } from './chacha/crossovers.js';
 export { cpuVendor, grown, nativeScrypt, RUNTIME, type NodeCrypto } from './runtime/native.js';
 export { openInPlace, sealInPlace, sealPlainAt } from './age/payload.js';

@@ -13,9 +13,9 @@ const absent = (): never => {
 };
 
 export const PIECEWISE_FROM: typeof Native.PIECEWISE_FROM = 4 << 20;
-export const PIECE: typeof Native.PIECE = 128 << 10;
+export const NATIVE_PIECE: typeof Native.NATIVE_PIECE = 128 << 10;
 export const COPIED_PIECEWISE_FROM: typeof Native.COPIED_PIECEWISE_FROM = 1 << 20;
-export const KEY: typeof Native.KEY = new Uint8Array(32);
+export const NATIVE_KEY: typeof Native.NATIVE_KEY = new Uint8Array(32);
 export const nativeSeal: typeof Native.nativeSeal = absent;
 export const nativeOpen: typeof Native.nativeOpen = absent;
 export const nativeXor: typeof Native.nativeXor = absent;

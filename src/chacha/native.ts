@@ -32,20 +32,20 @@ const POLY = { authTagLength: TAG };
  * moves them off it at every call: about 2 µs a call for a key, nonce and
  * tag against 0.3 µs for these copies. The key's is zeroed after each call.
  */
-export const KEY: Uint8Array = new Uint8Array(new ArrayBuffer(32));
+export const NATIVE_KEY: Uint8Array = new Uint8Array(new ArrayBuffer(32));
 const NONCE = new Uint8Array(new ArrayBuffer(12));
 const TAG_IN = new Uint8Array(new ArrayBuffer(TAG));
 const IV = new Uint8Array(new ArrayBuffer(16));
 const IV_WORDS = new DataView(IV.buffer);
 
-/** KEY and NONCE as OpenSSL's AEAD takes them: the key and 12-byte nonce, or XChaCha's subkey and 0^4 || the last 8 nonce bytes. */
+/** NATIVE_KEY and NONCE as OpenSSL's AEAD takes them: the key and 12-byte nonce, or XChaCha's subkey and 0^4 || the last 8 nonce bytes. */
 function aeadKey(base: ChachaEngine, key: Uint8Array, nonce: Uint8Array): void {
   if (nonce.length === 12) {
-    KEY.set(key);
+    NATIVE_KEY.set(key);
     NONCE.set(nonce);
     return;
   }
-  base.hchacha(key, nonce.subarray(0, 16), KEY);
+  base.hchacha(key, nonce.subarray(0, 16), NATIVE_KEY);
   NONCE.fill(0, 0, 4);
   NONCE.set(nonce.subarray(16), 4);
 }
@@ -63,9 +63,9 @@ function handOver(bytes: Uint8Array, out: Uint8Array | undefined): Uint8Array {
   return result;
 }
 
-/** From this length on, a result is written in PIECE-byte updates (updateInto). */
+/** From this length on, a result is written in NATIVE_PIECE-byte updates (updateInto). */
 export const PIECEWISE_FROM = 4 << 20;
-export const PIECE = 128 << 10;
+export const NATIVE_PIECE = 128 << 10;
 /**
  * The same for a new sealed array where node:crypto's result cannot be
  * grown (CAN_GROW: Node 20), which would otherwise be copied whole: from
@@ -86,7 +86,7 @@ const NEW_SEALED_PIECEWISE_FROM = CAN_GROW ? PIECEWISE_FROM : COPIED_PIECEWISE_F
  * from 16 MiB this beats node:crypto's own single update).
  */
 function updateInto(cipher: NodeCipher, data: Uint8Array, result: Uint8Array, wipePieces: boolean, from = PIECEWISE_FROM): void {
-  const step = data.length < from ? data.length : PIECE;
+  const step = data.length < from ? data.length : NATIVE_PIECE;
   for (let at = 0; at < data.length; at += step) {
     const piece = cipher.update(data.subarray(at, at + step));
     result.set(piece, at);
@@ -127,7 +127,7 @@ export function nativeSeal(
 ): Uint8Array {
   try {
     aeadKey(base, key, nonce);
-    const cipher = c.createCipheriv('chacha20-poly1305', KEY, NONCE, POLY);
+    const cipher = c.createCipheriv('chacha20-poly1305', NATIVE_KEY, NONCE, POLY);
     if (aad.length > 0) cipher.setAAD(aad);
     let result = out;
     if (result === undefined) result = ciphertextWithRoom(cipher, data);
@@ -136,7 +136,7 @@ export function nativeSeal(
     result.set(cipher.getAuthTag(), data.length);
     return result;
   } finally {
-    zeroize(KEY);
+    zeroize(NATIVE_KEY);
   }
 }
 
@@ -161,7 +161,7 @@ export function nativeOpen(
 ): Uint8Array | undefined {
   try {
     aeadKey(base, key, nonce);
-    const decipher = c.createDecipheriv('chacha20-poly1305', KEY, NONCE, POLY);
+    const decipher = c.createDecipheriv('chacha20-poly1305', NATIVE_KEY, NONCE, POLY);
     TAG_IN.set(tag);
     decipher.setAuthTag(TAG_IN);
     if (aad.length > 0) decipher.setAAD(aad);
@@ -175,7 +175,7 @@ export function nativeOpen(
     }
     return handOver(plain, out);
   } finally {
-    zeroize(KEY);
+    zeroize(NATIVE_KEY);
   }
 }
 
@@ -197,15 +197,15 @@ export function nativeXor(
     IV.set(nonce.subarray(nonce.length - 8), 8);
   }
   try {
-    if (nonce.length === 24) base.hchacha(key, nonce.subarray(0, 16), KEY);
-    else KEY.set(key);
-    const cipher = c.createCipheriv('chacha20', KEY, IV);
+    if (nonce.length === 24) base.hchacha(key, nonce.subarray(0, 16), NATIVE_KEY);
+    else NATIVE_KEY.set(key);
+    const cipher = c.createCipheriv('chacha20', NATIVE_KEY, IV);
     // Without an output, node:crypto's own buffer is the result: no copy to make.
     if (out === undefined) return handOver(cipher.update(data), out);
     updateInto(cipher, data, out, true);
     return out;
   } finally {
-    zeroize(KEY);
+    zeroize(NATIVE_KEY);
   }
 }
 

@@ -19,7 +19,7 @@ import {
   grown,
   jsChacha,
   NATIVE_KEY,
-  PIECE,
+  NATIVE_PIECE,
   PIECEWISE_FROM,
   RUNTIME,
   simdChacha,
@@ -157,10 +157,10 @@ describe('the native tier', () => {
     for (const length of [
       COPIED_PIECEWISE_FROM - 1,
       COPIED_PIECEWISE_FROM,
-      COPIED_PIECEWISE_FROM + PIECE + 5,
+      COPIED_PIECEWISE_FROM + NATIVE_PIECE + 5,
       PIECEWISE_FROM - 1,
       PIECEWISE_FROM,
-      PIECEWISE_FROM + PIECE + 5,
+      PIECEWISE_FROM + NATIVE_PIECE + 5,
     ]) {
       const key = rand(32);
       const plain = rand(length);
