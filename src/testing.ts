@@ -29,7 +29,9 @@ function withBytes<T>(selector: () => unknown, value: T): T {
 }
 
 export { kernelMemories } from './runtime/kernels.js';
-export { pool, type JobDone, type JobHandle, type PoolWorker } from './pool/pool.js';
+export { pool } from './pool/pool.js';
+export type { PoolWorker } from './pool/pool-worker.js';
+export type { JobDone, JobHandle } from './pool/job-handle.js';
 export { contention, runOnWorkers, runPieces, turnSources, type Piece, type PieceWork } from './pool/schedule.js';
 export { CoreJudge } from './pool/contention.js';
 export { Completion, InFlight } from './pool/in-flight.js';

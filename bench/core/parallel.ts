@@ -23,9 +23,9 @@ import { now } from './timer.js';
 import type { Call } from './ops/types.js';
 import type { LongestTask, ParallelCosts, PoolState } from './types.js';
 
-/** fourfold/parallel's slot: the largest piece one job carries (src/runtime/pool.ts PIECE). */
+/** fourfold/parallel's slot: the largest piece one job carries (src/pool/pool-worker.ts PIECE). */
 export const PIECE = 1 << 20;
-/** Jobs a pool worker holds at once (src/runtime/pool.ts SLOTS). */
+/** Jobs a pool worker holds at once (src/pool/pool-worker.ts SLOTS). */
 const IN_FLIGHT = 3;
 
 /** The next turn of the event loop: setImmediate where the engine has it, else a message to oneself (setTimeout is clamped to 4 ms in browsers). */

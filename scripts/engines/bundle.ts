@@ -79,7 +79,7 @@ function common(target: Target): esbuild.BuildOptions {
       : {}),
     absWorkingDir: ROOT,
     logLevel: 'warning',
-    // Shells: pool.ts's worker URL (new URL('./worker.js', import.meta.url)) is never used, as Hermes has no Worker.
+    // Shells: parallel/workers.ts's worker URL (new URL('./worker.js', import.meta.url)) is never used, as Hermes has no Worker.
     ...(target === 'shell' ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
     legalComments: 'none',
     sourcemap: false,
@@ -142,7 +142,7 @@ export async function bundleEntry(options: { entry: string; target: Target; outf
   return options.outfile;
 }
 
-/** The worker scripts of fourfold/parallel's pool, by the name the pool starts them under (src/pool/pool.ts). */
+/** The worker scripts of fourfold/parallel's pool, by the name the pool starts them under (src/parallel/workers.ts). */
 export const WORKER_FILES = ['worker.js', 'worker-js.js'] as const;
 
 /**

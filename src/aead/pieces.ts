@@ -34,7 +34,7 @@ import { equalBytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
-import type { PoolWorker } from '../pool/pool.js';
+import type { PoolWorker } from '../pool/pool-worker.js';
 import { xorPieces } from '../pool/stream-cipher.js';
 import { transform, type LazyOutput, type Part } from '../pool/transform.js';
 

@@ -31,7 +31,7 @@ import { engine } from '../chacha/tiers.js';
 import { handOutWorkersFor, workersFor } from './workers.js';
 import { InOrder } from '../pool/in-order.js';
 import { runOnWorkers, type Piece, type PieceWork } from '../pool/schedule.js';
-import { canShare, type PoolWorker } from '../pool/pool.js';
+import { canShare, type PoolWorker } from '../pool/pool-worker.js';
 import { workerThreads } from '../pool/threads.js';
 import { PARALLEL_MIN, splitter } from '../pool/transform.js';
 import { isShared } from '../runtime/bytes.js';

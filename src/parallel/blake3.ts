@@ -21,7 +21,8 @@ import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { PARALLEL_MIN } from '../pool/transform.js';
 import { workersFor } from './workers.js';
-import { PIECE, pool, type PoolWorker } from '../pool/pool.js';
+import { pool } from '../pool/pool.js';
+import { PIECE, type PoolWorker } from '../pool/pool-worker.js';
 import { runPieces, type Piece } from '../pool/schedule.js';
 
 export { PARALLEL_MIN };

@@ -1,5 +1,6 @@
 /** The pool's controls for users of fourfold/parallel. */
-import { pool, setWorkerUrl, type PoolStatus } from '../pool/pool.js';
+import { pool, type PoolStatus } from '../pool/pool.js';
+import { setWorkerUrl } from '../pool/spawn.js';
 import { contention } from '../pool/schedule.js';
 import { poolWithScripts } from './workers.js';
 import { now } from '../runtime/host.js';

@@ -10,7 +10,7 @@ export { ready, tier, type ReadyOptions, type Tier } from '../runtime/kernels.js
 export { AuthenticationError } from '../runtime/errors.js';
 export type { ParallelAead } from '../runtime/aead.js';
 export type { ParallelXorStream } from '../pool/stream-cipher.js';
-export { WorkerLostError } from '../pool/pool.js';
+export { WorkerLostError } from '../pool/job-handle.js';
 export { configure, status, terminate, warm, type PoolOptions, type PoolStatus, type WarmOptions } from './control.js';
 export { chacha8, chacha12, chacha20, chacha20orig, chacha20poly1305, xchacha20, xchacha20poly1305 } from './chacha.js';
 export { poly1305 } from './poly1305.js';

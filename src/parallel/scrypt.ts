@@ -15,7 +15,8 @@ import { ASYNC_OPTIONS, compress, expand, forget, memoryOf, scryptCall, type Scr
 import { readStep, type ScryptJobs } from '../scrypt/jobs.js';
 import { LaneQueue, onThisThread } from '../scrypt/lanes.js';
 import { poolWithScripts } from './workers.js';
-import { pool, type PoolWorker } from '../pool/pool.js';
+import { pool } from '../pool/pool.js';
+import type { PoolWorker } from '../pool/pool-worker.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 

@@ -40,7 +40,7 @@ import {
   type StreamChunk,
   type StreamOptions,
 } from '../secretstream/stream.js';
-import { WorkerLostError } from '../pool/pool.js';
+import { WorkerLostError } from '../pool/job-handle.js';
 import { stateWorker } from './workers.js';
 import * as check from '../runtime/assert.js';
 import { zeroize, type Bytes } from '../runtime/bytes.js';

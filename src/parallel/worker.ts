@@ -1,6 +1,6 @@
 /**
  * fourfold/worker: the worker the pool of fourfold/parallel starts
- * (pool/pool.ts) wherever the engine can run the kernels, serving
+ * (pool/spawn.ts) wherever the engine can run the kernels, serving
  * every family's jobs (each family's jobs.ts) on the simd engines (age's
  * pieces on node:crypto past the crossovers, where the calling thread may
  * use it: chacha/native.ts nativeOver). It

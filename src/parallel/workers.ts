@@ -1,12 +1,14 @@
 /**
  * The pool's worker scripts (worker.ts and worker-js.ts, beside this
- * file), given to the pool (pool/pool.ts WorkerScripts) here, where the
+ * file), given to the pool (pool/spawn.ts WorkerScripts) here, where the
  * families are composed, so that the pool names none. Every way of
  * getting workers a family's every-core entry (beside this file) uses
  * comes through here (workersFor, stateWorker), so the scripts are set
  * before any worker starts, whatever a bundler leaves out of the entries.
  */
-import { pool, type PoolWorker, useWorkerScripts, type WorkerScripts } from '../pool/pool.js';
+import { pool } from '../pool/pool.js';
+import type { PoolWorker } from '../pool/pool-worker.js';
+import { useWorkerScripts, type WorkerScripts } from '../pool/spawn.js';
 import { handOutWorkersFor as poolHandOutWorkersFor, workersFor as poolWorkersFor } from '../pool/transform.js';
 import type { OwnTier } from '../runtime/kernels.js';
 

@@ -7,7 +7,7 @@
 import type { PolynomialSum } from './combine.js';
 import { blocksOf, copyPolynomialHere, polynomialOf, type PolynomialJob } from './polynomial.js';
 import { engine as polyHere } from './tiers.js';
-import type { PoolWorker } from '../pool/pool.js';
+import type { PoolWorker } from '../pool/pool-worker.js';
 import { transform, type Part } from '../pool/transform.js';
 
 /** The first 16 bytes of a Poly1305 key and 16 zero bytes: what a piece's polynomial needs (r), without s. */

@@ -14,7 +14,7 @@
  * mark now and then (2 of about 100 calls of 8 MiB, measured), and a
  * stream of such calls would lose a second each time.
  */
-import type { PoolWorker } from './pool.js';
+import type { PoolWorker } from './pool-worker.js';
 import { cpuTime, now } from '../runtime/host.js';
 
 /** How long into a call, counted from its first job, the CPU time its threads got is judged. */

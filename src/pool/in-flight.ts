@@ -23,7 +23,8 @@
  */
 import type { CoreJudge } from './contention.js';
 import type { Piece } from './partition.js';
-import type { JobDone, JobHandle, PoolWorker } from './pool.js';
+import type { JobDone, JobHandle } from './job-handle.js';
+import type { PoolWorker } from './pool-worker.js';
 import { JobTimes, LATE_MS, lateAt, type Timed } from './job-times.js';
 import { Alarm, type HereClock } from './turns.js';
 import { now } from '../runtime/host.js';

@@ -35,7 +35,7 @@
 import { CoreJudge, workersWelcome } from './contention.js';
 import { Completion, InFlight, type PieceWork } from './in-flight.js';
 import type { Piece } from './partition.js';
-import type { PoolWorker } from './pool.js';
+import type { PoolWorker } from './pool-worker.js';
 import { HereClock, ticker } from './turns.js';
 import { now } from '../runtime/host.js';
 

@@ -4,7 +4,7 @@
  * when a running job turns late. Shared by a call's scheduler (in-flight.ts)
  * and a stream's (in-order.ts).
  */
-import type { PoolWorker } from './pool.js';
+import type { PoolWorker } from './pool-worker.js';
 import { now } from '../runtime/host.js';
 
 /** A running job is late once it overruns its expected time by this share of it, and at least LATE_MS. */

@@ -1,6 +1,7 @@
 /**
- * The messages between the pool (pool.ts) and its workers (serve.ts), and
- * the typed tables through which a family declares the jobs it offers:
+ * The messages between the pool (pool-worker.ts) and its workers
+ * (serve.ts), and the typed tables through which a family declares the
+ * jobs it offers:
  *
  *   pool -> worker  Setup    once, first: the worker's claim words (shared memory), if any
  *   worker -> pool  Ready    once, when it listens, with its tier (a family's kernel compiles at its first job)

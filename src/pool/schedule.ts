@@ -19,7 +19,7 @@
 import { CoreJudge, workersWelcome } from './contention.js';
 import { Completion, InFlight, type PieceWork } from './in-flight.js';
 import { Partition, type Piece, SMALLEST } from './partition.js';
-import type { PoolWorker } from './pool.js';
+import type { PoolWorker } from './pool-worker.js';
 import { ALONE_MS, HERE_MS, HereClock, ticker, type Ticker } from './turns.js';
 import { now } from '../runtime/host.js';
 

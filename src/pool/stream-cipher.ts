@@ -9,7 +9,7 @@ import type { Bytes } from '../runtime/bytes.js';
 import { streamArgs, type KeystreamXor, type StreamVariant } from '../runtime/stream-cipher.js';
 import type { JobTable, OpsOf } from './protocol.js';
 import type { XorJob } from './xor-job.js';
-import type { PoolWorker } from './pool.js';
+import type { PoolWorker } from './pool-worker.js';
 import { lazyOutput, outputOf, PARALLEL_MIN, transform, type LazyOutput } from './transform.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * node:worker_threads, for the pool (pool.ts) and its workers (serve.ts),
+ * node:worker_threads, for the pool (spawn.ts) and its workers (serve.ts),
  * typed here: the package's declaration files then compile without
  * @types/node, for browser projects too. Reached through
  * process.getBuiltinModule (host.ts), so a bundler sees no node: import.

@@ -16,7 +16,8 @@
  */
 import { isShared } from '../runtime/bytes.js';
 import { attached, overlapping } from '../runtime/assert.js';
-import { canShare, pool, PIECE, type PoolWorker } from './pool.js';
+import { pool } from './pool.js';
+import { canShare, PIECE, type PoolWorker } from './pool-worker.js';
 import type { JobTable } from './protocol.js';
 import { runInOrder, runPieces, type Piece, type PieceWork } from './schedule.js';
 

@@ -41,7 +41,7 @@ export const read = (path: string): Uint8Array => new Uint8Array(fs!.readFileSyn
 /**
  * Whether the pool's worker count shows a worker lost (a stuck one is
  * ended and its piece redone here): not in Deno, whose pool ends a worker
- * idle for 250 ms by design (pool.ts DENO_IDLE_MS), as it is between the
+ * idle for 250 ms by design (pool/spawn.ts DENO_IDLE_MS), as it is between the
  * small calls a sweep of sizes makes. The code that loses one is the same
  * in every runtime; Node and Bun check it.
  */

@@ -20,7 +20,7 @@ const MiB = 1 << 20;
 const IN_BROWSER = typeof (globalThis as { window?: unknown }).window === 'object';
 const HAS_THREADS = typeof Worker === 'function' || (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node !== undefined;
 const NO_THREADS: false | string = HAS_THREADS ? false : 'not applicable: this engine has no threads';
-/** A job is taken back through its claim word, which needs memory shared with the worker (pool.ts canShare). */
+/** A job is taken back through its claim word, which needs memory shared with the worker (pool/pool-worker.ts canShare). */
 const SHARES = typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
 const NO_CLAIMS: false | string = SHARES ? false : 'not applicable: no memory shared with workers, so no job can be taken back';
 
