@@ -28,7 +28,7 @@ function withBytes<T>(selector: () => unknown, value: T): T {
   return value;
 }
 
-export { kernelMemories } from './runtime/kernels.js';
+export { kernelMemories } from './runtime/kernel-registry.js';
 export { pool } from './pool/pool.js';
 export type { PoolWorker } from './pool/pool-worker.js';
 export type { JobDone, JobHandle } from './pool/job-handle.js';

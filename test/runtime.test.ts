@@ -63,10 +63,12 @@ it('a primitive called before ready() compiles the kernels synchronously and use
 });
 
 it('a family first imported after ready() (code splitting) runs on the simd tier without another ready()', () => {
-  // ready() from the runtime module alone, so that no family's kernel is registered when it runs.
+  // ready() from the runtime's modules alone, so that no family's kernel is registered when it runs.
   const runtime = new URL('../dist/runtime/kernels.js', import.meta.url).href;
+  const registry = new URL('../dist/runtime/kernel-registry.js', import.meta.url).href;
   const output = runFresh(`
-    const { ready, kernelMemories } = await import(${JSON.stringify(runtime)});
+    const { ready } = await import(${JSON.stringify(runtime)});
+    const { kernelMemories } = await import(${JSON.stringify(registry)});
     console.log(String(await ready()), String(kernelMemories().length));
     ${threeFamilies}
     console.log(calls());`);

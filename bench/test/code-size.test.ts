@@ -37,7 +37,7 @@ it('every page loads no more than its budget (gzip, a default vite build)', asyn
       `${p.name}: no script loaded`,
     );
     // Every page uses a kernel, which its main chunk carries; the pool's worker gets its kernels from the pool
-    // (runtime/kernels.ts kernelsFor) and carries none.
+    // (runtime/kernel-registry.ts kernelsFor) and carries none.
     assert.ok(
       p.files.some((f) => f.hasKernel && !/worker/.test(f.file)),
       `${p.name}: no kernel found in the page's scripts`,

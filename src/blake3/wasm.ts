@@ -1,5 +1,5 @@
 /** The BLAKE3 kernel module: its exports as the runtime calls them. */
-import { defineKernel, type KernelExports } from '../runtime/kernels.js';
+import { defineKernel, type KernelExports } from '../runtime/kernel-registry.js';
 import { variantPicker, type VariantKernel } from '../runtime/variants.js';
 
 export interface Blake3Kernel extends KernelExports, VariantKernel {

@@ -4,7 +4,7 @@
  * ChaCha, Poly1305 and secretstream families: its accessor, and its exports
  * as they call them (secretstream's own in secretstream/wasm.ts).
  */
-import { defineKernel, type KernelExports } from '../runtime/kernels.js';
+import { defineKernel, type KernelExports } from '../runtime/kernel-registry.js';
 import { variantPicker, type VariantKernel } from '../runtime/variants.js';
 
 export interface ChachaKernel extends KernelExports, VariantKernel {

@@ -19,8 +19,8 @@
  */
 import { bytesOf, QUEUED, TAKEN, type FromWorker, type JobResult, type JobTable, type Job } from './protocol.js';
 import { zeroize } from '../runtime/bytes.js';
-import { kernelsFor, nativeWelcome, workerTier } from '../runtime/kernels.js';
-import type { OwnTier } from '../runtime/kernels.js';
+import { kernelsFor } from '../runtime/kernel-registry.js';
+import { nativeWelcome, type OwnTier, workerTier } from '../runtime/kernels.js';
 import { type JobBytes, type JobDone, type JobHandle, WorkerLostError } from './job-handle.js';
 import { type Handle, spawn } from './spawn.js';
 

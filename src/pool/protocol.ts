@@ -150,8 +150,8 @@ export interface Job {
   readonly native: boolean;
   /**
    * Kernel modules (or their bytes) a simd worker has not been sent yet,
-   * by name: it carries no kernel bytes of its own (runtime/kernels.ts
-   * kernelsFor and installKernels).
+   * by name: it carries no kernel bytes of its own
+   * (runtime/kernel-registry.ts kernelsFor and installKernels).
    */
   readonly kernels?: Readonly<Record<string, WebAssembly.Module | Uint8Array>>;
 }

@@ -8,7 +8,8 @@
  * their defaults.
  */
 import { isShared, zeroize } from '../runtime/bytes.js';
-import { followCaller, installKernels, KernelUnavailable, type OwnTier } from '../runtime/kernels.js';
+import { followCaller, type OwnTier } from '../runtime/kernels.js';
+import { installKernels, KernelUnavailable } from '../runtime/kernel-registry.js';
 import { workerThreads } from './threads.js';
 import {
   bytesOf,

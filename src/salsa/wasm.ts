@@ -1,5 +1,5 @@
 /** The Salsa20/Poly1305 kernel module: its exports as the runtime calls them. */
-import { defineKernel, type KernelExports } from '../runtime/kernels.js';
+import { defineKernel, type KernelExports } from '../runtime/kernel-registry.js';
 
 export interface SalsaKernel extends KernelExports {
   /** XOR keystream of the state at STATE into [ptr, ptr + len) and advance its block counter (words 8..9). */

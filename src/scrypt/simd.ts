@@ -14,7 +14,7 @@ import type { RomixRun, ScryptEngine } from './engine.js';
 import { laneBytes, resultSlot, slotBytes } from './layout.js';
 import { scryptKernel, type ScryptKernel } from './wasm.js';
 import { backgroundTimer } from '../runtime/host.js';
-import { newInstance } from '../runtime/kernels.js';
+import { newInstance } from '../runtime/kernel-registry.js';
 
 /** How long a grown memory is kept, wiped, after its last run, for the next one. */
 const RELEASE_MS = 2000;

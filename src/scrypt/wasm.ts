@@ -1,5 +1,5 @@
 /** The scrypt kernel module: its exports as the runtime calls them (kernel.ts says what each does). */
-import { defineKernel, type KernelExports } from '../runtime/kernels.js';
+import { defineKernel, type KernelExports } from '../runtime/kernel-registry.js';
 
 export interface ScryptKernel extends KernelExports {
   /** ROMix's first loop (RFC 7914 §5 step 2), iterations from .. from + count - 1: slot i + 1 = BlockMix(slot i). */

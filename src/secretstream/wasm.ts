@@ -4,7 +4,7 @@
  * the ChaCha family's, so a program using both compiles it once.
  */
 import { chachaKernel, type ChachaKernel } from '../chachapoly/wasm.js';
-import type { Kernel } from '../runtime/kernels.js';
+import type { Kernel } from '../runtime/kernel-registry.js';
 
 export interface SecretstreamKernel extends ChachaKernel {
   /**

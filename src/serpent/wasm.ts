@@ -1,5 +1,5 @@
 /** The Serpent kernel module: its exports as the runtime calls them. */
-import { defineKernel, type KernelExports } from '../runtime/kernels.js';
+import { defineKernel, type KernelExports } from '../runtime/kernel-registry.js';
 
 export interface SerpentKernel extends KernelExports {
   /** The key schedule: the padded key at KEY becomes the round keys at SUBKEYS. */

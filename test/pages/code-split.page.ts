@@ -10,10 +10,11 @@ import assert from 'node:assert/strict';
 import { chacha20 } from 'fourfold/chacha';
 import { chacha20 as nobleChacha20 } from '@noble/ciphers/chacha.js';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
-// ready() and tier() from the runtime module, not from 'fourfold': esbuild puts every family the
+// ready() and tier() from the runtime's modules, not from 'fourfold': esbuild puts every family the
 // root re-exports that a lazy chunk also uses into a chunk the entry loads at once (so BLAKE3 and
 // Serpent would be registered before ready()); Rollup leaves them in the lazy chunk.
-import { kernelMemories, ready, tier } from '../../dist/runtime/kernels.js';
+import { kernelMemories } from '../../dist/runtime/kernel-registry.js';
+import { ready, tier } from '../../dist/runtime/kernels.js';
 import { refCtr } from '../serpent/reference.js';
 import { BEST, HAS_SIMD, hex, pattern, until } from './page.js';
 
