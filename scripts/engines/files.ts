@@ -28,6 +28,7 @@ const PACKAGE_FILES_READ = [
   'test/package/docs.test.ts',
   'test/package/imports.test.ts',
   'test/package/packed.test.ts',
+  'test/package/sizes.test.ts',
 ];
 
 /** Test files that cannot run in a browser or a shell (bundled engines without processes), and why. */

@@ -1,12 +1,14 @@
 /**
  * What the tests of the package as a user gets it share: the repository's
- * root, whether this engine runs them, and the packed file list. They
- * read files (the emitted declarations, the README, the packed file list)
+ * root, whether this engine runs them, the packed file list and the
+ * source files (sourceFiles: src/'s imports and sizes). They read files (the emitted declarations, the README, the packed file list)
  * and start processes:
  * the same files in every engine, so they run in Node only, and are
  * reported as skipped elsewhere with this reason.
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } } };
@@ -25,4 +27,12 @@ export function packedFiles(): string[] {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const [info] = JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[];
   return info!.files.map((f) => f.path);
+}
+
+/** Every .ts file under src/, as a path from the root ("src/age/keys.ts"), sorted. */
+export function sourceFiles(): string[] {
+  return (readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((p) => p.endsWith('.ts'))
+    .map((p) => `src/${p.split('\\').join('/')}`)
+    .sort();
 }

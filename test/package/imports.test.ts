@@ -10,13 +10,10 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { NOT_NODE, ROOT } from './files.js';
+import { NOT_NODE, ROOT, sourceFiles } from './files.js';
 
 /** Every .ts file under src/, as a path from the root ("src/age/keys.ts"). */
-const SOURCES = (readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }) as string[])
-  .filter((p) => p.endsWith('.ts'))
-  .map((p) => `src/${p.split('\\').join('/')}`)
-  .sort();
+const SOURCES = sourceFiles();
 
 /** The folder a source file is in ("src/age"; "src" for the root's). */
 const folderOf = (file: string): string => dirname(file);
