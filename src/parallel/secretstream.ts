@@ -44,6 +44,7 @@ import { WorkerLostError } from '../pool/job-handle.js';
 import { stateWorker } from './workers.js';
 import * as check from '../runtime/assert.js';
 import { zeroize, type Bytes } from '../runtime/bytes.js';
+import { transferablesOf } from '../pool/protocol.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { releasingStream } from '../runtime/releasing-stream.js';
 
@@ -63,9 +64,6 @@ interface Holder {
 
 let streams = 0;
 
-/** The ArrayBuffers of a job's params, moved to the worker (the stream keeps no copy). */
-const transfers = (params: object): ArrayBuffer[] => Object.values(params).flatMap((v) => (v instanceof Uint8Array ? [v.buffer as ArrayBuffer] : []));
-
 /** The jobs run on this thread, for streams no worker holds: on the tier of this thread's engine at each message. */
 let here: ReturnType<typeof secretstreamJobs> | undefined;
 
@@ -79,7 +77,7 @@ async function holder(): Promise<Holder> {
     w.pin();
     return {
       run: (op, params) =>
-        w.call<SecretstreamJobs, typeof op>(op, params, transfers(params)).catch((e: unknown) => {
+        w.call<SecretstreamJobs, typeof op>(op, params, transferablesOf(params)).catch((e: unknown) => {
           throw e instanceof WorkerLostError
             ? new WorkerLostError(`secretstream: the worker holding this stream's state is gone (${e.message}); the stream cannot go on`)
             : e;

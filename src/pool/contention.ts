@@ -18,7 +18,7 @@ import type { PoolWorker } from './pool-worker.js';
 import { cpuTime, now } from '../runtime/host.js';
 
 /** How long into a call, counted from its first job, the CPU time its threads got is judged. */
-const JUDGE_MS = 8;
+const CALL_JUDGE_MS = 8;
 /** CPU-ms per ms below which the calling thread and its workers share one core. */
 const SHARED_CORE = 1.2;
 /** How long a second such judgement in a row holds later calls off, doubled for each one after it, up to STARVED_MAX_MS. */
@@ -37,7 +37,7 @@ export const workersWelcome = (): boolean => now() >= contention.starvedUntil;
 
 /**
  * One call's judgement: the CPU clock starts at its first job, and once
- * every worker it was given has answered one and `judgeMs` (JUDGE_MS for a
+ * every worker it was given has answered one and `judgeMs` (CALL_JUDGE_MS for a
  * call) have passed, the call learns whether its threads shared one core.
  * It judges once.
  */
@@ -48,7 +48,7 @@ export class CoreJudge {
 
   constructor(
     private readonly workers: number,
-    private readonly judgeMs = JUDGE_MS,
+    private readonly judgeMs = CALL_JUDGE_MS,
   ) {}
 
   /** A job is given: the first one starts the clock. */

@@ -25,7 +25,7 @@
  *   calling thread does a piece no worker has, else what InFlight's
  *   straggler names (a job taken back before its worker started it, or
  *   one running late).
- * - Rule 5: a shared core (contention.ts, judged over JUDGE_MS) leaves
+ * - Rule 5: a shared core (contention.ts, judged over STREAM_JUDGE_MS) leaves
  *   the workers out for OFF_MS, then a new judgement tries them again.
  * - Rule 7: a piece whose worker failed, died or was terminated waits for
  *   a worker again, or is done on the calling thread.
@@ -58,7 +58,7 @@ const JUDGED_MS = 1000;
  * waits for its source and sink (a garbage collection or a slow read in a
  * short window would take the workers out for nothing).
  */
-const JUDGE_MS = 50;
+const STREAM_JUDGE_MS = 50;
 
 export class InOrder<P extends Piece> {
   /** Pieces added and not taken back, in order. */
@@ -207,7 +207,7 @@ export class InOrder<P extends Piece> {
       if (!w.idle || this.jobs.on(w) >= DEPTH) continue;
       if (best === undefined || this.jobs.on(w) < this.jobs.on(best)) best = w;
     }
-    if (best !== undefined && this.judge === undefined) this.judge = { judge: new CoreJudge(workers.length, JUDGE_MS), since: t };
+    if (best !== undefined && this.judge === undefined) this.judge = { judge: new CoreJudge(workers.length, STREAM_JUDGE_MS), since: t };
     return best;
   }
 

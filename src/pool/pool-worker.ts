@@ -17,7 +17,7 @@
  * shared memory each slot also has a claim word (protocol.ts), through
  * which the calling thread can take a job back before the worker starts it.
  */
-import { bytesOf, QUEUED, TAKEN, type FromWorker, type JobResult, type JobTable, type Job } from './protocol.js';
+import { resultBytes, QUEUED, TAKEN, type FromWorker, type JobResult, type JobTable, type Job } from './protocol.js';
 import { zeroize } from '../runtime/bytes.js';
 import { kernelsFor } from '../runtime/kernel-registry.js';
 import { nativeWelcome, type OwnTier, workerTier } from '../runtime/kernels.js';
@@ -267,7 +267,7 @@ export class PoolWorker {
       discard: () => {
         if (slot >= 0) zeroize(this.slots[slot]!.subarray(0, this.dirty));
         // A result nobody takes may be a job's output (protocol.ts moved()): it holds what the slot would have.
-        if (m.type === 'done') bytesOf(m.result)?.fill(0);
+        if (m.type === 'done') resultBytes(m.result)?.fill(0);
         release();
       },
     });

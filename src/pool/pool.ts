@@ -15,7 +15,7 @@
  */
 import { cores } from '../runtime/host.js';
 import { canShare, PoolWorker, type WorkerOwner } from './pool-worker.js';
-import type { DenoTimers } from './spawn.js';
+import type { DenoTimers } from '../runtime/host.js';
 
 /** How long a worker beyond a lowered size may stay idle before it ends. */
 const RETIRE_MS = 1000;

@@ -29,6 +29,7 @@
  * runs one, so both sides of every job are checked at compile time. Only
  * the dispatch by name in serve.ts sees a job untyped.
  */
+import { isShared } from '../runtime/bytes.js';
 import type { OwnTier } from '../runtime/kernels.js';
 
 /**
@@ -46,7 +47,7 @@ export interface WithBlob {
 }
 
 /** The bytes of a result, to zero once nobody needs them (a Blob's bytes are the browser's: nothing of them is in this thread's memory). */
-export const bytesOf = (result: JobResult): Uint8Array | undefined => (result instanceof Uint8Array ? result : result?.bytes);
+export const resultBytes = (result: JobResult): Uint8Array | undefined => (result instanceof Uint8Array ? result : result?.bytes);
 
 /** A job a family offers: the parameters it takes and the result it answers with. */
 export interface JobType<Params extends object = object, Result extends JobResult = JobResult> {
@@ -192,3 +193,10 @@ export interface Failed {
 
 export type ToWorker = Setup | Job;
 export type FromWorker = Ready | Done | Skipped | Failed;
+
+/** The ArrayBuffers of a job's params, to move rather than copy (shared ones stay shared). */
+export function transferablesOf(params: object): ArrayBuffer[] {
+  const list: ArrayBuffer[] = [];
+  for (const value of Object.values(params)) if (value instanceof Uint8Array && !isShared(value)) list.push(value.buffer as ArrayBuffer);
+  return list;
+}

@@ -162,7 +162,7 @@ export async function runOnWorkers<P extends Piece>(
  * leaves the calling thread free while the worker works. Pieces a worker
  * failed are done here.
  */
-export async function runInOrder<P extends Piece>(pieces: readonly P[], worker: PoolWorker | undefined, work: PieceWork<P>): Promise<void> {
+export async function runChained<P extends Piece>(pieces: readonly P[], worker: PoolWorker | undefined, work: PieceWork<P>): Promise<void> {
   const clock = new HereClock();
   const turns = ticker();
   try {

@@ -12,7 +12,7 @@ import { followCaller, type OwnTier } from '../runtime/kernels.js';
 import { installKernels, KernelUnavailable } from '../runtime/kernel-registry.js';
 import { workerThreads } from './threads.js';
 import {
-  bytesOf,
+  resultBytes,
   movedBuffers,
   QUEUED,
   RUNNING,
@@ -90,7 +90,7 @@ export function serve<T extends JobTable>(tier: OwnTier, jobs: Handlers<T>): voi
       out.post({ type: 'failed', id, message, fatal: e instanceof KernelUnavailable, slot: back.slot }, back.transfer);
     } finally {
       // postMessage copied the result (or moved it: nothing of it is left here); keys and the like in params are this worker's copies.
-      if (moving.length === 0) bytesOf(result)?.fill(0);
+      if (moving.length === 0) resultBytes(result)?.fill(0);
       for (const value of Object.values(job.params)) if (value instanceof Uint8Array && !isShared(value)) zeroize(value);
     }
   }

@@ -21,6 +21,7 @@
  * The worker behind the Handle, its slots and its jobs, is pool-worker.ts's.
  */
 import type { FromWorker, Job } from './protocol.js';
+import type { DenoTimers } from '../runtime/host.js';
 import type { OwnTier } from '../runtime/kernels.js';
 import { workerThreads } from './threads.js';
 
@@ -54,11 +55,6 @@ const DENO_IDLE_MS = 250;
 
 /** How long a terminated Web Worker may still run (it finishes the WebAssembly call it is in). */
 const STOP_MS = 1000;
-
-/** What the pool uses of Deno's global: a timer that does not keep the process alive. */
-export interface DenoTimers {
-  unrefTimer(id: number): void;
-}
 
 /**
  * Where the pool's worker scripts are: named where the families are

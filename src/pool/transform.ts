@@ -18,8 +18,8 @@ import { isShared } from '../runtime/bytes.js';
 import { attached, overlapping } from '../runtime/assert.js';
 import { pool } from './pool.js';
 import { canShare, PIECE, type PoolWorker } from './pool-worker.js';
-import type { JobTable } from './protocol.js';
-import { runInOrder, runPieces, type Piece, type PieceWork } from './schedule.js';
+import { type JobTable, transferablesOf } from './protocol.js';
+import { runChained, runPieces, type Piece, type PieceWork } from './schedule.js';
 
 /**
  * Inputs below this run inline, as the synchronous function: a job costs
@@ -108,13 +108,6 @@ export interface Transform<T extends JobTable, K extends keyof T & string> {
   readonly readsTwice?: boolean;
 }
 
-/** The ArrayBuffers of a job's params, to move rather than copy (shared ones stay shared). */
-function transfers(params: object): ArrayBuffer[] {
-  const list: ArrayBuffer[] = [];
-  for (const value of Object.values(params)) if (value instanceof Uint8Array && !isShared(value)) list.push(value.buffer as ArrayBuffer);
-  return list;
-}
-
 /**
  * `p` as consecutive parts of about `bytes` each, of equal lengths cut on
  * multiples of `align` (the last takes what rounding leaves). Equal, not
@@ -198,7 +191,7 @@ export async function transform<T extends JobTable, K extends keyof T & string>(
           output: directOut ? callerOut.subarray(p.start, end) : undefined,
           copyIn: directIn && t.readsTwice,
         },
-        transfers(params),
+        transferablesOf(params),
       );
     },
     fromWorker(p, done) {
@@ -210,7 +203,7 @@ export async function transform<T extends JobTable, K extends keyof T & string>(
   };
   try {
     if (!t.serial) return await runPieces(whole, workers, work);
-    await runInOrder(whole, workers[0], work);
+    await runChained(whole, workers[0], work);
     return whole;
   } finally {
     for (const w of workers) w.zeroSlots();

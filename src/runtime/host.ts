@@ -82,7 +82,8 @@ export const cpuTime: () => number | undefined =
       }
     : () => undefined;
 
-interface DenoTimers {
+/** Deno's call that lets a timer not keep the process alive. */
+export interface DenoTimers {
   unrefTimer(id: number): void;
 }
 
