@@ -120,13 +120,13 @@ class ParallelChachaPoly1305 implements ParallelAeadMethods {
         });
         return output!;
       }
-      const own = lazyOutput(n);
+      const plaintext = lazyOutput(n);
       try {
-        await openPieces(a, sum, body, own, workersFor(n));
+        await openPieces(a, sum, body, plaintext, workersFor(n));
         verify();
-        return own();
+        return plaintext();
       } catch (e) {
-        own().fill(0);
+        plaintext().fill(0);
         throw e;
       }
     } finally {

@@ -22,15 +22,15 @@ export const poly1305: ((message: Uint8Array, key: Uint8Array) => Promise<Bytes>
     const k = bytes(key, 'key', 32);
     if (m.length < PARALLEL_MIN) return syncPoly1305(m, k);
     const sum = new PolynomialSum(k);
-    const own = k.slice();
+    const keyCopy = k.slice();
     try {
-      wipeParts(await polynomialPieces(own, false, sum, m, workersFor(m.length)));
+      wipeParts(await polynomialPieces(keyCopy, false, sum, m, workersFor(m.length)));
       const tag = new Uint8Array(16);
       sum.tagInto(tag);
       return tag;
     } finally {
       sum.wipe();
-      own.fill(0);
+      keyCopy.fill(0);
     }
   },
   { create: (key: Uint8Array): Poly1305 => syncPoly1305.create(key) },

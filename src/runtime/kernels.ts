@@ -205,9 +205,9 @@ export async function ready(options?: ReadyOptions): Promise<OwnTier> {
   const wanted = tierOption(options);
   requested = wanted ?? 'simd';
   pinned = wanted !== undefined;
-  const own = settle(wanted);
-  newest = own;
-  for (let current = own; ; current = newest) {
+  const settling = settle(wanted);
+  newest = settling;
+  for (let current = settling; ; current = newest) {
     let answer: OwnTier | undefined;
     let failure: unknown;
     try {
