@@ -31,7 +31,7 @@ import {
 import { ArmoredRun } from './armor-lines.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import { zeroize } from '../runtime/bytes.js';
-import { builtinModule } from '../runtime/host.js';
+import { type NodeFs, nodeFs } from './node-fs.js';
 
 /** What a call reads its input through on this thread: node:fs/promises' FileHandle, the same calls over a descriptor (descriptorFile), or a Blob's. */
 export interface InputFile {
@@ -45,17 +45,6 @@ export interface OutputFile {
   write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<unknown>;
   put?(part: Blob, position: number): void;
 }
-
-/** The synchronous calls of node:fs a piece makes (declared here: the package's types name no node: module). */
-interface Fs {
-  openSync(path: string, flags: string): number;
-  closeSync(fd: number): void;
-  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
-  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
-}
-
-/** node:fs's synchronous calls, or undefined where the runtime has none (browsers, Hermes). */
-const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
 
 /** A file: its path, or the descriptor of one the caller opened (Node and Bun share a process's descriptors with its workers). */
 export type FileRef = string | number;
@@ -187,7 +176,7 @@ interface Output {
 }
 
 /** Reads `into.length` bytes of `fd` from `at`, or fewer where the file ends; returns how many. */
-function readFully(fs: Fs, fd: number, into: Uint8Array, at: number): number {
+function readFully(fs: NodeFs, fd: number, into: Uint8Array, at: number): number {
   let done = 0;
   while (done < into.length) {
     const n = fs.readSync(fd, into, done, into.length - done, at + done);
@@ -198,20 +187,15 @@ function readFully(fs: Fs, fd: number, into: Uint8Array, at: number): number {
 }
 
 /** Writes all of `bytes` to `fd` at `at`. */
-function writeFully(fs: Fs, fd: number, bytes: Uint8Array, at: number): void {
+function writeFully(fs: NodeFs, fd: number, bytes: Uint8Array, at: number): void {
   let done = 0;
   while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done, at + done);
 }
 
-function needFs(): Fs {
-  const fs = fileSystem();
-  if (fs === undefined) throw new Error('fourfold: this runtime has no node:fs for age file calls');
-  return fs;
-}
-
 /** A file (a path opened with `flags` and closed by close(), or a descriptor used as it is). */
-function descriptorOf(file: FileRef, flags: string): { fs: Fs; fd: number; close(): void } {
-  const fs = needFs();
+function openDescriptor(file: FileRef, flags: string): { fs: NodeFs; fd: number; close(): void } {
+  const fs = nodeFs();
+  if (fs === undefined) throw new Error('fourfold: this runtime has no node:fs for age file calls');
   if (typeof file === 'number') return { fs, fd: file, close() {} };
   const fd = fs.openSync(file, flags);
   return { fs, fd, close: () => fs.closeSync(fd) };
@@ -252,7 +236,7 @@ export function readBefore(bytes: Uint8Array, at: number): PieceInput {
 function inputOf(source: PieceSource | PieceInput): PieceInput {
   if (isBlob(source)) return blobReadSync(source);
   if (typeof source === 'object') return source as PieceInput;
-  const { fs, fd, close } = descriptorOf(source, 'r');
+  const { fs, fd, close } = openDescriptor(source, 'r');
   return { read: (into, at) => readFully(fs, fd, into, at), close };
 }
 
@@ -278,7 +262,7 @@ function bytesOutput(from: number, length: number): Output {
 function outputOf(p: FilePiece, length: number): Output {
   if (isInto(p.to, 'blob')) return blobOutput();
   if (isInto(p.to, 'bytes')) return bytesOutput(p.writeAt, length);
-  const { fs, fd, close } = descriptorOf(sinkFile(p.to)!, 'r+');
+  const { fs, fd, close } = openDescriptor(sinkFile(p.to)!, 'r+');
   if (typeof p.to !== 'object') {
     return {
       write: (bytes, at) => writeFully(fs, fd, bytes, at),

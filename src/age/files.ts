@@ -41,15 +41,14 @@ import {
   WHOLE,
 } from './file-pieces.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
-import { HeaderReader } from './header.js';
+import { handleSource, readHeader } from './range-source.js';
+import { type NodeFs, nodeFs } from './node-fs.js';
 import { chunkFailure, NONCE_BYTES, payloadKey, SEALED_CHUNK, sealedLength } from './payload.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { builtinModule } from '../runtime/host.js';
-
-type Fs = typeof import('node:fs');
 
 /**
  * A file node:fs/promises' open() gave (Node, Bun, Deno): encryptFile and
@@ -116,15 +115,12 @@ export interface FileCall {
 interface Call extends FileCall {
   readonly input: FileRef;
   readonly output: FileRef;
-  readonly fs: Fs;
+  readonly fs: NodeFs;
 }
-
-/** node:fs, where the runtime has it. */
-const fileSystem = (): Fs | undefined => builtinModule<Fs>('node:fs');
 
 /** `c`, between files, with node:fs, which the age command's runtime has. */
 function withFs(c: FileCall & { input: FileRef }): Call {
-  const fs = fileSystem();
+  const fs = nodeFs();
   if (fs === undefined) throw new TypeError('age: the file calls need a file system (Node, Deno, Bun)');
   if (typeof c.output !== 'string' && typeof c.output !== 'number') throw new TypeError('output must be a path or a FileHandle where the input is one');
   return { ...c, output: c.output, fs };
@@ -157,7 +153,7 @@ function blobOutputOf(value: unknown): WritableFileHandle | undefined {
 /** The input and output of a call: a Blob into a Blob or a FileSystemFileHandle; else files, on a file system. */
 function endsOf(name: string, input: unknown, output: unknown): Pick<FileCall, 'input' | 'output'> {
   if (isBlob(input)) return { input, output: blobOutputOf(output) };
-  if (fileSystem() === undefined) throw new TypeError(`age: ${name} needs a file system (Node, Deno, Bun) for paths; here, give it a Blob or File`);
+  if (nodeFs() === undefined) throw new TypeError(`age: ${name} needs a file system (Node, Deno, Bun) for paths; here, give it a Blob or File`);
   return { input: fileOf(input, 'input'), output: fileOf(output, 'output') };
 }
 
@@ -186,7 +182,7 @@ export function temporaryBeside(final: string): string {
  * made and removed beside it: process.umask() needs a permission in Deno
  * (--allow-sys) that a caller who granted reading and writing did not give.
  */
-async function modeFor(fs: Fs, output: string, watch: FileCall['watch']): Promise<number> {
+async function modeFor(fs: NodeFs, output: string, watch: FileCall['watch']): Promise<number> {
   try {
     return (await fs.promises.stat(output)).mode & 0o7777;
   } catch {
@@ -213,7 +209,7 @@ function naming(e: unknown, c: FileCall): unknown {
 }
 
 /** node:fs's calls on descriptor `fd`, as a FileHandle's; closing it is its owner's. */
-function descriptorFile(fs: Fs, fd: number): Handle {
+function descriptorFile(fs: NodeFs, fd: number): Handle {
   const done = <T>(start: (callback: (e: Error | null, value: T) => void) => void) =>
     new Promise<T>((resolve, reject) => start((e, value) => (e === null ? resolve(value) : reject(e))));
   return {
@@ -238,7 +234,7 @@ async function replacingFile(c: Call, input: InputFile, write: (to: FileRef, out
   const mode = await modeFor(c.fs, c.output, c.watch);
   // Watched before it exists: a signal between its creation and the watch would leave it behind.
   const stopWatching = c.watch?.(temp);
-  let out: Awaited<ReturnType<Fs['promises']['open']>> | undefined;
+  let out: Awaited<ReturnType<NodeFs['promises']['open']>> | undefined;
   let done = false;
   try {
     out = await c.fs.promises.open(temp, 'wx', 0o600);
@@ -274,17 +270,6 @@ async function intoHandle(c: Call, fd: number, input: InputFile, write: (to: Fil
   }
 }
 
-/** The input, opened, and its size. */
-async function openInput(c: Call): Promise<{ input: InputFile; size: number }> {
-  const input: InputFile = typeof c.input === 'number' ? descriptorFile(c.fs, c.input) : await c.fs.promises.open(c.input, 'r');
-  try {
-    return { input, size: (await input.stat()).size };
-  } catch (e) {
-    await input.close();
-    throw e;
-  }
-}
-
 /** Opens a call's ends: a Blob's (blob-files.ts), or files'. */
 async function open(call: FileCall): Promise<Ends> {
   const { input } = call;
@@ -293,8 +278,13 @@ async function open(call: FileCall): Promise<Ends> {
     return { input: blobInput(input), size: input.size, replacing: (write) => intoBlob(file, call.signal, write) };
   }
   const c = withFs({ ...call, input });
-  const opened = await openInput(c);
-  return { ...opened, replacing: async (write) => void (await replacingFile(c, opened.input, write)) };
+  const file: InputFile = typeof input === 'number' ? descriptorFile(c.fs, input) : await c.fs.promises.open(input, 'r');
+  try {
+    return { input: file, size: (await file.stat()).size, replacing: async (write) => void (await replacingFile(c, file, write)) };
+  } catch (e) {
+    await file.close();
+    throw e;
+  }
 }
 
 /** Fails if the input's size is not `size` any more. */
@@ -426,22 +416,6 @@ function addEdges(lines: ArmoredLines, edges: Uint8Array, start: number, end: nu
   lines.add(edges.subarray(head), end - (edges.length - head));
 }
 
-/** The header of the binary file `input` (read 64 KiB at a time, within HeaderReader's bounds), and where its payload starts. */
-async function readHeader(input: InputFile, first: Uint8Array) {
-  const reader = new HeaderReader();
-  let chunk = first;
-  let at = 0;
-  for (;;) {
-    if (chunk.length === 0) throw reader.ended();
-    const read = reader.push(chunk);
-    if (read !== undefined) return read.header;
-    at += chunk.length;
-    const buffer = new Uint8Array(1 << 16);
-    const { bytesRead } = await input.read(buffer, 0, buffer.length, at);
-    chunk = buffer.subarray(0, bytesRead);
-  }
-}
-
 export async function decryptFileWith(
   runners: AgeRunners,
   input: unknown,
@@ -478,7 +452,7 @@ export async function openFile(runners: AgeRunners, c: FileCall, from: ReceiverO
         const emitted: Uint8Array[] = [];
         return throughCodec(c, file, size, out, new Decryptor(from, runners, (b) => emitted.push(b)), emitted);
       }
-      const header = await readHeader(file, first);
+      const header = await readHeader(await handleSource(file));
       const asked = typeof from === 'function' ? await from(header.stanzas) : undefined;
       let fileKey: Uint8Array;
       try {

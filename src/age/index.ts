@@ -23,7 +23,8 @@ export type { EncryptFileOptions, FileHandle, FileOptions, PathOrHandle } from '
 export type { WritableFile, WritableFileHandle } from './blob-files.js';
 export { generateHybridIdentity, generateIdentity, identityToRecipient } from './keys.js';
 export type { HybridIdentity, SshKeyWithPassphrase, X25519Identity } from './keys.js';
-export type { FileHandleLike, RangeInput, RangeSource } from './range.js';
+export type { RangeInput } from './range.js';
+export type { FileHandleLike, RangeSource } from './range-source.js';
 
 /**
  * fourfold/scrypt, imported the first time a call takes a passphrase: a

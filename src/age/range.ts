@@ -9,7 +9,6 @@
  * they are opened, as a file call's pieces (files.ts): on the pool's
  * workers for fourfold/parallel.
  */
-import { isArmored } from './armor.js';
 import { BYTES_NOT_TEXT } from './api.js';
 import { AgeFormatError } from './errors.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -17,39 +16,13 @@ import { INTO_BYTES, isBlob, type PieceSource } from './file-pieces.js';
 import type { AgeRunners } from './codec.js';
 import { failureOf, fileOf, type FirstFailure, firstFailure, runFiles } from './files.js';
 import { forget, openHeader, receiverOf } from './file-key.js';
-import { type Header, HeaderReader } from './header.js';
 import { CHUNK, chunkFailure, NONCE_BYTES, openRun, payloadKey, plainLength, type Run, SEALED_CHUNK, TAG } from './payload.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, zeroize } from '../runtime/bytes.js';
-import { builtinModule, WORKERS_SHARE_DESCRIPTORS } from '../runtime/host.js';
-
-/** Anything that reads byte ranges of a file of known size. */
-export interface RangeSource {
-  /** The file's bytes. */
-  readonly size: number;
-  /** `length` bytes from `offset` (fewer only at the end of the file). */
-  read(offset: number, length: number): Promise<Uint8Array>;
-}
-
-/** The methods of a Node FileHandle (node:fs/promises open()) that decryptRange uses. */
-export interface FileHandleLike {
-  /** The file's size. */
-  stat(): Promise<{
-    /** Bytes. */
-    size: number | bigint;
-  }>;
-  /** Reads `length` bytes at `position` into `buffer` from `offset`. */
-  read(
-    buffer: Uint8Array,
-    offset: number,
-    length: number,
-    position: number,
-  ): Promise<{
-    /** Bytes read: fewer than asked only at the end of the file. */
-    bytesRead: number;
-  }>;
-}
+import { WORKERS_SHARE_DESCRIPTORS } from '../runtime/host.js';
+import { nodeFs } from './node-fs.js';
+import { type FileHandleLike, handleSource, type RangeSource, readExactly, readHeader } from './range-source.js';
 
 /** What decryptRange reads from: a Blob or File, a path (a string or a file: URL), a Node file handle, or a RangeSource. */
 export type RangeInput = Blob | string | URL | FileHandleLike | RangeSource;
@@ -68,40 +41,14 @@ interface Opened {
   close(): Promise<void>;
 }
 
-/** `handle`'s positioned reads as a RangeSource, of the size it has now. */
-async function handleSource(handle: FileHandleLike): Promise<RangeSource> {
-  const size = Number((await handle.stat()).size);
-  return {
-    size,
-    read: async (offset, length) => {
-      const buffer = new Uint8Array(Math.max(0, Math.min(length, size - offset)));
-      let got = 0;
-      while (got < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, got, buffer.length - got, offset + got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      return buffer.subarray(0, got);
-    },
-  };
-}
-
-/** What decryptRange uses of node:fs/promises (declared here: the package's types name no node: module). */
-interface NodeFs {
-  promises: { open(path: string, flags: string): Promise<FileHandleLike & { readonly fd: number; close(): Promise<void> }> };
-}
-
-/** node:fs, where the runtime has it. */
-const fileSystem = (): NodeFs | undefined => builtinModule<NodeFs>('node:fs');
-
 /** A file handle's descriptor, where it has one the pieces can read (node:fs/promises', and a runtime with node:fs). */
-function descriptorOf(handle: FileHandleLike): number | undefined {
+function handleDescriptor(handle: FileHandleLike): number | undefined {
   const fd = (handle as { fd?: unknown }).fd;
-  return typeof fd === 'number' && fd >= 0 && fileSystem() !== undefined ? fd : undefined;
+  return typeof fd === 'number' && fd >= 0 && nodeFs() !== undefined ? fd : undefined;
 }
 
 /** `input`, opened. */
-async function openInput(input: unknown): Promise<Opened> {
+async function openSource(input: unknown): Promise<Opened> {
   const nothing = async () => {};
   if (isBlob(input)) {
     const source = {
@@ -111,7 +58,7 @@ async function openInput(input: unknown): Promise<Opened> {
     return { source, pieces: input, close: nothing };
   }
   if (typeof input === 'string' || input instanceof URL) {
-    const fs = fileSystem();
+    const fs = nodeFs();
     if (fs === undefined) throw new TypeError('age: decryptRange needs a file system (Node, Deno, Bun) for a path; here, give it a Blob or { size, read }');
     const path = fileOf(input, 'source') as string;
     const handle = await fs.promises.open(path, 'r');
@@ -125,32 +72,12 @@ async function openInput(input: unknown): Promise<Opened> {
   }
   if (typeof input !== 'object' || input === null)
     throw new TypeError(`source must be a Blob, a path, a file handle or { size, read }, got ${check.describe(input)}`);
-  if (isHandle(input)) return { source: await handleSource(input), pieces: descriptorOf(input), close: nothing };
+  if (isHandle(input)) return { source: await handleSource(input), pieces: handleDescriptor(input), close: nothing };
   const { size, read } = input as Partial<RangeSource>;
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || typeof read !== 'function') {
     throw new TypeError('source must be a Blob, a path, a file handle, or { size, read(offset, length) }');
   }
   return { source: { size, read: (offset, length) => read.call(input, offset, length) }, close: nothing };
-}
-
-/** Exactly `length` bytes at `offset`, or an AgeFormatError: the source gave fewer than its size promised. */
-async function readExactly(source: RangeSource, offset: number, length: number): Promise<Uint8Array> {
-  const bytes = check.bytes(await source.read(offset, length), 'what source.read returned');
-  if (bytes.length !== length) throw new AgeFormatError(`the source gave ${bytes.length} bytes at ${offset}, not the ${length} its size promises`);
-  return bytes;
-}
-
-/** The header at the start of `source`: reads more until it parses (binary files only), each byte once. */
-async function readHeader(source: RangeSource): Promise<Header> {
-  const reader = new HeaderReader();
-  for (let at = 0, length = 4096; ; at += length, length *= 2) {
-    const bytes = await readExactly(source, at, Math.min(length, source.size - at));
-    const ended = at + bytes.length === source.size;
-    if (at === 0 && isArmored(bytes, ended)) throw new AgeFormatError('an armored file: random access needs the binary form (decrypt it whole instead)');
-    const read = reader.push(bytes);
-    if (read !== undefined) return read.header;
-    if (ended) throw reader.ended();
-  }
 }
 
 /**
@@ -175,7 +102,7 @@ export async function decryptRangeWith(
   const receiver = receiverOf(from);
   let key: Uint8Array | undefined;
   try {
-    const opened = await openInput(input);
+    const opened = await openSource(input);
     try {
       const { source } = opened;
       const header = await readHeader(source);

@@ -18,7 +18,8 @@ export type { EncryptFileOptions, FileHandle, FileOptions, PathOrHandle } from '
 export type { WritableFile, WritableFileHandle } from '../age/blob-files.js';
 export { generateHybridIdentity, generateIdentity, identityToRecipient } from '../age/keys.js';
 export type { HybridIdentity, X25519Identity } from '../age/keys.js';
-export type { FileHandleLike, RangeInput, RangeSource } from '../age/range.js';
+export type { RangeInput } from '../age/range.js';
+export type { FileHandleLike, RangeSource } from '../age/range-source.js';
 
 /**
  * fourfold/age's encrypt, on every core: the same bytes (but for the
