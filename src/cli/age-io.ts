@@ -9,7 +9,7 @@
  */
 import { accessSync, closeSync, constants, fchmodSync, lstatSync, openSync, read, realpathSync, renameSync, rmSync, statSync, write } from 'node:fs';
 import { dieOnBrokenPipe, removeOnSignal } from './signals.js';
-import { temporaryBeside } from '../age/files.js';
+import { temporaryBeside } from '../age/file-ends.js';
 import { isTerminal, Progress } from './terminal.js';
 
 /** An error the command reports and exits on (code 1), with hints, as age's errorf and errorWithHint. */

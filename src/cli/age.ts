@@ -19,7 +19,8 @@ import { isTerminal } from './terminal.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { forget, type Sender } from '../age/file-key.js';
-import { type FileCall, openFile, sealFile } from '../age/files.js';
+import type { FileCall } from '../age/file-ends.js';
+import { openFile, sealFile } from '../age/files.js';
 import { COMMAND_POOL_RUNNERS, POOL_RUNNERS } from '../parallel/age-pool.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
