@@ -13,7 +13,7 @@
  *
  * A stanza whose fingerprint is an identity's but which does not open
  * under it is an error, not a miss, as in age. This module and its key
- * parser (ssh-keys.ts) are imported only when an SSH key is used; RSA,
+ * parsers (ssh-keys.ts, ssh-private-keys.ts) are imported only when an SSH key is used; RSA,
  * SHA-512 and AES are the platform's (WebCrypto).
  */
 import { hkdf } from '@noble/hashes/hkdf.js';
@@ -28,7 +28,8 @@ import { multiplierOf, publicKeyWith } from './x25519.js';
 import { joined, zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
-export { publicKeyFromLine, readPrivateKeyFile, SshKeyError } from './ssh-keys.js';
+export { publicKeyFromLine, SshKeyError } from './ssh-keys.js';
+export { readPrivateKeyFile } from './ssh-private-keys.js';
 export type { SshKeyFile, SshPublicKey } from './ssh-keys.js';
 
 const ED25519_LABEL = utf8('age-encryption.org/v1/ssh-ed25519');
