@@ -177,8 +177,14 @@ class Gathering {
   }
 }
 
-/** Seals a payload's plaintext as it comes, emitting each piece sealed, in order (after the payload nonce, which the caller writes). */
-export class PayloadSealer {
+/**
+ * A payload as it comes, sealed or opened a piece at a time on one of the
+ * runner's lanes: the bytes gathered into pieces of whole chunks (sealed
+ * ones, opening), each given its run, and each piece's output emitted in
+ * order (after the payload nonce, which the caller handles). Opening, a
+ * piece's plaintext is emitted only once all its chunks verified.
+ */
+class PayloadLane {
   private readonly lane: Lane;
   private readonly gathering: Gathering;
   /** The next piece's first chunk. */
@@ -188,67 +194,22 @@ export class PayloadSealer {
     private readonly key: Uint8Array,
     private readonly runner: Runner,
     private readonly emit: (bytes: Uint8Array) => void,
+    private readonly opening: boolean,
   ) {
-    this.lane = runner.lane(key, false);
-    this.gathering = new Gathering(CHUNK, runner.pieceChunks * CHUNK, this.lane);
+    this.lane = runner.lane(key, opening);
+    const unit = opening ? SEALED_CHUNK : CHUNK;
+    this.gathering = new Gathering(unit, runner.pieceChunks * unit, this.lane);
   }
 
   write(bytes: Uint8Array): Promise<void> {
-    return this.gathering.write(bytes, (plain) => this.seal(plain, false));
+    return this.gathering.write(bytes, (input) => this.add(input, false));
   }
 
-  /** The final piece (an empty payload is one empty chunk), then every piece still out. */
-  async end(): Promise<void> {
-    await this.seal(this.gathering.last(), true);
-    this.deliver(await this.lane.finish());
-    this.forget();
-  }
-
-  forget(): void {
-    this.lane.abandon();
-    zeroize(this.key);
-    this.gathering.wipe();
-    this.runner.done();
-  }
-
-  private async seal(input: Uint8Array, final: boolean): Promise<void> {
-    const run: Run = { counter: this.counter, final };
-    this.counter += chunkCount(input.length);
-    this.deliver(await this.lane.add({ start: 0, length: input.length, run, input }));
-  }
-
-  private deliver(pieces: PayloadPiece[]): void {
-    for (const p of pieces) {
-      this.gathering.recycle(p.input);
-      this.emit(p.output!);
-    }
-  }
-}
-
-/** Opens a payload's sealed chunks as they come (after its nonce), emitting each piece's plaintext, in order, only once all its chunks verified. */
-export class PayloadOpener {
-  private readonly lane: Lane;
-  private readonly gathering: Gathering;
-  private counter = 0;
-
-  constructor(
-    private readonly key: Uint8Array,
-    private readonly runner: Runner,
-    private readonly emit: (bytes: Uint8Array) => void,
-  ) {
-    this.lane = runner.lane(key, true);
-    this.gathering = new Gathering(SEALED_CHUNK, runner.pieceChunks * SEALED_CHUNK, this.lane);
-  }
-
-  write(bytes: Uint8Array): Promise<void> {
-    return this.gathering.write(bytes, (sealed) => this.open(sealed, false));
-  }
-
-  /** The final piece (there must be one: an empty payload is one empty chunk, its tag), then every piece still out. */
+  /** The final piece (there is one: an empty payload is one empty chunk, sealed its tag), then every piece still out. */
   async end(): Promise<void> {
     const last = this.gathering.last();
-    if (this.gathering.written === 0) throw chunkFailure(engine(), this.key, this.counter, true, last);
-    await this.open(last, true);
+    if (this.opening && this.gathering.written === 0) throw chunkFailure(engine(), this.key, this.counter, true, last);
+    await this.add(last, true);
     this.deliver(await this.lane.finish());
     this.forget();
   }
@@ -260,17 +221,17 @@ export class PayloadOpener {
     this.runner.done();
   }
 
-  private async open(input: Uint8Array, final: boolean): Promise<void> {
+  private async add(input: Uint8Array, final: boolean): Promise<void> {
     const run: Run = { counter: this.counter, final };
-    this.counter += Math.ceil(input.length / SEALED_CHUNK);
+    this.counter += this.opening ? Math.ceil(input.length / SEALED_CHUNK) : chunkCount(input.length);
     this.deliver(await this.lane.add({ start: 0, length: input.length, run, input }));
   }
 
-  /** Emits each piece's plaintext; at a piece that did not verify, the chunks of it that did (payload.ts failureAt), then throws its error. */
+  /** Emits each piece's output; opening, at a piece that did not verify, the chunks of it that did (payload.ts failureAt), then throws its error. */
   private deliver(pieces: PayloadPiece[]): void {
     for (const p of pieces) {
       const chunks = Math.ceil(p.input.length / SEALED_CHUNK);
-      if (p.good! < chunks || chunks === 0) {
+      if (this.opening && (p.good! < chunks || chunks === 0)) {
         const failure = failureAt(engine(), this.key, p.run, p.input, p.output!, p.good!);
         if (failure.verified.length > 0) this.emit(failure.verified);
         throw failure.error;
@@ -278,5 +239,19 @@ export class PayloadOpener {
       this.gathering.recycle(p.input);
       this.emit(p.output!);
     }
+  }
+}
+
+/** Seals a payload's plaintext as it comes, emitting each piece sealed, in order. */
+export class PayloadSealer extends PayloadLane {
+  constructor(key: Uint8Array, runner: Runner, emit: (bytes: Uint8Array) => void) {
+    super(key, runner, emit, false);
+  }
+}
+
+/** Opens a payload's sealed chunks as they come, emitting each piece's plaintext, in order, only once all its chunks verified. */
+export class PayloadOpener extends PayloadLane {
+  constructor(key: Uint8Array, runner: Runner, emit: (bytes: Uint8Array) => void) {
+    super(key, runner, emit, true);
   }
 }
