@@ -4,7 +4,7 @@
  * (parallel/age.ts), with the same arguments and the same bytes.
  */
 import { ArmorDecoder, ArmorEncoder, dearmoredLength, isArmored } from './armor.js';
-import { Decryptor, type Emit, Encryptor, type AgeRunners } from './codec.js';
+import { Decryptor, Encryptor, type AgeRunners } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { forget, openHeader, type Receiver, receiverOf, type Sealed, sealHeader, senderOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
@@ -13,7 +13,7 @@ import type { Runner } from './pipeline.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, joined, zeroize } from '../runtime/bytes.js';
-import { releasingStream } from '../runtime/releasing-stream.js';
+import { type Emit, needTransformStream, releasingStream } from '../runtime/releasing-stream.js';
 
 /** encrypt's and encryptStream's options. Any other property is refused (TypeError). */
 export interface EncryptOptions {
@@ -157,50 +157,36 @@ export async function decryptWith(runners: AgeRunners, file: unknown, from: unkn
   }
 }
 
-/** Engines without web streams (React Native) are told what to use instead, before any key is taken. */
-function needTransformStream(name: string): void {
-  if (typeof TransformStream !== 'function') {
-    throw new TypeError(`age: ${name} returns a TransformStream (web streams), which this engine does not have; use encrypt / decrypt`);
-  }
-}
-
 /** A stream's chunk as a plain view of its bytes, read until its write resolves (pipeline.ts). */
 const chunkOf = (chunk: unknown): Uint8Array => check.byteSource(chunk, 'chunk');
 
-export function encryptStreamWith(runners: AgeRunners, to: unknown, options: unknown, extra: readonly unknown[]): TransformStream<Uint8Array, Uint8Array> {
-  check.noMoreArguments('encryptStream', ['to', 'options'], extra);
-  needTransformStream('encryptStream');
-  const armored = armorOf(options);
-  const sender = senderOf(to);
+/** `coder` (made with its output's emit) as a TransformStream: each chunk written, the end at flush, forgotten however the stream ends. */
+function codecStream(make: (emit: Emit) => Encryptor | Decryptor): TransformStream<Uint8Array, Uint8Array> {
   let emit: Emit = () => {};
-  const e = new Encryptor(sender, armored, runners, (b) => emit(b));
+  const coder = make((b) => emit(b));
   return releasingStream<Uint8Array, Uint8Array>({
     async transform(chunk, out) {
       emit = out;
-      await e.write(chunkOf(chunk));
+      await coder.write(chunkOf(chunk));
     },
     async flush(out) {
       emit = out;
-      await e.end();
+      await coder.end();
     },
-    release: () => e.forget(),
+    release: () => coder.forget(),
   });
+}
+
+export function encryptStreamWith(runners: AgeRunners, to: unknown, options: unknown, extra: readonly unknown[]): TransformStream<Uint8Array, Uint8Array> {
+  check.noMoreArguments('encryptStream', ['to', 'options'], extra);
+  needTransformStream('age: encryptStream', 'encrypt / decrypt');
+  const armored = armorOf(options);
+  const sender = senderOf(to);
+  return codecStream((emit) => new Encryptor(sender, armored, runners, emit));
 }
 
 export function decryptStreamWith(runners: AgeRunners, from: unknown, extra: readonly unknown[]): TransformStream<Uint8Array, Uint8Array> {
   check.noMoreArguments('decryptStream', ['from'], extra, ': the plaintext is bytes; for text, pipe it through a TextDecoderStream');
-  needTransformStream('decryptStream');
-  let emit: Emit = () => {};
-  const d = new Decryptor(receiverOf(from), runners, (b) => emit(b));
-  return releasingStream<Uint8Array, Uint8Array>({
-    async transform(chunk, out) {
-      emit = out;
-      await d.write(chunkOf(chunk));
-    },
-    async flush(out) {
-      emit = out;
-      await d.end();
-    },
-    release: () => d.forget(),
-  });
+  needTransformStream('age: decryptStream', 'encrypt / decrypt');
+  return codecStream((emit) => new Decryptor(receiverOf(from), runners, emit));
 }

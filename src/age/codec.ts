@@ -11,6 +11,7 @@ import { AgeFormatError } from './errors.js';
 import { forget, openHeader, type Receiver, type Sealed, type Sender, sealHeader } from './file-key.js';
 import { HeaderReader, type Stanza } from './header.js';
 import { NONCE_BYTES, payloadKey } from './payload.js';
+import type { Emit } from '../runtime/releasing-stream.js';
 import { PayloadOpener, PayloadSealer, type Runner } from './pipeline.js';
 import type { Scrypt } from './recipients.js';
 import { joined, zeroize } from '../runtime/bytes.js';
@@ -20,9 +21,6 @@ export interface AgeRunners {
   runner(): Runner;
   readonly scrypt: Scrypt;
 }
-
-/** Hands bytes on (to a stream's reader, or a one-shot call's parts). */
-export type Emit = (bytes: Uint8Array) => void;
 
 /** Encrypts to a sender: call write() for the plaintext as it comes, then end(). */
 export class Encryptor {

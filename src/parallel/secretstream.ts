@@ -30,23 +30,14 @@ export {
 import { secretstreamJobs, type SecretstreamJobs } from '../secretstream/jobs.js';
 import { engine } from '../secretstream/tiers.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, TAG_FINAL, TAG_MESSAGE } from '../secretstream/state.js';
-import {
-  chunkBytes,
-  chunkSizeOf,
-  type Emit,
-  firstMessageFailed,
-  needTransformStream,
-  Records,
-  type StreamChunk,
-  type StreamOptions,
-} from '../secretstream/stream.js';
+import { chunkBytes, chunkSizeOf, firstMessageFailed, Records, type StreamChunk, type StreamOptions } from '../secretstream/stream.js';
 import { WorkerLostError } from '../pool/job-handle.js';
 import { stateWorker } from './workers.js';
 import * as check from '../runtime/assert.js';
 import { zeroize, type Bytes } from '../runtime/bytes.js';
 import { transferablesOf } from '../pool/protocol.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { releasingStream } from '../runtime/releasing-stream.js';
+import { type Emit, needTransformStream, releasingStream } from '../runtime/releasing-stream.js';
 
 export type { StreamChunk, StreamOptions };
 
@@ -213,7 +204,7 @@ async function eachStep(data: Uint8Array, step: number, write: (part: Uint8Array
  */
 export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
-  needTransformStream('encryptStream');
+  needTransformStream('secretstream: encryptStream', 'initPush / initPull directly');
   const held = new LazyRemote(check.bytes(key, 'key', KEY_BYTES).slice());
   const results = new ResultQueue();
   let remote: Remote | undefined;
@@ -258,7 +249,7 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
  */
 export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
-  needTransformStream('decryptStream');
+  needTransformStream('secretstream: decryptStream', 'initPush / initPull directly');
   const held = new LazyRemote(check.bytes(key, 'key', KEY_BYTES).slice());
   const header = new Uint8Array(HEADER_BYTES);
   let headerFilled = 0;

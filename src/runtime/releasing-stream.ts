@@ -21,10 +21,19 @@
 import { zeroize } from './bytes.js';
 import { now } from './host.js';
 
+/** Hands an output chunk on: a stream's, or a codec's (age's Encryptor and Decryptor). */
+export type Emit = (out: Uint8Array) => void;
+
+/** Engines without web streams (React Native) are told what to use instead, before any key is taken: `what` names the call ("age: encryptStream"). */
+export function needTransformStream(what: string, instead: string): void {
+  if (typeof TransformStream !== 'function')
+    throw new TypeError(`${what} returns a TransformStream (web streams), which this engine does not have; use ${instead}`);
+}
+
 /** What a releasing stream does; `emit` hands an output chunk on (and throws once there is nobody to take it). */
 export interface ReleasingTransformer<I> {
-  transform(chunk: I, emit: (out: Uint8Array) => void): void | Promise<void>;
-  flush(emit: (out: Uint8Array) => void): void | Promise<void>;
+  transform(chunk: I, emit: Emit): void | Promise<void>;
+  flush(emit: Emit): void | Promise<void>;
   /** Lets go of what the stream holds: called once, whichever way it ends, after its work or while it is pending. */
   release(): void;
 }

@@ -22,7 +22,7 @@ import { ABYTES, HEADER_BYTES, TAG_FINAL, TAG_MESSAGE } from './state.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
-import { releasingStream } from '../runtime/releasing-stream.js';
+import { type Emit, needTransformStream, releasingStream } from '../runtime/releasing-stream.js';
 
 /** The options of encryptStream and decryptStream. Any other property is refused (TypeError). */
 export interface StreamOptions {
@@ -38,9 +38,6 @@ export type StreamChunk = ArrayBufferView | ArrayBufferLike;
 
 export const DEFAULT_CHUNK = 65536;
 
-/** What a stream's work hands on: an output chunk (releasingStream's emit). */
-export type Emit = (out: Uint8Array) => void;
-
 /**
  * Why the first message of a stream did not verify. Besides a changed
  * stream or another key, a decryptStream given another chunkSize than
@@ -52,13 +49,6 @@ export function firstMessageFailed(chunkSize: number): AuthenticationError {
     'secretstream: the first message does not verify: the stream was changed, the key is not the one it was encrypted with, ' +
       `or it was encrypted with another chunkSize (decryptStream must be given encryptStream's; this one's is ${chunkSize})`,
   );
-}
-
-/** Engines without web streams (React Native) are told what to use instead, before any key is taken. */
-export function needTransformStream(name: string): void {
-  if (typeof TransformStream !== 'function') {
-    throw new TypeError(`secretstream: ${name} returns a TransformStream (web streams), which this engine does not have; use initPush / initPull directly`);
-  }
 }
 
 /** The options' chunk size (each option read once). */
@@ -139,7 +129,7 @@ export class Records {
  */
 export function encryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
-  needTransformStream('encryptStream');
+  needTransformStream('secretstream: encryptStream', 'initPush / initPull directly');
   const stream: SecretstreamPush = initPush(key);
   const records = new Records(chunkSize);
   let started = false;
@@ -175,7 +165,7 @@ export function encryptStream(key: Uint8Array, options?: StreamOptions): Transfo
  */
 export function decryptStream(key: Uint8Array, options?: StreamOptions): TransformStream<StreamChunk, Bytes> {
   const chunkSize = chunkSizeOf(options);
-  needTransformStream('decryptStream');
+  needTransformStream('secretstream: decryptStream', 'initPush / initPull directly');
   // The key is needed only once the header has come: a copy (wiped then), so the caller may wipe its own now.
   const streamKey = check.bytes(key, 'key', 32).slice();
   const header = new Uint8Array(HEADER_BYTES);
