@@ -9,12 +9,13 @@ import type { Bytes } from '../runtime/bytes.js';
 
 export const BEGIN = '-----BEGIN AGE ENCRYPTED FILE-----';
 export const END = '-----END AGE ENCRYPTED FILE-----';
-/** A full line's columns, and the bytes they hold. */
-export const COLUMNS = 64;
+/** A full line's base64 columns, and the bytes they hold (the armor's, and a header stanza body's). */
+export const LINE_COLUMNS = 64;
 export const LINE_BYTES = 48;
 
 export const LF = 0x0a;
-export const PAD = 0x3d;
+/** Base64's padding, '='. */
+export const BASE64_PAD = 0x3d;
 
 export const ascii = (s: string): Bytes => new TextEncoder().encode(s) as Bytes;
 export const BEGIN_LINE: Bytes = ascii(`${BEGIN}\n`);
@@ -67,8 +68,8 @@ export function encodeLastLine(src: Uint8Array, out: Uint8Array, to: number): nu
     const v = (src[from]! << 16) | ((left > 1 ? src[from + 1]! : 0) << 8) | (left > 2 ? src[from + 2]! : 0);
     out[to] = ALPHABET[v >>> 18]!;
     out[to + 1] = ALPHABET[(v >>> 12) & 63]!;
-    out[to + 2] = left > 1 ? ALPHABET[(v >>> 6) & 63]! : PAD;
-    out[to + 3] = left > 2 ? ALPHABET[v & 63]! : PAD;
+    out[to + 2] = left > 1 ? ALPHABET[(v >>> 6) & 63]! : BASE64_PAD;
+    out[to + 3] = left > 2 ? ALPHABET[v & 63]! : BASE64_PAD;
     to += 4;
   }
   out[to++] = LF;
@@ -89,10 +90,10 @@ export const lastLineLength = (bytes: number): number => (bytes > 0 ? columnsOf(
 
 /** The armored text's length for a binary file of `bytes` bytes. */
 export const armoredLength = (bytes: number): number =>
-  BEGIN_LINE.length + Math.floor(bytes / LINE_BYTES) * (COLUMNS + 1) + lastLineLength(bytes % LINE_BYTES) + END_LINE.length;
+  BEGIN_LINE.length + Math.floor(bytes / LINE_BYTES) * (LINE_COLUMNS + 1) + lastLineLength(bytes % LINE_BYTES) + END_LINE.length;
 
 /** Where the text of line `line` starts. */
-const lineOffset = (line: number): number => BEGIN_LINE.length + line * (COLUMNS + 1);
+const lineOffset = (line: number): number => BEGIN_LINE.length + line * (LINE_COLUMNS + 1);
 
 /** The length of the head of a run from `start` to `end`: its bytes before the first line boundary, which a neighbour's line shares. */
 export const headLength = (start: number, end: number): number => Math.min(end, Math.ceil(start / LINE_BYTES) * LINE_BYTES) - start;
@@ -154,7 +155,7 @@ export class ArmoredRun {
   /** Writes `lines` whole lines of `src` from `from`, the first of which starts at byte `binaryAt` of the file. */
   private lines(src: Uint8Array, from: number, lines: number, binaryAt: number): void {
     if (lines === 0) return;
-    const length = lines * (COLUMNS + 1);
+    const length = lines * (LINE_COLUMNS + 1);
     if (lineText.length < length) lineText = new Uint8Array(length);
     encodeLines(src, from, lines, lineText, 0);
     this.write(lineText.subarray(0, length), lineOffset(binaryAt / LINE_BYTES));
@@ -191,7 +192,7 @@ export class ArmoredLines {
         continue;
       }
       this.open.delete(line);
-      const text = new Uint8Array(length === LINE_BYTES ? COLUMNS + 1 : lastLineLength(length));
+      const text = new Uint8Array(length === LINE_BYTES ? LINE_COLUMNS + 1 : lastLineLength(length));
       if (length === LINE_BYTES) encodeLines(entry.bytes, 0, 1, text, 0);
       else encodeLastLine(entry.bytes, text, 0);
       this.writing(this.write(text, lineOffset(line)));

@@ -14,7 +14,7 @@ import {
   ascii,
   BEGIN,
   BEGIN_LINE,
-  COLUMNS,
+  LINE_COLUMNS,
   END,
   END_LINE,
   encodeLastLine,
@@ -22,10 +22,10 @@ import {
   LF,
   LINE_BYTES,
   lastLineLength,
-  PAD,
+  BASE64_PAD,
   viewOf,
 } from './armor-lines.js';
-import { joined } from '../runtime/bytes.js';
+import { joined, EMPTY } from '../runtime/bytes.js';
 import { AgeFormatError } from './errors.js';
 import { toBeWritten } from '../runtime/native.js';
 
@@ -40,7 +40,6 @@ const LONGEST_LINE = MAX_WHITESPACE + BEGIN.length;
 
 const CR = 0x0d;
 
-const EMPTY = new Uint8Array(0);
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0b || b === 0x0c;
 const BEGIN_BYTES = ascii(BEGIN);
 const END_BYTES = ascii(END);
@@ -110,14 +109,14 @@ export function dearmoredLength(text: Uint8Array): number | undefined {
   if (endLine === at) return 0;
   const lastEnd = text[endLine - 2] === CR ? endLine - 2 : endLine - 1;
   let full = 0;
-  while (lastEnd - at > COLUMNS) {
-    at = afterLineEnd(text, at + COLUMNS);
+  while (lastEnd - at > LINE_COLUMNS) {
+    at = afterLineEnd(text, at + LINE_COLUMNS);
     if (at < 0) return undefined;
     full++;
   }
   const columns = lastEnd - at;
   if (columns <= 0 || columns % 4 !== 0) return undefined;
-  const pads = (text[lastEnd - 1] === PAD ? 1 : 0) + (text[lastEnd - 2] === PAD ? 1 : 0);
+  const pads = (text[lastEnd - 1] === BASE64_PAD ? 1 : 0) + (text[lastEnd - 2] === BASE64_PAD ? 1 : 0);
   return full * LINE_BYTES + (columns / 4) * 3 - pads;
 }
 
@@ -148,7 +147,7 @@ export class ArmorEncoder {
     const tail = all.subarray(lines * LINE_BYTES);
     const head = this.started ? 0 : BEGIN_LINE.length;
     // Every byte is written: the BEGIN line the first time, whole lines, and at the end the last line and END.
-    const out = toBeWritten(head + lines * (COLUMNS + 1) + (last ? lastLineLength(tail.length) + END_LINE.length : 0));
+    const out = toBeWritten(head + lines * (LINE_COLUMNS + 1) + (last ? lastLineLength(tail.length) + END_LINE.length : 0));
     out.set(BEGIN_LINE.subarray(0, head));
     this.started = true;
     let to = encodeLines(all, 0, lines, out, head);
@@ -173,7 +172,7 @@ export class ArmorEncoder {
  */
 function decodeFullLine(src: DataView, from: number, out: DataView, to: number): boolean {
   let seen = 0;
-  for (let sixteen = 0; sixteen < COLUMNS / 16; sixteen++) {
+  for (let sixteen = 0; sixteen < LINE_COLUMNS / 16; sixteen++) {
     const w0 = src.getUint32(from, true);
     const w1 = src.getUint32(from + 4, true);
     const w2 = src.getUint32(from + 8, true);
@@ -226,7 +225,7 @@ function decodeQuads(src: Uint8Array, quads: number, out: Uint8Array, to: number
 function decodeLine(line: Uint8Array, out: Uint8Array, to: number): number {
   const n = line.length;
   if (n === 0 || n % 4 !== 0) return -1;
-  const pads = line[n - 1] === PAD ? (line[n - 2] === PAD ? 2 : 1) : 0;
+  const pads = line[n - 1] === BASE64_PAD ? (line[n - 2] === BASE64_PAD ? 2 : 1) : 0;
   if (!decodeQuads(line, n / 4 - 1, out, to)) return -1;
   const [a, b, c, d] = [VALUE[line[n - 4]!]!, VALUE[line[n - 3]!]!, VALUE[line[n - 2]!]!, VALUE[line[n - 1]!]!];
   const last = to + (n / 4 - 1) * 3;
@@ -338,10 +337,10 @@ export class ArmorDecoder {
     const text = viewOf(src);
     const out = viewOf(this.out);
     let to = this.filled;
-    while (at + COLUMNS < src.length) {
+    while (at + LINE_COLUMNS < src.length) {
       let next: number;
-      if (src[at + COLUMNS] === LF) next = at + COLUMNS + 1;
-      else if (src[at + COLUMNS] === CR && src[at + COLUMNS + 1] === LF) next = at + COLUMNS + 2;
+      if (src[at + LINE_COLUMNS] === LF) next = at + LINE_COLUMNS + 1;
+      else if (src[at + LINE_COLUMNS] === CR && src[at + LINE_COLUMNS + 1] === LF) next = at + LINE_COLUMNS + 2;
       else break;
       if (!decodeFullLine(text, at, out, to)) break;
       to += LINE_BYTES;
@@ -369,7 +368,7 @@ export class ArmorDecoder {
     }
     if (this.short) throw new AgeFormatError(`invalid armor: a short line is followed by ${quoted(line)}, not the END line`);
     if (line.length === 0) throw new AgeFormatError('invalid armor: an empty line');
-    if (line.length > COLUMNS) throw new AgeFormatError(`invalid armor: a line longer than ${COLUMNS} columns`);
+    if (line.length > LINE_COLUMNS) throw new AgeFormatError(`invalid armor: a line longer than ${LINE_COLUMNS} columns`);
     const bytes = decodeLine(line, this.out, this.filled);
     if (bytes < 0) throw new AgeFormatError(`invalid armor: a line that is not canonical padded base64: ${quoted(line)}`);
     this.filled += bytes;

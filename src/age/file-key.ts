@@ -29,7 +29,7 @@ import { scryptUnwrap, x25519Unwrap } from './identities.js';
 import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptStanza, unreachable, x25519Stanza } from './recipients.js';
 import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
-import { equalBytes, zeroize } from '../runtime/bytes.js';
+import { equalBytes, zeroize, EMPTY } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 /** A file encrypted to recipients: whoever holds one of their identities decrypts it. */
@@ -112,7 +112,6 @@ export const DEFAULT_WORK_FACTOR = 18;
  */
 export const DEFAULT_MAX_WORK_FACTOR = 20;
 
-const EMPTY = new Uint8Array(0);
 const HEADER_INFO = new TextEncoder().encode('header');
 
 /** `to` checked and copied: public keys, or the passphrase's bytes. */

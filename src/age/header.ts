@@ -12,6 +12,7 @@
  */
 import { base64nopad } from '@scure/base';
 import { AgeFormatError } from './errors.js';
+import { LF, LINE_BYTES, LINE_COLUMNS } from './armor-lines.js';
 
 /** A recipient stanza: its type (the first argument), the other arguments, and its body. */
 export interface Stanza {
@@ -33,11 +34,6 @@ export interface Header {
 export const VERSION_LINE = 'age-encryption.org/v1\n';
 /** What every version line starts with: a file that does not is not an age file. */
 const INTRO = 'age-encryption.org/';
-/** Base64 characters per body line, and bytes each full line holds. */
-const COLUMNS = 64;
-const LINE_BYTES = 48;
-
-const LF = 0x0a;
 /** Bytes as one character each, in pieces (an argument list as long as a header line would overflow the stack). */
 function latin1(bytes: Uint8Array): string {
   let text = '';
@@ -98,7 +94,7 @@ export function stanzaStart(line: string): OpenStanza {
 
 /** A body line of `open`; the stanza once this line ends its body (a line shorter than 64 columns, which may be empty). */
 export function bodyLine(open: OpenStanza, line: string): Stanza | undefined {
-  if (line.length > COLUMNS) throw new AgeFormatError(`a stanza body line of ${line.length} columns (at most ${COLUMNS})`);
+  if (line.length > LINE_COLUMNS) throw new AgeFormatError(`a stanza body line of ${line.length} columns (at most ${LINE_COLUMNS})`);
   const part = decodeBase64(line, 'a stanza body line');
   open.parts.push(part);
   if (part.length === LINE_BYTES) return undefined;
@@ -217,7 +213,7 @@ export function parseHeader(bytes: Uint8Array): Header | undefined {
 export function stanzaText(s: Stanza): string {
   const encoded = encodeBase64(s.body);
   let text = `-> ${[s.type, ...s.args].join(' ')}\n`;
-  for (let at = 0; at <= encoded.length; at += COLUMNS) text += `${encoded.slice(at, at + COLUMNS)}\n`;
+  for (let at = 0; at <= encoded.length; at += LINE_COLUMNS) text += `${encoded.slice(at, at + LINE_COLUMNS)}\n`;
   return text;
 }
 

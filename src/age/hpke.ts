@@ -10,11 +10,9 @@ import { expand } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8 } from './recipients.js';
-import { joined, zeroize } from '../runtime/bytes.js';
+import { joined, zeroize, EMPTY } from '../runtime/bytes.js';
 
 const VERSION = utf8('HPKE-v1');
-const EMPTY = new Uint8Array(0);
-
 const twoBytes = (n: number): Uint8Array => Uint8Array.of(n >> 8, n & 0xff);
 
 /** RFC 9180 §5.1: suite_id = "HPKE" || KEM id || KDF id (HKDF-SHA256, 1) || AEAD id (ChaCha20Poly1305, 3). */

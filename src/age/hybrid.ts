@@ -21,19 +21,16 @@ import { bech32 } from '@scure/base';
 import { AgeFormatError } from './errors.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { keySchedule as hpkeSchedule } from './hpke.js';
-import { KEY_HYBRID } from './key-types.js';
+import { KEM_PUBLIC_KEY, KEY_HYBRID } from './key-types.js';
 import { checkBody, unwrap } from './identities.js';
 import { utf8, wrap } from './recipients.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
-import { joined, zeroize } from '../runtime/bytes.js';
+import { joined, zeroize, isZero } from '../runtime/bytes.js';
 
-/** ML-KEM-768's encapsulation key and ciphertext; X-Wing appends an X25519 public key and share to them. */
-const KEM_PUBLIC_KEY = 1184;
+/** ML-KEM-768's ciphertext; X-Wing appends an X25519 share to it (and a public key to the encapsulation key, KEM_PUBLIC_KEY). */
 const KEM_CIPHERTEXT = 1088;
 /** X-Wing's domain separator, the ASCII "\.//^\". */
 const XWING_LABEL = Uint8Array.of(0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c);
-
-const isZero = (bytes: Uint8Array): boolean => bytes.every((b) => b === 0);
 
 // ---------------------------------------------------------------- X-Wing
 

@@ -14,7 +14,7 @@ import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOpt
 import type { PathOrHandle } from './file-ends.js';
 import { hereRunner } from './here.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
-import { ageScryptOptions, type Scrypt } from './recipients.js';
+import { lazyScrypt } from './recipients.js';
 import type { Bytes } from '../runtime/bytes.js';
 
 export { AgeFormatError, NoIdentityMatchError } from './errors.js';
@@ -29,18 +29,16 @@ export type { RangeInput } from './range.js';
 export type { FileHandleLike, RangeSource } from './range-source.js';
 
 /**
- * fourfold/scrypt, imported the first time a call takes a passphrase: a
- * page whose files are for keys carries none of it. The specifier is in
- * parentheses to keep Vite's preload helper out, as keys.ts explains.
+ * This thread: chunks and file pieces through the chacha engine here,
+ * scrypt in short turns (fourfold/scrypt's scryptAsync, imported the first
+ * time a call takes a passphrase; the specifier is in parentheses to keep
+ * Vite's preload helper out, as keys.ts explains).
  */
-// biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
-const scryptCode = () => import(('../scrypt/index.js'));
-
-/** scrypt as age uses it, on this thread in short turns. */
-const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scryptAsync(passphrase, salt, ageScryptOptions(N));
-
-/** This thread: chunks and file pieces through the chacha engine here, scrypt in short turns. */
-const THIS_THREAD: AgeRunners = { runner: () => hereRunner, scrypt };
+const THIS_THREAD: AgeRunners = {
+  runner: () => hereRunner,
+  // biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
+  scrypt: lazyScrypt(async () => (await import(('../scrypt/index.js'))).scryptAsync),
+};
 
 /**
  * `data` encrypted to `to` (X25519 recipients, or a passphrase): an age

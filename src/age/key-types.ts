@@ -29,6 +29,9 @@ export const KEY_SSH = 'ssh';
 /** Tag recipients (age1tag1..., age1tagpq1...), read in full by tag.ts when a call uses them. */
 export const KEY_TAG = 'tag';
 
+/** An ML-KEM-768 encapsulation key's bytes (FIPS 203): the hybrid and tag recipients' first part. */
+export const KEM_PUBLIC_KEY = 1184;
+
 /**
  * FIPS 203 §7.2's check of an ML-KEM-768 encapsulation key, made here so
  * that a bad key is refused where it is read, without ML-KEM's code: its

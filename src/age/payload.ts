@@ -11,7 +11,7 @@
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { ChachaEngine } from '../chacha/engine.js';
-import { zeroize } from '../runtime/bytes.js';
+import { zeroize, EMPTY } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 /** Plaintext bytes of a chunk, and of a sealed one (with its tag). */
@@ -21,7 +21,6 @@ export const SEALED_CHUNK = CHUNK + TAG;
 /** The payload's nonce, before the first chunk. */
 export const NONCE_BYTES = 16;
 
-const EMPTY = new Uint8Array(0);
 const PAYLOAD_INFO = new TextEncoder().encode('payload');
 
 /** payload key = HKDF-SHA-256(ikm = file key, salt = nonce, info = "payload"). */

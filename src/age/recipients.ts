@@ -99,12 +99,23 @@ export const reachableWorkFactor = (): number => (nativeScrypt() === undefined ?
 export const unreachable = (workFactor: number): string =>
   `needs ${2 ** (workFactor - 20)} GiB and 2 KiB of memory for scrypt, more than the 4 GiB a WebAssembly memory holds, and this runtime has no scrypt of its own (Node, Deno and Bun have one, in their crypto module); fourfold computes up to ${WASM_MAX_WORK_FACTOR} here`;
 
+/** A scrypt of fourfold's API (fourfold/scrypt's scryptAsync, fourfold/parallel's scrypt). */
+type ScryptCall = (
+  passphrase: Uint8Array,
+  salt: Uint8Array,
+  options: { N: number; r: number; p: number; dkLen: number; maxmem: number },
+) => Promise<Uint8Array>;
+
 /**
- * fourfold's scrypt options as age uses it (r = 8, p = 1, a 32-byte key),
- * with room for its N: a file's work factor is bounded by the caller
- * (maxWorkFactor), not by scrypt's default maxmem.
+ * age's scrypt (r = 8, p = 1, a 32-byte key) on `load`'s, a module
+ * imported the first time a call takes a passphrase, so that a page whose
+ * files are for keys carries none of it; maxmem leaves room for N, as a
+ * file's work factor is bounded by the caller (maxWorkFactor).
  */
-export const ageScryptOptions = (N: number) => ({ N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
+export const lazyScrypt =
+  (load: () => Promise<ScryptCall>): Scrypt =>
+  async (passphrase, salt, N) =>
+    (await load())(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 
 /** age's scrypt (r = 8, p = 1, a 32-byte key) on node:crypto, where reachableWorkFactor() said it is. */
 export const nodeAgeScrypt: Scrypt = (passphrase, salt, N) => nativeScrypt()!(passphrase, salt, { N, r: 8, p: 1, dkLen: 32 });

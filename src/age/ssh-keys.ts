@@ -1,3 +1,4 @@
+import { utf8 } from './recipients.js';
 import { equalBytes, joined, zeroize } from '../runtime/bytes.js';
 
 export const SSH_ED25519 = 'ssh-ed25519';
@@ -81,7 +82,6 @@ export class Wire {
   }
 }
 
-export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 /** An SSH string: its length (uint32, big-endian), then its bytes. */
 function sshString(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(4 + bytes.length);

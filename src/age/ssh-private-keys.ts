@@ -27,10 +27,10 @@ import {
   type SshKeyFile,
   type SshPublicKey,
   type SshSecret,
-  utf8,
   webCrypto,
   Wire,
 } from './ssh-keys.js';
+import { utf8 } from './recipients.js';
 import { equalBytes, joined, zeroize } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 

@@ -25,7 +25,7 @@ import { checkBody, unwrap } from './identities.js';
 import { FILE_KEY_BYTES, utf8, wrap } from './recipients.js';
 import { forgetSecret, publicKeyFromLine, SSH_ED25519, SSH_RSA, type SshKeyFile, type SshPublicKey, type SshSecret, webCrypto } from './ssh-keys.js';
 import { multiplierOf, publicKeyWith } from './x25519.js';
-import { joined, zeroize } from '../runtime/bytes.js';
+import { joined, zeroize, EMPTY, isZero } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 export { publicKeyFromLine, SshKeyError } from './ssh-keys.js';
@@ -34,8 +34,6 @@ export type { SshKeyFile, SshPublicKey } from './ssh-keys.js';
 
 const ED25519_LABEL = utf8('age-encryption.org/v1/ssh-ed25519');
 const RSA_LABEL = new TextEncoder().encode('age-encryption.org/v1/ssh-rsa');
-const EMPTY = new Uint8Array(0);
-
 /** The stanza's first argument: base64 of SHA-256(blob)'s first 4 bytes. */
 export const fingerprint = (key: SshPublicKey): string => encodeBase64(sha256(key.blob).subarray(0, 4));
 
@@ -85,8 +83,6 @@ async function ed25519WrapKey(shared: Uint8Array, key: SshPublicKey, share: Uint
     zeroize(shared);
   }
 }
-
-const isZero = (bytes: Uint8Array): boolean => bytes.every((b) => b === 0);
 
 async function ed25519Stanza(key: SshPublicKey & { type: typeof SSH_ED25519 }, fileKey: Uint8Array, what: string): Promise<Stanza> {
   const recipient = montgomeryOf(key.point, what);

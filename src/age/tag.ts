@@ -31,15 +31,12 @@ import { bech32 } from '@scure/base';
 import { bigOf, bytesOf, power } from './bigint.js';
 import { encodeBase64, type Stanza } from './header.js';
 import { keySchedule, kemSuite, labeledExpand, labeledExtract, type Schedule } from './hpke.js';
-import { reducedKey } from './key-types.js';
+import { KEM_PUBLIC_KEY, reducedKey } from './key-types.js';
 import { utf8, wrap } from './recipients.js';
-import { joined, zeroize } from '../runtime/bytes.js';
+import { joined, zeroize, EMPTY } from '../runtime/bytes.js';
 
-const KEM_PUBLIC_KEY = 1184;
 const COMPRESSED = 33;
 const UNCOMPRESSED = 65;
-const EMPTY = new Uint8Array(0);
-
 /** One of the two types: its stanza type, HPKE info and its KEM's key schedule. */
 interface TagType {
   readonly stanza: 'p256tag' | 'mlkem768p256tag';

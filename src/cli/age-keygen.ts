@@ -8,6 +8,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
 import { FlagError, HelpRequested, parseFlags } from './go-flags.js';
+import { Failure } from './age-io.js';
 import { isTerminal, readAll } from './terminal.js';
 import { generateHybridIdentity, generateIdentity, identityToRecipient, recipientOf } from '../age/keys.js';
 
@@ -30,8 +31,6 @@ If OUTPUT already exists, it is not overwritten.
 In -y mode, it reads an identity file from INPUT or from standard input and
 writes the corresponding recipient(s) to OUTPUT or to standard output, one
 per line, with no comments.`;
-
-class Failure extends Error {}
 
 /** RFC 3339 with the local offset, as Go's time.RFC3339 prints it. */
 function rfc3339(d: Date): string {

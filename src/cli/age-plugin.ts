@@ -30,7 +30,7 @@ export interface PluginKey {
 }
 
 /** A plugin's name as age allows it (plugin.validPluginName): one or more of these characters, so never a path. */
-const PLUGIN_NAME = /^[A-Za-z0-9+\-._]+$/;
+const VALID_PLUGIN_NAME = /^[A-Za-z0-9+\-._]+$/;
 
 /** The native types whose recipients start as a plugin's do (age1NAME1...): age reads them itself. */
 const NATIVE = /^age1(?:pq|tag|tagpq)1/;
@@ -44,7 +44,7 @@ export function pluginRecipient(text: string, where: string): PluginKey | undefi
   const end = text.lastIndexOf('1');
   if (!text.startsWith('age1') || NATIVE.test(text) || end <= 3) return undefined;
   const name = text.slice(4, end);
-  if (!PLUGIN_NAME.test(name)) throw new Failure(`${where} is a malformed plugin recipient: invalid plugin name ${JSON.stringify(name)}`);
+  if (!VALID_PLUGIN_NAME.test(name)) throw new Failure(`${where} is a malformed plugin recipient: invalid plugin name ${JSON.stringify(name)}`);
   const flaw = bech32Flaw(text);
   if (flaw !== undefined) throw new Failure(`${where} is a malformed recipient of the plugin age-plugin-${name}: ${flaw}`);
   return { name, text, identity: false };
@@ -55,7 +55,7 @@ export function pluginIdentity(text: string, where: string): PluginKey | undefin
   if (!text.startsWith('AGE-PLUGIN-')) return undefined;
   const prefix = text.slice(0, text.lastIndexOf('1'));
   const name = prefix.slice('AGE-PLUGIN-'.length, -1).toLowerCase();
-  if (!prefix.endsWith('-') || !PLUGIN_NAME.test(name)) throw new Failure(`${where} is a malformed plugin identity: no plugin name before "-1"`);
+  if (!prefix.endsWith('-') || !VALID_PLUGIN_NAME.test(name)) throw new Failure(`${where} is a malformed plugin identity: no plugin name before "-1"`);
   const flaw = bech32Flaw(text);
   if (flaw !== undefined) throw new Failure(`${where} is a malformed identity of the plugin age-plugin-${name}: ${flaw}`);
   return { name, text, identity: true };
@@ -63,7 +63,7 @@ export function pluginIdentity(text: string, where: string): PluginKey | undefin
 
 /** The identity that names plugin `name` and holds no data ("AGE-PLUGIN-NAME-1" and a checksum): what -j NAME stands for. */
 export function namedPlugin(name: string): PluginKey {
-  if (!PLUGIN_NAME.test(name)) throw new Failure(`-j ${JSON.stringify(name)}: invalid plugin name`, ['a plugin name is letters, digits and + - . _']);
+  if (!VALID_PLUGIN_NAME.test(name)) throw new Failure(`-j ${JSON.stringify(name)}: invalid plugin name`, ['a plugin name is letters, digits and + - . _']);
   return { name, text: bech32.encode(`AGE-PLUGIN-${name.toUpperCase()}-`, [], false).toUpperCase(), identity: true };
 }
 
@@ -210,19 +210,20 @@ function sendGrease(s: Session): void {
   s.send(`grease-${Array.from(random.subarray(4), (b) => b.toString(16).padStart(2, '0')).join('')}`, args, body);
 }
 
-const utf8 = (body: Uint8Array): string => new TextDecoder().decode(body);
+/** A stanza body as the text it carries (UTF-8). */
+const textOf = (body: Uint8Array): string => new TextDecoder().decode(body);
 
 /** The answer to a question the plugin asks (msg, confirm, request-secret, request-public); false for a command this client does not know. */
 async function answer(s: Session, q: Stanza): Promise<boolean> {
   const warn = (e: unknown) => writeSync(2, `fourfold age: warning: could not read value for age-plugin-${s.name}: ${(e as Error).message}\n`);
   if (q.type === 'msg') {
-    writeSync(2, `fourfold age: ${s.name} plugin: ${utf8(q.body)}\n`);
+    writeSync(2, `fourfold age: ${s.name} plugin: ${textOf(q.body)}\n`);
     s.send('ok');
     return true;
   }
   if (q.type === 'request-secret' || q.type === 'request-public') {
     try {
-      const value = q.type === 'request-secret' ? await readSecret(utf8(q.body)) : await readPublic(utf8(q.body));
+      const value = q.type === 'request-secret' ? await readSecret(textOf(q.body)) : await readPublic(textOf(q.body));
       s.send('ok', [], new TextEncoder().encode(value));
     } catch (e) {
       if (!(e instanceof NoTerminal)) throw e;
@@ -235,13 +236,13 @@ async function answer(s: Session, q: Stanza): Promise<boolean> {
     if (q.args.length !== 1 && q.args.length !== 2) throw s.broken('sent a malformed confirm stanza: one or two choices expected');
     const [yes, no] = q.args.map((a) => {
       try {
-        return utf8(decodeBase64(a, 'a confirm choice'));
+        return textOf(decodeBase64(a, 'a confirm choice'));
       } catch {
         throw s.broken('sent a malformed confirm stanza: a choice is not canonical base64');
       }
     });
     try {
-      s.send('ok', [(await confirmed(s.name, utf8(q.body), yes!, no)) ? 'yes' : 'no']);
+      s.send('ok', [(await confirmed(s.name, textOf(q.body), yes!, no)) ? 'yes' : 'no']);
     } catch (e) {
       if (!(e instanceof NoTerminal)) throw e;
       warn(e);
@@ -282,7 +283,7 @@ async function session(key: PluginKey, stateMachine: string, start: (s: Session)
       if (st.type === 'done') return;
       if (st.type === 'error') {
         s.send('ok');
-        throw new Failure(`${key.name} plugin: ${utf8(st.body)}`);
+        throw new Failure(`${key.name} plugin: ${textOf(st.body)}`);
       }
       if (!step(s, st) && !(await answer(s, st))) s.send('unsupported');
     }

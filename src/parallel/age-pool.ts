@@ -26,7 +26,7 @@ import { answerOf, fileOutcome, postFilePiece, postRun } from '../age/jobs.js';
 import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from '../age/payload.js';
 import { openPieces, sealPieces } from '../age/pieces.js';
 import { doPiece, type Lane, type PayloadPiece, type Runner } from '../age/pipeline.js';
-import { ageScryptOptions, type Scrypt } from '../age/recipients.js';
+import { lazyScrypt } from '../age/recipients.js';
 import { engine } from '../chacha/tiers.js';
 import { handOutWorkersFor, workersFor } from './workers.js';
 import { InOrder } from '../pool/in-order.js';
@@ -71,12 +71,9 @@ function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => voi
   };
 }
 
-/** fourfold/parallel's scrypt, imported the first time a call takes a passphrase (as age/index.ts imports fourfold/scrypt). */
+/** age's scrypt on a worker of the pool: fourfold/parallel's scrypt, imported the first time a call takes a passphrase. */
 // biome-ignore format: the parentheses keep Vite's preload helper out (age/keys.ts)
-const scryptCode = () => import(('./scrypt.js'));
-
-/** scrypt for age's passphrases (r = 8, p = 1, a 32-byte key) on a worker of the pool. */
-const scrypt: Scrypt = async (passphrase, salt, N) => (await scryptCode()).scrypt(passphrase, salt, ageScryptOptions(N));
+const poolScrypt = lazyScrypt(async () => (await import(('./scrypt.js'))).scrypt);
 
 /**
  * Chunks in a file call's piece for a worker: four slots' worth (3.9 MiB),
@@ -170,11 +167,11 @@ function poolRunner(whileStarting: boolean): Runner {
 }
 
 /** Every core: pieces on the pool's workers and this thread, scrypt on a worker. */
-export const POOL_RUNNERS: AgeRunners = { runner: () => poolRunner(false), scrypt };
+export const POOL_RUNNERS: AgeRunners = { runner: () => poolRunner(false), scrypt: poolScrypt };
 
 /**
  * The same for the fourfold command, whose calling thread has nothing
  * else to do: it does file pieces while the workers start (a new process
  * starts them for each file) rather than wait for them.
  */
-export const COMMAND_POOL_RUNNERS: AgeRunners = { runner: () => poolRunner(true), scrypt };
+export const COMMAND_POOL_RUNNERS: AgeRunners = { runner: () => poolRunner(true), scrypt: poolScrypt };
