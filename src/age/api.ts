@@ -6,7 +6,7 @@
 import { ArmorDecoder, ArmorEncoder, dearmoredLength, isArmored } from './armor.js';
 import { Decryptor, Encryptor, type AgeRunners } from './codec.js';
 import { AgeFormatError } from './errors.js';
-import { forget, openHeader, type Receiver, receiverOf, type Sealed, sealHeader, senderOf } from './file-key.js';
+import { forgetKeys, openHeader, type Receiver, receiverOf, type Sealed, sealHeader, senderOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
 import { chunkFailure, NONCE_BYTES, payloadKey, plainLength, sealedLength } from './payload.js';
 import type { Runner } from './pipeline.js';
@@ -62,7 +62,7 @@ export async function encryptWith(runners: AgeRunners, data: unknown, to: unknow
       zeroize(copy);
     }
   } finally {
-    forget(sender);
+    forgetKeys(sender);
   }
 }
 
@@ -153,7 +153,7 @@ export async function decryptWith(runners: AgeRunners, file: unknown, from: unkn
       runner.done();
     }
   } finally {
-    forget(receiver);
+    forgetKeys(receiver);
   }
 }
 

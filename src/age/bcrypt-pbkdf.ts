@@ -48,15 +48,15 @@ function piFraction(words: number): Uint32Array {
 }
 
 /** Blowfish's state: P in words 0..17, the S-boxes after. */
-type State = Uint32Array;
+type BlowfishState = Uint32Array;
 
-function initialState(): State {
+function initialState(): BlowfishState {
   piWords ??= piFraction(STATE_WORDS);
   return piWords.slice();
 }
 
 /** Blowfish's F: ((S0[a] + S1[b]) ^ S2[c]) + S3[d] over the bytes of x, high first. */
-function f(s: State, x: number): number {
+function f(s: BlowfishState, x: number): number {
   const a = s[P_WORDS + (x >>> 24)]!;
   const b = s[P_WORDS + 256 + ((x >>> 16) & 0xff)]!;
   const c = s[P_WORDS + 512 + ((x >>> 8) & 0xff)]!;
@@ -65,7 +65,7 @@ function f(s: State, x: number): number {
 }
 
 /** Encrypts the block (block[i], block[i + 1]) in place: 16 Feistel rounds. */
-function encryptBlock(s: State, block: Uint32Array, i: number): void {
+function blowfishEncrypt(s: BlowfishState, block: Uint32Array, i: number): void {
   let l = block[i]! ^ s[0]!;
   let r = block[i + 1]!;
   for (let n = 1; n <= 16; n += 2) {
@@ -91,7 +91,7 @@ function streamWord(data: Uint8Array, at: { i: number }): number {
  * P xored with the key's words, then every word of the state replaced by
  * a chain of encryptions, each block first xored with `data`'s next words.
  */
-function expand(s: State, key: Uint8Array, data?: Uint8Array): void {
+function blowfishExpand(s: BlowfishState, key: Uint8Array, data?: Uint8Array): void {
   const keyAt = { i: 0 };
   for (let n = 0; n < P_WORDS; n++) s[n] = s[n]! ^ streamWord(key, keyAt);
   const dataAt = { i: 0 };
@@ -101,7 +101,7 @@ function expand(s: State, key: Uint8Array, data?: Uint8Array): void {
       block[0] = block[0]! ^ streamWord(data, dataAt);
       block[1] = block[1]! ^ streamWord(data, dataAt);
     }
-    encryptBlock(s, block, 0);
+    blowfishEncrypt(s, block, 0);
     s[n] = block[0]!;
     s[n + 1] = block[1]!;
   }
@@ -112,15 +112,15 @@ const MAGIC = new TextEncoder().encode('OxychromaticBlowfishSwatDynamite');
 /** bcrypt_hash: 32 bytes from SHA-512 digests of the passphrase and the salt. */
 function bcryptHash(sha2pass: Uint8Array, sha2salt: Uint8Array): Uint8Array {
   const s = initialState();
-  expand(s, sha2pass, sha2salt);
+  blowfishExpand(s, sha2pass, sha2salt);
   for (let i = 0; i < 64; i++) {
-    expand(s, sha2salt);
-    expand(s, sha2pass);
+    blowfishExpand(s, sha2salt);
+    blowfishExpand(s, sha2pass);
   }
   const data = new Uint32Array(8);
   const at = { i: 0 };
   for (let i = 0; i < 8; i++) data[i] = streamWord(MAGIC, at);
-  for (let round = 0; round < 64; round++) for (let i = 0; i < 8; i += 2) encryptBlock(s, data, i);
+  for (let round = 0; round < 64; round++) for (let i = 0; i < 8; i += 2) blowfishEncrypt(s, data, i);
   s.fill(0);
   // Each word written little-endian, as OpenBSD's bcrypt_hash does.
   const out = new Uint8Array(32);

@@ -9,7 +9,7 @@
 export const bigOf = (bytes: Uint8Array): bigint => BigInt(`0x0${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`);
 
 /** `n` (not negative) as big-endian bytes: `length` of them, or where none is given as few as hold it (one at least). */
-export function bytesOf(n: bigint, length?: number): Uint8Array {
+export function bigBytes(n: bigint, length?: number): Uint8Array {
   const hex = n.toString(16);
   const digits = length === undefined ? hex.length + (hex.length % 2) : 2 * length;
   return Uint8Array.from(hex.padStart(digits, '0').match(/../g)!, (h) => Number.parseInt(h, 16));

@@ -8,7 +8,7 @@
  */
 import { ArmorDecoder, ArmorEncoder, isArmored } from './armor.js';
 import { AgeFormatError } from './errors.js';
-import { forget, openHeader, type Receiver, type Sealed, type Sender, sealHeader } from './file-key.js';
+import { forgetKeys, openHeader, type Receiver, type Sealed, type Sender, sealHeader } from './file-key.js';
 import { HeaderReader, type Stanza } from './header.js';
 import { NONCE_BYTES, payloadKey } from './payload.js';
 import type { Emit } from '../runtime/releasing-stream.js';
@@ -49,7 +49,7 @@ export class Encryptor {
 
   /** The nonce and the payload key, from the sealed header. */
   private start({ header, fileKey }: Sealed): void {
-    forget(this.sender);
+    forgetKeys(this.sender);
     try {
       const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
       this.sealer = new PayloadSealer(payloadKey(fileKey, nonce), this.runners.runner(), (b) => this.out(b));
@@ -89,7 +89,7 @@ export class Encryptor {
 
   /** Wipes what it holds, however the encryption ended. */
   forget(): void {
-    forget(this.sender);
+    forgetKeys(this.sender);
     this.sealer?.forget();
   }
 }
@@ -172,7 +172,7 @@ export class Decryptor {
       }
       // The header is the reader's own copy: nothing the caller changes meanwhile reaches it.
       this.fileKey = await openHeader(read.header, this.receiver!, this.runners.scrypt);
-      forget(this.receiver!);
+      forgetKeys(this.receiver!);
       this.payloadStart = read.header.length + NONCE_BYTES;
       this.phase = 'nonce';
     }
@@ -188,7 +188,7 @@ export class Decryptor {
   }
 
   forget(): void {
-    if (this.receiver !== undefined) forget(this.receiver);
+    if (this.receiver !== undefined) forgetKeys(this.receiver);
     if (this.fileKey !== undefined) zeroize(this.fileKey);
     this.opener?.forget();
   }

@@ -33,7 +33,7 @@ export interface FileHandle {
 export type PathOrHandle = string | URL | FileHandle;
 
 /** A file on this thread, read and written: node:fs/promises' FileHandle, or descriptorFile's calls. */
-interface Handle extends InputFile, OutputFile {
+interface ReadWriteFile extends InputFile, OutputFile {
   truncate(length: number): Promise<void>;
 }
 
@@ -66,14 +66,14 @@ export interface FileCall {
   readonly watch?: (temporary: string) => () => void;
 }
 /** A call between files, with node:fs to make it (kept out of FileCall: the package's declarations name no node: module). */
-interface Call extends FileCall {
+interface FileSystemCall extends FileCall {
   readonly input: FileRef;
   readonly output: FileRef;
   readonly fs: NodeFs;
 }
 
 /** `c`, between files, with node:fs, which the age command's runtime has. */
-function withFs(c: FileCall & { input: FileRef }): Call {
+function withFs(c: FileCall & { input: FileRef }): FileSystemCall {
   const fs = nodeFs();
   if (fs === undefined) throw new TypeError('age: the file calls need a file system (Node, Deno, Bun)');
   if (typeof c.output !== 'string' && typeof c.output !== 'number') throw new TypeError('output must be a path or a FileHandle where the input is one');
@@ -146,7 +146,7 @@ async function modeFor(fs: NodeFs, output: string, watch: FileCall['watch']): Pr
 }
 
 /** node:fs's calls on descriptor `fd`, as a FileHandle's; closing it is its owner's. */
-function descriptorFile(fs: NodeFs, fd: number): Handle {
+function descriptorFile(fs: NodeFs, fd: number): ReadWriteFile {
   const done = <T>(start: (callback: (e: Error | null, value: T) => void) => void) =>
     new Promise<T>((resolve, reject) => start((e, value) => (e === null ? resolve(value) : reject(e))));
   return {
@@ -165,7 +165,7 @@ function descriptorFile(fs: NodeFs, fd: number): Handle {
  * handle, written in place (it cannot be replaced), emptied first and
  * again on a failure, so that no partial or unverified output stays in it.
  */
-async function replacingFile(c: Call, input: InputFile, write: (to: FileRef, out: Handle) => Promise<void>): Promise<void> {
+async function replacingFile(c: FileSystemCall, input: InputFile, write: (to: FileRef, out: ReadWriteFile) => Promise<void>): Promise<void> {
   if (typeof c.output === 'number') return intoHandle(c, c.output, input, write);
   const temp = temporaryBeside(c.output);
   const mode = await modeFor(c.fs, c.output, c.watch);
@@ -191,7 +191,7 @@ async function replacingFile(c: Call, input: InputFile, write: (to: FileRef, out
 }
 
 /** replacingFile() for an output handle, refused where it is the input's file (emptying it would destroy the input). */
-async function intoHandle(c: Call, fd: number, input: InputFile, write: (to: FileRef, out: Handle) => Promise<void>): Promise<void> {
+async function intoHandle(c: FileSystemCall, fd: number, input: InputFile, write: (to: FileRef, out: ReadWriteFile) => Promise<void>): Promise<void> {
   const out = descriptorFile(c.fs, fd);
   const [a, b] = await Promise.all([input.stat(), out.stat()]);
   if (a.dev === b.dev && a.ino === b.ino)
@@ -208,7 +208,7 @@ async function intoHandle(c: Call, fd: number, input: InputFile, write: (to: Fil
 }
 
 /** Opens a call's ends: a Blob's (blob-files.ts), or files'. */
-export async function open(call: FileCall): Promise<Ends> {
+export async function openEnds(call: FileCall): Promise<Ends> {
   const { input } = call;
   if (isBlob(input)) {
     const file = call.output as WritableFileHandle | undefined;

@@ -208,7 +208,7 @@ export function receiverOf(from: unknown): Receiver {
 }
 
 /** Wipes what a sender or receiver copied. */
-export function forget(party: Sender | Receiver): void {
+export function forgetKeys(party: Sender | Receiver): void {
   if (party.passphrase !== undefined) zeroize(party.passphrase);
   if ('identities' in party) for (const key of party.identities ?? []) zeroize(key.type === KEY_SSH ? (key.passphrase ?? EMPTY) : key.bytes);
 }

@@ -16,12 +16,12 @@
  * few MiB per message.
  */
 import {
-  CHUNK,
+  PLAIN_CHUNK,
   chunkCount,
   openInPlace,
   PIECE_CHUNKS,
   plainLength,
-  type Run,
+  type ChunkRun,
   SEALED_CHUNK,
   sealedLength,
   sealInPlace,
@@ -82,7 +82,7 @@ const isInto = (sink: PieceSink, into: MemorySink['into']): boolean => typeof si
 
 /** A piece: its run of chunks, its input's bytes and where they are, and where its output goes. */
 export interface FilePiece {
-  readonly run: Run;
+  readonly run: ChunkRun;
   /** Bytes of input: plaintext to seal, or sealed chunks to open. */
   readonly length: number;
   readonly from: PieceSource;
@@ -101,7 +101,7 @@ export interface FilePiece {
 export interface FilePayload {
   readonly opening: boolean;
   readonly key: Uint8Array;
-  readonly run: Run;
+  readonly run: ChunkRun;
   readonly from: PieceSource;
   readonly inputAt: number;
   readonly length: number;
@@ -110,11 +110,11 @@ export interface FilePayload {
 }
 
 /** A whole payload's run of chunks: from the first, to the final one. */
-export const WHOLE: Run = { counter: 0, final: true };
+export const WHOLE: ChunkRun = { counter: 0, final: true };
 
 /** The piece of `payload` over its input's bytes [start, start + length), start on a chunk boundary. */
 export function pieceOf(payload: FilePayload, start: number, length: number): FilePiece {
-  const [unit, outUnit] = payload.opening ? [SEALED_CHUNK, CHUNK] : [CHUNK, SEALED_CHUNK];
+  const [unit, outUnit] = payload.opening ? [SEALED_CHUNK, PLAIN_CHUNK] : [PLAIN_CHUNK, SEALED_CHUNK];
   const first = start / unit;
   const total = payload.opening ? Math.ceil(payload.length / unit) : chunkCount(payload.length);
   const chunks = payload.opening ? Math.ceil(length / unit) : chunkCount(length);
@@ -130,7 +130,7 @@ export function pieceOf(payload: FilePayload, start: number, length: number): Fi
 
 /** The pieces over a payload's input, of `chunks` chunks (an empty plaintext is one empty piece: its one empty chunk). */
 export const piecesOf = (payload: FilePayload, chunks = PIECE_CHUNKS) =>
-  payload.length === 0 ? [{ start: 0, length: 0 }] : wholePieces(payload.length, payload.opening ? SEALED_CHUNK : CHUNK, chunks);
+  payload.length === 0 ? [{ start: 0, length: 0 }] : wholePieces(payload.length, payload.opening ? SEALED_CHUNK : PLAIN_CHUNK, chunks);
 
 /** A buffer for file pieces, kept by whoever does them (a worker, this thread): a slot's size, 15 sealed chunks done at a time. */
 export const pieceBuffer = (): Uint8Array => new Uint8Array(PIECE_CHUNKS * SEALED_CHUNK);
@@ -170,7 +170,7 @@ export interface PieceInput {
 }
 
 /** A piece's output, written at absolute positions; closing it gives what it holds in memory (the outcome's `part` or `bytes`). */
-interface Output {
+interface PieceOutput {
   write(bytes: Uint8Array, at: number): void;
   close(): Pick<PieceOutcome, 'part' | 'bytes'>;
 }
@@ -241,7 +241,7 @@ function inputOf(source: PieceSource | PieceInput): PieceInput {
 }
 
 /** Output into a Blob: the parts written, in order (a piece's writes are front to back), joined once it is done. */
-function blobOutput(): Output {
+function blobOutput(): PieceOutput {
   const parts: Blob[] = [];
   return {
     // The Blob copies the bytes (File API, "process blob parts"): the buffer is used again.
@@ -251,7 +251,7 @@ function blobOutput(): Output {
 }
 
 /** Output into a new array of `length` bytes, the piece's output from `from` (its writeAt); zeroed if the piece throws. */
-function bytesOutput(from: number, length: number): Output {
+function bytesOutput(from: number, length: number): PieceOutput {
   const bytes = new Uint8Array(length);
   return {
     write: (part, at) => bytes.set(part, at - from),
@@ -259,7 +259,7 @@ function bytesOutput(from: number, length: number): Output {
   };
 }
 
-function outputOf(p: FilePiece, length: number): Output {
+function pieceOutputOf(p: FilePiece, length: number): PieceOutput {
   if (isInto(p.to, 'blob')) return blobOutput();
   if (isInto(p.to, 'bytes')) return bytesOutput(p.writeAt, length);
   const { fs, fd, close } = openDescriptor(sinkFile(p.to)!, 'r+');
@@ -284,10 +284,10 @@ function outputOf(p: FilePiece, length: number): Output {
 }
 
 /** Runs `f` on the piece's input and its output (`length` bytes at most), closed after; what the output holds in memory joins the outcome. */
-function through(p: FilePiece, source: PieceSource | PieceInput, length: number, f: (input: PieceInput, output: Output) => PieceOutcome): PieceOutcome {
+function through(p: FilePiece, source: PieceSource | PieceInput, length: number, f: (input: PieceInput, output: PieceOutput) => PieceOutcome): PieceOutcome {
   const input = inputOf(source);
   try {
-    const output = outputOf(p, length);
+    const output = pieceOutputOf(p, length);
     let outcome: PieceOutcome | undefined;
     try {
       outcome = f(input, output);
@@ -323,7 +323,7 @@ export function sealFilePiece(
   buffer: Uint8Array,
   source: PieceSource | PieceInput = p.from,
 ): PieceOutcome {
-  const part = chunksAtOnce(buffer) * CHUNK;
+  const part = chunksAtOnce(buffer) * PLAIN_CHUNK;
   const chunks = chunkCount(p.length);
   try {
     return through(p, source, sealedLength(p.length), (input, output) => {
@@ -332,7 +332,7 @@ export function sealFilePiece(
         const length = Math.min(part, p.length - at);
         const into = sealPlainAt(length);
         if (input.read(buffer.subarray(into, into + length), p.readAt + at) < length) return { good: 0, short: true };
-        const first = at / CHUNK;
+        const first = at / PLAIN_CHUNK;
         sealInPlace(engine, key, { counter: p.run.counter + first, final: p.run.final && first + chunkCount(length) === chunks }, buffer, length);
         output.write(buffer.subarray(0, sealedLength(length)), p.writeAt + first * SEALED_CHUNK);
       }
@@ -368,8 +368,8 @@ export function openFilePiece(
         const first = at / SEALED_CHUNK;
         const run = { counter: p.run.counter + first, final: p.run.final && at + length === p.length };
         const opened = openInPlace(engine, key, run, buffer, length);
-        const plain = Math.min(opened * CHUNK, plainLength(length));
-        if (plain > 0) output.write(buffer.subarray(0, plain), p.writeAt + first * CHUNK);
+        const plain = Math.min(opened * PLAIN_CHUNK, plainLength(length));
+        if (plain > 0) output.write(buffer.subarray(0, plain), p.writeAt + first * PLAIN_CHUNK);
         good += opened;
         if (opened < Math.ceil(length / SEALED_CHUNK)) break;
       }

@@ -18,9 +18,9 @@ import { ArmoredLines, headLength } from './armor-lines.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk, type AgeRunners } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { type FilePayload, type FilePiece, type InputFile, type OutputFile, type PieceOutcome, type PieceSource, sinkFile, WHOLE } from './file-pieces.js';
-import { forget, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
+import { forgetKeys, openHeader, type Receiver, receiverOf, type Sender, sealHeader, senderOf } from './file-key.js';
 import { handleSource, readHeader } from './range-source.js';
-import { endsOf, type FileCall, nameOf, open } from './file-ends.js';
+import { endsOf, type FileCall, nameOf, openEnds } from './file-ends.js';
 import { chunkFailure, NONCE_BYTES, payloadKey, SEALED_CHUNK, sealedLength } from './payload.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
@@ -118,14 +118,14 @@ export async function encryptFileWith(
   try {
     return await sealFile(runners, c, sender);
   } finally {
-    forget(sender);
+    forgetKeys(sender);
   }
 }
 
 /** Encrypts the file `c.input` to `sender` into `c.output`, replaced once complete; resolves to the Blob, where the output is one. */
 export async function sealFile(runners: AgeRunners, c: FileCall, sender: Sender): Promise<Blob | undefined> {
   check.throwIfAborted(c.signal);
-  const { input: file, size, replacing } = await open(c);
+  const { input: file, size, replacing } = await openEnds(c);
   try {
     return await replacing(async (to, out) => {
       // Armor into a Blob goes through the codec; into a file, each piece writes its own lines.
@@ -201,7 +201,7 @@ export async function decryptFileWith(
   try {
     return await openFile(runners, c, receiver);
   } finally {
-    forget(receiver);
+    forgetKeys(receiver);
   }
 }
 
@@ -213,7 +213,7 @@ export async function decryptFileWith(
  */
 export async function openFile(runners: AgeRunners, c: FileCall, from: ReceiverOrAsk): Promise<Blob | undefined> {
   check.throwIfAborted(c.signal);
-  const { input: file, size, replacing } = await open(c);
+  const { input: file, size, replacing } = await openEnds(c);
   try {
     const start = new Uint8Array(Math.min(size, 1 << 16));
     const { bytesRead } = await file.read(start, 0, start.length, 0);
@@ -230,7 +230,7 @@ export async function openFile(runners: AgeRunners, c: FileCall, from: ReceiverO
         fileKey = await openHeader(header, asked ?? (from as Receiver), runners.scrypt);
       } finally {
         // A receiver made for this file is this call's to forget; one given is its caller's.
-        if (asked !== undefined) forget(asked);
+        if (asked !== undefined) forgetKeys(asked);
       }
       const nonce = new Uint8Array(NONCE_BYTES);
       const { bytesRead: nonceRead } = await file.read(nonce, 0, NONCE_BYTES, header.length);
@@ -265,7 +265,7 @@ export function firstFailure(first: FirstFailure, p: FilePiece, o: PieceOutcome)
 }
 
 /** The AuthenticationError of the chunk that did not verify, read again through `read` to tell why (cut short, extended, changed). */
-export async function failureOf(
+export async function firstFailureError(
   key: Uint8Array,
   { p, good }: NonNullable<FirstFailure>,
   read: (into: Uint8Array, at: number) => Promise<unknown>,
@@ -292,5 +292,5 @@ async function openPayload(runners: AgeRunners, payload: FilePayload, c: FileCal
   });
   if (short) throw cut(`the file changed size during the call (it ended before its ${size} bytes)`);
   await sameSize(file, size, c.input, cut);
-  if (first !== undefined) throw await failureOf(payload.key, first, (into, at) => file.read(into, 0, into.length, at));
+  if (first !== undefined) throw await firstFailureError(payload.key, first, (into, at) => file.read(into, 0, into.length, at));
 }

@@ -112,7 +112,7 @@ async function decapsulate(enc: Uint8Array, identity: Expanded): Promise<Uint8Ar
 }
 
 /** HPKE's key schedule for X-Wing (KEM 0x647a) and age's info. */
-const keySchedule = hpkeSchedule(0x647a, utf8('age-encryption.org/mlkem768x25519'));
+const HYBRID_SCHEDULE = hpkeSchedule(0x647a, utf8('age-encryption.org/mlkem768x25519'));
 
 // ---------------------------------------------------------------- age
 
@@ -131,7 +131,7 @@ export async function hybridStanza(recipient: Uint8Array, fileKey: Uint8Array, n
   } catch (e) {
     throw new RangeError(`${name} is not a valid post-quantum recipient: ${(e as Error).message}`);
   }
-  const { key, nonce } = keySchedule(sealed.shared);
+  const { key, nonce } = HYBRID_SCHEDULE(sealed.shared);
   return { type: KEY_HYBRID, args: [encodeBase64(sealed.enc)], body: wrap(key, fileKey, nonce) };
 }
 
@@ -157,7 +157,7 @@ export async function hybridUnwrap(stanzas: readonly Stanza[], seeds: readonly U
     for (const s of stanzas) {
       const enc = encOf(s);
       for (const identity of identities) {
-        const { key, nonce } = keySchedule(await decapsulate(enc, identity));
+        const { key, nonce } = HYBRID_SCHEDULE(await decapsulate(enc, identity));
         const fileKey = unwrap(key, s.body, nonce);
         if (fileKey !== undefined) return fileKey;
       }

@@ -13,7 +13,7 @@
  * A stream's pieces are read from its shared buffers and written to a new
  * array the worker moves to the caller, which hands it on as it is.
  */
-import { CHUNK, openInPlace, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
+import { PLAIN_CHUNK, openInPlace, openRun, plainLength, type ChunkRun, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
 import { bufferFor, type FilePiece, openFilePiece, pieceBuffer, type PieceOutcome, type PieceSink, type PieceSource, sealFilePiece } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import type { JobDone, JobHandle, PoolWorker } from '../pool/pool.js';
@@ -22,7 +22,7 @@ import { zeroize } from '../runtime/bytes.js';
 import { toBeWritten } from '../runtime/native.js';
 
 /** A piece: the payload key, its first chunk's counter, whether it ends the payload, and its input's bytes (plaintext to seal, sealed chunks to open). */
-type PieceParams = { key: Uint8Array; counter: number; final: boolean; length: number };
+type ChunkPieceParams = { key: Uint8Array; counter: number; final: boolean; length: number };
 
 export type AgeJobs = {
   /**
@@ -31,7 +31,7 @@ export type AgeJobs = {
    * shared input (`length` bytes) into a new array, moved to the caller
    * (protocol.ts moved()).
    */
-  readonly 'age.seal': JobType<PieceParams, Uint8Array | undefined>;
+  readonly 'age.seal': JobType<ChunkPieceParams, Uint8Array | undefined>;
   /**
    * Opens the slot's sealed chunks (from 0, `length` bytes) into the
    * slot's plaintext, from 0: the result is one byte, the number of chunks
@@ -42,7 +42,7 @@ export type AgeJobs = {
    * then one byte more, their count (answerOf). Either way the calling
    * thread, which has the sealed bytes, tells why the next did not verify.
    */
-  readonly 'age.open': JobType<PieceParams, Uint8Array>;
+  readonly 'age.open': JobType<ChunkPieceParams, Uint8Array>;
   /**
    * Seals or opens a piece of one file into another at their offsets
    * (file-pieces.ts), a buffer's worth at a time through one the worker
@@ -61,7 +61,7 @@ export type AgeJobs = {
 type FilePieceParams = { key: Uint8Array; counter: number; final: boolean; length: number; from: PieceSource; readAt: number; to: PieceSink; writeAt: number };
 
 /** A stream's piece sealed from its shared input into a new array of the worker's own, moved to the caller. */
-function sealToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8Array): Uint8Array {
+function sealToNew(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, input: Uint8Array): Uint8Array {
   const out = toBeWritten(sealedLength(input.length));
   sealRun(engine, key, run, input, out);
   return moved(out);
@@ -73,13 +73,13 @@ function sealToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8
  * verified; else, one byte longer, that of the chunks that did, zeros
  * after it, and their count.
  */
-function openToNew(engine: ChachaEngine, key: Uint8Array, run: Run, input: Uint8Array): Uint8Array {
+function openToNew(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, input: Uint8Array): Uint8Array {
   const plain = plainLength(input.length);
   const out = toBeWritten(plain);
   const good = openRun(engine, key, run, input, out);
   if (good === Math.ceil(input.length / SEALED_CHUNK)) return moved(out);
   const failed = new Uint8Array(plain + 1);
-  failed.set(out.subarray(0, good * CHUNK));
+  failed.set(out.subarray(0, good * PLAIN_CHUNK));
   failed[plain] = good;
   zeroize(out);
   return moved(failed);
@@ -141,7 +141,7 @@ export function ageJobs(engineNow: () => ChachaEngine, own: ChachaEngine): Handl
  * copied into the slot, where the job works in place (a caller's
  * ciphertext is read once, as decryption must).
  */
-export function postRun(w: PoolWorker, key: Uint8Array, run: Run, input: Uint8Array, opening: boolean, own: boolean): JobHandle<unknown> {
+export function postRun(w: PoolWorker, key: Uint8Array, run: ChunkRun, input: Uint8Array, opening: boolean, own: boolean): JobHandle<unknown> {
   const copy = key.slice();
   const params = { key: copy, counter: run.counter, final: run.final, length: input.length };
   if (own) return w.run<AgeJobs, 'age.seal' | 'age.open'>(opening ? 'age.open' : 'age.seal', params, 0, { input }, [copy.buffer], input.length);
@@ -157,7 +157,7 @@ export function postRun(w: PoolWorker, key: Uint8Array, run: Run, input: Uint8Ar
 /** An open's answer in the slot: the number of chunks that verified, whose plaintext (only theirs: past it the slot holds zeros, then sealed bytes) goes to `out`. */
 export function takeOpened(done: JobDone<unknown>, out: Uint8Array): number {
   const good = (done.result as Uint8Array)[0]!;
-  out.set(done.data.subarray(0, Math.min(good * CHUNK, out.length)));
+  out.set(done.data.subarray(0, Math.min(good * PLAIN_CHUNK, out.length)));
   return good;
 }
 

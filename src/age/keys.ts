@@ -194,7 +194,7 @@ export function identityToRecipient(identity: string): string | Promise<string> 
 /** identityToRecipient, its errors naming the identity `name`. */
 export function recipientOf(identity: unknown, name: string): string | Promise<string> {
   const key = identityKey(identity, name);
-  if (key.type === KEY_HYBRID) return hybridRecipient(key.bytes);
+  if (key.type === KEY_HYBRID) return wipingHybridRecipient(key.bytes);
   try {
     return encodeRecipient(x25519.getPublicKey(key.bytes));
   } finally {
@@ -222,7 +222,7 @@ export const sshCode = () => import(('./ssh.js'));
 export const tagCode = () => import(('./tag.js'));
 
 /** The hybrid recipient of a seed (wiped after). */
-async function hybridRecipient(seed: Uint8Array): Promise<string> {
+async function wipingHybridRecipient(seed: Uint8Array): Promise<string> {
   try {
     return (await hybridCode()).hybridRecipient(seed);
   } finally {

@@ -15,9 +15,9 @@ import { zeroize, EMPTY } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 /** Plaintext bytes of a chunk, and of a sealed one (with its tag). */
-export const CHUNK = 65536;
-export const TAG = 16;
-export const SEALED_CHUNK = CHUNK + TAG;
+export const PLAIN_CHUNK = 65536;
+export const TAG_BYTES = 16;
+export const SEALED_CHUNK = PLAIN_CHUNK + TAG_BYTES;
 /** The payload's nonce, before the first chunk. */
 export const NONCE_BYTES = 16;
 
@@ -42,20 +42,20 @@ export function chunkNonce(counter: number, final: boolean, into: Uint8Array): U
 }
 
 /** Chunks of a run of `plain` plaintext bytes: the last may be short, and an empty run is one empty chunk. */
-export const chunkCount = (plain: number): number => Math.max(1, Math.ceil(plain / CHUNK));
+export const chunkCount = (plain: number): number => Math.max(1, Math.ceil(plain / PLAIN_CHUNK));
 
 /** Sealed bytes of a run of `plain` plaintext bytes. */
-export const sealedLength = (plain: number): number => plain + TAG * chunkCount(plain);
+export const sealedLength = (plain: number): number => plain + TAG_BYTES * chunkCount(plain);
 
 /** A run's plaintext bytes from its sealed bytes: each chunk's tag taken off (a last chunk too short for one holds none). */
 export function plainLength(sealed: number): number {
   const chunks = Math.ceil(sealed / SEALED_CHUNK);
   if (chunks === 0) return 0;
-  return (chunks - 1) * CHUNK + Math.max(0, sealed - (chunks - 1) * SEALED_CHUNK - TAG);
+  return (chunks - 1) * PLAIN_CHUNK + Math.max(0, sealed - (chunks - 1) * SEALED_CHUNK - TAG_BYTES);
 }
 
 /** The part of a payload a job works on: chunks from `counter`, the last of them the payload's final chunk when `final`. */
-export interface Run {
+export interface ChunkRun {
   readonly counter: number;
   readonly final: boolean;
 }
@@ -64,53 +64,53 @@ export interface Run {
  * Seals `plain` (whole chunks but the last, which is short only when
  * `run.final`) into `out` (sealedLength bytes) under `key`.
  */
-export function sealRun(engine: ChachaEngine, key: Uint8Array, run: Run, plain: Uint8Array, out: Uint8Array): void {
+export function sealRun(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, plain: Uint8Array, out: Uint8Array): void {
   const nonce = new Uint8Array(12);
   const chunks = chunkCount(plain.length);
   for (let i = 0; i < chunks; i++) {
     const last = i === chunks - 1;
-    const chunk = plain.subarray(i * CHUNK, Math.min(plain.length, (i + 1) * CHUNK));
+    const chunk = plain.subarray(i * PLAIN_CHUNK, Math.min(plain.length, (i + 1) * PLAIN_CHUNK));
     engine.seal(
       key,
       chunkNonce(run.counter + i, run.final && last, nonce),
       EMPTY,
       chunk,
-      out.subarray(i * SEALED_CHUNK, i * SEALED_CHUNK + chunk.length + TAG),
+      out.subarray(i * SEALED_CHUNK, i * SEALED_CHUNK + chunk.length + TAG_BYTES),
     );
   }
 }
 
 /** A run that did not open: the plaintext it may release (payload.ts openOrFail), and why it stopped there. */
-export interface Failure {
+export interface OpenFailure {
   readonly verified: Uint8Array;
   readonly error: AuthenticationError;
 }
 
 /**
  * Opens `sealed` (openRun) into `out`: `out` when every chunk verified,
- * else the Failure. It releases the chunks before the first that did not
+ * else the OpenFailure. It releases the chunks before the first that did not
  * open, and that one too when it opens under the other final flag (a file
  * cut short after it, or extended past it: its plaintext is authentic,
  * only the file around it is wrong), as age's STREAM readers do; `out`
  * past what it releases is zeroed.
  */
-export function openOrFail(engine: ChachaEngine, key: Uint8Array, run: Run, sealed: Uint8Array, out: Uint8Array): Uint8Array | Failure {
+export function openOrFail(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, sealed: Uint8Array, out: Uint8Array): Uint8Array | OpenFailure {
   const chunks = Math.ceil(sealed.length / SEALED_CHUNK);
   const good = openRun(engine, key, run, sealed, out);
   return good === chunks && chunks > 0 ? out : failureAt(engine, key, run, sealed, out, good);
 }
 
 /**
- * The Failure of chunk `index` of `sealed`, which did not verify, `out`
+ * The OpenFailure of chunk `index` of `sealed`, which did not verify, `out`
  * holding the plaintext of those before it: they are released, and it too
  * where it opens under the other final flag; `out` past that is zeroed.
  */
-export function failureAt(engine: ChachaEngine, key: Uint8Array, run: Run, sealed: Uint8Array, out: Uint8Array, index: number): Failure {
+export function failureAt(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, sealed: Uint8Array, out: Uint8Array, index: number): OpenFailure {
   const chunks = Math.ceil(sealed.length / SEALED_CHUNK);
   const failed = sealed.subarray(index * SEALED_CHUNK, (index + 1) * SEALED_CHUNK);
-  const target = out.subarray(index * CHUNK, index * CHUNK + Math.max(0, failed.length - TAG));
+  const target = out.subarray(index * PLAIN_CHUNK, index * PLAIN_CHUNK + Math.max(0, failed.length - TAG_BYTES));
   const reason = failureReason(engine, key, run.counter + index, run.final && index >= chunks - 1, failed, target);
-  const released = index * CHUNK + (opensOtherwise(reason) ? target.length : 0);
+  const released = index * PLAIN_CHUNK + (opensOtherwise(reason) ? target.length : 0);
   zeroize(out.subarray(released));
   return { verified: out.subarray(0, released), error: failureError(reason, run.counter + index) };
 }
@@ -122,16 +122,16 @@ export function failureAt(engine: ChachaEngine, key: Uint8Array, run: Run, seale
  * verified: all of them, or the index of the first that did not (whose
  * part of `out` is then zeroed, and none after it written).
  */
-export function openRun(engine: ChachaEngine, key: Uint8Array, run: Run, sealed: Uint8Array, out: Uint8Array): number {
+export function openRun(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, sealed: Uint8Array, out: Uint8Array): number {
   const nonce = new Uint8Array(12);
   const chunks = Math.ceil(sealed.length / SEALED_CHUNK);
   for (let i = 0; i < chunks; i++) {
     const chunk = sealed.subarray(i * SEALED_CHUNK, Math.min(sealed.length, (i + 1) * SEALED_CHUNK));
     const final = run.final && i === chunks - 1;
     // Too short for a tag, or an empty final chunk after others (only an empty payload may end so).
-    if (chunk.length < TAG || (final && chunk.length === TAG && run.counter + i > 0)) return i;
-    const target = out.subarray(i * CHUNK, i * CHUNK + chunk.length - TAG);
-    const body = chunk.subarray(0, chunk.length - TAG);
+    if (chunk.length < TAG_BYTES || (final && chunk.length === TAG_BYTES && run.counter + i > 0)) return i;
+    const target = out.subarray(i * PLAIN_CHUNK, i * PLAIN_CHUNK + chunk.length - TAG_BYTES);
+    const body = chunk.subarray(0, chunk.length - TAG_BYTES);
     if (engine.open(key, chunkNonce(run.counter + i, final, nonce), EMPTY, body, chunk.subarray(body.length), target) === undefined) {
       zeroize(target);
       return i;
@@ -159,16 +159,16 @@ export const opensOtherwise = (reason: number): boolean => reason === REASON.cut
  * `into` (else `into` is zeroed).
  */
 export function failureReason(engine: ChachaEngine, key: Uint8Array, counter: number, final: boolean, chunk: Uint8Array, into: Uint8Array): number {
-  if (chunk.length < TAG) return REASON.tooShort;
-  if (final && chunk.length === TAG && counter > 0) return REASON.emptyFinal;
+  if (chunk.length < TAG_BYTES) return REASON.tooShort;
+  if (final && chunk.length === TAG_BYTES && counter > 0) return REASON.emptyFinal;
   const nonce = chunkNonce(counter, !final, new Uint8Array(12));
-  const body = chunk.subarray(0, chunk.length - TAG);
+  const body = chunk.subarray(0, chunk.length - TAG_BYTES);
   if (engine.open(key, nonce, EMPTY, body, chunk.subarray(body.length), into) === undefined) {
     zeroize(into);
     return REASON.changed;
   }
   if (!final) return REASON.extended;
-  if (body.length === CHUNK) return REASON.cutShort;
+  if (body.length === PLAIN_CHUNK) return REASON.cutShort;
   zeroize(into);
   return REASON.shortNotFinal;
 }
@@ -193,7 +193,7 @@ export function failureError(reason: number, counter: number): AuthenticationErr
 
 /** The AuthenticationError of chunk `counter` that did not open (failureReason, failureError); its plaintext, if any, is wiped. */
 export function chunkFailure(engine: ChachaEngine, key: Uint8Array, counter: number, final: boolean, chunk: Uint8Array): AuthenticationError {
-  const scratch = new Uint8Array(Math.max(0, chunk.length - TAG));
+  const scratch = new Uint8Array(Math.max(0, chunk.length - TAG_BYTES));
   const reason = failureReason(engine, key, counter, final, chunk, scratch);
   zeroize(scratch);
   return failureError(reason, counter);
@@ -207,13 +207,13 @@ export function chunkFailure(engine: ChachaEngine, key: Uint8Array, counter: num
 export const sealPlainAt = (plain: number): number => sealedLength(plain) - plain;
 
 /** Seals a piece in place: `slot` holds the plaintext at sealPlainAt and gets the sealed chunks from 0. */
-export function sealInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slot: Uint8Array, length: number): void {
+export function sealInPlace(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, slot: Uint8Array, length: number): void {
   const at = sealPlainAt(length);
   sealRun(engine, key, run, slot.subarray(at, at + length), slot.subarray(0, at + length));
 }
 
 /** Opens a piece in place: `slot` holds the sealed chunks from 0 and gets their plaintext from 0; returns the chunks that verified. */
-export function openInPlace(engine: ChachaEngine, key: Uint8Array, run: Run, slot: Uint8Array, length: number): number {
+export function openInPlace(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, slot: Uint8Array, length: number): number {
   return openRun(engine, key, run, slot.subarray(0, length), slot.subarray(0, plainLength(length)));
 }
 

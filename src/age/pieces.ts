@@ -11,25 +11,25 @@
  * once a payload is done).
  */
 import { postRun, takeOpened } from './jobs.js';
-import { CHUNK, failureAt, type Failure, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun, wholePieces } from './payload.js';
+import { PLAIN_CHUNK, failureAt, type OpenFailure, openRun, plainLength, type ChunkRun, SEALED_CHUNK, sealedLength, sealRun, wholePieces } from './payload.js';
 import { engine } from '../chacha/tiers.js';
 import type { PoolWorker } from '../pool/pool.js';
 import { runPieces, type Piece, type PieceWork } from '../pool/schedule.js';
 import { splitter } from '../pool/transform.js';
 
 /** The run of a piece starting at chunk `first` of a batch, `chunks` long: final when it ends a final batch. */
-const runOf = (run: Run, first: number, chunks: number, batchChunks: number): Run => ({
+const runOf = (run: ChunkRun, first: number, chunks: number, batchChunks: number): ChunkRun => ({
   counter: run.counter + first,
   final: run.final && first + chunks === batchChunks,
 });
 
 /** Seals `plain` (a batch: whole chunks but the final's last) into `out` on `workers` and this thread. */
-export async function sealPieces(key: Uint8Array, run: Run, plain: Uint8Array, out: Uint8Array, workers: readonly PoolWorker[]): Promise<void> {
-  const chunks = Math.ceil(plain.length / CHUNK);
-  const pieceRun = (p: Piece) => runOf(run, p.start / CHUNK, Math.ceil(p.length / CHUNK), chunks);
-  const sealedAt = (p: Piece) => (p.start / CHUNK) * SEALED_CHUNK;
+export async function sealPayloadPieces(key: Uint8Array, run: ChunkRun, plain: Uint8Array, out: Uint8Array, workers: readonly PoolWorker[]): Promise<void> {
+  const chunks = Math.ceil(plain.length / PLAIN_CHUNK);
+  const pieceRun = (p: Piece) => runOf(run, p.start / PLAIN_CHUNK, Math.ceil(p.length / PLAIN_CHUNK), chunks);
+  const sealedAt = (p: Piece) => (p.start / PLAIN_CHUNK) * SEALED_CHUNK;
   const work: PieceWork<Piece> = {
-    split: splitter(CHUNK),
+    split: splitter(PLAIN_CHUNK),
     direct: false,
     onThisThread(p) {
       const at = sealedAt(p);
@@ -40,7 +40,7 @@ export async function sealPieces(key: Uint8Array, run: Run, plain: Uint8Array, o
       out.set(done.data, sealedAt(p));
     },
   };
-  await runPieces(wholePieces(plain.length, CHUNK), workers, work);
+  await runPieces(wholePieces(plain.length, PLAIN_CHUNK), workers, work);
 }
 
 /** A piece of an open, and how many of its chunks verified. */
@@ -50,19 +50,19 @@ interface OpenPiece extends Piece {
 
 /**
  * Opens `sealed` (a batch) into `out` on `workers` and this thread: `out`
- * when every chunk verified, else the Failure of the first that did not
+ * when every chunk verified, else the OpenFailure of the first that did not
  * (payload.ts openOrFail), `out` past what it releases zeroed.
  */
-export async function openPieces(
+export async function openPayloadPieces(
   key: Uint8Array,
-  run: Run,
+  run: ChunkRun,
   sealed: Uint8Array,
   out: Uint8Array,
   workers: readonly PoolWorker[],
-): Promise<Uint8Array | Failure> {
+): Promise<Uint8Array | OpenFailure> {
   const chunks = Math.ceil(sealed.length / SEALED_CHUNK);
   const pieceRun = (p: Piece) => runOf(run, p.start / SEALED_CHUNK, Math.ceil(p.length / SEALED_CHUNK), chunks);
-  const plainAt = (p: Piece) => (p.start / SEALED_CHUNK) * CHUNK;
+  const plainAt = (p: Piece) => (p.start / SEALED_CHUNK) * PLAIN_CHUNK;
   const work: PieceWork<OpenPiece> = {
     split: splitter(SEALED_CHUNK),
     direct: false,

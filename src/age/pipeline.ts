@@ -8,7 +8,19 @@
  * payload is known to be the final one, as the format needs (C2SP age:
  * the last chunk carries the final flag).
  */
-import { CHUNK, chunkFailure, chunkCount, type Failure, failureAt, openRun, plainLength, type Run, SEALED_CHUNK, sealedLength, sealRun } from './payload.js';
+import {
+  PLAIN_CHUNK,
+  chunkFailure,
+  chunkCount,
+  type OpenFailure,
+  failureAt,
+  openRun,
+  plainLength,
+  type ChunkRun,
+  SEALED_CHUNK,
+  sealedLength,
+  sealRun,
+} from './payload.js';
 import type { FilePayload, FilePiece, PieceOutcome } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import { engine } from '../chacha/tiers.js';
@@ -25,7 +37,7 @@ import { toBeWritten } from '../runtime/native.js';
  * in `output` zeroed and nothing after it written).
  */
 export interface PayloadPiece extends Piece {
-  readonly run: Run;
+  readonly run: ChunkRun;
   readonly input: Uint8Array;
   output?: Uint8Array;
   good?: number;
@@ -54,13 +66,13 @@ export interface Runner {
   /** Chunks in a stream's piece: enough to be worth a job. */
   readonly pieceChunks: number;
   /** Seals `plain` (whole chunks but the last, which is short only when `run.final`) into `out` (sealedLength bytes); reads `plain` until it settles. */
-  seal(key: Uint8Array, run: Run, plain: Uint8Array, out: Uint8Array): void | Promise<void>;
+  seal(key: Uint8Array, run: ChunkRun, plain: Uint8Array, out: Uint8Array): void | Promise<void>;
   /**
    * Opens `sealed` into `out` (plainLength bytes): `out` once every chunk
-   * verified, else the Failure (payload.ts openOrFail), which releases
+   * verified, else the OpenFailure (payload.ts openOrFail), which releases
    * only the chunks before the one that failed.
    */
-  open(key: Uint8Array, run: Run, sealed: Uint8Array, out: Uint8Array): Uint8Array | Failure | Promise<Uint8Array | Failure>;
+  open(key: Uint8Array, run: ChunkRun, sealed: Uint8Array, out: Uint8Array): Uint8Array | OpenFailure | Promise<Uint8Array | OpenFailure>;
   /** A stream's lane under `key` (read until the lane ends), sealing or opening. */
   lane(key: Uint8Array, opening: boolean): Lane;
   /**
@@ -78,7 +90,7 @@ export function doPiece(chacha: ChachaEngine, key: Uint8Array, p: PayloadPiece, 
   if (opening) {
     p.output = toBeWritten(plainLength(p.input.length));
     p.good = openRun(chacha, key, p.run, p.input, p.output);
-    zeroize(p.output.subarray(p.good * CHUNK));
+    zeroize(p.output.subarray(p.good * PLAIN_CHUNK));
   } else {
     p.output = toBeWritten(sealedLength(p.input.length));
     sealRun(chacha, key, p.run, p.input, p.output);
@@ -197,7 +209,7 @@ class PayloadLane {
     private readonly opening: boolean,
   ) {
     this.lane = runner.lane(key, opening);
-    const unit = opening ? SEALED_CHUNK : CHUNK;
+    const unit = opening ? SEALED_CHUNK : PLAIN_CHUNK;
     this.gathering = new Gathering(unit, runner.pieceChunks * unit, this.lane);
   }
 
@@ -222,7 +234,7 @@ class PayloadLane {
   }
 
   private async add(input: Uint8Array, final: boolean): Promise<void> {
-    const run: Run = { counter: this.counter, final };
+    const run: ChunkRun = { counter: this.counter, final };
     this.counter += this.opening ? Math.ceil(input.length / SEALED_CHUNK) : chunkCount(input.length);
     this.deliver(await this.lane.add({ start: 0, length: input.length, run, input }));
   }

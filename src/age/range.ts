@@ -14,10 +14,10 @@ import { AgeFormatError } from './errors.js';
 import { AuthenticationError } from '../runtime/errors.js';
 import { INTO_BYTES, isBlob, type PieceSource } from './file-pieces.js';
 import type { AgeRunners } from './codec.js';
-import { failureOf, type FirstFailure, firstFailure, runFiles } from './files.js';
+import { firstFailureError, type FirstFailure, firstFailure, runFiles } from './files.js';
 import { fileOf } from './file-ends.js';
-import { forget, openHeader, receiverOf } from './file-key.js';
-import { CHUNK, chunkFailure, NONCE_BYTES, openRun, payloadKey, plainLength, type Run, SEALED_CHUNK, TAG } from './payload.js';
+import { forgetKeys, openHeader, receiverOf } from './file-key.js';
+import { PLAIN_CHUNK, chunkFailure, NONCE_BYTES, openRun, payloadKey, plainLength, type ChunkRun, SEALED_CHUNK, TAG_BYTES } from './payload.js';
 import { engine } from '../chacha/tiers.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, zeroize } from '../runtime/bytes.js';
@@ -36,7 +36,7 @@ const isHandle = (s: object): s is FileHandleLike => typeof (s as FileHandleLike
  * pieces too (`pieces`: the Blob, or the file's descriptor), which read
  * it on a worker where they can; `close` closes what the call opened.
  */
-interface Opened {
+interface RangeOpened {
   readonly source: RangeSource;
   readonly pieces?: PieceSource;
   close(): Promise<void>;
@@ -49,7 +49,7 @@ function handleDescriptor(handle: FileHandleLike): number | undefined {
 }
 
 /** `input`, opened. */
-async function openSource(input: unknown): Promise<Opened> {
+async function openSource(input: unknown): Promise<RangeOpened> {
   const nothing = async () => {};
   if (isBlob(input)) {
     const source = {
@@ -122,7 +122,7 @@ export async function decryptRangeWith(
       await opened.close();
     }
   } finally {
-    forget(receiver);
+    forgetKeys(receiver);
     if (key !== undefined) zeroize(key);
   }
 }
@@ -133,13 +133,13 @@ async function finalChunk(source: RangeSource, payloadAt: number, key: Uint8Arra
   const chunks = Math.max(1, Math.ceil(payload / SEALED_CHUNK));
   const lastAt = (chunks - 1) * SEALED_CHUNK;
   const sealed = await readExactly(source, payloadAt + lastAt, payload - lastAt);
-  const plain = new Uint8Array(Math.max(0, sealed.length - TAG));
+  const plain = new Uint8Array(Math.max(0, sealed.length - TAG_BYTES));
   try {
     if (openRun(engine(), key, { counter: chunks - 1, final: true }, sealed, plain) !== 1) throw chunkFailure(engine(), key, chunks - 1, true, sealed);
   } finally {
     zeroize(plain);
   }
-  return payload - TAG * chunks;
+  return payload - TAG_BYTES * chunks;
 }
 
 /**
@@ -148,7 +148,7 @@ async function finalChunk(source: RangeSource, payloadAt: number, key: Uint8Arra
  * and the plaintext asked for.
  */
 interface ChunkRange {
-  readonly run: Run;
+  readonly run: ChunkRun;
   readonly at: number;
   readonly length: number;
   readonly from: number;
@@ -156,9 +156,9 @@ interface ChunkRange {
 }
 
 function rangeOf(source: RangeSource, payloadAt: number, from: number, to: number, size: number): ChunkRange {
-  const firstChunk = Math.floor(from / CHUNK);
-  const endChunk = Math.ceil(to / CHUNK);
-  const lastChunk = Math.max(1, Math.ceil(size / CHUNK)) - 1;
+  const firstChunk = Math.floor(from / PLAIN_CHUNK);
+  const endChunk = Math.ceil(to / PLAIN_CHUNK);
+  const lastChunk = Math.max(1, Math.ceil(size / PLAIN_CHUNK)) - 1;
   const sealedEnd = Math.min(endChunk * SEALED_CHUNK, source.size - payloadAt);
   const at = payloadAt + firstChunk * SEALED_CHUNK;
   return { run: { counter: firstChunk, final: endChunk - 1 === lastChunk }, at, length: payloadAt + sealedEnd - at, from, to };
@@ -172,7 +172,7 @@ async function readAndOpen(runners: AgeRunners, source: RangeSource, key: Uint8A
   try {
     const opened = await runner.open(key, range.run, sealed, plain);
     if (!(opened instanceof Uint8Array)) throw opened.error;
-    const at = range.run.counter * CHUNK;
+    const at = range.run.counter * PLAIN_CHUNK;
     return plain.slice(range.from - at, range.to - at);
   } finally {
     zeroize(plain);
@@ -189,7 +189,7 @@ async function readAndOpen(runners: AgeRunners, source: RangeSource, key: Uint8A
 async function openOnFiles(runners: AgeRunners, pieces: PieceSource, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
   const payload = { opening: true, key, run: range.run, from: pieces, inputAt: range.at, length: range.length, to: INTO_BYTES, outputAt: 0 };
   const plain = new Uint8Array(range.to - range.from);
-  const plainAt = range.run.counter * CHUNK;
+  const plainAt = range.run.counter * PLAIN_CHUNK;
   let first: FirstFailure;
   let short = false;
   try {
@@ -199,7 +199,7 @@ async function openOnFiles(runners: AgeRunners, pieces: PieceSource, source: Ran
       if (o.bytes !== undefined) putInRange(plain, range, o.bytes, plainAt + p.writeAt);
     });
     if (short) throw new AuthenticationError(`the file changed size during the call (it ended before its ${source.size} bytes)`);
-    if (first !== undefined) throw await failureOf(key, first, async (into, at) => into.set(await readExactly(source, at, into.length)));
+    if (first !== undefined) throw await firstFailureError(key, first, async (into, at) => into.set(await readExactly(source, at, into.length)));
     return plain;
   } catch (e) {
     zeroize(plain);

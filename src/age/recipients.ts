@@ -100,11 +100,7 @@ export const unreachable = (workFactor: number): string =>
   `needs ${2 ** (workFactor - 20)} GiB and 2 KiB of memory for scrypt, more than the 4 GiB a WebAssembly memory holds, and this runtime has no scrypt of its own (Node, Deno and Bun have one, in their crypto module); fourfold computes up to ${WASM_MAX_WORK_FACTOR} here`;
 
 /** A scrypt of fourfold's API (fourfold/scrypt's scryptAsync, fourfold/parallel's scrypt). */
-type ScryptCall = (
-  passphrase: Uint8Array,
-  salt: Uint8Array,
-  options: { N: number; r: number; p: number; dkLen: number; maxmem: number },
-) => Promise<Uint8Array>;
+type ApiScrypt = (passphrase: Uint8Array, salt: Uint8Array, options: { N: number; r: number; p: number; dkLen: number; maxmem: number }) => Promise<Uint8Array>;
 
 /**
  * age's scrypt (r = 8, p = 1, a 32-byte key) on `load`'s, a module
@@ -113,7 +109,7 @@ type ScryptCall = (
  * file's work factor is bounded by the caller (maxWorkFactor).
  */
 export const lazyScrypt =
-  (load: () => Promise<ScryptCall>): Scrypt =>
+  (load: () => Promise<ApiScrypt>): Scrypt =>
   async (passphrase, salt, N) =>
     (await load())(passphrase, salt, { N, r: 8, p: 1, dkLen: 32, maxmem: 1024 * (N + 3) });
 

@@ -8,7 +8,7 @@
  * bounds them. AES and the Ed25519 public key of a PKCS#8 seed are the
  * platform's (WebCrypto).
  */
-import { bigOf, bytesOf } from './bigint.js';
+import { bigOf, bigBytes } from './bigint.js';
 import { bcryptPbkdf, MAX_ROUNDS } from './bcrypt-pbkdf.js';
 import {
   base64,
@@ -136,7 +136,7 @@ function ed25519Secret(seed: Uint8Array, point: Uint8Array, what: string): SshSe
 }
 
 /** b mod m for a big-endian byte string, as bytes: the CRT exponents where a key leaves them out. */
-const mod = (b: Uint8Array, m: bigint): Uint8Array => bytesOf(bigOf(b) % m);
+const mod = (b: Uint8Array, m: bigint): Uint8Array => bigBytes(bigOf(b) % m);
 
 function rsaSecret(rsa: RsaSecret, what: string): SshSecret {
   checkRsa(rsa.n, rsa.e, what);

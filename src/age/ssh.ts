@@ -18,7 +18,7 @@
  */
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bigOf, bytesOf, power } from './bigint.js';
+import { bigOf, bigBytes, power } from './bigint.js';
 import { AgeFormatError } from './errors.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { checkBody, unwrap } from './identities.js';
@@ -39,13 +39,13 @@ export const fingerprint = (key: SshPublicKey): string => encodeBase64(sha256(ke
 
 // ---------------------------------------------------------------- Ed25519 to X25519
 
-const P = 2n ** 255n - 19n;
+const ED25519_P = 2n ** 255n - 19n;
 /** Edwards25519's d = -121665 / 121666 (RFC 8032 §5.1). */
-const D = (-121665n * power(121666n, P - 2n, P)) % P;
+const D = (-121665n * power(121666n, ED25519_P - 2n, ED25519_P)) % ED25519_P;
 
 /** Little-endian, as RFC 8032 and RFC 7748 write field elements. */
 const fromLE = (bytes: Uint8Array): bigint => bigOf(bytes.slice().reverse());
-const toLE = (value: bigint): Uint8Array => bytesOf(value, 32).reverse();
+const toLE = (value: bigint): Uint8Array => bigBytes(value, 32).reverse();
 
 /**
  * The Montgomery u of an Ed25519 public key, u = (1 + y) / (1 - y) (RFC
@@ -56,11 +56,11 @@ const toLE = (value: bigint): Uint8Array => bytesOf(value, 32).reverse();
  */
 export function montgomeryOf(point: Uint8Array, what: string): Uint8Array {
   const y = fromLE(point) & ((1n << 255n) - 1n);
-  const y2 = (y * y) % P;
-  const ratio = ((y2 - 1n + P) * power(D * y2 + 1n, P - 2n, P)) % P;
+  const y2 = (y * y) % ED25519_P;
+  const ratio = ((y2 - 1n + ED25519_P) * power(D * y2 + 1n, ED25519_P - 2n, ED25519_P)) % ED25519_P;
   // Euler's criterion: ratio is 0 or a square.
-  if (ratio !== 0n && power(ratio, (P - 1n) / 2n, P) !== 1n) throw new RangeError(`${what} is not a valid Ed25519 public key: no point has it`);
-  return toLE(((1n + y) * power(1n - y + P, P - 2n, P)) % P);
+  if (ratio !== 0n && power(ratio, (ED25519_P - 1n) / 2n, ED25519_P) !== 1n) throw new RangeError(`${what} is not a valid Ed25519 public key: no point has it`);
+  return toLE(((1n + y) * power(1n - y + ED25519_P, ED25519_P - 2n, ED25519_P)) % ED25519_P);
 }
 
 // ---------------------------------------------------------------- ssh-ed25519

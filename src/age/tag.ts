@@ -28,7 +28,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { bech32 } from '@scure/base';
-import { bigOf, bytesOf, power } from './bigint.js';
+import { bigOf, bigBytes, power } from './bigint.js';
 import { encodeBase64, type Stanza } from './header.js';
 import { keySchedule, kemSuite, labeledExpand, labeledExtract, type Schedule } from './hpke.js';
 import { KEM_PUBLIC_KEY, reducedKey } from './key-types.js';
@@ -60,11 +60,11 @@ interface TagRecipient {
 // ---------------------------------------------------------------- P-256
 
 /** P-256's field prime and curve constant b (SEC 2 §2.4.2; a = -3). */
-const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const P256_P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
 const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
 
 /** y^2 on the curve at x: x^3 - 3x + b mod P. */
-const rightSide = (x: bigint): bigint => (((x * x * x - 3n * x + B) % P) + P) % P;
+const rightSide = (x: bigint): bigint => (((x * x * x - 3n * x + B) % P256_P) + P256_P) % P256_P;
 
 /**
  * The P-256 point `bytes`, in the one SEC 1 form `form` says (33 bytes
@@ -75,16 +75,16 @@ const rightSide = (x: bigint): bigint => (((x * x * x - 3n * x + B) % P) + P) % 
 function p256Point(bytes: Uint8Array, form: number): Uint8Array | undefined {
   if (bytes.length !== form || bytes[0] !== (form === COMPRESSED ? (bytes[0]! & 1) + 2 : 4)) return undefined;
   const x = bigOf(bytes.subarray(1, 33));
-  if (x >= P) return undefined;
+  if (x >= P256_P) return undefined;
   let y: bigint;
   if (form === COMPRESSED) {
-    y = power(rightSide(x), (P + 1n) / 4n, P);
-    if ((y & 1n) !== BigInt(bytes[0]! & 1)) y = P - y;
+    y = power(rightSide(x), (P256_P + 1n) / 4n, P256_P);
+    if ((y & 1n) !== BigInt(bytes[0]! & 1)) y = P256_P - y;
   } else {
     y = bigOf(bytes.subarray(33));
-    if (y >= P) return undefined;
+    if (y >= P256_P) return undefined;
   }
-  return (y * y) % P === rightSide(x) ? Uint8Array.of(4, ...bytesOf(x, 32), ...bytesOf(y, 32)) : undefined;
+  return (y * y) % P256_P === rightSide(x) ? Uint8Array.of(4, ...bigBytes(x, 32), ...bigBytes(y, 32)) : undefined;
 }
 
 const ECDH = { name: 'ECDH', namedCurve: 'P-256' } as const;
@@ -159,14 +159,14 @@ async function hybridEncapsulate(kemPublic: Uint8Array, point: Uint8Array): Prom
 }
 
 /** The stanza's first argument: HKDF-Extract(salt = info, enc || SHA-256(the tagged key)[:4]), that is HMAC keyed with the info (RFC 5869 §2.2), its first 4 bytes. */
-const tagOf = (r: TagRecipient, enc: Uint8Array): Uint8Array => hmac(sha256, r.type.info, joined([enc, sha256(r.tagged).subarray(0, 4)])).subarray(0, 4);
+const recipientTag = (r: TagRecipient, enc: Uint8Array): Uint8Array => hmac(sha256, r.type.info, joined([enc, sha256(r.tagged).subarray(0, 4)])).subarray(0, 4);
 
 /** The stanza wrapping `fileKey` for a tag recipient string ("age1tag1..." or "age1tagpq1..."); a RangeError naming `name` where it is malformed. */
 export async function tagStanza(text: string, fileKey: Uint8Array, name: string): Promise<Stanza> {
   const r = parseRecipient(text, name);
   const { enc, shared } = r.kemPublic === undefined ? await dhkemEncapsulate(r.point) : await hybridEncapsulate(r.kemPublic, r.point);
   const { key, nonce } = r.type.schedule(shared);
-  return { type: r.type.stanza, args: [encodeBase64(tagOf(r, enc)), encodeBase64(enc)], body: wrap(key, fileKey, nonce) };
+  return { type: r.type.stanza, args: [encodeBase64(recipientTag(r, enc)), encodeBase64(enc)], body: wrap(key, fileKey, nonce) };
 }
 
 /** Checks a tag recipient string in full (Bech32, length, the P-256 point, ML-KEM's key): a RangeError naming `name` where it is malformed. */

@@ -13,7 +13,7 @@ import { zeroize } from '../runtime/bytes.js';
 /** RFC 8410's PKCS #8 wrapping of an X25519 private key, before its 32 bytes. */
 export const PKCS8_PREFIX: Uint8Array = Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20);
 /** The base point's u-coordinate (RFC 7748 §4.1: u = 9): X25519(k, base) is k's public key. */
-const BASE = Uint8Array.of(9, ...new Array<number>(31).fill(0));
+const BASE_POINT = Uint8Array.of(9, ...new Array<number>(31).fill(0));
 
 const ALGORITHM = { name: 'X25519' } as const;
 
@@ -27,7 +27,7 @@ function subtleX25519(): Promise<Subtle | undefined> {
     const subtle = (globalThis.crypto as Crypto | undefined)?.subtle;
     if (subtle === undefined) return undefined;
     try {
-      await subtle.importKey('raw', BASE, ALGORITHM, false, []);
+      await subtle.importKey('raw', BASE_POINT, ALGORITHM, false, []);
       return subtle;
     } catch {
       return undefined;
@@ -101,7 +101,7 @@ export async function multiplyOn(subtle: Subtle | undefined, secret: Uint8Array,
 
 /** The public key of a secret scalar, from its multiplier (never all zeros: a platform that gave that would make a stanza no one opens, so it throws). */
 export async function publicKeyWith(multiply: Multiplier): Promise<Uint8Array> {
-  const publicKey = await multiply(BASE);
+  const publicKey = await multiply(BASE_POINT);
   if (publicKey.every((b) => b === 0)) throw new Error("fourfold: X25519 of the base point failed on this platform's WebCrypto");
   return publicKey;
 }

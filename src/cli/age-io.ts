@@ -74,7 +74,7 @@ function openTarget(path: string): Target {
  * or an -o file, written whole or not at all (openTarget), created at the
  * first write, as age's lazy opener, or at the end.
  */
-export class Output {
+export class AgeOutput {
   private target: Target | undefined;
   private queue: Uint8Array[] = [];
   private queued = 0;

@@ -11,14 +11,14 @@
  */
 import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Failure, Output, progressFor, pump, takeStdin } from './age-io.js';
+import { Failure, AgeOutput, progressFor, pump, takeStdin } from './age-io.js';
 import { BATCHPASS_DECRYPT, BATCHPASS_ENCRYPT, receiverFor, senderFor } from './age-keys.js';
 import { FlagError, HelpRequested, listOf, parseFlags, type Parsed } from './go-flags.js';
 import { removeOnSignal } from './signals.js';
 import { isTerminal } from './terminal.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
-import { forget, type Sender } from '../age/file-key.js';
+import { forgetKeys, type Sender } from '../age/file-key.js';
 import type { FileCall } from '../age/file-ends.js';
 import { openFile, sealFile } from '../age/files.js';
 import { COMMAND_POOL_RUNNERS, POOL_RUNNERS } from '../parallel/age-pool.js';
@@ -65,7 +65,7 @@ with "#" are ignored. "-" reads a file from standard input.
 
 fourfold age encrypts and decrypts on every core; its files are age's.`;
 
-const FLAGS = {
+const AGE_FLAGS = {
   version: { kind: 'bool', names: ['version'] },
   decrypt: { kind: 'bool', names: ['d', 'decrypt'] },
   encrypt: { kind: 'bool', names: ['e', 'encrypt'] },
@@ -170,8 +170,8 @@ async function throughFiles(
     else await openFile(COMMAND_POOL_RUNNERS, call, receiver!);
     progress?.end();
   } finally {
-    if (sender !== undefined) forget(sender);
-    if (receiver !== undefined && typeof receiver !== 'function') forget(receiver);
+    if (sender !== undefined) forgetKeys(sender);
+    if (receiver !== undefined && typeof receiver !== 'function') forgetKeys(receiver);
   }
 }
 
@@ -196,7 +196,7 @@ function failureOf(e: unknown): Failure {
   return new Failure(e instanceof Error ? e.message : String(e));
 }
 
-async function run(flags: Parsed): Promise<void> {
+async function runAge(flags: Parsed): Promise<void> {
   checkModes(flags);
   if (flags.positional.length > 1) {
     const hint = flags.positional[1]!.startsWith('-')
@@ -218,7 +218,7 @@ async function run(flags: Parsed): Promise<void> {
   const files = regularFiles(flags);
   if (files !== undefined) return throughFiles(files, flags, label, sender, receiver);
   const input = openInput(flags);
-  const out = new Output(toStdout ? undefined : outPath);
+  const out = new AgeOutput(toStdout ? undefined : outPath);
   const progress = input === 0 ? undefined : progressFor(fstatSync(input).size, label);
   const codec =
     sender !== undefined
@@ -254,7 +254,7 @@ export async function age(args: readonly string[], version: string): Promise<num
   }
   let flags: Parsed;
   try {
-    flags = parseFlags(args, FLAGS);
+    flags = parseFlags(args, AGE_FLAGS);
   } catch (e) {
     // Asked for, the usage goes to standard output (age writes it to standard error), with exit code 0 as age's.
     if (e instanceof HelpRequested) {
@@ -270,7 +270,7 @@ export async function age(args: readonly string[], version: string): Promise<num
     return 0;
   }
   try {
-    await run(flags);
+    await runAge(flags);
     return 0;
   } catch (e) {
     const f = failureOf(e);

@@ -23,8 +23,8 @@ import {
 } from '../age/file-pieces.js';
 import { anyPieceHere, filePieceHere, hereRunner } from '../age/here.js';
 import { answerOf, fileOutcome, postFilePiece, postRun } from '../age/jobs.js';
-import { CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from '../age/payload.js';
-import { openPieces, sealPieces } from '../age/pieces.js';
+import { PLAIN_CHUNK, PIECE_CHUNKS, SEALED_CHUNK, wholePieces } from '../age/payload.js';
+import { openPayloadPieces, sealPayloadPieces } from '../age/pieces.js';
 import { doPiece, type Lane, type PayloadPiece, type Runner } from '../age/pipeline.js';
 import { lazyScrypt } from '../age/recipients.js';
 import { engine } from '../chacha/tiers.js';
@@ -108,7 +108,7 @@ const poolFiles =
     const later: Piece[] = [];
     const piece = (p: Piece) => pieceOf(payload, p.start, p.length);
     const work: PieceWork<Piece> = {
-      split: splitter(payload.opening ? SEALED_CHUNK : CHUNK),
+      split: splitter(payload.opening ? SEALED_CHUNK : PLAIN_CHUNK),
       direct: true,
       onThisThread(p) {
         if (blob) return void later.push(p);
@@ -120,7 +120,7 @@ const poolFiles =
     };
     // Each piece zeroes the buffer it used (age/file-pieces.ts): this thread's, or the one its worker keeps.
     await runOnWorkers(piecesOf(payload, WORKER_FILE_CHUNKS), handOutWorkersFor(payload.length), work, { whileStarting: whileStarting && !blob });
-    const unit = payload.opening ? SEALED_CHUNK : CHUNK;
+    const unit = payload.opening ? SEALED_CHUNK : PLAIN_CHUNK;
     for (const left of later) {
       for (const p of wholePieces(left.length, unit, BLOB_PIECE_CHUNKS)) {
         const fp = piece({ start: left.start + p.start, length: p.length });
@@ -151,11 +151,11 @@ function poolRunner(whileStarting: boolean): Runner {
     pieceChunks: 15,
     seal(key, run, plain, out) {
       if (plain.length < PARALLEL_MIN) return hereRunner.seal(key, run, plain, out);
-      return sealPieces(key, run, plain, out, workers(plain.length));
+      return sealPayloadPieces(key, run, plain, out, workers(plain.length));
     },
     open(key, run, sealed, out) {
       if (sealed.length < PARALLEL_MIN) return hereRunner.open(key, run, sealed, out);
-      return openPieces(key, run, sealed, out, workers(sealed.length));
+      return openPayloadPieces(key, run, sealed, out, workers(sealed.length));
     },
     lane: (key, opening) => poolLane(key, opening, (w) => used.add(w)),
     files: poolFiles(whileStarting),
