@@ -8,7 +8,7 @@ import { ROOT_BYTES } from './layout.js';
 import { DEFAULT_LENGTH, hashOnce, modeOf, type Blake3Opts } from './args.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
-import { zeroize, type Bytes } from '../runtime/bytes.js';
+import { EMPTY, zeroize, type Bytes } from '../runtime/bytes.js';
 
 export type { Blake3Opts } from './args.js';
 
@@ -20,7 +20,6 @@ const CHUNK = 1024;
  * one chunk and grows when more is buffered, so short messages stay cheap.
  */
 const PENDING = 16 * CHUNK;
-const EMPTY = new Uint8Array(0);
 /**
  * Typed arrays up to 64 bytes live on V8's heap; larger ones allocate an
  * ArrayBuffer outside it, which costs about a microsecond (and GC work).

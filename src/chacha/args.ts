@@ -4,6 +4,7 @@
  */
 import * as check from '../runtime/assert.js';
 import { TAG_LENGTH, tooShort } from '../runtime/aead.js';
+import { EMPTY } from '../runtime/bytes.js';
 import type { StreamVariant } from '../runtime/stream-cipher.js';
 import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 
@@ -20,9 +21,6 @@ export const XCHACHA20: StreamVariant = { nonceLength: 24, doubleRounds: DOUBLE_
 
 /** RFC 8439 §2.8: blocks 1 to 2^32 - 1 of the keystream, 64 bytes each. */
 const MAX_PLAINTEXT = (2 ** 32 - 1) * 64;
-/** The empty aad: shared, as nothing can be written to it. */
-export const EMPTY: Uint8Array = new Uint8Array(0);
-
 /** An encryption's checked arguments: the plaintext, and the output when given (plaintext.length + 16 bytes). */
 export function sealArgs(plaintext: unknown, output: unknown): { input: Uint8Array; output: Uint8Array | undefined } {
   const input = check.bytes(plaintext, 'plaintext');

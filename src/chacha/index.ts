@@ -4,12 +4,12 @@
  * the ChaCha20-Poly1305 and XChaCha20-Poly1305 AEADs. Call shapes follow
  * @noble/ciphers, so switching is a changed import.
  */
-import { chachaAead, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, EMPTY, openArgs, sealArgs, XCHACHA20 } from './args.js';
+import { chachaAead, CHACHA12, CHACHA20, CHACHA20_ORIG, CHACHA8, openArgs, sealArgs, XCHACHA20 } from './args.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { streamCipher as stream, type StreamVariant } from '../runtime/stream-cipher.js';
 import { type Aead, type AeadMethods, type AeadParams, aeadParams } from '../runtime/aead.js';
-import type { Bytes } from '../runtime/bytes.js';
+import { type Bytes, EMPTY } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 export type { XorStream } from '../runtime/stream-cipher.js';

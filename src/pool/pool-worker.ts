@@ -18,7 +18,7 @@
  * which the calling thread can take a job back before the worker starts it.
  */
 import { resultBytes, QUEUED, TAKEN, type FromWorker, type JobResult, type JobTable, type Job } from './protocol.js';
-import { zeroize } from '../runtime/bytes.js';
+import { EMPTY, zeroize } from '../runtime/bytes.js';
 import { kernelsFor } from '../runtime/kernel-registry.js';
 import { nativeWelcome, type OwnTier, workerTier } from '../runtime/kernels.js';
 import { type JobBytes, type JobDone, type JobHandle, WorkerLostError } from './job-handle.js';
@@ -36,8 +36,6 @@ const SLOTS = 3;
 /** Whether slots can be SharedArrayBuffers that workers see without a copy. */
 export const canShare = (): boolean =>
   typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
-
-const EMPTY = new Uint8Array(0);
 
 /** Whether this engine posts a WebAssembly.Module to a worker (false after a DataCloneError: kernels then go as bytes). */
 let modulesCloneable = true;

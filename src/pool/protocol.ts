@@ -194,9 +194,15 @@ export interface Failed {
 export type ToWorker = Setup | Job;
 export type FromWorker = Ready | Done | Skipped | Failed;
 
-/** The ArrayBuffers of a job's params, to move rather than copy (shared ones stay shared). */
+/**
+ * The ArrayBuffers of a job's params, to move rather than copy: shared ones
+ * stay shared, and empty ones are copied (nothing), so that a zero-length
+ * array the library holds for every call (runtime/bytes.ts EMPTY) is never
+ * detached.
+ */
 export function transferablesOf(params: object): ArrayBuffer[] {
   const list: ArrayBuffer[] = [];
-  for (const value of Object.values(params)) if (value instanceof Uint8Array && !isShared(value)) list.push(value.buffer as ArrayBuffer);
+  for (const value of Object.values(params))
+    if (value instanceof Uint8Array && !isShared(value) && value.buffer.byteLength > 0) list.push(value.buffer as ArrayBuffer);
   return list;
 }

@@ -8,8 +8,7 @@
 import type { SecretstreamEngine } from './engine.js';
 import { StreamState } from './state.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
-
-const EMPTY = new Uint8Array(0);
+import { EMPTY } from '../runtime/bytes.js';
 
 export type SecretstreamJobs = {
   /** The state of a new stream (either side), under the number its caller gave it. */

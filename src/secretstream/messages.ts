@@ -7,13 +7,11 @@ import type { Pulled } from './engine.js';
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from './state.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
-import type { Bytes } from '../runtime/bytes.js';
+import { type Bytes, EMPTY } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 /** The longest message push takes, about 256 GiB: libsodium's limit (a message's ChaCha20 blocks are 2 .. 2^32 - 1). */
 export const MESSAGE_BYTES_MAX = 64 * (2 ** 32 - 2);
-const EMPTY = new Uint8Array(0);
-
 const aadOf = (aad: unknown): Uint8Array => (aad === undefined ? EMPTY : check.bytes(aad, 'aad'));
 
 function tagOf(tag: unknown): number {
