@@ -16,7 +16,8 @@
 import { PLAIN_CHUNK, openInPlace, openRun, plainLength, type ChunkRun, SEALED_CHUNK, sealedLength, sealInPlace, sealPlainAt, sealRun } from './payload.js';
 import { bufferFor, type FilePiece, openFilePiece, pieceBuffer, type PieceOutcome, type PieceSink, type PieceSource, sealFilePiece } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
-import type { JobDone, JobHandle, PoolWorker } from '../pool/pool.js';
+import type { JobDone, JobHandle } from '../pool/job-handle.js';
+import type { PoolWorker } from '../pool/pool-worker.js';
 import { type Handlers, type JobType, moved, type WithBlob } from '../pool/protocol.js';
 import { zeroize } from '../runtime/bytes.js';
 import { toBeWritten } from '../runtime/native.js';

@@ -13,7 +13,7 @@
 import { postRun, takeOpened } from './jobs.js';
 import { PLAIN_CHUNK, failureAt, type OpenFailure, openRun, plainLength, type ChunkRun, SEALED_CHUNK, sealedLength, sealRun, wholePieces } from './payload.js';
 import { engine } from '../chacha/tiers.js';
-import type { PoolWorker } from '../pool/pool.js';
+import type { PoolWorker } from '../pool/pool-worker.js';
 import { runPieces, type Piece, type PieceWork } from '../pool/schedule.js';
 import { splitter } from '../pool/transform.js';
 

@@ -180,7 +180,3 @@ export class Pool implements WorkerOwner {
 }
 
 export const pool = new Pool();
-
-// The worker and its jobs' types, for the files of src/age that name them here (they live in pool-worker.ts and job-handle.ts).
-export type { PoolWorker } from './pool-worker.js';
-export type { JobDone, JobHandle } from './job-handle.js';
