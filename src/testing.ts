@@ -30,6 +30,8 @@ function withBytes<T>(selector: () => unknown, value: T): T {
 
 export { kernelMemories } from './runtime/kernel-registry.js';
 export { pool } from './pool/pool.js';
+export { transferablesOf } from './pool/protocol.js';
+export { EMPTY } from './runtime/bytes.js';
 export type { PoolWorker } from './pool/pool-worker.js';
 export type { JobDone, JobHandle } from './pool/job-handle.js';
 export { contention, runOnWorkers, runPieces, turnSources, type Piece, type PieceWork } from './pool/schedule.js';

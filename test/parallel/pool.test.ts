@@ -11,7 +11,7 @@ import { it, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
-import { pool } from '../internal.js';
+import { EMPTY, pool, transferablesOf } from '../internal.js';
 import { assertBytes, assertKernelsWiped, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
 import { allowWorkers, captureWarnings, warmPool, whenStopped, workersAsUsual } from './pool-helpers.js';
 
@@ -168,4 +168,21 @@ it('a process that used the pool exits by itself', { skip: SCRIPT_ENGINES_ONLY }
   const args = g.Deno ? ['eval', source] : g.Bun ? ['-e', source] : ['--input-type=module', '-e', source];
   const output = execFileSync(process.execPath, args, { encoding: 'utf8', timeout: 60_000 }).trim();
   assert.equal(output, `${8 << 20} 32 true`);
+});
+
+it("a job's params move their own buffers to the worker, never a shared or an empty one", () => {
+  const own = new Uint8Array(8);
+  const view = new Uint8Array(new ArrayBuffer(64), 16, 8);
+  const params = { own, view, empty: EMPTY, none: new Uint8Array(0), counter: 3 };
+  const shared = typeof SharedArrayBuffer === 'function' ? { shared: new Uint8Array(new SharedArrayBuffer(8)) } : {};
+  assert.deepEqual(transferablesOf({ ...params, ...shared }), [own.buffer, view.buffer]);
+  // Moved twice over, the library's EMPTY would be detached and the second move would throw.
+  if (typeof MessageChannel === 'function') {
+    const { port1, port2 } = new MessageChannel();
+    for (let i = 0; i < 2; i++) port1.postMessage({ aad: EMPTY }, transferablesOf({ aad: EMPTY }));
+    port1.close();
+    port2.close();
+  }
+  assert.equal(EMPTY.length, 0);
+  assert.equal(EMPTY.buffer.byteLength, 0);
 });
