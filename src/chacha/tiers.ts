@@ -4,8 +4,9 @@ import { jsChacha } from './js.js';
 import { nativeFirst } from './native.js';
 import { simdChacha } from './simd.js';
 import { chachaKernel } from '../chachapoly/wasm.js';
-import { hex } from '../generated/chacha.js';
 import { tierSelector } from '../runtime/kernels.js';
+// The kernel's bytes last: a bundle then holds fourfold's code together before them, within gzip's 32 KiB window.
+import { hex } from '../generated/chacha.js';
 
 /**
  * The engine of the tier a call on this thread runs on, the kernels' or
