@@ -13,9 +13,8 @@
  * without worker-src) breaks the pool for the page or process: calls then
  * run on the calling thread, with the same bytes, and status() says why.
  */
-import { cores } from '../runtime/host.js';
+import { backgroundTimer, cores } from '../runtime/host.js';
 import { canShare, PoolWorker, type WorkerOwner } from './pool-worker.js';
-import type { DenoTimers } from '../runtime/host.js';
 
 /** How long a worker beyond a lowered size may stay idle before it ends. */
 const RETIRE_MS = 1000;
@@ -113,12 +112,10 @@ export class Pool implements WorkerOwner {
    */
   settled(w: PoolWorker): void {
     if (!w.retiring || w.busy) return;
-    const timer = setTimeout(() => {
+    // Not a reason for a process to stay alive.
+    backgroundTimer(() => {
       if (w.retiring && !w.busy) this.retire(w);
     }, RETIRE_MS);
-    // Not a reason for a process to stay alive (Node, Bun; Deno's timers).
-    (timer as { unref?: () => void }).unref?.();
-    (globalThis as { Deno?: DenoTimers }).Deno?.unrefTimer(timer as unknown as number);
   }
 
   /** The workers beyond the pool's size, after configure() lowered it, take no more jobs, and end once idle for RETIRE_MS. */
