@@ -5,12 +5,13 @@
  * functions, so that one instance (one compile, one memory) serves ChaCha,
  * Poly1305 and secretstream.
  */
-import { blake3Module, blake3NoInline } from './blake3/kernel.js';
+import { blake3Module, blake3NoInline, blake3Secrets } from './blake3/kernel.js';
 import { chachaModule, chachaPieces } from './chacha/kernel.js';
 import { salsaModule } from './salsa/kernel.js';
-import { scryptModule } from './scrypt/kernel.js';
+import { scryptModule, scryptSecrets } from './scrypt/kernel.js';
 import { secretstreamFunctions } from './secretstream/kernel.js';
 import { serpentModule } from './serpent/kernel.js';
+import type { KernelSecrets } from './wasm/secrets.js';
 
 /** Each module's generator, by the name its runtime accessor gives (defineKernel). */
 export const KERNELS: Record<string, () => string> = {
@@ -23,3 +24,12 @@ export const KERNELS: Record<string, () => string> = {
 
 /** Function-name patterns binaryen's inliner must leave alone, per module (its generator says why). */
 export const NO_INLINE: Record<string, string> = { blake3: blake3NoInline };
+
+/** What each module's generators declare for the constant-time check (wasm/secrets.ts). */
+export const KERNEL_SECRETS: Record<string, KernelSecrets> = {
+  chacha: {},
+  blake3: blake3Secrets,
+  serpent: {},
+  salsa: {},
+  scrypt: scryptSecrets,
+};

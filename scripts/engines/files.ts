@@ -41,6 +41,8 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
   'test/cli/age-plugins.test.ts': "runs the fourfold and age commands and age's plugins (node:child_process)",
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
+  'test/trust/wasm-constant-time.test.ts':
+    "runs the kernels' generators and binaryen, and reads the built modules (node:fs): the same bytes in every engine, checked in Node",
   ...Object.fromEntries(
     [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [
       f,

@@ -25,6 +25,7 @@
  * because JavaScriptCore's optimizing tier spills almost everything in a
  * loop around the rounds. The measurements: docs/contributing/performance-history.md#blake3.
  */
+import type { KernelSecrets } from '../wasm/secrets.js';
 import * as L from './layout.js';
 import { type Arith, COLUMNS, DIAGONALS, counterLanes, scalarArith, vectorArith } from '../wasm/arx.js';
 import {
@@ -714,6 +715,20 @@ function wipe(): string {
     body: [memoryFill(i32.const(0), get('end')), ifThen(get('tree'), [memoryFill(i32.const(L.TREE), i32.const(L.TREE_BYTES))])],
   });
 }
+
+/**
+ * For the constant-time check: the tree state's counts are public (they
+ * follow from the input's length and the mode alone, never its bytes),
+ * and the kernel reads and writes them at fixed addresses.
+ */
+export const blake3Secrets: KernelSecrets = {
+  publicMemory: [
+    { start: L.FLAGS, end: L.FLAGS + 4, holds: 'the mode flags (hash, keyed_hash, derive_key)' },
+    { start: L.DEPTH, end: L.DEPTH + 4, holds: 'the chaining values on the stack' },
+    { start: L.COUNTER, end: L.OUTPUT + 8, holds: "the chunk counter, the subtree's first chunk, the output block counter" },
+    { start: L.ROOT_LENGTH, end: L.ROOT_FLAGS + 4, holds: "the root node's block length and flags" },
+  ],
+};
 
 /**
  * The chunk function's variants, each named by how it emits its byte

@@ -9,20 +9,52 @@
 
 export type Expr = string;
 
+/**
+ * With notes on, each instruction a generator emits is preceded by
+ * binaryen's source-location comment `;;@ file:line:column`, naming the
+ * generator line that asked for it (the first caller outside this file),
+ * so that the constant-time check (scripts/constant-time/) can say which
+ * line of which generator a finding comes from. Off for the build: the
+ * notes change no byte of the code (the check proves it).
+ */
+let notes = false;
+
+export function noteGeneratorLines(on: boolean): void {
+  notes = on;
+}
+
+const here = new URL(import.meta.url).pathname;
+const root = new URL('../../', import.meta.url).pathname;
+/** A stack frame's location: `at fn (file:line:column)` or `at file:line:column`. */
+const LOCATION = /\(?(?:file:\/\/)?([^\s()]+):(\d+):(\d+)\)?$/;
+
+/** `text`, preceded by its generator's line when notes are on. */
+function noted(text: Expr): Expr {
+  if (!notes) return text;
+  for (const frame of (new Error().stack ?? '').split('\n').slice(1)) {
+    const at = frame.includes(here) ? null : LOCATION.exec(frame.trim());
+    if (at) return `;;@ ${at[1].replace(root, '')}:${at[2]}:${at[3]}\n${text}`;
+  }
+  return text;
+}
+
 /** `(name arg...)`: an instruction, with its operands already emitted (the tables below name them). */
 const op =
   (name: string) =>
   (...operands: Expr[]): Expr =>
-    `(${name} ${operands.join(' ')})`;
+    noted(`(${name} ${operands.join(' ')})`);
+
+/** Any instruction by name, for code that needs one the tables lack (the constant-time check's planted faults). */
+export const instruction = op;
 
 export const get = (local: string): Expr => `(local.get $${local})`;
 export const set = (local: string, value: Expr): Expr => `(local.set $${local} ${value})`;
 /** `(call $fn arg...)`. */
-export const call = (fn: string, ...args: Expr[]): Expr => `(call $${[fn, ...args].join(' ')})`;
+export const call = (fn: string, ...args: Expr[]): Expr => noted(`(call $${[fn, ...args].join(' ')})`);
 /** `(return)`, from a function without results. */
 export const ret = (): Expr => '(return)';
 /** `cond ? ifTrue : ifFalse` without a branch (both operands are evaluated). */
-export const select = (ifTrue: Expr, ifFalse: Expr, cond: Expr): Expr => `(select ${ifTrue} ${ifFalse} ${cond})`;
+export const select = (ifTrue: Expr, ifFalse: Expr, cond: Expr): Expr => noted(`(select ${ifTrue} ${ifFalse} ${cond})`);
 
 /** A mutable i32 global's declaration, for `module`'s globals. */
 export const mutableGlobal = (name: string, initial = 0): string => `(global $${name} (mut i32) ${i32.const(initial)})`;
@@ -31,10 +63,10 @@ export const setGlobal = (name: string, value: Expr): Expr => `(global.set $${na
 
 export const i32 = {
   const: (n: number): Expr => `(i32.const ${n | 0})`,
-  load: (addr: Expr, offset = 0): Expr => `(i32.load offset=${offset} align=1 ${addr})`,
-  load8: (addr: Expr, offset = 0): Expr => `(i32.load8_u offset=${offset} ${addr})`,
-  store: (addr: Expr, value: Expr, offset = 0): Expr => `(i32.store offset=${offset} align=1 ${addr} ${value})`,
-  store8: (addr: Expr, value: Expr, offset = 0): Expr => `(i32.store8 offset=${offset} ${addr} ${value})`,
+  load: (addr: Expr, offset = 0): Expr => noted(`(i32.load offset=${offset} align=1 ${addr})`),
+  load8: (addr: Expr, offset = 0): Expr => noted(`(i32.load8_u offset=${offset} ${addr})`),
+  store: (addr: Expr, value: Expr, offset = 0): Expr => noted(`(i32.store offset=${offset} align=1 ${addr} ${value})`),
+  store8: (addr: Expr, value: Expr, offset = 0): Expr => noted(`(i32.store8 offset=${offset} ${addr} ${value})`),
   add: op('i32.add'),
   sub: op('i32.sub'),
   mul: op('i32.mul'),
@@ -57,8 +89,8 @@ export const i32 = {
 
 export const i64 = {
   const: (n: number | bigint): Expr => `(i64.const ${BigInt(n)})`,
-  load: (addr: Expr, offset = 0): Expr => `(i64.load offset=${offset} align=1 ${addr})`,
-  store: (addr: Expr, value: Expr, offset = 0): Expr => `(i64.store offset=${offset} align=1 ${addr} ${value})`,
+  load: (addr: Expr, offset = 0): Expr => noted(`(i64.load offset=${offset} align=1 ${addr})`),
+  store: (addr: Expr, value: Expr, offset = 0): Expr => noted(`(i64.store offset=${offset} align=1 ${addr} ${value})`),
   add: op('i64.add'),
   sub: op('i64.sub'),
   mul: op('i64.mul'),
@@ -77,10 +109,10 @@ export const i64 = {
 const wordLanes = (lanes: number[]): number[] => lanes.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]);
 
 export const v128 = {
-  load: (addr: Expr, offset = 0): Expr => `(v128.load offset=${offset} align=1 ${addr})`,
-  store: (addr: Expr, value: Expr, offset = 0): Expr => `(v128.store offset=${offset} align=1 ${addr} ${value})`,
+  load: (addr: Expr, offset = 0): Expr => noted(`(v128.load offset=${offset} align=1 ${addr})`),
+  store: (addr: Expr, value: Expr, offset = 0): Expr => noted(`(v128.store offset=${offset} align=1 ${addr} ${value})`),
   /** One 32-bit word from memory, copied into all four lanes. */
-  splat32: (addr: Expr, offset = 0): Expr => `(v128.load32_splat offset=${offset} align=4 ${addr})`,
+  splat32: (addr: Expr, offset = 0): Expr => noted(`(v128.load32_splat offset=${offset} align=4 ${addr})`),
   const32: (a: number, b: number, c: number, d: number): Expr => `(v128.const i32x4 ${a | 0} ${b | 0} ${c | 0} ${d | 0})`,
   const64: (a: number, b: number): Expr => `(v128.const i64x2 ${a} ${b})`,
   and: op('v128.and'),
@@ -90,9 +122,9 @@ export const v128 = {
   xor: op('v128.xor'),
   not: op('v128.not'),
   /** Byte permutation of one vector (or two: indices 16..31 pick from `b`). */
-  shuffle: (bytes: number[], a: Expr, b: Expr = a): Expr => `(i8x16.shuffle ${bytes.join(' ')} ${a} ${b})`,
+  shuffle: (bytes: number[], a: Expr, b: Expr = a): Expr => noted(`(i8x16.shuffle ${bytes.join(' ')} ${a} ${b})`),
   /** Byte permutation through a constant index vector (i8x16.swizzle). */
-  swizzle: (bytes: number[], a: Expr): Expr => `(i8x16.swizzle ${a} (v128.const i8x16 ${bytes.join(' ')}))`,
+  swizzle: (bytes: number[], a: Expr): Expr => noted(`(i8x16.swizzle ${a} (v128.const i8x16 ${bytes.join(' ')}))`),
   /** 32-bit lane permutation across `a` (lanes 0..3) and `b` (lanes 4..7). */
   shuffle32: (lanes: number[], a: Expr, b: Expr): Expr => v128.shuffle(wordLanes(lanes), a, b),
 };
@@ -106,7 +138,7 @@ export const i32x4 = {
   shr: (a: Expr, n: number): Expr => op('i32x4.shr_u')(a, i32.const(n)),
   eq: op('i32x4.eq'),
   ltU: op('i32x4.lt_u'),
-  lane: (a: Expr, i: number): Expr => `(i32x4.extract_lane ${i} ${a})`,
+  lane: (a: Expr, i: number): Expr => noted(`(i32x4.extract_lane ${i} ${a})`),
 };
 
 export const i64x2 = {
@@ -118,7 +150,7 @@ export const i64x2 = {
   mulHigh: op('i64x2.extmul_high_i32x4_u'),
   /** Lanes 0 and 1, zero-extended to 64 bits. */
   extendLow: op('i64x2.extend_low_i32x4_u'),
-  lane: (a: Expr, i: number): Expr => `(i64x2.extract_lane ${i} ${a})`,
+  lane: (a: Expr, i: number): Expr => noted(`(i64x2.extract_lane ${i} ${a})`),
   /** The low 32 bits of both 64-bit lanes, moved to 32-bit lanes 0 and 1. */
   narrowLow: (a: Expr): Expr => v128.shuffle(wordLanes([0, 2, 0, 2]), a),
 };
@@ -162,9 +194,9 @@ export function interleave(parts: Expr[][]): Expr[] {
 }
 
 /** Bulk memory: copy `length` bytes from `src` to `dst` (overlap allowed). */
-export const memoryCopy = (dst: Expr, src: Expr, length: Expr): Expr => `(memory.copy ${dst} ${src} ${length})`;
+export const memoryCopy = (dst: Expr, src: Expr, length: Expr): Expr => noted(`(memory.copy ${dst} ${src} ${length})`);
 /** Bulk memory: zero `length` bytes at `dst`. */
-export const memoryFill = (dst: Expr, length: Expr): Expr => `(memory.fill ${dst} ${i32.const(0)} ${length})`;
+export const memoryFill = (dst: Expr, length: Expr): Expr => noted(`(memory.fill ${dst} ${i32.const(0)} ${length})`);
 
 /** How a vector rotation by a multiple of 8 bits is emitted; engines differ on which is fastest. */
 export type ByteRotation = 'shuffle' | 'swizzle' | 'shift';
@@ -185,7 +217,7 @@ export function rotlLanes(x: Expr, bits: number, style: ByteRotation): Expr {
 
 /** `for (;;) { before; if (exit) break; after }` as a block and loop. */
 export function loopWithExit(label: string, before: Expr[], exit: Expr, after: Expr[]): Expr {
-  const body = [...before, `(br_if $${label}_end ${exit})`, ...after, `(br $${label})`];
+  const body = [...before, noted(`(br_if $${label}_end ${exit})`), ...after, `(br $${label})`];
   return `(block $${label}_end (loop $${label}\n    ${body.join('\n    ')}))`;
 }
 
@@ -200,15 +232,15 @@ export function whileLoop(label: string, cond: Expr, body: Expr[]): Expr {
  * loops whose body always executes.
  */
 export function doWhile(label: string, body: Expr[], cond: Expr): Expr {
-  return `(loop $${label}\n    ${body.join('\n    ')}\n    (br_if $${label} ${cond}))`;
+  return `(loop $${label}\n    ${body.join('\n    ')}\n    ${noted(`(br_if $${label} ${cond})`)})`;
 }
 
 export function ifThen(cond: Expr, body: Expr[]): Expr {
-  return `(if ${cond} (then ${body.join('\n')}))`;
+  return noted(`(if ${cond} (then ${body.join('\n')}))`);
 }
 
 export function ifElse(cond: Expr, then: Expr[], otherwise: Expr[]): Expr {
-  return `(if ${cond}\n(then ${then.join('\n')})\n(else ${otherwise.join('\n')}))`;
+  return noted(`(if ${cond}\n(then ${then.join('\n')})\n(else ${otherwise.join('\n')}))`);
 }
 
 type ValueType = 'i32' | 'i64' | 'f64' | 'v128';
