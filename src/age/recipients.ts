@@ -14,7 +14,7 @@ import { AgeFormatError } from './errors.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
 import { encodeBase64, type Stanza } from './header.js';
 import { chacha20poly1305 } from '../chacha/index.js';
-import { zeroize } from '../runtime/bytes.js';
+import { isZero, zeroize } from '../runtime/bytes.js';
 import { nativeScrypt } from '../runtime/native.js';
 
 export const FILE_KEY_BYTES = 16;
@@ -51,7 +51,7 @@ export function x25519WrapKey(shared: Uint8Array, share: Uint8Array, recipient: 
 /** The shared secret of a multiplier's scalar and `publicKey`, refused when it is all zeros (a low-order share): the specification says to abort. */
 export async function sharedSecret(multiply: Multiplier, publicKey: Uint8Array): Promise<Uint8Array> {
   const shared = await multiply(publicKey);
-  if (shared.every((b) => b === 0)) throw new AgeFormatError('an X25519 stanza whose share gives an all-zero shared secret (a low-order point)');
+  if (isZero(shared)) throw new AgeFormatError('an X25519 stanza whose share gives an all-zero shared secret (a low-order point)');
   return shared;
 }
 

@@ -50,8 +50,12 @@ export function lengthBlock(first: number, second: number, into: Uint8Array = ne
 /** No bytes: one shared zero-length array (nothing can be written to it). */
 export const EMPTY: Bytes = new Uint8Array(0);
 
-/** Whether every byte of `bytes` is zero (a shared secret from a low-order point). */
-export const isZero = (bytes: Uint8Array): boolean => bytes.every((b) => b === 0);
+/** Whether every byte of `bytes` is zero (a shared secret from a low-order point), reading them all: no early exit. */
+export function isZero(bytes: Uint8Array): boolean {
+  let any = 0;
+  for (let i = 0; i < bytes.length; i++) any |= bytes[i];
+  return any === 0;
+}
 
 /** Constant-time comparison of `length` bytes: no early exit on the first difference. */
 export function equalBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
