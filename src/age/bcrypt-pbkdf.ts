@@ -57,6 +57,7 @@ function initialState(): BlowfishState {
 
 /** Blowfish's F: ((S0[a] + S1[b]) ^ S2[c]) + S3[d] over the bytes of x, high first. */
 function f(s: BlowfishState, x: number): number {
+  // constant-time exception (secret-index) for x: Blowfish's S-boxes are looked up by the bytes of x, as in every bcrypt (see above).
   const a = s[P_WORDS + (x >>> 24)]!;
   const b = s[P_WORDS + 256 + ((x >>> 16) & 0xff)]!;
   const c = s[P_WORDS + 512 + ((x >>> 8) & 0xff)]!;

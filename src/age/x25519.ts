@@ -101,6 +101,7 @@ export async function multiplyOn(subtle: Subtle | undefined, secret: Uint8Array,
 
 /** The public key of a secret scalar, from its multiplier (never all zeros: a platform that gave that would make a stanza no one opens, so it throws). */
 export async function publicKeyWith(multiply: Multiplier): Promise<Uint8Array> {
+  // constant-time: public publicKey: X25519 of the base point is the public key.
   const publicKey = await multiply(BASE_POINT);
   if (publicKey.every((b) => b === 0)) throw new Error("fourfold: X25519 of the base point failed on this platform's WebCrypto");
   return publicKey;

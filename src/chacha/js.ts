@@ -43,6 +43,7 @@ function xorState(state: Uint32Array, doubleRounds: number, data: Uint8Array, ou
   const s8 = state[8] | 0, s9 = state[9] | 0, s10 = state[10] | 0, s11 = state[11] | 0;
   const s14 = state[14] | 0, s15 = state[15] | 0;
   // Words 12 (low) and 13 (high) form one 64-bit block counter.
+  // constant-time: public c12, c13: the block counter, which starts at the caller's counter and counts blocks.
   let c12 = state[12] | 0, c13 = state[13] | 0;
 
   // Whole blocks are XORed 4 bytes at a time: through Uint32Array views when both

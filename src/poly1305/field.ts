@@ -162,6 +162,7 @@ export function tagInto(h: Limbs, s: ArrayLike<number>, out: Uint8Array): void {
   // 32 bits at a time, with the carry taken arithmetically.
   let sum = 0;
   for (let i = 0; i < 4; i++) {
+    // constant-time exception (secret-division): known: the tag's carry divides a secret by 2^32; to be a multiplication by 2^-32.
     sum = w[i] + s[i] + ((sum / TWO32) | 0);
     put32(out, 4 * i, sum);
   }

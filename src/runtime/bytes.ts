@@ -59,12 +59,14 @@ export function isZero(bytes: Uint8Array): boolean {
 
 /** Constant-time comparison of `length` bytes: no early exit on the first difference. */
 export function equalBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
+  // constant-time: public return: whether the bytes are equal is the verdict its callers act on and reveal (a tag verified or not).
   let diff = 0;
   for (let i = 0; i < length; i++) diff |= a[aStart + i] ^ b[bStart + i];
   return diff === 0;
 }
 
 /** Whether `b` views a SharedArrayBuffer (of any realm). */
+// constant-time: public return: whether memory is shared is a property of its buffer, not of the bytes in it.
 export const isShared = (b: Uint8Array): boolean => isSharedBuffer(b.buffer);
 
 const ZEROS = new Uint8Array(65536);

@@ -114,6 +114,7 @@ function xorStream(state: Uint32Array, doubleRounds: number, data: Uint8Array, o
     }
     // Next block: the counter is public, so branching on its carry is fine.
     state[8] = (state[8] + 1) | 0;
+    // constant-time exception (secret-branch): words 8 and 9 of the state are the block counter, public; its other words are key.
     if (state[8] === 0) state[9] = (state[9] + 1) | 0;
   }
   block.fill(0);

@@ -112,6 +112,7 @@ class JsRun implements RomixRun {
     for (; count > 0 && this.done < 2 * N; count--, this.done++) {
       const odd = (this.done - N) & 1;
       const src = (N + odd) * words;
+      // constant-time exception (secret-index) for j: ROMix reads V_j at j = Integerify(X) mod N (RFC 7914 §5), data-dependent by design.
       const j = m[src + words - 16] & (N - 1);
       blockMix(m, x, src, j * words, (N + 1 - odd) * words, r);
     }

@@ -44,6 +44,7 @@ export const jsSecretstream: SecretstreamEngine = {
   chacha: jsChacha,
 
   push(key, nonce, tag, aad, message) {
+    // constant-time: secret tag: the message's tag is encrypted with it (byte 0 of the output).
     const n = message.length;
     const out = new Uint8Array(n + 17);
     const { mac, other } = begin(key, nonce, aad, tag, true);

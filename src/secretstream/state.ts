@@ -66,6 +66,7 @@ export class StreamState {
 
   /** The message counter, a 32-bit number (public: it only counts messages). */
   get counter(): number {
+    // constant-time: public return: bytes 0..3 of the nonce count messages.
     const n = this.nonce;
     return (n[0] | (n[1] << 8) | (n[2] << 16) | (n[3] << 24)) >>> 0;
   }
@@ -80,9 +81,11 @@ export class StreamState {
 
   /** The update after a message whose 16-byte MAC is `mac` (sealed or verified) and whose tag is `tag`. */
   advance(chacha: ChachaEngine, mac: Uint8Array, tag: number): void {
+    // constant-time: secret tag: a message's tag travels encrypted; the receiver learns it only by decrypting.
     for (let i = 0; i < 8; i++) this.nonce[4 + i] ^= mac[i];
     // The counter wraps after 2^32 - 1 messages; the wrap forces a rekey, so no nonce repeats.
     this.counter = (this.counter + 1) >>> 0;
+    // constant-time exception (secret-branch): libsodium rekeys on the tag's REKEY bit as here; a rekey's time shows whatever the code.
     if ((tag & TAG_REKEY) !== 0 || this.counter === 0) this.rekey(chacha);
   }
 

@@ -16,6 +16,7 @@ const state = new Int32Array(4);
 const chain = new Int32Array(4);
 const saved = new Int32Array(4);
 const keystream = new Uint8Array(16);
+// constant-time: public counter: the CTR counter block is the IV plus the blocks counted, both public.
 const counter = new Uint8Array(16);
 
 /**

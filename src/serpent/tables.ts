@@ -18,6 +18,7 @@ export const SBOXES: readonly (readonly number[])[] = [
 
 /** The inverse permutation of a 4-bit S-box. */
 export function inverse(table: readonly number[]): number[] {
+  // constant-time: public table: the specification's S-boxes, constants (only the circuit search and the tests call this).
   const out = new Array<number>(16);
   table.forEach((y, x) => {
     out[y] = x;
