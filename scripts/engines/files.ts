@@ -30,6 +30,7 @@ const PACKAGE_FILES_READ = [
   'test/package/names.test.ts',
   'test/package/packed.test.ts',
   'test/package/sizes.test.ts',
+  'test/trust/js-constant-time.test.ts',
 ];
 
 /** Test files that cannot run in a browser or a shell (bundled engines without processes), and why. */
