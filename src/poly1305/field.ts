@@ -15,7 +15,7 @@ export type Limbs = Float64Array;
 const MASK22 = 0x3fffff;
 const TWO22 = 4194304; // 2^22
 const INV22 = 1 / TWO22; // exact: a power of two
-const TWO32 = 4294967296;
+const INV32 = 1 / 4294967296; // 2^-32, exact: a power of two
 
 export const newLimbs = (): Limbs => new Float64Array(6);
 
@@ -159,11 +159,10 @@ function put32(out: Uint8Array, at: number, w: number): void {
 export function tagInto(h: Limbs, s: ArrayLike<number>, out: Uint8Array): void {
   const f = freeze(h);
   const w = wordsOf(f);
-  // 32 bits at a time, with the carry taken arithmetically.
+  // 32 bits at a time, the carry (0 or 1) taken by a multiplication: exact for a power of two, and no divider.
   let sum = 0;
   for (let i = 0; i < 4; i++) {
-    // constant-time exception (secret-division): known: the tag's carry divides a secret by 2^32; to be a multiplication by 2^-32.
-    sum = w[i] + s[i] + ((sum / TWO32) | 0);
+    sum = w[i] + s[i] + ((sum * INV32) | 0);
     put32(out, 4 * i, sum);
   }
   f.fill(0);
