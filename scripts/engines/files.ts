@@ -27,6 +27,7 @@ const PACKAGE_FILES_READ = [
   'test/package/engine-harness.test.ts',
   'test/package/docs.test.ts',
   'test/package/imports.test.ts',
+  'test/package/kernel-hashes.test.ts',
   'test/package/names.test.ts',
   'test/package/packed.test.ts',
   'test/package/sizes.test.ts',
