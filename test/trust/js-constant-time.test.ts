@@ -10,7 +10,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type Finding, JS_TIER_FILES, JS_TIER_PUBLIC_FILES, jsTierImports, lintFiles, lintSources } from '../../scripts/constant-time/js-lint.js';
+import { type Finding, JS_TIER_FILES, JS_TIER_PUBLIC_FILES, type JsRule, jsTierImports, lintFiles, lintSources } from '../../scripts/constant-time/js-lint.js';
 
 /** The exceptions the tree carries, by file, rule and (for those that declassify a value) name: a new one is argued here too. */
 const EXCEPTIONS = [
@@ -64,7 +64,7 @@ describe('the js tiers', () => {
 
 /** One planted mutation: the source, and the rule the lint must report on the line marked `// <-`. */
 interface Plant {
-  rule: Finding['rule'];
+  rule: JsRule;
   source: string;
 }
 
