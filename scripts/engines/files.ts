@@ -96,6 +96,17 @@ const NOT_JITLESS: Record<string, string> = {
     "starts fresh processes of node, which --jitless does not reach: the same processes as npm test's (they take WebAssembly away themselves)",
 };
 
+/**
+ * Test files every engine leaves to `npm test`: the differential fuzzing
+ * spends its budget once, in Node, against node:crypto, libsodium and
+ * typage; its cases run the same js and simd code in every engine, and
+ * `npm run fuzz` is its long run.
+ */
+const NPM_TEST_ONLY: Record<string, string> = {
+  'test/fuzz/fuzz.test.ts':
+    "the differential fuzzing's budget is spent once, in Node (npm test), against node:crypto, libsodium and typage: the same js and simd code every engine runs",
+};
+
 /** Test files the Node engines leave to `npm test`. */
 const NODE_ENGINES_SKIP: Record<string, string> = {
   'test/cli/age.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
@@ -154,6 +165,7 @@ const NODE_ENGINES: readonly EngineId[] = ['node', 'node-current', 'node-jitless
 /** Why `engine` does not run `file`, or undefined where it runs it. */
 export function notRun(engine: Engine, file: string): string | undefined {
   const isNode = NODE_ENGINES.includes(engine.id);
+  if (NPM_TEST_ONLY[file] !== undefined) return NPM_TEST_ONLY[file];
   if (engine.kind !== 'script' && NOT_BUNDLED[file] !== undefined) {
     return `not applicable in ${engine.kind === 'browser' ? 'browsers' : 'shells'}: ${NOT_BUNDLED[file]}`;
   }
@@ -168,7 +180,7 @@ export function notRun(engine: Engine, file: string): string | undefined {
 
 /** Every test file these tables name must exist (a renamed file would otherwise be run everywhere, or nowhere, unnoticed). */
 export function checkTables(files: readonly string[]): void {
-  const named = [NOT_BUNDLED, NOT_IN_SHELLS, NODE_PROGRAM, NOT_JITLESS, NODE_ENGINES_SKIP, NODE_TOOLS].flatMap((t) => Object.keys(t));
+  const named = [NOT_BUNDLED, NOT_IN_SHELLS, NODE_PROGRAM, NOT_JITLESS, NODE_ENGINES_SKIP, NODE_TOOLS, NPM_TEST_ONLY].flatMap((t) => Object.keys(t));
   const missing = named.filter((f) => !files.includes(f));
   const unmatched = INTERPRETED.flatMap((g) => g.files).filter((glob) => !files.some((f) => pattern(glob).test(f)));
   if (missing.length || unmatched.length) {
