@@ -38,6 +38,7 @@ export async function runProperty(p: FuzzProperty, tier: CallTier, run: { seed: 
   const details = await fc.check(p.property() as fc.IAsyncProperty<unknown[]>, {
     seed: run.seed,
     numRuns: run.cases,
+    includeErrorInReport: true,
     ...(run.millis === undefined ? {} : { interruptAfterTimeLimit: run.millis }),
     ...(run.path === undefined ? {} : { path: run.path }),
   });
