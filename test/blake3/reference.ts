@@ -62,6 +62,7 @@ export const HASH_WASM: boolean = ENGINE_HAS_WASM;
 
 let plain: IHasher | undefined;
 const keyed = new Map<string, IHasher>();
+const KEPT_HASHERS = 32;
 
 /** Compiles hash-wasm's BLAKE3 (asynchronous); call in a `before` hook. */
 export async function loadHashWasm(): Promise<void> {
@@ -74,7 +75,11 @@ export async function hashWasm(data: Uint8Array, length = 32, key?: Uint8Array):
   if (key === undefined && length === 32) return plain!.init().update(data).digest('binary');
   const id = `${length}:${key ? Buffer.from(key).toString('hex') : ''}`;
   let h = keyed.get(id);
-  if (h === undefined) keyed.set(id, (h = await createBLAKE3(8 * length, key)));
+  if (h === undefined) {
+    // Each hasher is a WebAssembly instance with its own memory: a few dozen are kept, not one per key ever seen.
+    if (keyed.size >= KEPT_HASHERS) keyed.delete(keyed.keys().next().value as string);
+    keyed.set(id, (h = await createBLAKE3(8 * length, key)));
+  }
   return h.init().update(data).digest('binary');
 }
 
