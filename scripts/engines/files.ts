@@ -31,7 +31,6 @@ const PACKAGE_FILES_READ = [
   'test/package/names.test.ts',
   'test/package/packed.test.ts',
   'test/package/sizes.test.ts',
-  'test/trust/js-constant-time.test.ts',
 ];
 
 /** Test files that cannot run in a browser or a shell (bundled engines without processes), and why. */
@@ -43,8 +42,6 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
   'test/cli/age-plugins.test.ts': "runs the fourfold and age commands and age's plugins (node:child_process)",
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
-  'test/trust/wasm-constant-time.test.ts':
-    "runs the kernels' generators and binaryen, and reads the built modules (node:fs): the same bytes in every engine, checked in Node",
   ...Object.fromEntries(
     [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [
       f,
@@ -100,11 +97,16 @@ const NOT_JITLESS: Record<string, string> = {
  * Test files every engine leaves to `npm test`: the differential fuzzing
  * spends its budget once, in Node, against node:crypto, libsodium and
  * typage; its cases run the same js and simd code in every engine, and
- * `npm run fuzz` is its long run.
+ * `npm run fuzz` is its long run. The constant-time checks read bytes and
+ * source that no engine changes.
  */
 const NPM_TEST_ONLY: Record<string, string> = {
   'test/fuzz/fuzz.test.ts':
     "the differential fuzzing's budget is spent once, in Node (npm test), against node:crypto, libsodium and typage: the same js and simd code every engine runs",
+  'test/trust/wasm-constant-time.test.ts':
+    "the constant-time check reads the WebAssembly the package ships, the same bytes in every engine, with binaryen and Node's file system: npm test runs it",
+  'test/trust/js-constant-time.test.ts':
+    "the constant-time lint reads the js tiers' source, the same in every engine, with the TypeScript compiler: npm test runs it",
 };
 
 /** Test files the Node engines leave to `npm test`. */
