@@ -50,13 +50,20 @@ const PROTECTED = new Set(USABLE.filter((name) => name.includes('-aes')));
 
 const CHUNK = 65536;
 const NO_WEBCRYPTO = globalThis.crypto?.subtle === undefined ? 'not applicable: SSH keys need WebCrypto, which this engine lacks' : false;
-/** Whether this engine's WebCrypto has Ed25519, which a PKCS#8 Ed25519 key's public half needs. */
+/**
+ * Whether this engine's WebCrypto has Ed25519, which a PKCS#8 Ed25519
+ * key's public half needs: asked as the code asks it, by importing that
+ * key (a generateKey probe once failed under load in WebKitGTK, whose
+ * import worked).
+ */
 async function hasEd25519(): Promise<boolean> {
+  const der = fromBase64(KEYS['ed25519-pkcs8']!.privateKey.replace(/-----[^-]+-----|\s/g, ''));
   try {
-    await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign']);
+    await crypto.subtle.importKey('pkcs8', der.slice(), { name: 'Ed25519' }, true, ['sign']);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    if ((e as Error).name === 'NotSupportedError') return false;
+    throw e;
   }
 }
 const fromBase64 = (text: string): Uint8Array => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
