@@ -43,14 +43,14 @@ import { type FuzzProperty, hashWasmOnce, secretstreamStreams } from './properti
 const MiB = 1 << 20;
 
 /** Lengths past PARALLEL_MIN (where the pool takes a call), its edges and the 1 MiB pieces' ±1 among them, and one below. */
-const bigLength = fc.oneof(
+export const bigLength = fc.oneof(
   fc.constantFrom(PARALLEL_MIN - 1, PARALLEL_MIN, PARALLEL_MIN + 1, PARALLEL_MIN + MiB - 1, PARALLEL_MIN + MiB, PARALLEL_MIN + MiB + 1, 2 * PARALLEL_MIN + 63),
   fc.integer({ min: PARALLEL_MIN, max: PARALLEL_MIN + 2 * MiB }),
 );
 const bigData = fc.record({ length: bigLength, seed: fc.nat() });
 
 /** Two workers, even on a machine with fewer cores, kept at work whatever the load (test/parallel/pool-helpers.ts). */
-async function poolSetup(): Promise<void> {
+export async function poolSetup(): Promise<void> {
   P.configure({ workers: 2 });
   allowWorkers(2);
   await loadSodium();
@@ -228,24 +228,24 @@ export const parallelSerpent: FuzzProperty = {
 
 // ------------------------------------------------------------------ age
 
-const CHUNK = 65536;
+export const CHUNK = 65536;
 /** Payload lengths around age's 64 KiB chunks: k chunks and -2..2 bytes, or anywhere up to four chunks. */
 const ageLength = fc.oneof(
   fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: -2, max: 2 })).map(([k, d]) => Math.max(0, k * CHUNK + d)),
   fc.integer({ min: 0, max: 4 * CHUNK }),
 );
 /** A small scrypt work factor for passphrase files: the format is what is tested, not the cost. */
-const WORK_FACTOR = 10;
-const PASSPHRASE = 'correct horse battery staple';
+export const WORK_FACTOR = 10;
+export const PASSPHRASE = 'correct horse battery staple';
 
 let identity: string | undefined;
 let recipient: string | undefined;
 
 /** The binary file under `file` (armored or not). */
-const binary = (file: Uint8Array): Uint8Array => (file[0] === 0x2d ? armor.decode(new TextDecoder().decode(file)) : file);
+export const binary = (file: Uint8Array): Uint8Array => (file[0] === 0x2d ? armor.decode(new TextDecoder().decode(file)) : file);
 
 /** Where the payload starts: after the header's MAC line and the 16-byte nonce. */
-function payloadStart(file: Uint8Array): number {
+export function payloadStart(file: Uint8Array): number {
   const text = new TextDecoder('latin1').decode(file);
   return text.indexOf('\n', text.indexOf('\n--- ') + 1) + 1 + 16;
 }

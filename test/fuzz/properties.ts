@@ -5,7 +5,9 @@
  * own budget of cases for npm test's run (test/fuzz/fuzz.test.ts) and the
  * tiers its calls can take. The long run (scripts/fuzz.ts) runs the same
  * ones round-robin. What each draws is in test/fuzz/gen.ts; the parallel
- * calls and age are in test/fuzz/async-properties.ts.
+ * calls and age's one-shot calls and streams are in
+ * test/fuzz/async-properties.ts, age's ranges, file calls and keys in
+ * test/fuzz/age-properties.ts.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

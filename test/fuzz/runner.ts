@@ -8,12 +8,13 @@ import fc from 'fast-check';
 import type { CallTier } from '../helpers.js';
 import { selectTier } from './gen.js';
 import { asyncProperties } from './async-properties.js';
+import { ageCallProperties } from './age-properties.js';
 import { type FuzzProperty, syncProperties } from './properties.js';
 
 export type { FuzzProperty };
 
 /** Every property, in the order the runs take them. */
-export const PROPERTIES: readonly FuzzProperty[] = [...syncProperties, ...asyncProperties];
+export const PROPERTIES: readonly FuzzProperty[] = [...syncProperties, ...asyncProperties, ...ageCallProperties];
 
 export interface Outcome {
   /** Cases run (fewer than asked where the time ran out). */
@@ -42,7 +43,9 @@ export async function runProperty(p: FuzzProperty, tier: CallTier, run: { seed: 
     ...(run.millis === undefined ? {} : { interruptAfterTimeLimit: run.millis }),
     ...(run.path === undefined ? {} : { path: run.path }),
   });
-  return details.failed ? { cases: details.numRuns, failure: fc.defaultReportMessage(details) } : { cases: details.numRuns };
+  // fast-check counts a run the time limit stopped before its first case as failed: that is the clock, not a counterexample.
+  const failed = details.failed && !(details.interrupted && details.counterexample === null && details.errorInstance === null);
+  return failed ? { cases: details.numRuns, failure: fc.defaultReportMessage(details) } : { cases: details.numRuns };
 }
 
 /** A 32-bit seed for round `round` of property `index` on `tier` in a run from `seed`: the long run's rounds differ, and replay. */
