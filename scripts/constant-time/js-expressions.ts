@@ -16,36 +16,38 @@ const SHAPE_PROPERTIES = new Set(['length', 'byteLength', 'byteOffset', 'BYTES_P
 const SEARCHES = new Set(['every', 'some', 'find', 'findIndex', 'findLast', 'findLastIndex', 'includes', 'indexOf', 'lastIndexOf']);
 /** Array and view methods that take their callback's first argument from the elements. */
 const ELEMENT_CALLBACKS = new Set(['every', 'some', 'find', 'findIndex', 'findLast', 'findLastIndex', 'forEach', 'map', 'filter', 'flatMap', 'sort']);
-/** Which arguments of an array or view method are positions in memory. */
-const POSITIONS: Record<string, number[]> = {
-  subarray: [0, 1],
-  slice: [0, 1],
-  fill: [1, 2],
-  set: [1],
-  copyWithin: [0, 1, 2],
-  at: [0],
-  with: [0],
-  getUint8: [0],
-  getInt8: [0],
-  getUint16: [0],
-  getInt16: [0],
-  getUint32: [0],
-  getInt32: [0],
-  getFloat32: [0],
-  getFloat64: [0],
-  getBigUint64: [0],
-  getBigInt64: [0],
-  setUint8: [0],
-  setInt8: [0],
-  setUint16: [0],
-  setInt16: [0],
-  setUint32: [0],
-  setInt32: [0],
-  setFloat32: [0],
-  setFloat64: [0],
-  setBigUint64: [0],
-  setBigInt64: [0],
-};
+/** Which arguments of an array or view method are positions in memory (a Map: a method named toString must find nothing). */
+const POSITIONS = new Map<string, number[]>(
+  Object.entries({
+    subarray: [0, 1],
+    slice: [0, 1],
+    fill: [1, 2],
+    set: [1],
+    copyWithin: [0, 1, 2],
+    at: [0],
+    with: [0],
+    getUint8: [0],
+    getInt8: [0],
+    getUint16: [0],
+    getInt16: [0],
+    getUint32: [0],
+    getInt32: [0],
+    getFloat32: [0],
+    getFloat64: [0],
+    getBigUint64: [0],
+    getBigInt64: [0],
+    setUint8: [0],
+    setInt8: [0],
+    setUint16: [0],
+    setInt16: [0],
+    setUint32: [0],
+    setInt32: [0],
+    setFloat32: [0],
+    setFloat64: [0],
+    setBigUint64: [0],
+    setBigInt64: [0],
+  }),
+);
 
 const K = ts.SyntaxKind;
 /** Expressions that hold nothing secret: literals, `this` and `super`. */
@@ -270,7 +272,7 @@ function calledFunction(cx: TaintState, n: ts.CallExpression | ts.NewExpression,
 /** A method of an array or view: a search over secret contents exits early, a secret position indexes memory, a callback takes the elements. */
 function arrayMethod(cx: TaintState, n: ts.Expression, method: string, args: readonly ts.Expression[], argTaints: boolean[], receiver: boolean): void {
   if (SEARCHES.has(method) && receiver) cx.report(n, 'early-exit');
-  for (const i of POSITIONS[method] ?? []) if (argTaints[i]) cx.report(args[i]!, 'secret-index');
+  for (const i of POSITIONS.get(method) ?? []) if (argTaints[i]) cx.report(args[i]!, 'secret-index');
   if (ELEMENT_CALLBACKS.has(method)) callbackParameters(cx, args[0], [receiver]);
   if (method === 'reduce' || method === 'reduceRight') {
     const fn = args[0] && skipOuter(args[0]);
