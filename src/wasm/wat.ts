@@ -79,6 +79,7 @@ export const i32 = {
   clz: op('i32.clz'),
   eqz: op('i32.eqz'),
   eq: op('i32.eq'),
+  ne: op('i32.ne'),
   ltU: op('i32.lt_u'),
   leU: op('i32.le_u'),
   leS: op('i32.le_s'),
@@ -271,6 +272,11 @@ export function func(spec: FunctionSpec): string {
  */
 export function module(pages: number, functions: string[], globals: string[] = [], maxPages = pages): string {
   return `(module\n(memory (export "memory") ${pages} ${maxPages})\n${globals.join('\n')}\n${functions.join('\n')}\n)`;
+}
+
+/** A module whose memory is imported (env.memory) and shared between threads, from `pages` up to `maxPages`. */
+export function sharedMemoryModule(pages: number, functions: string[], maxPages: number): string {
+  return `(module\n(import "env" "memory" (memory ${pages} ${maxPages} shared))\n${functions.join('\n')}\n)`;
 }
 
 /**
