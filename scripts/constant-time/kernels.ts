@@ -79,13 +79,27 @@ export function checkKernelText(name: string, text: string, secrets: KernelSecre
     functions: wasm.functions.filter((f) => f.end > f.start).length,
     instructions: countInstructions(wasm),
     findings,
-    wrongExceptions: exceptions
-      .filter((e) => allowed.get(e) !== e.count)
-      .map((e) => `${e.function}: ${e.count} ${e.instruction} (${e.rule}) declared, ${allowed.get(e)} found`),
+    wrongExceptions: [
+      ...exceptions
+        .filter((e) => allowed.get(e) !== e.count)
+        .map((e) => `${e.function}: ${e.count} ${e.instruction} (${e.rule}) declared, ${allowed.get(e)} found`),
+      ...(secrets.publicLoads ?? [])
+        .filter((d) => countIn(wasm, d.function, d.instruction) !== d.count)
+        .map((d) => `${d.function}: ${d.count} ${d.instruction} declared public, ${countIn(wasm, d.function, d.instruction)} found`),
+    ],
   };
 }
 
 const describe = (at: GeneratorLine | undefined) => (at ? `${at.source}:${at.line}:${at.column}` : 'no generator line');
+
+/** Instructions named `instruction` in function `name`. */
+function countIn(wasm: WasmModule, name: string, instruction: string): number {
+  const f = wasm.functions.find((g) => g.name === name);
+  if (!f) return 0;
+  let n = 0;
+  for (const r = new Reader(wasm.bytes, f.start); r.at < f.end; ) if (decode(r, wasm.types).name === instruction) n++;
+  return n;
+}
 
 /** Instructions in the module's bodies, decoded as the analysis decodes them. */
 function countInstructions(wasm: WasmModule): number {

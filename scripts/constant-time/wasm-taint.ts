@@ -176,6 +176,11 @@ class Walk {
     if (!this.t.findings.has(key)) this.t.findings.set(key, { function: this.f.name, offset: at.offset, instruction: at.name, rule });
   }
 
+  /** Whether the kernel declares this load's value public (KernelSecrets.publicLoads: a table of public values read at varying addresses). */
+  private declaredPublic(at: Decoded): boolean {
+    return (this.t.secrets.publicLoads ?? []).some((d) => d.function === this.f.name && d.instruction === at.name);
+  }
+
   /** A branch to `depth` carries the top `arity` values and the locals to that frame. */
   private branch(depth: number, s: State): void {
     const target = this.frames[this.frames.length - 1 - depth];
@@ -305,7 +310,7 @@ class Walk {
         const address = pop();
         this.check(at, 'address', address);
         const fixed = address.constant !== undefined && isPublicAddress(this.t.secrets, address.constant + op.offset);
-        stack.push(fixed ? vector : SECRET);
+        stack.push(fixed || this.declaredPublic(at) ? vector : SECRET);
         return s;
       }
       case 'store': {

@@ -21,6 +21,13 @@ export interface KernelSecrets {
   publicMemory?: { start: number; end: number; holds: string }[];
   /** Parameters that carry secrets, by function name (indices from 0). */
   secretParams?: Record<string, number[]>;
+  /**
+   * Loads whose values are public though memory is taken as secret
+   * (exactly `count` of that instruction in the function): a table the
+   * kernel computes from public values alone and reads at varying
+   * addresses, each saying what it holds.
+   */
+  publicLoads?: { function: string; instruction: string; count: number; holds: string }[];
   /** Findings a function may have (exactly `count` of them, of one rule and instruction), and why they are no leak. */
   exceptions?: ConstantTimeException[];
 }
@@ -30,6 +37,7 @@ export function mergeSecrets(...parts: KernelSecrets[]): KernelSecrets {
   return {
     publicMemory: parts.flatMap((p) => p.publicMemory ?? []),
     secretParams: Object.assign({}, ...parts.map((p) => p.secretParams ?? {})),
+    publicLoads: parts.flatMap((p) => p.publicLoads ?? []),
     exceptions: parts.flatMap((p) => p.exceptions ?? []),
   };
 }
