@@ -19,7 +19,12 @@ export function assembleKernel(name: string, text: string, debug = false): Assem
   const mod = binaryen.parseText(text);
   try {
     mod.setFeatures(
-      binaryen.Features.MVP | binaryen.Features.SIMD128 | binaryen.Features.BulkMemory | binaryen.Features.BulkMemoryOpt | binaryen.Features.Multivalue,
+      binaryen.Features.MVP |
+        binaryen.Features.Atomics |
+        binaryen.Features.SIMD128 |
+        binaryen.Features.BulkMemory |
+        binaryen.Features.BulkMemoryOpt |
+        binaryen.Features.Multivalue,
     );
     if (!mod.validate()) throw new Error(`kernel ${name}: binaryen validation failed`);
     // -O3 for every kernel: -O2 gzips ChaCha's 12% and BLAKE3's 21% smaller, but ran them 2-6% slower in

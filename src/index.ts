@@ -10,6 +10,7 @@ export * from './poly1305/index.js';
 export * from './blake3/index.js';
 export * from './salsa/index.js';
 export * from './scrypt/index.js';
+export * from './argon2/index.js';
 /** Serpent in the ECB, CBC and CTR modes (fourfold/serpent). */
 export * as serpent from './serpent/index.js';
 /** libsodium's secretstream, and web streams that encrypt and decrypt a byte stream of any length (fourfold/secretstream). */

@@ -5,6 +5,7 @@
  * functions, so that one instance (one compile, one memory) serves ChaCha,
  * Poly1305 and secretstream.
  */
+import { argon2Module, argon2Secrets } from './argon2/kernel.js';
 import { blake3Module, blake3NoInline, blake3Secrets } from './blake3/kernel.js';
 import { chachaModule, chachaPieces } from './chacha/kernel.js';
 import { salsaModule } from './salsa/kernel.js';
@@ -20,6 +21,8 @@ export const KERNELS: Record<string, () => string> = {
   serpent: () => serpentModule(),
   salsa: () => salsaModule(),
   scrypt: () => scryptModule(),
+  argon2: () => argon2Module(),
+  argon2_shared: () => argon2Module(true),
 };
 
 /** Function-name patterns binaryen's inliner must leave alone, per module (its generator says why). */
@@ -32,4 +35,6 @@ export const KERNEL_SECRETS: Record<string, KernelSecrets> = {
   serpent: {},
   salsa: {},
   scrypt: scryptSecrets,
+  argon2: argon2Secrets,
+  argon2_shared: argon2Secrets,
 };

@@ -1,0 +1,140 @@
+/**
+ * Argon2 (RFC 9106), the password hash OWASP recommends first: argon2id,
+ * argon2i and argon2d, synchronous, and asynchronous in short turns that
+ * leave the event loop free, with progress and an AbortSignal. The same
+ * bytes as RFC 9106's reference, libsodium, Node's crypto.argon2 and
+ * @noble/hashes, whose option names these take.
+ */
+import { type Argon2AsyncOpts, type Argon2Call, type Argon2Opts, type Argon2Type, argon2Call, ASYNC_OPTIONS, forget, SYNC_OPTIONS } from './args.js';
+import { Fill, finalTag, openMemory, Progress } from './fill.js';
+import { engine } from './tiers.js';
+import { argon2Kernel } from './wasm.js';
+import { ticker } from '../pool/turns.js';
+import { throwIfAborted } from '../runtime/assert.js';
+import type { Bytes } from '../runtime/bytes.js';
+import { now } from '../runtime/host.js';
+import { kernelCompiled } from '../runtime/kernels.js';
+
+export type { Argon2AsyncOpts, Argon2Opts } from './args.js';
+
+/** Blocks of a first step on this thread, before any was timed: well under a millisecond at either tier. */
+const FIRST_STEP = 16;
+/** Bytes of memory wiped per turn once the tag is made: a few milliseconds' work. */
+const WIPE_STEP = 16 * 2 ** 20;
+
+function argon2(type: Argon2Type, password: unknown, salt: unknown, opts: unknown): Bytes {
+  const c = argon2Call(type, password, salt, opts, SYNC_OPTIONS);
+  try {
+    const memory = openMemory(c, engine());
+    try {
+      new Fill(c, memory).step(Number.POSITIVE_INFINITY);
+      return finalTag(c, memory);
+    } finally {
+      memory.abandon();
+    }
+  } finally {
+    forget(c);
+  }
+}
+
+/**
+ * A checked call computed on this thread in turns of about tickMs, the
+ * event loop free between them, with progress and its signal; the caller
+ * forgets the call's arguments. Waits for the kernel to compile where it
+ * compiles in the background (a page's main thread).
+ */
+export async function inTurns(c: Argon2Call): Promise<Bytes> {
+  throwIfAborted(c.signal);
+  await kernelCompiled(argon2Kernel);
+  throwIfAborted(c.signal);
+  const memory = openMemory(c, engine());
+  const turns = ticker();
+  try {
+    const fill = new Fill(c, memory);
+    const progress = new Progress(c, fill.total);
+    let step = FIRST_STEP;
+    while (!fill.finished) {
+      const t0 = now();
+      fill.step(step);
+      const ms = now() - t0;
+      // The next step lasts about tickMs at the speed just seen.
+      step = ms > 0 ? Math.max(1, Math.floor((step * c.tickMs) / ms)) : 2 * step;
+      progress.report(fill.done);
+      await turns.tick();
+      throwIfAborted(c.signal);
+    }
+    const key = finalTag(c, memory);
+    while (!memory.wipe(WIPE_STEP)) await turns.tick();
+    c.onProgress?.(1);
+    return key;
+  } finally {
+    turns.close();
+    memory.abandon();
+  }
+}
+
+async function argon2Async(type: Argon2Type, password: unknown, salt: unknown, opts: unknown): Promise<Bytes> {
+  const c = argon2Call(type, password, salt, opts, ASYNC_OPTIONS);
+  try {
+    return await inTurns(c);
+  } finally {
+    forget(c);
+  }
+}
+
+/**
+ * Argon2id of `password` with `salt` (RFC 9106): a tag of `dkLen` bytes
+ * (default 32), the password hash to choose. Strings are taken as their
+ * UTF-8 bytes, as given (apply `normalize('NFC')` first where the same
+ * password may come in another Unicode form). It takes m KiB of memory and
+ * t passes over it: docs/api.md#argon2 says how to choose them.
+ *
+ * @example
+ * ```ts
+ * import { argon2id } from 'fourfold/argon2';
+ * const salt = crypto.getRandomValues(new Uint8Array(16)); // stored beside what the key protects
+ * const key = argon2id('correct horse battery staple', salt, { t: 2, m: 19456 }); // OWASP's: 19 MiB, 2 passes
+ * ```
+ */
+export function argon2id(password: string | Uint8Array, salt: string | Uint8Array, opts: Argon2Opts): Bytes {
+  return argon2('argon2id', password, salt, opts);
+}
+
+/** Argon2i (RFC 9106): argon2id's arguments; memory read at addresses independent of the password in every pass. */
+export function argon2i(password: string | Uint8Array, salt: string | Uint8Array, opts: Argon2Opts): Bytes {
+  return argon2('argon2i', password, salt, opts);
+}
+
+/** Argon2d (RFC 9106): argon2id's arguments; memory read at addresses that depend on the password from the first block (for uses where no one can time the machine). */
+export function argon2d(password: string | Uint8Array, salt: string | Uint8Array, opts: Argon2Opts): Bytes {
+  return argon2('argon2d', password, salt, opts);
+}
+
+/**
+ * argon2id as argon2id() computes it, on this thread in turns of a few
+ * milliseconds (`asyncTick`, default 8) with the event loop free between
+ * them (a page stays responsive); `onProgress` is told the fraction done
+ * (throttled to every 1/1000 of the work), and `signal` stops it with its
+ * reason. Waits for the kernel to compile where it is compiled in the
+ * background (a page's main thread) rather than run on the js tier. For
+ * the work on another core, see fourfold/parallel's argon2id.
+ *
+ * @example
+ * ```ts
+ * import { argon2idAsync } from 'fourfold/argon2';
+ * const key = await argon2idAsync(password, salt, { t: 3, m: 65536, onProgress: (f) => (bar.value = f) });
+ * ```
+ */
+export function argon2idAsync(password: string | Uint8Array, salt: string | Uint8Array, opts: Argon2AsyncOpts): Promise<Bytes> {
+  return argon2Async('argon2id', password, salt, opts);
+}
+
+/** argon2i in turns, as argon2idAsync. */
+export function argon2iAsync(password: string | Uint8Array, salt: string | Uint8Array, opts: Argon2AsyncOpts): Promise<Bytes> {
+  return argon2Async('argon2i', password, salt, opts);
+}
+
+/** argon2d in turns, as argon2idAsync. */
+export function argon2dAsync(password: string | Uint8Array, salt: string | Uint8Array, opts: Argon2AsyncOpts): Promise<Bytes> {
+  return argon2Async('argon2d', password, salt, opts);
+}

@@ -1,0 +1,63 @@
+/**
+ * Argon2's jobs for the pool's workers (parallel/worker.ts and
+ * worker-js.ts serve them): segments of a call's memory, which the
+ * calling thread shares with its workers (a shared WebAssembly.Memory).
+ * A worker attaches to a call once, with a scratch of its own in the
+ * memory's first page, fills the segments it is given (the calling
+ * thread hands them out slice by slice: a slice reads only the slices
+ * before it) and detaches at the end, wiping its scratch. The blocks are
+ * the calling thread's, which wipes them.
+ */
+import type { Argon2Type } from './args.js';
+import type { Shape } from './layout.js';
+import type { Handlers, JobType } from '../pool/protocol.js';
+
+export interface Attach {
+  /** The number the calling thread gave the call. */
+  call: number;
+  memory: WebAssembly.Memory;
+  /** The shared kernel module (kernel.ts, shared), compiled or as bytes; a js worker needs none. */
+  module?: WebAssembly.Module | Uint8Array;
+  shape: Shape;
+  type: Argon2Type;
+  /** The scratch this worker uses, 1 to 7 (the calling thread has 0). */
+  slot: number;
+}
+
+export type Argon2Jobs = {
+  /** Holds a filler of the call's memory under its number. */
+  readonly 'argon2.attach': JobType<Attach, undefined>;
+  /** Fills one segment, whole (from its first block to compute). */
+  readonly 'argon2.segment': JobType<{ call: number; pass: number; slice: number; lane: number; from: number; count: number }, undefined>;
+  /** Wipes the filler's scratch and forgets the call; nothing if it is not held. */
+  readonly 'argon2.detach': JobType<{ call: number }, undefined>;
+};
+
+/** What fills a call's segments in a worker (its tier's: simd.ts simdAttach, js.ts jsAttach). */
+export interface SharedFiller {
+  fill(pass: number, slice: number, lane: number, from: number, count: number): void;
+  /** Zeroes the filler's scratch (R, T and the rest of what G left). */
+  wipeScratch(): void;
+}
+
+/** The jobs, with the calls they are attached to, on one tier's filler. */
+export function argon2Jobs(attach: (p: Attach) => SharedFiller): Handlers<Argon2Jobs> {
+  const calls = new Map<number, SharedFiller>();
+  return {
+    'argon2.attach': (p) => {
+      calls.set(p.call, attach(p));
+      return undefined;
+    },
+    'argon2.segment': (p) => {
+      const filler = calls.get(p.call);
+      if (filler === undefined) throw new Error('argon2: the worker is not attached to the call');
+      filler.fill(p.pass, p.slice, p.lane, p.from, p.count);
+      return undefined;
+    },
+    'argon2.detach': (p) => {
+      calls.get(p.call)?.wipeScratch();
+      calls.delete(p.call);
+      return undefined;
+    },
+  };
+}
