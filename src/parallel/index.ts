@@ -17,6 +17,7 @@ export { poly1305 } from './poly1305.js';
 export { salsa20, salsa208, salsa2012, secretbox, xsalsa20, xsalsa20poly1305, type ParallelSecretBoxApi } from './salsa.js';
 export { blake3, type Blake3ParallelOpts } from './blake3.js';
 export { scrypt, type ScryptParallelOpts } from './scrypt.js';
+export { argon2d, argon2i, argon2id, type Argon2ParallelOpts } from './argon2.js';
 /** Serpent's ECB, CBC and CTR modes on all cores: fourfold's serpent.ecb, cbc and ctr, resolving to the same bytes. */
 export * as serpent from './serpent.js';
 /** age files and streams on every core: fourfold/age's calls, resolving to the same bytes. */

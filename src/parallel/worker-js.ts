@@ -6,6 +6,8 @@
  * worker.ts, which a page downloads instead wherever the kernels run.
  */
 import { ageJobs } from '../age/jobs.js';
+import { argon2Jobs } from '../argon2/jobs.js';
+import { jsAttach } from '../argon2/js.js';
 import { blake3Jobs } from '../blake3/jobs.js';
 import { jsBlake3 } from '../blake3/js.js';
 import { chachaJobs } from '../chacha/jobs.js';
@@ -26,6 +28,7 @@ import { jsSerpent } from '../serpent/js.js';
 import { serve } from '../pool/serve.js';
 
 serve('js', {
+  ...argon2Jobs(jsAttach),
   ...ageJobs(() => jsChacha, jsChacha),
   ...blake3Jobs(jsBlake3),
   ...chachaJobs(jsChacha, jsChachaPiece, jsPoly1305),

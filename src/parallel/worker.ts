@@ -15,6 +15,8 @@
  * beside the bundle (docs/parallel.md).
  */
 import { ageJobs } from '../age/jobs.js';
+import { argon2Jobs } from '../argon2/jobs.js';
+import { simdAttach } from '../argon2/simd.js';
 import { blake3Jobs } from '../blake3/jobs.js';
 import { simdBlake3 } from '../blake3/simd.js';
 import { chachaJobs } from '../chacha/jobs.js';
@@ -33,6 +35,7 @@ import { simdSerpent } from '../serpent/simd.js';
 import { serve } from '../pool/serve.js';
 
 serve('simd', {
+  ...argon2Jobs(simdAttach),
   ...ageJobs(nativeOver(simdChacha, 'simd'), simdChacha),
   ...blake3Jobs(simdBlake3),
   ...chachaJobs(simdChacha, simdChachaPiece, simdPoly1305),

@@ -91,8 +91,11 @@ export function simdUsable(): boolean {
 /** Uint8Array.fromHex where the engine has it (2025's engines: native, and quicker on a cold page than the loop below), captured at load. */
 const fromHex = (Uint8Array as { fromHex?: (hex: string) => Uint8Array<ArrayBuffer> }).fromHex;
 
-/** The bytes of hexadecimal text (lower case): a digit's value is its low 4 bits, plus 9 for 'a'..'f' (0x61..0x66). */
-function decode(hex: string): Uint8Array<ArrayBuffer> {
+/**
+ * A kernel's bytes from the hexadecimal text the build embeds (lower case):
+ * a digit's value is its low 4 bits, plus 9 for 'a'..'f' (0x61..0x66).
+ */
+export function decode(hex: string): Uint8Array<ArrayBuffer> {
   if (fromHex !== undefined) return fromHex.call(Uint8Array, hex);
   const out = new Uint8Array(hex.length >> 1);
   const nibble = (c: number) => (c & 15) + 9 * (c >> 6);

@@ -1,0 +1,314 @@
+/**
+ * fourfold/parallel's Argon2: the same bytes as fourfold's argon2id,
+ * argon2i and argon2d, with the memory filled on the pool's workers. The
+ * calling thread shares the blocks with them (a shared WebAssembly.Memory)
+ * and hands out segments slice by slice, RFC 9106 §3.4's synchronisation
+ * points: the p lanes of a slice at once, on up to p cores (the calling
+ * thread takes lanes too, in short turns), and p = 1 on one worker with
+ * the calling thread free.
+ *
+ * A worker lost or failing mid-call costs time, never bytes: a later
+ * pass XORs into its blocks, so a segment cannot simply run again, and
+ * the call starts again on the calling thread, in turns. Where memory
+ * cannot be shared (a page that is not cross-origin isolated) or no
+ * worker starts, the call runs so from the start.
+ */
+import { ASYNC_OPTIONS, argon2Call, type Argon2AsyncOpts, type Argon2Call, type Argon2Type, forget } from '../argon2/args.js';
+import { inTurns } from '../argon2/argon2.js';
+import type { Argon2Memory } from '../argon2/engine.js';
+import { finalTag, openMemory, Progress } from '../argon2/fill.js';
+import type { Argon2Jobs, Attach, SharedFiller } from '../argon2/jobs.js';
+import { jsAttach } from '../argon2/js.js';
+import { BLOCK, LAYOUT, SLICES, type Shape, segmentWork, totalWork } from '../argon2/layout.js';
+import { simdAttach } from '../argon2/simd.js';
+import { poolWithScripts } from './workers.js';
+import { pool } from '../pool/pool.js';
+import { canShare, type PoolWorker } from '../pool/pool-worker.js';
+import { ticker, type Ticker } from '../pool/turns.js';
+import * as check from '../runtime/assert.js';
+import type { Bytes } from '../runtime/bytes.js';
+import { backgroundTimer, now } from '../runtime/host.js';
+import { decode, simdUsable } from '../runtime/kernel-registry.js';
+import { hex } from '../generated/argon2_shared.js';
+
+/** fourfold/parallel's Argon2 options: argon2idAsync's, and the workers a call may use. */
+export interface Argon2ParallelOpts extends Argon2AsyncOpts {
+  /** Worker threads to use, at most (default: configure()'s, else the logical cores less one). 0 runs the call on the calling thread. */
+  workers?: number;
+}
+
+/** Scratches in the memory's first page (kernel.ts LAYOUT): the calling thread's and up to seven workers'. */
+const SCRATCHES = LAYOUT.BASE / LAYOUT.SCRATCH;
+/** The calling thread's piece of a segment between two looks at the event loop: short, as the workers' answers wait for it. */
+const TURN_MS = 4;
+/** Blocks of the calling thread's first piece, before it timed any. */
+const FIRST_PIECE = 16;
+
+/** Numbers that name calls in the workers, unique in this thread. */
+let calls = 0;
+
+/** The shared module, compiled once (asynchronously: a page's main thread may not compile it at once). */
+let sharedModule: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * The blocks in a shared memory, as fill.ts's ends (first blocks, tag) see
+ * them; its segments are filled elsewhere. Wiped by the kernel's
+ * memory.fill: a typed array's fill on shared memory is several times
+ * slower in V8.
+ */
+class SharedBlocks implements Argon2Memory {
+  private readonly view: Uint8Array;
+
+  constructor(
+    readonly memory: WebAssembly.Memory,
+    private readonly wiper: (from: number, count: number) => void,
+  ) {
+    this.view = new Uint8Array(memory.buffer);
+  }
+
+  setBlock(index: number, block: Uint8Array): void {
+    this.view.set(block, LAYOUT.BASE + index * BLOCK);
+  }
+
+  xorBlock(index: number, into: Uint8Array): void {
+    const at = LAYOUT.BASE + index * BLOCK;
+    for (let i = 0; i < BLOCK; i++) into[i] ^= this.view[at + i];
+  }
+
+  fill(): void {
+    throw new Error('argon2: a shared memory is filled by its fillers');
+  }
+
+  wipe(): boolean {
+    this.abandon();
+    return true;
+  }
+
+  abandon(): void {
+    // At most 1 GiB per call: the count is an i32.
+    for (let at = 0; at < this.view.length; at += 2 ** 30) this.wiper(at, Math.min(2 ** 30, this.view.length - at));
+  }
+}
+
+/**
+ * A shared memory whose pages have been touched waits, wiped, for the next
+ * call, as the simd tier's memory does (argon2/simd.ts): the first touch
+ * of 19 MiB of fresh pages took as long as filling them.
+ */
+let spare: WebAssembly.Memory | undefined;
+let releaseTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** `memory`, wiped, kept as the spare if it is the largest at hand, until RELEASE_MS pass without a call. */
+function release(memory: WebAssembly.Memory): void {
+  if (spare === undefined || spare.buffer.byteLength < memory.buffer.byteLength) spare = memory;
+  if (releaseTimer !== undefined) clearTimeout(releaseTimer);
+  releaseTimer = backgroundTimer(() => {
+    spare = undefined;
+    releaseTimer = undefined;
+  }, RELEASE_MS);
+}
+
+/** How long a touched memory is kept, wiped, after its last call. */
+const RELEASE_MS = 2000;
+
+/** A worker lost or failing: the call starts again on this thread. */
+class WorkerLost extends Error {}
+
+/** A memory of at least the call's size shared with workers (the spare if it is large enough), or undefined where the engine cannot share one. */
+function sharedMemory(c: Argon2Call): WebAssembly.Memory | undefined {
+  if (!canShare()) return undefined;
+  const bytes = LAYOUT.BASE + c.blocks * BLOCK;
+  if (spare !== undefined && spare.buffer.byteLength >= bytes) {
+    const memory = spare;
+    spare = undefined;
+    return memory;
+  }
+  const pages = Math.ceil(bytes / 65536);
+  try {
+    return new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The segments of one slice, handed out lane by lane to whoever fills them. */
+class Slice {
+  private next = 0;
+
+  constructor(
+    readonly pass: number,
+    readonly slice: number,
+    private readonly lanes: number,
+  ) {}
+
+  take(): number | undefined {
+    return this.next < this.lanes ? this.next++ : undefined;
+  }
+}
+
+/** One call in progress: its memory, fillers and progress. */
+class Run {
+  readonly id = calls++;
+  readonly progress: Progress;
+  done = 0;
+  private readonly first: number;
+
+  constructor(
+    readonly c: Argon2Call,
+    readonly blocks: SharedBlocks,
+  ) {
+    this.progress = new Progress(c, totalWork(c));
+    this.first = c.segmentLength - segmentWork(c, 0, 0);
+  }
+
+  /** The first block a segment computes and how many. */
+  span(pass: number, slice: number): { from: number; count: number } {
+    const from = pass === 0 && slice === 0 ? this.first : 0;
+    return { from, count: this.c.segmentLength - from };
+  }
+
+  advance(blocks: number): void {
+    check.throwIfAborted(this.c.signal);
+    this.done += blocks;
+    this.progress.report(this.done);
+  }
+}
+
+/** Worker `w` fills the slice's lanes it takes, one job each. */
+async function lanesOnWorker(run: Run, w: PoolWorker, s: Slice): Promise<void> {
+  for (let lane = s.take(); lane !== undefined; lane = s.take()) {
+    const { from, count } = run.span(s.pass, s.slice);
+    if (count === 0) continue;
+    try {
+      await w.call<Argon2Jobs, 'argon2.segment'>('argon2.segment', { call: run.id, pass: s.pass, slice: s.slice, lane, from, count });
+    } catch (e) {
+      throw new WorkerLost('argon2: a worker was lost mid-call', { cause: e });
+    }
+    run.advance(count);
+  }
+}
+
+/** This thread fills the slice's lanes it takes, in pieces of about TURN_MS with the event loop free between them. */
+async function lanesHere(run: Run, filler: SharedFiller, s: Slice, turns: Ticker, pace: { blocks: number }): Promise<void> {
+  for (let lane = s.take(); lane !== undefined; lane = s.take()) {
+    const { from, count } = run.span(s.pass, s.slice);
+    for (let i = from; i < from + count; ) {
+      const n = Math.min(pace.blocks, from + count - i);
+      const t0 = now();
+      filler.fill(s.pass, s.slice, lane, i, n);
+      const ms = now() - t0;
+      pace.blocks = ms > 0 ? Math.max(1, Math.floor((n * TURN_MS) / ms)) : 2 * pace.blocks;
+      i += n;
+      run.advance(n);
+      await turns.tick();
+    }
+  }
+}
+
+/** The workers a call gets: one for p = 1 (the calling thread free), else as many as lanes but the one this thread takes, at most the pool's size and the scratches. */
+function callWorkers(c: Argon2Call, asked: number | undefined): PoolWorker[] {
+  const count = Math.min(asked ?? pool.size, c.p === 1 ? 1 : c.p - 1, SCRATCHES - 1);
+  return count > 0 ? poolWithScripts().grow(count) : [];
+}
+
+/** The shape a worker is sent: its numbers alone (the call holds the secrets). */
+const shapeOf = (c: Argon2Call): Shape => ({ p: c.p, t: c.t, version: c.version, blocks: c.blocks, laneLength: c.laneLength, segmentLength: c.segmentLength });
+
+/** Fills the call's memory on `workers` (and this thread for p > 1), slice by slice; throws WorkerLost if one fails. */
+async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembly.Module): Promise<void> {
+  const { c } = run;
+  const bytes = decode(hex);
+  const base: Omit<Attach, 'slot' | 'module'> = { call: run.id, memory: run.blocks.memory, shape: shapeOf(c), type: c.type };
+  await Promise.all(
+    workers.map((w, i) =>
+      w
+        .call<Argon2Jobs, 'argon2.attach'>('argon2.attach', { ...base, slot: i + 1, module: w.tier === 'simd' ? bytes.slice() : undefined })
+        .catch((e: unknown) => {
+          throw new WorkerLost('argon2: a worker could not attach', { cause: e });
+        }),
+    ),
+  );
+  const here = c.p > 1 ? (simdUsable() ? simdAttach({ ...base, slot: 0, module }) : jsAttach({ ...base, slot: 0 })) : undefined;
+  const turns = ticker();
+  const pace = { blocks: FIRST_PIECE };
+  try {
+    for (let pass = 0; pass < c.t; pass++) {
+      for (let slice = 0; slice < SLICES; slice++) {
+        const s = new Slice(pass, slice, c.p);
+        const fillers = workers.map((w) => lanesOnWorker(run, w, s));
+        if (here !== undefined) fillers.push(lanesHere(run, here, s, turns, pace));
+        // Every segment of the slice ends before the next slice starts (it may read any of them); the first failure is the call's.
+        const settled = await Promise.allSettled(fillers);
+        for (const r of settled) if (r.status === 'rejected') throw r.reason;
+      }
+    }
+  } finally {
+    here?.wipeScratch();
+    turns.close();
+  }
+}
+
+async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown, opts: unknown): Promise<Bytes> {
+  const c = argon2Call(type, password, salt, opts, [...ASYNC_OPTIONS, 'workers']);
+  const asked = (opts as Argon2ParallelOpts).workers;
+  try {
+    const workersAsked = asked === undefined ? undefined : check.count(asked, 'workers');
+    check.throwIfAborted(c.signal);
+    const memory = workersAsked === 0 ? undefined : sharedMemory(c);
+    const workers = memory === undefined ? [] : callWorkers(c, workersAsked);
+    const ready = (await Promise.all(workers.map(async (w) => ((await w.whenReady) ? w : undefined)))).filter((w) => w !== undefined);
+    if (memory === undefined || ready.length === 0) return await inTurns(c);
+    const module = await (sharedModule ??= WebAssembly.compile(decode(hex)));
+    const wiper = new WebAssembly.Instance(module, { env: { memory } }).exports.wipe as (from: number, count: number) => void;
+    const blocks = new SharedBlocks(memory, wiper);
+    const run = new Run(c, blocks);
+    for (const w of ready) w.pin();
+    try {
+      openMemory(c, { open: () => blocks });
+      await fillOnWorkers(run, ready, module);
+      const key = finalTag(c, blocks);
+      c.onProgress?.(1);
+      return key;
+    } catch (e) {
+      if (!(e instanceof WorkerLost)) throw e;
+      blocks.abandon();
+      return await inTurns(c);
+    } finally {
+      blocks.abandon();
+      release(memory);
+      for (const w of ready) {
+        void w.call<Argon2Jobs, 'argon2.detach'>('argon2.detach', { call: run.id }).catch(() => {});
+        w.unpin();
+      }
+    }
+  } finally {
+    forget(c);
+  }
+}
+
+/**
+ * argon2id (the same bytes as fourfold's argon2id and argon2idAsync, with
+ * the same options, and `workers`), with the memory filled on the pool's
+ * workers: p = 1 leaves the calling thread free, and the p lanes of each
+ * slice run on up to p cores. Where memory cannot be shared with workers
+ * or none can start, it runs on the calling thread in short turns.
+ *
+ * @example
+ * ```ts
+ * import { argon2id } from 'fourfold/parallel';
+ * const key = await argon2id(password, salt, { t: 3, m: 65536, p: 4 }); // four lanes on four cores
+ * ```
+ */
+export function argon2id(password: string | Uint8Array, salt: string | Uint8Array, opts: Argon2ParallelOpts): Promise<Bytes> {
+  return argon2Parallel('argon2id', password, salt, opts);
+}
+
+/** argon2i with its memory filled on the pool's workers, as argon2id. */
+export function argon2i(password: string | Uint8Array, salt: string | Uint8Array, opts: Argon2ParallelOpts): Promise<Bytes> {
+  return argon2Parallel('argon2i', password, salt, opts);
+}
+
+/** argon2d with its memory filled on the pool's workers, as argon2id. */
+export function argon2d(password: string | Uint8Array, salt: string | Uint8Array, opts: Argon2ParallelOpts): Promise<Bytes> {
+  return argon2Parallel('argon2d', password, salt, opts);
+}
