@@ -33,6 +33,7 @@ type FourfoldSerpent = typeof import('fourfold/serpent');
 type FourfoldSalsa = typeof import('fourfold/salsa');
 type FourfoldSecretstream = typeof import('fourfold/secretstream');
 type FourfoldScrypt = typeof import('fourfold/scrypt');
+type FourfoldArgon2 = typeof import('fourfold/argon2');
 type FourfoldParallel = typeof import('fourfold/parallel');
 type FourfoldAge = typeof import('fourfold/age');
 
@@ -72,6 +73,20 @@ export const PARALLEL_FROM = 2 << 20;
 
 /** @noble/hashes' scrypt (synchronous). */
 export type NobleScrypt = (password: Uint8Array, salt: Uint8Array, opts: { N: number; r: number; p: number; dkLen: number; maxmem: number }) => Uint8Array;
+
+/** @noble/hashes' argon2id (synchronous); m in KiB, maxmem in bytes. */
+export type NobleArgon2id = (password: Uint8Array, salt: Uint8Array, opts: { t: number; m: number; p: number; dkLen: number; maxmem: number }) => Uint8Array;
+
+/** hash-wasm's argon2id (asynchronous); memorySize in KiB. */
+export type HashWasmArgon2id = (options: {
+  password: Uint8Array;
+  salt: Uint8Array;
+  iterations: number;
+  memorySize: number;
+  parallelism: number;
+  hashLength: number;
+  outputType: 'binary';
+}) => Promise<Uint8Array>;
 
 /** hash-wasm's scrypt (asynchronous, as all its one-shot functions). */
 export type HashWasmScrypt = (options: {
@@ -131,6 +146,7 @@ export interface Apis {
     readonly secretstream?: FourfoldSecretstream;
     readonly salsa?: FourfoldSalsa;
     readonly scrypt?: FourfoldScrypt;
+    readonly argon2?: FourfoldArgon2;
     readonly serpent?: FourfoldSerpent;
     readonly age?: FourfoldAge;
     readonly parallel?: FourfoldParallel;
@@ -149,8 +165,9 @@ export interface Apis {
     readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array;
     readonly sha256: (message: Uint8Array) => Uint8Array;
     readonly scrypt: NobleScrypt;
+    readonly argon2id: NobleArgon2id;
   };
-  readonly hashWasm?: { readonly blake3: HashWasmHasher; readonly scrypt: HashWasmScrypt };
+  readonly hashWasm?: { readonly blake3: HashWasmHasher; readonly scrypt: HashWasmScrypt; readonly argon2id: HashWasmArgon2id };
   /** mipher, a pure-JavaScript Serpent (the serpent ops' peer), where it loads. */
   readonly mipher?: typeof import('mipher');
   /** The platform's WebCrypto, where the engine has it (browsers only in a secure context: HTTPS or localhost). */
@@ -193,9 +210,10 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const secretstream = await attempt('fourfold/secretstream', () => import('fourfold/secretstream'));
   const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
   const scrypt = await attempt('fourfold/scrypt', () => import('fourfold/scrypt'));
+  const argon2 = await attempt('fourfold/argon2', () => import('fourfold/argon2'));
   const age = await attempt('fourfold/age', () => import('fourfold/age'));
   const parallel = await attempt('fourfold/parallel', () => import('fourfold/parallel'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent, scrypt, age, parallel } };
+  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent, scrypt, argon2, age, parallel } };
 }
 
 /**
@@ -366,8 +384,8 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
   if (sodium !== undefined) libraries.push({ name: 'sodium', version: sodium.version, reference: true });
   if (node !== undefined)
     libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true }, { name: NODE_JOINED, version: nodeCryptoVersion(), reference: false });
-  // A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3
-  // and scrypt, mipher for Serpent): its API, listed as a reference
+  // A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3,
+  // scrypt and Argon2id, mipher for Serpent): its API, listed as a reference
   // library; one that does not load is a warning, and its columns are
   // skipped.
   const peer = async <T>(name: string, version: string, load: () => Promise<T>): Promise<T | undefined> => {
@@ -384,10 +402,15 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
     blake3: (await import('@noble/hashes/blake3.js')).blake3 as NonNullable<Apis['nobleHashes']>['blake3'],
     sha256: (await import('@noble/hashes/sha2.js')).sha256 as NonNullable<Apis['nobleHashes']>['sha256'],
     scrypt: (await import('@noble/hashes/scrypt.js')).scrypt as NobleScrypt,
+    argon2id: (await import('@noble/hashes/argon2.js')).argon2id as NobleArgon2id,
   }));
   const hashWasm = await peer('hash-wasm', `hash-wasm ${versions['hash-wasm'] ?? '?'}`, async () => {
     const module = await import('hash-wasm');
-    return { blake3: (await module.createBLAKE3()) as unknown as HashWasmHasher, scrypt: module.scrypt as HashWasmScrypt };
+    return {
+      blake3: (await module.createBLAKE3()) as unknown as HashWasmHasher,
+      scrypt: module.scrypt as HashWasmScrypt,
+      argon2id: module.argon2id as HashWasmArgon2id,
+    };
   });
   const mipher = await peer('mipher', `mipher ${versions.mipher ?? '?'}`, () => import('mipher'));
   const typage = await peer('typage', `age-encryption ${versions['age-encryption'] ?? '?'} (typage)`, () => import('age-encryption'));

@@ -4,8 +4,10 @@
  * --quick (every part, few samples: a smoke test of every engine), --full
  * (everything, for the record), --profile=parallel (fourfold/parallel
  * against the synchronous functions, on large inputs), --profile=scrypt
- * (scrypt against its peers at the memory sizes it is used at) and
- * --profile=age (age files against typage and the Go CLI).
+ * (scrypt against its peers at the memory sizes it is used at),
+ * --profile=argon2 (Argon2id against its peers at the parameters it is
+ * deployed with) and --profile=age (age files against typage and the Go
+ * CLI).
  */
 import { NATIVE, NODE_JOINED, PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
 import { parts, type BenchConfig, type ParallelSettings, type Part } from '../core/types.js';
@@ -47,7 +49,7 @@ export interface Profile {
   readonly summary: string;
   readonly parts: readonly string[];
   readonly sizes: readonly number[];
-  /** Sizes of the ops that have their own (BenchConfig.opSizes: scrypt's, a lane's memory); --sizes replaces them too. */
+  /** Sizes of the ops that have their own (BenchConfig.opSizes: scrypt's, a lane's memory; Argon2id's, a call's); --sizes replaces them too. */
   readonly opSizes?: BenchConfig['opSizes'];
   readonly sweep: BenchConfig['sweep'];
   readonly alignSizes: readonly number[];
@@ -76,6 +78,14 @@ const caseTiming = { warmupMs: 50, sampleMs: 1, samples: 31, minSamples: 5, budg
 /** scrypt's sizes in --full: a lane of 1 MiB (N = 2^10), 16 MiB (N = 2^14, Node's default) and 128 MiB (N = 2^17, fourfold's advice for a login). */
 const scryptSizes = [MiB, 16 * MiB, 128 * MiB];
 
+/**
+ * Argon2id's memory (m) by op, each op fixing t and p (core/ops/argon2.ts):
+ * OWASP's m = 19 MiB with t = 2, p = 1; RFC 9106's second recommendation,
+ * m = 64 MiB with t = 3, on one lane and four ('argon2id-t3-p4' takes
+ * 'argon2id-t3''s, its longest prefix here).
+ */
+const argon2Sizes = { 'argon2id-t2': [19 * MiB], 'argon2id-t3': [64 * MiB] };
+
 /** fourfold/parallel's chart and model at 64 MiB (where its two-core speedup targets are set), its longest task at 256 MiB; no worker-count columns. */
 const parallelSettings: ParallelSettings = { workerCounts: [], chartSize: 64 * MiB, taskSize: 256 * MiB, taskCalls: 3 };
 
@@ -89,7 +99,7 @@ const full: Profile = {
   summary: "every part but 'parallel', every length 0..8192, 16 MiB, up to a million keys; about an hour",
   parts: allParts.filter((part) => part !== 'parallel'),
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB, 16 * MiB],
-  opSizes: { scrypt: scryptSizes, age: [16 * MiB, 256 * MiB] },
+  opSizes: { scrypt: scryptSizes, ...argon2Sizes, age: [16 * MiB, 256 * MiB] },
   sweep: { from: 0, to: 8192, step: 1 },
   alignSizes: [64, KiB, 64 * KiB],
   keyCounts: [1, 4, 16, 256, 4 * KiB, 64 * KiB, MiB],
@@ -107,19 +117,20 @@ const full: Profile = {
 
 /**
  * The default: the headline comparisons in a few minutes. The summary
- * sizes, timed as --full times them, and scrypt with one lane of 16 MiB
- * (a few seconds, under a cap of its own: its first calls alone, cold,
- * fill half of the messages' 4 s; four lanes are --profile=scrypt's); a
- * sparse sweep for the per-call overhead (stride 127: 65 lengths, one at
- * every residue modulo 64); setup and code size. Alignment, keys and
+ * sizes, timed as --full times them, scrypt with one lane of 16 MiB and
+ * Argon2id at OWASP's m = 19 MiB, t = 2, p = 1 (a few seconds each, under
+ * a cap of their own: their first calls alone, cold, fill half of the
+ * messages' 4 s; four lanes are --profile=scrypt's and
+ * --profile=argon2's); a sparse sweep for the per-call overhead (stride
+ * 127: 65 lengths, one at every residue modulo 64); setup and code size. Alignment, keys and
  * 16 MiB messages are --full's, fourfold/parallel --profile=parallel's
  * and --profile=scrypt's.
  */
 const standard: Profile = {
-  summary: 'the summary sizes 64 B..1 MiB, scrypt at 16 MiB, a sparse sweep (per-call overhead), setup, code size; 1 to 4 minutes',
+  summary: 'the summary sizes 64 B..1 MiB, scrypt at 16 MiB, argon2id at 19 MiB, a sparse sweep (per-call overhead), setup, code size; 1 to 4 minutes',
   parts: ['sizes', 'sweep', 'setup', 'codesize'],
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB],
-  opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [], age: [] },
+  opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [], 'argon2id-t2': [19 * MiB], 'argon2id-t3': [], age: [] },
   sweep: { from: 0, to: 8192, step: 127 },
   alignSizes: full.alignSizes,
   keyCounts: full.keyCounts,
@@ -133,7 +144,7 @@ const standard: Profile = {
     sweep: { warmupMs: 10, passes: 3, minSampleUs: 12 },
   },
   capMs: 4_000,
-  opCapMs: { scrypt: 10_000 },
+  opCapMs: { scrypt: 10_000, argon2id: 10_000 },
   libsLeftOut: [PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED],
   setupRepetitions: 3,
   engineTimeoutMs: 30 * 60_000,
@@ -150,8 +161,8 @@ const quick: Profile = {
   summary: "every part but 'parallel', fewer sizes, fewer and shorter samples: a check that everything runs; 1 to 1.5 minutes per engine",
   parts: full.parts,
   sizes: [64, KiB, 64 * KiB, MiB],
-  // scrypt with lanes of 1 MiB (N = 2^10): a few ms a call; age files of 1 MiB.
-  opSizes: { scrypt: [MiB], age: [MiB] },
+  // scrypt with lanes of 1 MiB (N = 2^10), Argon2id in 1 MiB: a few ms a call; age files of 1 MiB.
+  opSizes: { scrypt: [MiB], argon2id: [MiB], age: [MiB] },
   sweep: standard.sweep,
   alignSizes: [KiB],
   keyCounts: [1, 16, 256, 4 * KiB],
@@ -223,6 +234,25 @@ const scrypt: Profile = {
 };
 
 /**
+ * --profile=argon2: Argon2id (a 32-byte tag) at OWASP's m = 19 MiB,
+ * t = 2, p = 1 and RFC 9106's m = 64 MiB, t = 3 with one lane and four,
+ * every column: fourfold's two tiers, fourfold/parallel's (p = 4: the
+ * workers and the calling thread), node:crypto (where it has argon2Sync),
+ * @noble/hashes, hash-wasm and libsodium (p = 1: it has no lanes). A call
+ * takes 35 ms to over a second (@noble/hashes at 64 MiB), so it is
+ * timed as --profile=scrypt is: one call per sample after the three the
+ * warm-up makes, and the same cap, which no column reaches here.
+ */
+const argon2: Profile = {
+  ...scrypt,
+  summary:
+    "argon2id at OWASP's m = 19 MiB, t = 2, p = 1 and RFC 9106's m = 64 MiB, t = 3, p = 1 and 4: fourfold, its js tier and fourfold/parallel against the peers",
+  sizes: [19 * MiB, 64 * MiB],
+  opSizes: argon2Sizes,
+  ops: ['argon2id'],
+};
+
+/**
  * --profile=age: age files of 16 and 256 MiB to one X25519 recipient,
  * one-shot, streamed (64 KiB pieces in), armored and file to file,
  * encrypted and decrypted by fourfold/age (one thread), fourfold/parallel's
@@ -242,7 +272,7 @@ const age: Profile = {
 };
 
 /** The profiles by name; `--quick` and `--full` are short for `--profile=quick` and `--profile=full`. */
-export const profiles = { default: standard, quick, full, parallel, scrypt, age } satisfies Record<string, Profile>;
+export const profiles = { default: standard, quick, full, parallel, scrypt, argon2, age } satisfies Record<string, Profile>;
 export type ProfileName = keyof typeof profiles;
 
 /** '64', '1k', '16m': a size as the command line takes it. */
@@ -276,6 +306,7 @@ export const usage = `usage: npm run bench -- [options]
   --profile=parallel
                    ${profiles.parallel.summary}
   --profile=scrypt ${profiles.scrypt.summary}
+  --profile=argon2 ${profiles.argon2.summary}
   --profile=age    ${profiles.age.summary}
   --profile=name   ${Object.keys(profiles).join(', ')} (--quick and --full are short for two of them)
   --engines=a,b    node, deno, bun, chromium, firefox, webkit, or all (default: node)
@@ -288,7 +319,8 @@ export const usage = `usage: npm run bench -- [options]
   --chart-size=s   the size of the worker-count chart and of the model ${defaults((p) => sizeText(p.parallel.chartSize))}
   --task-size=s    the size of the longest task during a parallel call ${defaults((p) => sizeText(p.parallel.taskSize))}
   --sizes=a,b      sizes of the summary and the large-message cases, k/m suffixes for KiB/MiB; for every op
-                   (scrypt's size is the memory of a lane: 16m is N = 2^14)
+                   (scrypt's size is the memory of a lane: 16m is N = 2^14; argon2id's the memory m of a call:
+                   19m is m = 19456 KiB)
                    ${defaults((p) => p.sizes.map(sizeText).join(',') + opSizesText(p))}
   --sweep=A-B[:S]  the length sweep: lengths A..B by S
                    ${defaults((p) => `${p.sweep.from}-${p.sweep.to}:${p.sweep.step}`)}

@@ -88,10 +88,15 @@ describe('profiles', () => {
     assert.ok(o.config.timing.sizes.minSamples >= 5);
     assert.ok(o.config.capMs >= 60_000);
     assert.deepEqual(o.tableSizes, o.config.sizes);
-    assert.deepEqual(parse().config.opSizes, { scrypt: [16 << 20], 'scrypt-p4': [], age: [] });
-    assert.deepEqual(parse('--full').config.opSizes, { scrypt: [1 << 20, 16 << 20, 128 << 20], age: [16 << 20, 256 << 20] });
-    // Its case in the default run has a cap of its own; sizes and a cap on the command line are every op's.
-    assert.deepEqual(parse().config.opCapMs, { scrypt: 10_000 });
+    assert.deepEqual(parse().config.opSizes, { scrypt: [16 << 20], 'scrypt-p4': [], 'argon2id-t2': [19 << 20], 'argon2id-t3': [], age: [] });
+    assert.deepEqual(parse('--full').config.opSizes, {
+      scrypt: [1 << 20, 16 << 20, 128 << 20],
+      'argon2id-t2': [19 << 20],
+      'argon2id-t3': [64 << 20],
+      age: [16 << 20, 256 << 20],
+    });
+    // Its case in the default run has a cap of its own (Argon2id's too); sizes and a cap on the command line are every op's.
+    assert.deepEqual(parse().config.opCapMs, { scrypt: 10_000, argon2id: 10_000 });
     assert.equal(parse('--sizes=1k').config.opSizes, undefined);
     assert.equal(parse('--cap=2').config.opCapMs, undefined);
     // fourfold/parallel is the parallel and scrypt profiles' (and --full's), unless --libs names it.

@@ -5,6 +5,7 @@
  */
 import type { Apis } from '../libraries.js';
 import { ageOps } from './age.js';
+import { argon2Ops } from './argon2.js';
 import { blake3Ops } from './blake3.js';
 import { chachaOps } from './chacha.js';
 import { poly1305Ops } from './poly1305.js';
@@ -24,6 +25,7 @@ export function allOps(apis: Apis): OpDefinition<unknown>[] {
     ...salsaOps(apis),
     ...serpentOps(apis),
     ...scryptOps(apis),
+    ...argon2Ops(apis),
     ...ageOps(apis),
     ...webcryptoOps(apis),
   ];
