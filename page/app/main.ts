@@ -138,7 +138,7 @@ const WEIGHT: Record<Phase, { from: number; share: number }> = {
   large: { from: 0.86, share: 0.14 },
 };
 
-const PHASE_LABEL: Record<Phase, string> = { 'one-core': 'one core', 'all-cores': 'all cores', large: 'scrypt and age' };
+const PHASE_LABEL: Record<Phase, string> = { 'one-core': 'one core', 'all-cores': 'all cores', large: 'scrypt, Argon2id and age' };
 
 let drawTimer: ReturnType<typeof setTimeout> | undefined;
 function drawSoon(r: Run): void {
@@ -326,7 +326,7 @@ function restartAllCores(r: Run, request: MeasureRequest, stuck: MeasuringWorker
   r.notices.push({
     level: 'warn',
     text:
-      `The measuring Worker stopped answering at "${r.last}" (${silence(r)}): it was ended, and the all-cores, scrypt and age parts ran again in a new one. ` +
+      `The measuring Worker stopped answering at "${r.last}" (${silence(r)}): it was ended, and the all-cores, scrypt, Argon2id and age parts ran again in a new one. ` +
       "Firefox has been seen to block a worker's thread for good while it starts a worker of its own.",
   });
   showNotices(r.notices);

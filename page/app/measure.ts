@@ -1,7 +1,7 @@
 /**
  * The measurement, as the page's Worker runs it (measure.worker.ts), or
  * the page itself where it cannot start a Worker: the one-core part, the
- * all-cores part, then the large calls, scrypt and age (whose
+ * all-cores part, then the large calls, scrypt, Argon2id and age (whose
  * fourfold/parallel columns take the workers the all-cores part started),
  * each a run of the benchmark core (runBenchmark), reported message by message. Only messages leave: the
  * caller keeps what arrived (report/collector.ts), so a run stopped
@@ -144,17 +144,17 @@ async function measureAllCores(request: MeasureRequest, simd: boolean, post: (me
   return probe.pool;
 }
 
-/** The large calls' part (scrypt, age); fourfold/parallel's columns only where the all-cores part found its workers (`pool`), on the pool's default size. */
+/** The large calls' part (scrypt, Argon2id, age); fourfold/parallel's columns only where the all-cores part found its workers (`pool`), on the pool's default size. */
 async function measureLarge(request: MeasureRequest, pool: PoolState | undefined, post: (message: MeasureMessage) => void): Promise<void> {
   const pooled = pool !== undefined;
   if (pooled) {
-    stepTo("scrypt and age: fourfold/parallel's workers on the default pool", true);
+    stepTo("scrypt, Argon2id and age: fourfold/parallel's workers on the default pool", true);
     parallel.configure({ workers: undefined });
     await parallel.warm();
   }
-  stepTo('scrypt and age: loading the libraries');
+  stepTo('scrypt, Argon2id and age: loading the libraries');
   const result = await runBenchmark(largeConfig(request.mode, pooled, { ...request.versions }), (progress) => {
-    step = `scrypt and age: ${progress.label}`;
+    step = `scrypt, Argon2id and age: ${progress.label}`;
     post({ type: 'progress', phase: 'large', progress });
   });
   post({ type: 'phase-done', phase: 'large', result });

@@ -14,6 +14,10 @@
  *   of 128 MiB (N = 2^17), and four lanes of 16 MiB, which
  *   fourfold/parallel runs on all cores; fourfold's tiers and
  *   fourfold/parallel against the peers that have scrypt.
+ * - Argon2id (a 32-byte tag): OWASP's m = 19 MiB, t = 2, p = 1, and in
+ *   the full mode RFC 9106's m = 64 MiB, t = 3 on one lane and on four,
+ *   which fourfold/parallel runs on all cores; fourfold's tiers and
+ *   fourfold/parallel (four lanes) against the peers that have Argon2id.
  * - age: files of 4 MiB (quick) or 16 and 256 MiB (full) to one X25519
  *   recipient, one-shot and streamed, each way: fourfold/age on each tier
  *   and fourfold/parallel's age against typage.
@@ -188,6 +192,24 @@ export const SCRYPT_SIZES: Record<Mode, Readonly<Record<string, readonly number[
 export const scryptShapes = (mode: Mode): [string, number][] =>
   Object.entries(SCRYPT_SIZES[mode]).flatMap(([op, sizes]) => sizes.map((size): [string, number] => [op, size]));
 
+/**
+ * Argon2id's ops (each fixes t and p) and the memory m each is timed at
+ * (a shape's size is m in bytes: bench/core/ops/argon2.ts). Quick: OWASP's
+ * m = 19 MiB, t = 2, p = 1; full: also RFC 9106's m = 64 MiB, t = 3, on
+ * one lane and on four (@noble/hashes takes a second or more a call there).
+ */
+export const ARGON2_SIZES: Record<Mode, Readonly<Record<string, readonly number[]>>> = {
+  quick: { 'argon2id-t2': [19 * MiB] },
+  full: { 'argon2id-t2': [19 * MiB], 'argon2id-t3': [64 * MiB], 'argon2id-t3-p4': [64 * MiB] },
+};
+
+/** The Argon2id shapes of a mode: [op, size], in the order the page shows them. */
+export const argon2Shapes = (mode: Mode): [string, number][] =>
+  Object.entries(ARGON2_SIZES[mode]).flatMap(([op, sizes]) => sizes.map((size): [string, number] => [op, size]));
+
+/** Whether an Argon2id op has lanes for fourfold/parallel to run at once: its column is in those only ('argon2id-t3-p4'). */
+export const argon2Pooled = (op: string): boolean => /-p\d+$/.test(op);
+
 /** age's ops (bench/core/ops/age.ts): one-shot and streamed, each way. */
 export const AGE_OPS = ['age-encrypt', 'age-decrypt', 'age-encrypt-stream', 'age-decrypt-stream'];
 
@@ -202,20 +224,21 @@ export const AGE_SIZES: Record<Mode, readonly number[]> = { quick: [4 * MiB], fu
 export const ageShapes = (mode: Mode): [string, number][] => AGE_OPS.flatMap((op) => AGE_SIZES[mode].map((size): [string, number] => [op, size]));
 
 /**
- * The large calls' part: scrypt and age files, fourfold's two tiers,
- * fourfold/parallel's where its workers started (`pooled`: scrypt's four
- * lanes on the workers and the measuring thread, one lane on one worker;
- * age's chunks on all of them) and each peer that has the op, the outputs
- * checked against @noble/hashes' (scrypt) and typage's (age). A call takes
+ * The large calls' part: scrypt, Argon2id and age files, fourfold's two
+ * tiers, fourfold/parallel's where its workers started (`pooled`: scrypt's
+ * four lanes on the workers and the measuring thread, one lane on one
+ * worker; Argon2id's four lanes the same way; age's chunks on all of
+ * them) and each peer that has the op, the outputs checked against
+ * @noble/hashes' (scrypt, Argon2id) and typage's (age). A call takes
  * 20 ms to seconds, so as `npm run bench -- --profile=scrypt` and
  * `--profile=age` time them: one call per sample after a warm-up of
  * three, and a cap that leaves every column in on a two-core machine.
  */
 export function largeConfig(mode: Mode, pooled: boolean, versions: Record<string, string>): BenchConfig {
-  const opSizes = { ...SCRYPT_SIZES[mode], age: AGE_SIZES[mode] };
+  const opSizes = { ...SCRYPT_SIZES[mode], ...ARGON2_SIZES[mode], age: AGE_SIZES[mode] };
   return sizesOnly(
     {
-      ops: [...Object.keys(SCRYPT_SIZES[mode]), ...AGE_OPS],
+      ops: [...Object.keys(SCRYPT_SIZES[mode]), ...Object.keys(ARGON2_SIZES[mode]), ...AGE_OPS],
       libs: [...FOURFOLD_COLUMNS, ...(pooled ? [PARALLEL] : []), ...PEERS],
       sizes: [...new Set(Object.values(opSizes).flat())].sort((a, b) => a - b),
       opSizes,

@@ -11,7 +11,7 @@ import type { ScalingPoint } from '../../bench/report/scaling.js';
 import type { Notice } from './environment.js';
 import { PEER_PACKAGES, type Mode } from './plan.js';
 
-/** The one-core result and the other parts' (all cores, scrypt and age) as one engine's: the cases, libraries and warnings of all. */
+/** The one-core result and the other parts' (all cores, scrypt, Argon2id and age) as one engine's: the cases, libraries and warnings of all. */
 export function joinParts(oneCore: EngineResult, ...others: (EngineResult | undefined)[]): EngineResult {
   const parts = [oneCore, ...others.filter((part): part is EngineResult => part !== undefined)];
   const libraries: EngineResult['libraries'][number][] = [];

@@ -2,7 +2,7 @@
  * Draws a result (the page's own, or one from a shared link) with the
  * report's pieces (bench/report): the summary chart first (fourfold
  * against its fastest peer per op and size), then one table of every
- * column, scrypt's chart and table, the platform's reference line, and
+ * column, scrypt's and Argon2id's charts and tables, the platform's reference line, and
  * the all-cores curve. Charts
  * are drawn at the width they are shown at, so a phone gets charts made
  * for its screen rather than shrunken ones.
@@ -13,7 +13,7 @@ import { reportScalingPoints, scalingChart } from '../../bench/report/scaling.js
 import { bestPeer, formatRate, formatSize, formatTime, isFourfold, type CaseSummary } from '../../bench/report/summary.js';
 import { escapeXml as esc } from '../../bench/report/svg.js';
 import type { Environment, Notice } from './environment.js';
-import { AGE_OPS, AGE_SIZES, PEER_PACKAGES, REFERENCE_OPS, SCRYPT_SIZES, SIZES } from './plan.js';
+import { AGE_OPS, AGE_SIZES, ARGON2_SIZES, PEER_PACKAGES, REFERENCE_OPS, SCRYPT_SIZES, SIZES } from './plan.js';
 
 const yes = (b: boolean) => (b ? 'yes' : 'no');
 
@@ -182,6 +182,28 @@ export const scryptTableHtml = (engine: EngineReport): string =>
     time: true,
   });
 
+/** Argon2id's ops, and every memory the page times them at. */
+const ARGON2_OPS = Object.keys(ARGON2_SIZES.full);
+const ARGON2_SIZES_ALL = [...new Set(Object.values(ARGON2_SIZES.full).flat())].sort((a, b) => a - b);
+
+/** 'argon2id-t3-p4' as the table says it: 'argon2id, t = 3, p = 4'. */
+const argon2Row = (op: string) => `argon2id, t = ${/-t(\d+)/.exec(op)?.[1] ?? '?'}, p = ${/-p(\d+)$/.exec(op)?.[1] ?? '1'}`;
+
+/** Argon2id's table: a row per op and memory (its m in KiB), the time per call and its ratio to fourfold's simd tier's. */
+export const argon2TableHtml = (engine: EngineReport): string =>
+  largeTableHtml(engine, {
+    ops: ARGON2_OPS,
+    sizes: ARGON2_SIZES_ALL,
+    kind: 'argon2',
+    sizeHeader: 'memory',
+    opLabel: argon2Row,
+    sizeLabel: (size) => `${formatSize(size)}, m = ${size / 1024}`,
+    time: true,
+  });
+
+/** Only Argon2id's cases: its chart's sizes (64 MiB) are the all-cores part's too, whose ops are no password hashes. */
+const argon2Only = (engine: EngineReport): EngineReport => ({ ...engine, cases: engine.cases.filter((c) => ARGON2_OPS.includes(c.op)) });
+
 const AGE_SIZES_ALL = [...new Set(Object.values(AGE_SIZES).flat())].sort((a, b) => a - b);
 
 /** age's table: a row per op and file size, MB/s of plaintext and each peer's time over fourfold's simd tier's. */
@@ -288,6 +310,25 @@ export function resultHtml(report: Report, width: number, shared: boolean): stri
         `and every other column one after another. Under each column but fourfold's simd tier, its time per call divided by that tier's ` +
         `(above 1×, fourfold is faster). The bytes are checked against @noble/hashes'.</p>`,
       scrypt,
+    );
+  }
+  const argon2 = argon2TableHtml(engine);
+  if (argon2 !== '') {
+    parts.push(
+      `<h2>Keys from passwords: Argon2id</h2>`,
+      `<div class="chart">${summaryHtml(argon2Only(engine), name, width, {
+        title: 'Argon2id: fourfold against its fastest peer',
+        sizes: ARGON2_SIZES_ALL,
+        subtitle:
+          "Per memory: the fastest peer's median time per call divided by fourfold's (its simd tier, one thread). Right of the dashed line, fourfold is faster.",
+      })}</div>`,
+      `<p class="note">Median time per call to derive a 32-byte tag with Argon2id (RFC 9106, version 0x13): OWASP's m = 19 MiB, t = 2, p = 1, and ` +
+        `RFC 9106's m = 64 MiB, t = 3 on one lane and on four. A call fills m KiB and passes over them t times; p = 4 splits them into four lanes, ` +
+        `which fourfold/parallel shares among the measuring thread and the pool's workers (as many cores as there are, up to four), ` +
+        `and every other column works through on one thread. libsodium has no lanes parameter (its p is always 1), so it is timed at p = 1 only. ` +
+        `Under each column but fourfold's simd tier, its time per call divided by that tier's (above 1×, fourfold is faster). ` +
+        `The bytes are checked against @noble/hashes'.</p>`,
+      argon2,
     );
   }
   const age = ageTableHtml(engine);

@@ -2,8 +2,9 @@
  * What a finished run of the page must hold, as CI checks it in each
  * browser: a verified fourfold figure for every op and size (both tiers,
  * each checked against a peer's bytes), a figure for every peer that has
- * the op (timed, or capped with its cost per call), the same for scrypt's and age's
- * shapes with fourfold/parallel's column where the all-cores part ran, and
+ * the op (timed, or capped with its cost per call), the same for scrypt's, Argon2id's
+ * and age's shapes with fourfold/parallel's column where the all-cores part ran
+ * (Argon2id's: its four lanes only), and
  * in the all-cores part one point per thread count whose workers started.
  * Returns the problems, none when the run is as it must be.
  *
@@ -16,7 +17,19 @@
 import { isThrow } from '../../bench/core/errors.js';
 import { PARALLEL, parseWorkerColumn } from '../../bench/core/libraries.js';
 import type { Report } from '../../bench/report/json.js';
-import { opsOf, REFERENCE_OPS, SCALING_OPS, SCALING_SIZE, scryptShapes, ageShapes, SIZES, threadCounts, type Mode } from '../app/plan.js';
+import {
+  argon2Pooled,
+  argon2Shapes,
+  opsOf,
+  REFERENCE_OPS,
+  SCALING_OPS,
+  SCALING_SIZE,
+  scryptShapes,
+  ageShapes,
+  SIZES,
+  threadCounts,
+  type Mode,
+} from '../app/plan.js';
 
 /**
  * The peers that have each op, as the page bundles them: their columns
@@ -41,6 +54,10 @@ export const PEERS_OF: Record<string, readonly string[]> = {
   blake3: ['noble-hashes', 'hash-wasm'],
   scrypt: ['noble-hashes', 'hash-wasm', 'sodium'],
   'scrypt-p4': ['noble-hashes', 'hash-wasm', 'sodium'],
+  // libsodium's Argon2id has one lane only.
+  'argon2id-t2': ['noble-hashes', 'hash-wasm', 'sodium'],
+  'argon2id-t3': ['noble-hashes', 'hash-wasm', 'sodium'],
+  'argon2id-t3-p4': ['noble-hashes', 'hash-wasm'],
   'age-encrypt': ['typage'],
   'age-decrypt': ['typage'],
   'age-encrypt-stream': ['typage'],
@@ -126,6 +143,7 @@ export function checkResults(report: Report | undefined, expected: Expected): st
   // scrypt: fourfold/parallel's column too where the all-cores part ran (its workers started, on the simd tier).
   const pooled = situation === 'normal' && page.scaling.error === undefined;
   for (const [op, size] of [...scryptShapes(expected.mode), ...ageShapes(expected.mode)]) checkColumns(op, size, pooled ? [...tiers, PARALLEL] : tiers);
+  for (const [op, size] of argon2Shapes(expected.mode)) checkColumns(op, size, pooled && argon2Pooled(op) ? [...tiers, PARALLEL] : tiers);
 
   if (noWasm && engine.cases.some((c) => c.library === 'fourfold' || c.library === PARALLEL || WASM_PEERS.includes(c.library)))
     problems.push('WebAssembly was refused, yet a column that needs it was timed');

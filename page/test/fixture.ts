@@ -2,7 +2,7 @@
  * A made-up page result, complete as check.ts wants it, for the page's
  * unit tests: every op of a mode at every size with both of fourfold's
  * tiers and the peers that have it, scrypt's and age's shapes with fourfold/parallel
- * too, and the all-cores points.
+ * too, Argon2id's with fourfold/parallel at four lanes, and the all-cores points.
  */
 import { PARALLEL, sharedWorkerColumn, workerColumn } from '../../bench/core/libraries.js';
 import { megabytesPerSecond } from '../../bench/core/stats.js';
@@ -10,6 +10,8 @@ import type { Environment, Report } from '../../bench/report/json.js';
 import { scalingPoints } from '../../bench/report/scaling.js';
 import type { CaseSummary } from '../../bench/report/summary.js';
 import {
+  argon2Pooled,
+  argon2Shapes,
   oneCoreConfig,
   opsOf,
   REFERENCE_OPS,
@@ -73,6 +75,13 @@ export function completeReport(mode: Mode, env: Environment = environment()): Re
     const peers = PEERS_OF[op]!;
     const ms = (size / (1 << 20)) * 2e6;
     cases.push(timed(op, size, 'fourfold', ms, peers[0]), timed(op, size, 'fourfold-js', 2 * ms, peers[0]), timed(op, size, PARALLEL, ms / 2, peers[0]));
+    for (const peer of peers) cases.push(timed(op, size, peer, 1.5 * ms, peers[0]));
+  }
+  for (const [op, size] of argon2Shapes(mode)) {
+    const peers = PEERS_OF[op]!;
+    const ms = (size / (1 << 20)) * 3e6;
+    cases.push(timed(op, size, 'fourfold', ms, peers[0]), timed(op, size, 'fourfold-js', 2 * ms, peers[0]));
+    if (argon2Pooled(op)) cases.push(timed(op, size, PARALLEL, ms / 2, peers[0]));
     for (const peer of peers) cases.push(timed(op, size, peer, 1.5 * ms, peers[0]));
   }
   const threads = threadCounts(env.cores);

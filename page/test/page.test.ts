@@ -12,7 +12,7 @@ import { devices, mergedMarkdown, mergedReport } from '../../bench/merge.js';
 import { renderHtml } from '../../bench/report/html.js';
 import { scalingPoints } from '../../bench/report/scaling.js';
 import { browserOf, notices, osOf } from '../app/environment.js';
-import { AGE_OPS, ageShapes, largeConfig, SCRYPT_SIZES, scryptShapes, threadCounts } from '../app/plan.js';
+import { AGE_OPS, ageShapes, ARGON2_SIZES, argon2Shapes, largeConfig, SCRYPT_SIZES, scryptShapes, threadCounts } from '../app/plan.js';
 import { joinParts, joinRuns, runNotices } from '../app/results.js';
 import { decodeHash, encodeHash, expand, summarize } from '../app/share.js';
 import { environmentHtml, resultHtml } from '../app/view.js';
@@ -167,8 +167,8 @@ describe('scrypt', () => {
       ['scrypt-p4', 16 * MiB],
     ]);
     const config = largeConfig('full', true, {});
-    assert.deepEqual(config.ops, ['scrypt', 'scrypt-p4', ...AGE_OPS]);
-    assert.deepEqual(config.opSizes, { ...SCRYPT_SIZES.full, age: [16 * MiB, 256 * MiB] });
+    assert.deepEqual(config.ops, ['scrypt', 'scrypt-p4', 'argon2id-t2', 'argon2id-t3', 'argon2id-t3-p4', ...AGE_OPS]);
+    assert.deepEqual(config.opSizes, { ...SCRYPT_SIZES.full, ...ARGON2_SIZES.full, age: [16 * MiB, 256 * MiB] });
     assert.deepEqual(config.parts, ['sizes']);
     assert.ok(config.libs!.includes(PARALLEL));
     assert.ok(!largeConfig('full', false, {}).libs!.includes(PARALLEL));
@@ -184,7 +184,7 @@ describe('scrypt', () => {
 
   it('has a chart and a table of its own: time per call, each column against the simd tier, N and p', () => {
     const html = resultHtml(completeReport('full'), 1000, false);
-    const section = html.slice(html.indexOf('Keys from passwords: scrypt'), html.indexOf('Files: age'));
+    const section = html.slice(html.indexOf('Keys from passwords: scrypt'), html.indexOf('Keys from passwords: Argon2id'));
     assert.match(section, /scrypt: fourfold against its fastest peer/);
     assert.match(section, /scrypt, p = 1.*16 MiB, N = 2\^14.*128 MiB, N = 2\^17.*scrypt, p = 4/s);
     assert.match(section, /<th>fourfold \(parallel\)<\/th>/);
@@ -204,6 +204,56 @@ describe('scrypt', () => {
     };
     assert.deepEqual(checkResults(skipped, { mode: 'quick', isolated: true }), [
       'all cores: not measured (fourfold/parallel could not start a worker here (blocked))',
+    ]);
+  });
+});
+
+describe('Argon2id', () => {
+  const MiB = 1 << 20;
+
+  it("OWASP's m = 19 MiB, t = 2 in quick; the full mode adds RFC 9106's m = 64 MiB, t = 3 on one lane and four", () => {
+    assert.deepEqual(argon2Shapes('quick'), [['argon2id-t2', 19 * MiB]]);
+    assert.deepEqual(argon2Shapes('full'), [
+      ['argon2id-t2', 19 * MiB],
+      ['argon2id-t3', 64 * MiB],
+      ['argon2id-t3-p4', 64 * MiB],
+    ]);
+    const quick = largeConfig('quick', true, {});
+    assert.deepEqual(quick.ops, ['scrypt', 'scrypt-p4', 'argon2id-t2', ...AGE_OPS]);
+    assert.deepEqual(quick.opSizes?.['argon2id-t2'], [19 * MiB]);
+    assert.equal(quick.exactOps, true, "'argon2id-t3' must not bring 'argon2id-t3-p4' into the quick mode");
+  });
+
+  it('has a chart and a table of its own: time per call, m, t and p, fourfold/parallel at four lanes, libsodium at one', () => {
+    const html = resultHtml(completeReport('full'), 1000, false);
+    const section = html.slice(html.indexOf('Keys from passwords: Argon2id'), html.indexOf('Files: age'));
+    assert.match(section, /Argon2id: fourfold against its fastest peer/);
+    assert.match(section, /argon2id, t = 2, p = 1.*19 MiB, m = 19456.*argon2id, t = 3, p = 1.*64 MiB, m = 65536.*argon2id, t = 3, p = 4/s);
+    assert.match(section, /<th>fourfold \(parallel\)<\/th>/);
+    assert.match(section, /<th>sodium<\/th>/);
+    // libsodium at p = 1 only: its cell in the four lanes' row is empty.
+    const p4 = section.slice(section.indexOf('argon2id, t = 3, p = 4'));
+    assert.match(p4, /<td title="not timed">—<\/td>/);
+    assert.match(section, />0\.50×</, "fourfold/parallel's time over the simd tier's");
+    // Its chart has only its own ops, though the all-cores part times others at 64 MiB.
+    const chart = section.slice(0, section.indexOf('</svg>'));
+    assert.doesNotMatch(chart, /chacha20|blake3/);
+    assert.match(chart, /argon2id-t3-p4/);
+    assert.doesNotMatch(html.slice(0, html.indexOf('Keys from passwords')), /<th scope="row">argon2id/);
+  });
+
+  it("wants fourfold/parallel's column at four lanes where the all-cores part ran, and libsodium's at one lane", () => {
+    const drop = (library: string, op: string, mode: 'quick' | 'full' = 'full') => {
+      const report = completeReport(mode);
+      const engine = report.engines[0]!;
+      return { ...report, engines: [{ ...engine, cases: engine.cases.filter((c) => !(c.library === library && c.op === op)) }] };
+    };
+    assert.deepEqual(checkResults(drop(PARALLEL, 'argon2id-t3-p4'), { mode: 'full', isolated: true }), [
+      `argon2id-t3-p4 ${64 * MiB} B: no fourfold (parallel) column`,
+    ]);
+    assert.deepEqual(checkResults(drop('sodium', 'argon2id-t3'), { mode: 'full', isolated: true }), [`argon2id-t3 ${64 * MiB} B: no sodium column`]);
+    assert.deepEqual(checkResults(drop('hash-wasm', 'argon2id-t2', 'quick'), { mode: 'quick', isolated: true }), [
+      `argon2id-t2 ${19 * MiB} B: no hash-wasm column`,
     ]);
   });
 });
