@@ -31,6 +31,7 @@ import { BLOCK, LAYOUT } from './layout.js';
 import type { KernelSecrets } from '../wasm/secrets.js';
 import {
   type Expr,
+  call,
   declare,
   doWhile,
   func,
@@ -39,6 +40,7 @@ import {
   i64,
   i64x2,
   ifElse,
+  ifThen,
   memoryFill,
   module,
   regs,
@@ -134,48 +136,39 @@ function permute(): Expr[] {
  * stored; P of each row into T. Local o walks the rows, 128 bytes apart.
  */
 function rows(fold: boolean): Expr {
-  const body = (o: number | undefined): Expr[] => {
-    const at = (base: string, extra: number): [Expr, number] => (o === undefined ? [i32.add(get(base), get('o')), extra] : [get(base), o + extra]);
-    const scratch = (extra: number): [Expr, number] => (o === undefined ? [i32.add(get('scratch'), get('o')), extra] : [get('scratch'), o + extra]);
-    return [
-      ...X.map((r, k) => set(r, v128.xor(v128.load(...at('x_at', 16 * k)), v128.load(...at('y_at', 16 * k))))),
-      ...X.map((r, k) => {
-        const [a, off] = scratch(LAYOUT.R + 16 * k);
-        return v128.store(a, fold ? v128.xor(get(r), v128.load(...at('out', 16 * k))) : get(r), off);
-      }),
+  const at = (base: string) => i32.add(get(base), get('o'));
+  const scratch = i32.add(get('scratch'), get('o'));
+  return doWhile(
+    fold ? 'rows_fold' : 'rows',
+    [
+      ...X.map((r, k) => set(r, v128.xor(v128.load(at('x_at'), 16 * k), v128.load(at('y_at'), 16 * k)))),
+      ...X.map((r, k) => v128.store(scratch, fold ? v128.xor(get(r), v128.load(at('out'), 16 * k)) : get(r), LAYOUT.R + 16 * k)),
       ...permute(),
-      ...X.map((r, k) => {
-        const [a, off] = scratch(LAYOUT.T + 16 * k);
-        return v128.store(a, get(r), off);
-      }),
-    ];
-  };
-  return doWhile(fold ? 'rows_fold' : 'rows', [...body(undefined), set('o', i32.add(get('o'), i32.const(128)))], i32.ne(get('o'), i32.const(BLOCK)));
+      ...X.map((r, k) => v128.store(scratch, get(r), LAYOUT.T + 16 * k)),
+      set('o', i32.add(get('o'), i32.const(128))),
+    ],
+    i32.ne(get('o'), i32.const(BLOCK)),
+  );
 }
 
-/** The columns: P of each column of T (registers 128 bytes apart), XORed with R's into the new block. Local o walks the columns, 16 bytes apart. */
+/**
+ * The columns: P of each column of T (registers 128 bytes apart), XORed
+ * with R's into the new block, and `afterFirst` once the first column is
+ * stored. Local o walks the columns, 16 bytes apart.
+ */
 function columns(afterFirst: Expr[] = []): Expr {
-  const body = (o: number | undefined): Expr[] => {
-    const scratch = (extra: number): [Expr, number] => (o === undefined ? [i32.add(get('scratch'), get('o')), extra] : [get('scratch'), o + extra]);
-    const out = (extra: number): [Expr, number] => (o === undefined ? [i32.add(get('out'), get('o')), extra] : [get('out'), o + extra]);
-    return [
-      ...X.map((r, k) => set(r, v128.load(...scratch(LAYOUT.T + 128 * k)))),
+  const scratch = i32.add(get('scratch'), get('o'));
+  return doWhile(
+    'columns',
+    [
+      ...X.map((r, k) => set(r, v128.load(scratch, LAYOUT.T + 128 * k))),
       ...permute(),
-      ...X.map((r, k) => {
-        const [a, off] = out(128 * k);
-        return v128.store(a, v128.xor(get(r), v128.load(...scratch(LAYOUT.R + 128 * k))), off);
-      }),
-    ];
-  };
-  if (afterFirst.length > 0) {
-    return [
-      ...body(0),
-      ...afterFirst,
-      set('o', i32.const(16)),
-      doWhile('columns', [...body(undefined), set('o', i32.add(get('o'), i32.const(16)))], i32.ne(get('o'), i32.const(128))),
-    ].join('\n');
-  }
-  return doWhile('columns', [...body(undefined), set('o', i32.add(get('o'), i32.const(16)))], i32.ne(get('o'), i32.const(128)));
+      ...X.map((r, k) => v128.store(i32.add(get('out'), get('o')), v128.xor(get(r), v128.load(scratch, LAYOUT.R + 128 * k)), 128 * k)),
+      ...(afterFirst.length > 0 ? [ifThen(i32.eqz(get('o')), afterFirst)] : []),
+      set('o', i32.add(get('o'), i32.const(16))),
+    ],
+    i32.ne(get('o'), i32.const(128)),
+  );
 }
 
 /** out = G(X at x_at, Y at y_at), XORed into out's old block when local `fold` is set. */
@@ -245,21 +238,44 @@ const PARAMS: [string, 'i32' | 'i64'][] = [
 const blockAt = (index: Expr): Expr => i32.add(get('base'), i32.mul(index, i32.const(BLOCK)));
 
 /**
- * The block of addresses for the segment's blocks 128k .. 128k + 127,
- * with Z's counter k + 1 (§3.4.1.2): G(0, G(0, Z)), through HALF.
+ * addresses(scratch, counter): the block of addresses for the segment's
+ * blocks 128k .. 128k + 127, with Z's counter k + 1 (§3.4.1.2):
+ * G(0, G(0, Z)), the first G into HALF, the second from it. A function of
+ * its own (binaryen does not inline a loop), called where a block of
+ * addresses is needed.
  */
-function addressBlock(counter: Expr): Expr[] {
-  const g = (y: number, out: number): Expr[] => [
-    set('x_at', i32.add(get('scratch'), i32.const(LAYOUT.ZERO))),
-    set('y_at', i32.add(get('scratch'), i32.const(y))),
-    set('out', i32.add(get('scratch'), i32.const(out))),
-    set('o', i32.const(0)),
-    rows(false),
-    set('o', i32.const(0)),
-    columns(),
-  ];
-  return [i64.store(get('scratch'), i64.extend(counter), LAYOUT.INPUT + 48), ...g(LAYOUT.INPUT, LAYOUT.HALF), ...g(LAYOUT.HALF, LAYOUT.ADDRESSES)];
+function addresses(): string {
+  const second = get('i');
+  return func({
+    name: 'addresses',
+    params: [
+      ['scratch', 'i32'],
+      ['counter', 'i32'],
+    ],
+    locals: LOCALS,
+    body: [
+      i64.store(get('scratch'), i64.extend(get('counter')), LAYOUT.INPUT + 48),
+      set('x_at', i32.add(get('scratch'), i32.const(LAYOUT.ZERO))),
+      set('i', i32.const(0)),
+      doWhile(
+        'twice',
+        [
+          set('y_at', i32.add(get('scratch'), select(i32.const(LAYOUT.HALF), i32.const(LAYOUT.INPUT), second))),
+          set('out', i32.add(get('scratch'), select(i32.const(LAYOUT.ADDRESSES), i32.const(LAYOUT.HALF), second))),
+          set('o', i32.const(0)),
+          rows(false),
+          set('o', i32.const(0)),
+          columns(),
+          set('i', i32.add(get('i'), i32.const(1))),
+        ],
+        i32.ne(get('i'), i32.const(2)),
+      ),
+    ],
+  });
 }
+
+/** A block of addresses with Z's counter `counter` (addresses()). */
+const addressBlock = (counter: Expr): Expr => call('addresses', get('scratch'), counter);
 
 /** Z's first six words, the segment's position and the call's shape (§3.4.1.2); the counter is set per block of addresses. */
 const inputBlock = (): Expr[] =>
@@ -321,7 +337,7 @@ function fill(independent: boolean): string {
     ? [
         ifElse(
           i32.and(i32.eqz(i32.and(get('i'), i32.const(127))), i32.ne(get('i'), get('from'))),
-          [...addressBlock(i32.add(i32.shr(get('i'), 7), i32.const(1)))],
+          [addressBlock(i32.add(i32.shr(get('i'), 7), i32.const(1)))],
           [],
         ),
       ]
@@ -332,7 +348,7 @@ function fill(independent: boolean): string {
     params: PARAMS,
     locals: LOCALS,
     body: [
-      ...(independent ? [...inputBlock(), ...addressBlock(i32.add(i32.shr(get('from'), 7), i32.const(1)))] : []),
+      ...(independent ? [...inputBlock(), addressBlock(i32.add(i32.shr(get('from'), 7), i32.const(1)))] : []),
       set('i', get('from')),
       doWhile(
         name,
@@ -408,6 +424,6 @@ export const argon2Secrets: KernelSecrets = {
  * with the other threads that fill the lanes (fourfold/parallel).
  */
 export function argon2Module(shared = false): string {
-  const functions = [fill(true), fill(false), wipe()];
+  const functions = [addresses(), fill(true), fill(false), wipe()];
   return shared ? sharedMemoryModule(1, functions, MAX_PAGES) : module(1, functions, [], MAX_PAGES);
 }
