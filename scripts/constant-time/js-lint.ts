@@ -41,6 +41,8 @@ export const JS_TIER_FILES: readonly string[] = [
   'src/serpent/js-sboxes.ts',
   'src/serpent/tables.ts',
   'src/scrypt/js.ts',
+  'src/argon2/js.ts',
+  'src/argon2/indexing.ts',
   'src/secretstream/js.ts',
   'src/secretstream/state.ts',
   'src/runtime/bytes.ts',
@@ -54,6 +56,7 @@ export const JS_TIER_FILES: readonly string[] = [
  * test checks that every file the tiers import is here or linted).
  */
 export const JS_TIER_PUBLIC_FILES: Readonly<Record<string, string>> = {
+  'src/argon2/layout.ts': "constants, and the memory's shape from the public m, p and t",
   'src/blake3/layout.ts': "constants: BLAKE3's IV, flags and the kernel's memory layout",
   'src/chachapoly/layout.ts': 'constants: word positions of the ChaCha state and the kernel layout',
   'src/runtime/assert.ts': "argument checks: types and lengths, never an array's contents",

@@ -5,7 +5,7 @@
  * (audited, and not fourfold's kernels' work). The work in between, filling
  * the memory (§3.2 steps 5-6), is the engines' (engine.ts).
  */
-import { BLOCK, type Shape, shapeOf } from './layout.js';
+import { type Argon2Type, BLOCK, type Shape, shapeOf, TYPES } from './layout.js';
 import { blake2b } from '@noble/hashes/blake2.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, zeroize } from '../runtime/bytes.js';
@@ -45,15 +45,13 @@ export interface Argon2AsyncOpts extends Argon2Opts {
   asyncTick?: number;
 }
 
-/** Argon2's three variants and their type numbers y (RFC 9106 §3.1). */
-export const TYPES = { argon2d: 0, argon2i: 1, argon2id: 2 } as const;
-export type Argon2Type = keyof typeof TYPES;
-
 /** The default bound on a call's memory: 1 GiB of blocks, with room to spare. */
 export const MAXMEM = 2 ** 30 + 2 ** 16;
 
 /** Every length and count RFC 9106 §3.1 bounds is below 2^32. */
 const MAX32 = 2 ** 32 - 1;
+
+export type { Argon2Type } from './layout.js';
 
 export const SYNC_OPTIONS = ['t', 'm', 'p', 'dkLen', 'key', 'personalization', 'version', 'maxmem'] as const;
 export const ASYNC_OPTIONS = [...SYNC_OPTIONS, 'onProgress', 'signal', 'asyncTick'] as const;

@@ -6,8 +6,7 @@
  * else the previous block's first word (data-dependent). The arithmetic
  * does not branch on them.
  */
-import { TYPES, type Argon2Type } from './args.js';
-import { SLICES, type Shape } from './layout.js';
+import { type Argon2Type, SLICES, type Shape, TYPES } from './layout.js';
 
 /** Whether segment (pass, slice) takes its J1, J2 from blocks of addresses (§3.4.1.2), not from its data (§3.4.1.1). */
 export const usesAddresses = (type: Argon2Type, pass: number, slice: number): boolean =>
@@ -20,8 +19,7 @@ export const usesAddresses = (type: Argon2Type, pass: number, slice: number): bo
 export function referenceIndex(s: Shape, pass: number, slice: number, lane: number, i: number, j1: number, j2: number): number {
   const first = pass === 0 && slice === 0;
   // §3.4.1.3: l = J2 mod p, but the current lane in the first slice of the first pass.
-  // constant-time exception (secret-division): the lane of a data-dependent reference, whose block is then read at that lane by design (RFC 9106 §3.4).
-  const refLane = first ? lane : j2 % s.p;
+  const refLane = first ? lane : modulo(j2, s.p);
   const same = Number(refLane === lane);
   // §3.4.2: the blocks W may reference: every finished block of the lane's other segments (all of them after the first pass), and in the same lane those of this segment but the previous one.
   const finished = pass === 0 ? slice * s.segmentLength : s.laneLength - s.segmentLength;
@@ -46,4 +44,15 @@ function mulHigh(a: number, b: number): number {
     hl = ah * bl;
   const mid = (ll >>> 16) + (lh & 0xffff) + (hl & 0xffff);
   return ah * bh + (lh >>> 16) + (hl >>> 16) + (mid >>> 16);
+}
+
+/**
+ * x mod n for 32-bit x and n, without a divider: the quotient from a
+ * product by 1 / n (within one of the true one: the product is within
+ * 2^-20 of x / n), then one masked correction each way.
+ */
+function modulo(x: number, n: number): number {
+  let r = x - ((x * (1 / n)) >>> 0) * n;
+  r += n & -Number(r < 0);
+  return r - (n & -Number(r >= n));
 }

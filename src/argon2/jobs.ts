@@ -8,8 +8,7 @@
  * before it) and detaches at the end, wiping its scratch. The blocks are
  * the calling thread's, which wipes them.
  */
-import type { Argon2Type } from './args.js';
-import type { Shape } from './layout.js';
+import type { Argon2Type, Shape } from './layout.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 
 export interface Attach {

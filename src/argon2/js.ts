@@ -5,12 +5,10 @@
  * word is two 32-bit halves, low then high, as the block's bytes hold it
  * (little-endian), so the memory is the same bytes as the kernel's.
  */
-import type { Argon2Type } from './args.js';
-import { TYPES } from './args.js';
 import type { Argon2Engine, Argon2Memory } from './engine.js';
 import { referenceIndex, usesAddresses } from './indexing.js';
 import type { Attach, SharedFiller } from './jobs.js';
-import { ADDRESSES_PER_BLOCK, BLOCK, LAYOUT, type Shape } from './layout.js';
+import { ADDRESSES_PER_BLOCK, type Argon2Type, BLOCK, LAYOUT, type Shape, TYPES } from './layout.js';
 import { readLE32 } from '../runtime/bytes.js';
 
 /** 32-bit words of a block. */
@@ -74,6 +72,7 @@ function gb(q: Uint32Array, a: number, b: number, c: number, d: number): void {
 
 /** P (§3.6) on the 16 words v[0..15] of q: GB on the columns of their 4x4 matrix, then on its diagonals. */
 function permute(q: Uint32Array, v: readonly number[]): void {
+  // constant-time: public v: word positions of a row or a column (ROWS, COLUMNS), the same for every call.
   gb(q, v[0], v[4], v[8], v[12]);
   gb(q, v[1], v[5], v[9], v[13]);
   gb(q, v[2], v[6], v[10], v[14]);
@@ -85,6 +84,7 @@ function permute(q: Uint32Array, v: readonly number[]): void {
 }
 
 /** The 64-bit words of each row of the block as an 8x8 matrix of 16-byte registers (§3.5: Q from R), then of each column (Z from Q). */
+// constant-time: public ROWS, COLUMNS: word positions in a block, the same for every call.
 const ROWS = Array.from({ length: 8 }, (_row, i) => Array.from({ length: 16 }, (_word, w) => 16 * i + w));
 const COLUMNS = Array.from({ length: 8 }, (_column, i) => Array.from({ length: 16 }, (_word, w) => 2 * i + 16 * (w >> 1) + (w & 1)));
 

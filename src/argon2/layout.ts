@@ -7,6 +7,10 @@
  * LAYOUT.BASE, after the scratch of the compression (kernel.ts).
  */
 
+/** Argon2's three variants and their type numbers y (RFC 9106 §3.1). */
+export const TYPES = { argon2d: 0, argon2i: 1, argon2id: 2 } as const;
+export type Argon2Type = keyof typeof TYPES;
+
 /** Bytes of a block: 128 64-bit words (§3.2). */
 export const BLOCK = 1024;
 

@@ -10,11 +10,10 @@
  * that hashes passwords reuses it, and a program that derived its key
  * gives the memory back to the engine soon after.
  */
-import { type Argon2Type, TYPES } from './args.js';
 import type { Argon2Engine, Argon2Memory } from './engine.js';
 import type { Attach, SharedFiller } from './jobs.js';
 import { usesAddresses } from './indexing.js';
-import { BLOCK, LAYOUT, type Shape } from './layout.js';
+import { type Argon2Type, BLOCK, LAYOUT, type Shape, TYPES } from './layout.js';
 import { argon2Kernel, type Argon2Kernel } from './wasm.js';
 import { backgroundTimer } from '../runtime/host.js';
 import { newInstance } from '../runtime/kernel-registry.js';
