@@ -18,6 +18,7 @@ import * as salsa from 'fourfold/salsa';
 import * as serpent from 'fourfold/serpent';
 import * as secretstream from 'fourfold/secretstream';
 import * as scryptEntry from 'fourfold/scrypt';
+import * as argon2Entry from 'fourfold/argon2';
 import * as ageEntry from 'fourfold/age';
 import { concat } from './helpers.js';
 
@@ -34,6 +35,33 @@ function bytes(x: unknown, length: number, label: string): Uint8Array {
 
 // biome-ignore lint/suspicious/noExplicitAny: each check calls its export as its kind (a stream cipher, an AEAD...), which no one type describes.
 type Check = (exported: any) => void | Promise<void>;
+
+/** fourfold/argon2's checks: each variant sync, Async (the same bytes), as a PHC string that verifies; and argon2Verify. */
+function argon2Checks(): Record<string, Check> {
+  const checks: Record<string, Check> = {};
+  const sync = { argon2id: argon2Entry.argon2id, argon2i: argon2Entry.argon2i, argon2d: argon2Entry.argon2d };
+  for (const name of ['argon2id', 'argon2i', 'argon2d'] as const) {
+    checks[name] = (f) => {
+      const key = bytes(f('password', MESSAGE, { t: 1, m: 8 }), 32, 'key');
+      assert.notDeepEqual(bytes(f('passwore', MESSAGE, { t: 1, m: 8 }), 32, 'key'), key, 'another password, another key');
+    };
+    checks[`${name}Async`] = async (f) => {
+      const opts = { t: 2, m: 16, p: 2, dkLen: 40 };
+      assert.deepEqual(bytes(await f('password', MESSAGE, opts), 40, 'key'), sync[name]('password', MESSAGE, opts));
+    };
+    checks[`${name}Hash`] = async (f) => {
+      const phc: string = await f('password', { t: 1, m: 8 });
+      assert.match(phc, new RegExp(`^\\$${name}\\$v=19\\$m=8,t=1,p=1\\$[A-Za-z0-9+/]{22}\\$[A-Za-z0-9+/]{43}$`));
+      assert.equal(await argon2Entry.argon2Verify(phc, 'password'), true);
+    };
+  }
+  checks.argon2Verify = async (f) => {
+    const phc = await argon2Entry.argon2idHash('password', { t: 1, m: 8 });
+    assert.equal(await f(phc, 'password'), true);
+    assert.equal(await f(phc, 'passwore'), false);
+  };
+  return checks;
+}
 
 /** A stream cipher: `nonce`-byte nonce; the keystream XORed twice gives the message back. */
 const stream =
@@ -192,6 +220,10 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
       },
     },
   },
+  'fourfold/argon2': {
+    module: argon2Entry,
+    checks: argon2Checks(),
+  },
   'fourfold/age': {
     module: ageEntry,
     checks: {
@@ -293,7 +325,7 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
 };
 
 /** The root's exports besides its own: each subpath's (flat, or as a namespace), as the same objects. */
-const FLAT = ['fourfold/chacha', 'fourfold/poly1305', 'fourfold/blake3', 'fourfold/salsa', 'fourfold/scrypt'];
+const FLAT = ['fourfold/chacha', 'fourfold/poly1305', 'fourfold/blake3', 'fourfold/salsa', 'fourfold/scrypt', 'fourfold/argon2'];
 const NAMESPACES: Record<string, string> = { serpent: 'fourfold/serpent', secretstream: 'fourfold/secretstream', age: 'fourfold/age' };
 
 for (const [entry, { module, checks }] of Object.entries(TABLE)) {

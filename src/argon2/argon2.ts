@@ -6,7 +6,7 @@
  * @noble/hashes, whose option names these take.
  */
 import { type Argon2AsyncOpts, type Argon2Call, type Argon2Opts, type Argon2Type, argon2Call, ASYNC_OPTIONS, forget, SYNC_OPTIONS } from './args.js';
-import { Fill, finalTag, openMemory, Progress } from './fill.js';
+import { Fill, finalTag, openMemory, ProgressReport } from './fill.js';
 import { engine } from './tiers.js';
 import { argon2Kernel } from './wasm.js';
 import { ticker } from '../pool/turns.js';
@@ -51,7 +51,7 @@ export async function inTurns(c: Argon2Call): Promise<Bytes> {
   const turns = ticker();
   try {
     const fill = new Fill(c, memory);
-    const progress = new Progress(c, fill.total);
+    const progress = new ProgressReport(c, fill.total);
     let step = FIRST_STEP;
     while (!fill.finished) {
       const t0 = now();

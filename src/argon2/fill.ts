@@ -93,7 +93,7 @@ export class Fill {
 }
 
 /** A call's progress, told to its onProgress when it moved by 1/1000 (never 1: the call says that once, at its end). */
-export class Progress {
+export class ProgressReport {
   private reported = 0;
 
   constructor(

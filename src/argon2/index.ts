@@ -3,3 +3,4 @@
  * hashes in the PHC string format that other implementations read.
  */
 export { argon2d, argon2dAsync, argon2i, argon2iAsync, argon2id, argon2idAsync, type Argon2AsyncOpts, type Argon2Opts } from './argon2.js';
+export { argon2dHash, argon2idHash, argon2iHash, argon2Verify, type Argon2HashOpts, type Argon2VerifyOpts } from './phc.js';

@@ -14,7 +14,8 @@
  * the caller's storage that is wrong, not the password); a wrong password
  * gives false.
  */
-import { type Argon2AsyncOpts, argon2dAsync, argon2iAsync, argon2idAsync } from './index.js';
+import { argon2dAsync, argon2iAsync, argon2idAsync } from './argon2.js';
+import { type Argon2AsyncOpts, MAXMEM } from './args.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, equalBytes, zeroize } from '../runtime/bytes.js';
 import { fromB64, toB64 } from './phc-base64.js';
@@ -62,9 +63,6 @@ export interface Argon2VerifyOpts {
 
 const HASH_OPTIONS = ['t', 'm', 'p', 'dkLen', 'salt', 'key', 'maxmem', 'signal', 'onProgress'] as const;
 const VERIFY_OPTIONS = ['key', 'maxmem', 'signal'] as const;
-
-/** The core's default bound on a call's memory (the contract of src/argon2/index.ts): m = 2^20 KiB with room to spare. */
-const MAXMEM = 2 ** 30 + 2 ** 16;
 
 /**
  * The longest string argon2Verify reads. The PHC format sets no bound;

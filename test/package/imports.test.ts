@@ -99,6 +99,7 @@ const LAYERS: Record<string, string[]> = {
   'src/secretstream': [...BASE, 'src/chachapoly', 'src/chacha', 'src/poly1305'],
   'src/serpent': BASE,
   'src/scrypt': BASE,
+  'src/argon2': BASE,
   'src/age': [...BASE, 'src/chacha', 'src/chachapoly', 'src/poly1305', 'src/scrypt'],
   'src/blake3': BASE,
   'src/parallel': [
@@ -111,6 +112,7 @@ const LAYERS: Record<string, string[]> = {
     'src/secretstream',
     'src/serpent',
     'src/scrypt',
+    'src/argon2',
     'src/blake3',
     'src/age',
   ],
