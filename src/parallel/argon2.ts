@@ -16,7 +16,7 @@
 import { ASYNC_OPTIONS, argon2Call, type Argon2AsyncOpts, type Argon2Call, type Argon2Type, forget } from '../argon2/args.js';
 import { inTurns } from '../argon2/argon2.js';
 import type { Argon2Memory } from '../argon2/engine.js';
-import { finalTag, openMemory, Progress } from '../argon2/fill.js';
+import { finalTag, openMemory, ProgressReport } from '../argon2/fill.js';
 import type { Argon2Jobs, Attach, SharedFiller } from '../argon2/jobs.js';
 import { jsAttach } from '../argon2/js.js';
 import { BLOCK, LAYOUT, SLICES, type Shape, segmentWork, totalWork } from '../argon2/layout.js';
@@ -131,25 +131,22 @@ function sharedMemory(c: Argon2Call): WebAssembly.Memory | undefined {
   }
 }
 
-/** The segments of one slice, handed out lane by lane to whoever fills them. */
-class Slice {
-  private next = 0;
-
-  constructor(
-    readonly pass: number,
-    readonly slice: number,
-    private readonly lanes: number,
-  ) {}
-
-  take(): number | undefined {
-    return this.next < this.lanes ? this.next++ : undefined;
-  }
+/**
+ * The lanes filler `index` of `fillers` takes in a slice: every
+ * fillers-th one. Given at once, a worker runs its segments back to back
+ * without waiting for the calling thread, which may be busy with its own
+ * in the meantime.
+ */
+function lanesOf(p: number, index: number, fillers: number): number[] {
+  const lanes: number[] = [];
+  for (let lane = index; lane < p; lane += fillers) lanes.push(lane);
+  return lanes;
 }
 
 /** One call in progress: its memory, fillers and progress. */
 class Run {
   readonly id = calls++;
-  readonly progress: Progress;
+  readonly progress: ProgressReport;
   done = 0;
   private readonly first: number;
 
@@ -157,7 +154,7 @@ class Run {
     readonly c: Argon2Call,
     readonly blocks: SharedBlocks,
   ) {
-    this.progress = new Progress(c, totalWork(c));
+    this.progress = new ProgressReport(c, totalWork(c));
     this.first = c.segmentLength - segmentWork(c, 0, 0);
   }
 
@@ -174,28 +171,30 @@ class Run {
   }
 }
 
-/** Worker `w` fills the slice's lanes it takes, one job each. */
-async function lanesOnWorker(run: Run, w: PoolWorker, s: Slice): Promise<void> {
-  for (let lane = s.take(); lane !== undefined; lane = s.take()) {
-    const { from, count } = run.span(s.pass, s.slice);
-    if (count === 0) continue;
-    try {
-      await w.call<Argon2Jobs, 'argon2.segment'>('argon2.segment', { call: run.id, pass: s.pass, slice: s.slice, lane, from, count });
-    } catch (e) {
-      throw new WorkerLost('argon2: a worker was lost mid-call', { cause: e });
-    }
-    run.advance(count);
-  }
+/** Worker `w` fills segments (pass, slice, lane) of `lanes`, posted at once: a worker runs its jobs in order. */
+async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice: number, lanes: number[]): Promise<void> {
+  const { from, count } = run.span(pass, slice);
+  if (count === 0) return;
+  const jobs = lanes.map((lane) =>
+    w.call<Argon2Jobs, 'argon2.segment'>('argon2.segment', { call: run.id, pass, slice, lane, from, count }).then(
+      () => run.advance(count),
+      (e: unknown) => {
+        throw new WorkerLost('argon2: a worker was lost mid-call', { cause: e });
+      },
+    ),
+  );
+  const settled = await Promise.allSettled(jobs);
+  for (const r of settled) if (r.status === 'rejected') throw r.reason;
 }
 
-/** This thread fills the slice's lanes it takes, in pieces of about TURN_MS with the event loop free between them. */
-async function lanesHere(run: Run, filler: SharedFiller, s: Slice, turns: Ticker, pace: { blocks: number }): Promise<void> {
-  for (let lane = s.take(); lane !== undefined; lane = s.take()) {
-    const { from, count } = run.span(s.pass, s.slice);
+/** This thread fills segments (pass, slice, lane) of `lanes`, in pieces of about TURN_MS with the event loop free between them. */
+async function lanesHere(run: Run, filler: SharedFiller, pass: number, slice: number, lanes: number[], turns: Ticker, pace: { blocks: number }): Promise<void> {
+  const { from, count } = run.span(pass, slice);
+  for (const lane of lanes) {
     for (let i = from; i < from + count; ) {
       const n = Math.min(pace.blocks, from + count - i);
       const t0 = now();
-      filler.fill(s.pass, s.slice, lane, i, n);
+      filler.fill(pass, slice, lane, i, n);
       const ms = now() - t0;
       pace.blocks = ms > 0 ? Math.max(1, Math.floor((n * TURN_MS) / ms)) : 2 * pace.blocks;
       i += n;
@@ -234,9 +233,9 @@ async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembl
   try {
     for (let pass = 0; pass < c.t; pass++) {
       for (let slice = 0; slice < SLICES; slice++) {
-        const s = new Slice(pass, slice, c.p);
-        const fillers = workers.map((w) => lanesOnWorker(run, w, s));
-        if (here !== undefined) fillers.push(lanesHere(run, here, s, turns, pace));
+        const count = workers.length + (here === undefined ? 0 : 1);
+        const fillers = workers.map((w, i) => lanesOnWorker(run, w, pass, slice, lanesOf(c.p, i, count)));
+        if (here !== undefined) fillers.push(lanesHere(run, here, pass, slice, lanesOf(c.p, workers.length, count), turns, pace));
         // Every segment of the slice ends before the next slice starts (it may read any of them); the first failure is the call's.
         const settled = await Promise.allSettled(fillers);
         for (const r of settled) if (r.status === 'rejected') throw r.reason;

@@ -95,7 +95,7 @@ const fromHex = (Uint8Array as { fromHex?: (hex: string) => Uint8Array<ArrayBuff
  * A kernel's bytes from the hexadecimal text the build embeds (lower case):
  * a digit's value is its low 4 bits, plus 9 for 'a'..'f' (0x61..0x66).
  */
-export function decode(hex: string): Uint8Array<ArrayBuffer> {
+export function decode(hex: string): Bytes {
   if (fromHex !== undefined) return fromHex.call(Uint8Array, hex);
   const out = new Uint8Array(hex.length >> 1);
   const nibble = (c: number) => (c & 15) + 9 * (c >> 6);
