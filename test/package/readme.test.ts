@@ -7,8 +7,8 @@
  * recipes it names as modules are
  * exercised: the browser's file-crypto.js (with Node's File, Blob and
  * Response) and Node's file-crypto.mjs on files (age files, to keys and a
- * passphrase, that fourfold/age opens), keys.mjs (scrypt against
- * node:crypto, messages stored with their nonce), each round trip, and a
+ * passphrase, that fourfold/age opens), keys.mjs (Argon2id against
+ * @noble/hashes, messages stored with their nonce), each round trip, and a
  * changed file or a wrong key or password refused with
  * AuthenticationError; a missing input file leaves no output behind,
  * and a stored message too short to hold its nonce and tag is an
@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { scryptSync } from 'node:crypto';
+import { argon2id as nobleArgon2id } from '@noble/hashes/argon2.js';
 import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
 import { generateIdentity, identityToRecipient, NoIdentityMatchError } from 'fourfold/age';
@@ -205,12 +205,12 @@ it('the Node recipe (file-crypto.mjs): age files, to keys and passphrases, that 
   }
 });
 
-it("keys.mjs: scrypt gives node:crypto's bytes; a message stored with its nonce opens, and only unchanged under its key", { skip: NOT_NODE }, async () => {
+it("keys.mjs: Argon2id gives @noble/hashes' bytes; a message stored with its nonce opens, and only unchanged under its key", { skip: NOT_NODE }, async () => {
   const { keyFromPassword, sealMessage, openMessage } = await load('keys.mjs');
   const salt = rand(16);
   const key: Uint8Array = await keyFromPassword!('correct horse battery staple', salt);
-  const scrypted = scryptSync('correct horse battery staple', salt, 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 2 ** 28 });
-  assert.deepEqual(key, new Uint8Array(scrypted), 'scrypt, N = 2^17, r = 8, p = 1');
+  const expected = nobleArgon2id('correct horse battery staple', salt, { m: 65536, t: 3, p: 1 });
+  assert.deepEqual(key, expected, 'Argon2id, m = 64 MiB, t = 3, p = 1');
   const message = new TextEncoder().encode('meet at noon');
   const stored: Uint8Array = sealMessage!(key, message);
   assert.equal(stored.length, 24 + message.length + 16, 'nonce, ciphertext, tag');
