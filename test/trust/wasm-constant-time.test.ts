@@ -53,6 +53,18 @@ describe('the constant-time check over the shipped kernels', () => {
       assert.match(f.source, /^src\/scrypt\/kernel\.ts:\d+:\d+$/);
     }
   });
+
+  it("Argon2's allowed findings are fill_dependent's reads of the reference block, and fill_independent has none", () => {
+    for (const name of ['argon2', 'argon2_shared']) {
+      const allowed = (reports.find((r) => r.name === name) as KernelReport).findings;
+      assert.equal(allowed.length, 32, name);
+      for (const f of allowed) {
+        assert.equal(f.function, 'fill_dependent');
+        assert.equal(f.instruction, 'v128.load');
+        assert.match(f.source, /^src\/argon2\/kernel\.ts:\d+:\d+$/);
+      }
+    }
+  });
 });
 
 /** The salsa module's text, with the code `fault` emits (its lines noted) as the first statement of function `fn`. */
@@ -166,6 +178,20 @@ describe("the check's own limits", () => {
     const stale = { exceptions: declared.map((e) => ({ ...e, count: e.count + 1 })) };
     const report = checkKernelText('scrypt', withGeneratorLines(KERNELS.scrypt), stale);
     assert.equal(report.wrongExceptions.length, 1);
+  });
+
+  it("without Argon2's declared public loads, argon2i's reference blocks are secret addresses", () => {
+    const { publicLoads: _, ...undeclared } = KERNEL_SECRETS.argon2;
+    const report = checkKernelText('argon2', withGeneratorLines(KERNELS.argon2), undeclared);
+    const open = report.findings.filter((f) => !f.allowedBy && f.function === 'fill_independent');
+    assert.ok(open.length > 0 && open.every((f) => f.rule === 'address'), JSON.stringify(open.slice(0, 3)));
+  });
+
+  it('a public-load declaration whose count no longer matches is reported', () => {
+    const declared = KERNEL_SECRETS.argon2;
+    const stale = { ...declared, publicLoads: (declared.publicLoads ?? []).map((d) => ({ ...d, count: d.count - 1 })) };
+    const report = checkKernelText('argon2', withGeneratorLines(KERNELS.argon2), stale);
+    assert.deepEqual(report.wrongExceptions, ['fill_independent: 1 i64.load declared public, 2 found']);
   });
 
   it('an instruction the table does not know stops the check rather than passing it', () => {
