@@ -18,8 +18,14 @@ import { argon2Kernel, type Argon2Kernel } from './wasm.js';
 import { backgroundTimer } from '../runtime/host.js';
 import { newInstance } from '../runtime/kernel-registry.js';
 
-/** How long a grown memory is kept, wiped, after its last call, for the next one. */
-const RELEASE_MS = 2000;
+/**
+ * How long a grown memory is kept, wiped, after its last call, for the
+ * next one: fresh pages cost 40-60 ms a call at 64 MiB in Node 20 (more in
+ * a browser's renderer), where libsodium and hash-wasm keep their memory
+ * for good. Ten seconds covers a server's steady logins and a page's
+ * retries, and still gives a one-off derivation's memory back.
+ */
+const RELEASE_MS = 10_000;
 
 /** WebAssembly pages: what memory.grow counts in. */
 const PAGE = 65536;

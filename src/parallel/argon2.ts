@@ -41,6 +41,8 @@ export interface Argon2ParallelOpts extends Argon2AsyncOpts {
 const SCRATCHES = LAYOUT.BASE / LAYOUT.SCRATCH;
 /** The calling thread's piece of a segment between two looks at the event loop: short, as the workers' answers wait for it. */
 const TURN_MS = 4;
+/** Bytes of memory wiped per turn once the tag is made: a few milliseconds' work. */
+const WIPE_STEP = 16 * 2 ** 20;
 /** Blocks of the calling thread's first piece, before it timed any. */
 const FIRST_PIECE = 16;
 
@@ -58,12 +60,17 @@ let sharedModule: Promise<WebAssembly.Module> | undefined;
  */
 class SharedBlocks implements Argon2Memory {
   private readonly view: Uint8Array;
+  /** Bytes the call uses (a spare memory may be larger, and is already wiped), and how many of them are wiped. */
+  private readonly used: number;
+  private wiped = 0;
 
   constructor(
     readonly memory: WebAssembly.Memory,
     private readonly wiper: (from: number, count: number) => void,
+    blocks: number,
   ) {
     this.view = new Uint8Array(memory.buffer);
+    this.used = LAYOUT.BASE + blocks * BLOCK;
   }
 
   setBlock(index: number, block: Uint8Array): void {
@@ -79,21 +86,23 @@ class SharedBlocks implements Argon2Memory {
     throw new Error('argon2: a shared memory is filled by its fillers');
   }
 
-  wipe(): boolean {
-    this.abandon();
-    return true;
+  /** Wipes up to `bytes` more (at most 1 GiB at once: the kernel's count is an i32); true once all is wiped. */
+  wipe(bytes: number): boolean {
+    const count = Math.min(bytes, this.used - this.wiped, 2 ** 30);
+    if (count > 0) this.wiper(this.wiped, count);
+    this.wiped += count;
+    return this.wiped === this.used;
   }
 
   abandon(): void {
-    // At most 1 GiB per call: the count is an i32.
-    for (let at = 0; at < this.view.length; at += 2 ** 30) this.wiper(at, Math.min(2 ** 30, this.view.length - at));
+    while (!this.wipe(Number.POSITIVE_INFINITY));
   }
 }
 
 /**
  * A shared memory whose pages have been touched waits, wiped, for the next
- * call, as the simd tier's memory does (argon2/simd.ts): the first touch
- * of 19 MiB of fresh pages took as long as filling them.
+ * call, as the simd tier's memory does (argon2/simd.ts): a worker's first
+ * touch of 19 MiB of fresh pages took as long as filling them.
  */
 let spare: WebAssembly.Memory | undefined;
 let releaseTimer: ReturnType<typeof setTimeout> | undefined;
@@ -108,8 +117,8 @@ function release(memory: WebAssembly.Memory): void {
   }, RELEASE_MS);
 }
 
-/** How long a touched memory is kept, wiped, after its last call. */
-const RELEASE_MS = 2000;
+/** How long a touched memory is kept, wiped, after its last call: as long as the simd tier's (argon2/simd.ts). */
+const RELEASE_MS = 10_000;
 
 /** A worker lost or failing: the call starts again on this thread. */
 class WorkerLost extends Error {}
@@ -259,13 +268,20 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
     if (memory === undefined || ready.length === 0) return await inTurns(c);
     const module = await (sharedModule ??= WebAssembly.compile(decode(hex)));
     const wiper = new WebAssembly.Instance(module, { env: { memory } }).exports.wipe as (from: number, count: number) => void;
-    const blocks = new SharedBlocks(memory, wiper);
+    const blocks = new SharedBlocks(memory, wiper, c.blocks);
     const run = new Run(c, blocks);
     for (const w of ready) w.pin();
     try {
       openMemory(c, { open: () => blocks });
       await fillOnWorkers(run, ready, module);
       const key = finalTag(c, blocks);
+      // A gigabyte takes a tenth of a second to wipe: in pieces, the event loop free between them.
+      const turns = ticker();
+      try {
+        while (!blocks.wipe(WIPE_STEP)) await turns.tick();
+      } finally {
+        turns.close();
+      }
       c.onProgress?.(1);
       return key;
     } catch (e) {
