@@ -79,6 +79,25 @@ function textOrBytes(value: unknown, name: string): Uint8Array {
   throw new TypeError(`${name} must be a string or a Uint8Array, got ${check.describe(value)}`);
 }
 
+/**
+ * Copies of the byte strings (text as UTF-8), each at most 2^32 - 1 bytes
+ * (RFC 9106 §3.1); the copies made so far are wiped if one is refused.
+ */
+function copies(values: [string, unknown][]): Uint8Array[] {
+  const made: Uint8Array[] = [];
+  try {
+    for (const [name, value] of values) {
+      const b = textOrBytes(value, name);
+      made.push(b);
+      if (b.length > MAX32) throw new RangeError(`${name} must be at most 2^32 - 1 bytes (RFC 9106 §3.1)`);
+    }
+    return made;
+  } catch (e) {
+    for (const b of made) zeroize(b);
+    throw e;
+  }
+}
+
 /** An integer option from `min` to `max`. */
 function integer(value: unknown, name: string, min: number, max: number, fallback?: number): number {
   if (value === undefined && fallback !== undefined) return fallback;
@@ -114,31 +133,17 @@ export function argon2Call(type: Argon2Type, password: unknown, salt: unknown, o
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`onProgress must be a function, got ${check.describe(onProgress)}`);
   if (signal !== undefined) check.abortSignal(signal, 'signal');
   const tickMs = asyncTick === undefined ? 8 : integer(asyncTick, 'asyncTick', 1, 1000);
-  const call: Argon2Call = {
-    ...shape,
-    type,
-    m,
-    dkLen,
-    maxmem,
-    onProgress,
-    signal,
-    tickMs,
-    password: textOrBytes(password, 'password'),
-    salt: textOrBytes(salt, 'salt'),
-    key: key === undefined ? new Uint8Array(0) : textOrBytes(key, 'key'),
-    personalization: personalization === undefined ? new Uint8Array(0) : textOrBytes(personalization, 'personalization'),
-  };
-  for (const [name, b] of [
-    ['password', call.password],
-    ['salt', call.salt],
-    ['key', call.key],
-    ['personalization', call.personalization],
-  ] as const) {
-    if (b.length > MAX32) throw new RangeError(`${name} must be at most 2^32 - 1 bytes (RFC 9106 §3.1)`);
-  }
-  if (call.salt.length < 8) {
+  const strings = copies([
+    ['password', password],
+    ['salt', salt],
+    ['key', key === undefined ? '' : key],
+    ['personalization', personalization === undefined ? '' : personalization],
+  ]);
+  const [pw, saltBytes, keyBytes, ad] = strings;
+  const call: Argon2Call = { ...shape, type, m, dkLen, maxmem, onProgress, signal, tickMs, password: pw, salt: saltBytes, key: keyBytes, personalization: ad };
+  if (saltBytes.length < 8) {
     forget(call);
-    throw new RangeError(`salt must be at least 8 bytes (16 random bytes are RFC 9106's advice), got ${call.salt.length}`);
+    throw new RangeError(`salt must be at least 8 bytes (16 random bytes are RFC 9106's advice), got ${saltBytes.length}`);
   }
   return call;
 }
