@@ -222,20 +222,38 @@ function callWorkers(c: Argon2Call, asked: number | undefined): PoolWorker[] {
 /** The shape a worker is sent: its numbers alone (the call holds the secrets). */
 const shapeOf = (c: Argon2Call): Shape => ({ p: c.p, t: c.t, version: c.version, blocks: c.blocks, laneLength: c.laneLength, segmentLength: c.segmentLength });
 
+/** Whether this engine posts a WebAssembly.Module to a worker (false after a DataCloneError: the module then goes as bytes). */
+let modulesCloneable = true;
+
+/**
+ * Attaches worker `w` to the call. A simd worker is sent the compiled
+ * shared module, whose code (tiered up already, here) it then shares;
+ * where the engine cannot post one, its bytes, which the worker compiles
+ * once and keeps.
+ */
+async function attach(w: PoolWorker, params: Omit<Attach, 'module'>, module: WebAssembly.Module): Promise<void> {
+  const send = (code: Attach['module']) => w.call<Argon2Jobs, 'argon2.attach'>('argon2.attach', { ...params, module: code });
+  try {
+    if (w.tier !== 'simd') return await send(undefined);
+    if (modulesCloneable) {
+      try {
+        return await send(module);
+      } catch (e) {
+        if ((e as { name?: unknown } | undefined)?.name !== 'DataCloneError') throw e;
+        modulesCloneable = false;
+      }
+    }
+    return await send(decode(hex));
+  } catch (e) {
+    throw new WorkerLost('argon2: a worker could not attach', { cause: e });
+  }
+}
+
 /** Fills the call's memory on `workers` (and this thread for p > 1), slice by slice; throws WorkerLost if one fails. */
 async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembly.Module): Promise<void> {
   const { c } = run;
-  const bytes = decode(hex);
   const base: Omit<Attach, 'slot' | 'module'> = { call: run.id, memory: run.blocks.memory, shape: shapeOf(c), type: c.type };
-  await Promise.all(
-    workers.map((w, i) =>
-      w
-        .call<Argon2Jobs, 'argon2.attach'>('argon2.attach', { ...base, slot: i + 1, module: w.tier === 'simd' ? bytes.slice() : undefined })
-        .catch((e: unknown) => {
-          throw new WorkerLost('argon2: a worker could not attach', { cause: e });
-        }),
-    ),
-  );
+  await Promise.all(workers.map((w, i) => attach(w, { ...base, slot: i + 1 }, module)));
   const here = c.p > 1 ? (simdUsable() ? simdAttach({ ...base, slot: 0, module }) : jsAttach({ ...base, slot: 0 })) : undefined;
   const turns = ticker();
   const pace = { blocks: FIRST_PIECE };
