@@ -21,6 +21,8 @@ export interface Attach {
   type: Argon2Type;
   /** The scratch this worker uses, 1 to 7 (the calling thread has 0). */
   slot: number;
+  /** The fill functions' variant (kernel.ts argon2Variants) the calling thread chose, if it has: else the filler times its calls and chooses. */
+  variant?: number;
 }
 
 export type Argon2Jobs = {

@@ -32,6 +32,7 @@ import type { KernelSecrets } from '../wasm/secrets.js';
 import {
   type Expr,
   call,
+  choose,
   declare,
   doWhile,
   func,
@@ -57,8 +58,29 @@ const MAX_PAGES = 65536;
 const X = regs('x', 8);
 const [A0, A1, B0, B1, C0, C1, D0, D1] = X;
 
+/**
+ * The fill functions' variants, which engines run at very different
+ * speeds; the runtime picks one per engine by timing real calls
+ * (runtime/variants.ts). 'shuffle' gathers fBlaMka's low halves from both
+ * registers of a pair with one two-input shuffle and rotates by 16 with a
+ * half-word shuffle: V8 11-14 (Node 26, Chromium) ran it 10-25% faster.
+ * 'shift' gathers each register's with a one-input shuffle and rotates by
+ * 16 with shifts: JavaScriptCore (Bun, WebKit) ran it 1.8 times as fast,
+ * its two-input and half-word shuffles being slow there.
+ */
+export const argon2Variants = ['shuffle', 'shift'] as const;
+type Variant = (typeof argon2Variants)[number];
+
+/** The variant the functions being generated take (fill sets it). */
+let variant: Variant = argon2Variants[0];
+
 /** x = x + y + 2 * lo(x) * lo(y) for both pairs (x0, y0) and (x1, y1) (§3.6's fBlaMka). */
 function blamka(x0: string, y0: string, x1: string, y1: string): Expr[] {
+  if (variant === 'shift') {
+    const low = (r: string) => v128.shuffle32([0, 2, 0, 2], get(r), get(r));
+    const one = (x: string, y: string) => set(x, i64x2.add(i64x2.add(get(x), get(y)), i64x2.shl(i64x2.mulLow(low(x), low(y)), 1)));
+    return [one(x0, y0), one(x1, y1)];
+  }
   const gather = (r0: string, r1: string) => v128.shuffle32([0, 2, 4, 6], get(r0), get(r1));
   return [
     set('lx', gather(x0, x1)),
@@ -76,7 +98,7 @@ function blamka(x0: string, y0: string, x1: string, y1: string): Expr[] {
  */
 function rotr(x: string, bits: number): Expr {
   if (bits === 63) return v128.or(i64x2.add(get(x), get(x)), i64x2.shr(get(x), 63));
-  if (bits === 24) return v128.or(i64x2.shr(get(x), bits), i64x2.shl(get(x), 64 - bits));
+  if (bits === 24 || (bits === 16 && variant === 'shift')) return v128.or(i64x2.shr(get(x), bits), i64x2.shl(get(x), 64 - bits));
   const bytes = [0, 8].flatMap((lane) => [0, 1, 2, 3, 4, 5, 6, 7].map((b) => lane + ((b + bits / 8) % 8)));
   return v128.shuffle(bytes, get(x));
 }
@@ -328,8 +350,9 @@ function reference(i: Expr = get('i'), out = 'ref'): Expr[] {
  * lane), J1 and J2 from the blocks of addresses (argon2i, and argon2id's
  * first half pass) or from the previous block's first word.
  */
-function fill(independent: boolean): string {
-  const name = independent ? 'fill_independent' : 'fill_dependent';
+function fill(independent: boolean, v: Variant): string {
+  variant = v;
+  const name = `${independent ? 'fill_independent' : 'fill_dependent'}_${v}`;
   const pseudo = independent
     ? i64.load(i32.add(get('scratch'), i32.shl(i32.and(get('i'), i32.const(127)), i32.const(3))), LAYOUT.ADDRESSES)
     : i64.load(blockAt(get('previous')));
@@ -344,7 +367,6 @@ function fill(independent: boolean): string {
     : [];
   return func({
     name,
-    exported: true,
     params: PARAMS,
     locals: LOCALS,
     body: [
@@ -399,23 +421,19 @@ const wipe = (): string =>
  * loads that read them (the block's and touchNext's) public.
  */
 export const argon2Secrets: KernelSecrets = {
-  publicLoads: [
-    {
-      function: 'fill_independent',
-      instruction: 'i64.load',
-      count: 2,
-      holds: 'J1 and J2 from the block of addresses, G(0, G(0, Z)) of public counters (RFC 9106 §3.4.1.2)',
-    },
-  ],
-  exceptions: [
-    {
-      function: 'fill_dependent',
-      rule: 'address',
-      instruction: 'v128.load',
-      count: 32,
-      why: "the reference block at an index from the previous block's data: argon2d's design (RFC 9106 §3.4.1.1)",
-    },
-  ],
+  publicLoads: argon2Variants.map((v) => ({
+    function: `fill_independent_${v}`,
+    instruction: 'i64.load',
+    count: 2,
+    holds: 'J1 and J2 from the block of addresses, G(0, G(0, Z)) of public counters (RFC 9106 §3.4.1.2)',
+  })),
+  exceptions: argon2Variants.map((v) => ({
+    function: `fill_dependent_${v}`,
+    rule: 'address' as const,
+    instruction: 'v128.load',
+    count: 32,
+    why: "the reference block at an index from the previous block's data: argon2d's design (RFC 9106 §3.4.1.1)",
+  })),
 };
 
 /**
@@ -423,7 +441,33 @@ export const argon2Secrets: KernelSecrets = {
  * to 4 GiB; or, `shared`, the same code on a memory it imports, shared
  * with the other threads that fill the lanes (fourfold/parallel).
  */
+/**
+ * fill_independent / fill_dependent(..., variant): the fill of the
+ * variant the runtime chose (argon2Variants' index; public, so a branch).
+ * Each variant stays a function of its own (argon2NoInline), so that
+ * the constant-time check counts each one's loads.
+ */
+function dispatch(independent: boolean): string {
+  const name = independent ? 'fill_independent' : 'fill_dependent';
+  return func({
+    name,
+    exported: true,
+    params: [...PARAMS, ['variant', 'i32']],
+    body: [
+      choose(
+        get('variant'),
+        argon2Variants.map((v) => call(`${name}_${v}`, ...PARAMS.map(([p]) => get(p)))),
+      ),
+    ],
+  });
+}
+
+/** Functions binaryen must not inline (a pattern for its no-inline pass): each variant's fill (dispatch). */
+export const argon2NoInline = 'fill_*_s*';
+
 export function argon2Module(shared = false): string {
-  const functions = [addresses(), fill(true), fill(false), wipe()];
+  variant = argon2Variants[0];
+  const count = func({ name: 'variant_count', exported: true, result: 'i32', body: [i32.const(argon2Variants.length)] });
+  const functions = [addresses(), ...argon2Variants.flatMap((v) => [fill(true, v), fill(false, v)]), dispatch(true), dispatch(false), count, wipe()];
   return shared ? sharedMemoryModule(1, functions, MAX_PAGES) : module(1, functions, [], MAX_PAGES);
 }

@@ -14,7 +14,8 @@ import type { Argon2Engine, Argon2Memory } from './engine.js';
 import type { Attach, SharedFiller } from './jobs.js';
 import { usesAddresses } from './indexing.js';
 import { type Argon2Type, BLOCK, LAYOUT, type Shape, TYPES } from './layout.js';
-import { argon2Kernel, type Argon2Kernel } from './wasm.js';
+import { argon2Kernel, type Argon2Kernel, argon2Variant, variantPickerOf } from './wasm.js';
+import type { VariantPicker } from '../runtime/variants.js';
 import { backgroundTimer } from '../runtime/host.js';
 import { newInstance } from '../runtime/kernel-registry.js';
 
@@ -68,24 +69,33 @@ function shapeArgs(s: Shape, type: Argon2Type): [number, number, number, number,
   return [s.p, s.laneLength, s.segmentLength, s.blocks, s.t, TYPES[type], BigInt(Math.floor(2 ** 32 / s.p))];
 }
 
-/** Fills segments of the blocks in `k`'s memory, with the scratch at `scratch`. */
+/**
+ * Fills segments of the blocks in `k`'s memory, with the scratch at
+ * `scratch`: in the variant the calling thread's picker chooses, timing
+ * its calls, or in the one a worker is told (`variant`).
+ */
 class Filler {
   private readonly args: [number, number, number, number, number, number, bigint];
+  private readonly picker: VariantPicker | undefined;
 
   constructor(
     protected readonly k: Argon2Kernel,
     private readonly s: Shape,
     private readonly type: Argon2Type,
     private readonly scratch: number,
+    private readonly variant?: number,
   ) {
     this.args = shapeArgs(s, type);
+    this.picker = variant === undefined ? variantPickerOf(k) : undefined;
   }
 
   fill(pass: number, slice: number, lane: number, from: number, count: number): void {
     const k = this.k;
     const fold = pass > 0 && this.s.version === 0x13 ? 1 : 0;
     const f = usesAddresses(this.type, pass, slice) ? k.fill_independent : k.fill_dependent;
-    f(pass, slice, lane, from, count, ...this.args, fold, this.scratch, LAYOUT.BASE);
+    const run = () => f(pass, slice, lane, from, count, ...this.args, fold, this.scratch, LAYOUT.BASE, this.variant ?? argon2Variant.index);
+    if (this.picker?.wants(count * BLOCK)) this.picker.run(count * BLOCK, run);
+    else run();
   }
 
   /** Zeroes this filler's scratch (R, T and the rest of what G left). */
@@ -149,7 +159,7 @@ let compiled: WebAssembly.Module | undefined;
 export function simdAttach(p: Attach): SharedFiller {
   const module = p.module instanceof WebAssembly.Module ? p.module : (compiled ??= new WebAssembly.Module(p.module as Uint8Array<ArrayBuffer>));
   const k = new WebAssembly.Instance(module, { env: { memory: p.memory } }).exports as unknown as Argon2Kernel;
-  return new Filler(k, p.shape, p.type, p.slot * LAYOUT.SCRATCH);
+  return new Filler(k, p.shape, p.type, p.slot * LAYOUT.SCRATCH, p.variant);
 }
 
 export const simdArgon2: Argon2Engine = {

@@ -21,6 +21,7 @@ import type { Argon2Jobs, Attach, SharedFiller } from '../argon2/jobs.js';
 import { jsAttach } from '../argon2/js.js';
 import { BLOCK, LAYOUT, SLICES, type Shape, segmentWork, totalWork } from '../argon2/layout.js';
 import { simdAttach } from '../argon2/simd.js';
+import { argon2Variant } from '../argon2/wasm.js';
 import { poolWithScripts } from './workers.js';
 import { pool } from '../pool/pool.js';
 import { canShare, type PoolWorker } from '../pool/pool-worker.js';
@@ -253,7 +254,9 @@ async function attach(w: PoolWorker, params: Omit<Attach, 'module'>, module: Web
 async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembly.Module): Promise<void> {
   const { c } = run;
   const base: Omit<Attach, 'slot' | 'module'> = { call: run.id, memory: run.blocks.memory, shape: shapeOf(c), type: c.type };
-  await Promise.all(workers.map((w, i) => attach(w, { ...base, slot: i + 1 }, module)));
+  // Workers take the variant this thread's calls chose (the same engine); until it has, each times its own.
+  const variant = argon2Variant.picker?.chosen;
+  await Promise.all(workers.map((w, i) => attach(w, { ...base, slot: i + 1, variant }, module)));
   const here = c.p > 1 ? (simdUsable() ? simdAttach({ ...base, slot: 0, module }) : jsAttach({ ...base, slot: 0 })) : undefined;
   const turns = ticker();
   const pace = { blocks: FIRST_PIECE };
