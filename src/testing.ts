@@ -4,6 +4,8 @@
  * that tests compare with each other. Not a public entry: package.json
  * does not export it; tests import it through test/internal.ts only.
  */
+import { simdArgon2 as simdArgon2Engine } from './argon2/simd.js';
+import { engine as argon2Selector } from './argon2/tiers.js';
 import { engine as blake3Selector } from './blake3/tiers.js';
 import { simdBlake3 as simdBlake3Engine } from './blake3/simd.js';
 import { blake3Kernel as blake3KernelAccessor } from './blake3/wasm.js';
@@ -80,6 +82,11 @@ export type { ScryptEngine } from './scrypt/engine.js';
 export { jsScrypt } from './scrypt/js.js';
 export const simdScrypt = withBytes(scryptSelector, simdScryptEngine);
 export { spareMemory } from './scrypt/simd.js';
+export type { Argon2Engine, Argon2Memory } from './argon2/engine.js';
+export { shapeOf as argon2Shape } from './argon2/layout.js';
+export { jsArgon2 } from './argon2/js.js';
+export const simdArgon2 = withBytes(argon2Selector, simdArgon2Engine);
+export { spareMemory as argon2SpareMemory } from './argon2/simd.js';
 export { INVERSE_FUNCTIONS, SBOX_FUNCTIONS } from './serpent/js-sboxes.js';
 export { evaluate, INVERSE_CIRCUITS, parseGates, SBOX_CIRCUITS, type Logic } from './serpent/sboxes.js';
 export { inverse, SBOXES } from './serpent/tables.js';
