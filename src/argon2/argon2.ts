@@ -87,7 +87,7 @@ async function argon2Async(type: Argon2Type, password: unknown, salt: unknown, o
  * (default 32), the password hash to choose. Strings are taken as their
  * UTF-8 bytes, as given (apply `normalize('NFC')` first where the same
  * password may come in another Unicode form). It takes m KiB of memory and
- * t passes over it: docs/api.md#argon2 says how to choose them.
+ * t passes over it: docs/api.md#choosing-m-and-t says how to choose them.
  *
  * @example
  * ```ts
