@@ -53,6 +53,37 @@ export function describeBlocking(b: Blocking): string {
   );
 }
 
+/** A function whose calls are measured: a first small call (the kernel compiled, the pool's worker started), then the measured ones. */
+export interface BlockingFunction {
+  readonly name: string;
+  /** fourfold/parallel's: the jobs its workers complete during each call are counted. */
+  readonly pooled: boolean;
+  readonly first: () => Promise<unknown>;
+  readonly call: () => Promise<unknown>;
+  /** Of the measured call, for the progress lines: 'N = 2^20'. */
+  readonly size: string;
+}
+
+/** `calls` measured calls of `f`; `jobs`: the pool's completed jobs so far. A call that throws ends them, as the result's error. */
+export async function measureCalls(f: BlockingFunction, calls: number, jobs: () => number, progress: (message: string) => void): Promise<Blocking> {
+  const result = { name: f.name, longestMs: [] as number[], callMs: [] as number[], ...(f.pooled ? { jobs: [] as number[] } : {}) };
+  try {
+    progress(`${f.name}: a first call`);
+    await f.first();
+    for (let i = 0; i < calls; i++) {
+      progress(`${f.name}: call ${i + 1} of ${calls} (${f.size})`);
+      const before = jobs();
+      const taken = await longestTask(f.call);
+      result.longestMs.push(taken.longestMs);
+      result.callMs.push(taken.callMs);
+      result.jobs?.push(jobs() - before);
+    }
+    return result;
+  } catch (cause) {
+    return { ...result, error: describeError(cause) };
+  }
+}
+
 export async function measureScryptBlocking(options: BlockingOptions, progress: (message: string) => void = () => {}): Promise<BlockingResult> {
   const { ready } = await import('fourfold');
   const { scrypt, scryptAsync } = await import('fourfold/scrypt');
@@ -67,23 +98,14 @@ export async function measureScryptBlocking(options: BlockingOptions, progress: 
   ];
   const results: Blocking[] = [];
   for (const f of functions) {
-    const pooled = f.name.startsWith('fourfold/parallel');
-    const result = { name: f.name, longestMs: [] as number[], callMs: [] as number[], ...(pooled ? { jobs: [] as number[] } : {}) };
-    try {
-      progress(`${f.name}: a first call (N = 2^10)`);
-      await f.call(1024);
-      for (let i = 0; i < options.calls; i++) {
-        progress(`${f.name}: call ${i + 1} of ${options.calls} (N = 2^${Math.log2(options.N)})`);
-        const before = parallel.status().jobs;
-        const taken = await longestTask(() => f.call(options.N));
-        result.longestMs.push(taken.longestMs);
-        result.callMs.push(taken.callMs);
-        result.jobs?.push(parallel.status().jobs - before);
-      }
-      results.push(result);
-    } catch (cause) {
-      results.push({ ...result, error: describeError(cause) });
-    }
+    const measured: BlockingFunction = {
+      name: f.name,
+      pooled: f.name.startsWith('fourfold/parallel'),
+      first: () => f.call(1024),
+      call: () => f.call(options.N),
+      size: `N = 2^${Math.log2(options.N)}`,
+    };
+    results.push(await measureCalls(measured, options.calls, () => parallel.status().jobs, progress));
   }
   const { workers, ready: started, failure } = parallel.status();
   parallel.terminate();

@@ -9,9 +9,12 @@
  * forms reject, never throw, with the same errors, and check their own
  * options (signal, onProgress, asyncTick). A signal aborted before the
  * call rejects with its reason before any progress; one aborted during it
- * rejects at the next turn; onProgress sees increasing fractions that end
- * with exactly one 1. Messages are matched by a keyword only (the
- * option's name): their wording is the implementation's.
+ * rejects at the next turn; a timer set after the call starts fires
+ * before it ends (the event loop runs between its turns:
+ * bench/argon2-blocking.ts measures how long they are); onProgress sees
+ * increasing fractions that end with exactly one 1. Messages are matched
+ * by a keyword only (the option's name): their wording is the
+ * implementation's.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -234,6 +237,17 @@ forEachTier('argon2 errors', (tier) => {
         name,
       );
       assert.equal(reports, 1, `${name}: progress after the abort`);
+    }
+  });
+
+  it('lets the event loop run during the call: a timer set after it starts fires before it ends', async () => {
+    // The first turn ends after 16 blocks whatever the machine's speed (argon2.ts FIRST_STEP), so no timing is assumed.
+    for (const [name, f] of ASYNC) {
+      let fired = false;
+      const call = f('pw', SALT, LONG(tier));
+      setTimeout(() => (fired = true), 0);
+      await call;
+      assert.ok(fired, `${name}: the timer did not fire during the call`);
     }
   });
 
