@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import * as P from 'fourfold/parallel';
 import * as age from 'fourfold/age';
+import { argon2Verify, argon2dAsync, argon2dHash, argon2iAsync, argon2iHash, argon2idAsync, argon2idHash } from 'fourfold/argon2';
+import { base64nopad } from '@scure/base';
 import { AuthenticationError } from 'fourfold';
 import { armor, Decrypter, Encrypter } from 'age-encryption';
 import { xsalsa20poly1305 as nobleXsalsaPoly } from '@noble/ciphers/salsa.js';
@@ -38,7 +40,7 @@ import {
   streamOf,
   tiersOf,
 } from './gen.js';
-import { type FuzzProperty, hashWasmOnce, secretstreamStreams } from './properties.js';
+import { argon2Arb, argon2Options, type FuzzProperty, hashWasmOnce, nobleArgon2, secretstreamStreams } from './properties.js';
 
 const MiB = 1 << 20;
 
@@ -179,6 +181,63 @@ export const parallelHashes: FuzzProperty = {
         return ok;
       },
     ),
+};
+
+const ARGON2_ASYNC = { argon2id: argon2idAsync, argon2i: argon2iAsync, argon2d: argon2dAsync } as const;
+const ARGON2_HASH = { argon2id: argon2idHash, argon2i: argon2iHash, argon2d: argon2dHash } as const;
+const ARGON2_PARALLEL = { argon2id: P.argon2id, argon2i: P.argon2i, argon2d: P.argon2d } as const;
+
+/** The password with one bit changed, or a byte where it has none. */
+function otherPassword(password: string | Uint8Array, bit: number): Uint8Array {
+  const bytes = typeof password === 'string' ? new TextEncoder().encode(password) : password;
+  return bytes.length === 0 ? Uint8Array.of(bit & 0xff) : flipped(bytes, bit);
+}
+
+/**
+ * argon2idAsync, argon2iAsync and argon2dAsync against @noble/hashes (the
+ * parameters of the property 'argon2'), in turns as short as asyncTick
+ * allows; and the PHC strings: argon2idHash (or argon2iHash,
+ * argon2dHash) with the drawn salt and parameters writes noble's tag,
+ * and argon2Verify gives true for the password (and key), false for the
+ * password with one bit changed or without a key it was made with.
+ */
+export const argon2Async: FuzzProperty = {
+  name: 'argon2-async',
+  cases: 20,
+  tiers: tiersOf(false),
+  property: () =>
+    fc.asyncProperty(argon2Arb, fc.integer({ min: 1, max: 8 }), fc.nat(), async (d, asyncTick, bit) => {
+      const opts = argon2Options(d);
+      const expected = nobleArgon2[d.type](d.password, d.salt, opts);
+      assert.ok(equal(await ARGON2_ASYNC[d.type](d.password, d.salt, { ...opts, asyncTick }), expected), `${d.type}Async against @noble/hashes`);
+      // A PHC string: version 0x13 and no associated data, the only ones it writes.
+      const { t, m, p, dkLen, key } = opts;
+      const phcExpected = nobleArgon2[d.type](d.password, d.salt, { t, m, p, dkLen, ...(key === undefined ? {} : { key }) });
+      const phc = await ARGON2_HASH[d.type](d.password, { t, m, p, dkLen, salt: d.salt, ...(key === undefined ? {} : { key }) });
+      const fields = phc.split('$');
+      const salt = typeof d.salt === 'string' ? new TextEncoder().encode(d.salt) : d.salt;
+      assert.deepEqual(fields.slice(0, 5), ['', d.type, 'v=19', `m=${m},t=${t},p=${p}`, base64nopad.encode(salt)], `${d.type}Hash's fields`);
+      assert.equal(fields[5], base64nopad.encode(phcExpected), `${d.type}Hash's hash against @noble/hashes`);
+      const verifyOpts = key === undefined ? {} : { key };
+      assert.equal(await argon2Verify(phc, d.password, verifyOpts), true, 'argon2Verify, the password');
+      assert.equal(await argon2Verify(phc, otherPassword(d.password, bit), verifyOpts), false, 'argon2Verify, a bit of the password changed');
+      // An empty key is no key (RFC 9106 §3.2: only its length, 0, goes into H0).
+      if (key !== undefined && key.length > 0) assert.equal(await argon2Verify(phc, d.password), false, 'argon2Verify without the key');
+      return true;
+    }),
+};
+
+/** fourfold/parallel's argon2id, argon2i and argon2d (two workers; the calling thread fills lanes too when p > 1) against @noble/hashes. */
+export const parallelArgon2: FuzzProperty = {
+  name: 'parallel-argon2',
+  cases: 10,
+  tiers: tiersOf(false),
+  setup: poolSetup,
+  property: () =>
+    fc.asyncProperty(argon2Arb, async (d) => {
+      const opts = argon2Options(d);
+      return equal(await ARGON2_PARALLEL[d.type](d.password, d.salt, opts), nobleArgon2[d.type](d.password, d.salt, opts));
+    }),
 };
 
 /**

@@ -7,14 +7,19 @@
 import fc from 'fast-check';
 import type { CallTier } from '../helpers.js';
 import { selectTier } from './gen.js';
-import { asyncProperties } from './async-properties.js';
+import { argon2Async, asyncProperties, parallelArgon2 } from './async-properties.js';
 import { ageCallProperties } from './age-properties.js';
-import { type FuzzProperty, syncProperties } from './properties.js';
+import { argon2s, type FuzzProperty, syncProperties } from './properties.js';
 
 export type { FuzzProperty };
 
-/** Every property, in the order the runs take them. */
-export const PROPERTIES: readonly FuzzProperty[] = [...syncProperties, ...asyncProperties, ...ageCallProperties];
+/**
+ * Every property, in the order the runs take them. A property's seeds
+ * derive from its place here (seedOf), so the newest come last: Argon2's
+ * (sync, Async and PHC strings, fourfold/parallel) left the cases npm
+ * test draws for the others as they were.
+ */
+export const PROPERTIES: readonly FuzzProperty[] = [...syncProperties, ...asyncProperties, ...ageCallProperties, argon2s, argon2Async, parallelArgon2];
 
 export interface Outcome {
   /** Cases run (fewer than asked where the time ran out). */
