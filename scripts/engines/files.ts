@@ -132,6 +132,11 @@ export const INTERPRETED: { shows: string; files: string[] }[] = [
     shows: "the published vectors (known answers), on the js tier fourfold chose itself, and age's X25519 without WebCrypto's (Hermes)",
     files: ['test/*/vectors.test.ts', 'test/age/testkit.test.ts', 'test/age/x25519.test.ts', 'test/poly1305/poly1305.test.ts', 'test/serpent/sboxes.test.ts'],
   },
+  // Argon2's files: vectors.test.ts and errors.test.ts run here (10 to 16 s each in node --jitless, 9 in Hermes: the
+  // vectors file runs the small ones on the js tier and the errors file small calls). phc.test.ts, a format, does not:
+  // its strings are hashed at OWASP's 19 MiB and checked against libsodium and hash-wasm, 105 s without a JIT, for
+  // the same js-tier code the vectors give. differential.test.ts sweeps the js tier; wipe.test.ts checks the simd tier's
+  // memory, which an interpreter lacks.
   {
     shows: 'the formats: age files made and read (with typage too), the bounds of their headers, secretstream messages',
     files: ['test/age/files.test.ts', 'test/age/header.test.ts', 'test/age/typage.test.ts', 'test/secretstream/stream.test.ts'],
