@@ -12,9 +12,8 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { base64nopad } from '@scure/base';
 import { argon2Verify as hashWasmVerify, argon2d as hwArgon2d, argon2i as hwArgon2i, argon2id as hwArgon2id } from 'hash-wasm';
-import { argon2d, argon2i, argon2id } from '../../src/argon2/index.js';
-import { argon2dHash, argon2Verify, argon2idHash, argon2iHash } from '../../src/argon2/phc.js';
-import { fromB64, toB64 } from '../../src/argon2/phc-base64.js';
+import { argon2d, argon2dHash, argon2i, argon2id, argon2idHash, argon2iHash, argon2Verify } from 'fourfold/argon2';
+import { fromB64, toB64 } from '../internal.js';
 import { ENGINE_HAS_WASM, loadSodium, NO_ABORT, NO_SODIUM, rand, type SodiumSumo, sumo } from '../helpers.js';
 
 /** The sumo build's password-hash strings (helpers.ts's interface has the stream calls only). */
