@@ -41,9 +41,11 @@ function argon2(type: Argon2Type, password: unknown, salt: unknown, opts: unknow
  * A checked call computed on this thread in turns of about tickMs, the
  * event loop free between them, with progress and its signal; the caller
  * forgets the call's arguments. Waits for the kernel to compile where it
- * compiles in the background (a page's main thread).
+ * compiles in the background (a page's main thread). `told`: the progress
+ * a first try already told (fourfold/parallel's, started again here), below
+ * which this one tells nothing.
  */
-export async function inTurns(c: Argon2Call): Promise<Bytes> {
+export async function inTurns(c: Argon2Call, told = 0): Promise<Bytes> {
   throwIfAborted(c.signal);
   await kernelCompiled(argon2Kernel);
   throwIfAborted(c.signal);
@@ -51,7 +53,7 @@ export async function inTurns(c: Argon2Call): Promise<Bytes> {
   const turns = ticker();
   try {
     const fill = new Fill(c, memory);
-    const progress = new ProgressReport(c, fill.total);
+    const progress = new ProgressReport(c, fill.total, told);
     let step = FIRST_STEP;
     while (!fill.finished) {
       const t0 = now();

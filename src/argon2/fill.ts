@@ -92,14 +92,23 @@ export class Fill {
   }
 }
 
-/** A call's progress, told to its onProgress when it moved by 1/1000 (never 1: the call says that once, at its end). */
+/**
+ * A call's progress, told to its onProgress when it moved by 1/1000 (never
+ * 1: the call says that once, at its end), and never back: a call that
+ * starts again from `told` (fourfold/parallel's, after a lost worker) says
+ * nothing until its work passes that point.
+ */
 export class ProgressReport {
-  private reported = 0;
-
   constructor(
     private readonly c: Argon2Call,
     private readonly total: number,
+    private reported = 0,
   ) {}
+
+  /** The last fraction told, 0 before any. */
+  get told(): number {
+    return this.reported;
+  }
 
   report(done: number): void {
     const fraction = done / this.total;

@@ -308,7 +308,8 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
     } catch (e) {
       if (!(e instanceof WorkerLost)) throw e;
       blocks.abandon();
-      return await inTurns(c);
+      // Its progress goes on from what this try told, never back.
+      return await inTurns(c, run.progress.told);
     } finally {
       blocks.abandon();
       release(memory);
