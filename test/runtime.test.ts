@@ -4,13 +4,15 @@
  * after ready(); an engine without WebAssembly, without SIMD, or with a
  * policy that refuses to compile or instantiate modules (as a
  * Content-Security-Policy without 'wasm-unsafe-eval' does in browsers)
- * runs the js tier with the same output, after one attempt at most.
+ * runs the js tier with the same output, after one attempt at most;
+ * so does fourfold/parallel's Argon2, its lanes on js workers and here.
  * Browsers: test/pages.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chacha20 as nobleChacha20 } from '@noble/ciphers/chacha.js';
+import { argon2id as nobleArgon2id } from '@noble/hashes/argon2.js';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { refCtr } from './serpent/reference.js';
 
@@ -130,4 +132,40 @@ it('without WebAssembly SIMD (WebAssembly.validate refuses v128), the js tier ru
     console.log(calls());
     console.log(await (await import('fourfold')).ready(), 'compiles', String(compiles));`);
   assert.equal(output, `${threeExpected('js')}\njs compiles 0`);
+});
+
+/**
+ * fourfold/parallel's argon2id with memory shared with one worker and p = 2
+ * (a lane on the worker, one here), printed as `hex jobs`: the tag, and
+ * whether the worker did jobs.
+ */
+const parallelArgon2 = `
+  const P = await import('fourfold/parallel');
+  P.configure({ workers: 1 });
+  await P.warm();
+  const tag = await P.argon2id('password', 'somesalt', { t: 2, m: 64, p: 2 });
+  console.log(Buffer.from(tag).toString('hex'), P.status().jobs > 0 ? 'jobs' : 'no jobs');
+  P.terminate();`;
+const argon2Expected = `${hex(nobleArgon2id('password', 'somesalt', { t: 2, m: 64, p: 2 }))} jobs`;
+
+for (const refuse of ['compile', 'instantiate'] as const) {
+  it(`where the engine refuses to ${refuse} WebAssembly, fourfold/parallel's argon2id runs on js workers and here: the same bytes, one attempt`, () => {
+    const output = runFresh(`${refusing(refuse)}
+      ${parallelArgon2}
+      console.log('attempts', String(attempts));`);
+    assert.equal(output, `${argon2Expected}\nattempts 1`);
+  });
+}
+
+it("without WebAssembly SIMD, fourfold/parallel's argon2id runs on js workers and here without a compile attempt", () => {
+  const output = runFresh(`
+    let compiles = 0;
+    const W = globalThis.WebAssembly;
+    const Module = W.Module, compile = W.compile;
+    W.validate = () => false;
+    W.Module = function (bytes) { compiles++; return new Module(bytes); };
+    W.compile = (bytes) => { compiles++; return compile(bytes); };
+    ${parallelArgon2}
+    console.log('compiles', String(compiles));`);
+  assert.equal(output, `${argon2Expected}\ncompiles 0`);
 });

@@ -29,7 +29,8 @@ import { ticker, type Ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { backgroundTimer, now } from '../runtime/host.js';
-import { decode, simdUsable } from '../runtime/kernel-registry.js';
+import { decode } from '../runtime/kernel-registry.js';
+import { workerTier } from '../runtime/kernels.js';
 import { hex } from '../generated/argon2_shared.js';
 
 /** fourfold/parallel's Argon2 options: argon2idAsync's, and the workers a call may use. */
@@ -54,10 +55,29 @@ let calls = 0;
 let sharedModule: Promise<WebAssembly.Module> | undefined;
 
 /**
+ * The shared module for this thread's lanes and wipes where it may run the
+ * simd tier: the tier a worker started now gets (pool-worker.ts), the simd
+ * one unless the engine lacks WebAssembly SIMD, a page's policy forbids
+ * compiling (simdUsable's probe) or ready({ tier: 'js' }) was asked; it is
+ * compiled asynchronously, so a page's main thread may too. Else, or if
+ * it fails to compile, undefined: this thread then runs the js tier's
+ * filler, and no call fails for want of the kernel.
+ */
+async function sharedKernel(): Promise<WebAssembly.Module | undefined> {
+  if (workerTier() !== 'simd') return undefined;
+  try {
+    return await (sharedModule ??= WebAssembly.compile(decode(hex)));
+  } catch {
+    sharedModule = undefined;
+    return undefined;
+  }
+}
+
+/**
  * The blocks in a shared memory, as fill.ts's ends (first blocks, tag) see
  * them; its segments are filled elsewhere. Wiped by the kernel's
- * memory.fill: a typed array's fill on shared memory is several times
- * slower in V8.
+ * memory.fill where this thread runs the simd tier (a typed array's fill
+ * on shared memory is several times slower in V8), else by that fill.
  */
 class SharedBlocks implements Argon2Memory {
   private readonly view: Uint8Array;
@@ -232,11 +252,11 @@ let modulesCloneable = true;
  * where the engine cannot post one, its bytes, which the worker compiles
  * once and keeps.
  */
-async function attach(w: PoolWorker, params: Omit<Attach, 'module'>, module: WebAssembly.Module): Promise<void> {
+async function attach(w: PoolWorker, params: Omit<Attach, 'module'>, module: WebAssembly.Module | undefined): Promise<void> {
   const send = (code: Attach['module']) => w.call<Argon2Jobs, 'argon2.attach'>('argon2.attach', { ...params, module: code });
   try {
     if (w.tier !== 'simd') return await send(undefined);
-    if (modulesCloneable) {
+    if (modulesCloneable && module !== undefined) {
       try {
         return await send(module);
       } catch (e) {
@@ -251,13 +271,13 @@ async function attach(w: PoolWorker, params: Omit<Attach, 'module'>, module: Web
 }
 
 /** Fills the call's memory on `workers` (and this thread for p > 1), slice by slice; throws WorkerLost if one fails. */
-async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembly.Module): Promise<void> {
+async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembly.Module | undefined): Promise<void> {
   const { c } = run;
   const base: Omit<Attach, 'slot' | 'module'> = { call: run.id, memory: run.blocks.memory, shape: shapeOf(c), type: c.type };
   // Workers take the variant this thread's calls chose (the same engine); until it has, each times its own.
   const variant = argon2Variant.picker?.chosen;
   await Promise.all(workers.map((w, i) => attach(w, { ...base, slot: i + 1, variant }, module)));
-  const here = c.p > 1 ? (simdUsable() ? simdAttach({ ...base, slot: 0, module }) : jsAttach({ ...base, slot: 0 })) : undefined;
+  const here = c.p > 1 ? (module !== undefined ? simdAttach({ ...base, slot: 0, module }) : jsAttach({ ...base, slot: 0 })) : undefined;
   const turns = ticker();
   const pace = { blocks: FIRST_PIECE };
   try {
@@ -287,8 +307,11 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
     const workers = memory === undefined ? [] : callWorkers(c, workersAsked);
     const ready = (await Promise.all(workers.map(async (w) => ((await w.whenReady) ? w : undefined)))).filter((w) => w !== undefined);
     if (memory === undefined || ready.length === 0) return await inTurns(c);
-    const module = await (sharedModule ??= WebAssembly.compile(decode(hex)));
-    const wiper = new WebAssembly.Instance(module, { env: { memory } }).exports.wipe as (from: number, count: number) => void;
+    const module = await sharedKernel();
+    const wiper =
+      module !== undefined
+        ? (new WebAssembly.Instance(module, { env: { memory } }).exports.wipe as (from: number, count: number) => void)
+        : (from: number, count: number) => void new Uint8Array(memory.buffer, from, count).fill(0);
     const blocks = new SharedBlocks(memory, wiper, c.blocks);
     const run = new Run(c, blocks);
     for (const w of ready) w.pin();
