@@ -335,11 +335,19 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
       return await inTurns(c, run.progress.told);
     } finally {
       blocks.abandon();
-      release(memory);
       for (const w of ready) {
         void w.call<Argon2Jobs, 'argon2.detach'>('argon2.detach', { call: run.id }).catch(() => {});
         w.unpin();
       }
+      // A worker lost mid-call may still be in its segment (a terminated Web Worker finishes the WebAssembly
+      // call it is in): the memory is wiped again, and kept for the next call, once every such worker has stopped.
+      const lost = ready.filter((w) => !w.alive);
+      if (lost.length === 0) release(memory);
+      else
+        void Promise.all(lost.map((w) => w.stopped)).then(() => {
+          blocks.abandon();
+          release(memory);
+        });
     }
   } finally {
     forget(c);
