@@ -141,6 +141,9 @@ function release(memory: WebAssembly.Memory): void {
 /** How long a touched memory is kept, wiped, after its last call: as long as the simd tier's (argon2/simd.ts). */
 const RELEASE_MS = 10_000;
 
+/** Test-only (src/testing.ts): the shared memory kept for the next call, if any, to check that it is wiped. */
+export const spareSharedMemory = (): Uint8Array | undefined => (spare === undefined ? undefined : new Uint8Array(spare.buffer));
+
 /** A worker lost or failing: the call starts again on this thread. */
 class WorkerLost extends Error {}
 
