@@ -1,14 +1,9 @@
 /**
  * The 'simd' tier's Argon2 engine: the blocks in the kernel's memory
  * (kernel.ts LAYOUT), which grows to the call's size. Every byte the call
- * wrote is wiped when it ends, finished or abandoned.
- *
- * Growing a memory costs the engine its pages' first touch (the operating
- * system zeroes each page as it is first written), a good part of a call
- * at 64 MiB. So an instance whose memory has grown is kept, wiped, for the
- * next call, and let go RELEASE_MS after the last one ended: a server
- * that hashes passwords reuses it, and a program that derived its key
- * gives the memory back to the engine soon after.
+ * wrote is wiped when it ends, finished or abandoned, and the instance
+ * is kept for the next call (runtime/kept-memory.ts): a grown memory's
+ * first touch is a good part of a call at 64 MiB.
  */
 import type { Argon2Engine, Argon2Memory } from './engine.js';
 import type { Attach, SharedFiller } from './jobs.js';
@@ -16,8 +11,7 @@ import { usesAddresses } from './indexing.js';
 import { type Argon2Type, BLOCK, LAYOUT, type Shape, TYPES } from './layout.js';
 import { argon2Kernel, type Argon2Kernel, argon2Variant, variantPickerOf } from './wasm.js';
 import type { VariantPicker } from '../runtime/variants.js';
-import { backgroundTimer } from '../runtime/host.js';
-import { newInstance } from '../runtime/kernel-registry.js';
+import { KeptMemory } from '../runtime/kept-memory.js';
 
 /**
  * How long a grown memory is kept, wiped, after its last call, for the
@@ -28,41 +22,8 @@ import { newInstance } from '../runtime/kernel-registry.js';
  */
 const RELEASE_MS = 10_000;
 
-/** WebAssembly pages: what memory.grow counts in. */
-const PAGE = 65536;
-
-/** A 32-bit memory addresses at most this. */
-const MAX_BYTES = 2 ** 32;
-
-/** An instance whose grown memory waits, wiped, for the next call, and the timer that lets it go. */
-let spare: Argon2Kernel | undefined;
-let releaseTimer: ReturnType<typeof setTimeout> | undefined;
-
-/** An instance with at least `bytes` of memory: the spare one if there is one (grown if need be), else a new one. */
-function acquire(bytes: number): Argon2Kernel {
-  if (bytes > MAX_BYTES) throw new RangeError(`argon2: ${bytes} bytes of memory are more than WebAssembly's 4 GiB`);
-  const k = spare ?? newInstance(argon2Kernel);
-  spare = undefined;
-  const have = k.memory.buffer.byteLength;
-  if (have < bytes) {
-    try {
-      k.memory.grow(Math.ceil((bytes - have) / PAGE));
-    } catch (cause) {
-      throw new RangeError(`argon2: ${bytes} bytes of memory cannot be had here`, { cause });
-    }
-  }
-  return k;
-}
-
-/** `k`, wiped, kept as the spare if it is the largest memory at hand, until RELEASE_MS pass without a call. */
-function release(k: Argon2Kernel): void {
-  if (spare === undefined || spare.memory.buffer.byteLength < k.memory.buffer.byteLength) spare = k;
-  if (releaseTimer !== undefined) clearTimeout(releaseTimer);
-  releaseTimer = backgroundTimer(() => {
-    spare = undefined;
-    releaseTimer = undefined;
-  }, RELEASE_MS);
-}
+/** The instances calls take their memory from (runtime/kept-memory.ts). */
+const memories = new KeptMemory<Argon2Kernel>(argon2Kernel, 'argon2', RELEASE_MS);
 
 /** The fill functions' arguments after the segment's position (kernel.ts PARAMS), less fold and the scratch's and blocks' addresses. */
 function shapeArgs(s: Shape, type: Argon2Type): [number, number, number, number, number, number, bigint] {
@@ -113,7 +74,7 @@ class SimdMemory implements Argon2Memory {
 
   constructor(s: Shape, type: Argon2Type) {
     this.bytes = LAYOUT.BASE + s.blocks * BLOCK;
-    this.k = acquire(this.bytes);
+    this.k = memories.acquire(this.bytes);
     this.filler = new Filler(this.k, s, type, 0);
   }
 
@@ -137,7 +98,7 @@ class SimdMemory implements Argon2Memory {
     this.k.wipe(this.wiped, count);
     this.wiped += count;
     if (this.wiped < this.bytes) return false;
-    release(this.k);
+    memories.release(this.k);
     this.k = undefined;
     return true;
   }
@@ -167,4 +128,4 @@ export const simdArgon2: Argon2Engine = {
 };
 
 /** Test-only: the memory kept for the next call, if any, to check that it is wiped. */
-export const spareMemory = (): Uint8Array | undefined => (spare === undefined ? undefined : new Uint8Array(spare.memory.buffer));
+export const spareMemory = (): Uint8Array | undefined => memories.spareMemory();

@@ -1,59 +1,20 @@
 /**
  * The 'simd' tier's scrypt engine: a lane's ROMix in the kernel's memory
  * (layout.ts), which grows to the lane's size for the run. Every byte the
- * run wrote is wiped when it ends, finished or abandoned.
- *
- * Growing a memory costs the engine its pages' first touch (the operating
- * system zeroes each page as it is first written), which for a large N is
- * a good part of a run. So an instance whose memory has grown is kept,
- * wiped, for the next run, and let go RELEASE_MS after the last one ended:
- * repeated calls reuse it, and a program that derived its key gives the
- * memory back to the engine soon after.
+ * run wrote is wiped when it ends, finished or abandoned, and the
+ * instance is kept for the next run (runtime/kept-memory.ts): a grown
+ * memory's first touch is a good part of a run at a large N.
  */
 import type { RomixRun, ScryptEngine } from './engine.js';
 import { laneBytes, resultSlot, slotBytes } from './layout.js';
 import { scryptKernel, type ScryptKernel } from './wasm.js';
-import { backgroundTimer } from '../runtime/host.js';
-import { newInstance } from '../runtime/kernel-registry.js';
+import { KeptMemory } from '../runtime/kept-memory.js';
 
 /** How long a grown memory is kept, wiped, after its last run, for the next one. */
 const RELEASE_MS = 2000;
 
-/** WebAssembly pages: what memory.grow counts in. */
-const PAGE = 65536;
-
-/** A 32-bit memory addresses at most this. */
-const MAX_BYTES = 2 ** 32;
-
-/** An instance whose grown memory waits, wiped, for the next run, and the timer that lets it go. */
-let spare: ScryptKernel | undefined;
-let releaseTimer: ReturnType<typeof setTimeout> | undefined;
-
-/** An instance with at least `bytes` of memory: the spare one if there is one (grown if need be), else a new one. */
-function acquire(bytes: number): ScryptKernel {
-  if (bytes > MAX_BYTES) throw new RangeError(`scrypt: ${bytes} bytes of memory are more than WebAssembly's 4 GiB`);
-  const k = spare ?? newInstance(scryptKernel);
-  spare = undefined;
-  const have = k.memory.buffer.byteLength;
-  if (have < bytes) {
-    try {
-      k.memory.grow(Math.ceil((bytes - have) / PAGE));
-    } catch (cause) {
-      throw new RangeError(`scrypt: ${bytes} bytes of memory cannot be had here`, { cause });
-    }
-  }
-  return k;
-}
-
-/** `k`, wiped, kept as the spare if it is the largest memory at hand, until RELEASE_MS pass without a run. */
-function release(k: ScryptKernel): void {
-  if (spare === undefined || spare.memory.buffer.byteLength < k.memory.buffer.byteLength) spare = k;
-  if (releaseTimer !== undefined) clearTimeout(releaseTimer);
-  releaseTimer = backgroundTimer(() => {
-    spare = undefined;
-    releaseTimer = undefined;
-  }, RELEASE_MS);
-}
+/** The instances runs take their memory from (runtime/kept-memory.ts). */
+const memories = new KeptMemory<ScryptKernel>(scryptKernel, 'scrypt', RELEASE_MS);
 
 class SimdRun implements RomixRun {
   done = 0;
@@ -68,7 +29,7 @@ class SimdRun implements RomixRun {
     private readonly r: number,
   ) {
     this.bytes = laneBytes(N, r);
-    const k = acquire(this.bytes);
+    const k = memories.acquire(this.bytes);
     this.k = k;
     new Uint8Array(k.memory.buffer).set(block, 0);
     k.to_lanes(0, 2 * r);
@@ -104,7 +65,7 @@ class SimdRun implements RomixRun {
     this.k.wipe(this.wiped, count);
     this.wiped += count;
     if (this.wiped < this.bytes) return false;
-    release(this.k);
+    memories.release(this.k);
     this.k = undefined;
     return true;
   }
@@ -119,4 +80,4 @@ export const simdScrypt: ScryptEngine = {
 };
 
 /** Test-only: the memory kept for the next run, if any, to check that it is wiped. */
-export const spareMemory = (): Uint8Array | undefined => (spare === undefined ? undefined : new Uint8Array(spare.memory.buffer));
+export const spareMemory = (): Uint8Array | undefined => memories.spareMemory();
