@@ -343,14 +343,11 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
         w.unpin();
       }
       // A worker lost mid-call may still be in its segment (a terminated Web Worker finishes the WebAssembly
-      // call it is in): the memory is wiped again, and kept for the next call, once every such worker has stopped.
+      // call it is in, and Deno's reports it stopped before it has): such a memory is never kept for another
+      // call, and is wiped again once every such worker says it stopped.
       const lost = ready.filter((w) => !w.alive);
       if (lost.length === 0) release(memory);
-      else
-        void Promise.all(lost.map((w) => w.stopped)).then(() => {
-          blocks.abandon();
-          release(memory);
-        });
+      else void Promise.all(lost.map((w) => w.stopped)).then(() => blocks.abandon());
     }
   } finally {
     forget(c);
