@@ -6,7 +6,7 @@
  * (little-endian), so the memory is the same bytes as the kernel's.
  */
 import type { Argon2Engine, Argon2Memory } from './engine.js';
-import { referenceIndex, usesAddresses } from './indexing.js';
+import { mulHigh, referenceIndex, usesAddresses } from './indexing.js';
 import type { Attach, SharedFiller } from './jobs.js';
 import { ADDRESSES_PER_BLOCK, type Argon2Type, BLOCK, LAYOUT, type Shape, TYPES } from './layout.js';
 import { readLE32 } from '../runtime/bytes.js';
@@ -19,24 +19,16 @@ const INV32 = 2 ** -32;
 
 /**
  * q[x] = q[x] + q[y] + 2 * lo(q[x]) * lo(q[y]) mod 2^64 (§3.6's fBlaMka),
- * for the 64-bit words x and y. The 32x32-bit product is made of four
- * 16x16-bit ones, each exact in a double.
+ * for the 64-bit words x and y: the product's low half by Math.imul, its
+ * high half by mulHigh (indexing.ts).
  */
 function blamka(q: Uint32Array, x: number, y: number): void {
   const xl = q[2 * x],
     xh = q[2 * x + 1],
     yl = q[2 * y],
     yh = q[2 * y + 1];
-  const al = xl & 0xffff,
-    ah = xl >>> 16,
-    bl = yl & 0xffff,
-    bh = yl >>> 16;
-  const ll = al * bl,
-    lh = al * bh,
-    hl = ah * bl;
-  const mid = (ll >>> 16) + (lh & 0xffff) + (hl & 0xffff);
-  const pl = ((mid << 16) | (ll & 0xffff)) >>> 0;
-  const ph = ah * bh + (lh >>> 16) + (hl >>> 16) + (mid >>> 16);
+  const pl = Math.imul(xl, yl) >>> 0;
+  const ph = mulHigh(xl, yl);
   const low = xl + yl + ((pl << 1) >>> 0);
   q[2 * x] = low;
   q[2 * x + 1] = xh + yh + ((ph << 1) | (pl >>> 31)) + ((low * INV32) | 0);
