@@ -42,6 +42,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
   'test/cli/age-plugins.test.ts': "runs the fourfold and age commands and age's plugins (node:child_process)",
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
+  'test/age/outputs.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the calls and the command in child processes (node:child_process)',
   ...Object.fromEntries(
     [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [
       f,

@@ -17,6 +17,7 @@ import { type FileRef, type InputFile, isBlob, type OutputFile, type PieceSink, 
 import { type NodeFs, nodeFs } from './node-fs.js';
 import * as check from '../runtime/assert.js';
 import { builtinModule } from '../runtime/host.js';
+import { describeTarget, kindOf, type OutputTarget, outputTarget } from './output-path.js';
 
 /**
  * A file node:fs/promises' open() gave (Node, Bun, Deno): encryptFile and
@@ -34,7 +35,9 @@ export type PathOrHandle = string | URL | FileHandle;
 
 /** A file on this thread, read and written: node:fs/promises' FileHandle, or descriptorFile's calls. */
 interface ReadWriteFile extends InputFile, OutputFile {
+  stat(): Promise<import('node:fs').Stats>;
   truncate(length: number): Promise<void>;
+  chmod(mode: number): Promise<void>;
 }
 
 /**
@@ -120,28 +123,24 @@ export function temporaryBeside(final: string): string {
 }
 
 /**
- * The mode the output gets: an existing file's, else what a new file gets
- * here (0666 less the umask), asked of the file system with an empty file
- * made and removed beside it: process.umask() needs a permission in Deno
- * (--allow-sys) that a caller who granted reading and writing did not give.
+ * The mode a new output gets: what a new file gets here (0666 less the
+ * umask), asked of the file system with an empty file made and removed
+ * beside it: process.umask() needs a permission in Deno (--allow-sys)
+ * that a caller who granted reading and writing did not give.
  */
-async function modeFor(fs: NodeFs, output: string, watch: FileCall['watch']): Promise<number> {
+async function newFileMode(fs: NodeFs, output: string, watch: FileCall['watch']): Promise<number> {
+  const path = temporaryBeside(output);
+  const stopWatching = watch?.(path);
   try {
-    return (await fs.promises.stat(output)).mode & 0o7777;
-  } catch {
-    const path = temporaryBeside(output);
-    const stopWatching = watch?.(path);
+    const probe = await fs.promises.open(path, 'wx', 0o666);
     try {
-      const probe = await fs.promises.open(path, 'wx', 0o666);
-      try {
-        return (await probe.stat()).mode & 0o7777;
-      } finally {
-        await probe.close();
-        await fs.promises.rm(path, { force: true });
-      }
+      return (await probe.stat()).mode & 0o777;
     } finally {
-      stopWatching?.();
+      await probe.close();
+      await fs.promises.rm(path, { force: true });
     }
+  } finally {
+    stopWatching?.();
   }
 }
 
@@ -155,31 +154,63 @@ function descriptorFile(fs: NodeFs, fd: number): ReadWriteFile {
     write: (buffer, offset, length, position) => done<number>((cb) => fs.write(fd, buffer, offset, length, position, cb)),
     stat: () => done((cb) => fs.fstat(fd, cb)),
     truncate: (length) => done<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined))),
+    chmod: (mode) => done<void>((cb) => fs.fchmod(fd, mode, (e) => cb(e, undefined))),
     close: async () => {},
   };
 }
 
+/** Where to stream into what a file call cannot write (docs/age.md, "Outputs"). */
+const STREAM_INSTEAD = 'pipe encryptStream() or decryptStream() into it instead (docs/age.md#outputs)';
+
+/** The refusal of an output a regular file may not replace. */
+function notAFile(name: string, target: OutputTarget & { kind: 'other' }): TypeError {
+  const output = describeTarget(name, target);
+  if (target.what === 'a directory') return new TypeError(`output ${output} is a directory: give the path of a file in it`);
+  return new TypeError(`output ${output} is ${target.what}, not a regular file: a file call writes a regular file whole or not at all; ${STREAM_INSTEAD}`);
+}
+
+/** Throws `e`, an error of a file made beside `output` (the temporary file, the probe), naming the output, as opening the output itself would have failed. */
+const failingAs =
+  (output: string) =>
+  (e: unknown): never => {
+    const error = e as { message?: unknown; path?: unknown };
+    if (typeof error.path === 'string' && typeof error.message === 'string') {
+      error.message = error.message.replace(error.path, output);
+      error.path = output;
+    }
+    throw e;
+  };
+
 /**
- * Runs `write` on the output: a new temporary file beside `c.output`, put
- * in place once written and removed if anything fails; or the caller's
- * handle, written in place (it cannot be replaced), emptied first and
- * again on a failure, so that no partial or unverified output stays in it.
+ * Runs `write` on the output: a new temporary file beside the file the
+ * output path names (its links followed, so a link's target is what
+ * changes), put in place once written and removed if anything fails; or
+ * the caller's handle, written in place (it cannot be replaced), emptied
+ * first and again on a failure, so that no partial or unverified output
+ * stays in it. A folder, a device, a FIFO or a socket is refused before
+ * anything is written, and so is a file this user may not write, as
+ * opening it would be; the output gets the mode of the file it replaces
+ * less setuid, setgid and sticky.
  */
 async function replacingFile(c: FileSystemCall, input: InputFile, write: (to: FileRef, out: ReadWriteFile) => Promise<void>): Promise<void> {
   if (typeof c.output === 'number') return intoHandle(c, c.output, input, write);
-  const temp = temporaryBeside(c.output);
-  const mode = await modeFor(c.fs, c.output, c.watch);
+  const target = await outputTarget(c.fs, c.output);
+  if (target.kind === 'other') throw notAFile(c.output, target);
+  if (target.kind === 'file') await c.fs.promises.access(target.path, c.fs.constants.W_OK);
+  const temp = temporaryBeside(target.path);
+  const output = c.output;
+  const mode = target.kind === 'file' ? target.mode : await newFileMode(c.fs, target.path, c.watch).catch(failingAs(output));
   // Watched before it exists: a signal between its creation and the watch would leave it behind.
   const stopWatching = c.watch?.(temp);
   let out: Awaited<ReturnType<NodeFs['promises']['open']>> | undefined;
   let done = false;
   try {
-    out = await c.fs.promises.open(temp, 'wx', 0o600);
+    out = await c.fs.promises.open(temp, 'wx', 0o600).catch(failingAs(output));
     await write(temp, out);
     await out.chmod(mode);
     await out.close();
     check.throwIfAborted(c.signal);
-    await c.fs.promises.rename(temp, c.output);
+    await c.fs.promises.rename(temp, target.path);
     done = true;
   } finally {
     if (!done && out !== undefined) {
@@ -190,12 +221,39 @@ async function replacingFile(c: FileSystemCall, input: InputFile, write: (to: Fi
   }
 }
 
-/** replacingFile() for an output handle, refused where it is the input's file (emptying it would destroy the input). */
+/**
+ * Whether writes to `out` all land at its end whatever their position: a
+ * handle opened for appending ('a', 'a+'), on Linux, whose pwrite(2)
+ * appends there (POSIX would have it write at the position, and macOS
+ * does). Asked by writing a byte one past the end: appended, the file
+ * grows by one byte, else by two; the file is cut back to `size` after.
+ */
+async function appendsAnywhere(out: ReadWriteFile, size: number): Promise<boolean> {
+  await out.write(new Uint8Array(1), 0, 1, size + 1);
+  const grown = (await out.stat()).size;
+  await out.truncate(size);
+  return grown === size + 1;
+}
+
+/**
+ * replacingFile() for an output handle. Refused, before anything in it
+ * changes: a handle of anything but a regular file, one on the input's
+ * own file (emptying it would destroy the input), and one opened for
+ * appending, where the pieces' writes at their offsets would land out of
+ * order.
+ */
 async function intoHandle(c: FileSystemCall, fd: number, input: InputFile, write: (to: FileRef, out: ReadWriteFile) => Promise<void>): Promise<void> {
   const out = descriptorFile(c.fs, fd);
   const [a, b] = await Promise.all([input.stat(), out.stat()]);
+  const name = `the file handle (descriptor ${fd})`;
+  if (!b.isFile()) throw notAFile(name, { kind: 'other', path: name, what: kindOf(b) });
   if (a.dev === b.dev && a.ino === b.ino)
     throw new TypeError('output is the input file: write to another file, or give its path (the output then replaces it once complete)');
+  if (await appendsAnywhere(out, b.size).catch((e) => Promise.reject(notWritable(e, name))))
+    throw new TypeError(
+      `output ${name} was opened for appending ('a' or 'a+'), where every write lands at the end: open it with 'w' or 'r+', or give its path`,
+    );
+  if ((b.mode & 0o7000) !== 0) await out.chmod(b.mode & 0o777);
   await out.truncate(0);
   let done = false;
   try {
@@ -207,6 +265,21 @@ async function intoHandle(c: FileSystemCall, fd: number, input: InputFile, write
   }
 }
 
+/** A handle's write refused as not open for writing (EBADF) says so; any other error is as it came. */
+function notWritable(e: unknown, name: string): unknown {
+  return (e as { code?: unknown }).code === 'EBADF' ? new TypeError(`output ${name} is not open for writing: open it with 'w' or 'r+'`) : e;
+}
+
+/** Refuses an input that is not a regular file: a file call reads its input at offsets, and only a regular file's size says where it ends. */
+function refuseInput(name: string, stats: import('node:fs').Stats): void {
+  if (stats.isFile()) return;
+  const what = kindOf(stats);
+  if (what === 'a directory') throw new TypeError(`input ${name} is a directory: give the path of a file in it`);
+  throw new TypeError(
+    `input ${name} is ${what}, not a regular file: a file call reads a regular file at offsets; pipe it into encryptStream() or decryptStream() instead (docs/age.md#outputs)`,
+  );
+}
+
 /** Opens a call's ends: a Blob's (blob-files.ts), or files'. */
 export async function openEnds(call: FileCall): Promise<Ends> {
   const { input } = call;
@@ -215,9 +288,13 @@ export async function openEnds(call: FileCall): Promise<Ends> {
     return { input: blobInput(input), size: input.size, replacing: (write) => intoBlob(file, call.signal, write) };
   }
   const c = withFs({ ...call, input });
-  const file: InputFile = typeof input === 'number' ? descriptorFile(c.fs, input) : await c.fs.promises.open(input, 'r');
+  // Asked before opening: opening a FIFO waits for a writer.
+  if (typeof input === 'string') refuseInput(input, await c.fs.promises.stat(input));
+  const file: Pick<ReadWriteFile, 'read' | 'stat' | 'close'> = typeof input === 'number' ? descriptorFile(c.fs, input) : await c.fs.promises.open(input, 'r');
   try {
-    return { input: file, size: (await file.stat()).size, replacing: async (write) => void (await replacingFile(c, file, write)) };
+    const stats = await file.stat();
+    refuseInput(nameOf(input), stats);
+    return { input: file, size: stats.size, replacing: async (write) => void (await replacingFile(c, file, write)) };
   } catch (e) {
     await file.close();
     throw e;
