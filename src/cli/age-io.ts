@@ -7,9 +7,12 @@
  * decryption that fails leaves no plaintext); a progress line for large
  * files.
  */
-import { accessSync, closeSync, constants, fchmodSync, lstatSync, openSync, read, realpathSync, renameSync, rmSync, statSync, write } from 'node:fs';
+import * as fs from 'node:fs';
+import { accessSync, closeSync, constants, fchmodSync, openSync, read, renameSync, rmSync, write } from 'node:fs';
+import { goErrorText } from './io.js';
 import { dieOnBrokenPipe, removeOnSignal } from './signals.js';
 import { temporaryBeside } from '../age/file-ends.js';
+import { outputTarget } from '../age/output-path.js';
 import { isTerminal, Progress } from './terminal.js';
 
 /** An error the command reports and exits on (code 1), with hints, as age's errorf and errorWithHint. */
@@ -31,11 +34,12 @@ export function takeStdin(): number {
 }
 
 /**
- * Where an -o file's bytes go: a temporary file beside it, renamed over
- * it once the command succeeded, so that a decryption that fails (a file
- * cut short or changed, a signal) leaves no plaintext and the file that
- * was there as it was; or, when OUTPUT exists and is no regular file (a
- * device, a FIFO), OUTPUT itself, as age writes it.
+ * Where an -o file's bytes go: a temporary file beside the file OUTPUT
+ * names (its links followed), renamed over it once the command succeeded,
+ * so that a decryption that fails (a file cut short or changed, a signal)
+ * leaves no plaintext and the file that was there as it was; or, when
+ * OUTPUT is no regular file (a device, a FIFO), OUTPUT itself, written
+ * through in order, as age writes it.
  */
 interface Target {
   fd: number;
@@ -44,24 +48,24 @@ interface Target {
 }
 
 /**
- * Opens an -o file. An existing regular file (or one a link points to) is
- * replaced, keeping its mode, if this user may write it (age opens it for
- * writing, and so refuses otherwise); a new one gets 0666 less the umask,
- * as age's. The temporary file is created with mode 0600, exclusively.
+ * Opens an -o file. An existing regular file (or the one a link points
+ * to) is replaced, keeping its mode less setuid, setgid and sticky, if
+ * this user may write it (age opens it for writing, and so refuses
+ * otherwise); a new one gets 0666 less the umask, as age's. The temporary
+ * file is created with mode 0600, exclusively. What fails is worded as
+ * age's os.Create: `open OUTPUT: permission denied`.
  */
-function openTarget(path: string): Target {
-  const found = statSync(path, { throwIfNoEntry: false });
-  const dangling = found === undefined && lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-  if ((found !== undefined && !found.isFile()) || dangling) return { fd: openSync(path, 'w') };
-  const final = found === undefined ? path : realpathSync(path);
-  if (found !== undefined) accessSync(final, constants.W_OK);
-  const mode = found === undefined ? 0o666 & ~process.umask() : found.mode & 0o777;
-  const temporary = temporaryBeside(final);
+async function openTarget(path: string): Promise<Target> {
+  const target = await outputTarget(fs, path);
+  if (target.kind === 'other') return { fd: openSync(path, 'w') };
+  if (target.kind === 'file') accessSync(target.path, constants.W_OK);
+  const mode = target.kind === 'file' ? target.mode : 0o666 & ~process.umask();
+  const temporary = temporaryBeside(target.path);
   // Watched before it exists: a signal between its creation and the watch would end the process by default, leaving it.
   const stopWatching = removeOnSignal(temporary);
   try {
     const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-    return { fd, temporary: { path: temporary, final, mode, stopWatching } };
+    return { fd, temporary: { path: temporary, final: target.path, mode, stopWatching } };
   } catch (e) {
     stopWatching();
     throw e;
@@ -72,23 +76,34 @@ function openTarget(path: string): Target {
  * The output: standard output, streamed as the codec hands bytes on (as
  * age's: a decryption that fails has written the chunks that verified);
  * or an -o file, written whole or not at all (openTarget), created at the
- * first write, as age's lazy opener, or at the end.
+ * first write, as age's lazy opener, or at the end. An -o file that cannot
+ * be opened fails the command with age's words: its open error, after
+ * "failed to write header: " when encrypting (age.Encrypt's first write).
  */
 export class AgeOutput {
-  private target: Target | undefined;
+  private target: Promise<Target> | undefined;
   private queue: Uint8Array[] = [];
   private queued = 0;
   private flushing: Promise<void> | undefined;
   private failed: unknown;
 
-  constructor(private readonly path: string | undefined) {}
+  constructor(
+    private readonly path: string | undefined,
+    private readonly encrypting: boolean,
+  ) {}
 
   /** Hands bytes on; they are written in order as the descriptor takes them. */
   write(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.queue.push(bytes);
     this.queued += bytes.length;
-    this.flushing ??= this.flush();
+    // Cleared by the promise's own settling, never by flush() itself: a flush that fails at once must not leave a settled promise behind.
+    if (this.flushing === undefined) {
+      const flushing = this.flush().finally(() => {
+        if (this.flushing === flushing) this.flushing = undefined;
+      });
+      this.flushing = flushing;
+    }
   }
 
   /** Waits while more than `limit` bytes wait to be written: the output's backpressure. */
@@ -99,11 +114,11 @@ export class AgeOutput {
 
   /** The command succeeded: the last bytes written and an -o file put in place (created even when empty, as age does). */
   async close(): Promise<void> {
-    const target = this.open();
+    const target = await this.open();
     await this.drain(0);
     const t = target.temporary;
     if (t !== undefined) fchmodSync(target.fd, t.mode);
-    this.closeFile();
+    this.closeFile(target);
     if (t === undefined) return;
     renameSync(t.path, t.final);
     t.stopWatching();
@@ -114,8 +129,10 @@ export class AgeOutput {
     this.queue = [];
     // A write in flight finishes before its descriptor closes.
     while (this.flushing !== undefined) await this.flushing;
-    this.closeFile();
-    const t = this.target?.temporary;
+    const target = await this.target?.catch(() => undefined);
+    if (target === undefined) return;
+    this.closeFile(target);
+    const t = target.temporary;
     if (t === undefined) return;
     rmSync(t.path, { force: true });
     t.stopWatching();
@@ -123,26 +140,23 @@ export class AgeOutput {
 
   private closed = false;
   /** Closes an -o file's descriptor, once. */
-  private closeFile(): void {
-    if (this.closed || this.target === undefined || this.target.fd === 1) return;
+  private closeFile(target: Target): void {
+    if (this.closed || target.fd === 1) return;
     this.closed = true;
-    closeSync(this.target.fd);
+    closeSync(target.fd);
   }
 
-  private open(): Target {
-    if (this.target === undefined) {
-      try {
-        this.target = this.path === undefined ? { fd: 1 } : openTarget(this.path);
-      } catch (e) {
-        throw new Failure(`failed to open output file ${JSON.stringify(this.path)}: ${(e as Error).message}`);
-      }
-    }
-    return this.target;
+  private open(): Promise<Target> {
+    const path = this.path;
+    if (path === undefined) return (this.target ??= Promise.resolve({ fd: 1 }));
+    return (this.target ??= openTarget(path).catch((e: unknown) => {
+      throw new Failure(`${this.encrypting ? 'failed to write header: ' : ''}open ${path}: ${goErrorText(e)}`);
+    }));
   }
 
   private async flush(): Promise<void> {
     try {
-      const { fd } = this.open();
+      const { fd } = await this.open();
       while (this.queue.length > 0) {
         const bytes = this.queue.shift()!;
         try {
@@ -155,8 +169,6 @@ export class AgeOutput {
       }
     } catch (e) {
       this.failed = e;
-    } finally {
-      this.flushing = undefined;
     }
   }
 }

@@ -9,7 +9,8 @@
  * PATH; `-j batchpass`, age-plugin-batchpass's environment variables,
  * is built in).
  */
-import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
+import * as fs from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Failure, AgeOutput, progressFor, pump, takeStdin } from './age-io.js';
 import { BATCHPASS_DECRYPT, BATCHPASS_ENCRYPT, receiverFor, senderFor } from './age-keys.js';
@@ -20,6 +21,7 @@ import { Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { forgetKeys, type Sender } from '../age/file-key.js';
 import type { FileCall } from '../age/file-ends.js';
+import { outputTarget } from '../age/output-path.js';
 import { openFile, sealFile } from '../age/files.js';
 import { COMMAND_POOL_RUNNERS, POOL_RUNNERS } from '../parallel/age-pool.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -127,22 +129,21 @@ function refuseSameFiles(flags: Parsed): void {
  * write (OUTPUT new beside a folder it may write, or a regular file, or a
  * link to one: its target), so that the file calls do the work on every
  * core; else undefined, and the stream path reads and writes them, as it
- * does pipes and terminals, with age's messages for what it cannot open.
+ * does pipes, devices and terminals, with age's messages for what it
+ * cannot open.
  */
-function regularFiles(flags: Parsed): { input: string; output: string } | undefined {
+async function regularFiles(flags: Parsed): Promise<{ input: string; output: string } | undefined> {
   const input = flags.positional[0];
   const output = flags.strings.get('output');
   if (input === undefined || input === '-' || output === undefined || output === '-') return undefined;
   try {
     if (!statSync(input).isFile()) return undefined;
     accessSync(input, constants.R_OK);
-    const found = statSync(output, { throwIfNoEntry: false });
-    if (found !== undefined && !found.isFile()) return undefined;
-    if (found === undefined && lstatSync(output, { throwIfNoEntry: false }) !== undefined) return undefined;
-    const final = found === undefined ? resolve(output) : realpathSync(output);
-    if (found !== undefined) accessSync(final, constants.W_OK);
-    accessSync(dirname(final), constants.W_OK);
-    return { input, output: final };
+    const target = await outputTarget(fs, output);
+    if (target.kind === 'other') return undefined;
+    if (target.kind === 'file') accessSync(target.path, constants.W_OK);
+    accessSync(dirname(target.path), constants.W_OK);
+    return { input, output: target.path };
   } catch {
     return undefined;
   }
@@ -215,10 +216,10 @@ async function runAge(flags: Parsed): Promise<void> {
   const receiver = decrypting ? await receiverFor(flags) : undefined;
   const label = decrypting ? 'fourfold age: decrypting' : 'fourfold age: encrypting';
   refuseSameFiles(flags);
-  const files = regularFiles(flags);
+  const files = await regularFiles(flags);
   if (files !== undefined) return throughFiles(files, flags, label, sender, receiver);
   const input = openInput(flags);
-  const out = new AgeOutput(toStdout ? undefined : outPath);
+  const out = new AgeOutput(toStdout ? undefined : outPath, !decrypting);
   const progress = input === 0 ? undefined : progressFor(fstatSync(input).size, label);
   const codec =
     sender !== undefined

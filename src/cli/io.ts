@@ -40,6 +40,13 @@ const STRERROR: Record<string, string> = {
   EOVERFLOW: 'Value too large for defined data type',
 };
 
+/** `no such file or directory` for an ENOENT, as Go prints a syscall.Errno (strerror's text, lowercase first); else the error's message. */
+export function goErrorText(e: unknown): string {
+  const text = STRERROR[(e as { code?: unknown }).code as string];
+  if (text !== undefined) return text[0]!.toLowerCase() + text.slice(1);
+  return e instanceof Error ? e.message : String(e);
+}
+
 /** `No such file or directory (os error 2)` for an ENOENT, as Rust prints an io::Error. */
 export function ioErrorText(e: unknown): string {
   const code = (e as { code?: unknown }).code;

@@ -1,14 +1,16 @@
 /**
  * The class test of outputs: every kind of output a file call may be
  * given x every writer (encryptFile and decryptFile of fourfold/age and
- * of fourfold/parallel's age). A file call never puts a regular file
- * where something else was: a link's target is written and the link
- * stays, a dangling link's target is created; a folder, a device or a
- * FIFO is refused before anything is written; a file or folder this
- * user may not write is refused with EACCES, as opening it would be;
+ * of fourfold/parallel's age, and the age command's -o, encrypting and
+ * decrypting, from a file and from standard input). A file call never
+ * puts a regular file where something else was: a link's target is
+ * written and the link stays, a dangling link's target is created; a
+ * folder, a device or a FIFO is refused before anything is written (the
+ * command writes a device or FIFO through, as age does); a file or folder
+ * this user may not write is refused with EACCES, as opening it would be;
  * an output handle opened for appending gets the right bytes or a
  * refusal that leaves it as it was; setuid, setgid and sticky never reach
- * the output.
+ * the output. The command's failures are age's, message and exit code.
  *
  * Root may write anything: the cases of a file or folder this user may
  * not write run in a child process without root's capabilities
@@ -18,7 +20,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as age from 'fourfold/age';
 import { assertBytes, rand } from '../helpers.js';
-import { IS_NODE } from '../cli/age-clients.js';
+import { AGE, CLI, IS_NODE, NODE, runIn } from '../cli/age-clients.js';
 import { APIS, from, fs, inDirectory, NO_FILES, read, to } from './file-fixture.js';
 
 type ChildProcess = typeof import('node:child_process');
@@ -407,5 +409,54 @@ describe('file calls: output handles, every way node:fs opens one for writing', 
         assert.equal(modeOf(path('out')), 0o755, 'setuid and setgid taken off');
       });
     });
+  }
+});
+
+describe("fourfold age -o: every kind of output, encrypting and decrypting, from a file and from standard input, as age's", {
+  skip: !IS_NODE ? 'not applicable: the command is a Node program (npm test runs it)' : NO_CHILDREN,
+}, () => {
+  // age is what CI installs: where it is missing, the run fails saying so.
+  const clients = [['age', AGE ?? 'age', []] as const];
+  for (const encrypting of [true, false]) {
+    for (const stdin of [false, true]) {
+      for (const kind of KINDS) {
+        const how = `${encrypting ? '-e' : '-d'}, ${stdin ? 'standard input' : 'a file'}`;
+        const skip = (kind.unprivileged && NO_UNPRIVILEGED) || false;
+        it(`${how}, into ${kind.name}`, { skip }, async () => {
+          for (const [client, program, pre] of [['fourfold age', NODE, [CLI, 'age']] as const, ...clients]) {
+            await inCase(async (path, names) => {
+              const output = kind.make(path);
+              const input = encrypting ? path('plain') : path('file.age');
+              const keys = encrypting ? ['-r', to.recipients[0]!] : ['-d', '-i', path('key')];
+              fs!.writeFileSync(path('key'), `${from.identities[0]}\n`);
+              const args = [...keys, '-o', output, ...(stdin ? [] : [input])];
+              const fifo = kind.name.startsWith('a FIFO') ? readFifo(output, path('read')) : undefined;
+              const privileged = kind.unprivileged ? UNPRIVILEGED : [];
+              const command = [...privileged, program, ...pre];
+              const r = runIn(path(''), command[0]!, [...command.slice(1), ...args], { input: stdin ? read(input) : undefined });
+              const what = `${client} ${how}, into ${kind.name}`;
+              const stderr = r.stderr.toString();
+              if (kind.refused === 'always') {
+                assert.equal(r.status, 1, `${what}: exit 1 (${stderr})`);
+                const message = `${encrypting ? 'failed to write header: ' : ''}open ${output}: ${kind.error!.command}`;
+                assert.equal(stderr.split('\n')[0], `${client}: error: ${message}`, what);
+                kind.check(path, undefined);
+              } else {
+                assert.equal(r.status, 0, `${what}: ${stderr}`);
+                if (fifo !== undefined) await checkWritten({ name: client, encrypting }, await fifo.done, `${what}: what its reader got`);
+                else if (kind.refused === 'never') {
+                  const target = kind.name === 'a dangling link' ? path('sub/target') : kind.name === 'a link to a file' ? path('target') : output;
+                  // age keeps an existing file's mode, setuid and all: only fourfold's is checked for it.
+                  if (client === 'age' && kind.name.includes('6755')) await checkWritten({ name: client, encrypting }, read(target), what);
+                  else kind.check(path, await checkWritten({ name: client, encrypting }, read(target), what));
+                }
+                if (kind.refused === 'library') kind.check(path, undefined);
+              }
+              noTemporary(names(), what);
+            });
+          }
+        });
+      }
+    }
   }
 });
