@@ -4,7 +4,11 @@ import { equalBytes, joined, zeroize } from '../runtime/bytes.js';
 export const SSH_ED25519 = 'ssh-ed25519';
 export const SSH_RSA = 'ssh-rsa';
 
-/** An SSH public key age can encrypt to: its wire form (`blob`, which the stanza's fingerprint hashes) and its parts. */
+/**
+ * An SSH public key age can encrypt to: its parts, and its wire form
+ * (`blob`, which the stanza's fingerprint hashes) written canonically, as
+ * Go's ssh package writes it (Marshal) whatever form it was read in.
+ */
 export type SshPublicKey =
   | { readonly type: typeof SSH_ED25519; readonly blob: Uint8Array; readonly point: Uint8Array }
   | { readonly type: typeof SSH_RSA; readonly blob: Uint8Array; readonly n: Uint8Array; readonly e: Uint8Array };
@@ -92,6 +96,10 @@ function sshString(bytes: Uint8Array): Uint8Array {
 /** An mpint of non-negative big-endian bytes without leading zeros: a zero byte first where the top bit is set. */
 const sshMpint = (bytes: Uint8Array): Uint8Array => sshString(bytes.length > 0 && bytes[0]! & 0x80 ? joined([Uint8Array.of(0), bytes]) : bytes);
 
+/** The wire forms (RFC 4253 §6.6, RFC 8709 §4) of public keys by their parts, as Go's ssh package's Marshal writes them. */
+export const ed25519Blob = (point: Uint8Array): Uint8Array => joined([sshString(utf8(SSH_ED25519)), sshString(point)]);
+export const rsaBlob = (n: Uint8Array, e: Uint8Array): Uint8Array => joined([sshString(utf8(SSH_RSA)), sshMpint(e), sshMpint(n)]);
+
 /** Whether `a` and `b` hold the same bytes. */
 export const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && equalBytes(a, 0, b, 0, a.length);
 
@@ -120,20 +128,18 @@ export function publicKeyOf(blob: Uint8Array, what: string, encoding = what): Ss
     const point = wire.string();
     wire.end();
     if (point.length !== 32) fail(`${what} has an Ed25519 key of ${point.length} bytes (32 expected)`);
-    return { type, blob, point };
+    return { type, blob: ed25519Blob(point), point };
   }
   if (type === SSH_RSA) {
     const e = wire.mpint();
     const n = wire.mpint();
     wire.end();
     checkRsa(n, e, what);
-    return { type, blob, n, e };
+    // An mpint may carry extra leading zeros; age names the key by its minimal form, so the blob is written again.
+    return { type, blob: rsaBlob(n, e), n, e };
   }
   return fail(`${what} is an SSH key of type ${JSON.stringify(type.slice(0, 40))}: age uses ssh-ed25519 and ssh-rsa keys only`);
 }
-
-export const ed25519Blob = (point: Uint8Array): Uint8Array => joined([sshString(utf8(SSH_ED25519)), sshString(point)]);
-export const rsaBlob = (n: Uint8Array, e: Uint8Array): Uint8Array => joined([sshString(utf8(SSH_RSA)), sshMpint(e), sshMpint(n)]);
 
 /** Standard base64 (RFC 4648 §4, padded), strictly: undefined when `text` is not. */
 export function base64(text: string): Uint8Array | undefined {

@@ -21,6 +21,7 @@ import { age as parallelAge } from 'fourfold/parallel';
 import { assertBytes, concat, forEachTier, loadJson, rand, toHex } from '../helpers.js';
 import { bcryptPbkdf, montgomeryOf } from '../internal.js';
 import { AGE_CALLS, NO_BLOB } from './calls.js';
+import { withLeadingZero, withPublicLine } from './ssh-forms.js';
 
 interface KeyVector {
   privateKey: string;
@@ -88,6 +89,10 @@ function fileFor(fileKey: Uint8Array, stanzas: string, plaintext: Uint8Array): U
   const chunk = chacha20poly1305(payloadKey, chunkNonce).encrypt(plaintext);
   return concat(macked, ascii(` ${base64NoPad(mac)}\n`), nonce, chunk);
 }
+/** The first argument of a file's first stanza: an SSH stanza's fingerprint. */
+const firstStanzaArg = (file: Uint8Array): string => new TextDecoder('latin1').decode(file).split('\n')[1]!.split(' ')[2]!;
+/** age's name for an SSH key: base64 of SHA-256 of its wire form's first 4 bytes, the wire form as ssh-keygen writes it. */
+const fingerprintOf = (line: string): string => base64NoPad(sha256(fromBase64(line.split(' ')[1]!)).subarray(0, 4));
 const identityOf = (name: string): string | { sshKey: string; passphrase: string } =>
   PROTECTED.has(name) ? { sshKey: KEYS[name]!.privateKey, passphrase: PASSPHRASE } : KEYS[name]!.privateKey;
 
@@ -181,6 +186,32 @@ forEachTier('SSH keys through every call', () => {
       const file = await api.seal(data, { recipients: [KEYS['ed25519-aes256-ctr']!.publicKey] });
       assertBytes(await api.open(file, { identities: [identityOf('ed25519-aes256-ctr')] }), data, 'a passphrase-protected key');
       await assert.rejects(api.open(file, { identities: [KEYS['rsa-pkcs8']!.privateKey, KEYS.ed25519!.privateKey] }), age.NoIdentityMatchError);
+    });
+
+    it(`${api.name}: an ssh-rsa line whose e or n has a leading zero it does not need is named by its minimal form, as age names it; so are key files whose public part has one`, {
+      skip: api.skip || NO_WEBCRYPTO,
+    }, async () => {
+      const data = rand(100);
+      for (const part of ['e', 'n'] as const) {
+        const line = withLeadingZero(KEYS.rsa!.publicKey, part);
+        const file = await api.seal(data, { recipients: [line] });
+        assert.equal(firstStanzaArg(file), fingerprintOf(KEYS.rsa!.publicKey), `${part}: the stanza's fingerprint`);
+        assertBytes(await api.open(file, { identities: [KEYS.rsa!.privateKey] }), data, `${part}: the key file opens it`);
+        const written = withPublicLine(KEYS.rsa!.privateKey, line);
+        assertBytes(
+          await api.open(await api.seal(data, { recipients: [KEYS.rsa!.publicKey] }), { identities: [written] }),
+          data,
+          `${part}: a key file so written`,
+        );
+      }
+      // A protected key's fingerprint is its public part's, read before any passphrase.
+      const key = KEYS['rsa-aes256-ctr']!;
+      const sshKey = withPublicLine(key.privateKey, withLeadingZero(key.publicKey, 'e'));
+      assertBytes(
+        await api.open(await api.seal(data, { recipients: [key.publicKey] }), { identities: [{ sshKey, passphrase: PASSPHRASE }] }),
+        data,
+        'protected',
+      );
     });
   }
 });

@@ -34,6 +34,8 @@ export const NO_CLIENTS = skipUnless(
   AGE !== undefined && RAGE !== undefined,
   'age (go install filippo.io/age/cmd/...@v1.3.2) or rage (cargo install rage --locked)',
 );
+/** Where a test needs only the Go age. */
+export const NO_AGE = skipUnless(AGE !== undefined, 'age (go install filippo.io/age/cmd/...@v1.3.2)');
 export const IS_NODE =
   typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string' && g.Deno === undefined && g.Bun === undefined;
 

@@ -37,7 +37,8 @@ import { bech32 } from '@scure/base';
 import * as age from 'fourfold/age';
 import * as P from 'fourfold/parallel';
 import { loadJson, rand } from '../helpers.js';
-import { AGE, AGE_KEYGEN, CAN_PTY, CLI, IS_NODE, NO_CLIENTS, NODE, ok, onPath, RAGE, type RunOptions, runIn, skipUnless } from './age-clients.js';
+import { AGE, AGE_KEYGEN, CAN_PTY, CLI, IS_NODE, NO_AGE, NO_CLIENTS, NODE, ok, onPath, RAGE, type RunOptions, runIn, skipUnless } from './age-clients.js';
+import { withLeadingZero, withPublicLine } from '../age/ssh-forms.js';
 
 /** age's test plugin for tag recipients: `-j tagtest` decrypts files to its fixed keys (test/vectors/age-tagtest.json). */
 const NO_TAGTEST = skipUnless(onPath('age-plugin-tagtest'), 'age-plugin-tagtest (go install filippo.io/age/tag/internal/age-plugin-tagtest@v1.3.2)');
@@ -206,6 +207,49 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     const small = fourfold(['-r', keys['rsa-1024']!.publicKey, path('plain')]);
     assert.equal(small.status, 1);
     assert.match(small.stderr.toString(), /is an RSA key of 1024 bits: age needs 2048 bits or more/);
+  });
+
+  /** The SSH keys of test/vectors, the private ones written to the test folder, and the two clients whose files each other must open. */
+  function sshSetup() {
+    const { keys } = loadJson<{ keys: Record<string, { privateKey: string; publicKey: string }> }>('vectors/ssh-keys.json');
+    const data = rand(1000);
+    writeFileSync(path('plain'), data);
+    for (const name of ['ed25519', 'rsa']) writeFileSync(path(name), keys[name]!.privateKey, { mode: 0o600 });
+    const clients = [
+      { name: 'fourfold age', run: fourfold },
+      { name: 'age', run: (args: string[]) => run(AGE!, args) },
+    ];
+    /** Each client encrypts to `line` (-r, and -R from a file), and each decrypts with each of `keyFiles`. */
+    const bothWays = (line: string, keyFiles: string[], what: string) => {
+      writeFileSync(path('line.pub'), `${line}\n`);
+      for (const from of clients) {
+        for (const how of [
+          ['-r', line],
+          ['-R', path('line.pub')],
+        ]) {
+          ok(from.run([...how, '-o', path('line.age'), path('plain')]), `${from.name} ${how[0]}, ${what}`);
+          for (const to of clients) {
+            for (const key of keyFiles) {
+              const out = ok(to.run(['-d', '-i', path(key), path('line.age')]), `${to.name} -i ${key} decrypts ${from.name}'s file to ${what} (${how[0]})`);
+              assert.ok(out.equals(data), `${from.name} -> ${to.name}, ${what}`);
+            }
+          }
+        }
+      }
+    };
+    return { keys, data, clients, bothWays };
+  }
+
+  it('an ssh-rsa line whose e or n has a leading zero it does not need: the key named by its minimal form, as age names it, both ways; so is a key file whose public part has one', {
+    skip: NO_AGE,
+  }, () => {
+    const { keys, data, bothWays } = sshSetup();
+    // The key file with its public part so written: age reads the key itself.
+    writeFileSync(path('rsa-zero'), withPublicLine(keys.rsa!.privateKey, withLeadingZero(keys.rsa!.publicKey, 'e')), { mode: 0o600 });
+    for (const part of ['e', 'n'] as const) bothWays(withLeadingZero(keys.rsa!.publicKey, part), ['rsa', 'rsa-zero'], `${part} with a leading zero`);
+    // -e -i encrypts to the key file's public key, named as age names it.
+    ok(fourfold(['-e', '-i', path('rsa-zero'), '-o', path('self.age'), path('plain')]), '-e -i rsa-zero');
+    assert.ok(ok(run(AGE!, ['-d', '-i', path('rsa'), path('self.age')]), 'age decrypts it').equals(data));
   });
 
   it("tag recipients: fourfold age encrypts to age-plugin-tagtest's keys (-r, -R); it, age and rage decrypt with -j tagtest; a post-quantum tag beside a classic key is refused", {
