@@ -85,7 +85,7 @@ const PLUGIN_NAME = /^[a-z0-9][a-z0-9._+-]{0,31}$/;
 
 /** The type of an SSH public key ("ssh-ed25519 AAAA..."), or undefined when `text` is not one. */
 function sshKeyType(text: string): string | undefined {
-  const type = text.slice(0, text.indexOf(' '));
+  const type = text.slice(0, text.search(/[ \t]/));
   return /^(?:ssh-[a-z0-9-]+|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com)$/.test(type) && type.length <= 40 ? type : undefined;
 }
 

@@ -53,8 +53,8 @@ export interface SshKeyWithPassphrase {
   readonly passphrase: string | Uint8Array;
 }
 
-/** Whether `text` reads as an SSH public key line ("ssh-ed25519 AAAA..."), to be parsed in full where it is used. */
-const sshLine = (text: string): boolean => /^ssh-(?:ed25519|rsa) [A-Za-z0-9+/]/.test(text);
+/** Whether `text` reads as an SSH public key line ("ssh-ed25519 AAAA...", the type ended by a space or a tab, as Go's ssh package reads it), to be parsed in full where it is used. */
+const sshLine = (text: string): boolean => /^ssh-(?:ed25519|rsa)[ \t]+[A-Za-z0-9+/]/.test(text);
 /** Whether `text` reads as a tag recipient (age1tag1... or age1tagpq1..., lower case): its Bech32 is checked here, its point where it is used. */
 const tagLine = (text: string): boolean => /^age1tag(?:pq)?1[^1A-Z]*$/.test(text);
 /** Whether `text` reads as a PEM private key, to be parsed in full where it is used. */

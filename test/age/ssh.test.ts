@@ -213,6 +213,20 @@ forEachTier('SSH keys through every call', () => {
         'protected',
       );
     });
+
+    it(`${api.name}: SSH lines whose fields a tab separates, with a comment or without, as Go's ssh package reads them`, {
+      skip: api.skip || NO_WEBCRYPTO,
+    }, async () => {
+      const data = rand(100);
+      for (const name of ['ed25519', 'rsa']) {
+        const [type, encoded] = KEYS[name]!.publicKey.split(' ');
+        for (const line of [`${type}\t${encoded}`, `${type}\t${encoded}\tuser@host`, `${type} \t${encoded} user@host`]) {
+          const file = await api.seal(data, { recipients: [line] });
+          assert.equal(firstStanzaArg(file), fingerprintOf(KEYS[name]!.publicKey), JSON.stringify(line));
+          assertBytes(await api.open(file, { identities: [KEYS[name]!.privateKey] }), data, JSON.stringify(line));
+        }
+      }
+    });
   }
 });
 

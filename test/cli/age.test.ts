@@ -252,6 +252,14 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     assert.ok(ok(run(AGE!, ['-d', '-i', path('rsa'), path('self.age')]), 'age decrypts it').equals(data));
   });
 
+  it('SSH lines whose fields a tab separates, with a comment or without, read as age reads them, both ways', { skip: NO_AGE }, () => {
+    const { keys, bothWays } = sshSetup();
+    const tabbed = (line: string) => line.replace(' ', '\t');
+    bothWays(tabbed(keys.rsa!.publicKey), ['rsa'], 'rsa, a tab');
+    bothWays(tabbed(keys.ed25519!.publicKey), ['ed25519'], 'ed25519, a tab');
+    bothWays(`${tabbed(keys.ed25519!.publicKey)}\tuser@host`, ['ed25519'], 'ed25519, tabs and a comment');
+  });
+
   it("tag recipients: fourfold age encrypts to age-plugin-tagtest's keys (-r, -R); it, age and rage decrypt with -j tagtest; a post-quantum tag beside a classic key is refused", {
     skip: NO_CLIENTS || NO_TAGTEST,
   }, () => {
