@@ -110,7 +110,10 @@ export const bitLength = (n: Uint8Array): number => (n.length === 0 ? 0 : 8 * n.
 const MIN_RSA_BITS = 2048;
 export const MAX_RSA_BITS = 16384;
 
-/** Checks RSA public parts as Go's ssh package and age do: a small odd exponent, a modulus of 2,048 to 16,384 bits. */
+/**
+ * Checks RSA public parts as Go's ssh package, age and Go's crypto/rsa
+ * do: a small odd exponent, an odd modulus of 2,048 to 16,384 bits.
+ */
 export function checkRsa(n: Uint8Array, e: Uint8Array, what: string): void {
   if (bitLength(e) > 24) fail(`${what} has an RSA exponent over 24 bits`);
   const exponent = e.reduce((v, b) => v * 256 + b, 0);
@@ -118,6 +121,8 @@ export function checkRsa(n: Uint8Array, e: Uint8Array, what: string): void {
   const bits = bitLength(n);
   if (bits > MAX_RSA_BITS) fail(`${what} has an RSA modulus of ${bits} bits, over ${MAX_RSA_BITS}`);
   if (bits < MIN_RSA_BITS) fail(`${what} is an RSA key of ${bits} bits: age needs ${MIN_RSA_BITS} bits or more`);
+  // A product of two odd primes is odd; WebCrypto would refuse an even one with no reason given.
+  if (n.at(-1)! % 2 === 0) fail(`${what} is not a valid RSA key: its public modulus is even`);
 }
 
 /** The public key in wire form `blob`; `what` names it in errors, `encoding` where its encoding is broken. */

@@ -252,6 +252,19 @@ describe('SSH keys refused, by name, before any output', { skip: NO_WEBCRYPTO },
     blob.fill(0, blob.length - 32);
     blob[blob.length - 32] = 2;
     await refuses({ recipients: [`ssh-ed25519 ${btoa(String.fromCharCode(...blob))}`] }, /^RangeError: recipients\[0\] is not a valid Ed25519 public key/);
+    // A product of two odd primes is odd: Go's crypto/rsa refuses an even modulus ("public modulus is even"), and so does fourfold, by name.
+    const even = fromBase64(KEYS.rsa!.publicKey.split(' ')[1]!);
+    even[even.length - 1]! &= 0xfe;
+    await refuses(
+      { recipients: [`ssh-rsa ${btoa(String.fromCharCode(...even))}`] },
+      /^RangeError: recipients\[0\] is not a valid RSA key: its public modulus is even$/,
+    );
+    // The wire forms have one encoding each but an mpint's (above): bytes after a key's last field are refused, as Go refuses them.
+    for (const name of ['ed25519', 'rsa']) {
+      const [type, encoded] = KEYS[name]!.publicKey.split(' ');
+      const junk = btoa(String.fromCharCode(...fromBase64(encoded!), 0));
+      await refuses({ recipients: [`${type} ${junk}`] }, /^RangeError: recipients\[0\], an SSH public key, has 1 bytes after its end/);
+    }
     const pq = await age.identityToRecipient(age.generateHybridIdentity());
     await refuses({ recipients: [pq, KEYS.ed25519!.publicKey] }, /^RangeError: recipients mixes post-quantum \(age1pq1\.\.\., age1tagpq1\.\.\.\) and classic/);
   });

@@ -260,6 +260,19 @@ describe('fourfold age against age and rage', { skip: !IS_NODE && 'not applicabl
     bothWays(`${tabbed(keys.ed25519!.publicKey)}\tuser@host`, ['ed25519'], 'ed25519, tabs and a comment');
   });
 
+  it('an ssh-rsa key whose modulus is even is refused as age refuses it: exit 1, "public modulus is even", no file', { skip: NO_AGE }, () => {
+    const { keys, clients } = sshSetup();
+    const even = Uint8Array.from(atob(keys.rsa!.publicKey.split(' ')[1]!), (c) => c.charCodeAt(0));
+    even[even.length - 1]! &= 0xfe;
+    for (const from of clients) {
+      rmSync(path('even.age'), { force: true });
+      const r = from.run(['-r', `ssh-rsa ${btoa(String.fromCharCode(...even))}`, '-o', path('even.age'), path('plain')]);
+      assert.equal(r.status, 1, `${from.name}: an even modulus`);
+      assert.match(r.stderr.toString(), /error: .*public modulus is even/, from.name);
+      assert.ok(!existsSync(path('even.age')), `${from.name} writes no file`);
+    }
+  });
+
   it("tag recipients: fourfold age encrypts to age-plugin-tagtest's keys (-r, -R); it, age and rage decrypt with -j tagtest; a post-quantum tag beside a classic key is refused", {
     skip: NO_CLIENTS || NO_TAGTEST,
   }, () => {
