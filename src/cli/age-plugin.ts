@@ -86,7 +86,10 @@ class Session {
   private failed: Failure | undefined;
   private wake: (() => void) | undefined;
   private stderr = '';
-  private exited: Promise<number | null>;
+  /** The plugin's exit status (null: a signal's, or it never started), once its process is gone; not its pipes' end, which a process it started may hold. */
+  private readonly exited: Promise<number | null>;
+  /** Standard error read to its end. */
+  private readonly stderrEnded: Promise<void>;
 
   constructor(
     readonly name: string,
@@ -98,11 +101,13 @@ class Session {
     this.child.stdout.on('end', () => this.stop());
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-STDERR_KEPT)));
+    this.stderrEnded = new Promise((resolve) => this.child.stderr.on('close', resolve));
     // A write to a plugin that has exited fails (EPIPE): the read that follows reports the exit.
     this.child.stdin.on('error', () => {});
     this.exited = new Promise((resolve) => {
-      this.child.on('close', (code) => resolve(code));
-      // A plugin that did not start has no 'close' to wait for.
+      // 'exit', not 'close', as age waits: a process the plugin started may keep its pipes open for ever.
+      this.child.on('exit', (code) => resolve(code));
+      // A plugin that did not start has no 'exit' to wait for.
       this.child.on('error', (e: NodeJS.ErrnoException) => {
         this.stop(startFailure(name, e));
         resolve(null);
@@ -169,6 +174,7 @@ class Session {
         if (this.lines.length > 0) return this.lines.shift()!;
         if (this.ended) {
           const code = await this.exited;
+          await this.lastWords();
           throw new Failure(`${this.name} plugin: exited${code === null ? '' : ` with status ${code}`} before finishing the protocol`, this.stderrHint());
         }
         await new Promise<void>((resolve) => (this.wake = resolve));
@@ -179,7 +185,18 @@ class Session {
     }
   }
 
-  /** Ends the session: standard input closed, SIGINT sent (as age does), and the process waited for, killed if it lingers. */
+  /** What the plugin wrote to standard error before it exited: read to the end, or for EXIT_GRACE_MS where a process it started holds the pipe. */
+  private async lastWords(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.stderrEnded, new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_GRACE_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Ends the session: standard input closed, SIGINT sent (as age does),
+   * and the process waited for, killed if it lingers; its pipes are then
+   * closed here, whoever else holds them.
+   */
   async close(): Promise<void> {
     this.child.stdin.end();
     this.child.stdout.destroy();
@@ -187,6 +204,7 @@ class Session {
     const linger = setTimeout(() => this.child.kill('SIGKILL'), EXIT_GRACE_MS);
     await this.exited;
     clearTimeout(linger);
+    this.child.stderr.destroy();
   }
 }
 

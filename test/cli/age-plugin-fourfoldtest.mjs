@@ -10,8 +10,9 @@
  *
  *     node age-plugin-fourfoldtest.mjs --age-plugin=recipient-v1
  */
+import { spawn } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
-import { readSync, writeSync } from 'node:fs';
+import { readSync, writeFileSync, writeSync } from 'node:fs';
 import { bech32 } from '@scure/base';
 
 const MODE = process.env.FOURFOLD_TEST_PLUGIN ?? '';
@@ -21,9 +22,14 @@ const MODE = process.env.FOURFOLD_TEST_PLUGIN ?? '';
  * "unsupported"; exit: exits (status 3) in phase 2, saying why on standard
  * error; malformed: a stanza that is not one; error: an error stanza;
  * index: a stanza for file 1; none: no stanza; twice: two file keys;
- * flood: a line of 5 MiB; linger: ignores SIGINT and stays after "done".
+ * flood: a line of 5 MiB; linger: ignores SIGINT and stays after "done";
+ * daemon: before it exits, starts a
+ * process of its own that holds its standard input, output and error and
+ * lives until killed (its id written to FOURFOLD_TEST_DAEMON_PID's file);
+ * daemon-exit: starts one that holds its standard error alone, then does
+ * as exit.
  */
-const MODES = ['', 'ask', 'unknown', 'exit', 'malformed', 'error', 'index', 'none', 'twice', 'flood', 'linger'];
+const MODES = ['', 'ask', 'unknown', 'exit', 'malformed', 'error', 'index', 'none', 'twice', 'flood', 'linger', 'daemon', 'daemon-exit'];
 if (!MODES.includes(MODE)) throw new Error(`unknown FOURFOLD_TEST_PLUGIN ${MODE}`);
 
 /** Standard input, read a line at a time (synchronously: the protocol is a dialogue). */
@@ -100,7 +106,8 @@ const xor = (a, b) => Buffer.from(a.map((x, i) => x ^ b[i]));
 
 /** What a mode does before the work: true to go on. */
 function before() {
-  if (MODE === 'exit') {
+  if (MODE === 'daemon-exit') startDaemon(['ignore', 'ignore', 'inherit']);
+  if (MODE === 'exit' || MODE === 'daemon-exit') {
     process.stderr.write('the key was unplugged\n');
     process.exit(3);
   }
@@ -129,11 +136,20 @@ function fail(message) {
 }
 
 function done() {
+  // Started before "done", after which the client may end this plugin at once (SIGINT).
+  if (MODE === 'daemon') startDaemon('inherit');
   writeStanza('done');
   if (MODE === 'linger') {
     process.on('SIGINT', () => {});
     setInterval(() => {}, 1000);
   }
+}
+
+/** A process in a session of its own, holding what `stdio` gives it of this plugin's, that waits for ever; this plugin does not wait for it. */
+function startDaemon(stdio) {
+  const daemon = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], { detached: true, stdio });
+  writeFileSync(process.env.FOURFOLD_TEST_DAEMON_PID, String(daemon.pid));
+  daemon.unref();
 }
 
 function recipientV1() {

@@ -5,10 +5,12 @@
  * (age-plugin-fourfoldtest.mjs), which the Go age drives too, so that files
  * go both ways through either client. Then what a plugin may do: ask for
  * a PIN and a confirmation at the terminal, send commands the client does
- * not know, send labels that forbid a mix, and every fault: it exits, sends
- * what is no stanza, an error, a stanza for another file, none, two file
- * keys, more than the bound, or stays after its session. Each fault is an
- * error naming the plugin, exit code 1, and no file written.
+ * not know, send labels that forbid a mix, leave a process of its own
+ * holding its pipes (done with once the plugin exits), and every fault:
+ * it exits, sends what is no stanza, an error, a stanza for another file,
+ * none, two file keys, more than the bound, or stays after its session.
+ * Each fault is an error naming the plugin, exit code 1, and no file
+ * written.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,6 +50,16 @@ function installTestPlugin(name: string, labels = ''): void {
   const env = labels === '' ? '' : `FOURFOLD_TEST_LABELS='${labels}' `;
   writeFileSync(wrapper, `#!/bin/sh\n${env}exec '${process.execPath}' '${TEST_PLUGIN}' "$@"\n`);
   chmodSync(wrapper, 0o755);
+}
+
+/** Kills the process whose id is in `pidFile`, a test plugin's left one, where it runs still. */
+function killLeft(pidFile: string): void {
+  if (!existsSync(pidFile)) return;
+  try {
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+  } catch {
+    // Gone already: the test that left it says so.
+  }
 }
 
 /** A run that must fail: exit 1, `message` on standard error, and no file at `output`. */
@@ -221,6 +233,35 @@ describe('fourfold age with age plugins', { skip: !IS_NODE && 'not applicable: s
     rmSync(path('m.age'));
     ok(fourfold(['-r', key.recipient, '-o', path('m.age'), path('plain')], { env: { FOURFOLD_TEST_PLUGIN: 'linger' } }), 'a lingering plugin: encrypts');
     assert.ok(ok(fourfold(['-d', '-i', key.file, path('m.age')]), 'decrypts').equals(data));
+  });
+
+  it('a plugin that leaves a process holding its pipes is done with once it exits, as age is: the command ends, that process still running', () => {
+    const key = testKey('fourfoldtest');
+    writeFileSync(path('plain'), 'kept\n');
+    const pidFile = path('daemon.pid');
+    /** Runs the command with the plugin in `mode`, and checks that the process the plugin left runs still once it is done; then kills it. */
+    const leaving = (mode: string, args: string[]) => {
+      rmSync(pidFile, { force: true });
+      try {
+        const r = fourfold(args, { env: { FOURFOLD_TEST_PLUGIN: mode, FOURFOLD_TEST_DAEMON_PID: pidFile } });
+        const pid = Number(readFileSync(pidFile, 'utf8'));
+        assert.doesNotThrow(() => process.kill(pid, 0), `${mode}, ${args[0]}: the process the plugin left still runs`);
+        return r;
+      } finally {
+        killLeft(pidFile);
+      }
+    };
+    // Holding standard input, output and error: the session went well.
+    ok(leaving('daemon', ['-r', key.recipient, '-o', path('d.age'), path('plain')]), 'daemon, encrypting');
+    ok(leaving('daemon', ['-d', '-i', key.file, '-o', path('d.out'), path('d.age')]), 'daemon, decrypting');
+    assert.equal(readFileSync(path('d.out'), 'utf8'), 'kept\n');
+    // Holding standard error alone, after which the plugin fails: what it said is read until that pipe ends or for 5 s at most.
+    refused(
+      leaving('daemon-exit', ['-d', '-i', key.file, '-o', path('e.out'), path('d.age')]),
+      /fourfoldtest plugin: exited with status 3 before finishing the protocol\n.*hint: age-plugin-fourfoldtest said: the key was unplugged/,
+      path('e.out'),
+      'daemon-exit',
+    );
   });
 
   it('faults: a plugin that exits, breaks the protocol, reports an error or sends too much is an error naming it, exit 1, and nothing written', () => {
