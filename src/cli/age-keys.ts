@@ -220,10 +220,13 @@ function batchpass(command: string): { passphrase: string; workFactor: number; m
   return { passphrase, workFactor: factor('AGE_PASSPHRASE_WORK_FACTOR', DEFAULT_WORK_FACTOR), maxWorkFactor: factor('AGE_PASSPHRASE_MAX_WORK_FACTOR', 22) };
 }
 
+/** Whether -j's `name` is batchpass: in any case, as age runs age-plugin-NAME in lower case (plugin.NewIdentityWithoutData). */
+export const isBatchpass = (name: string): boolean => name.toLowerCase() === 'batchpass';
+
 /** The plugins -j names, in order: batchpass (built in) and those run from PATH. */
 function namedPlugins(flags: Parsed): { batchpass: boolean; others: PluginKey[] } {
   const names = listOf(flags, 'plugin');
-  return { batchpass: names.includes('batchpass'), others: names.filter((n) => n !== 'batchpass').map(namedPlugin) };
+  return { batchpass: names.some(isBatchpass), others: names.filter((n) => !isBatchpass(n)).map(namedPlugin) };
 }
 
 /** Who the file is encrypted to. */
@@ -272,7 +275,7 @@ export async function receiverFor(flags: Parsed): Promise<ReceiverOrAsk> {
   const plugins: PluginKey[] = [];
   for (const { flag, value } of flags.lists) {
     if (flag === 'identity') for (const id of await identitiesFile(value)) 'plugin' in id ? plugins.push(id.plugin) : identities.push(id.key);
-    if (flag === 'plugin' && value !== 'batchpass') plugins.push(namedPlugin(value));
+    if (flag === 'plugin' && !isBatchpass(value)) plugins.push(namedPlugin(value));
   }
   const withPassphrase = (): Receiver => receiverOf({ passphrase: batch!.passphrase, maxWorkFactor: batch!.maxWorkFactor });
   if (batch !== undefined && identities.length + plugins.length === 0) return withPassphrase();

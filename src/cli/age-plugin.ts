@@ -64,7 +64,8 @@ export function pluginIdentity(text: string, where: string): PluginKey | undefin
 /** The identity that names plugin `name` and holds no data ("AGE-PLUGIN-NAME-1" and a checksum): what -j NAME stands for. */
 export function namedPlugin(name: string): PluginKey {
   if (!VALID_PLUGIN_NAME.test(name)) throw new Failure(`-j ${JSON.stringify(name)}: invalid plugin name`, ['a plugin name is letters, digits and + - . _']);
-  return { name, text: bech32.encode(`AGE-PLUGIN-${name.toUpperCase()}-`, [], false).toUpperCase(), identity: true };
+  // The program's name in lower case, the identity's in upper, as age's plugin.NewIdentityWithoutData has them.
+  return { name: name.toLowerCase(), text: bech32.encode(`AGE-PLUGIN-${name.toUpperCase()}-`, [], false).toUpperCase(), identity: true };
 }
 
 /** The most a plugin may send in one session: twice the largest header age reads, enough for its stanzas and a few questions. */

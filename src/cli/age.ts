@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import { accessSync, closeSync, constants, existsSync, fstatSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Failure, AgeOutput, progressFor, pump, takeStdin } from './age-io.js';
-import { BATCHPASS_DECRYPT, BATCHPASS_ENCRYPT, receiverFor, senderFor } from './age-keys.js';
+import { BATCHPASS_DECRYPT, BATCHPASS_ENCRYPT, isBatchpass, receiverFor, senderFor } from './age-keys.js';
 import { FlagError, HelpRequested, listOf, parseFlags, type Parsed } from './go-flags.js';
 import { removeOnSignal } from './signals.js';
 import { isTerminal } from './terminal.js';
@@ -87,7 +87,7 @@ function checkModes(flags: Parsed): void {
   const files = listOf(flags, 'recipientsFile').length;
   const identities = listOf(flags, 'identity').length + listOf(flags, 'plugin').length;
   // -j batchpass is how a script encrypts with a passphrase: where its flags are refused, the hint gives them.
-  const batchpassHint = listOf(flags, 'plugin').includes('batchpass') ? [`to encrypt with the passphrase in AGE_PASSPHRASE: ${BATCHPASS_ENCRYPT}`] : [];
+  const batchpassHint = listOf(flags, 'plugin').some(isBatchpass) ? [`to encrypt with the passphrase in AGE_PASSPHRASE: ${BATCHPASS_ENCRYPT}`] : [];
   if (has('decrypt')) {
     if (has('encrypt')) throw new Failure("-e/--encrypt can't be used with -d/--decrypt");
     if (has('armor'))

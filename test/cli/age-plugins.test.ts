@@ -264,6 +264,22 @@ describe('fourfold age with age plugins', { skip: !IS_NODE && 'not applicable: s
     );
   });
 
+  it('-j NAME in any case runs age-plugin-NAME in lower case, as age does (plugin.NewIdentityWithoutData), batchpass too', () => {
+    writeFileSync(path('plain'), 'named\n');
+    ok(fourfold(['-e', '-j', 'FourfoldTest', '-o', path('j.age'), path('plain')]), '-e -j FourfoldTest');
+    const readers = AGE === undefined ? [fourfold] : [fourfold, goAge];
+    for (const read of readers) assert.equal(ok(read(['-d', '-j', 'FOURFOLDTEST', path('j.age')]), '-d -j FOURFOLDTEST').toString(), 'named\n');
+    const passphrase = { env: { AGE_PASSPHRASE: 'a batch passphrase' } };
+    ok(fourfold(['-e', '-j', 'BatchPass', '-o', path('b.age'), path('plain')], passphrase), '-e -j BatchPass');
+    assert.equal(ok(fourfold(['-d', '-j', 'BATCHPASS', path('b.age')], passphrase), '-d -j BATCHPASS').toString(), 'named\n');
+    refused(
+      fourfold(['-e', '-j', 'NoSuchPlugin', '-o', path('n.age'), path('plain')]),
+      /"nosuchplugin" plugin not found: there is no age-plugin-nosuchplugin in PATH/,
+      path('n.age'),
+      'a plugin not installed, named in capitals',
+    );
+  });
+
   it('faults: a plugin that exits, breaks the protocol, reports an error or sends too much is an error naming it, exit 1, and nothing written', () => {
     const key = testKey('fourfoldtest');
     writeFileSync(path('plain'), rand(3000));
