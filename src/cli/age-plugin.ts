@@ -21,6 +21,7 @@ import { bodyLine, decodeBase64, MAX_HEADER, type OpenStanza, type Stanza, stanz
 import type { Receiver, Sender } from '../age/file-key.js';
 import { bech32Flaw } from '../age/key-types.js';
 import { type Key, postQuantum } from '../age/keys.js';
+import { FILE_KEY_BYTES } from '../age/recipients.js';
 
 /** A plugin recipient or identity: the plugin's name (age-plugin-NAME), the key as written, and which of the two it is. */
 export interface PluginKey {
@@ -355,6 +356,8 @@ export async function unwrapWithPlugin(key: PluginKey, stanzas: readonly Stanza[
     if (st.args.length !== 1) throw s.broken('sent a malformed file-key stanza: unexpected arguments count');
     checkIndex(s, st.args[0], 'file-key');
     if (fileKey !== undefined) throw s.broken('sent a duplicated file-key stanza');
+    // age takes any length here and fails on the header's MAC, which would blame the file for the plugin's fault.
+    if (st.body.length !== FILE_KEY_BYTES) throw s.broken(`sent a file key of ${st.body.length} bytes (${FILE_KEY_BYTES} expected)`);
     fileKey = st.body;
     s.send('ok');
     return true;

@@ -23,13 +23,13 @@ const MODE = process.env.FOURFOLD_TEST_PLUGIN ?? '';
  * error; malformed: a stanza that is not one; error: an error stanza;
  * index: a stanza for file 1; none: no stanza; twice: two file keys;
  * flood: a line of 5 MiB; linger: ignores SIGINT and stays after "done";
- * daemon: before it exits, starts a
+ * short: a file key of 15 bytes; daemon: before it exits, starts a
  * process of its own that holds its standard input, output and error and
  * lives until killed (its id written to FOURFOLD_TEST_DAEMON_PID's file);
  * daemon-exit: starts one that holds its standard error alone, then does
  * as exit.
  */
-const MODES = ['', 'ask', 'unknown', 'exit', 'malformed', 'error', 'index', 'none', 'twice', 'flood', 'linger', 'daemon', 'daemon-exit'];
+const MODES = ['', 'ask', 'unknown', 'exit', 'malformed', 'error', 'index', 'none', 'twice', 'flood', 'linger', 'short', 'daemon', 'daemon-exit'];
 if (!MODES.includes(MODE)) throw new Error(`unknown FOURFOLD_TEST_PLUGIN ${MODE}`);
 
 /** Standard input, read a line at a time (synchronously: the protocol is a dialogue). */
@@ -180,7 +180,7 @@ function identityV1() {
   for (const s of stanzas) {
     const data = keys.find((d) => tagOf(d) === s.args[2]);
     if (data === undefined) continue;
-    const fileKey = xor(s.body, pad(data));
+    const fileKey = xor(s.body, pad(data)).subarray(MODE === 'short' ? 1 : 0);
     const times = MODE === 'twice' ? 2 : 1;
     for (let i = 0; i < times; i++) if (ask('file-key', [s.args[0]], fileKey).type !== 'ok') throw new Error('file key not ok');
     break;
