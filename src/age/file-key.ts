@@ -139,6 +139,8 @@ function passphraseOf(value: unknown, name: string): Uint8Array {
       `${name} must be a string or a Uint8Array, got Array: one passphrase (try several in turn); for bytes in an array, Uint8Array.from(array)`,
     );
   }
+  if (typeof value !== 'string' && check.describe(value) !== 'Uint8Array')
+    throw new TypeError(`${name} must be a string or a Uint8Array, got ${check.describe(value)}`);
   const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : check.bytes(value, name).slice();
   if (bytes.length === 0) throw new RangeError(`${name} must not be empty`);
   return bytes;

@@ -86,7 +86,7 @@ function decodeKey(text: string, prefix: string, upper: boolean, length = 32): U
 
 /** The key of an identity string (X25519, "AGE-SECRET-KEY-1...", or hybrid, "AGE-SECRET-KEY-PQ-1...", upper case), or a RangeError naming `name` and what the string is instead. */
 export function identityKey(identity: unknown, name: string): NativeKey {
-  if (typeof identity !== 'string') throw new TypeError(`${name} must be a string ("AGE-SECRET-KEY-1..."), got ${typeof identity}`);
+  if (typeof identity !== 'string') throw new TypeError(`${name} must be a string ("AGE-SECRET-KEY-1..."), got ${check.describe(identity)}`);
   const x25519Key = decodeKey(identity, IDENTITY_PREFIX, true);
   if (x25519Key !== undefined) return { type: KEY_X25519, bytes: x25519Key };
   const seed = decodeKey(identity, HYBRID_IDENTITY_PREFIX, true);
@@ -114,7 +114,7 @@ export function anyIdentityKey(identity: unknown, name: string): IdentityKey {
 
 /** The key of a recipient string (X25519, "age1...", hybrid, "age1pq1...", tag, "age1tag1...", lower case, or SSH, "ssh-ed25519 AAAA..."), or a RangeError naming `name` and what the string is instead. */
 export function recipientKey(recipient: unknown, name: string): Key {
-  if (typeof recipient !== 'string') throw new TypeError(`${name} must be a string ("age1..."), got ${typeof recipient}`);
+  if (typeof recipient !== 'string') throw new TypeError(`${name} must be a string ("age1..."), got ${check.describe(recipient)}`);
   if (sshLine(recipient)) return { type: KEY_SSH, text: recipient };
   if (tagLine(recipient) && bech32Flaw(recipient, recipient.startsWith('age1tagpq1') ? 1249 : 33) === undefined) return { type: KEY_TAG, text: recipient };
   const publicKey = decodeKey(recipient, RECIPIENT_PREFIX, false);

@@ -71,7 +71,7 @@ async function openSource(input: unknown): Promise<RangeOpened> {
       throw e;
     }
   }
-  if (typeof input !== 'object' || input === null)
+  if (typeof input !== 'object' || input === null || check.isPromise(input))
     throw new TypeError(`source must be a Blob, a path, a file handle or { size, read }, got ${check.describe(input)}`);
   if (isHandle(input)) return { source: await handleSource(input), pieces: handleDescriptor(input), close: nothing };
   const { size, read } = input as Partial<RangeSource>;

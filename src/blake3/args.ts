@@ -47,7 +47,7 @@ export function modeOf(opts: unknown, more: readonly string[] = []): Mode {
     let bytes: Uint8Array;
     if (typeof context === 'string') bytes = new TextEncoder().encode(context);
     else if (typeof context === 'object' && context !== null) bytes = check.bytes(context, 'context');
-    else throw new TypeError(`context must be a string or a Uint8Array, got ${typeof context}`);
+    else throw new TypeError(`context must be a string or a Uint8Array, got ${check.describe(context)}`);
     const contextKey = engine().hash(undefined, DERIVE_KEY_CONTEXT, bytes, 32);
     return { key: contextKey, flags: DERIVE_KEY_MATERIAL, dkLen: length, derived: true };
   }

@@ -36,8 +36,17 @@ import {
 import type { Bytes } from './bytes.js';
 
 /**
- * A short name of what `value` is, for error messages, found without
- * reading any of its properties (which could run user code). The one
+ * What a message calls a Promise given where a value belongs: most often a
+ * call's result used without `await` (a post-quantum identityToRecipient,
+ * an async KDF, a parallel call).
+ */
+const PROMISE = 'a Promise: missing await?';
+
+/**
+ * A short name of what `value` is, for error messages ("got ..."), found
+ * without reading any of its properties (which could run user code); a
+ * Promise's says what was likely meant (PROMISE), so that every argument
+ * of every family that names what it got gives the hint. The one
  * exception: telling a Promise from another object asks for its prototype,
  * which a Proxy's trap answers; the call is throwing by then, and does
  * nothing after.
@@ -55,12 +64,17 @@ export function describe(value: unknown): string {
   if (has(arrayBufferByteLength, value)) return 'ArrayBuffer';
   if (has(sharedByteLength, value)) return 'SharedArrayBuffer';
   if (has(dataViewBuffer, value)) return 'DataView';
+  return isPromise(value) ? PROMISE : 'object';
+}
+
+/** Whether `value` is a Promise of this realm (asked of its prototype: see describe), which no argument is. */
+export function isPromise(value: unknown): boolean {
   try {
-    if (value instanceof Promise) return 'a Promise';
+    return value instanceof Promise;
   } catch {
     // A Proxy whose trap threw.
+    return false;
   }
-  return 'object';
 }
 
 /** Arguments that hold random bytes: text is never what they want. */
@@ -74,8 +88,6 @@ const RANDOM = ['nonce', 'iv', 'header'];
 function gotInsteadOfBytes(value: unknown, name: string): string {
   const kind = describe(value);
   switch (kind) {
-    case 'a Promise':
-      return 'a Promise: missing await?';
     case 'string':
       if (name === 'key') return 'string: a key is random bytes, not text (for a password, derive a key with a KDF such as Argon2id, scrypt or PBKDF2)';
       if (RANDOM.includes(name)) return `string: a ${name} is bytes (a random one: crypto.getRandomValues(new Uint8Array(length)))`;
@@ -85,6 +97,7 @@ function gotInsteadOfBytes(value: unknown, name: string): string {
       return `${kind}: view it as new Uint8Array(buffer)`;
     case 'Array':
       return 'Array: convert it with Uint8Array.from(array)';
+    case PROMISE:
     case 'object':
     case 'null':
     case 'undefined':
@@ -191,7 +204,7 @@ export function byteSource(value: unknown, name: string): Uint8Array {
   }
   if (view === undefined) {
     const got = describe(value);
-    const what = got === 'a Promise' ? 'a Promise: missing await?' : got === 'string' ? 'string: for text, pipe it through a TextEncoderStream first' : got;
+    const what = got === 'string' ? 'string: for text, pipe it through a TextEncoderStream first' : got;
     throw new TypeError(`${name} must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got ${what}`);
   }
   const [buffer, offset, length] = view;
@@ -351,7 +364,8 @@ const list = (words: readonly string[]): string => (words.length < 2 ? words.joi
  */
 export function options(value: unknown, name: string, known: readonly string[]): object | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null) throw new TypeError(`${name} must be an object, got ${describe(value)}`);
+  // A Promise has no own properties: it would pass as options that ask for nothing.
+  if (typeof value !== 'object' || value === null || isPromise(value)) throw new TypeError(`${name} must be an object, got ${describe(value)}`);
   for (const option of Object.keys(value)) {
     if (!known.includes(option)) throw new TypeError(`${name}: unknown option '${option}' (the options are ${list(known)})`);
   }

@@ -162,7 +162,7 @@ export interface ReadyOptions {
 function tierOption(options: unknown): OwnTier | undefined {
   const wanted = (check.options(options, 'options', ['tier']) as { tier?: unknown } | undefined)?.tier;
   if (wanted === undefined) return undefined;
-  if (typeof wanted !== 'string') throw new TypeError(`options.tier must be 'simd' or 'js', got ${wanted === null ? 'null' : typeof wanted}`);
+  if (typeof wanted !== 'string') throw new TypeError(`options.tier must be 'simd' or 'js', got ${check.describe(wanted)}`);
   if (wanted !== 'simd' && wanted !== 'js') throw new RangeError(`options.tier must be 'simd' or 'js', got '${wanted}'`);
   return wanted;
 }

@@ -9,7 +9,10 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError, blake3, chacha20, ready, secretbox, secretstream, serpent, xchacha20poly1305 } from 'fourfold';
+import * as age from 'fourfold/age';
+import { argon2id, argon2Verify } from 'fourfold/argon2';
 import * as P from 'fourfold/parallel';
+import { scrypt } from 'fourfold/scrypt';
 import { concat, NO_STREAMS, rand } from '../helpers.js';
 
 const key = rand(32);
@@ -53,6 +56,52 @@ it('a Promise where bytes belong: "got a Promise: missing await?"', async () => 
   typeError(() => blake3(Promise.resolve(rand(3)) as never), 'data must be a Uint8Array, got a Promise: missing await?');
   typeError(() => chacha20(Promise.resolve(key) as never, rand(12), rand(1)), 'key must be a Uint8Array, got a Promise: missing await?');
   await pending;
+});
+
+it('a Promise where any argument belongs, in every family (keys, nonces, options, passwords, recipients, identities, paths): "missing await?"', async () => {
+  const hint = 'got a Promise: missing await?';
+  const pending = <T>(value: T): never => Promise.resolve(value) as never;
+  const file = await age.encrypt(rand(3), { passphrase: 'pw', workFactor: 2 });
+  // What a first hour writes: a post-quantum identity's recipient is a Promise.
+  const pqRecipient = age.identityToRecipient(age.generateHybridIdentity());
+  const cases: [string, () => unknown][] = [
+    ['nonce', () => chacha20(key, pending(rand(12)), rand(1))],
+    ['header', () => secretstream.initPull(pending(rand(24)), key)],
+    ['opts', () => blake3(rand(1), pending({ dkLen: 64 }))],
+    ['context', () => blake3(rand(1), { context: pending('app') })],
+    ['options', () => serpent.cbc(key, rand(16), pending({}))],
+    ['options', () => ready(pending({ tier: 'js' }))],
+    ['options', () => P.configure(pending({ workers: 1 }))],
+    ['options', () => secretstream.encryptStream(key, pending({ chunkSize: 100 }))],
+    ['password', () => scrypt(pending('pw'), rand(16), { N: 16 })],
+    ['opts', () => scrypt('pw', rand(16), pending({ N: 16 }))],
+    ['salt', () => argon2id('pw', pending(rand(16)), { t: 1, m: 8 })],
+    ['opts', () => argon2id('pw', rand(16), pending({ t: 1, m: 8 }))],
+    ['the PHC string', () => argon2Verify(pending('$argon2id$...'), 'pw')],
+    ['recipients[0]', () => age.encrypt(rand(1), { recipients: [pqRecipient as never] })],
+    ['recipients[0]', () => P.age.encrypt(rand(1), { recipients: [pqRecipient as never] })],
+    ['recipients', () => age.encrypt(rand(1), { recipients: pending([]) })],
+    ['to', () => age.encrypt(rand(1), pending({ passphrase: 'pw' }))],
+    ['options', () => age.encrypt(rand(1), { passphrase: 'pw' }, pending({ armor: true }))],
+    ['passphrase', () => age.encrypt(rand(1), { passphrase: pending('pw') })],
+    ['passphrase', () => age.decrypt(file, { passphrase: pending('pw') })],
+    ['from', () => P.age.decrypt(file, pending({ passphrase: 'pw' }))],
+    ['identities[0]', () => age.decrypt(file, { identities: [pending(age.generateIdentity())] })],
+    ['identities[0].sshKey', () => age.decrypt(file, { identities: [{ sshKey: pending('-----BEGIN'), passphrase: 'pw' }] })],
+    ['identity', () => age.identityToRecipient(pending(age.generateIdentity()))],
+    ['source', () => age.decryptRange(pending(new Blob([file as Uint8Array<ArrayBuffer>])), 0, 1, { passphrase: 'pw' })],
+  ];
+  for (const [name, call] of cases) {
+    await assert.rejects(
+      async () => call(),
+      (e: unknown) => {
+        assert.ok(e instanceof TypeError, `${name}: a TypeError, got ${String(e)}`);
+        assert.ok(e.message.startsWith(`${name} must be `) && e.message.endsWith(hint), e.message);
+        return true;
+      },
+    );
+  }
+  await pqRecipient;
 });
 
 it('text where bytes belong: TextEncoder, or for a key, a KDF; for a nonce, random bytes', () => {
