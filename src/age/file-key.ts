@@ -14,7 +14,7 @@ import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, MAX_HEADER, MAX_STANZAS, type Stanza } from './header.js';
 import { KEY_HYBRID, KEY_SSH, KEY_TAG, KEY_X25519 } from './key-types.js';
 import {
-  anyIdentityKey,
+  givenIdentityKeys,
   hybridCode,
   type IdentityKey,
   type Key,
@@ -72,7 +72,8 @@ export interface FromIdentities {
   /**
    * The identities, any one of which matches a recipient of the file:
    * age's ("AGE-SECRET-KEY-1...", "AGE-SECRET-KEY-PQ-1...": generateIdentity,
-   * or age-keygen's key file), or SSH private keys (ssh-ed25519 or
+   * or the whole text of an age-keygen key file, read as `age -i` reads it:
+   * a key a line, # comments, several keys), or SSH private keys (ssh-ed25519 or
    * ssh-rsa: the text of ~/.ssh/id_ed25519; { sshKey, passphrase } for a
    * passphrase-protected one).
    */
@@ -205,8 +206,15 @@ export function receiverOf(from: unknown): Receiver {
     return { passphrase: passphraseOf(passphrase, 'passphrase'), maxWorkFactor: workFactorOf(maxWorkFactor, 'maxWorkFactor', DEFAULT_MAX_WORK_FACTOR) };
   }
   if (maxWorkFactor !== undefined) throw new TypeError('maxWorkFactor goes with a passphrase, not identities');
-  const keys = stringList(identities, 'identities').map((id, i) => anyIdentityKey(id, `identities[${i}]`));
-  return { identities: keys, maxWorkFactor: DEFAULT_MAX_WORK_FACTOR };
+  const keys: IdentityKey[] = [];
+  const receiver = { identities: keys, maxWorkFactor: DEFAULT_MAX_WORK_FACTOR };
+  try {
+    for (const [i, id] of stringList(identities, 'identities').entries()) keys.push(...givenIdentityKeys(id, `identities[${i}]`));
+  } catch (e) {
+    forgetKeys(receiver);
+    throw e;
+  }
+  return receiver;
 }
 
 /** Wipes what a sender or receiver copied. */
@@ -314,7 +322,7 @@ async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scryp
  * stanza is tried.
  */
 async function sshIdentities(keys: readonly Key[]) {
-  const given = keys.flatMap((k, i) => (k.type === KEY_SSH ? [{ key: k, what: `identities[${i}]` }] : []));
+  const given = keys.flatMap((k, i) => (k.type === KEY_SSH ? [{ key: k, what: k.name ?? `identities[${i}]` }] : []));
   if (given.length === 0) return undefined;
   const code = await sshCode();
   const identities = await Promise.all(

@@ -128,6 +128,8 @@ export function notARecipient(text: string): string {
  * a phrase to follow "is" in a message, naming the type seen.
  */
 export function notAnIdentity(text: string): string {
+  if (text.startsWith('age-encryption.org/') || text.startsWith('-----BEGIN AGE ENCRYPTED FILE-----'))
+    return 'an age file, not an identity: a passphrase-protected identity file is decrypted first (decrypt(file, { passphrase })), and the text it holds given';
   if (text.startsWith('AGE-SECRET-KEY-PQ-1'))
     return `a malformed post-quantum identity (AGE-SECRET-KEY-PQ-1...): ${bech32Flaw(text, 32) ?? 'its type is not one age knows'}`;
   if (text.startsWith('AGE-PLUGIN-')) {
@@ -144,5 +146,8 @@ export function notAnIdentity(text: string): string {
     return 'a recipient (age1..., a public key), not an identity: decrypting takes the secret key (AGE-SECRET-KEY-1...) it was made from';
   const ssh = sshKeyType(text);
   if (ssh !== undefined) return `an SSH public key (${ssh}), not an identity: decrypting takes its private key file's text (id_ed25519, not id_ed25519.pub)`;
-  return pemPhrase(text) ?? 'not an age identity (AGE-SECRET-KEY-1...) or SSH private key (-----BEGIN OPENSSH PRIVATE KEY-----)';
+  return (
+    pemPhrase(text) ??
+    'not an age identity (AGE-SECRET-KEY-1..., AGE-SECRET-KEY-PQ-1..., or an identity file of them) or SSH private key (-----BEGIN OPENSSH PRIVATE KEY-----)'
+  );
 }

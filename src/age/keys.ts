@@ -27,6 +27,8 @@ export interface SshKey {
   readonly type: typeof KEY_SSH;
   readonly text: string;
   readonly passphrase?: Uint8Array;
+  /** What its errors call it (identities[2]); by default, its place among a receiver's keys. */
+  readonly name?: string;
   /** Asks for the passphrase, where the caller can (the command, at the terminal): only when a stanza is the key's. */
   readonly ask?: () => Promise<Uint8Array>;
 }
@@ -95,21 +97,69 @@ export function identityKey(identity: unknown, name: string): NativeKey {
 }
 
 /**
- * An identity as a call gives it: an age identity string, an SSH private
- * key's text, or { sshKey, passphrase }; a TypeError or RangeError naming
- * `name` and what is wrong. An SSH key is only recognized here: ssh.ts
- * reads it when the call runs.
+ * The lines of an identity file's text that hold keys, with their
+ * numbers, as age reads such a file (the Go age's ParseIdentities and its
+ * command's -i): one key a line, a line's ending "\r" dropped, empty lines
+ * and lines starting with "#" (age-keygen's comments) skipped, nothing
+ * else trimmed.
  */
-export function anyIdentityKey(identity: unknown, name: string): IdentityKey {
-  if (typeof identity === 'string' && pemKey(identity)) return { type: KEY_SSH, text: identity };
-  if (typeof identity !== 'object' || identity === null) return identityKey(identity, name);
+function identityFileLines(text: string): { line: string; n: number }[] {
+  return text
+    .split('\n')
+    .map((line, i) => ({ line: line.endsWith('\r') ? line.slice(0, -1) : line, n: i + 1 }))
+    .filter(({ line }) => line !== '' && !line.startsWith('#'));
+}
+
+/**
+ * The keys of an identity string: one identity, or an identity file's
+ * text (age-keygen's, comments and all; several keys, X25519 and
+ * post-quantum), read as age reads the file (identityFileLines). A
+ * TypeError or RangeError names `name`, and the line of a file; the keys
+ * read before it are wiped.
+ */
+export function identityFileKeys(text: unknown, name: string): NativeKey[] {
+  if (typeof text !== 'string') throw new TypeError(`${name} must be a string ("AGE-SECRET-KEY-1..."), got ${check.describe(text)}`);
+  // As age's -i reads a file that starts so, read whole: a PEM block (not an SSH private key: pemKey) or an age file.
+  const start = text.trimStart();
+  if (start.startsWith('-----BEGIN') || text.startsWith('age-encryption.org/')) throw new RangeError(`${name} is ${notAnIdentity(start)}`);
+  const lines = identityFileLines(text);
+  if (lines.length === 0) noIdentityIn(text, name);
+  const several = text.includes('\n');
+  const keys: NativeKey[] = [];
+  try {
+    for (const { line, n } of lines) keys.push(identityKey(line, several ? `${name} line ${n}` : name));
+  } catch (e) {
+    for (const key of keys) zeroize(key.bytes);
+    throw e;
+  }
+  return keys;
+}
+
+/** Refuses an identity file's text that holds no key: empty, or comments only. */
+function noIdentityIn(text: string, name: string): never {
+  throw new RangeError(
+    `${name} holds no identity (${text.trim() === '' ? 'it is empty' : 'only comments'}): an identity file has a key a line, AGE-SECRET-KEY-1... or AGE-SECRET-KEY-PQ-1..., and # comments`,
+  );
+}
+
+/**
+ * The keys of an identity as a call gives it: an age identity string or
+ * an identity file's text (identityFileKeys), an SSH private key's text,
+ * or { sshKey, passphrase }; a TypeError or RangeError naming `name` and
+ * what is wrong. An SSH key is only recognized here: ssh.ts reads it when
+ * the call runs.
+ */
+export function givenIdentityKeys(identity: unknown, name: string): IdentityKey[] {
+  if (typeof identity === 'string' && pemKey(identity)) return [{ type: KEY_SSH, text: identity, name }];
+  // A Promise, an Array...: what a string was expected for is said.
+  if (typeof identity !== 'object' || check.describe(identity) !== 'object') return identityFileKeys(identity, name);
   const o = check.options(identity, name, ['sshKey', 'passphrase']) as Record<string, unknown>;
   const { sshKey, passphrase } = o;
   if (typeof sshKey !== 'string' || !pemKey(sshKey))
     throw new TypeError(`${name}.sshKey must be an SSH private key's text ("-----BEGIN OPENSSH PRIVATE KEY-----..."), got ${check.describe(sshKey)}`);
   const bytes = typeof passphrase === 'string' ? new TextEncoder().encode(passphrase) : check.bytes(passphrase, `${name}.passphrase`).slice();
   if (bytes.length === 0) throw new RangeError(`${name}.passphrase must not be empty`);
-  return { type: KEY_SSH, text: sshKey, passphrase: bytes };
+  return [{ type: KEY_SSH, text: sshKey, passphrase: bytes, name }];
 }
 
 /** The key of a recipient string (X25519, "age1...", hybrid, "age1pq1...", tag, "age1tag1...", lower case, or SSH, "ssh-ed25519 AAAA..."), or a RangeError naming `name` and what the string is instead. */
@@ -185,15 +235,31 @@ export const generateHybridIdentity = (): HybridIdentity => newIdentity(HYBRID_I
 export function identityToRecipient(identity: X25519Identity): string;
 /** The recipient ("age1pq1...") of a post-quantum hybrid identity, once ML-KEM's code is loaded. */
 export function identityToRecipient(identity: HybridIdentity): Promise<string>;
-/** The recipient of an identity of either kind: a string for X25519, a Promise for a hybrid one (`await` gives it either way). */
+/**
+ * The recipient of an identity of either kind, or of the one an identity
+ * file's text holds (age-keygen's, comments and all): a string for
+ * X25519, a Promise for a hybrid one. `await` gives it either way.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { identityToRecipient } from 'fourfold/age';
+ * const recipient = await identityToRecipient(readFileSync('key.txt', 'utf8')); // age1... or age1pq1...
+ * ```
+ */
 export function identityToRecipient(identity: string): string | Promise<string>;
 export function identityToRecipient(identity: string): string | Promise<string> {
   return recipientOf(identity, 'identity');
 }
 
-/** identityToRecipient, its errors naming the identity `name`. */
+/** identityToRecipient, its errors naming the identity `name`: of one identity, given alone or as an identity file's text. */
 export function recipientOf(identity: unknown, name: string): string | Promise<string> {
-  const key = identityKey(identity, name);
+  const keys = identityFileKeys(identity, name);
+  if (keys.length > 1) {
+    for (const k of keys) zeroize(k.bytes);
+    throw new RangeError(`${name} holds ${keys.length} identities (an identity file's lines): give it one, a line of the file`);
+  }
+  const key = keys[0]!;
   if (key.type === KEY_HYBRID) return wipingHybridRecipient(key.bytes);
   try {
     return encodeRecipient(x25519.getPublicKey(key.bytes));

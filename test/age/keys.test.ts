@@ -102,7 +102,10 @@ it('identities fourfold does not support are named, told from malformed ones, an
     ['-----BEGIN PGP PRIVATE KEY BLOCK-----\n1abcdefghijk\n', /^a PEM block \(-----BEGIN PGP PRIVATE KEY BLOCK-----\), not an age key$/],
     [corrupted(identity), /^a malformed X25519 identity \(AGE-SECRET-KEY-1\.\.\.\): its checksum does not verify/],
     [recipient, /^a recipient \(age1\.\.\., a public key\), not an identity/],
-    ['hello', /^not an age identity \(AGE-SECRET-KEY-1\.\.\.\) or SSH private key \(-----BEGIN OPENSSH PRIVATE KEY-----\)$/],
+    [
+      'hello',
+      /^not an age identity \(AGE-SECRET-KEY-1\.\.\., AGE-SECRET-KEY-PQ-1\.\.\., or an identity file of them\) or SSH private key \(-----BEGIN OPENSSH PRIVATE KEY-----\)$/,
+    ],
   ];
   for (const [key, phrase] of cases) {
     await refused(fromIdentities([identity, key]), 'identities[1]', key, new RegExp(`^identities\\[1\\] is ${phrase.source.slice(1)}`));
