@@ -14,6 +14,8 @@
  *   (the pool's worker, for bundlers to build) resolves; `fourfold
  *   --version` and `--help`; fourfold/parallel's blake3 from node_modules gives
  *   BLAKE3's bytes (against @noble/hashes);
+ * - the shipped docs' code: every ```js and ```ts block of README.md and
+ *   docs/*.md compiles under tsc --strict (snippets.ts), with @types/node;
  * - TypeScript 5.0 (the oldest supported), 5.9 and 7.0 (the newest):
  *   `tsc --strict` on fixture/types.ts, which imports every subpath, and
  *   fixture/platform.ts, the lines a user writes next (Blob, Response,
@@ -66,6 +68,7 @@ import { servePage, type PageOutcome } from '../engines/serve.js';
 import { input } from './fixture/input.js';
 import { brokenLinks } from './links.js';
 import { codeBlocks } from './readme.js';
+import { inDocs, snippetsOf, writeSnippetProject } from './snippets.js';
 import { xchacha20poly1305 as nobleXchacha } from '@noble/ciphers/chacha.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixture/', import.meta.url));
@@ -327,6 +330,25 @@ function checkTypes(dir: string): void {
       );
     }
   }
+}
+
+/**
+ * The docs the tarball ships (README.md, docs/*.md): every ```js and
+ * ```ts block compiles under tsc --strict (TypeScript 5.9, snippets.ts)
+ * against the installed package's declarations, as a user copies it.
+ */
+function checkSnippets(dir: string): void {
+  const installed = join(dir, 'node_modules/fourfold');
+  const docs = ['README.md', ...readdirSync(join(installed, 'docs')).flatMap((f) => (f.endsWith('.md') ? [`docs/${f}`] : []))];
+  const snippets = docs.flatMap((doc) => snippetsOf(doc, readFileSync(join(installed, doc), 'utf8')));
+  const project = join(dir, 'snippets');
+  const tsc = join(dir, 'node_modules/typescript/bin/tsc');
+  const runs = writeSnippetProject(project, snippets).map((config) => sh(process.execPath, [tsc, '-p', config], project));
+  record(
+    `TypeScript 5.9: the ${snippets.length} code blocks of the shipped docs (${docs.join(', ')}) compile under tsc --strict`,
+    runs.length > 0 && runs.every((r) => r.status === 0),
+    runs.map((r) => inDocs(output(r), snippets)).join('\n'),
+  );
 }
 
 /** The CommonJS project: each TypeScript compiles it (module node16: require() calls), and Node runs what the 5.9 one emitted. */
@@ -635,6 +657,7 @@ async function main(): Promise<number> {
     if (!install(project, tarball, values.project === undefined)) return 1;
     checkNode(project);
     checkTypes(project);
+    checkSnippets(project);
     checkCommonJs(project);
     if (existsSync(ENGINES.chromium.binary)) await checkBundlers(project);
     else record(`Chromium (${ENGINES.chromium.binary}) is not installed: run npm run engines:install`, false);

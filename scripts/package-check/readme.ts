@@ -12,14 +12,17 @@ export interface Block {
   code: string;
   /** The file a module block names in its first line. */
   name?: string;
+  /** Where its opening fence starts in the Markdown. */
+  at: number;
 }
 
 /** Every fenced block of `markdown`, in order. */
 export function codeBlocks(markdown: string): Block[] {
   const blocks: Block[] = [];
-  for (const [, lang, code] of markdown.matchAll(/^```(\w*)[^\n]*\n([\s\S]*?)^```\s*$/gm)) {
+  for (const m of markdown.matchAll(/^```(\w*)[^\n]*\n([\s\S]*?)^```\s*$/gm)) {
+    const [, lang, code] = m;
     const name = /^\/\/ ([\w.-]+\.m?js)(?=:|\n)/.exec(code!)?.[1];
-    blocks.push({ lang: lang!, code: code!, ...(name ? { name } : {}) });
+    blocks.push({ lang: lang!, code: code!, at: m.index, ...(name ? { name } : {}) });
   }
   return blocks;
 }

@@ -16,11 +16,13 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { brokenLinks, links } from '../../scripts/package-check/links.js';
+import { inDocs, snippetsOf, writeSnippetProject } from '../../scripts/package-check/snippets.js';
 import { NOT_NODE, packedFiles, ROOT } from './files.js';
 
 /** What users read: the docs the package ships, and no other. */
@@ -78,6 +80,50 @@ it('the docs users read cite no commit: they say what was measured instead (a da
   assert.deepEqual(commitsIn(notCommits), []);
   const cited = USER_DOCS.flatMap((doc) => commitsIn(read(doc)).map((hex) => `${doc}: ${hex}`));
   assert.deepEqual(cited, []);
+});
+
+/** A doc's block with the mistake of a first hour: identityToRecipient of a key file's line is a string or a Promise of one. */
+const MISTAKE = [
+  '# A mistake',
+  '',
+  '```js',
+  "import { readFileSync } from 'node:fs';",
+  "import { encrypt, identityToRecipient } from 'fourfold/age';",
+  '',
+  "const line = readFileSync('key.txt', 'utf8').split('\\n')[2];",
+  'await encrypt(new Uint8Array(1), { recipients: [identityToRecipient(line)] });',
+  '```',
+  '',
+].join('\n');
+
+it('every ```js and ```ts block of the docs users read compiles under tsc --strict against this build, as a user copies it', { skip: NOT_NODE }, () => {
+  const snippets = [...USER_DOCS.flatMap((doc) => snippetsOf(doc, read(doc))), ...snippetsOf('mistake.md', MISTAKE)];
+  assert.ok(snippets.length >= 30, `${snippets.length} blocks`);
+  // A project that resolves 'fourfold' (this build) and @types/node as a user's does.
+  const dir = mkdtempSync(join(tmpdir(), 'fourfold-snippets-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules/fourfold'));
+    symlinkSync(join(ROOT, 'node_modules/@types'), join(dir, 'node_modules/@types'));
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const output = writeSnippetProject(dir, snippets)
+      .map((config) => spawnSync(process.execPath, [tsc, '-p', config], { cwd: dir, encoding: 'utf8' }).stdout)
+      .join('');
+    const errors = inDocs(output, snippets)
+      .split('\n')
+      .filter((l) => /^\S+:\d+:\d+: error/.test(l));
+    // Guards the check itself: the mistake is found, at its line of its doc.
+    assert.ok(
+      errors.some((e) => /^mistake\.md:8:\d+: error TS2322: Type 'string \| Promise<string>' is not assignable to type 'string'/.test(e)),
+      output,
+    );
+    assert.deepEqual(
+      errors.filter((e) => !e.startsWith('mistake.md:')),
+      [],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('the README is a first read: under 28,000 bytes (the depth goes to docs/, linked from a summary)', { skip: NOT_NODE }, () => {
