@@ -182,8 +182,9 @@ export function recipientKey(recipient: unknown, name: string): Key {
 
 const encodeRecipient = (publicKey: Uint8Array): string => bech32.encode(RECIPIENT_PREFIX, bech32.toWords(publicKey), false);
 
-/** An identity string as age writes it: X25519 or post-quantum hybrid. */
+/** An X25519 identity string as age writes it (generateIdentity, age-keygen): identityToRecipient gives its recipient at once. */
 export type X25519Identity = `AGE-SECRET-KEY-1${string}`;
+/** A post-quantum hybrid identity string as age writes it (generateHybridIdentity, age-keygen -pq): identityToRecipient gives a Promise of its recipient. */
 export type HybridIdentity = `AGE-SECRET-KEY-PQ-1${string}`;
 
 /** 32 bytes from the platform's CSPRNG (crypto.getRandomValues), encoded under `prefix` in upper case. */

@@ -9,6 +9,7 @@
 
 /** Argon2's three variants and their type numbers y (RFC 9106 §3.1). */
 export const TYPES = { argon2d: 0, argon2i: 1, argon2id: 2 } as const;
+/** A variant's name: 'argon2d', 'argon2i' or 'argon2id'. */
 export type Argon2Type = keyof typeof TYPES;
 
 /** Bytes of a block: 128 64-bit words (§3.2). */
