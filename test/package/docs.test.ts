@@ -18,7 +18,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { brokenLinks, links } from '../../scripts/package-check/links.js';
@@ -124,6 +124,17 @@ it('every ```js and ```ts block of the docs users read compiles under tsc --stri
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+it("docs/results' headers say what was measured, naming no issue (a number readers of the repository cannot look up)", { skip: NOT_NODE }, () => {
+  const dir = join(ROOT, 'docs/results');
+  const cited = readdirSync(dir).flatMap((name) => {
+    const header = readFileSync(join(dir, name), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('#'));
+    return header.flatMap((l) => (/\bissues? #?\d+|(?<![\w&])#\d+\b/i.test(l) ? [`${name}: ${l}`] : []));
+  });
+  assert.deepEqual(cited, []);
 });
 
 it('the README is a first read: under 28,000 bytes (the depth goes to docs/, linked from a summary)', { skip: NOT_NODE }, () => {
