@@ -126,6 +126,27 @@ it('every ```js and ```ts block of the docs users read compiles under tsc --stri
   }
 });
 
+/** A Markdown file's section under the heading `heading`, to the next heading of its level or above. */
+function section(markdown: string, heading: string): string {
+  const at = markdown.indexOf(`\n${heading}\n`);
+  assert.ok(at >= 0, `no heading ${heading}`);
+  const level = heading.indexOf(' ');
+  const end = markdown.slice(at + heading.length + 2).search(new RegExp(`\n#{1,${level}} `));
+  return markdown.slice(at, end === -1 ? undefined : at + heading.length + 2 + end);
+}
+
+it('docs/parallel.md tells what the pool does by itself: the file calls need no cross-origin isolation, and use one worker more than the size', {
+  skip: NOT_NODE,
+}, () => {
+  const doc = read('docs/parallel.md');
+  assert.match(section(doc, '## Cross-origin isolation'), /The file calls need none: `age\.encryptFile`, `age\.decryptFile` and\s+`age\.decryptRange`/);
+  // test/parallel/age.test.ts holds the pool to it.
+  assert.match(
+    section(doc, '## The pool'),
+    /A file call \(age's `encryptFile`, `decryptFile`,\s+`decryptRange`\)[^.]*uses one worker more than the size, at most the logical\s+cores/,
+  );
+});
+
 it("docs/results' headers say what was measured, naming no issue (a number readers of the repository cannot look up)", { skip: NOT_NODE }, () => {
   const dir = join(ROOT, 'docs/results');
   const cited = readdirSync(dir).flatMap((name) => {

@@ -14,6 +14,7 @@ import * as P from 'fourfold/parallel';
 import { assertBytes, NO_STREAMS, rand } from '../helpers.js';
 import { pool } from '../internal.js';
 import { allowWorkers, workersAsUsual } from './pool-helpers.js';
+import { fs, inDirectory, NO_FILES } from '../age/file-fixture.js';
 
 const CHUNK = 65536;
 const SEALED = CHUNK + 16;
@@ -157,4 +158,28 @@ it('a passphrase: scrypt on a worker, the file opened by fourfold/age', async ()
   assertBytes(await age.decrypt(file, { passphrase: 'a passphrase' }), data);
   assertBytes(await P.age.decrypt(file, { passphrase: 'a passphrase' }), data);
   await assert.rejects(P.age.decrypt(file, { passphrase: 'another' }), age.NoIdentityMatchError);
+});
+
+it("a file call hands its pieces to one worker more than the pool's size, at most the cores: by default one a core (docs/parallel.md)", {
+  skip: NO_FILES,
+}, async () => {
+  // Four cores, as far as the pool knows: the default size is three.
+  allowWorkers(4);
+  const cores = pool.maxWorkers;
+  await inDirectory(async (path) => {
+    fs!.writeFileSync(path('input'), rand(24 << 20));
+    for (const [size, expected] of [
+      [undefined, cores],
+      [1, 2],
+      [cores, cores],
+      [0, 0],
+    ] as const) {
+      P.terminate();
+      P.configure({ workers: size });
+      await P.age.encryptFile(path('input'), path('input.age'), to);
+      assert.equal(P.status().workers, expected, `size ${size ?? 'default'}`);
+    }
+  });
+  P.configure({ workers: undefined });
+  P.terminate();
 });
