@@ -139,8 +139,14 @@ export class HereClock {
 export class Alarm {
   private ringing: (() => void) | undefined;
 
-  /** Resolves at ring(), or at `until` (now()'s clock; Infinity: at ring() only). */
+  /**
+   * Resolves at ring(), or at `until` (now()'s clock; Infinity: at ring()
+   * only). A wait still pending ends first: one that lost a race (a worker
+   * got ready meanwhile) would otherwise keep its timer, and with it the
+   * process, alive until `until`.
+   */
   wait(until: number): Promise<void> {
+    this.ring();
     return new Promise<void>((resolve) => {
       const timer = Number.isFinite(until) ? setTimeout(() => resolve(), Math.max(0, until - now())) : undefined;
       this.ringing = () => {

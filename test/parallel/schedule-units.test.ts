@@ -152,6 +152,17 @@ describe('InFlight (rules 3, 4, 6 and 7)', () => {
     assert.equal(r.discarded, 1, 'the answer to the piece done here was dropped');
   });
 
+  it('a wait for answers that a new wait replaces (it lost a race to a worker getting ready) ends then, and its timer with it', async () => {
+    const { jobs } = setup();
+    let first = 'waiting';
+    void jobs.waitFor(now() + 60_000).then(() => (first = 'ended'));
+    const second = jobs.waitFor(now() + 60_000);
+    jobs.takeBack();
+    await second;
+    // Resolved before the second, its callback ran before this line.
+    assert.equal(first, 'ended', 'the replaced wait still waits for its time: its timer keeps the process alive');
+  });
+
   it('a job its worker has not started is taken back (claimed) for this thread', () => {
     const { r, jobs } = setup();
     const w = asWorkers([new FakeWorker(0, () => {})])[0]!;
