@@ -308,7 +308,7 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
     check.throwIfAborted(c.signal);
     const memory = workersAsked === 0 ? undefined : sharedMemory(c);
     const workers = memory === undefined ? [] : callWorkers(c, workersAsked);
-    const ready = (await Promise.all(workers.map(async (w) => ((await w.whenReady) ? w : undefined)))).filter((w) => w !== undefined);
+    const ready = (await Promise.all(workers.map(async (w) => ((await w.whenReady()) ? w : undefined)))).filter((w) => w !== undefined);
     if (memory === undefined || ready.length === 0) return await inTurns(c);
     const module = await sharedKernel();
     const wiper =
@@ -339,7 +339,7 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
     } finally {
       blocks.abandon();
       for (const w of ready) {
-        void w.call<Argon2Jobs, 'argon2.detach'>('argon2.detach', { call: run.id }).catch(() => {});
+        w.tell<Argon2Jobs, 'argon2.detach'>('argon2.detach', { call: run.id });
         w.unpin();
       }
       // A worker lost mid-call may still be in its segment (a terminated Web Worker finishes the WebAssembly

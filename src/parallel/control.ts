@@ -85,7 +85,7 @@ export async function warm(options?: WarmOptions): Promise<PoolStatus> {
   await Promise.all(
     poolWithScripts()
       .grow(workers)
-      .map((w) => w.whenReady),
+      .map((w) => w.whenReady()),
   );
   return status();
 }

@@ -44,20 +44,21 @@ async function laneOnWorker(q: LaneQueue, w: PoolWorker, lane: number): Promise<
   const { N, r } = q.c;
   /** Posts a job; a failure is read where the job is awaited, and one nobody awaits any more (a call that stopped) is dropped. */
   const post = <K extends keyof ScryptJobs & string>(op: K, params: ScryptJobs[K]['params'], transfer: ArrayBuffer[] = []) => {
-    const job = w.call<ScryptJobs, K>(op, params, transfer);
-    job.catch(() => {});
+    const job = w.callJob<ScryptJobs, K>(op, params, transfer);
+    job.result.catch(() => {});
     return job;
   };
   const step = () => post('scrypt.step', { lane: id, ms: STEP_MS });
+  const steps: ReturnType<typeof step>[] = [];
   let ended = false;
   w.pin();
   try {
     const block = q.block(lane).slice();
     // A begin that fails (no memory there) leaves no lane for the steps, which then say so.
     void post('scrypt.begin', { lane: id, block, N, r }, [block.buffer]);
-    const steps = [step(), step()];
+    steps.push(step(), step());
     for (;;) {
-      const answer = readStep(await steps.shift()!);
+      const answer = readStep(await steps.shift()!.result);
       if (!answer.held) throw new Error('scrypt: the worker no longer holds the lane');
       if (answer.result !== undefined) {
         ended = true;
@@ -69,6 +70,8 @@ async function laneOnWorker(q: LaneQueue, w: PoolWorker, lane: number): Promise<
       steps.push(step());
     }
   } finally {
+    // The step posted ahead of the last is not waited for: its answer (the lane is gone) keeps nothing alive.
+    for (const s of steps) s.letGo();
     // Steps still in flight run before the drop (a worker runs its jobs in order).
     if (!ended) await w.call<ScryptJobs, 'scrypt.drop'>('scrypt.drop', { lane: id }).catch(() => {});
     w.unpin();
@@ -77,7 +80,7 @@ async function laneOnWorker(q: LaneQueue, w: PoolWorker, lane: number): Promise<
 
 /** Runs lanes on worker `w` until none is left; resolves false when the worker was lost (its lane is queued again). */
 async function onWorker(q: LaneQueue, w: PoolWorker): Promise<boolean> {
-  if (!(await w.whenReady)) return false;
+  if (!(await w.whenReady())) return false;
   for (let lane = q.next(); lane !== undefined; lane = q.next()) {
     try {
       await laneOnWorker(q, w, lane);

@@ -49,8 +49,8 @@ type Op = keyof SecretstreamJobs;
 /** Where a stream's state lives: a worker, or this thread. */
 interface Holder {
   run<K extends Op>(op: K, params: SecretstreamJobs[K]['params']): Promise<SecretstreamJobs[K]['result']>;
-  /** The stream ended: the worker may be ended for idleness again. */
-  done(): void;
+  /** The stream ended: its state is forgotten, unwaited (a worker's answer keeps no process alive), and the worker may be ended for idleness again. */
+  close(stream: number): void;
 }
 
 let streams = 0;
@@ -64,7 +64,7 @@ let here: ReturnType<typeof secretstreamJobs> | undefined;
  */
 async function holder(): Promise<Holder> {
   const w = stateWorker();
-  if (w !== undefined && (await w.whenReady)) {
+  if (w !== undefined && (await w.whenReady())) {
     w.pin();
     return {
       run: (op, params) =>
@@ -73,24 +73,25 @@ async function holder(): Promise<Holder> {
             ? new WorkerLostError(`secretstream: the worker holding this stream's state is gone (${e.message}); the stream cannot go on`)
             : e;
         }),
-      done: () => w.unpin(),
+      close: (stream) => {
+        w.tell<SecretstreamJobs, 'secretstream.close'>('secretstream.close', { stream });
+        w.unpin();
+      },
     };
   }
   // The jobs themselves, here (the selector also brings the kernel's bytes); what the worker would zero
   // after a job is zeroed too.
   here ??= secretstreamJobs(engine);
   const jobs = here;
-  return {
-    run: async (op, params) => {
-      try {
-        const handler = jobs[op] as (p: typeof params, data: { input: undefined; output: undefined; slot: undefined }) => SecretstreamJobs[typeof op]['result'];
-        return handler(params, { input: undefined, output: undefined, slot: undefined });
-      } finally {
-        for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
-      }
-    },
-    done: () => {},
+  const run: Holder['run'] = async (op, params) => {
+    try {
+      const handler = jobs[op] as (p: typeof params, data: { input: undefined; output: undefined; slot: undefined }) => SecretstreamJobs[typeof op]['result'];
+      return handler(params, { input: undefined, output: undefined, slot: undefined });
+    } finally {
+      for (const value of Object.values(params)) if (value instanceof Uint8Array) zeroize(value);
+    }
   };
+  return { run, close: (stream) => void run('secretstream.close', { stream }).catch(() => {}) };
 }
 
 /** One stream's state in its holder. */
@@ -128,8 +129,7 @@ class Remote {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.at.run('secretstream.close', { stream: this.id }).catch(() => {});
-    this.at.done();
+    this.at.close(this.id);
   }
 }
 

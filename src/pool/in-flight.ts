@@ -233,9 +233,18 @@ export class InFlight<P extends Piece> {
     return this.alarm.wait(until);
   }
 
-  /** Takes back every job in flight that its worker has not started (its answer comes, skipped), and wakes a wait for answers. */
+  /**
+   * The call ends: every job in flight that its worker has not started is
+   * taken back (its answer comes, skipped), and a wait for answers wakes.
+   * The answers still to come are taken in as they come, but no longer
+   * keep the process alive, unless the job writes the caller's memory
+   * (drain waits for those).
+   */
   takeBack(): void {
-    for (const g of this.given) g.job.claim();
+    for (const g of this.given) {
+      g.job.claim();
+      if (!this.work.direct) g.job.letGo();
+    }
     this.alarm.ring();
   }
 

@@ -40,11 +40,13 @@ export interface JobDone<R> {
   discard(): void;
 }
 
-/** A job in flight: its answer, and a way to take it back before the worker starts it. */
+/** A job in flight: its answer, a way to take it back before the worker starts it, and to stop waiting for it. */
 export interface JobHandle<R> {
   readonly done: Promise<JobDone<R>>;
   /** Takes the job back if the worker has not started it (the worker then answers skipped); false once it has, or without shared memory. */
   claim(): boolean;
+  /** The caller no longer waits for the answer (its call ended): the answer is still taken in as it comes, but the job no longer keeps the process alive. */
+  letGo(): void;
 }
 
 /** Where a job's bytes come from and go, besides its slot (protocol.ts Job). */

@@ -48,6 +48,8 @@ interface Pending {
   bytes: number;
   /** The bytes of input the job works on (for queued). */
   work: number;
+  /** Whether its caller waits for the answer (letGo() says it no longer does), which keeps the process alive. */
+  awaited: boolean;
 }
 
 /**
@@ -82,16 +84,20 @@ export class PoolWorker {
   /** Slots whose job is done and whose caller has not released them yet. */
   private held = 0;
   private readonly pending = new Map<number, Pending>();
+  /** Jobs in flight whose callers wait for their answers: while any does, the worker keeps the process alive. */
+  private awaited = 0;
   private nextId = 0;
   /** The kernels this worker has been sent (with a job: kernelsFor). */
   private readonly kernels = new Set<string>();
   private started!: (ok: boolean) => void;
   /** Things that keep state in this worker (pin()): it is not ended for idleness while any does. */
   private pins = 0;
+  /** Callers waiting for the worker's start (whenReady()). */
+  private startWaits = 0;
   /** Resolves to true once the worker takes jobs, to false if it failed to start or ended first. */
-  readonly whenReady = new Promise<boolean>((resolve) => (this.started = resolve));
-  /** Resolves once the worker has stopped running after terminate() (pending until then). */
-  stopped: Promise<void> = new Promise(() => {});
+  private readonly startedPromise = new Promise<boolean>((resolve) => (this.started = resolve));
+  /** What stopped resolves to: the worker's stop, once terminate() asked for it. */
+  private stopping: Promise<void> = new Promise(() => {});
 
   constructor(private readonly owner: WorkerOwner) {
     const shared = canShare();
@@ -109,8 +115,37 @@ export class PoolWorker {
       () => this.pins === 0 && this.pending.size === 0 && this.owner.retire(this),
     );
     this.handle.post({ type: 'setup', claims: this.claims }, []);
-    // Starting, it keeps the process alive: a caller may be waiting for it (whenReady).
-    this.handle.hold(true);
+  }
+
+  /**
+   * Resolves to true once the worker takes jobs, to false if it failed to
+   * start or ended first, or once `giveUp` settles first (a caller that
+   * waits for whichever of several things comes first). While a caller
+   * waits, the start keeps the process alive; a worker started for calls
+   * that no longer wait for it does not.
+   */
+  async whenReady(giveUp?: Promise<unknown>): Promise<boolean> {
+    if (this.ready || this.ended) return this.startedPromise;
+    this.startWaits++;
+    this.handle!.hold(true);
+    const gaveUp = (): boolean => false;
+    try {
+      return await (giveUp === undefined ? this.startedPromise : Promise.race([this.startedPromise, giveUp.then(gaveUp, gaveUp)]));
+    } finally {
+      // Still starting, and nobody waits for it any more. (Once ready, its jobs say whether it holds the process.)
+      if (--this.startWaits === 0 && !this.ready && !this.ended) this.handle!.hold(false);
+    }
+  }
+
+  /**
+   * Resolves once the worker has stopped running after terminate()
+   * (pending until then). A caller reading it waits for the stop, which
+   * then keeps the process alive; a worker ended with nobody waiting does
+   * not.
+   */
+  get stopped(): Promise<void> {
+    if (this.ended) this.handle?.hold(true);
+    return this.stopping;
   }
 
   /** Set when the pool shrank below this worker: it takes no new job, and ends once idle. */
@@ -180,10 +215,12 @@ export class PoolWorker {
     if (slot.buffer instanceof ArrayBuffer) transfer.push(slot.buffer);
     const claims = this.claims;
     if (claims !== undefined) Atomics.store(claims, index, QUEUED);
+    const id = this.nextId;
     const done = this.send({ op, params, claim: index, slot: slot.subarray(0, bytes), ...shared }, transfer, { slot: index, bytes, work });
     return {
       done: done as Promise<JobDone<T[K]['result']>>,
       claim: () => claims !== undefined && !this.ended && Atomics.compareExchange(claims, index, QUEUED, TAKEN) === QUEUED,
+      letGo: () => this.letGo(id),
     };
   }
 
@@ -192,9 +229,34 @@ export class PoolWorker {
    * their caller bounds itself, such as a stream's messages); resolves to
    * its result.
    */
-  async call<T extends JobTable, K extends keyof T & string>(op: K, params: T[K]['params'], transfer: ArrayBuffer[] = []): Promise<T[K]['result']> {
-    const done = await this.send({ op, params, claim: -1, slot: undefined }, transfer, { slot: -1, bytes: 0, work: 0 });
-    return done.result as T[K]['result'];
+  call<T extends JobTable, K extends keyof T & string>(op: K, params: T[K]['params'], transfer: ArrayBuffer[] = []): Promise<T[K]['result']> {
+    return this.callJob<T, K>(op, params, transfer).result;
+  }
+
+  /** call(), for a caller that may stop waiting for the answer: letGo() then (the job no longer keeps the process alive). */
+  callJob<T extends JobTable, K extends keyof T & string>(
+    op: K,
+    params: T[K]['params'],
+    transfer: ArrayBuffer[] = [],
+  ): { result: Promise<T[K]['result']>; letGo(): void } {
+    const id = this.nextId;
+    const done = this.send({ op, params, claim: -1, slot: undefined }, transfer, { slot: -1, bytes: 0, work: 0 });
+    return { result: done.then((d) => d.result as T[K]['result']), letGo: () => this.letGo(id) };
+  }
+
+  /** Posts `op` with params only, for a caller that does not wait for its answer (a call's last word to the worker): it does not keep the process alive. */
+  tell<T extends JobTable, K extends keyof T & string>(op: K, params: T[K]['params']): void {
+    const job = this.callJob<T, K>(op, params);
+    job.result.catch(() => {});
+    job.letGo();
+  }
+
+  /** Job `id`'s caller no longer waits for its answer: the answer is still taken in as it comes, but the job no longer keeps the process alive. */
+  private letGo(id: number): void {
+    const p = this.pending.get(id);
+    if (p === undefined || !p.awaited) return;
+    p.awaited = false;
+    if (--this.awaited === 0) this.handle!.hold(false);
   }
 
   private send(job: Omit<Job, 'type' | 'id' | 'native'>, transfer: ArrayBuffer[], p: Pick<Pending, 'slot' | 'bytes' | 'work'>): Promise<JobDone<JobResult>> {
@@ -204,8 +266,8 @@ export class PoolWorker {
       return Promise.reject(new WorkerLostError('the worker has ended'));
     }
     const id = this.nextId++;
-    const done = new Promise<JobDone<JobResult>>((resolve, reject) => this.pending.set(id, { resolve, reject, ...p }));
-    if (this.pending.size === 1) this.handle!.hold(true);
+    const done = new Promise<JobDone<JobResult>>((resolve, reject) => this.pending.set(id, { resolve, reject, ...p, awaited: true }));
+    if (++this.awaited === 1) this.handle!.hold(true);
     this.post({ type: 'job', id, native: nativeWelcome(), ...job }, transfer);
     return done;
   }
@@ -228,7 +290,7 @@ export class PoolWorker {
     if (m.type === 'ready') {
       this.tier = m.tier;
       this.ready = true;
-      if (this.pending.size === 0) this.handle!.hold(false);
+      if (this.awaited === 0) this.handle!.hold(false);
       this.started(true);
       return;
     }
@@ -241,7 +303,9 @@ export class PoolWorker {
     const p = this.pending.get(m.id)!;
     this.pending.delete(m.id);
     if (m.slot !== undefined && p.slot >= 0) this.slots[p.slot] = new Uint8Array(m.slot.buffer, 0, PIECE);
-    if (this.pending.size === 0) this.handle!.hold(false);
+    if (p.awaited) this.awaited--;
+    // Said at every answer while none is awaited: in Deno, a worker's idle time counts from its last answer (spawn.ts).
+    if (this.awaited === 0) this.handle!.hold(false);
     if (m.type === 'failed') {
       this.release(p.slot);
       p.reject(new WorkerLostError(m.message));
@@ -318,12 +382,12 @@ export class PoolWorker {
       p.reject(new WorkerLostError(reason));
     }
     this.pending.clear();
+    this.awaited = 0;
     this.zeroSlots();
-    this.stopped =
+    this.stopping =
       this.handle?.terminate().then(() => {
         for (const slot of inflight) zeroize(slot);
       }) ?? Promise.resolve();
-    void this.stopped;
   }
 }
 

@@ -134,7 +134,7 @@ export async function runOnWorkers<P extends Piece>(
 ): Promise<P[]> {
   const call = new Call(pieces, work, new CoreJudge(workers.length));
   const { partition, jobs } = call;
-  const starting = (): Promise<boolean>[] => workers.filter((w) => !w.ready && w.alive).map((w) => w.whenReady);
+  const starting = (): PoolWorker[] => workers.filter((w) => !w.ready && w.alive);
   const turns = ticker();
   try {
     while (call.open) {
@@ -142,8 +142,10 @@ export async function runOnWorkers<P extends Piece>(
       if (jobs.retry.length > 0) call.here(jobs.retry.pop()!);
       else if (!partition.empty && jobs.count === 0 && (whileStarting || starting().length === 0)) call.alone();
       else {
-        // An answer, a worker ready, or a job writing the caller's memory turning overdue.
-        await Promise.race([jobs.waitFor(jobs.overdueAt()), ...starting()]);
+        // An answer, a worker ready, or a job writing the caller's memory turning overdue. The starts
+        // are waited for (and keep the process alive) only as long as that wait: the next one ends it.
+        const answer = jobs.waitFor(jobs.overdueAt());
+        await Promise.race([answer, ...starting().map((w) => w.whenReady(answer))]);
         continue;
       }
       await turns.tick();

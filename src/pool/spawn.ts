@@ -8,7 +8,8 @@
  *   does not keep the process alive (unref), a worker with a job does. A
  *   stream's state held in a worker between two of its jobs does not
  *   either: a stream waiting for data has a source that keeps the process
- *   alive, or it will get none.
+ *   alive, or it will get none. Nor does a starting worker, unless a
+ *   caller waits for it (PoolWorker.whenReady).
  * - Browsers: a module Web Worker, `new Worker(new URL('./worker.js',
  *   import.meta.url), { type: 'module' })`, the form Vite, webpack 5 and
  *   Parcel recognise and bundle; with esbuild, which does not, worker.js
@@ -28,9 +29,13 @@ import { workerThreads } from './threads.js';
 /** A worker's end of the connection: posting, keeping the process alive, terminating. */
 export interface Handle {
   post(message: Job | { type: 'setup'; claims: Int32Array | undefined }, transfer: ArrayBuffer[]): void;
-  /** Whether the worker has work, so that it keeps the process alive (Node, Bun and Deno; a page has no such notion). */
+  /** Whether the worker has work, so that it keeps the process alive (Node, Bun and Deno; a page has no such notion); a new one does not. */
   hold(on: boolean): void;
-  /** Ends the worker; resolves once it has stopped running (or, for a Web Worker, which does not say, a while later). */
+  /**
+   * Ends the worker; resolves once it has stopped running (or, for a Web
+   * Worker, which does not say, a while later). The stop keeps the process
+   * alive only once hold(true) asks for it.
+   */
   terminate(): Promise<void>;
 }
 
@@ -99,7 +104,15 @@ export function spawn(tier: OwnTier, listen: Listener, idle: () => void): Handle
     w.on('message', listen);
     w.on('error', (e: Error) => listen({ type: 'error', message: e.message }));
     w.on('exit', (code: number) => listen({ type: 'error', message: `worker exited (code ${code})` }));
-    return { post: (m, transfer) => w.postMessage(m, transfer), hold: (on) => (on ? w.ref() : w.unref()), terminate: () => w.terminate().then(() => {}) };
+    // After the listeners: Node refs a worker's port again when a 'message' listener is added.
+    w.unref();
+    const terminate = (): Promise<void> => {
+      const stopped = w.terminate();
+      // Node's terminate() refs the worker until it has stopped, for the caller awaiting that.
+      w.unref();
+      return stopped.then(() => {});
+    };
+    return { post: (m, transfer) => w.postMessage(m, transfer), hold: (on) => (on ? w.ref() : w.unref()), terminate };
   }
   if (typeof Worker !== 'function') throw new Error('this engine has no Worker');
   const w = webWorker(tier);

@@ -10,8 +10,8 @@ import type { JobDone, JobHandle, Piece, PieceWork, PoolWorker } from '../intern
 export const KiB = 1024;
 export const MiB = 1 << 20;
 
-/** What happened, in order: pieces done here, given, taken from an answer, dropped, claimed. */
-export type Event = { kind: 'here' | 'give' | 'take' | 'drop' | 'claimed' | 'skip'; start: number; length: number; worker?: number };
+/** What happened, in order: pieces done here, given, taken from an answer, dropped, claimed, no longer waited for. */
+export type Event = { kind: 'here' | 'give' | 'take' | 'drop' | 'claimed' | 'skip' | 'letGo'; start: number; length: number; worker?: number };
 
 /**
  * A fake worker: `slots` jobs at once; `answer` decides what happens to
@@ -24,8 +24,11 @@ export class FakeWorker {
   ready = true;
   /** Not lost: a lost worker (alive false) takes no more jobs. */
   alive = true;
-  /** Resolves once the worker is ready (at once, unless a test starts it later). */
-  whenReady: Promise<boolean> = Promise.resolve(true);
+  /** Resolves once the worker is ready (at once, unless a test starts it later), or once `giveUp` settles first. */
+  startup: Promise<boolean> = Promise.resolve(true);
+  whenReady(giveUp?: Promise<unknown>): Promise<boolean> {
+    return giveUp === undefined ? this.startup : Promise.race([this.startup, giveUp.then(() => false)]);
+  }
   busy = 0;
   queuedBytes = 0;
   started = 0;
@@ -121,6 +124,9 @@ export function recorder(direct = false, split = true, onHere?: (p: Piece) => vo
             state = 'taken';
             events.push({ kind: 'claimed', start: p.start, length: p.length, worker: fake.id });
             return true;
+          },
+          letGo: () => {
+            if (state !== 'settled') events.push({ kind: 'letGo', start: p.start, length: p.length, worker: fake.id });
           },
         };
         return handle;

@@ -44,7 +44,7 @@ it('workers still starting are waited for, not worked around', async () => {
   const n = 8 * MiB;
   const late = answering(0, 1);
   late.ready = false;
-  late.whenReady = sleep(40).then(() => {
+  late.startup = sleep(40).then(() => {
     late.ready = true;
     return true;
   });
@@ -64,7 +64,7 @@ it('whileStarting (the command): the calling thread does pieces from the back un
   const late = answering(0, 1);
   late.ready = false;
   let readyAt = Infinity;
-  late.whenReady = sleep(20).then(() => {
+  late.startup = sleep(20).then(() => {
     late.ready = true;
     readyAt = r.events.length;
     return true;

@@ -105,7 +105,7 @@ it('stragglers: a job the worker has not started is taken back and done here; th
     );
 });
 
-it("stragglers: a running job far past its worker's speed is redone here; its late answer is dropped and its slot zeroed", async () => {
+it("stragglers: a running job far past its worker's speed is redone here; its late answer is dropped and its slot zeroed, and no longer keeps the process alive once the call ended", async () => {
   const r = recorder();
   const n = 8 * MiB;
   // Jobs take 1 ms, but the first stalls for 400 ms after it started (the OS is not running the worker);
@@ -124,9 +124,13 @@ it("stragglers: a running job far past its worker's speed is redone here; its la
   const ms = now() - t0;
   coversOnce('redone', list, n, r.events);
   assert.ok(ms < 300, `the call waited for the stalled job: ${ms.toFixed(0)} ms`);
+  const first = r.events.find((e) => e.kind === 'give')!;
+  assert.ok(
+    r.events.some((e) => e.kind === 'letGo' && e.start === first.start),
+    'the call ended still waiting for the stalled job (its worker would keep the process alive)',
+  );
   await sleep(450);
   assert.equal(r.discarded, 1, "the stalled job's late answer was not dropped");
-  const first = r.events.find((e) => e.kind === 'give')!;
   assert.ok(
     r.events.some((e) => e.kind === 'drop' && e.start === first.start),
     "the dropped answer is not the stalled job's",
@@ -151,6 +155,7 @@ it("a job that writes the caller's memory is never abandoned while it runs: the 
   coversOnce('direct', list, n, r.events);
   assert.ok(ms >= 140, `resolved after ${ms.toFixed(0)} ms while a job writing the caller's memory was running`);
   assert.equal(r.discarded, 0);
+  assert.ok(!r.events.some((e) => e.kind === 'letGo'), "the call let go of a job that writes the caller's memory");
 });
 
 for (const [name, run] of [

@@ -11,12 +11,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-
-const g = globalThis as { Deno?: { execPath(): string }; Bun?: unknown; window?: unknown };
-const NO_PROCESSES =
-  typeof g.window === 'object' || typeof process !== 'object' || typeof process.getBuiltinModule !== 'function'
-    ? 'not applicable: this engine cannot start processes'
-    : false;
+import { NO_PROCESSES, runFixture } from './fixture-process.js';
 
 const FIXTURE = new URL('./fixtures/stream-end.mjs', import.meta.url);
 const MODULE = new URL('../../dist/parallel/index.js', import.meta.url).href;
@@ -40,16 +35,7 @@ interface Outcome {
 
 /** Runs the fixture in a new process of this engine; rejects unless it exits by itself, 0, within 60 s. */
 async function runCase(direction: string, ending: string, moment: string): Promise<Outcome> {
-  const { execFile } = process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
-  const { fileURLToPath } = process.getBuiltinModule('node:url') as typeof import('node:url');
-  const script = fileURLToPath(FIXTURE);
-  const [command, args] = g.Deno ? [g.Deno.execPath(), ['run', '-A', script]] : [process.execPath, [script]];
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(command, [...args, MODULE, direction, ending, moment], { encoding: 'utf8', timeout: 60_000 }, (error, out, err) =>
-      error ? reject(new Error(`the process did not exit by itself with 0 (${error.message}): ${err}`)) : resolve(out),
-    ),
-  );
-  return JSON.parse(stdout.trim().split('\n').pop()!) as Outcome;
+  return JSON.parse(await runFixture(FIXTURE, [MODULE, direction, ending, moment])) as Outcome;
 }
 
 for (const direction of ['encryptStream', 'decryptStream']) {

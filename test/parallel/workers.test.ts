@@ -86,7 +86,7 @@ it('a worker whose first job was taken back before it started keeps the kernels 
   for (let attempt = 0; ; attempt++) {
     assert.ok(attempt < 20, 'the worker started its first job before it could be taken back, 20 times');
     const [w] = pool.grow(1);
-    assert.ok(w !== undefined && (await w.whenReady), `no worker: ${JSON.stringify(P.status())}`);
+    assert.ok(w !== undefined && (await w.whenReady()), `no worker: ${JSON.stringify(P.status())}`);
     assert.equal(P.status().shared, true, 'the pool does not share memory with its workers');
     w.slot(piece.length).set(piece);
     // The worker's first job carries the kernels; taking it back at once (the worker has not run yet) skips it.
