@@ -67,7 +67,7 @@ interface Inputs {
 }
 
 /** `source` as a stream of PIECE-byte views. */
-function piecesOf(source: Uint8Array): ReadableStream<Uint8Array> {
+export function piecesOf(source: Uint8Array): ReadableStream<Uint8Array> {
   let at = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -98,7 +98,7 @@ async function gather(stream: ReadableStream<Uint8Array>, hint: number): Promise
 }
 
 /** Reads a stream to its end, dropping each chunk; resolves to an array of one byte per MiB it gave (what the harness keeps of a call). */
-async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+export async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   let total = 0;
   const reader = stream.getReader();
   for (;;) {
