@@ -72,12 +72,14 @@ function sealToNew(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, input: 
  * A stream's piece opened from its shared input into a new array of the
  * worker's own, moved to the caller: its plaintext when every chunk
  * verified; else, one byte longer, that of the chunks that did, zeros
- * after it, and their count.
+ * after it, and their count. The input is the stream's own (postRun),
+ * read in place: the stream writes it again only once the piece is back,
+ * and drops the answer of a job still running then (pool/in-flight.ts).
  */
 function openToNew(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, input: Uint8Array): Uint8Array {
   const plain = plainLength(input.length);
   const out = toBeWritten(plain);
-  const good = openRun(engine, key, run, input, out);
+  const good = openRun(engine, key, run, input, out, true);
   if (good === Math.ceil(input.length / SEALED_CHUNK)) return moved(out);
   const failed = new Uint8Array(plain + 1);
   failed.set(out.subarray(0, good * PLAIN_CHUNK));

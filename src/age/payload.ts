@@ -120,9 +120,10 @@ export function failureAt(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, 
  * when `run.final`) into `out` (plainLength bytes), chunk by chunk, each
  * verified before its plaintext is written. Returns how many chunks
  * verified: all of them, or the index of the first that did not (whose
- * part of `out` is then zeroed, and none after it written).
+ * part of `out` is then zeroed, and none after it written). `own`:
+ * `sealed` is fourfold's own memory, read in place (ChachaEngine.open).
  */
-export function openRun(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, sealed: Uint8Array, out: Uint8Array): number {
+export function openRun(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, sealed: Uint8Array, out: Uint8Array, own = false): number {
   const nonce = new Uint8Array(12);
   const chunks = Math.ceil(sealed.length / SEALED_CHUNK);
   for (let i = 0; i < chunks; i++) {
@@ -132,7 +133,7 @@ export function openRun(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, se
     if (chunk.length < TAG_BYTES || (final && chunk.length === TAG_BYTES && run.counter + i > 0)) return i;
     const target = out.subarray(i * PLAIN_CHUNK, i * PLAIN_CHUNK + chunk.length - TAG_BYTES);
     const body = chunk.subarray(0, chunk.length - TAG_BYTES);
-    if (engine.open(key, chunkNonce(run.counter + i, final, nonce), EMPTY, body, chunk.subarray(body.length), target) === undefined) {
+    if (engine.open(key, chunkNonce(run.counter + i, final, nonce), EMPTY, body, chunk.subarray(body.length), target, own) === undefined) {
       zeroize(target);
       return i;
     }
@@ -212,9 +213,14 @@ export function sealInPlace(engine: ChachaEngine, key: Uint8Array, run: ChunkRun
   sealRun(engine, key, run, slot.subarray(at, at + length), slot.subarray(0, at + length));
 }
 
-/** Opens a piece in place: `slot` holds the sealed chunks from 0 and gets their plaintext from 0; returns the chunks that verified. */
+/**
+ * Opens a piece in place: `slot` holds the sealed chunks from 0 and gets
+ * their plaintext from 0; returns the chunks that verified. The slot (a
+ * worker's, or its piece buffer) is the job's own: no other thread writes
+ * it while the job's result may be used.
+ */
 export function openInPlace(engine: ChachaEngine, key: Uint8Array, run: ChunkRun, slot: Uint8Array, length: number): number {
-  return openRun(engine, key, run, slot.subarray(0, length), slot.subarray(0, plainLength(length)));
+  return openRun(engine, key, run, slot.subarray(0, length), slot.subarray(0, plainLength(length)), true);
 }
 
 /** Chunks in a whole piece: its sealed form fits a slot of the pool (1 MiB: 15 chunks, 983,280 bytes). */

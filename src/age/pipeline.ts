@@ -85,11 +85,15 @@ export interface Runner {
   done(): void;
 }
 
-/** Seals or opens a piece on a ChaCha engine, into a new output (every byte of which it writes, or zeroes). */
-export function doPiece(chacha: ChachaEngine, key: Uint8Array, p: PayloadPiece, opening: boolean): void {
+/**
+ * Seals or opens a piece on a ChaCha engine, into a new output (every
+ * byte of which it writes, or zeroes). `own`: the input is the stream's
+ * own buffer (ChachaEngine.open), not a view of a caller's write.
+ */
+export function doPiece(chacha: ChachaEngine, key: Uint8Array, p: PayloadPiece, opening: boolean, own = false): void {
   if (opening) {
     p.output = toBeWritten(plainLength(p.input.length));
-    p.good = openRun(chacha, key, p.run, p.input, p.output);
+    p.good = openRun(chacha, key, p.run, p.input, p.output, own);
     zeroize(p.output.subarray(p.good * PLAIN_CHUNK));
   } else {
     p.output = toBeWritten(sealedLength(p.input.length));

@@ -40,7 +40,11 @@ export interface ChachaEngine {
    * (without its tag), in `out` when given, or undefined when `tag` does
    * not verify. Then the caller wipes its `out` (the engine may have
    * written to it) and throws; an array the engine allocated is never
-   * returned.
+   * returned. The plaintext is that of the bytes authenticated, whoever
+   * writes a shared `ciphertext` meanwhile (an engine that reads it twice
+   * reads a private copy), unless `own`: fourfold's own memory, which no
+   * thread writes while the result may be used (a stream's gathered
+   * buffer, a worker's slot), read where it is.
    */
-  open(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, out?: Uint8Array): Uint8Array | undefined;
+  open(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, out?: Uint8Array, own?: boolean): Uint8Array | undefined;
 }

@@ -148,7 +148,11 @@ export function nativeSeal(
  */
 const readOnce = (ciphertext: Uint8Array): Uint8Array => (isShared(ciphertext) ? ciphertext.slice() : ciphertext);
 
-/** The AEAD's open on OpenSSL: the plaintext once the tag verified (in `out` when given), else undefined with nothing released. */
+/**
+ * The AEAD's open on OpenSSL: the plaintext once the tag verified (in
+ * `out` when given), else undefined with nothing released. `own`: the
+ * ciphertext is fourfold's own memory (ChachaEngine.open), read in place.
+ */
 export function nativeOpen(
   c: NodeCrypto,
   base: ChachaEngine,
@@ -158,6 +162,7 @@ export function nativeOpen(
   ciphertext: Uint8Array,
   tag: Uint8Array,
   out?: Uint8Array,
+  own = false,
 ): Uint8Array | undefined {
   try {
     aeadKey(base, key, nonce);
@@ -166,7 +171,7 @@ export function nativeOpen(
     decipher.setAuthTag(TAG_IN);
     if (aad.length > 0) decipher.setAAD(aad);
     // OpenSSL decrypts before it verifies: the plaintext stays in node:crypto's buffer until final() accepts the tag.
-    const plain = decipher.update(readOnce(ciphertext));
+    const plain = decipher.update(own ? ciphertext : readOnce(ciphertext));
     try {
       decipher.final();
     } catch {
@@ -225,10 +230,10 @@ function withNative(c: NodeCrypto, base: ChachaEngine, from: Crossover): ChachaE
       usedNative();
       return nativeSeal(c, base, key, nonce, aad, data, out);
     },
-    open(key, nonce, aad, ciphertext, tag, out) {
+    open(key, nonce, aad, ciphertext, tag, out, own) {
       if (ciphertext.length < (nonce.length === 24 ? from.xopen : from.open)) return base.open(key, nonce, aad, ciphertext, tag, out);
       usedNative();
-      return nativeOpen(c, base, key, nonce, aad, ciphertext, tag, out);
+      return nativeOpen(c, base, key, nonce, aad, ciphertext, tag, out, own);
     },
   };
 }

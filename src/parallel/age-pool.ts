@@ -46,7 +46,8 @@ function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => voi
   let added = 0;
   const order = new InOrder<PayloadPiece>(
     {
-      onThisThread: (p) => doPiece(engine(), key, p, opening),
+      // The stream's own buffers (Gathering), which it writes again only once their piece is back.
+      onThisThread: (p) => doPiece(engine(), key, p, opening, true),
       toWorker(w, p) {
         use(w);
         // The stream's own buffers (Gathering), shared where the engine can: workers read them in place and answer with new arrays.

@@ -46,6 +46,12 @@ interface Opener {
   skip?: false | string;
   /** Whether its pieces may all go to workers at these sizes (then none may reach this thread's node:crypto). */
   workers?: boolean;
+  /**
+   * Whether it copies the caller's bytes into shared buffers of its own,
+   * which OpenSSL may read in place (no thread writes them while a result
+   * read from them may be used): fourfold/parallel's age decryptStream.
+   */
+  ownShared?: boolean;
   /** Whether it has no native path (XSalsa20, secretstream): node:crypto has neither. */
   ownOnly?: boolean;
 }
@@ -153,6 +159,7 @@ const OPENERS: Opener[] = [
     sizes: STREAM_SIZES,
     skip: NO_STREAMS,
     workers: true,
+    ownShared: true,
   },
 ];
 
@@ -182,10 +189,13 @@ async function waitForTurn(thread: SpinningThread): Promise<void> {
 /**
  * The deterministic half of the first race below, where the default tier
  * reaches node:crypto: whatever another thread does, OpenSSL must only
- * ever be handed a private copy of a shared ciphertext (openssl-spy.ts
- * counts what it is handed). Each entry at the smallest of its sizes past
- * every crossover (100,000 bytes; age's streams take whole chunks of a
- * write in place from half a piece on).
+ * ever be handed a private copy of a caller's shared ciphertext
+ * (openssl-spy.ts counts what it is handed). Each entry at the smallest of
+ * its sizes past every crossover (100,000 bytes; age's streams take whole
+ * chunks of a write in place from half a piece on). fourfold/parallel's
+ * age decryptStream gathers the caller's bytes into shared buffers of its
+ * own, which no thread writes while a result read from them may be used:
+ * those OpenSSL reads in place, without a copy of each chunk.
  */
 describe('the native tier is handed a private copy of a shared ciphertext', { skip: DEFAULT_IS_OWN }, () => {
   before(async () => {
@@ -199,10 +209,31 @@ describe('the native tier is handed a private copy of a shared ciphertext', { sk
       const ciphertext = shared(sealed.length, sealed);
       const seen = { ...decipherUpdates };
       assertBytes(await opener.open(ciphertext, opener.output ? shared(size) : undefined), plain, opener.name);
-      assert.equal(decipherUpdates.shared - seen.shared, 0, `${opener.name}: OpenSSL was handed a view of shared memory to decrypt`);
+      assert.ok(
+        !decipherUpdates.sharedBuffers.has(ciphertext.buffer),
+        `${opener.name}: OpenSSL was handed a view of the caller's shared ciphertext to decrypt`,
+      );
+      if (!opener.ownShared) assert.equal(decipherUpdates.shared - seen.shared, 0, `${opener.name}: OpenSSL was handed a view of shared memory to decrypt`);
       if (!opener.workers) assert.ok(decipherUpdates.all > seen.all, `${opener.name}: no decryption reached node:crypto, so this checked nothing`);
     });
   }
+
+  it("fourfold/parallel's age decryptStream hands OpenSSL its own shared buffers in place, never a copy per chunk", { skip: NO_STREAMS }, async () => {
+    // No workers: every piece is opened here, from the stream's own buffers (shared, for the workers to read in place).
+    P.configure({ workers: 0 });
+    try {
+      const size = 4 << 20;
+      const plain = rand(size);
+      const sealed = await age.encrypt(plain, to);
+      const ciphertext = shared(sealed.length, sealed);
+      const seen = { ...decipherUpdates };
+      assertBytes(await streamed(P.age.decryptStream(from), ciphertext), plain);
+      assert.ok(!decipherUpdates.sharedBuffers.has(ciphertext.buffer), "OpenSSL was handed a view of the caller's shared ciphertext");
+      assert.ok(decipherUpdates.shared - seen.shared > 0, "the stream's own buffers were copied before OpenSSL read them (a copy per chunk)");
+    } finally {
+      P.configure({ workers: undefined });
+    }
+  });
 });
 
 type Outputs = 'new' | 'caller' | 'shared';
