@@ -7,12 +7,12 @@
  * encapsulation key made from it under age1pq. Each is read only in the
  * case age writes it, as age's own parsers read them; key-types.ts says
  * what any other string is. Bech32 is BIP 173's without its length limit,
- * from @scure/base; X25519 (RFC 7748) from @noble/curves; the hybrid
- * type's code (hybrid.ts) is imported only when such a key is used.
+ * from @scure/base; an identity's recipient is key-recipients.ts's; the
+ * hybrid type's code (hybrid.ts) is imported only when such a key is used.
  */
-import { x25519 } from '@noble/curves/ed25519.js';
 import { bech32 } from '@scure/base';
 import { bech32Flaw, KEY_HYBRID, notAnIdentity, notARecipient, reducedKey, KEY_SSH, KEY_TAG, KEY_X25519 } from './key-types.js';
+import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 
@@ -180,7 +180,8 @@ export function recipientKey(recipient: unknown, name: string): Key {
   throw new RangeError(`${name} is ${notARecipient(recipient)}`);
 }
 
-const encodeRecipient = (publicKey: Uint8Array): string => bech32.encode(RECIPIENT_PREFIX, bech32.toWords(publicKey), false);
+/** An X25519 public key as its recipient string, "age1...". */
+export const encodeRecipient = (publicKey: Uint8Array): string => bech32.encode(RECIPIENT_PREFIX, bech32.toWords(publicKey), false);
 
 /** An X25519 identity string as age writes it (generateIdentity, age-keygen): identityToRecipient gives its recipient at once. */
 export type X25519Identity = `AGE-SECRET-KEY-1${string}`;
@@ -227,48 +228,6 @@ export const generateIdentity = (): X25519Identity => newIdentity(IDENTITY_PREFI
  */
 export const generateHybridIdentity = (): HybridIdentity => newIdentity(HYBRID_IDENTITY_PREFIX) as HybridIdentity;
 
-/**
- * The recipient of an identity: of an X25519 one ("AGE-SECRET-KEY-1..."),
- * "age1...", at once; of a hybrid one ("AGE-SECRET-KEY-PQ-1..."), a
- * promise of "age1pq1...", as its ML-KEM code is loaded on first use.
- * `await` gives the recipient either way.
- */
-export function identityToRecipient(identity: X25519Identity): string;
-/** The recipient ("age1pq1...") of a post-quantum hybrid identity, once ML-KEM's code is loaded. */
-export function identityToRecipient(identity: HybridIdentity): Promise<string>;
-/**
- * The recipient of an identity of either kind, or of the one an identity
- * file's text holds (age-keygen's, comments and all): a string for
- * X25519, a Promise for a hybrid one. `await` gives it either way.
- *
- * @example
- * ```ts
- * import { readFileSync } from 'node:fs';
- * import { identityToRecipient } from 'fourfold/age';
- * const recipient = await identityToRecipient(readFileSync('key.txt', 'utf8')); // age1... or age1pq1...
- * ```
- */
-export function identityToRecipient(identity: string): string | Promise<string>;
-export function identityToRecipient(identity: string): string | Promise<string> {
-  return recipientOf(identity, 'identity');
-}
-
-/** identityToRecipient, its errors naming the identity `name`: of one identity, given alone or as an identity file's text. */
-export function recipientOf(identity: unknown, name: string): string | Promise<string> {
-  const keys = identityFileKeys(identity, name);
-  if (keys.length > 1) {
-    for (const k of keys) zeroize(k.bytes);
-    throw new RangeError(`${name} holds ${keys.length} identities (an identity file's lines): give it one, a line of the file`);
-  }
-  const key = keys[0]!;
-  if (key.type === KEY_HYBRID) return wipingHybridRecipient(key.bytes);
-  try {
-    return encodeRecipient(x25519.getPublicKey(key.bytes));
-  } finally {
-    zeroize(key.bytes);
-  }
-}
-
 /*
  * Each key type's code is imported the first time such a key is used.
  * The specifiers are in parentheses on purpose: bundlers still see a
@@ -288,11 +247,26 @@ export const sshCode = () => import(('./ssh.js'));
 // biome-ignore format: the parentheses keep Vite's preload helper out (above)
 export const tagCode = () => import(('./tag.js'));
 
-/** The hybrid recipient of a seed (wiped after). */
-async function wipingHybridRecipient(seed: Uint8Array): Promise<string> {
+/** The hybrid recipient ("age1pq1...") of a seed (wiped after). */
+export async function hybridRecipientOf(seed: Uint8Array): Promise<string> {
   try {
     return (await hybridCode()).hybridRecipient(seed);
   } finally {
     zeroize(seed);
+  }
+}
+
+/**
+ * The recipient of a native identity's key (its bytes wiped after): an
+ * X25519 one's from the platform's X25519 (x25519.ts: WebCrypto, or
+ * @noble/curves where it has none), a hybrid one's from its type's code.
+ * key-recipients.ts's identityToRecipient gives the same, X25519's at once.
+ */
+export async function recipientOfKey(key: NativeKey): Promise<string> {
+  if (key.type === KEY_HYBRID) return hybridRecipientOf(key.bytes);
+  try {
+    return encodeRecipient(await publicKeyWith(await multiplierOf(key.bytes)));
+  } finally {
+    zeroize(key.bytes);
   }
 }

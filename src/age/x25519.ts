@@ -1,13 +1,13 @@
 /**
  * X25519 (RFC 7748) for age's recipient stanzas: the platform's WebCrypto
  * where it has the algorithm (Node, Deno, Bun and current browsers:
- * native code, a few milliseconds), else @noble/curves, whose first
- * multiplication builds tables that cost a fresh process some 40 ms.
- * Both give the same bytes. A secret scalar reaches WebCrypto as a PKCS #8
- * key we wipe after the import; the CryptoKey made from it is not
- * extractable and is dropped at once (the platform frees it, unwiped).
+ * native code, a few milliseconds), else @noble/curves, imported only
+ * then: its module builds tables as it loads, and its first
+ * multiplication more, some 40 ms of a fresh process. Both give the same
+ * bytes. A secret scalar reaches WebCrypto as a PKCS #8 key we wipe after
+ * the import; the CryptoKey made from it is not extractable and is
+ * dropped at once (the platform frees it, unwiped).
  */
-import { x25519 as noble } from '@noble/curves/ed25519.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** RFC 8410's PKCS #8 wrapping of an X25519 private key, before its 32 bytes. */
@@ -72,6 +72,8 @@ export type Multiplier = (u: Uint8Array) => Promise<Uint8Array>;
 export async function multiplierOn(subtle: Subtle | undefined, secret: Uint8Array): Promise<Multiplier> {
   const privateKey = subtle === undefined ? undefined : await importSecret(subtle, secret);
   if (subtle === undefined || privateKey === undefined) {
+    // biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
+    const { x25519: noble } = await import(('@noble/curves/ed25519.js'));
     return async (u) => {
       try {
         return noble.scalarMult(secret, u);

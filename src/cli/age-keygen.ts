@@ -10,7 +10,7 @@ import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
 import { FlagError, HelpRequested, parseFlags } from './go-flags.js';
 import { Failure } from './age-io.js';
 import { isTerminal, readAll } from './terminal.js';
-import { generateHybridIdentity, generateIdentity, identityToRecipient, recipientOf } from '../age/keys.js';
+import { generateHybridIdentity, generateIdentity, identityKey, type NativeKey, recipientOfKey } from '../age/keys.js';
 
 export const KEYGEN_USAGE = `Usage:
     fourfold age-keygen [-pq] [-o OUTPUT]
@@ -67,9 +67,9 @@ async function convert(input: string | undefined, out: number): Promise<void> {
   if (lines.length === 0) throw new Failure('no identities found in the input');
   const recipients: string[] = [];
   for (const { line, n } of lines) {
-    let recipient: string | Promise<string>;
+    let key: NativeKey;
     try {
-      recipient = recipientOf(line, `line ${n}`);
+      key = identityKey(line, `line ${n}`);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       // A plugin's identity holds what its plugin needs, and only the plugin knows its recipient (the protocol has no command for it).
@@ -79,14 +79,14 @@ async function convert(input: string | undefined, out: number): Promise<void> {
         );
       throw new Failure(`failed to parse input: ${e.message}`);
     }
-    recipients.push(await recipient);
+    recipients.push(await recipientOfKey(key));
   }
   writeSync(out, recipients.map((r) => `${r}\n`).join(''));
 }
 
 async function generate(out: number, postQuantum: boolean): Promise<void> {
   const identity = postQuantum ? generateHybridIdentity() : generateIdentity();
-  const recipient = await identityToRecipient(identity);
+  const recipient = await recipientOfKey(identityKey(identity, 'identity'));
   if (!isTerminal(out)) process.stderr.write(`Public key: ${recipient}\n`);
   const stat = fstatSync(out);
   if (stat.isFile() && (stat.mode & 0o004) !== 0) process.stderr.write('fourfold age-keygen: warning: writing secret key to a world-readable file\n');

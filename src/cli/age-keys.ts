@@ -15,9 +15,8 @@ import { NoTerminal, readAll, readSecret, toTerminal } from './terminal.js';
 import type { ReceiverOrAsk } from '../age/codec.js';
 import { DEFAULT_MAX_WORK_FACTOR, type Receiver, receiverOf, type Sender, senderOf, DEFAULT_WORK_FACTOR } from '../age/file-key.js';
 import type { Stanza } from '../age/header.js';
-import { decrypt as decryptHere, identityToRecipient } from '../age/index.js';
 import { KEY_SSH, KEY_TAG } from '../age/key-types.js';
-import { identityKey, type IdentityKey, recipientKey, sshCode, tagCode } from '../age/keys.js';
+import { identityKey, type IdentityKey, recipientKey, recipientOfKey, sshCode, tagCode } from '../age/keys.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /** The file and line limit age puts on recipient and identity files. */
@@ -126,7 +125,9 @@ async function identitiesFile(name: string): Promise<FileIdentity[]> {
   if (start.startsWith('age-encryption.org/') || start.startsWith('-----BEGIN AGE ENCRYPTED FILE-----')) {
     const passphrase = await secret(`Enter passphrase for identity file ${JSON.stringify(name)}:`);
     try {
-      bytes = await decryptHere(bytes, { passphrase, maxWorkFactor: 22 });
+      // The library's one-thread calls, loaded only for such a file.
+      const { decrypt } = await import('../age/index.js');
+      bytes = await decrypt(bytes, { passphrase, maxWorkFactor: 22 });
     } catch (e) {
       throw new Failure(`reading ${JSON.stringify(name)}: ${(e as Error).message}`);
     }
@@ -138,7 +139,7 @@ async function identitiesFile(name: string): Promise<FileIdentity[]> {
     const plugin = pluginIdentity(line, where);
     if (plugin !== undefined) return { plugin };
     try {
-      return { key: identityKey(line, where), recipient: () => identityToRecipient(line) };
+      return { key: identityKey(line, where), recipient: () => recipientOfKey(identityKey(line, where)) };
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       const hint = line.startsWith('age1') ? ['did you mean to use -R/--recipients-file to encrypt to a recipient?'] : [];
