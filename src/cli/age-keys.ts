@@ -8,6 +8,7 @@
  * age-plugin-batchpass's environment variables (-j batchpass, built in).
  */
 import { closeSync, openSync } from 'node:fs';
+import { BATCHPASS_DECRYPT, BATCHPASS_ENCRYPT } from './age-usage.js';
 import { listOf, type Parsed } from './go-flags.js';
 import { Failure, takeStdin } from './age-io.js';
 import { checkLabels, namedPlugin, nativeLabels, pluginIdentity, type PluginKey, pluginRecipient, unwrapWithPlugins, wrapForPlugins } from './age-plugin.js';
@@ -147,10 +148,6 @@ async function identitiesFile(name: string): Promise<FileIdentity[]> {
     }
   });
 }
-
-/** The commands that take a passphrase without a terminal (age-plugin-batchpass's), for the hints that name them. */
-export const BATCHPASS_ENCRYPT = 'AGE_PASSPHRASE=... fourfold age -e -j batchpass [-o OUTPUT] [INPUT]';
-export const BATCHPASS_DECRYPT = 'AGE_PASSPHRASE=... fourfold age -d -j batchpass [-o OUTPUT] [INPUT]';
 
 /** A secret typed at the terminal; a Failure where there is none, with the command that needs none (`script`) as a hint. */
 async function secret(prompt: string, script?: string): Promise<string> {

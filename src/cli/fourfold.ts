@@ -45,7 +45,7 @@ if (command === 'b3sum') {
   const { b3sum } = await import('./b3sum.js');
   process.exitCode = await b3sum(rest, version);
 } else if (command === 'age') {
-  const { age } = await import('./age.js');
+  const { age } = await import('./age-command.js');
   process.exitCode = await age(rest, version);
   // The pool's workers and any timers end with the command.
   process.exit();
