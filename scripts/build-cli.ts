@@ -1,25 +1,56 @@
 /**
- * npm run build, last step: dist/cli/fourfold.js (the `fourfold` command)
- * as one module of fourfold's own code. A process that runs a command
- * loads its modules before it does anything: fourfold age's ~90 modules
- * cost a fresh Node some 65 ms, one bundle about 40. The dependencies
- * (@noble, @scure) stay imports of the installed packages.
+ * npm run build, last step: the `fourfold` command, fourfold's own code
+ * bundled by esbuild (the dependencies, @noble and @scure, stay imports of
+ * the installed packages, so that the package ships no copy of another
+ * project's code). A process that runs a command loads its modules before
+ * it does anything, and each costs a fresh Node a file read, a resolution
+ * and a compile: a command loads as few modules, and as little code, as
+ * its subcommand needs.
  *
- * The bundle's modules see one import.meta.url, dist/parallel/workers.js's,
- * at the depth of dist/cli/: the pool starts ./worker.js beside it, and
- * the command reads ../../package.json for its version, as unbundled.
+ * - dist/cli/fourfold.js, the entry: its own lines and signals.ts.
+ * - dist/cli/fourfold-<subcommand>.js, imported by the entry for that
+ *   subcommand only: a bundle of its own for each, so that `fourfold
+ *   b3sum` reads no age code and `fourfold --help` none at all.
+ * - dist/cli/fourfold-<subcommand>-<hash>.js, the chunks of a subcommand's
+ *   bundle (esbuild's splitting): what its code imports only when needed
+ *   (an SSH key's, a post-quantum key's code, scrypt) is a chunk apart,
+ *   with whatever of it the subcommand's work does not use, so that
+ *   `fourfold age` to an X25519 recipient loads no ML-KEM. Each module so
+ *   imported also imports the subcommand's work module (below): it is
+ *   only ever imported after that module anyway, and esbuild, which gives
+ *   each set of entries that reach a module a chunk, then puts all the
+ *   work's modules in one chunk rather than one per set (16 modules for
+ *   `fourfold age -e` without it, 3 with).
+ *
+ * Subcommands run in processes apart, so the same module in two
+ * subcommands' bundles is never loaded twice by one; the entry's
+ * signals.ts, in a subcommand's too, has no state.
+ *
+ * Every file sits in dist/cli/, and its modules see one import.meta.url,
+ * dist/parallel/workers.js's, at that depth: the pool starts ./worker.js
+ * beside it, and the command reads ../../package.json for its version, as
+ * unbundled.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
-const entry = fileURLToPath(new URL('../dist/cli/fourfold.js', import.meta.url));
-const source = readFileSync(entry, 'utf8');
-// A bundle bundled again would define its own first line's import.meta.url away: tsc writes the entry anew first.
-if (source.includes('__fourfoldModuleUrl')) throw new Error('dist/cli/fourfold.js is already bundled: run tsc -p tsconfig.build.json first');
+const dir = fileURLToPath(new URL('../dist/cli/', import.meta.url));
+const entry = join(dir, 'fourfold.js');
 
-const result = await esbuild.build({
-  entryPoints: [entry],
+/** Each subcommand: the module fourfold.ts imports for it, and the module its work starts from. */
+const SUBCOMMANDS: Record<string, { readonly module: string; readonly work: string }> = {
+  age: { module: 'age-command.js', work: 'age.js' },
+  'age-keygen': { module: 'age-keygen.js', work: 'age-keygen.js' },
+  b3sum: { module: 'b3sum.js', work: 'b3sum.js' },
+};
+
+/** What esbuild writes: fourfold.js, and fourfold-<subcommand>.js and their chunks. The last build's go first, so that the package ships none that nothing imports. */
+const OURS = /^fourfold(?:-[a-z0-9-]+)?\.js$/i;
+
+const common: esbuild.BuildOptions = {
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -27,10 +58,79 @@ const result = await esbuild.build({
   packages: 'external',
   define: { 'import.meta.url': '__fourfoldModuleUrl' },
   banner: { js: "const __fourfoldModuleUrl = new URL('../parallel/workers.js', import.meta.url).href;" },
+  outdir: dir,
   write: false,
+  metafile: true,
   logLevel: 'warning',
-});
-const code = result.outputFiles[0]!.text;
+};
+
+/** Every module the code imports with import() (but `work`) imports `work` too, at its end (see the file's comment), as __fourfoldWork. */
+function afterWork(work: string): esbuild.Plugin {
+  return {
+    name: 'after-work',
+    setup(build) {
+      const later = new Set<string>();
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData === afterWork) return undefined;
+        const { path, external, errors } = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: afterWork,
+        });
+        if (errors.length === 0 && !external && path !== work) later.add(path);
+        return undefined;
+      });
+      build.onLoad({ filter: /\.js$/ }, async (args) => {
+        if (!later.has(args.path)) return undefined;
+        // A re-export, not a bare import, which esbuild drops from a package whose "sideEffects" leave the module out.
+        return { contents: `${await readFile(args.path, 'utf8')}\nexport * as __fourfoldWork from ${JSON.stringify(work)};\n`, loader: 'js' };
+      });
+    },
+  };
+}
+
+/** The entry imports each subcommand's bundle, fourfold-<subcommand>.js, in place of its module. */
+const subcommandBundles: esbuild.Plugin = {
+  name: 'subcommand-bundles',
+  setup(build) {
+    for (const [name, { module }] of Object.entries(SUBCOMMANDS)) {
+      build.onResolve({ filter: new RegExp(`^\\./${module.replace(/\./g, '\\.')}$`) }, (args) =>
+        args.kind === 'dynamic-import' ? { path: `./fourfold-${name}.js`, external: true } : undefined,
+      );
+    }
+  },
+};
+
+const source = readFileSync(entry, 'utf8');
+// A bundle bundled again would define its own first line's import.meta.url away: tsc writes the entry anew first.
+if (source.includes('__fourfoldModuleUrl')) throw new Error('dist/cli/fourfold.js is already bundled: run tsc -p tsconfig.build.json first');
+for (const name of readdirSync(dir)) if (OURS.test(name) && name !== 'fourfold.js') rmSync(join(dir, name));
+
+const builds = await Promise.all([
+  esbuild.build({ ...common, entryPoints: [entry], plugins: [subcommandBundles] }),
+  ...Object.entries(SUBCOMMANDS).map(([name, { module, work }]) =>
+    esbuild.build({
+      ...common,
+      entryPoints: { [`fourfold-${name}`]: join(dir, module) },
+      splitting: true,
+      chunkNames: `fourfold-${name}-[hash]`,
+      plugins: [afterWork(join(dir, work))],
+    }),
+  ),
+]);
+
+const entryInputs = Object.keys(builds[0]!.metafile!.inputs).map((p) => p.replace(/^.*dist\/cli\//, ''));
+if (entryInputs.join() !== 'signals.js,fourfold.js')
+  throw new Error(`the entry bundles ${entryInputs.join(', ')}: a module with state there would be a second copy of a subcommand's`);
+const files = builds.flatMap((b) => b.outputFiles!);
+for (const file of files) if (!OURS.test(file.path.slice(dir.length))) throw new Error(`esbuild would write ${file.path}, outside the command's names`);
+const code = files.find((f) => f.path === entry)!.text;
 if (!code.startsWith('#!/usr/bin/env node\n')) throw new Error('the bundled command lost its #! line');
-writeFileSync(entry, code);
-console.log(`dist/cli/fourfold.js: one module, ${code.length} bytes (its entry alone: ${source.length})`);
+for (const file of files) writeFileSync(file.path, file.contents);
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+console.log(
+  `dist/cli/fourfold.js: ${kib(code.length)}; ${Object.keys(SUBCOMMANDS)
+    .map((name, i) => `${name}: ${builds[i + 1]!.outputFiles!.length} files, ${kib(builds[i + 1]!.outputFiles!.reduce((n, f) => n + f.contents.length, 0))}`)
+    .join('; ')}`,
+);

@@ -1,0 +1,98 @@
+/**
+ * The modules the command loads for each subcommand, as module-log.mjs
+ * lists them: a process reads, resolves and compiles each before it does
+ * anything, most of a small file's time. `fourfold --help` loads the
+ * entry alone; a subcommand its own files (dist/cli/fourfold-<name>*.js,
+ * scripts/build-cli.ts), and, of the dependencies, only what its work
+ * uses: no @noble/curves where WebCrypto does X25519, no ML-KEM without a
+ * post-quantum key, none at all to print a usage. Node only: it starts
+ * processes, and the log is a Node loader hook.
+ */
+import { after, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, IS_NODE, NODE } from './age-clients.js';
+
+const MODULE_LOG = new URL('./module-log.mjs', import.meta.url).href;
+const dir = mkdtempSync(join(tmpdir(), 'fourfold-loads-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const skip = IS_NODE ? false : 'a Node loader hook lists the modules';
+
+/** What `fourfold ARGS` loaded (standard input from the file `input`): the command's own files by name, the packages' modules by package path. */
+function loads(args: string[], input?: string): { command: string[]; packages: string[] } {
+  const log = join(dir, 'log');
+  writeFileSync(log, '');
+  const r = spawnSync('sh', ['-c', 'exec "$@" < "$0"', input ?? '/dev/null', NODE, '--import', MODULE_LOG, CLI, ...args], {
+    env: { ...process.env, FOURFOLD_MODULE_LOG: log },
+    encoding: 'utf8',
+  });
+  assert.ok(r.status === 0 || (r.status === 2 && args.includes('-x')), `fourfold ${args.join(' ')}: exit ${r.status}, ${r.stderr}`);
+  const urls = [...new Set(readFileSync(log, 'utf8').split('\n'))];
+  return {
+    command: urls.flatMap((u) => u.match(/\/dist\/cli\/(fourfold[^/]*\.js)$/)?.[1] ?? []).sort(),
+    packages: urls
+      .flatMap((u) => u.match(/\/node_modules\/(@[^/]+\/[^/]+|[^@/][^/]*)\//)?.[1] ?? [])
+      .filter((p, i, all) => all.indexOf(p) === i)
+      .sort(),
+  };
+}
+
+/** Whether every one of `files` is the entry's or subcommand `name`'s. */
+const onlyOf = (name: string, files: string[]) => files.every((f) => f === 'fourfold.js' || new RegExp(`^fourfold-${name}(?:-[A-Z0-9]+)?\\.js$`).test(f));
+
+/** An identity file, its recipient and a 64 KiB file encrypted to it, made by the command. */
+function keysAndFile(): { identityFile: string; recipient: string; plain: string; sealed: string } {
+  const identityFile = join(dir, 'key.txt');
+  const made = spawnSync(NODE, [CLI, 'age-keygen', '-o', identityFile], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  const recipient = made.stderr.match(/Public key: (age1\S+)/)![1]!;
+  const plain = join(dir, 'plain');
+  writeFileSync(plain, new Uint8Array(65536).fill(7));
+  const sealed = join(dir, 'plain.age');
+  const r = spawnSync(NODE, [CLI, 'age', '-r', recipient, '-o', sealed, plain], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return { identityFile, recipient, plain, sealed };
+}
+
+it('fourfold --help and --version load the entry alone', { skip }, () => {
+  for (const flag of ['--help', '--version']) assert.deepEqual(loads([flag]), { command: ['fourfold.js'], packages: [] }, flag);
+});
+
+it("fourfold age --help, and flags that do not parse, load age's command line and no dependency", { skip }, () => {
+  for (const args of [
+    ['age', '--help'],
+    ['age', '-x'],
+  ]) {
+    const { command, packages } = loads(args);
+    assert.deepEqual(packages, [], args.join(' '));
+    assert.ok(onlyOf('age', command), `${args.join(' ')}: ${command}`);
+    assert.ok(command.length <= 3, `${args.join(' ')}: ${command}`);
+  }
+});
+
+it('fourfold age to and from an X25519 key: its own files, few, and no curve or ML-KEM code', { skip }, () => {
+  const { identityFile, recipient, plain, sealed } = keysAndFile();
+  for (const [args, input] of [
+    [['age', '-e', '-r', recipient], plain],
+    [['age', '-d', '-i', identityFile], sealed],
+    [['age', '-d', '-i', identityFile, '-o', join(dir, 'out'), sealed], undefined],
+  ] as const) {
+    const { command, packages } = loads([...args], input);
+    const what = args.join(' ');
+    assert.deepEqual(packages, ['@noble/hashes', '@scure/base'], what);
+    assert.ok(onlyOf('age', command), `${what}: ${command}`);
+    // The entry, the subcommand's, its command line's, its work's and that chunk: 16 files when each set of late imports had a chunk.
+    assert.ok(command.length <= 5, `${what}: ${command}`);
+  }
+});
+
+it('fourfold age-keygen and b3sum load their own files: no curve code, no age code', { skip }, () => {
+  const keygen = loads(['age-keygen']);
+  assert.deepEqual(keygen.packages, ['@scure/base']);
+  assert.ok(onlyOf('age-keygen', keygen.command), `${keygen.command}`);
+  const b3sum = loads(['b3sum', CLI]);
+  assert.deepEqual(b3sum, { command: ['fourfold-b3sum.js', 'fourfold.js'], packages: [] });
+});

@@ -1,0 +1,17 @@
+/**
+ * `node --import ./module-log.mjs PROGRAM`: appends to the file named by
+ * FOURFOLD_MODULE_LOG, a line each, the URL of every module the program
+ * loads (a load hook, node:module's register: Node 20.6 and later) and,
+ * as it exits, every built-in module it loaded ("node:tty"), however it
+ * reached it (import, or process.getBuiltinModule).
+ */
+import { appendFileSync } from 'node:fs';
+import { register } from 'node:module';
+
+const log = process.env.FOURFOLD_MODULE_LOG;
+if (log === undefined) throw new Error('module-log.mjs: FOURFOLD_MODULE_LOG names no file');
+register(new URL('./module-log-hooks.mjs', import.meta.url));
+process.on('exit', () => {
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ') && !m.includes('internal/'));
+  appendFileSync(log, builtins.map((m) => `node:${m.slice('NativeModule '.length)}\n`).join(''));
+});
