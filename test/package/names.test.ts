@@ -6,8 +6,8 @@
  *
  * - src/testing.ts gives tests the library's own objects (with their
  *   kernels' bytes), under their names;
- * - a folder's native-none.ts stands in for its native.ts where there is
- *   no node:crypto;
+ * - a stand-in X-none.ts (package.json's "browser" field) gives its X.ts's
+ *   names where there is no node:crypto or other Node module;
  * - src/parallel/'s entries give a family's (or age's) public calls again,
  *   on the pool;
  * - the same file of two families (layout.ts, tiers.ts, pieces.ts, ...)
@@ -105,7 +105,7 @@ function sameByShape(a: Declaration, b: Declaration, name: string, open: Readonl
   if (open.has(`${a.file}#${name}`) && open.has(`${b.file}#${name}`)) return true;
   const pair = (test: (x: Declaration, y: Declaration) => boolean): boolean => test(a, b) || test(b, a);
   if (pair((x) => x.file === 'src/testing.ts')) return true;
-  if (pair((x, y) => x.file.endsWith('/native-none.ts') && y.file === x.file.replace('native-none.ts', 'native.ts'))) return true;
+  if (pair((x, y) => x.file.endsWith('-none.ts') && y.file === x.file.replace(/-none\.ts$/, '.ts'))) return true;
   if (pair((x, y) => folder(x.file) === 'parallel' && folder(y.file) !== 'parallel')) return true;
   const families = FAMILIES.has(folder(a.file)) && FAMILIES.has(folder(b.file));
   if (families && folder(a.file) !== folder(b.file) && basename(a.file) === basename(b.file)) return true;
