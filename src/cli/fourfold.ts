@@ -7,7 +7,7 @@
  * errors exit with code 2 and name the program as --help does.
  */
 import { readFileSync } from 'node:fs';
-import { dieOnBrokenPipe } from './signals.js';
+import { dieOnBrokenStdio } from './signals.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -31,14 +31,7 @@ Options:
 const [command, ...rest] = process.argv.slice(2);
 
 // Writes through process.stdout and process.stderr (help, age-keygen) fail asynchronously: a closed reader ends the command by SIGPIPE there too.
-process.stdout.on('error', (e) => {
-  dieOnBrokenPipe(1, e);
-  throw e;
-});
-process.stderr.on('error', (e) => {
-  dieOnBrokenPipe(2, e);
-  throw e;
-});
+dieOnBrokenStdio();
 
 // Each command loads only its own modules: a process's start is much of a small file's time.
 if (command === 'b3sum') {

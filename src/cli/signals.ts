@@ -36,6 +36,42 @@ export function dieOnBrokenPipe(fd: number, e: unknown): void {
   if ((fd === 1 || fd === 2) && (e as { code?: unknown }).code === 'EPIPE') dieBy('SIGPIPE');
 }
 
+/**
+ * dieOnBrokenPipe for the writes through process.stdout and
+ * process.stderr, which fail asynchronously: its handler is added to each
+ * stream as Node makes it, at its first use (by the command, or by Node),
+ * not before: a stream on a pipe or a terminal loads net, some 4 ms of a
+ * fresh process, which a command that writes through descriptors alone
+ * (age, b3sum) does not spend.
+ */
+export function dieOnBrokenStdio(): void {
+  for (const [fd, name] of [
+    [1, 'stdout'],
+    [2, 'stderr'],
+  ] as const) {
+    const onError = (e: Error): void => {
+      dieOnBrokenPipe(fd, e);
+      throw e;
+    };
+    const made = Object.getOwnPropertyDescriptor(process, name);
+    if (made?.get === undefined || made.configurable !== true) {
+      process[name].on('error', onError);
+      continue;
+    }
+    let handled = false;
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: made.enumerable,
+      get() {
+        const stream = made.get!.call(process) as NodeJS.WriteStream;
+        if (!handled) stream.on('error', onError);
+        handled = true;
+        return stream;
+      },
+    });
+  }
+}
+
 /** Removes `path` if SIGINT, SIGTERM or SIGHUP ends the process before the returned function is called. */
 export function removeOnSignal(path: string): () => void {
   const onSignal = (signal: NodeJS.Signals): void => {

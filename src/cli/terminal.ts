@@ -5,10 +5,22 @@
  * (for a plugin's questions), and a progress line on
  * standard error that rewrites itself.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
-import { isatty, ReadStream } from 'node:tty';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import type { ReadStream } from 'node:tty';
+import { builtinModule } from '../runtime/host.js';
 
-export const isTerminal = (fd: number): boolean => isatty(fd);
+/** node:tty, loaded at the first terminal: net and its streams come with it, some 3 ms of a fresh process that writes only files. */
+const tty = (): typeof import('node:tty') => builtinModule<typeof import('node:tty')>('node:tty')!;
+
+/** Whether descriptor `fd` is a terminal. Only a character device can be, which fstat says without node:tty. */
+export function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return tty().isatty(fd);
+}
 
 /** A failure to read from the terminal: there is none (`absent`: a script, CI), or it closed. */
 export class NoTerminal extends Error {
@@ -41,17 +53,17 @@ function openTerminal(): Terminal {
   } catch (e) {
     throw new NoTerminal(`standard input is not a terminal, and there is no terminal to read a passphrase from (${(e as Error).message})`, true);
   }
-  const tty = new ReadStream(fd);
-  const t: Terminal = { fd, tty, typed: [], closed: false };
-  tty.on('data', (data: Buffer) => {
+  const stream = new (tty().ReadStream)(fd);
+  const t: Terminal = { fd, tty: stream, typed: [], closed: false };
+  stream.on('data', (data: Buffer) => {
     t.typed.push(...data);
     t.waiting?.();
   });
-  tty.on('close', () => {
+  stream.on('close', () => {
     t.closed = true;
     t.waiting?.();
   });
-  tty.pause();
+  stream.pause();
   terminal = t;
   return t;
 }

@@ -103,7 +103,7 @@ const poolFiles =
   async (payload: FilePayload, after: (p: FilePiece, outcome: PieceOutcome) => void) => {
     const descriptors = typeof payload.from === 'number' || typeof sinkFile(payload.to) === 'number';
     const blob = isBlob(payload.from);
-    if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS) || (blob && !WORKERS_READ_BLOBS)) return hereRunner.files(payload, after);
+    if (payload.length < PARALLEL_MIN || (descriptors && !WORKERS_SHARE_DESCRIPTORS) || (blob && !workersReadBlobs())) return hereRunner.files(payload, after);
     // This thread's buffer, made only if it does a piece (a lost worker's, or with no worker at all).
     let buffer: Uint8Array | undefined;
     const later: Piece[] = [];
@@ -131,8 +131,8 @@ const poolFiles =
     }
   };
 
-/** Whether the pool's workers read a Blob themselves: Web Workers (FileReaderSync), not worker_threads. */
-const WORKERS_READ_BLOBS = workerThreads() === undefined;
+/** Whether the pool's workers read a Blob themselves: Web Workers (FileReaderSync), not worker_threads (asked when a Blob comes: Node loads worker_threads on the question). */
+const workersReadBlobs = (): boolean => workerThreads() === undefined;
 
 /**
  * The pool's runner: one-shot payloads below PARALLEL_MIN here, larger

@@ -1,8 +1,8 @@
 /**
  * The `fourfold` command itself: --help and --version, and usage errors
  * that name the program the way --help does (exit code 2); -h and --help
- * of every subcommand (usage on standard output, exit 0). Node only: it
- * starts processes.
+ * of every subcommand (usage on standard output, exit 0); SIGPIPE on
+ * its stdio streams. Node only: it starts processes.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -98,5 +98,17 @@ it('-h and --help of every command: its usage on standard output, exit 0; an unk
       assert.equal(r.stdout, '');
       assert.match(r.stderr, /^flag provided but not defined: -nope\nUsage:/);
     }
+  }
+});
+
+it('a write through process.stdout or process.stderr that fails with EPIPE ends the command by SIGPIPE, the handler added as the stream is made', () => {
+  const signals = new URL('../../dist/cli/signals.js', import.meta.url).href;
+  for (const stream of ['stdout', 'stderr']) {
+    // The failure a closed reader gives such a write, asynchronously: an 'error' event on the stream, made here by its first use.
+    const script = `const { dieOnBrokenStdio } = await import(${JSON.stringify(signals)});
+dieOnBrokenStdio();
+process.${stream}.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));`;
+    const r = spawnSync(NODE, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(r.signal, 'SIGPIPE', `${stream}: ${r.stderr}`);
   }
 });

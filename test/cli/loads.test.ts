@@ -21,8 +21,8 @@ const dir = mkdtempSync(join(tmpdir(), 'fourfold-loads-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const skip = IS_NODE ? false : 'a Node loader hook lists the modules';
 
-/** What `fourfold ARGS` loaded (standard input from the file `input`): the command's own files by name, the packages' modules by package path. */
-function loads(args: string[], input?: string): { command: string[]; packages: string[] } {
+/** What `fourfold ARGS` loaded (standard input from the file `input`, output to pipes): the command's own files by name, the packages by name, Node's modules and the stdio streams it made. */
+function loads(args: string[], input?: string): { command: string[]; packages: string[]; node: string[] } {
   const log = join(dir, 'log');
   writeFileSync(log, '');
   const r = spawnSync('sh', ['-c', 'exec "$@" < "$0"', input ?? '/dev/null', NODE, '--import', MODULE_LOG, CLI, ...args], {
@@ -37,8 +37,18 @@ function loads(args: string[], input?: string): { command: string[]; packages: s
       .flatMap((u) => u.match(/\/node_modules\/(@[^/]+\/[^/]+|[^@/][^/]*)\//)?.[1] ?? [])
       .filter((p, i, all) => all.indexOf(p) === i)
       .sort(),
+    node: urls.filter((u) => u.startsWith('node:') || u.startsWith('process.')),
   };
 }
+
+/**
+ * What a command that reads and writes files and pipes through
+ * descriptors has no use for, each some milliseconds of a fresh process:
+ * a plugin's child_process, the terminal's tty (both bring net, which
+ * the log's own thread loads too), and the process.stdout and
+ * process.stderr streams (on a pipe or a terminal, net again).
+ */
+const UNUSED = ['node:child_process', 'node:tty', 'process.stdout', 'process.stderr'];
 
 /** Whether every one of `files` is the entry's or subcommand `name`'s. */
 const onlyOf = (name: string, files: string[]) => files.every((f) => f === 'fourfold.js' || new RegExp(`^fourfold-${name}(?:-[A-Z0-9]+)?\\.js$`).test(f));
@@ -58,7 +68,10 @@ function keysAndFile(): { identityFile: string; recipient: string; plain: string
 }
 
 it('fourfold --help and --version load the entry alone', { skip }, () => {
-  for (const flag of ['--help', '--version']) assert.deepEqual(loads([flag]), { command: ['fourfold.js'], packages: [] }, flag);
+  for (const flag of ['--help', '--version']) {
+    const { command, packages } = loads([flag]);
+    assert.deepEqual({ command, packages }, { command: ['fourfold.js'], packages: [] }, flag);
+  }
 });
 
 it("fourfold age --help, and flags that do not parse, load age's command line and no dependency", { skip }, () => {
@@ -73,26 +86,36 @@ it("fourfold age --help, and flags that do not parse, load age's command line an
   }
 });
 
-it('fourfold age to and from an X25519 key: its own files, few, and no curve or ML-KEM code', { skip }, () => {
+it('fourfold age to and from an X25519 key: its own files, few, no curve or ML-KEM code, no child_process, tty or stdio streams', { skip }, () => {
   const { identityFile, recipient, plain, sealed } = keysAndFile();
   for (const [args, input] of [
     [['age', '-e', '-r', recipient], plain],
     [['age', '-d', '-i', identityFile], sealed],
     [['age', '-d', '-i', identityFile, '-o', join(dir, 'out'), sealed], undefined],
   ] as const) {
-    const { command, packages } = loads([...args], input);
+    const { command, packages, node } = loads([...args], input);
     const what = args.join(' ');
     assert.deepEqual(packages, ['@noble/hashes', '@scure/base'], what);
+    assert.deepEqual(
+      UNUSED.filter((m) => node.includes(m)),
+      [],
+      what,
+    );
     assert.ok(onlyOf('age', command), `${what}: ${command}`);
     // The entry, the subcommand's, its command line's, its work's and that chunk: 16 files when each set of late imports had a chunk.
     assert.ok(command.length <= 5, `${what}: ${command}`);
   }
 });
 
-it('fourfold age-keygen and b3sum load their own files: no curve code, no age code', { skip }, () => {
+it('fourfold age-keygen and b3sum load their own files: no curve code, no age code (nor b3sum the stdio streams)', { skip }, () => {
   const keygen = loads(['age-keygen']);
   assert.deepEqual(keygen.packages, ['@scure/base']);
   assert.ok(onlyOf('age-keygen', keygen.command), `${keygen.command}`);
   const b3sum = loads(['b3sum', CLI]);
-  assert.deepEqual(b3sum, { command: ['fourfold-b3sum.js', 'fourfold.js'], packages: [] });
+  assert.deepEqual(b3sum.command, ['fourfold-b3sum.js', 'fourfold.js']);
+  assert.deepEqual(b3sum.packages, []);
+  assert.deepEqual(
+    UNUSED.filter((m) => b3sum.node.includes(m)),
+    [],
+  );
 });
