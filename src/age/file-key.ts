@@ -7,9 +7,6 @@
  * identities (or the passphrase) unwraps, then checks the MAC with the
  * file key it gives.
  */
-import { hkdf } from '@noble/hashes/hkdf.js';
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, MAX_HEADER, MAX_STANZAS, type Stanza } from './header.js';
 import { KEY_HYBRID, KEY_SSH, KEY_TAG, KEY_X25519 } from './key-types.js';
@@ -27,6 +24,7 @@ import {
 } from './keys.js';
 import { scryptUnwrap, x25519Unwrap } from './identities.js';
 import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptStanza, unreachable, x25519Stanza } from './recipients.js';
+import { hkdfSha256, hmacSha256, sha256Ready } from './sha256.js';
 import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
 import { equalBytes, zeroize, EMPTY } from '../runtime/bytes.js';
@@ -223,13 +221,13 @@ export function forgetKeys(party: Sender | Receiver): void {
   if ('identities' in party) for (const key of party.identities ?? []) zeroize(key.type === KEY_SSH ? (key.passphrase ?? EMPTY) : key.bytes);
 }
 
-const macKey = (fileKey: Uint8Array): Uint8Array => hkdf(sha256, fileKey, EMPTY, HEADER_INFO, 32);
+const macKey = (fileKey: Uint8Array): Uint8Array => hkdfSha256(fileKey, EMPTY, HEADER_INFO, 32);
 
 /** The header MAC of `macked` under `fileKey`. */
 function macOf(fileKey: Uint8Array, macked: Uint8Array): Uint8Array {
   const key = macKey(fileKey);
   try {
-    return hmac(sha256, key, macked);
+    return hmacSha256(key, macked);
   } finally {
     zeroize(key);
   }
@@ -237,6 +235,7 @@ function macOf(fileKey: Uint8Array, macked: Uint8Array): Uint8Array {
 
 /** A new file key, and the header carrying it: after X25519 for recipients (milliseconds), after scrypt for a passphrase (seconds). */
 export async function sealHeader(s: Sender, kdf: Scrypt): Promise<Sealed> {
+  await sha256Ready();
   const fileKey = crypto.getRandomValues(new Uint8Array(FILE_KEY_BYTES));
   try {
     const stanzas =
@@ -352,5 +351,6 @@ function macVerified(h: Header, fileKey: Uint8Array): Uint8Array {
 
 /** The file key of a parsed header for `r` (after X25519 for identities, after scrypt for a passphrase), once its MAC verifies. */
 export async function openHeader(h: Header, r: Receiver, kdf: Scrypt): Promise<Uint8Array> {
+  await sha256Ready();
   return macVerified(h, await unwrapFileKey(h.stanzas, r, kdf));
 }

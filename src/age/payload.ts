@@ -8,8 +8,7 @@
  * or opened on any thread, given its first counter and whether it ends
  * the payload.
  */
-import { hkdf } from '@noble/hashes/hkdf.js';
-import { sha256 } from '@noble/hashes/sha2.js';
+import { hkdfSha256 } from './sha256.js';
 import type { ChachaEngine } from '../chacha/engine.js';
 import { zeroize, EMPTY } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -24,7 +23,7 @@ export const NONCE_BYTES = 16;
 const PAYLOAD_INFO = new TextEncoder().encode('payload');
 
 /** payload key = HKDF-SHA-256(ikm = file key, salt = nonce, info = "payload"). */
-export const payloadKey = (fileKey: Uint8Array, nonce: Uint8Array): Uint8Array => hkdf(sha256, fileKey, nonce, PAYLOAD_INFO, 32);
+export const payloadKey = (fileKey: Uint8Array, nonce: Uint8Array): Uint8Array => hkdfSha256(fileKey, nonce, PAYLOAD_INFO, 32);
 
 /** The AEAD nonce of chunk `counter`: the counter in bytes 0..10, big-endian (below 2^53, so bytes 0..3 stay 0), then the final flag. */
 export function chunkNonce(counter: number, final: boolean, into: Uint8Array): Uint8Array {

@@ -8,11 +8,10 @@
  * nonce under a key derived per stanza (HKDF-SHA-256 of an X25519 shared
  * secret, or scrypt of the passphrase).
  */
-import { hkdf } from '@noble/hashes/hkdf.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { AgeFormatError } from './errors.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
 import { encodeBase64, type Stanza } from './header.js';
+import { hkdfSha256 } from './sha256.js';
 import { chacha20poly1305 } from '../chacha/index.js';
 import { isZero, zeroize } from '../runtime/bytes.js';
 import { nativeScrypt } from '../runtime/native.js';
@@ -42,7 +41,7 @@ export function x25519WrapKey(shared: Uint8Array, share: Uint8Array, recipient: 
   salt.set(share);
   salt.set(recipient, 32);
   try {
-    return hkdf(sha256, shared, salt, X25519_INFO, 32);
+    return hkdfSha256(shared, salt, X25519_INFO, 32);
   } finally {
     zeroize(shared);
   }

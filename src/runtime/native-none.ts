@@ -5,11 +5,12 @@
  */
 import type * as Native from './native.js';
 
-export type { NativeScrypt, NodeCipher, NodeCrypto, ScryptParams } from './native.js';
+export type { NativeScrypt, NodeCipher, NodeCrypto, ScryptParams, Sha256Kdf } from './native.js';
 export const RUNTIME: typeof Native.RUNTIME = undefined;
 export const cpuVendor: typeof Native.cpuVendor = () => undefined;
 export const nodeCrypto: typeof Native.nodeCrypto = () => undefined;
 export const nativeScrypt: typeof Native.nativeScrypt = () => undefined;
+export const nativeSha256: typeof Native.nativeSha256 = () => undefined;
 export const toBeWritten: typeof Native.toBeWritten = (length) => new Uint8Array(length);
 export const CAN_GROW: typeof Native.CAN_GROW = false;
 export const grown: typeof Native.grown = () => undefined;

@@ -142,6 +142,33 @@ export function nativeScrypt(): NativeScrypt | undefined {
     });
 }
 
+/** HKDF-SHA-256 (RFC 5869) and HMAC-SHA-256 (RFC 2104) from one implementation: age's own keys (age/sha256.ts). */
+export interface Sha256Kdf {
+  hkdf(ikm: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): Uint8Array;
+  hmac(key: Uint8Array, message: Uint8Array): Uint8Array;
+}
+
+/** What fourfold uses of node:crypto's hashes. */
+interface NodeHashes {
+  hkdfSync(digest: 'sha256', ikm: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): ArrayBuffer;
+  createHmac(digest: 'sha256', key: Uint8Array): { update(message: Uint8Array): { digest(): Uint8Array } };
+}
+
+/**
+ * node:crypto's HKDF-SHA-256 and HMAC-SHA-256 where the runtime has them
+ * (Node, Deno, Bun), whatever tier ready() named: no tier of fourfold's
+ * has SHA-256, and node:crypto is loaded anyway; undefined elsewhere.
+ * Results are plain arrays of their own (digest() gives a Buffer).
+ */
+export function nativeSha256(): Sha256Kdf | undefined {
+  const c = RUNTIME === undefined ? undefined : builtinModule<NodeHashes>('node:crypto');
+  if (typeof c?.hkdfSync !== 'function' || typeof c.createHmac !== 'function') return undefined;
+  return {
+    hkdf: (ikm, salt, info, length) => new Uint8Array(c.hkdfSync('sha256', ikm, salt, info, length)),
+    hmac: (key, message) => new Uint8Array(c.createHmac('sha256', key).update(message).digest()),
+  };
+}
+
 /** ArrayBuffer.prototype.transfer (ES2024: Node 22 and later, Deno; not Node 20), captured before any user code runs. */
 const transfer = (ArrayBuffer.prototype as { transfer?: (this: ArrayBuffer, length: number) => ArrayBuffer }).transfer;
 const transferOf = transfer === undefined ? undefined : (Function.prototype.call.bind(transfer) as (buffer: ArrayBuffer, length: number) => ArrayBuffer);

@@ -5,8 +5,9 @@
  * entry alone; a subcommand its own files (dist/cli/fourfold-<name>*.js,
  * scripts/build-cli.ts), and, of the dependencies, only what its work
  * uses: no @noble/curves where WebCrypto does X25519, no ML-KEM without a
- * post-quantum key, none at all to print a usage. Node only: it starts
- * processes, and the log is a Node loader hook.
+ * post-quantum key, no @noble/hashes where node:crypto does SHA-256, none
+ * at all to print a usage. Node only: it starts processes, and the log is
+ * a Node loader hook.
  */
 import { after, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,7 +87,7 @@ it("fourfold age --help, and flags that do not parse, load age's command line an
   }
 });
 
-it('fourfold age to and from an X25519 key: its own files, few, no curve or ML-KEM code, no child_process, tty or stdio streams', { skip }, () => {
+it('fourfold age to and from an X25519 key: its own files, few, no curve, ML-KEM or SHA-2 code, no child_process, tty or stdio streams', { skip }, () => {
   const { identityFile, recipient, plain, sealed } = keysAndFile();
   for (const [args, input] of [
     [['age', '-e', '-r', recipient], plain],
@@ -95,7 +96,7 @@ it('fourfold age to and from an X25519 key: its own files, few, no curve or ML-K
   ] as const) {
     const { command, packages, node } = loads([...args], input);
     const what = args.join(' ');
-    assert.deepEqual(packages, ['@noble/hashes', '@scure/base'], what);
+    assert.deepEqual(packages, ['@scure/base'], what);
     assert.deepEqual(
       UNUSED.filter((m) => node.includes(m)),
       [],
