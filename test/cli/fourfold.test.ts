@@ -2,12 +2,16 @@
  * The `fourfold` command itself: --help and --version, and usage errors
  * that name the program the way --help does (exit code 2); -h and --help
  * of every subcommand (usage on standard output, exit 0); SIGPIPE on
- * its stdio streams. Node only: it starts processes.
+ * its stdio streams; V8's compiled code kept where Node has the cache.
+ * Node only: it starts processes.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import * as nodeModule from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
@@ -110,5 +114,23 @@ dieOnBrokenStdio();
 process.${stream}.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));`;
     const r = spawnSync(NODE, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     assert.equal(r.signal, 'SIGPIPE', `${stream}: ${r.stderr}`);
+  }
+});
+
+const COMPILE_CACHE = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+it("the command keeps V8's compiled code of the modules it loads (node:module's compile cache, Node 22.1 and later)", {
+  skip: !COMPILE_CACHE && `Node ${process.version} has no compile cache`,
+}, () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'fourfold-compile-cache-'));
+  try {
+    // The cache goes to os.tmpdir()'s node-compile-cache; NODE_COMPILE_CACHE would turn it on without the command.
+    const { NODE_COMPILE_CACHE: _on, NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
+    const r = spawnSync(NODE, [CLI, 'age', '--help'], { encoding: 'utf8', env: { ...env, TMPDIR: tmp } });
+    assert.equal(r.status, 0, r.stderr);
+    const kept = readdirSync(join(tmp, 'node-compile-cache'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    assert.ok(kept.length > 0, 'no compiled code kept');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 });
