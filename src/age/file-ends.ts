@@ -189,16 +189,18 @@ const failingAs =
  * first and again on a failure, so that no partial or unverified output
  * stays in it. A folder, a device, a FIFO or a socket is refused before
  * anything is written, and so is a file this user may not write, as
- * opening it would be; the output gets the mode of the file it replaces
+ * opening it is; the output gets the mode of the file it replaces
  * less setuid, setgid and sticky.
  */
 async function replacingFile(c: FileSystemCall, input: InputFile, write: (to: FileRef, out: ReadWriteFile) => Promise<void>): Promise<void> {
   if (typeof c.output === 'number') return intoHandle(c, c.output, input, write);
   const target = await outputTarget(c.fs, c.output);
   if (target.kind === 'other') throw notAFile(c.output, target);
-  if (target.kind === 'file') await c.fs.promises.access(target.path, c.fs.constants.W_OK);
-  const temp = temporaryBeside(target.path);
   const output = c.output;
+  // Opened for writing, as age opens it, and closed untouched: a file this user may not write is refused. (access(2) would need
+  // Deno's --allow-sys, which a caller who granted reading and writing did not give.)
+  if (target.kind === 'file') await (await c.fs.promises.open(target.path, c.fs.constants.O_WRONLY).catch(failingAs(output))).close();
+  const temp = temporaryBeside(target.path);
   const mode = target.kind === 'file' ? target.mode : await newFileMode(c.fs, target.path, c.watch).catch(failingAs(output));
   // Watched before it exists: a signal between its creation and the watch would leave it behind.
   const stopWatching = c.watch?.(temp);

@@ -183,7 +183,7 @@ const KINDS: Kind[] = [
     },
     refused: 'always',
     unprivileged: true,
-    error: { library: /EACCES: permission denied, access '.*out'/, command: 'permission denied' },
+    error: { library: /EACCES: permission denied, open '.*out'/, command: 'permission denied' },
     check(path) {
       assert.equal(fs!.readFileSync(path('out'), 'utf8'), OLD, 'the file as it was');
     },
