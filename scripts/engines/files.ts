@@ -38,6 +38,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/runtime.test.ts': 'starts fresh processes of the runtime (node:child_process)',
   'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
+  'test/cli/loads.test.ts': 'runs the fourfold command and lists the modules it loads (node:child_process)',
   'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
   'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
   'test/cli/age-plugins.test.ts': "runs the fourfold and age commands and age's plugins (node:child_process)",
@@ -82,7 +83,7 @@ const NOT_IN_SHELLS: Record<string, string> = {
  * alone (NODE_ENGINES_SKIP).
  */
 const NODE_PROGRAM: Record<string, string> = Object.fromEntries(
-  ['test/cli/b3sum.test.ts', 'test/cli/fourfold.test.ts', 'test/cli/pipeline.test.ts'].map((f) => [
+  ['test/cli/b3sum.test.ts', 'test/cli/fourfold.test.ts', 'test/cli/loads.test.ts', 'test/cli/pipeline.test.ts'].map((f) => [
     f,
     "runs the fourfold command, a Node program, with the system's node: the same processes as npm test's",
   ]),
