@@ -89,7 +89,8 @@ it('a Promise where any argument belongs, in every family (keys, nonces, options
     ['identities[0]', () => age.decrypt(file, { identities: [pending(age.generateIdentity())] })],
     ['identities[0].sshKey', () => age.decrypt(file, { identities: [{ sshKey: pending('-----BEGIN'), passphrase: 'pw' }] })],
     ['identity', () => age.identityToRecipient(pending(age.generateIdentity()))],
-    ['source', () => age.decryptRange(pending(new Blob([file as Uint8Array<ArrayBuffer>])), 0, 1, { passphrase: 'pw' })],
+    // openAsBlob(path) not awaited; Hermes has no Blob, and the Promise is refused whatever it holds.
+    ['source', () => age.decryptRange(pending(typeof Blob === 'function' ? new Blob([file as Uint8Array<ArrayBuffer>]) : file), 0, 1, { passphrase: 'pw' })],
   ];
   for (const [name, call] of cases) {
     await assert.rejects(
