@@ -3,7 +3,8 @@
  * WebAssembly SIMD kernels and a pure-JavaScript fallback giving the same
  * bytes.
  */
-export { ready, tier, type ReadyOptions, type Tier } from './runtime/kernels.js';
+export { ready, simdUnavailable, tier, type ReadyOptions, type Tier } from './runtime/kernels.js';
+export { useKernels } from './runtime/use-kernels.js';
 export { AuthenticationError } from './runtime/errors.js';
 export * from './chacha/index.js';
 export * from './poly1305/index.js';

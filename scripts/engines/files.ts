@@ -44,6 +44,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/age-plugins.test.ts': "runs the fourfold and age commands and age's plugins (node:child_process)",
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
   'test/age/outputs.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the calls and the command in child processes (node:child_process)',
+  'test/runtime/edge.test.ts': "bundles the package with esbuild's native binary and runs the bundles in node:vm contexts",
   ...Object.fromEntries(
     [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [
       f,
@@ -82,12 +83,16 @@ const NOT_IN_SHELLS: Record<string, string> = {
  * itself, and so does `node`; age's against age and rage run in npm test
  * alone (NODE_ENGINES_SKIP).
  */
-const NODE_PROGRAM: Record<string, string> = Object.fromEntries(
-  ['test/cli/b3sum.test.ts', 'test/cli/fourfold.test.ts', 'test/cli/loads.test.ts', 'test/cli/pipeline.test.ts'].map((f) => [
-    f,
-    "runs the fourfold command, a Node program, with the system's node: the same processes as npm test's",
-  ]),
-);
+const NODE_PROGRAM: Record<string, string> = {
+  ...Object.fromEntries(
+    ['test/cli/b3sum.test.ts', 'test/cli/fourfold.test.ts', 'test/cli/loads.test.ts', 'test/cli/pipeline.test.ts'].map((f) => [
+      f,
+      "runs the fourfold command, a Node program, with the system's node: the same processes as npm test's",
+    ]),
+  ),
+  // Its hosts are node:vm contexts with WebAssembly code generation off, an option of Node's node:vm alone.
+  'test/runtime/edge.test.ts': "runs bundles in node:vm contexts that refuse to compile WebAssembly, an option Deno's and Bun's node:vm lack",
+};
 
 /** node --jitless's option does not reach the processes a test starts: these would start the processes npm test starts. */
 const NOT_JITLESS: Record<string, string> = {

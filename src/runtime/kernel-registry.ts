@@ -41,6 +41,8 @@ export interface KernelRecord {
   handle?: Kernel<KernelExports>;
   /** The asynchronous compile, once started. */
   compiling?: Promise<void>;
+  /** Why this kernel runs on the js tier alone: the host refused to compile its bytes while other kernels came as modules (useKernels). */
+  refused?: string;
 }
 
 /** Every kernel named so far, by name. */
@@ -57,13 +59,70 @@ const records = new WeakMap<() => Kernel<KernelExports>, KernelRecord>();
  */
 export let usable: boolean | undefined;
 /** What failed, once something did: ready({ tier: 'simd' }) says it. */
-export let unusableBecause: string | undefined;
+let unusableBecause: string | undefined;
+
+/**
+ * Whether kernels came as compiled modules (use-kernels.ts): on a host
+ * that compiles WebAssembly only from modules its bundler imports
+ * (Cloudflare Workers, Vercel's edge), where compiling bytes, the
+ * probe's included, is refused.
+ */
+let modulesHanded = false;
+/** Whether the probe itself was refused (not unsupported): modules handed over then ask again. */
+let probeRefused = false;
+/** Modules handed over before their kernel was named (defineKernel takes them up). */
+export const handedEarly = new Map<string, WebAssembly.Module>();
+
+/** Whether `error` is a host's refusal to compile WebAssembly (an embedder's or a Content-Security-Policy's), not a lack of support. */
+const isRefusal = (error: unknown): boolean => /disallowed|refused|blocked|not allowed|CSP/i.test(String(error));
+
+let warned = false;
+
+/** Said once, where a host refused to compile: otherwise calls only run several times slower, with nothing to say why. */
+function warnRefused(reason: string): void {
+  if (warned) return;
+  warned = true;
+  const fix = typeof (globalThis as { document?: unknown }).document === 'object' ? "script-src needs 'wasm-unsafe-eval'" : 'see docs/edge.md';
+  console.warn(`fourfold: WebAssembly refused (${reason}): calls run on the js tier, slower; ${fix}`);
+}
 
 /** The simd tier is not usable from now on, because of `error` (in the SIMD probe, or a kernel named `what`). */
 function unusable(what: string, error: unknown): false {
   usable = false;
   unusableBecause ??= `${what}: ${error}`;
+  if (isRefusal(error)) warnRefused(unusableBecause);
   return false;
+}
+
+/**
+ * `record` cannot run, because of `error` while compiling or
+ * instantiating it: where kernels came as modules and this one had to be
+ * compiled from bytes, it alone stays on the js tier (the others run);
+ * anything else makes the simd tier unusable.
+ */
+function failed(record: KernelRecord, compiledHere: boolean, error: unknown): false {
+  if (!modulesHanded || !compiledHere) return unusable(`the ${record.name} kernel`, error);
+  record.refused = `the ${record.name} kernel: ${error}`;
+  if (isRefusal(error)) warnRefused(record.refused);
+  return false;
+}
+
+/**
+ * Kernels come as modules from now on (use-kernels.ts gives them to their
+ * records): the probe compiles nothing, and is asked again if it was
+ * refused for want of them (the modules prove the host compiled them).
+ */
+export function modulesComing(): void {
+  modulesHanded = true;
+  if (usable === false && probeRefused) usable = unusableBecause = undefined;
+}
+
+/** The record of the kernel named `name`, once its module was loaded. */
+export const recordNamed = (name: string): KernelRecord | undefined => byName.get(name);
+
+/** Why calls run on the js tier though the simd tier was wanted: the probe's or a kernel's failure; undefined while none failed. */
+export function simdFailure(): string | undefined {
+  return unusableBecause ?? registry.find((record) => record.refused !== undefined)?.refused;
 }
 
 /** (module (func (result v128) (i8x16.popcnt (i8x16.splat (i32.const 0))))): 31 bytes. */
@@ -81,8 +140,11 @@ export function simdUsable(): boolean {
   if (usable === undefined) {
     try {
       usable = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
-      if (usable) new WebAssembly.Instance(new WebAssembly.Module(SIMD_PROBE), {});
+      if (!usable) unusableBecause = typeof WebAssembly === 'object' ? 'this engine has no WebAssembly SIMD' : 'this engine has no WebAssembly';
+      // Kernels handed over as modules were compiled by the host, which may refuse to compile anything else.
+      if (usable && !modulesHanded) new WebAssembly.Instance(new WebAssembly.Module(SIMD_PROBE), {});
     } catch (e) {
+      probeRefused = isRefusal(e);
       return unusable('the SIMD probe', e);
     }
   }
@@ -121,24 +183,26 @@ export const hasCode = (record: KernelRecord): boolean => record.module !== unde
 
 /** Compiles (unless compiled or received) and instantiates `record` now; false (and the js tier from then on) if the engine refuses. */
 export function instantiateNow(record: KernelRecord): boolean {
+  const compiledHere = record.module === undefined;
   try {
     record.module ??= new WebAssembly.Module(record.bytes ?? decode(record.hex!));
     record.bytes = undefined;
     install(record, new WebAssembly.Instance(record.module, {}));
     return true;
   } catch (e) {
-    return unusable(`the ${record.name} kernel`, e);
+    return failed(record, compiledHere, e);
   }
 }
 
 /** Compiles and instantiates `record` (which has its hex) asynchronously, once; resolves when done (or failed: then the js tier). */
 export function compileInBackground(record: KernelRecord): Promise<void> {
   return (record.compiling ??= (async () => {
+    const compiledHere = record.module === undefined;
     try {
       const module = (record.module ??= await WebAssembly.compile(decode(record.hex!)));
       install(record, await WebAssembly.instantiate(module, {}));
     } catch (e) {
-      unusable(`the ${record.name} kernel`, e);
+      failed(record, compiledHere, e);
     }
   })());
 }
@@ -158,10 +222,18 @@ export class KernelUnavailable extends Error {}
  * or from the pool (installKernels).
  */
 export function defineKernel<E extends KernelExports>(name: string): () => Kernel<E> {
-  const record: KernelRecord = { name };
+  const record: KernelRecord = { name, module: handedEarly.get(name) };
   byName.set(name, record);
   const accessor = (): Kernel<E> => {
-    if (record.handle === undefined && !((MAY_COMPILE_SYNCHRONOUSLY || record.hex === undefined) && hasCode(record) && instantiateNow(record))) {
+    if (
+      record.handle === undefined &&
+      !(
+        (MAY_COMPILE_SYNCHRONOUSLY || record.hex === undefined || record.module !== undefined) &&
+        record.refused === undefined &&
+        hasCode(record) &&
+        instantiateNow(record)
+      )
+    ) {
       throw new KernelUnavailable(`fourfold: the ${name} kernel is not instantiated (its tier is 'js' until it is)`);
     }
     return record.handle as Kernel<E>;

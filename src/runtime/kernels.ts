@@ -33,8 +33,8 @@ import {
   type KernelRecord,
   recordOf,
   registry,
+  simdFailure,
   simdUsable,
-  unusableBecause,
   usable,
 } from './kernel-registry.js';
 
@@ -83,9 +83,10 @@ function tierOf(record: KernelRecord): OwnTier {
 function slowTier(record: KernelRecord): OwnTier {
   if (requested === 'js' || !simdUsable()) return 'js';
   if (record.handle !== undefined) return 'simd';
-  // No bytes for it on this thread (nothing loaded its family's tierSelector): the js tier, the same bytes.
-  if (!hasCode(record)) return 'js';
-  if (MAY_COMPILE_SYNCHRONOUSLY || record.hex === undefined) return instantiateNow(record) ? 'simd' : 'js';
+  // No bytes for it on this thread (nothing loaded its family's tierSelector), or a host that refused them: the js tier, the same bytes.
+  if (!hasCode(record) || record.refused !== undefined) return 'js';
+  // A module at hand (handed over, or compiled already) only needs an instance, which is quick anywhere.
+  if (MAY_COMPILE_SYNCHRONOUSLY || record.hex === undefined || record.module !== undefined) return instantiateNow(record) ? 'simd' : 'js';
   void compileInBackground(record);
   return 'js';
 }
@@ -171,11 +172,31 @@ function tierOption(options: unknown): OwnTier | undefined {
 async function settle(wanted: OwnTier | undefined): Promise<OwnTier> {
   if (wanted === 'js') return 'js';
   if (simdUsable()) await Promise.all(registry.map((record) => (record.handle === undefined ? compileInBackground(record) : undefined)));
-  if (usable) return 'simd';
-  // No WebAssembly SIMD, or a Content-Security-Policy that forbids running WebAssembly.
-  if (wanted === 'simd')
-    throw new Error(`fourfold: the simd tier is not available in this engine${unusableBecause === undefined ? '' : ` (${unusableBecause})`}`);
-  return 'js';
+  // No WebAssembly SIMD, a Content-Security-Policy that forbids running WebAssembly, or a host that compiles only the modules it imports.
+  const failure = simdFailure();
+  if (wanted === 'simd' && failure !== undefined) throw new Error(`fourfold: the simd tier is not available in this engine (${failure})`);
+  return usable ? 'simd' : 'js';
+}
+
+/**
+ * Why calls run on the js tier where fourfold would run its kernels, in
+ * the engine's words; undefined while nothing stands in the way. Say,
+ * "this engine has no WebAssembly SIMD", a page's
+ * Content-Security-Policy without 'wasm-unsafe-eval', or "Wasm code
+ * generation disallowed by embedder" on a host that compiles WebAssembly
+ * only from the modules its bundler imports (Cloudflare Workers, Vercel's
+ * edge: docs/edge.md says what to do). ready({ tier: 'js' }) is not a
+ * reason: this answers whatever the tier asked for.
+ *
+ * @example
+ * ```ts
+ * import { ready, simdUnavailable } from 'fourfold';
+ * if ((await ready()) === 'js') console.log(simdUnavailable());
+ * ```
+ */
+export function simdUnavailable(): string | undefined {
+  simdUsable();
+  return simdFailure();
 }
 
 /** The newest ready() call's work: its answer is every pending call's answer. */

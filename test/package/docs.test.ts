@@ -35,6 +35,7 @@ const USER_DOCS = [
   'docs/secretstream.md',
   'docs/b3sum.md',
   'docs/age.md',
+  'docs/edge.md',
 ];
 
 /** A source file or path, as a reader would have to open it: src/..., or a TypeScript file's name. */
