@@ -1,8 +1,8 @@
 /**
  * npm run check:package: the package as a user gets it. Packs it (npm pack,
  * which builds it first), installs the tarball into a fresh project made
- * from fixture/ (typescript, vite, webpack at pinned versions, from the npm
- * registry), and checks:
+ * from fixture/ (typescript, vite, webpack, wrangler and edge-runtime at
+ * pinned versions, from the npm registry), and checks:
  *
  * - the tarball: LICENSE, README, every export's files and types (the
  *   CommonJS declarations too), the bin; nothing but those, dist/ (less
@@ -37,6 +37,10 @@
  *   (file-crypto.js and keys.mjs, taken from the README): a File to an age
  *   file and back, a changed one refused, a download offered, a file under
  *   a passphrase, a message under a key from a password;
+ * - edge hosts (edge.ts): a Worker built by wrangler from the tarball and
+ *   run in workerd, and the edge-light build in the edge-runtime package
+ *   with WebAssembly code generation off: every family on the simd tier,
+ *   Node's bytes; argon2idHash's time in workerd against Node's;
  * - a new user's project, made by `npm init -y` (a CommonJS project:
  *   npm 11 writes "type": "commonjs"), with the README's code saved in it
  *   as the README names it: Node runs every program, and Deno too with no
@@ -67,6 +71,7 @@ import { openChromium } from '../engines/drivers/chromium.js';
 import { servePage, type PageOutcome } from '../engines/serve.js';
 import { input } from './fixture/input.js';
 import { brokenLinks } from './links.js';
+import { checkEdge } from './edge.js';
 import { codeBlocks } from './readme.js';
 import { inDocs, snippetsOf, writeSnippetProject } from './snippets.js';
 import { xchacha20poly1305 as nobleXchacha } from '@noble/ciphers/chacha.js';
@@ -243,7 +248,9 @@ function copyFixture(dir: string): void {
 /** Installs the tarball (and, in a new project, the fixture's pinned packages). */
 function install(dir: string, tarball: string, fresh: boolean): boolean {
   const r = sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=warn', tarball], dir);
-  const what = fresh ? 'the tarball and the fixture (typescript, vite, webpack) in a fresh project' : 'the new tarball into the kept project';
+  const what = fresh
+    ? 'the tarball and the fixture (typescript, vite, webpack, wrangler, edge-runtime) in a fresh project'
+    : 'the new tarball into the kept project';
   return record(`npm install of ${what}`, r.status === 0, r.status === 0 ? r.stderr : output(r));
 }
 
@@ -661,6 +668,7 @@ async function main(): Promise<number> {
     checkCommonJs(project);
     if (existsSync(ENGINES.chromium.binary)) await checkBundlers(project);
     else record(`Chromium (${ENGINES.chromium.binary}) is not installed: run npm run engines:install`, false);
+    await checkEdge({ record, sh, output }, project, FIXTURE);
   }
   checkNewProject(join(dir, 'new-project'), tarball);
 

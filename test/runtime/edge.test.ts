@@ -22,7 +22,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createContext, runInContext } from 'node:vm';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
+import { kernelModules } from '../../scripts/package-check/edge.js';
 import { KERNELS } from '../../src/kernels.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -70,22 +71,6 @@ globalThis.run = async (warm) => {
 globalThis.useKernels = useKernels;
 `;
 }
-
-/** `.wasm?module` imports as the host binds them: the context's `kernels` object, by file name. */
-const kernelModules: Plugin = {
-  name: 'kernel-modules',
-  setup(b) {
-    b.onResolve({ filter: /\.wasm\?module$/ }, (args) => ({ path: join(args.resolveDir, args.path.replace(/\?module$/, '')), namespace: 'kernel-module' }));
-    b.onLoad({ filter: /.*/, namespace: 'kernel-module' }, (args) => ({
-      contents: `export default globalThis.kernels[${JSON.stringify(
-        args.path
-          .split('/')
-          .pop()!
-          .replace(/\.wasm$/, ''),
-      )}];`,
-    }));
-  },
-};
 
 /** A bundle of `code` for an edge host (`edge-light`) or for any other (the default entry points). */
 async function bundle(code: string, edge: boolean): Promise<string> {
