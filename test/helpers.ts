@@ -41,10 +41,22 @@ export const ENGINE_HAS_SIMD: boolean = ENGINE_HAS_WASM && WebAssembly.validate(
  */
 export const NO_SIMD: false | string = ENGINE_HAS_SIMD ? false : 'not applicable: this engine has no WebAssembly SIMD';
 
-/** Runs `body` inside one `describe` per tier, with that tier made active first. */
+/**
+ * The `skip` option for what the ARM64 engines under qemu leave to the
+ * x86-64 engines (scripts/engines/files.ts; the runner sets
+ * FOURFOLD_TEST_EMULATED there): they run the simd tier's vectors, whose
+ * kernels the engine compiles to ARM64 code, and not the js tier (the same
+ * JavaScript everywhere), the sweeps, or the GiB-sized vectors, each
+ * minutes under emulation.
+ */
+export const EMULATED: false | string = (globalThis.process as { env?: Record<string, string | undefined> } | undefined)?.env?.FOURFOLD_TEST_EMULATED
+  ? 'not run under emulation (ARM64 under qemu): the x86-64 engines run it on the same code; the ARM64 engines run the simd tier on the vectors'
+  : false;
+
+/** Runs `body` inside one `describe` per tier, with that tier made active first (the simd tier alone under emulation). */
 export function forEachTier(title: string, body: (tier: TierName) => void): void {
   for (const t of TIERS) {
-    describe(`${title} (${t})`, { skip: t === 'simd' && NO_SIMD }, () => {
+    describe(`${title} (${t})`, { skip: t === 'simd' ? NO_SIMD : EMULATED }, () => {
       before(async () => {
         assert.equal(await ready({ tier: t }), t, `ready({ tier: '${t}' }) must resolve to '${t}'`);
       });

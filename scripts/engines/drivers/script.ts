@@ -1,12 +1,12 @@
 /**
- * Script engines (Node, also --jitless, Deno, Bun): run harness/host.mjs, which imports the
+ * Script engines (Node, also --jitless, Deno, Bun; also their ARM64 builds under qemu): run harness/host.mjs, which imports the
  * entry, awaits its default export and writes the outcome to a file.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Engine } from '../engines.js';
+import { engineCommand, type Engine } from '../engines.js';
 import type { PageOutcome } from '../serve.js';
 import { spawnGroup } from './process.js';
 
@@ -16,10 +16,11 @@ const HOST = fileURLToPath(new URL('../harness/host.mjs', import.meta.url));
 export function scriptCommand(engine: Engine, script: string, args: string[]): string[] {
   switch (engine.id) {
     case 'deno':
+    case 'deno-arm64':
       // -A: the host writes its result file; tests read vectors and spawn processes.
-      return [engine.binary, 'run', '-A', '--no-prompt', script, ...args];
+      return engineCommand(engine, ['run', '-A', '--no-prompt', script, ...args]);
     default:
-      return [engine.binary, ...(engine.args ?? []), script, ...args];
+      return engineCommand(engine, [...(engine.args ?? []), script, ...args]);
   }
 }
 
