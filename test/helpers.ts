@@ -31,6 +31,22 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 /** Whether this engine has WebAssembly at all (Hermes and `node --jitless` have none). */
 export const ENGINE_HAS_WASM: boolean = typeof WebAssembly === 'object';
 
+/**
+ * Whether this engine compiles WebAssembly from bytes, as the WebAssembly
+ * peers (libsodium-wrappers, hash-wasm) do: not where it has none, nor where
+ * the host refuses it (workerd: "Wasm code generation disallowed by
+ * embedder"), where fourfold's kernels come as the host's modules instead.
+ */
+export const ENGINE_COMPILES_WASM: boolean = ENGINE_HAS_WASM && compilesFromBytes();
+
+function compilesFromBytes(): boolean {
+  try {
+    return new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])) instanceof WebAssembly.Module;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether this engine runs WebAssembly SIMD, asked of the engine itself rather than of fourfold. */
 export const ENGINE_HAS_SIMD: boolean = ENGINE_HAS_WASM && WebAssembly.validate(SIMD_PROBE);
 
@@ -401,9 +417,9 @@ let sumoLib: SodiumSumo | undefined;
  * WebAssembly only (importing it where there is none rejects a promise
  * nobody awaits), so it is loaded by `loadSodium()` where it can run.
  */
-export const NO_SODIUM: false | string = ENGINE_HAS_WASM
+export const NO_SODIUM: false | string = ENGINE_COMPILES_WASM
   ? false
-  : 'not applicable: libsodium-wrappers (the reference) needs WebAssembly, which this engine lacks';
+  : 'not applicable: libsodium-wrappers (the reference) compiles WebAssembly from bytes, which this engine lacks or refuses';
 
 /** libsodium-wrappers, once `loadSodium()` has resolved (a live binding; undefined before, and where NO_SODIUM). */
 export let sodium: typeof Sodium = undefined as unknown as typeof Sodium;

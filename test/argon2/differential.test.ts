@@ -40,7 +40,7 @@ import assert from 'node:assert/strict';
 import { argon2d, argon2dAsync, argon2i, argon2iAsync, argon2id, argon2idAsync, type Argon2Opts } from 'fourfold/argon2';
 import { argon2d as nobleD, argon2i as nobleI, argon2id as nobleId } from '@noble/hashes/argon2.js';
 import { argon2d as hashWasmD, argon2i as hashWasmI, argon2id as hashWasmId } from 'hash-wasm';
-import { assertBytes, ENGINE_HAS_WASM, forEachTier, loadSodium, NO_SODIUM, rand, sumo } from '../helpers.js';
+import { assertBytes, ENGINE_COMPILES_WASM, forEachTier, loadSodium, NO_SODIUM, rand, sumo } from '../helpers.js';
 
 type Type = 'argon2d' | 'argon2i' | 'argon2id';
 const TYPES: readonly Type[] = ['argon2d', 'argon2i', 'argon2id'];
@@ -71,7 +71,9 @@ interface SodiumPwhash {
   crypto_pwhash_ALG_ARGON2ID13: number;
 }
 
-const NO_HASH_WASM: false | string = ENGINE_HAS_WASM ? false : 'not applicable: hash-wasm (the peer) is WebAssembly only, which this engine lacks';
+const NO_HASH_WASM: false | string = ENGINE_COMPILES_WASM
+  ? false
+  : 'not applicable: hash-wasm (the peer) compiles WebAssembly from bytes, which this engine lacks or refuses';
 
 // ---------------------------------------------------------------- the parameters' stream
 

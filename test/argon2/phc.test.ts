@@ -14,14 +14,16 @@ import { base64nopad } from '@scure/base';
 import { argon2Verify as hashWasmVerify, argon2d as hwArgon2d, argon2i as hwArgon2i, argon2id as hwArgon2id } from 'hash-wasm';
 import { argon2d, argon2dHash, argon2i, argon2id, argon2idHash, argon2iHash, argon2Verify } from 'fourfold/argon2';
 import { fromB64, toB64 } from '../internal.js';
-import { ENGINE_HAS_WASM, loadSodium, NO_ABORT, NO_SODIUM, rand, type SodiumSumo, sumo } from '../helpers.js';
+import { ENGINE_COMPILES_WASM, loadSodium, NO_ABORT, NO_SODIUM, rand, type SodiumSumo, sumo } from '../helpers.js';
 
 /** The sumo build's password-hash strings (helpers.ts's interface has the stream calls only). */
 type SodiumPwhash = SodiumSumo & {
   crypto_pwhash_str(password: string | Uint8Array, opslimit: number, memlimit: number): string;
   crypto_pwhash_str_verify(hashed: string, password: string | Uint8Array): boolean;
 };
-const NO_HASH_WASM: false | string = ENGINE_HAS_WASM ? false : 'not applicable: hash-wasm needs WebAssembly, which this engine lacks';
+const NO_HASH_WASM: false | string = ENGINE_COMPILES_WASM
+  ? false
+  : 'not applicable: hash-wasm (the peer) compiles WebAssembly from bytes, which this engine lacks or refuses';
 
 /** Standard base64 without padding, from Buffer (an encoder independent of the one under test). */
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64').replace(/=+$/, '');

@@ -32,7 +32,7 @@ import assert from 'node:assert/strict';
 import { argon2d, argon2dAsync, argon2i, argon2iAsync, argon2id, argon2idAsync } from 'fourfold/argon2';
 import { argon2d as nobleD, argon2i as nobleI, argon2id as nobleId } from '@noble/hashes/argon2.js';
 import { argon2d as hashWasmD, argon2i as hashWasmI, argon2id as hashWasmId } from 'hash-wasm';
-import { assertBytes, EMULATED, ENGINE_HAS_WASM, forEachTier, hex, loadJson, NO_JIT, toHex, type TierName } from '../helpers.js';
+import { assertBytes, EMULATED, ENGINE_COMPILES_WASM, forEachTier, hex, loadJson, NO_JIT, toHex, type TierName } from '../helpers.js';
 
 type Type = 'argon2d' | 'argon2i' | 'argon2id';
 
@@ -87,7 +87,9 @@ const INTERPRETER_BUDGET = 2 * MIB;
 /** Under emulation the simd tier's vectors up to 64 MiB-passes: every kernel path (t, p, both versions), in seconds. */
 const EMULATED_BUDGET = 64 * MIB;
 
-const NO_HASH_WASM: false | string = ENGINE_HAS_WASM ? false : 'not applicable: hash-wasm (the peer) is WebAssembly only, which this engine lacks';
+const NO_HASH_WASM: false | string = ENGINE_COMPILES_WASM
+  ? false
+  : 'not applicable: hash-wasm (the peer) compiles WebAssembly from bytes, which this engine lacks or refuses';
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
 /** Why `v` is not run on `tier` in the `mode` form, or false. */

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { createBLAKE3, type IHasher } from 'hash-wasm';
-import { ENGINE_HAS_WASM, randInt } from '../helpers.js';
+import { ENGINE_COMPILES_WASM, randInt } from '../helpers.js';
 
 export { nobleBlake3 };
 
@@ -53,12 +53,12 @@ export function randomSplit(len: number): number[] {
 
 /**
  * hash-wasm is WebAssembly only. Where the engine has none (Hermes, node
- * --jitless), hashWasm and hashWasmSync compute @noble/hashes' BLAKE3
+ * --jitless) or compiles none from bytes (workerd), hashWasm and hashWasmSync compute @noble/hashes' BLAKE3
  * instead, so the tests keep an independent reference (as helpers.ts does
  * for node:crypto), and the checks of hash-wasm against noble, which would
  * then compare noble with itself, are left out (`HASH_WASM`).
  */
-export const HASH_WASM: boolean = ENGINE_HAS_WASM;
+export const HASH_WASM: boolean = ENGINE_COMPILES_WASM;
 
 let plain: IHasher | undefined;
 const keyed = new Map<string, IHasher>();

@@ -12,7 +12,7 @@ import { chacha20 } from 'fourfold/chacha';
 import { poly1305 } from 'fourfold/poly1305';
 import { blake3 } from 'fourfold/blake3';
 import { initPull, initPush, TAG_FINAL, TAG_REKEY } from 'fourfold/secretstream';
-import { assertBytes, ENGINE_HAS_SIMD, loadSodium, NO_SIMD, rand } from '../helpers.js';
+import { assertBytes, ENGINE_HAS_SIMD, loadSodium, NO_SIMD, NO_SODIUM, rand } from '../helpers.js';
 import { noblePoly1305 } from '../chacha/peers.js';
 import { nobleBlake3 } from '../blake3/reference.js';
 import { sodiumStream } from '../secretstream/peer.js';
@@ -152,7 +152,7 @@ for (const [from, to] of CHANGES) {
     assertBytes(Uint8Array.from([...head, ...tail]), nobleBlake3(data, { dkLen: 500 }), `xof ${from} -> ${to}`);
   });
 
-  it(`a secretstream begun on the ${from} tier goes on on the ${to} tier, as libsodium reads and writes it`, { skip: NO_SIMD }, async () => {
+  it(`a secretstream begun on the ${from} tier goes on on the ${to} tier, as libsodium reads and writes it`, { skip: NO_SIMD || NO_SODIUM }, async () => {
     await loadSodium();
     const key = rand(32);
     const messages = [rand(100), rand(1000), rand(64), rand(5000)];
