@@ -26,6 +26,9 @@
  * | WebAssembly-only peers (libsodium-wrappers, hash-wasm) | themselves | themselves                 | an empty module (the tests skip them without WebAssembly) |
  * | process.env.FOURFOLD_TEST_SEED | the environment    | replaced by the seed given to the build | the same                       |
  *
+ * workerd ('worker') gets the browsers' stand-ins, built as wrangler
+ * builds a Worker (bundleWorkerSuite).
+ *
  * Shells also get what React Native gives an app and Hermes lacks
  * (harness/shell-globals.ts): TextEncoder / TextDecoder, a URL for file
  * paths, and crypto.getRandomValues standing in for the
@@ -55,7 +58,7 @@ const HARNESS = join(ROOT, 'scripts/engines/harness');
 /** The browser page tests (pageFiles) and their workers. */
 const PAGES_DIR = 'test/pages';
 
-export type Target = 'browser' | 'script' | 'shell';
+export type Target = 'browser' | 'script' | 'shell' | 'worker';
 
 /** Peers that need WebAssembly: shells, which have none, get an empty module instead (shellStubs). */
 const WASM_ONLY = ['libsodium-wrappers', 'libsodium-wrappers-sumo', 'hash-wasm'];
@@ -118,8 +121,12 @@ const shellStubs: esbuild.Plugin = {
   },
 };
 
-/** Bundles one entry module (and everything it imports) into `outfile`: an ES module, or for shells a script that runs the entry. */
+/** Bundles one entry module (and everything it imports) into `outfile`: an ES module, for workerd a Worker that runs it, or for shells a script that does. */
 export async function bundleEntry(options: { entry: string; target: Target; outfile: string; define?: Record<string, string> }): Promise<string> {
+  if (options.target === 'worker') {
+    await esbuild.build({ ...workerBuild(options.entry), outfile: options.outfile, define: options.define ?? {} });
+    return options.outfile;
+  }
   if (options.target !== 'shell') {
     await esbuild.build({ ...common(options.target), entryPoints: [options.entry], outfile: options.outfile, define: options.define ?? {} });
     return options.outfile;
@@ -229,7 +236,7 @@ export interface SuiteBundle {
   /** The entry module: its default export runs every file and resolves to a `SuiteReport`. */
   entry: string;
   files: string[];
-  /** Shells: one entry per test file, each running only that file (a process each, as Node does). */
+  /** Shells and workerd: one entry per test file, each running only that file (a process each, as Node does). */
   perFile?: { file: string; entry: string }[];
   /**
    * Browsers: entries that each run a part of the files, in a page of its
@@ -267,6 +274,7 @@ export async function bundleTestSuite(options: {
   const define: Record<string, string> =
     target === 'script' ? {} : { 'process.env.FOURFOLD_TEST_SEED': options.seed ? JSON.stringify(options.seed) : 'undefined' };
   if (target === 'shell') return bundleShellSuite(outdir, files, define);
+  if (target === 'worker') return bundleWorkerSuite(outdir, files, define);
 
   await esbuild.build({
     ...common(target),
@@ -337,6 +345,65 @@ async function bundleShellSuite(outdir: string, files: string[], define: Record<
     return { file, entry };
   });
   return { entry: join(outdir, 'suite.js'), files, perFile };
+}
+
+/** Where a workerd suite's Worker finds the kernels: the module names drivers/workerd.ts gives dist/kernels/<name>.wasm. */
+export const WORKER_KERNELS = 'kernels';
+
+/**
+ * The edge entry points (dist/edge) import each kernel as
+ * `../kernels/<name>.wasm?module`, which wrangler turns into a module of
+ * the Worker's own: here an import of `./kernels/<name>.wasm`, a Wasm
+ * module of the Worker's configuration, which workerd compiles.
+ */
+const wasmModules: esbuild.Plugin = {
+  name: 'fourfold-engines-wasm-modules',
+  setup(build) {
+    build.onResolve({ filter: /\.wasm\?module$/ }, (a) => ({ path: `./${WORKER_KERNELS}/${basename(a.path, '.wasm?module')}.wasm`, external: true }));
+  },
+};
+
+/**
+ * workerd: `entry` built as wrangler builds a Worker, with its conditions
+ * (so fourfold resolves to its edge entry points), its default export run
+ * by the fetch handler of harness/worker-host.ts.
+ */
+function workerBuild(entry: string, plugins: esbuild.Plugin[] = []): esbuild.BuildOptions {
+  const host = join(HARNESS, 'worker-host.ts');
+  return {
+    ...common('browser'),
+    conditions: ['workerd', 'worker', 'browser'],
+    stdin: {
+      contents: `import run from ${JSON.stringify(entry)};\nimport { workerOf } from ${JSON.stringify(host)};\nexport default workerOf(run);\n`,
+      resolveDir: ROOT,
+      sourcefile: 'worker.js',
+      loader: 'js',
+    },
+    plugins: [...plugins, wasmModules],
+  };
+}
+
+/**
+ * workerd: per test file a Worker, `outdir/files/<n>.js`, running that
+ * file with the browsers' stand-ins (node:fs answers from the embedded
+ * vectors). One workerd process per file, as Node gives each file its own.
+ */
+async function bundleWorkerSuite(outdir: string, files: string[], define: Record<string, string>): Promise<SuiteBundle> {
+  const perFile = await Promise.all(
+    files.map(async (file, i) => {
+      const entry = join(outdir, 'files', `${i}.js`);
+      const list = `export default [{ file: ${JSON.stringify(file)}, load: () => import(${JSON.stringify(join(ROOT, file))}) }];`;
+      await esbuild.build({
+        ...workerBuild(join(HARNESS, 'suite-entry.ts'), [testPlugin('browser'), fileListPlugin(list)]),
+        outfile: entry,
+        define,
+        inject: [join(HARNESS, 'buffer-global.ts')],
+        logOverride: { 'unsupported-require-call': 'silent' },
+      });
+      return { file, entry };
+    }),
+  );
+  return { entry: perFile[0]?.entry ?? '', files, perFile };
 }
 
 /** The browser page tests: test/pages/*.page.ts. */

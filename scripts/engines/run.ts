@@ -18,6 +18,7 @@ import { ENGINES, requireInstalled, type EngineId } from './engines.js';
 import { servePage, type PageOutcome } from './serve.js';
 import { runScript } from './drivers/script.js';
 import { runShell } from './drivers/shell.js';
+import { runWorker } from './drivers/workerd.js';
 import { openChromium } from './drivers/chromium.js';
 import { openFirefox } from './drivers/firefox.js';
 import { openWebkit } from './drivers/webkit.js';
@@ -68,6 +69,9 @@ export async function runInEngine(id: EngineId, options: RunOptions): Promise<Ru
   }
   if (engine.kind === 'shell') {
     return finish(await runShell(engine, options.entry, { timeoutMs, onProgress: options.onProgress, log: (l) => log.push(l) }));
+  }
+  if (engine.kind === 'worker') {
+    return finish(await runWorker(engine, options.entry, { timeoutMs, onProgress: options.onProgress, log: (l) => log.push(l) }));
   }
 
   let lastProgress = '';

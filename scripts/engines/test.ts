@@ -11,7 +11,7 @@
  * reported as skipped, with the reason). Node engines (also node
  * --jitless) run them as `npm test` does
  * (node --test, tsx). Every other engine runs the bundles of bundle.ts
- * through runInEngine; shells (Hermes) one process per test file.
+ * through runInEngine; shells (Hermes) and workerd one process per test file.
  * Browsers then run each page test (test/pages/*.page.ts) in a fresh page
  * of its own, served with the headers PAGE_HEADERS gives it.
  * Prints one line per engine and the failures, writes every result to

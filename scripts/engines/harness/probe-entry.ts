@@ -15,7 +15,7 @@ export default function probe(): { runtime: string; webAssembly: boolean; simd: 
     ? `Deno ${g.Deno.version.deno}`
     : g.Bun
       ? `Bun ${g.Bun.version}`
-      : typeof document === 'object'
+      : typeof document === 'object' || (typeof navigator === 'object' && navigator.userAgent === 'Cloudflare-Workers')
         ? navigator.userAgent
         : g.HermesInternal
           ? 'Hermes'

@@ -36,6 +36,8 @@ function runtime(): string {
   if (g.Deno) return `Deno ${g.Deno.version.deno} (V8 ${g.Deno.version.v8})`;
   if (g.Bun) return `Bun ${g.Bun.version}`;
   if (g.HermesInternal) return `Hermes ${g.HermesInternal.getRuntimeProperties?.()['OSS Release Version'] ?? '?'}`;
+  // workerd's navigator names the platform, not the runtime's version (engines.ts versionOf asks the binary).
+  if (typeof navigator === 'object' && navigator.userAgent === 'Cloudflare-Workers') return 'workerd';
   if (typeof navigator === 'object' && navigator.userAgent && typeof document === 'object') return navigator.userAgent;
   return `Node ${g.process?.version ?? '?'}`;
 }
