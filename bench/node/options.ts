@@ -6,8 +6,8 @@
  * against the synchronous functions, on large inputs), --profile=scrypt
  * (scrypt against its peers at the memory sizes it is used at),
  * --profile=argon2 (Argon2id against its peers at the parameters it is
- * deployed with) and --profile=age (age files against typage and the Go
- * CLI).
+ * deployed with), --profile=age (age files against typage and the Go
+ * CLI) and --profile=js (the js tier against the pure-JavaScript peers).
  */
 import { NATIVE, NODE_JOINED, PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
 import { parts, type BenchConfig, type ParallelSettings, type Part } from '../core/types.js';
@@ -271,8 +271,50 @@ const age: Profile = {
   references: ['typage'],
 };
 
+/**
+ * --profile=js: fourfold's js tier (ready({ tier: 'js' }): what Hermes,
+ * node --jitless and hosts without WebAssembly run) against the fastest
+ * pure-JavaScript peer of each primitive: @noble/ciphers (ChaCha20,
+ * Salsa20, their AEADs, Poly1305), @noble/hashes (BLAKE3, scrypt,
+ * Argon2id) and mipher (Serpent). No WebAssembly or native column
+ * (fourfold's simd tier, libsodium, hash-wasm, node:crypto), and no
+ * secretstream, whose one peer is libsodium. The default run's sizes,
+ * scrypt with one lane of 16 MiB, Argon2id at 19 MiB (t = 2) and 64 MiB
+ * (t = 3) on one lane; a cap that times mipher's Serpent at 1 MiB (a
+ * second a call) and @noble/hashes' Argon2id at 64 MiB. A warm-up of
+ * 250 ms, not 20: plain JavaScript's unrolled functions (fourfold's and
+ * the peers') run the optimizing compiler's code only after 100 to 300 ms
+ * of calls on the 2-core machine when busy (its compiler thread shares
+ * the cores), and an op's first size would time them before.
+ */
+const js: Profile = {
+  ...standard,
+  summary: "fourfold's js tier against the pure-JavaScript peers (@noble/ciphers, @noble/hashes, mipher) on every primitive they share",
+  parts: ['sizes'],
+  timing: { ...standard.timing, sizes: { ...standard.timing.sizes, warmupMs: 250 } },
+  opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [], ...argon2Sizes, 'argon2id-t3-p4': [] },
+  capMs: 15_000,
+  opCapMs: { argon2id: 30_000 },
+  ops: [
+    'chacha20',
+    'xchacha20',
+    'chacha20poly1305',
+    'xchacha20poly1305',
+    'poly1305',
+    'salsa20',
+    'xsalsa20',
+    'xsalsa20poly1305',
+    'blake3',
+    'serpent',
+    'scrypt',
+    'argon2id',
+  ],
+  libs: ['fourfold-js', 'noble', 'noble-hashes', 'mipher'],
+  libsLeftOut: undefined,
+};
+
 /** The profiles by name; `--quick` and `--full` are short for `--profile=quick` and `--profile=full`. */
-export const profiles = { default: standard, quick, full, parallel, scrypt, argon2, age } satisfies Record<string, Profile>;
+export const profiles = { default: standard, quick, full, parallel, scrypt, argon2, age, js } satisfies Record<string, Profile>;
 export type ProfileName = keyof typeof profiles;
 
 /** '64', '1k', '16m': a size as the command line takes it. */
@@ -308,6 +350,7 @@ export const usage = `usage: npm run bench -- [options]
   --profile=scrypt ${profiles.scrypt.summary}
   --profile=argon2 ${profiles.argon2.summary}
   --profile=age    ${profiles.age.summary}
+  --profile=js     ${profiles.js.summary}
   --profile=name   ${Object.keys(profiles).join(', ')} (--quick and --full are short for two of them)
   --engines=a,b    node, deno, bun, chromium, firefox, webkit, or all (default: node)
   --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt

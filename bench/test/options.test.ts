@@ -105,6 +105,27 @@ describe('profiles', () => {
     assert.equal(o.config.libsLeftOut, undefined);
   });
 
+  it("--profile=js: fourfold's js tier against the pure-JavaScript peers on every primitive they share; no WebAssembly or native column", () => {
+    const o = parse('--profile=js');
+    assert.equal(o.profile, 'js');
+    assert.deepEqual(o.config.libs, ['fourfold-js', 'noble', 'noble-hashes', 'mipher']);
+    assert.equal(o.config.libsLeftOut, undefined);
+    assert.deepEqual(o.config.parts, ['sizes']);
+    for (const op of ['chacha20', 'xchacha20poly1305', 'poly1305', 'salsa20', 'xsalsa20poly1305', 'blake3', 'serpent', 'scrypt', 'argon2id'])
+      assert.ok(o.config.ops!.includes(op), op);
+    // secretstream's one peer is libsodium (WebAssembly); age's typage is no primitive.
+    assert.ok(!o.config.ops!.some((op) => op.startsWith('secretstream') || op === 'age'));
+    assert.deepEqual(o.config.sizes, [64, 1 << 10, 8 << 10, 64 << 10, 1 << 20]);
+    assert.deepEqual(o.config.opSizes, {
+      scrypt: [16 << 20],
+      'scrypt-p4': [],
+      'argon2id-t2': [19 << 20],
+      'argon2id-t3': [64 << 20],
+      'argon2id-t3-p4': [],
+    });
+    assert.deepEqual(o.tableSizes, o.config.sizes);
+  });
+
   it('the worker counts, the chart size and the task size can be set; no other profile has worker-count columns or the parallel part', () => {
     const o = parse('--profile=parallel', '--workers=0,2', '--chart-size=16m', '--task-size=4m');
     assert.deepEqual(o.config.parallel, { workerCounts: [0, 2], chartSize: 16 << 20, taskSize: 4 << 20, taskCalls: 3 });

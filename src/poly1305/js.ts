@@ -15,7 +15,7 @@
  * integers with masks, so nothing branches on or indexes by secret data.
  */
 import type { Poly1305Engine, Poly1305State } from './engine.js';
-import { clampedR, newLimbs, tagInto, toBytes } from './field.js';
+import { newLimbs, tagInto, toBytes } from './field.js';
 import { readLE32 } from '../runtime/bytes.js';
 
 const MASK22 = 0x3fffff;
@@ -34,14 +34,28 @@ class JsPoly1305 implements Poly1305State {
   /** A partial block carried between update calls. */
   private readonly buffer = new Uint8Array(16);
   private buffered = 0;
-  private finished = false;
+  private finished = true;
 
-  constructor(key: Uint8Array) {
-    const r = clampedR(key);
-    this.r.set(r);
-    r.fill(0);
-    for (let i = 1; i < 6; i++) this.r[5 + i] = 20 * this.r[i];
+  /**
+   * Starts a MAC under `key` (32 bytes): r clamped (§2.5: the top 4 bits of
+   * bytes 3, 7, 11, 15 and the low 2 of bytes 4, 8, 12 cleared) and split
+   * into limbs as a block is (blocks), and s; h is zero (a new state, or
+   * one destroyed).
+   */
+  rekey(key: Uint8Array): this {
+    const w0 = readLE32(key, 0) & 0x0fffffff, w1 = readLE32(key, 4) & 0x0ffffffc;
+    const w2 = readLE32(key, 8) & 0x0ffffffc, w3 = readLE32(key, 12) & 0x0ffffffc;
+    const r = this.r;
+    r[0] = w0 & MASK22;
+    r[1] = ((w0 >>> 22) | (w1 << 10)) & MASK22;
+    r[2] = ((w1 >>> 12) | (w2 << 20)) & MASK22;
+    r[3] = (w2 >>> 2) & MASK22;
+    r[4] = ((w2 >>> 24) | (w3 << 8)) & MASK22;
+    r[5] = w3 >>> 14;
+    for (let i = 1; i < 6; i++) r[5 + i] = 20 * r[i];
     for (let i = 0; i < 4; i++) this.s[i] = readLE32(key, 16 + 4 * i);
+    this.finished = false;
+    return this;
   }
 
   /**
@@ -137,13 +151,25 @@ class JsPoly1305 implements Poly1305State {
   }
 }
 
+/**
+ * The one-shot MAC's state, made once per thread: each call keys it, runs
+ * to its end (calling no code of the caller's) and wipes it, so no call
+ * allocates its arrays (most of a 64-byte MAC's time).
+ */
+let oneShot: JsPoly1305 | undefined;
+
 export const jsPoly1305: Poly1305Engine = {
-  create: (key: Uint8Array): Poly1305State => new JsPoly1305(key),
+  create: (key: Uint8Array): Poly1305State => new JsPoly1305().rekey(key),
   mac(message: Uint8Array, key: Uint8Array): Uint8Array {
-    const state = new JsPoly1305(key);
-    state.update(message);
-    const tag = new Uint8Array(16);
-    state.digestInto(tag);
-    return tag;
+    const state = (oneShot ??= new JsPoly1305());
+    try {
+      state.rekey(key).update(message);
+      const tag = new Uint8Array(16);
+      state.digestInto(tag);
+      return tag;
+    } catch (error) {
+      state.destroy();
+      throw error;
+    }
   },
 };
