@@ -43,7 +43,7 @@ rmSync(dir, { recursive: true, force: true });
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const tiers = [...reports.workerd, ...reports.node].map((rep) => rep.tier);
 console.log(
-  `# ${runs} runs, workerd ${ENGINES.workerd.id} and Node ${process.version}; tiers ${[...new Set(tiers)].join(', ')}; load average ${loadavg()
+  `# ${runs} runs, ${versionOf(ENGINES.workerd)} and Node ${process.version}; tiers ${[...new Set(tiers)].join(', ')}; load average ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
