@@ -20,7 +20,7 @@ import * as secretstream from 'fourfold/secretstream';
 import * as scryptEntry from 'fourfold/scrypt';
 import * as argon2Entry from 'fourfold/argon2';
 import * as ageEntry from 'fourfold/age';
-import { concat } from './helpers.js';
+import { concat, ENGINE_HAS_SIMD } from './helpers.js';
 
 const pattern = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, i) => (i * 7 + seed) & 0xff);
 const KEY = pattern(32, 1);
@@ -315,6 +315,16 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
         assert.equal(root.tier(), t, 'tier() reports it');
       },
       tier: (f) => assert.ok(['simd', 'js'].includes(f())),
+      simdUnavailable: (f) => {
+        const why = f();
+        if (ENGINE_HAS_SIMD) assert.equal(why, undefined, 'nothing stands in the way of the kernels here');
+        else assert.match(why, /no WebAssembly/);
+      },
+      useKernels: (f) => {
+        // Nothing handed over changes nothing; a name that is no kernel's is refused.
+        assert.equal(f({}), undefined);
+        assert.throws(() => f({ aes: {} }), RangeError);
+      },
       AuthenticationError: (E) => {
         const e = new E('a message');
         assert.ok(e instanceof Error);

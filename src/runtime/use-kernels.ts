@@ -72,6 +72,7 @@ export function useKernels(kernels: Readonly<Record<string, WebAssembly.Module>>
   }
   // Own enumerable properties, each read once: no getter of the caller's runs after the checks.
   const modules = Object.entries(kernels).map(([name, value]) => [name, checked(name, value)] as const);
+  if (modules.length === 0) return;
   modulesComing();
   for (const [name, module] of modules) {
     const record = recordNamed(name);
