@@ -37,11 +37,11 @@ export const PAGES: readonly SizePage[] = [
     budget: 18_200,
     goal: 10_000,
   },
-  { name: "blake3 from 'fourfold/blake3'", code: `import { blake3 } from 'fourfold/blake3';\n${show('blake3(data)')}`, budget: 16_200, goal: 9_000 },
+  { name: "blake3 from 'fourfold/blake3'", code: `import { blake3 } from 'fourfold/blake3';\n${show('blake3(data)')}`, budget: 16_700, goal: 9_000 },
   {
     name: "secretbox from 'fourfold/salsa'",
     code: `import { secretbox } from 'fourfold/salsa';\n${show('secretbox(key, nonce).seal(data)')}`,
-    budget: 13_200,
+    budget: 13_700,
     goal: 10_000,
   },
   {
@@ -59,12 +59,12 @@ export const PAGES: readonly SizePage[] = [
   {
     name: "scrypt from 'fourfold/scrypt'",
     code: `import { scrypt } from 'fourfold/scrypt';\ndocument.title = String(scrypt('password', 'salt', { N: 1024 })[0]);\n`,
-    budget: 10_200,
+    budget: 10_700,
   },
   {
     name: "scrypt from 'fourfold/parallel'",
     code: `import { scrypt } from 'fourfold/parallel';\nscrypt('password', 'salt', { N: 1024 }).then((out) => (document.title = String(out[0])));\n`,
-    budget: 26_800,
+    budget: 27_700,
     syncPage: "scrypt from 'fourfold/scrypt'",
   },
   {
@@ -90,16 +90,16 @@ export const PAGES: readonly SizePage[] = [
     syncPage: "encrypt from 'fourfold/age'",
   },
   { name: "* from 'fourfold/chacha'", code: everything('fourfold/chacha'), budget: 19_000 },
-  { name: "* from 'fourfold/poly1305'", code: everything('fourfold/poly1305'), budget: 14_600 },
-  { name: "* from 'fourfold/salsa'", code: everything('fourfold/salsa'), budget: 14_100 },
-  { name: "* from 'fourfold/secretstream'", code: everything('fourfold/secretstream'), budget: 20_700 },
-  { name: "* from 'fourfold/serpent'", code: everything('fourfold/serpent'), budget: 19_500 },
-  { name: "* from 'fourfold/blake3'", code: everything('fourfold/blake3'), budget: 16_300 },
-  { name: "* from 'fourfold/scrypt'", code: everything('fourfold/scrypt'), budget: 11_600 },
+  { name: "* from 'fourfold/poly1305'", code: everything('fourfold/poly1305'), budget: 15_000 },
+  { name: "* from 'fourfold/salsa'", code: everything('fourfold/salsa'), budget: 14_600 },
+  { name: "* from 'fourfold/secretstream'", code: everything('fourfold/secretstream'), budget: 21_200 },
+  { name: "* from 'fourfold/serpent'", code: everything('fourfold/serpent'), budget: 20_000 },
+  { name: "* from 'fourfold/blake3'", code: everything('fourfold/blake3'), budget: 16_800 },
+  { name: "* from 'fourfold/scrypt'", code: everything('fourfold/scrypt'), budget: 11_900 },
   { name: "* from 'fourfold/argon2'", code: everything('fourfold/argon2'), budget: 20_600 },
   { name: "* from 'fourfold/age'", code: everything('fourfold/age'), budget: 54_500 },
-  { name: "* from 'fourfold/parallel'", code: everything('fourfold/parallel'), budget: 145_800 },
-  { name: "* from 'fourfold'", code: everything('fourfold'), budget: 116_200 },
+  { name: "* from 'fourfold/parallel'", code: everything('fourfold/parallel'), budget: 149_300 },
+  { name: "* from 'fourfold'", code: everything('fourfold'), budget: 119_300 },
 ];
 
 /** Peers for the same jobs, built the same way (skipped where not installed). */
