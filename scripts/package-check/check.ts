@@ -156,6 +156,17 @@ const subpaths = Object.keys(pkg.exports).filter((k) => hasTypes(pkg.exports[k]!
 /** The others, but package.json: entry points for a bundler to build (fourfold/worker, the pool's worker), not for import. */
 const entries = Object.keys(pkg.exports).filter((k) => k !== './package.json' && !subpaths.includes(k));
 const specifier = (subpath: string): string => (subpath === '.' ? 'fourfold' : `fourfold/${subpath.slice(2)}`);
+/** A subpath pattern's files, as a regular expression over the package's paths ("dist/kernels/*.wasm"). */
+const patternOf = (target: string): RegExp => new RegExp(`^${target.replace(/^\.\//, '').replace(/[.]/g, '\\.').replace('*', '[^/]+')}$`);
+/** A subpath that `pattern` ("./kernels/*.wasm") maps to a file of the package installed in `installed`: its first file's ("./kernels/argon2.wasm"). */
+function concrete(pattern: string, installed: string): string {
+  const target = pkg.exports[pattern] as string;
+  const star = target.indexOf('*');
+  const dir = target.slice(0, target.lastIndexOf('/', star) + 1);
+  const [before, after] = [target.slice(dir.length, star), target.slice(star + 1)];
+  const file = readdirSync(join(installed, dir)).find((f) => f.startsWith(before) && f.endsWith(after));
+  return file === undefined ? pattern : pattern.replace('*', file.slice(before.length, file.length - after.length));
+}
 
 function pack(into: string): string | undefined {
   const r = sh('npm', ['pack', '--json', '--pack-destination', into], ROOT);
@@ -165,10 +176,15 @@ function pack(into: string): string | undefined {
   const needed = ['LICENSE', 'README.md', 'package.json', pkg.types, ...Object.values(pkg.bin)];
   for (const target of Object.values(pkg.exports)) {
     if (typeof target === 'string') needed.push(target);
-    else needed.push(target.default, ...(target.types ? [target.types] : []), ...(target.require ? [target.require.types, target.require.default] : []));
+    else {
+      // Every condition's file: default, types, require's, and the edge hosts' (workerd, edge-light).
+      needed.push(...Object.values(target).flatMap((t) => (typeof t === 'string' ? [t] : [t.types, t.default])));
+    }
   }
   for (const paths of Object.values(pkg.typesVersions?.['*'] ?? {})) needed.push(...paths);
-  const missing = [...new Set(needed.map((p) => p.replace(/^\.\//, '')))].filter((p) => !files.has(p));
+  // A subpath pattern ("./kernels/*.wasm") needs a file it matches.
+  const has = (p: string): boolean => (p.includes('*') ? [...files].some((f) => patternOf(p).test(f)) : files.has(p));
+  const missing = [...new Set(needed.map((p) => p.replace(/^\.\//, '')))].filter((p) => !has(p));
   // dist/ but the test hooks (dist/testing.js, which only the tests import), the user docs and the changelog, and npm's own files.
   const shipped = (p: string): boolean =>
     (p.startsWith('dist/') && !/^dist\/(?:cjs\/)?testing\./.test(p)) ||
@@ -278,7 +294,8 @@ function checkNode(dir: string): void {
       same ? '' : `import: ${output(esm)}\nrequire: ${output(cjs)}`,
     );
   }
-  for (const entry of entries) {
+  for (const pattern of entries) {
+    const entry = pattern.includes('*') ? concrete(pattern, join(dir, 'node_modules/fourfold')) : pattern;
     const id = specifier(entry);
     const where = sh(node, ['-e', `console.log(require.resolve('${id}'))`], dir);
     const file = where.stdout.trim();
