@@ -26,14 +26,18 @@ export function dieBy(signal: NodeJS.Signals): never {
 }
 
 /**
- * A write to standard output or error that failed with EPIPE (its reader
- * is gone: `| head`) ends the process by SIGPIPE, as the kernel ends a C
+ * A write to standard output or error that failed because its reader is
+ * gone (`| head`) ends the process by SIGPIPE, as the kernel ends a C
  * program and as Go's runtime ends age for these two descriptors (for
- * others, EPIPE is an error). Node ignores SIGPIPE, so its writes fail
- * with EPIPE instead, which the command would report and exit 1 on.
+ * others, it is an error). Node ignores SIGPIPE, so its writes fail with
+ * EPIPE instead, which the command would report and exit 1 on; or with
+ * ECONNRESET where the descriptor is a socket whose reader closed with
+ * bytes unread (the stdio of a process Node started, which Node makes
+ * socket pairs).
  */
 export function dieOnBrokenPipe(fd: number, e: unknown): void {
-  if ((fd === 1 || fd === 2) && (e as { code?: unknown }).code === 'EPIPE') dieBy('SIGPIPE');
+  const code = (e as { code?: unknown }).code;
+  if ((fd === 1 || fd === 2) && (code === 'EPIPE' || code === 'ECONNRESET')) dieBy('SIGPIPE');
 }
 
 /**
