@@ -99,23 +99,24 @@ interface Outcome {
   warnings: string[];
 }
 
+/** What an edge host gives a context beside JavaScript's own: WebCrypto, text codecs, timers, streams. */
+const hostGlobals = (): Record<string, unknown> => ({
+  crypto: globalThis.crypto,
+  TextEncoder,
+  TextDecoder,
+  setTimeout,
+  clearTimeout,
+  queueMicrotask,
+  ReadableStream,
+  WritableStream,
+  TransformStream,
+});
+
 /** Runs `code` in a fresh context that refuses to compile WebAssembly, with what a host gives (the kernels, WebCrypto, timers, streams). */
 async function runRefusing(code: string): Promise<Outcome & { context: Record<string, unknown> }> {
   const warnings: string[] = [];
   const context = createContext(
-    {
-      kernels: compiled,
-      console: { warn: (message: string) => warnings.push(message), log() {}, error() {} },
-      crypto: globalThis.crypto,
-      TextEncoder,
-      TextDecoder,
-      setTimeout,
-      clearTimeout,
-      queueMicrotask,
-      ReadableStream,
-      WritableStream,
-      TransformStream,
-    },
+    { ...hostGlobals(), kernels: compiled, console: { warn: (message: string) => warnings.push(message), log() {}, error() {} } },
     { codeGeneration: { strings: false, wasm: false } },
   );
   runInContext(code, context);
@@ -126,18 +127,7 @@ async function runRefusing(code: string): Promise<Outcome & { context: Record<st
 /** What the default build gives for each subpath's call in Node (compiled normally): the bytes the edge must match. */
 async function expected(subpath: string): Promise<string> {
   const code = await bundle(program(subpath), false);
-  const context = createContext({
-    console,
-    crypto: globalThis.crypto,
-    TextEncoder,
-    TextDecoder,
-    setTimeout,
-    clearTimeout,
-    queueMicrotask,
-    ReadableStream,
-    WritableStream,
-    TransformStream,
-  });
+  const context = createContext({ ...hostGlobals(), console });
   runInContext(code, context);
   // No Node host in the context: kernels compile in the background, as on a page, until ready().
   const result = await (context.run as (warm: boolean) => Promise<Omit<Outcome, 'warnings'>>)(true);
