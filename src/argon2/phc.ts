@@ -21,8 +21,16 @@ import { type Bytes, equalBytes, zeroize } from '../runtime/bytes.js';
 import { fromB64, toB64 } from './phc-base64.js';
 
 /** The three variants of RFC 9106 §3.4, by the name a PHC string gives them. */
-const CORES = { argon2id: argon2idAsync, argon2i: argon2iAsync, argon2d: argon2dAsync } as const;
-type Algorithm = keyof typeof CORES;
+const CORES: Argon2Cores = { argon2id: argon2idAsync, argon2i: argon2iAsync, argon2d: argon2dAsync };
+type Algorithm = 'argon2id' | 'argon2i' | 'argon2d';
+
+/**
+ * The cores the PHC calls compute with, by variant: this module's
+ * (argon2idAsync...) or fourfold/parallel's, which fill the memory on the
+ * pool's workers. A core gets the call's options as checked here, plus
+ * the `extra` ones the caller's module names (its own, such as workers).
+ */
+export type Argon2Cores = Record<Algorithm, (password: string | Uint8Array, salt: Bytes, opts: Argon2AsyncOpts) => Promise<Bytes>>;
 
 /** argon2idHash's options, and argon2iHash's and argon2dHash's. Any other property is refused (TypeError). */
 export interface Argon2HashOpts {
@@ -213,9 +221,27 @@ function saltOf(value: unknown): Bytes {
   return check.bytes(value, 'salt').slice();
 }
 
-/** What the three hashing calls share: the options checked, the hash computed by `algorithm`'s core, the string written. */
-async function hashString(algorithm: Algorithm, password: string | Uint8Array, opts: Argon2HashOpts | undefined): Promise<string> {
-  const o = (check.options(opts, 'opts', HASH_OPTIONS) ?? {}) as Argon2HashOpts;
+/** Copies the `extra` options that are set onto the core's options. */
+function passExtra(core: Argon2AsyncOpts, o: object, extra: readonly string[]): void {
+  for (const name of extra) {
+    const value = (o as Record<string, unknown>)[name];
+    if (value !== undefined) (core as unknown as Record<string, unknown>)[name] = value;
+  }
+}
+
+/**
+ * What the hashing calls share, this module's and fourfold/parallel's:
+ * the options checked (HASH_OPTIONS and `extra`), the hash computed by
+ * `cores[algorithm]`, the string written.
+ */
+export async function hashWith(
+  cores: Argon2Cores,
+  algorithm: Algorithm,
+  password: string | Uint8Array,
+  opts: Argon2HashOpts | undefined,
+  extra: readonly string[] = [],
+): Promise<string> {
+  const o = (check.options(opts, 'opts', [...HASH_OPTIONS, ...extra]) ?? {}) as Argon2HashOpts;
   const { t: tOpt, m: mOpt, p: pOpt, dkLen: dkOpt, salt: saltOpt, key, maxmem: memOpt, signal, onProgress } = o;
   const t = countOr(tOpt, 't', 2);
   const m = countOr(mOpt, 'm', 19456);
@@ -236,7 +262,8 @@ async function hashString(algorithm: Algorithm, password: string | Uint8Array, o
   if (key !== undefined) core.key = key;
   if (signal !== undefined) core.signal = signal;
   if (onProgress !== undefined) core.onProgress = onProgress;
-  const tag = await CORES[algorithm](password, salt, core);
+  passExtra(core, o, extra);
+  const tag = await cores[algorithm](password, salt, core);
   try {
     return `${head}${toB64(salt)}$${toB64(tag)}`;
   } finally {
@@ -261,17 +288,17 @@ async function hashString(algorithm: Algorithm, password: string | Uint8Array, o
  * ```
  */
 export function argon2idHash(password: string | Uint8Array, opts?: Argon2HashOpts): Promise<string> {
-  return hashString('argon2id', password, opts);
+  return hashWith(CORES, 'argon2id', password, opts);
 }
 
 /** argon2idHash with Argon2i (data-independent addressing only): `$argon2i$v=19$...`. Argon2id is the first choice for passwords. */
 export function argon2iHash(password: string | Uint8Array, opts?: Argon2HashOpts): Promise<string> {
-  return hashString('argon2i', password, opts);
+  return hashWith(CORES, 'argon2i', password, opts);
 }
 
 /** argon2idHash with Argon2d (data-dependent addressing): `$argon2d$v=19$...`. Argon2id is the first choice for passwords. */
 export function argon2dHash(password: string | Uint8Array, opts?: Argon2HashOpts): Promise<string> {
-  return hashString('argon2d', password, opts);
+  return hashWith(CORES, 'argon2d', password, opts);
 }
 
 // ---------------------------------------------------------------- verifying
@@ -290,8 +317,19 @@ export function argon2dHash(password: string | Uint8Array, opts?: Argon2HashOpts
  * passes): the strings are the caller's own, from its database. Its
  * memory is bounded by `maxmem`.
  */
-export async function argon2Verify(phc: string, password: string | Uint8Array, opts?: Argon2VerifyOpts): Promise<boolean> {
-  const o = (check.options(opts, 'opts', VERIFY_OPTIONS) ?? {}) as Argon2VerifyOpts;
+export function argon2Verify(phc: string, password: string | Uint8Array, opts?: Argon2VerifyOpts): Promise<boolean> {
+  return verifyWith(CORES, phc, password, opts);
+}
+
+/** argon2Verify with `cores` computing the hash and `extra` options passed to them (fourfold/parallel's). */
+export async function verifyWith(
+  cores: Argon2Cores,
+  phc: string,
+  password: string | Uint8Array,
+  opts: Argon2VerifyOpts | undefined,
+  extra: readonly string[] = [],
+): Promise<boolean> {
+  const o = (check.options(opts, 'opts', [...VERIFY_OPTIONS, ...extra]) ?? {}) as Argon2VerifyOpts;
   const { key, maxmem: memOpt, signal } = o;
   const maxmem = countOr(memOpt, 'maxmem', MAXMEM);
   const { algorithm, version, m, t, p, salt, hash } = parse(phc, maxmem);
@@ -299,7 +337,8 @@ export async function argon2Verify(phc: string, password: string | Uint8Array, o
     const core: Argon2AsyncOpts = { t, m, p, dkLen: hash.length, version, maxmem };
     if (key !== undefined) core.key = key;
     if (signal !== undefined) core.signal = signal;
-    const tag = await CORES[algorithm](password, salt, core);
+    passExtra(core, o, extra);
+    const tag = await cores[algorithm](password, salt, core);
     try {
       return equalBytes(tag, 0, hash, 0, hash.length);
     } finally {
