@@ -14,8 +14,8 @@ import { type Finding, JS_TIER_FILES, JS_TIER_PUBLIC_FILES, type JsRule, jsTierI
 
 /** The exceptions the tree carries, by file, rule and (for those that declassify a value) name: a new one is argued here too. */
 const EXCEPTIONS = [
-  'src/age/bcrypt-pbkdf.ts secret-index x',
   'src/argon2/js.ts secret-index reference',
+  'src/bcrypt/blowfish.ts secret-index x',
   'src/salsa/js.ts secret-branch',
   'src/scrypt/js.ts secret-index j',
   'src/secretstream/state.ts secret-branch',
