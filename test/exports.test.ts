@@ -36,7 +36,7 @@ function bytes(x: unknown, length: number, label: string): Uint8Array {
 // biome-ignore lint/suspicious/noExplicitAny: each check calls its export as its kind (a stream cipher, an AEAD...), which no one type describes.
 type Check = (exported: any) => void | Promise<void>;
 
-/** fourfold/argon2's checks: each variant sync, Async (the same bytes), as a PHC string that verifies; and argon2Verify. */
+/** fourfold/argon2's checks: each variant sync, Async (the same bytes), as a PHC string that verifies; argon2Verify and needsRehash. */
 function argon2Checks(): Record<string, Check> {
   const checks: Record<string, Check> = {};
   const sync = { argon2id: argon2Entry.argon2id, argon2i: argon2Entry.argon2i, argon2d: argon2Entry.argon2d };
@@ -59,6 +59,11 @@ function argon2Checks(): Record<string, Check> {
     const phc = await argon2Entry.argon2idHash('password', { t: 1, m: 8 });
     assert.equal(await f(phc, 'password'), true);
     assert.equal(await f(phc, 'passwore'), false);
+  };
+  checks.needsRehash = async (f) => {
+    const phc = await argon2Entry.argon2idHash('password', { t: 1, m: 8 });
+    assert.equal(f(phc, { t: 1, m: 8 }), false);
+    assert.equal(f(phc), true, "not at argon2idHash's defaults");
   };
   return checks;
 }

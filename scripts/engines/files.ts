@@ -122,6 +122,12 @@ const NPM_TEST_ONLY: Record<string, string> = {
     "the constant-time lint reads the js tiers' source, the same in every engine, with the TypeScript compiler: npm test runs it",
 };
 
+/** Test files whose peers are native addons, which a bundle cannot load: node and node-current run them. */
+const NODE_ADDONS: Record<string, string> = {
+  'test/argon2/peer-hashes.test.ts':
+    'makes its strings with node-argon2 and @node-rs/argon2, native addons that no bundle loads: test/argon2/stored-hashes.test.ts checks them, recorded, in every engine',
+};
+
 /** Test files the Node engines leave to `npm test`. */
 const NODE_ENGINES_SKIP: Record<string, string> = {
   'test/cli/age.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
@@ -148,8 +154,8 @@ export const INTERPRETED: { shows: string; files: string[] }[] = [
   // Argon2's files: vectors.test.ts and errors.test.ts run here (10 to 16 s each in node --jitless, 9 in Hermes: the
   // vectors file runs the small ones on the js tier and the errors file small calls). phc.test.ts, a format, does not:
   // its strings are hashed at OWASP's 19 MiB and checked against libsodium and hash-wasm, 105 s without a JIT, for
-  // the same js-tier code the vectors give. differential.test.ts sweeps the js tier; wipe.test.ts checks the simd tier's
-  // memory, which an interpreter lacks.
+  // the same js-tier code the vectors give; stored-hashes.test.ts neither (bcrypt to cost 10, node-argon2's string at
+  // 64 MiB). differential.test.ts sweeps the js tier; wipe.test.ts checks the simd tier's memory, which an interpreter lacks.
   {
     shows: 'the formats: age files made and read (with typage too), the bounds of their headers, secretstream messages',
     files: ['test/age/files.test.ts', 'test/age/header.test.ts', 'test/age/typage.test.ts', 'test/secretstream/stream.test.ts'],
@@ -203,8 +209,14 @@ export const EMULATED: { shows: string; files: string[] }[] = [
  */
 export const AT_THE_EDGE: { shows: string; files: string[] }[] = [
   {
-    shows: "the published vectors on the simd tier, from the kernels handed over as modules, and Argon2's PHC strings",
-    files: ['test/*/vectors.test.ts', 'test/age/testkit.test.ts', 'test/poly1305/poly1305.test.ts', 'test/argon2/phc.test.ts'],
+    shows: "the published vectors on the simd tier, from the kernels handed over as modules, Argon2's PHC strings and the stored hashes (bcrypt's too)",
+    files: [
+      'test/*/vectors.test.ts',
+      'test/age/testkit.test.ts',
+      'test/poly1305/poly1305.test.ts',
+      'test/argon2/phc.test.ts',
+      'test/argon2/stored-hashes.test.ts',
+    ],
   },
   {
     shows: 'the formats: age files made and read, the bounds of their headers, secretstream messages',
@@ -239,6 +251,7 @@ const NODE_ENGINES: readonly EngineId[] = ['node', 'node-current', 'node-jitless
 export function notRun(engine: Engine, file: string): string | undefined {
   const isNode = NODE_ENGINES.includes(engine.id);
   if (NPM_TEST_ONLY[file] !== undefined) return NPM_TEST_ONLY[file];
+  if (engine.id !== 'node' && engine.id !== 'node-current' && NODE_ADDONS[file] !== undefined) return NODE_ADDONS[file];
   if (engine.kind === 'worker' && !AT_THE_EDGE_FILES.some((p) => p.test(file))) return NOT_AT_THE_EDGE;
   if (engine.kind !== 'script' && NOT_BUNDLED[file] !== undefined) {
     return `not applicable in ${engine.kind === 'browser' ? 'browsers' : 'shells'}: ${NOT_BUNDLED[file]}`;
@@ -255,7 +268,8 @@ export function notRun(engine: Engine, file: string): string | undefined {
 
 /** Every test file these tables name must exist (a renamed file would otherwise be run everywhere, or nowhere, unnoticed). */
 export function checkTables(files: readonly string[]): void {
-  const named = [NOT_BUNDLED, NOT_IN_SHELLS, NODE_PROGRAM, NOT_JITLESS, NODE_ENGINES_SKIP, NODE_TOOLS, NPM_TEST_ONLY].flatMap((t) => Object.keys(t));
+  const tables = [NOT_BUNDLED, NOT_IN_SHELLS, NODE_PROGRAM, NOT_JITLESS, NODE_ENGINES_SKIP, NODE_TOOLS, NPM_TEST_ONLY, NODE_ADDONS];
+  const named = tables.flatMap((t) => Object.keys(t));
   const missing = named.filter((f) => !files.includes(f));
   const unmatched = [...INTERPRETED, ...EMULATED, ...AT_THE_EDGE].flatMap((g) => g.files).filter((glob) => !files.some((f) => pattern(glob).test(f)));
   if (missing.length || unmatched.length) {

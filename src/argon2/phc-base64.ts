@@ -7,7 +7,7 @@
  * their time does not depend on the hash. The constant-time lint covers
  * this file (docs/contributing/constant-time.md).
  */
-import { type Bytes, zeroize } from '../runtime/bytes.js';
+import { type Bytes, decodeSextets, within, zeroize } from '../runtime/bytes.js';
 
 /** The character of the 6-bit value `v`: 'A' to 'Z', 'a' to 'z', '0' to '9', '+', '/'. */
 function charOf(v: number): number {
@@ -38,8 +38,16 @@ export function toB64(bytes: Uint8Array): string {
   return String.fromCharCode(...codes);
 }
 
-/** All ones when lo <= c <= hi, else 0 (for character codes, far below 2^31). */
-const within = (c: number, lo: number, hi: number): number => ((lo - 1 - c) & (c - hi - 1)) >> 31;
+/** The 6-bit value of the character `c`, or 64 and above for one outside the alphabet. */
+function sextetOf(c: number): number {
+  const upper = within(c, 65, 90);
+  const lower = within(c, 97, 122);
+  const digit = within(c, 48, 57);
+  const plus = within(c, 43, 43);
+  const slash = within(c, 47, 47);
+  const v = (upper & (c - 65)) | (lower & (c - 71)) | (digit & (c + 4)) | (plus & 62) | (slash & 63);
+  return v | (~(upper | lower | digit | plus | slash) & 64);
+}
 
 /**
  * The bytes of `text`, the PHC format's B64 for `what`: every character of
@@ -52,28 +60,7 @@ const within = (c: number, lo: number, hi: number): number => ((lo - 1 - c) & (c
 export function fromB64(text: string, what: string): Bytes {
   if (text.length % 4 === 1) throw new TypeError(`${what} is not base64: ${text.length} characters is no whole number of bytes`);
   const out = new Uint8Array((text.length * 6) >> 3);
-  let bad = 0;
-  let acc = 0;
-  let bits = 0;
-  let j = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const upper = within(c, 65, 90);
-    const lower = within(c, 97, 122);
-    const digit = within(c, 48, 57);
-    const plus = within(c, 43, 43);
-    const slash = within(c, 47, 47);
-    const v = (upper & (c - 65)) | (lower & (c - 71)) | (digit & (c + 4)) | (plus & 62) | (slash & 63);
-    bad |= ~(upper | lower | digit | plus | slash);
-    acc = ((acc << 6) | v) & 0xfff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[j++] = acc >> bits;
-    }
-  }
-  // The last character's unused bits: 2 or 4 (a length of 4k + 2 or 4k + 3), else none.
-  bad |= acc & ((1 << bits) - 1);
+  const bad = decodeSextets(text, 0, text.length, out, sextetOf);
   // constant-time: public bad: whether the text is well-formed base64, which every string this module writes is: it says nothing of a valid hash's bytes.
   const malformed = bad !== 0;
   if (malformed) {

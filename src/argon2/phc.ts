@@ -3,26 +3,32 @@
  * (github.com/P-H-C/phc-string-format, its Argon2 section), the form
  * password databases store and the reference implementation
  * (P-H-C/phc-winner-argon2's src/encoding.c), libsodium's
- * crypto_pwhash_str and hash-wasm write:
+ * crypto_pwhash_str, node-argon2, @node-rs/argon2, argon2-cffi and
+ * hash-wasm write:
  *
  *   $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>
  *
  * `argon2idHash` (and `argon2iHash`, `argon2dHash`) makes one with a
- * random salt; `argon2Verify` reads one once, strictly, recomputes the
- * hash with its parameters on the asynchronous core (the event loop stays
- * free) and compares in constant time. A malformed string throws (it is
- * the caller's storage that is wrong, not the password); a wrong password
- * gives false.
+ * random salt; `argon2Verify` reads a stored hash once, strictly: such a
+ * string, its parameters in any order (node-argon2 writes m,p,t), with
+ * keyid= and data= (RFC 9106's K named, and X), or a bcrypt string
+ * (src/bcrypt). It bounds what the string may ask for (memory, passes
+ * over it, bcrypt's cost) before any work, recomputes the hash on the
+ * asynchronous core (the event loop stays free) and compares in constant
+ * time. A malformed string throws (it is the caller's storage that is
+ * wrong, not the password); a wrong password gives false. `needsRehash`
+ * says whether a stored hash is other than argon2idHash would write today.
  */
 import { argon2dAsync, argon2iAsync, argon2idAsync } from './argon2.js';
 import { type Argon2AsyncOpts, MAXMEM } from './args.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, equalBytes, zeroize } from '../runtime/bytes.js';
-import { fromB64, toB64 } from './phc-base64.js';
+import { toB64 } from './phc-base64.js';
+import { type Algorithm, boundMemory, boundWork, checkRanges, MAX_LENGTH, MIN_HASH, MIN_SALT, type Parsed, parse, storedText } from './phc-string.js';
+import { type BcryptString, bcryptVerify, isBcrypt, parseBcrypt } from '../bcrypt/bcrypt.js';
 
 /** The three variants of RFC 9106 §3.4, by the name a PHC string gives them. */
 const CORES: Argon2Cores = { argon2id: argon2idAsync, argon2i: argon2iAsync, argon2d: argon2dAsync };
-type Algorithm = 'argon2id' | 'argon2i' | 'argon2d';
 
 /**
  * The cores the PHC calls compute with, by variant: this module's
@@ -56,7 +62,11 @@ export interface Argon2HashOpts {
 
 /** argon2Verify's options. Any other property is refused (TypeError). */
 export interface Argon2VerifyOpts {
-  /** The secret (pepper) the hash was made with, if any. */
+  /**
+   * The secret (pepper) the hash was made with, if any; required for a
+   * string with a keyid= (the id of the key, which the caller looks up).
+   * A bcrypt string has none, and ignores it.
+   */
   key?: string | Uint8Array;
   /**
    * The most memory the string's parameters may ask for, in bytes
@@ -65,146 +75,34 @@ export interface Argon2VerifyOpts {
    * more of the machine than the caller allows.
    */
   maxmem?: number;
+  /**
+   * The most work the string's parameters may ask for, in bytes of memory
+   * processed: t passes over the memory (default 4 GiB, 2^32: RFC 9106's
+   * 1 GiB at t = 4, 64 MiB at t = 3 and OWASP's 19 MiB at t = 2 fit). A
+   * string asking more is refused before any work (RangeError): a stored
+   * t of 2^32 - 1 would otherwise take hours.
+   */
+  maxWork?: number;
+  /**
+   * The highest cost a bcrypt string may have (default 16, 2^16 rounds:
+   * 16 to 64 times the libraries' default costs, 10 to 12, and seconds of
+   * work): a string asking more is refused before any work (RangeError);
+   * each step doubles the time, and cost 31 is days.
+   */
+  maxBcryptCost?: number;
   /** Stops the call: it rejects with the signal's reason. */
   signal?: AbortSignal;
 }
 
 const HASH_OPTIONS = ['t', 'm', 'p', 'dkLen', 'salt', 'key', 'maxmem', 'signal', 'onProgress'] as const;
-const VERIFY_OPTIONS = ['key', 'maxmem', 'signal'] as const;
+const VERIFY_OPTIONS = ['key', 'maxmem', 'maxWork', 'maxBcryptCost', 'signal'] as const;
 
-/**
- * The longest string argon2Verify reads. The PHC format sets no bound;
- * this one keeps the work of reading any input small, and covers every
- * string the usual parameters make (libsodium's fit its 128-byte
- * crypto_pwhash_STRBYTES); argon2idHash writes none longer.
- */
-const MAX_LENGTH = 1024;
-
-/** RFC 9106 §3.1: at most 2^32 - 1 for t and m, 2^24 - 1 lanes, salts from 8 bytes, tags from 4. */
-const U32_MAX = 2 ** 32 - 1;
-const MAX_LANES = 2 ** 24 - 1;
-const MIN_SALT = 8;
-const MIN_HASH = 4;
-
-/** The version a PHC string writes and reads as v=: 19 for 0x13 (RFC 9106's), 16 for 0x10, the earlier one. */
-const VERSIONS = { 16: 0x10, 19: 0x13 } as const;
-
-// ---------------------------------------------------------------- the string
-
-/** A PHC string's fields, read and checked. */
-interface Parsed {
-  algorithm: Algorithm;
-  version: 0x10 | 0x13;
-  m: number;
-  t: number;
-  p: number;
-  salt: Bytes;
-  hash: Bytes;
-}
-
-/**
- * A decimal field of the string: digits only, no leading zero, no sign,
- * at most 2^32 - 1, as encoding.c's decode_decimal and DECIMAL_U32 require
- * (one number, one spelling).
- */
-function decimal(text: string, name: string): number {
-  if (!/^(?:0|[1-9][0-9]{0,9})$/.test(text)) {
-    throw new TypeError(`the PHC string's ${name} must be a decimal number without sign or leading zero, got '${text}'`);
-  }
-  const n = Number(text);
-  if (n > U32_MAX) throw new RangeError(`the PHC string's ${name} must be at most 2^32 - 1, got ${text}`);
-  return n;
-}
-
-/** The bytes the parameters' blocks take: m' = 4p * floor(m / 4p) blocks of 1 KiB (RFC 9106 §3.2). */
-const memoryOf = (m: number, p: number): number => 4 * p * Math.floor(m / (4 * p)) * 1024;
-
-/** `bytes` exactly, then in KiB, MiB or GiB for a person: "67108864 bytes (64.0 MiB)". */
-function size(bytes: number): string {
-  const unit =
-    bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 2 ** 10).toFixed(1)} KiB`;
-  return `${bytes} bytes (${unit})`;
-}
-
-/** The parameters' memory, refused above `maxmem` before any work; `whose` as for checkRanges. */
-function boundMemory(m: number, p: number, maxmem: number, whose: string): void {
-  const needs = memoryOf(m, p);
-  if (needs > maxmem) {
-    throw new RangeError(`${whose}m = ${m} (KiB) needs ${size(needs)}, above maxmem (${size(maxmem)}); raise maxmem if this is meant`);
-  }
-}
-
-/** RFC 9106 §3.1's ranges of t, m and p; `whose` starts the message ("the PHC string's ", or nothing for options). */
-function checkRanges(t: number, m: number, p: number, whose: string): void {
-  if (t < 1 || t > U32_MAX) throw new RangeError(`${whose}t must be from 1 to 2^32 - 1, got ${t}`);
-  if (p < 1 || p > MAX_LANES) throw new RangeError(`${whose}p must be from 1 to 2^24 - 1, got ${p}`);
-  if (m < 8 * p || m > U32_MAX) throw new RangeError(`${whose}m must be from 8 * p = ${8 * p} to 2^32 - 1 (KiB), got ${m}`);
-}
-
-/**
- * The parameters field: exactly m=<m>,t=<t>,p=<p>, in that order, as
- * encoding.c's decode_string reads it. keyid= and data= are refused: the
- * reference's encoder writes neither and libsodium's decoder reads
- * neither, so a string with one was made elsewhere, and verifying it
- * without them would give a wrong answer.
- */
-function parameterField(field: string): { m: number; t: number; p: number } {
-  const pairs = field.split(',').map((pair) => pair.split('='));
-  for (const [name] of pairs) {
-    if (name === 'keyid' || name === 'data') {
-      throw new TypeError(`the PHC string's ${name}= parameter is not supported (the reference's encoder writes none, and libsodium refuses them)`);
-    }
-  }
-  if (pairs.map(([name]) => name).join(',') !== 'm,t,p' || pairs.some((pair) => pair.length !== 2)) {
-    throw new TypeError(`the PHC string's parameters must be m=<m>,t=<t>,p=<p>, in that order, got '${field.slice(0, 60)}'`);
-  }
-  return { m: decimal(pairs[0]![1]!, 'm'), t: decimal(pairs[1]![1]!, 't'), p: decimal(pairs[2]![1]!, 'p') };
-}
-
-/**
- * Reads `phc` once, left to right, as the format's grammar for Argon2
- * writes it: $<id>[$v=<version>]$m=<m>,t=<t>,p=<p>$<salt>$<hash>. The
- * first thing wrong is the one the error names.
- */
-function parse(phc: unknown, maxmem: number): Parsed {
-  if (typeof phc !== 'string') throw new TypeError(`the PHC string must be a string, got ${check.describe(phc)}`);
-  if (phc.length > MAX_LENGTH) throw new RangeError(`the PHC string must be at most ${MAX_LENGTH} characters, got ${phc.length}`);
-  const fields = phc.split('$');
-  if (fields[0] !== '' || fields.length < 2) throw new TypeError("a PHC string starts with '$' and the algorithm's name: '$argon2id$...'");
-  const algorithm = fields[1]!;
-  if (algorithm !== 'argon2id' && algorithm !== 'argon2i' && algorithm !== 'argon2d') {
-    const shown = algorithm.length > 20 ? `${algorithm.slice(0, 20)}...` : algorithm;
-    throw new TypeError(`the PHC string's algorithm must be argon2id, argon2i or argon2d, got '${shown}'`);
-  }
-  // The version is optional: encoding.c's decode_string reads a string without it as 0x10.
-  let at = 2;
-  let version: 0x10 | 0x13 = 0x10;
-  if (fields[at]?.startsWith('v=')) {
-    const v = decimal(fields[at]!.slice(2), 'v');
-    if (v !== 16 && v !== 19) throw new RangeError(`the PHC string's version must be v=19 (0x13) or v=16 (0x10), got v=${v}`);
-    version = VERSIONS[v];
-    at++;
-  }
-  const [parameters, saltText, hashText, ...rest] = fields.slice(at);
-  const form = `$${algorithm}$v=19$m=<m>,t=<t>,p=<p>$<salt>$<hash>`;
-  if (parameters === undefined) throw new TypeError(`the PHC string has no parameters: Argon2's is ${form}`);
-  const { m, t, p } = parameterField(parameters);
-  checkRanges(t, m, p, "the PHC string's ");
-  boundMemory(m, p, maxmem, "the PHC string's ");
-  if (saltText === undefined) throw new TypeError(`the PHC string has no salt: Argon2's is ${form}`);
-  if (saltText === '') throw new TypeError('the PHC string has an empty salt');
-  if (hashText === undefined) throw new TypeError(`the PHC string has no hash: Argon2's is ${form}`);
-  if (hashText === '') throw new TypeError('the PHC string has an empty hash');
-  if (rest.length > 0) throw new TypeError("the PHC string has more after its hash (a '$' past the hash field)");
-  const salt = fromB64(saltText, "the PHC string's salt");
-  if (salt.length < MIN_SALT) throw new RangeError(`the PHC string's salt must be at least ${MIN_SALT} bytes (RFC 9106 §3.1), got ${salt.length}`);
-  const hash = fromB64(hashText, "the PHC string's hash");
-  if (hash.length < MIN_HASH) {
-    zeroize(hash);
-    throw new RangeError(`the PHC string's hash must be at least ${MIN_HASH} bytes (RFC 9106 §3.1), got ${hash.length}`);
-  }
-  return { algorithm, version, m, t, p, salt, hash };
-}
+/** argon2idHash's defaults, OWASP's first choice for Argon2id, and its salt's length: what needsRehash compares with. */
+const DEFAULTS = { t: 2, m: 19456, p: 1, dkLen: 32, saltLength: 16 } as const;
+/** The default bound on a string's work, t times its memory: 4 GiB. */
+const MAX_WORK = 2 ** 32;
+/** The default bound on a bcrypt string's cost: 2^16 rounds. */
+const MAX_BCRYPT_COST = 16;
 
 /** Characters of `n` bytes in B64 (no padding). */
 const b64Length = (n: number): number => Math.ceil((n * 4) / 3);
@@ -216,7 +114,7 @@ const countOr = (value: unknown, name: string, fallback: number): number => (val
 
 /** The salt: given (text as UTF-8, bytes copied), or 16 random bytes. */
 function saltOf(value: unknown): Bytes {
-  if (value === undefined) return crypto.getRandomValues(new Uint8Array(16));
+  if (value === undefined) return crypto.getRandomValues(new Uint8Array(DEFAULTS.saltLength));
   if (typeof value === 'string') return new TextEncoder().encode(value);
   return check.bytes(value, 'salt').slice();
 }
@@ -243,10 +141,10 @@ export async function hashWith(
 ): Promise<string> {
   const o = (check.options(opts, 'opts', [...HASH_OPTIONS, ...extra]) ?? {}) as Argon2HashOpts;
   const { t: tOpt, m: mOpt, p: pOpt, dkLen: dkOpt, salt: saltOpt, key, maxmem: memOpt, signal, onProgress } = o;
-  const t = countOr(tOpt, 't', 2);
-  const m = countOr(mOpt, 'm', 19456);
-  const p = countOr(pOpt, 'p', 1);
-  const dkLen = countOr(dkOpt, 'dkLen', 32);
+  const t = countOr(tOpt, 't', DEFAULTS.t);
+  const m = countOr(mOpt, 'm', DEFAULTS.m);
+  const p = countOr(pOpt, 'p', DEFAULTS.p);
+  const dkLen = countOr(dkOpt, 'dkLen', DEFAULTS.dkLen);
   const maxmem = countOr(memOpt, 'maxmem', MAXMEM);
   checkRanges(t, m, p, '');
   if (dkLen < MIN_HASH) throw new RangeError(`dkLen must be at least ${MIN_HASH} (RFC 9106 §3.1), got ${dkLen}`);
@@ -304,39 +202,92 @@ export function argon2dHash(password: string | Uint8Array, opts?: Argon2HashOpts
 // ---------------------------------------------------------------- verifying
 
 /**
- * Whether `password` is the one `phc` was made from: `phc` is an Argon2
- * PHC string (argon2id, argon2i or argon2d; v=19, v=16, or no v=, which is
- * 0x10 as the reference reads it), such as argon2idHash, libsodium's
- * crypto_pwhash_str, the reference's argon2 and hash-wasm write. The hash
- * is recomputed with the string's parameters and compared in constant
- * time. A wrong password gives false; a string that is not one throws a
- * TypeError or RangeError that says what is wrong with it, as does one
- * whose parameters need more than `maxmem`.
+ * Whether `password` is the one `stored` was made from. `stored` is a
+ * password hash as a server holds it:
  *
- * The string's t is taken as it is (RFC 9106 allows up to 2^32 - 1
- * passes): the strings are the caller's own, from its database. Its
- * memory is bounded by `maxmem`.
+ * - an Argon2 PHC string (argon2id, argon2i or argon2d; v=19, v=16, or no
+ *   v=, which is 0x10 as the reference reads it), such as argon2idHash,
+ *   libsodium's crypto_pwhash_str, the reference's argon2, node-argon2
+ *   (its parameters as m,p,t; its associatedData as data=),
+ *   @node-rs/argon2, argon2-cffi and hash-wasm write. A keyid= names the
+ *   key (pepper) the hash was made with: the call needs `key` then
+ *   (TypeError without it).
+ * - a bcrypt string, $2a$, $2b$ or $2y$ (bcryptjs, node's bcrypt, PHP's
+ *   password_hash, OpenBSD, Go): the password's UTF-8 bytes, of which
+ *   bcrypt reads the first 72.
+ *
+ * The hash is recomputed with the string's parameters, in turns that
+ * leave the event loop free, and compared in constant time: a wrong
+ * password gives false. A string that is not one of these throws a
+ * TypeError (its form: a field missing, repeated or unknown, a number or
+ * base64 not in canonical form) or a RangeError (a number out of its
+ * range) that says what is wrong with it. So does, before any work, one
+ * that asks for more than the bounds: memory above `maxmem` (1 GiB), t
+ * passes over it above `maxWork` (4 GiB of blocks), a bcrypt cost above
+ * `maxBcryptCost` (16); the message names the option that raises it.
  */
-export function argon2Verify(phc: string, password: string | Uint8Array, opts?: Argon2VerifyOpts): Promise<boolean> {
-  return verifyWith(CORES, phc, password, opts);
+export function argon2Verify(stored: string, password: string | Uint8Array, opts?: Argon2VerifyOpts): Promise<boolean> {
+  return verifyWith(CORES, stored, password, opts);
 }
 
-/** argon2Verify with `cores` computing the hash and `extra` options passed to them (fourfold/parallel's). */
+/** A bcrypt string checked against `maxBcryptCost` before any work, then the password against it. */
+async function verifyBcrypt(stored: string, password: string | Uint8Array, maxCost: number, signal: AbortSignal | undefined): Promise<boolean> {
+  const parsed: BcryptString = parseBcrypt(stored);
+  if (parsed.cost > maxCost) {
+    zeroize(parsed.hash);
+    throw new RangeError(
+      `the bcrypt string's cost ${parsed.cost} (2^${parsed.cost} rounds) is above maxBcryptCost (${maxCost}); raise maxBcryptCost if this is meant`,
+    );
+  }
+  return bcryptVerify(parsed, password, signal);
+}
+
+/** What a stored string may ask for: argon2Verify's bounds, its options' or their defaults. */
+interface Bounds {
+  maxmem: number;
+  maxWork: number;
+  maxBcryptCost: number;
+}
+
+/** The core's options for a parsed string: its parameters, the bounds checked, and the caller's key and signal. */
+function coreOptions(parsed: Parsed, o: Argon2VerifyOpts, { maxmem, maxWork }: Bounds): Argon2AsyncOpts {
+  const { m, t, p, version, keyid, data, hash } = parsed;
+  boundMemory(m, p, maxmem, "the PHC string's ");
+  boundWork(t, m, p, maxWork);
+  if (keyid.length > 0 && o.key === undefined) {
+    throw new TypeError(`the PHC string was made with a key (keyid=${toB64(keyid)}): pass that key as opts.key to verify it`);
+  }
+  const core: Argon2AsyncOpts = { t, m, p, dkLen: hash.length, version, maxmem };
+  if (data.length > 0) core.personalization = data;
+  if (o.key !== undefined) core.key = o.key;
+  if (o.signal !== undefined) core.signal = o.signal;
+  return core;
+}
+
+/**
+ * argon2Verify with `cores` computing an Argon2 hash and `extra` options
+ * passed to them (fourfold/parallel's); a bcrypt string is computed on
+ * this thread, in turns.
+ */
 export async function verifyWith(
   cores: Argon2Cores,
-  phc: string,
+  stored: string,
   password: string | Uint8Array,
   opts: Argon2VerifyOpts | undefined,
   extra: readonly string[] = [],
 ): Promise<boolean> {
   const o = (check.options(opts, 'opts', [...VERIFY_OPTIONS, ...extra]) ?? {}) as Argon2VerifyOpts;
-  const { key, maxmem: memOpt, signal } = o;
-  const maxmem = countOr(memOpt, 'maxmem', MAXMEM);
-  const { algorithm, version, m, t, p, salt, hash } = parse(phc, maxmem);
+  const bounds: Bounds = {
+    maxmem: countOr(o.maxmem, 'maxmem', MAXMEM),
+    maxWork: countOr(o.maxWork, 'maxWork', MAX_WORK),
+    maxBcryptCost: countOr(o.maxBcryptCost, 'maxBcryptCost', MAX_BCRYPT_COST),
+  };
+  const text = storedText(stored);
+  if (isBcrypt(text)) return verifyBcrypt(text, password, bounds.maxBcryptCost, o.signal);
+  const parsed = parse(text);
+  const { algorithm, salt, hash } = parsed;
   try {
-    const core: Argon2AsyncOpts = { t, m, p, dkLen: hash.length, version, maxmem };
-    if (key !== undefined) core.key = key;
-    if (signal !== undefined) core.signal = signal;
+    const core = coreOptions(parsed, o, bounds);
     passExtra(core, o, extra);
     const tag = await cores[algorithm](password, salt, core);
     try {
@@ -347,4 +298,40 @@ export async function verifyWith(
   } finally {
     zeroize(hash);
   }
+}
+
+/**
+ * Whether `stored` should be hashed again (at the next sign-in, when the
+ * password is at hand): true unless it is what argon2idHash writes with
+ * `opts` today, an argon2id string of version 0x13 (v=19) with the
+ * options' t, m and p, a hash of dkLen bytes and a salt of the options'
+ * length (16 bytes by default). So a bcrypt string, an argon2i or argon2d
+ * one, v=16, other parameters (lower or higher) or lengths give true.
+ * `opts` are argon2idHash's (pass the same object); the others than these
+ * are not compared, and keyid= and data= neither. A malformed string
+ * throws, as argon2Verify's do; the bounds are argon2Verify's to apply.
+ *
+ * @example
+ * ```ts
+ * import { argon2idHash, argon2Verify, needsRehash } from 'fourfold/argon2';
+ * if (await argon2Verify(stored, password) && needsRehash(stored)) stored = await argon2idHash(password);
+ * ```
+ */
+export function needsRehash(stored: string, opts?: Argon2HashOpts): boolean {
+  const o = (check.options(opts, 'opts', HASH_OPTIONS) ?? {}) as Argon2HashOpts;
+  const t = countOr(o.t, 't', DEFAULTS.t);
+  const m = countOr(o.m, 'm', DEFAULTS.m);
+  const p = countOr(o.p, 'p', DEFAULTS.p);
+  const dkLen = countOr(o.dkLen, 'dkLen', DEFAULTS.dkLen);
+  const saltLength = o.salt === undefined ? DEFAULTS.saltLength : saltOf(o.salt).length;
+  const text = storedText(stored);
+  if (isBcrypt(text)) {
+    zeroize(parseBcrypt(text).hash);
+    return true;
+  }
+  const parsed = parse(text);
+  zeroize(parsed.hash);
+  const { algorithm, version } = parsed;
+  const same = algorithm === 'argon2id' && version === 0x13 && parsed.t === t && parsed.m === m && parsed.p === p;
+  return !(same && parsed.hash.length === dkLen && parsed.salt.length === saltLength);
 }

@@ -1,7 +1,8 @@
 /**
  * Byte-array helpers: little-endian 32-bit words at any alignment (the JS
  * tiers' loads and stores), 64-bit counters' halves, the AEADs' length
- * block, constant-time comparison, and zeroing.
+ * block, constant-time comparison, base64's bits without a table, and
+ * zeroing.
  */
 import { isSharedBuffer } from './brands.js';
 
@@ -63,6 +64,37 @@ export function equalBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart:
   let diff = 0;
   for (let i = 0; i < length; i++) diff |= a[aStart + i] ^ b[bStart + i];
   return diff === 0;
+}
+
+/** All ones when lo <= c <= hi, else 0, without a branch (for character codes, far below 2^31). */
+export const within = (c: number, lo: number, hi: number): number => ((lo - 1 - c) & (c - hi - 1)) >> 31;
+
+/**
+ * Decodes `chars` characters of `text` from `from` into `out` in base64's
+ * bit order (RFC 4648 §4: 6 bits a character, the first the most
+ * significant), each character's value given by `sextetOf`: its 6 bits, or
+ * 64 and above for a character outside the alphabet, computed with masks.
+ * Returns nonzero when a character was outside it or the last one's unused
+ * bits are set (another spelling of the same bytes), after reading every
+ * character: the PHC strings' B64 and bcrypt's alphabet, which carry
+ * password hashes.
+ */
+export function decodeSextets(text: string, from: number, chars: number, out: Uint8Array, sextetOf: (c: number) => number): number {
+  let bad = 0;
+  let acc = 0;
+  let bits = 0;
+  let j = 0;
+  for (let i = from; i < from + chars; i++) {
+    const v = sextetOf(text.charCodeAt(i));
+    bad |= v >> 6;
+    acc = ((acc << 6) | (v & 63)) & 0xfff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[j++] = acc >> bits;
+    }
+  }
+  return bad | (acc & ((1 << bits) - 1));
 }
 
 /** Whether `b` views a SharedArrayBuffer (of any realm). */

@@ -99,8 +99,8 @@ const LAYERS: Record<string, string[]> = {
   'src/secretstream': [...BASE, 'src/chachapoly', 'src/chacha', 'src/poly1305'],
   'src/serpent': BASE,
   'src/scrypt': BASE,
-  'src/bcrypt': [],
-  'src/argon2': BASE,
+  'src/bcrypt': ['src/runtime', 'src/pool'],
+  'src/argon2': [...BASE, 'src/bcrypt'],
   'src/age': [...BASE, 'src/chacha', 'src/chachapoly', 'src/poly1305', 'src/scrypt', 'src/bcrypt/blowfish.ts'],
   'src/blake3': BASE,
   'src/parallel': [

@@ -77,7 +77,7 @@ it('a Promise where any argument belongs, in every family (keys, nonces, options
     ['opts', () => scrypt('pw', rand(16), pending({ N: 16 }))],
     ['salt', () => argon2id('pw', pending(rand(16)), { t: 1, m: 8 })],
     ['opts', () => argon2id('pw', rand(16), pending({ t: 1, m: 8 }))],
-    ['the PHC string', () => argon2Verify(pending('$argon2id$...'), 'pw')],
+    ['the stored hash', () => argon2Verify(pending('$argon2id$...'), 'pw')],
     ['recipients[0]', () => age.encrypt(rand(1), { recipients: [pqRecipient as never] })],
     ['recipients[0]', () => P.age.encrypt(rand(1), { recipients: [pqRecipient as never] })],
     ['recipients', () => age.encrypt(rand(1), { recipients: pending([]) })],
