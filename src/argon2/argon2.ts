@@ -6,30 +6,32 @@
  * @noble/hashes, whose option names these take.
  */
 import { type Argon2AsyncOpts, type Argon2Call, type Argon2Opts, type Argon2Type, argon2Call, ASYNC_OPTIONS, forget, SYNC_OPTIONS } from './args.js';
-import { Fill, finalTag, openMemory, ProgressReport } from './fill.js';
+import { Fill, FirstBlocks, inPieces, LastBlocks, ProgressReport } from './fill.js';
 import { engine } from './tiers.js';
 import { argon2Kernel } from './wasm.js';
 import { ticker } from '../pool/turns.js';
 import { throwIfAborted } from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { now } from '../runtime/host.js';
 import { kernelCompiled } from '../runtime/kernels.js';
 
 export type { Argon2AsyncOpts, Argon2Opts } from './args.js';
 
-/** Blocks of a first step on this thread, before any was timed: well under a millisecond at either tier. */
-const FIRST_STEP = 16;
 /** Bytes of memory wiped per turn once the tag is made: a few milliseconds' work. */
 const WIPE_STEP = 16 * 2 ** 20;
 
 function argon2(type: Argon2Type, password: unknown, salt: unknown, opts: unknown): Bytes {
   const c = argon2Call(type, password, salt, opts, SYNC_OPTIONS);
   try {
-    const memory = openMemory(c, engine());
+    const memory = engine().open(c, c.type);
+    let first: FirstBlocks | undefined;
+    const last = new LastBlocks(c, memory);
     try {
-      new Fill(c, memory).step(Number.POSITIVE_INFINITY);
-      return finalTag(c, memory);
+      first = new FirstBlocks(c, memory);
+      for (const steps of [first, new Fill(c, memory), last]) steps.step(Number.POSITIVE_INFINITY);
+      return last.tag();
     } finally {
+      first?.forget();
+      last.forget();
       memory.abandon();
     }
   } finally {
@@ -40,36 +42,37 @@ function argon2(type: Argon2Type, password: unknown, salt: unknown, opts: unknow
 /**
  * A checked call computed on this thread in turns of about tickMs, the
  * event loop free between them, with progress and its signal; the caller
- * forgets the call's arguments. Waits for the kernel to compile where it
- * compiles in the background (a page's main thread). `told`: the progress
- * a first try already told (fourfold/parallel's, started again here), below
- * which this one tells nothing.
+ * forgets the call's arguments. Every stage goes in turns (the lanes'
+ * first blocks cost 62 BLAKE2b compressions a lane, seconds at thousands
+ * of lanes), and the signal is looked at after each. Waits for the kernel
+ * to compile where it compiles in the background (a page's main thread).
+ * `told`: the progress a first try already told (fourfold/parallel's,
+ * started again here), below which this one tells nothing.
  */
 export async function inTurns(c: Argon2Call, told = 0): Promise<Bytes> {
   throwIfAborted(c.signal);
   await kernelCompiled(argon2Kernel);
   throwIfAborted(c.signal);
-  const memory = openMemory(c, engine());
+  const memory = engine().open(c, c.type);
   const turns = ticker();
+  let first: FirstBlocks | undefined;
+  const last = new LastBlocks(c, memory);
   try {
-    const fill = new Fill(c, memory);
-    const progress = new ProgressReport(c, fill.total, told);
-    let step = FIRST_STEP;
-    while (!fill.finished) {
-      const t0 = now();
-      fill.step(step);
-      const ms = now() - t0;
-      // The next step lasts about tickMs at the speed just seen.
-      step = ms > 0 ? Math.max(1, Math.floor((step * c.tickMs) / ms)) : 2 * step;
-      progress.report(fill.done);
+    first = new FirstBlocks(c, memory);
+    const progress = new ProgressReport(c, told);
+    const between = async (work: number): Promise<void> => {
+      progress.add(work);
       await turns.tick();
       throwIfAborted(c.signal);
-    }
-    const key = finalTag(c, memory);
+    };
+    for (const steps of [first, new Fill(c, memory), last]) await inPieces(steps, c.tickMs, between);
+    const key = last.tag();
     while (!memory.wipe(WIPE_STEP)) await turns.tick();
     c.onProgress?.(1);
     return key;
   } finally {
+    first?.forget();
+    last.forget();
     turns.close();
     memory.abandon();
   }

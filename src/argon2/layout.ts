@@ -48,8 +48,15 @@ export const segmentCount = (s: Shape): number => s.t * SLICES * s.p;
 /** Blocks computed in a segment: all of it, but the first two of each lane in the first slice of the first pass (§3.2 step 3 made them). */
 export const segmentWork = (s: Shape, pass: number, slice: number): number => s.segmentLength - (pass === 0 && slice === 0 ? 2 : 0);
 
-/** Blocks computed in all (what progress counts). */
-export const totalWork = (s: Shape): number => s.t * s.blocks - 2 * s.p;
+/**
+ * A lane's first block counted in blocks' compressions, by its rounds: H'
+ * (§3.3) is 31 BLAKE2b compressions of 12 rounds, where G (§3.5) is 16
+ * rounds of the same kind.
+ */
+export const FIRST_BLOCK_WORK = 24;
+
+/** Work in all, in blocks' compressions (what progress counts): the lanes' first blocks, the blocks computed, and the XOR of each lane's last block for the tag (one each). */
+export const totalWork = (s: Shape): number => 2 * s.p * FIRST_BLOCK_WORK + s.t * s.blocks - 2 * s.p + s.p;
 
 /** The scratch page's addresses, and where the blocks begin. */
 export const LAYOUT = {

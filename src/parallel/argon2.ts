@@ -16,10 +16,10 @@
 import { ASYNC_OPTIONS, argon2Call, type Argon2AsyncOpts, type Argon2Call, type Argon2Type, forget } from '../argon2/args.js';
 import { inTurns } from '../argon2/argon2.js';
 import type { Argon2Memory } from '../argon2/engine.js';
-import { finalTag, openMemory, ProgressReport } from '../argon2/fill.js';
+import { FirstBlocks, inPieces, LastBlocks, ProgressReport, type Steps } from '../argon2/fill.js';
 import type { Argon2Jobs, Attach, SharedFiller } from '../argon2/jobs.js';
 import { jsAttach } from '../argon2/js.js';
-import { BLOCK, LAYOUT, SLICES, type Shape, segmentWork, totalWork } from '../argon2/layout.js';
+import { BLOCK, LAYOUT, SLICES, type Shape, segmentWork } from '../argon2/layout.js';
 import { simdAttach } from '../argon2/simd.js';
 import { argon2Variant } from '../argon2/wasm.js';
 import { poolWithScripts } from './workers.js';
@@ -28,7 +28,7 @@ import { canShare, type PoolWorker } from '../pool/pool-worker.js';
 import { ticker, type Ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { backgroundTimer, now } from '../runtime/host.js';
+import { backgroundTimer } from '../runtime/host.js';
 import { decode } from '../runtime/kernel-registry.js';
 import { workerTier } from '../runtime/kernels.js';
 import { hex } from '../generated/argon2_shared.js';
@@ -45,9 +45,6 @@ const SCRATCHES = LAYOUT.BASE / LAYOUT.SCRATCH;
 const TURN_MS = 4;
 /** Bytes of memory wiped per turn once the tag is made: a few milliseconds' work. */
 const WIPE_STEP = 16 * 2 ** 20;
-/** Blocks of the calling thread's first piece, before it timed any. */
-const FIRST_PIECE = 16;
-
 /** Numbers that name calls in the workers, unique in this thread. */
 let calls = 0;
 
@@ -180,14 +177,13 @@ function lanesOf(p: number, index: number, fillers: number): number[] {
 class Run {
   readonly id = calls++;
   readonly progress: ProgressReport;
-  done = 0;
   private readonly first: number;
 
   constructor(
     readonly c: Argon2Call,
     readonly blocks: SharedBlocks,
   ) {
-    this.progress = new ProgressReport(c, totalWork(c));
+    this.progress = new ProgressReport(c);
     this.first = c.segmentLength - segmentWork(c, 0, 0);
   }
 
@@ -197,10 +193,10 @@ class Run {
     return { from, count: this.c.segmentLength - from };
   }
 
-  advance(blocks: number): void {
+  /** Counts `work` done (layout.ts totalWork's units), once the call's signal is looked at. */
+  advance(work: number): void {
     check.throwIfAborted(this.c.signal);
-    this.done += blocks;
-    this.progress.report(this.done);
+    this.progress.add(work);
   }
 }
 
@@ -220,21 +216,60 @@ async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice: numbe
   for (const r of settled) if (r.status === 'rejected') throw r.reason;
 }
 
-/** This thread fills segments (pass, slice, lane) of `lanes`, in pieces of about TURN_MS with the event loop free between them. */
-async function lanesHere(run: Run, filler: SharedFiller, pass: number, slice: number, lanes: number[], turns: Ticker, pace: { blocks: number }): Promise<void> {
-  const { from, count } = run.span(pass, slice);
-  for (const lane of lanes) {
-    for (let i = from; i < from + count; ) {
-      const n = Math.min(pace.blocks, from + count - i);
-      const t0 = now();
-      filler.fill(pass, slice, lane, i, n);
-      const ms = now() - t0;
-      pace.blocks = ms > 0 ? Math.max(1, Math.floor((n * TURN_MS) / ms)) : 2 * pace.blocks;
-      i += n;
-      run.advance(n);
-      await turns.tick();
-    }
+/** The segments (pass, slice, lane) of `lanes`, filled on this thread in pieces of any size, across lanes. */
+class SegmentsHere implements Steps {
+  private at = 0;
+  private index: number;
+  private readonly end: number;
+
+  constructor(
+    private readonly filler: SharedFiller,
+    private readonly pass: number,
+    private readonly slice: number,
+    private readonly lanes: number[],
+    private readonly from: number,
+    count: number,
+  ) {
+    this.index = from;
+    this.end = from + count;
+    // A slice with nothing to compute (segments of two blocks, the first slice of the first pass).
+    if (count === 0) this.at = lanes.length;
   }
+
+  get finished(): boolean {
+    return this.at === this.lanes.length;
+  }
+
+  step(work: number): number {
+    let blocks = Math.max(1, Math.round(work));
+    let done = 0;
+    while (blocks > 0 && !this.finished) {
+      const n = Math.min(blocks, this.end - this.index);
+      this.filler.fill(this.pass, this.slice, this.lanes[this.at]!, this.index, n);
+      this.index += n;
+      done += n;
+      blocks -= n;
+      if (this.index === this.end) {
+        this.at++;
+        this.index = this.from;
+      }
+    }
+    return done;
+  }
+}
+
+/** This thread fills segments (pass, slice, lane) of `lanes`, in pieces of about TURN_MS with the event loop free between them. */
+async function lanesHere(run: Run, filler: SharedFiller, pass: number, slice: number, lanes: number[], turns: Ticker): Promise<void> {
+  const { from, count } = run.span(pass, slice);
+  await stepsHere(run, new SegmentsHere(filler, pass, slice, lanes, from, count), turns);
+}
+
+/** Work of this thread alone (the lanes' first blocks, the tag's XOR of their last), in pieces of about TURN_MS with the event loop free between them. */
+async function stepsHere(run: Run, steps: Steps, turns: Ticker): Promise<void> {
+  await inPieces(steps, TURN_MS, async (work) => {
+    await turns.tick();
+    run.advance(work);
+  });
 }
 
 /** The workers a call gets: one for p = 1 (the calling thread free), else as many as lanes but the one this thread takes, at most the pool's size and the scratches. */
@@ -282,13 +317,12 @@ async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembl
   await Promise.all(workers.map((w, i) => attach(w, { ...base, slot: i + 1, variant }, module)));
   const here = c.p > 1 ? (module !== undefined ? simdAttach({ ...base, slot: 0, module }) : jsAttach({ ...base, slot: 0 })) : undefined;
   const turns = ticker();
-  const pace = { blocks: FIRST_PIECE };
   try {
     for (let pass = 0; pass < c.t; pass++) {
       for (let slice = 0; slice < SLICES; slice++) {
         const count = workers.length + (here === undefined ? 0 : 1);
         const fillers = workers.map((w, i) => lanesOnWorker(run, w, pass, slice, lanesOf(c.p, i, count)));
-        if (here !== undefined) fillers.push(lanesHere(run, here, pass, slice, lanesOf(c.p, workers.length, count), turns, pace));
+        if (here !== undefined) fillers.push(lanesHere(run, here, pass, slice, lanesOf(c.p, workers.length, count), turns));
         // Every segment of the slice ends before the next slice starts (it may read any of them); the first failure is the call's.
         const settled = await Promise.allSettled(fillers);
         for (const r of settled) if (r.status === 'rejected') throw r.reason;
@@ -317,18 +351,18 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
         : (from: number, count: number) => void new Uint8Array(memory.buffer, from, count).fill(0);
     const blocks = new SharedBlocks(memory, wiper, c.blocks);
     const run = new Run(c, blocks);
+    const turns = ticker();
+    let first: FirstBlocks | undefined;
+    const last = new LastBlocks(c, blocks);
     for (const w of ready) w.pin();
     try {
-      openMemory(c, { open: () => blocks });
+      first = new FirstBlocks(c, blocks);
+      await stepsHere(run, first, turns);
       await fillOnWorkers(run, ready, module);
-      const key = finalTag(c, blocks);
+      await stepsHere(run, last, turns);
+      const key = last.tag();
       // A gigabyte takes a tenth of a second to wipe: in pieces, the event loop free between them.
-      const turns = ticker();
-      try {
-        while (!blocks.wipe(WIPE_STEP)) await turns.tick();
-      } finally {
-        turns.close();
-      }
+      while (!blocks.wipe(WIPE_STEP)) await turns.tick();
       c.onProgress?.(1);
       return key;
     } catch (e) {
@@ -337,6 +371,9 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
       // Its progress goes on from what this try told, never back.
       return await inTurns(c, run.progress.told);
     } finally {
+      first?.forget();
+      last.forget();
+      turns.close();
       blocks.abandon();
       for (const w of ready) {
         w.tell<Argon2Jobs, 'argon2.detach'>('argon2.detach', { call: run.id });
