@@ -4,9 +4,10 @@
  * calling thread shares with its workers (a shared WebAssembly.Memory).
  * A worker attaches to a call once, with a scratch of its own in the
  * memory's first page, fills the segments it is given (the calling
- * thread hands them out slice by slice: a slice reads only the slices
- * before it) and detaches at the end, wiping its scratch. The blocks are
- * the calling thread's, which wipes them.
+ * thread hands them out slice by slice, a slice reading only the slices
+ * before it, several lanes' to a job where segments are short) and
+ * detaches at the end, wiping its scratch. The blocks are the calling
+ * thread's, which wipes them.
  */
 import type { Argon2Type, Shape } from './layout.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
@@ -28,8 +29,8 @@ export interface Attach {
 export type Argon2Jobs = {
   /** Holds a filler of the call's memory under its number. */
   readonly 'argon2.attach': JobType<Attach, undefined>;
-  /** Fills one segment, whole (from its first block to compute). */
-  readonly 'argon2.segment': JobType<{ call: number; pass: number; slice: number; lane: number; from: number; count: number }, undefined>;
+  /** Fills the segments (pass, slice, lane) of `lanes`, each whole (blocks from .. from + count - 1), in order. */
+  readonly 'argon2.segments': JobType<{ call: number; pass: number; slice: number; lanes: number[]; from: number; count: number }, undefined>;
   /** Wipes the filler's scratch and forgets the call; nothing if it is not held. */
   readonly 'argon2.detach': JobType<{ call: number }, undefined>;
 };
@@ -49,10 +50,10 @@ export function argon2Jobs(attach: (p: Attach) => SharedFiller): Handlers<Argon2
       calls.set(p.call, attach(p));
       return undefined;
     },
-    'argon2.segment': (p) => {
+    'argon2.segments': (p) => {
       const filler = calls.get(p.call);
       if (filler === undefined) throw new Error('argon2: the worker is not attached to the call');
-      filler.fill(p.pass, p.slice, p.lane, p.from, p.count);
+      for (const lane of p.lanes) filler.fill(p.pass, p.slice, lane, p.from, p.count);
       return undefined;
     },
     'argon2.detach': (p) => {

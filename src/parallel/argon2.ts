@@ -45,6 +45,20 @@ const SCRATCHES = LAYOUT.BASE / LAYOUT.SCRATCH;
 const TURN_MS = 4;
 /** Bytes of memory wiped per turn once the tag is made: a few milliseconds' work. */
 const WIPE_STEP = 16 * 2 ** 20;
+/**
+ * Blocks of a worker's job, at least one segment: whole segments of
+ * several lanes where they are short (thousands of lanes), so that a
+ * slice is a few messages, not one per lane.
+ */
+const JOB_BLOCKS = 1024;
+/**
+ * A worker's jobs posted at once, at most: enough to keep it busy while
+ * this thread is in a piece of its own, few enough that an aborted call
+ * waits for little (the jobs a worker holds are finished first: they
+ * write the shared memory the call then wipes).
+ */
+const JOBS_AHEAD = 8;
+
 /** Numbers that name calls in the workers, unique in this thread. */
 let calls = 0;
 
@@ -200,19 +214,34 @@ class Run {
   }
 }
 
-/** Worker `w` fills segments (pass, slice, lane) of `lanes`, posted at once: a worker runs its jobs in order. */
+/**
+ * Worker `w` fills segments (pass, slice, lane) of `lanes`, in jobs of
+ * about JOB_BLOCKS, JOBS_AHEAD of them posted at a time: the next is
+ * posted as one is answered, and none once one failed or the call is
+ * aborted.
+ */
 async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice: number, lanes: number[]): Promise<void> {
   const { from, count } = run.span(pass, slice);
   if (count === 0) return;
-  const jobs = lanes.map((lane) =>
-    w.call<Argon2Jobs, 'argon2.segment'>('argon2.segment', { call: run.id, pass, slice, lane, from, count }).then(
-      () => run.advance(count),
-      (e: unknown) => {
-        throw new WorkerLost('argon2: a worker was lost mid-call', { cause: e });
-      },
-    ),
-  );
-  const settled = await Promise.allSettled(jobs);
+  const perJob = Math.max(1, Math.floor(JOB_BLOCKS / count));
+  let next = 0;
+  let stopped = false;
+  const post = async (): Promise<void> => {
+    try {
+      while (!stopped && next < lanes.length) {
+        const mine = lanes.slice(next, next + perJob);
+        next += mine.length;
+        await w
+          .call<Argon2Jobs, 'argon2.segments'>('argon2.segments', { call: run.id, pass, slice, lanes: mine, from, count })
+          .catch((e: unknown) => Promise.reject(new WorkerLost('argon2: a worker was lost mid-call', { cause: e })));
+        run.advance(count * mine.length);
+      }
+    } catch (e) {
+      stopped = true;
+      throw e;
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: JOBS_AHEAD }, post));
   for (const r of settled) if (r.status === 'rejected') throw r.reason;
 }
 

@@ -12,9 +12,11 @@
  * its progress well below 1. Conditions, not times: bench/argon2-lanes.ts
  * measures how long the turns are and how soon a signal is honoured.
  *
- * Lanes in pieces across lanes (the first blocks, the tag's XOR of the
- * last ones, fourfold/parallel's calling thread's pieces) give the same
- * bytes as the synchronous call and @noble/hashes.
+ * fourfold/parallel hands its worker a slice's short segments of many
+ * lanes in a few jobs, not one message a lane. Lanes in pieces across
+ * lanes (the first blocks, the tag's XOR of the last ones, the worker's
+ * jobs and the calling thread's pieces) give the same bytes as the
+ * synchronous call and @noble/hashes.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +26,7 @@ import * as P from 'fourfold/parallel';
 import { argon2id as nobleId } from '@noble/hashes/argon2.js';
 import { _BLAKE2b } from '@noble/hashes/blake2.js';
 import { assertBytes, forEachTier, NO_ABORT } from '../helpers.js';
+import { pool, type PoolWorker } from '../internal.js';
 import { allowWorkers, workersAsUsual } from '../parallel/pool-helpers.js';
 
 const LANES = 4096;
@@ -130,7 +133,26 @@ forEachTier('argon2 with 4096 lanes gives the event loop its turns while the lan
       assert.ok(pinned > 0, 'the call was not on its worker (it ran on the calling thread alone)');
     });
 
-    it('lanes in pieces: the bytes of the synchronous call and of @noble/hashes', async () => {
+    it('a slice of 2048 two-block segments goes to the worker in a few jobs, not one a lane', async () => {
+      const [w] = pool.workers;
+      assert.ok(w !== undefined, 'no worker');
+      let jobs = 0;
+      const call = w.call;
+      w.call = function (this: PoolWorker, op: string, ...rest: unknown[]) {
+        if (op.startsWith('argon2.segment')) jobs++;
+        return (call as (...a: unknown[]) => Promise<unknown>).call(this, op, ...rest);
+      } as PoolWorker['call'];
+      try {
+        await P.argon2id('pw', SALT, { t: 1, m: M, p: LANES, workers: 1 });
+      } finally {
+        delete (w as { call?: unknown }).call;
+      }
+      // Three slices with blocks to compute (the first slice's segments are the lanes' first blocks), half the lanes on the worker.
+      assert.ok(jobs > 0 && jobs <= 3 * 8, `${jobs} jobs for 3 slices of ${LANES / 2} segments`);
+    });
+
+    it('lanes in pieces, segments of several lanes to a job: the bytes of the synchronous call and of @noble/hashes', async () => {
+      // 1040 lanes of two-block segments, half on the worker: 520 segments a slice, more than one job's 512.
       for (const opts of [
         { t: 2, m: 8 * 64, p: 64 },
         { t: 1, m: 8 * 1040, p: 1040 },

@@ -226,7 +226,7 @@ function failSegment(w: PoolWorker, nth: number): { failed(): boolean; restore()
   let seen = 0;
   const call = w.call;
   w.call = function (this: PoolWorker, op: string, params: Record<string, unknown>, ...rest: unknown[]) {
-    const sent = op === 'argon2.segment' && ++seen === nth ? { ...params, call: -1 } : params;
+    const sent = op === 'argon2.segments' && ++seen === nth ? { ...params, call: -1 } : params;
     return (call as (...a: unknown[]) => Promise<unknown>).call(this, op, sent, ...rest);
   } as PoolWorker['call'];
   return { failed: () => seen >= nth, restore: () => void delete (w as { call?: unknown }).call };
@@ -681,7 +681,7 @@ for (const path of PATHS) {
         ['at once', async () => {}],
         ['after a microtask', () => Promise.resolve()],
         ['once a worker was sent the call', (_, sent) => until('a worker was sent the call', () => sent.some((ops) => ops.includes('argon2.attach')))],
-        ['once a worker was sent a segment', (_, sent) => until('a worker was sent a segment', () => sent.some((ops) => ops.includes('argon2.segment')))],
+        ['once a worker was sent a segment', (_, sent) => until('a worker was sent a segment', () => sent.some((ops) => ops.includes('argon2.segments')))],
         ['at the first progress', (progress) => progress],
       ];
       for (const [when, wait] of moments) {
