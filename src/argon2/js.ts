@@ -103,6 +103,12 @@ class JsMemory implements Argon2Memory {
   private readonly addressing = new Uint32Array(3 * WORDS);
   /** Words from here on are still to be wiped. */
   private wiped = 0;
+  /**
+   * Words from here on were never written: a call stopped early (its
+   * lanes' first blocks under way) wipes what it wrote, not every page of
+   * a memory it barely touched, whose first touch costs seconds a GiB.
+   */
+  private reached = 0;
 
   /** `blocks`: the blocks in memory shared with other threads (fourfold/parallel), whose owner wipes them; else a memory of its own. */
   constructor(
@@ -126,7 +132,13 @@ class JsMemory implements Argon2Memory {
 
   setBlock(index: number, block: Uint8Array): void {
     const m = this.m!;
+    this.reach(index + 1);
     for (let i = 0; i < WORDS; i++) m[index * WORDS + i] = readLE32(block, 4 * i);
+  }
+
+  /** Blocks from `blocks` on are still unwritten, if they were (said before the blocks below are written: a write that throws is wiped too). */
+  private reach(blocks: number): void {
+    this.reached = Math.max(this.reached, blocks * WORDS);
   }
 
   xorBlock(index: number, into: Uint8Array): void {
@@ -152,6 +164,7 @@ class JsMemory implements Argon2Memory {
     const s = this.s;
     const independent = usesAddresses(this.type, pass, slice);
     const xor = pass > 0 && s.version === 0x13;
+    this.reach(lane * s.laneLength + slice * s.segmentLength + from + count);
     let addresses = independent ? this.addresses(pass, slice, lane, Math.floor(from / ADDRESSES_PER_BLOCK) + 1) : undefined;
     for (let i = from; i < from + count; i++) {
       if (addresses !== undefined && i % ADDRESSES_PER_BLOCK === 0 && i > from) addresses = this.addresses(pass, slice, lane, i / ADDRESSES_PER_BLOCK + 1);
@@ -171,10 +184,10 @@ class JsMemory implements Argon2Memory {
     this.wipeScratch();
     const m = this.m;
     if (m === undefined) return true;
-    const end = Math.min(m.length, this.wiped + Math.ceil(bytes / 4));
+    const end = Math.min(this.reached, this.wiped + Math.ceil(bytes / 4));
     m.fill(0, this.wiped, end);
     this.wiped = end;
-    if (end < m.length) return false;
+    if (end < this.reached) return false;
     this.m = undefined;
     return true;
   }

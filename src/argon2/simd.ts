@@ -68,18 +68,32 @@ class Filler {
 class SimdMemory implements Argon2Memory {
   private k: Argon2Kernel | undefined;
   private readonly filler: Filler;
-  private readonly bytes: number;
-  /** Memory from here to `bytes` is still to be wiped. */
+  /** Memory from here to `reached` is still to be wiped. */
   private wiped = 0;
+  /**
+   * Memory from here on was never written by this call (and a kept one
+   * was wiped): a call stopped early wipes what it wrote, not every page
+   * of a memory it barely touched, whose first touch costs seconds a GiB.
+   * The scratch before LAYOUT.BASE is always wiped.
+   */
+  private reached: number = LAYOUT.BASE;
 
-  constructor(s: Shape, type: Argon2Type) {
-    this.bytes = LAYOUT.BASE + s.blocks * BLOCK;
-    this.k = memories.acquire(this.bytes);
+  constructor(
+    private readonly s: Shape,
+    type: Argon2Type,
+  ) {
+    this.k = memories.acquire(LAYOUT.BASE + s.blocks * BLOCK);
     this.filler = new Filler(this.k, s, type, 0);
   }
 
   setBlock(index: number, block: Uint8Array): void {
+    this.reach(index + 1);
     new Uint8Array(this.k!.memory.buffer).set(block, LAYOUT.BASE + index * BLOCK);
+  }
+
+  /** Blocks from `blocks` on are still unwritten, if they were (said before the blocks below are written: a write that throws is wiped too). */
+  private reach(blocks: number): void {
+    this.reached = Math.max(this.reached, LAYOUT.BASE + blocks * BLOCK);
   }
 
   xorBlock(index: number, into: Uint8Array): void {
@@ -88,16 +102,17 @@ class SimdMemory implements Argon2Memory {
   }
 
   fill(pass: number, slice: number, lane: number, from: number, count: number): void {
+    this.reach(lane * this.s.laneLength + slice * this.s.segmentLength + from + count);
     this.filler.fill(pass, slice, lane, from, count);
   }
 
   wipe(bytes: number): boolean {
     if (this.k === undefined) return true;
     // At most 1 GiB per kernel call: the count is an i32, and 4 GiB would wrap to 0.
-    const count = Math.min(bytes, this.bytes - this.wiped, 2 ** 30);
+    const count = Math.min(bytes, this.reached - this.wiped, 2 ** 30);
     this.k.wipe(this.wiped, count);
     this.wiped += count;
-    if (this.wiped < this.bytes) return false;
+    if (this.wiped < this.reached) return false;
     memories.release(this.k);
     this.k = undefined;
     return true;

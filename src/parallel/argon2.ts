@@ -95,6 +95,8 @@ class SharedBlocks implements Argon2Memory {
   /** Bytes the call uses (a spare memory may be larger, and is already wiped), and how many of them are wiped. */
   private readonly used: number;
   private wiped = 0;
+  /** Bytes from here on were never written (the scratches before LAYOUT.BASE always are): a call stopped in its first blocks wipes no more. */
+  private reached: number = LAYOUT.BASE;
 
   constructor(
     readonly memory: WebAssembly.Memory,
@@ -107,6 +109,12 @@ class SharedBlocks implements Argon2Memory {
 
   setBlock(index: number, block: Uint8Array): void {
     this.view.set(block, LAYOUT.BASE + index * BLOCK);
+    this.reached = Math.max(this.reached, LAYOUT.BASE + (index + 1) * BLOCK);
+  }
+
+  /** Segments go to the fillers from now on: any block may be written. */
+  reachAll(): void {
+    this.reached = this.used;
   }
 
   xorBlock(index: number, into: Uint8Array): void {
@@ -118,12 +126,12 @@ class SharedBlocks implements Argon2Memory {
     throw new Error('argon2: a shared memory is filled by its fillers');
   }
 
-  /** Wipes up to `bytes` more (at most 1 GiB at once: the kernel's count is an i32); true once all is wiped. */
+  /** Wipes up to `bytes` more (at most 1 GiB at once: the kernel's count is an i32); true once all that was written is wiped. */
   wipe(bytes: number): boolean {
-    const count = Math.min(bytes, this.used - this.wiped, 2 ** 30);
+    const count = Math.min(bytes, this.reached - this.wiped, 2 ** 30);
     if (count > 0) this.wiper(this.wiped, count);
     this.wiped += count;
-    return this.wiped === this.used;
+    return this.wiped === this.reached;
   }
 
   abandon(): void {
@@ -387,6 +395,7 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
     try {
       first = new FirstBlocks(c, blocks);
       await stepsHere(run, first, turns);
+      blocks.reachAll();
       await fillOnWorkers(run, ready, module);
       await stepsHere(run, last, turns);
       const key = last.tag();
