@@ -104,7 +104,9 @@ for (const tier of values.tiers.split(',').filter((t) => t !== '')) {
     const taken = await longestBlock(() => f.call({}));
     const aborted = await abortLatency(f.call).catch((e: unknown) => e as Error);
     const abort = aborted instanceof Error ? aborted.message : `aborted ${ms(aborted.ms)} after the start (progress ${aborted.progress.toFixed(3)})`;
-    console.log(`  ${f.name}: longest block ${ms(taken.longestMs)} (CPU ${ms(taken.cpuMs)}), ${ms(taken.callMs)} a call (CPU ${ms(taken.callCpuMs)}); signal at ${abortAt} ms: ${abort}`);
+    console.log(
+      `  ${f.name}: longest block ${ms(taken.longestMs)} (CPU ${ms(taken.cpuMs)}), ${ms(taken.callMs)} a call (CPU ${ms(taken.callCpuMs)}); signal at ${abortAt} ms: ${abort}`,
+    );
     if (taken.longestMs >= BLOCK_MS || aborted instanceof Error || aborted.ms >= ABORT_MS) status = 1;
   }
 }
