@@ -25,7 +25,7 @@ import * as check from '../runtime/assert.js';
 import { type Bytes, equalBytes, zeroize } from '../runtime/bytes.js';
 import { toB64 } from './phc-base64.js';
 import { type Algorithm, boundMemory, boundWork, checkRanges, MAX_LENGTH, MIN_HASH, MIN_SALT, type Parsed, parse, storedText } from './phc-string.js';
-import { type BcryptString, bcryptVerify, isBcrypt, parseBcrypt } from '../bcrypt/bcrypt.js';
+import { type BcryptString, isBcrypt, parseBcrypt } from '../bcrypt/bcrypt-string.js';
 
 /** The three variants of RFC 9106 §3.4, by the name a PHC string gives them. */
 const CORES: Argon2Cores = { argon2id: argon2idAsync, argon2i: argon2iAsync, argon2d: argon2dAsync };
@@ -230,7 +230,11 @@ export function argon2Verify(stored: string, password: string | Uint8Array, opts
   return verifyWith(CORES, stored, password, opts);
 }
 
-/** A bcrypt string checked against `maxBcryptCost` before any work, then the password against it. */
+/**
+ * A bcrypt string checked against `maxBcryptCost` before any work, then
+ * the password against it, with Blowfish loaded now: a page or server
+ * that never meets a bcrypt string never loads it.
+ */
 async function verifyBcrypt(stored: string, password: string | Uint8Array, maxCost: number, signal: AbortSignal | undefined): Promise<boolean> {
   const parsed: BcryptString = parseBcrypt(stored);
   if (parsed.cost > maxCost) {
@@ -239,6 +243,7 @@ async function verifyBcrypt(stored: string, password: string | Uint8Array, maxCo
       `the bcrypt string's cost ${parsed.cost} (2^${parsed.cost} rounds) is above maxBcryptCost (${maxCost}); raise maxBcryptCost if this is meant`,
     );
   }
+  const { bcryptVerify } = await import('../bcrypt/bcrypt.js');
   return bcryptVerify(parsed, password, signal);
 }
 
