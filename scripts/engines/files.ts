@@ -66,6 +66,7 @@ const NOT_IN_SHELLS: Record<string, string> = {
     [
       'test/blake3/parallel.test.ts',
       'test/parallel/aead.test.ts',
+      'test/parallel/argon2-phc.test.ts',
       'test/parallel/bytes.test.ts',
       'test/parallel/faults.test.ts',
       'test/parallel/pool.test.ts',
