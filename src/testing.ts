@@ -89,7 +89,7 @@ export { jsArgon2 } from './argon2/js.js';
 export const simdArgon2 = withBytes(argon2Selector, simdArgon2Engine);
 export { spareMemory as argon2SpareMemory } from './argon2/simd.js';
 export { fromB64, toB64 } from './argon2/phc-base64.js';
-export { spareSharedMemory } from './parallel/argon2.js';
+export { spareSharedMemories, spareSharedMemory } from './parallel/argon2.js';
 export { INVERSE_FUNCTIONS, SBOX_FUNCTIONS } from './serpent/js-sboxes.js';
 export { evaluate, INVERSE_CIRCUITS, parseGates, SBOX_CIRCUITS, type Logic } from './serpent/sboxes.js';
 export { inverse, SBOXES } from './serpent/tables.js';

@@ -6,8 +6,9 @@
  * memory's first page, fills the segments it is given (the calling
  * thread hands them out slice by slice, a slice reading only the slices
  * before it, several lanes' to a job where segments are short) and
- * detaches at the end, wiping its scratch. The blocks are the calling
- * thread's, which wipes them.
+ * detaches at the end, wiping the scratch it holds apart from the memory.
+ * The memory is the calling thread's, which wipes it whole, the scratches
+ * in its first page included.
  */
 import type { Argon2Type, Shape } from './layout.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
@@ -38,7 +39,7 @@ export type Argon2Jobs = {
 /** What fills a call's segments in a worker (its tier's: simd.ts simdAttach, js.ts jsAttach). */
 export interface SharedFiller {
   fill(pass: number, slice: number, lane: number, from: number, count: number): void;
-  /** Zeroes the filler's scratch (R, T and the rest of what G left). */
+  /** Zeroes the scratch the filler holds apart from the shared memory (the js tier's R, T and addresses); one in the memory is wiped with it, by its owner. */
   wipeScratch(): void;
 }
 

@@ -58,11 +58,6 @@ class Filler {
     if (this.picker?.wants(count * BLOCK)) this.picker.run(count * BLOCK, run);
     else run();
   }
-
-  /** Zeroes this filler's scratch (R, T and the rest of what G left). */
-  wipeScratch(): void {
-    this.k.wipe(this.scratch, LAYOUT.SCRATCH);
-  }
 }
 
 class SimdMemory implements Argon2Memory {
@@ -129,13 +124,17 @@ let compiled: WebAssembly.Module | undefined;
 /**
  * A filler of the blocks in a memory shared with other threads
  * (fourfold/parallel): an instance of the shared module on that memory,
- * with scratch number `slot` of the first page. The memory and its blocks
- * are the caller's, who wipes them; this wipes its scratch.
+ * with scratch number `slot` of the first page. The memory, scratches
+ * included, is the caller's, who wipes it whole once the call's last
+ * segment is done; so wipeScratch leaves it alone: by the time a worker
+ * detaches (after the jobs queued before), the memory may be lent to
+ * another call, on another worker, using the same scratch.
  */
 export function simdAttach(p: Attach): SharedFiller {
   const module = p.module instanceof WebAssembly.Module ? p.module : (compiled ??= new WebAssembly.Module(p.module as Uint8Array<ArrayBuffer>));
   const k = new WebAssembly.Instance(module, { env: { memory: p.memory } }).exports as unknown as Argon2Kernel;
-  return new Filler(k, p.shape, p.type, p.slot * LAYOUT.SCRATCH, p.variant);
+  const filler = new Filler(k, p.shape, p.type, p.slot * LAYOUT.SCRATCH, p.variant);
+  return { fill: (pass, slice, lane, from, count) => filler.fill(pass, slice, lane, from, count), wipeScratch: () => {} };
 }
 
 export const simdArgon2: Argon2Engine = {

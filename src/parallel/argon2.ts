@@ -5,7 +5,10 @@
  * and hands out segments slice by slice, RFC 9106 §3.4's synchronisation
  * points: the p lanes of a slice at once, on up to p cores (the calling
  * thread takes lanes too, in short turns), and p = 1 on one worker with
- * the calling thread free.
+ * the calling thread free. Calls made at once go to different workers
+ * (the least held), two a worker at a time; the rest wait their turn for
+ * the memories those leave (argon2-memory.ts), so a burst of logins runs
+ * on every core in a bounded memory.
  *
  * A worker lost or failing mid-call costs time, never bytes: a later
  * pass XORs into its blocks, so a segment cannot simply run again, and
@@ -22,13 +25,13 @@ import { jsAttach } from '../argon2/js.js';
 import { BLOCK, LAYOUT, SLICES, type Shape, segmentWork } from '../argon2/layout.js';
 import { simdAttach } from '../argon2/simd.js';
 import { argon2Variant } from '../argon2/wasm.js';
+import { MemoryTurns } from './argon2-memory.js';
 import { poolWithScripts } from './workers.js';
 import { pool } from '../pool/pool.js';
 import { canShare, type PoolWorker } from '../pool/pool-worker.js';
 import { ticker, type Ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
-import { backgroundTimer } from '../runtime/host.js';
 import { decode } from '../runtime/kernel-registry.js';
 import { workerTier } from '../runtime/kernels.js';
 import { hex } from '../generated/argon2_shared.js';
@@ -137,51 +140,33 @@ class SharedBlocks implements Argon2Memory {
   abandon(): void {
     while (!this.wipe(Number.POSITIVE_INFINITY));
   }
+
+  /** Wipes every byte the call uses again: a lost worker may have written after the first wipe. */
+  wipeAgain(): void {
+    this.wiped = 0;
+    this.reached = this.used;
+    this.abandon();
+  }
 }
 
 /**
- * A shared memory whose pages have been touched waits, wiped, for the next
- * call, as the simd tier's memory does (argon2/simd.ts): a worker's first
- * touch of 19 MiB of fresh pages took as long as filling them.
+ * Calls a worker holds at once: two, so that it fills one's segment while
+ * the calling thread starts, ends or wipes the other. A burst beyond them
+ * waits its turn, on the memories they leave (argon2-memory.ts).
  */
-let spare: WebAssembly.Memory | undefined;
-let releaseTimer: ReturnType<typeof setTimeout> | undefined;
+const CALLS_PER_WORKER = 2;
 
-/** `memory`, wiped, kept as the spare if it is the largest at hand, until RELEASE_MS pass without a call. */
-function release(memory: WebAssembly.Memory): void {
-  if (spare === undefined || spare.buffer.byteLength < memory.buffer.byteLength) spare = memory;
-  if (releaseTimer !== undefined) clearTimeout(releaseTimer);
-  releaseTimer = backgroundTimer(() => {
-    spare = undefined;
-    releaseTimer = undefined;
-  }, RELEASE_MS);
-}
+/** The shared memories, lent a call at a time and kept, wiped, for the next calls (a worker's first touch of fresh pages took as long as filling them). */
+const memories = new MemoryTurns();
 
-/** How long a touched memory is kept, wiped, after its last call: as long as the simd tier's (argon2/simd.ts). */
-const RELEASE_MS = 10_000;
+/** Test-only (src/testing.ts): the shared memories kept for the next calls, the largest first, to check that they are wiped. */
+export const spareSharedMemories = (): Uint8Array[] => memories.kept().map((m) => new Uint8Array(m.buffer));
 
-/** Test-only (src/testing.ts): the shared memory kept for the next call, if any, to check that it is wiped. */
-export const spareSharedMemory = (): Uint8Array | undefined => (spare === undefined ? undefined : new Uint8Array(spare.buffer));
+/** Test-only (src/testing.ts): the largest shared memory kept for the next call, if any. */
+export const spareSharedMemory = (): Uint8Array | undefined => spareSharedMemories()[0];
 
 /** A worker lost or failing: the call starts again on this thread. */
 class WorkerLost extends Error {}
-
-/** A memory of at least the call's size shared with workers (the spare if it is large enough), or undefined where the engine cannot share one. */
-function sharedMemory(c: Argon2Call): WebAssembly.Memory | undefined {
-  if (!canShare()) return undefined;
-  const bytes = LAYOUT.BASE + c.blocks * BLOCK;
-  if (spare !== undefined && spare.buffer.byteLength >= bytes) {
-    const memory = spare;
-    spare = undefined;
-    return memory;
-  }
-  const pages = Math.ceil(bytes / 65536);
-  try {
-    return new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The lanes filler `index` of `fillers` takes in a slice: every
@@ -309,10 +294,21 @@ async function stepsHere(run: Run, steps: Steps, turns: Ticker): Promise<void> {
   });
 }
 
-/** The workers a call gets: one for p = 1 (the calling thread free), else as many as lanes but the one this thread takes, at most the pool's size and the scratches. */
-function callWorkers(c: Argon2Call, asked: number | undefined): PoolWorker[] {
-  const count = Math.min(asked ?? pool.size, c.p === 1 ? 1 : c.p - 1, SCRATCHES - 1);
-  return count > 0 ? poolWithScripts().grow(count) : [];
+/**
+ * How many workers a call gets, and among how many (the least held of
+ * them: Pool.leastPinned). p = 1: one, its calling thread only handing
+ * out segments, so, as a file call (docs/parallel.md), among one worker
+ * more than the pool's size, one a core by default: concurrent calls
+ * spread over every core. p > 1: as many as lanes but the one this thread
+ * takes, at most the pool's size and the scratches.
+ */
+function callWorkers(c: Argon2Call, asked: number | undefined): { count: number; among: number } {
+  if (c.p === 1) {
+    const among = asked ?? (pool.size === 0 ? 0 : Math.min(pool.size + 1, pool.maxWorkers));
+    return { count: Math.min(1, among), among };
+  }
+  const among = asked ?? pool.size;
+  return { count: Math.min(among, c.p - 1, SCRATCHES - 1), among };
 }
 
 /** The shape a worker is sent: its numbers alone (the call holds the secrets). */
@@ -377,55 +373,87 @@ async function argon2Parallel(type: Argon2Type, password: unknown, salt: unknown
   try {
     const workersAsked = asked === undefined ? undefined : check.count(asked, 'workers');
     check.throwIfAborted(c.signal);
-    const memory = workersAsked === 0 ? undefined : sharedMemory(c);
-    const workers = memory === undefined ? [] : callWorkers(c, workersAsked);
-    const ready = (await Promise.all(workers.map(async (w) => ((await w.whenReady()) ? w : undefined)))).filter((w) => w !== undefined);
-    if (memory === undefined || ready.length === 0) return await inTurns(c);
-    const module = await sharedKernel();
-    const wiper =
-      module !== undefined
-        ? (new WebAssembly.Instance(module, { env: { memory } }).exports.wipe as (from: number, count: number) => void)
-        : (from: number, count: number) => void new Uint8Array(memory.buffer, from, count).fill(0);
-    const blocks = new SharedBlocks(memory, wiper, c.blocks);
-    const run = new Run(c, blocks);
-    const turns = ticker();
-    let first: FirstBlocks | undefined;
-    const last = new LastBlocks(c, blocks);
-    for (const w of ready) w.pin();
-    try {
-      first = new FirstBlocks(c, blocks);
-      await stepsHere(run, first, turns);
-      blocks.reachAll();
-      await fillOnWorkers(run, ready, module);
-      await stepsHere(run, last, turns);
-      const key = last.tag();
-      // A gigabyte takes a tenth of a second to wipe: in pieces, the event loop free between them.
-      while (!blocks.wipe(WIPE_STEP)) await turns.tick();
-      c.onProgress?.(1);
-      return key;
-    } catch (e) {
-      if (!(e instanceof WorkerLost)) throw e;
-      blocks.abandon();
-      // Its progress goes on from what this try told, never back.
-      return await inTurns(c, run.progress.told);
-    } finally {
-      first?.forget();
-      last.forget();
-      turns.close();
-      blocks.abandon();
-      for (const w of ready) {
-        w.tell<Argon2Jobs, 'argon2.detach'>('argon2.detach', { call: run.id });
-        w.unpin();
-      }
-      // A worker lost mid-call may still be in its segment (a terminated Web Worker finishes the WebAssembly
-      // call it is in, and Deno's reports it stopped before it has): such a memory is never kept for another
-      // call, and is wiped again once every such worker says it stopped.
-      const lost = ready.filter((w) => !w.alive);
-      if (lost.length === 0) release(memory);
-      else void Promise.all(lost.map((w) => w.stopped)).then(() => blocks.abandon());
-    }
+    const { count, among } = callWorkers(c, workersAsked);
+    const key = count > 0 && canShare() ? await onWorkers(c, count, among) : undefined;
+    // No memory shared, no worker ready, or one lost mid-call: the call (again) on this thread, its progress going on from what the try told.
+    return key instanceof Uint8Array ? key : await inTurns(c, key?.told);
   } finally {
     forget(c);
+  }
+}
+
+/**
+ * The call on `count` workers of `among`, in its turn (MemoryTurns): its
+ * tag, or undefined where it cannot run on workers (no memory, no worker
+ * ready), or the progress told where a worker was lost mid-call.
+ */
+async function onWorkers(c: Argon2Call, count: number, among: number): Promise<Bytes | { told: number } | undefined> {
+  await memories.enter(CALLS_PER_WORKER * Math.min(among, pool.maxWorkers), c.signal);
+  try {
+    const memory = memories.take(LAYOUT.BASE + c.blocks * BLOCK);
+    if (memory === undefined) return undefined;
+    // Pinned as soon as chosen, so that the calls made at once (before any worker is ready) go to different ones.
+    const chosen = poolWithScripts().leastPinned(count, among);
+    for (const w of chosen) w.pin();
+    const ready: PoolWorker[] = [];
+    for (const [i, ok] of (await Promise.all(chosen.map((w) => w.whenReady()))).entries()) {
+      if (ok) ready.push(chosen[i]!);
+      else chosen[i]!.unpin();
+    }
+    if (ready.length === 0) {
+      memories.keep(memory, sparesBound());
+      return undefined;
+    }
+    return await fillAndTag(c, memory, ready);
+  } finally {
+    memories.leave();
+  }
+}
+
+/** Kept memories, at most: as many as calls may hold at once with every core's worker. */
+const sparesBound = (): number => CALLS_PER_WORKER * pool.maxWorkers;
+
+/** The call's memory filled on `ready` (pinned; unpinned here) and its tag, or the progress told where a worker was lost mid-call. */
+async function fillAndTag(c: Argon2Call, memory: WebAssembly.Memory, ready: PoolWorker[]): Promise<Bytes | { told: number }> {
+  const module = await sharedKernel();
+  const wiper =
+    module !== undefined
+      ? (new WebAssembly.Instance(module, { env: { memory } }).exports.wipe as (from: number, count: number) => void)
+      : (from: number, count: number) => void new Uint8Array(memory.buffer, from, count).fill(0);
+  const blocks = new SharedBlocks(memory, wiper, c.blocks);
+  const run = new Run(c, blocks);
+  const turns = ticker();
+  let first: FirstBlocks | undefined;
+  const last = new LastBlocks(c, blocks);
+  try {
+    first = new FirstBlocks(c, blocks);
+    await stepsHere(run, first, turns);
+    blocks.reachAll();
+    await fillOnWorkers(run, ready, module);
+    await stepsHere(run, last, turns);
+    const key = last.tag();
+    // A gigabyte takes a tenth of a second to wipe: in pieces, the event loop free between them.
+    while (!blocks.wipe(WIPE_STEP)) await turns.tick();
+    c.onProgress?.(1);
+    return key;
+  } catch (e) {
+    if (!(e instanceof WorkerLost)) throw e;
+    return { told: run.progress.told };
+  } finally {
+    first?.forget();
+    last.forget();
+    turns.close();
+    blocks.abandon();
+    for (const w of ready) {
+      w.tell<Argon2Jobs, 'argon2.detach'>('argon2.detach', { call: run.id });
+      w.unpin();
+    }
+    // A worker lost mid-call may still be in its segment (a terminated Web Worker finishes the WebAssembly
+    // call it is in, and Deno's reports it stopped before it has): such a memory is never kept for another
+    // call, and is wiped again, whole, once every such worker says it stopped.
+    const lost = ready.filter((w) => !w.alive);
+    if (lost.length === 0) memories.keep(memory, sparesBound());
+    else void Promise.all(lost.map((w) => w.stopped)).then(() => blocks.wipeAgain());
   }
 }
 

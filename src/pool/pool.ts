@@ -97,12 +97,24 @@ export class Pool implements WorkerOwner {
    * worker holds some; undefined when there can be none.
    */
   forState(): PoolWorker | undefined {
-    if (this.failure !== undefined || this.size === 0) return undefined;
-    const least = this.workers
-      .slice(0, this.size)
-      .reduce<PoolWorker | undefined>((best, w) => (best === undefined || w.pinned < best.pinned ? w : best), undefined);
-    if (least !== undefined && (least.pinned === 0 || this.workers.length >= this.size)) return least;
-    return this.grow(this.workers.length + 1).at(-1);
+    return this.leastPinned(1, this.size)[0];
+  }
+
+  /**
+   * `count` workers among the first `among` (at most maxWorkers), those
+   * holding the least (pin()), for calls that each keep state in theirs:
+   * one holding nothing is taken before a new one starts, and a new one
+   * (while fewer than `among` run) before one holding some, so that calls
+   * made at once go to different workers. Ties go to the first.
+   */
+  leastPinned(count: number, among: number): PoolWorker[] {
+    if (this.failure !== undefined) return [];
+    const limit = Math.min(among, this.maxWorkers);
+    const wanted = Math.min(count, limit);
+    const running = Math.min(this.workers.length, limit);
+    const free = this.workers.slice(0, running).filter((w) => w.pinned === 0).length;
+    const candidates = this.grow(Math.min(limit, running + Math.max(0, wanted - free)));
+    return candidates.sort((a, b) => a.pinned - b.pinned).slice(0, wanted);
   }
 
   /**
