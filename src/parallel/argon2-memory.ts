@@ -1,12 +1,15 @@
 /**
  * The shared memories of fourfold/parallel's Argon2 calls (argon2.ts):
- * how many calls hold one at once, and the wiped ones kept for the calls
- * after them. A burst of logins (tens of calls at once) then runs a few
- * calls a worker, the rest waiting their turn in the order they came, on
- * memories the calls before them touched: a worker's first touch of
- * 19 MiB of fresh pages took as long as filling them, and a memory a
- * call would take 19 MiB times the burst.
+ * how many calls hold one at once, the wiped ones kept for the calls
+ * after them, and a call's blocks in one (SharedBlocks). A burst of
+ * logins (tens of calls at once) then runs a few calls a worker, the
+ * rest waiting their turn in the order they came, on memories the calls
+ * before them touched: a worker's first touch of 19 MiB of fresh pages
+ * took as long as filling them, and a memory a call would take 19 MiB
+ * times the burst.
  */
+import type { Argon2Memory } from '../argon2/engine.js';
+import { BLOCK, LAYOUT } from '../argon2/layout.js';
 import { backgroundTimer } from '../runtime/host.js';
 
 /** How long touched memories are kept, wiped, after their last call: as long as the simd tier's (argon2/simd.ts). */
@@ -89,5 +92,67 @@ export class MemoryTurns {
   /** Test-only: the kept memories, the largest first. */
   kept(): readonly WebAssembly.Memory[] {
     return this.spares;
+  }
+}
+
+/**
+ * The blocks in a shared memory, as fill.ts's ends (first blocks, tag) see
+ * them; its segments are filled elsewhere. Wiped by the kernel's
+ * memory.fill where this thread runs the simd tier (a typed array's fill
+ * on shared memory is several times slower in V8), else by that fill.
+ */
+export class SharedBlocks implements Argon2Memory {
+  private readonly view: Uint8Array;
+  /** Bytes the call uses (a spare memory may be larger, and is already wiped), and how many of them are wiped. */
+  private readonly used: number;
+  private wiped = 0;
+  /** Bytes from here on were never written (the scratches before LAYOUT.BASE always are): a call stopped in its first blocks wipes no more. */
+  private reached: number = LAYOUT.BASE;
+
+  constructor(
+    readonly memory: WebAssembly.Memory,
+    private readonly wiper: (from: number, count: number) => void,
+    blocks: number,
+  ) {
+    this.view = new Uint8Array(memory.buffer);
+    this.used = LAYOUT.BASE + blocks * BLOCK;
+  }
+
+  setBlock(index: number, block: Uint8Array): void {
+    this.view.set(block, LAYOUT.BASE + index * BLOCK);
+    this.reached = Math.max(this.reached, LAYOUT.BASE + (index + 1) * BLOCK);
+  }
+
+  /** Segments go to the fillers from now on: any block may be written. */
+  reachAll(): void {
+    this.reached = this.used;
+  }
+
+  xorBlock(index: number, into: Uint8Array): void {
+    const at = LAYOUT.BASE + index * BLOCK;
+    for (let i = 0; i < BLOCK; i++) into[i] ^= this.view[at + i];
+  }
+
+  fill(): void {
+    throw new Error('argon2: a shared memory is filled by its fillers');
+  }
+
+  /** Wipes up to `bytes` more (at most 1 GiB at once: the kernel's count is an i32); true once all that was written is wiped. */
+  wipe(bytes: number): boolean {
+    const count = Math.min(bytes, this.reached - this.wiped, 2 ** 30);
+    if (count > 0) this.wiper(this.wiped, count);
+    this.wiped += count;
+    return this.wiped === this.reached;
+  }
+
+  abandon(): void {
+    while (!this.wipe(Number.POSITIVE_INFINITY));
+  }
+
+  /** Wipes every byte the call uses again: a lost worker may have written after the first wipe. */
+  wipeAgain(): void {
+    this.wiped = 0;
+    this.reached = this.used;
+    this.abandon();
   }
 }

@@ -18,14 +18,13 @@
  */
 import { ASYNC_OPTIONS, argon2Call, type Argon2AsyncOpts, type Argon2Call, type Argon2Type, forget } from '../argon2/args.js';
 import { inTurns } from '../argon2/argon2.js';
-import type { Argon2Memory } from '../argon2/engine.js';
 import { FirstBlocks, inPieces, LastBlocks, ProgressReport, type Steps } from '../argon2/fill.js';
 import type { Argon2Jobs, Attach, SharedFiller } from '../argon2/jobs.js';
 import { jsAttach } from '../argon2/js.js';
 import { BLOCK, LAYOUT, SLICES, type Shape, segmentWork } from '../argon2/layout.js';
 import { simdAttach } from '../argon2/simd.js';
 import { argon2Variant } from '../argon2/wasm.js';
-import { MemoryTurns } from './argon2-memory.js';
+import { MemoryTurns, SharedBlocks } from './argon2-memory.js';
 import { poolWithScripts } from './workers.js';
 import { pool } from '../pool/pool.js';
 import { canShare, type PoolWorker } from '../pool/pool-worker.js';
@@ -84,68 +83,6 @@ async function sharedKernel(): Promise<WebAssembly.Module | undefined> {
   } catch {
     sharedModule = undefined;
     return undefined;
-  }
-}
-
-/**
- * The blocks in a shared memory, as fill.ts's ends (first blocks, tag) see
- * them; its segments are filled elsewhere. Wiped by the kernel's
- * memory.fill where this thread runs the simd tier (a typed array's fill
- * on shared memory is several times slower in V8), else by that fill.
- */
-class SharedBlocks implements Argon2Memory {
-  private readonly view: Uint8Array;
-  /** Bytes the call uses (a spare memory may be larger, and is already wiped), and how many of them are wiped. */
-  private readonly used: number;
-  private wiped = 0;
-  /** Bytes from here on were never written (the scratches before LAYOUT.BASE always are): a call stopped in its first blocks wipes no more. */
-  private reached: number = LAYOUT.BASE;
-
-  constructor(
-    readonly memory: WebAssembly.Memory,
-    private readonly wiper: (from: number, count: number) => void,
-    blocks: number,
-  ) {
-    this.view = new Uint8Array(memory.buffer);
-    this.used = LAYOUT.BASE + blocks * BLOCK;
-  }
-
-  setBlock(index: number, block: Uint8Array): void {
-    this.view.set(block, LAYOUT.BASE + index * BLOCK);
-    this.reached = Math.max(this.reached, LAYOUT.BASE + (index + 1) * BLOCK);
-  }
-
-  /** Segments go to the fillers from now on: any block may be written. */
-  reachAll(): void {
-    this.reached = this.used;
-  }
-
-  xorBlock(index: number, into: Uint8Array): void {
-    const at = LAYOUT.BASE + index * BLOCK;
-    for (let i = 0; i < BLOCK; i++) into[i] ^= this.view[at + i];
-  }
-
-  fill(): void {
-    throw new Error('argon2: a shared memory is filled by its fillers');
-  }
-
-  /** Wipes up to `bytes` more (at most 1 GiB at once: the kernel's count is an i32); true once all that was written is wiped. */
-  wipe(bytes: number): boolean {
-    const count = Math.min(bytes, this.reached - this.wiped, 2 ** 30);
-    if (count > 0) this.wiper(this.wiped, count);
-    this.wiped += count;
-    return this.wiped === this.reached;
-  }
-
-  abandon(): void {
-    while (!this.wipe(Number.POSITIVE_INFINITY));
-  }
-
-  /** Wipes every byte the call uses again: a lost worker may have written after the first wipe. */
-  wipeAgain(): void {
-    this.wiped = 0;
-    this.reached = this.used;
-    this.abandon();
   }
 }
 
