@@ -56,7 +56,7 @@ function segmentsOf(workers: readonly PoolWorker[]): { counts: number[]; restore
   for (const [i, w] of workers.entries()) {
     const call = w.call;
     w.call = function (this: PoolWorker, op: string, ...rest: unknown[]) {
-      if (op === 'argon2.segment') counts[i]!++;
+      if (op === 'argon2.segments') counts[i]!++;
       return (call as (...a: unknown[]) => Promise<unknown>).call(this, op, ...rest);
     } as PoolWorker['call'];
   }
