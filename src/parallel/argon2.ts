@@ -18,17 +18,18 @@
  */
 import { ASYNC_OPTIONS, argon2Call, type Argon2AsyncOpts, type Argon2Call, type Argon2Type, forget } from '../argon2/args.js';
 import { inTurns } from '../argon2/argon2.js';
-import { FirstBlocks, inPieces, LastBlocks, ProgressReport, type Steps } from '../argon2/fill.js';
-import type { Argon2Jobs, Attach, SharedFiller } from '../argon2/jobs.js';
+import { FirstBlocks, LastBlocks } from '../argon2/fill.js';
+import type { Argon2Jobs, Attach } from '../argon2/jobs.js';
 import { jsAttach } from '../argon2/js.js';
-import { BLOCK, LAYOUT, SLICES, type Shape, segmentWork } from '../argon2/layout.js';
+import { BLOCK, LAYOUT, SLICES, type Shape } from '../argon2/layout.js';
 import { simdAttach } from '../argon2/simd.js';
 import { argon2Variant } from '../argon2/wasm.js';
 import { MemoryTurns, SharedBlocks } from './argon2-memory.js';
+import { lanesHere, lanesOf, lanesOnWorker, Run, stepsHere, WorkerLost } from './argon2-segments.js';
 import { poolWithScripts } from './workers.js';
 import { pool } from '../pool/pool.js';
 import { canShare, type PoolWorker } from '../pool/pool-worker.js';
-import { ticker, type Ticker } from '../pool/turns.js';
+import { ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { decode } from '../runtime/kernel-registry.js';
@@ -43,26 +44,8 @@ export interface Argon2ParallelOpts extends Argon2AsyncOpts {
 
 /** Scratches in the memory's first page (kernel.ts LAYOUT): the calling thread's and up to seven workers'. */
 const SCRATCHES = LAYOUT.BASE / LAYOUT.SCRATCH;
-/** The calling thread's piece of a segment between two looks at the event loop: short, as the workers' answers wait for it. */
-const TURN_MS = 4;
 /** Bytes of memory wiped per turn once the tag is made: a few milliseconds' work. */
 const WIPE_STEP = 16 * 2 ** 20;
-/**
- * Blocks of a worker's job, at least one segment: whole segments of
- * several lanes where they are short (thousands of lanes), so that a
- * slice is a few messages, not one per lane.
- */
-const JOB_BLOCKS = 1024;
-/**
- * A worker's jobs posted at once, at most: enough to keep it busy while
- * this thread is in a piece of its own, few enough that an aborted call
- * waits for little (the jobs a worker holds are finished first: they
- * write the shared memory the call then wipes).
- */
-const JOBS_AHEAD = 8;
-
-/** Numbers that name calls in the workers, unique in this thread. */
-let calls = 0;
 
 /** The shared module, compiled once (asynchronously: a page's main thread may not compile it at once). */
 let sharedModule: Promise<WebAssembly.Module> | undefined;
@@ -101,135 +84,6 @@ export const spareSharedMemories = (): Uint8Array[] => memories.kept().map((m) =
 
 /** Test-only (src/testing.ts): the largest shared memory kept for the next call, if any. */
 export const spareSharedMemory = (): Uint8Array | undefined => spareSharedMemories()[0];
-
-/** A worker lost or failing: the call starts again on this thread. */
-class WorkerLost extends Error {}
-
-/**
- * The lanes filler `index` of `fillers` takes in a slice: every
- * fillers-th one. Given at once, a worker runs its segments back to back
- * without waiting for the calling thread, which may be busy with its own
- * in the meantime.
- */
-function lanesOf(p: number, index: number, fillers: number): number[] {
-  const lanes: number[] = [];
-  for (let lane = index; lane < p; lane += fillers) lanes.push(lane);
-  return lanes;
-}
-
-/** One call in progress: its memory, fillers and progress. */
-class Run {
-  readonly id = calls++;
-  readonly progress: ProgressReport;
-  private readonly first: number;
-
-  constructor(
-    readonly c: Argon2Call,
-    readonly blocks: SharedBlocks,
-  ) {
-    this.progress = new ProgressReport(c);
-    this.first = c.segmentLength - segmentWork(c, 0, 0);
-  }
-
-  /** The first block a segment computes and how many. */
-  span(pass: number, slice: number): { from: number; count: number } {
-    const from = pass === 0 && slice === 0 ? this.first : 0;
-    return { from, count: this.c.segmentLength - from };
-  }
-
-  /** Counts `work` done (layout.ts totalWork's units), once the call's signal is looked at. */
-  advance(work: number): void {
-    check.throwIfAborted(this.c.signal);
-    this.progress.add(work);
-  }
-}
-
-/**
- * Worker `w` fills segments (pass, slice, lane) of `lanes`, in jobs of
- * about JOB_BLOCKS, JOBS_AHEAD of them posted at a time: the next is
- * posted as one is answered, and none once one failed or the call is
- * aborted.
- */
-async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice: number, lanes: number[]): Promise<void> {
-  const { from, count } = run.span(pass, slice);
-  if (count === 0) return;
-  const perJob = Math.max(1, Math.floor(JOB_BLOCKS / count));
-  let next = 0;
-  let stopped = false;
-  const post = async (): Promise<void> => {
-    try {
-      while (!stopped && next < lanes.length) {
-        const mine = lanes.slice(next, next + perJob);
-        next += mine.length;
-        await w
-          .call<Argon2Jobs, 'argon2.segments'>('argon2.segments', { call: run.id, pass, slice, lanes: mine, from, count })
-          .catch((e: unknown) => Promise.reject(new WorkerLost('argon2: a worker was lost mid-call', { cause: e })));
-        run.advance(count * mine.length);
-      }
-    } catch (e) {
-      stopped = true;
-      throw e;
-    }
-  };
-  const settled = await Promise.allSettled(Array.from({ length: JOBS_AHEAD }, post));
-  for (const r of settled) if (r.status === 'rejected') throw r.reason;
-}
-
-/** The segments (pass, slice, lane) of `lanes`, filled on this thread in pieces of any size, across lanes. */
-class SegmentsHere implements Steps {
-  private at = 0;
-  private index: number;
-  private readonly end: number;
-
-  constructor(
-    private readonly filler: SharedFiller,
-    private readonly pass: number,
-    private readonly slice: number,
-    private readonly lanes: number[],
-    private readonly from: number,
-    count: number,
-  ) {
-    this.index = from;
-    this.end = from + count;
-    // A slice with nothing to compute (segments of two blocks, the first slice of the first pass).
-    if (count === 0) this.at = lanes.length;
-  }
-
-  get finished(): boolean {
-    return this.at === this.lanes.length;
-  }
-
-  step(work: number): number {
-    let blocks = Math.max(1, Math.round(work));
-    let done = 0;
-    while (blocks > 0 && !this.finished) {
-      const n = Math.min(blocks, this.end - this.index);
-      this.filler.fill(this.pass, this.slice, this.lanes[this.at]!, this.index, n);
-      this.index += n;
-      done += n;
-      blocks -= n;
-      if (this.index === this.end) {
-        this.at++;
-        this.index = this.from;
-      }
-    }
-    return done;
-  }
-}
-
-/** This thread fills segments (pass, slice, lane) of `lanes`, in pieces of about TURN_MS with the event loop free between them. */
-async function lanesHere(run: Run, filler: SharedFiller, pass: number, slice: number, lanes: number[], turns: Ticker): Promise<void> {
-  const { from, count } = run.span(pass, slice);
-  await stepsHere(run, new SegmentsHere(filler, pass, slice, lanes, from, count), turns);
-}
-
-/** Work of this thread alone (the lanes' first blocks, the tag's XOR of their last), in pieces of about TURN_MS with the event loop free between them. */
-async function stepsHere(run: Run, steps: Steps, turns: Ticker): Promise<void> {
-  await inPieces(steps, TURN_MS, async (work) => {
-    await turns.tick();
-    run.advance(work);
-  });
-}
 
 /**
  * How many workers a call gets, and among how many (the least held of

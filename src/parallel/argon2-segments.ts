@@ -1,0 +1,163 @@
+/**
+ * A fourfold/parallel Argon2 call's segments (argon2.ts runs the call):
+ * handed to a worker as jobs of several lanes where segments are short,
+ * or filled on the calling thread in pieces of a few milliseconds, across
+ * lanes, with the event loop free between them; and the call's progress
+ * and signal, looked at as each piece or job ends.
+ */
+import type { Argon2Call } from '../argon2/args.js';
+import { inPieces, ProgressReport, type Steps } from '../argon2/fill.js';
+import type { Argon2Jobs, SharedFiller } from '../argon2/jobs.js';
+import { segmentWork } from '../argon2/layout.js';
+import type { SharedBlocks } from './argon2-memory.js';
+import type { PoolWorker } from '../pool/pool-worker.js';
+import type { Ticker } from '../pool/turns.js';
+import * as check from '../runtime/assert.js';
+
+/** The calling thread's piece of a segment between two looks at the event loop: short, as the workers' answers wait for it. */
+const TURN_MS = 4;
+/**
+ * Blocks of a worker's job, at least one segment: whole segments of
+ * several lanes where they are short (thousands of lanes), so that a
+ * slice is a few messages, not one per lane.
+ */
+const JOB_BLOCKS = 1024;
+/**
+ * A worker's jobs posted at once, at most: enough to keep it busy while
+ * this thread is in a piece of its own, few enough that an aborted call
+ * waits for little (the jobs a worker holds are finished first: they
+ * write the shared memory the call then wipes).
+ */
+const JOBS_AHEAD = 8;
+
+/** Numbers that name calls in the workers, unique in this thread. */
+let calls = 0;
+
+/** A worker lost or failing: the call starts again on this thread. */
+export class WorkerLost extends Error {}
+
+/**
+ * The lanes filler `index` of `fillers` takes in a slice: every
+ * fillers-th one. Given at once, a worker runs its segments back to back
+ * without waiting for the calling thread, which may be busy with its own
+ * in the meantime.
+ */
+export function lanesOf(p: number, index: number, fillers: number): number[] {
+  const lanes: number[] = [];
+  for (let lane = index; lane < p; lane += fillers) lanes.push(lane);
+  return lanes;
+}
+
+/** One call in progress: its memory, fillers and progress. */
+export class Run {
+  readonly id = calls++;
+  readonly progress: ProgressReport;
+  private readonly first: number;
+
+  constructor(
+    readonly c: Argon2Call,
+    readonly blocks: SharedBlocks,
+  ) {
+    this.progress = new ProgressReport(c);
+    this.first = c.segmentLength - segmentWork(c, 0, 0);
+  }
+
+  /** The first block a segment computes and how many. */
+  span(pass: number, slice: number): { from: number; count: number } {
+    const from = pass === 0 && slice === 0 ? this.first : 0;
+    return { from, count: this.c.segmentLength - from };
+  }
+
+  /** Counts `work` done (layout.ts totalWork's units), once the call's signal is looked at. */
+  advance(work: number): void {
+    check.throwIfAborted(this.c.signal);
+    this.progress.add(work);
+  }
+}
+
+/**
+ * Worker `w` fills segments (pass, slice, lane) of `lanes`, in jobs of
+ * about JOB_BLOCKS, JOBS_AHEAD of them posted at a time: the next is
+ * posted as one is answered, and none once one failed or the call is
+ * aborted.
+ */
+export async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice: number, lanes: number[]): Promise<void> {
+  const { from, count } = run.span(pass, slice);
+  if (count === 0) return;
+  const perJob = Math.max(1, Math.floor(JOB_BLOCKS / count));
+  let next = 0;
+  let stopped = false;
+  const post = async (): Promise<void> => {
+    try {
+      while (!stopped && next < lanes.length) {
+        const mine = lanes.slice(next, next + perJob);
+        next += mine.length;
+        await w
+          .call<Argon2Jobs, 'argon2.segments'>('argon2.segments', { call: run.id, pass, slice, lanes: mine, from, count })
+          .catch((e: unknown) => Promise.reject(new WorkerLost('argon2: a worker was lost mid-call', { cause: e })));
+        run.advance(count * mine.length);
+      }
+    } catch (e) {
+      stopped = true;
+      throw e;
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: JOBS_AHEAD }, post));
+  for (const r of settled) if (r.status === 'rejected') throw r.reason;
+}
+
+/** The segments (pass, slice, lane) of `lanes`, filled on this thread in pieces of any size, across lanes. */
+class SegmentsHere implements Steps {
+  private at = 0;
+  private index: number;
+  private readonly end: number;
+
+  constructor(
+    private readonly filler: SharedFiller,
+    private readonly pass: number,
+    private readonly slice: number,
+    private readonly lanes: number[],
+    private readonly from: number,
+    count: number,
+  ) {
+    this.index = from;
+    this.end = from + count;
+    // A slice with nothing to compute (segments of two blocks, the first slice of the first pass).
+    if (count === 0) this.at = lanes.length;
+  }
+
+  get finished(): boolean {
+    return this.at === this.lanes.length;
+  }
+
+  step(work: number): number {
+    let blocks = Math.max(1, Math.round(work));
+    let done = 0;
+    while (blocks > 0 && !this.finished) {
+      const n = Math.min(blocks, this.end - this.index);
+      this.filler.fill(this.pass, this.slice, this.lanes[this.at]!, this.index, n);
+      this.index += n;
+      done += n;
+      blocks -= n;
+      if (this.index === this.end) {
+        this.at++;
+        this.index = this.from;
+      }
+    }
+    return done;
+  }
+}
+
+/** This thread fills segments (pass, slice, lane) of `lanes`, in pieces of about TURN_MS with the event loop free between them. */
+export async function lanesHere(run: Run, filler: SharedFiller, pass: number, slice: number, lanes: number[], turns: Ticker): Promise<void> {
+  const { from, count } = run.span(pass, slice);
+  await stepsHere(run, new SegmentsHere(filler, pass, slice, lanes, from, count), turns);
+}
+
+/** Work of this thread alone (the lanes' first blocks, the tag's XOR of their last), in pieces of about TURN_MS with the event loop free between them. */
+export async function stepsHere(run: Run, steps: Steps, turns: Ticker): Promise<void> {
+  await inPieces(steps, TURN_MS, async (work) => {
+    await turns.tick();
+    run.advance(work);
+  });
+}
