@@ -86,6 +86,7 @@ export { spareMemory } from './scrypt/simd.js';
 export type { Argon2Engine, Argon2Memory } from './argon2/engine.js';
 export { shapeOf as argon2Shape } from './argon2/layout.js';
 export { jsArgon2 } from './argon2/js.js';
+export { compressBlock as argon2JsCompress } from './argon2/js-compress.js';
 export const simdArgon2 = withBytes(argon2Selector, simdArgon2Engine);
 export { spareMemory as argon2SpareMemory } from './argon2/simd.js';
 export { fromB64, toB64 } from './argon2/phc-base64.js';

@@ -42,6 +42,7 @@ export const JS_TIER_FILES: readonly string[] = [
   'src/serpent/tables.ts',
   'src/scrypt/js.ts',
   'src/argon2/js.ts',
+  'src/argon2/js-compress.ts',
   'src/argon2/indexing.ts',
   'src/secretstream/js.ts',
   'src/secretstream/state.ts',

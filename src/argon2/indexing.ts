@@ -33,8 +33,8 @@ export function referenceIndex(s: Shape, pass: number, slice: number, lane: numb
   return refLane * s.laneLength + wrapped;
 }
 
-/** floor(a * b / 2^32) for 32-bit a and b, from 16-bit halves (each partial product exact in a double); js.ts's fBlaMka too. */
-export function mulHigh(a: number, b: number): number {
+/** floor(a * b / 2^32) for 32-bit a and b, from 16-bit halves (each partial product exact in a double). */
+function mulHigh(a: number, b: number): number {
   const al = a & 0xffff,
     ah = a >>> 16,
     bl = b & 0xffff,
