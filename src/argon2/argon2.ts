@@ -9,7 +9,7 @@ import { type Argon2AsyncOpts, type Argon2Call, type Argon2Opts, type Argon2Type
 import { Fill, FirstBlocks, inPieces, LastBlocks, ProgressReport } from './fill.js';
 import { engine } from './tiers.js';
 import { argon2Kernel } from './wasm.js';
-import { ticker } from '../pool/turns.js';
+import { sharedTicker } from '../pool/turns.js';
 import { throwIfAborted } from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { kernelCompiled } from '../runtime/kernels.js';
@@ -54,7 +54,7 @@ export async function inTurns(c: Argon2Call, told = 0): Promise<Bytes> {
   await kernelCompiled(argon2Kernel);
   throwIfAborted(c.signal);
   const memory = engine().open(c, c.type);
-  const turns = ticker();
+  const turns = sharedTicker(c.signal);
   let first: FirstBlocks | undefined;
   const last = new LastBlocks(c, memory);
   try {

@@ -21,7 +21,7 @@
  * by key bytes, as every bcrypt does (blowfish.ts).
  */
 import { blowfishEncrypt, blowfishExpand, type BlowfishState, initialState } from './blowfish.js';
-import { ticker } from '../pool/turns.js';
+import { sharedTicker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import { type BcryptString, HASH_BYTES } from './bcrypt-string.js';
 import { type Bytes, equalBytes, zeroize } from '../runtime/bytes.js';
@@ -59,7 +59,7 @@ const FIRST_STEP = 4;
 async function eksBlowfishSetup(cost: number, salt: Bytes, key: Bytes, signal: AbortSignal | undefined): Promise<BlowfishState> {
   check.throwIfAborted(signal);
   const s = initialState();
-  const turns = ticker();
+  const turns = sharedTicker(signal);
   try {
     blowfishExpand(s, key, salt);
     const rounds = 2 ** cost;

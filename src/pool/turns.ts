@@ -114,6 +114,77 @@ export function ticker(): Ticker {
   };
 }
 
+/** A call's turn waiting in sharedTicker's queue: its age (older first) and what gives it. */
+interface Waiter {
+  age: number;
+  go: () => void;
+}
+
+/** The turns the calls working alone on this thread wait for, the oldest call's first; the ticker that paces them while any waits. */
+const queue: Waiter[] = [];
+let pump: Ticker | undefined;
+/** Numbers that order the calls by their start. */
+let calls = 0;
+
+/** Gives one turn a turn of the event loop, the oldest call's first, until none waits (then one more turn, in case its call goes on). */
+async function pumpTurns(): Promise<void> {
+  const turns = (pump = ticker());
+  try {
+    for (;;) {
+      await turns.tick();
+      if (queue.length === 0) break;
+      let oldest = 0;
+      for (let i = 1; i < queue.length; i++) if (queue[i]!.age < queue[oldest]!.age) oldest = i;
+      queue.splice(oldest, 1)[0]!.go();
+    }
+  } finally {
+    turns.close();
+    pump = undefined;
+  }
+}
+
+/**
+ * Turns shared by the calls that work alone on the calling thread, in
+ * pieces of milliseconds (argon2idAsync and its siblings, scryptAsync,
+ * bcrypt): one piece a turn of the event loop, whoever's it is, the
+ * oldest call's first. With a ticker each, N calls at once ran N pieces
+ * back to back between two turns (Node runs every immediate queued before
+ * the check phase in it): a burst of 32 logins held the loop 32 pieces
+ * long. The oldest first, so that the first call ends as soon as it would
+ * alone. `signal` gives a waiting turn at once when it aborts, for the
+ * call to see it.
+ */
+export function sharedTicker(signal?: AbortSignal): Ticker {
+  const age = calls++;
+  const mine = new Set<Waiter>();
+  const give = (w: Waiter): void => {
+    mine.delete(w);
+    const at = queue.indexOf(w);
+    if (at >= 0) queue.splice(at, 1);
+    w.go();
+  };
+  return {
+    tick: () =>
+      new Promise<void>((resolve) => {
+        const w: Waiter = { age, go: resolve };
+        if (signal?.aborted) return resolve();
+        const onAbort = (): void => give(w);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        w.go = () => {
+          signal?.removeEventListener('abort', onAbort);
+          mine.delete(w);
+          resolve();
+        };
+        mine.add(w);
+        queue.push(w);
+        if (pump === undefined) void pumpTurns();
+      }),
+    close: () => {
+      for (const w of [...mine]) give(w);
+    },
+  };
+}
+
 /** The calling thread's speed so far, for the size of its next piece. */
 export class HereClock {
   private bytes = 0;

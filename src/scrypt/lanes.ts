@@ -10,7 +10,7 @@ import type { RomixRun } from './engine.js';
 import { slotBytes } from './layout.js';
 import { engine } from './tiers.js';
 import { scryptKernel } from './wasm.js';
-import { ticker, type Ticker } from '../pool/turns.js';
+import { sharedTicker, type Ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import { now } from '../runtime/host.js';
 import { kernelCompiled } from '../runtime/kernels.js';
@@ -137,7 +137,7 @@ async function laneHere(q: LaneQueue, lane: number, turns: Ticker, turnMs: numbe
  */
 export async function onThisThread(q: LaneQueue, turnMs: number): Promise<void> {
   await kernelCompiled(scryptKernel);
-  const turns = ticker();
+  const turns = sharedTicker(q.c.signal);
   try {
     for (let lane = q.next(); lane !== undefined; lane = q.next()) await laneHere(q, lane, turns, turnMs);
   } finally {

@@ -1,0 +1,69 @@
+/**
+ * The calls that work alone on the calling thread, in pieces of
+ * milliseconds (argon2idAsync, argon2Verify, scryptAsync), share their
+ * turns of the event loop (pool/turns.ts sharedTicker): with several at
+ * once, one piece runs between two timers, not one piece of each call,
+ * and the oldest call goes first. Pieces are counted by the calls'
+ * progress reports (one a piece), turns of the event loop by a timer that
+ * sets itself again: no timing.
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { argon2idAsync } from 'fourfold/argon2';
+import { scryptAsync } from 'fourfold/scrypt';
+import { forEachTier, type TierName } from '../helpers.js';
+
+/** Calls at once: a login burst in small. */
+const CALLS = 6;
+
+interface Burst {
+  /** The most progress reports between two turns of the timer. */
+  mostBetweenTurns: number;
+  /** The calls in the order they ended. */
+  ended: number[];
+}
+
+/** Starts CALLS calls of `call` at once, a timer turning meanwhile; counts the reports between its turns. */
+async function burst(call: (onProgress: (f: number) => void) => Promise<unknown>): Promise<Burst> {
+  let sinceTurn = 0;
+  let mostBetweenTurns = 0;
+  let pending = true;
+  const turn = (): void => {
+    mostBetweenTurns = Math.max(mostBetweenTurns, sinceTurn);
+    sinceTurn = 0;
+    if (pending) setTimeout(turn, 0);
+  };
+  setTimeout(turn, 0);
+  const ended: number[] = [];
+  const calls = Array.from({ length: CALLS }, (_, i) => {
+    let reports = 0;
+    // A call's first piece runs as it starts, before its first turn (a small one, timed to a millisecond): not counted.
+    return call((f) => {
+      if (f < 1 && reports++ > 0) sinceTurn++;
+    }).then(() => ended.push(i));
+  });
+  await Promise.all(calls);
+  pending = false;
+  mostBetweenTurns = Math.max(mostBetweenTurns, sinceTurn);
+  return { mostBetweenTurns, ended };
+}
+
+/** Each call several pieces long on its tier (a piece is about 8 ms). */
+const ARGON2_M = (tier: TierName) => (tier === 'simd' ? 8192 : 1024);
+const SCRYPT_N = (tier: TierName) => (tier === 'simd' ? 2 ** 15 : 2 ** 12);
+
+const CALLERS: [string, (tier: TierName) => (onProgress: (f: number) => void) => Promise<unknown>][] = [
+  ['argon2idAsync', (tier) => (onProgress) => argon2idAsync('pw', 'somesalt', { m: ARGON2_M(tier), t: 3, onProgress })],
+  ['scryptAsync', (tier) => (onProgress) => scryptAsync('pw', 'salt', { N: SCRYPT_N(tier), onProgress })],
+];
+
+forEachTier('calls at once share the turns of the event loop', (tier) => {
+  for (const [name, caller] of CALLERS) {
+    it(`${name}: ${CALLS} at once run one piece between two turns of a timer, the first call ending first`, async () => {
+      const { mostBetweenTurns, ended } = await burst(caller(tier));
+      // One piece a turn; two where a report and the timer's turn fall either side of a piece's end.
+      assert.ok(mostBetweenTurns <= 2, `${mostBetweenTurns} pieces ran between two turns of the timer (${CALLS} calls at once)`);
+      assert.equal(ended[0], 0, `the calls ended in the order ${ended}`);
+    });
+  }
+});
