@@ -41,6 +41,9 @@
  *   run in workerd, and the edge-light build in the edge-runtime package
  *   with WebAssembly code generation off: every family on the simd tier,
  *   Node's bytes; argon2idHash's time in workerd against Node's;
+ * - a login server (login.ts): fourfold/parallel's PHC calls behind
+ *   node:http in Node, Bun and Deno, a burst of logins answered right with
+ *   the event loop free;
  * - a new user's project, made by `npm init -y` (a CommonJS project:
  *   npm 11 writes "type": "commonjs"), with the README's code saved in it
  *   as the README names it: Node runs every program, and Deno too with no
@@ -72,6 +75,7 @@ import { servePage, type PageOutcome } from '../engines/serve.js';
 import { input } from './fixture/input.js';
 import { brokenLinks } from './links.js';
 import { checkEdge } from './edge.js';
+import { checkLogins, type LoginEngine } from './login.js';
 import { codeBlocks } from './readme.js';
 import { inDocs, snippetsOf, writeSnippetProject } from './snippets.js';
 import { xchacha20poly1305 as nobleXchacha } from '@noble/ciphers/chacha.js';
@@ -664,6 +668,17 @@ function parsed<T extends object>(text: string): Partial<T> {
 
 const sameNames = (a: string[], b: string[]): boolean => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
+/** The engines that serve the login check: Node, and Bun and Deno where installed (else a failed check saying so). */
+function loginEngines(): LoginEngine[] {
+  const engines: LoginEngine[] = [[`Node ${process.version}`, process.execPath, []]];
+  for (const id of ['bun', 'deno'] as const) {
+    const { binary } = ENGINES[id];
+    if (!existsSync(binary)) record(`${id} (${binary}) is not installed: run npm run engines:install`, false);
+    else engines.push(id === 'bun' ? ['Bun', binary, []] : ['Deno with --allow-net=127.0.0.1', binary, ['run', '--no-prompt', '--allow-net=127.0.0.1']]);
+  }
+  return engines;
+}
+
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<number> {
@@ -686,6 +701,7 @@ async function main(): Promise<number> {
     if (existsSync(ENGINES.chromium.binary)) await checkBundlers(project);
     else record(`Chromium (${ENGINES.chromium.binary}) is not installed: run npm run engines:install`, false);
     await checkEdge({ record, sh, output }, project, FIXTURE);
+    checkLogins({ record, sh, output }, project, FIXTURE, loginEngines());
   }
   checkNewProject(join(dir, 'new-project'), tarball);
 
