@@ -18,7 +18,7 @@
  */
 import { parseArgs } from 'node:util';
 
-/** issue 70's bounds: the longest block, and the time from a call's start to its rejection. */
+/** The bounds a server asks of a stored string with many lanes: the longest block, and the time from a call's start to its rejection. */
 const BLOCK_MS = 100;
 const ABORT_MS = 400;
 

@@ -31,7 +31,7 @@ export const MIN_HASH = 4;
 const VERSIONS = { 16: 0x10, 19: 0x13 } as const;
 
 /** A PHC string's fields, read and checked. */
-export interface Parsed {
+export interface PhcFields {
   algorithm: Algorithm;
   version: 0x10 | 0x13;
   m: number;
@@ -149,7 +149,7 @@ export function storedText(stored: unknown): string {
  * writes it: $<id>[$v=<version>]$<parameters>$<salt>$<hash>. The first
  * thing wrong is the one the error names.
  */
-export function parse(phc: string): Parsed {
+export function parse(phc: string): PhcFields {
   const fields = phc.split('$');
   if (fields[0] !== '' || fields.length < 2) throw new TypeError("a PHC string starts with '$' and the algorithm's name: '$argon2id$...'");
   const algorithm = fields[1]!;

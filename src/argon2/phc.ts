@@ -24,7 +24,7 @@ import { type Argon2AsyncOpts, MAXMEM } from './args.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, equalBytes, zeroize } from '../runtime/bytes.js';
 import { toB64 } from './phc-base64.js';
-import { type Algorithm, boundMemory, boundWork, checkRanges, MAX_LENGTH, MIN_HASH, MIN_SALT, type Parsed, parse, storedText } from './phc-string.js';
+import { type Algorithm, boundMemory, boundWork, checkRanges, MAX_LENGTH, MIN_HASH, MIN_SALT, type PhcFields, parse, storedText } from './phc-string.js';
 import { type BcryptString, isBcrypt, parseBcrypt } from '../bcrypt/bcrypt-string.js';
 
 /** The three variants of RFC 9106 §3.4, by the name a PHC string gives them. */
@@ -255,7 +255,7 @@ interface Bounds {
 }
 
 /** The core's options for a parsed string: its parameters, the bounds checked, and the caller's key and signal. */
-function coreOptions(parsed: Parsed, o: Argon2VerifyOpts, { maxmem, maxWork }: Bounds): Argon2AsyncOpts {
+function coreOptions(parsed: PhcFields, o: Argon2VerifyOpts, { maxmem, maxWork }: Bounds): Argon2AsyncOpts {
   const { m, t, p, version, keyid, data, hash } = parsed;
   boundMemory(m, p, maxmem, "the PHC string's ");
   boundWork(t, m, p, maxWork);
