@@ -53,8 +53,11 @@ export async function inTurns(c: Argon2Call, told = 0): Promise<Bytes> {
   throwIfAborted(c.signal);
   await kernelCompiled(argon2Kernel);
   throwIfAborted(c.signal);
-  const memory = engine().open(c, c.type);
   const turns = sharedTicker(c.signal);
+  // Its memory and first piece in a turn of its own: calls made at once (a burst of logins) do not all start in one.
+  await turns.tick();
+  throwIfAborted(c.signal);
+  const memory = engine().open(c, c.type);
   let first: FirstBlocks | undefined;
   const last = new LastBlocks(c, memory);
   try {

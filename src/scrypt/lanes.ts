@@ -139,6 +139,9 @@ export async function onThisThread(q: LaneQueue, turnMs: number): Promise<void> 
   await kernelCompiled(scryptKernel);
   const turns = sharedTicker(q.c.signal);
   try {
+    // Its first piece in a turn of its own: calls made at once do not all start in one.
+    await turns.tick();
+    q.check();
     for (let lane = q.next(); lane !== undefined; lane = q.next()) await laneHere(q, lane, turns, turnMs);
   } finally {
     turns.close();

@@ -2,8 +2,9 @@
  * The calls that work alone on the calling thread, in pieces of
  * milliseconds (argon2idAsync, argon2Verify, scryptAsync), share their
  * turns of the event loop (pool/turns.ts sharedTicker): with several at
- * once, one piece runs between two timers, not one piece of each call,
- * and the oldest call goes first. Pieces are counted by the calls'
+ * once, one piece runs between two timers, not one piece of each call
+ * (their first pieces, as they start, included), and the oldest call goes
+ * first. Pieces are counted by the calls'
  * progress reports (one a piece), turns of the event loop by a timer that
  * sets itself again: no timing.
  */
@@ -35,13 +36,11 @@ async function burst(call: (onProgress: (f: number) => void) => Promise<unknown>
   };
   setTimeout(turn, 0);
   const ended: number[] = [];
-  const calls = Array.from({ length: CALLS }, (_, i) => {
-    let reports = 0;
-    // A call's first piece runs as it starts, before its first turn (a small one, timed to a millisecond): not counted.
-    return call((f) => {
-      if (f < 1 && reports++ > 0) sinceTurn++;
-    }).then(() => ended.push(i));
-  });
+  const calls = Array.from({ length: CALLS }, (_, i) =>
+    call((f) => {
+      if (f < 1) sinceTurn++;
+    }).then(() => ended.push(i)),
+  );
   await Promise.all(calls);
   pending = false;
   mostBetweenTurns = Math.max(mostBetweenTurns, sinceTurn);
