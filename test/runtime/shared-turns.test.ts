@@ -2,9 +2,9 @@
  * The calls that work alone on the calling thread, in pieces of
  * milliseconds (argon2idAsync, argon2Verify, scryptAsync), share their
  * turns of the event loop (pool/turns.ts sharedTicker): with several at
- * once, one piece runs between two timers, not one piece of each call
- * (their first pieces, as they start, included), and the oldest call goes
- * first. Pieces are counted by the calls'
+ * once, about one piece runs a turn of the event loop, not one piece of
+ * each call (their first pieces, as they start, included), and the oldest
+ * call goes first. Pieces are counted by the calls'
  * progress reports (one a piece), turns of the event loop by a timer that
  * sets itself again: no timing.
  */
@@ -18,33 +18,33 @@ import { forEachTier, type TierName } from '../helpers.js';
 const CALLS = 6;
 
 interface Burst {
-  /** The most progress reports between two turns of the timer. */
-  mostBetweenTurns: number;
+  /** Progress reports (one a piece) and turns of the timer while the calls were pending. */
+  pieces: number;
+  turns: number;
   /** The calls in the order they ended. */
   ended: number[];
 }
 
-/** Starts CALLS calls of `call` at once, a timer turning meanwhile; counts the reports between its turns. */
+/** Starts CALLS calls of `call` at once, a timer turning meanwhile; counts the calls' reports and the timer's turns. */
 async function burst(call: (onProgress: (f: number) => void) => Promise<unknown>): Promise<Burst> {
-  let sinceTurn = 0;
-  let mostBetweenTurns = 0;
+  let pieces = 0;
+  let turns = 0;
   let pending = true;
   const turn = (): void => {
-    mostBetweenTurns = Math.max(mostBetweenTurns, sinceTurn);
-    sinceTurn = 0;
-    if (pending) setTimeout(turn, 0);
+    if (!pending) return;
+    turns++;
+    setTimeout(turn, 0);
   };
   setTimeout(turn, 0);
   const ended: number[] = [];
   const calls = Array.from({ length: CALLS }, (_, i) =>
     call((f) => {
-      if (f < 1) sinceTurn++;
+      if (f < 1) pieces++;
     }).then(() => ended.push(i)),
   );
   await Promise.all(calls);
   pending = false;
-  mostBetweenTurns = Math.max(mostBetweenTurns, sinceTurn);
-  return { mostBetweenTurns, ended };
+  return { pieces, turns, ended };
 }
 
 /** Each call several pieces long on its tier (a piece is about 8 ms). */
@@ -58,10 +58,12 @@ const CALLERS: [string, (tier: TierName) => (onProgress: (f: number) => void) =>
 
 forEachTier('calls at once share the turns of the event loop', (tier) => {
   for (const [name, caller] of CALLERS) {
-    it(`${name}: ${CALLS} at once run one piece between two turns of a timer, the first call ending first`, async () => {
-      const { mostBetweenTurns, ended } = await burst(caller(tier));
-      // One piece a turn; two where a report and the timer's turn fall either side of a piece's end.
-      assert.ok(mostBetweenTurns <= 2, `${mostBetweenTurns} pieces ran between two turns of the timer (${CALLS} calls at once)`);
+    it(`${name}: ${CALLS} at once run about one piece a turn of a timer, the first call ending first`, async () => {
+      const { pieces, turns, ended } = await burst(caller(tier));
+      // One piece a turn (about 1.0 here), where a ticker each made up to CALLS (2.3 to 4.6 pieces a turn here). A
+      // timer set 0 ms ahead fires after at least 1 ms, so pieces shorter than that (a stage's last) may pass two or
+      // three to a turn: the bound is on the average.
+      assert.ok(pieces <= 1.5 * turns, `${pieces} pieces ran in ${turns} turns of the timer (${CALLS} calls at once)`);
       assert.equal(ended[0], 0, `the calls ended in the order ${ended}`);
     });
   }
