@@ -225,10 +225,8 @@ export const AT_THE_EDGE: { shows: string; files: string[] }[] = [
   },
   { shows: 'the errors: every argument check and failure', files: ['test/*/errors.test.ts', 'test/runtime/messages.test.ts'] },
   // workerd runs a MessageChannel's messages ahead of every timer: the async calls' turns must let its timers in (argon2's in errors.test.ts).
-  {
-    shows: "the async calls: turns that let the Worker's timers in, shared by calls at once, progress, an abort",
-    files: ['test/scrypt/async.test.ts', 'test/runtime/shared-turns.test.ts'],
-  },
+  // Calls at once do not share turns there (pool/turns.ts sharedTicker): test/runtime/shared-turns.test.ts is not run.
+  { shows: "the async calls: turns that let the Worker's timers in, progress, an abort", files: ['test/scrypt/async.test.ts'] },
   { shows: 'the tiers: ready() and tier() where the kernels came as modules', files: ['test/runtime/tiers.test.ts'] },
 ];
 
