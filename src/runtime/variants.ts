@@ -21,9 +21,13 @@ import { now as clock } from './host.js';
 /** Only calls at least this long are timed: long enough to dwarf the clock's overhead. */
 const MIN_TIMED_BYTES = 8192;
 /**
- * Data each variant must process before the choice: enough to pass the
- * engine's tiering from baseline to optimized code, and for a coarse
- * browser clock (down to 0.1 ms) to average out.
+ * Data each variant processes in a round: enough for a coarse browser
+ * clock (down to 0.1 ms) to average out. The first round warms up and
+ * is not counted: its calls may run the engine's baseline code while the
+ * optimized code is still being compiled (V8 swaps it in at a call's
+ * start only, so Argon2's calls of several MiB ran twice as slowly for
+ * the first 32 MiB), and a choice made from them could stand for good
+ * where the variants' real costs are within MARGIN.
  */
 const BYTES_PER_VARIANT = 16 << 20;
 /** Another variant replaces the one in use only when its median cost is below this fraction of that one's. */
@@ -45,6 +49,8 @@ export class VariantPicker {
   private turn = 0;
   /** Whether calls are being timed (a round of measurement is open). */
   private measuring: boolean;
+  /** Whether the open round is the first, which warms up and decides nothing. */
+  private warming = true;
   /** Untimed bytes since the last choice, and how many start the next round. */
   private untimed = 0;
   private recheckAt = 0;
@@ -96,12 +102,24 @@ export class VariantPicker {
     const result = call();
     this.samples[index].push(((this.now() - start) * 1e6) / length);
     this.bytes[index] += length;
-    if (this.bytes.every((b) => b >= BYTES_PER_VARIANT)) this.decide();
+    if (this.bytes.every((b) => b >= BYTES_PER_VARIANT)) this.endRound();
     else this.select(this.chosen ?? 0);
     return result;
   }
 
-  /** Ends a round: the fastest variant, if it beats the one in use (the default 0 at first) by the margin. */
+  /** Ends a round: the warm-up's samples are dropped and the first counted round begins; a later round decides. */
+  private endRound(): void {
+    if (!this.warming) {
+      this.decide();
+      return;
+    }
+    this.warming = false;
+    for (const list of this.samples) list.length = 0;
+    this.bytes.fill(0);
+    this.select(this.chosen ?? 0);
+  }
+
+  /** The fastest variant, if it beats the one in use (the default 0 at first) by the margin. */
   private decide(): void {
     const costs = this.costs();
     const current = this.chosen ?? 0;
