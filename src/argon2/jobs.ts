@@ -5,12 +5,13 @@
  * A worker attaches to a call once, with a scratch of its own in the
  * memory's first page, fills the segments it is given (the calling
  * thread hands them out slice by slice, a slice reading only the slices
- * before it, several lanes' to a job where segments are short) and
+ * before it, several lanes' to a job where segments are short, several
+ * slices' where one worker fills every lane) and
  * detaches at the end, wiping the scratch it holds apart from the memory.
  * The memory is the calling thread's, which wipes it whole, the scratches
  * in its first page included.
  */
-import type { Argon2Type, Shape } from './layout.js';
+import { type Argon2Type, type Shape, SLICES } from './layout.js';
 import type { Handlers, JobType } from '../pool/protocol.js';
 
 export interface Attach {
@@ -30,8 +31,14 @@ export interface Attach {
 export type Argon2Jobs = {
   /** Holds a filler of the call's memory under its number. */
   readonly 'argon2.attach': JobType<Attach, undefined>;
-  /** Fills the segments (pass, slice, lane) of `lanes`, each whole (blocks from .. from + count - 1), in order. */
-  readonly 'argon2.segments': JobType<{ call: number; pass: number; slice: number; lanes: number[]; from: number; count: number }, undefined>;
+  /**
+   * Fills the segments of `lanes` in `slices` slices from (pass, slice) on,
+   * slice after slice across passes, each lane in order: in the first
+   * slice blocks from .. from + count - 1, in the later ones all (from +
+   * count, a segment's length). Several slices come only where this
+   * worker fills every lane.
+   */
+  readonly 'argon2.segments': JobType<{ call: number; pass: number; slice: number; lanes: number[]; from: number; count: number; slices: number }, undefined>;
   /** Wipes the filler's scratch and forgets the call; nothing if it is not held. */
   readonly 'argon2.detach': JobType<{ call: number }, undefined>;
 };
@@ -54,7 +61,12 @@ export function argon2Jobs(attach: (p: Attach) => SharedFiller): Handlers<Argon2
     'argon2.segments': (p) => {
       const filler = calls.get(p.call);
       if (filler === undefined) throw new Error('argon2: the worker is not attached to the call');
-      for (const lane of p.lanes) filler.fill(p.pass, p.slice, lane, p.from, p.count);
+      const segmentLength = p.from + p.count;
+      for (let k = 0; k < p.slices; k++) {
+        const at = p.slice + k;
+        const [pass, slice] = [p.pass + Math.floor(at / SLICES), at % SLICES];
+        for (const lane of p.lanes) filler.fill(pass, slice, lane, k === 0 ? p.from : 0, k === 0 ? p.count : segmentLength);
+      }
       return undefined;
     },
     'argon2.detach': (p) => {

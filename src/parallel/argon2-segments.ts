@@ -8,7 +8,7 @@
 import type { Argon2Call } from '../argon2/args.js';
 import { inPieces, ProgressReport, type Steps } from '../argon2/fill.js';
 import type { Argon2Jobs, SharedFiller } from '../argon2/jobs.js';
-import { segmentWork } from '../argon2/layout.js';
+import { SLICES, segmentWork } from '../argon2/layout.js';
 import type { SharedBlocks } from './argon2-memory.js';
 import type { PoolWorker } from '../pool/pool-worker.js';
 import type { Ticker } from '../pool/turns.js';
@@ -22,6 +22,14 @@ const TURN_MS = 4;
  * slice is a few messages, not one per lane.
  */
 const JOB_BLOCKS = 1024;
+/**
+ * Blocks of a job, at most, where one worker fills every lane (p = 1):
+ * whole segments, slice after slice across passes (nothing else writes
+ * the memory, so no slice waits for another filler), about ten
+ * milliseconds' work; OWASP's 19 MiB at t = 2 is then three jobs, not
+ * eight, with no wait for this thread between them.
+ */
+const ALONE_JOB_BLOCKS = 16384;
 /**
  * A worker's jobs posted at once, at most: enough to keep it busy while
  * this thread is in a piece of its own, few enough that an aborted call
@@ -75,27 +83,35 @@ export class Run {
   }
 }
 
+/** A job of segments: those of `lanes` in `slices` slices from (pass, slice) on (jobs.ts), and the blocks it computes. */
+interface SegmentsJob {
+  pass: number;
+  slice: number;
+  lanes: number[];
+  from: number;
+  count: number;
+  slices: number;
+  work: number;
+}
+
 /**
- * Worker `w` fills segments (pass, slice, lane) of `lanes`, in jobs of
- * about JOB_BLOCKS, JOBS_AHEAD of them posted at a time: the next is
- * posted as one is answered, and none once one failed or the call is
- * aborted.
+ * Worker `w` runs `jobs` in order, JOBS_AHEAD of them posted at a time:
+ * the next is posted as one is answered, and none once one failed or the
+ * call is aborted. A worker runs its jobs in the order they come, so a
+ * job may read the blocks of the jobs before it. Settles once every job
+ * posted is answered: none of them writes the memory after that.
  */
-export async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice: number, lanes: number[]): Promise<void> {
-  const { from, count } = run.span(pass, slice);
-  if (count === 0) return;
-  const perJob = Math.max(1, Math.floor(JOB_BLOCKS / count));
+async function jobsOnWorker(run: Run, w: PoolWorker, jobs: SegmentsJob[]): Promise<void> {
   let next = 0;
   let stopped = false;
   const post = async (): Promise<void> => {
     try {
-      while (!stopped && next < lanes.length) {
-        const mine = lanes.slice(next, next + perJob);
-        next += mine.length;
+      while (!stopped && next < jobs.length) {
+        const { work, ...job } = jobs[next++]!;
         await w
-          .call<Argon2Jobs, 'argon2.segments'>('argon2.segments', { call: run.id, pass, slice, lanes: mine, from, count })
+          .call<Argon2Jobs, 'argon2.segments'>('argon2.segments', { call: run.id, ...job })
           .catch((e: unknown) => Promise.reject(new WorkerLost('argon2: a worker was lost mid-call', { cause: e })));
-        run.advance(count * mine.length);
+        run.advance(work);
       }
     } catch (e) {
       stopped = true;
@@ -104,6 +120,48 @@ export async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice
   };
   const settled = await Promise.allSettled(Array.from({ length: JOBS_AHEAD }, post));
   for (const r of settled) if (r.status === 'rejected') throw r.reason;
+}
+
+/**
+ * Worker `w` fills segments (pass, slice, lane) of `lanes`, in jobs of
+ * about JOB_BLOCKS (several lanes where segments are short).
+ */
+export async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice: number, lanes: number[]): Promise<void> {
+  const { from, count } = run.span(pass, slice);
+  if (count === 0) return;
+  const perJob = Math.max(1, Math.floor(JOB_BLOCKS / count));
+  const jobs: SegmentsJob[] = [];
+  for (let at = 0; at < lanes.length; at += perJob) {
+    const mine = lanes.slice(at, at + perJob);
+    jobs.push({ pass, slice, lanes: mine, from, count, slices: 1, work: count * mine.length });
+  }
+  await jobsOnWorker(run, w, jobs);
+}
+
+/**
+ * Worker `w` fills every segment of the call, alone (p = 1: no other
+ * filler, so no slice waits for another): consecutive slices to a job,
+ * up to ALONE_JOB_BLOCKS, all of them posted ahead.
+ */
+export async function callOnWorker(run: Run, w: PoolWorker): Promise<void> {
+  const { c } = run;
+  const lanes = lanesOf(c.p, 0, 1);
+  const jobs: SegmentsJob[] = [];
+  let open: SegmentsJob | undefined;
+  for (let pass = 0; pass < c.t; pass++) {
+    for (let slice = 0; slice < SLICES; slice++) {
+      const { from, count } = run.span(pass, slice);
+      const work = count * c.p;
+      if (open !== undefined && open.work + work <= ALONE_JOB_BLOCKS) {
+        open.slices++;
+        open.work += work;
+      } else if (count > 0) {
+        open = { pass, slice, lanes, from, count, slices: 1, work };
+        jobs.push(open);
+      }
+    }
+  }
+  await jobsOnWorker(run, w, jobs);
 }
 
 /** The segments (pass, slice, lane) of `lanes`, filled on this thread in pieces of any size, across lanes. */

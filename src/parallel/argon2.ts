@@ -25,7 +25,7 @@ import { BLOCK, LAYOUT, SLICES, type Shape } from '../argon2/layout.js';
 import { simdAttach } from '../argon2/simd.js';
 import { argon2Variant } from '../argon2/wasm.js';
 import { MemoryTurns, SharedBlocks } from './argon2-memory.js';
-import { lanesHere, lanesOf, lanesOnWorker, Run, stepsHere, WorkerLost } from './argon2-segments.js';
+import { callOnWorker, lanesHere, lanesOf, lanesOnWorker, Run, stepsHere, WorkerLost } from './argon2-segments.js';
 import { poolWithScripts } from './workers.js';
 import { pool } from '../pool/pool.js';
 import { canShare, type PoolWorker } from '../pool/pool-worker.js';
@@ -140,6 +140,8 @@ async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembl
   const variant = argon2Variant.picker?.chosen;
   await Promise.all(workers.map((w, i) => attach(w, { ...base, slot: i + 1, variant }, module)));
   const here = c.p > 1 ? (module !== undefined ? simdAttach({ ...base, slot: 0, module }) : jsAttach({ ...base, slot: 0 })) : undefined;
+  // One worker alone (p = 1): its segments back to back, no slice waiting for this thread.
+  if (here === undefined && workers.length === 1) return await callOnWorker(run, workers[0]!);
   const turns = ticker();
   try {
     for (let pass = 0; pass < c.t; pass++) {
