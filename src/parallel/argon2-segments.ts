@@ -24,12 +24,14 @@ const TURN_MS = 4;
 const JOB_BLOCKS = 1024;
 /**
  * Blocks of a job, at most, where one worker fills every lane (p = 1):
- * whole segments, slice after slice across passes (nothing else writes
- * the memory, so no slice waits for another filler), about ten
- * milliseconds' work; OWASP's 19 MiB at t = 2 is then three jobs, not
- * eight, with no wait for this thread between them.
+ * slice after slice across passes (nothing else writes the memory, so no
+ * slice waits for another filler), a longer segment in pieces; about ten
+ * milliseconds' work. OWASP's 19 MiB at t = 2 is then three jobs, not
+ * eight, and 1 GiB's segments are not one job each.
  */
 const ALONE_JOB_BLOCKS = 16384;
+/** Such jobs posted at once: one to run while the answer to the last comes back, and no more for an aborted call to wait for. */
+const ALONE_JOBS_AHEAD = 2;
 /**
  * A worker's jobs posted at once, at most: enough to keep it busy while
  * this thread is in a piece of its own, few enough that an aborted call
@@ -101,7 +103,7 @@ interface SegmentsJob {
  * job may read the blocks of the jobs before it. Settles once every job
  * posted is answered: none of them writes the memory after that.
  */
-async function jobsOnWorker(run: Run, w: PoolWorker, jobs: SegmentsJob[]): Promise<void> {
+async function jobsOnWorker(run: Run, w: PoolWorker, jobs: SegmentsJob[], ahead: number): Promise<void> {
   let next = 0;
   let stopped = false;
   const post = async (): Promise<void> => {
@@ -118,7 +120,7 @@ async function jobsOnWorker(run: Run, w: PoolWorker, jobs: SegmentsJob[]): Promi
       throw e;
     }
   };
-  const settled = await Promise.allSettled(Array.from({ length: JOBS_AHEAD }, post));
+  const settled = await Promise.allSettled(Array.from({ length: ahead }, post));
   for (const r of settled) if (r.status === 'rejected') throw r.reason;
 }
 
@@ -135,33 +137,42 @@ export async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice
     const mine = lanes.slice(at, at + perJob);
     jobs.push({ pass, slice, lanes: mine, from, count, slices: 1, work: count * mine.length });
   }
-  await jobsOnWorker(run, w, jobs);
+  await jobsOnWorker(run, w, jobs, JOBS_AHEAD);
 }
 
 /**
  * Worker `w` fills every segment of the call, alone (p = 1: no other
- * filler, so no slice waits for another): consecutive slices to a job,
- * up to ALONE_JOB_BLOCKS, all of them posted ahead.
+ * filler, so no slice waits for another): jobs of up to ALONE_JOB_BLOCKS,
+ * whole slices joined and longer ones cut, ALONE_JOBS_AHEAD posted at
+ * once.
  */
 export async function callOnWorker(run: Run, w: PoolWorker): Promise<void> {
   const { c } = run;
   const lanes = lanesOf(c.p, 0, 1);
+  const most = Math.max(1, Math.floor(ALONE_JOB_BLOCKS / c.p));
   const jobs: SegmentsJob[] = [];
+  // The last job, while it ends at its slice's end: the next slice may join it whole (jobs.ts: `slices`).
   let open: SegmentsJob | undefined;
   for (let pass = 0; pass < c.t; pass++) {
     for (let slice = 0; slice < SLICES; slice++) {
-      const { from, count } = run.span(pass, slice);
-      const work = count * c.p;
-      if (open !== undefined && open.work + work <= ALONE_JOB_BLOCKS) {
+      let { from, count } = run.span(pass, slice);
+      if (open !== undefined && from === 0 && open.work + count * c.p <= ALONE_JOB_BLOCKS) {
         open.slices++;
-        open.work += work;
-      } else if (count > 0) {
-        open = { pass, slice, lanes, from, count, slices: 1, work };
-        jobs.push(open);
+        open.work += count * c.p;
+        continue;
+      }
+      open = undefined;
+      while (count > 0) {
+        const piece = Math.min(count, most);
+        const job: SegmentsJob = { pass, slice, lanes, from, count: piece, slices: 1, work: piece * c.p };
+        jobs.push(job);
+        if (piece === count) open = job;
+        from += piece;
+        count -= piece;
       }
     }
   }
-  await jobsOnWorker(run, w, jobs);
+  await jobsOnWorker(run, w, jobs, ALONE_JOBS_AHEAD);
 }
 
 /** The segments (pass, slice, lane) of `lanes`, filled on this thread in pieces of any size, across lanes. */

@@ -317,6 +317,52 @@ it('p = 1 runs on one worker, the calling thread free: timers fire during the ca
   assert.ok(nothingPinned());
 });
 
+it('p = 1 on one worker: jobs of at most 16 Ki blocks (short slices joined, a longer segment cut), two posted at once at most', {
+  skip: NO_SHARING || NO_SIMD,
+}, async () => {
+  allowWorkers(1);
+  P.configure({ workers: 1 });
+  await P.warm();
+  const w = pool.workers[0]!;
+  /** Blocks of each segments job sent (jobs.ts: the first slice's count, then whole slices), and the most unanswered at once. */
+  const blocks: number[] = [];
+  let unanswered = 0;
+  let most = 0;
+  const call = w.call;
+  w.call = function (this: PoolWorker, op: string, params: Record<string, unknown>, ...rest: unknown[]) {
+    const sent = (call as (...a: unknown[]) => Promise<unknown>).call(this, op, params, ...rest);
+    if (op !== 'argon2.segments') return sent;
+    const { lanes, from, count, slices } = params as { lanes: number[]; from: number; count: number; slices: number };
+    blocks.push(lanes.length * (count + (slices - 1) * (from + count)));
+    most = Math.max(most, ++unanswered);
+    return sent.finally(() => unanswered--);
+  } as PoolWorker['call'];
+  try {
+    // Segments of 16,640 blocks, one pass: each cut in two (the first from its third block). 19 MiB at t = 2: three slices a job.
+    for (const [m, t, jobs] of [
+      [66560, 1, 8],
+      [19456, 2, 3],
+    ] as const) {
+      blocks.length = 0;
+      const c: Case = { type: 'argon2id', password: rand(10), salt: rand(16), opts: { t, m }, workers: 1 };
+      assertBytes(await P.argon2id(c.password, c.salt, c.opts), want(c), `m = ${m}, t = ${t}`);
+      assert.deepEqual(blocks.length, jobs, `m = ${m}, t = ${t}: ${blocks.join(', ')} blocks a job`);
+      assert.ok(Math.max(...blocks) <= 16384, `m = ${m}, t = ${t}: a job of ${Math.max(...blocks)} blocks`);
+      // Every block but each lane's first two (made on the calling thread), once a pass.
+      assert.equal(
+        blocks.reduce((a, b) => a + b, 0),
+        t * m - 2,
+        `m = ${m}, t = ${t}: the blocks the jobs computed`,
+      );
+    }
+  } finally {
+    delete (w as { call?: unknown }).call;
+    P.configure({ workers: undefined });
+  }
+  assert.ok(most <= 2, `${most} jobs unanswered at once`);
+  assert.ok(nothingPinned());
+});
+
 it('progress rises to exactly one 1, for p = 1, 3 and 9, on workers and on the calling thread alone', async () => {
   allowWorkers(3);
   for (const workers of [0, 3]) {
