@@ -90,6 +90,7 @@ export { compressBlock as argon2JsCompress } from './argon2/js-compress.js';
 export const simdArgon2 = withBytes(argon2Selector, simdArgon2Engine);
 export { spareMemory as argon2SpareMemory } from './argon2/simd.js';
 export { fromB64, toB64 } from './argon2/phc-base64.js';
+export { Written as Argon2Written } from './argon2/written.js';
 export { spareSharedMemories, spareSharedMemory } from './parallel/argon2.js';
 export { INVERSE_FUNCTIONS, SBOX_FUNCTIONS } from './serpent/js-sboxes.js';
 export { evaluate, INVERSE_CIRCUITS, parseGates, SBOX_CIRCUITS, type Logic } from './serpent/sboxes.js';

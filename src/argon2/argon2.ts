@@ -7,6 +7,7 @@
  */
 import { type Argon2AsyncOpts, type Argon2Call, type Argon2Opts, type Argon2Type, argon2Call, ASYNC_OPTIONS, forget, SYNC_OPTIONS } from './args.js';
 import { Fill, FirstBlocks, inPieces, LastBlocks, ProgressReport } from './fill.js';
+import type { Argon2Memory } from './engine.js';
 import { engine } from './tiers.js';
 import { argon2Kernel } from './wasm.js';
 import { sharedTicker } from '../pool/turns.js';
@@ -77,7 +78,24 @@ export async function inTurns(c: Argon2Call, told = 0): Promise<Bytes> {
     first?.forget();
     last.forget();
     turns.close();
-    memory.abandon();
+    await wipeInTurns(memory);
+  }
+}
+
+/**
+ * Wipes what is left of an asynchronous call's memory (all of it where
+ * the call failed or was aborted), in pieces with the event loop free
+ * between them: turns of their own, as the call's give no turn once its
+ * signal aborted.
+ */
+async function wipeInTurns(memory: Argon2Memory): Promise<void> {
+  if (memory.wipe(WIPE_STEP)) return;
+  const turns = sharedTicker();
+  try {
+    do await turns.tick();
+    while (!memory.wipe(WIPE_STEP));
+  } finally {
+    turns.close();
   }
 }
 

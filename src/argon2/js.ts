@@ -11,6 +11,7 @@ import type { Attach, SharedFiller } from './jobs.js';
 import { compressBlock, WORDS } from './js-compress.js';
 import { ADDRESSES_PER_BLOCK, type Argon2Type, BLOCK, LAYOUT, type Shape, TYPES } from './layout.js';
 import { readLE32 } from '../runtime/bytes.js';
+import { Written } from './written.js';
 
 class JsMemory implements Argon2Memory {
   /** The blocks as 32-bit integers (js-compress.ts), or undefined once let go. */
@@ -19,14 +20,8 @@ class JsMemory implements Argon2Memory {
   private readonly q = new Int32Array(WORDS);
   /** §3.4.1.2's input block Z, the zero block, and G(0, G(0, Z)): a block of pseudo-random values for the data-independent segments. */
   private readonly addressing = new Int32Array(3 * WORDS);
-  /** Words from here on are still to be wiped. */
-  private wiped = 0;
-  /**
-   * Words from here on were never written: a call stopped early (its
-   * lanes' first blocks under way) wipes what it wrote, not every page of
-   * a memory it barely touched, whose first touch costs seconds a GiB.
-   */
-  private reached = 0;
+  /** What the call wrote, to be wiped: the columns reached (written.ts), in words. */
+  private readonly written: Written;
 
   /** `blocks`: the blocks in memory shared with other threads (fourfold/parallel), whose owner wipes them; else a memory of its own. */
   constructor(
@@ -36,6 +31,7 @@ class JsMemory implements Argon2Memory {
   ) {
     try {
       this.m = blocks ?? new Int32Array(s.blocks * WORDS);
+      this.written = new Written(s, WORDS, 0, 0);
     } catch (cause) {
       throw new RangeError(`argon2: ${s.blocks * BLOCK} bytes of memory cannot be had here`, { cause });
     }
@@ -49,13 +45,8 @@ class JsMemory implements Argon2Memory {
 
   setBlock(index: number, block: Uint8Array): void {
     const m = this.m!;
-    this.reach(index + 1);
+    this.written.reachBlock(index);
     for (let i = 0; i < WORDS; i++) m[index * WORDS + i] = readLE32(block, 4 * i);
-  }
-
-  /** Blocks from `blocks` on are still unwritten, if they were (said before the blocks below are written: a write that throws is wiped too). */
-  private reach(blocks: number): void {
-    this.reached = Math.max(this.reached, blocks * WORDS);
   }
 
   xorBlock(index: number, into: Uint8Array): void {
@@ -80,7 +71,7 @@ class JsMemory implements Argon2Memory {
     const s = this.s;
     const independent = usesAddresses(this.type, pass, slice);
     const xor = pass > 0 && s.version === 0x13;
-    this.reach(lane * s.laneLength + slice * s.segmentLength + from + count);
+    this.written.reachSegment(pass, slice, from + count);
     let addresses = independent ? this.addresses(pass, slice, lane, Math.floor(from / ADDRESSES_PER_BLOCK) + 1) : undefined;
     for (let i = from; i < from + count; i++) {
       if (addresses !== undefined && i % ADDRESSES_PER_BLOCK === 0 && i > from) addresses = this.addresses(pass, slice, lane, i / ADDRESSES_PER_BLOCK + 1);
@@ -100,10 +91,7 @@ class JsMemory implements Argon2Memory {
     this.wipeScratch();
     const m = this.m;
     if (m === undefined) return true;
-    const end = Math.min(this.reached, this.wiped + Math.ceil(bytes / 4));
-    m.fill(0, this.wiped, end);
-    this.wiped = end;
-    if (end < this.reached) return false;
+    if (!this.written.wipe(Math.ceil(bytes / 4), (from, count) => m.fill(0, from, from + count))) return false;
     this.m = undefined;
     return true;
   }

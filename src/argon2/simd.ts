@@ -12,6 +12,7 @@ import { type Argon2Type, BLOCK, LAYOUT, type Shape, TYPES } from './layout.js';
 import { argon2Kernel, type Argon2Kernel, argon2Variant, variantPickerOf } from './wasm.js';
 import type { VariantPicker } from '../runtime/variants.js';
 import { KeptMemory } from '../runtime/kept-memory.js';
+import { Written } from './written.js';
 
 /**
  * How long a grown memory is kept, wiped, after its last call, for the
@@ -63,32 +64,18 @@ class Filler {
 class SimdMemory implements Argon2Memory {
   private k: Argon2Kernel | undefined;
   private readonly filler: Filler;
-  /** Memory from here to `reached` is still to be wiped. */
-  private wiped = 0;
-  /**
-   * Memory from here on was never written by this call (and a kept one
-   * was wiped): a call stopped early wipes what it wrote, not every page
-   * of a memory it barely touched, whose first touch costs seconds a GiB.
-   * The scratch before LAYOUT.BASE is always wiped.
-   */
-  private reached: number = LAYOUT.BASE;
+  /** What the call wrote, to be wiped: the scratch page and the columns reached (written.ts). */
+  private readonly written: Written;
 
-  constructor(
-    private readonly s: Shape,
-    type: Argon2Type,
-  ) {
+  constructor(s: Shape, type: Argon2Type) {
     this.k = memories.acquire(LAYOUT.BASE + s.blocks * BLOCK);
     this.filler = new Filler(this.k, s, type, 0);
+    this.written = new Written(s, BLOCK, LAYOUT.BASE, LAYOUT.BASE);
   }
 
   setBlock(index: number, block: Uint8Array): void {
-    this.reach(index + 1);
+    this.written.reachBlock(index);
     new Uint8Array(this.k!.memory.buffer).set(block, LAYOUT.BASE + index * BLOCK);
-  }
-
-  /** Blocks from `blocks` on are still unwritten, if they were (said before the blocks below are written: a write that throws is wiped too). */
-  private reach(blocks: number): void {
-    this.reached = Math.max(this.reached, LAYOUT.BASE + blocks * BLOCK);
   }
 
   xorBlock(index: number, into: Uint8Array): void {
@@ -97,18 +84,19 @@ class SimdMemory implements Argon2Memory {
   }
 
   fill(pass: number, slice: number, lane: number, from: number, count: number): void {
-    this.reach(lane * this.s.laneLength + slice * this.s.segmentLength + from + count);
+    this.written.reachSegment(pass, slice, from + count);
     this.filler.fill(pass, slice, lane, from, count);
   }
 
   wipe(bytes: number): boolean {
-    if (this.k === undefined) return true;
-    // At most 1 GiB per kernel call: the count is an i32, and 4 GiB would wrap to 0.
-    const count = Math.min(bytes, this.reached - this.wiped, 2 ** 30);
-    this.k.wipe(this.wiped, count);
-    this.wiped += count;
-    if (this.wiped < this.reached) return false;
-    memories.release(this.k);
+    const k = this.k;
+    if (k === undefined) return true;
+    // The kernel's count is an i32: 4 GiB would wrap to 0.
+    const done = this.written.wipe(bytes, (from, count) => {
+      for (let at = 0; at < count; at += 2 ** 30) k.wipe(from + at, Math.min(2 ** 30, count - at));
+    });
+    if (!done) return false;
+    memories.release(k);
     this.k = undefined;
     return true;
   }

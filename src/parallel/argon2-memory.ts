@@ -9,7 +9,8 @@
  * times the burst.
  */
 import type { Argon2Memory } from '../argon2/engine.js';
-import { BLOCK, LAYOUT } from '../argon2/layout.js';
+import { BLOCK, LAYOUT, type Shape } from '../argon2/layout.js';
+import { Written } from '../argon2/written.js';
 import { backgroundTimer } from '../runtime/host.js';
 
 /** How long touched memories are kept, wiped, after their last call: as long as the simd tier's (argon2/simd.ts). */
@@ -97,35 +98,32 @@ export class MemoryTurns {
 
 /**
  * The blocks in a shared memory, as fill.ts's ends (first blocks, tag) see
- * them; its segments are filled elsewhere. Wiped by the kernel's
- * memory.fill where this thread runs the simd tier (a typed array's fill
- * on shared memory is several times slower in V8), else by that fill.
+ * them; its segments are filled elsewhere, each said first (reach). Wiped
+ * by the kernel's memory.fill where this thread runs the simd tier (a
+ * typed array's fill on shared memory is several times slower in V8),
+ * else by that fill: the scratches and the columns written (written.ts).
  */
 export class SharedBlocks implements Argon2Memory {
   private readonly view: Uint8Array;
-  /** Bytes the call uses (a spare memory may be larger, and is already wiped), and how many of them are wiped. */
-  private readonly used: number;
-  private wiped = 0;
-  /** Bytes from here on were never written (the scratches before LAYOUT.BASE always are): a call stopped in its first blocks wipes no more. */
-  private reached: number = LAYOUT.BASE;
+  private readonly written: Written;
 
   constructor(
     readonly memory: WebAssembly.Memory,
     private readonly wiper: (from: number, count: number) => void,
-    blocks: number,
+    shape: Shape,
   ) {
     this.view = new Uint8Array(memory.buffer);
-    this.used = LAYOUT.BASE + blocks * BLOCK;
+    this.written = new Written(shape, BLOCK, LAYOUT.BASE, LAYOUT.BASE);
   }
 
   setBlock(index: number, block: Uint8Array): void {
+    this.written.reachBlock(index);
     this.view.set(block, LAYOUT.BASE + index * BLOCK);
-    this.reached = Math.max(this.reached, LAYOUT.BASE + (index + 1) * BLOCK);
   }
 
-  /** Segments go to the fillers from now on: any block may be written. */
-  reachAll(): void {
-    this.reached = this.used;
+  /** Segment (pass, slice)'s blocks before `end`, in every lane, may be written from now on (by a worker or this thread). */
+  reachSegment(pass: number, slice: number, end: number): void {
+    this.written.reachSegment(pass, slice, end);
   }
 
   xorBlock(index: number, into: Uint8Array): void {
@@ -137,12 +135,12 @@ export class SharedBlocks implements Argon2Memory {
     throw new Error('argon2: a shared memory is filled by its fillers');
   }
 
-  /** Wipes up to `bytes` more (at most 1 GiB at once: the kernel's count is an i32); true once all that was written is wiped. */
+  /** Wipes up to `bytes` more of what was written; true once all of it is wiped. */
   wipe(bytes: number): boolean {
-    const count = Math.min(bytes, this.reached - this.wiped, 2 ** 30);
-    if (count > 0) this.wiper(this.wiped, count);
-    this.wiped += count;
-    return this.wiped === this.reached;
+    return this.written.wipe(bytes, (from, count) => {
+      // The kernel's count is an i32: 4 GiB would wrap to 0.
+      for (let at = 0; at < count; at += 2 ** 30) this.wiper(from + at, Math.min(2 ** 30, count - at));
+    });
   }
 
   abandon(): void {
@@ -151,8 +149,7 @@ export class SharedBlocks implements Argon2Memory {
 
   /** Wipes every byte the call uses again: a lost worker may have written after the first wipe. */
   wipeAgain(): void {
-    this.wiped = 0;
-    this.reached = this.used;
+    this.written.again();
     this.abandon();
   }
 }

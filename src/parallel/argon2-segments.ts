@@ -110,6 +110,9 @@ async function jobsOnWorker(run: Run, w: PoolWorker, jobs: SegmentsJob[], ahead:
     try {
       while (!stopped && next < jobs.length) {
         const { work, ...job } = jobs[next++]!;
+        // Its last slice's blocks up to from + count (a whole segment where a job takes several), in every lane.
+        const last = job.slice + job.slices - 1;
+        run.blocks.reachSegment(job.pass + Math.floor(last / SLICES), last % SLICES, job.from + job.count);
         await w
           .call<Argon2Jobs, 'argon2.segments'>('argon2.segments', { call: run.id, ...job })
           .catch((e: unknown) => Promise.reject(new WorkerLost('argon2: a worker was lost mid-call', { cause: e })));

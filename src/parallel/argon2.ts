@@ -29,7 +29,7 @@ import { callOnWorker, lanesHere, lanesOf, lanesOnWorker, Run, stepsHere, Worker
 import { poolWithScripts } from './workers.js';
 import { pool } from '../pool/pool.js';
 import { canShare, type PoolWorker } from '../pool/pool-worker.js';
-import { ticker } from '../pool/turns.js';
+import { type Ticker, ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { decode } from '../runtime/kernel-registry.js';
@@ -146,6 +146,7 @@ async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembl
   try {
     for (let pass = 0; pass < c.t; pass++) {
       for (let slice = 0; slice < SLICES; slice++) {
+        run.blocks.reachSegment(pass, slice, c.segmentLength);
         const count = workers.length + (here === undefined ? 0 : 1);
         const fillers = workers.map((w, i) => lanesOnWorker(run, w, pass, slice, lanesOf(c.p, i, count)));
         if (here !== undefined) fillers.push(lanesHere(run, here, pass, slice, lanesOf(c.p, workers.length, count), turns));
@@ -206,6 +207,11 @@ async function onWorkers(c: Argon2Call, count: number, among: number): Promise<B
 /** Kept memories, at most: as many as calls may hold at once with every core's worker. */
 const sparesBound = (): number => CALLS_PER_WORKER * pool.maxWorkers;
 
+/** Wipes what the call wrote: a gigabyte takes a tenth of a second (more where pages were never touched), so in pieces, the event loop free between them. */
+async function wipeInTurns(blocks: SharedBlocks, turns: Ticker): Promise<void> {
+  while (!blocks.wipe(WIPE_STEP)) await turns.tick();
+}
+
 /** The call's memory filled on `ready` (pinned; unpinned here) and its tag, or the progress told where a worker was lost mid-call. */
 async function fillAndTag(c: Argon2Call, memory: WebAssembly.Memory, ready: PoolWorker[]): Promise<Bytes | { told: number }> {
   const module = await sharedKernel();
@@ -213,7 +219,7 @@ async function fillAndTag(c: Argon2Call, memory: WebAssembly.Memory, ready: Pool
     module !== undefined
       ? (new WebAssembly.Instance(module, { env: { memory } }).exports.wipe as (from: number, count: number) => void)
       : (from: number, count: number) => void new Uint8Array(memory.buffer, from, count).fill(0);
-  const blocks = new SharedBlocks(memory, wiper, c.blocks);
+  const blocks = new SharedBlocks(memory, wiper, shapeOf(c));
   const run = new Run(c, blocks);
   const turns = ticker();
   let first: FirstBlocks | undefined;
@@ -221,12 +227,10 @@ async function fillAndTag(c: Argon2Call, memory: WebAssembly.Memory, ready: Pool
   try {
     first = new FirstBlocks(c, blocks);
     await stepsHere(run, first, turns);
-    blocks.reachAll();
     await fillOnWorkers(run, ready, module);
     await stepsHere(run, last, turns);
     const key = last.tag();
-    // A gigabyte takes a tenth of a second to wipe: in pieces, the event loop free between them.
-    while (!blocks.wipe(WIPE_STEP)) await turns.tick();
+    await wipeInTurns(blocks, turns);
     c.onProgress?.(1);
     return key;
   } catch (e) {
@@ -235,8 +239,9 @@ async function fillAndTag(c: Argon2Call, memory: WebAssembly.Memory, ready: Pool
   } finally {
     first?.forget();
     last.forget();
+    // An aborted or failed call too: every job it posted has answered (argon2-segments.ts), so nothing writes the memory now.
+    await wipeInTurns(blocks, turns);
     turns.close();
-    blocks.abandon();
     for (const w of ready) {
       w.tell<Argon2Jobs, 'argon2.detach'>('argon2.detach', { call: run.id });
       w.unpin();

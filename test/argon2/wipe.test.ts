@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { ready } from 'fourfold';
 import { argon2d, argon2dAsync, argon2i, argon2iAsync, argon2id, argon2idAsync } from 'fourfold/argon2';
 import { assertKernelsWiped, firstNonZero, forEachTier, isAllZero, NO_ABORT, NO_SIMD } from '../helpers.js';
-import { argon2Shape, argon2SpareMemory, type Argon2Engine, jsArgon2, simdArgon2 } from '../internal.js';
+import { argon2Shape, argon2SpareMemory, Argon2Written, type Argon2Engine, jsArgon2, simdArgon2 } from '../internal.js';
 
 /** Where the blocks start in the kernel's memory, after the scratch page (layout.ts LAYOUT.BASE). */
 const BASE = 65536;
@@ -222,5 +222,70 @@ forEachTier('argon2 calls touch no kernel memory they leave behind', (tier) => {
       if (spare !== undefined) assert.ok(isAllZero(spare), 'the kept memory is not zero after js-tier calls');
       if (!NO_SIMD) assertKernelsWiped(tier);
     }
+  });
+});
+
+describe('what a call wrote, for the wipe at its end (written.ts)', () => {
+  // 3 lanes of 16 columns, segments of 4; a unit of 10, block 0 at 1000, a head of 7 units (a kernel's scratch page).
+  const shape = argon2Shape(48, 3, 1, 0x13);
+  const made = () => new Argon2Written(shape, 10, 1000, 7);
+  /** Every range wipe() gives, taking `most` units a call until it says all is wiped (bounded, so a wipe that never ends fails). */
+  function wiped(w: InstanceType<typeof Argon2Written>, most = Number.POSITIVE_INFINITY): [number, number][] {
+    const ranges: [number, number][] = [];
+    for (let calls = 0; !w.wipe(most, (from, count) => ranges.push([from, count])); calls++) assert.ok(calls < 1000, 'the wipe never ended');
+    return ranges;
+  }
+  /** Ranges that follow each other joined, to compare pieces with whole ranges. */
+  const joined = (ranges: [number, number][]): [number, number][] =>
+    ranges.reduce<[number, number][]>((all, [from, count]) => {
+      const last = all.at(-1);
+      if (last !== undefined && last[0] + last[1] === from) last[1] += count;
+      else all.push([from, count]);
+      return all;
+    }, []);
+
+  it("the head, then each lane's columns reached, never a column past them", () => {
+    assert.deepEqual(wiped(made()), [[0, 7]], 'nothing reached: the head alone');
+    const w = made();
+    for (const lane of [0, 1, 2]) for (const column of [0, 1]) w.reachBlock(lane * 16 + column);
+    // The first pass's second slice, all its blocks handed out.
+    w.reachSegment(0, 1, 4);
+    const lanes = [
+      [0, 7],
+      [1000, 80],
+      [1160, 80],
+      [1320, 80],
+    ];
+    assert.deepEqual(wiped(w), lanes);
+    const pieces = made();
+    pieces.reachSegment(0, 1, 4);
+    const small = wiped(pieces, 13);
+    assert.ok(
+      small.every(([, count]) => count <= 13),
+      'no piece over the units asked',
+    );
+    assert.deepEqual(joined(small), lanes, 'in pieces of 13 units: the same ranges');
+  });
+
+  it('a segment cut short reaches its blocks only; a later pass, every column, in one range; again() all of it once more', () => {
+    const w = made();
+    w.reachSegment(0, 2, 3);
+    assert.deepEqual(wiped(w), [
+      [0, 7],
+      [1000, 110],
+      [1160, 110],
+      [1320, 110],
+    ]);
+    const later = made();
+    later.reachSegment(1, 0, 1);
+    assert.deepEqual(wiped(later), [
+      [0, 7],
+      [1000, 480],
+    ]);
+    w.again();
+    assert.deepEqual(joined(wiped(w)), [
+      [0, 7],
+      [1000, 480],
+    ]);
   });
 });
