@@ -71,7 +71,7 @@ class JsMemory implements Argon2Memory {
     const s = this.s;
     const independent = usesAddresses(this.type, pass, slice);
     const xor = pass > 0 && s.version === 0x13;
-    this.written.reachSegment(pass, slice, from + count);
+    this.written.reachSegment(pass, slice, from + count, [lane]);
     let addresses = independent ? this.addresses(pass, slice, lane, Math.floor(from / ADDRESSES_PER_BLOCK) + 1) : undefined;
     for (let i = from; i < from + count; i++) {
       if (addresses !== undefined && i % ADDRESSES_PER_BLOCK === 0 && i > from) addresses = this.addresses(pass, slice, lane, i / ADDRESSES_PER_BLOCK + 1);

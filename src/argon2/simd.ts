@@ -84,7 +84,7 @@ class SimdMemory implements Argon2Memory {
   }
 
   fill(pass: number, slice: number, lane: number, from: number, count: number): void {
-    this.written.reachSegment(pass, slice, from + count);
+    this.written.reachSegment(pass, slice, from + count, [lane]);
     this.filler.fill(pass, slice, lane, from, count);
   }
 

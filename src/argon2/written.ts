@@ -1,20 +1,20 @@
 /**
  * What an Argon2 call wrote of its memory, for the wipe at its end. Every
- * stage writes the lanes column by column: each lane's first two blocks,
- * then the slices in order, all lanes' segments of a slice before the
- * next slice (§3.4's synchronisation points); a later pass rewrites what
- * the first wrote. So all a call wrote lies in columns [0, reached) of
- * every lane, and a call stopped early wipes those, lane by lane, never
- * the pages it did not touch: a fresh page's first touch costs as much as
- * filling it (a second a GiB), and a wipe that touched every page of a
- * call aborted early held the event loop that long.
+ * stage writes a lane column by column: its first two blocks, then its
+ * segments slice after slice (§3.4); a later pass rewrites what the first
+ * wrote. So all a call wrote of a lane lies in its columns [0, reached),
+ * and a call stopped early wipes those, lane by lane, never the pages it
+ * did not touch: a fresh page's first touch costs as much as filling it
+ * (a second a GiB), and a wipe that touched every page of a call aborted
+ * early held the event loop that long.
  */
 import type { Shape } from './layout.js';
 
 export class Written {
-  /** Columns written in every lane (or about to be: said before the writes, so a write that throws is wiped too). */
-  private columns = 0;
-  /** Units of the written ranges wiped so far, taken in order: the head, then each lane's columns. */
+  /** Per lane, the columns written (or about to be: said before the writes, so a write that throws is wiped too). */
+  private readonly columns: Int32Array;
+  /** The wipe's place: the range it is in (-1, the head; else a lane) and the units of it wiped. */
+  private range = -1;
   private wiped = 0;
 
   /**
@@ -27,54 +27,47 @@ export class Written {
     private readonly unit: number,
     private readonly base: number,
     private readonly head: number,
-  ) {}
+  ) {
+    this.columns = new Int32Array(s.p);
+  }
 
-  /** Columns [0, `columns`) of every lane may be written from now on. */
-  reach(columns: number): void {
-    this.columns = Math.max(this.columns, Math.min(columns, this.s.laneLength));
+  /** Columns [0, `columns`) of `lane` may be written from now on. */
+  private reach(lane: number, columns: number): void {
+    this.columns[lane] = Math.max(this.columns[lane]!, Math.min(columns, this.s.laneLength));
   }
 
   /** Block `index` (of the whole memory) may be written from now on. */
   reachBlock(index: number): void {
-    this.reach((index % this.s.laneLength) + 1);
+    this.reach(Math.floor(index / this.s.laneLength), (index % this.s.laneLength) + 1);
   }
 
-  /** Segment (pass, slice)'s blocks up to `end` (exclusive) may be written in every lane: a later pass rewrites every column. */
-  reachSegment(pass: number, slice: number, end: number): void {
-    this.reach(pass > 0 ? this.s.laneLength : slice * this.s.segmentLength + end);
-  }
-
-  /** Units to wipe in all, once nothing more is written. */
-  private get total(): number {
-    return this.head + this.s.p * this.columns * this.unit;
+  /** Segment (pass, slice)'s blocks before `end` may be written in `lanes` from now on: a later pass rewrites every column. */
+  reachSegment(pass: number, slice: number, end: number, lanes: Iterable<number>): void {
+    const columns = pass > 0 ? this.s.laneLength : slice * this.s.segmentLength + end;
+    for (const lane of lanes) this.reach(lane, columns);
   }
 
   /** Wipes up to `most` more units with `wiper(from, count)`, range by range; true once all that was written is wiped. */
   wipe(most: number, wiper: (from: number, count: number) => void): boolean {
-    const laneUnits = this.columns * this.unit;
-    const stride = this.s.laneLength * this.unit;
     let budget = most;
-    while (budget > 0 && this.wiped < this.total) {
-      let from: number;
-      let left: number;
-      if (this.wiped < this.head) [from, left] = [this.wiped, this.head - this.wiped];
-      else if (laneUnits === stride) [from, left] = [this.wiped - this.head + this.base, this.total - this.wiped];
-      else {
-        const at = this.wiped - this.head;
-        const lane = Math.floor(at / laneUnits);
-        [from, left] = [this.base + lane * stride + (at % laneUnits), laneUnits - (at % laneUnits)];
-      }
-      const count = Math.min(left, budget);
-      wiper(from, count);
+    while (this.range < this.s.p) {
+      const lane = this.range;
+      const [from, length] = lane < 0 ? [0, this.head] : [this.base + lane * this.s.laneLength * this.unit, this.columns[lane]! * this.unit];
+      const count = Math.min(length - this.wiped, budget);
+      if (count > 0) wiper(from + this.wiped, count);
       this.wiped += count;
       budget -= count;
+      if (this.wiped < length) return false;
+      this.range++;
+      this.wiped = 0;
     }
-    return this.wiped === this.total;
+    return true;
   }
 
   /** Everything a call may use is to be wiped again (a lost worker may have written after the first wipe). */
   again(): void {
-    this.columns = this.s.laneLength;
+    this.columns.fill(this.s.laneLength);
+    this.range = -1;
     this.wiped = 0;
   }
 }

@@ -101,7 +101,8 @@ export class MemoryTurns {
  * them; its segments are filled elsewhere, each said first (reach). Wiped
  * by the kernel's memory.fill where this thread runs the simd tier (a
  * typed array's fill on shared memory is several times slower in V8),
- * else by that fill: the scratches and the columns written (written.ts).
+ * else by that fill: the scratches and each lane's columns written
+ * (written.ts).
  */
 export class SharedBlocks implements Argon2Memory {
   private readonly view: Uint8Array;
@@ -121,9 +122,9 @@ export class SharedBlocks implements Argon2Memory {
     this.view.set(block, LAYOUT.BASE + index * BLOCK);
   }
 
-  /** Segment (pass, slice)'s blocks before `end`, in every lane, may be written from now on (by a worker or this thread). */
-  reachSegment(pass: number, slice: number, end: number): void {
-    this.written.reachSegment(pass, slice, end);
+  /** Segment (pass, slice)'s blocks before `end` may be written in `lanes` from now on (by a worker or this thread). */
+  reachSegment(pass: number, slice: number, end: number, lanes: Iterable<number>): void {
+    this.written.reachSegment(pass, slice, end, lanes);
   }
 
   xorBlock(index: number, into: Uint8Array): void {

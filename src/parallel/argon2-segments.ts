@@ -23,13 +23,14 @@ const TURN_MS = 4;
  */
 const JOB_BLOCKS = 1024;
 /**
- * Blocks of a job, at most, where one worker fills every lane (p = 1):
- * slice after slice across passes (nothing else writes the memory, so no
- * slice waits for another filler), a longer segment in pieces; about ten
- * milliseconds' work. OWASP's 19 MiB at t = 2 is then three jobs, not
- * eight, and 1 GiB's segments are not one job each.
+ * Blocks of a job, at most (about ten milliseconds' work): a longer
+ * segment goes in pieces, so that an aborted call waits for little (1
+ * GiB's segments are 64 Ki blocks a lane at p = 4). Where one worker
+ * fills every lane (p = 1), whole slices up to it go to a job, across
+ * passes (nothing else writes the memory, so no slice waits for another
+ * filler): OWASP's 19 MiB at t = 2 is three jobs, not eight.
  */
-const ALONE_JOB_BLOCKS = 16384;
+const MOST_JOB_BLOCKS = 16384;
 /** Such jobs posted at once: one to run while the answer to the last comes back, and no more for an aborted call to wait for. */
 const ALONE_JOBS_AHEAD = 2;
 /**
@@ -110,9 +111,9 @@ async function jobsOnWorker(run: Run, w: PoolWorker, jobs: SegmentsJob[], ahead:
     try {
       while (!stopped && next < jobs.length) {
         const { work, ...job } = jobs[next++]!;
-        // Its last slice's blocks up to from + count (a whole segment where a job takes several), in every lane.
+        // Its lanes' blocks up to its last slice's from + count (a whole segment where a job takes several).
         const last = job.slice + job.slices - 1;
-        run.blocks.reachSegment(job.pass + Math.floor(last / SLICES), last % SLICES, job.from + job.count);
+        run.blocks.reachSegment(job.pass + Math.floor(last / SLICES), last % SLICES, job.from + job.count, job.lanes);
         await w
           .call<Argon2Jobs, 'argon2.segments'>('argon2.segments', { call: run.id, ...job })
           .catch((e: unknown) => Promise.reject(new WorkerLost('argon2: a worker was lost mid-call', { cause: e })));
@@ -129,37 +130,47 @@ async function jobsOnWorker(run: Run, w: PoolWorker, jobs: SegmentsJob[], ahead:
 
 /**
  * Worker `w` fills segments (pass, slice, lane) of `lanes`, in jobs of
- * about JOB_BLOCKS (several lanes where segments are short).
+ * JOB_BLOCKS to MOST_JOB_BLOCKS: several lanes where segments are short,
+ * a lane's segment in pieces, in order, where it is long.
  */
 export async function lanesOnWorker(run: Run, w: PoolWorker, pass: number, slice: number, lanes: number[]): Promise<void> {
   const { from, count } = run.span(pass, slice);
   if (count === 0) return;
-  const perJob = Math.max(1, Math.floor(JOB_BLOCKS / count));
   const jobs: SegmentsJob[] = [];
-  for (let at = 0; at < lanes.length; at += perJob) {
-    const mine = lanes.slice(at, at + perJob);
-    jobs.push({ pass, slice, lanes: mine, from, count, slices: 1, work: count * mine.length });
+  if (count > MOST_JOB_BLOCKS) {
+    for (const lane of lanes) {
+      for (let at = from; at < from + count; at += MOST_JOB_BLOCKS) {
+        const piece = Math.min(MOST_JOB_BLOCKS, from + count - at);
+        jobs.push({ pass, slice, lanes: [lane], from: at, count: piece, slices: 1, work: piece });
+      }
+    }
+  } else {
+    const perJob = Math.max(1, Math.floor(JOB_BLOCKS / count));
+    for (let at = 0; at < lanes.length; at += perJob) {
+      const mine = lanes.slice(at, at + perJob);
+      jobs.push({ pass, slice, lanes: mine, from, count, slices: 1, work: count * mine.length });
+    }
   }
   await jobsOnWorker(run, w, jobs, JOBS_AHEAD);
 }
 
 /**
  * Worker `w` fills every segment of the call, alone (p = 1: no other
- * filler, so no slice waits for another): jobs of up to ALONE_JOB_BLOCKS,
+ * filler, so no slice waits for another): jobs of up to MOST_JOB_BLOCKS,
  * whole slices joined and longer ones cut, ALONE_JOBS_AHEAD posted at
  * once.
  */
 export async function callOnWorker(run: Run, w: PoolWorker): Promise<void> {
   const { c } = run;
   const lanes = lanesOf(c.p, 0, 1);
-  const most = Math.max(1, Math.floor(ALONE_JOB_BLOCKS / c.p));
+  const most = Math.max(1, Math.floor(MOST_JOB_BLOCKS / c.p));
   const jobs: SegmentsJob[] = [];
   // The last job, while it ends at its slice's end: the next slice may join it whole (jobs.ts: `slices`).
   let open: SegmentsJob | undefined;
   for (let pass = 0; pass < c.t; pass++) {
     for (let slice = 0; slice < SLICES; slice++) {
       let { from, count } = run.span(pass, slice);
-      if (open !== undefined && from === 0 && open.work + count * c.p <= ALONE_JOB_BLOCKS) {
+      if (open !== undefined && from === 0 && open.work + count * c.p <= MOST_JOB_BLOCKS) {
         open.slices++;
         open.work += count * c.p;
         continue;
@@ -185,6 +196,7 @@ class SegmentsHere implements Steps {
   private readonly end: number;
 
   constructor(
+    private readonly blocks: SharedBlocks,
     private readonly filler: SharedFiller,
     private readonly pass: number,
     private readonly slice: number,
@@ -207,7 +219,9 @@ class SegmentsHere implements Steps {
     let done = 0;
     while (blocks > 0 && !this.finished) {
       const n = Math.min(blocks, this.end - this.index);
-      this.filler.fill(this.pass, this.slice, this.lanes[this.at]!, this.index, n);
+      const lane = this.lanes[this.at]!;
+      this.blocks.reachSegment(this.pass, this.slice, this.index + n, [lane]);
+      this.filler.fill(this.pass, this.slice, lane, this.index, n);
       this.index += n;
       done += n;
       blocks -= n;
@@ -223,7 +237,7 @@ class SegmentsHere implements Steps {
 /** This thread fills segments (pass, slice, lane) of `lanes`, in pieces of about TURN_MS with the event loop free between them. */
 export async function lanesHere(run: Run, filler: SharedFiller, pass: number, slice: number, lanes: number[], turns: Ticker): Promise<void> {
   const { from, count } = run.span(pass, slice);
-  await stepsHere(run, new SegmentsHere(filler, pass, slice, lanes, from, count), turns);
+  await stepsHere(run, new SegmentsHere(run.blocks, filler, pass, slice, lanes, from, count), turns);
 }
 
 /** Work of this thread alone (the lanes' first blocks, the tag's XOR of their last), in pieces of about TURN_MS with the event loop free between them. */

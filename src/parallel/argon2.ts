@@ -146,7 +146,6 @@ async function fillOnWorkers(run: Run, workers: PoolWorker[], module: WebAssembl
   try {
     for (let pass = 0; pass < c.t; pass++) {
       for (let slice = 0; slice < SLICES; slice++) {
-        run.blocks.reachSegment(pass, slice, c.segmentLength);
         const count = workers.length + (here === undefined ? 0 : 1);
         const fillers = workers.map((w, i) => lanesOnWorker(run, w, pass, slice, lanesOf(c.p, i, count)));
         if (here !== undefined) fillers.push(lanesHere(run, here, pass, slice, lanesOf(c.p, workers.length, count), turns));

@@ -248,8 +248,8 @@ describe('what a call wrote, for the wipe at its end (written.ts)', () => {
     assert.deepEqual(wiped(made()), [[0, 7]], 'nothing reached: the head alone');
     const w = made();
     for (const lane of [0, 1, 2]) for (const column of [0, 1]) w.reachBlock(lane * 16 + column);
-    // The first pass's second slice, all its blocks handed out.
-    w.reachSegment(0, 1, 4);
+    // The first pass's second slice, all its blocks handed out in every lane.
+    w.reachSegment(0, 1, 4, [0, 1, 2]);
     const lanes = [
       [0, 7],
       [1000, 80],
@@ -258,7 +258,7 @@ describe('what a call wrote, for the wipe at its end (written.ts)', () => {
     ];
     assert.deepEqual(wiped(w), lanes);
     const pieces = made();
-    pieces.reachSegment(0, 1, 4);
+    pieces.reachSegment(0, 1, 4, [0, 1, 2]);
     const small = wiped(pieces, 13);
     assert.ok(
       small.every(([, count]) => count <= 13),
@@ -267,20 +267,23 @@ describe('what a call wrote, for the wipe at its end (written.ts)', () => {
     assert.deepEqual(joined(small), lanes, 'in pieces of 13 units: the same ranges');
   });
 
-  it('a segment cut short reaches its blocks only; a later pass, every column, in one range; again() all of it once more', () => {
+  it('each lane as far as it got: a segment cut short, a lane in a later pass, none; again() all of it once more', () => {
     const w = made();
-    w.reachSegment(0, 2, 3);
+    w.reachBlock(1);
+    w.reachSegment(0, 2, 3, [1]);
+    w.reachSegment(0, 0, 2, [1]);
     assert.deepEqual(wiped(w), [
       [0, 7],
-      [1000, 110],
+      [1000, 20],
       [1160, 110],
-      [1320, 110],
     ]);
     const later = made();
-    later.reachSegment(1, 0, 1);
+    later.reachSegment(0, 3, 4, [2]);
+    later.reachSegment(1, 0, 1, [0]);
     assert.deepEqual(wiped(later), [
       [0, 7],
-      [1000, 480],
+      [1000, 160],
+      [1320, 160],
     ]);
     w.again();
     assert.deepEqual(joined(wiped(w)), [
