@@ -98,8 +98,8 @@ interface SegmentsJob {
 }
 
 /**
- * Worker `w` runs `jobs` in order, JOBS_AHEAD of them posted at a time:
- * the next is posted as one is answered, and none once one failed or the
+ * Worker `w` runs `jobs` in order, `ahead` of them posted at a time: the
+ * next is posted as one is answered, and none once one failed or the
  * call is aborted. A worker runs its jobs in the order they come, so a
  * job may read the blocks of the jobs before it. Settles once every job
  * posted is answered: none of them writes the memory after that.
