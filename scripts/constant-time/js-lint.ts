@@ -60,6 +60,7 @@ export const JS_TIER_FILES: readonly string[] = [
  */
 export const JS_TIER_PUBLIC_FILES: Readonly<Record<string, string>> = {
   'src/argon2/layout.ts': "constants, and the memory's shape from the public m, p and t",
+  'src/argon2/written.ts': 'the columns a call wrote in each lane, from its public shape and the positions of its segments, for its wipe',
   'src/blake3/layout.ts': "constants: BLAKE3's IV, flags and the kernel's memory layout",
   'src/chachapoly/layout.ts': 'constants: word positions of the ChaCha state and the kernel layout',
   'src/runtime/assert.ts': "argument checks: types and lengths, never an array's contents",
