@@ -83,12 +83,12 @@ export async function inTurns(c: Argon2Call, told = 0): Promise<Bytes> {
 }
 
 /**
- * Wipes what is left of an asynchronous call's memory (all of it where
- * the call failed or was aborted), in pieces with the event loop free
- * between them: turns of their own, as the call's give no turn once its
- * signal aborted.
+ * Wipes what is left of an asynchronous call's memory (all it wrote
+ * where the call failed or was aborted; fourfold/parallel's too), in
+ * pieces with the event loop free between them: turns of their own, as
+ * the call's give no turn once its signal aborted.
  */
-async function wipeInTurns(memory: Argon2Memory): Promise<void> {
+export async function wipeInTurns(memory: Argon2Memory): Promise<void> {
   if (memory.wipe(WIPE_STEP)) return;
   const turns = sharedTicker();
   try {

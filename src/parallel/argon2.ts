@@ -17,7 +17,7 @@
  * worker starts, the call runs so from the start.
  */
 import { ASYNC_OPTIONS, argon2Call, type Argon2AsyncOpts, type Argon2Call, type Argon2Type, forget } from '../argon2/args.js';
-import { inTurns } from '../argon2/argon2.js';
+import { inTurns, wipeInTurns } from '../argon2/argon2.js';
 import { FirstBlocks, LastBlocks } from '../argon2/fill.js';
 import type { Argon2Jobs, Attach } from '../argon2/jobs.js';
 import { jsAttach } from '../argon2/js.js';
@@ -29,7 +29,7 @@ import { callOnWorker, lanesHere, lanesOf, lanesOnWorker, Run, stepsHere, Worker
 import { poolWithScripts } from './workers.js';
 import { pool } from '../pool/pool.js';
 import { canShare, type PoolWorker } from '../pool/pool-worker.js';
-import { type Ticker, ticker } from '../pool/turns.js';
+import { ticker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 import { decode } from '../runtime/kernel-registry.js';
@@ -44,8 +44,6 @@ export interface Argon2ParallelOpts extends Argon2AsyncOpts {
 
 /** Scratches in the memory's first page (kernel.ts LAYOUT): the calling thread's and up to seven workers'. */
 const SCRATCHES = LAYOUT.BASE / LAYOUT.SCRATCH;
-/** Bytes of memory wiped per turn once the tag is made: a few milliseconds' work. */
-const WIPE_STEP = 16 * 2 ** 20;
 
 /** The shared module, compiled once (asynchronously: a page's main thread may not compile it at once). */
 let sharedModule: Promise<WebAssembly.Module> | undefined;
@@ -206,11 +204,6 @@ async function onWorkers(c: Argon2Call, count: number, among: number): Promise<B
 /** Kept memories, at most: as many as calls may hold at once with every core's worker. */
 const sparesBound = (): number => CALLS_PER_WORKER * pool.maxWorkers;
 
-/** Wipes what the call wrote: a gigabyte takes a tenth of a second (more where pages were never touched), so in pieces, the event loop free between them. */
-async function wipeInTurns(blocks: SharedBlocks, turns: Ticker): Promise<void> {
-  while (!blocks.wipe(WIPE_STEP)) await turns.tick();
-}
-
 /** The call's memory filled on `ready` (pinned; unpinned here) and its tag, or the progress told where a worker was lost mid-call. */
 async function fillAndTag(c: Argon2Call, memory: WebAssembly.Memory, ready: PoolWorker[]): Promise<Bytes | { told: number }> {
   const module = await sharedKernel();
@@ -229,7 +222,7 @@ async function fillAndTag(c: Argon2Call, memory: WebAssembly.Memory, ready: Pool
     await fillOnWorkers(run, ready, module);
     await stepsHere(run, last, turns);
     const key = last.tag();
-    await wipeInTurns(blocks, turns);
+    await wipeInTurns(blocks);
     c.onProgress?.(1);
     return key;
   } catch (e) {
@@ -239,7 +232,7 @@ async function fillAndTag(c: Argon2Call, memory: WebAssembly.Memory, ready: Pool
     first?.forget();
     last.forget();
     // An aborted or failed call too: every job it posted has answered (argon2-segments.ts), so nothing writes the memory now.
-    await wipeInTurns(blocks, turns);
+    await wipeInTurns(blocks);
     turns.close();
     for (const w of ready) {
       w.tell<Argon2Jobs, 'argon2.detach'>('argon2.detach', { call: run.id });
