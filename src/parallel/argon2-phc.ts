@@ -5,9 +5,12 @@
  * this folder's argon2id, argon2i and argon2d: the memory filled on the
  * pool's workers, so a burst of logins spreads over the cores and the
  * event loop stays free. `workers` is taken as those calls take it.
+ * needsRehash, which computes no hash, is fourfold/argon2's own.
  */
 import { type Argon2Cores, type Argon2HashOpts, type Argon2VerifyOpts, hashWith, verifyWith } from '../argon2/phc.js';
 import { argon2d, argon2i, argon2id } from './argon2.js';
+
+export { needsRehash } from '../argon2/phc.js';
 
 /** argon2Verify's options, and the workers the call may use. */
 export interface Argon2VerifyParallelOpts extends Argon2VerifyOpts {

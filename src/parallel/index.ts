@@ -18,7 +18,7 @@ export { salsa20, salsa208, salsa2012, secretbox, xsalsa20, xsalsa20poly1305, ty
 export { blake3, type Blake3ParallelOpts } from './blake3.js';
 export { scrypt, type ScryptParallelOpts } from './scrypt.js';
 export { argon2d, argon2i, argon2id, type Argon2ParallelOpts } from './argon2.js';
-export { argon2dHash, argon2idHash, argon2iHash, argon2Verify, type Argon2HashParallelOpts, type Argon2VerifyParallelOpts } from './argon2-phc.js';
+export { argon2dHash, argon2idHash, argon2iHash, argon2Verify, needsRehash, type Argon2HashParallelOpts, type Argon2VerifyParallelOpts } from './argon2-phc.js';
 /** Serpent's ECB, CBC and CTR modes on all cores: fourfold's serpent.ecb, cbc and ctr, resolving to the same bytes. */
 export * as serpent from './serpent.js';
 /** age files and streams on every core: fourfold/age's calls, resolving to the same bytes. */

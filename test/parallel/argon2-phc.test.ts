@@ -3,6 +3,8 @@
  * and bursts of them (src/parallel/argon2.ts, argon2-memory.ts): the
  * strings of fourfold/argon2, each verifying with the other's
  * argon2Verify, for argon2id, argon2i and argon2d; a wrong password false;
+ * every password call of fourfold (fourfold/argon2's and fourfold/scrypt's
+ * but their Async forms) exported by fourfold/parallel too;
  * workers: 0; an abort, of a call running and of one waiting its turn.
  * A burst of 32 calls: every string verifies, the event loop runs while
  * it is pending, calls made at once go to different workers, the burst
@@ -14,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from 'fourfold/argon2';
 import * as P from 'fourfold/parallel';
+import * as S from 'fourfold/scrypt';
 import { assertBytes, isAllZero, NO_ABORT } from '../helpers.js';
 import { pool, type PoolWorker, spareSharedMemories } from '../internal.js';
 import { allowWorkers, whenStopped, workersAsUsual } from './pool-helpers.js';
@@ -81,6 +84,27 @@ function memoriesMade(): { count(): number; restore(): void } {
   (WebAssembly as { Memory: typeof WebAssembly.Memory }).Memory = Counting;
   return { count: () => made, restore: () => void ((WebAssembly as { Memory: typeof WebAssembly.Memory }).Memory = Original) };
 }
+
+/**
+ * fourfold's password calls that fourfold/parallel lacks, by type: the
+ * exports of fourfold/argon2 and fourfold/scrypt (which fourfold
+ * re-exports) but their Async forms, whose parallel forms are the calls
+ * of the same names. None: a server importing its password calls from
+ * fourfold/parallel finds each one there, needsRehash with the rest.
+ */
+type MissingFromParallel = Exclude<keyof typeof F | keyof typeof S, keyof typeof P | `${string}Async`>;
+const NONE_MISSING: [MissingFromParallel] extends [never] ? true : MissingFromParallel = true;
+
+it("fourfold/parallel exports every password call of fourfold's (fourfold/argon2's and fourfold/scrypt's, but the Async forms)", () => {
+  assert.equal(NONE_MISSING, true);
+  const theirs = [...Object.keys(F), ...Object.keys(S)].filter((name) => !name.endsWith('Async'));
+  const missing = theirs.filter((name) => typeof (P as Record<string, unknown>)[name] !== 'function');
+  assert.deepEqual(missing, [], 'fourfold/parallel lacks these');
+  assert.equal(P.needsRehash, F.needsRehash, "needsRehash computes no hash: fourfold/argon2's own");
+  const stored = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$S5cj7zXgSeqJ6lHEe3SsHgJ4tF4c0MEbPRSJ+8Uyzlw';
+  assert.equal(P.needsRehash(stored), false);
+  assert.equal(P.needsRehash(stored, { m: 65536 }), true);
+});
 
 describe('the strings', () => {
   for (const [name, [parallel, oneThread]] of Object.entries(HASHES)) {
