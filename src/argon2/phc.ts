@@ -225,6 +225,9 @@ export function argon2dHash(password: string | Uint8Array, opts?: Argon2HashOpts
  * that asks for more than the bounds: memory above `maxmem` (1 GiB), t
  * passes over it above `maxWork` (4 GiB of blocks), a bcrypt cost above
  * `maxBcryptCost` (16); the message names the option that raises it.
+ * Arguments given the other way round, as bcrypt.compare takes them
+ * (`stored` not a hash, `password` one), are a TypeError that says they
+ * look swapped.
  */
 export function argon2Verify(stored: string, password: string | Uint8Array, opts?: Argon2VerifyOpts): Promise<boolean> {
   return verifyWith(CORES, stored, password, opts);
@@ -245,6 +248,27 @@ async function verifyBcrypt(stored: string, password: string | Uint8Array, maxCo
   }
   const { bcryptVerify } = await import('../bcrypt/bcrypt.js');
   return bcryptVerify(parsed, password, signal);
+}
+
+/** The start of a stored hash argon2Verify reads: an Argon2 PHC string's ($argon2id$...) or a bcrypt string's ($2b$...). */
+const STORED_START = /^\$(?:argon2(?:id|i|d)|2[aby])\$/;
+
+/** Whether `value` is a string that starts as a stored hash does. */
+const looksStored = (value: unknown): boolean => typeof value === 'string' && STORED_START.test(value);
+
+/**
+ * Refuses arguments given the other way round, as bcrypt.compare takes
+ * them (the password first): the stored hash does not start as one does
+ * and the password does. A TypeError that says so,
+ * quoting neither (the first is a password). The password is looked at
+ * only when the stored hash is not one, a call that throws anyway.
+ */
+function refuseSwapped(stored: unknown, password: unknown): void {
+  if (!looksStored(stored) && looksStored(password)) {
+    throw new TypeError(
+      'the arguments look swapped: argon2Verify(stored, password) takes the stored hash first, then the password (bcrypt.compare takes the password first)',
+    );
+  }
 }
 
 /** What a stored string may ask for: argon2Verify's bounds, its options' or their defaults. */
@@ -287,6 +311,7 @@ export async function verifyWith(
     maxWork: countOr(o.maxWork, 'maxWork', MAX_WORK),
     maxBcryptCost: countOr(o.maxBcryptCost, 'maxBcryptCost', MAX_BCRYPT_COST),
   };
+  refuseSwapped(stored, password);
   const text = storedText(stored);
   if (isBcrypt(text)) return verifyBcrypt(text, password, bounds.maxBcryptCost, o.signal);
   const parsed = parse(text);

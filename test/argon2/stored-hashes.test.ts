@@ -4,8 +4,9 @@
  * @node-rs/argon2 wrote (recorded here; test/argon2/peer-hashes.test.ts
  * makes them afresh in Node) and for bcrypt strings, OpenBSD's and
  * Openwall's known answers and bcryptjs's (made here, $2a$, $2b$, $2y$);
- * it refuses each kind of malformed bcrypt string, and refuses, before any
- * work, a string that asks for more than its bounds; needsRehash says
+ * it refuses each kind of malformed bcrypt string, arguments that look
+ * swapped (the password first) with a TypeError that says so, and, before
+ * any work, a string that asks for more than its bounds; needsRehash says
  * which strings are not what argon2idHash writes today.
  */
 import { describe, it } from 'node:test';
@@ -224,6 +225,35 @@ describe('argon2Verify: bcrypt strings', () => {
     ]) {
       await refused(argon2Verify(bad, 'U*U'), TypeError, /salt and hash must be bcrypt's base64/);
     }
+  });
+});
+
+describe('arguments given the other way round (the password first, as bcrypt.compare takes them)', () => {
+  const SWAPPED = /^the arguments look swapped: argon2Verify\(stored, password\) takes the stored hash first, then the password/;
+
+  it('a TypeError that says they look swapped, for an Argon2 PHC string and a bcrypt string, quoting neither', async () => {
+    const phc = await argon2idHash('$ecret', { m: 8, t: 1 });
+    const bcryptString = bcrypt.hashSync('$ecret', 4);
+    for (const stored of [phc, bcryptString, phc.replace('$argon2id$', '$argon2i$'), bcryptString.replace('$2b$', '$2y$')]) {
+      for (const password of ['hunter2', '$ecret', '', new TextEncoder().encode('hunter2')]) {
+        await assert.rejects(argon2Verify(password as string, stored), (e: unknown) => {
+          assert.ok(e instanceof TypeError, `${(e as Error)?.constructor?.name}: ${(e as Error)?.message}`);
+          assert.match(e.message, SWAPPED);
+          assert.ok(!e.message.includes('ecret') && !e.message.includes('hunter2'), e.message);
+          return true;
+        });
+      }
+    }
+    assert.equal(await argon2Verify(phc, '$ecret'), true, 'the right way round');
+    assert.equal(await argon2Verify(bcryptString, '$ecret'), true, 'the right way round');
+  });
+
+  it('not when the stored hash starts as one (a malformed one names what is wrong), nor when the password does not', async () => {
+    const phc = await argon2idHash('pw', { m: 8, t: 1 });
+    await refused(argon2Verify('$argon2id$v=19$m=8,t=1,p=1', phc), TypeError, /no salt/);
+    await refused(argon2Verify('$2b$05$short', phc), TypeError, /a bcrypt string is 60 characters/);
+    await refused(argon2Verify('hunter2', 'hunter2'), TypeError, /starts with '\$'/);
+    await refused(argon2Verify('hunter2', '$argon2x$'), TypeError, /starts with '\$'/);
   });
 });
 

@@ -146,6 +146,7 @@ describe('the strings', () => {
     await assert.rejects(P.argon2idHash('pw', { ...SMALL, workers: -1 }), RangeError);
     await assert.rejects(P.argon2idHash('pw', { ...SMALL, threads: 2 } as never), TypeError);
     await assert.rejects(P.argon2Verify('$argon2id$v=19$m=2048,t=2,p=1$c2FsdHNhbHQ$', 'pw'), TypeError);
+    await assert.rejects(P.argon2Verify('pw', await F.argon2idHash('pw', SMALL)), { name: 'TypeError', message: /^the arguments look swapped: / });
   });
 });
 
