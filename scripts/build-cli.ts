@@ -7,7 +7,8 @@
  * and a compile: a command loads as few modules, and as little code, as
  * its subcommand needs.
  *
- * - dist/cli/fourfold.js, the entry: its own lines and signals.ts.
+ * - dist/cli/fourfold.js, the entry: its own lines, signals.ts and
+ *   compile-cache.ts.
  * - dist/cli/fourfold-<subcommand>.js, imported by the entry for that
  *   subcommand only: a bundle of its own for each, so that `fourfold
  *   b3sum` reads no age code and `fourfold --help` none at all.
@@ -120,8 +121,10 @@ const builds = await Promise.all([
   ),
 ]);
 
-const entryInputs = Object.keys(builds[0]!.metafile!.inputs).map((p) => p.replace(/^.*dist\/cli\//, ''));
-if (entryInputs.join() !== 'signals.js,fourfold.js')
+const entryInputs = Object.keys(builds[0]!.metafile!.inputs)
+  .map((p) => p.replace(/^.*dist\/cli\//, ''))
+  .sort();
+if (entryInputs.join() !== 'compile-cache.js,fourfold.js,signals.js')
   throw new Error(`the entry bundles ${entryInputs.join(', ')}: a module with state there would be a second copy of a subcommand's`);
 const files = builds.flatMap((b) => b.outputFiles!);
 for (const file of files) if (!OURS.test(file.path.slice(dir.length))) throw new Error(`esbuild would write ${file.path}, outside the command's names`);

@@ -7,11 +7,11 @@
  * errors exit with code 2 and name the program as --help does.
  */
 import { readFileSync } from 'node:fs';
-import * as nodeModule from 'node:module';
+import { enableOwnCompileCache } from './compile-cache.js';
 import { dieOnBrokenStdio } from './signals.js';
 
-// V8's code cache for the modules loaded from here on (Node 22.1 and later; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a later run reads their compiled code rather than compiling it again.
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// V8's code cache for the modules loaded from here on, in a folder of the user's own that no one else can write, or none (compile-cache.ts).
+enableOwnCompileCache();
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 

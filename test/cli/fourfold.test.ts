@@ -124,11 +124,12 @@ it("the command keeps V8's compiled code of the modules it loads (node:module's 
 }, () => {
   const tmp = mkdtempSync(join(tmpdir(), 'fourfold-compile-cache-'));
   try {
-    // The cache goes to os.tmpdir()'s node-compile-cache; NODE_COMPILE_CACHE would turn it on without the command.
-    const { NODE_COMPILE_CACHE: _on, NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
-    const r = spawnSync(NODE, [CLI, 'age', '--help'], { encoding: 'utf8', env: { ...env, TMPDIR: tmp } });
+    // The cache goes to ~/.cache/fourfold, never the shared temporary folder (compile-cache.ts; test/cli/compile-cache.test.ts has other users); NODE_COMPILE_CACHE would turn it on without the command.
+    const { NODE_COMPILE_CACHE: _on, NODE_DISABLE_COMPILE_CACHE: _off, XDG_CACHE_HOME: _xdg, ...env } = process.env;
+    const r = spawnSync(NODE, [CLI, 'age', '--help'], { encoding: 'utf8', env: { ...env, HOME: tmp, TMPDIR: tmp } });
     assert.equal(r.status, 0, r.stderr);
-    const kept = readdirSync(join(tmp, 'node-compile-cache'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    assert.deepEqual(readdirSync(tmp), ['.cache']);
+    const kept = readdirSync(join(tmp, '.cache/fourfold'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     assert.ok(kept.length > 0, 'no compiled code kept');
   } finally {
     rmSync(tmp, { recursive: true, force: true });
