@@ -72,6 +72,7 @@ export { ArmorDecoder, ArmorEncoder, dearmoredLength } from './age/armor.js';
 export { ArmoredLines, ArmoredRun, armoredLength, headLength } from './age/armor-lines.js';
 export { identityKey } from './age/keys.js';
 export { bcryptPbkdf } from './age/bcrypt-pbkdf.js';
+export { bcryptHash, bcryptKey } from './bcrypt/bcrypt.js';
 export { montgomeryOf } from './age/ssh.js';
 export { nodeAgeScrypt, reachableWorkFactor, scryptFor, WASM_MAX_WORK_FACTOR } from './age/recipients.js';
 export { multiplyOn, PKCS8_PREFIX } from './age/x25519.js';

@@ -214,7 +214,9 @@ export function argon2dHash(password: string | Uint8Array, opts?: Argon2HashOpts
  *   (TypeError without it).
  * - a bcrypt string, $2a$, $2b$ or $2y$ (bcryptjs, node's bcrypt, PHP's
  *   password_hash, OpenBSD, Go): the password's UTF-8 bytes, of which
- *   bcrypt reads the first 72.
+ *   bcrypt reads the first 72; a string's as bcryptjs takes them, an
+ *   unpaired surrogate its own three bytes (ED A0 80 for \uD800) where
+ *   an Argon2 string's password has U+FFFD's.
  *
  * The hash is recomputed with the string's parameters, in turns that
  * leave the event loop free, and compared in constant time: a wrong

@@ -9,7 +9,8 @@
  * in bcrypt's own base64 (./A-Za-z0-9, no padding). The hash is
  * "OrpheanBeholderScryDoubt" encrypted 64 times with Blowfish set up by
  * EksBlowfish: the salt and the key (the password's UTF-8 bytes and a NUL,
- * the first 72 bytes of them) mixed into the state, then 2^cost rounds of
+ * the first 72 bytes of them; a string's bytes as bcryptjs takes them, an
+ * unpaired surrogate its own three) mixed into the state, then 2^cost rounds of
  * the key schedule with the key and with the salt. The rounds run in
  * short turns that leave the event loop free. Of the variants, $2a$, $2b$
  * and $2y$ compute the same hash (they differ in C implementations'
@@ -24,22 +25,79 @@ import { blowfishEncrypt, blowfishExpand, type BlowfishState, initialState } fro
 import { sharedTicker } from '../pool/turns.js';
 import * as check from '../runtime/assert.js';
 import { type BcryptString, HASH_BYTES } from './bcrypt-string.js';
-import { type Bytes, equalBytes, zeroize } from '../runtime/bytes.js';
+import { type Bytes, equalBytes, within, zeroize } from '../runtime/bytes.js';
 import { now } from '../runtime/host.js';
 
 /** The key schedule reads 18 words of key: 72 bytes, the NUL included when the password is shorter. */
 const KEY_BYTES = 72;
 
-/** The key: the password's bytes (UTF-8 for a string) and a NUL, of which the key schedule reads the first 72 bytes. */
-function keyOf(password: unknown): Bytes {
+/** All ones when `n` is `k`, else 0, without a branch. */
+const is = (n: number, k: number): number => within(n, k, k);
+
+/**
+ * The first KEY_BYTES bytes of `password` as bcryptjs encodes a string,
+ * and their count (all of the password's, up to KEY_BYTES): UTF-8, each
+ * surrogate pair as its code point's four bytes, but an unpaired
+ * surrogate as its own three bytes (generalized UTF-8, or WTF-8: ED A0 80
+ * for \uD800, ED B0 80 for \uDC00) where TextEncoder writes U+FFFD's
+ * (EF BF BD). So "\uD800", "\uDC00" and "\uFFFD" are three passwords, as
+ * in bcryptjs, whose strings of them verify.
+ *
+ * Computed with masks, as the strings' base64 is: each code unit's bytes
+ * and their count without a branch on it, and each of the key's positions
+ * given the byte of the unit that covers it by comparing positions, so no
+ * address depends on the password. The first KEY_BYTES units are enough:
+ * each gives at least a byte, but a pair's second half, whose four bytes
+ * come with the first (which reads the unit after it).
+ */
+function bcryptjsBytes(password: string): { out: Bytes; length: number } {
+  const out = new Uint8Array(KEY_BYTES);
+  const units = Math.min(password.length, KEY_BYTES);
+  let at = 0;
+  let paired = 0;
+  for (let i = 0; i < units; i++) {
+    const c = password.charCodeAt(i);
+    // Past the end, charCodeAt is NaN: 0, no low surrogate.
+    const next = password.charCodeAt(i + 1) | 0;
+    const second = paired;
+    paired = within(c, 0xd800, 0xdbff) & within(next, 0xdc00, 0xdfff);
+    const point = (paired & (0x10000 + ((c & 0x3ff) << 10) + (next & 0x3ff))) | (~paired & c);
+    // 1 byte below 0x80, 2 below 0x800, 3 to 0xffff (an unpaired surrogate too), 4 for a pair, none for its second half.
+    const n = (1 + ((0x7f - c) >>> 31) + ((0x7ff - c) >>> 31) + (paired & 1)) & ~second;
+    const one = is(n, 1);
+    const two = is(n, 2);
+    const three = is(n, 3);
+    const four = is(n, 4);
+    const b0 = (one & point) | (two & (0xc0 | (point >> 6))) | (three & (0xe0 | (point >> 12))) | (four & (0xf0 | (point >> 18)));
+    const b1 = (two & (0x80 | (point & 63))) | (three & (0x80 | ((point >> 6) & 63))) | (four & (0x80 | ((point >> 12) & 63)));
+    const b2 = (three & (0x80 | (point & 63))) | (four & (0x80 | ((point >> 6) & 63)));
+    const b3 = four & (0x80 | (point & 63));
+    for (let j = 0; j < KEY_BYTES; j++) {
+      const d = j - at;
+      out[j] = out[j]! | (is(d, 0) & b0) | (is(d, 1) & b1) | (is(d, 2) & b2) | (is(d, 3) & b3);
+    }
+    at += n;
+  }
+  // constant-time: public length: the password's length in bytes (up to 72), which the key's length shows (the key schedule cycles over it), as TextEncoder's output did.
+  const length = Math.min(at, KEY_BYTES);
+  return { out, length };
+}
+
+/**
+ * The key: the password's bytes (bcryptjs's for a string: bcryptjsBytes)
+ * and a NUL, of which the key schedule reads the first 72 bytes.
+ */
+export function bcryptKey(password: unknown): Bytes {
   if (typeof password !== 'string' && (typeof password !== 'object' || password === null)) {
     throw new TypeError(`password must be a string or a Uint8Array, got ${check.describe(password)}`);
   }
-  const bytes = typeof password === 'string' ? new TextEncoder().encode(password) : check.bytes(password, 'password');
-  const length = Math.min(bytes.length + 1, KEY_BYTES);
+  const encoded = typeof password === 'string' ? bcryptjsBytes(password) : undefined;
+  const bytes = encoded === undefined ? check.bytes(password, 'password') : encoded.out;
+  const given = encoded === undefined ? bytes.length : encoded.length;
+  const length = Math.min(given + 1, KEY_BYTES);
   const key = new Uint8Array(length);
   // Zero-filled: below 72 bytes of password, the last byte is the NUL.
-  key.set(bytes.subarray(0, Math.min(bytes.length, length)));
+  key.set(bytes.subarray(0, Math.min(given, length)));
   if (typeof password === 'string') zeroize(bytes);
   return key;
 }
@@ -105,8 +163,8 @@ function encryptMagic(s: BlowfishState): Bytes {
 }
 
 /** The bcrypt hash (23 bytes) of `password` at `cost` with `salt`, computed in turns. */
-async function bcryptHash(password: string | Uint8Array, cost: number, salt: Bytes, signal?: AbortSignal): Promise<Bytes> {
-  const key = keyOf(password);
+export async function bcryptHash(password: string | Uint8Array, cost: number, salt: Bytes, signal?: AbortSignal): Promise<Bytes> {
+  const key = bcryptKey(password);
   try {
     const s = await eksBlowfishSetup(cost, salt, key, signal);
     try {
