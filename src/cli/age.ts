@@ -136,11 +136,17 @@ function openInput(flags: Parsed): number {
   }
 }
 
+/** What age says when none of the identities opens the file (its NoIdentityMatchError's words: the command always holds two identities or more). */
+const NO_MATCH = 'no identity matched any of the recipients';
+
 /** The message of an error the library threw, as age words its own. */
 function failureOf(e: unknown): Failure {
   if (e instanceof Failure) return e;
-  if (e instanceof NoIdentityMatchError)
-    return new Failure(e.message.startsWith('wrong passphrase') ? 'incorrect passphrase' : `no identity matched any of the recipients: ${e.message}`);
+  if (e instanceof NoIdentityMatchError) {
+    if (e.message.startsWith('wrong passphrase')) return new Failure('incorrect passphrase');
+    // The library's "no identity matches any of the file's N recipient stanzas" is age's sentence again: said once.
+    return new Failure(e.message.startsWith('no identity matches') ? NO_MATCH : `${NO_MATCH}: ${e.message}`);
+  }
   if (e instanceof AgeFormatError || e instanceof AuthenticationError) return new Failure(e.message);
   return new Failure(e instanceof Error ? e.message : String(e));
 }
