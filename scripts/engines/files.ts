@@ -52,6 +52,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
   'test/age/outputs.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the calls and the command in child processes (node:child_process)',
   'test/runtime/edge.test.ts': "bundles the package with esbuild's native binary and runs the bundles in node:vm contexts",
+  'test/runtime/throwing-host.test.ts': "bundles the package with esbuild's native binary and runs the bundle in node:vm contexts",
   ...Object.fromEntries(
     [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [
       f,
@@ -99,6 +100,8 @@ const NODE_PROGRAM: Record<string, string> = {
   ),
   // Its hosts are node:vm contexts with WebAssembly code generation off, an option of Node's node:vm alone.
   'test/runtime/edge.test.ts': "runs bundles in node:vm contexts that refuse to compile WebAssembly, an option Deno's and Bun's node:vm lack",
+  // Its hosts are node:vm contexts given Node's own globals and worker_threads, one of them made to throw.
+  'test/runtime/throwing-host.test.ts': "runs a bundle in node:vm contexts with Node's globals and worker_threads, one of them throwing",
 };
 
 /** node --jitless's option does not reach the processes a test starts: these would start the processes npm test starts. */

@@ -12,7 +12,7 @@ import { engine } from './tiers.js';
 import { argon2Kernel } from './wasm.js';
 import { sharedTicker } from '../pool/turns.js';
 import { throwIfAborted } from '../runtime/assert.js';
-import type { Bytes } from '../runtime/bytes.js';
+import { type Bytes, zeroize } from '../runtime/bytes.js';
 import { kernelCompiled } from '../runtime/kernels.js';
 
 export type { Argon2AsyncOpts, Argon2Opts } from './args.js';
@@ -71,8 +71,14 @@ export async function inTurns(c: Argon2Call, told = 0): Promise<Bytes> {
     };
     for (const steps of [first, new Fill(c, memory), last]) await inPieces(steps, c.tickMs, between);
     const key = last.tag();
-    while (!memory.wipe(WIPE_STEP)) await turns.tick();
-    c.onProgress?.(1);
+    try {
+      while (!memory.wipe(WIPE_STEP)) await turns.tick();
+      c.onProgress?.(1);
+    } catch (e) {
+      // A turn that failed (a host's primitive threw) or a throwing onProgress: the tag is not given, so it is wiped.
+      zeroize(key);
+      throw e;
+    }
     return key;
   } finally {
     first?.forget();
@@ -86,7 +92,9 @@ export async function inTurns(c: Argon2Call, told = 0): Promise<Bytes> {
  * Wipes what is left of an asynchronous call's memory (all it wrote
  * where the call failed or was aborted; fourfold/parallel's too), in
  * pieces with the event loop free between them: turns of their own, as
- * the call's give no turn once its signal aborted.
+ * the call's give no turn once its signal aborted. Where a turn fails (a
+ * host's primitive threw), the rest is wiped at once and the failure
+ * thrown.
  */
 export async function wipeInTurns(memory: Argon2Memory): Promise<void> {
   if (memory.wipe(WIPE_STEP)) return;
@@ -96,6 +104,7 @@ export async function wipeInTurns(memory: Argon2Memory): Promise<void> {
     while (!memory.wipe(WIPE_STEP));
   } finally {
     turns.close();
+    memory.abandon();
   }
 }
 

@@ -5,7 +5,7 @@
  * workers' answers come in and a page stays responsive; about ALONE_MS
  * when no job is in flight and none will be given.
  */
-import { MESSAGES_BEFORE_TIMERS, now } from '../runtime/host.js';
+import { hostFailure, MESSAGES_BEFORE_TIMERS, now, timeout } from '../runtime/host.js';
 
 /** Time the calling thread spends on one piece before it lets the event loop run, while workers may answer. */
 export const HERE_MS = 0.5;
@@ -55,16 +55,45 @@ export const turnSources: { immediate?: (f: () => void) => void; channel?: () =>
 };
 
 /**
- * A macrotask turn (a resolved promise would not let messages in).
- * setImmediate where there is one; else a message to oneself on a channel
- * made once per call (browsers clamp nested setTimeout(0) to 4 ms, and
- * making a channel costs more than a message: Chromium opens a pipe per
- * channel), closed at the call's end so that it keeps no process alive.
+ * The sources that threw at their first use, and those that worked. A
+ * host may define one as a function that throws (Next.js's edge runtime:
+ * setImmediate, "not supported in the Edge Runtime"): the turns then come
+ * from the next source, as where it is not defined. One that worked and
+ * throws later fails the turn, naming it (hostFailure).
  */
-export function ticker(): Ticker {
-  const { immediate, channel: makeChannel } = turnSources;
-  if (immediate !== undefined) return { tick: () => new Promise<void>((resolve) => immediate(resolve)), close: () => {} };
-  if (makeChannel === undefined) return { tick: () => new Promise<void>((resolve) => setTimeout(resolve, 0)), close: () => {} };
+const refused = new WeakSet<object>();
+const worked = new WeakSet<object>();
+
+/** A turn by `schedule`, which gives `source`'s turn to its argument; undefined where `source` threw at its first use (it is passed over from then on). */
+function turnFrom(source: object, primitive: string, schedule: (resolve: () => void) => void): Promise<void> | undefined {
+  let give!: () => void;
+  const turn = new Promise<void>((resolve) => (give = resolve));
+  try {
+    schedule(give);
+  } catch (e) {
+    if (worked.has(source)) return Promise.reject(hostFailure(primitive, e));
+    refused.add(source);
+    return undefined;
+  }
+  worked.add(source);
+  return turn;
+}
+
+/** A turn by setTimeout(0), the last resort: where it throws, the turn fails, naming it. */
+const byTimer = (): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    try {
+      setTimeout(resolve, 0);
+    } catch (e) {
+      reject(hostFailure('setTimeout', e));
+    }
+  });
+
+/**
+ * Turns as messages to oneself on a channel made once per call (see
+ * ticker): post() throws what the host's channel throws.
+ */
+function channelTurns(makeChannel: () => MessageChannel): { post(resolve: () => void): void; close(): void } {
   let channel: MessageChannel | undefined;
   const waiting: (() => void)[] = [];
   /** Messages that came; the timer that checks they still come while turns wait. */
@@ -79,31 +108,34 @@ export function ticker(): Ticker {
   const watch = (): void => {
     if (guard !== undefined) return;
     const seen = arrived;
-    guard = setTimeout(() => {
-      guard = undefined;
-      if (waiting.length === 0) return;
-      if (arrived !== seen) return watch();
-      drop();
-      for (const resolve of waiting.splice(0)) resolve();
-    }, LOST_TURN_MS);
+    try {
+      guard = setTimeout(() => {
+        guard = undefined;
+        if (waiting.length === 0) return;
+        if (arrived !== seen) return watch();
+        drop();
+        for (const resolve of waiting.splice(0)) resolve();
+      }, LOST_TURN_MS);
+    } catch {
+      // A host whose setTimeout throws: turns go on unguarded, as nothing could end a lost one.
+    }
   };
   return {
-    tick: () =>
-      new Promise<void>((resolve) => {
-        if (channel === undefined) {
-          const created = makeChannel();
-          created.port1.onmessage = () => {
-            if (channel !== created) return;
-            arrived++;
-            waiting.shift()?.();
-          };
-          liveChannels.add(created);
-          channel = created;
-        }
-        waiting.push(resolve);
-        channel.port2.postMessage(null);
-        watch();
-      }),
+    post: (resolve) => {
+      if (channel === undefined) {
+        const created = makeChannel();
+        created.port1.onmessage = () => {
+          if (channel !== created) return;
+          arrived++;
+          waiting.shift()?.();
+        };
+        liveChannels.add(created);
+        channel = created;
+      }
+      channel.port2.postMessage(null);
+      waiting.push(resolve);
+      watch();
+    },
     close: () => {
       if (guard !== undefined) clearTimeout(guard);
       guard = undefined;
@@ -114,10 +146,32 @@ export function ticker(): Ticker {
   };
 }
 
-/** A call's turn waiting in sharedTicker's queue: its age (older first) and what gives it. */
+/**
+ * A macrotask turn (a resolved promise would not let messages in).
+ * setImmediate where there is one; else a message to oneself on a channel
+ * made once per call (browsers clamp nested setTimeout(0) to 4 ms, and
+ * making a channel costs more than a message: Chromium opens a pipe per
+ * channel), closed at the call's end so that it keeps no process alive;
+ * else setTimeout(0). A source that throws at its first use is passed
+ * over; where setTimeout throws too, the turn fails, naming it.
+ */
+export function ticker(): Ticker {
+  const { immediate, channel: makeChannel } = turnSources;
+  const channel = makeChannel === undefined ? undefined : channelTurns(makeChannel);
+  return {
+    tick: () =>
+      (immediate !== undefined && !refused.has(immediate) ? turnFrom(immediate, 'setImmediate', immediate) : undefined) ??
+      (makeChannel !== undefined && !refused.has(makeChannel) ? turnFrom(makeChannel, 'MessageChannel', channel!.post) : undefined) ??
+      byTimer(),
+    close: () => channel?.close(),
+  };
+}
+
+/** A call's turn waiting in sharedTicker's queue: its age (older first), what gives it, and what fails it. */
 interface Waiter {
   age: number;
   go: () => void;
+  fail: (e: unknown) => void;
 }
 
 /** The turns the calls working alone on this thread wait for, the oldest call's first; the ticker that paces them while any waits. */
@@ -137,6 +191,9 @@ async function pumpTurns(): Promise<void> {
       for (let i = 1; i < queue.length; i++) if (queue[i]!.age < queue[oldest]!.age) oldest = i;
       queue.splice(oldest, 1)[0]!.go();
     }
+  } catch (e) {
+    // The turns failed (hostFailure: a primitive they need threw): every call waiting for one fails with it, not waits forever.
+    for (const w of queue.splice(0)) w.fail(e);
   } finally {
     turns.close();
     pump = undefined;
@@ -168,8 +225,8 @@ export function sharedTicker(signal?: AbortSignal): Ticker {
   };
   return {
     tick: () =>
-      new Promise<void>((resolve) => {
-        const w: Waiter = { age, go: resolve };
+      new Promise<void>((resolve, reject) => {
+        const w: Waiter = { age, go: resolve, fail: reject };
         if (signal?.aborted) return resolve();
         const onAbort = (): void => give(w);
         signal?.addEventListener('abort', onAbort, { once: true });
@@ -177,6 +234,11 @@ export function sharedTicker(signal?: AbortSignal): Ticker {
           signal?.removeEventListener('abort', onAbort);
           mine.delete(w);
           resolve();
+        };
+        w.fail = (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          mine.delete(w);
+          reject(e);
         };
         mine.add(w);
         queue.push(w);
@@ -224,7 +286,7 @@ export class Alarm {
   wait(until: number): Promise<void> {
     this.ring();
     return new Promise<void>((resolve) => {
-      const timer = Number.isFinite(until) ? setTimeout(() => resolve(), Math.max(0, until - now())) : undefined;
+      const timer = Number.isFinite(until) ? timeout(() => resolve(), Math.max(0, until - now())) : undefined;
       this.ringing = () => {
         // Hermes's clearTimeout throws on undefined (no timer when waiting for an answer only).
         if (timer !== undefined) clearTimeout(timer);

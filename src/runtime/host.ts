@@ -74,8 +74,50 @@ export function cores(): number {
   return (logicalCores = os?.availableParallelism?.() ?? os?.cpus().length ?? 1);
 }
 
-/** Milliseconds, for timing: performance.now() where the engine has it (Hermes has not), else Date.now(). */
-export const now: () => number = typeof performance === 'object' ? () => performance.now() : () => Date.now();
+/**
+ * What a call rejects with when a primitive of the host it needs (a
+ * timer, a channel) throws, where it has no other way: the primitive's
+ * name in the message, the host's error as its cause. Some hosts define
+ * what they do not support as a function that throws (Next.js's edge
+ * runtime: setImmediate); a call must then fail, saying why, not wait.
+ */
+export function hostFailure(primitive: string, cause: unknown): Error {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`fourfold: this host's ${primitive} threw (${why}), and the call needs it`, { cause });
+}
+
+/** setTimeout(f, ms), its throw (hostFailure) naming it. */
+export function timeout(f: () => void, ms: number): ReturnType<typeof setTimeout> {
+  try {
+    return setTimeout(f, ms);
+  } catch (e) {
+    throw hostFailure('setTimeout', e);
+  }
+}
+
+/** The clock now() reads, chosen at its first use. */
+let clock: (() => number) | undefined;
+
+/**
+ * performance.now() where the engine has it (Hermes has not) and it works
+ * when first tried (a host may define it as a function that throws), else
+ * Date.now().
+ */
+function chooseClock(): () => number {
+  const p = (globalThis as { performance?: { now?: () => number } }).performance;
+  if (typeof p?.now === 'function') {
+    try {
+      p.now();
+      return () => p.now!();
+    } catch {
+      // Date.now, below.
+    }
+  }
+  return () => Date.now();
+}
+
+/** Milliseconds, for timing: performance.now() where it works, else Date.now(). */
+export const now = (): number => (clock ??= chooseClock())();
 
 /**
  * The CPU time this process has used, in ms, all its threads together
@@ -99,9 +141,17 @@ export interface DenoTimers {
  * setTimeout(f, ms) that does not keep a Node, Bun or Deno process alive
  * (unref(); Deno.unrefTimer): for work that only matters while the
  * program runs anyway, such as letting go of memory kept for reuse.
+ * Where setTimeout throws, f runs now and undefined is returned: what is
+ * let go later is let go at once, as nothing could let it go later.
  */
-export function backgroundTimer(f: () => void, ms: number): ReturnType<typeof setTimeout> {
-  const timer = setTimeout(f, ms);
+export function backgroundTimer(f: () => void, ms: number): ReturnType<typeof setTimeout> | undefined {
+  let timer: ReturnType<typeof setTimeout>;
+  try {
+    timer = setTimeout(f, ms);
+  } catch {
+    f();
+    return undefined;
+  }
   (timer as { unref?: () => void }).unref?.();
   (host as { Deno?: DenoTimers }).Deno?.unrefTimer(timer as unknown as number);
   return timer;
