@@ -126,11 +126,50 @@ const entryInputs = Object.keys(builds[0]!.metafile!.inputs)
   .sort();
 if (entryInputs.join() !== 'compile-cache.js,fourfold.js,signals.js')
   throw new Error(`the entry bundles ${entryInputs.join(', ')}: a module with state there would be a second copy of a subcommand's`);
-const files = builds.flatMap((b) => b.outputFiles!);
+/**
+ * Node's built-in modules taken with process.getBuiltinModule (Node 20.16 and later, Deno, Bun) in place of
+ * `import ... from 'node:fs'`: an import makes the module's ES module facade, which reads every export, lazy ones
+ * too (node:fs's streams), some milliseconds of each run (--help: node:fs, node:module, node:path and node:os).
+ * Each import statement becomes a declaration at the top of its file, where the imports were hoisted to; any
+ * other form of import of a built-in is an error here.
+ */
+function builtinsByGetter(text: string, name: string): string {
+  const taken: string[] = [];
+  const rest = text.replace(/^import\s+([^;"]*?)\s*from\s*"(node:[a-z_/]+)";\n/gm, (_, clause: string, id: string) => {
+    const from = `process.getBuiltinModule(${JSON.stringify(id)})`;
+    const m = /^(?:([\w$]+)\s*,\s*)?(?:\*\s*as\s+([\w$]+)|\{([^}]*)\}|([\w$]+))$/.exec(clause.trim());
+    if (m === null) throw new Error(`${name}: an import of ${id} that builtinsByGetter cannot read: import ${clause}`);
+    const [, first, namespace, named, only] = m;
+    for (const binding of [first, namespace, only]) if (binding !== undefined) taken.push(`const ${binding} = ${from};`);
+    if (named !== undefined) {
+      const fields: string[] = [];
+      for (const n of named
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== '')) {
+        const [, exported, local] = /^([\w$]+)(?:\s+as\s+([\w$]+))?$/.exec(n) ?? [];
+        if (exported === undefined) throw new Error(`${name}: an import of ${id} that builtinsByGetter cannot read: ${n}`);
+        // The default export is the module itself, which has no property `default`.
+        if (exported === 'default') taken.push(`const ${local} = ${from};`);
+        else fields.push(local === undefined ? exported : `${exported}: ${local}`);
+      }
+      if (fields.length > 0) taken.push(`const { ${fields.join(', ')} } = ${from};`);
+    }
+    return '';
+  });
+  const left = rest.replace(/^import\s+"node:[a-z_/]+";\n/gm, '');
+  if (/\bfrom\s*"node:|^import\s*"node:/m.test(left)) throw new Error(`${name}: an import of a built-in module left after builtinsByGetter`);
+  const banner = common.banner!.js!;
+  const at = left.indexOf(banner);
+  if (at < 0) throw new Error(`${name}: no banner`);
+  return taken.length === 0 ? left : `${left.slice(0, at + banner.length)}\n${taken.join('\n')}${left.slice(at + banner.length)}`;
+}
+
+const files = builds.flatMap((b) => b.outputFiles!).map((f) => ({ path: f.path, text: builtinsByGetter(f.text, f.path.slice(dir.length)) }));
 for (const file of files) if (!OURS.test(file.path.slice(dir.length))) throw new Error(`esbuild would write ${file.path}, outside the command's names`);
 const code = files.find((f) => f.path === entry)!.text;
 if (!code.startsWith('#!/usr/bin/env node\n')) throw new Error('the bundled command lost its #! line');
-for (const file of files) writeFileSync(file.path, file.contents);
+for (const file of files) writeFileSync(file.path, file.text);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 console.log(
   `dist/cli/fourfold.js: ${kib(code.length)}; ${Object.keys(SUBCOMMANDS)
