@@ -17,6 +17,7 @@ import { type FileRef, type InputFile, isBlob, type OutputFile, type PieceSink, 
 import { type NodeFs, nodeFs } from './node-fs.js';
 import * as check from '../runtime/assert.js';
 import { builtinModule } from '../runtime/host.js';
+import { beginReplacement, type Watch } from './output-file.js';
 import { describeTarget, kindOf, type OutputTarget, outputTarget } from './output-path.js';
 
 /**
@@ -66,7 +67,7 @@ export interface FileCall {
   /** Whether errors of the format and of authentication name the input (the command words them as age does instead). */
   readonly naming: boolean;
   /** Told of a temporary file's name before it is made; returns what to call once it is renamed or removed (the command removes it on a signal). */
-  readonly watch?: (temporary: string) => () => void;
+  readonly watch?: Watch;
 }
 /** A call between files, with node:fs to make it (kept out of FileCall: the package's declarations name no node: module). */
 interface FileSystemCall extends FileCall {
@@ -114,36 +115,6 @@ export function endsOf(name: string, input: unknown, output: unknown): Pick<File
   return { input: fileOf(input, 'input'), output: fileOf(output, 'output') };
 }
 
-/** The name of a temporary file beside `final`: hidden, saying whose, unique (created exclusively); the age command's -o too. */
-export function temporaryBeside(final: string): string {
-  const { basename, dirname, join } = builtinModule<typeof import('node:path')>('node:path')!;
-  const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
-  // 255 bytes is the usual limit on a name: the output's is cut to 48 characters to leave room.
-  return join(dirname(final), `.${[...basename(final)].slice(0, 48).join('')}.fourfold-${random}`);
-}
-
-/**
- * The mode a new output gets: what a new file gets here (0666 less the
- * umask), asked of the file system with an empty file made and removed
- * beside it: process.umask() needs a permission in Deno (--allow-sys)
- * that a caller who granted reading and writing did not give.
- */
-async function newFileMode(fs: NodeFs, output: string, watch: FileCall['watch']): Promise<number> {
-  const path = temporaryBeside(output);
-  const stopWatching = watch?.(path);
-  try {
-    const probe = await fs.promises.open(path, 'wx', 0o666);
-    try {
-      return (await probe.stat()).mode & 0o777;
-    } finally {
-      await probe.close();
-      await fs.promises.rm(path, { force: true });
-    }
-  } finally {
-    stopWatching?.();
-  }
-}
-
 /** node:fs's calls on descriptor `fd`, as a FileHandle's; closing it is its owner's. */
 function descriptorFile(fs: NodeFs, fd: number): ReadWriteFile {
   const done = <T>(start: (callback: (e: Error | null, value: T) => void) => void) =>
@@ -169,58 +140,30 @@ function notAFile(name: string, target: OutputTarget & { kind: 'other' }): TypeE
   return new TypeError(`output ${output} is ${target.what}, not a regular file: a file call writes a regular file whole or not at all; ${STREAM_INSTEAD}`);
 }
 
-/** Throws `e`, an error of a file made beside `output` (the temporary file, the probe), naming the output, as opening the output itself would have failed. */
-const failingAs =
-  (output: string) =>
-  (e: unknown): never => {
-    const error = e as { message?: unknown; path?: unknown };
-    if (typeof error.path === 'string' && typeof error.message === 'string') {
-      error.message = error.message.replace(error.path, output);
-      error.path = output;
-    }
-    throw e;
-  };
-
 /**
  * Runs `write` on the output: a new temporary file beside the file the
  * output path names (its links followed, so a link's target is what
- * changes), put in place once written and removed if anything fails; or
- * the caller's handle, written in place (it cannot be replaced), emptied
- * first and again on a failure, so that no partial or unverified output
- * stays in it. A folder, a device, a FIFO or a socket is refused before
- * anything is written, and so is a file this user may not write, as
- * opening it is; the output gets the mode of the file it replaces
- * less setuid, setgid and sticky.
+ * changes), put in place once written and removed if anything fails
+ * (output-file.ts); or the caller's handle, written in place (it cannot
+ * be replaced), emptied first and again on a failure, so that no partial
+ * or unverified output stays in it. A folder, a device, a FIFO or a
+ * socket is refused before anything is written, and so is a file this
+ * user may not write, as opening it is.
  */
 async function replacingFile(c: FileSystemCall, input: InputFile, write: (to: FileRef, out: ReadWriteFile) => Promise<void>): Promise<void> {
   if (typeof c.output === 'number') return intoHandle(c, c.output, input, write);
   const target = await outputTarget(c.fs, c.output);
   if (target.kind === 'other') throw notAFile(c.output, target);
-  const output = c.output;
-  // Opened for writing, as age opens it, and closed untouched: a file this user may not write is refused. (access(2) would need
-  // Deno's --allow-sys, which a caller who granted reading and writing did not give.)
-  if (target.kind === 'file') await (await c.fs.promises.open(target.path, c.fs.constants.O_WRONLY).catch(failingAs(output))).close();
-  const temp = temporaryBeside(target.path);
-  const mode = target.kind === 'file' ? target.mode : await newFileMode(c.fs, target.path, c.watch).catch(failingAs(output));
-  // Watched before it exists: a signal between its creation and the watch would leave it behind.
-  const stopWatching = c.watch?.(temp);
-  let out: Awaited<ReturnType<NodeFs['promises']['open']>> | undefined;
-  let done = false;
+  const replacement = await beginReplacement(c.fs, c.output, target, c.watch);
+  let written = false;
   try {
-    out = await c.fs.promises.open(temp, 'wx', 0o600).catch(failingAs(output));
-    await write(temp, out);
-    await out.chmod(mode);
-    await out.close();
+    await write(replacement.temporary, replacement.handle);
     check.throwIfAborted(c.signal);
-    await c.fs.promises.rename(temp, target.path);
-    done = true;
+    written = true;
   } finally {
-    if (!done && out !== undefined) {
-      await out.close().catch(() => {});
-      await c.fs.promises.rm(temp, { force: true });
-    }
-    stopWatching?.();
+    if (!written) await replacement.discard();
   }
+  await replacement.place();
 }
 
 /**
@@ -248,7 +191,7 @@ async function intoHandle(c: FileSystemCall, fd: number, input: InputFile, write
   const out = descriptorFile(c.fs, fd);
   const [a, b] = await Promise.all([input.stat(), out.stat()]);
   const name = `the file handle (descriptor ${fd})`;
-  if (!b.isFile()) throw notAFile(name, { kind: 'other', path: name, what: kindOf(b) });
+  if (!b.isFile()) throw notAFile(name, { kind: 'other', path: name, linked: false, what: kindOf(b) });
   if (a.dev === b.dev && a.ino === b.ino)
     throw new TypeError('output is the input file: write to another file, or give its path (the output then replaces it once complete)');
   if (await appendsAnywhere(out, b.size).catch((e) => Promise.reject(notWritable(e, name))))

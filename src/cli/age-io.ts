@@ -8,10 +8,10 @@
  * files.
  */
 import * as fs from 'node:fs';
-import { accessSync, closeSync, constants, fchmodSync, openSync, read, renameSync, rmSync, write } from 'node:fs';
+import { closeSync, openSync, read, write } from 'node:fs';
 import { goErrorText } from './io.js';
 import { dieOnBrokenPipe, removeOnSignal } from './signals.js';
-import { temporaryBeside } from '../age/file-ends.js';
+import { beginReplacement, type Replacement } from '../age/output-file.js';
 import { outputTarget } from '../age/output-path.js';
 import { isTerminal, Progress } from './terminal.js';
 
@@ -35,41 +35,31 @@ export function takeStdin(): number {
 
 /**
  * Where an -o file's bytes go: a temporary file beside the file OUTPUT
- * names (its links followed), renamed over it once the command succeeded,
- * so that a decryption that fails (a file cut short or changed, a signal)
- * leaves no plaintext and the file that was there as it was; or, when
- * OUTPUT is no regular file (a device, a FIFO), OUTPUT itself, written
- * through in order, as age writes it.
+ * names (its links followed), put in place once the command succeeded
+ * (age/output-file.ts), so that a decryption that fails (a file cut short
+ * or changed, a signal) leaves no plaintext and the file that was there
+ * as it was; or, when OUTPUT is no regular file (a device, a FIFO),
+ * OUTPUT itself, written through in order, as age writes it.
  */
 interface Target {
   fd: number;
-  /** The temporary file and what to do with it at the end; absent for a file written in place. */
-  temporary?: { path: string; final: string; mode: number; stopWatching: () => void };
+  /** The temporary file and how it ends; absent for a file written through. */
+  replacement?: Replacement;
 }
 
 /**
  * Opens an -o file. An existing regular file (or the one a link points
- * to) is replaced, keeping its mode less setuid, setgid and sticky, if
- * this user may write it (age opens it for writing, and so refuses
- * otherwise); a new one gets 0666 less the umask, as age's. The temporary
- * file is created with mode 0600, exclusively. What fails is worded as
- * age's os.Create: `open OUTPUT: permission denied`.
+ * to) is replaced, keeping what it is (owner, group, mode less setuid,
+ * setgid and sticky, other names), if this user may write it (age opens
+ * it for writing, and so refuses otherwise); a new one gets 0666 less the
+ * umask, as age's. What fails is worded as age's os.Create: `open OUTPUT:
+ * permission denied`.
  */
 async function openTarget(path: string): Promise<Target> {
   const target = await outputTarget(fs, path);
   if (target.kind === 'other') return { fd: openSync(path, 'w') };
-  if (target.kind === 'file') accessSync(target.path, constants.W_OK);
-  const mode = target.kind === 'file' ? target.mode : 0o666 & ~process.umask();
-  const temporary = temporaryBeside(target.path);
-  // Watched before it exists: a signal between its creation and the watch would end the process by default, leaving it.
-  const stopWatching = removeOnSignal(temporary);
-  try {
-    const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-    return { fd, temporary: { path: temporary, final: target.path, mode, stopWatching } };
-  } catch (e) {
-    stopWatching();
-    throw e;
-  }
+  const replacement = await beginReplacement(fs, path, target, removeOnSignal);
+  return { fd: replacement.handle.fd, replacement };
 }
 
 /**
@@ -116,12 +106,8 @@ export class AgeOutput {
   async close(): Promise<void> {
     const target = await this.open();
     await this.drain(0);
-    const t = target.temporary;
-    if (t !== undefined) fchmodSync(target.fd, t.mode);
+    if (target.replacement !== undefined) return target.replacement.place();
     this.closeFile(target);
-    if (t === undefined) return;
-    renameSync(t.path, t.final);
-    t.stopWatching();
   }
 
   /** The command failed: an -o file's temporary removed, and what was at OUTPUT left as it was. */
@@ -131,15 +117,12 @@ export class AgeOutput {
     while (this.flushing !== undefined) await this.flushing;
     const target = await this.target?.catch(() => undefined);
     if (target === undefined) return;
+    if (target.replacement !== undefined) return target.replacement.discard();
     this.closeFile(target);
-    const t = target.temporary;
-    if (t === undefined) return;
-    rmSync(t.path, { force: true });
-    t.stopWatching();
   }
 
   private closed = false;
-  /** Closes an -o file's descriptor, once. */
+  /** Closes the descriptor of an -o file written through, once. */
   private closeFile(target: Target): void {
     if (this.closed || target.fd === 1) return;
     this.closed = true;

@@ -23,7 +23,7 @@ import { Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { forgetKeys, type Sender } from '../age/file-key.js';
 import type { FileCall } from '../age/file-ends.js';
-import { outputTarget } from '../age/output-path.js';
+import { isBait, outputTarget } from '../age/output-path.js';
 import { openFile, sealFile } from '../age/files.js';
 import { COMMAND_POOL_RUNNERS, POOL_RUNNERS } from '../parallel/age-pool.js';
 import { AuthenticationError } from '../runtime/errors.js';
@@ -88,10 +88,10 @@ async function regularFiles(flags: Parsed): Promise<{ input: string; output: str
     if (!statSync(input).isFile()) return undefined;
     accessSync(input, constants.R_OK);
     const target = await outputTarget(fs, output);
-    if (target.kind === 'other') return undefined;
+    if (target.kind === 'other' || (target.kind === 'file' && isBait(target, process.geteuid!()))) return undefined;
     if (target.kind === 'file') accessSync(target.path, constants.W_OK);
     accessSync(dirname(target.path), constants.W_OK);
-    return { input, output: target.path };
+    return { input, output };
   } catch {
     return undefined;
   }

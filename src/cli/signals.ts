@@ -76,20 +76,27 @@ export function dieOnBrokenStdio(): void {
   }
 }
 
-/** Removes `path` if SIGINT, SIGTERM or SIGHUP ends the process before the returned function is called. */
-export function removeOnSignal(path: string): () => void {
-  const onSignal = (signal: NodeJS.Signals): void => {
-    stop();
+/** The files to remove if a signal ends the process: one listener for all, so that each is removed before the process dies. */
+const toRemove = new Set<string>();
+
+function removeAllAndDie(signal: NodeJS.Signals): void {
+  for (const s of ENDING) process.off(s, removeAllAndDie);
+  for (const path of toRemove) {
     try {
       unlinkSync(path);
     } catch {
       // Already gone: nothing to remove.
     }
-    dieBy(signal);
+  }
+  dieBy(signal);
+}
+
+/** Removes `path` if SIGINT, SIGTERM or SIGHUP ends the process before the returned function is called. */
+export function removeOnSignal(path: string): () => void {
+  if (toRemove.size === 0) for (const signal of ENDING) process.on(signal, removeAllAndDie);
+  toRemove.add(path);
+  return () => {
+    if (!toRemove.delete(path) || toRemove.size > 0) return;
+    for (const signal of ENDING) process.off(signal, removeAllAndDie);
   };
-  const stop = (): void => {
-    for (const signal of ENDING) process.off(signal, onSignal);
-  };
-  for (const signal of ENDING) process.on(signal, onSignal);
-  return stop;
 }

@@ -2,9 +2,16 @@
  * The class test of outputs: every kind of output a file call may be
  * given x every writer (encryptFile and decryptFile of fourfold/age and
  * of fourfold/parallel's age, and the age command's -o, encrypting and
- * decrypting, from a file and from standard input). A file call never
- * puts a regular file where something else was: a link's target is
- * written and the link stays, a dangling link's target is created; a
+ * decrypting, from a file and from standard input), each beside Go's
+ * age where it is installed. A file call writes the file open(2) on the
+ * output path writes (links read from the folders they really are in,
+ * through linked folders, `..` and chains of relative and absolute
+ * links), and never puts a regular file where something else was: a
+ * link's target is written and the link stays, a dangling link's target
+ * is created; an existing file keeps its owner, group, mode and other
+ * names (hard links); another user's link or file in a sticky shared
+ * folder is refused, as fs.protected_symlinks and protected_regular
+ * refuse open(2); a
  * folder, a device or a FIFO is refused before anything is written (the
  * command writes a device or FIFO through, as age does); a file or folder
  * this user may not write is refused with EACCES, as opening it would be;
@@ -35,6 +42,19 @@ const UNPRIVILEGED = IS_ROOT ? ['setpriv', '--bounding-set', '-all', '--inh-caps
 const NO_UNPRIVILEGED = IS_ROOT && !HAS('setpriv') && !ON_CI ? 'setpriv (util-linux) is not installed; on CI it fails' : false;
 const NO_CHILDREN = child === undefined || !HAS('mkfifo') ? 'not applicable: needs node:child_process and mkfifo(1)' : false;
 
+/** A user this test makes files and links for (no account needed); root may give them away. */
+const OTHER = 4242;
+const NO_ROOT = IS_ROOT ? false : "not applicable: making another user's files and links needs root (CI runs as root)";
+/** Linux's protections of sticky shared folders (proc_sys_fs(5)), for whether age is refused as fourfold is. */
+const sysctl = (name: string) => {
+  try {
+    return fs!.readFileSync(`/proc/sys/fs/${name}`, 'utf8').trim() !== '0';
+  } catch {
+    return false;
+  }
+};
+const PROTECTED = { symlinks: sysctl('protected_symlinks'), regular: sysctl('protected_regular') };
+
 /** A plaintext longer than a worker's piece (60 chunks), so fourfold/parallel's workers write it. */
 const PLAIN = rand(5 << 20);
 const OLD = 'what was there';
@@ -51,6 +71,12 @@ interface Kind {
   readonly refused: 'never' | 'library' | 'always';
   /** Needs a child without root's capabilities (what only modes forbid). */
   readonly unprivileged?: true;
+  /** Needs root, to make what another user would own (files and links of OTHER's). */
+  readonly root?: true;
+  /** The file the output's bytes land in, where that is not the path given. */
+  written?(path: Path): string;
+  /** Why Go's age is not run on this kind here, where it is not. */
+  readonly notAge?: string | false;
   /** The library's refusal, and the command's message after "open OUTPUT: ". */
   readonly error?: { library: RegExp | string; command: string };
   /** Checks the folder after a call: `wrote` is the output's bytes where the call succeeded, else undefined. */
@@ -67,6 +93,20 @@ function nullDevice(path: Path): string {
   assert.equal(r.status, 0, `mknod: ${r.stderr}`);
   return path('device');
 }
+
+/** `shared/out`, made by `make` in a sticky world-writable folder (as /tmp is) and given to OTHER, as if that user had put it there. */
+function inSharedFolder(path: Path, make: (out: string) => void): string {
+  fs!.mkdirSync(path('shared'));
+  fs!.chmodSync(path('shared'), 0o1777);
+  make(path('shared/out'));
+  fs!.lchownSync(path('shared/out'), OTHER, OTHER);
+  return path('shared/out');
+}
+/** How another user's output in a sticky shared folder is refused: as open(2) refuses it there. */
+const REFUSED_THERE = {
+  refused: 'always',
+  error: { library: /EACCES: permission denied, open '.*shared\/out'/, command: 'permission denied' },
+} as const;
 
 const KINDS: Kind[] = [
   {
@@ -97,6 +137,7 @@ const KINDS: Kind[] = [
       return path('out');
     },
     refused: 'never',
+    written: (path) => path('target'),
     check(path, wrote) {
       assert.ok(isLink(path('out')), 'the link is still a link');
       assertBytes(read(path('target')), wrote!, 'its target written');
@@ -111,10 +152,127 @@ const KINDS: Kind[] = [
       return path('out');
     },
     refused: 'never',
+    written: (path) => path('sub/target'),
     check(path, wrote) {
       assert.ok(isLink(path('out')), 'the link is still a link');
       assertBytes(read(path('sub/target')), wrote!, 'its target created');
       assert.deepEqual(fs!.readdirSync(path('sub')), ['target']);
+    },
+  },
+  {
+    name: 'a link with a relative target, in a linked folder',
+    make(path) {
+      // alias -> real/sub, and real/sub/out.link -> ../target: the kernel reads ../target from real/sub, not from beside alias.
+      fs!.mkdirSync(path('real/sub'), { recursive: true });
+      fs!.symlinkSync('real/sub', path('alias'));
+      fs!.writeFileSync(path('real/target'), OLD);
+      fs!.symlinkSync('../target', path('real/sub/out.link'));
+      return path('alias/out.link');
+    },
+    refused: 'never',
+    written: (path) => path('real/target'),
+    check(path, wrote) {
+      assertBytes(read(path('real/target')), wrote!, 'the file the kernel reaches is written');
+      assert.equal(fs!.existsSync(path('target')), false, 'nothing made beside the linked folder');
+      assert.ok(isLink(path('real/sub/out.link')) && isLink(path('alias')), 'the links are still links');
+    },
+  },
+  {
+    name: "a new file after a linked folder's .., the link in a folder this user may not write",
+    make(path) {
+      // locked/alias/.. is real, the folder above alias's target, not locked: the file and its temporary file are made in real.
+      fs!.mkdirSync(path('real/sub'), { recursive: true });
+      fs!.mkdirSync(path('locked'));
+      fs!.symlinkSync(path('real/sub'), path('locked/alias'));
+      fs!.chmodSync(path('locked'), 0o555);
+      return path('locked/alias/../out');
+    },
+    refused: 'never',
+    unprivileged: true,
+    written: (path) => path('real/out'),
+    check(path, wrote) {
+      assertBytes(read(path('real/out')), wrote!, 'created in the folder the kernel reaches');
+      assert.deepEqual(fs!.readdirSync(path('locked')), ['alias'], 'nothing made beside alias');
+    },
+  },
+  {
+    name: 'a chain of links, relative and absolute, through linked folders',
+    make(path) {
+      // out -> a/l1; a -> x/b (a linked folder); x/b/l1 -> ../../c/l2, read from x/b; c/l2 -> <absolute>/d/target.
+      for (const d of ['x/b', 'c', 'd']) fs!.mkdirSync(path(d), { recursive: true });
+      fs!.symlinkSync('x/b', path('a'));
+      fs!.writeFileSync(path('d/target'), OLD);
+      fs!.chmodSync(path('d/target'), 0o604);
+      fs!.symlinkSync(path('d/target'), path('c/l2'));
+      fs!.symlinkSync('../../c/l2', path('x/b/l1'));
+      fs!.symlinkSync('a/l1', path('out'));
+      return path('out');
+    },
+    refused: 'never',
+    written: (path) => path('d/target'),
+    check(path, wrote) {
+      assertBytes(read(path('d/target')), wrote!, 'the end of the chain is written');
+      assert.equal(modeOf(path('d/target')), 0o604, 'its mode kept');
+      for (const link of ['out', 'a', 'x/b/l1', 'c/l2']) assert.ok(isLink(path(link)), `${link} is still a link`);
+    },
+  },
+  {
+    name: "another user's file",
+    root: true,
+    make(path) {
+      fs!.writeFileSync(path('out'), OLD);
+      fs!.chmodSync(path('out'), 0o600);
+      fs!.chownSync(path('out'), OTHER, OTHER);
+      return path('out');
+    },
+    refused: 'never',
+    check(path, wrote) {
+      assertBytes(read(path('out')), wrote!);
+      const s = fs!.statSync(path('out'));
+      assert.deepEqual([s.uid, s.gid, s.mode & 0o7777], [OTHER, OTHER, 0o600], 'its owner, group and mode kept');
+    },
+  },
+  {
+    name: 'a file with another name (a hard link)',
+    make(path) {
+      fs!.writeFileSync(path('out'), OLD);
+      fs!.linkSync(path('out'), path('other-name'));
+      return path('out');
+    },
+    refused: 'never',
+    check(path, wrote) {
+      assertBytes(read(path('out')), wrote!);
+      assertBytes(read(path('other-name')), wrote!, 'its other name has the new bytes too');
+      assert.equal(fs!.statSync(path('out')).ino, fs!.statSync(path('other-name')).ino, 'still one file');
+    },
+  },
+  {
+    name: 'a link another user planted in a sticky shared folder',
+    root: true,
+    make(path) {
+      // fs.protected_symlinks: open(2) follows no other user's link in a sticky world-writable folder (age is refused too).
+      fs!.writeFileSync(path('target'), OLD);
+      return inSharedFolder(path, (out) => fs!.symlinkSync(path('target'), out));
+    },
+    ...REFUSED_THERE,
+    notAge: PROTECTED.symlinks ? false : 'fs.protected_symlinks is 0 here: open(2) follows the link, age with it',
+    check(path) {
+      assert.equal(fs!.readFileSync(path('target'), 'utf8'), OLD, 'the target as it was');
+      assert.ok(isLink(path('shared/out')), 'the link as it was');
+    },
+  },
+  {
+    name: 'a file another user left in a sticky shared folder',
+    root: true,
+    make(path) {
+      // fs.protected_regular: another user's file in /tmp may be bait for the plaintext; refused whatever the setting.
+      return inSharedFolder(path, (out) => fs!.writeFileSync(out, OLD, { mode: 0o666 }));
+    },
+    ...REFUSED_THERE,
+    notAge: PROTECTED.regular ? false : 'fs.protected_regular is 0 here: open(2) opens the file, age with it',
+    check(path) {
+      assert.equal(fs!.readFileSync(path('shared/out'), 'utf8'), OLD, 'the file as it was');
+      assert.equal(fs!.statSync(path('shared/out')).uid, OTHER, "still the other user's");
     },
   },
   {
@@ -305,12 +463,12 @@ function inChild(w: (typeof LIBRARY)[number], input: string, output: string): { 
 }
 
 /** Every case's folder holds the inputs, and after the call only what the kind made and the call wrote: no temporary file. */
-async function inCase(f: (path: Path, names: () => string[]) => Promise<void>): Promise<void> {
-  await inDirectory(async (path, names) => {
+async function inCase(f: (path: Path) => Promise<void>): Promise<void> {
+  await inDirectory(async (path) => {
     fs!.writeFileSync(path('plain'), PLAIN);
     fs!.writeFileSync(path('file.age'), FILE);
     try {
-      await f(path, names);
+      await f(path);
     } finally {
       // A folder root's child may not write is made writable again, so the case's folder can be removed.
       if (fs!.existsSync(path('locked'))) fs!.chmodSync(path('locked'), 0o755);
@@ -322,9 +480,10 @@ let FILE: Uint8Array;
 before(async () => {
   FILE = await age.encrypt(PLAIN, to);
 });
-const noTemporary = (names: string[], what: string) =>
+/** No temporary file is left anywhere in the case's folder, its subfolders included (links are not followed). */
+const noTemporary = (path: Path, what: string) =>
   assert.deepEqual(
-    names.filter((n) => n.includes('fourfold-')),
+    (fs!.readdirSync(path(''), { recursive: true }) as string[]).filter((n) => n.includes('fourfold-')),
     [],
     `${what}: no temporary file is left`,
   );
@@ -332,17 +491,18 @@ const noTemporary = (names: string[], what: string) =>
 describe('file calls: every kind of output x every library writer', { skip: NO_FILES || NO_CHILDREN }, () => {
   for (const w of LIBRARY) {
     for (const kind of KINDS) {
-      const skip = kind.unprivileged && IS_ROOT && (!IS_NODE ? 'not applicable: runs the call in a child Node without root capabilities' : NO_UNPRIVILEGED);
+      const skip =
+        (kind.root && NO_ROOT) ||
+        (kind.unprivileged && IS_ROOT && (!IS_NODE ? 'not applicable: runs the call in a child Node without root capabilities' : NO_UNPRIVILEGED));
       it(`${w.name} into ${kind.name}`, { skip }, async () => {
-        await inCase(async (path, names) => {
+        await inCase(async (path) => {
           const output = kind.make(path);
           const fifo = kind.name.startsWith('a FIFO') ? readFifo(output, path('read')) : undefined;
           const error = await runLibrary(w, path, output, kind.unprivileged === true);
           const what = `${w.name} into ${kind.name}`;
           if (kind.refused === 'never') {
             assert.equal(error, undefined, `${what}: ${error?.message}`);
-            const target = kind.name === 'a dangling link' ? path('sub/target') : kind.name === 'a link to a file' ? path('target') : output;
-            kind.check(path, await checkWritten(w, read(target), what));
+            kind.check(path, await checkWritten(w, read(kind.written?.(path) ?? output), what));
           } else {
             assert.notEqual(error, undefined, `${what}: refused`);
             assert.match(error!.message, kind.error!.library instanceof RegExp ? kind.error!.library : new RegExp(kind.error!.library), what);
@@ -350,7 +510,7 @@ describe('file calls: every kind of output x every library writer', { skip: NO_F
             kind.check(path, undefined);
             if (fifo !== undefined) assert.equal((await fifo.release()).length, 0, `${what}: its reader got nothing`);
           }
-          noTemporary(names(), what);
+          noTemporary(path, what);
         });
       });
     }
@@ -421,10 +581,12 @@ describe("fourfold age -o: every kind of output, encrypting and decrypting, from
     for (const stdin of [false, true]) {
       for (const kind of KINDS) {
         const how = `${encrypting ? '-e' : '-d'}, ${stdin ? 'standard input' : 'a file'}`;
-        const skip = (kind.unprivileged && NO_UNPRIVILEGED) || false;
-        it(`${how}, into ${kind.name}`, { skip }, async () => {
-          for (const [client, program, pre] of [['fourfold age', NODE, [CLI, 'age']] as const, ...clients]) {
-            await inCase(async (path, names) => {
+        const skip = (kind.root && NO_ROOT) || (kind.unprivileged && NO_UNPRIVILEGED) || false;
+        it(`${how}, into ${kind.name}`, { skip }, async (t) => {
+          // Where Go's age is not run on a kind, fourfold's command still is, and the reason is printed.
+          if (kind.notAge) t.diagnostic(`age not run: ${kind.notAge}`);
+          for (const [client, program, pre] of [['fourfold age', NODE, [CLI, 'age']] as const, ...(kind.notAge ? [] : clients)]) {
+            await inCase(async (path) => {
               const output = kind.make(path);
               const input = encrypting ? path('plain') : path('file.age');
               const keys = encrypting ? ['-r', to.recipients[0]!] : ['-d', '-i', path('key')];
@@ -445,14 +607,14 @@ describe("fourfold age -o: every kind of output, encrypting and decrypting, from
                 assert.equal(r.status, 0, `${what}: ${stderr}`);
                 if (fifo !== undefined) await checkWritten({ name: client, encrypting }, await fifo.done, `${what}: what its reader got`);
                 else if (kind.refused === 'never') {
-                  const target = kind.name === 'a dangling link' ? path('sub/target') : kind.name === 'a link to a file' ? path('target') : output;
+                  const target = kind.written?.(path) ?? output;
                   // age keeps an existing file's mode, setuid and all: only fourfold's is checked for it.
                   if (client === 'age' && kind.name.includes('6755')) await checkWritten({ name: client, encrypting }, read(target), what);
                   else kind.check(path, await checkWritten({ name: client, encrypting }, read(target), what));
                 }
                 if (kind.refused === 'library') kind.check(path, undefined);
               }
-              noTemporary(names(), what);
+              noTemporary(path, what);
             });
           }
         });
