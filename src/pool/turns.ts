@@ -167,29 +167,41 @@ export function ticker(): Ticker {
   };
 }
 
-/** A call's turn waiting in sharedTicker's queue: its age (older first), what gives it, and what fails it. */
+/** What sharedTicker knows of a call: the milliseconds of its pieces so far (counted from a start, below), and when its last turn was given. */
+interface Sharer {
+  work: number;
+  given: number | undefined;
+}
+
+/** A call's turn waiting in sharedTicker's queue: whose, what gives it, and what fails it. */
 interface Waiter {
-  age: number;
+  call: Sharer;
   go: () => void;
   fail: (e: unknown) => void;
 }
 
-/** The turns the calls working alone on this thread wait for, the oldest call's first; the ticker that paces them while any waits. */
+/** The turns the calls working alone on this thread wait for; the ticker that paces them while any waits. */
 const queue: Waiter[] = [];
 let pump: Ticker | undefined;
-/** Numbers that order the calls by their start. */
-let calls = 0;
+/** The work of the call given the last turn: where a new call's count starts. */
+let served = 0;
 
-/** Gives one turn a turn of the event loop, the oldest call's first, until none waits (then one more turn, in case its call goes on). */
+/**
+ * Gives one turn a turn of the event loop, the call that has worked least
+ * first (the first that asked among equals), until none waits (then one
+ * more turn, in case its call goes on).
+ */
 async function pumpTurns(): Promise<void> {
   const turns = (pump = ticker());
   try {
     for (;;) {
       await turns.tick();
       if (queue.length === 0) break;
-      let oldest = 0;
-      for (let i = 1; i < queue.length; i++) if (queue[i]!.age < queue[oldest]!.age) oldest = i;
-      queue.splice(oldest, 1)[0]!.go();
+      let least = 0;
+      for (let i = 1; i < queue.length; i++) if (queue[i]!.call.work < queue[least]!.call.work) least = i;
+      const w = queue.splice(least, 1)[0]!;
+      served = w.call.work;
+      w.go();
     }
   } catch (e) {
     // The turns failed (hostFailure: a primitive they need threw): every call waiting for one fails with it, not waits forever.
@@ -203,19 +215,28 @@ async function pumpTurns(): Promise<void> {
 /**
  * Turns shared by the calls that work alone on the calling thread, in
  * pieces of milliseconds (argon2idAsync and its siblings, scryptAsync,
- * bcrypt): one piece a turn of the event loop, whoever's it is, the
- * oldest call's first. With a ticker each, N calls at once ran N pieces
- * back to back between two turns (Node runs every immediate queued before
- * the check phase in it): a burst of 32 logins held the loop 32 pieces
- * long. The oldest first, so that the first call ends as soon as it would
- * alone. `signal` gives a waiting turn at once when it aborts, for the
- * call to see it. In workerd each call keeps a ticker of its own.
+ * bcrypt): one piece a turn of the event loop, whoever's it is. With a
+ * ticker each, N calls at once ran N pieces back to back between two
+ * turns (Node runs every immediate queued before the check phase in it):
+ * a burst of 32 logins held the loop 32 pieces long.
+ *
+ * Whose piece: the call that has worked least (fair queuing), its work
+ * timed from the turn it was given to its next request, a new call's
+ * counted from the work of the call last served (so that it shares with
+ * the calls under way rather than shut them out until it has caught up
+ * with them). Calls at once thus get about equal time on the thread, and
+ * a call's wait grows with the number of calls at once, not with their
+ * size: with the oldest call first, a 4 ms argon2Verify waited out the
+ * whole of an older bcrypt of cost 13 (0.4 s here), and round robin
+ * still made it wait a bcrypt piece (8 ms) for each of its own (0.5 ms).
+ * `signal` gives a waiting turn at once when it aborts, for the call to
+ * see it. In workerd each call keeps a ticker of its own.
  */
 export function sharedTicker(signal?: AbortSignal): Ticker {
   // workerd drops a request's timers once it has answered: a queue paced by one request's timers would leave the
   // next request's calls waiting for good. There each call keeps its own turns.
   if (MESSAGES_BEFORE_TIMERS) return ticker();
-  const age = calls++;
+  const call: Sharer = { work: served, given: undefined };
   const mine = new Set<Waiter>();
   const give = (w: Waiter): void => {
     mine.delete(w);
@@ -226,13 +247,16 @@ export function sharedTicker(signal?: AbortSignal): Ticker {
   return {
     tick: () =>
       new Promise<void>((resolve, reject) => {
-        const w: Waiter = { age, go: resolve, fail: reject };
+        if (call.given !== undefined) call.work += now() - call.given;
+        call.given = undefined;
+        const w: Waiter = { call, go: resolve, fail: reject };
         if (signal?.aborted) return resolve();
         const onAbort = (): void => give(w);
         signal?.addEventListener('abort', onAbort, { once: true });
         w.go = () => {
           signal?.removeEventListener('abort', onAbort);
           mine.delete(w);
+          call.given = now();
           resolve();
         };
         w.fail = (e) => {

@@ -1,16 +1,23 @@
 /**
  * The calls that work alone on the calling thread, in pieces of
  * milliseconds (argon2idAsync, argon2Verify, scryptAsync), share their
- * turns of the event loop (pool/turns.ts sharedTicker): with several at
- * once, about one piece runs a turn of the event loop, not one piece of
- * each call (their first pieces, as they start, included), and the oldest
- * call goes first. Pieces are counted by the calls'
- * progress reports (one a piece), turns of the event loop by a macrotask that
- * sets itself again: no timing.
+ * turns of the event loop (pool/turns.ts sharedTicker), each call's in
+ * turn:
+ *
+ * - with several at once, about one piece runs a turn of the event loop,
+ *   not one piece of each call (their first pieces, as they start,
+ *   included). Pieces are counted by the calls' progress reports (one a
+ *   piece), turns of the event loop by a macrotask that sets itself
+ *   again: no timing.
+ * - a short call made while a long one runs waits for a few of its
+ *   pieces, not for all of it: at most 5 times its time alone and 100 ms,
+ *   for a short call of each kind (Argon2, scrypt, bcrypt) amid a long one
+ *   of each kind. With the oldest call first, each waited out the whole
+ *   of the long one.
  */
-import { it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { argon2idAsync } from 'fourfold/argon2';
+import { argon2idAsync, argon2idHash, argon2Verify } from 'fourfold/argon2';
 import { scryptAsync } from 'fourfold/scrypt';
 import { forEachTier, type TierName } from '../helpers.js';
 
@@ -21,8 +28,6 @@ interface Burst {
   /** Progress reports (one a piece) and turns of the event loop while the calls were pending. */
   pieces: number;
   turns: number;
-  /** The calls in the order they ended. */
-  ended: number[];
 }
 
 /**
@@ -60,16 +65,15 @@ async function burst(call: (onProgress: (f: number) => void) => Promise<unknown>
     source.next(turn);
   };
   source.next(turn);
-  const ended: number[] = [];
-  const calls = Array.from({ length: CALLS }, (_, i) =>
+  const calls = Array.from({ length: CALLS }, () =>
     call((f) => {
       if (f < 1) pieces++;
-    }).then(() => ended.push(i)),
+    }),
   );
   await Promise.all(calls);
   pending = false;
   source.close();
-  return { pieces, turns, ended };
+  return { pieces, turns };
 }
 
 /** Each call several pieces long on its tier (a piece is about 8 ms). */
@@ -83,11 +87,80 @@ const CALLERS: [string, (tier: TierName) => (onProgress: (f: number) => void) =>
 
 forEachTier('calls at once share the turns of the event loop', (tier) => {
   for (const [name, caller] of CALLERS) {
-    it(`${name}: ${CALLS} at once run about one piece a turn of the event loop, the first call ending first`, async () => {
-      const { pieces, turns, ended } = await burst(caller(tier));
+    it(`${name}: ${CALLS} at once run about one piece a turn of the event loop`, async () => {
+      const { pieces, turns } = await burst(caller(tier));
       // One piece a turn, where a ticker each made up to CALLS: the bound is on the average.
       assert.ok(pieces <= 1.5 * turns, `${pieces} pieces ran in ${turns} turns of the event loop (${CALLS} calls at once)`);
-      assert.equal(ended[0], 0, `the calls ended in the order ${ended}`);
+    });
+  }
+});
+
+/** Resolves after `n` turns of the event loop (the calls' own source): a call started before has had a piece in each. */
+async function turnsPass(n: number): Promise<void> {
+  const source = turnSource();
+  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => source.next(resolve));
+  source.close();
+}
+
+/** Milliseconds `call` takes. */
+async function timed(call: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await call();
+  return performance.now() - t0;
+}
+
+/** A bcrypt string of `cost` (Openwall's salt and hash: at another cost than 5 the password does not match, which costs the same). */
+const bcryptOf = (cost: number): string => `$2a$${String(cost).padStart(2, '0')}$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW`;
+
+/** An argon2id string of 1 MiB and 2 passes, a few milliseconds to verify. */
+let shortPhc = '';
+before(async () => {
+  shortPhc = await argon2idHash('pw', { m: 1024, t: 2 });
+});
+
+/** Short calls, one of each kind: milliseconds alone. */
+const SHORT: [string, () => Promise<unknown>][] = [
+  ['argon2Verify of argon2id (1 MiB, t = 2)', () => argon2Verify(shortPhc, 'pw')],
+  ['scryptAsync (N = 2^10)', () => scryptAsync('pw', 'salt', { N: 2 ** 10 })],
+  ['argon2Verify of bcrypt (cost 5)', () => argon2Verify(bcryptOf(5), 'U*U')],
+];
+
+/** Long calls, one of each kind: a third of a second or more alone on either tier (the js tier's Argon2 is slower). */
+const LONG: [string, (tier: TierName) => () => Promise<unknown>][] = [
+  [
+    'argon2idAsync (64 MiB, t = 8; js: 32 MiB, t = 3)',
+    (tier) => () => argon2idAsync('pw', 'somesalt', tier === 'simd' ? { m: 65536, t: 8 } : { m: 32768, t: 3 }),
+  ],
+  ['scryptAsync (N = 2^17)', () => () => scryptAsync('pw', 'salt', { N: 2 ** 17 })],
+  ['argon2Verify of bcrypt (cost 12)', () => () => argon2Verify(bcryptOf(12), 'U*U')],
+];
+
+/** How long a short call may take amid a long one: its time alone, 5 times, and 100 ms. */
+const bound = (alone: number): number => 5 * alone + 100;
+
+forEachTier('a short call amid a long one waits for a few of its pieces, not for all of it', (tier) => {
+  for (const [longName, long] of LONG) {
+    it(`a short call of each kind amid ${longName}: at most 5 times its time alone and 100 ms`, async () => {
+      // Alone: warmed (the kernel instance and its memory), then the median of three.
+      const alone: number[] = [];
+      for (const [, call] of SHORT) {
+        await call();
+        const times = [await timed(call), await timed(call), await timed(call)].sort((a, b) => a - b);
+        alone.push(times[1]!);
+      }
+      let longEnded = false;
+      const longCall = long(tier)().finally(() => (longEnded = true));
+      // The long call is under way: it has had a piece in each of these turns.
+      await turnsPass(3);
+      try {
+        for (const [i, [name, call]] of SHORT.entries()) {
+          const amid = await timed(call);
+          assert.ok(amid <= bound(alone[i]!), `${name}: ${amid.toFixed(1)} ms amid it, ${alone[i]!.toFixed(1)} ms alone`);
+          assert.ok(!longEnded, `${longName} ended before ${name} did: the case shows nothing (make it longer)`);
+        }
+      } finally {
+        await longCall;
+      }
     });
   }
 });
