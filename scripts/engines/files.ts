@@ -45,6 +45,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/b3sum.test.ts': 'runs the fourfold and b3sum commands (node:child_process)',
   'test/cli/fourfold.test.ts': 'runs the fourfold command (node:child_process)',
   'test/cli/compile-cache.test.ts': 'runs the fourfold command as root and as a second user (node:child_process, setpriv)',
+  'test/cli/plugin-path.test.ts': "runs the fourfold command and age plugins as root and a second user's programs (node:child_process, setpriv)",
   'test/cli/loads.test.ts': 'runs the fourfold command and lists the modules it loads (node:child_process)',
   'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
   'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
@@ -94,9 +95,14 @@ const NOT_IN_SHELLS: Record<string, string> = {
  */
 const NODE_PROGRAM: Record<string, string> = {
   ...Object.fromEntries(
-    ['test/cli/b3sum.test.ts', 'test/cli/compile-cache.test.ts', 'test/cli/fourfold.test.ts', 'test/cli/loads.test.ts', 'test/cli/pipeline.test.ts'].map(
-      (f) => [f, "runs the fourfold command, a Node program, with the system's node: the same processes as npm test's"],
-    ),
+    [
+      'test/cli/b3sum.test.ts',
+      'test/cli/compile-cache.test.ts',
+      'test/cli/fourfold.test.ts',
+      'test/cli/loads.test.ts',
+      'test/cli/pipeline.test.ts',
+      'test/cli/plugin-path.test.ts',
+    ].map((f) => [f, "runs the fourfold command, a Node program, with the system's node: the same processes as npm test's"]),
   ),
   // Its hosts are node:vm contexts with WebAssembly code generation off, an option of Node's node:vm alone.
   'test/runtime/edge.test.ts': "runs bundles in node:vm contexts that refuse to compile WebAssembly, an option Deno's and Bun's node:vm lack",

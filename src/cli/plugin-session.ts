@@ -1,14 +1,16 @@
 /**
  * A session with an age plugin's process (C2SP age-plugin): the program
- * age-plugin-NAME from PATH started in the temporary folder, the stanzas
+ * age-plugin-NAME from PATH (its absolute folders: pluginProgram) started
+ * in the temporary folder, the stanzas
  * it writes to standard output read in order as lines come, bounded, and
  * what it wrote to standard error kept for the message of a failure. The
  * session is over when the process exits, whoever else holds its pipes,
  * as age's: age-plugin.ts runs the state machines over it.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeSync } from 'node:fs';
+import { accessSync, constants, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { Failure } from './age-io.js';
 import { AgeFormatError } from '../age/errors.js';
 import { bodyLine, MAX_HEADER, type OpenStanza, type Stanza, stanzaStart, stanzaText } from '../age/header.js';
@@ -45,7 +47,9 @@ export class Session {
     readonly name: string,
     stateMachine: string,
   ) {
-    this.child = childProcess().spawn(`age-plugin-${name}`, [`--age-plugin=${stateMachine}`], { cwd: tmpdir(), stdio: 'pipe' });
+    const program = pluginProgram(`age-plugin-${name}`);
+    if (program === undefined) throw startFailure(name, Object.assign(new Error('not found'), { code: 'ENOENT' }));
+    this.child = childProcess().spawn(program, [`--age-plugin=${stateMachine}`], { cwd: tmpdir(), stdio: 'pipe' });
     this.child.stdout.setEncoding('latin1');
     this.child.stdout.on('data', (text: string) => this.take(text));
     this.child.stdout.on('end', () => this.stop());
@@ -156,6 +160,32 @@ export class Session {
     clearTimeout(linger);
     this.child.stderr.destroy();
   }
+}
+
+/**
+ * The plugin's program: `file` in the first absolute folder of PATH that
+ * holds it as an executable file, found here, as Go's exec.LookPath finds
+ * it for age; undefined where none does. The plugin runs in the temporary
+ * folder (as age's), which every user can write: a search by the child,
+ * made there, would take an empty or relative entry of PATH (`PATH=/bin:`
+ * names the current folder) in that folder and run a program another user
+ * put there (issue 75). Such entries are skipped, as Go refuses what they
+ * find (exec.ErrDot). Windows searches by the name, as before.
+ */
+function pluginProgram(file: string): string | undefined {
+  if (process.platform === 'win32') return file;
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    if (!isAbsolute(folder)) continue;
+    const path = join(folder, file);
+    try {
+      if (!statSync(path).isFile()) continue;
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // Not there, or not executable by this user: the next folder.
+    }
+  }
+  return undefined;
 }
 
 /** Why a plugin did not start: not in PATH (with age's hints), or the system's reason. */

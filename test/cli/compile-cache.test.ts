@@ -7,8 +7,7 @@
  * through the links, and still gets the same output; where its cache
  * folder is its own it keeps the cache there.
  *
- * The victim is root, the other user an unused uid that setpriv(1) takes
- * (no account needed). The planted entry is the one the report used:
+ * The victim is root, the other user an unused uid (other-user.ts). The planted entry is the one the report used:
  * Node's cache of a file as long as dist/cli/fourfold-age.js, whose
  * code writes a marker and prints "planted", with the real file's
  * checksum put in its header, under the name and subfolder Node gives
@@ -26,17 +25,17 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { ENGINES } from '../../scripts/engines/engines.js';
+import { asOther, makeFolders, NOT_ROOT, OTHER } from './other-user.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
 const PLANTED_MODULE = fileURLToPath(new URL('../../dist/cli/fourfold-age.js', import.meta.url));
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const ON_CI = /^(?:true|1)$/i.test(process.env.CI ?? '');
 const g = globalThis as { Deno?: unknown; Bun?: unknown };
 const IS_NODE = g.Deno === undefined && g.Bun === undefined;
 
@@ -47,23 +46,12 @@ const NODE = [IS_NODE ? process.execPath : '', ENGINES['node-current'].binary].f
 const BUN = existsSync(ENGINES.bun.binary) ? ENGINES.bun.binary : undefined;
 
 const skip =
-  process.getuid?.() !== 0 && !ON_CI
-    ? 'runs as root, to act as a second user with setpriv (CI runs it as root)'
+  NOT_ROOT !== false
+    ? NOT_ROOT
     : NODE === undefined
       ? `Node ${process.version} has no compile cache, and .engines/ no current Node (npm run engines:install); npm run test:engines runs this file in the current Node`
       : false;
 
-/** A uid and gid that no account or group has. */
-function unusedId(): number {
-  const taken = new Set(
-    ['/etc/passwd', '/etc/group'].flatMap((f) => (existsSync(f) ? readFileSync(f, 'utf8').split('\n') : []).map((line) => Number(line.split(':')[2]))),
-  );
-  let id = 47_351;
-  while (taken.has(id)) id++;
-  return id;
-}
-
-const OTHER = unusedId();
 const base = mkdtempSync(join(tmpdir(), 'fourfold-compile-cache-'));
 after(() => rmSync(base, { recursive: true, force: true }));
 
@@ -73,12 +61,6 @@ const MARKER = at('planted-ran');
 /** The name and subfolder Node gives root's entry of the planted module, filled in by `before`. */
 let key = '';
 let tag = '';
-
-/** Runs `script` with sh as the other user. */
-function asOther(script: string): void {
-  const r = spawnSync('setpriv', [`--reuid=${OTHER}`, `--regid=${OTHER}`, '--clear-groups', 'sh', '-ec', script], { encoding: 'utf8' });
-  assert.equal(r.status, 0, `as uid ${OTHER}: ${r.error ?? r.stderr}`);
-}
 
 /** `fourfold age --version` as the victim (root), with `env` over an environment without a cache of Node's own: the command's output, and none of the other user's code run, nothing written through its links (each cleared after, so that each run shows its own). */
 function victim(env: Record<string, string>, runtime = NODE!): void {
@@ -115,20 +97,7 @@ function entryOf(cache: string, sum: number, length: number): { tag: string; nam
 
 before(() => {
   if (skip !== false) return;
-  chmodSync(base, 0o755);
-  for (const [name, mode] of [
-    ['home', 0o700],
-    ['shared', 0o1777],
-    ['shared2', 0o1777],
-    ['open', 0o777],
-    ['group', 0o775],
-    ['target', 0o755],
-    ['staging', 0o755],
-    ['make', 0o700],
-  ] as const) {
-    mkdirSync(at(name));
-    chmodSync(at(name), mode);
-  }
+  makeFolders(base, { home: 0o700, shared: 0o1777, shared2: 0o1777, open: 0o777, group: 0o775, target: 0o755, staging: 0o755, make: 0o700 });
   chownSync(at('group'), 0, OTHER);
 
   // The planted code: as long as the real module, so that V8 takes its cache for the real file's.
