@@ -13,7 +13,7 @@
  * subfolder first plants code there (a cache made from a file of the
  * same length, given the real file's checksum, passes Node's and V8's
  * checks), and one who makes it a link has the victim's runs write where
- * the link leads (issue 75, point 1).
+ * the link leads.
  *
  * The folder is `fourfold` in the user's cache folder ($XDG_CACHE_HOME
  * where it is an absolute path, else ~/.cache, $HOME's), made 0700, and

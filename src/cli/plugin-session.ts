@@ -169,8 +169,8 @@ export class Session {
  * folder (as age's), which every user can write: a search by the child,
  * made there, would take an empty or relative entry of PATH (`PATH=/bin:`
  * names the current folder) in that folder and run a program another user
- * put there (issue 75). Such entries are skipped, as Go refuses what they
- * find (exec.ErrDot). Windows searches by the name, as before.
+ * put there. Such entries are skipped, as Go refuses what they find
+ * (exec.ErrDot). Windows searches by the name.
  */
 function pluginProgram(file: string): string | undefined {
   if (process.platform === 'win32') return file;

@@ -1,6 +1,6 @@
 /**
- * The command's compile cache on a machine with other users (issue 75,
- * point 1; src/cli/compile-cache.ts): another user, who can write the
+ * The command's compile cache on a machine with other users
+ * (src/cli/compile-cache.ts): another user, who can write the
  * shared temporary folder and folders above the victim's cache, plants
  * a code cache of its own and links there before the victim runs the
  * command. The victim runs only the command's own code, writes nothing

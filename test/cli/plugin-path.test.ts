@@ -1,7 +1,7 @@
 /**
- * The age plugins the command runs, on a machine with other users (issue
- * 75, point 1's class: nothing the command runs can be planted by another
- * user). A plugin runs in the temporary folder, as age's, which every user
+ * The age plugins the command runs, on a machine with other users
+ * (nothing the command runs can be planted by another user, as its
+ * compile cache cannot: compile-cache.test.ts). A plugin runs in the temporary folder, as age's, which every user
  * writes; an empty or relative entry of PATH (a trailing colon, ".") named
  * that folder when the plugin's process searched PATH there. Another user
  * (other-user.ts) puts programs named age-plugin-NAME in the shared
