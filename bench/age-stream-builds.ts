@@ -21,7 +21,8 @@ import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BENCH_IDENTITY, BENCH_RECIPIENT, drain, piecesOf } from './core/ops/age.js';
+import { BENCH_IDENTITY, BENCH_RECIPIENT } from './core/age-cli.js';
+import { drain, piecesOf } from './core/ops/age.js';
 
 type AgeModule = typeof import('../src/age/index.js');
 type ParallelModule = typeof import('../src/parallel/index.js');

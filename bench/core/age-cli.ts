@@ -5,9 +5,21 @@
  * runs (found on the PATH, or where Go or Cargo installs); a browser is
  * not asked. Their files are the harness's (file-space.ts).
  */
-import type { AgeCliLibrary } from './ops/age.js';
-import { BENCH_IDENTITY, BENCH_RECIPIENT } from './ops/age.js';
 import { loadFileSpace, nodeModule } from './file-space.js';
+
+/** A fixed key pair (made by age-keygen for the benchmark): inputs are the same in every run. */
+export const BENCH_IDENTITY = 'AGE-SECRET-KEY-1P2HTMZ6Y2CAZEZD9LFXL8M4JPU8WNR97SMETC9FZALNP8CD9PACSC4TJ0M';
+export const BENCH_RECIPIENT = 'age14kkdhar8pd2lakspugult7ynp3kfzpkn25a6mxkgpmq8h0ytvclqj2x8f2';
+
+/** A command (age, rage) as a benchmark column, file to file (Node only: loadAgeCli). */
+export interface AgeCliLibrary {
+  /** The path of a file holding `bytes`, written at the first call for this array. */
+  stage(bytes: Uint8Array): string;
+  encrypt(input: string, output: string, armor?: boolean): Promise<void>;
+  /** Binary or armored: the command tells them apart. */
+  decrypt(input: string, output: string): Promise<void>;
+  read(path: string): Uint8Array;
+}
 
 type ChildProcess = typeof import('node:child_process');
 type Fs = typeof import('node:fs');

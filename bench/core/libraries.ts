@@ -22,7 +22,7 @@ import type * as NodeCrypto from 'node:crypto';
 import { loadAgeCli } from './age-cli.js';
 import { type FileSpace, loadFileSpace } from './file-space.js';
 import { describeError } from './errors.js';
-import type { AgeCliLibrary } from './ops/age.js';
+import type { AgeCliLibrary } from './age-cli.js';
 import type { ParallelSettings } from './types.js';
 
 type FourfoldRoot = typeof import('fourfold');

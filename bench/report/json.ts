@@ -1,10 +1,22 @@
 /** results.json: the whole run, every sample, and the figures derived from them. */
 import type { BenchConfig, EngineResult, PoolState } from '../core/types.js';
-import type { ScalingPoint } from './scaling.js';
 import type { CodeSizeResult } from '../node/code-size.js';
 import type { Machine } from '../node/machine.js';
 import type { SetupResult } from '../node/setup.js';
 import { summarizeCase, summarizeSweep, type CaseSummary, type SweepSummary } from './summary.js';
+
+/** One worker count's speedup at one size (scaling.ts computes them). */
+export interface ScalingPoint {
+  readonly op: string;
+  /** Message bytes per call. */
+  readonly size: number;
+  readonly shared: boolean;
+  /** The calling thread and the pool's workers. */
+  readonly threads: number;
+  readonly ns: number;
+  /** The synchronous function's time over this one's: above 1, faster. */
+  readonly speedup: number;
+}
 
 export interface EngineReport extends Omit<EngineResult, 'cases' | 'sweeps'> {
   readonly cases: CaseSummary[];

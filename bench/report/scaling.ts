@@ -13,21 +13,9 @@
  * line (speedup = threads), and bench/merge.ts tabulates them per device.
  */
 import { parseWorkerColumn } from '../core/libraries.js';
-import type { EngineReport, Report } from './json.js';
+import type { EngineReport, Report, ScalingPoint } from './json.js';
 import { formatSize, formatTime } from './summary.js';
 import { lineChart, type Series } from './svg.js';
-
-export interface ScalingPoint {
-  readonly op: string;
-  /** Message bytes per call. */
-  readonly size: number;
-  readonly shared: boolean;
-  /** The calling thread and the pool's workers. */
-  readonly threads: number;
-  readonly ns: number;
-  /** The synchronous function's time over this one's: above 1, faster. */
-  readonly speedup: number;
-}
 
 /** Every worker-count column timed (not capped, not failed) at `size` (the largest size they have, by default). */
 export function scalingPoints(engine: EngineReport, size?: number): ScalingPoint[] {

@@ -11,7 +11,7 @@
 import type { EngineResult, PoolState } from '../../bench/core/types.js';
 import { EngineCollector } from '../../bench/report/collector.js';
 import type { Report, RunStatus } from '../../bench/report/json.js';
-import type { ScalingPoint } from '../../bench/report/scaling.js';
+import type { ScalingPoint } from '../../bench/report/json.js';
 import { detectEnvironment, notices, refineEnvironment, type Environment, type Notice } from './environment.js';
 import type { MeasureMessage, MeasureRequest, Phase } from './measure.js';
 import { oneCoreConfig, largeConfig, scalingConfig, threadCounts, type Mode } from './plan.js';

@@ -7,7 +7,7 @@
 import type { BenchConfig, CaseResult, EngineResult, PoolState } from '../../bench/core/types.js';
 import { buildReport, type Environment, type PageRun, type Report, type RunStatus } from '../../bench/report/json.js';
 import type { Machine } from '../../bench/node/machine.js';
-import type { ScalingPoint } from '../../bench/report/scaling.js';
+import type { ScalingPoint } from '../../bench/report/json.js';
 import type { Notice } from './environment.js';
 import { PEER_PACKAGES, type Mode } from './plan.js';
 

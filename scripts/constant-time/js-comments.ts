@@ -5,7 +5,7 @@
  * (docs/contributing/constant-time.md, "Declaring").
  */
 import ts from 'typescript';
-import type { JsRule } from './js-lint.js';
+import type { JsRule } from './js-findings.js';
 import { type FunctionNode, type Unit, isFunctionNode, lineAndColumn } from './js-syntax.js';
 
 /** The rules an exception may name: those of the taint analysis, not those of the comments themselves. */

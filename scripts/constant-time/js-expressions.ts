@@ -7,7 +7,7 @@
  * then secret too.
  */
 import ts from 'typescript';
-import type { TaintState } from './js-taint.js';
+import type { TaintState } from './js-taint-state.js';
 import { type FunctionNode, isFunctionNode, isLiteral, isPrimitive, isWrapper, skipOuter } from './js-syntax.js';
 
 /** Properties of arrays and views that say nothing about their contents. */

@@ -20,7 +20,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Declaration, type ExceptionComment, type Problem, readComments, resolveDeclarations } from './js-comments.js';
 import { type TaintResult, taint } from './js-taint.js';
+import type { Finding, JsRule } from './js-findings.js';
 import { lineAndColumn, unitsOf } from './js-syntax.js';
+
+export type { Finding, JsRule } from './js-findings.js';
 
 /** The repository's root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -68,18 +71,6 @@ export const JS_TIER_PUBLIC_FILES: Readonly<Record<string, string>> = {
   'src/runtime/host.ts': "the host's byte order and timers",
   'src/runtime/stream-cipher.ts': 'argument checks and the range of the public block counter',
 };
-
-/** What the lint reports: the rules of the analysis, then those of the comments themselves. */
-export type JsRule = 'secret-index' | 'secret-branch' | 'early-exit' | 'secret-division' | 'stale-exception' | 'declaration';
-
-/** One thing the lint reports: where (1-based line and column), which rule, and the code or comment. */
-export interface Finding {
-  file: string;
-  line: number;
-  column: number;
-  rule: JsRule;
-  text: string;
-}
 
 /** An exception the code carries, the findings it covers, and its argument. */
 export interface ExceptionUse {

@@ -6,7 +6,7 @@
  */
 import ts from 'typescript';
 import { assign, bind, control, expr } from './js-expressions.js';
-import type { TaintState } from './js-taint.js';
+import type { TaintState } from './js-taint-state.js';
 import { type FunctionNode, type Unit, isFunctionNode } from './js-syntax.js';
 
 /** Walks a unit: a file's top level, or a function's parameters (properties and defaults) and body. */

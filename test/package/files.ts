@@ -29,10 +29,10 @@ export function packedFiles(): string[] {
   return info!.files.map((f) => f.path);
 }
 
-/** Every .ts file under src/, as a path from the root ("src/age/keys.ts"), sorted. */
-export function sourceFiles(): string[] {
-  return (readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }) as string[])
-    .filter((p) => p.endsWith('.ts'))
-    .map((p) => `src/${p.split('\\').join('/')}`)
+/** Every .ts file under `folder` (src/ by default), as a path from the root ("src/age/keys.ts"), sorted. */
+export function sourceFiles(folder = 'src'): string[] {
+  return (readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((p) => p.endsWith('.ts') && !p.includes('node_modules'))
+    .map((p) => `${folder}/${p.split('\\').join('/')}`)
     .sort();
 }

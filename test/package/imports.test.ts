@@ -2,7 +2,7 @@
  * src/'s import graph: the layers of docs/contributing/architecture.md
  * (each folder imports only what it builds on) and no cycle, between
  * files or between folders, so that a reader can take the tree from the
- * bottom up. Every relative import counts, type-only and dynamic ones too
+ * bottom up; and no cycle between the files of the rest of the house. Every relative import counts, type-only and dynamic ones too
  * (`import(('./x.js'))`, its parentheses keeping Vite's preload helper
  * out, as src/age/keys.ts explains). Node only (it reads the tree).
  */
@@ -53,6 +53,20 @@ it('no import cycle between the files of src/', { skip: NOT_NODE }, () => {
   const known = new Set(SOURCES);
   assert.deepEqual(
     cycles(SOURCES, (f) => importsOf(f).filter((t) => known.has(t))),
+    [],
+  );
+});
+
+/**
+ * The rest of the house: the benchmark, the scripts, the page and the
+ * tests, each file with the others it imports among them and src/
+ * (src/ has no cycle, above, and imports none of them).
+ */
+it('no import cycle between the files of bench/, scripts/, page/ and test/', { skip: NOT_NODE }, () => {
+  const house = ['bench', 'scripts', 'page', 'test'].flatMap((folder) => sourceFiles(folder));
+  const known = new Set(house);
+  assert.deepEqual(
+    cycles(house, (f) => importsOf(f).filter((t) => known.has(t))),
     [],
   );
 });

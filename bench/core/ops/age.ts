@@ -25,12 +25,9 @@
  */
 import { PARALLEL, type Apis } from '../libraries.js';
 import type { FileSpace } from '../file-space.js';
+import { type AgeCliLibrary, BENCH_IDENTITY, BENCH_RECIPIENT } from '../age-cli.js';
 import { bytes } from '../fixtures.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
-
-/** A fixed key pair (made by age-keygen for the benchmark): inputs are the same in every run. */
-export const BENCH_IDENTITY = 'AGE-SECRET-KEY-1P2HTMZ6Y2CAZEZD9LFXL8M4JPU8WNR97SMETC9FZALNP8CD9PACSC4TJ0M';
-export const BENCH_RECIPIENT = 'age14kkdhar8pd2lakspugult7ynp3kfzpkn25a6mxkgpmq8h0ytvclqj2x8f2';
 
 /** The pieces a stream is fed, as a file's ReadableStream comes in Node (64 KiB). */
 const PIECE = 64 << 10;
@@ -45,16 +42,6 @@ export interface AgeLibrary {
   encryptArmored(plain: Uint8Array): Promise<Uint8Array>;
   /** The plaintext of an armored file given as ASCII bytes. */
   decryptArmored(text: Uint8Array): Promise<Uint8Array>;
-}
-
-/** The Go CLI, file to file (Node only: age-cli.ts). */
-export interface AgeCliLibrary {
-  /** The path of a file holding `bytes`, written at the first call for this array. */
-  stage(bytes: Uint8Array): string;
-  encrypt(input: string, output: string, armor?: boolean): Promise<void>;
-  /** Binary or armored: the command tells them apart. */
-  decrypt(input: string, output: string): Promise<void>;
-  read(path: string): Uint8Array;
 }
 
 interface Inputs {
