@@ -25,7 +25,7 @@
  */
 import { PARALLEL, type Apis } from '../libraries.js';
 import type { FileSpace } from '../file-space.js';
-import { type AgeCliLibrary, BENCH_IDENTITY, BENCH_RECIPIENT } from '../age-cli.js';
+import { BENCH_IDENTITY, BENCH_RECIPIENT } from '../age-cli.js';
 import { bytes } from '../fixtures.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
