@@ -5,6 +5,8 @@
  * does not export it; tests import it through test/internal.ts only.
  */
 import { simdArgon2 as simdArgon2Engine } from './argon2/simd.js';
+import type { PoolWorker } from './pool/pool-worker.js';
+import { pool as workerPool } from './pool/pool.js';
 import { engine as argon2Selector } from './argon2/tiers.js';
 import { engine as blake3Selector } from './blake3/tiers.js';
 import { simdBlake3 as simdBlake3Engine } from './blake3/simd.js';
@@ -30,11 +32,52 @@ function withBytes<T>(selector: () => unknown, value: T): T {
   return value;
 }
 
+/** How many holdWorkers() holds each worker has; the held workers whose retirement the pool was refused meanwhile. */
+const holds = new Map<PoolWorker, number>();
+const putOff = new Set<PoolWorker>();
+let retireAsUsual: ((w: PoolWorker) => void) | undefined;
+
+/**
+ * Keeps `workers` in the pool until release(): the pool does not retire
+ * them (a Deno worker idle for DENO_IDLE_MS, pool/spawn.ts; one beyond a
+ * lowered size), so that a test that takes a worker (to watch its jobs, to
+ * make one of them fail) still has it after the calling thread worked for
+ * a while. Unlike PoolWorker.pin(), it leaves the pool's choice of workers
+ * for a call, and status().streams, as they were; a failure and
+ * terminate() still end a held worker. At release(), one whose retirement
+ * was put off is retired if it is still idle, as it would have been.
+ */
+export function holdWorkers(workers: readonly PoolWorker[]): { release(): void } {
+  if (retireAsUsual === undefined) {
+    const retire = workerPool.retire.bind(workerPool);
+    retireAsUsual = retire;
+    workerPool.retire = (w) => void (holds.has(w) ? putOff.add(w) : retire(w));
+  }
+  const mine = [...workers];
+  for (const w of mine) holds.set(w, (holds.get(w) ?? 0) + 1);
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      for (const w of mine) {
+        const n = holds.get(w)! - 1;
+        if (n > 0) {
+          holds.set(w, n);
+          continue;
+        }
+        holds.delete(w);
+        if (putOff.delete(w) && !w.busy && workerPool.workers.includes(w)) retireAsUsual!(w);
+      }
+    },
+  };
+}
+
 export { kernelMemories } from './runtime/kernel-registry.js';
 export { pool } from './pool/pool.js';
 export { transferablesOf } from './pool/protocol.js';
 export { EMPTY } from './runtime/bytes.js';
-export type { PoolWorker } from './pool/pool-worker.js';
+export type { PoolWorker };
 export type { JobDone, JobHandle } from './pool/job-handle.js';
 export { contention, runOnWorkers, runPieces, turnSources, type Piece, type PieceWork } from './pool/schedule.js';
 export { CoreJudge } from './pool/contention.js';

@@ -19,7 +19,7 @@ import * as P from 'fourfold/parallel';
 import * as S from 'fourfold/scrypt';
 import { assertBytes, isAllZero, NO_ABORT } from '../helpers.js';
 import { pool, type PoolWorker, spareSharedMemories } from '../internal.js';
-import { allowWorkers, whenStopped, workersAsUsual } from './pool-helpers.js';
+import { allowWorkers, heldWorkers, whenStopped, workersAsUsual } from './pool-helpers.js';
 
 const HAS_THREADS = typeof Worker === 'function' || (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node !== undefined;
 /** Memory shared with workers (pool/pool-worker.ts canShare): without it every call runs on the calling thread. */
@@ -129,12 +129,15 @@ describe('the strings', () => {
   });
 
   it('workers: 0 runs on the calling thread: no segment reaches a worker', async () => {
-    const seen = segmentsOf(pool.workers);
+    // Both workers watched, held through the calls (in Deno one idle for 250 ms ends, and one started again would be unwatched).
+    const held = SHARES ? await heldWorkers(2) : undefined;
+    const seen = segmentsOf(held?.workers ?? []);
     try {
       const phc = await P.argon2idHash('pw', { ...SMALL, workers: 0 });
       assert.equal(await P.argon2Verify(phc, 'pw', { workers: 0 }), true);
     } finally {
       seen.restore();
+      held?.release();
     }
     assert.deepEqual(
       seen.counts.filter((n) => n > 0),
@@ -170,7 +173,9 @@ describe('a burst', () => {
   });
 
   it('calls made at once go to different workers, and a burst takes at most two memories a worker', { skip: NO_SHARING }, async () => {
-    const workers = [...pool.workers];
+    // Started again if the tests before ended them (a Deno worker idle for 250 ms ends), and held for the burst.
+    const held = await heldWorkers(2);
+    const { workers } = held;
     assert.equal(workers.length, 2);
     const seen = segmentsOf(workers);
     const made = memoriesMade();
@@ -182,6 +187,7 @@ describe('a burst', () => {
     } finally {
       made.restore();
       seen.restore();
+      held.release();
     }
     for (const [i, n] of seen.counts.entries()) assert.ok(n > 0, `worker ${i} was sent no segment (${seen.counts})`);
     assert.ok(made.count() >= 1 && made.count() <= 2 * workers.length, `the burst made ${made.count()} shared memories`);
@@ -239,7 +245,9 @@ describe('a burst', () => {
 it("a call's kept memory is not written once it ends: its worker's detach, queued behind another call, leaves the scratch to the next call", {
   skip: NO_SHARING,
 }, async () => {
-  const w0 = pool.workers[0]!;
+  // The first worker, which calls of workers: 1 take: held through the synchronous hash below and the calls.
+  const held = await heldWorkers(1);
+  const w0 = held.workers[0]!;
   const small = { m: 6000, t: 3, p: 1 };
   const salt = 'saltsaltsalt';
   // C (long) and A on the first worker (workers: 1): when A ends, that worker is in one of C's segments, and
@@ -264,5 +272,6 @@ it("a call's kept memory is not written once it ends: its worker's detach, queue
   } finally {
     scratch.fill(0);
     await c;
+    held.release();
   }
 });

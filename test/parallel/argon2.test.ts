@@ -26,7 +26,7 @@ import { argon2d, argon2i, argon2id, type Argon2Opts } from 'fourfold/argon2';
 import * as P from 'fourfold/parallel';
 import { argon2d as nobleD, argon2i as nobleI, argon2id as nobleId } from '@noble/hashes/argon2.js';
 import { assertBytes, isAllZero, NO_ABORT, NO_SECOND_THREAD, NO_SIMD, rand, spinThread } from '../helpers.js';
-import { pool, type PoolWorker, spareSharedMemory } from '../internal.js';
+import { holdWorkers, pool, type PoolWorker, spareSharedMemory } from '../internal.js';
 import { allowWorkers, whenStopped, workersAsUsual } from './pool-helpers.js';
 
 const HAS_THREADS = typeof Worker === 'function' || (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node !== undefined;
@@ -191,23 +191,39 @@ const PATHS: Path[] = [
   { name: 'js workers (worker-js), simd here', workers: 'js', here: 'simd', skip: NO_SHARING || NO_SIMD },
 ];
 
+/** The hold on the workers onPath() started, until the next onPath() or letPathGo(). */
+let pathHold: { release(): void } | undefined;
+
 /**
  * `n` workers of `path.workers`' tier, started anew, and this thread on
  * `path.here`'s: workers keep the tier they started with, which is the one
- * this thread asked for then.
+ * this thread asked for then. They are held (holdWorkers) until the next
+ * onPath() or letPathGo(): the tests take them (pool.workers[0], to make
+ * its segment fail) and keep them through calls that run here alone, on
+ * the js tier for seconds (a Deno worker idle for 250 ms is otherwise
+ * ended, and one started again has this thread's tier).
  */
 async function onPath(path: Path, n: number): Promise<void> {
   assert.equal(await F.ready({ tier: path.workers }), path.workers);
+  letPathGo();
   P.terminate();
   allowWorkers(n);
   P.configure({ workers: n });
-  const s = await P.warm({ workers: n });
+  const warming = P.warm({ workers: n });
+  // Held from their start (P.warm starts them before it awaits): one ready long before the other is not ended meanwhile.
+  pathHold = holdWorkers(pool.workers);
+  const s = await warming;
   assert.equal(s.ready, n, `workers did not start: ${JSON.stringify(s)}`);
   assert.deepEqual(
     pool.workers.map((w) => w.tier),
     Array(n).fill(path.workers),
   );
   if (path.here !== path.workers) assert.equal(await F.ready({ tier: path.here }), path.here);
+}
+
+function letPathGo(): void {
+  pathHold?.release();
+  pathHold = undefined;
 }
 
 /** The jobs that reach a worker from now on, by their op. */
@@ -332,6 +348,8 @@ it('p = 1 on one worker: jobs of at most 16 Ki blocks (short slices joined, a lo
   P.configure({ workers: 1 });
   await P.warm();
   const w = pool.workers[0]!;
+  // Held through both calls: between them this thread computes the bytes to compare with.
+  const hold = holdWorkers([w]);
   /** Blocks of each segments job sent (jobs.ts: the first slice's count, then whole slices), and the most unanswered at once. */
   const blocks: number[] = [];
   let unanswered = 0;
@@ -365,6 +383,7 @@ it('p = 1 on one worker: jobs of at most 16 Ki blocks (short slices joined, a lo
     }
   } finally {
     delete (w as { call?: unknown }).call;
+    hold.release();
     P.configure({ workers: undefined });
   }
   assert.ok(most <= 2, `${most} jobs unanswered at once`);
@@ -534,9 +553,13 @@ describe('memory that cannot be shared with workers: the calls run on the callin
     cases: () => Case[] = () => [...casesOf(3, () => 2).slice(0, 4), heavy(1), casesOf(9, () => 3)[7]!],
   ): Promise<void> {
     allowWorkers(3);
-    await P.warm({ workers: 3 });
+    const warming = P.warm({ workers: 3 });
+    // Held from their start: a worker ended for idleness meanwhile (Deno), and another started, would take jobs unwatched.
+    const hold = holdWorkers(pool.workers);
+    await warming;
     const undo = during();
     if (undo === undefined) {
+      hold.release();
       t.skip(`not applicable: ${what} cannot be simulated in this engine`);
       return;
     }
@@ -554,6 +577,7 @@ describe('memory that cannot be shared with workers: the calls run on the callin
       );
     } finally {
       for (const j of watch) j.restore();
+      hold.release();
       undo();
       P.terminate();
     }
@@ -613,6 +637,7 @@ for (const path of PATHS) {
     /** A call on the path's two workers (a third would start on this thread's tier). */
     const onTwo = (p: number, type?: Type): Case => ({ ...heavy(p, type), workers: 2 });
     after(async () => {
+      letPathGo();
       P.terminate();
       await F.ready();
     });
@@ -708,6 +733,8 @@ for (const path of PATHS) {
       // p = 1 posts slices back to back in jobs of up to 16 Ki blocks: 20 Ki blocks at t = 2 make three,
       // the second failing while the third is queued behind it.
       const alone = { ...onTwo(1, 'argon2id'), opts: { p: 1, t: 2, m: 20480 } };
+      // The same worker each time, held by onPath() while each call starts again here.
+      const w = pool.workers[0]!;
       for (const [c, nth] of [
         [onTwo(1, 'argon2i'), 1],
         [alone, 2],
@@ -715,7 +742,7 @@ for (const path of PATHS) {
         [onTwo(4, 'argon2d'), 5],
       ] as const) {
         const p = c.opts.p;
-        const w = pool.workers[0]!;
+        assert.equal(pool.workers[0], w, 'the worker whose segment failed is no longer the first');
         const fault = failSegment(w, nth);
         const seen: number[] = [];
         try {

@@ -2,7 +2,7 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as P from 'fourfold/parallel';
-import { contention, pool, type PoolWorker } from '../internal.js';
+import { contention, holdWorkers, pool, type PoolWorker } from '../internal.js';
 
 /**
  * Lets the pool start `n` workers even where the machine has fewer logical
@@ -78,6 +78,23 @@ export async function warmPool(n: number): Promise<void> {
     await P.chacha20(new Uint8Array(32), new Uint8Array(12), data);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * The first `n` workers of the pool, started (P.warm; fewer where fewer
+ * can start: allowWorkers) and held until release() (holdWorkers in src/testing.ts): a
+ * test that takes a worker, to watch its jobs or to make one of them fail,
+ * still has it after a pause, such as the calling thread computing the
+ * bytes to compare with (in Deno a worker idle for 250 ms is ended: pool/spawn.ts).
+ */
+export async function heldWorkers(n: number): Promise<{ workers: PoolWorker[]; release(): void }> {
+  // Held from their start (P.warm starts them before it awaits): one ready long before another is not ended meanwhile.
+  const warming = P.warm({ workers: n });
+  const workers = pool.workers.slice(0, n);
+  const hold = holdWorkers(workers);
+  await warming;
+  // A worker that failed to start left the pool.
+  return { workers: workers.filter((w) => pool.workers.includes(w)), release: hold.release };
 }
 
 /** For a test file: `n` workers, started before its tests; the default pool again, ended, after them. */

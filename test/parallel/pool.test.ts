@@ -11,7 +11,7 @@ import { it, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from 'fourfold';
 import * as P from 'fourfold/parallel';
-import { EMPTY, pool, transferablesOf } from '../internal.js';
+import { EMPTY, holdWorkers, pool, transferablesOf } from '../internal.js';
 import { assertBytes, assertKernelsWiped, ENGINE_HAS_SIMD, isAllZero, rand } from '../helpers.js';
 import { allowWorkers, captureWarnings, warmPool, whenStopped, workersAsUsual } from './pool-helpers.js';
 
@@ -113,6 +113,36 @@ it('terminate() during calls: their pieces fall back to the calling thread, same
   // A terminated worker may finish the call it was in before it stops: its slots are zeroed again then.
   await whenStopped(workers);
   assertSlotsZero('terminated workers', workers);
+  P.configure({ workers: undefined });
+});
+
+it("holdWorkers (the tests' hook): a held worker outlives the pool's retiring it, leaves pin() alone, and ends at release() if idle", async () => {
+  P.configure({ workers: 2 });
+  await warmPool(2);
+  const [w, other] = pool.workers;
+  assert.ok(w !== undefined && other !== undefined, 'two workers did not start');
+  const hold = holdWorkers([w]);
+  const again = holdWorkers([w]);
+  try {
+    // What a Deno worker idle for 250 ms gets (pool/spawn.ts), and one beyond a lowered size: made to happen now.
+    pool.retire(w);
+    assert.ok(w.alive && pool.workers.includes(w), 'a held worker was retired');
+    assert.equal(P.status().streams, 0, 'holding pinned the worker');
+    assertBytes(await P.chacha20(key, nonce, m), expected, 'a call with a held worker');
+    // A call's last word to a worker (its wipe) is answered after the call: until then the worker is busy, not idle.
+    for (let t = 0; w.busy; t++) {
+      assert.ok(t < 500, 'the worker stayed busy after the call');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    hold.release();
+    assert.ok(w.alive && pool.workers.includes(w), 'released by one hold of two, the worker was retired');
+  } finally {
+    again.release();
+  }
+  assert.ok(!w.alive && !pool.workers.includes(w), 'released, the idle worker was not retired as the pool had asked');
+  // A worker never held is retired as usual.
+  pool.retire(other);
+  assert.ok(!other.alive && !pool.workers.includes(other));
   P.configure({ workers: undefined });
 });
 
