@@ -13,14 +13,20 @@ import { handOutWorkersFor as poolHandOutWorkersFor, workersFor as poolWorkersFo
 import type { OwnTier } from '../runtime/kernels.js';
 
 /**
- * The modules for worker_threads, by tier, as variables: written
- * literally, a bundler would also emit them as assets for the browser
- * build, which uses the Web Worker form below. Their base is a variable
- * too: webpack warns of a "critical dependency" for new URL(<expression>,
- * import.meta.url).
+ * The modules for worker_threads, by tier: their names joined, as text, to
+ * this module's folder, with no new URL(<name>, import.meta.url) for a
+ * bundler to take. Written literally, a bundler would also emit them as
+ * assets for the browser build, which uses the Web Worker form below;
+ * webpack warns of a "critical dependency" for new URL(<expression>,
+ * import.meta.url); and Turbopack (Next.js 16's default) evaluates that
+ * expression through its variables and rewrote it to a copy of worker.js
+ * alone in .next/server/assets/ (without the modules it imports, under
+ * .next's "type": "commonjs"), which Node cannot load: a Next.js Node
+ * route's fourfold/parallel had no workers, and warned.
  */
-const MODULES: Readonly<Record<OwnTier, string>> = { simd: './worker.js', js: './worker-js.js' };
-const THIS_MODULE = import.meta.url;
+const MODULES: Readonly<Record<OwnTier, string>> = { simd: 'worker.js', js: 'worker-js.js' };
+/** This module's folder: import.meta.url less its name, query and fragment. */
+const HERE = import.meta.url.replace(/[?#].*$/s, '').replace(/[^/]*$/, '');
 
 const SCRIPTS: WorkerScripts = {
   // Each form written out, so that bundlers emit both scripts (a page loads the one it starts).
@@ -28,7 +34,7 @@ const SCRIPTS: WorkerScripts = {
     tier === 'simd'
       ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
       : new Worker(new URL('./worker-js.js', import.meta.url), { type: 'module' }),
-  module: (tier) => new URL(MODULES[tier], THIS_MODULE),
+  module: (tier) => new URL(HERE + MODULES[tier]),
 };
 
 /** The pool, with its scripts set. */
