@@ -35,6 +35,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Receives each `context.progress(message)` of the entry. */
   onProgress?: (message: string) => void;
+  /** Browsers only: the run is given up if the entry has reported no progress this long after the launch (launches.ts). */
+  startMs?: number;
   /** Headers on every response of the page server (browsers only), e.g. a Content-Security-Policy. */
   headers?: Record<string, string>;
 }
@@ -87,6 +89,14 @@ export async function runInEngine(id: EngineId, options: RunOptions): Promise<Ru
     },
   });
   let timer: NodeJS.Timeout | undefined;
+  let startTimer: NodeJS.Timeout | undefined;
+  const notStarted = new Promise<PageOutcome>((resolve) => {
+    if (options.startMs === undefined) return;
+    const startMs = options.startMs;
+    startTimer = setTimeout(() => {
+      if (lastProgressAt === 0) resolve({ ok: false, error: `no progress from the page ${Math.round(startMs / 1000)} s after the launch` });
+    }, startMs);
+  });
   const timeout = new Promise<PageOutcome>((resolve) => {
     timer = setTimeout(async () => {
       // How long ago tells a page whose thread stopped (nothing for minutes) from one still reporting a wait.
@@ -100,12 +110,13 @@ export async function runInEngine(id: EngineId, options: RunOptions): Promise<Ru
   const opening = BROWSERS[id]!(engine, server.url, (l) => log.push(l));
   opening.catch(() => {});
   try {
-    const outcome = await Promise.race([opening.then((s) => Promise.race([server.result, s.died])), timeout]).catch(
+    const outcome = await Promise.race([opening.then((s) => Promise.race([server.result, s.died])), timeout, notStarted]).catch(
       (e: Error): PageOutcome => ({ ok: false, error: `${id}: ${e.message}` }),
     );
     return finish(outcome);
   } finally {
     clearTimeout(timer);
+    clearTimeout(startTimer);
     // Also when the launch outlived the timeout: close what it opens, once it has.
     await opening.then(
       (s) => s.close(),

@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { bundlePage, bundleTestSuite, pageFiles, testFiles, type SuiteBundle, type Target } from './bundle.js';
 import { CACHE, ENGINES, ENGINE_IDS, ROOT, requireInstalled, runsNodeTest, versionOf, type Engine, type EngineId, type Wasm } from './engines.js';
 import { runInEngine, type RunResult } from './run.js';
+import { launchUntilStarted, START_MS, type LaunchLimits } from './launches.js';
 import { checkTables, notRun } from './files.js';
 import { scriptEnv } from './drivers/script.js';
 import { spawnGroup } from './drivers/process.js';
@@ -148,25 +149,32 @@ async function runNodeTests(engine: Engine, selected: string[], seed: string, ti
 // ------------------------------------------------------------------ everything else: bundles through runInEngine
 
 /**
- * One run of the suite bundle; a run whose page never started the suite (no
- * progress at all, then a timeout or a dead engine) is launched once more.
- * WPE's cog once stayed at "Load started" for the whole timeout beside a
- * WebKitGTK run, and passed in 16 s on each of six reruns: a launch
- * failure, not a test's.
+ * One run of the suite bundle within `timeoutMs`; a launch that never
+ * started the suite (no progress at all: a timeout, a dead engine, or for
+ * a browser none within START_MS of the launch) is launched again at once,
+ * up to three launches (launches.ts). WPE's cog once stayed at "Load
+ * started" for a whole 900 s limit beside a WebKitGTK run, and passed in
+ * 16 s on each of six reruns: a launch failure, not a test's. Script
+ * engines, shells and workerd have no start limit (a process that has not
+ * failed is left to load: the ARM64 ones under qemu take long to).
  */
-async function runSuiteBundle(engine: Engine, entry: string, seed: string, timeoutMs: number, headers?: Record<string, string>): Promise<RunResult> {
-  let started = false;
+async function runSuiteBundle(
+  engine: Engine,
+  entry: string,
+  label: string,
+  seed: string,
+  timeoutMs: number,
+  headers?: Record<string, string>,
+): Promise<RunResult> {
   // FOURFOLD_TEST_EMULATED: the tests leave what emulation makes minutes long to the x86-64 engines (test/helpers.ts EMULATED).
   const env = { FOURFOLD_TEST_SEED: seed, ...(engine.emulator && { FOURFOLD_TEST_EMULATED: basename(engine.emulator[0]!) }) };
-  const attempt = () => runInEngine(engine.id, { entry, timeoutMs, headers, env, onProgress: () => (started = true) });
-  const first = await attempt();
-  if (first.ok || started) return first;
-  const second = await attempt();
-  return {
-    ...second,
-    ms: first.ms + second.ms,
-    log: [`first launch never started the suite (${first.error ?? 'no result'}); launched again`, ...first.log, ...second.log],
-  };
+  const launch = (limits: LaunchLimits) =>
+    runInEngine(engine.id, { entry, headers, env, timeoutMs: limits.timeoutMs, startMs: limits.startMs, onProgress: limits.started });
+  return launchUntilStarted(launch, {
+    timeoutMs,
+    startMs: engine.kind === 'browser' ? START_MS : undefined,
+    say: (line) => console.log(`[${engine.id}] ${label}: ${line}`),
+  });
 }
 
 /**
@@ -207,11 +215,13 @@ async function runBundledTests(
   const runs = bundle.perFile ?? bundle.parts ?? (bundle.files.length > 0 ? [{ file: 'suite', entry: bundle.entry }] : []);
   for (const { file, entry } of runs) {
     const left = timeoutMs - (Date.now() - t0);
-    if (left > 0) collect(outcome, await runSuiteBundle(engine, entry, seed, left), file, bundle.perFile !== undefined);
+    if (left > 0) collect(outcome, await runSuiteBundle(engine, entry, file, seed, left), file, bundle.perFile !== undefined);
     else outcome.problems.push(`${file}: not run: the ${timeoutMs} ms limit was reached`);
   }
   if (engine.kind === 'browser') {
-    for (const page of pages) collect(outcome, await runSuiteBundle(engine, page.entry, seed, timeoutMs, PAGE_HEADERS[page.files[0]!]), page.files[0]!, true);
+    for (const page of pages) {
+      collect(outcome, await runSuiteBundle(engine, page.entry, page.files[0]!, seed, timeoutMs, PAGE_HEADERS[page.files[0]!]), page.files[0]!, true);
+    }
   }
   return outcome;
 }
