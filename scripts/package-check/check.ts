@@ -49,12 +49,15 @@
  *   as the README names it: Node runs every program, and Deno too with no
  *   permission flags, as a user runs them; the recipes for Node
  *   (keys.mjs, file-crypto.mjs) run in both, and a CommonJS file
- *   require()s the package.
+ *   require()s the package;
+ * - a Next.js 16 app (nextjs.ts): edge and Node route handlers calling every
+ *   family, built by Turbopack and webpack, served by `next start`.
  *
  *   npm run check:package                          # all of it
  *   npm run check:package -- --keep                # keep the temporary project (its path is printed)
  *   npm run check:package -- --project=<that dir>  # again in it, with only the new tarball installed
  *   npm run check:package -- --only=new-project    # the tarball and the new user's project alone (no fixture, no Chromium)
+ *   npm run check:package -- --only=nextjs         # the tarball and the Next.js app alone
  *
  * Prints one line per check and exits 1 if any failed (the project is then
  * kept, with each build's full output in its build.log). Needs the npm
@@ -76,6 +79,7 @@ import { input } from './fixture/input.js';
 import { brokenLinks } from './links.js';
 import { checkEdge } from './edge.js';
 import { checkLogins, type LoginEngine } from './login.js';
+import { checkNextjs } from './nextjs.js';
 import { codeBlocks } from './readme.js';
 import { inDocs, snippetsOf, writeSnippetProject } from './snippets.js';
 import { xchacha20poly1305 as nobleXchacha } from '@noble/ciphers/chacha.js';
@@ -683,7 +687,7 @@ function loginEngines(): LoginEngine[] {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { keep: { type: 'boolean' }, project: { type: 'string' }, only: { type: 'string' } } });
-  if (values.only !== undefined && values.only !== 'new-project') throw new Error(`--only=${values.only}: the one part that runs alone is new-project`);
+  if (values.only !== undefined && !['new-project', 'nextjs'].includes(values.only)) throw new Error(`--only=${values.only}: new-project or nextjs`);
   // --project=<dir>: a project a previous --keep run left, with its packages installed (quicker when iterating).
   const dir = values.project ?? mkdtempSync(join(tmpdir(), 'fourfold-package-check-'));
   console.log(`# package check in ${dir}`);
@@ -703,14 +707,15 @@ async function main(): Promise<number> {
     await checkEdge({ record, sh, output }, project, FIXTURE);
     checkLogins({ record, sh, output }, project, FIXTURE, loginEngines());
   }
-  checkNewProject(join(dir, 'new-project'), tarball);
+  if (values.only !== 'nextjs') checkNewProject(join(dir, 'new-project'), tarball);
+  if (values.only !== 'new-project') await checkNextjs({ record, sh, output }, join(dir, 'nextjs'), FIXTURE, tarball);
 
   const failed = checks.filter((c) => !c.ok);
   console.log(
     `\n# ${checks.length - failed.length}/${checks.length} package checks passed${failed.length ? `; failed: ${failed.map((c) => c.name).join('; ')}` : ''}`,
   );
   if (values.keep || failed.length)
-    console.log(`# kept ${values.only === undefined ? project : join(dir, 'new-project')}; run again in it with --project=${dir}`);
+    console.log(`# kept ${values.only === undefined ? project : join(dir, values.only)}; run again in it with --project=${dir}`);
   else rmSync(dir, { recursive: true, force: true });
   return failed.length ? 1 : 0;
 }
