@@ -30,9 +30,24 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { argon2idHash as oneThread } from 'fourfold/argon2';
 import * as P from 'fourfold/parallel';
-import * as nodeArgon2 from 'argon2';
 import * as napiRs from '@node-rs/argon2';
 import { median } from './core/stats.js';
+
+/** What this calls of node-argon2, imported at run time: npm ci leaves it out where it cannot build it (test/native-peers/package.json). */
+interface NodeArgon2 {
+  argon2id: 2;
+  hash(password: string, options: { type: 2; memoryCost: number; timeCost: number; parallelism: number }): Promise<string>;
+  verify(digest: string, password: string): Promise<boolean>;
+}
+const NODE_ARGON2 = 'argon2';
+const nodeArgon2 = (
+  (await import(NODE_ARGON2).catch((e: Error) => {
+    console.error(
+      `bench/argon2-logins.ts compares with node-argon2, which does not load here (${e.message}): npm ci leaves it out where it cannot build it from C++ source (no compiler or Node's headers)`,
+    );
+    process.exit(1);
+  })) as { default: NodeArgon2 }
+).default;
 
 const { values } = parseArgs({
   options: {
