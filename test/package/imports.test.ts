@@ -117,6 +117,7 @@ const LAYERS: Record<string, string[]> = {
   'src/argon2': [...BASE, 'src/bcrypt'],
   'src/age': [...BASE, 'src/chacha', 'src/chachapoly', 'src/poly1305', 'src/scrypt', 'src/bcrypt/blowfish.ts'],
   'src/blake3': BASE,
+  'src/blake2': BASE,
   'src/parallel': [
     ...BASE,
     'src/chachapoly',

@@ -29,7 +29,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { NOT_NODE, ROOT, sourceFiles } from './files.js';
 
-const FAMILIES = new Set(['argon2', 'blake3', 'chacha', 'chachapoly', 'poly1305', 'salsa', 'scrypt', 'secretstream', 'serpent']);
+const FAMILIES = new Set(['argon2', 'blake2', 'blake3', 'chacha', 'chachapoly', 'poly1305', 'salsa', 'scrypt', 'secretstream', 'serpent']);
 /** A family's tier files: its kernel generator, the code around the kernels, and its js tier. */
 const TIER_FILES = new Set(['kernel.ts', 'simd.ts', 'wasm.ts', 'js.ts', 'field.ts', 'polynomial.ts']);
 
