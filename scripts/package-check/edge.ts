@@ -15,18 +15,11 @@
  *   package's context with WebAssembly code generation off, as Vercel runs
  *   an edge function: the simd tier, Node's bytes.
  */
-import type { SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-
-/** What check.ts lends: its record of checks and its way of running a command. */
-export interface Checker {
-  record(name: string, ok: boolean, detail?: string): boolean;
-  sh(command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): SpawnSyncReturns<string>;
-  output(r: SpawnSyncReturns<string>): string;
-}
+import type { Checker } from './common.js';
 
 interface CallsReport {
   results: Record<string, string>;

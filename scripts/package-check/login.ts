@@ -11,9 +11,10 @@
  * beside the benchmark's target, as a loaded CI machine stretches every
  * gap (bench/argon2-logins.ts measures it; speed is the benchmark's).
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Checker } from './edge.js';
+import { ENGINES } from '../engines/engines.js';
+import type { Checker } from './common.js';
 
 /** Users in the burst: the issue's 32 logins at once. */
 const USERS = 32;
@@ -32,6 +33,17 @@ interface LoginsReport {
 
 /** The engines to serve with: a name and the command line that runs logins.mjs. */
 export type LoginEngine = [name: string, command: string, args: string[]];
+
+/** The engines that serve the login check: Node, and Bun and Deno where installed (else a failed check saying so). */
+export function loginEngines(c: Checker): LoginEngine[] {
+  const engines: LoginEngine[] = [[`Node ${process.version}`, process.execPath, []]];
+  for (const id of ['bun', 'deno'] as const) {
+    const { binary } = ENGINES[id];
+    if (!existsSync(binary)) c.record(`${id} (${binary}) is not installed: run npm run engines:install`, false);
+    else engines.push(id === 'bun' ? ['Bun', binary, []] : ['Deno with --allow-net=127.0.0.1', binary, ['run', '--no-prompt', '--allow-net=127.0.0.1']]);
+  }
+  return engines;
+}
 
 /** Copies fixture/login into `project`/login and runs its burst under each engine. */
 export function checkLogins(c: Checker, project: string, fixture: string, engines: LoginEngine[]): void {

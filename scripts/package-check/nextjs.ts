@@ -25,7 +25,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { Checker } from './edge.js';
+import type { Checker } from './common.js';
 
 /** The most one request may take: every call of a route is milliseconds of work, a few seconds on a busy 2-core machine. */
 const REQUEST_MS = 60_000;
