@@ -50,6 +50,9 @@ export function kernelsReached(entry: string): string[] {
   return [...kernels].sort();
 }
 
+/** Whether the built module `module` has a default export. */
+const hasDefault = (module: string): boolean => /^export default /m.test(readFileSync(module, 'utf8'));
+
 /** An entry point's text: the kernels as modules handed to useKernels, then the subpath's exports. */
 function entryText(subpath: string, module: string, kernels: string[]): string {
   const from = (path: string) => relative(join(DIST, 'edge'), path).replaceAll('\\', '/');
@@ -60,6 +63,8 @@ function entryText(subpath: string, module: string, kernels: string[]): string {
     `import { useKernels } from '${from(join(DIST, 'runtime/use-kernels.js'))}';`,
     ...kernels.map((kernel) => `import ${kernel} from '../kernels/${kernel}.wasm?module';`),
     `export * from '${from(module)}';`,
+    // `export *` leaves a default export out (fourfold/sodium's, libsodium-wrappers' object): named again.
+    ...(hasDefault(module) ? [`export { default } from '${from(module)}';`] : []),
     `useKernels({ ${kernels.join(', ')} });`,
     '',
   ].join('\n');
@@ -82,7 +87,9 @@ function main(): void {
   for (const { subpath, module } of entries) {
     writeFileSync(edgeFile(subpath), entryText(subpath, module, kernelsReached(module)));
     // The subpath's declarations, for a TypeScript project that resolves with these conditions.
-    writeFileSync(edgeFile(subpath).replace(/\.js$/, '.d.ts'), `export * from '${relative(join(DIST, 'edge'), module).replaceAll('\\', '/')}';\n`);
+    const declared = relative(join(DIST, 'edge'), module).replaceAll('\\', '/');
+    const defaultLine = hasDefault(module) ? `export { default } from '${declared}';\n` : '';
+    writeFileSync(edgeFile(subpath).replace(/\.js$/, '.d.ts'), `export * from '${declared}';\n${defaultLine}`);
   }
   console.log(`edge entry points: ${entries.length} in dist/edge/, ${kernels.length} kernels in dist/kernels/`);
 }

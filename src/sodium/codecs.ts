@@ -1,0 +1,262 @@
+/**
+ * libsodium-wrappers' conventions for fourfold/sodium: inputs as
+ * Uint8Array or string (UTF-8), the optional last `outputFormat`
+ * ('uint8array', 'text', 'hex', 'base64'), the checks and their messages,
+ * and the codecs (from_hex, to_hex, from_base64, to_base64, from_string,
+ * to_string). Hexadecimal and base64 are encoded and decoded without
+ * branches or tables on the bytes: keys pass through them.
+ */
+import { within } from '../runtime/bytes.js';
+
+/** An output format of libsodium-wrappers: bytes, or a string. */
+export type OutputFormat = 'uint8array' | 'text' | 'hex' | 'base64';
+/** The formats that give a string. */
+export type StringOutputFormat = 'text' | 'hex' | 'base64';
+/** What a call with `outputFormat` F returns in place of bytes. */
+export type Out<F> = F extends StringOutputFormat ? string : Uint8Array;
+/** An object of bytes (a key pair, a detached box), each formatted as F. */
+export type OutObject<T, F> = { [K in keyof T]: T[K] extends Uint8Array ? Out<F> : T[K] };
+/** A detached AEAD's output (crypto_aead_*_encrypt_detached). */
+export interface Detached {
+  /** The ciphertext, as long as the message. */
+  ciphertext: Uint8Array;
+  /** The 16-byte tag. */
+  mac: Uint8Array;
+}
+
+/** A detached secretbox (crypto_secretbox_detached): libsodium-wrappers' field names. */
+export interface SecretboxDetached {
+  /** The 16-byte tag. */
+  mac: Uint8Array;
+  /** The ciphertext, as long as the message. */
+  cipher: Uint8Array;
+}
+
+/** A byte input: bytes, or a string taken as its UTF-8 bytes. */
+export type Input = Uint8Array | string;
+
+/** libsodium-wrappers' output formats, in its order. */
+export const output_formats = (): OutputFormat[] => ['uint8array', 'text', 'hex', 'base64'];
+
+/** libsodium's base64 variants (sodium_base64_VARIANT_*): bit 1 no padding, bit 2 URL-safe. */
+export const base64_variants = Object.freeze({ ORIGINAL: 1, ORIGINAL_NO_PADDING: 3, URLSAFE: 5, URLSAFE_NO_PADDING: 7 });
+
+const encoder = /*#__PURE__*/ new TextEncoder();
+
+/** The UTF-8 bytes of `input`. */
+export function from_string(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/** The text of UTF-8 bytes; throws TypeError on bytes that are not UTF-8 (as libsodium-wrappers does). */
+export function to_string(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+/** Throws TypeError "<name> cannot be null or undefined" (libsodium-wrappers' message). */
+function required(value: unknown, name: string): void {
+  if (value === null || value === undefined) throw new TypeError(`${name} cannot be null or undefined`);
+}
+
+/** A required byte input: a Uint8Array as it is, a string as its UTF-8 bytes. */
+export function input(value: unknown, name: string): Uint8Array {
+  required(value, name);
+  if (typeof value === 'string') return from_string(value);
+  if (value instanceof Uint8Array) return value;
+  throw new TypeError(`unsupported input type for ${name}`);
+}
+
+/** An optional byte input (null or undefined: none). */
+export function optional(value: unknown, name: string): Uint8Array | null {
+  return value === null || value === undefined ? null : input(value, name);
+}
+
+/** A required byte input of exactly `length` bytes ("invalid <name> length" otherwise). */
+export function sized(value: unknown, name: string, length: number): Uint8Array {
+  const b = input(value, name);
+  if (b.length !== length) throw new TypeError(`invalid ${name} length`);
+  return b;
+}
+
+/** An unsigned 32-bit integer argument (a length, a counter, a block size). */
+export function unsigned(value: unknown, name: string): number {
+  required(value, name);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+    throw new TypeError(`${name} must be an unsigned integer`);
+  }
+  return value;
+}
+
+/** The checked output format: a valid one, or 'uint8array' for none. */
+export function formatOf(requested: unknown): OutputFormat {
+  if (requested === null || requested === undefined) return 'uint8array';
+  if (requested === 'uint8array' || requested === 'text' || requested === 'hex' || requested === 'base64') return requested;
+  throw new Error(`${String(requested)} is not a supported output format`);
+}
+
+/** `bytes` in `format` (checked by formatOf first, so that a wrong format fails before any work). */
+export function format<F>(bytes: Uint8Array, outputFormat: F | null | undefined): Out<F> {
+  const f = formatOf(outputFormat);
+  const out = f === 'uint8array' ? bytes : f === 'text' ? to_string(bytes) : f === 'hex' ? to_hex(bytes) : to_base64(bytes, base64_variants.URLSAFE_NO_PADDING);
+  return out as Out<F>;
+}
+
+/** Each byte field of `object` in `format`; other fields as they are. */
+export function formatObject<T extends object, F>(object: T, f: F | null | undefined): OutObject<T, F> {
+  formatOf(f);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(object)) out[k] = v instanceof Uint8Array ? format(v, f) : v;
+  return out as OutObject<T, F>;
+}
+
+/** The text to decode: a string, or bytes taken as Latin-1 characters (libsodium-wrappers reads them so). */
+function textOf(value: unknown): string {
+  if (value instanceof Uint8Array) {
+    let s = '';
+    for (let i = 0; i < value.length; i += 8192) s += String.fromCharCode(...value.subarray(i, i + 8192));
+    return s;
+  }
+  required(value, 'input');
+  if (typeof value !== 'string') throw new TypeError('unsupported input type for input');
+  return value;
+}
+
+/** The lowercase hexadecimal digit of a nibble, by arithmetic (87 = 'a' - 10; 48 = '0'). */
+const hexDigit = (n: number): number => n + 48 + (((9 - n) >> 8) & 39);
+
+/** `input`'s bytes (a string: its UTF-8 bytes) in lowercase hexadecimal. */
+export function to_hex(value: Input): string {
+  const b = input(value, 'input');
+  const codes = new Uint16Array(b.length * 2);
+  for (let i = 0; i < b.length; i++) {
+    codes[2 * i] = hexDigit(b[i] >> 4);
+    codes[2 * i + 1] = hexDigit(b[i] & 15);
+  }
+  return decodeCodes(codes);
+}
+
+/** A string of UTF-16 code units, in chunks (String.fromCharCode takes a bounded argument list). */
+function decodeCodes(codes: Uint16Array): string {
+  let s = '';
+  for (let i = 0; i < codes.length; i += 8192) s += String.fromCharCode(...codes.subarray(i, i + 8192));
+  return s;
+}
+
+/** A hexadecimal digit's value, or -1, without a branch on it. */
+function nibble(c: number): number {
+  const digit = within(c, 48, 57);
+  const lower = within(c | 32, 97, 102);
+  return ((c - 48) & digit) | (((c | 32) - 87) & lower) | ~(digit | lower);
+}
+
+/**
+ * The bytes of hexadecimal `input` (either case). libsodium's rules: it
+ * reads pairs of digits; a character that is not a digit ends the input,
+ * which fails as "invalid input" in the middle of a pair or after an odd
+ * number of digits, and as "incomplete input" otherwise.
+ */
+export function from_hex(hex: string): Uint8Array {
+  const value = textOf(hex);
+  const out = new Uint8Array(value.length >> 1);
+  let n = 0;
+  for (let i = 0; i < value.length; i += 2) {
+    const hi = nibble(value.charCodeAt(i));
+    // constant-time: public: where the digits end is the length of the input's valid part, which the result's length shows.
+    if (hi < 0) throw new Error('incomplete input');
+    if (i + 1 === value.length) throw new Error('invalid input');
+    const lo = nibble(value.charCodeAt(i + 1));
+    if (lo < 0) throw new Error('invalid input');
+    out[n++] = (hi << 4) | lo;
+  }
+  return out;
+}
+
+/** A checked base64 variant (libsodium-wrappers' default is URLSAFE_NO_PADDING). */
+function variantOf(variant: unknown): number {
+  if (variant === undefined || variant === null) return base64_variants.URLSAFE_NO_PADDING;
+  if (variant !== 1 && variant !== 3 && variant !== 5 && variant !== 7) throw new Error('unsupported base64 variant');
+  return variant;
+}
+
+/** The base64 character of a sextet, by arithmetic: A-Z, a-z, 0-9, then + / or - _. */
+function sextetChar(v: number, urlsafe: boolean): number {
+  const c62 = urlsafe ? 45 : 43;
+  const c63 = urlsafe ? 95 : 47;
+  return ((v + 65) & within(v, 0, 25)) | ((v + 71) & within(v, 26, 51)) | ((v - 4) & within(v, 52, 61)) | (c62 & within(v, 62, 62)) | (c63 & within(v, 63, 63));
+}
+
+/** A base64 character's sextet, or -1 outside the variant's alphabet, by arithmetic. */
+function charSextet(c: number, urlsafe: boolean): number {
+  const c62 = urlsafe ? 45 : 43;
+  const c63 = urlsafe ? 95 : 47;
+  const upper = within(c, 65, 90);
+  const lower = within(c, 97, 122);
+  const digit = within(c, 48, 57);
+  const s62 = within(c, c62, c62);
+  const s63 = within(c, c63, c63);
+  const any = upper | lower | digit | s62 | s63;
+  return ((c - 65) & upper) | ((c - 71) & lower) | ((c + 4) & digit) | (62 & s62) | (63 & s63) | ~any;
+}
+
+/** `input`'s bytes (a string: its UTF-8 bytes) in base64 of `variant` (default URLSAFE_NO_PADDING). */
+export function to_base64(value: Input, variant?: number): string {
+  const b = input(value, 'input');
+  const v = variantOf(variant);
+  const urlsafe = (v & 4) !== 0;
+  const padded = (v & 2) === 0;
+  const full = Math.floor(b.length / 3);
+  const rest = b.length - full * 3;
+  const length = full * 4 + (rest === 0 ? 0 : padded ? 4 : rest + 1);
+  const codes = new Uint16Array(length);
+  let j = 0;
+  for (let i = 0; i < b.length; i += 3) {
+    const w = (b[i] << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
+    const chars = Math.min(4, b.length - i + 1);
+    for (let k = 0; k < chars; k++) codes[j++] = sextetChar((w >> (18 - 6 * k)) & 63, urlsafe);
+  }
+  while (j < length) codes[j++] = 61;
+  return decodeCodes(codes);
+}
+
+/**
+ * The bytes of base64 `input` in `variant` (default URLSAFE_NO_PADDING),
+ * as libsodium decodes it: the characters of the variant's alphabet up to
+ * the first other one, the unused bits of the last zero, then exactly the
+ * padding that completes the group where the variant has padding ("invalid
+ * input" otherwise); anything after that is "incomplete input".
+ */
+export function from_base64(base64: string, variant?: number): Uint8Array {
+  const value = textOf(base64);
+  const v = variantOf(variant);
+  const urlsafe = (v & 4) !== 0;
+  let end = value.length;
+  for (let i = 0; i < value.length; i++) {
+    // constant-time: public: where the alphabet's characters end is the input's format, which the result's length shows.
+    if (charSextet(value.charCodeAt(i), urlsafe) < 0) {
+      end = i;
+      break;
+    }
+  }
+  const out = new Uint8Array(Math.floor((end * 6) / 8));
+  let acc = 0;
+  let bits = 0;
+  let j = 0;
+  for (let i = 0; i < end; i++) {
+    acc = ((acc << 6) | charSextet(value.charCodeAt(i), urlsafe)) & 0xfff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[j++] = acc >> bits;
+    }
+  }
+  // constant-time: public: whether the text is base64 is the verdict the caller gets.
+  if (bits > 4 || (acc & ((1 << bits) - 1)) !== 0) throw new Error('invalid input');
+  let at = end;
+  if ((v & 2) === 0) {
+    for (let pads = bits / 2; pads > 0; pads--, at++) {
+      if (at >= value.length || value.charCodeAt(at) !== 61) throw new Error('invalid input');
+    }
+  }
+  if (at !== value.length) throw new Error('incomplete input');
+  return out;
+}

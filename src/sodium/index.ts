@@ -1,0 +1,55 @@
+/**
+ * fourfold/sodium: libsodium-wrappers' API (names, argument order, types,
+ * output formats, errors) on fourfold's kernels, so that a libsodium.js
+ * program switches by changing its import. Named exports, so that a
+ * bundler keeps only the calls a page uses, and a default export object
+ * with all of them, as `import sodium from 'libsodium-wrappers'` gives.
+ * What it leaves out (AEGIS, AES-256-GCM, ipcrypt, Ristretto255, ...) is
+ * listed in docs/api.md, "From libsodium".
+ */
+import * as aead from './aead.js';
+import * as codecs from './codecs.js';
+import * as constants from './constants.js';
+import * as helpers from './helpers.js';
+import * as secretbox from './secretbox.js';
+import * as secretstream from './secretstream.js';
+import * as stream from './stream.js';
+
+export type { Detached, Input, Out, OutObject, OutputFormat, SecretboxDetached, StringOutputFormat } from './codecs.js';
+export type { OnetimeauthState } from './stream.js';
+export * from './aead.js';
+export { base64_variants, from_base64, from_hex, from_string, output_formats, to_base64, to_hex, to_string } from './codecs.js';
+export * from './constants.js';
+export * from './helpers.js';
+export {
+  crypto_secretbox_detached,
+  crypto_secretbox_easy,
+  crypto_secretbox_keygen,
+  crypto_secretbox_open_detached,
+  crypto_secretbox_open_easy,
+} from './secretbox.js';
+export * from './secretstream.js';
+export * from './stream.js';
+
+/**
+ * Resolved: fourfold's calls work at once (each kernel compiles in the
+ * background on first use, the calls running in JavaScript meanwhile).
+ * `await sodium.ready` as with libsodium-wrappers.
+ */
+export const ready: Promise<void> = /*#__PURE__*/ Promise.resolve();
+
+const { input: _i, optional: _o, sized: _s, unsigned: _u, formatOf: _f, format: _fo, formatObject: _fob, ...publicCodecs } = codecs;
+const { seal: _se, open: _op, joinDetached: _j, ...publicSecretbox } = secretbox;
+
+/** Every call and constant, as libsodium-wrappers' default export holds them. */
+const sodium = /*#__PURE__*/ Object.freeze({
+  ready,
+  ...publicCodecs,
+  ...constants,
+  ...helpers,
+  ...aead,
+  ...publicSecretbox,
+  ...secretstream,
+  ...stream,
+});
+export default sodium;

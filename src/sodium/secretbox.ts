@@ -1,0 +1,83 @@
+/**
+ * crypto_secretbox (XSalsa20-Poly1305: easy, detached, open) in
+ * libsodium-wrappers' shape, on fourfold/salsa's secretbox.
+ */
+import { secretbox } from '../salsa/index.js';
+import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, type SecretboxDetached, sized } from './codecs.js';
+import { randombytes_buf } from './helpers.js';
+
+const MACBYTES = 16;
+
+/** The error libsodium-wrappers throws when a secretbox does not open. */
+const failed = (): Error => new Error('wrong secret key for the given ciphertext');
+
+/** The box (16-byte tag || ciphertext) of `message`, or the plaintext of `box` (undefined when its tag is wrong). */
+export function seal(key: Uint8Array, nonce: Uint8Array, message: Uint8Array): Uint8Array {
+  return secretbox(key, nonce).seal(message);
+}
+
+export function open(key: Uint8Array, nonce: Uint8Array, box: Uint8Array): Uint8Array | undefined {
+  try {
+    return secretbox(key, nonce).open(box);
+  } catch (e) {
+    // constant-time: public: a tag that fails is the verdict the caller gets.
+    if (e instanceof Error && e.name === 'AuthenticationError') return undefined;
+    throw e;
+  }
+}
+
+/** mac || ciphertext from the detached parts. */
+export function joinDetached(ciphertext: Uint8Array, mac: Uint8Array): Uint8Array {
+  const box = new Uint8Array(ciphertext.length + MACBYTES);
+  box.set(mac);
+  box.set(ciphertext, MACBYTES);
+  return box;
+}
+
+/** The box of `message` under a 24-byte nonce and a 32-byte key: 16-byte tag || ciphertext. */
+export function crypto_secretbox_easy<F = 'uint8array'>(message: Input, nonce: Uint8Array, key: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const m = input(message, 'message');
+  const n = sized(nonce, 'nonce', 24);
+  return format(seal(sized(key, 'key', 32), n, m), outputFormat);
+}
+
+/** The box of `message` as `{ mac, cipher }`. */
+export function crypto_secretbox_detached<F = 'uint8array'>(
+  message: Input,
+  nonce: Uint8Array,
+  key: Uint8Array,
+  outputFormat?: F,
+): OutObject<SecretboxDetached, F> {
+  formatOf(outputFormat);
+  const box = crypto_secretbox_easy(message, nonce, key);
+  return formatObject({ mac: box.slice(0, MACBYTES), cipher: box.slice(MACBYTES) }, outputFormat);
+}
+
+/** The plaintext of a box; throws Error ('wrong secret key for the given ciphertext') if it does not verify. */
+export function crypto_secretbox_open_easy<F = 'uint8array'>(ciphertext: Input, nonce: Uint8Array, key: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const box = input(ciphertext, 'ciphertext');
+  const n = sized(nonce, 'nonce', 24);
+  const k = sized(key, 'key', 32);
+  if (box.length < MACBYTES) throw new TypeError('ciphertext is too short');
+  const opened = open(k, n, box);
+  if (opened === undefined) throw failed();
+  return format(opened, outputFormat);
+}
+
+/** The plaintext of a detached box; throws Error if it does not verify. */
+export function crypto_secretbox_open_detached<F = 'uint8array'>(
+  ciphertext: Input,
+  mac: Uint8Array,
+  nonce: Uint8Array,
+  key: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
+  formatOf(outputFormat);
+  const c = input(ciphertext, 'ciphertext');
+  return crypto_secretbox_open_easy(joinDetached(c, sized(mac, 'mac', MACBYTES)), nonce, key, outputFormat);
+}
+
+/** A random 32-byte key. */
+export const crypto_secretbox_keygen = <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);

@@ -1,0 +1,111 @@
+/**
+ * crypto_secretstream_xchacha20poly1305 (init_push, push, init_pull, pull,
+ * rekey, the tags) in libsodium-wrappers' shape, on fourfold/secretstream's
+ * state and engines. As in libsodium, a message that fails to pull
+ * returns false and leaves the state as it was, so the right message can
+ * still follow.
+ */
+import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from '../secretstream/state.js';
+import { engine } from '../secretstream/tiers.js';
+import { EMPTY } from '../runtime/bytes.js';
+import { format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized, unsigned } from './codecs.js';
+import { randombytes_buf } from './helpers.js';
+
+/** A stream's state, as init_push and init_pull give it: pass it to push, pull and rekey. */
+export interface SecretstreamState {
+  /** What the state is for: only the calls of crypto_secretstream_xchacha20poly1305 take it. */
+  readonly kind: 'crypto_secretstream_xchacha20poly1305';
+}
+
+/** A new stream (init_push): its state and its header. */
+export interface SecretstreamStart {
+  /** The sending state, for push and rekey. */
+  state: SecretstreamState;
+  /** The 24 bytes the receiver needs first (init_pull). */
+  header: Uint8Array;
+}
+
+/** A pulled message. */
+export interface SecretstreamMessage {
+  /** Its plaintext, verified. */
+  message: Uint8Array;
+  /** Its tag: one of the _TAG_ constants, or the byte the pusher gave. */
+  tag: number;
+}
+const states = /*#__PURE__*/ new WeakMap<SecretstreamState, StreamState>();
+
+function stateOf(state: SecretstreamState): StreamState {
+  const s = states.get(state);
+  if (s === undefined) throw new TypeError('invalid state_address');
+  return s;
+}
+
+function start(key: Uint8Array, header: Uint8Array): SecretstreamState {
+  const k = sized(key, 'key', KEY_BYTES);
+  const handle: SecretstreamState = Object.freeze({ kind: 'crypto_secretstream_xchacha20poly1305' });
+  states.set(handle, new StreamState(engine().chacha, k, header));
+  return handle;
+}
+
+/** Starts a stream under a 32-byte key: its state, and the 24-byte header the receiver needs first. */
+export function crypto_secretstream_xchacha20poly1305_init_push<F = 'uint8array'>(key: Uint8Array, outputFormat?: F): OutObject<SecretstreamStart, F> {
+  formatOf(outputFormat);
+  const header = randomHeader();
+  return formatObject({ state: start(key, header), header }, outputFormat);
+}
+
+/** One message with its tag and optional associated data: `message_chunk.length + 17` bytes. */
+export function crypto_secretstream_xchacha20poly1305_push<F = 'uint8array'>(
+  state_address: SecretstreamState,
+  message_chunk: Input,
+  ad: Input | null,
+  tag: number,
+  outputFormat?: F,
+): Out<F> {
+  formatOf(outputFormat);
+  const state = stateOf(state_address);
+  const m = input(message_chunk, 'message_chunk');
+  const a = optional(ad, 'ad') ?? EMPTY;
+  // libsodium takes the tag as an unsigned char.
+  const t = unsigned(tag, 'tag') & 0xff;
+  const e = engine();
+  const sealed = e.push(state.key, state.nonce, t, a, m);
+  state.advance(e.chacha, sealed.subarray(m.length + 1), t);
+  return format(sealed, outputFormat);
+}
+
+/** Receives the stream that began with the 24-byte `header`, under the sender's 32-byte key. */
+export function crypto_secretstream_xchacha20poly1305_init_pull(header: Uint8Array, key: Uint8Array): SecretstreamState {
+  const h = sized(header, 'header', HEADER_BYTES);
+  return start(key, h.slice());
+}
+
+/** The next message and its tag, or false (the state unchanged) when it does not verify. */
+export function crypto_secretstream_xchacha20poly1305_pull<F = 'uint8array'>(
+  state_address: SecretstreamState,
+  cipher: Input,
+  ad?: Input | null,
+  outputFormat?: F,
+): OutObject<SecretstreamMessage, F> | false {
+  formatOf(outputFormat);
+  const state = stateOf(state_address);
+  const c = input(cipher, 'cipher');
+  if (c.length < ABYTES) throw new TypeError('cipher is too short');
+  const a = optional(ad, 'ad') ?? EMPTY;
+  const e = engine();
+  const pulled = e.pull(state.key, state.nonce, a, c);
+  // constant-time: public: a message that fails is the verdict the caller gets.
+  if (pulled === undefined) return false;
+  state.advance(e.chacha, pulled.mac, pulled.tag);
+  pulled.mac.fill(0);
+  return formatObject({ message: pulled.message, tag: pulled.tag }, outputFormat);
+}
+
+/** Changes the key now; the other side must rekey at the same point. Returns true, as libsodium-wrappers does. */
+export function crypto_secretstream_xchacha20poly1305_rekey(state_address: SecretstreamState): true {
+  stateOf(state_address).rekey(engine().chacha);
+  return true;
+}
+
+/** A random 32-byte key. */
+export const crypto_secretstream_xchacha20poly1305_keygen = <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);

@@ -1,0 +1,202 @@
+/**
+ * crypto_stream_* (ChaCha20 with libsodium's 8-byte nonce, its _ietf
+ * variant, XChaCha20, Salsa20, XSalsa20; _xor and _xor_ic),
+ * crypto_core_hchacha20 / _hsalsa20 and crypto_onetimeauth (Poly1305) in
+ * libsodium-wrappers' shape, on fourfold's ChaCha, Salsa20 and Poly1305.
+ */
+import { chacha20, chacha20orig, hchacha20, xchacha20 } from '../chacha/index.js';
+import { Poly1305, poly1305 } from '../poly1305/index.js';
+import { equalBytes, readLE32, writeLE32 } from '../runtime/bytes.js';
+import type { XorStream } from '../runtime/stream-cipher.js';
+import { hsalsa20, salsa20, xsalsa20 } from '../salsa/index.js';
+import { format, formatOf, type Input, input, type Out, sized, unsigned } from './codecs.js';
+import { randombytes_buf } from './helpers.js';
+
+/** The _xor and _xor_ic calls of one stream cipher. */
+function xorCalls(cipher: XorStream, nonceBytes: number) {
+  const xorIc = <F = 'uint8array'>(input_message: Input, nonce: Uint8Array, nonce_increment: number, key: Uint8Array, outputFormat?: F): Out<F> => {
+    formatOf(outputFormat);
+    const m = input(input_message, 'input_message');
+    const n = sized(nonce, 'nonce', nonceBytes);
+    const ic = unsigned(nonce_increment, 'nonce_increment');
+    const k = sized(key, 'key', 32);
+    return format(cipher(k, n, m, undefined, ic), outputFormat);
+  };
+  const xor = <F = 'uint8array'>(input_message: Input, nonce: Uint8Array, key: Uint8Array, outputFormat?: F): Out<F> =>
+    xorIc(input_message, nonce, 0, key, outputFormat);
+  return { xor, xorIc };
+}
+
+const chachaCalls = /*#__PURE__*/ xorCalls(chacha20orig, 8);
+const ietfCalls = /*#__PURE__*/ xorCalls(chacha20, 12);
+const xchachaCalls = /*#__PURE__*/ xorCalls(xchacha20, 24);
+const salsaCalls = /*#__PURE__*/ xorCalls(salsa20, 8);
+const xsalsaCalls = /*#__PURE__*/ xorCalls(xsalsa20, 24);
+
+/** `outLength` bytes of ChaCha20's keystream (8-byte nonce, 64-bit counter: libsodium's crypto_stream_chacha20). */
+export function crypto_stream_chacha20<F = 'uint8array'>(outLength: number, key: Uint8Array, nonce: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const length = unsigned(outLength, 'outLength');
+  const k = sized(key, 'key', 32);
+  const n = sized(nonce, 'nonce', 8);
+  return format(chacha20orig(k, n, new Uint8Array(length)), outputFormat);
+}
+
+/** ChaCha20 (8-byte nonce) XORed into the message. */
+export const crypto_stream_chacha20_xor = chachaCalls.xor;
+/** ChaCha20 (8-byte nonce) XORed into the message from block `nonce_increment`. */
+export const crypto_stream_chacha20_xor_ic = chachaCalls.xorIc;
+/** ChaCha20 of RFC 8439 (12-byte nonce) XORed into the message. */
+export const crypto_stream_chacha20_ietf_xor = ietfCalls.xor;
+/** ChaCha20 of RFC 8439 XORed into the message from block `nonce_increment`. */
+export const crypto_stream_chacha20_ietf_xor_ic = ietfCalls.xorIc;
+/** XChaCha20 (24-byte nonce) XORed into the message. */
+export const crypto_stream_xchacha20_xor = xchachaCalls.xor;
+/** XChaCha20 XORed into the message from block `nonce_increment`. */
+export const crypto_stream_xchacha20_xor_ic = xchachaCalls.xorIc;
+/** Salsa20 (8-byte nonce) XORed into the message (libsodium's C call; libsodium-wrappers has none). */
+export const crypto_stream_salsa20_xor = salsaCalls.xor;
+/** Salsa20 XORed into the message from block `nonce_increment`. */
+export const crypto_stream_salsa20_xor_ic = salsaCalls.xorIc;
+/** XSalsa20 (24-byte nonce) XORed into the message (libsodium's C call; libsodium-wrappers has none). */
+export const crypto_stream_xsalsa20_xor = xsalsaCalls.xor;
+/** XSalsa20 XORed into the message from block `nonce_increment`. */
+export const crypto_stream_xsalsa20_xor_ic = xsalsaCalls.xorIc;
+
+/** A random 32-byte key for crypto_stream (XSalsa20). */
+export const crypto_stream_keygen = <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
+/** A random 32-byte key for crypto_stream_chacha20. */
+export const crypto_stream_chacha20_keygen = crypto_stream_keygen;
+/** A random 32-byte key for crypto_stream_xchacha20. */
+export const crypto_stream_xchacha20_keygen = crypto_stream_keygen;
+
+/** A double round's quarter rounds, by the words they take: Salsa20's column then row rounds, ChaCha's column then diagonal rounds. */
+const SALSA_ROUNDS = [
+  [0, 4, 8, 12],
+  [5, 9, 13, 1],
+  [10, 14, 2, 6],
+  [15, 3, 7, 11],
+  [0, 1, 2, 3],
+  [5, 6, 7, 4],
+  [10, 11, 8, 9],
+  [15, 12, 13, 14],
+] as const;
+const CHACHA_ROUNDS = [
+  [0, 4, 8, 12],
+  [1, 5, 9, 13],
+  [2, 6, 10, 14],
+  [3, 7, 11, 15],
+  [0, 5, 10, 15],
+  [1, 6, 11, 12],
+  [2, 7, 8, 13],
+  [3, 4, 9, 14],
+] as const;
+
+const rotl = (x: number, n: number): number => (x << n) | (x >>> (32 - n));
+
+/** HChaCha20 or HSalsa20 with the caller's own 16-byte constant (libsodium's `c`), in JavaScript: the kernels know only the standard one. */
+function hcore(salsa: boolean, input16: Uint8Array, key: Uint8Array, constant: Uint8Array): Uint8Array {
+  const c = [0, 1, 2, 3].map((i) => readLE32(constant, 4 * i));
+  const k = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => readLE32(key, 4 * i));
+  const n = [0, 1, 2, 3].map((i) => readLE32(input16, 4 * i));
+  const out = new Uint8Array(32);
+  if (salsa) {
+    const x = [c[0], k[0], k[1], k[2], k[3], c[1], n[0], n[1], n[2], n[3], c[2], k[4], k[5], k[6], k[7], c[3]];
+    const q = (a: number, b: number, cc: number, d: number): void => {
+      x[b] ^= rotl(x[a] + x[d], 7);
+      x[cc] ^= rotl(x[b] + x[a], 9);
+      x[d] ^= rotl(x[cc] + x[b], 13);
+      x[a] ^= rotl(x[d] + x[cc], 18);
+    };
+    for (let r = 0; r < 10; r++) {
+      for (const [a, b, cc, d] of SALSA_ROUNDS) q(a, b, cc, d);
+    }
+    for (const [i, w] of [0, 5, 10, 15, 6, 7, 8, 9].entries()) writeLE32(out, 4 * i, x[w]);
+    x.fill(0);
+  } else {
+    const x = [...c, ...k, ...n];
+    const q = (a: number, b: number, cc: number, d: number): void => {
+      x[a] = (x[a] + x[b]) | 0;
+      x[d] = rotl(x[d] ^ x[a], 16);
+      x[cc] = (x[cc] + x[d]) | 0;
+      x[b] = rotl(x[b] ^ x[cc], 12);
+      x[a] = (x[a] + x[b]) | 0;
+      x[d] = rotl(x[d] ^ x[a], 8);
+      x[cc] = (x[cc] + x[d]) | 0;
+      x[b] = rotl(x[b] ^ x[cc], 7);
+    };
+    for (let r = 0; r < 10; r++) {
+      for (const [a, b, cc, d] of CHACHA_ROUNDS) q(a, b, cc, d);
+    }
+    for (const [i, w] of [0, 1, 2, 3, 12, 13, 14, 15].entries()) writeLE32(out, 4 * i, x[w]);
+    x.fill(0);
+  }
+  k.fill(0);
+  return out;
+}
+
+function core(salsa: boolean) {
+  return <F = 'uint8array'>(input16: Uint8Array, privateKey: Uint8Array, constant?: Input | null, outputFormat?: F): Out<F> => {
+    formatOf(outputFormat);
+    const n = sized(input16, 'input', 16);
+    const k = sized(privateKey, 'privateKey', 32);
+    if (constant !== null && constant !== undefined) return format(hcore(salsa, n, k, sized(constant, 'constant', 16)), outputFormat);
+    return format(salsa ? hsalsa20(k, n) : hchacha20(k, n), outputFormat);
+  };
+}
+
+/** HChaCha20: the 32-byte subkey of a 32-byte key and a 16-byte input (with `constant`, 16 bytes, in place of "expand 32-byte k"). */
+export const crypto_core_hchacha20 = /*#__PURE__*/ core(false);
+/** HSalsa20: the 32-byte subkey of a 32-byte key and a 16-byte input (with `constant`, 16 bytes, in place of "expand 32-byte k"). */
+export const crypto_core_hsalsa20 = /*#__PURE__*/ core(true);
+
+/** Poly1305's 16-byte tag of `message` under a one-time 32-byte key. */
+export function crypto_onetimeauth<F = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const m = input(message, 'message');
+  return format(poly1305(m, sized(key, 'key', 32)), outputFormat);
+}
+
+/** Whether `hash` is Poly1305's tag of `message` under `key` (compared in constant time). */
+export function crypto_onetimeauth_verify(hash: Uint8Array, message: Input, key: Uint8Array): boolean {
+  const tag = sized(hash, 'hash', 16);
+  const m = input(message, 'message');
+  const mine = poly1305(m, sized(key, 'key', 32));
+  return equalBytes(mine, 0, tag, 0, 16);
+}
+
+/** An incremental Poly1305's state, as crypto_onetimeauth_init gives it: pass it to _update and _final. */
+export interface OnetimeauthState {
+  /** What the state is for: only the calls of crypto_onetimeauth take it. */
+  readonly kind: 'crypto_onetimeauth';
+}
+const onetimeStates = /*#__PURE__*/ new WeakMap<OnetimeauthState, Poly1305>();
+
+function liveOnetime(state: OnetimeauthState): Poly1305 {
+  const mac = onetimeStates.get(state);
+  if (mac === undefined) throw new Error('invalid usage');
+  return mac;
+}
+
+/** Starts an incremental Poly1305 under the one-time 32-byte `key`. */
+export function crypto_onetimeauth_init(key: Input): OnetimeauthState {
+  const state: OnetimeauthState = Object.freeze({ kind: 'crypto_onetimeauth' });
+  onetimeStates.set(state, new Poly1305(sized(key, 'key', 32)));
+  return state;
+}
+
+/** Adds `message_chunk` to the message. */
+export function crypto_onetimeauth_update(state_address: OnetimeauthState, message_chunk: Input): void {
+  liveOnetime(state_address).update(input(message_chunk, 'message_chunk'));
+}
+
+/** The 16-byte tag; the state is wiped and cannot be used again. */
+export function crypto_onetimeauth_final<F = 'uint8array'>(state_address: OnetimeauthState, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const tag = liveOnetime(state_address).digest();
+  onetimeStates.delete(state_address);
+  return format(tag, outputFormat);
+}
+
+/** A random 32-byte one-time key. */
+export const crypto_onetimeauth_keygen = crypto_stream_keygen;

@@ -1,0 +1,109 @@
+/**
+ * fourfold/sodium's surface against libsodium-wrappers-sumo's: every
+ * constant it exports has libsodium-wrappers' value; every call of
+ * libsodium-wrappers is here or in the list of what fourfold leaves out
+ * (docs/api.md names each with what to use), and nothing is here under a
+ * name libsodium has not; the default export holds every named export;
+ * `ready` resolves.
+ */
+import { before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import sodiumDefault, * as sodium from 'fourfold/sodium';
+import { NO_SODIUM } from '../helpers.js';
+import { loadSumo, peer } from './peer.js';
+
+before(loadSumo);
+const opts = { skip: NO_SODIUM };
+
+/** What fourfold/sodium leaves out, by prefix: docs/api.md, "From libsodium", says what to use instead. */
+export const LEFT_OUT = [
+  'crypto_aead_aegis128l',
+  'crypto_aead_aegis256',
+  'crypto_aead_aes256gcm',
+  'crypto_ipcrypt',
+  'sodium_bin2ip',
+  'sodium_ip2bin',
+  'crypto_core_ed25519',
+  'crypto_core_ristretto255',
+  'crypto_scalarmult_ed25519',
+  'crypto_scalarmult_ristretto255',
+  'crypto_core_salsa20',
+  'crypto_core_salsa2012',
+  'crypto_core_salsa208',
+  'crypto_stream_salsa2012',
+  'crypto_stream_salsa208',
+  'crypto_secretbox_xchacha20poly1305',
+  'crypto_hash_sha3',
+  'crypto_xof_',
+  'crypto_kdf_hkdf_',
+  'crypto_verify_',
+  'crypto_pwhash_scryptsalsa208sha256_ll',
+  'SODIUM_',
+  'sodium_version_string',
+  'symbols',
+  'randombytes_close',
+  'randombytes_random',
+  'randombytes_stir',
+  'randombytes_set_implementation',
+  // libsodium-wrappers' Emscripten module itself.
+  'libsodium',
+];
+
+/** The calls still to land in fourfold/sodium (hashes, pwhash, box, sign, kx, kem): not exported meanwhile. */
+const NOT_YET = [
+  'crypto_auth',
+  'crypto_generichash',
+  'crypto_hash',
+  'crypto_kdf',
+  'crypto_shorthash',
+  'crypto_pwhash',
+  'crypto_box',
+  'crypto_scalarmult',
+  'crypto_kx',
+  'crypto_sign',
+  'crypto_kem',
+];
+
+/** The C calls fourfold/sodium adds that libsodium-wrappers lacks (libsodium's own names). */
+const EXTRA = ['crypto_stream_salsa20_xor', 'crypto_stream_salsa20_xor_ic', 'crypto_stream_xsalsa20_xor', 'crypto_stream_xsalsa20_xor_ic'];
+
+const names = (lib: object) => Object.keys(lib).filter((k) => k !== 'default');
+const leftOut = (name: string) => [...LEFT_OUT, ...NOT_YET].some((p) => name.startsWith(p));
+
+it("every constant has libsodium-wrappers-sumo's value", opts, () => {
+  const theirs = peer();
+  let count = 0;
+  for (const [name, value] of Object.entries(sodium)) {
+    if (typeof value === 'function' || name === 'ready' || name === 'default') continue;
+    assert.ok(name in theirs, `${name} is libsodium-wrappers'`);
+    assert.deepEqual(value, theirs[name], name);
+    count++;
+  }
+  assert.ok(count > 60, `${count} constants`);
+});
+
+it('every call of libsodium-wrappers-sumo is here or left out by name; nothing here that libsodium has not', opts, () => {
+  const theirs = peer();
+  const missing = names(theirs).filter((n) => !(n in sodium) && !leftOut(n));
+  assert.deepEqual(missing, [], 'calls neither provided nor listed as left out');
+  const foreign = names(sodium).filter((n) => !(n in theirs) && !EXTRA.includes(n));
+  assert.deepEqual(foreign, [], 'names libsodium-wrappers has not');
+  const stubbed = names(sodium).filter((n) => leftOut(n) && !EXTRA.includes(n));
+  assert.deepEqual(stubbed, [], 'a name listed as left out is exported');
+  // Each family's constants come with its calls: a constant of theirs whose family fourfold provides is here.
+  const families = new Set(
+    names(sodium)
+      .filter((n) => typeof (sodium as Record<string, unknown>)[n] !== 'function')
+      .map((n) => n.replace(/_[A-Z][A-Z0-9_]*$/, '')),
+  );
+  const absent = names(theirs).filter((n) => typeof theirs[n] !== 'function' && families.has(n.replace(/_[A-Z][A-Z0-9_]*$/, '')) && !(n in sodium));
+  assert.deepEqual(absent, []);
+});
+
+it('the default export holds every named export, the same objects; ready resolves', async () => {
+  const d = sodiumDefault as unknown as Record<string, unknown>;
+  for (const name of names(sodium)) assert.equal(d[name], (sodium as Record<string, unknown>)[name], name);
+  assert.deepEqual(Object.keys(d).sort(), names(sodium).sort());
+  assert.equal(await sodium.ready, undefined);
+  assert.ok(Object.isFrozen(d));
+});

@@ -1,0 +1,72 @@
+/**
+ * libsodium-wrappers-sumo as the peer of fourfold/sodium's tests, and the
+ * comparison they all make: one call, by name, with the same arguments, on
+ * both; the same bytes, strings, objects and booleans back, or the same
+ * error (its class and message).
+ */
+import assert from 'node:assert/strict';
+import * as ours from 'fourfold/sodium';
+import { NO_SODIUM } from '../helpers.js';
+
+type Lib = Record<string, unknown>;
+let theirs: Lib | undefined;
+
+/** Loads libsodium-wrappers-sumo; call (and await) in a `before` hook. Nothing where NO_SODIUM. */
+export async function loadSumo(): Promise<void> {
+  if (NO_SODIUM || theirs !== undefined) return;
+  const m = (await import('libsodium-wrappers-sumo')) as unknown as { default?: Lib } & Lib;
+  const lib = (m.default ?? m) as Lib & { ready: Promise<void> };
+  await lib.ready;
+  theirs = lib;
+}
+
+/** The loaded peer. */
+export function peer(): Lib {
+  assert.ok(theirs, 'call loadSumo() first');
+  return theirs;
+}
+
+/** fourfold/sodium as a table of calls by name. */
+export const mine = ours as unknown as Lib;
+
+/** What a call gave, comparable with deepEqual: bytes as hex, an object field by field (its state handles left out), or the error. */
+export type Outcome = { value: unknown } | { error: string };
+
+function normal(value: unknown): unknown {
+  if (value instanceof Uint8Array) return `bytes:${Buffer.from(value.buffer, value.byteOffset, value.length).toString('hex')}`;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'state')
+        .map(([k, v]) => [k, normal(v)]),
+    );
+  }
+  return value;
+}
+
+/** Calls `f` and describes its outcome. */
+export function outcome(f: () => unknown): Outcome {
+  try {
+    return { value: normal(f()) };
+  } catch (e) {
+    return { error: `${(e as Error).constructor.name}: ${(e as Error).message}` };
+  }
+}
+
+/** Calls `name` on both with `args` (copied for each); asserts the same outcome and returns fourfold's raw result. */
+export function same(name: string, args: readonly unknown[], label = ''): unknown {
+  const copy = () => args.map((arg) => (arg instanceof Uint8Array ? arg.slice() : arg));
+  const fn = mine[name] as ((...a: unknown[]) => unknown) | undefined;
+  assert.equal(typeof fn, 'function', `fourfold/sodium has ${name}`);
+  let raw: unknown;
+  const a = outcome(() => (raw = fn!(...copy())));
+  const b = outcome(() => (peer()[name] as (...a: unknown[]) => unknown)(...copy()));
+  assert.deepEqual(a, b, `${name} ${label}`);
+  return raw;
+}
+
+/** The output formats, and none. */
+export const FORMATS = [undefined, null, 'uint8array', 'hex', 'base64', 'text'] as const;
+
+/** Message lengths: empty, one byte, around the 64-byte block, a few blocks, and 1 MiB. */
+export const LENGTHS = [0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 1000, 4096, 1 << 20];
