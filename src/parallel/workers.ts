@@ -25,8 +25,12 @@ import type { OwnTier } from '../runtime/kernels.js';
  * route's fourfold/parallel had no workers, and warned.
  */
 const MODULES: Readonly<Record<OwnTier, string>> = { simd: 'worker.js', js: 'worker-js.js' };
-/** This module's folder: import.meta.url less its name, query and fragment. */
-const HERE = import.meta.url.replace(/[?#].*$/s, '').replace(/[^/]*$/, '');
+/**
+ * This module's folder: import.meta.url less its name, query and fragment;
+ * read when a worker starts, not when the module loads, since a bundle may
+ * have no import.meta.url (esbuild's for an edge host: it has no workers).
+ */
+const here = (): string => import.meta.url.replace(/[?#].*$/s, '').replace(/[^/]*$/, '');
 
 const SCRIPTS: WorkerScripts = {
   // Each form written out, so that bundlers emit both scripts (a page loads the one it starts).
@@ -34,7 +38,7 @@ const SCRIPTS: WorkerScripts = {
     tier === 'simd'
       ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
       : new Worker(new URL('./worker-js.js', import.meta.url), { type: 'module' }),
-  module: (tier) => new URL(HERE + MODULES[tier]),
+  module: (tier) => new URL(here() + MODULES[tier]),
 };
 
 /** The pool, with its scripts set. */
