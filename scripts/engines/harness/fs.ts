@@ -18,7 +18,7 @@ export function readFileSync(path: string | URL, options?: string | { encoding?:
   const rel = relative(path);
   const text = EMBEDDED[rel];
   if (text === undefined) {
-    const err = new Error(`ENOENT: no such file embedded in this bundle: '${rel}' (see scripts/engines/bundle.ts)`) as Error & { code: string };
+    const err = new Error(`ENOENT: no such file embedded in this bundle: '${rel}' (see scripts/engines/bundle-options.ts)`) as Error & { code: string };
     err.code = 'ENOENT';
     throw err;
   }
