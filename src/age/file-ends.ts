@@ -17,7 +17,7 @@ import { type FileRef, type InputFile, isBlob, type OutputFile, type PieceSink, 
 import { type NodeFs, nodeFs } from './node-fs.js';
 import * as check from '../runtime/assert.js';
 import { builtinModule } from '../runtime/host.js';
-import { beginReplacement, type Watch } from './output-file.js';
+import { beginReplacement } from './output-file.js';
 import { describeTarget, kindOf, type OutputTarget, outputTarget } from './output-path.js';
 
 /**
@@ -66,8 +66,12 @@ export interface FileCall {
   readonly armor: boolean;
   /** Whether errors of the format and of authentication name the input (the command words them as age does instead). */
   readonly naming: boolean;
-  /** Told of a temporary file's name before it is made; returns what to call once it is renamed or removed (the command removes it on a signal). */
-  readonly watch?: Watch;
+  /**
+   * Told of a temporary file's name before it is made; returns what to call once it is renamed or removed (the command
+   * removes it on a signal). Written out rather than output-file.ts's Watch: this interface is in the package's
+   * declarations, which name no node: module.
+   */
+  readonly watch?: (temporary: string) => () => void;
 }
 /** A call between files, with node:fs to make it (kept out of FileCall: the package's declarations name no node: module). */
 interface FileSystemCall extends FileCall {

@@ -14,7 +14,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { NOT_NODE, ROOT } from './files.js';
 
 /** The functions whose doc must show an `@example`: each family's main one. */
@@ -222,6 +222,35 @@ it('no declaration file spells a generic typed array (TypeScript 5.0 to 5.6 woul
         .map((line) => `dist/${f}: ${line.trim()}`);
     });
   assert.deepEqual(found, []);
+});
+
+/** The types file of every entry point of package.json's exports, as a path under dist/. */
+function entryDeclarations(): string[] {
+  const exports = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports as Record<string, unknown>;
+  const types = new Set<string>();
+  const visit = (v: unknown, key: string): void => {
+    if (typeof v === 'string') {
+      if (key === 'types' && v.startsWith('./dist/')) types.add(v.slice('./dist/'.length));
+    } else if (typeof v === 'object' && v !== null) for (const [k, w] of Object.entries(v)) visit(w, k);
+  };
+  visit(exports, '');
+  return [...types];
+}
+
+it("no declaration file a user's compiler loads names a node: module: a project without @types/node compiles", { skip: NOT_NODE }, () => {
+  const dist = join(ROOT, 'dist');
+  const seen = new Set(entryDeclarations());
+  const found: string[] = [];
+  for (const file of seen) {
+    // Comments may name node: modules; imports, import types and references may not.
+    const code = readFileSync(join(dist, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/(?! *<reference)[^\n]*/g, '');
+    if (/(?:\bfrom\s*|\bimport\s*\(\s*|<reference\s+types=)['"]node(?::|['"])/.test(code)) found.push(`dist/${file}`);
+    for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)\.js['"]/g))
+      seen.add(join(dirname(file), `${m[1]}.d.ts`).split('\\').join('/'));
+  }
+  assert.deepEqual(found, []);
+  // Guards the walk: it follows the entries' imports, not the entries alone.
+  assert.ok(seen.size > 60, `only ${seen.size} declaration files reached`);
 });
 
 it('every export of every entry point, and every member a user reaches from one, has a doc; no private members, no source file names', {
