@@ -78,10 +78,10 @@ export function sized(value: unknown, name: string, length: number): Uint8Array 
   return b;
 }
 
-/** An unsigned 32-bit integer argument (a length, a counter, a block size). */
+/** A non-negative integer argument (a length, a counter) below 2^31, as libsodium-wrappers takes them. */
 export function unsigned(value: unknown, name: string): number {
   required(value, name);
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0x7fffffff) {
     throw new TypeError(`${name} must be an unsigned integer`);
   }
   return value;
@@ -90,6 +90,7 @@ export function unsigned(value: unknown, name: string): number {
 /** The checked output format: a valid one, or 'uint8array' for none. */
 export function formatOf(requested: unknown): OutputFormat {
   if (requested === null || requested === undefined) return 'uint8array';
+  if (typeof requested !== 'string') throw new TypeError('When defined, the output format must be a string');
   if (requested === 'uint8array' || requested === 'text' || requested === 'hex' || requested === 'base64') return requested;
   throw new Error(`${String(requested)} is not a supported output format`);
 }

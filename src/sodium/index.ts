@@ -8,9 +8,14 @@
  * listed in docs/api.md, "From libsodium".
  */
 import * as aead from './aead.js';
+import * as auth from './auth.js';
 import * as codecs from './codecs.js';
 import * as constants from './constants.js';
+import * as hashConstants from './hash-constants.js';
+import * as hashes from './hashes.js';
 import * as helpers from './helpers.js';
+import * as pwhash from './pwhash.js';
+import * as scrypt from './scrypt.js';
 import * as secretbox from './secretbox.js';
 import * as secretstream from './secretstream.js';
 import * as stream from './stream.js';
@@ -18,9 +23,15 @@ import * as stream from './stream.js';
 export type { Detached, Input, Out, OutObject, OutputFormat, SecretboxDetached, StringOutputFormat } from './codecs.js';
 export type { OnetimeauthState } from './stream.js';
 export * from './aead.js';
+export * from './auth.js';
+export type { HashState } from './auth.js';
 export { base64_variants, from_base64, from_hex, from_string, output_formats, to_base64, to_hex, to_string } from './codecs.js';
 export * from './constants.js';
+export * from './hash-constants.js';
+export * from './hashes.js';
 export * from './helpers.js';
+export * from './pwhash.js';
+export * from './scrypt.js';
 export {
   crypto_secretbox_detached,
   crypto_secretbox_easy,
@@ -46,8 +57,13 @@ const sodium = /*#__PURE__*/ Object.freeze({
   ready,
   ...publicCodecs,
   ...constants,
+  ...hashConstants,
   ...helpers,
   ...aead,
+  ...auth,
+  ...hashes,
+  ...pwhash,
+  ...scrypt,
   ...publicSecretbox,
   ...secretstream,
   ...stream,

@@ -142,6 +142,7 @@ const LAYERS: Record<string, string[]> = {
     'src/secretstream',
     'src/scrypt',
     'src/argon2',
+    'src/blake2',
   ],
   'src/cli': ['src/runtime', 'src/blake3', 'src/age', 'src/parallel'],
 };

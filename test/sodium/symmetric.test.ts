@@ -134,7 +134,7 @@ forEachTier('fourfold/sodium against libsodium-wrappers-sumo', () => {
       const key = rand(32);
       const nonce = rand(nonceBytes);
       for (const f of FORMATS) same(xor, ['a string', nonce, key, f]);
-      for (const ic of [-1, 1.5, '1', null]) same(`${xor}_ic`, ['m', nonce, ic, key]);
+      for (const ic of [-1, 1.5, '1', null, 2 ** 31, 2 ** 32 - 1]) same(`${xor}_ic`, ['m', nonce, ic, key]);
       same(xor, ['m', rand(nonceBytes + 1), key]);
       same(xor, ['m', nonce, rand(16)]);
     }

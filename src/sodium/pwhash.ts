@@ -1,0 +1,109 @@
+/**
+ * crypto_pwhash (Argon2id and Argon2i, version 0x13), crypto_pwhash_str,
+ * _str_verify and _str_needs_rehash in libsodium-wrappers' shape, on
+ * fourfold/argon2. libsodium's memlimit is in bytes: Argon2's m is
+ * memlimit / 1024 KiB; its opslimit is t; p is 1.
+ */
+import { argon2i, argon2id } from '../argon2/index.js';
+import { toB64 } from '../argon2/phc-base64.js';
+import { parse } from '../argon2/phc-string.js';
+import { format, formatOf, type Input, input, type Out, sized, unsigned } from './codecs.js';
+
+/** libsodium's algorithm numbers: Argon2i version 0x13 (1) and Argon2id version 0x13 (2, the default). */
+const ARGON2I13 = 1;
+const ARGON2ID13 = 2;
+/** The most memory fourfold lets a call take without a caller asking: 1 GiB and 64 KiB, as fourfold/argon2. */
+const DEFAULT_MAXMEM = 2 ** 30 + 2 ** 16;
+
+const invalidUsage = (): Error => new Error('invalid usage');
+
+/** Argon2's call for libsodium's arguments: t = opslimit, m = memlimit / 1024 KiB, p = 1; the bounds libsodium puts on each. */
+function derive(algorithm: number, password: Uint8Array, salt: Uint8Array, t: number, memLimit: number, dkLen: number, p = 1): Uint8Array {
+  const m = Math.floor(memLimit / 1024);
+  const maxmem = Math.max(DEFAULT_MAXMEM, m * 1024 + 2 ** 16);
+  const opts = { t, m, p, dkLen, maxmem };
+  return algorithm === ARGON2I13 ? argon2i(password, salt, opts) : argon2id(password, salt, opts);
+}
+
+/** Checks what libsodium checks of (algorithm, opslimit, memlimit, length) before deriving. */
+function checkLimits(algorithm: number, opsLimit: number, memLimit: number, keyLength: number): void {
+  if (algorithm !== ARGON2I13 && algorithm !== ARGON2ID13) throw invalidUsage();
+  if (keyLength < 16 || memLimit < 8192 || opsLimit < (algorithm === ARGON2I13 ? 3 : 1)) throw invalidUsage();
+}
+
+/** A `keyLength`-byte key from a password and a 16-byte salt; `memLimit` in bytes; `algorithm` crypto_pwhash_ALG_ARGON2ID13 or _ARGON2I13. */
+export function crypto_pwhash<F = 'uint8array'>(
+  keyLength: number,
+  password: Input,
+  salt: Uint8Array,
+  opsLimit: number,
+  memLimit: number,
+  algorithm: number,
+  outputFormat?: F,
+): Out<F> {
+  formatOf(outputFormat);
+  const length = unsigned(keyLength, 'keyLength');
+  const pw = input(password, 'password');
+  const s = sized(salt, 'salt', 16);
+  const t = unsigned(opsLimit, 'opsLimit');
+  const mem = unsigned(memLimit, 'memLimit');
+  const alg = unsigned(algorithm, 'algorithm');
+  checkLimits(alg, t, mem, length);
+  return format(derive(alg, pw, s, t, mem, length), outputFormat);
+}
+
+/** An Argon2id password hash as a PHC string ($argon2id$v=19$m=...,t=...,p=1$salt$hash), with a random 16-byte salt and a 32-byte hash. */
+export function crypto_pwhash_str(password: Input, opsLimit: number, memLimit: number): string {
+  const pw = input(password, 'password');
+  const t = unsigned(opsLimit, 'opsLimit');
+  const mem = unsigned(memLimit, 'memLimit');
+  checkLimits(ARGON2ID13, t, mem, 32);
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const hash = derive(ARGON2ID13, pw, salt, t, mem, 32);
+  const text = `$argon2id$v=19$m=${Math.floor(mem / 1024)},t=${t},p=1$${toB64(salt)}$${toB64(hash)}`;
+  hash.fill(0);
+  return text;
+}
+
+/** Whether `password` is the one of the Argon2id or Argon2i PHC string `hashed_password` (false for a string libsodium would not read). */
+export function crypto_pwhash_str_verify(hashed_password: string, password: Input): boolean {
+  if (typeof hashed_password !== 'string') throw new TypeError('hashed_password must be a string');
+  const pw = input(password, 'password');
+  let fields: ReturnType<typeof parse>;
+  try {
+    fields = parse(hashed_password);
+  } catch {
+    return false;
+  }
+  const { algorithm, version, m, t, p, salt, hash, keyid, data } = fields;
+  if (algorithm === 'argon2d' || version !== 0x13 || keyid.length > 0 || data.length > 0) return false;
+  const alg = algorithm === 'argon2i' ? ARGON2I13 : ARGON2ID13;
+  let mine: Uint8Array;
+  try {
+    mine = derive(alg, pw, salt, t, m * 1024, hash.length, p);
+  } catch {
+    // Parameters Argon2 refuses (m below 8p, a salt too short): a string libsodium would not read either.
+    return false;
+  }
+  let diff = 0;
+  for (let i = 0; i < hash.length; i++) diff |= mine[i] ^ hash[i];
+  mine.fill(0);
+  hash.fill(0);
+  // constant-time: public return: the verdict the caller asked for.
+  return diff === 0;
+}
+
+/** Whether `hashed_password` was made with other limits than (`opsLimit`, `memLimit`), or is not a string libsodium reads: then hash the password again. */
+export function crypto_pwhash_str_needs_rehash(hashed_password: string, opsLimit: number, memLimit: number): boolean {
+  if (typeof hashed_password !== 'string') throw new TypeError('hashed_password must be a string');
+  const t = unsigned(opsLimit, 'opsLimit');
+  const mem = unsigned(memLimit, 'memLimit');
+  try {
+    const fields = parse(hashed_password);
+    fields.hash.fill(0);
+    if (fields.algorithm === 'argon2d') return true;
+    return fields.t !== t || fields.m !== Math.floor(mem / 1024);
+  } catch {
+    return true;
+  }
+}

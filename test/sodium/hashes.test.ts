@@ -1,0 +1,140 @@
+/**
+ * fourfold/sodium's hashes and MACs against libsodium-wrappers-sumo:
+ * crypto_generichash (every output length 1..64, keys of 0..64 bytes,
+ * init/update/final in pieces, salt_personal), crypto_kdf (every subkey
+ * length, ids up to 2^64 - 1, contexts), crypto_shorthash and _siphashx24,
+ * crypto_auth and its HMACs (one-shot, verify, init/update/final with keys
+ * of any length), crypto_hash and SHA-256/512 incremental; over message
+ * lengths 0 to 1 MiB, strings and bytes, every output format; wrong
+ * arguments throw as there.
+ */
+import { before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as sodium from 'fourfold/sodium';
+import { forEachTier, NO_SODIUM, rand } from '../helpers.js';
+import { FORMATS, LENGTHS, loadSumo, mine, peer, same } from './peer.js';
+
+before(loadSumo);
+const opts = { skip: NO_SODIUM };
+type Call = (...a: unknown[]) => unknown;
+
+/** Runs an init/update/final family on both with `pieces` of `message`; asserts the same output. */
+function incremental(prefix: string, initArgs: unknown[], message: Uint8Array, finalArgs: unknown[], label: string): void {
+  for (const cuts of [[], [0], [1], [63, 64, 65], [Math.floor(message.length / 3), Math.floor(message.length / 2)]]) {
+    const bounds = [0, ...cuts.filter((c) => c <= message.length), message.length];
+    const results = [mine, peer()].map((lib) => {
+      const state = (lib[`${prefix}_init`] as Call)(...initArgs);
+      for (let i = 1; i < bounds.length; i++) (lib[`${prefix}_update`] as Call)(state, message.subarray(bounds[i - 1], bounds[i]));
+      return (lib[`${prefix}_final`] as Call)(state, ...finalArgs, 'hex');
+    });
+    assert.equal(results[0], results[1], `${prefix} ${label} cut at ${cuts}`);
+  }
+}
+
+forEachTier('fourfold/sodium hashes against libsodium-wrappers-sumo', () => {
+  it('crypto_generichash: every output length, keys of every length, in pieces, every format', opts, () => {
+    for (const n of LENGTHS) {
+      const m = rand(n);
+      for (const len of n < 200 ? [1, 15, 16, 17, 32, 63, 64] : [32, 64]) {
+        for (const key of n < 200 ? [null, undefined, new Uint8Array(0), rand(1), rand(16), rand(32), rand(64), 'string key'] : [null, rand(64)]) {
+          same('crypto_generichash', [len, m, key], `${n}/${len}`);
+        }
+      }
+      incremental('crypto_generichash', [rand(32), 32], m, [32], `${n}`);
+      incremental('crypto_generichash', [null, 64], m, [64], `${n}`);
+      incremental('crypto_generichash', [null, 64], m, [16], `${n} read shorter`);
+    }
+    for (const f of FORMATS) same('crypto_generichash', [32, 'text', null, f]);
+    for (const len of [0, 65, -1, '32', 1.5]) same('crypto_generichash', [len, 'm']);
+    same('crypto_generichash', [32, 'm', rand(65)]);
+    same('crypto_generichash', [32, 'm', null, new Uint8Array(2)]);
+    same('crypto_generichash_init', [rand(65), 32]);
+    same('crypto_generichash_init', [null, 65]);
+    const state = sodium.crypto_generichash_init(null, 32);
+    assert.throws(() => sodium.crypto_generichash_final(state, 64), /invalid usage/, 'no more than init asked for');
+    sodium.crypto_generichash_final(state, 32);
+    assert.throws(() => sodium.crypto_generichash_update(state, 'm'), /invalid usage/, 'a state ends with final');
+    for (let i = 0; i < 20; i++) {
+      const key = i % 2 === 0 ? null : rand(1 + (i % 64));
+      same('crypto_generichash_blake2b_salt_personal', [1 + i * 3, key, i % 3 === 0 ? null : rand(16), i % 4 === 0 ? null : rand(16)]);
+    }
+    same('crypto_generichash_blake2b_salt_personal', [32, null, rand(15), null]);
+    same('crypto_generichash_blake2b_salt_personal', [65, null, null, null]);
+  });
+
+  it('crypto_kdf_derive_from_key: every subkey length, ids to 2^64 - 1, contexts', opts, () => {
+    const key = rand(32);
+    for (let len = 16; len <= 64; len++) same('crypto_kdf_derive_from_key', [len, len * 1000, 'Examples', key]);
+    for (const id of [0, 1, 255, 256, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 0n, 2n ** 32n, 2n ** 63n, 2n ** 64n - 1n, 2n ** 64n, -1, -1n, 2 ** 32, 1.5, '1']) {
+      same('crypto_kdf_derive_from_key', [32, id, 'Examples', key], String(id));
+    }
+    for (const ctx of ['12345678', 'abcdefé', 'abcdefg', '123456789', '', rand(8), null]) same('crypto_kdf_derive_from_key', [32, 1, ctx, key], String(ctx));
+    same('crypto_kdf_derive_from_key', [32, 1, 'Examples', rand(31)]);
+    for (const f of FORMATS) same('crypto_kdf_derive_from_key', [32, 7, 'Examples', key, f]);
+    for (const len of [0, 15, 65]) assert.throws(() => sodium.crypto_kdf_derive_from_key(len, 1, 'Examples', key), /invalid usage/, `${len} bytes`);
+    assert.equal(sodium.crypto_kdf_keygen().length, 32);
+  });
+
+  it('crypto_shorthash and _siphashx24: every length to 100 and 1 MiB', opts, () => {
+    for (const n of [...Array.from({ length: 100 }, (_, i) => i), 1000, 1 << 20]) {
+      const m = rand(n);
+      const key = rand(16);
+      same('crypto_shorthash', [m, key], `${n}`);
+      same('crypto_shorthash_siphashx24', [m, key], `${n}`);
+    }
+    for (const f of FORMATS) {
+      same('crypto_shorthash', ['text', rand(16), f]);
+      same('crypto_shorthash_siphashx24', ['text', rand(16), f]);
+    }
+    same('crypto_shorthash', ['m', rand(15)]);
+    same('crypto_shorthash_siphashx24', ['m', rand(17)]);
+    assert.equal(sodium.crypto_shorthash_keygen().length, 16);
+  });
+
+  it('crypto_auth and _hmacsha256, _hmacsha512, _hmacsha512256: tags, verify, in pieces with any key', opts, () => {
+    const families = ['crypto_auth_hmacsha512256', 'crypto_auth_hmacsha256', 'crypto_auth_hmacsha512'];
+    for (const n of LENGTHS) {
+      const m = rand(n);
+      const key = rand(32);
+      const tag = same('crypto_auth', [m, key], `${n}`) as Uint8Array;
+      same('crypto_auth_verify', [tag, m, key]);
+      same('crypto_auth_verify', [tag, m, rand(32)]);
+      for (const family of families) {
+        const t = same(family, [m, key], `${n}`) as Uint8Array;
+        same(`${family}_verify`, [t, m, key]);
+        const changed = t.slice();
+        changed[t.length - 1] ^= 1;
+        same(`${family}_verify`, [changed, m, key]);
+        for (const initKey of n < 200 ? [key, null, rand(1), rand(200), 'a string key'] : [key]) incremental(family, [initKey], m, [], `${n}`);
+      }
+    }
+    for (const family of ['crypto_auth', ...families]) {
+      for (const f of FORMATS) same(family, ['text', rand(32), f]);
+      same(family, ['m', rand(31)]);
+      same(family, ['m', rand(33)]);
+      same(`${family}_verify`, [rand(31), 'm', rand(32)]);
+      assert.equal((mine[`${family}_keygen`] as () => Uint8Array)().length, 32);
+    }
+    same('crypto_auth_hmacsha512_init', [5]);
+    const state = sodium.crypto_auth_hmacsha256_init(rand(32));
+    sodium.crypto_auth_hmacsha256_final(state);
+    assert.throws(() => sodium.crypto_auth_hmacsha256_final(state), /invalid usage/, 'a state ends with final');
+    assert.throws(() => sodium.crypto_hash_sha256_update(sodium.crypto_auth_hmacsha512_init(null), 'm'), /invalid usage/, "another family's state");
+  });
+
+  it('crypto_hash, crypto_hash_sha256 and _sha512: one-shot and in pieces', opts, () => {
+    for (const n of LENGTHS) {
+      const m = rand(n);
+      same('crypto_hash', [m], `${n}`);
+      same('crypto_hash_sha256', [m], `${n}`);
+      same('crypto_hash_sha512', [m], `${n}`);
+      incremental('crypto_hash_sha256', [], m, [], `${n}`);
+      incremental('crypto_hash_sha512', [], m, [], `${n}`);
+    }
+    for (const f of FORMATS) {
+      same('crypto_hash', ['é text', f]);
+      same('crypto_hash_sha256', ['é text', f]);
+    }
+    same('crypto_hash', [5]);
+  });
+});
