@@ -6,6 +6,7 @@
  * Poly1305 and secretstream.
  */
 import { argon2Module, argon2NoInline, argon2Secrets } from './argon2/kernel.js';
+import { blake2Module, blake2Secrets } from './blake2/kernel.js';
 import { blake3Module, blake3NoInline, blake3Secrets } from './blake3/kernel.js';
 import { chachaModule, chachaPieces } from './chacha/kernel.js';
 import { salsaModule } from './salsa/kernel.js';
@@ -18,6 +19,7 @@ import type { KernelSecrets } from './wasm/secrets.js';
 export const KERNELS: Record<string, () => string> = {
   chacha: () => chachaModule(secretstreamFunctions(chachaPieces)),
   blake3: () => blake3Module(),
+  blake2: () => blake2Module(),
   serpent: () => serpentModule(),
   salsa: () => salsaModule(),
   scrypt: () => scryptModule(),
@@ -32,6 +34,7 @@ export const NO_INLINE: Record<string, string> = { blake3: blake3NoInline, argon
 export const KERNEL_SECRETS: Record<string, KernelSecrets> = {
   chacha: {},
   blake3: blake3Secrets,
+  blake2: blake2Secrets,
   serpent: {},
   salsa: {},
   scrypt: scryptSecrets,

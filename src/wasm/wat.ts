@@ -96,6 +96,9 @@ export const i64 = {
   sub: op('i64.sub'),
   mul: op('i64.mul'),
   and: op('i64.and'),
+  xor: op('i64.xor'),
+  /** Rotation right by `n` bits. */
+  rotr: (a: Expr, n: number): Expr => op('i64.rotr')(a, i64.const(n)),
   shl: (a: Expr, n: number): Expr => op('i64.shl')(a, i64.const(n)),
   shr: (a: Expr, n: number): Expr => op('i64.shr_u')(a, i64.const(n)),
   popcnt: op('i64.popcnt'),
