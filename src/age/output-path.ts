@@ -21,15 +21,17 @@ import { builtinModule } from '../runtime/host.js';
 
 type Stats = import('node:fs').Stats;
 
-/** Where an output's bytes go, its links followed; `path` is the file's name in its real folder, `linked` whether a link led there. */
-export type OutputTarget = { readonly path: string; readonly linked: boolean } & /** A regular file, replaced by the output (output-file.ts says how). */
-(
+/** What is at the end of an output path's links. */
+type Found =
+  /** A regular file, replaced by the output (output-file.ts says how). */
   | { readonly kind: 'file'; readonly stats: Stats; readonly folder: Stats }
   /** Nothing yet: the output is created there. */
   | { readonly kind: 'missing' }
   /** What a file may not replace: `what` says which ('a directory', 'a FIFO', ...). */
-  | { readonly kind: 'other'; readonly what: string }
-);
+  | { readonly kind: 'other'; readonly what: string };
+
+/** Where an output's bytes go, its links followed; `path` is the file's name in its real folder, `linked` whether a link led there. */
+export type OutputTarget = { readonly path: string; readonly linked: boolean } & Found;
 
 /** Linux's limit on the links one path may go through (MAXSYMLINKS); past it, open(2) fails with ELOOP. */
 const MAX_LINKS = 40;
