@@ -9,6 +9,7 @@ export { AuthenticationError } from './runtime/errors.js';
 export * from './chacha/index.js';
 export * from './poly1305/index.js';
 export * from './blake3/index.js';
+export * from './blake2/index.js';
 export * from './salsa/index.js';
 export * from './scrypt/index.js';
 export * from './argon2/index.js';

@@ -14,6 +14,7 @@ import * as root from 'fourfold';
 import * as chacha from 'fourfold/chacha';
 import * as poly from 'fourfold/poly1305';
 import * as b3 from 'fourfold/blake3';
+import * as b2 from 'fourfold/blake2';
 import * as salsa from 'fourfold/salsa';
 import * as serpent from 'fourfold/serpent';
 import * as secretstream from 'fourfold/secretstream';
@@ -173,6 +174,21 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
       Blake3: (C) => {
         assert.deepEqual(new C().update(MESSAGE).digest(), b3.blake3(MESSAGE), 'the class behind create()');
         assert.ok(b3.blake3.create() instanceof C);
+      },
+    },
+  },
+  'fourfold/blake2': {
+    module: b2,
+    checks: {
+      blake2b: (f) => {
+        const digest = bytes(f(MESSAGE), 64, 'digest');
+        assert.deepEqual([f.outputLen, f.blockLen, f.canXOF], [64, 128, false], "outputLen, blockLen, canXOF (as @noble/hashes')");
+        assert.deepEqual(f.create().update(MESSAGE.subarray(0, 7)).update(MESSAGE.subarray(7)).digest(), digest, 'incremental');
+        bytes(f(MESSAGE, { key: KEY, dkLen: 32, salt: KEY.subarray(0, 16), personalization: KEY.subarray(16) }), 32, 'keyed, salted');
+      },
+      Blake2b: (C) => {
+        assert.deepEqual(new C().update(MESSAGE).digest(), b2.blake2b(MESSAGE), 'the class behind create()');
+        assert.ok(b2.blake2b.create() instanceof C);
       },
     },
   },
@@ -340,7 +356,7 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
 };
 
 /** The root's exports besides its own: each subpath's (flat, or as a namespace), as the same objects. */
-const FLAT = ['fourfold/chacha', 'fourfold/poly1305', 'fourfold/blake3', 'fourfold/salsa', 'fourfold/scrypt', 'fourfold/argon2'];
+const FLAT = ['fourfold/chacha', 'fourfold/poly1305', 'fourfold/blake3', 'fourfold/blake2', 'fourfold/salsa', 'fourfold/scrypt', 'fourfold/argon2'];
 const NAMESPACES: Record<string, string> = { serpent: 'fourfold/serpent', secretstream: 'fourfold/secretstream', age: 'fourfold/age' };
 
 for (const [entry, { module, checks }] of Object.entries(TABLE)) {

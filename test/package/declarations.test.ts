@@ -22,6 +22,7 @@ const EXAMPLES: Record<string, string[]> = {
   'fourfold/chacha': ['xchacha20poly1305', 'chacha20'],
   'fourfold/poly1305': ['poly1305'],
   'fourfold/blake3': ['blake3'],
+  'fourfold/blake2': ['blake2b'],
   'fourfold/salsa': ['secretbox'],
   'fourfold/serpent': ['ctr', 'cbc'],
   'fourfold/secretstream': ['encryptStream', 'initPush'],
