@@ -28,7 +28,7 @@ export interface Blake2Opts {
 const OPTIONS = ['dkLen', 'key', 'salt', 'personalization'];
 const DEFAULT_LENGTH = MAX_OUTPUT;
 
-/** What the options make: the initial state, the key padded to a block (a copy, to wipe), the digest length. */
+/** What the options make: the initial state, the key (the caller's bytes, to copy at once; undefined for none), the digest length. */
 interface Start {
   h0: Uint8Array;
   key: Uint8Array | undefined;
@@ -38,8 +38,8 @@ interface Start {
 /**
  * The options, each read once and checked before any work: h0 is the IV
  * XOR the parameter block (RFC 7693 §2.5; BLAKE2 §2.8 for the salt and
- * personalization), and the key is copied at once into a zero-padded
- * block, so a caller's later change to it changes nothing.
+ * personalization). The callers copy the key into its zero-padded block
+ * at once, so a caller's later change to it changes nothing.
  */
 function startOf(opts: unknown): Start {
   const { dkLen, key, salt, personalization } = (check.options(opts, 'opts', OPTIONS) ?? {}) as Blake2Opts;
@@ -58,13 +58,16 @@ function startOf(opts: unknown): Start {
   h0[3] ^= 1;
   if (s !== undefined) for (let i = 0; i < SALT; i++) h0[32 + i] ^= s[i];
   if (p !== undefined) for (let i = 0; i < PERSONALIZATION; i++) h0[48 + i] ^= p[i];
-  let block: Uint8Array | undefined;
-  if (keyLength > 0) {
-    block = new Uint8Array(BLOCK);
-    block.set(k!);
-  }
-  return { h0, key: block, dkLen: length };
+  return { h0, key: keyLength > 0 ? k : undefined, dkLen: length };
 }
+
+/**
+ * The key block of one-shot calls: a key of up to 64 bytes, zero-padded,
+ * wiped when the call ends. One array for every call (no call re-enters:
+ * the engines run no caller code), since an array past 64 bytes lives
+ * outside V8's heap and costs about a microsecond to allocate.
+ */
+const keyBlock = new Uint8Array(BLOCK);
 
 /**
  * Input an incremental hasher buffers: short updates are gathered so the
@@ -101,9 +104,10 @@ export class Blake2b {
     this.outputLen = start.dkLen;
     this.#state = { h: start.h0, t: 0 };
     if (start.key !== undefined) {
-      this.#keep(start.key, 0);
-      this.#filled = BLOCK;
-      zeroize(start.key);
+      // The key block is the first block, held back like any other until more input comes.
+      this.#pending = new Uint8Array(BLOCK);
+      this.#pending.set(start.key);
+      this.#filled = this.#dirty = BLOCK;
     }
   }
 
@@ -226,10 +230,13 @@ export const blake2b: ((data: Uint8Array, opts?: Blake2Opts) => Bytes) & {
   (data: Uint8Array, opts?: Blake2Opts): Bytes => {
     // The options first: reading them may run the caller's getters, which then cannot change the data once checked.
     const start = startOf(opts);
+    const input = check.bytes(data, 'data');
+    if (start.key === undefined) return engine().hash(start.h0, undefined, input, start.dkLen) as Bytes;
     try {
-      return engine().hash(start.h0, start.key, check.bytes(data, 'data'), start.dkLen) as Bytes;
+      keyBlock.set(start.key);
+      return engine().hash(start.h0, keyBlock, input, start.dkLen) as Bytes;
     } finally {
-      if (start.key !== undefined) zeroize(start.key);
+      zeroize(keyBlock);
     }
   },
   {
