@@ -29,6 +29,7 @@ type FourfoldRoot = typeof import('fourfold');
 type FourfoldChacha = typeof import('fourfold/chacha');
 type FourfoldPoly1305 = typeof import('fourfold/poly1305');
 type FourfoldBlake3 = typeof import('fourfold/blake3');
+type FourfoldBlake2 = typeof import('fourfold/blake2');
 type FourfoldSerpent = typeof import('fourfold/serpent');
 type FourfoldSalsa = typeof import('fourfold/salsa');
 type FourfoldSecretstream = typeof import('fourfold/secretstream');
@@ -143,6 +144,7 @@ export interface Apis {
     readonly chacha?: FourfoldChacha;
     readonly poly1305?: FourfoldPoly1305;
     readonly blake3?: FourfoldBlake3;
+    readonly blake2?: FourfoldBlake2;
     readonly secretstream?: FourfoldSecretstream;
     readonly salsa?: FourfoldSalsa;
     readonly scrypt?: FourfoldScrypt;
@@ -163,11 +165,19 @@ export interface Apis {
   /** The hash peers, where they load. */
   readonly nobleHashes?: {
     readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array;
+    readonly blake2b: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array;
     readonly sha256: (message: Uint8Array) => Uint8Array;
     readonly scrypt: NobleScrypt;
     readonly argon2id: NobleArgon2id;
   };
-  readonly hashWasm?: { readonly blake3: HashWasmHasher; readonly scrypt: HashWasmScrypt; readonly argon2id: HashWasmArgon2id };
+  readonly hashWasm?: {
+    readonly blake3: HashWasmHasher;
+    readonly blake2b: HashWasmHasher;
+    readonly scrypt: HashWasmScrypt;
+    readonly argon2id: HashWasmArgon2id;
+  };
+  /** blakejs, a pure-JavaScript BLAKE2b (the blake2b ops' peer), where it loads. */
+  readonly blakejs?: { blake2b(message: Uint8Array, key?: Uint8Array, outlen?: number): Uint8Array };
   /** mipher, a pure-JavaScript Serpent (the serpent ops' peer), where it loads. */
   readonly mipher?: typeof import('mipher');
   /** The platform's WebCrypto, where the engine has it (browsers only in a secure context: HTTPS or localhost). */
@@ -206,6 +216,7 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const chacha = await attempt('fourfold/chacha', () => import('fourfold/chacha'));
   const poly1305 = await attempt('fourfold/poly1305', () => import('fourfold/poly1305'));
   const blake3 = await attempt('fourfold/blake3', () => import('fourfold/blake3'));
+  const blake2 = await attempt('fourfold/blake2', () => import('fourfold/blake2'));
   const serpent = await attempt('fourfold/serpent', () => import('fourfold/serpent'));
   const secretstream = await attempt('fourfold/secretstream', () => import('fourfold/secretstream'));
   const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
@@ -213,7 +224,7 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const argon2 = await attempt('fourfold/argon2', () => import('fourfold/argon2'));
   const age = await attempt('fourfold/age', () => import('fourfold/age'));
   const parallel = await attempt('fourfold/parallel', () => import('fourfold/parallel'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3, secretstream, salsa, serpent, scrypt, argon2, age, parallel } };
+  return { ready: root.ready, api: { chacha, poly1305, blake3, blake2, secretstream, salsa, serpent, scrypt, argon2, age, parallel } };
 }
 
 /**
@@ -400,6 +411,7 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
   };
   const nobleHashes = await peer('noble-hashes', `@noble/hashes ${versions['@noble/hashes'] ?? '?'}`, async () => ({
     blake3: (await import('@noble/hashes/blake3.js')).blake3 as NonNullable<Apis['nobleHashes']>['blake3'],
+    blake2b: (await import('@noble/hashes/blake2.js')).blake2b as NonNullable<Apis['nobleHashes']>['blake2b'],
     sha256: (await import('@noble/hashes/sha2.js')).sha256 as NonNullable<Apis['nobleHashes']>['sha256'],
     scrypt: (await import('@noble/hashes/scrypt.js')).scrypt as NobleScrypt,
     argon2id: (await import('@noble/hashes/argon2.js')).argon2id as NobleArgon2id,
@@ -408,11 +420,13 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
     const module = await import('hash-wasm');
     return {
       blake3: (await module.createBLAKE3()) as unknown as HashWasmHasher,
+      blake2b: (await module.createBLAKE2b(512)) as unknown as HashWasmHasher,
       scrypt: module.scrypt as HashWasmScrypt,
       argon2id: module.argon2id as HashWasmArgon2id,
     };
   });
   const mipher = await peer('mipher', `mipher ${versions.mipher ?? '?'}`, () => import('mipher'));
+  const blakejs = await peer('blakejs', `blakejs ${versions.blakejs ?? '?'}`, async () => (await import('blakejs')) as unknown as NonNullable<Apis['blakejs']>);
   const typage = await peer('typage', `age-encryption ${versions['age-encryption'] ?? '?'} (typage)`, () => import('age-encryption'));
   const ageCli = await loadAgeCli('age');
   if (ageCli !== undefined) libraries.push({ name: 'age-cli', version: ageCli.version, reference: false });
@@ -433,6 +447,7 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
       nobleHashes,
       hashWasm,
       mipher,
+      blakejs,
       webcrypto,
       typage,
       ageCli: ageCli?.api,

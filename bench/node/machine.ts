@@ -48,6 +48,7 @@ export function packageVersions(): Record<string, string> {
     ['@noble/hashes', 'node_modules/@noble/hashes/package.json'],
     ['hash-wasm', 'node_modules/hash-wasm/package.json'],
     ['mipher', 'node_modules/mipher/package.json'],
+    ['blakejs', 'node_modules/blakejs/package.json'],
     ['age-encryption', 'node_modules/age-encryption/package.json'],
   ];
   for (const [name, path] of sources) {

@@ -276,7 +276,7 @@ const age: Profile = {
  * node --jitless and hosts without WebAssembly run) against the fastest
  * pure-JavaScript peer of each primitive: @noble/ciphers (ChaCha20,
  * Salsa20, their AEADs, Poly1305), @noble/hashes (BLAKE3, scrypt,
- * Argon2id) and mipher (Serpent). No WebAssembly or native column
+ * Argon2id, BLAKE2b), blakejs (BLAKE2b) and mipher (Serpent). No WebAssembly or native column
  * (fourfold's simd tier, libsodium, hash-wasm, node:crypto), and no
  * secretstream, whose one peer is libsodium. The default run's sizes,
  * scrypt with one lane of 16 MiB, Argon2id at 19 MiB (t = 2) and 64 MiB
@@ -289,7 +289,7 @@ const age: Profile = {
  */
 const js: Profile = {
   ...standard,
-  summary: "fourfold's js tier against the pure-JavaScript peers (@noble/ciphers, @noble/hashes, mipher) on every primitive they share",
+  summary: "fourfold's js tier against the pure-JavaScript peers (@noble/ciphers, @noble/hashes, mipher, blakejs) on every primitive they share",
   parts: ['sizes'],
   timing: { ...standard.timing, sizes: { ...standard.timing.sizes, warmupMs: 250 } },
   opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [], ...argon2Sizes, 'argon2id-t3-p4': [] },
@@ -309,7 +309,7 @@ const js: Profile = {
     'scrypt',
     'argon2id',
   ],
-  libs: ['fourfold-js', 'noble', 'noble-hashes', 'mipher'],
+  libs: ['fourfold-js', 'noble', 'noble-hashes', 'mipher', 'blakejs'],
   libsLeftOut: undefined,
 };
 
@@ -356,7 +356,7 @@ export const usage = `usage: npm run bench -- [options]
   --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt
   --libs=a,b       libraries to time: fourfold, 'fourfold (output)', fourfold-js, '${NATIVE}' (Node, Deno), '${PARALLEL}'
                    (from 2 MiB: below, a call runs inline; scrypt's at any size), noble, 'noble (output)',
-                   sodium, node, '${NODE_JOINED}', noble-hashes, hash-wasm, mipher, typage, age-cli ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
+                   sodium, node, '${NODE_JOINED}', noble-hashes, hash-wasm, mipher, blakejs, typage, age-cli ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
   --workers=a,b    worker counts of the columns '${workerColumn(2)}' and so on, timed at
                    --chart-size wherever '${PARALLEL}' is ${defaults((p) => p.parallel.workerCounts.join(',') || 'none')}
   --chart-size=s   the size of the worker-count chart and of the model ${defaults((p) => sizeText(p.parallel.chartSize))}

@@ -108,7 +108,7 @@ describe('profiles', () => {
   it("--profile=js: fourfold's js tier against the pure-JavaScript peers on every primitive they share; no WebAssembly or native column", () => {
     const o = parse('--profile=js');
     assert.equal(o.profile, 'js');
-    assert.deepEqual(o.config.libs, ['fourfold-js', 'noble', 'noble-hashes', 'mipher']);
+    assert.deepEqual(o.config.libs, ['fourfold-js', 'noble', 'noble-hashes', 'mipher', 'blakejs']);
     assert.equal(o.config.libsLeftOut, undefined);
     assert.deepEqual(o.config.parts, ['sizes']);
     for (const op of ['chacha20', 'xchacha20poly1305', 'poly1305', 'salsa20', 'xsalsa20poly1305', 'blake3', 'serpent', 'scrypt', 'argon2id'])

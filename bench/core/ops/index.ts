@@ -6,6 +6,7 @@
 import type { Apis } from '../libraries.js';
 import { ageOps } from './age.js';
 import { argon2Ops } from './argon2.js';
+import { blake2Ops } from './blake2.js';
 import { blake3Ops } from './blake3.js';
 import { chachaOps } from './chacha.js';
 import { poly1305Ops } from './poly1305.js';
@@ -21,6 +22,7 @@ export function allOps(apis: Apis): OpDefinition<unknown>[] {
     ...chachaOps(apis),
     ...poly1305Ops(apis),
     ...blake3Ops(apis),
+    ...blake2Ops(apis),
     ...secretstreamOps(apis),
     ...salsaOps(apis),
     ...serpentOps(apis),
