@@ -1,0 +1,183 @@
+/**
+ * crypto_sign (Ed25519: keypair, seed_keypair, combined and detached
+ * signatures, open, verify_detached; Ed25519ph through init / update /
+ * final_create / final_verify) and the Ed25519-to-X25519 key conversions
+ * in libsodium-wrappers' shape, on @noble/curves. Verification is
+ * libsodium's: canonical encodings (RFC 8032's rules, not ZIP 215's), and
+ * a public key or R of small order refused.
+ */
+import { ed25519, ed25519ph } from '@noble/curves/ed25519.js';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized } from './codecs.js';
+import type { KeyPair } from './x25519.js';
+
+const invalidSignature = (): Error => new Error('incorrect signature for the given public key');
+
+/** Whether a 32-byte encoding is a point of small order (or none at all). */
+function smallOrder(encoded: Uint8Array): boolean {
+  try {
+    return ed25519.Point.fromBytes(encoded).isSmallOrder();
+  } catch {
+    return true;
+  }
+}
+
+/** libsodium's verification of an Ed25519 signature (strict: canonical, no small-order key or R). */
+function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array, ph = false): boolean {
+  // constant-time: public: a signature, its message and a public key are public.
+  if (smallOrder(publicKey) || smallOrder(signature.subarray(0, 32))) return false;
+  try {
+    return (ph ? ed25519ph : ed25519).verify(signature, message, publicKey, { zip215: false });
+  } catch {
+    return false;
+  }
+}
+
+/** A key pair of a 32-byte seed: the private key is seed || public key, 64 bytes, as libsodium's. */
+function pairOf<F>(seed: Uint8Array, outputFormat: F | undefined): OutObject<KeyPair, F> {
+  const publicKey = ed25519.getPublicKey(seed);
+  const privateKey = new Uint8Array(64);
+  privateKey.set(seed);
+  privateKey.set(publicKey, 32);
+  return formatObject({ publicKey, privateKey, keyType: 'ed25519' }, outputFormat);
+}
+
+/** A new random key pair (keyType 'ed25519'; the private key is 64 bytes: seed || public key). */
+export function crypto_sign_keypair<F = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> {
+  formatOf(outputFormat);
+  const seed = crypto.getRandomValues(new Uint8Array(32));
+  const pair = pairOf(seed, outputFormat);
+  seed.fill(0);
+  return pair;
+}
+
+/** The key pair of a 32-byte seed. */
+export function crypto_sign_seed_keypair<F = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> {
+  formatOf(outputFormat);
+  return pairOf(sized(seed, 'seed', 32), outputFormat);
+}
+
+const seedOf = (privateKey: unknown): Uint8Array => sized(privateKey, 'privateKey', 64).subarray(0, 32);
+
+/** The 64-byte signature of `message` under a 64-byte private key. */
+export function crypto_sign_detached<F = 'uint8array'>(message: Input, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const m = input(message, 'message');
+  return format(ed25519.sign(m, seedOf(privateKey)), outputFormat);
+}
+
+/** signature || message. */
+export function crypto_sign<F = 'uint8array'>(message: Input, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const m = input(message, 'message');
+  const signed = new Uint8Array(64 + m.length);
+  signed.set(ed25519.sign(m, seedOf(privateKey)));
+  signed.set(m, 64);
+  return format(signed, outputFormat);
+}
+
+/** Whether `signature` is the signature of `message` under `publicKey`. */
+export function crypto_sign_verify_detached(signature: Uint8Array, message: Input, publicKey: Uint8Array): boolean {
+  const sig = sized(signature, 'signature', 64);
+  const m = input(message, 'message');
+  return verify(sig, m, sized(publicKey, 'publicKey', 32));
+}
+
+/** The message of a signed message; throws Error if the signature does not verify. */
+export function crypto_sign_open<F = 'uint8array'>(signedMessage: Input, publicKey: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const sm = input(signedMessage, 'signedMessage');
+  const pk = sized(publicKey, 'publicKey', 32);
+  if (sm.length < 64) throw new TypeError('signedMessage is too short');
+  if (!verify(sm.subarray(0, 64), sm.subarray(64), pk)) throw invalidSignature();
+  return format(sm.slice(64), outputFormat);
+}
+
+/** The X25519 public key of an Ed25519 public key; throws Error ('invalid key') for one that is not a valid point of the main subgroup. */
+export function crypto_sign_ed25519_pk_to_curve25519<F = 'uint8array'>(edPk: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const pk = sized(edPk, 'edPk', 32);
+  if (smallOrder(pk)) throw new Error('invalid key');
+  try {
+    if (!ed25519.Point.fromBytes(pk).isTorsionFree()) throw new Error('invalid key');
+    return format(ed25519.utils.toMontgomery(pk), outputFormat);
+  } catch {
+    throw new Error('invalid key');
+  }
+}
+
+/** The X25519 private key of an Ed25519 private key: SHA-512 of its seed, the first 32 bytes, clamped. */
+export function crypto_sign_ed25519_sk_to_curve25519<F = 'uint8array'>(edSk: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const h = sha512(sized(edSk, 'edSk', 64).subarray(0, 32));
+  const sk = h.slice(0, 32);
+  h.fill(0);
+  sk[0] &= 248;
+  sk[31] &= 127;
+  sk[31] |= 64;
+  return format(sk, outputFormat);
+}
+
+/** The public key inside a 64-byte private key. */
+export function crypto_sign_ed25519_sk_to_pk<F = 'uint8array'>(privateKey: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  return format(sized(privateKey, 'privateKey', 64).slice(32), outputFormat);
+}
+
+/** The seed inside a 64-byte private key. */
+export function crypto_sign_ed25519_sk_to_seed<F = 'uint8array'>(privateKey: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  return format(sized(privateKey, 'privateKey', 64).slice(0, 32), outputFormat);
+}
+
+/** An Ed25519ph signing or verifying state (crypto_sign_init): the message's pieces until final. */
+export interface SignState {
+  /** What the state is for: only crypto_sign_update and _final_* take it. */
+  readonly kind: 'crypto_sign';
+}
+const signStates = /*#__PURE__*/ new WeakMap<SignState, Uint8Array[]>();
+
+function pieces(state: SignState): Uint8Array[] {
+  const p = signStates.get(state);
+  if (p === undefined) throw new Error('invalid usage');
+  return p;
+}
+
+/** The message the pieces make, the state ended. */
+function joinedMessage(state: SignState): Uint8Array {
+  const parts = pieces(state);
+  signStates.delete(state);
+  const m = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    m.set(p, at);
+    at += p.length;
+  }
+  return m;
+}
+
+/** Starts an Ed25519ph (pre-hashed, SHA-512) signature or verification. */
+export function crypto_sign_init(): SignState {
+  const state: SignState = Object.freeze({ kind: 'crypto_sign' });
+  signStates.set(state, []);
+  return state;
+}
+
+/** Adds `message_chunk` to the message. */
+export function crypto_sign_update(state_address: SignState, message_chunk: Input): void {
+  pieces(state_address).push(input(message_chunk, 'message_chunk').slice());
+}
+
+/** The Ed25519ph signature of the message under a 64-byte private key; the state ends here. */
+export function crypto_sign_final_create<F = 'uint8array'>(state_address: SignState, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+  formatOf(outputFormat);
+  const seed = seedOf(privateKey);
+  return format(ed25519ph.sign(joinedMessage(state_address), seed), outputFormat);
+}
+
+/** Whether `signature` is the Ed25519ph signature of the message under `publicKey`; the state ends here. */
+export function crypto_sign_final_verify(state_address: SignState, signature: Uint8Array, publicKey: Uint8Array): boolean {
+  const sig = sized(signature, 'signature', 64);
+  const pk = sized(publicKey, 'publicKey', 32);
+  return verify(sig, joinedMessage(state_address), pk, true);
+}
