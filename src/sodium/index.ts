@@ -16,6 +16,7 @@ import * as constants from './constants.js';
 import * as hashConstants from './hash-constants.js';
 import * as hashes from './hashes.js';
 import * as helpers from './helpers.js';
+import * as kem from './kem.js';
 import * as keyConstants from './key-constants.js';
 import * as kx from './kx.js';
 import * as pwhash from './pwhash.js';
@@ -51,6 +52,7 @@ export * from './constants.js';
 export * from './hash-constants.js';
 export * from './hashes.js';
 export * from './helpers.js';
+export * from './kem.js';
 export * from './key-constants.js';
 export * from './kx.js';
 export * from './pwhash.js';
@@ -94,6 +96,7 @@ const sodium = /*#__PURE__*/ Object.freeze({
   ...publicBox,
   ...boxXchacha,
   ...kx,
+  ...kem,
   ...sign,
   ...publicSecretbox,
   ...secretstream,

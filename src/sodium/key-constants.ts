@@ -1,6 +1,6 @@
 /**
  * libsodium-wrappers' constants for fourfold/sodium's public-key calls (box,
- * box_seal, scalarmult, kx, sign), with libsodium-wrappers-sumo 0.8.4's values
+ * box_seal, scalarmult, kx, sign, kem), with libsodium-wrappers-sumo 0.8.4's values
  * (test/sodium checks each against it; constants.ts says why some are negative).
  */
 
@@ -87,3 +87,37 @@ export const crypto_sign_ed25519_PUBLICKEYBYTES: number = 32;
 export const crypto_sign_ed25519_SECRETKEYBYTES: number = 64;
 /** crypto_sign_ed25519: seedbytes. */
 export const crypto_sign_ed25519_SEEDBYTES: number = 32;
+
+// Kem.
+/** crypto_kem: ciphertextbytes. */
+export const crypto_kem_CIPHERTEXTBYTES: number = 1120;
+/** crypto_kem: primitive. */
+export const crypto_kem_PRIMITIVE: string = 'xwing';
+/** crypto_kem: publickeybytes. */
+export const crypto_kem_PUBLICKEYBYTES: number = 1216;
+/** crypto_kem: secretkeybytes. */
+export const crypto_kem_SECRETKEYBYTES: number = 32;
+/** crypto_kem: seedbytes. */
+export const crypto_kem_SEEDBYTES: number = 32;
+/** crypto_kem: sharedsecretbytes. */
+export const crypto_kem_SHAREDSECRETBYTES: number = 32;
+/** crypto_kem_mlkem768: ciphertextbytes. */
+export const crypto_kem_mlkem768_CIPHERTEXTBYTES: number = 1088;
+/** crypto_kem_mlkem768: publickeybytes. */
+export const crypto_kem_mlkem768_PUBLICKEYBYTES: number = 1184;
+/** crypto_kem_mlkem768: secretkeybytes. */
+export const crypto_kem_mlkem768_SECRETKEYBYTES: number = 2400;
+/** crypto_kem_mlkem768: seedbytes. */
+export const crypto_kem_mlkem768_SEEDBYTES: number = 64;
+/** crypto_kem_mlkem768: sharedsecretbytes. */
+export const crypto_kem_mlkem768_SHAREDSECRETBYTES: number = 32;
+/** crypto_kem_xwing: ciphertextbytes. */
+export const crypto_kem_xwing_CIPHERTEXTBYTES: number = 1120;
+/** crypto_kem_xwing: publickeybytes. */
+export const crypto_kem_xwing_PUBLICKEYBYTES: number = 1216;
+/** crypto_kem_xwing: secretkeybytes. */
+export const crypto_kem_xwing_SECRETKEYBYTES: number = 32;
+/** crypto_kem_xwing: seedbytes. */
+export const crypto_kem_xwing_SEEDBYTES: number = 32;
+/** crypto_kem_xwing: sharedsecretbytes. */
+export const crypto_kem_xwing_SHAREDSECRETBYTES: number = 32;
