@@ -19,6 +19,7 @@ import { handedEarly, modulesComing, recordNamed } from './kernel-registry.js';
 const SIGNATURES: Readonly<Record<string, { readonly name: string; readonly ownMemory: boolean }>> = {
   chacha: { name: 'stream_seal', ownMemory: true },
   blake3: { name: 'push_cv', ownMemory: true },
+  blake2: { name: 'compress', ownMemory: true },
   serpent: { name: 'ecb_encrypt', ownMemory: true },
   salsa: { name: 'box_seal', ownMemory: true },
   scrypt: { name: 'to_lanes', ownMemory: true },
