@@ -229,6 +229,32 @@ export function calls(size: number): Call[] {
     },
   });
 
+  list.push({
+    name: 'blake2b',
+    run: (w, during) => {
+      const d = w(data);
+      return plain(during(() => root.blake2b(d)));
+    },
+  });
+  list.push({
+    name: 'blake2b keyed, salt, personalization, dkLen 40',
+    run: (w, during) => {
+      const [d, k, s, p] = [w(data), w(key), w(n16), w(key16)];
+      return plain(during(() => root.blake2b(d, { key: k, salt: s, personalization: p, dkLen: 40 })));
+    },
+  });
+  list.push({
+    name: 'blake2b.create keyed: update twice, digestInto',
+    run: (w, during) => {
+      const [k, a, b, out] = [w(key), w(data.subarray(0, 100)), w(data.subarray(100)), w(new Uint8Array(64))];
+      return intoOutput(
+        out,
+        during(() => root.blake2b.create({ key: k }).update(a).update(b).digestInto(out)),
+        'digestInto',
+      );
+    },
+  });
+
   const whole = data.subarray(0, size - (size % 16));
   const modes = [
     ['serpent.ecb', (w: Wrap) => serpent.ecb(w(key))],

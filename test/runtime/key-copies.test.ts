@@ -5,7 +5,7 @@
  * message, does not change what the object computes.
  */
 import { it } from 'node:test';
-import { blake3, chacha20poly1305, poly1305, secretbox, secretstream, serpent, xchacha20poly1305, xsalsa20poly1305 } from 'fourfold';
+import { blake2b, blake3, chacha20poly1305, poly1305, secretbox, secretstream, serpent, xchacha20poly1305, xsalsa20poly1305 } from 'fourfold';
 import { assertBytes, forEveryTier, NO_STREAMS, rand } from '../helpers.js';
 
 /** What to do to the caller's arrays after construction. */
@@ -122,6 +122,14 @@ const KEEPERS: Keeper[] = [
     lengths: [20],
     make: ([c]) => {
       const h = blake3.create({ context: c! });
+      return () => h.update(message).digest();
+    },
+  },
+  {
+    name: 'blake2b.create (key, salt, personalization)',
+    lengths: [64, 16, 16],
+    make: ([k, s, p]) => {
+      const h = blake2b.create({ key: k!, salt: s!, personalization: p! });
       return () => h.update(message).digest();
     },
   },
