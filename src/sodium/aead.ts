@@ -9,7 +9,7 @@ import { chacha20orig, chacha20poly1305, xchacha20poly1305 } from '../chacha/ind
 import { Poly1305 } from '../poly1305/index.js';
 import { EMPTY, equalBytes, lengthBlock } from '../runtime/bytes.js';
 import { type Detached, format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized } from './codecs.js';
-import { randombytes_buf } from './helpers.js';
+import { randombytes_buf } from './random.js';
 
 const ABYTES = 16;
 

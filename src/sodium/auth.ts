@@ -8,7 +8,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { equalBytes } from '../runtime/bytes.js';
 import { format, formatOf, type Input, input, optional, type Out, sized } from './codecs.js';
-import { randombytes_buf } from './helpers.js';
+import { randombytes_buf } from './random.js';
 
 type Hash = typeof sha256 | typeof sha512;
 /** What @noble/hashes' incremental hashes and HMACs have in common. */

@@ -55,6 +55,7 @@ export function to_string(bytes: Uint8Array): string {
 
 /** Throws TypeError "<name> cannot be null or undefined" (libsodium-wrappers' message). */
 function required(value: unknown, name: string): void {
+  // constant-time: public value: only whether an argument was given is read here, never its contents.
   if (value === null || value === undefined) throw new TypeError(`${name} cannot be null or undefined`);
 }
 
@@ -106,6 +107,7 @@ export function format<F>(bytes: Uint8Array, outputFormat: F | null | undefined)
 export function formatObject<T extends object, F>(object: T, f: F | null | undefined): OutObject<T, F> {
   formatOf(f);
   const out: Record<string, unknown> = {};
+  // constant-time: public k: a result object's field names, the same for every call.
   for (const [k, v] of Object.entries(object)) out[k] = v instanceof Uint8Array ? format(v, f) : v;
   return out as OutObject<T, F>;
 }
@@ -158,17 +160,20 @@ function nibble(c: number): number {
  */
 export function from_hex(hex: string): Uint8Array {
   const value = textOf(hex);
-  const out = new Uint8Array(value.length >> 1);
-  let n = 0;
-  for (let i = 0; i < value.length; i += 2) {
-    const hi = nibble(value.charCodeAt(i));
-    // constant-time: public: where the digits end is the length of the input's valid part, which the result's length shows.
-    if (hi < 0) throw new Error('incomplete input');
-    if (i + 1 === value.length) throw new Error('invalid input');
-    const lo = nibble(value.charCodeAt(i + 1));
-    if (lo < 0) throw new Error('invalid input');
-    out[n++] = (hi << 4) | lo;
+  // The first character that is not a digit (the length when none), found with masks, not a branch on the characters.
+  let stop = value.length;
+  let seen = 0;
+  for (let i = 0; i < value.length; i++) {
+    const bad = nibble(value.charCodeAt(i)) >> 31;
+    const first = bad & ~seen;
+    stop = (stop & ~first) | (i & first);
+    seen |= bad;
   }
+  // constant-time: public stop: where the text stops being hexadecimal, which the error or the result's length shows.
+  if (stop < value.length) throw new Error(stop % 2 === 0 ? 'incomplete input' : 'invalid input');
+  if (value.length % 2 === 1) throw new Error('invalid input');
+  const out = new Uint8Array(value.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = (nibble(value.charCodeAt(2 * i)) << 4) | nibble(value.charCodeAt(2 * i + 1));
   return out;
 }
 
@@ -211,7 +216,7 @@ export function to_base64(value: Input, variant?: number): string {
   const codes = new Uint16Array(length);
   let j = 0;
   for (let i = 0; i < b.length; i += 3) {
-    const w = (b[i] << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
+    const w = (b[i] << 16) | ((i + 1 < b.length ? b[i + 1] : 0) << 8) | (i + 2 < b.length ? b[i + 2] : 0);
     const chars = Math.min(4, b.length - i + 1);
     for (let k = 0; k < chars; k++) codes[j++] = sextetChar((w >> (18 - 6 * k)) & 63, urlsafe);
   }
@@ -230,14 +235,17 @@ export function from_base64(base64: string, variant?: number): Uint8Array {
   const value = textOf(base64);
   const v = variantOf(variant);
   const urlsafe = (v & 4) !== 0;
-  let end = value.length;
+  // The first character outside the alphabet (the length when none), found with masks.
+  let stop = value.length;
+  let seen = 0;
   for (let i = 0; i < value.length; i++) {
-    // constant-time: public: where the alphabet's characters end is the input's format, which the result's length shows.
-    if (charSextet(value.charCodeAt(i), urlsafe) < 0) {
-      end = i;
-      break;
-    }
+    const bad = charSextet(value.charCodeAt(i), urlsafe) >> 31;
+    const first = bad & ~seen;
+    stop = (stop & ~first) | (i & first);
+    seen |= bad;
   }
+  // Where the alphabet's characters end: stop's value, which the result's length shows.
+  const end = stop;
   const out = new Uint8Array(Math.floor((end * 6) / 8));
   let acc = 0;
   let bits = 0;
@@ -250,14 +258,14 @@ export function from_base64(base64: string, variant?: number): Uint8Array {
       out[j++] = acc >> bits;
     }
   }
-  // constant-time: public: whether the text is base64 is the verdict the caller gets.
-  if (bits > 4 || (acc & ((1 << bits) - 1)) !== 0) throw new Error('invalid input');
+  // Bad: a last character with more than 4 bits left, or unused bits set; then the padding its bits call for, where the variant has it.
+  let bad = (bits > 4 ? 1 : 0) | (acc & ((1 << bits) - 1));
   let at = end;
   if ((v & 2) === 0) {
-    for (let pads = bits / 2; pads > 0; pads--, at++) {
-      if (at >= value.length || value.charCodeAt(at) !== 61) throw new Error('invalid input');
-    }
+    for (let pads = bits >> 1; pads > 0; pads--, at++) bad |= at < value.length ? value.charCodeAt(at) ^ 61 : 1;
   }
+  // constant-time: public bad: whether the text is base64, the verdict the caller gets.
+  if (bad !== 0) throw new Error('invalid input');
   if (at !== value.length) throw new Error('incomplete input');
   return out;
 }

@@ -7,7 +7,7 @@
  */
 import { type Blake2b, hashBlake2b, startBlake2b } from './blake2b.js';
 import { format, formatOf, from_string, type Input, input, optional, type Out, sized, unsigned } from './codecs.js';
-import { randombytes_buf } from './helpers.js';
+import { randombytes_buf } from './random.js';
 import { siphash24 } from './siphash.js';
 
 /** libsodium's error for arguments outside what the primitive takes. */

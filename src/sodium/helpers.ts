@@ -1,11 +1,9 @@
 /**
  * libsodium-wrappers' helpers for fourfold/sodium: comparisons and
  * arithmetic on little-endian numbers in constant time (memcmp, compare,
- * is_zero, increment, add), ISO/IEC 7816-4 padding (pad, unpad), memzero,
- * and the random bytes (randombytes_buf, _uniform, _buf_deterministic).
+ * is_zero, increment, add), ISO/IEC 7816-4 padding (pad, unpad) and
+ * memzero. The constant-time lint covers this file.
  */
-import { chacha20 } from '../chacha/index.js';
-import { format, type Out, sized, unsigned } from './codecs.js';
 
 function uint8(value: unknown, what: string): Uint8Array {
   if (!(value instanceof Uint8Array)) throw new TypeError(`Only Uint8Array instances can ${what}`);
@@ -116,43 +114,10 @@ function unpadIso(buf: Uint8Array, blocksize: number): Uint8Array {
     found |= barrier & 1;
     seen &= (c - 1) >> 8;
   }
-  // constant-time: public: whether the padding is valid is the verdict the caller gets.
+  // constant-time: public found, padLength: whether the padding is valid, and its length, which the result's length shows.
   if (found === 0) throw new Error('unsupported/invalid padding');
   return buf.slice(0, buf.length - 1 - padLength);
 }
 
 // libsodium's names, which other files of src/ give other meanings to.
 export { addLittleEndian as add, unpadIso as unpad };
-
-const random = (n: number): Uint8Array => {
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i += 65536) crypto.getRandomValues(out.subarray(i, i + 65536));
-  return out;
-};
-
-/** `length` random bytes (crypto.getRandomValues). */
-export function randombytes_buf<F = 'uint8array'>(length: number, outputFormat?: F): Out<F> {
-  return format(random(unsigned(length, 'length')), outputFormat);
-}
-
-/** A uniformly random integer below `upper_bound` (0 for a bound below 2), by rejection sampling. */
-export function randombytes_uniform(upper_bound: number): number {
-  const bound = unsigned(upper_bound, 'upper_bound');
-  if (bound < 2) return 0;
-  const min = 2 ** 32 % bound;
-  const word = new Uint32Array(1);
-  for (;;) {
-    crypto.getRandomValues(word);
-    if (word[0] >= min) return word[0] % bound;
-  }
-}
-
-/** The nonce of libsodium's deterministic generator: "LibsodiumDRG". */
-const DRG_NONCE = /*#__PURE__*/ new TextEncoder().encode('LibsodiumDRG');
-
-/** `length` bytes determined by the 32-byte `seed` (libsodium's: the ChaCha20 (RFC 8439) keystream under the seed and "LibsodiumDRG"). */
-export function randombytes_buf_deterministic<F = 'uint8array'>(length: number, seed: Uint8Array, outputFormat?: F): Out<F> {
-  const n = unsigned(length, 'length');
-  const s = sized(seed, 'seed', 32);
-  return format(chacha20(s, DRG_NONCE, new Uint8Array(n)), outputFormat);
-}

@@ -20,6 +20,7 @@ import * as kem from './kem.js';
 import * as keyConstants from './key-constants.js';
 import * as kx from './kx.js';
 import * as pwhash from './pwhash.js';
+import * as random from './random.js';
 import * as scrypt from './scrypt.js';
 import * as secretbox from './secretbox.js';
 import * as secretstream from './secretstream.js';
@@ -56,6 +57,7 @@ export * from './kem.js';
 export * from './key-constants.js';
 export * from './kx.js';
 export * from './pwhash.js';
+export * from './random.js';
 export * from './scrypt.js';
 export {
   crypto_secretbox_detached,
@@ -87,6 +89,7 @@ const sodium = /*#__PURE__*/ Object.freeze({
   ...constants,
   ...hashConstants,
   ...helpers,
+  ...random,
   ...aead,
   ...auth,
   ...hashes,

@@ -4,7 +4,7 @@
  */
 import { secretbox } from '../salsa/index.js';
 import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, type SecretboxDetached, sized } from './codecs.js';
-import { randombytes_buf } from './helpers.js';
+import { randombytes_buf } from './random.js';
 
 const MACBYTES = 16;
 

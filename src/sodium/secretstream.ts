@@ -9,7 +9,7 @@ import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from '../s
 import { engine } from '../secretstream/tiers.js';
 import { EMPTY } from '../runtime/bytes.js';
 import { format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized, unsigned } from './codecs.js';
-import { randombytes_buf } from './helpers.js';
+import { randombytes_buf } from './random.js';
 
 /** A stream's state, as init_push and init_pull give it: pass it to push, pull and rekey. */
 export interface SecretstreamState {

@@ -10,7 +10,7 @@ import { equalBytes, readLE32, writeLE32 } from '../runtime/bytes.js';
 import type { XorStream } from '../runtime/stream-cipher.js';
 import { hsalsa20, salsa20, xsalsa20 } from '../salsa/index.js';
 import { format, formatOf, type Input, input, type Out, sized, unsigned } from './codecs.js';
-import { randombytes_buf } from './helpers.js';
+import { randombytes_buf } from './random.js';
 
 /** The _xor and _xor_ic calls of one stream cipher. */
 function xorCalls(cipher: XorStream, nonceBytes: number) {
