@@ -48,6 +48,8 @@ const CALLS: Record<string, string> = {
   'fourfold/argon2': "hex(F.argon2id('pw', nonce24, { t: 2, m: 256 }))",
   'fourfold/age': "hex(await F.decrypt(await F.encrypt(data, { passphrase: 'pw', workFactor: 4 }), { passphrase: 'pw' }))",
   'fourfold/parallel': 'hex(await F.blake3(data))',
+  // The default export (libsodium-wrappers' object), which the edge entry names again, and a named call.
+  'fourfold/sodium': "F.crypto_generichash(32, data, key, 'hex') + hex(F.default.crypto_secretbox_easy(data, nonce24, key))",
 };
 
 const subpaths = Object.keys(CALLS);
