@@ -24,6 +24,7 @@ import * as random from './random.js';
 import * as scrypt from './scrypt.js';
 import * as secretbox from './secretbox.js';
 import * as secretstream from './secretstream.js';
+import * as sha3 from './sha3.js';
 import * as sign from './sign.js';
 import * as stream from './stream.js';
 
@@ -67,6 +68,8 @@ export {
   crypto_secretbox_open_easy,
 } from './secretbox.js';
 export * from './secretstream.js';
+export type { Sha3State } from './sha3.js';
+export * from './sha3.js';
 export * from './sign.js';
 export type { KeyPair } from './x25519.js';
 export * from './stream.js';
@@ -93,6 +96,7 @@ const sodium = /*#__PURE__*/ Object.freeze({
   ...aead,
   ...auth,
   ...hashes,
+  ...sha3,
   ...pwhash,
   ...scrypt,
   ...keyConstants,

@@ -1,5 +1,6 @@
 /**
  * libsodium-wrappers' random bytes for fourfold/sodium: randombytes_buf,
+ * randombytes_random,
  * randombytes_uniform (rejection sampling, as libsodium) and
  * randombytes_buf_deterministic (ChaCha20 under the seed, as libsodium).
  */
@@ -15,6 +16,11 @@ const random = (n: number): Uint8Array => {
 /** `length` random bytes (crypto.getRandomValues). */
 export function randombytes_buf<F = 'uint8array'>(length: number, outputFormat?: F): Out<F> {
   return format(random(unsigned(length, 'length')), outputFormat);
+}
+
+/** A uniformly random 32-bit unsigned integer. */
+export function randombytes_random(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0]!;
 }
 
 /** A uniformly random integer below `upper_bound` (0 for a bound below 2), by rejection sampling. */

@@ -1,0 +1,176 @@
+/**
+ * crypto_hash_sha3256 and _sha3512 (FIPS 202), and the XOFs crypto_xof_shake128,
+ * _shake256 (FIPS 202) and _turboshake128, _turboshake256 (RFC 9861): one-shot,
+ * and init (or init_with_domain), update, squeeze, in libsodium-wrappers'
+ * shape. Keccak is @noble/hashes' (no kernel of fourfold's computes it).
+ */
+import { Keccak, sha3_256, sha3_512 } from '@noble/hashes/sha3.js';
+import { turboshake128, turboshake256 } from '@noble/hashes/sha3-addons.js';
+import { format, formatOf, type Input, input, type Out, unsigned } from './codecs.js';
+
+/** libsodium's error for arguments outside what the primitive takes. */
+const invalidUsage = (): Error => new Error('invalid usage');
+
+/** crypto_hash_sha3256: output bytes. */
+export const crypto_hash_sha3256_BYTES: number = 32;
+/** crypto_hash_sha3512: output bytes. */
+export const crypto_hash_sha3512_BYTES: number = 64;
+/** crypto_xof_shake128: the rate, bytes absorbed per permutation. */
+export const crypto_xof_shake128_BLOCKBYTES: number = 168;
+/** crypto_xof_shake128: libsodium's state size. */
+export const crypto_xof_shake128_STATEBYTES: number = 256;
+/** crypto_xof_shake256: the rate, bytes absorbed per permutation. */
+export const crypto_xof_shake256_BLOCKBYTES: number = 136;
+/** crypto_xof_shake256: libsodium's state size. */
+export const crypto_xof_shake256_STATEBYTES: number = 256;
+/** crypto_xof_turboshake128: the rate, bytes absorbed per permutation. */
+export const crypto_xof_turboshake128_BLOCKBYTES: number = 168;
+/** crypto_xof_turboshake128: libsodium's state size. */
+export const crypto_xof_turboshake128_STATEBYTES: number = 256;
+/** crypto_xof_turboshake256: the rate, bytes absorbed per permutation. */
+export const crypto_xof_turboshake256_BLOCKBYTES: number = 136;
+/** crypto_xof_turboshake256: libsodium's state size. */
+export const crypto_xof_turboshake256_STATEBYTES: number = 256;
+
+/** An incremental SHA-3 or XOF's state, as the _init calls give it: only the calls of its own primitive take it. */
+export interface Sha3State {
+  readonly kind: string;
+}
+const states = /*#__PURE__*/ new WeakMap<Sha3State, { hash: Keccak; squeezing: boolean }>();
+
+function live(state: unknown, kind: string): { hash: Keccak; squeezing: boolean } {
+  const s = typeof state === 'object' && state !== null ? states.get(state as Sha3State) : undefined;
+  if (s === undefined || (state as Sha3State).kind !== kind) throw invalidUsage();
+  return s;
+}
+
+function start(kind: string, hash: Keccak): Sha3State {
+  const state: Sha3State = Object.freeze({ kind });
+  states.set(state, { hash, squeezing: false });
+  return state;
+}
+
+/** A domain separation byte: 0x01 to 0x7f (FIPS 202's and RFC 9861's suffixes set the top bit with the padding). */
+function domainOf(value: unknown): number {
+  const d = unsigned(value, 'domain');
+  if (d < 0x01 || d > 0x7f) throw invalidUsage();
+  return d;
+}
+
+/** One SHA-3 variant's calls. */
+function sha3(kind: string, hash: typeof sha3_256) {
+  return {
+    oneShot: <F>(message: Input, outputFormat?: F): Out<F> => {
+      formatOf(outputFormat);
+      return format(hash(input(message, 'message')), outputFormat);
+    },
+    init: (): Sha3State => start(kind, hash.create() as Keccak),
+    update: (state: Sha3State, chunk: Input): void => void live(state, kind).hash.update(input(chunk, 'message_chunk')),
+    final: <F>(state: Sha3State, outputFormat?: F): Out<F> => {
+      formatOf(outputFormat);
+      const s = live(state, kind);
+      states.delete(state);
+      return format(s.hash.digest(), outputFormat);
+    },
+  };
+}
+
+const sha256 = /*#__PURE__*/ sha3('crypto_hash_sha3256', sha3_256);
+const sha512 = /*#__PURE__*/ sha3('crypto_hash_sha3512', sha3_512);
+
+/** SHA3-256 of `message`: 32 bytes. */
+export const crypto_hash_sha3256 = <F = 'uint8array'>(message: Input, outputFormat?: F): Out<F> => sha256.oneShot(message, outputFormat);
+/** Starts an incremental SHA3-256. */
+export const crypto_hash_sha3256_init = (): Sha3State => sha256.init();
+/** Adds `message_chunk` to the message. */
+export const crypto_hash_sha3256_update = (state_address: Sha3State, message_chunk: Input): void => sha256.update(state_address, message_chunk);
+/** The hash; the state ends here. */
+export const crypto_hash_sha3256_final = <F = 'uint8array'>(state_address: Sha3State, outputFormat?: F): Out<F> => sha256.final(state_address, outputFormat);
+/** SHA3-512 of `message`: 64 bytes. */
+export const crypto_hash_sha3512 = <F = 'uint8array'>(message: Input, outputFormat?: F): Out<F> => sha512.oneShot(message, outputFormat);
+/** Starts an incremental SHA3-512. */
+export const crypto_hash_sha3512_init = (): Sha3State => sha512.init();
+/** Adds `message_chunk` to the message. */
+export const crypto_hash_sha3512_update = (state_address: Sha3State, message_chunk: Input): void => sha512.update(state_address, message_chunk);
+/** The hash; the state ends here. */
+export const crypto_hash_sha3512_final = <F = 'uint8array'>(state_address: Sha3State, outputFormat?: F): Out<F> => sha512.final(state_address, outputFormat);
+
+/** One XOF's calls; `make(domain)` is its Keccak with that suffix (the standard one where undefined). */
+function xof(kind: string, make: (domain?: number) => Keccak) {
+  return {
+    oneShot: <F>(outLength: number, message: Input, outputFormat?: F): Out<F> => {
+      formatOf(outputFormat);
+      const n = unsigned(outLength, 'out_length');
+      return format(make().update(input(message, 'message')).xof(n), outputFormat);
+    },
+    init: (domain?: unknown): Sha3State => start(kind, make(domain === undefined ? undefined : domainOf(domain))),
+    update: (state: Sha3State, chunk: Input): void => {
+      const s = live(state, kind);
+      // Absorbing after squeezing has begun is outside the XOF's definition: libsodium refuses it too.
+      if (s.squeezing) throw invalidUsage();
+      s.hash.update(input(chunk, 'message_chunk'));
+    },
+    squeeze: <F>(state: Sha3State, outLength: number, outputFormat?: F): Out<F> => {
+      formatOf(outputFormat);
+      const s = live(state, kind);
+      s.squeezing = true;
+      return format(s.hash.xof(unsigned(outLength, 'out_length')), outputFormat);
+    },
+  };
+}
+
+/** FIPS 202's SHAKE suffix (0x1F) by default; rate in bytes, 24 rounds. */
+const shake = (rate: number) => (domain?: number) => new Keccak(rate, domain ?? 0x1f, 0, true, 24);
+const s128 = /*#__PURE__*/ xof('crypto_xof_shake128', shake(168));
+const s256 = /*#__PURE__*/ xof('crypto_xof_shake256', shake(136));
+const t128 = /*#__PURE__*/ xof('crypto_xof_turboshake128', (D) => turboshake128.create(D === undefined ? {} : { D }) as Keccak);
+const t256 = /*#__PURE__*/ xof('crypto_xof_turboshake256', (D) => turboshake256.create(D === undefined ? {} : { D }) as Keccak);
+
+/** `out_length` bytes of SHAKE128 of `message`. */
+export const crypto_xof_shake128 = <F = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
+  s128.oneShot(out_length, message, outputFormat);
+/** Starts an incremental SHAKE128. */
+export const crypto_xof_shake128_init = (): Sha3State => s128.init();
+/** Starts an incremental SHAKE128 with its own domain separation byte (0x01 to 0x7f). */
+export const crypto_xof_shake128_init_with_domain = (domain: number): Sha3State => s128.init(domain);
+/** Adds `message_chunk` to the message (before the first squeeze). */
+export const crypto_xof_shake128_update = (state_address: Sha3State, message_chunk: Input): void => s128.update(state_address, message_chunk);
+/** The next `out_length` bytes of output. */
+export const crypto_xof_shake128_squeeze = <F = 'uint8array'>(state_address: Sha3State, out_length: number, outputFormat?: F): Out<F> =>
+  s128.squeeze(state_address, out_length, outputFormat);
+/** `out_length` bytes of SHAKE256 of `message`. */
+export const crypto_xof_shake256 = <F = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
+  s256.oneShot(out_length, message, outputFormat);
+/** Starts an incremental SHAKE256. */
+export const crypto_xof_shake256_init = (): Sha3State => s256.init();
+/** Starts an incremental SHAKE256 with its own domain separation byte (0x01 to 0x7f). */
+export const crypto_xof_shake256_init_with_domain = (domain: number): Sha3State => s256.init(domain);
+/** Adds `message_chunk` to the message (before the first squeeze). */
+export const crypto_xof_shake256_update = (state_address: Sha3State, message_chunk: Input): void => s256.update(state_address, message_chunk);
+/** The next `out_length` bytes of output. */
+export const crypto_xof_shake256_squeeze = <F = 'uint8array'>(state_address: Sha3State, out_length: number, outputFormat?: F): Out<F> =>
+  s256.squeeze(state_address, out_length, outputFormat);
+/** `out_length` bytes of TurboSHAKE128 of `message`. */
+export const crypto_xof_turboshake128 = <F = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
+  t128.oneShot(out_length, message, outputFormat);
+/** Starts an incremental TurboSHAKE128. */
+export const crypto_xof_turboshake128_init = (): Sha3State => t128.init();
+/** Starts an incremental TurboSHAKE128 with its own domain separation byte (0x01 to 0x7f). */
+export const crypto_xof_turboshake128_init_with_domain = (domain: number): Sha3State => t128.init(domain);
+/** Adds `message_chunk` to the message (before the first squeeze). */
+export const crypto_xof_turboshake128_update = (state_address: Sha3State, message_chunk: Input): void => t128.update(state_address, message_chunk);
+/** The next `out_length` bytes of output. */
+export const crypto_xof_turboshake128_squeeze = <F = 'uint8array'>(state_address: Sha3State, out_length: number, outputFormat?: F): Out<F> =>
+  t128.squeeze(state_address, out_length, outputFormat);
+/** `out_length` bytes of TurboSHAKE256 of `message`. */
+export const crypto_xof_turboshake256 = <F = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
+  t256.oneShot(out_length, message, outputFormat);
+/** Starts an incremental TurboSHAKE256. */
+export const crypto_xof_turboshake256_init = (): Sha3State => t256.init();
+/** Starts an incremental TurboSHAKE256 with its own domain separation byte (0x01 to 0x7f). */
+export const crypto_xof_turboshake256_init_with_domain = (domain: number): Sha3State => t256.init(domain);
+/** Adds `message_chunk` to the message (before the first squeeze). */
+export const crypto_xof_turboshake256_update = (state_address: Sha3State, message_chunk: Input): void => t256.update(state_address, message_chunk);
+/** The next `out_length` bytes of output. */
+export const crypto_xof_turboshake256_squeeze = <F = 'uint8array'>(state_address: Sha3State, out_length: number, outputFormat?: F): Out<F> =>
+  t256.squeeze(state_address, out_length, outputFormat);
