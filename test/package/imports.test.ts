@@ -133,17 +133,7 @@ const LAYERS: Record<string, string[]> = {
     'src/age',
   ],
   // fourfold/sodium composes the families into libsodium-wrappers' API, as src/parallel composes them with the pool; no family imports it.
-  'src/sodium': [
-    ...BASE,
-    'src/chachapoly',
-    'src/poly1305',
-    'src/chacha',
-    'src/salsa',
-    'src/secretstream',
-    'src/scrypt',
-    'src/argon2',
-    'src/blake2',
-  ],
+  'src/sodium': [...BASE, 'src/chachapoly', 'src/poly1305', 'src/chacha', 'src/salsa', 'src/secretstream', 'src/scrypt', 'src/argon2', 'src/blake2'],
   'src/cli': ['src/runtime', 'src/blake3', 'src/age', 'src/parallel'],
 };
 
