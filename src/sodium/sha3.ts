@@ -34,6 +34,7 @@ export const crypto_xof_turboshake256_STATEBYTES: number = 256;
 
 /** An incremental SHA-3 or XOF's state, as the _init calls give it: only the calls of its own primitive take it. */
 export interface Sha3State {
+  /** The primitive the state is for (the name of its calls, e.g. 'crypto_xof_shake128'). */
   readonly kind: string;
 }
 const states = /*#__PURE__*/ new WeakMap<Sha3State, { hash: Keccak; squeezing: boolean }>();
