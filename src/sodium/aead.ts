@@ -8,7 +8,7 @@
 import { chacha20orig, chacha20poly1305, xchacha20poly1305 } from '../chacha/index.js';
 import { Poly1305 } from '../poly1305/index.js';
 import { EMPTY, equalBytes, lengthBlock } from '../runtime/bytes.js';
-import { type Detached, format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized } from './codecs.js';
+import { type Detached, format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
 
 const ABYTES = 16;
@@ -74,7 +74,7 @@ const original: Construction = {
 
 /** The five calls of one AEAD, checked as libsodium-wrappers checks them. */
 function calls(c: Construction) {
-  const encrypt = <F = 'uint8array'>(
+  const encrypt = <F extends OutputFormat | null = 'uint8array'>(
     message: Input,
     additional_data: Input | null,
     _secret_nonce: Input | null,
@@ -89,7 +89,7 @@ function calls(c: Construction) {
     const k = sized(key, 'key', 32);
     return format(c.seal(k, n, aad, m), outputFormat);
   };
-  const encryptDetached = <F = 'uint8array'>(
+  const encryptDetached = <F extends OutputFormat | null = 'uint8array'>(
     message: Input,
     additional_data: Input | null,
     secret_nonce: Input | null,
@@ -102,7 +102,7 @@ function calls(c: Construction) {
     const cut = sealed.length - ABYTES;
     return formatObject({ ciphertext: sealed.slice(0, cut), mac: sealed.slice(cut) }, outputFormat);
   };
-  const decrypt = <F = 'uint8array'>(
+  const decrypt = <F extends OutputFormat | null = 'uint8array'>(
     _secret_nonce: Input | null,
     ciphertext: Input,
     additional_data: Input | null,
@@ -120,7 +120,7 @@ function calls(c: Construction) {
     if (opened === undefined) throw failed();
     return format(opened, outputFormat);
   };
-  const decryptDetached = <F = 'uint8array'>(
+  const decryptDetached = <F extends OutputFormat | null = 'uint8array'>(
     secret_nonce: Input | null,
     ciphertext: Input,
     mac: Uint8Array,
@@ -137,7 +137,7 @@ function calls(c: Construction) {
     sealed.set(tag, body.length);
     return decrypt(secret_nonce, sealed, additional_data, public_nonce, key, outputFormat);
   };
-  const keygen = <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
+  const keygen = <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
   return { encrypt, encryptDetached, decrypt, decryptDetached, keygen };
 }
 

@@ -7,7 +7,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { equalBytes } from '../runtime/bytes.js';
-import { format, formatOf, type Input, input, optional, type Out, sized } from './codecs.js';
+import { format, formatOf, type Input, input, optional, type Out, sized, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
 
 type Hash = typeof sha256 | typeof sha512;
@@ -47,7 +47,7 @@ function finish<F>(state: HashState, kind: string, bytes: number, outputFormat: 
 function hmacCalls(kind: string, hash: Hash, bytes: number) {
   const tagOf = (message: Uint8Array, key: Uint8Array): Uint8Array => hmac(hash, key, message).subarray(0, bytes);
   return {
-    auth: <F = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> => {
+    auth: <F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);
       const m = input(message, 'message');
       return format(tagOf(m, sized(key, 'key', 32)).slice(), outputFormat);
@@ -61,8 +61,9 @@ function hmacCalls(kind: string, hash: Hash, bytes: number) {
     update: (state_address: HashState, message_chunk: Input): void => {
       live(state_address, kind).update(input(message_chunk, 'message_chunk'));
     },
-    final: <F = 'uint8array'>(state_address: HashState, outputFormat?: F): Out<F> => finish(state_address, kind, bytes, outputFormat),
-    keygen: <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat),
+    final: <F extends OutputFormat | null = 'uint8array'>(state_address: HashState, outputFormat?: F): Out<F> =>
+      finish(state_address, kind, bytes, outputFormat),
+    keygen: <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat),
   };
 }
 
@@ -116,7 +117,7 @@ export const crypto_auth_hmacsha512_keygen = hmac512.keygen;
 /** The calls of one hash. */
 function hashCalls(kind: string, hash: Hash) {
   return {
-    hash: <F = 'uint8array'>(message: Input, outputFormat?: F): Out<F> => {
+    hash: <F extends OutputFormat | null = 'uint8array'>(message: Input, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);
       return format(hash(input(message, 'message')), outputFormat);
     },
@@ -124,7 +125,8 @@ function hashCalls(kind: string, hash: Hash) {
     update: (state_address: HashState, message_chunk: Input): void => {
       live(state_address, kind).update(input(message_chunk, 'message_chunk'));
     },
-    final: <F = 'uint8array'>(state_address: HashState, outputFormat?: F): Out<F> => finish(state_address, kind, hash.outputLen, outputFormat),
+    final: <F extends OutputFormat | null = 'uint8array'>(state_address: HashState, outputFormat?: F): Out<F> =>
+      finish(state_address, kind, hash.outputLen, outputFormat),
   };
 }
 

@@ -9,7 +9,7 @@ import { hchacha20, xchacha20 } from '../chacha/index.js';
 import { poly1305 } from '../poly1305/index.js';
 import { equalBytes } from '../runtime/bytes.js';
 import { openSealed, sealTo } from './box.js';
-import { type Detached, format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized } from './codecs.js';
+import { type Detached, format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import { joinDetached } from './secretbox.js';
 import { boxSeedKey, dh, type KeyPair, x25519Pair } from './x25519.js';
 
@@ -72,27 +72,34 @@ const detached = <F>(box: Uint8Array, outputFormat: F | undefined): OutObject<De
   formatObject({ ciphertext: box.slice(MACBYTES), mac: box.slice(0, MACBYTES) }, outputFormat);
 
 /** A new random key pair (keyType 'curve25519', as libsodium-wrappers names it here). */
-export function crypto_box_curve25519xchacha20poly1305_keypair<F = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> {
+export function crypto_box_curve25519xchacha20poly1305_keypair<F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> {
   formatOf(outputFormat);
   return x25519Pair('curve25519', outputFormat);
 }
 
 /** The key pair of a 32-byte seed (SHA-512(seed)'s first 32 bytes; keyType 'x25519'). */
-export function crypto_box_curve25519xchacha20poly1305_seed_keypair<F = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> {
+export function crypto_box_curve25519xchacha20poly1305_seed_keypair<F extends OutputFormat | null = 'uint8array'>(
+  seed: Uint8Array,
+  outputFormat?: F,
+): OutObject<KeyPair, F> {
   formatOf(outputFormat);
   // libsodium-wrappers names this pair's type 'x25519', and a random pair's 'curve25519'.
   return x25519Pair('x25519', outputFormat, boxSeedKey(sized(seed, 'seed', 32)));
 }
 
 /** The shared key: HChaCha20 of the X25519 secret. */
-export function crypto_box_curve25519xchacha20poly1305_beforenm<F = 'uint8array'>(publicKey: Uint8Array, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_box_curve25519xchacha20poly1305_beforenm<F extends OutputFormat | null = 'uint8array'>(
+  publicKey: Uint8Array,
+  privateKey: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const { pk, sk } = keys(publicKey, privateKey);
   return format(boxKey(pk, sk), outputFormat);
 }
 
 /** The box of `message` from `privateKey` to `publicKey`: tag || ciphertext. */
-export function crypto_box_curve25519xchacha20poly1305_easy<F = 'uint8array'>(
+export function crypto_box_curve25519xchacha20poly1305_easy<F extends OutputFormat | null = 'uint8array'>(
   message: Input,
   nonce: Uint8Array,
   publicKey: Uint8Array,
@@ -107,7 +114,7 @@ export function crypto_box_curve25519xchacha20poly1305_easy<F = 'uint8array'>(
 }
 
 /** The box of `message` under a shared key. */
-export function crypto_box_curve25519xchacha20poly1305_easy_afternm<F = 'uint8array'>(
+export function crypto_box_curve25519xchacha20poly1305_easy_afternm<F extends OutputFormat | null = 'uint8array'>(
   message: Input,
   nonce: Uint8Array,
   sharedKey: Uint8Array,
@@ -119,7 +126,7 @@ export function crypto_box_curve25519xchacha20poly1305_easy_afternm<F = 'uint8ar
 }
 
 /** The box as `{ ciphertext, mac }`. */
-export function crypto_box_curve25519xchacha20poly1305_detached<F = 'uint8array'>(
+export function crypto_box_curve25519xchacha20poly1305_detached<F extends OutputFormat | null = 'uint8array'>(
   message: Input,
   nonce: Uint8Array,
   publicKey: Uint8Array,
@@ -131,7 +138,7 @@ export function crypto_box_curve25519xchacha20poly1305_detached<F = 'uint8array'
 }
 
 /** The box under a shared key as `{ ciphertext, mac }`. */
-export function crypto_box_curve25519xchacha20poly1305_detached_afternm<F = 'uint8array'>(
+export function crypto_box_curve25519xchacha20poly1305_detached_afternm<F extends OutputFormat | null = 'uint8array'>(
   message: Input,
   nonce: Uint8Array,
   sharedKey: Uint8Array,
@@ -142,7 +149,7 @@ export function crypto_box_curve25519xchacha20poly1305_detached_afternm<F = 'uin
 }
 
 /** The plaintext of a box; throws Error if it does not open. */
-export function crypto_box_curve25519xchacha20poly1305_open_easy<F = 'uint8array'>(
+export function crypto_box_curve25519xchacha20poly1305_open_easy<F extends OutputFormat | null = 'uint8array'>(
   ciphertext: Input,
   nonce: Uint8Array,
   publicKey: Uint8Array,
@@ -157,7 +164,7 @@ export function crypto_box_curve25519xchacha20poly1305_open_easy<F = 'uint8array
 }
 
 /** The plaintext of a box under a shared key; throws Error if it does not open. */
-export function crypto_box_curve25519xchacha20poly1305_open_easy_afternm<F = 'uint8array'>(
+export function crypto_box_curve25519xchacha20poly1305_open_easy_afternm<F extends OutputFormat | null = 'uint8array'>(
   ciphertext: Input,
   nonce: Uint8Array,
   sharedKey: Uint8Array,
@@ -169,7 +176,7 @@ export function crypto_box_curve25519xchacha20poly1305_open_easy_afternm<F = 'ui
 }
 
 /** The plaintext of a detached box; throws Error if it does not open. */
-export function crypto_box_curve25519xchacha20poly1305_open_detached<F = 'uint8array'>(
+export function crypto_box_curve25519xchacha20poly1305_open_detached<F extends OutputFormat | null = 'uint8array'>(
   ciphertext: Input,
   mac: Uint8Array,
   nonce: Uint8Array,
@@ -183,7 +190,7 @@ export function crypto_box_curve25519xchacha20poly1305_open_detached<F = 'uint8a
 }
 
 /** The plaintext of a detached box under a shared key; throws Error if it does not open. */
-export function crypto_box_curve25519xchacha20poly1305_open_detached_afternm<F = 'uint8array'>(
+export function crypto_box_curve25519xchacha20poly1305_open_detached_afternm<F extends OutputFormat | null = 'uint8array'>(
   ciphertext: Input,
   mac: Uint8Array,
   nonce: Uint8Array,
@@ -196,14 +203,18 @@ export function crypto_box_curve25519xchacha20poly1305_open_detached_afternm<F =
 }
 
 /** An anonymous box to `publicKey`: a fresh public key || the box from it. */
-export function crypto_box_curve25519xchacha20poly1305_seal<F = 'uint8array'>(message: Input, publicKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_box_curve25519xchacha20poly1305_seal<F extends OutputFormat | null = 'uint8array'>(
+  message: Input,
+  publicKey: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   return format(sealTo(sized(publicKey, 'publicKey', 32), m, boxKey, sealX), outputFormat);
 }
 
 /** The message of a sealed box; throws Error if it does not open (libsodium-wrappers returns bytes there: fourfold does not). */
-export function crypto_box_curve25519xchacha20poly1305_seal_open<F = 'uint8array'>(
+export function crypto_box_curve25519xchacha20poly1305_seal_open<F extends OutputFormat | null = 'uint8array'>(
   ciphertext: Input,
   publicKey: Uint8Array,
   privateKey: Uint8Array,

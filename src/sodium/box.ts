@@ -6,7 +6,7 @@
  */
 import { hsalsa20 } from '../salsa/index.js';
 import { hashBlake2b } from './blake2b.js';
-import { type Detached, format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized } from './codecs.js';
+import { type Detached, format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import { joinDetached, open, seal } from './secretbox.js';
 import { boxSeedKey, dh, type KeyPair, publicOf, x25519Pair } from './x25519.js';
 
@@ -27,19 +27,19 @@ function boxKey(publicKey: Uint8Array, privateKey: Uint8Array): Uint8Array {
 const keys = (publicKey: unknown, privateKey: unknown) => ({ pk: sized(publicKey, 'publicKey', 32), sk: sized(privateKey, 'privateKey', 32) });
 
 /** A new random key pair (keyType 'x25519'). */
-export function crypto_box_keypair<F = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> {
+export function crypto_box_keypair<F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> {
   formatOf(outputFormat);
   return x25519Pair('x25519', outputFormat);
 }
 
 /** The key pair of a 32-byte seed: the private key is SHA-512(seed)'s first 32 bytes. */
-export function crypto_box_seed_keypair<F = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> {
+export function crypto_box_seed_keypair<F extends OutputFormat | null = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> {
   formatOf(outputFormat);
   return x25519Pair('x25519', outputFormat, boxSeedKey(sized(seed, 'seed', 32)));
 }
 
 /** The shared key of a public and a private key, for the _afternm calls. */
-export function crypto_box_beforenm<F = 'uint8array'>(publicKey: Uint8Array, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_box_beforenm<F extends OutputFormat | null = 'uint8array'>(publicKey: Uint8Array, privateKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const { pk, sk } = keys(publicKey, privateKey);
   return format(boxKey(pk, sk), outputFormat);
@@ -52,7 +52,13 @@ function boxWith<F>(k: Uint8Array, message: Uint8Array, nonce: Uint8Array, outpu
 }
 
 /** The box of `message` from `privateKey` to `publicKey` under a 24-byte nonce: 16-byte tag || ciphertext. */
-export function crypto_box_easy<F = 'uint8array'>(message: Input, nonce: Uint8Array, publicKey: Uint8Array, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_box_easy<F extends OutputFormat | null = 'uint8array'>(
+  message: Input,
+  nonce: Uint8Array,
+  publicKey: Uint8Array,
+  privateKey: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   const n = sized(nonce, 'nonce', 24);
@@ -61,7 +67,12 @@ export function crypto_box_easy<F = 'uint8array'>(message: Input, nonce: Uint8Ar
 }
 
 /** The box of `message` under a shared key from crypto_box_beforenm. */
-export function crypto_box_easy_afternm<F = 'uint8array'>(message: Input, nonce: Uint8Array, sharedKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_box_easy_afternm<F extends OutputFormat | null = 'uint8array'>(
+  message: Input,
+  nonce: Uint8Array,
+  sharedKey: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   const n = sized(nonce, 'nonce', 24);
@@ -69,7 +80,7 @@ export function crypto_box_easy_afternm<F = 'uint8array'>(message: Input, nonce:
 }
 
 /** The box as `{ ciphertext, mac }`. */
-export function crypto_box_detached<F = 'uint8array'>(
+export function crypto_box_detached<F extends OutputFormat | null = 'uint8array'>(
   message: Input,
   nonce: Uint8Array,
   publicKey: Uint8Array,
@@ -89,7 +100,7 @@ function openWith<F>(k: Uint8Array, box: Uint8Array, nonce: Uint8Array, failure:
 }
 
 /** The plaintext of a box to `privateKey` from `publicKey`; throws Error if it does not open. */
-export function crypto_box_open_easy<F = 'uint8array'>(
+export function crypto_box_open_easy<F extends OutputFormat | null = 'uint8array'>(
   ciphertext: Input,
   nonce: Uint8Array,
   publicKey: Uint8Array,
@@ -105,7 +116,12 @@ export function crypto_box_open_easy<F = 'uint8array'>(
 }
 
 /** The plaintext of a box under a shared key; throws Error if it does not open. */
-export function crypto_box_open_easy_afternm<F = 'uint8array'>(ciphertext: Input, nonce: Uint8Array, sharedKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_box_open_easy_afternm<F extends OutputFormat | null = 'uint8array'>(
+  ciphertext: Input,
+  nonce: Uint8Array,
+  sharedKey: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const box = input(ciphertext, 'ciphertext');
   if (box.length < MACBYTES) throw new TypeError('ciphertext is too short');
@@ -115,7 +131,7 @@ export function crypto_box_open_easy_afternm<F = 'uint8array'>(ciphertext: Input
 }
 
 /** The plaintext of a detached box; throws Error if it does not open. */
-export function crypto_box_open_detached<F = 'uint8array'>(
+export function crypto_box_open_detached<F extends OutputFormat | null = 'uint8array'>(
   ciphertext: Input,
   mac: Uint8Array,
   nonce: Uint8Array,
@@ -180,14 +196,19 @@ export function openSealed(
 }
 
 /** An anonymous box to `publicKey`: a fresh key pair's public key || the box from it (48 bytes more than the message). */
-export function crypto_box_seal<F = 'uint8array'>(message: Input, publicKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_box_seal<F extends OutputFormat | null = 'uint8array'>(message: Input, publicKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   return format(sealTo(sized(publicKey, 'publicKey', 32), m, boxKey, seal), outputFormat);
 }
 
 /** The message of a sealed box, for the recipient's key pair; throws Error if it does not open. */
-export function crypto_box_seal_open<F = 'uint8array'>(ciphertext: Input, publicKey: Uint8Array, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_box_seal_open<F extends OutputFormat | null = 'uint8array'>(
+  ciphertext: Input,
+  publicKey: Uint8Array,
+  privateKey: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const c = input(ciphertext, 'ciphertext');
   const { pk, sk } = keys(publicKey, privateKey);
@@ -195,7 +216,7 @@ export function crypto_box_seal_open<F = 'uint8array'>(ciphertext: Input, public
 }
 
 /** X25519: the shared secret of a private key and a public key; throws Error ('weak public key') where it is all zeros. */
-export function crypto_scalarmult<F = 'uint8array'>(privateKey: Uint8Array, publicKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_scalarmult<F extends OutputFormat | null = 'uint8array'>(privateKey: Uint8Array, publicKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const sk = sized(privateKey, 'privateKey', 32);
   const pk = sized(publicKey, 'publicKey', 32);
@@ -205,7 +226,7 @@ export function crypto_scalarmult<F = 'uint8array'>(privateKey: Uint8Array, publ
 }
 
 /** X25519 of a private key and the base point: its public key. */
-export function crypto_scalarmult_base<F = 'uint8array'>(privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_scalarmult_base<F extends OutputFormat | null = 'uint8array'>(privateKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   return format(publicOf(sized(privateKey, 'privateKey', 32)), outputFormat);
 }

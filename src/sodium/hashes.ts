@@ -6,7 +6,7 @@
  * libsodium-wrappers' shape.
  */
 import { type Blake2b, hashBlake2b, startBlake2b } from './blake2b.js';
-import { format, formatOf, from_string, type Input, input, optional, type Out, sized, unsigned } from './codecs.js';
+import { format, formatOf, from_string, type Input, input, optional, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
 import { siphash24 } from './siphash.js';
 
@@ -28,7 +28,12 @@ function hashKey(value: unknown): Uint8Array | undefined {
 }
 
 /** BLAKE2b of `message`, `hash_length` bytes (1 to 64), keyed by `key` (up to 64 bytes) when given. */
-export function crypto_generichash<F = 'uint8array'>(hash_length: number, message: Input, key?: Input | null, outputFormat?: F): Out<F> {
+export function crypto_generichash<F extends OutputFormat | null = 'uint8array'>(
+  hash_length: number,
+  message: Input,
+  key?: Input | null,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const dkLen = hashLength(hash_length);
   const m = input(message, 'message');
@@ -36,7 +41,7 @@ export function crypto_generichash<F = 'uint8array'>(hash_length: number, messag
 }
 
 /** BLAKE2b of the empty message with a key, a 16-byte salt (`id`) and a 16-byte personalization (`ctx`), as libsodium-wrappers takes them. */
-export function crypto_generichash_blake2b_salt_personal<F = 'uint8array'>(
+export function crypto_generichash_blake2b_salt_personal<F extends OutputFormat | null = 'uint8array'>(
   subkey_len: number,
   key: Input | null,
   id: Uint8Array | null,
@@ -82,7 +87,11 @@ export function crypto_generichash_update(state_address: GenerichashState, messa
  * The hash: the first `hash_length` bytes of the one crypto_generichash_init
  * asked for (more than that throws invalid usage). The state ends here.
  */
-export function crypto_generichash_final<F = 'uint8array'>(state_address: GenerichashState, hash_length: number, outputFormat?: F): Out<F> {
+export function crypto_generichash_final<F extends OutputFormat | null = 'uint8array'>(
+  state_address: GenerichashState,
+  hash_length: number,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const { hasher, length } = liveGenerichash(state_address);
   const n = hashLength(hash_length);
@@ -93,7 +102,7 @@ export function crypto_generichash_final<F = 'uint8array'>(state_address: Generi
 }
 
 /** A random 32-byte key for crypto_generichash. */
-export const crypto_generichash_keygen = <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
+export const crypto_generichash_keygen = <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
 
 /** The subkey id as libsodium-wrappers takes it: a number below 2^31, or a bigint of up to 64 bits. */
 function subkeyId(value: unknown): bigint {
@@ -109,7 +118,7 @@ function subkeyId(value: unknown): bigint {
 }
 
 /** Subkey `subkey_id` (16 to 64 bytes) of a 32-byte master key, in the 8-byte context `ctx`: BLAKE2b keyed, the id as salt, the context as personalization. */
-export function crypto_kdf_derive_from_key<F = 'uint8array'>(
+export function crypto_kdf_derive_from_key<F extends OutputFormat | null = 'uint8array'>(
   subkey_len: number,
   subkey_id: number | bigint,
   ctx: string,
@@ -135,18 +144,18 @@ export function crypto_kdf_derive_from_key<F = 'uint8array'>(
 export const crypto_kdf_keygen = crypto_generichash_keygen;
 
 /** SipHash-2-4 of `message` under a 16-byte key: 8 bytes. */
-export function crypto_shorthash<F = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_shorthash<F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   return format(siphash24(m, sized(key, 'key', 16), false), outputFormat);
 }
 
 /** SipHash-2-4 with a 128-bit output (libsodium's siphashx24) of `message` under a 16-byte key: 16 bytes. */
-export function crypto_shorthash_siphashx24<F = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_shorthash_siphashx24<F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   return format(siphash24(m, sized(key, 'key', 16), true), outputFormat);
 }
 
 /** A random 16-byte key for crypto_shorthash. */
-export const crypto_shorthash_keygen = <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(16, outputFormat);
+export const crypto_shorthash_keygen = <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(16, outputFormat);

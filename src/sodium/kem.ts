@@ -6,7 +6,7 @@
  */
 import { ml_kem768_x25519 } from '@noble/post-quantum/hybrid.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
-import { format, formatObject, formatOf, type Out, type OutObject, sized } from './codecs.js';
+import { format, formatObject, formatOf, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import type { KeyPair } from './x25519.js';
 
 /** What an encapsulation gives. */
@@ -50,12 +50,12 @@ const XWING: Kem = {
 
 /** The five calls of one KEM. */
 function kemCalls(k: Kem) {
-  const seedKeypair = <F = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> => {
+  const seedKeypair = <F extends OutputFormat | null = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> => {
     formatOf(outputFormat);
     const { publicKey, secretKey } = k.kem.keygen(sized(seed, 'seed', k.seedBytes));
     return formatObject({ publicKey, privateKey: secretKey, keyType: k.keyType }, outputFormat);
   };
-  const keypair = <F = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> => {
+  const keypair = <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> => {
     formatOf(outputFormat);
     const seed = crypto.getRandomValues(new Uint8Array(k.seedBytes));
     const pair = seedKeypair(seed, outputFormat);
@@ -72,12 +72,16 @@ function kemCalls(k: Kem) {
     }
     return formatObject({ ciphertext: out.cipherText, sharedSecret: out.sharedSecret }, outputFormat);
   };
-  const encDeterministic = <F = 'uint8array'>(publicKey: Uint8Array, seed: Uint8Array, outputFormat?: F): OutObject<Encapsulated, F> => {
+  const encDeterministic = <F extends OutputFormat | null = 'uint8array'>(
+    publicKey: Uint8Array,
+    seed: Uint8Array,
+    outputFormat?: F,
+  ): OutObject<Encapsulated, F> => {
     formatOf(outputFormat);
     const pk = sized(publicKey, 'publicKey', k.publicKeyBytes);
     return encapsulate(pk, sized(seed, 'seed', k.encSeedBytes), outputFormat);
   };
-  const enc = <F = 'uint8array'>(publicKey: Uint8Array, outputFormat?: F): OutObject<Encapsulated, F> => {
+  const enc = <F extends OutputFormat | null = 'uint8array'>(publicKey: Uint8Array, outputFormat?: F): OutObject<Encapsulated, F> => {
     formatOf(outputFormat);
     const pk = sized(publicKey, 'publicKey', k.publicKeyBytes);
     const randomness = crypto.getRandomValues(new Uint8Array(k.encSeedBytes));
@@ -87,7 +91,7 @@ function kemCalls(k: Kem) {
       randomness.fill(0);
     }
   };
-  const dec = <F = 'uint8array'>(ciphertext: Uint8Array, privateKey: Uint8Array, outputFormat?: F): Out<F> => {
+  const dec = <F extends OutputFormat | null = 'uint8array'>(ciphertext: Uint8Array, privateKey: Uint8Array, outputFormat?: F): Out<F> => {
     formatOf(outputFormat);
     const c = sized(ciphertext, 'ciphertext', k.ciphertextBytes);
     const sk = sized(privateKey, 'privateKey', k.secretKeyBytes);

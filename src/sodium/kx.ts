@@ -5,7 +5,7 @@
  * two session keys.
  */
 import { hashBlake2b } from './blake2b.js';
-import { formatObject, formatOf, type OutObject, sized } from './codecs.js';
+import { formatObject, formatOf, type OutObject, sized, type OutputFormat } from './codecs.js';
 import { dh, type KeyPair, x25519Pair } from './x25519.js';
 
 /** A client's or a server's session keys. */
@@ -17,13 +17,13 @@ export interface SessionKeys {
 }
 
 /** A new random key pair (keyType 'x25519'). */
-export function crypto_kx_keypair<F = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> {
+export function crypto_kx_keypair<F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> {
   formatOf(outputFormat);
   return x25519Pair('x25519', outputFormat);
 }
 
 /** The key pair of a 32-byte seed: the private key is BLAKE2b-256 of it. */
-export function crypto_kx_seed_keypair<F = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> {
+export function crypto_kx_seed_keypair<F extends OutputFormat | null = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> {
   formatOf(outputFormat);
   return x25519Pair('x25519', outputFormat, hashBlake2b(sized(seed, 'seed', 32), { dkLen: 32 }));
 }
@@ -43,7 +43,7 @@ function sessionKeys(sk: Uint8Array, peer: Uint8Array, clientPk: Uint8Array, ser
 }
 
 /** The client's session keys: sharedRx from the server, sharedTx to it. */
-export function crypto_kx_client_session_keys<F = 'uint8array'>(
+export function crypto_kx_client_session_keys<F extends OutputFormat | null = 'uint8array'>(
   clientPublicKey: Uint8Array,
   clientSecretKey: Uint8Array,
   serverPublicKey: Uint8Array,
@@ -58,7 +58,7 @@ export function crypto_kx_client_session_keys<F = 'uint8array'>(
 }
 
 /** The server's session keys: sharedRx from the client, sharedTx to it. */
-export function crypto_kx_server_session_keys<F = 'uint8array'>(
+export function crypto_kx_server_session_keys<F extends OutputFormat | null = 'uint8array'>(
   serverPublicKey: Uint8Array,
   serverSecretKey: Uint8Array,
   clientPublicKey: Uint8Array,

@@ -7,7 +7,7 @@
 import { argon2i, argon2id } from '../argon2/index.js';
 import { toB64 } from '../argon2/phc-base64.js';
 import { parse } from '../argon2/phc-string.js';
-import { format, formatOf, type Input, input, type Out, sized, unsigned } from './codecs.js';
+import { format, formatOf, type Input, input, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
 
 /** libsodium's algorithm numbers: Argon2i version 0x13 (1) and Argon2id version 0x13 (2, the default). */
 const ARGON2I13 = 1;
@@ -32,7 +32,7 @@ function checkLimits(algorithm: number, opsLimit: number, memLimit: number, keyL
 }
 
 /** A `keyLength`-byte key from a password and a 16-byte salt; `memLimit` in bytes; `algorithm` crypto_pwhash_ALG_ARGON2ID13 or _ARGON2I13. */
-export function crypto_pwhash<F = 'uint8array'>(
+export function crypto_pwhash<F extends OutputFormat | null = 'uint8array'>(
   keyLength: number,
   password: Input,
   salt: Uint8Array,

@@ -5,7 +5,7 @@
  * randombytes_buf_deterministic (ChaCha20 under the seed, as libsodium).
  */
 import { chacha20 } from '../chacha/index.js';
-import { format, type Out, sized, unsigned } from './codecs.js';
+import { format, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
 
 const random = (n: number): Uint8Array => {
   const out = new Uint8Array(n);
@@ -14,7 +14,7 @@ const random = (n: number): Uint8Array => {
 };
 
 /** `length` random bytes (crypto.getRandomValues). */
-export function randombytes_buf<F = 'uint8array'>(length: number, outputFormat?: F): Out<F> {
+export function randombytes_buf<F extends OutputFormat | null = 'uint8array'>(length: number, outputFormat?: F): Out<F> {
   return format(random(unsigned(length, 'length')), outputFormat);
 }
 
@@ -39,7 +39,7 @@ export function randombytes_uniform(upper_bound: number): number {
 const DRG_NONCE = /*#__PURE__*/ new TextEncoder().encode('LibsodiumDRG');
 
 /** `length` bytes determined by the 32-byte `seed` (libsodium's: the ChaCha20 (RFC 8439) keystream under the seed and "LibsodiumDRG"). */
-export function randombytes_buf_deterministic<F = 'uint8array'>(length: number, seed: Uint8Array, outputFormat?: F): Out<F> {
+export function randombytes_buf_deterministic<F extends OutputFormat | null = 'uint8array'>(length: number, seed: Uint8Array, outputFormat?: F): Out<F> {
   const n = unsigned(length, 'length');
   const s = sized(seed, 'seed', 32);
   return format(chacha20(s, DRG_NONCE, new Uint8Array(n)), outputFormat);

@@ -5,7 +5,7 @@
  * in libsodium-wrappers' shape, on fourfold/scrypt.
  */
 import { scrypt } from '../scrypt/index.js';
-import { format, formatOf, type Input, input, type Out, sized, unsigned } from './codecs.js';
+import { format, formatOf, type Input, input, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
 
 const invalidUsage = (): Error => new Error('invalid usage');
 
@@ -35,7 +35,7 @@ function pick(opsLimit: number, memLimit: number): { logN: number; r: number; p:
 }
 
 /** A `keyLength`-byte key from a password and a 32-byte salt, N, r and p chosen by libsodium's rule for the limits. */
-export function crypto_pwhash_scryptsalsa208sha256<F = 'uint8array'>(
+export function crypto_pwhash_scryptsalsa208sha256<F extends OutputFormat | null = 'uint8array'>(
   keyLength: number,
   password: Input,
   salt: Uint8Array,
@@ -52,7 +52,7 @@ export function crypto_pwhash_scryptsalsa208sha256<F = 'uint8array'>(
 }
 
 /** scrypt with N (`opsLimit`), r and p as given, any salt. */
-export function crypto_pwhash_scryptsalsa208sha256_ll<F = 'uint8array'>(
+export function crypto_pwhash_scryptsalsa208sha256_ll<F extends OutputFormat | null = 'uint8array'>(
   password: Input,
   salt: Input,
   opsLimit: number,

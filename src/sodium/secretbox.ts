@@ -3,7 +3,7 @@
  * libsodium-wrappers' shape, on fourfold/salsa's secretbox.
  */
 import { secretbox } from '../salsa/index.js';
-import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, type SecretboxDetached, sized } from './codecs.js';
+import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, type SecretboxDetached, sized, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
 
 const MACBYTES = 16;
@@ -35,7 +35,12 @@ export function joinDetached(ciphertext: Uint8Array, mac: Uint8Array): Uint8Arra
 }
 
 /** The box of `message` under a 24-byte nonce and a 32-byte key: 16-byte tag || ciphertext. */
-export function crypto_secretbox_easy<F = 'uint8array'>(message: Input, nonce: Uint8Array, key: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_secretbox_easy<F extends OutputFormat | null = 'uint8array'>(
+  message: Input,
+  nonce: Uint8Array,
+  key: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   const n = sized(nonce, 'nonce', 24);
@@ -43,7 +48,7 @@ export function crypto_secretbox_easy<F = 'uint8array'>(message: Input, nonce: U
 }
 
 /** The box of `message` as `{ mac, cipher }`. */
-export function crypto_secretbox_detached<F = 'uint8array'>(
+export function crypto_secretbox_detached<F extends OutputFormat | null = 'uint8array'>(
   message: Input,
   nonce: Uint8Array,
   key: Uint8Array,
@@ -55,7 +60,12 @@ export function crypto_secretbox_detached<F = 'uint8array'>(
 }
 
 /** The plaintext of a box; throws Error ('wrong secret key for the given ciphertext') if it does not verify. */
-export function crypto_secretbox_open_easy<F = 'uint8array'>(ciphertext: Input, nonce: Uint8Array, key: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_secretbox_open_easy<F extends OutputFormat | null = 'uint8array'>(
+  ciphertext: Input,
+  nonce: Uint8Array,
+  key: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const box = input(ciphertext, 'ciphertext');
   const n = sized(nonce, 'nonce', 24);
@@ -67,7 +77,7 @@ export function crypto_secretbox_open_easy<F = 'uint8array'>(ciphertext: Input, 
 }
 
 /** The plaintext of a detached box; throws Error if it does not verify. */
-export function crypto_secretbox_open_detached<F = 'uint8array'>(
+export function crypto_secretbox_open_detached<F extends OutputFormat | null = 'uint8array'>(
   ciphertext: Input,
   mac: Uint8Array,
   nonce: Uint8Array,
@@ -80,4 +90,4 @@ export function crypto_secretbox_open_detached<F = 'uint8array'>(
 }
 
 /** A random 32-byte key. */
-export const crypto_secretbox_keygen = <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
+export const crypto_secretbox_keygen = <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);

@@ -8,7 +8,7 @@
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from '../secretstream/state.js';
 import { engine } from '../secretstream/tiers.js';
 import { EMPTY } from '../runtime/bytes.js';
-import { format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized, unsigned } from './codecs.js';
+import { format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized, unsigned, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
 
 /** A stream's state, as init_push and init_pull give it: pass it to push, pull and rekey. */
@@ -48,14 +48,17 @@ function start(key: Uint8Array, header: Uint8Array): SecretstreamState {
 }
 
 /** Starts a stream under a 32-byte key: its state, and the 24-byte header the receiver needs first. */
-export function crypto_secretstream_xchacha20poly1305_init_push<F = 'uint8array'>(key: Uint8Array, outputFormat?: F): OutObject<SecretstreamStart, F> {
+export function crypto_secretstream_xchacha20poly1305_init_push<F extends OutputFormat | null = 'uint8array'>(
+  key: Uint8Array,
+  outputFormat?: F,
+): OutObject<SecretstreamStart, F> {
   formatOf(outputFormat);
   const header = randomHeader();
   return formatObject({ state: start(key, header), header }, outputFormat);
 }
 
 /** One message with its tag and optional associated data: `message_chunk.length + 17` bytes. */
-export function crypto_secretstream_xchacha20poly1305_push<F = 'uint8array'>(
+export function crypto_secretstream_xchacha20poly1305_push<F extends OutputFormat | null = 'uint8array'>(
   state_address: SecretstreamState,
   message_chunk: Input,
   ad: Input | null,
@@ -81,7 +84,7 @@ export function crypto_secretstream_xchacha20poly1305_init_pull(header: Uint8Arr
 }
 
 /** The next message and its tag, or false (the state unchanged) when it does not verify. */
-export function crypto_secretstream_xchacha20poly1305_pull<F = 'uint8array'>(
+export function crypto_secretstream_xchacha20poly1305_pull<F extends OutputFormat | null = 'uint8array'>(
   state_address: SecretstreamState,
   cipher: Input,
   ad?: Input | null,
@@ -108,4 +111,5 @@ export function crypto_secretstream_xchacha20poly1305_rekey(state_address: Secre
 }
 
 /** A random 32-byte key. */
-export const crypto_secretstream_xchacha20poly1305_keygen = <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
+export const crypto_secretstream_xchacha20poly1305_keygen = <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): Out<F> =>
+  randombytes_buf(32, outputFormat);

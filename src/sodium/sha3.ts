@@ -6,7 +6,7 @@
  */
 import { Keccak, sha3_256, sha3_512 } from '@noble/hashes/sha3.js';
 import { turboshake128, turboshake256 } from '@noble/hashes/sha3-addons.js';
-import { format, formatOf, type Input, input, type Out, unsigned } from './codecs.js';
+import { format, formatOf, type Input, input, type Out, unsigned, type OutputFormat } from './codecs.js';
 
 /** libsodium's error for arguments outside what the primitive takes. */
 const invalidUsage = (): Error => new Error('invalid usage');
@@ -80,21 +80,25 @@ const sha256 = /*#__PURE__*/ sha3('crypto_hash_sha3256', sha3_256);
 const sha512 = /*#__PURE__*/ sha3('crypto_hash_sha3512', sha3_512);
 
 /** SHA3-256 of `message`: 32 bytes. */
-export const crypto_hash_sha3256 = <F = 'uint8array'>(message: Input, outputFormat?: F): Out<F> => sha256.oneShot(message, outputFormat);
+export const crypto_hash_sha3256 = <F extends OutputFormat | null = 'uint8array'>(message: Input, outputFormat?: F): Out<F> =>
+  sha256.oneShot(message, outputFormat);
 /** Starts an incremental SHA3-256. */
 export const crypto_hash_sha3256_init = (): Sha3State => sha256.init();
 /** Adds `message_chunk` to the message. */
 export const crypto_hash_sha3256_update = (state_address: Sha3State, message_chunk: Input): void => sha256.update(state_address, message_chunk);
 /** The hash; the state ends here. */
-export const crypto_hash_sha3256_final = <F = 'uint8array'>(state_address: Sha3State, outputFormat?: F): Out<F> => sha256.final(state_address, outputFormat);
+export const crypto_hash_sha3256_final = <F extends OutputFormat | null = 'uint8array'>(state_address: Sha3State, outputFormat?: F): Out<F> =>
+  sha256.final(state_address, outputFormat);
 /** SHA3-512 of `message`: 64 bytes. */
-export const crypto_hash_sha3512 = <F = 'uint8array'>(message: Input, outputFormat?: F): Out<F> => sha512.oneShot(message, outputFormat);
+export const crypto_hash_sha3512 = <F extends OutputFormat | null = 'uint8array'>(message: Input, outputFormat?: F): Out<F> =>
+  sha512.oneShot(message, outputFormat);
 /** Starts an incremental SHA3-512. */
 export const crypto_hash_sha3512_init = (): Sha3State => sha512.init();
 /** Adds `message_chunk` to the message. */
 export const crypto_hash_sha3512_update = (state_address: Sha3State, message_chunk: Input): void => sha512.update(state_address, message_chunk);
 /** The hash; the state ends here. */
-export const crypto_hash_sha3512_final = <F = 'uint8array'>(state_address: Sha3State, outputFormat?: F): Out<F> => sha512.final(state_address, outputFormat);
+export const crypto_hash_sha3512_final = <F extends OutputFormat | null = 'uint8array'>(state_address: Sha3State, outputFormat?: F): Out<F> =>
+  sha512.final(state_address, outputFormat);
 
 /** One XOF's calls; `make(domain)` is its Keccak with that suffix (the standard one where undefined). */
 function xof(kind: string, make: (domain?: number) => Keccak) {
@@ -128,7 +132,7 @@ const t128 = /*#__PURE__*/ xof('crypto_xof_turboshake128', (D) => turboshake128.
 const t256 = /*#__PURE__*/ xof('crypto_xof_turboshake256', (D) => turboshake256.create(D === undefined ? {} : { D }) as Keccak);
 
 /** `out_length` bytes of SHAKE128 of `message`. */
-export const crypto_xof_shake128 = <F = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
+export const crypto_xof_shake128 = <F extends OutputFormat | null = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
   s128.oneShot(out_length, message, outputFormat);
 /** Starts an incremental SHAKE128. */
 export const crypto_xof_shake128_init = (): Sha3State => s128.init();
@@ -137,10 +141,13 @@ export const crypto_xof_shake128_init_with_domain = (domain: number): Sha3State 
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_shake128_update = (state_address: Sha3State, message_chunk: Input): void => s128.update(state_address, message_chunk);
 /** The next `out_length` bytes of output. */
-export const crypto_xof_shake128_squeeze = <F = 'uint8array'>(state_address: Sha3State, out_length: number, outputFormat?: F): Out<F> =>
-  s128.squeeze(state_address, out_length, outputFormat);
+export const crypto_xof_shake128_squeeze = <F extends OutputFormat | null = 'uint8array'>(
+  state_address: Sha3State,
+  out_length: number,
+  outputFormat?: F,
+): Out<F> => s128.squeeze(state_address, out_length, outputFormat);
 /** `out_length` bytes of SHAKE256 of `message`. */
-export const crypto_xof_shake256 = <F = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
+export const crypto_xof_shake256 = <F extends OutputFormat | null = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
   s256.oneShot(out_length, message, outputFormat);
 /** Starts an incremental SHAKE256. */
 export const crypto_xof_shake256_init = (): Sha3State => s256.init();
@@ -149,10 +156,13 @@ export const crypto_xof_shake256_init_with_domain = (domain: number): Sha3State 
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_shake256_update = (state_address: Sha3State, message_chunk: Input): void => s256.update(state_address, message_chunk);
 /** The next `out_length` bytes of output. */
-export const crypto_xof_shake256_squeeze = <F = 'uint8array'>(state_address: Sha3State, out_length: number, outputFormat?: F): Out<F> =>
-  s256.squeeze(state_address, out_length, outputFormat);
+export const crypto_xof_shake256_squeeze = <F extends OutputFormat | null = 'uint8array'>(
+  state_address: Sha3State,
+  out_length: number,
+  outputFormat?: F,
+): Out<F> => s256.squeeze(state_address, out_length, outputFormat);
 /** `out_length` bytes of TurboSHAKE128 of `message`. */
-export const crypto_xof_turboshake128 = <F = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
+export const crypto_xof_turboshake128 = <F extends OutputFormat | null = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
   t128.oneShot(out_length, message, outputFormat);
 /** Starts an incremental TurboSHAKE128. */
 export const crypto_xof_turboshake128_init = (): Sha3State => t128.init();
@@ -161,10 +171,13 @@ export const crypto_xof_turboshake128_init_with_domain = (domain: number): Sha3S
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_turboshake128_update = (state_address: Sha3State, message_chunk: Input): void => t128.update(state_address, message_chunk);
 /** The next `out_length` bytes of output. */
-export const crypto_xof_turboshake128_squeeze = <F = 'uint8array'>(state_address: Sha3State, out_length: number, outputFormat?: F): Out<F> =>
-  t128.squeeze(state_address, out_length, outputFormat);
+export const crypto_xof_turboshake128_squeeze = <F extends OutputFormat | null = 'uint8array'>(
+  state_address: Sha3State,
+  out_length: number,
+  outputFormat?: F,
+): Out<F> => t128.squeeze(state_address, out_length, outputFormat);
 /** `out_length` bytes of TurboSHAKE256 of `message`. */
-export const crypto_xof_turboshake256 = <F = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
+export const crypto_xof_turboshake256 = <F extends OutputFormat | null = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
   t256.oneShot(out_length, message, outputFormat);
 /** Starts an incremental TurboSHAKE256. */
 export const crypto_xof_turboshake256_init = (): Sha3State => t256.init();
@@ -173,5 +186,8 @@ export const crypto_xof_turboshake256_init_with_domain = (domain: number): Sha3S
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_turboshake256_update = (state_address: Sha3State, message_chunk: Input): void => t256.update(state_address, message_chunk);
 /** The next `out_length` bytes of output. */
-export const crypto_xof_turboshake256_squeeze = <F = 'uint8array'>(state_address: Sha3State, out_length: number, outputFormat?: F): Out<F> =>
-  t256.squeeze(state_address, out_length, outputFormat);
+export const crypto_xof_turboshake256_squeeze = <F extends OutputFormat | null = 'uint8array'>(
+  state_address: Sha3State,
+  out_length: number,
+  outputFormat?: F,
+): Out<F> => t256.squeeze(state_address, out_length, outputFormat);

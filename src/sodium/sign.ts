@@ -8,7 +8,7 @@
  */
 import { ed25519, ed25519ph } from '@noble/curves/ed25519.js';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized } from './codecs.js';
+import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import type { KeyPair } from './x25519.js';
 
 const invalidSignature = (): Error => new Error('incorrect signature for the given public key');
@@ -43,7 +43,7 @@ function pairOf<F>(seed: Uint8Array, outputFormat: F | undefined): OutObject<Key
 }
 
 /** A new random key pair (keyType 'ed25519'; the private key is 64 bytes: seed || public key). */
-export function crypto_sign_keypair<F = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> {
+export function crypto_sign_keypair<F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): OutObject<KeyPair, F> {
   formatOf(outputFormat);
   const seed = crypto.getRandomValues(new Uint8Array(32));
   const pair = pairOf(seed, outputFormat);
@@ -52,7 +52,7 @@ export function crypto_sign_keypair<F = 'uint8array'>(outputFormat?: F): OutObje
 }
 
 /** The key pair of a 32-byte seed. */
-export function crypto_sign_seed_keypair<F = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> {
+export function crypto_sign_seed_keypair<F extends OutputFormat | null = 'uint8array'>(seed: Uint8Array, outputFormat?: F): OutObject<KeyPair, F> {
   formatOf(outputFormat);
   return pairOf(sized(seed, 'seed', 32), outputFormat);
 }
@@ -60,14 +60,14 @@ export function crypto_sign_seed_keypair<F = 'uint8array'>(seed: Uint8Array, out
 const seedOf = (privateKey: unknown): Uint8Array => sized(privateKey, 'privateKey', 64).subarray(0, 32);
 
 /** The 64-byte signature of `message` under a 64-byte private key. */
-export function crypto_sign_detached<F = 'uint8array'>(message: Input, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_sign_detached<F extends OutputFormat | null = 'uint8array'>(message: Input, privateKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   return format(ed25519.sign(m, seedOf(privateKey)), outputFormat);
 }
 
 /** signature || message. */
-export function crypto_sign<F = 'uint8array'>(message: Input, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_sign<F extends OutputFormat | null = 'uint8array'>(message: Input, privateKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   const signed = new Uint8Array(64 + m.length);
@@ -84,7 +84,7 @@ export function crypto_sign_verify_detached(signature: Uint8Array, message: Inpu
 }
 
 /** The message of a signed message; throws Error if the signature does not verify. */
-export function crypto_sign_open<F = 'uint8array'>(signedMessage: Input, publicKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_sign_open<F extends OutputFormat | null = 'uint8array'>(signedMessage: Input, publicKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const sm = input(signedMessage, 'signedMessage');
   const pk = sized(publicKey, 'publicKey', 32);
@@ -94,7 +94,7 @@ export function crypto_sign_open<F = 'uint8array'>(signedMessage: Input, publicK
 }
 
 /** The X25519 public key of an Ed25519 public key; throws Error ('invalid key') for one that is not a valid point of the main subgroup. */
-export function crypto_sign_ed25519_pk_to_curve25519<F = 'uint8array'>(edPk: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_sign_ed25519_pk_to_curve25519<F extends OutputFormat | null = 'uint8array'>(edPk: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const pk = sized(edPk, 'edPk', 32);
   if (smallOrder(pk)) throw new Error('invalid key');
@@ -107,7 +107,7 @@ export function crypto_sign_ed25519_pk_to_curve25519<F = 'uint8array'>(edPk: Uin
 }
 
 /** The X25519 private key of an Ed25519 private key: SHA-512 of its seed, the first 32 bytes, clamped. */
-export function crypto_sign_ed25519_sk_to_curve25519<F = 'uint8array'>(edSk: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_sign_ed25519_sk_to_curve25519<F extends OutputFormat | null = 'uint8array'>(edSk: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const h = sha512(sized(edSk, 'edSk', 64).subarray(0, 32));
   const sk = h.slice(0, 32);
@@ -119,13 +119,13 @@ export function crypto_sign_ed25519_sk_to_curve25519<F = 'uint8array'>(edSk: Uin
 }
 
 /** The public key inside a 64-byte private key. */
-export function crypto_sign_ed25519_sk_to_pk<F = 'uint8array'>(privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_sign_ed25519_sk_to_pk<F extends OutputFormat | null = 'uint8array'>(privateKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   return format(sized(privateKey, 'privateKey', 64).slice(32), outputFormat);
 }
 
 /** The seed inside a 64-byte private key. */
-export function crypto_sign_ed25519_sk_to_seed<F = 'uint8array'>(privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_sign_ed25519_sk_to_seed<F extends OutputFormat | null = 'uint8array'>(privateKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   return format(sized(privateKey, 'privateKey', 64).slice(0, 32), outputFormat);
 }
@@ -169,7 +169,11 @@ export function crypto_sign_update(state_address: SignState, message_chunk: Inpu
 }
 
 /** The Ed25519ph signature of the message under a 64-byte private key; the state ends here. */
-export function crypto_sign_final_create<F = 'uint8array'>(state_address: SignState, privateKey: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_sign_final_create<F extends OutputFormat | null = 'uint8array'>(
+  state_address: SignState,
+  privateKey: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const seed = seedOf(privateKey);
   return format(ed25519ph.sign(joinedMessage(state_address), seed), outputFormat);

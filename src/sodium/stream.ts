@@ -9,12 +9,18 @@ import { Poly1305, poly1305 } from '../poly1305/index.js';
 import { equalBytes, readLE32, writeLE32 } from '../runtime/bytes.js';
 import type { XorStream } from '../runtime/stream-cipher.js';
 import { hsalsa20, salsa20, xsalsa20 } from '../salsa/index.js';
-import { format, formatOf, type Input, input, type Out, sized, unsigned } from './codecs.js';
+import { format, formatOf, type Input, input, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
 
 /** The _xor and _xor_ic calls of one stream cipher. */
 function xorCalls(cipher: XorStream, nonceBytes: number) {
-  const xorIc = <F = 'uint8array'>(input_message: Input, nonce: Uint8Array, nonce_increment: number, key: Uint8Array, outputFormat?: F): Out<F> => {
+  const xorIc = <F extends OutputFormat | null = 'uint8array'>(
+    input_message: Input,
+    nonce: Uint8Array,
+    nonce_increment: number,
+    key: Uint8Array,
+    outputFormat?: F,
+  ): Out<F> => {
     formatOf(outputFormat);
     const m = input(input_message, 'input_message');
     const n = sized(nonce, 'nonce', nonceBytes);
@@ -22,7 +28,7 @@ function xorCalls(cipher: XorStream, nonceBytes: number) {
     const k = sized(key, 'key', 32);
     return format(cipher(k, n, m, undefined, ic), outputFormat);
   };
-  const xor = <F = 'uint8array'>(input_message: Input, nonce: Uint8Array, key: Uint8Array, outputFormat?: F): Out<F> =>
+  const xor = <F extends OutputFormat | null = 'uint8array'>(input_message: Input, nonce: Uint8Array, key: Uint8Array, outputFormat?: F): Out<F> =>
     xorIc(input_message, nonce, 0, key, outputFormat);
   return { xor, xorIc };
 }
@@ -34,7 +40,12 @@ const salsaCalls = /*#__PURE__*/ xorCalls(salsa20, 8);
 const xsalsaCalls = /*#__PURE__*/ xorCalls(xsalsa20, 24);
 
 /** `outLength` bytes of ChaCha20's keystream (8-byte nonce, 64-bit counter: libsodium's crypto_stream_chacha20). */
-export function crypto_stream_chacha20<F = 'uint8array'>(outLength: number, key: Uint8Array, nonce: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_stream_chacha20<F extends OutputFormat | null = 'uint8array'>(
+  outLength: number,
+  key: Uint8Array,
+  nonce: Uint8Array,
+  outputFormat?: F,
+): Out<F> {
   formatOf(outputFormat);
   const length = unsigned(outLength, 'outLength');
   const k = sized(key, 'key', 32);
@@ -64,7 +75,7 @@ export const crypto_stream_xsalsa20_xor = xsalsaCalls.xor;
 export const crypto_stream_xsalsa20_xor_ic = xsalsaCalls.xorIc;
 
 /** A random 32-byte key for crypto_stream (XSalsa20). */
-export const crypto_stream_keygen = <F = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
+export const crypto_stream_keygen = <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
 /** A random 32-byte key for crypto_stream_chacha20. */
 export const crypto_stream_chacha20_keygen = crypto_stream_keygen;
 /** A random 32-byte key for crypto_stream_xchacha20. */
@@ -136,7 +147,7 @@ function hcore(salsa: boolean, input16: Uint8Array, key: Uint8Array, constant: U
 }
 
 function core(salsa: boolean) {
-  return <F = 'uint8array'>(input16: Uint8Array, privateKey: Uint8Array, constant?: Input | null, outputFormat?: F): Out<F> => {
+  return <F extends OutputFormat | null = 'uint8array'>(input16: Uint8Array, privateKey: Uint8Array, constant?: Input | null, outputFormat?: F): Out<F> => {
     formatOf(outputFormat);
     const n = sized(input16, 'input', 16);
     const k = sized(privateKey, 'privateKey', 32);
@@ -151,7 +162,7 @@ export const crypto_core_hchacha20 = /*#__PURE__*/ core(false);
 export const crypto_core_hsalsa20 = /*#__PURE__*/ core(true);
 
 /** Poly1305's 16-byte tag of `message` under a one-time 32-byte key. */
-export function crypto_onetimeauth<F = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
+export function crypto_onetimeauth<F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
   return format(poly1305(m, sized(key, 'key', 32)), outputFormat);
@@ -191,7 +202,7 @@ export function crypto_onetimeauth_update(state_address: OnetimeauthState, messa
 }
 
 /** The 16-byte tag; the state is wiped and cannot be used again. */
-export function crypto_onetimeauth_final<F = 'uint8array'>(state_address: OnetimeauthState, outputFormat?: F): Out<F> {
+export function crypto_onetimeauth_final<F extends OutputFormat | null = 'uint8array'>(state_address: OnetimeauthState, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const tag = liveOnetime(state_address).digest();
   onetimeStates.delete(state_address);

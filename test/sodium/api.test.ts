@@ -48,6 +48,14 @@ export const LEFT_OUT = [
 /** The C calls fourfold/sodium adds that libsodium-wrappers lacks (libsodium's own names). */
 const EXTRA = ['crypto_stream_salsa20_xor', 'crypto_stream_salsa20_xor_ic', 'crypto_stream_xsalsa20_xor', 'crypto_stream_xsalsa20_xor_ic'];
 
+/** The types a user's compiler sees (npm test type-checks this file): a string output format gives a string, none or 'uint8array' bytes. */
+export const TYPED: [string, string, Uint8Array, Uint8Array] = [
+  sodium.crypto_generichash(32, 'abc', null, 'hex'),
+  sodium.to_hex(sodium.crypto_secretbox_easy('m', new Uint8Array(24), new Uint8Array(32))),
+  sodium.crypto_generichash(32, 'abc'),
+  sodium.crypto_hash_sha3256('abc', 'uint8array'),
+];
+
 const names = (lib: object) => Object.keys(lib).filter((k) => k !== 'default');
 const leftOut = (name: string) => LEFT_OUT.some((p) => name.startsWith(p));
 
