@@ -8,6 +8,7 @@ import { argon2i, argon2id } from '../argon2/index.js';
 import { toB64 } from '../argon2/phc-base64.js';
 import { parse } from '../argon2/phc-string.js';
 import { format, formatOf, type Input, input, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
+import { boundStoredWork } from './stored-work.js';
 
 /** libsodium's algorithm numbers: Argon2i version 0x13 (1) and Argon2id version 0x13 (2, the default). */
 const ARGON2I13 = 1;
@@ -78,6 +79,7 @@ export function crypto_pwhash_str_verify(hashed_password: string, password: Inpu
   const { algorithm, version, m, t, p, salt, hash, keyid, data } = fields;
   if (algorithm === 'argon2d' || version !== 0x13 || keyid.length > 0 || data.length > 0) return false;
   const alg = algorithm === 'argon2i' ? ARGON2I13 : ARGON2ID13;
+  boundStoredWork(t * m * 1024, 'crypto_pwhash_str_verify');
   let mine: Uint8Array;
   try {
     mine = derive(alg, pw, salt, t, m * 1024, hash.length, p);

@@ -6,6 +6,7 @@
  */
 import { scrypt } from '../scrypt/index.js';
 import { format, formatOf, type Input, input, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
+import { boundStoredWork } from './stored-work.js';
 
 const invalidUsage = (): Error => new Error('invalid usage');
 
@@ -130,6 +131,7 @@ export function crypto_pwhash_scryptsalsa208sha256_str_verify(hashed_password: s
   const r = decodeBits(stored.slice(4, 9));
   const p = decodeBits(stored.slice(9, 14));
   if (logN < 1 || r < 1 || p < 1) return false;
+  boundStoredWork(128 * r * 2 ** logN * p, 'crypto_pwhash_scryptsalsa208sha256_str_verify');
   let computed: string;
   try {
     computed = hashString(stored.slice(0, 57), pw, logN, r, p);

@@ -144,3 +144,18 @@ it('crypto_pwhash_scryptsalsa208sha256: libsodium\'s N, r and p for each limit; 
   same('crypto_pwhash_scryptsalsa208sha256_str_verify', ['junk', 'pw']);
   assert.equal(typeof mine.crypto_pwhash_scryptsalsa208sha256_str_verify, 'function');
 });
+
+it('a stored string asking for more than 4 GiB of memory passes is refused before any work (computed, it would take hours)', () => {
+  // Argon2id, t = 2^32 - 1 over 8 KiB: hours if computed. Built from a real string, its t changed.
+  const real = sodium.crypto_pwhash_str('pw', 1, 8192);
+  const hostile = real.replace(/t=\d+/, `t=${2 ** 32 - 1}`);
+  assert.throws(() => sodium.crypto_pwhash_str_verify(hostile, 'pw'), { name: 'RangeError', message: /memory passes, over the 4 GiB/ });
+  const huge = real.replace(/m=\d+/, `m=${2 ** 22}`).replace(/t=\d+/, 't=2');
+  assert.throws(() => sodium.crypto_pwhash_str_verify(huge, 'pw'), RangeError, 't = 2 over 4 GiB');
+  // scrypt's "$7$": N = 2^40 (logN 40: 'c' in its alphabet), r and p of the real string.
+  const scrypt = sodium.crypto_pwhash_scryptsalsa208sha256_str('pw', 32768, 16777216);
+  const bigN = `$7$${'./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'[40]}${scrypt.slice(4)}`;
+  assert.throws(() => sodium.crypto_pwhash_scryptsalsa208sha256_str_verify(bigN, 'pw'), RangeError);
+  assert.equal(sodium.crypto_pwhash_str_verify(real, 'pw'), true, 'an ordinary string still verifies');
+  assert.equal(sodium.crypto_pwhash_scryptsalsa208sha256_str_verify(scrypt, 'pw'), true);
+});
