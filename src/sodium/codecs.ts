@@ -6,7 +6,7 @@
  * to_string). Hexadecimal and base64 are encoded and decoded without
  * branches or tables on the bytes: keys pass through them.
  */
-import { within } from '../runtime/bytes.js';
+import { isShared, within } from '../runtime/bytes.js';
 
 /** An output format of libsodium-wrappers: bytes, or a string. */
 export type OutputFormat = 'uint8array' | 'text' | 'hex' | 'base64';
@@ -59,11 +59,15 @@ function required(value: unknown, name: string): void {
   if (value === null || value === undefined) throw new TypeError(`${name} cannot be null or undefined`);
 }
 
-/** A required byte input: a Uint8Array as it is, a string as its UTF-8 bytes. */
+/**
+ * A required byte input: a Uint8Array as it is, a string as its UTF-8
+ * bytes. One on shared memory is copied first: another thread could change
+ * it between a tag's check and the decryption the check allows.
+ */
 export function input(value: unknown, name: string): Uint8Array {
   required(value, name);
   if (typeof value === 'string') return from_string(value);
-  if (value instanceof Uint8Array) return value;
+  if (value instanceof Uint8Array) return isShared(value) ? value.slice() : value;
   throw new TypeError(`unsupported input type for ${name}`);
 }
 
