@@ -93,6 +93,13 @@ export async function runNodeTests(engine: Engine, selected: string[], seed: str
   rmSync(out, { force: true });
   const log: string[] = [];
   const files = selected.filter((f) => notRun(engine, f) === undefined);
+  // With no file given, node --test runs every file its default patterns find (bundles, helpers): none to run is none run.
+  if (files.length === 0) {
+    const none: EngineOutcome = { ...newOutcome(engine), wasm: nodeWasm(engine), log };
+    skipNotRun(none, engine, selected);
+    none.ms = Date.now() - t0;
+    return none;
+  }
   const group = spawnGroup(
     engine.binary,
     // The engine's options (--jitless) reach the test files: node --test passes its own to each file's process.
