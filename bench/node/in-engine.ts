@@ -1,7 +1,7 @@
 /**
  * A measurement of bench/core run once in an engine through scripts/engines'
  * runner, for the bench's scripts of their own (scrypt-blocking.ts,
- * age-blob-files.ts): an entry that calls `name` from the core module with
+ * argon2-blocking.ts): an entry that calls `name` from the core module with
  * `options` and its progress callback is bundled with fourfold/parallel's
  * workers beside it (and `assets`, files by name, for workers of the
  * measurement's own), run, and its JSON returned. Needs fourfold built
