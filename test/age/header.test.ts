@@ -7,7 +7,7 @@
  * argument lines included (the format bounds body lines only). Each file here is the age test
  * kit's `x25519` vector with stanzas added, its MAC made again under the
  * kit's file key, so that it decrypts where the header is accepted.
- * The bench (bench/age-header.ts) times these headers against Go's age.
+ * Their times against Go's age: docs/results/age-header-2026-11-26.txt.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
