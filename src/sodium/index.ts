@@ -7,26 +7,6 @@
  * What it leaves out (AEGIS, AES-256-GCM, ipcrypt, Ristretto255, ...) is
  * listed in docs/api.md, "From libsodium".
  */
-import * as aead from './aead.js';
-import * as auth from './auth.js';
-import * as box from './box.js';
-import * as boxXchacha from './box-xchacha.js';
-import * as codecs from './codecs.js';
-import * as constants from './constants.js';
-import * as hashConstants from './hash-constants.js';
-import * as hashes from './hashes.js';
-import * as helpers from './helpers.js';
-import * as kem from './kem.js';
-import * as keyConstants from './key-constants.js';
-import * as kx from './kx.js';
-import * as pwhash from './pwhash.js';
-import * as random from './random.js';
-import * as scrypt from './scrypt.js';
-import * as secretbox from './secretbox.js';
-import * as secretstream from './secretstream.js';
-import * as sha3 from './sha3.js';
-import * as sign from './sign.js';
-import * as stream from './stream.js';
 
 export type { Detached, Input, Out, OutObject, OutputFormat, SecretboxDetached, StringOutputFormat } from './codecs.js';
 export type { OnetimeauthState } from './stream.js';
@@ -74,39 +54,5 @@ export * from './sign.js';
 export type { KeyPair } from './x25519.js';
 export * from './stream.js';
 
-/**
- * Resolved: fourfold's calls work at once (each kernel compiles in the
- * background on first use, the calls running in JavaScript meanwhile).
- * `await sodium.ready` as with libsodium-wrappers.
- */
-export const ready: Promise<void> = /*#__PURE__*/ Promise.resolve();
-
-const { input: _i, optional: _o, sized: _s, unsigned: _u, formatOf: _f, format: _fo, formatObject: _fob, ...publicCodecs } = codecs;
-const { seal: _se, open: _op, joinDetached: _j, ...publicSecretbox } = secretbox;
-const { sealNonce: _sn, sealTo: _st, openSealed: _os, ...publicBox } = box;
-
-/** Every call and constant, as libsodium-wrappers' default export holds them. */
-const sodium = /*#__PURE__*/ Object.freeze({
-  ready,
-  ...publicCodecs,
-  ...constants,
-  ...hashConstants,
-  ...helpers,
-  ...random,
-  ...aead,
-  ...auth,
-  ...hashes,
-  ...sha3,
-  ...pwhash,
-  ...scrypt,
-  ...keyConstants,
-  ...publicBox,
-  ...boxXchacha,
-  ...kx,
-  ...kem,
-  ...sign,
-  ...publicSecretbox,
-  ...secretstream,
-  ...stream,
-});
-export default sodium;
+export { default } from './everything.js';
+export { ready } from './ready.js';
