@@ -1,5 +1,5 @@
 /**
- * The bundle of an engine side of this folder (entry.ts, first-call-entry.ts)
+ * The bundle of an engine side of this folder (entry.ts)
  * for runInEngine: `alias` names each build (a checkout with dist/ built)
  * as the side imports it, `define` fills the side's declared constants.
  */
