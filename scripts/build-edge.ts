@@ -50,8 +50,8 @@ export function kernelsReached(entry: string): string[] {
   return [...kernels].sort();
 }
 
-/** Whether the built module `module` has a default export. */
-const hasDefault = (module: string): boolean => /^export default /m.test(readFileSync(module, 'utf8'));
+/** Whether the built module `module` has a default export: its own, or another module's named again (`export { default } from`). */
+const hasDefault = (module: string): boolean => /^export (?:default |\{(?:[^}]*[\s,])?(?:default|[\w$]+ as default)\s*[,}])/m.test(readFileSync(module, 'utf8'));
 
 /** An entry point's text: the kernels as modules handed to useKernels, then the subpath's exports. */
 function entryText(subpath: string, module: string, kernels: string[]): string {
