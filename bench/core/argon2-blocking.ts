@@ -1,6 +1,6 @@
 /**
  * The longest block of the calling thread's event loop during Argon2id's
- * asynchronous calls (bench/argon2-blocking.ts runs it, in any engine), as
+ * asynchronous calls (bench/harness/blocking.ts runs it, in any engine), as
  * core/scrypt-blocking.ts measures scrypt's: argon2idAsync, which fills
  * the memory on the calling thread in turns of a few milliseconds and
  * wipes it 16 MiB a turn, and fourfold/parallel's argon2id with one lane
@@ -30,7 +30,7 @@ export interface Argon2BlockingResult {
   readonly results: readonly Blocking[];
 }
 
-/** The functions' names, which bench/argon2-blocking.ts holds to the long-task mark. */
+/** The functions' names, which bench/harness/blocking.ts holds to the long-task mark. */
 export const ARGON2_ASYNC = 'argon2idAsync';
 export const ARGON2_PARALLEL = "fourfold/parallel's argon2id";
 

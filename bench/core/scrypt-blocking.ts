@@ -1,6 +1,6 @@
 /**
  * The longest block of the calling thread's event loop during scrypt's
- * asynchronous calls (bench/scrypt-blocking.ts runs it, in any engine):
+ * asynchronous calls (bench/harness/blocking.ts runs it, in any engine):
  * scryptAsync, which works on the calling thread in short turns, and
  * fourfold/parallel's scrypt, whose lane runs on a worker (p = 1). A probe
  * takes every turn of the event loop it can (setImmediate, else a message

@@ -216,7 +216,7 @@ const parallel: Profile = {
  * --profile=parallel a sample is one call after the three the warm-up
  * makes; five to seven samples, and a cap that leaves no column out here.
  * The longest event-loop block of the asynchronous calls is
- * bench/scrypt-blocking.ts's.
+ * bench/harness/blocking.ts's.
  */
 const scrypt: Profile = {
   summary: 'scrypt with p = 1 and p = 4 at 16 and 128 MiB a lane (N = 2^14, 2^17): fourfold, its js tier and fourfold/parallel against the peers',

@@ -11,7 +11,7 @@
  * call rejects with its reason before any progress; one aborted during it
  * rejects at the next turn; a timer set after the call starts fires
  * before it ends (the event loop runs between its turns:
- * bench/argon2-blocking.ts measures how long they are); onProgress sees
+ * bench/harness/blocking.ts measures how long they are); onProgress sees
  * increasing fractions that end with exactly one 1. Messages are matched
  * by a keyword only (the option's name): their wording is the
  * implementation's.

@@ -1,0 +1,101 @@
+/**
+ * The longest event-loop block on the calling thread during the KDFs'
+ * asynchronous calls, per engine (core/scrypt-blocking.ts and
+ * core/argon2-blocking.ts measure; the runner's cases time calls, not
+ * what the thread feels meanwhile):
+ *
+ *   node --import tsx bench/harness/blocking.ts [--kdf=scrypt,argon2] [--calls=3] [--log2n=20] [--m=262144] [--t=1] [--engines=node,chromium,firefox,webkit]
+ *
+ * scrypt at N = 2^--log2n, r = 8, p = 1 (a lane of 1 GiB): scryptAsync and
+ * fourfold/parallel's scrypt; Argon2id at m = --m KiB, t = --t:
+ * argon2idAsync and fourfold/parallel's argon2id, p = 1 and 4; each beside
+ * its synchronous call, one block as long as the call (the probe's check).
+ * Node runs it in-process; the other engines a bundle through
+ * scripts/engines' runner (npm run engines:install, and npm run build, as
+ * it imports fourfold's dist/). Prints per engine and function the median
+ * of the calls' longest blocks, each call's and the median call; exits 1
+ * when an asynchronous call's median block reaches 50 ms, the browsers'
+ * long-task mark.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ARGON2_ASYNC, ARGON2_PARALLEL, type Argon2BlockingResult, measureArgon2Blocking } from '../core/argon2-blocking.js';
+import { type BlockingResult, describeBlocking, measureScryptBlocking } from '../core/scrypt-blocking.js';
+import { median } from '../core/stats.js';
+import { options } from './options.js';
+
+/** The browsers' long-task mark. */
+const LONG_TASK_MS = 50;
+
+const args = options({ kdf: 'scrypt,argon2', calls: '3', log2n: '20', m: String(2 ** 18), t: '1', engines: 'node' });
+const calls = Number(args.calls);
+
+/** What one KDF's measurement is: its core module and function, options, heading, and the calls held to the mark. */
+const KDFS = {
+  scrypt: {
+    core: 'scrypt-blocking.ts',
+    name: 'measureScryptBlocking',
+    local: measureScryptBlocking,
+    options: { N: 2 ** Number(args.log2n), calls },
+    heading: (r: BlockingResult) => `scrypt at N = 2^${Math.log2(r.N)}, r = 8, p = 1`,
+    held: (name: string) => name === 'scryptAsync',
+  },
+  argon2: {
+    core: 'argon2-blocking.ts',
+    name: 'measureArgon2Blocking',
+    local: measureArgon2Blocking,
+    options: { m: Number(args.m), t: Number(args.t), calls },
+    heading: (r: Argon2BlockingResult) => `argon2id at m = ${r.m / 1024} MiB, t = ${r.t}`,
+    held: (name: string) => name === ARGON2_ASYNC || name.startsWith(ARGON2_PARALLEL),
+  },
+} as const;
+
+/** A core measurement bundled (fourfold/parallel's workers beside it) and run once in `engine` by scripts/engines' runner. */
+async function inEngine<T>(engine: string, core: string, name: string, config: object): Promise<T> {
+  const { bundleEntry, bundleWorkers } = await import('../../scripts/engines/bundle.js');
+  const { runInEngine } = await import('../../scripts/engines/run.js');
+  const dir = mkdtempSync(join(tmpdir(), `fourfold-${name}-${engine}-`));
+  try {
+    const path = fileURLToPath(new URL(`../core/${core}`, import.meta.url));
+    writeFileSync(
+      join(dir, 'entry.ts'),
+      `import { ${name} } from ${JSON.stringify(path)};\nexport default (context) => ${name}(${JSON.stringify(options)}, (m) => context.progress(m));\n`,
+    );
+    const entry = await bundleEntry({ entry: join(dir, 'entry.ts'), target: 'browser', outfile: join(dir, 'entry.js') });
+    await bundleWorkers(dir, 'browser');
+    const onProgress = (m: string) => process.stderr.write(`${engine}: ${m}\n`);
+    const outcome = await runInEngine(engine as Parameters<typeof runInEngine>[0], { entry, timeoutMs: 20 * 60_000, onProgress });
+    if (!outcome.ok) throw new Error(`${outcome.error ?? 'failed'}\n${outcome.log.slice(-10).join('\n')}`);
+    return outcome.value as T;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+let status = 0;
+for (const engine of args.engines!.split(',').filter((e) => e !== '')) {
+  for (const kdf of args.kdf!.split(',') as (keyof typeof KDFS)[]) {
+    const k = KDFS[kdf];
+    let result: BlockingResult & Argon2BlockingResult;
+    try {
+      const progress = (m: string) => process.stderr.write(`node: ${m}\n`);
+      result = (engine === 'node' ? await k.local(k.options as never, progress) : await inEngine(engine, k.core, k.name, k.options)) as typeof result;
+    } catch (cause) {
+      console.log(`${engine}, ${kdf}: not measured (${cause instanceof Error ? cause.message : String(cause)})`);
+      status = 1;
+      continue;
+    }
+    const { pool } = result;
+    console.log(
+      `${engine}, ${k.heading(result)} (${result.tier} tier; pool: ${pool.workers} workers, ${pool.ready} ready${pool.failure === undefined ? '' : `, ${pool.failure}`}):`,
+    );
+    for (const b of result.results) console.log(`  ${describeBlocking(b)}`);
+    for (const b of result.results.filter((x) => k.held(x.name) && x.error === undefined && median(x.longestMs) >= LONG_TASK_MS)) {
+      console.log(`  ${b.name} blocked the event loop for ${LONG_TASK_MS} ms or more`);
+      status = 1;
+    }
+  }
+}
+process.exit(status);
