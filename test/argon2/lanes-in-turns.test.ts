@@ -9,8 +9,10 @@
  * call stands: the event loop turns again and again while the lanes'
  * first blocks are being written, and a signal aborted in one of those
  * turns rejects the call with its reason before it has written them all,
- * its progress well below 1. Conditions, not times: bench/argon2-lanes.ts
- * measures how long the turns are and how soon a signal is honoured.
+ * its progress well below 1. Conditions, not times: how long the turns
+ * were and how soon a signal was honoured is in commit d044d9b's message
+ * (measured by bench/argon2-lanes.ts, since removed: git show
+ * 17325fa:bench/argon2-lanes.ts).
  *
  * fourfold/parallel hands its worker a slice's short segments of many
  * lanes in a few jobs, not one message a lane. Lanes in pieces across
