@@ -16,7 +16,7 @@
  *   64 KiB, through encryptStream (chunkSize 64 KiB) into a sink, and is
  *   awaited. No peer has a stream API, so there is no reference column and
  *   no output check (the tests check the stream); compare it with
- *   'secretstream-push' at 64 KiB. bench/secretstream-stream.ts times it
+ *   'secretstream-push' at 64 KiB. bench/harness/streams.ts times it
  *   against push on the very same data, with the memory it uses.
  *
  * Throughput counts message bytes only (not the 24-byte header or the 17
