@@ -1,5 +1,5 @@
 /**
- * `node:fs` for browsers: only `readFileSync`, answered from files embedded
+ * `node:fs` for browsers: `readFileSync` and `existsSync`, answered from files embedded
  * at bundle time (the JSON vectors under test/). The bundler rewrites each
  * test module's `import.meta.url` to that module's original file URL, so
  * `readFileSync(new URL('./vectors/x.json', import.meta.url))` names the
@@ -30,4 +30,17 @@ export function existsSync(path: string | URL): boolean {
   return EMBEDDED[relative(path)] !== undefined;
 }
 
-export default { readFileSync, existsSync };
+/** Folders are not embedded: a test that lists or stats files runs in Node only, and skips here before calling these. */
+function notEmbedded(name: string): never {
+  throw new Error(`${name}: the engines' bundles embed files, not folders; this test runs where node:fs is real`);
+}
+
+export function readdirSync(_path: string | URL): never {
+  return notEmbedded('readdirSync');
+}
+
+export function statSync(_path: string | URL): never {
+  return notEmbedded('statSync');
+}
+
+export default { readFileSync, existsSync, readdirSync, statSync };
