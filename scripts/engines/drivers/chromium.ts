@@ -3,9 +3,7 @@
  * launches a given executable and never downloads a browser of its own.
  */
 import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { makeProfile, removeProfile } from './profile.js';
 import type { OpenPage } from './types.js';
 
 /**
@@ -24,7 +22,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export const openChromium: OpenPage = async (engine, url, log) => {
-  const profile = mkdtempSync(join(tmpdir(), 'fourfold-chromium-'));
+  const profile = makeProfile('chromium');
   const context = await chromium.launchPersistentContext(profile, { executablePath: engine.binary, headless: true, args: CHROMIUM_ARGS });
   let closing = false;
   const died = new Promise<never>((_, reject) => context.on('close', () => closing || reject(new Error('Chromium closed unexpectedly'))));
@@ -40,7 +38,7 @@ export const openChromium: OpenPage = async (engine, url, log) => {
     close: async () => {
       closing = true;
       await context.close().catch(() => {});
-      rmSync(profile, { recursive: true, force: true });
+      removeProfile(profile, log);
     },
   };
 };

@@ -4,13 +4,11 @@
  * the npm geckodriver package downloads a binary, which fails here.
  */
 import puppeteer from 'puppeteer-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { makeProfile, removeProfile } from './profile.js';
 import type { OpenPage } from './types.js';
 
 export const openFirefox: OpenPage = async (engine, url, log) => {
-  const profile = mkdtempSync(join(tmpdir(), 'fourfold-firefox-'));
+  const profile = makeProfile('firefox');
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: engine.binary,
@@ -37,7 +35,7 @@ export const openFirefox: OpenPage = async (engine, url, log) => {
     close: async () => {
       closing = true;
       await browser.close().catch(() => {});
-      rmSync(profile, { recursive: true, force: true });
+      removeProfile(profile, log);
     },
   };
 };
