@@ -92,6 +92,29 @@ export function unsigned(value: unknown, name: string): number {
   return value;
 }
 
+/** An integer argument within [min, max], as libsodium-wrappers' ranged arguments (a TypeError outside). */
+export function ranged(value: unknown, name: string, min: number, max: number): number {
+  const n = unsigned(value, name);
+  if (n < min || n > max) throw new TypeError(`${name} must be >= ${min} and <= ${max}`);
+  return n;
+}
+
+/**
+ * A 64-bit unsigned argument (a block counter, a subkey id) as
+ * libsodium-wrappers takes one: a bigint below 2^64, or a number below 2^31.
+ */
+export function unsigned64(value: unknown, name: string): bigint {
+  required(value, name);
+  if (typeof value === 'bigint' && value >= 0n) {
+    if (value >= 1n << 64n) throw new TypeError(`${name} cannot be more than 64 bits`);
+    return value;
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0x7fffffff) {
+    throw new TypeError(`${name} must be an unsigned integer or bigint`);
+  }
+  return BigInt(value);
+}
+
 /** The checked output format: a valid one, or 'uint8array' for none. */
 export function formatOf(requested: unknown): OutputFormat {
   if (requested === null || requested === undefined) return 'uint8array';

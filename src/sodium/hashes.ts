@@ -6,19 +6,19 @@
  * libsodium-wrappers' shape.
  */
 import { type Blake2b, hashBlake2b, startBlake2b } from './blake2b.js';
-import { format, formatOf, from_string, type Input, input, optional, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
+import { format, formatOf, from_string, type Input, input, optional, type Out, ranged, sized, unsigned64, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
 import { siphash24 } from './siphash.js';
 
 /** libsodium's error for arguments outside what the primitive takes. */
 const invalidUsage = (): Error => new Error('invalid usage');
 
-/** A BLAKE2b output length, 1..64 (libsodium's bounds; its _BYTES_MIN of 16 is advice). */
-function hashLength(value: unknown): number {
-  const n = unsigned(value, 'hash_length');
-  if (n < 1 || n > 64) throw invalidUsage();
-  return n;
-}
+/**
+ * A BLAKE2b output length, 16..64: crypto_generichash_BYTES_MIN and _MAX,
+ * which libsodium.js enforces after its 0.8.4 release (a TypeError);
+ * libsodium's C calls and libsodium-wrappers 0.8.4 take 1..64.
+ */
+const hashLength = (value: unknown, name = 'hash_length'): number => ranged(value, name, 16, 64);
 
 /** An optional BLAKE2b key of up to 64 bytes (empty: none). */
 function hashKey(value: unknown): Uint8Array | undefined {
@@ -49,8 +49,7 @@ export function crypto_generichash_blake2b_salt_personal<F extends OutputFormat 
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
-  const dkLen = unsigned(subkey_len, 'subkey_len');
-  if (dkLen < 1 || dkLen > 64) throw invalidUsage();
+  const dkLen = hashLength(subkey_len, 'subkey_len');
   const k = hashKey(key);
   const salt = id === null || id === undefined ? new Uint8Array(16) : sized(id, 'id', 16);
   const personalization = ctx === null || ctx === undefined ? new Uint8Array(16) : sized(ctx, 'ctx', 16);
@@ -72,6 +71,7 @@ function liveGenerichash(state: GenerichashState): { hasher: Blake2b; length: nu
 
 /** Starts an incremental BLAKE2b of `hash_length` bytes, keyed when `key` is given. */
 export function crypto_generichash_init(key: Input | null, hash_length: number): GenerichashState {
+  optional(key, 'key');
   const length = hashLength(hash_length);
   const state: GenerichashState = Object.freeze({ kind: 'crypto_generichash' });
   generichashStates.set(state, { hasher: startBlake2b({ dkLen: length, key: hashKey(key) }), length });
@@ -104,19 +104,6 @@ export function crypto_generichash_final<F extends OutputFormat | null = 'uint8a
 /** A random 32-byte key for crypto_generichash. */
 export const crypto_generichash_keygen = <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
 
-/** The subkey id as libsodium-wrappers takes it: a number below 2^31, or a bigint of up to 64 bits. */
-function subkeyId(value: unknown): bigint {
-  if (typeof value === 'bigint') {
-    if (value < 0n) throw new TypeError('subkey_id must be an unsigned integer or bigint');
-    if (value >= 1n << 64n) throw new TypeError('subkey_id cannot be more than 64 bits');
-    return value;
-  }
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0x7fffffff) {
-    throw new TypeError('subkey_id must be an unsigned integer or bigint');
-  }
-  return BigInt(value);
-}
-
 /** Subkey `subkey_id` (16 to 64 bytes) of a 32-byte master key, in the 8-byte context `ctx`: BLAKE2b keyed, the id as salt, the context as personalization. */
 export function crypto_kdf_derive_from_key<F extends OutputFormat | null = 'uint8array'>(
   subkey_len: number,
@@ -126,13 +113,13 @@ export function crypto_kdf_derive_from_key<F extends OutputFormat | null = 'uint
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
-  const dkLen = unsigned(subkey_len, 'subkey_len');
-  const id = subkeyId(subkey_id);
+  // libsodium.js checks the length first, a TypeError, after its 0.8.4 release (0.8.4: "invalid usage", last).
+  const dkLen = ranged(subkey_len, 'subkey_len', 16, 64);
+  const id = unsigned64(subkey_id, 'subkey_id');
   if (typeof ctx !== 'string') throw new TypeError('ctx must be a string');
   const context = from_string(ctx);
   if (context.length !== 8) throw new TypeError('invalid ctx length');
   const k = sized(key, 'key', 32);
-  if (dkLen < 16 || dkLen > 64) throw invalidUsage();
   const salt = new Uint8Array(16);
   for (let i = 0; i < 8; i++) salt[i] = Number((id >> BigInt(8 * i)) & 0xffn);
   const personalization = new Uint8Array(16);

@@ -95,17 +95,47 @@ export function crypto_pwhash_str_verify(hashed_password: string, password: Inpu
   return diff === 0;
 }
 
-/** Whether `hashed_password` was made with other limits than (`opsLimit`, `memLimit`), or is not a string libsodium reads: then hash the password again. */
+/** libsodium's crypto_pwhash_STRBYTES: a stored string is shorter than this. */
+const STR_BYTES = 128;
+/** Argon2's most memory, in KiB, where pointers are 32 bits (its ARGON2_MAX_MEMORY_BITS: 32 - 10 - 1). */
+const MAX_M_WASM32 = 2 ** 21;
+
+/**
+ * The fields of an Argon2id or Argon2i stored string as libsodium's
+ * decode_string reads it, or null where it would refuse the string: the
+ * canonical spelling only ($argon2id$ or $argon2i$, v=19, m, t and p in
+ * that order without leading zeros, base64 without padding or stray
+ * bits), under 128 bytes, a salt of 8 bytes or more, a hash of 16 or
+ * more and m up to 2^21 KiB (its validate_inputs in libsodium.js's
+ * WebAssembly).
+ */
+function storedArgon2(text: string): { t: number; m: number } | null {
+  if (text.length >= STR_BYTES || !/^\$argon2id?\$/.test(text)) return null;
+  let fields: ReturnType<typeof parse>;
+  try {
+    fields = parse(text);
+  } catch {
+    return null;
+  }
+  const { algorithm, m, t, p, salt, hash } = fields;
+  const canonical = `$${algorithm}$v=19$m=${m},t=${t},p=${p}$${toB64(salt)}$${toB64(hash)}`;
+  // m of at most 2^21 KiB: ARGON2_MAX_MEMORY where pointers are 32 bits, as in libsodium.js's WebAssembly.
+  const readable = canonical === text && salt.length >= 8 && hash.length >= 16 && m <= MAX_M_WASM32;
+  hash.fill(0);
+  return readable ? { t, m } : null;
+}
+
+/**
+ * Whether `hashed_password` was made with other limits than (`opsLimit`,
+ * `memLimit`): then hash the password again. A string that is not an
+ * Argon2id or Argon2i one libsodium reads throws "invalid hash", as
+ * libsodium.js does after its 0.8.4 release (0.8.4 answered true).
+ */
 export function crypto_pwhash_str_needs_rehash(hashed_password: string, opsLimit: number, memLimit: number): boolean {
   if (typeof hashed_password !== 'string') throw new TypeError('hashed_password must be a string');
   const t = unsigned(opsLimit, 'opsLimit');
   const mem = unsigned(memLimit, 'memLimit');
-  try {
-    const fields = parse(hashed_password);
-    fields.hash.fill(0);
-    if (fields.algorithm === 'argon2d') return true;
-    return fields.t !== t || fields.m !== Math.floor(mem / 1024);
-  } catch {
-    return true;
-  }
+  const stored = storedArgon2(hashed_password);
+  if (stored === null) throw new Error('invalid hash');
+  return stored.t !== t || stored.m !== Math.floor(mem / 1024);
 }

@@ -5,8 +5,7 @@
  * shape. Keccak is @noble/hashes' (no kernel of fourfold's computes it).
  */
 import { Keccak, sha3_256, sha3_512 } from '@noble/hashes/sha3.js';
-import { turboshake128, turboshake256 } from '@noble/hashes/sha3-addons.js';
-import { format, formatOf, type Input, input, type Out, unsigned, type OutputFormat } from './codecs.js';
+import { format, formatOf, type Input, input, type Out, ranged, unsigned, type OutputFormat } from './codecs.js';
 
 /** libsodium's error for arguments outside what the primitive takes. */
 const invalidUsage = (): Error => new Error('invalid usage');
@@ -51,12 +50,13 @@ function start(kind: string, hash: Keccak): Sha3State {
   return state;
 }
 
-/** A domain separation byte: 0x01 to 0x7f (FIPS 202's and RFC 9861's suffixes set the top bit with the padding). */
-function domainOf(value: unknown): number {
-  const d = unsigned(value, 'domain');
-  if (d < 0x01 || d > 0x7f) throw invalidUsage();
-  return d;
-}
+/**
+ * A domain separation byte, 0 to 255, as libsodium's C calls take any
+ * unsigned char and libsodium.js checks the range (a TypeError) after its
+ * 0.8.4 release (0.8.4 wraps 256 to 0). FIPS 202's and RFC 9861's
+ * suffixes are 0x01 to 0x7f; Keccak's padding takes any byte.
+ */
+const domainOf = (value: unknown): number => ranged(value, 'domain', 0, 255);
 
 /** One SHA-3 variant's calls. */
 function sha3(kind: string, hash: typeof sha3_256) {
@@ -124,19 +124,24 @@ function xof(kind: string, make: (domain?: number) => Keccak) {
   };
 }
 
-/** FIPS 202's SHAKE suffix (0x1F) by default; rate in bytes, 24 rounds. */
-const shake = (rate: number) => (domain?: number) => new Keccak(rate, domain ?? 0x1f, 0, true, 24);
-const s128 = /*#__PURE__*/ xof('crypto_xof_shake128', shake(168));
-const s256 = /*#__PURE__*/ xof('crypto_xof_shake256', shake(136));
-const t128 = /*#__PURE__*/ xof('crypto_xof_turboshake128', (D) => turboshake128.create(D === undefined ? {} : { D }) as Keccak);
-const t256 = /*#__PURE__*/ xof('crypto_xof_turboshake256', (D) => turboshake256.create(D === undefined ? {} : { D }) as Keccak);
+/**
+ * A Keccak XOF with 0x1F as its suffix by default (FIPS 202's SHAKE, RFC
+ * 9861's TurboSHAKE); rate in bytes; 24 rounds (SHAKE) or 12 (TurboSHAKE,
+ * RFC 9861 §2.2). Keccak itself, not noble's turboshake, which refuses a D
+ * outside 0x01..0x7f that libsodium takes.
+ */
+const keccakXof = (rate: number, rounds: number) => (domain?: number) => new Keccak(rate, domain ?? 0x1f, 0, true, rounds);
+const s128 = /*#__PURE__*/ xof('crypto_xof_shake128', keccakXof(168, 24));
+const s256 = /*#__PURE__*/ xof('crypto_xof_shake256', keccakXof(136, 24));
+const t128 = /*#__PURE__*/ xof('crypto_xof_turboshake128', keccakXof(168, 12));
+const t256 = /*#__PURE__*/ xof('crypto_xof_turboshake256', keccakXof(136, 12));
 
 /** `out_length` bytes of SHAKE128 of `message`. */
 export const crypto_xof_shake128 = <F extends OutputFormat | null = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
   s128.oneShot(out_length, message, outputFormat);
 /** Starts an incremental SHAKE128. */
 export const crypto_xof_shake128_init = (): Sha3State => s128.init();
-/** Starts an incremental SHAKE128 with its own domain separation byte (0x01 to 0x7f). */
+/** Starts an incremental SHAKE128 with its own domain separation byte (0 to 255). */
 export const crypto_xof_shake128_init_with_domain = (domain: number): Sha3State => s128.init(domain);
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_shake128_update = (state_address: Sha3State, message_chunk: Input): void => s128.update(state_address, message_chunk);
@@ -151,7 +156,7 @@ export const crypto_xof_shake256 = <F extends OutputFormat | null = 'uint8array'
   s256.oneShot(out_length, message, outputFormat);
 /** Starts an incremental SHAKE256. */
 export const crypto_xof_shake256_init = (): Sha3State => s256.init();
-/** Starts an incremental SHAKE256 with its own domain separation byte (0x01 to 0x7f). */
+/** Starts an incremental SHAKE256 with its own domain separation byte (0 to 255). */
 export const crypto_xof_shake256_init_with_domain = (domain: number): Sha3State => s256.init(domain);
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_shake256_update = (state_address: Sha3State, message_chunk: Input): void => s256.update(state_address, message_chunk);
@@ -166,7 +171,7 @@ export const crypto_xof_turboshake128 = <F extends OutputFormat | null = 'uint8a
   t128.oneShot(out_length, message, outputFormat);
 /** Starts an incremental TurboSHAKE128. */
 export const crypto_xof_turboshake128_init = (): Sha3State => t128.init();
-/** Starts an incremental TurboSHAKE128 with its own domain separation byte (0x01 to 0x7f). */
+/** Starts an incremental TurboSHAKE128 with its own domain separation byte (0 to 255). */
 export const crypto_xof_turboshake128_init_with_domain = (domain: number): Sha3State => t128.init(domain);
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_turboshake128_update = (state_address: Sha3State, message_chunk: Input): void => t128.update(state_address, message_chunk);
@@ -181,7 +186,7 @@ export const crypto_xof_turboshake256 = <F extends OutputFormat | null = 'uint8a
   t256.oneShot(out_length, message, outputFormat);
 /** Starts an incremental TurboSHAKE256. */
 export const crypto_xof_turboshake256_init = (): Sha3State => t256.init();
-/** Starts an incremental TurboSHAKE256 with its own domain separation byte (0x01 to 0x7f). */
+/** Starts an incremental TurboSHAKE256 with its own domain separation byte (0 to 255). */
 export const crypto_xof_turboshake256_init_with_domain = (domain: number): Sha3State => t256.init(domain);
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_turboshake256_update = (state_address: Sha3State, message_chunk: Input): void => t256.update(state_address, message_chunk);

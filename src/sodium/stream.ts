@@ -9,22 +9,27 @@ import { Poly1305, poly1305 } from '../poly1305/index.js';
 import { equalBytes, readLE32, writeLE32 } from '../runtime/bytes.js';
 import type { XorStream } from '../runtime/stream-cipher.js';
 import { hsalsa20, salsa20, xsalsa20 } from '../salsa/index.js';
-import { format, formatOf, type Input, input, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
+import { format, formatOf, type Input, input, type Out, sized, unsigned, unsigned64, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
 
-/** The _xor and _xor_ic calls of one stream cipher. */
-function xorCalls(cipher: XorStream, nonceBytes: number) {
+/**
+ * The _xor and _xor_ic calls of one stream cipher. `counter64`: its block
+ * counter is 64 bits (ChaCha20 with the 8-byte nonce, XChaCha20), and
+ * _xor_ic takes a bigint up to 2^64 - 1 as libsodium.js does since its
+ * u64 arguments; the IETF variant's is 32 bits, a number.
+ */
+function xorCalls(cipher: XorStream, nonceBytes: number, counter64: boolean) {
   const xorIc = <F extends OutputFormat | null = 'uint8array'>(
     input_message: Input,
     nonce: Uint8Array,
-    nonce_increment: number,
+    nonce_increment: number | bigint,
     key: Uint8Array,
     outputFormat?: F,
   ): Out<F> => {
     formatOf(outputFormat);
     const m = input(input_message, 'input_message');
     const n = sized(nonce, 'nonce', nonceBytes);
-    const ic = unsigned(nonce_increment, 'nonce_increment');
+    const ic = counter64 ? unsigned64(nonce_increment, 'nonce_increment') : unsigned(nonce_increment, 'nonce_increment');
     const k = sized(key, 'key', 32);
     return format(cipher(k, n, m, undefined, ic), outputFormat);
   };
@@ -33,11 +38,11 @@ function xorCalls(cipher: XorStream, nonceBytes: number) {
   return { xor, xorIc };
 }
 
-const chachaCalls = /*#__PURE__*/ xorCalls(chacha20orig, 8);
-const ietfCalls = /*#__PURE__*/ xorCalls(chacha20, 12);
-const xchachaCalls = /*#__PURE__*/ xorCalls(xchacha20, 24);
-const salsaCalls = /*#__PURE__*/ xorCalls(salsa20, 8);
-const xsalsaCalls = /*#__PURE__*/ xorCalls(xsalsa20, 24);
+const chachaCalls = /*#__PURE__*/ xorCalls(chacha20orig, 8, true);
+const ietfCalls = /*#__PURE__*/ xorCalls(chacha20, 12, false);
+const xchachaCalls = /*#__PURE__*/ xorCalls(xchacha20, 24, true);
+const salsaCalls = /*#__PURE__*/ xorCalls(salsa20, 8, false);
+const xsalsaCalls = /*#__PURE__*/ xorCalls(xsalsa20, 24, false);
 
 /** `outLength` bytes of ChaCha20's keystream (8-byte nonce, 64-bit counter: libsodium's crypto_stream_chacha20). */
 export function crypto_stream_chacha20<F extends OutputFormat | null = 'uint8array'>(

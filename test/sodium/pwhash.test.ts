@@ -12,13 +12,26 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sodium from 'fourfold/sodium';
 import { NO_SODIUM, rand } from '../helpers.js';
-import { FORMATS, loadSumo, mine, peer, same } from './peer.js';
+import { FORMATS, loadSumo, mine, native, outcome, peer, same } from './peer.js';
 
 before(loadSumo);
 const opts = { skip: NO_SODIUM };
 type Call = (...a: unknown[]) => unknown;
 const ID = 2;
 const I = 1;
+
+/**
+ * crypto_pwhash_str_needs_rehash against libsodium's C call: its answer
+ * where that is 0 or 1, and "invalid hash" thrown where it returns -1 (a
+ * string it does not read), as libsodium.js's current source throws; 0.8.4
+ * answered true there.
+ */
+function rehash([stored, ops, mem]: [string, number, number], label = ''): void {
+  const rc = native((c, put) => c._crypto_pwhash_str_needs_rehash(put(new TextEncoder().encode(`${stored}\0`)), ops, 0, mem));
+  const got = outcome(() => sodium.crypto_pwhash_str_needs_rehash(stored, ops, mem));
+  assert.deepEqual(got, rc === -1 ? { error: 'Error: invalid hash' } : { value: rc === 1 }, `needs_rehash ${label} ${stored}`);
+  if (rc === -1) assert.equal((peer().crypto_pwhash_str_needs_rehash as Call)(stored, ops, mem), true, '0.8.4 answered true');
+}
 
 it('crypto_pwhash: Argon2id and Argon2i over limits, lengths and formats', opts, () => {
   for (const [alg, ops] of [
@@ -65,15 +78,15 @@ it("crypto_pwhash_str: each verifies the other's strings; wrong passwords and br
       for (const stored of [ours, theirs]) {
         same('crypto_pwhash_str_verify', [stored, password]);
         same('crypto_pwhash_str_verify', [stored, 'wrong']);
-        same('crypto_pwhash_str_needs_rehash', [stored, ops, mem]);
-        same('crypto_pwhash_str_needs_rehash', [stored, ops + 1, mem]);
-        same('crypto_pwhash_str_needs_rehash', [stored, ops, mem * 2]);
-        same('crypto_pwhash_str_needs_rehash', [stored, ops, mem + 1]);
+        rehash([stored, ops, mem]);
+        rehash([stored, ops + 1, mem]);
+        rehash([stored, ops, mem * 2]);
+        rehash([stored, ops, mem + 1]);
         // Every position changed, one at a time: both read the same strings and agree on each.
         for (let i = 1; i < stored.length; i += 9) {
           const broken = stored.slice(0, i) + (stored[i] === 'A' ? 'B' : 'A') + stored.slice(i + 1);
           same('crypto_pwhash_str_verify', [broken, password], `position ${i}`);
-          same('crypto_pwhash_str_needs_rehash', [broken, ops, mem], `position ${i}`);
+          rehash([broken, ops, mem], `position ${i}`);
         }
       }
     }
@@ -81,7 +94,7 @@ it("crypto_pwhash_str: each verifies the other's strings; wrong passwords and br
   // RFC 9106-era strings from elsewhere: Argon2i, other lengths of salt and hash.
   const argon2i = '$argon2i$v=19$m=4096,t=3,p=1$c29tZXNhbHQ$iWh06vD8Fy27wf9npn6FXWiCX4K6pW6Ue1Bnzz07Z8A';
   same('crypto_pwhash_str_verify', [argon2i, 'password']);
-  same('crypto_pwhash_str_needs_rehash', [argon2i, 3, 4096 * 1024]);
+  rehash([argon2i, 3, 4096 * 1024]);
   for (const junk of [
     '',
     'junk',
@@ -89,8 +102,46 @@ it("crypto_pwhash_str: each verifies the other's strings; wrong passwords and br
     '$argon2id$v=16$m=8,t=1,p=1$c29tZXNhbHQ$aaaaaaaaaaaaaaaaaaaaaa',
   ]) {
     same('crypto_pwhash_str_verify', [junk, 'password'], junk);
-    same('crypto_pwhash_str_needs_rehash', [junk, 2, 8192], junk);
+    rehash([junk, 2, 8192], junk);
   }
+  // Spellings other readers take and libsodium's decode_string may not: each against the C call's return code.
+  const salt = 'c29tZXNhbHQ';
+  const hash = 'iWh06vD8Fy27wf9npn6FXWiCX4K6pW6Ue1Bnzz07Z8A';
+  for (const spelling of [
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt}$${hash}`,
+    `$argon2id$m=4096,t=3,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$t=3,m=4096,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$m=4096,p=1,t=3$${salt}$${hash}`,
+    `$argon2id$v=19$m=04096,t=3,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$m=4096,t=3,p=1,keyid=AAAA$${salt}$${hash}`,
+    `$argon2id$v=19$m=4096,t=3,p=1,data=AAAA$${salt}$${hash}`,
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt}=$${hash}`,
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt}$${hash}=`,
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt.slice(0, -1)}R$${hash}`,
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt}$${hash.slice(0, -1)}B`,
+    `$argon2id$v=19$m=4096,t=3,p=1$c29tZXNhbA$${hash}`,
+    `$argon2id$v=19$m=4096,t=3,p=1$c29tZXNhbHRz$${hash}`,
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt}$${hash.slice(0, 20)}`,
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt}$${hash.slice(0, 22)}`,
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt}$${hash}${'A'.repeat(60)}`,
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt}$${hash}${'A'.repeat(43)}`,
+    `$argon2id$v=19$m=8,t=1,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$m=7,t=1,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$m=4096,t=0,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$m=4096,t=3,p=0$${salt}$${hash}`,
+    `$argon2id$v=19$m=16,t=3,p=3$${salt}$${hash}`,
+    `$argon2id$v=19$m=2097152,t=4294967295,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$m=2097153,t=3,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$m=4294967295,t=4294967295,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$m=4294967296,t=3,p=1$${salt}$${hash}`,
+    `$argon2id$v=19$m=4096,t=3,p=1$${salt}$${hash}$`,
+    `$argon2i$v=19$m=4096,t=3,p=1$${salt}$${hash} `,
+    `$argon2id$v=19$m=4096,t=+3,p=1$${salt}$${hash}`,
+  ]) {
+    rehash([spelling, 3, 4096 * 1024], spelling);
+    rehash([spelling.replace('argon2id', 'argon2i'), 2, 8192], spelling);
+  }
+  assert.throws(() => sodium.crypto_pwhash_str_needs_rehash(5 as never, 2, 8192), { name: 'TypeError', message: 'hashed_password must be a string' });
   same('crypto_pwhash_str', ['pw', 0, 8192]);
   same('crypto_pwhash_str', ['pw', 2, 100]);
 });

@@ -6,13 +6,13 @@
  * init_with_domain, update in pieces, squeeze in pieces); message lengths 0
  * to 1 MiB around both rates (136 and 168 bytes), strings and bytes, every
  * output format; a state of one primitive refused by another's calls; a
- * domain outside 0x01..0x7f and absorbing after squeezing refused.
+ * domain outside 0..255 and absorbing after squeezing refused.
  */
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sodium from 'fourfold/sodium';
 import { NO_SODIUM, rand } from '../helpers.js';
-import { FORMATS, LENGTHS, loadSumo, mine, peer, same } from './peer.js';
+import { FORMATS, LENGTHS, loadSumo, mine, newer, peer, same } from './peer.js';
 
 before(loadSumo);
 const opts = { skip: NO_SODIUM };
@@ -58,7 +58,7 @@ it('the XOFs in pieces: init or init_with_domain, update cut anywhere, squeeze i
   for (const name of XOFS) {
     for (const n of [0, 1, 136, 168, 1000, 4096]) {
       const m = rand(n);
-      for (const domain of [undefined, 0x01, 0x06, 0x1f, 0x7f]) {
+      for (const domain of [undefined, 0x00, 0x01, 0x06, 0x1f, 0x7f, 0x80, 0xff]) {
         for (const cuts of CUTS) {
           const bounds = [0, ...cuts.filter((c) => c <= n), n];
           const results = [mine, peer()].map((lib) => {
@@ -73,7 +73,7 @@ it('the XOFs in pieces: init or init_with_domain, update cut anywhere, squeeze i
   }
 });
 
-it("a state is its own primitive's; a domain outside 0x01..0x7f and absorbing after squeezing are refused", opts, () => {
+it("a state is its own primitive's; a domain outside 0..255 and absorbing after squeezing are refused", opts, () => {
   const sha = sodium.crypto_hash_sha3256_init();
   assert.throws(() => sodium.crypto_hash_sha3512_update(sha, 'x'), /invalid usage/);
   assert.throws(() => sodium.crypto_xof_shake128_squeeze(sha, 1), /invalid usage/);
@@ -82,7 +82,10 @@ it("a state is its own primitive's; a domain outside 0x01..0x7f and absorbing af
   assert.throws(() => sodium.crypto_hash_sha3256_final(done), /invalid usage/, 'a finished state');
   for (const name of XOFS) {
     const init = mine[`${name}_init_with_domain`] as Call;
-    for (const bad of [0, 0x80, 0xff, 256, -1, 1.5]) assert.throws(() => init(bad), `${name} domain ${bad}`);
+    for (const bad of [-1, 1.5]) same(`${name}_init_with_domain`, [bad], `domain ${bad}`);
+    // 0.8.4 takes 256 as 0 (an unsigned char); libsodium.js's current source refuses it.
+    for (const bad of [256, 0x1ff]) newer(`${name}_init_with_domain`, [bad], 'TypeError: domain must be >= 0 and <= 255', `domain ${bad}`);
+    assert.throws(() => init(2 ** 31), TypeError);
     const state = (mine[`${name}_init`] as Call)();
     (mine[`${name}_squeeze`] as Call)(state, 8);
     assert.throws(() => (mine[`${name}_update`] as Call)(state, 'more'), /invalid usage/, `${name}: update after squeeze`);

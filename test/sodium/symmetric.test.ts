@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { salsa20 as nobleSalsa20, xsalsa20 as nobleXsalsa20 } from '@noble/ciphers/salsa.js';
 import * as sodium from 'fourfold/sodium';
 import { forEachTier, NO_SODIUM, rand } from '../helpers.js';
-import { FORMATS, LENGTHS, loadSumo, mine, peer, same } from './peer.js';
+import { FORMATS, LENGTHS, loadSumo, mine, native, newer, peer, same } from './peer.js';
 
 before(loadSumo);
 const opts = { skip: NO_SODIUM };
@@ -119,11 +119,11 @@ forEachTier('fourfold/sodium against libsodium-wrappers-sumo', () => {
 
   it('crypto_stream_*: keystreams and XORs from block 0 and from other blocks, every format', opts, () => {
     const calls = [
-      { xor: 'crypto_stream_chacha20_xor', nonce: 8 },
-      { xor: 'crypto_stream_chacha20_ietf_xor', nonce: 12 },
-      { xor: 'crypto_stream_xchacha20_xor', nonce: 24 },
+      { xor: 'crypto_stream_chacha20_xor', nonce: 8, counter64: true },
+      { xor: 'crypto_stream_chacha20_ietf_xor', nonce: 12, counter64: false },
+      { xor: 'crypto_stream_xchacha20_xor', nonce: 24, counter64: true },
     ];
-    for (const { xor, nonce: nonceBytes } of calls) {
+    for (const { xor, nonce: nonceBytes, counter64 } of calls) {
       for (const n of LENGTHS) {
         const key = rand(32);
         const nonce = rand(nonceBytes);
@@ -134,7 +134,13 @@ forEachTier('fourfold/sodium against libsodium-wrappers-sumo', () => {
       const key = rand(32);
       const nonce = rand(nonceBytes);
       for (const f of FORMATS) same(xor, ['a string', nonce, key, f]);
-      for (const ic of [-1, 1.5, '1', null, 2 ** 31, 2 ** 32 - 1]) same(`${xor}_ic`, ['m', nonce, ic, key]);
+      for (const ic of counter64 ? [null] : [-1, 1.5, '1', null, 2 ** 31, 2 ** 32 - 1]) same(`${xor}_ic`, ['m', nonce, ic, key]);
+      if (counter64) {
+        // libsodium.js's current source takes a 64-bit counter as a bigint (u64) and says so when one is wrong; 0.8.4 takes numbers below 2^31 only.
+        for (const ic of [-1, 1.5, '1', 2 ** 31, 2 ** 32 - 1, -1n])
+          newer(`${xor}_ic`, ['m', nonce, ic, key], 'TypeError: nonce_increment must be an unsigned integer or bigint', String(ic));
+        newer(`${xor}_ic`, ['m', nonce, 2n ** 64n, key], 'TypeError: nonce_increment cannot be more than 64 bits');
+      }
       same(xor, ['m', rand(nonceBytes + 1), key]);
       same(xor, ['m', nonce, rand(16)]);
     }
@@ -147,6 +153,31 @@ forEachTier('fourfold/sodium against libsodium-wrappers-sumo', () => {
     same('crypto_stream_chacha20', [-1, rand(32), rand(8)]);
     for (const k of ['crypto_stream_keygen', 'crypto_stream_chacha20_keygen', 'crypto_stream_xchacha20_keygen']) {
       assert.equal((mine[k] as () => Uint8Array)().length, 32);
+    }
+  });
+
+  it("crypto_stream_chacha20_xor_ic and _xchacha20_xor_ic: 64-bit counters as bigints, against libsodium's C calls", opts, () => {
+    const c = { chacha20: { nonce: 8, fn: '_crypto_stream_chacha20_xor_ic' }, xchacha20: { nonce: 24, fn: '_crypto_stream_xchacha20_xor_ic' } };
+    for (const [name, { nonce: nonceBytes, fn }] of Object.entries(c)) {
+      for (const ic of [0n, 5n, 2n ** 31n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 32n + 3n, 2n ** 63n, 2n ** 64n - 3n]) {
+        for (const n of [0, 1, 64, 65, 129]) {
+          const [key, nonce, message] = [rand(32), rand(nonceBytes), rand(n)];
+          const expected = native((lib, put, read) => {
+            const out = put(new Uint8Array(n));
+            const rc = lib[fn](out, put(message), n, 0, put(nonce), Number(ic & 0xffffffffn), Number(ic >> 32n), put(key));
+            assert.equal(rc, 0);
+            return read(out, n);
+          });
+          const ours = mine[`crypto_stream_${name}_xor_ic`] as (...a: unknown[]) => Uint8Array;
+          assert.deepEqual(ours(message, nonce, ic, key), expected, `${name} ${n} bytes from ${ic}`);
+          if (ic < 2n ** 31n) assert.deepEqual(ours(message, nonce, Number(ic), key), expected, `${name} ${n} bytes from the number ${ic}`);
+        }
+      }
+      // Past block 2^64 - 1 libsodium's counter wraps to block 0 and repeats the keystream; fourfold refuses.
+      assert.throws(
+        () => (mine[`crypto_stream_${name}_xor_ic`] as (...a: unknown[]) => Uint8Array)(rand(65), rand(nonceBytes), 2n ** 64n - 1n, rand(32)),
+        RangeError,
+      );
     }
   });
 
