@@ -61,7 +61,7 @@ async function inEngine<T>(engine: string, core: string, name: string, config: o
     const path = fileURLToPath(new URL(`../core/${core}`, import.meta.url));
     writeFileSync(
       join(dir, 'entry.ts'),
-      `import { ${name} } from ${JSON.stringify(path)};\nexport default (context) => ${name}(${JSON.stringify(options)}, (m) => context.progress(m));\n`,
+      `import { ${name} } from ${JSON.stringify(path)};\nexport default (context) => ${name}(${JSON.stringify(config)}, (m) => context.progress(m));\n`,
     );
     const entry = await bundleEntry({ entry: join(dir, 'entry.ts'), target: 'browser', outfile: join(dir, 'entry.js') });
     await bundleWorkers(dir, 'browser');
