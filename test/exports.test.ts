@@ -299,6 +299,14 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
       },
       AgeFormatError: (E) => assert.ok(new E('x') instanceof Error),
       NoIdentityMatchError: (E) => assert.ok(new E('x') instanceof root.AuthenticationError, 'an AuthenticationError'),
+      // Each refuses bad input before it asks the browser anything (test/age/passkeys.test.ts has the rest).
+      webauthn: async (w) => {
+        assert.deepEqual(Object.keys(w).sort(), ['PrfUnsupportedError', 'WebAuthnIdentity', 'WebAuthnRecipient', 'createCredential']);
+        assert.ok(new w.PrfUnsupportedError('x') instanceof Error);
+        await assert.rejects(w.createCredential({}), TypeError);
+        assert.throws(() => new w.WebAuthnIdentity({ identity: 'AGE-SECRET-KEY-1' }), RangeError);
+        await assert.rejects(new w.WebAuthnRecipient().wrapFileKey(new Uint8Array(15)), RangeError);
+      },
     },
   },
   'fourfold/secretstream': {

@@ -7,6 +7,7 @@
  * identities (or the passphrase) unwraps, then checks the MAC with the
  * file key it gives.
  */
+import { isObjectIdentity, isObjectRecipient, type ObjectIdentity, type ObjectRecipient, unwrapWithObjects, wrapForObjects } from './custom-keys.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, MAX_HEADER, MAX_STANZAS, type Stanza } from './header.js';
 import { KEY_HYBRID, KEY_SSH, KEY_TAG, KEY_X25519 } from './key-types.js';
@@ -37,10 +38,12 @@ export interface ToRecipients {
    * age-keygen's "Public key") or post-quantum ("age1pq1..."), or SSH
    * public keys ("ssh-ed25519 AAAA..." or "ssh-rsa AAAA...", a line of
    * ~/.ssh/id_ed25519.pub), or a hardware key's tag recipient
-   * ("age1tag1..." or, post-quantum, "age1tagpq1...": encrypt-only). A
-   * file to post-quantum recipients has only those.
+   * ("age1tag1..." or, post-quantum, "age1tagpq1...": encrypt-only), or
+   * objects that wrap the file key themselves (typage's Recipient
+   * interface: a passkey's webauthn.WebAuthnRecipient). A file to
+   * post-quantum recipients has only those.
    */
-  readonly recipients: readonly string[];
+  readonly recipients: readonly (string | ObjectRecipient)[];
   /** Not with recipients: a file is encrypted to recipients or to a passphrase (age puts a passphrase alone in a file). */
   readonly passphrase?: never;
   /** Goes with a passphrase only. */
@@ -73,9 +76,11 @@ export interface FromIdentities {
    * or the whole text of an age-keygen key file, read as `age -i` reads it:
    * a key a line, # comments, several keys), or SSH private keys (ssh-ed25519 or
    * ssh-rsa: the text of ~/.ssh/id_ed25519; { sshKey, passphrase } for a
-   * passphrase-protected one).
+   * passphrase-protected one), or objects that unwrap it themselves
+   * (typage's Identity interface: a passkey's webauthn.WebAuthnIdentity),
+   * tried after the keys.
    */
-  readonly identities: readonly (string | SshKeyWithPassphrase)[];
+  readonly identities: readonly (string | SshKeyWithPassphrase | ObjectIdentity)[];
   /** Not with identities: a file is decrypted with identities or with a passphrase. */
   readonly passphrase?: never;
   /** Goes with a passphrase only. */
@@ -176,14 +181,16 @@ export function senderOf(to: unknown): Sender {
     return { passphrase: passphraseOf(passphrase, 'passphrase'), workFactor: factor };
   }
   if (workFactor !== undefined) throw new TypeError('workFactor goes with a passphrase, not recipients');
-  const keys = stringList(recipients, 'recipients').map((r, i) => recipientKey(r, `recipients[${i}]`));
+  const given = stringList(recipients, 'recipients').map((r, i) => ({ r, name: `recipients[${i}]` }));
+  const objects = given.flatMap(({ r, name }) => (isObjectRecipient(r) ? [{ recipient: r, name }] : []));
+  const keys = given.flatMap(({ r, name }) => (isObjectRecipient(r) ? [] : [recipientKey(r, name)]));
   const pq = keys.filter(postQuantum).length;
   // C2SP age: a file to a post-quantum recipient carries no other kind, or a quantum computer reads it through that one.
   if (pq > 0 && pq < keys.length)
     throw new RangeError(
       'recipients mixes post-quantum (age1pq1..., age1tagpq1...) and classic (age1..., age1tag1..., ssh-...) keys: a file to post-quantum ones must have only those, as age has it',
     );
-  return { recipients: keys, workFactor: DEFAULT_WORK_FACTOR };
+  return { recipients: keys, workFactor: DEFAULT_WORK_FACTOR, ...(objects.length > 0 ? { others: wrapForObjects(objects) } : {}) };
 }
 
 /** What a string given as `from` was likely meant to be: an identity, typage's output format, or a passphrase. */
@@ -205,14 +212,18 @@ export function receiverOf(from: unknown): Receiver {
   }
   if (maxWorkFactor !== undefined) throw new TypeError('maxWorkFactor goes with a passphrase, not identities');
   const keys: IdentityKey[] = [];
+  const objects: { identity: ObjectIdentity; name: string }[] = [];
   const receiver = { identities: keys, maxWorkFactor: DEFAULT_MAX_WORK_FACTOR };
   try {
-    for (const [i, id] of stringList(identities, 'identities').entries()) keys.push(...givenIdentityKeys(id, `identities[${i}]`));
+    for (const [i, id] of stringList(identities, 'identities').entries()) {
+      if (isObjectIdentity(id)) objects.push({ identity: id, name: `identities[${i}]` });
+      else keys.push(...givenIdentityKeys(id, `identities[${i}]`));
+    }
   } catch (e) {
     forgetKeys(receiver);
     throw e;
   }
-  return receiver;
+  return objects.length > 0 ? { ...receiver, others: unwrapWithObjects(objects) } : receiver;
 }
 
 /** Wipes what a sender or receiver copied. */

@@ -19,6 +19,9 @@ import type { Bytes } from '../runtime/bytes.js';
 
 export { AgeFormatError, NoIdentityMatchError } from './errors.js';
 export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from './file-key.js';
+export type { ObjectIdentity, ObjectRecipient, ObjectStanza } from './custom-keys.js';
+/** Passkeys and security keys (WebAuthn's PRF extension) as recipients and identities, as typage's webauthn module. */
+export * as webauthn from './webauthn.js';
 export type { EncryptOptions } from './api.js';
 export type { EncryptFileOptions, FileOptions } from './files.js';
 export type { FileHandle, PathOrHandle } from './file-ends.js';

@@ -14,6 +14,9 @@ import type { Bytes } from '../runtime/bytes.js';
 
 export { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 export type { AgeFrom, AgeTo, FromIdentities, FromPassphrase, ToPassphrase, ToRecipients } from '../age/file-key.js';
+export type { ObjectIdentity, ObjectRecipient, ObjectStanza } from '../age/custom-keys.js';
+/** Passkeys and security keys (WebAuthn's PRF extension) as recipients and identities, as typage's webauthn module. */
+export * as webauthn from '../age/webauthn.js';
 export type { EncryptOptions } from '../age/api.js';
 export type { EncryptFileOptions, FileOptions } from '../age/files.js';
 export type { FileHandle, PathOrHandle } from '../age/file-ends.js';
