@@ -37,6 +37,7 @@ type FourfoldScrypt = typeof import('fourfold/scrypt');
 type FourfoldArgon2 = typeof import('fourfold/argon2');
 type FourfoldParallel = typeof import('fourfold/parallel');
 type FourfoldAge = typeof import('fourfold/age');
+type FourfoldSodium = typeof import('fourfold/sodium');
 
 /**
  * fourfold as it runs by default where node:crypto has ChaCha20 (Node,
@@ -152,6 +153,8 @@ export interface Apis {
     readonly serpent?: FourfoldSerpent;
     readonly age?: FourfoldAge;
     readonly parallel?: FourfoldParallel;
+    /** libsodium.js's API on fourfold (ops/sodium-*.ts). */
+    readonly sodium?: FourfoldSodium;
   };
   readonly noble: {
     readonly chacha: typeof NobleChacha;
@@ -224,7 +227,8 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   const argon2 = await attempt('fourfold/argon2', () => import('fourfold/argon2'));
   const age = await attempt('fourfold/age', () => import('fourfold/age'));
   const parallel = await attempt('fourfold/parallel', () => import('fourfold/parallel'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3, blake2, secretstream, salsa, serpent, scrypt, argon2, age, parallel } };
+  const sodium = await attempt('fourfold/sodium', () => import('fourfold/sodium'));
+  return { ready: root.ready, api: { chacha, poly1305, blake3, blake2, secretstream, salsa, serpent, scrypt, argon2, age, parallel, sodium } };
 }
 
 /**

@@ -313,8 +313,36 @@ const js: Profile = {
   libsLeftOut: undefined,
 };
 
+/**
+ * --profile=sodium: fourfold/sodium against libsodium-wrappers-sumo, call
+ * for call (core/ops/sodium-*.ts): every family of libsodium.js's API that
+ * fourfold/sodium has, at 64 B, 1 KiB, 64 KiB and 1 MiB, as the default
+ * run times them; a call without a message (X25519, crypto_kx, crypto_kdf)
+ * at its 32-byte output, crypto_pwhash's Argon2id at MEMLIMIT_INTERACTIVE
+ * (64 MiB) and scrypt at its INTERACTIVE 16 MiB, a few calls a second
+ * under a cap of their own.
+ */
+const sodium: Profile = {
+  ...standard,
+  summary: 'fourfold/sodium against libsodium-wrappers-sumo, every call family at 64 B, 1 KiB, 64 KiB, 1 MiB (pwhash at its interactive limits)',
+  parts: ['sizes'],
+  sizes: [64, KiB, 64 * KiB, MiB],
+  opSizes: {
+    'sodium-scalarmult': [32],
+    'sodium-kx': [32],
+    'sodium-kdf': [32],
+    'sodium-pwhash-argon2id': [64 * MiB],
+    'sodium-pwhash-scryptsalsa208sha256': [16 * MiB],
+  },
+  opCapMs: { 'sodium-pwhash': 30_000 },
+  ops: ['sodium'],
+  libs: ['fourfold', 'sodium'],
+  libsLeftOut: undefined,
+  references: ['sodium'],
+};
+
 /** The profiles by name; `--quick` and `--full` are short for `--profile=quick` and `--profile=full`. */
-export const profiles = { default: standard, quick, full, parallel, scrypt, argon2, age, js } satisfies Record<string, Profile>;
+export const profiles = { default: standard, quick, full, parallel, scrypt, argon2, age, js, sodium } satisfies Record<string, Profile>;
 export type ProfileName = keyof typeof profiles;
 
 /** '64', '1k', '16m': a size as the command line takes it. */
@@ -351,6 +379,7 @@ export const usage = `usage: npm run bench -- [options]
   --profile=argon2 ${profiles.argon2.summary}
   --profile=age    ${profiles.age.summary}
   --profile=js     ${profiles.js.summary}
+  --profile=sodium ${profiles.sodium.summary}
   --profile=name   ${Object.keys(profiles).join(', ')} (--quick and --full are short for two of them)
   --engines=a,b    node, deno, bun, chromium, firefox, webkit, or all (default: node)
   --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt

@@ -1,0 +1,80 @@
+/**
+ * --profile=sodium's ops (bench/core/ops/sodium-*.ts): one per call family
+ * of libsodium.js that fourfold/sodium has, opt-in, each with fourfold's
+ * two tiers and libsodium-wrappers-sumo, the reference, whose bytes every
+ * fourfold column reproduces (a sealed box and a pushed stream message as
+ * libsodium opens them). Needs the package built (npm test builds it first).
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadLibraries } from '../core/libraries.js';
+import { allOps } from '../core/ops/index.js';
+import { runBenchmark } from '../core/run.js';
+import { parseOptions, type Options } from '../node/options.js';
+
+const KiB = 1024;
+const MiB = 1 << 20;
+
+/** The families the profile times (issue 76's list), by op name. */
+const FAMILIES = [
+  ...['chacha20poly1305', 'chacha20poly1305-ietf', 'xchacha20poly1305-ietf'].flatMap((aead) =>
+    ['encrypt', 'encrypt-detached', 'decrypt', 'decrypt-detached'].map((call) => `sodium-aead-${aead}-${call}`),
+  ),
+  'sodium-secretbox-easy',
+  'sodium-secretbox-open-easy',
+  'sodium-secretstream-push',
+  'sodium-secretstream-pull',
+  'sodium-stream-chacha20-xor',
+  'sodium-stream-chacha20-ietf-xor',
+  'sodium-stream-xchacha20-xor',
+  'sodium-onetimeauth',
+  'sodium-generichash',
+  'sodium-generichash-incremental',
+  'sodium-kdf',
+  'sodium-shorthash',
+  'sodium-auth',
+  'sodium-auth-hmacsha256',
+  'sodium-auth-hmacsha512',
+  'sodium-hash-sha256',
+  'sodium-hash-sha512',
+  'sodium-pwhash-argon2id',
+  'sodium-pwhash-scryptsalsa208sha256',
+  'sodium-box-easy',
+  'sodium-box-open-easy',
+  'sodium-box-seal',
+  'sodium-box-seal-open',
+  'sodium-scalarmult',
+  'sodium-kx-client-session-keys',
+  'sodium-sign-detached',
+  'sodium-sign-verify-detached',
+];
+
+it('every family is an opt-in op with both fourfold tiers and libsodium', async () => {
+  const ops = allOps((await loadLibraries({})).apis).filter((d) => d.op.startsWith('sodium-'));
+  assert.deepEqual(ops.map((d) => d.op).sort(), [...FAMILIES].sort());
+  for (const d of ops) {
+    assert.equal(d.optIn, true, d.op);
+    assert.deepEqual(d.entries.map((e) => e.library).sort(), ['fourfold', 'fourfold-js', 'sodium'], d.op);
+  }
+});
+
+it("--profile=sodium: each op's fourfold columns give libsodium's bytes", async () => {
+  const profile = (parseOptions(['--profile=sodium']) as Options).config;
+  assert.deepEqual(profile.ops, ['sodium']);
+  const timing = { warmupMs: 1, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 50 };
+  const result = await runBenchmark({
+    ...profile,
+    libs: ['fourfold', 'fourfold-js', 'sodium'],
+    sizes: [64],
+    // The calls without a message at their size; the password hashes at their least memory here.
+    opSizes: { ...profile.opSizes, 'sodium-pwhash-argon2id': [8 * KiB], 'sodium-pwhash-scryptsalsa208sha256': [MiB] },
+    timing: { ...profile.timing, sizes: timing },
+    capMs: 0,
+    opCapMs: undefined,
+    versions: {},
+  });
+  const fourfold = result.cases.filter((c) => c.library !== 'sodium');
+  assert.deepEqual([...new Set(fourfold.map((c) => c.op))].sort(), [...FAMILIES].sort());
+  for (const c of fourfold) assert.equal(c.checkedBy, 'sodium', `${c.op} ${c.size} ${c.library}`);
+  assert.equal(fourfold.length, 2 * FAMILIES.length);
+});
