@@ -9,7 +9,7 @@
  * burst stay under LONGEST_GAP_MS: a guard against hashing on the event
  * loop (one hash there is tens of ms, a burst's hundreds), generous
  * beside the benchmark's target, as a loaded CI machine stretches every
- * gap (bench/argon2-logins.ts measures it; speed is the benchmark's).
+ * gap (bench/harness/argon2-logins.ts measures it; speed is the benchmark's).
  */
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -152,9 +152,9 @@ it(`${DOC}: every path it cites exists`, { skip: NOT_NODE }, () => {
  * a reader's word.
  */
 const WORKFLOW = /\bissues? #?\d+|\bthe issues?\b|\bissues'|\bthe project's issues\b|\b(?:earlier|previous|later|next|this|last) sessions?\b/gi;
-/** Where such words mean something else: bench/parallel-speedup.ts starts a process in "this session", Linux's. */
+/** Where such words mean something else: bench/harness/parallel-speedup.ts starts a process in "this session", Linux's. */
 const MEANT: Record<string, RegExp> = {
-  'bench/parallel-speedup.ts': /\bsession\b/i,
+  'bench/harness/parallel-speedup.ts': /\bsession\b/i,
 };
 
 /** The text files under `folder` (recursively), as git would see them. */

@@ -114,7 +114,7 @@ it("every entry's command is still there: its script, its npm script, its profil
   const profiles = benchProfiles();
   // Guards the check itself: what it reads, and what it refuses.
   assert.ok(profiles.has('default') && profiles.has('age'), `profiles: ${[...profiles].join(', ')}`);
-  assert.deepEqual(missingCommands('`npm run bench -- --profile=age`, `node --import tsx bench/parallel-speedup.ts`', profiles), []);
+  assert.deepEqual(missingCommands('`npm run bench -- --profile=age`, `node --import tsx bench/harness/parallel-speedup.ts`', profiles), []);
   assert.equal(missingCommands('`npm run benchmark`, `node --import tsx bench/gone.ts`, `npm run bench -- --profile=gone`', profiles).length, 3);
   const problems: string[] = [];
   for (const { name, body } of entriesOf(read(INDEX))) {

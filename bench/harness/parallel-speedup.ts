@@ -38,6 +38,8 @@ import { randomFillSync } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeFileSync } from 'node:fs';
+import { median } from '../core/stats.js';
+import { options } from './options.js';
 
 type Arrays = 'new' | 'reused' | 'shared';
 
@@ -52,12 +54,8 @@ interface Measured {
   floor?: number;
 }
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const args = options();
 const list = (s: string | undefined): string[] | undefined => s?.split(',').filter((x) => x !== '');
-const median = (a: number[]): number => {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /**
  * The least a decryption into `out` costs on one thread when no plaintext
@@ -68,8 +66,8 @@ const median = (a: number[]): number => {
  * microseconds). From the sources, whose kernels are the package's.
  */
 async function twoPassFloor(key: Uint8Array, nonce: Uint8Array): Promise<(sealed: Uint8Array, out: Uint8Array) => Uint8Array> {
-  const S = await import('../src/index.js');
-  const { copyPolynomialHere } = await import('../src/poly1305/polynomial.js');
+  const S = await import('../../src/index.js');
+  const { copyPolynomialHere } = await import('../../src/poly1305/polynomial.js');
   await S.ready();
   // XChaCha20-Poly1305's one-time key: the first 32 bytes of the keystream's block 0.
   const oneTimeKey = S.xchacha20(key, nonce, new Uint8Array(32));

