@@ -70,8 +70,8 @@ function entryText(subpath: string, module: string, kernels: string[]): string {
   ].join('\n');
 }
 
-/** The edge entry point's file for `subpath` ('.' is index). */
-export const edgeFile = (subpath: string): string => join(DIST, 'edge', `${subpath === '.' ? 'index' : subpath.slice(2)}.js`);
+/** The edge entry point's file for `subpath` ('.' is index; a nested one, ./age/typage, is age-typage): one folder, so that its relative imports are the same for every entry. */
+export const edgeFile = (subpath: string): string => join(DIST, 'edge', `${subpath === '.' ? 'index' : subpath.slice(2).replaceAll('/', '-')}.js`);
 
 function main(): void {
   rmSync(join(DIST, 'kernels'), { recursive: true, force: true });

@@ -6,7 +6,7 @@
 import { ArmorDecoder, ArmorEncoder, dearmoredLength, isArmored } from './armor.js';
 import { Decryptor, Encryptor, type AgeRunners } from './codec.js';
 import { AgeFormatError } from './errors.js';
-import { forgetKeys, openHeader, type Receiver, receiverOf, type Sealed, sealHeader, senderOf } from './file-key.js';
+import { forgetKeys, openHeader, type Receiver, receiverOf, type Sealed, sealHeader, type Sender, senderOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
 import { chunkFailure, NONCE_BYTES, payloadKey, plainLength, sealedLength } from './payload.js';
 import type { Runner } from './pipeline.js';
@@ -50,7 +50,11 @@ export async function encryptWith(runners: AgeRunners, data: unknown, to: unknow
   check.noMoreArguments('encrypt', ['data', 'to', 'options'], extra);
   const input = check.bytes(data, 'data');
   const armored = armorOf(options);
-  const sender = senderOf(to);
+  return encryptFor(runners, senderOf(to), input, armored);
+}
+
+/** The age file of `input` for a checked sender (encryptWith's, or the typage API's Encrypter), whose keys it wipes. */
+export async function encryptFor(runners: AgeRunners, sender: Sender, input: Uint8Array, armored: boolean): Promise<Bytes> {
   try {
     const sealed = sealHeader(sender, runners.scrypt);
     if (sender.passphrase === undefined) return await payloadAfter(runners, await sealed, input, armored);
@@ -131,16 +135,21 @@ async function decryptArmored(runners: AgeRunners, text: Uint8Array, receiver: R
 export async function decryptWith(runners: AgeRunners, file: unknown, from: unknown, extra: readonly unknown[]): Promise<Bytes> {
   check.noMoreArguments('decrypt', ['file', 'from'], extra, BYTES_NOT_TEXT);
   const input = check.bytes(file, 'file');
-  const receiver = receiverOf(from);
+  return decryptFor(runners, input, receiverOf(from));
+}
+
+/** The plaintext of the whole file `input` for a checked receiver (decryptWith's, or the typage API's Decrypter), whose keys it wipes. */
+export async function decryptFor(runners: AgeRunners, input: Uint8Array, receiver: Receiver): Promise<Bytes> {
   try {
-    // A passphrase's scrypt runs for seconds, the caller free to change its array meanwhile: that file is de-armored whole before.
-    const binaryLength = receiver.passphrase === undefined && isArmored(input, true) ? dearmoredLength(input) : undefined;
+    // A passphrase's scrypt runs for seconds (an API's own unwrap may run one, or a caller's identity), the caller free to change its array meanwhile: that file is de-armored whole before.
+    const slow = receiver.passphrase !== undefined || receiver.unwrap !== undefined;
+    const binaryLength = !slow && isArmored(input, true) ? dearmoredLength(input) : undefined;
     if (binaryLength !== undefined) return await decryptArmored(runners, input, receiver, binaryLength);
     let binary = binaryOf(input);
     const header = headerOf(binary);
     const opened = openHeader(header, receiver, runners.scrypt);
     // The file is read now: the caller may change its array while scrypt runs (seconds).
-    if (receiver.passphrase !== undefined && binary === input) binary = input.slice();
+    if (slow && binary === input) binary = input.slice();
     const fileKey = await opened;
     if (binary.length < header.length + NONCE_BYTES) throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
     const key = payloadKey(fileKey, binary.subarray(header.length, header.length + NONCE_BYTES));
@@ -161,7 +170,7 @@ export async function decryptWith(runners: AgeRunners, file: unknown, from: unkn
 const chunkOf = (chunk: unknown): Uint8Array => check.byteSource(chunk, 'chunk');
 
 /** `coder` (made with its output's emit) as a TransformStream: each chunk written, the end at flush, forgotten however the stream ends. */
-function codecStream(make: (emit: Emit) => Encryptor | Decryptor): TransformStream<Uint8Array, Uint8Array> {
+export function codecStream(make: (emit: Emit) => Encryptor | Decryptor): TransformStream<Uint8Array, Uint8Array> {
   let emit: Emit = () => {};
   const coder = make((b) => emit(b));
   return releasingStream<Uint8Array, Uint8Array>({

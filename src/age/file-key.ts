@@ -132,6 +132,8 @@ export interface Receiver {
   readonly identities?: IdentityKey[];
   /** The file key other programs (the command's age plugins) unwrap, tried after `identities`. */
   readonly others?: (stanzas: readonly Stanza[]) => Promise<Uint8Array | undefined>;
+  /** An API's own list of identities and passphrases, tried in its order (the typage API's Decrypter), in place of `identities` or `passphrase`. */
+  readonly unwrap?: (stanzas: readonly Stanza[], kdf: Scrypt) => Promise<Uint8Array>;
   readonly passphrase?: Uint8Array;
   readonly maxWorkFactor: number;
 }
@@ -289,7 +291,7 @@ export interface Sealed {
  * scrypt for a passphrase), or a NoIdentityMatchError that says why none
  * did.
  */
-async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scrypt): Promise<Uint8Array> {
+export async function unwrapFileKey(stanzas: readonly Stanza[], r: Receiver, kdf: Scrypt): Promise<Uint8Array> {
   const scrypts = stanzas.filter((s) => s.type === 'scrypt');
   // A passphrase's file is authenticated by it: an scrypt stanza must be alone.
   if (scrypts.length > 0 && stanzas.length > 1) throw new AgeFormatError('an scrypt stanza must be the only one in the header');
@@ -363,5 +365,5 @@ function macVerified(h: Header, fileKey: Uint8Array): Uint8Array {
 /** The file key of a parsed header for `r` (after X25519 for identities, after scrypt for a passphrase), once its MAC verifies. */
 export async function openHeader(h: Header, r: Receiver, kdf: Scrypt): Promise<Uint8Array> {
   await sha256Ready();
-  return macVerified(h, await unwrapFileKey(h.stanzas, r, kdf));
+  return macVerified(h, await (r.unwrap ?? ((stanzas, f) => unwrapFileKey(stanzas, r, f)))(h.stanzas, kdf));
 }

@@ -134,6 +134,8 @@ const LAYERS: Record<string, string[]> = {
   ],
   // fourfold/sodium composes the families into libsodium-wrappers' API, as src/parallel composes them with the pool; no family imports it.
   'src/sodium': [...BASE, 'src/chachapoly', 'src/poly1305', 'src/chacha', 'src/salsa', 'src/secretstream', 'src/scrypt', 'src/argon2', 'src/blake2'],
+  // fourfold/age/typage gives typage's API on age and the pool, as src/sodium gives libsodium-wrappers' on the families; nothing imports it.
+  'src/typage': [...BASE, 'src/age', 'src/parallel'],
   'src/cli': ['src/runtime', 'src/blake3', 'src/age', 'src/parallel'],
 };
 

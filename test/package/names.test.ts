@@ -17,6 +17,9 @@
  * - the package's public calls: each entry (fourfold/age, fourfold/parallel,
  *   ...) is its own namespace, and age's encryptStream is to an age file
  *   what secretstream's is to its stream;
+ * - the names src/typage/'s entry gives users (fourfold/age/typage:
+ *   Stanza, armor's decode, ...), which are typage's (npm age-encryption),
+ *   chosen by it so that a program written for it changes only its import;
  * - the few names in VOCABULARY, which say there what they mean wherever
  *   they are.
  *
@@ -107,6 +110,7 @@ function sameByShape(a: Declaration, b: Declaration, name: string, open: Readonl
   if (pair((x) => x.file === 'src/testing.ts')) return true;
   if (pair((x, y) => x.file.endsWith('-none.ts') && y.file === x.file.replace(/-none\.ts$/, '.ts'))) return true;
   if (pair((x, y) => folder(x.file) === 'parallel' && folder(y.file) !== 'parallel')) return true;
+  if (pair((x) => folder(x.file) === 'typage' && open.has(`${x.file}#${name}`))) return true;
   const families = FAMILIES.has(folder(a.file)) && FAMILIES.has(folder(b.file));
   if (families && folder(a.file) !== folder(b.file) && basename(a.file) === basename(b.file)) return true;
   return families && folder(a.file) === folder(b.file) && TIER_FILES.has(basename(a.file)) && TIER_FILES.has(basename(b.file));

@@ -1,0 +1,112 @@
+/**
+ * typage's streams on fourfold's coders (src/age/codec.ts): a ReadableStream
+ * in, a ReadableStreamWithSize out, pulled, so that the source is read
+ * only as fast as the output is (a couple of chunks in memory, whatever
+ * the file's size). Its promise resolves once the header is made
+ * (encryption) or opened (decryption), as typage's does: a file for
+ * other keys rejects it before any plaintext is asked for.
+ */
+import type { Decryptor, Encryptor } from '../age/codec.js';
+import { AgeFormatError } from '../age/errors.js';
+import { plainLength, SEALED_CHUNK, sealedLength, TAG_BYTES } from '../age/payload.js';
+import * as check from '../runtime/assert.js';
+import type { Emit } from '../runtime/releasing-stream.js';
+import type { ReadableStreamWithSize } from './stanza.js';
+
+/** Whether `value` is a ReadableStream (by its shape: a stream of another realm counts). */
+export const isReadableStream = (value: unknown): value is ReadableStream<Uint8Array> => typeof (value as ReadableStream | undefined)?.getReader === 'function';
+
+/** Where a coder's output goes: held while the call prepares, then the output stream's queue. */
+export interface Outlet {
+  emit: Emit;
+  readonly held: Uint8Array[];
+}
+
+export const newOutlet = (): Outlet => {
+  const held: Uint8Array[] = [];
+  return { emit: (b) => held.push(b), held };
+};
+
+/** Reads the source's next chunk into `coder`; false once the source ended (and the coder with it). */
+async function step(reader: ReadableStreamDefaultReader<Uint8Array>, coder: Encryptor | Decryptor): Promise<boolean> {
+  const { done, value } = await reader.read();
+  if (done) {
+    await coder.end();
+    return false;
+  }
+  await coder.write(check.byteSource(value, 'chunk'));
+  return true;
+}
+
+/**
+ * The stream of `coder`'s output for the rest of `reader`'s chunks, after
+ * what `outlet` holds; the coder forgets its keys however the stream ends.
+ * A pull reads until the coder emits or the source ends: a pull that
+ * enqueues nothing is not pulled again (WHATWG Streams' pullAgain is set
+ * only by a read or an enqueue during it), which would leave the reader
+ * waiting forever on a chunk smaller than age's.
+ */
+export function pulledStream(reader: ReadableStreamDefaultReader<Uint8Array>, coder: Encryptor | Decryptor, outlet: Outlet): ReadableStream<Uint8Array> {
+  let emitted = 0;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const b of outlet.held.splice(0)) controller.enqueue(b);
+      outlet.emit = (b) => {
+        emitted++;
+        controller.enqueue(b);
+      };
+    },
+    async pull(controller) {
+      const before = emitted;
+      try {
+        while (emitted === before) {
+          if (!(await step(reader, coder))) {
+            coder.forget();
+            return controller.close();
+          }
+        }
+      } catch (e) {
+        coder.forget();
+        reader.cancel(e).catch(() => {});
+        throw e;
+      }
+    },
+    cancel(reason) {
+      coder.forget();
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/**
+ * Feeds `coder` from `reader` until `ready()` (the header made or
+ * opened); the coder forgotten and the source cancelled on a failure.
+ */
+export async function prepare(reader: ReadableStreamDefaultReader<Uint8Array>, coder: Encryptor | Decryptor, ready: () => boolean): Promise<void> {
+  try {
+    while (!ready()) if (!(await step(reader, coder))) throw new AgeFormatError('the file ends inside its header');
+  } catch (e) {
+    coder.forget();
+    reader.cancel(e).catch(() => {});
+    throw e;
+  }
+}
+
+/** `stream` with a size(): what typage's ReadableStreamWithSize adds. */
+export const withSize = (stream: ReadableStream<Uint8Array>, size: (n: number) => number): ReadableStreamWithSize => Object.assign(stream, { size });
+
+/** The ciphertext's size of a plaintext of `n` bytes after a header and nonce of `head` bytes. */
+export const encryptedSize = (head: number) => (n: number) => head + sealedLength(check.count(n, 'sourceSize'));
+
+/**
+ * The plaintext's size of a binary file of `n` bytes whose header and
+ * nonce take `head`; a RangeError where no payload has that size (shorter
+ * than a tag, or a last chunk of a tag or less after a full one).
+ */
+export const decryptedSize = (head: number) => (n: number) => {
+  const sealed = check.count(n, 'sourceSize') - head;
+  if (sealed < TAG_BYTES) throw new RangeError(`a file of ${n} bytes is too short for its ${head}-byte header and nonce and a ${TAG_BYTES}-byte tag`);
+  const last = sealed % SEALED_CHUNK;
+  if (sealed > TAG_BYTES && last > 0 && last <= TAG_BYTES) throw new RangeError(`no age payload is ${sealed} bytes: its last chunk would hold no plaintext`);
+  return plainLength(sealed);
+};
