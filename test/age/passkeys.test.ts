@@ -13,7 +13,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Decrypter, Encrypter, webauthn as typageWebauthn } from 'age-encryption';
+import { webauthn as typageWebauthn } from 'age-encryption';
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { extract, hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
@@ -23,6 +23,7 @@ import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
 import { ENGINE_HAS_WASM, NO_STREAMS, rand } from '../helpers.js';
 import { install, prfOf, SoftAuthenticator } from './passkey-authenticator.js';
+import { typageDecrypt, typageEncrypt } from '../webauthn/typage-calls.js';
 
 const { createCredential, PrfUnsupportedError, WebAuthnIdentity, WebAuthnRecipient } = age.webauthn;
 const TYPE = 'age-encryption.org/fido2prf';
@@ -47,19 +48,6 @@ const headerLines = (file: Uint8Array): string[] => {
   const text = latin1(file.subarray(0, 2000));
   return text.slice(0, text.indexOf('\n---')).split('\n');
 };
-
-/** A typage plaintext of `file` with its Decrypter and `identity`. */
-async function typageDecrypt(file: Uint8Array, identity: object): Promise<Uint8Array> {
-  const d = new Decrypter();
-  d.addIdentity(identity as never);
-  return d.decrypt(file);
-}
-
-async function typageEncrypt(plain: Uint8Array, recipient: object): Promise<Uint8Array> {
-  const e = new Encrypter();
-  e.addRecipient(recipient as never);
-  return e.encrypt(plain);
-}
 
 describe('the stanza', () => {
   it('is age-encryption.org/fido2prf, a 16-byte nonce, the file key sealed under HKDF-Extract of both PRF outputs', async () => {
