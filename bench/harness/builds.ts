@@ -3,12 +3,12 @@
  * public API: for a change to a kernel or its build, the build before
  * (a worktree of the commit, `npm run build` there) and the one after.
  *
- *   node --import tsx bench/builds/run.ts --before=../old --after=. [--engines=node,firefox]
+ *   node --import tsx bench/harness/builds.ts --before=../old --after=. [--engines=node,firefox]
  *        [--ops=blake3,xchacha20poly1305,chacha20,secretbox] [--sizes=64,65536,1048576]
  *        [--variants=0,1] [--samples=41] [--processes=3]
  *
  * Each directory is a checkout with its dist/ built. For each engine and
- * rotation variant (0 swizzle, 1 shuffle; entry.ts fixes it in both
+ * rotation variant (0 swizzle, 1 shuffle; builds-entry.ts fixes it in both
  * builds), it runs --processes processes (or pages) in each order, before
  * loaded first and after loaded first, taking turns. One of the two
  * builds sometimes runs 7-17% slower for a whole Node 20 process, whichever
@@ -17,13 +17,13 @@
  * each build in the first process, each process's ratio after/before (the
  * median of its sample pairs' ratios), and the median of those ratios.
  */
+import * as esbuild from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runInEngine } from '../../scripts/engines/run.js';
 import { median } from '../core/stats.js';
-import { bundleSide } from './bundle.js';
 import type { EngineId } from '../../scripts/engines/engines.js';
 
 const { values } = parseArgs({
@@ -47,19 +47,24 @@ interface Row {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'fourfold-builds-'));
-/** Bundles entry.ts with `first` as A and `second` as B. */
-const bundle = (name: string, first: string, second: string, variant: string): Promise<string> =>
-  bundleSide(
-    './entry.ts',
-    join(dir, name, 'entry.js'),
-    { A: first, B: second },
-    {
-      OPS: JSON.stringify(values.ops),
-      SIZES: JSON.stringify(values.sizes),
-      VARIANT: variant,
-      SAMPLES: values.samples,
-    },
-  );
+/** Bundles builds-entry.ts for runInEngine with `first`'s dist/ as A and `second`'s as B (the aliases it imports them by). */
+async function bundle(name: string, first: string, second: string, variant: string): Promise<string> {
+  const outfile = join(dir, name, 'entry.js');
+  await esbuild.build({
+    entryPoints: [new URL('./builds-entry.ts', import.meta.url).pathname],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    outfile,
+    external: ['node:*'],
+    logLevel: 'error',
+    mainFields: ['module', 'main'],
+    alias: { A: resolve(first, 'dist'), B: resolve(second, 'dist') },
+    define: { OPS: JSON.stringify(values.ops), SIZES: JSON.stringify(values.sizes), VARIANT: variant, SAMPLES: values.samples },
+  });
+  return outfile;
+}
 
 try {
   for (const engine of values.engines.split(',') as EngineId[]) {

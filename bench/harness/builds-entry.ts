@@ -1,5 +1,5 @@
 /**
- * The engine side of bench/builds/run.ts: two builds of fourfold (the
+ * The engine side of bench/harness/builds.ts: two builds of fourfold (the
  * bundler aliases `A` and `B` to their dist/ directories), each op timed
  * on both, the builds taking turns sample by sample (their order swapped
  * every sample), each call writing into one output buffer it reuses.
