@@ -73,7 +73,7 @@ export async function newCredential(choice: CreationChoice): Promise<string> {
   if (created === null) throw new PrfUnsupportedError('the browser made no credential');
   if (created.getClientExtensionResults().prf?.enabled !== true)
     throw new PrfUnsupportedError(
-      'the authenticator made the credential without the PRF extension, which age needs (Chrome 132 or later, Safari 18 on macOS 15, Firefox 135 or later, and an authenticator with it)',
+      'the authenticator made the credential without the PRF extension, which age needs: a browser that has it (a recent Chrome, Edge or Firefox; Safari 18) and an authenticator that has it (a platform passkey, or a security key with hmac-secret)',
     );
   const response = created.response as AuthenticatorAttestationResponse;
   // The credential does not say its relying party: it is the one asked for, or by default this page's host.
@@ -112,7 +112,7 @@ export async function prfOutputs(choice: CredentialChoice, nonce: Uint8Array): P
   const results = assertion?.getClientExtensionResults().prf?.results;
   if (results === undefined)
     throw new PrfUnsupportedError(
-      "the credential gave no PRF output: this browser or authenticator lacks WebAuthn's PRF extension (Chrome 132 or later, Safari 18 on macOS 15, Firefox 135 or later)",
+      "the credential gave no PRF output: this browser or authenticator lacks WebAuthn's PRF extension, which age needs (a recent Chrome, Edge or Firefox, or Safari 18; a platform passkey, or a security key with hmac-secret)",
     );
   const first = outputBytes(results.first, 'first');
   if (results.second === undefined) throw new PrfUnsupportedError('the authenticator gave one PRF output, and age asks for two');

@@ -29,9 +29,10 @@ const ARRAY = 4;
 /**
  * This runtime or authenticator cannot give age a key from a credential:
  * no WebAuthn (navigator.credentials: Node, a worker, an insecure page),
- * or a browser or authenticator without the PRF extension (Chrome 132 or
- * later, Safari 18 on macOS 15, Firefox 135 or later with an authenticator
- * that has it). Nothing was encrypted or decrypted.
+ * or a browser or authenticator without the PRF extension (which a recent
+ * Chrome, Edge or Firefox and Safari 18 have, with a platform passkey or a
+ * security key with CTAP2's hmac-secret). Nothing was encrypted or
+ * decrypted.
  */
 export class PrfUnsupportedError extends Error {
   /** An error whose message says what is missing. */
