@@ -8,6 +8,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { equalBytes } from '../runtime/bytes.js';
 import { format, formatOf, type Input, input, optional, type Out, sized, type OutputFormat } from './codecs.js';
+import { endState, openState, type State, stateOf } from './states.js';
 import { randombytes_buf } from './random.js';
 
 type Hash = typeof sha256 | typeof sha512;
@@ -18,28 +19,15 @@ interface Incremental {
 }
 
 /** A state of an _init call: pass it to _update and _final. */
-export interface HashState {
-  /** Which call made it: only that family's _update and _final take it. */
-  readonly kind: string;
-}
-const states = /*#__PURE__*/ new WeakMap<HashState, Incremental>();
+export type HashState = State;
 
-function start(kind: string, hasher: Incremental): HashState {
-  const state: HashState = Object.freeze({ kind });
-  states.set(state, hasher);
-  return state;
-}
-
-function live(state: HashState, kind: string): Incremental {
-  const hasher = states.get(state);
-  if (hasher === undefined || state.kind !== kind) throw new Error('invalid usage');
-  return hasher;
-}
+const start = (kind: string, hasher: Incremental): HashState => openState(kind, hasher);
+const live = (state: HashState, kind: string): Incremental => stateOf<Incremental>(state, kind);
 
 function finish<F>(state: HashState, kind: string, bytes: number, outputFormat: F | undefined): Out<F> {
   formatOf(outputFormat);
   const digest = live(state, kind).digest();
-  states.delete(state);
+  endState(state);
   return format(digest.length === bytes ? digest : digest.slice(0, bytes), outputFormat);
 }
 

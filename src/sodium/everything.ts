@@ -27,14 +27,27 @@ import * as sha3 from './sha3.js';
 import * as sign from './sign.js';
 import * as stream from './stream.js';
 import { ready } from './ready.js';
+import { free } from './states.js';
 
-const { input: _i, optional: _o, sized: _s, unsigned: _u, formatOf: _f, format: _fo, formatObject: _fob, ...publicCodecs } = codecs;
+const {
+  input: _i,
+  optional: _o,
+  sized: _s,
+  unsigned: _u,
+  unsigned64: _u64,
+  ranged: _r,
+  formatOf: _f,
+  format: _fo,
+  formatObject: _fob,
+  ...publicCodecs
+} = codecs;
 const { seal: _se, open: _op, joinDetached: _j, ...publicSecretbox } = secretbox;
 const { sealNonce: _sn, sealTo: _st, openSealed: _os, ...publicBox } = box;
 
 /** Every call and constant, as libsodium-wrappers' default export holds them. */
 const sodium = /*#__PURE__*/ Object.freeze({
   ready,
+  free,
   ...publicCodecs,
   ...constants,
   ...hashConstants,

@@ -7,6 +7,7 @@
  */
 import { type Blake2b, hashBlake2b, startBlake2b } from './blake2b.js';
 import { format, formatOf, from_string, type Input, input, optional, type Out, ranged, sized, unsigned64, type OutputFormat } from './codecs.js';
+import { endState, openState, type State, stateOf } from './states.js';
 import { randombytes_buf } from './random.js';
 import { siphash24 } from './siphash.js';
 
@@ -57,25 +58,17 @@ export function crypto_generichash_blake2b_salt_personal<F extends OutputFormat 
 }
 
 /** An incremental BLAKE2b's state, as crypto_generichash_init gives it. */
-export interface GenerichashState {
+export interface GenerichashState extends State {
   /** What the state is for: only the calls of crypto_generichash take it. */
   readonly kind: 'crypto_generichash';
 }
-const generichashStates = /*#__PURE__*/ new WeakMap<GenerichashState, { hasher: Blake2b; length: number }>();
-
-function liveGenerichash(state: GenerichashState): { hasher: Blake2b; length: number } {
-  const s = generichashStates.get(state);
-  if (s === undefined) throw invalidUsage();
-  return s;
-}
+const liveGenerichash = (state: GenerichashState) => stateOf<{ hasher: Blake2b; length: number }>(state, 'crypto_generichash');
 
 /** Starts an incremental BLAKE2b of `hash_length` bytes, keyed when `key` is given. */
 export function crypto_generichash_init(key: Input | null, hash_length: number): GenerichashState {
   optional(key, 'key');
   const length = hashLength(hash_length);
-  const state: GenerichashState = Object.freeze({ kind: 'crypto_generichash' });
-  generichashStates.set(state, { hasher: startBlake2b({ dkLen: length, key: hashKey(key) }), length });
-  return state;
+  return openState<GenerichashState>('crypto_generichash', { hasher: startBlake2b({ dkLen: length, key: hashKey(key) }), length });
 }
 
 /** Adds `message_chunk` to the message. */
@@ -96,8 +89,8 @@ export function crypto_generichash_final<F extends OutputFormat | null = 'uint8a
   const { hasher, length } = liveGenerichash(state_address);
   const n = hashLength(hash_length);
   if (n > length) throw invalidUsage();
-  generichashStates.delete(state_address);
   const digest = hasher.digest();
+  endState(state_address);
   return format(n === length ? digest : digest.slice(0, n), outputFormat);
 }
 

@@ -53,6 +53,8 @@ export * from './sha3.js';
 export * from './sign.js';
 export type { KeyPair } from './x25519.js';
 export * from './stream.js';
+export type { State } from './states.js';
+export { free } from './states.js';
 
 export { default } from './everything.js';
 export { ready } from './ready.js';

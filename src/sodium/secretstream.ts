@@ -9,10 +9,11 @@ import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from '../s
 import { engine } from '../secretstream/tiers.js';
 import { EMPTY } from '../runtime/bytes.js';
 import { format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized, unsigned, type OutputFormat } from './codecs.js';
+import { openState, type State, stateOf } from './states.js';
 import { randombytes_buf } from './random.js';
 
 /** A stream's state, as init_push and init_pull give it: pass it to push, pull and rekey. */
-export interface SecretstreamState {
+export interface SecretstreamState extends State {
   /** What the state is for: only the calls of crypto_secretstream_xchacha20poly1305 take it. */
   readonly kind: 'crypto_secretstream_xchacha20poly1305';
 }
@@ -32,19 +33,14 @@ export interface SecretstreamMessage {
   /** Its tag: one of the _TAG_ constants, or the byte the pusher gave. */
   tag: number;
 }
-const states = /*#__PURE__*/ new WeakMap<SecretstreamState, StreamState>();
-
-function stateOf(state: SecretstreamState): StreamState {
-  const s = states.get(state);
-  if (s === undefined) throw new TypeError('invalid state_address');
-  return s;
-}
+const KIND = 'crypto_secretstream_xchacha20poly1305';
+/** The live stream: its keys wiped when `free` ends it. */
+const streamOf = (state: SecretstreamState): StreamState => stateOf<{ stream: StreamState }>(state, KIND).stream;
 
 function start(key: Uint8Array, header: Uint8Array): SecretstreamState {
   const k = sized(key, 'key', KEY_BYTES);
-  const handle: SecretstreamState = Object.freeze({ kind: 'crypto_secretstream_xchacha20poly1305' });
-  states.set(handle, new StreamState(engine().chacha, k, header));
-  return handle;
+  const stream = new StreamState(engine().chacha, k, header);
+  return openState<SecretstreamState>(KIND, { stream, destroy: () => stream.wipe() });
 }
 
 /** Starts a stream under a 32-byte key: its state, and the 24-byte header the receiver needs first. */
@@ -66,7 +62,7 @@ export function crypto_secretstream_xchacha20poly1305_push<F extends OutputForma
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
-  const state = stateOf(state_address);
+  const state = streamOf(state_address);
   const m = input(message_chunk, 'message_chunk');
   const a = optional(ad, 'ad') ?? EMPTY;
   // libsodium takes the tag as an unsigned char.
@@ -91,7 +87,7 @@ export function crypto_secretstream_xchacha20poly1305_pull<F extends OutputForma
   outputFormat?: F,
 ): OutObject<SecretstreamMessage, F> | false {
   formatOf(outputFormat);
-  const state = stateOf(state_address);
+  const state = streamOf(state_address);
   const c = input(cipher, 'cipher');
   if (c.length < ABYTES) throw new TypeError('cipher is too short');
   const a = optional(ad, 'ad') ?? EMPTY;
@@ -106,7 +102,7 @@ export function crypto_secretstream_xchacha20poly1305_pull<F extends OutputForma
 
 /** Changes the key now; the other side must rekey at the same point. Returns true, as libsodium-wrappers does. */
 export function crypto_secretstream_xchacha20poly1305_rekey(state_address: SecretstreamState): true {
-  stateOf(state_address).rekey(engine().chacha);
+  streamOf(state_address).rekey(engine().chacha);
   return true;
 }
 

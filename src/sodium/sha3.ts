@@ -6,6 +6,7 @@
  */
 import { Keccak, sha3_256, sha3_512 } from '@noble/hashes/sha3.js';
 import { format, formatOf, type Input, input, type Out, ranged, unsigned, type OutputFormat } from './codecs.js';
+import { endState, openState, type State, stateOf } from './states.js';
 
 /** libsodium's error for arguments outside what the primitive takes. */
 const invalidUsage = (): Error => new Error('invalid usage');
@@ -32,22 +33,18 @@ export const crypto_xof_turboshake256_BLOCKBYTES: number = 136;
 export const crypto_xof_turboshake256_STATEBYTES: number = 256;
 
 /** An incremental SHA-3 or XOF's state, as the _init calls give it: only the calls of its own primitive take it. */
-export interface Sha3State {
-  /** The primitive the state is for (the name of its calls, e.g. 'crypto_xof_shake128'). */
-  readonly kind: string;
-}
-const states = /*#__PURE__*/ new WeakMap<Sha3State, { hash: Keccak; squeezing: boolean }>();
+export type Sha3State = State;
 
-function live(state: unknown, kind: string): { hash: Keccak; squeezing: boolean } {
-  const s = typeof state === 'object' && state !== null ? states.get(state as Sha3State) : undefined;
-  if (s === undefined || (state as Sha3State).kind !== kind) throw invalidUsage();
-  return s;
+interface Sponge {
+  hash: Keccak;
+  squeezing: boolean;
+  destroy(): void;
 }
+
+const live = (state: unknown, kind: string): Sponge => stateOf<Sponge>(state, kind);
 
 function start(kind: string, hash: Keccak): Sha3State {
-  const state: Sha3State = Object.freeze({ kind });
-  states.set(state, { hash, squeezing: false });
-  return state;
+  return openState(kind, { hash, squeezing: false, destroy: () => hash.destroy() });
 }
 
 /**
@@ -70,8 +67,9 @@ function sha3(kind: string, hash: typeof sha3_256) {
     final: <F>(state: Sha3State, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);
       const s = live(state, kind);
-      states.delete(state);
-      return format(s.hash.digest(), outputFormat);
+      const digest = s.hash.digest();
+      endState(state);
+      return format(digest, outputFormat);
     },
   };
 }

@@ -9,6 +9,7 @@
 import { ed25519, ed25519ph } from '@noble/curves/ed25519.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
+import { endState, openState, type State, stateOf } from './states.js';
 import type { KeyPair } from './x25519.js';
 
 const invalidSignature = (): Error => new Error('incorrect signature for the given public key');
@@ -131,22 +132,17 @@ export function crypto_sign_ed25519_sk_to_seed<F extends OutputFormat | null = '
 }
 
 /** An Ed25519ph signing or verifying state (crypto_sign_init): the message's pieces until final. */
-export interface SignState {
+export interface SignState extends State {
   /** What the state is for: only crypto_sign_update and _final_* take it. */
   readonly kind: 'crypto_sign';
 }
-const signStates = /*#__PURE__*/ new WeakMap<SignState, Uint8Array[]>();
 
-function pieces(state: SignState): Uint8Array[] {
-  const p = signStates.get(state);
-  if (p === undefined) throw new Error('invalid usage');
-  return p;
-}
+const pieces = (state: SignState): Uint8Array[] => stateOf<Uint8Array[]>(state, 'crypto_sign');
 
-/** The message the pieces make, the state ended. */
+/** The message the pieces make, the state ended (a second _final throws, as libsodium.js's current source). */
 function joinedMessage(state: SignState): Uint8Array {
   const parts = pieces(state);
-  signStates.delete(state);
+  endState(state);
   const m = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -157,11 +153,7 @@ function joinedMessage(state: SignState): Uint8Array {
 }
 
 /** Starts an Ed25519ph (pre-hashed, SHA-512) signature or verification. */
-export function crypto_sign_init(): SignState {
-  const state: SignState = Object.freeze({ kind: 'crypto_sign' });
-  signStates.set(state, []);
-  return state;
-}
+export const crypto_sign_init = (): SignState => openState<SignState>('crypto_sign', []);
 
 /** Adds `message_chunk` to the message. */
 export function crypto_sign_update(state_address: SignState, message_chunk: Input): void {
@@ -175,12 +167,14 @@ export function crypto_sign_final_create<F extends OutputFormat | null = 'uint8a
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
+  pieces(state_address);
   const seed = seedOf(privateKey);
   return format(ed25519ph.sign(joinedMessage(state_address), seed), outputFormat);
 }
 
 /** Whether `signature` is the Ed25519ph signature of the message under `publicKey`; the state ends here. */
 export function crypto_sign_final_verify(state_address: SignState, signature: Uint8Array, publicKey: Uint8Array): boolean {
+  pieces(state_address);
   const sig = sized(signature, 'signature', 64);
   const pk = sized(publicKey, 'publicKey', 32);
   return verify(sig, joinedMessage(state_address), pk, true);

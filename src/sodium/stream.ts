@@ -10,6 +10,7 @@ import { equalBytes, readLE32, writeLE32 } from '../runtime/bytes.js';
 import type { XorStream } from '../runtime/stream-cipher.js';
 import { hsalsa20, salsa20, xsalsa20 } from '../salsa/index.js';
 import { format, formatOf, type Input, input, type Out, sized, unsigned, unsigned64, type OutputFormat } from './codecs.js';
+import { endState, openState, type State, stateOf } from './states.js';
 import { randombytes_buf } from './random.js';
 
 /**
@@ -182,23 +183,16 @@ export function crypto_onetimeauth_verify(hash: Uint8Array, message: Input, key:
 }
 
 /** An incremental Poly1305's state, as crypto_onetimeauth_init gives it: pass it to _update and _final. */
-export interface OnetimeauthState {
+export interface OnetimeauthState extends State {
   /** What the state is for: only the calls of crypto_onetimeauth take it. */
   readonly kind: 'crypto_onetimeauth';
 }
-const onetimeStates = /*#__PURE__*/ new WeakMap<OnetimeauthState, Poly1305>();
 
-function liveOnetime(state: OnetimeauthState): Poly1305 {
-  const mac = onetimeStates.get(state);
-  if (mac === undefined) throw new Error('invalid usage');
-  return mac;
-}
+const liveOnetime = (state: OnetimeauthState): Poly1305 => stateOf<Poly1305>(state, 'crypto_onetimeauth');
 
 /** Starts an incremental Poly1305 under the one-time 32-byte `key`. */
 export function crypto_onetimeauth_init(key: Input): OnetimeauthState {
-  const state: OnetimeauthState = Object.freeze({ kind: 'crypto_onetimeauth' });
-  onetimeStates.set(state, new Poly1305(sized(key, 'key', 32)));
-  return state;
+  return openState<OnetimeauthState>('crypto_onetimeauth', new Poly1305(sized(key, 'key', 32)));
 }
 
 /** Adds `message_chunk` to the message. */
@@ -210,7 +204,7 @@ export function crypto_onetimeauth_update(state_address: OnetimeauthState, messa
 export function crypto_onetimeauth_final<F extends OutputFormat | null = 'uint8array'>(state_address: OnetimeauthState, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const tag = liveOnetime(state_address).digest();
-  onetimeStates.delete(state_address);
+  endState(state_address);
   return format(tag, outputFormat);
 }
 

@@ -1,0 +1,67 @@
+/**
+ * The states of fourfold/sodium's incremental calls (the _init calls,
+ * secretstream's `state`): objects where libsodium.js hands out heap
+ * addresses, checked as libsodium.js's current source checks an address
+ * (its _require_state_address), and `free`, which ends one. A state is
+ * known from its _init until its _final (or `free`); after that it is
+ * "unknown", as an address libsodium.js has freed.
+ */
+
+/** A state handle: which family made it; only that family's calls take it. */
+export interface State {
+  readonly kind: string;
+}
+
+interface Entry {
+  kind: string;
+  inner: unknown;
+}
+
+const live = /*#__PURE__*/ new WeakMap<object, Entry>();
+/** Every handle made, live or ended: an ended one is unknown, anything else not a state at all. */
+const made = /*#__PURE__*/ new WeakSet<object>();
+
+/** A new state of `kind` holding `inner` (a hasher, a MAC, a stream's keys). */
+export function openState<S extends State>(kind: S['kind'], inner: unknown): S {
+  const handle = Object.freeze({ kind }) as S;
+  live.set(handle, { kind, inner });
+  made.add(handle);
+  return handle;
+}
+
+/** A number libsodium.js would take as an address: what it says of one it does not hold. */
+const addressLike = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 0xffffffff;
+
+/**
+ * The live state `handle` is, or libsodium.js's errors: a TypeError for
+ * null, undefined and what is no state ("state_address is not a valid
+ * address"), an Error for an ended one ("state_address is unknown").
+ */
+function entry(handle: unknown): Entry {
+  if (handle === null || handle === undefined) throw new TypeError('state_address cannot be null or undefined');
+  const e = typeof handle === 'object' ? live.get(handle) : undefined;
+  if (e !== undefined) return e;
+  if ((typeof handle === 'object' && made.has(handle)) || addressLike(handle)) throw new Error('state_address is unknown');
+  throw new TypeError('state_address is not a valid address');
+}
+
+/** What the live state of `kind` holds; another family's state is "invalid usage". */
+export function stateOf<T>(handle: unknown, kind: string): T {
+  const e = entry(handle);
+  if (e.kind !== kind) throw new Error('invalid usage');
+  return e.inner as T;
+}
+
+/** Ends a state: later calls with it throw "state_address is unknown"; a hasher held is destroyed (its keys wiped). */
+export function endState(handle: unknown): void {
+  const e = typeof handle === 'object' && handle !== null ? live.get(handle) : undefined;
+  if (e === undefined) return;
+  live.delete(handle as object);
+  (e.inner as { destroy?: () => void }).destroy?.();
+}
+
+/** libsodium.js's free: ends a state its _final will not end (one abandoned, a stream done with). */
+export function free(state_address: unknown): void {
+  entry(state_address);
+  endState(state_address);
+}
