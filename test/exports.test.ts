@@ -280,6 +280,28 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
         const source = { size: file.length, read: async (offset: number, length: number) => file.slice(offset, offset + length) };
         assert.deepEqual(await f(source, 10, 20, { passphrase: 'pw' }), MESSAGE.subarray(10, 20));
       },
+      openRangeReader: async (f) => {
+        const file = await ageEntry.encrypt(MESSAGE, { passphrase: 'pw', workFactor: 4 });
+        const reader = await f({ size: file.length, read: async (offset: number, length: number) => file.slice(offset, offset + length) }, { passphrase: 'pw' });
+        assert.equal(reader.size, MESSAGE.length);
+        assert.deepEqual(await reader.read(10, 20), MESSAGE.subarray(10, 20));
+        await reader.close();
+      },
+      // Its requests: test/age/http-source.test.ts; here, what it refuses before any.
+      httpRangeSource: (f) => assert.rejects(f('https://example.org/film.webm.age', { readAhead: -1 }), RangeError),
+      rangeResponse: async (f) => {
+        if (typeof Response !== 'function') return;
+        const file = await ageEntry.encrypt(MESSAGE, { passphrase: 'pw', workFactor: 4 });
+        const reader = await ageEntry.openRangeReader({ size: file.length, read: async (offset, length) => file.slice(offset, offset + length) }, { passphrase: 'pw' });
+        const response = f(new Request('https://example.org/film.webm', { headers: { range: 'bytes=10-19' } }), reader);
+        assert.equal(response.status, 206);
+        assert.deepEqual(new Uint8Array(await response.arrayBuffer()), MESSAGE.subarray(10, 20));
+      },
+      RangeRequestError: (E) => {
+        const e = new E('x', 'status', 404);
+        assert.ok(e instanceof Error);
+        assert.deepEqual([e.reason, e.status], ['status', 404]);
+      },
       encryptFile: async (f) => {
         const id = ageEntry.generateIdentity();
         const files = tempFiles();

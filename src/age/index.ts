@@ -14,6 +14,7 @@ import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOpt
 import type { PathOrHandle } from './file-ends.js';
 import { hereRunner } from './here.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
+import { openRangeReaderWith, type RangeReader } from './range-reader.js';
 import { lazyScrypt } from './recipients.js';
 import type { Bytes } from '../runtime/bytes.js';
 
@@ -31,6 +32,11 @@ export { identityToRecipient } from './key-recipients.js';
 export type { HybridIdentity, SshKeyWithPassphrase, X25519Identity } from './keys.js';
 export type { RangeInput } from './range.js';
 export type { FileHandleLike, RangeSource } from './range-source.js';
+export { httpRangeSource, RangeRequestError } from './http-source.js';
+export type { HttpRangeOptions, HttpRangeSource, HttpRangeStats } from './http-source.js';
+export type { RangeReader } from './range-reader.js';
+export { rangeResponse } from './range-response.js';
+export type { RangeResponseOptions } from './range-response.js';
 
 /**
  * This thread: chunks and file pieces through the chacha engine here,
@@ -114,6 +120,26 @@ export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStre
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
   return decryptRangeWith(THIS_THREAD, source, start, end, from, extra);
+}
+
+/**
+ * The age file `source` (what decryptRange reads: a Blob, a path, a file
+ * handle, { size, read }, or httpRangeSource's file on a server) opened
+ * once for many reads by range: its header is read and unwrapped and its
+ * final chunk verified now, then each read or stream of the RangeReader
+ * reads and opens only the chunks its range needs. rangeResponse answers
+ * a Service Worker's Range requests with one. close() wipes its key.
+ *
+ * @example
+ * ```ts
+ * import { httpRangeSource, openRangeReader } from 'fourfold/age';
+ * const reader = await openRangeReader(await httpRangeSource('/film.webm.age'), { identities: [identity] });
+ * const part = await reader.read(1_000_000, 2_000_000);
+ * ```
+ */
+export function openRangeReader(source: RangeInput, from: AgeFrom): Promise<RangeReader>;
+export function openRangeReader(source: RangeInput, from: AgeFrom, ...extra: unknown[]): Promise<RangeReader> {
+  return openRangeReaderWith(THIS_THREAD, source, from, extra);
 }
 
 /**

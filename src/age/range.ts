@@ -36,7 +36,7 @@ const isHandle = (s: object): s is FileHandleLike => typeof (s as FileHandleLike
  * pieces too (`pieces`: the Blob, or the file's descriptor), which read
  * it on a worker where they can; `close` closes what the call opened.
  */
-interface RangeOpened {
+export interface RangeOpened {
   readonly source: RangeSource;
   readonly pieces?: PieceSource;
   close(): Promise<void>;
@@ -49,7 +49,7 @@ function handleDescriptor(handle: FileHandleLike): number | undefined {
 }
 
 /** `input`, opened. */
-async function openSource(input: unknown): Promise<RangeOpened> {
+export async function openSource(input: unknown): Promise<RangeOpened> {
   const nothing = async () => {};
   if (isBlob(input)) {
     const source = {
@@ -128,7 +128,7 @@ export async function decryptRangeWith(
 }
 
 /** Opens the payload's final chunk (flagged final, at the payload's end) and returns the plaintext's length. */
-async function finalChunk(source: RangeSource, payloadAt: number, key: Uint8Array): Promise<number> {
+export async function finalChunk(source: RangeSource, payloadAt: number, key: Uint8Array): Promise<number> {
   const payload = source.size - payloadAt;
   const chunks = Math.max(1, Math.ceil(payload / SEALED_CHUNK));
   const lastAt = (chunks - 1) * SEALED_CHUNK;
@@ -147,7 +147,7 @@ async function finalChunk(source: RangeSource, payloadAt: number, key: Uint8Arra
  * plaintext bytes: their run, where their sealed bytes are in the file,
  * and the plaintext asked for.
  */
-interface ChunkRange {
+export interface ChunkRange {
   readonly run: ChunkRun;
   readonly at: number;
   readonly length: number;
@@ -155,7 +155,7 @@ interface ChunkRange {
   readonly to: number;
 }
 
-function rangeOf(source: RangeSource, payloadAt: number, from: number, to: number, size: number): ChunkRange {
+export function rangeOf(source: RangeSource, payloadAt: number, from: number, to: number, size: number): ChunkRange {
   const firstChunk = Math.floor(from / PLAIN_CHUNK);
   const endChunk = Math.ceil(to / PLAIN_CHUNK);
   const lastChunk = Math.max(1, Math.ceil(size / PLAIN_CHUNK)) - 1;
@@ -165,7 +165,7 @@ function rangeOf(source: RangeSource, payloadAt: number, from: number, to: numbe
 }
 
 /** The plaintext asked for, its chunks read here at once and opened by the runner. */
-async function readAndOpen(runners: AgeRunners, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
+export async function readAndOpen(runners: AgeRunners, source: RangeSource, key: Uint8Array, range: ChunkRange): Promise<Bytes> {
   const sealed = await readExactly(source, range.at, range.length);
   const plain = new Uint8Array(plainLength(sealed.length));
   const runner = runners.runner();

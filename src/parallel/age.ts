@@ -10,6 +10,7 @@ import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOpt
 import type { PathOrHandle } from '../age/file-ends.js';
 import { POOL_RUNNERS } from './age-pool.js';
 import { decryptRangeWith, type RangeInput } from '../age/range.js';
+import { openRangeReaderWith, type RangeReader } from '../age/range-reader.js';
 import type { Bytes } from '../runtime/bytes.js';
 
 export { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
@@ -26,6 +27,11 @@ export { identityToRecipient } from '../age/key-recipients.js';
 export type { HybridIdentity, X25519Identity } from '../age/keys.js';
 export type { RangeInput } from '../age/range.js';
 export type { FileHandleLike, RangeSource } from '../age/range-source.js';
+export { httpRangeSource, RangeRequestError } from '../age/http-source.js';
+export type { HttpRangeOptions, HttpRangeSource, HttpRangeStats } from '../age/http-source.js';
+export type { RangeReader } from '../age/range-reader.js';
+export { rangeResponse } from '../age/range-response.js';
+export type { RangeResponseOptions } from '../age/range-response.js';
 
 /**
  * fourfold/age's encrypt, on every core: the same bytes (but for the
@@ -73,6 +79,12 @@ export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStre
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
   return decryptRangeWith(POOL_RUNNERS, source, start, end, from, extra);
+}
+
+/** fourfold/age's openRangeReader, each read's chunks opened on the pool (read on this thread, from its source). */
+export function openRangeReader(source: RangeInput, from: AgeFrom): Promise<RangeReader>;
+export function openRangeReader(source: RangeInput, from: AgeFrom, ...extra: unknown[]): Promise<RangeReader> {
+  return openRangeReaderWith(POOL_RUNNERS, source, from, extra);
 }
 
 /**
