@@ -14,10 +14,10 @@ import { type Stanza, stanzaStart } from './header.js';
 import { FILE_KEY_BYTES } from './recipients.js';
 import * as check from '../runtime/assert.js';
 
-/** A stanza as typage's Stanza class holds it: every argument, the type first, and the body. */
+/** A stanza as typage's Stanza class holds it: every argument, the type first, and the body (an instance of that class is one). */
 export interface ObjectStanza {
-  readonly args: readonly string[];
-  readonly body: Uint8Array;
+  args: string[];
+  body: Uint8Array;
 }
 
 /** A recipient of typage's interface: wraps a file key (16 bytes, not to be kept) into one or more stanzas. */

@@ -8,6 +8,7 @@
  */
 import { webauthn as typage } from 'age-encryption';
 import * as age from '../../src/age/index.js';
+import * as typageApi from '../../src/typage/index.js';
 import { typageDecrypt, typageEncrypt } from './typage-calls.js';
 
 const { createCredential, PrfUnsupportedError, WebAuthnIdentity, WebAuthnRecipient } = age.webauthn;
@@ -62,6 +63,21 @@ async function bothWays() {
   return rows;
 }
 
+/** fourfold's typage API (fourfold/age/typage) with its own webauthn namespace, against typage itself, both ways. */
+async function typageApiBothWays() {
+  const identity = await typageApi.webauthn.createCredential({ keyName: 'through the typage API' });
+  const e = new typageApi.Encrypter();
+  e.addRecipient(new typageApi.webauthn.WebAuthnRecipient({ identity }));
+  const fromApi = await e.encrypt(MESSAGE);
+  const d = new typageApi.Decrypter();
+  d.addIdentity(new typageApi.webauthn.WebAuthnIdentity({ identity }));
+  const fromTypage = await typageEncrypt(MESSAGE, new typage.WebAuthnRecipient({ identity }));
+  return {
+    apiToTypage: same(await typageDecrypt(fromApi, new typage.WebAuthnIdentity({ identity })), MESSAGE),
+    typageToApi: (await d.decrypt(fromTypage, 'text')) === new TextDecoder().decode(MESSAGE),
+  };
+}
+
 /** A discoverable passkey, the authenticator's only one, picked by its relying party alone, by each library. */
 async function discoverable() {
   const rpId = location.hostname;
@@ -100,5 +116,5 @@ async function withoutPrf() {
   };
 }
 
-(globalThis as Record<string, unknown>).passkeys = { bothWays, discoverable, wrongCredential, withoutPrf };
+(globalThis as Record<string, unknown>).passkeys = { bothWays, discoverable, typageApiBothWays, wrongCredential, withoutPrf };
 document.documentElement.dataset.ready = 'yes';

@@ -131,6 +131,11 @@ it('files move both ways between typage and fourfold through one credential, pas
   assert.deepEqual(credentials.map((c) => c.isResidentCredential).sort(), [false, false, true, true]);
 });
 
+it("fourfold/age/typage's Encrypter and Decrypter take its webauthn objects: files both ways with typage", { skip: MISSING }, async () => {
+  const { value } = await runCheck('typageApiBothWays', true);
+  assert.deepEqual(value, { apiToTypage: true, typageToApi: true });
+});
+
 it('a discoverable passkey is found by its relying party alone, by both', { skip: MISSING }, async () => {
   const { value } = await runCheck('discoverable', true);
   assert.deepEqual(value, { typageToFourfold: true, fourfoldToTypage: true });
