@@ -13,6 +13,7 @@ import { AgeFormatError } from './errors.js';
 import { type Stanza, stanzaStart } from './header.js';
 import { FILE_KEY_BYTES } from './recipients.js';
 import * as check from '../runtime/assert.js';
+import { zeroize } from '../runtime/bytes.js';
 
 /** A stanza as typage's Stanza class holds it: every argument, the type first, and the body (an instance of that class is one). */
 export interface ObjectStanza {
@@ -51,12 +52,18 @@ function headerStanza(given: unknown, name: string): Stanza {
   return { type: line.type, args: line.args, body };
 }
 
-/** The stanzas the recipient objects `recipients` wrap `fileKey` in, in their order; each recipient is given a copy of the key. */
+/** The stanzas the recipient objects `recipients` wrap `fileKey` in, in their order; each recipient is given a copy of the key, wiped once it is done. */
 export function wrapForObjects(recipients: readonly { recipient: ObjectRecipient; name: string }[]) {
   return async (fileKey: Uint8Array): Promise<Stanza[]> => {
     const stanzas: Stanza[] = [];
     for (const { recipient, name } of recipients) {
-      const given: unknown = await recipient.wrapFileKey(fileKey.slice());
+      const copy = fileKey.slice();
+      let given: unknown;
+      try {
+        given = await recipient.wrapFileKey(copy);
+      } finally {
+        zeroize(copy);
+      }
       if (!Array.isArray(given) || given.length === 0)
         throw new TypeError(`${name}.wrapFileKey must give an array of one or more stanzas, got ${check.describe(given)}`);
       stanzas.push(...[...given].map((s, i) => headerStanza(s, `${name}'s stanza ${i}`)));

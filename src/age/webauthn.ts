@@ -17,6 +17,7 @@ import { FILE_KEY_BYTES } from './recipients.js';
 import type { CredentialChoice } from './webauthn-calls.js';
 import { decodeIdentity } from './webauthn-keys.js';
 import * as check from '../runtime/assert.js';
+import { zeroize } from '../runtime/bytes.js';
 
 export { PrfUnsupportedError } from './webauthn-keys.js';
 
@@ -101,8 +102,12 @@ export class WebAuthnRecipient {
   /** The file key (16 bytes) in a stanza "age-encryption.org/fido2prf" (typage's Recipient interface). */
   async wrapFileKey(fileKey: Uint8Array): Promise<ObjectStanza[]> {
     const key = check.bytes(fileKey, 'fileKey', FILE_KEY_BYTES).slice();
-    const s = await (await calls()).wrapWithCredential(this.#choice, key);
-    return [{ args: [s.type, ...s.args], body: s.body }];
+    try {
+      const s = await (await calls()).wrapWithCredential(this.#choice, key);
+      return [{ args: [s.type, ...s.args], body: s.body }];
+    } finally {
+      zeroize(key);
+    }
   }
 }
 

@@ -263,6 +263,24 @@ describe("recipient and identity objects (typage's interfaces)", () => {
     await assert.rejects(age.encrypt(MESSAGE, { recipients: [{ wrapFileKey: async () => [] }] }), TypeError);
   });
 
+  it('a recipient gets a copy of the file key, wiped once it is done', async () => {
+    let kept = new Uint8Array(0);
+    const keeper = {
+      wrapFileKey: async (fileKey: Uint8Array) => {
+        kept = fileKey;
+        assert.equal(fileKey.length, 16);
+        assert.ok(
+          fileKey.some((b) => b !== 0),
+          'the key while the call runs',
+        );
+        return [{ args: ['example.com/keeper'], body: rand(32) }];
+      },
+    };
+    const file = await age.encrypt(MESSAGE, { recipients: [keeper, age.identityToRecipient(key)] });
+    assert.deepEqual(kept, new Uint8Array(16), 'wiped after');
+    assert.deepEqual(await age.decrypt(file, { identities: [key] }), MESSAGE);
+  });
+
   it('each identity gets copies of the stanzas, and what it gives is checked', async () => {
     const file = await age.encrypt(MESSAGE, { recipients: [age.identityToRecipient(key)] });
     type Given = { args: string[]; body: Uint8Array }[];
