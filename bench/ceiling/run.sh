@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Native reference points for `npm run bench` on this machine (README.md here):
-# ChaCha20, Salsa20 and scrypt with 128-bit SIMD in C, native libsodium if libsodium-dev is
+# ChaCha20 and Salsa20 with 128-bit SIMD in C, native libsodium if libsodium-dev is
 # installed, and OpenSSL held to 128-bit SSSE3 code.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,18 +11,10 @@ trap 'rm -rf "$build"' EXIT
 gcc -O2 -mavx2 -Wall -o "$build/stream-sse" "$here/stream-sse.c"
 "$build/stream-sse"
 
-# What fourfold/parallel's calling thread pays per 64 MiB: a copy pass, and a new output's first touch.
-gcc -O2 -pthread -Wall -o "$build/copies" "$here/copies.c"
-"$build/copies"
-
 if [ -e /usr/include/sodium.h ]; then
   gcc -O2 -Wall -o "$build/libsodium" "$here/libsodium.c" -lsodium
   "$build/libsodium"
-  gcc -O2 -mavx2 -Wall -DWITH_SODIUM -o "$build/scrypt" "$here/scrypt.c" -lsodium
-  "$build/scrypt"
 else
-  gcc -O2 -mavx2 -Wall -o "$build/scrypt" "$here/scrypt.c"
-  "$build/scrypt"
   echo "native libsodium: not measured (apt-get install libsodium-dev)"
 fi
 
