@@ -6,7 +6,7 @@
  * Poly1305 and secretstream.
  */
 import { argon2Module, argon2NoInline, argon2Secrets } from './argon2/kernel.js';
-import { blake2Module, blake2Secrets } from './blake2/kernel.js';
+import { blake2Module, blake2NoInline, blake2Secrets } from './blake2/kernel.js';
 import { blake3Module, blake3NoInline, blake3Secrets } from './blake3/kernel.js';
 import { chachaModule, chachaPieces } from './chacha/kernel.js';
 import { salsaModule } from './salsa/kernel.js';
@@ -28,7 +28,7 @@ export const KERNELS: Record<string, () => string> = {
 };
 
 /** Function-name patterns binaryen's inliner must leave alone, per module (its generator says why). */
-export const NO_INLINE: Record<string, string> = { blake3: blake3NoInline, argon2: argon2NoInline, argon2_shared: argon2NoInline };
+export const NO_INLINE: Record<string, string> = { blake2: blake2NoInline, blake3: blake3NoInline, argon2: argon2NoInline, argon2_shared: argon2NoInline };
 
 /** What each module's generators declare for the constant-time check (wasm/secrets.ts). */
 export const KERNEL_SECRETS: Record<string, KernelSecrets> = {

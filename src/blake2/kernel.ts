@@ -1,6 +1,6 @@
 /**
  * BLAKE2b kernel generator (RFC 7693): the compression F over every block
- * of a slice in one loop, in WebAssembly's 64-bit integers.
+ * of a slice, in WebAssembly's 64-bit integers.
  *
  * One message is one chain of compressions, each taking the last one's
  * output, and within a compression the chain of dependent steps is what
@@ -16,23 +16,27 @@
  * each rotation by 63 two vector instructions and the others a shuffle
  * (no vector rotation in WebAssembly), plus the message words gathered
  * in pairs, the shuffles that make the diagonals, and the spills of
- * sixteen registers. This form ran at 1.14 times hash-wasm's.
+ * sixteen registers. This form ran at 1.14 times hash-wasm's. Written
+ * again (a and c turned for the diagonals, rotations by pshufb/pshufd,
+ * the message pairs by one two-input shuffle each): 0.50-0.56x hash-wasm
+ * in Node 20, 0.58-0.64x in Node 26 and Deno, and BLAKE2's own SSE4.1 C
+ * at gcc -O3 ran at 0.47 times its scalar C there (95 against 44 us):
+ * that Zen 5 takes 2 cycles for a vector add, xor or shuffle and 1 for
+ * a scalar one, and G's chain is all such steps
+ * (docs/contributing/performance-history.md#blake2b-2026-11-28).
  *
  * Each block's 16 message words are read once, into locals, before the
  * rounds; the schedule (layout.ts SCHEDULE) is applied to the locals'
- * names, so no word moves at run time. h and the byte counter t stay in
- * locals across the blocks of a call, read from memory (H, T) when it
- * starts and written back when it ends: compress(ptr, len, final) makes
- * no call per block, and no block waits for stores to memory that the
- * next reads back (with h written to memory every block, a call of two
- * blocks took 260 ns where it now takes 175).
+ * names, so no word moves at run time. h passes from block to block as
+ * block()'s arguments and results, and is read from memory (H, T) when a
+ * call starts and written back when it ends.
  *
  * Nothing depends on the data but the data: the loop's bounds, the final
  * flag and the counter come from the length and `final`, both public.
  */
 import { H, IV, PAGES, ROUNDS, SCHEDULE, T } from './layout.js';
 import type { KernelSecrets } from '../wasm/secrets.js';
-import { type Expr, declare, doWhile, func, get, i32, i64, ifThen, interleave, memoryFill, module, regs, ret, select, set } from '../wasm/wat.js';
+import { type Expr, call, declare, doWhile, func, get, i32, i64, ifThen, interleave, memoryFill, module, regs, ret, select, set, setAll } from '../wasm/wat.js';
 
 /** The work vector v0..v15, the message words m0..m15 and the state h0..h7, one local each. */
 const V = regs('v', 16);
@@ -63,6 +67,39 @@ function round(r: number): Expr[] {
 }
 
 /**
+ * block(ptr, t, last, h0..h7): one compression F of the block at ptr, the
+ * counter t and the final flag `last` (0 or 1), returning the new h. A
+ * function of its own (blake2NoInline), called once a block: V8 11.3 and
+ * 14 ran a call of 2 to 16 blocks 110-120 ns slower when the blocks were
+ * iterations of one loop in compress (2 blocks 285-305 ns against 173-181,
+ * 8 blocks 750-800 against 665), the Zen 5 EPYC in Node 20; at 64 KiB the
+ * call costs 2-3% (42.2 against 43.3 us).
+ */
+function block(): string {
+  return func({
+    name: 'block',
+    params: [['ptr', 'i32'], ['t', 'i64'], ['last', 'i32'], ...HS.map((h): [string, 'i64'] => [h, 'i64'])],
+    result: HS.map(() => 'i64' as const),
+    locals: declare([...V, ...M], 'i64'),
+    body: [
+      ...M.map((m, i) => set(m, i64.load(get('ptr'), 8 * i))),
+      ...V.slice(0, 8).map((v, i) => set(v, get(HS[i]))),
+      ...[0, 1, 2, 3].map((i) => set(V[8 + i], iv(i))),
+      // The counter's high word stays 0 (t < 2^53); the final flag f0 is all ones, f1 0 (no tree).
+      set(V[12], i64.xor(iv(4), get('t'))),
+      set(V[13], iv(5)),
+      set(V[14], select(i64.xor(iv(6), i64.const(-1)), iv(6), get('last'))),
+      set(V[15], iv(7)),
+      ...Array.from({ length: ROUNDS }, (_, r) => round(r)).flat(),
+      ...HS.map((h, i) => i64.xor(get(h), i64.xor(get(V[i]), get(V[i + 8])))),
+    ],
+  });
+}
+
+/** Functions binaryen must not inline (a pattern for its no-inline pass): block, one call a block. */
+export const blake2NoInline = 'block';
+
+/**
  * compress(ptr, len, final): the blocks at ptr into h (at H) and t (at T).
  * Not final: len / 128 whole blocks, none the last. Final: the input's
  * last ceil(len / 128) blocks, at least one, zero-padded in place, the
@@ -79,7 +116,7 @@ function compress(): string {
       ['len', 'i32'],
       ['final', 'i32'],
     ],
-    locals: { ...declare([...V, ...M, ...HS], 'i64'), count: 'i32', rest: 'i32', t: 'i64' },
+    locals: { ...declare(HS, 'i64'), count: 'i32', rest: 'i32', t: 'i64' },
     body: [
       set('count', select(i32.shr(i32.add(get('len'), i32.const(127)), 7), i32.shr(get('len'), 7), get('final'))),
       set('count', select(i32.const(1), get('count'), i32.and(get('final'), i32.eqz(get('count'))))),
@@ -92,16 +129,7 @@ function compress(): string {
         'block',
         [
           set('t', i64.add(get('t'), i64.extend(select(get('rest'), i32.const(128), last)))),
-          ...M.map((m, i) => set(m, i64.load(get('ptr'), 8 * i))),
-          ...V.slice(0, 8).map((v, i) => set(v, get(HS[i]))),
-          ...[0, 1, 2, 3].map((i) => set(V[8 + i], iv(i))),
-          // The counter's high word stays 0 (t < 2^53); the final flag f0 is all ones, f1 0 (no tree).
-          set(V[12], i64.xor(iv(4), get('t'))),
-          set(V[13], iv(5)),
-          set(V[14], select(i64.xor(iv(6), i64.const(-1)), iv(6), last)),
-          set(V[15], iv(7)),
-          ...Array.from({ length: ROUNDS }, (_, r) => round(r)).flat(),
-          ...HS.map((h, i) => set(h, i64.xor(get(h), i64.xor(get(V[i]), get(V[i + 8]))))),
+          setAll(HS, call('block', get('ptr'), get('t'), last, ...HS.map((h) => get(h)))),
           set('ptr', i32.add(get('ptr'), i32.const(128))),
           set('count', i32.sub(get('count'), i32.const(1))),
         ],
@@ -130,7 +158,7 @@ export const blake2Secrets: KernelSecrets = {
   publicMemory: [{ start: T, end: T + 8, holds: 'the byte counter t: the length compressed so far' }],
 };
 
-/** The module: compress and wipe, on a fixed memory of PAGES pages (layout.ts). */
+/** The module: block, compress and wipe, on a fixed memory of PAGES pages (layout.ts). */
 export function blake2Module(): string {
-  return module(PAGES, [compress(), wipe()]);
+  return module(PAGES, [block(), compress(), wipe()]);
 }
