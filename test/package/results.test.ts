@@ -3,7 +3,8 @@
  * and its index, docs/results/README.md (an entry per file: what it
  * measures, when, the trees, the command). The index and the folder
  * agree: every file has an entry and every entry a file. Every command an
- * entry, docs/performance.md, the README or bench/README.md gives is
+ * entry, docs/performance.md, the README, bench/README.md or
+ * docs/contributing/benchmarks.md gives is
  * still there: the script it runs exists, an `npm run` script is in
  * package.json, a `--profile=` is one `npm run bench` knows. Every link
  * or path into docs/results/ from the repository's Markdown and code
@@ -131,9 +132,9 @@ it("every entry's command is still there: its script, its npm script, its profil
   assert.deepEqual(problems, []);
 });
 
-it('the commands the README, docs/performance.md and bench/README.md give are still there', { skip: NOT_NODE }, () => {
+it('the commands the README, docs/performance.md, bench/README.md and docs/contributing/benchmarks.md give are still there', { skip: NOT_NODE }, () => {
   const profiles = benchProfiles();
-  const problems = ['README.md', 'docs/performance.md', 'bench/README.md'].flatMap((doc) => missingCommands(read(doc), profiles).map((m) => `${doc}: ${m}`));
+  const problems = ['README.md', 'docs/performance.md', 'bench/README.md', 'docs/contributing/benchmarks.md'].flatMap((doc) => missingCommands(read(doc), profiles).map((m) => `${doc}: ${m}`));
   assert.deepEqual(problems, []);
 });
 
