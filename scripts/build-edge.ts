@@ -8,7 +8,8 @@
  * imports the kernels that subpath's code reaches as modules
  * (`.wasm?module`, which both bundlers turn into a compiled
  * WebAssembly.Module), hands them to useKernels(), and exports the
- * subpath's own module. The kernels a subpath reaches are found by
+ * subpath's own module, or its calls without Web Workers where its own
+ * module adds those (WORKERLESS). The kernels a subpath reaches are found by
  * following dist's relative imports (static and dynamic) from its
  * module to the src/generated modules.
  */
@@ -27,6 +28,17 @@ export function libraryEntries(): { subpath: string; module: string }[] {
     return module?.startsWith('./dist/') && module.endsWith('/index.js') ? [{ subpath, module: join(ROOT, module) }] : [];
   });
 }
+
+/**
+ * The subpaths whose module (package.json's default) gives the pool its Web
+ * Worker form, and their module without it: an edge runtime has no
+ * workers, and webpack's runtime for that form reads `document` as an edge
+ * bundle loads (src/parallel/web-workers.ts).
+ */
+const WORKERLESS: Readonly<Record<string, string>> = { './parallel': 'parallel/calls.js' };
+
+/** The module `subpath`'s edge entry exports: its own, or its calls without Web Workers. */
+const edgeModule = (subpath: string, module: string): string => (WORKERLESS[subpath] === undefined ? module : join(DIST, WORKERLESS[subpath]));
 
 /** The relative specifiers `file` imports, statically or with import(). */
 function relativeImports(file: string): string[] {
@@ -51,7 +63,8 @@ export function kernelsReached(entry: string): string[] {
 }
 
 /** Whether the built module `module` has a default export: its own, or another module's named again (`export { default } from`). */
-const hasDefault = (module: string): boolean => /^export (?:default |\{(?:[^}]*[\s,])?(?:default|[\w$]+ as default)\s*[,}])/m.test(readFileSync(module, 'utf8'));
+const hasDefault = (module: string): boolean =>
+  /^export (?:default |\{(?:[^}]*[\s,])?(?:default|[\w$]+ as default)\s*[,}])/m.test(readFileSync(module, 'utf8'));
 
 /** An entry point's text: the kernels as modules handed to useKernels, then the subpath's exports. */
 function entryText(subpath: string, module: string, kernels: string[]): string {
@@ -84,7 +97,9 @@ function main(): void {
     writeFileSync(join(DIST, 'kernels', `${kernel}.wasm`), Buffer.from(hex, 'hex'));
   }
   const entries = libraryEntries();
-  for (const { subpath, module } of entries) {
+  for (const entry of entries) {
+    const { subpath } = entry;
+    const module = edgeModule(subpath, entry.module);
     writeFileSync(edgeFile(subpath), entryText(subpath, module, kernelsReached(module)));
     // The subpath's declarations, for a TypeScript project that resolves with these conditions.
     const declared = relative(join(DIST, 'edge'), module).replaceAll('\\', '/');

@@ -41,7 +41,7 @@ export function common(target: Target): esbuild.BuildOptions {
       : {}),
     absWorkingDir: ROOT,
     logLevel: 'warning',
-    // Shells: parallel/workers.ts's worker URL (new URL('./worker.js', import.meta.url)) is never used, as Hermes has no Worker.
+    // Shells: parallel/web-workers.ts's worker URL (new URL('./worker.js', import.meta.url)) is never used, as Hermes has no Worker.
     ...(target === 'shell' ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
     legalComments: 'none',
     sourcemap: false,

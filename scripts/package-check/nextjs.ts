@@ -16,10 +16,11 @@
  * the edge runtime and its build cache aside, WARNING_ALLOWED): no "A Node.js API is used",
  * no "Dynamic Code Evaluation", nothing from fourfold.
  *
- * webpack's build leaves out app/edge-parallel: webpack's runtime for
- * fourfold/parallel's `new Worker(new URL(..., import.meta.url))` reads
- * `document.baseURI` when the edge route loads, and the build fails
- * ("document is not defined"; no edge runtime has workers for it).
+ * Both builds have every route: fourfold/parallel's edge entry (the
+ * edge-light condition) has no Web Worker form, whose
+ * `new Worker(new URL(..., import.meta.url))` webpack's runtime resolves
+ * with `document.baseURI` when the edge route loads: webpack's build
+ * failed there ("document is not defined").
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -140,12 +141,8 @@ function judge(route: Route, got: Report, node: Report): string[] {
 }
 
 /** One build (Turbopack's or webpack's), started and asked each route twice. */
-async function buildAndServe(c: Checker, dir: string, fixture: string, bundler: 'Turbopack' | 'webpack', node: Report): Promise<void> {
+async function buildAndServe(c: Checker, dir: string, bundler: 'Turbopack' | 'webpack', node: Report): Promise<void> {
   rmSync(join(dir, '.next'), { recursive: true, force: true });
-  const routes = ROUTES.filter((r) => bundler === 'Turbopack' || r !== 'edge-parallel');
-  // webpack's build of fourfold/parallel for the edge fails (this file's comment): that route is left out of it.
-  rmSync(join(dir, 'app/edge-parallel'), { recursive: true, force: true });
-  if (routes.includes('edge-parallel')) copyTree(join(fixture, 'nextjs/app/edge-parallel'), join(dir, 'app/edge-parallel'));
   const args = bundler === 'webpack' ? ['build', '--webpack'] : ['build'];
   const t = performance.now();
   const built = c.sh(process.execPath, [join(dir, 'node_modules/next/dist/bin/next'), ...args], dir, { NEXT_TELEMETRY_DISABLED: '1' });
@@ -155,8 +152,8 @@ async function buildAndServe(c: Checker, dir: string, fixture: string, bundler: 
   const where = `Next.js, next build${bundler === 'webpack' ? ' --webpack' : ''} (${bundler})`;
   if (
     !c.record(
-      `${where}: the app's ${routes.length} route handlers (${routes.join(', ')}) build in ${buildS} s, with no warning but Next's own (the edge runtime, its build cache)`,
-      built.status === 0 && warnings.length === 0 && routes.every((r) => new RegExp(`[├└┌] ƒ /${r}$`, 'm').test(output)),
+      `${where}: the app's ${ROUTES.length} route handlers (${ROUTES.join(', ')}) build in ${buildS} s, with no warning but Next's own (the edge runtime, its build cache)`,
+      built.status === 0 && warnings.length === 0 && ROUTES.every((r) => new RegExp(`[├└┌] ƒ /${r}$`, 'm').test(output)),
       built.status === 0 ? `${warnings.join('\n')}\n${output}` : output,
     )
   )
@@ -165,7 +162,7 @@ async function buildAndServe(c: Checker, dir: string, fixture: string, bundler: 
   const server = await start(dir);
   if ('error' in server) return void c.record(`${where}: next start listens on 127.0.0.1`, false, server.error);
   try {
-    for (const route of routes) {
+    for (const route of ROUTES) {
       const answers = [await get(`${server.url}/${route}`), await get(`${server.url}/${route}`)];
       const wrong = answers.flatMap((a, i) => {
         const which = `request ${i + 1}`;
@@ -212,6 +209,6 @@ export async function checkNextjs(c: Checker, dir: string, fixture: string, tarb
     )
   )
     return;
-  for (const bundler of ['Turbopack', 'webpack'] as const) await buildAndServe(c, dir, fixture, bundler, node!);
+  for (const bundler of ['Turbopack', 'webpack'] as const) await buildAndServe(c, dir, bundler, node!);
   console.log(`     the Next.js checks took ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }

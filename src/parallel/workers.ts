@@ -5,6 +5,8 @@
  * getting workers a family's every-core entry (beside this file) uses
  * comes through here (workersFor, stateWorker), so the scripts are set
  * before any worker starts, whatever a bundler leaves out of the entries.
+ * The Web Worker form alone is given by fourfold/parallel's default entry
+ * (index.ts, from web-workers.ts), so that its edge entry has none.
  */
 import { pool } from '../pool/pool.js';
 import type { PoolWorker } from '../pool/pool-worker.js';
@@ -16,7 +18,7 @@ import type { OwnTier } from '../runtime/kernels.js';
  * The modules for worker_threads, by tier: their names joined, as text, to
  * this module's folder, with no new URL(<name>, import.meta.url) for a
  * bundler to take. Written literally, a bundler would also emit them as
- * assets for the browser build, which uses the Web Worker form below;
+ * assets for the browser build, which uses the Web Worker form (web-workers.ts);
  * webpack warns of a "critical dependency" for new URL(<expression>,
  * import.meta.url); and Turbopack (Next.js 16's default) evaluates that
  * expression through its variables and rewrote it to a copy of worker.js
@@ -32,12 +34,20 @@ const MODULES: Readonly<Record<OwnTier, string>> = { simd: 'worker.js', js: 'wor
  */
 const here = (): string => import.meta.url.replace(/[?#].*$/s, '').replace(/[^/]*$/, '');
 
+/** The Web Worker form, once fourfold/parallel's default entry has given it (web-workers.ts). */
+let webForm: ((tier: OwnTier) => Worker) | undefined;
+
+/** Gives the pool the Web Worker form: index.ts, fourfold/parallel's default entry, only. */
+export function useWebWorkers(form: (tier: OwnTier) => Worker): void {
+  webForm ??= form;
+}
+
 const SCRIPTS: WorkerScripts = {
-  // Each form written out, so that bundlers emit both scripts (a page loads the one it starts).
-  web: (tier) =>
-    tier === 'simd'
-      ? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
-      : new Worker(new URL('./worker-js.js', import.meta.url), { type: 'module' }),
+  web: (tier) => {
+    // The pool's start fails with this, as when a worker cannot start: its calls run on the calling thread.
+    if (webForm === undefined) throw new Error("fourfold/parallel's edge entry (the workerd and edge-light conditions) starts no Web Workers");
+    return webForm(tier);
+  },
   module: (tier) => new URL(here() + MODULES[tier]),
 };
 

@@ -14,8 +14,9 @@
  *   import.meta.url), { type: 'module' })`, the form Vite, webpack 5 and
  *   Parcel recognise and bundle; with esbuild, which does not, worker.js
  *   (fourfold/worker) is built beside the bundle. That form is written
- *   where the families are composed (src/parallel/workers.ts), beside the
- *   scripts, and given to the pool (WorkerScripts).
+ *   where the families are composed (src/parallel/web-workers.ts), beside
+ *   the scripts, and given to the pool (WorkerScripts) by
+ *   fourfold/parallel's default entry: its edge entry has none.
  * - Deno's Web Workers keep a process alive and have no unref(): one idle
  *   for a while is ended (DENO_IDLE_MS).
  *

@@ -165,6 +165,14 @@ it("each subpath's edge entry point runs its calls on the simd tier where compil
   }
 });
 
+it("fourfold/parallel's edge entry point has no Web Worker form, which its default one has for pages", { skip }, async () => {
+  // webpack's runtime for new Worker(new URL(..., import.meta.url)) reads document.baseURI as an edge bundle loads (Next.js's edge).
+  const code = "import * as P from 'fourfold/parallel'; globalThis.P = P;";
+  const form = /new Worker\(new URL\("\.\/worker(-js)?\.js", /g;
+  assert.equal((await bundle(code, false)).match(form)?.length, 2);
+  assert.equal((await bundle(code, true)).match(form), null);
+});
+
 it('the default entry points there run on the js tier, the same bytes, and say why once', { skip }, async () => {
   for (const subpath of ['fourfold/chacha', 'fourfold/argon2', 'fourfold/age']) {
     const r = await runRefusing(await bundle(program(subpath), false));

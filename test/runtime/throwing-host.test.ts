@@ -46,7 +46,7 @@ async function bundle(): Promise<string> {
     write: false,
     format: 'iife',
     platform: 'node',
-    // The pool's worker scripts are found beside dist/parallel/workers.js, the one module of the package that reads import.meta.url.
+    // The pool's worker scripts are found beside dist/parallel/workers.js, which reads import.meta.url as web-workers.js beside it does (none other).
     define: { 'import.meta.url': JSON.stringify(pathToFileURL(`${ROOT}dist/parallel/workers.js`).href) },
     logLevel: 'silent',
   });
