@@ -17,17 +17,21 @@ import { zeroize } from '../runtime/bytes.js';
 
 /** A stanza as typage's Stanza class holds it: every argument, the type first, and the body (an instance of that class is one). */
 export interface ObjectStanza {
+  /** The arguments of the stanza's first line, its type first ("X25519", "example.com/..."): each one or more visible ASCII characters. */
   args: string[];
+  /** The body's bytes (base64 lines in the header). */
   body: Uint8Array;
 }
 
 /** A recipient of typage's interface: wraps a file key (16 bytes, not to be kept) into one or more stanzas. */
 export interface ObjectRecipient {
+  /** The stanzas that carry `fileKey` (a copy, wiped once this settles) for this recipient: one or more, for each file. */
   wrapFileKey(fileKey: Uint8Array): ObjectStanza[] | Promise<ObjectStanza[]>;
 }
 
 /** An identity of typage's interface: the file key (16 bytes) one of the stanzas gives it, or null when none is for it. */
 export interface ObjectIdentity {
+  /** The file key a stanza of this identity's among `stanzas` (copies) gives, or null when none is its: a file for other keys. */
   unwrapFileKey(stanzas: ObjectStanza[]): Uint8Array | null | Promise<Uint8Array | null>;
 }
 
