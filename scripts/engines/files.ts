@@ -53,6 +53,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
   'test/age/outputs.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the calls and the command in child processes (node:child_process)',
   'test/runtime/edge.test.ts': "bundles the package with esbuild's native binary and runs the bundles in node:vm contexts",
+  'test/age/typage-bundle.test.ts': "bundles a page of the typage API with esbuild's native binary",
   'test/runtime/throwing-host.test.ts': "bundles the package with esbuild's native binary and runs the bundle in node:vm contexts",
   ...Object.fromEntries(
     [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [

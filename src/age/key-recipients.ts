@@ -5,11 +5,12 @@
  * that what only reads keys (encrypting, decrypting) loads no curve code:
  * @noble/curves' Ed25519 module builds its tables as it loads, and its
  * first multiplication more, some 40 ms of a fresh process. The command
- * takes keys.ts's recipientOfKey, on the platform's X25519.
+ * and the typage API (src/typage/keys.ts) take keys.ts's recipientOfKey,
+ * on the platform's X25519.
  */
 import { x25519 } from '@noble/curves/ed25519.js';
 import { KEY_HYBRID } from './key-types.js';
-import { encodeRecipient, type HybridIdentity, hybridRecipientOf, identityFileKeys, type X25519Identity } from './keys.js';
+import { encodeRecipient, type HybridIdentity, hybridRecipientOf, singleIdentityKey, type X25519Identity } from './keys.js';
 import { zeroize } from '../runtime/bytes.js';
 
 /**
@@ -35,12 +36,7 @@ export function identityToRecipient(identity: HybridIdentity): Promise<string>;
  */
 export function identityToRecipient(identity: string): string | Promise<string>;
 export function identityToRecipient(identity: string): string | Promise<string> {
-  const keys = identityFileKeys(identity, 'identity');
-  if (keys.length > 1) {
-    for (const k of keys) zeroize(k.bytes);
-    throw new RangeError(`identity holds ${keys.length} identities (an identity file's lines): give it one, a line of the file`);
-  }
-  const key = keys[0]!;
+  const key = singleIdentityKey(identity, 'identity');
   if (key.type === KEY_HYBRID) return hybridRecipientOf(key.bytes);
   try {
     return encodeRecipient(x25519.getPublicKey(key.bytes));

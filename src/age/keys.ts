@@ -135,6 +135,16 @@ export function identityFileKeys(text: unknown, name: string): NativeKey[] {
   return keys;
 }
 
+/** The one key of an identity string, or of an identity file's text that holds one (identityFileKeys); a RangeError for a file of several, their keys wiped. */
+export function singleIdentityKey(identity: unknown, name: string): NativeKey {
+  const keys = identityFileKeys(identity, name);
+  if (keys.length > 1) {
+    for (const k of keys) zeroize(k.bytes);
+    throw new RangeError(`${name} holds ${keys.length} identities (an identity file's lines): give it one, a line of the file`);
+  }
+  return keys[0]!;
+}
+
 /** Refuses an identity file's text that holds no key: empty, or comments only. */
 function noIdentityIn(text: string, name: string): never {
   throw new RangeError(

@@ -2,9 +2,12 @@
  * typage's key calls, which return promises: new identities from the
  * platform's CSPRNG as age-keygen makes them, and an identity's recipient
  * (of a string, an identity file's text, or a private X25519 CryptoKey).
+ * Being asynchronous, the recipient comes from the platform's X25519
+ * (age/x25519.ts: WebCrypto, @noble/curves imported only where it has
+ * none), not fourfold/age's synchronous call, which holds @noble/curves:
+ * a page of typage's calls loads no curve code where WebCrypto has X25519.
  */
-import { identityToRecipient as ageRecipient } from '../age/key-recipients.js';
-import { generateHybridIdentity as hybridIdentity, generateIdentity as x25519Identity } from '../age/keys.js';
+import { generateHybridIdentity as hybridIdentity, recipientOfKey, singleIdentityKey, generateIdentity as x25519Identity } from '../age/keys.js';
 import { cryptoKeyRecipient, isCryptoKey } from './crypto-key.js';
 
 /** A new identity, "AGE-SECRET-KEY-1..." (X25519; typage's default, which may become post-quantum, as its own docs say). */
@@ -21,5 +24,5 @@ export const generateHybridIdentity = async (): Promise<string> => hybridIdentit
  * private X25519 CryptoKey, "age1pq1..." of "AGE-SECRET-KEY-PQ-1...".
  */
 export async function identityToRecipient(identity: string | CryptoKey): Promise<string> {
-  return isCryptoKey(identity) ? cryptoKeyRecipient(identity) : ageRecipient(identity);
+  return isCryptoKey(identity) ? cryptoKeyRecipient(identity) : recipientOfKey(singleIdentityKey(identity, 'identity'));
 }
