@@ -173,7 +173,7 @@ export const INTERPRETED: { shows: string; files: string[] }[] = [
   },
   {
     shows: 'the errors: every argument check and failure, with the same types and messages as where WebAssembly runs',
-    files: ['test/*/errors.test.ts', 'test/runtime/messages.test.ts'],
+    files: ['test/*/errors.test.ts', 'test/age/typage-errors.test.ts', 'test/runtime/messages.test.ts'],
   },
   {
     shows:
