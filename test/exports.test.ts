@@ -282,7 +282,10 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
       },
       openRangeReader: async (f) => {
         const file = await ageEntry.encrypt(MESSAGE, { passphrase: 'pw', workFactor: 4 });
-        const reader = await f({ size: file.length, read: async (offset: number, length: number) => file.slice(offset, offset + length) }, { passphrase: 'pw' });
+        const reader = await f(
+          { size: file.length, read: async (offset: number, length: number) => file.slice(offset, offset + length) },
+          { passphrase: 'pw' },
+        );
         assert.equal(reader.size, MESSAGE.length);
         assert.deepEqual(await reader.read(10, 20), MESSAGE.subarray(10, 20));
         await reader.close();
@@ -292,13 +295,16 @@ const TABLE: Record<string, { module: object; checks: Record<string, Check> }> =
       rangeResponse: async (f) => {
         if (typeof Response !== 'function') return;
         const file = await ageEntry.encrypt(MESSAGE, { passphrase: 'pw', workFactor: 4 });
-        const reader = await ageEntry.openRangeReader({ size: file.length, read: async (offset, length) => file.slice(offset, offset + length) }, { passphrase: 'pw' });
-        const response = f(new Request('https://example.org/film.webm', { headers: { range: 'bytes=10-19' } }), reader);
+        const reader = await ageEntry.openRangeReader(
+          { size: file.length, read: async (offset: number, length: number) => file.slice(offset, offset + length) },
+          { passphrase: 'pw' },
+        );
+        const response = await f(new Request('https://example.org/film.webm', { headers: { range: 'bytes=10-19' } }), reader);
         assert.equal(response.status, 206);
         assert.deepEqual(new Uint8Array(await response.arrayBuffer()), MESSAGE.subarray(10, 20));
       },
       RangeRequestError: (E) => {
-        const e = new E('x', 'status', 404);
+        const e = new E('x', 'status', 404) as InstanceType<typeof ageEntry.RangeRequestError>;
         assert.ok(e instanceof Error);
         assert.deepEqual([e.reason, e.status], ['status', 404]);
       },

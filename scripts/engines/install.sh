@@ -31,7 +31,8 @@ DENO=2.9.6
 BUN=1.4.5
 HERMES=0.12.0
 WORKERD=1.20260426.1
-APT_PACKAGES=(chromium firefox-esr webkit2gtk-driver xvfb xauth cog qemu-user-static libc6:arm64 libstdc++6:arm64 libatomic1:arm64)
+# ffmpeg: npm run test:video makes its WebM (VP9 and Opus) with it.
+APT_PACKAGES=(chromium firefox-esr webkit2gtk-driver xvfb xauth cog qemu-user-static libc6:arm64 libstdc++6:arm64 libatomic1:arm64 ffmpeg)
 
 if [ "$(uname -sm)" != "Linux x86_64" ]; then
   echo "engines:install supports Linux x86-64 only (found $(uname -sm))" >&2

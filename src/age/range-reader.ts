@@ -96,15 +96,21 @@ class OpenedRange implements RangeReader {
     let at = Math.min(check.count(start, 'start'), this.size);
     const to = Math.min(check.count(end, 'end'), this.size);
     if (to < at) throw new RangeError(`end (${to}) must not be below start (${at})`);
+    let cancelled = false;
     return new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
           // A chunk's plaintext at a time, each when the reader asks for it (highWaterMark 0: an error
           // empties a stream's queue, so none is held there); the source fetches the next ones ahead.
           const next = Math.min(to, (Math.floor(at / PLAIN_CHUNK) + 1) * PLAIN_CHUNK);
-          if (at < next) controller.enqueue(await this.read(at, next));
+          const bytes = at < next ? await this.read(at, next) : undefined;
+          if (cancelled) return; // a read that was under way when the reader went away
+          if (bytes !== undefined) controller.enqueue(bytes);
           at = next;
           if (at >= to) controller.close();
+        },
+        cancel: () => {
+          cancelled = true;
         },
       },
       { highWaterMark: 0 },

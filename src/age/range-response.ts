@@ -6,7 +6,9 @@
  * Content-Range and a body streamed a chunk at a time, each chunk sent
  * only once it verified (a chunk that does not errors the body, and the
  * element stops with an error); a range past the end gets 416 with a
- * Content-Range of `*` and the size; no Range header (or one this does not
+ * Content-Range of `*` and the size; a range whose first chunk does not
+ * verify (or cannot be fetched) gets 502, which a media element does not
+ * retry as it retries a body that failed; no Range header (or one this does not
  * serve: several ranges, or one that breaks the syntax, which a server
  * may ignore, section 14.2) gets the whole plaintext with 200.
  */
@@ -49,7 +51,10 @@ export function rangeAsked(value: string | null, size: number): RangeAsked {
  * The response to `request` (a GET or HEAD, from a Service Worker's
  * fetch event) with the plaintext `reader` decrypts: 206 and the range
  * asked for, 416 for a range past the end, 200 and all of it without a
- * Range header; 405 for other methods.
+ * Range header; 405 for other methods. It resolves once the range's
+ * first chunk has verified: where that one does not (or cannot be
+ * fetched), with 502 and the error's text, which stops a media element
+ * at once; a later chunk that does not verify errors the body.
  *
  * @example
  * ```ts
@@ -63,7 +68,7 @@ export function rangeAsked(value: string | null, size: number): RangeAsked {
  * });
  * ```
  */
-export function rangeResponse(request: Request, reader: RangeReader, options?: RangeResponseOptions, ...extra: unknown[]): Response {
+export async function rangeResponse(request: Request, reader: RangeReader, options?: RangeResponseOptions, ...extra: unknown[]): Promise<Response> {
   check.noMoreArguments('rangeResponse', ['request', 'reader', 'options'], extra);
   const o = (check.options(options, 'options', ['type', 'headers']) ?? {}) as RangeResponseOptions;
   if (typeof request !== 'object' || request === null || typeof request.method !== 'string' || typeof request.headers?.get !== 'function')
@@ -85,6 +90,38 @@ export function rangeResponse(request: Request, reader: RangeReader, options?: R
   headers.set('content-type', o.type ?? 'application/octet-stream');
   headers.set('content-length', String(end - start));
   if (asked.kind === 'part') headers.set('content-range', `bytes ${start}-${end - 1}/${size}`);
-  const body = method === 'HEAD' ? null : reader.stream(start, end);
-  return new Response(body, { status: asked.kind === 'part' ? 206 : 200, headers });
+  const status = asked.kind === 'part' ? 206 : 200;
+  if (method === 'HEAD') return new Response(null, { status, headers });
+  const body = reader.stream(start, end).getReader();
+  let first: ReadableStreamReadResult<Uint8Array>;
+  try {
+    first = await body.read();
+  } catch (e) {
+    // Nothing sent yet: a status says it, where an errored body would make a media element retry the same range.
+    const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    return new Response(why, { status: 502, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+  }
+  return new Response(after(first, body), { status, headers });
+}
+
+/** The stream of `first` and what `rest` reads after it, each piece when asked for; an error of `rest` errors it. */
+function after(first: ReadableStreamReadResult<Uint8Array>, rest: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  let pending: ReadableStreamReadResult<Uint8Array> | undefined = first;
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: async (controller) => {
+        const { done, value } = pending ?? (await rest.read());
+        pending = undefined;
+        if (cancelled) return; // a read that was under way when the reader went away
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => {
+        cancelled = true;
+        return rest.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }

@@ -7,14 +7,14 @@
  * with one it does not serve), HEAD without a body, 405 for other
  * methods; the plaintext's length is the reader's, from the header and
  * the final chunk. A changed chunk errors the body after the chunks
- * before it, never sending its bytes. Through httpRangeSource too, where
+ * before it, never sending its bytes; a range that starts in it gets 502. Through httpRangeSource too, where
  * the engine can serve HTTP (range-server.ts).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
-import { assertBytes, rand } from '../helpers.js';
+import { assertBytes, concat, rand } from '../helpers.js';
 import { NO_HTTP, rangeServer } from './range-server.js';
 
 const NO_FETCH_API: false | string =
@@ -32,7 +32,7 @@ const request = (range?: string, method = 'GET') => new Request('https://example
 
 /** Status, the headers that matter, and the body's bytes. */
 async function answer(reader: age.RangeReader, range?: string, method?: string) {
-  const response = age.rangeResponse(request(range, method), reader, { type: 'video/webm', headers: { 'cache-control': 'no-store' } });
+  const response = await age.rangeResponse(request(range, method), reader, { type: 'video/webm', headers: { 'cache-control': 'no-store' } });
   const h = (name: string) => response.headers.get(name);
   return {
     status: response.status,
@@ -83,7 +83,7 @@ it('206 and the plaintext of one range; 416 past the end; 200 without a Range', 
   }
   const head = await answer(reader, 'bytes=10-19', 'HEAD');
   assert.deepEqual([head.status, head.range, head.length, head.body.length], [206, `bytes 10-19/${size}`, '10', 0]);
-  const post = age.rangeResponse(request(undefined, 'POST'), reader);
+  const post = await age.rangeResponse(request(undefined, 'POST'), reader);
   assert.deepEqual([post.status, post.headers.get('allow')], [405, 'GET, HEAD']);
   await reader.close();
 });
@@ -104,19 +104,22 @@ it('a changed chunk errors the body after the verified chunks before it', { skip
   const changed = file.slice();
   changed[file.length - (size + 6 * 16) + 3 * (CHUNK + 16) + 9]! ^= 1; // a byte of chunk 3
   const reader = await age.openRangeReader(inMemory(changed), from);
-  const response = age.rangeResponse(request('bytes=100-'), reader);
+  const response = await age.rangeResponse(request('bytes=100-'), reader);
   assert.equal(response.status, 206);
   const got: Uint8Array[] = [];
   await assert.rejects(response.body!.pipeTo(new WritableStream({ write: (piece) => void got.push(piece) })), AuthenticationError);
-  assertBytes(new Uint8Array(await new Blob(got).arrayBuffer()), data.subarray(100, 3 * CHUNK), 'chunks 0 (from 100) to 2, none of chunk 3');
-  await assert.rejects(age.rangeResponse(request('bytes=0-'), reader).arrayBuffer());
+  assertBytes(concat(...got), data.subarray(100, 3 * CHUNK), 'chunks 0 (from 100) to 2, none of chunk 3');
+  // A range that starts in the changed chunk: 502 and the error, before any byte.
+  const failed = await age.rangeResponse(request(`bytes=${3 * CHUNK + 10}-`), reader);
+  assert.equal(failed.status, 502);
+  assert.match(await failed.text(), /^AuthenticationError: chunk 3 /);
 });
 
 it('checks its arguments', { skip: NO_FETCH_API }, async () => {
   const reader = await age.openRangeReader(inMemory(await age.encrypt(data.subarray(0, 10), { recipients: [age.identityToRecipient(id)] })), from);
-  assert.throws(() => age.rangeResponse('https://example.org/' as never, reader), TypeError);
-  assert.throws(() => age.rangeResponse(request(), reader, { mime: 'video/webm' } as never), /unknown option 'mime'/);
-  assert.throws(() => age.rangeResponse(request(), reader, {}, 4 as never), TypeError);
+  await assert.rejects(age.rangeResponse('https://example.org/' as never, reader), TypeError);
+  await assert.rejects(age.rangeResponse(request(), reader, { mime: 'video/webm' } as never), /unknown option 'mime'/);
+  await assert.rejects(age.rangeResponse(request(), reader, {}, 4 as never), TypeError);
 });
 
 it('through httpRangeSource: what a Service Worker answers, read from a server by range', { skip: NO_HTTP || NO_FETCH_API }, async () => {
