@@ -71,9 +71,9 @@ function round(r: number): Expr[] {
  * counter t and the final flag `last` (0 or 1), returning the new h. A
  * function of its own (blake2NoInline), called once a block: V8 11.3 and
  * 14 ran a call of 2 to 16 blocks 110-120 ns slower when the blocks were
- * iterations of one loop in compress (2 blocks 285-305 ns against 173-181,
- * 8 blocks 750-800 against 665), the Zen 5 EPYC in Node 20; at 64 KiB the
- * call costs 2-3% (42.2 against 43.3 us).
+ * iterations of one loop in compress (2 blocks 285-309 ns against 173-203,
+ * 8 blocks 750-829 against 651-702), the Zen 5 EPYC in Node 20; at 64 KiB
+ * the call costs 2-3% (41.6-44.1 against 43.1-44.9 us).
  */
 function block(): string {
   return func({
