@@ -132,7 +132,8 @@ export function format<F>(bytes: Uint8Array, outputFormat: F | null | undefined)
 
 /** Each byte field of `object` in `format`; other fields as they are. */
 export function formatObject<T extends object, F>(object: T, f: F | null | undefined): OutObject<T, F> {
-  formatOf(f);
+  // Bytes stay bytes: the caller's object (a new one, made for the result) is the result.
+  if (formatOf(f) === 'uint8array') return object as OutObject<T, F>;
   const out: Record<string, unknown> = {};
   // constant-time: public k: a result object's field names, the same for every call.
   for (const [k, v] of Object.entries(object)) out[k] = v instanceof Uint8Array ? format(v, f) : v;
