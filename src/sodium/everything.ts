@@ -28,6 +28,10 @@ import * as sign from './sign.js';
 import * as stream from './stream.js';
 import { ready } from './ready.js';
 import { free } from './states.js';
+import * as ed25519Core from './ed25519-core.js';
+import * as ristretto255 from './ristretto255.js';
+import * as hkdf from './hkdf.js';
+import * as library from './library.js';
 
 const {
   input: _i,
@@ -68,5 +72,9 @@ const sodium = /*#__PURE__*/ Object.freeze({
   ...publicSecretbox,
   ...secretstream,
   ...stream,
+  ...ed25519Core,
+  ...ristretto255,
+  ...hkdf,
+  ...library,
 });
 export default sodium;

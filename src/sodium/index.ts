@@ -55,6 +55,11 @@ export type { KeyPair } from './x25519.js';
 export * from './stream.js';
 export type { State } from './states.js';
 export { free } from './states.js';
+export * from './ed25519-core.js';
+export * from './ristretto255.js';
+export type { HkdfState } from './hkdf.js';
+export * from './hkdf.js';
+export * from './library.js';
 
 export { default } from './everything.js';
 export { ready } from './ready.js';

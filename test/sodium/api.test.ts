@@ -23,23 +23,7 @@ export const LEFT_OUT = [
   'crypto_ipcrypt',
   'sodium_bin2ip',
   'sodium_ip2bin',
-  'crypto_core_ed25519',
-  'crypto_core_ristretto255',
-  'crypto_scalarmult_ed25519',
-  'crypto_scalarmult_ristretto255',
-  'crypto_core_salsa20',
-  'crypto_core_salsa2012',
-  'crypto_core_salsa208',
-  'crypto_stream_salsa2012',
-  'crypto_stream_salsa208',
-  'crypto_secretbox_xchacha20poly1305',
-  'crypto_kdf_hkdf_',
-  'crypto_verify_',
-  'SODIUM_',
-  'sodium_version_string',
   'symbols',
-  'randombytes_close',
-  'randombytes_stir',
   'randombytes_set_implementation',
   // libsodium-wrappers' Emscripten module itself.
   'libsodium',
@@ -48,9 +32,18 @@ export const LEFT_OUT = [
 /**
  * The names fourfold/sodium has that libsodium-wrappers-sumo 0.8.4 lacks:
  * libsodium's C calls it adds, and what libsodium.js's current source has
- * after the 0.8.4 release (`free`).
+ * after the 0.8.4 release (`free`, HKDF's calls, whose constants 0.8.4 has).
  */
-const EXTRA = ['crypto_stream_salsa20_xor', 'crypto_stream_salsa20_xor_ic', 'crypto_stream_xsalsa20_xor', 'crypto_stream_xsalsa20_xor_ic', 'free'];
+const EXTRA = [
+  'crypto_stream_salsa20_xor',
+  'crypto_stream_salsa20_xor_ic',
+  'crypto_stream_xsalsa20_xor',
+  'crypto_stream_xsalsa20_xor_ic',
+  'free',
+  ...['sha256', 'sha512'].flatMap((h) =>
+    ['extract', 'extract_init', 'extract_update', 'extract_final', 'expand', 'keygen'].map((c) => `crypto_kdf_hkdf_${h}_${c}`),
+  ),
+];
 
 /** The types a user's compiler sees (npm test type-checks this file): a string output format gives a string, none or 'uint8array' bytes. */
 export const TYPED: [string, string, Uint8Array, Uint8Array] = [
