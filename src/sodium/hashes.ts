@@ -97,6 +97,30 @@ export function crypto_generichash_final<F extends OutputFormat | null = 'uint8a
 /** A random 32-byte key for crypto_generichash. */
 export const crypto_generichash_keygen = <F extends OutputFormat | null = 'uint8array'>(outputFormat?: F): Out<F> => randombytes_buf(32, outputFormat);
 
+/**
+ * crypto_kdf's context, 8 bytes of UTF-8, into `out`: an ASCII context
+ * (the usual kind) byte by byte, as a TextEncoder costs more than the
+ * hash here; any other through UTF-8. Throws "invalid ctx length" for
+ * another length. A context is a public label.
+ */
+function contextInto(ctx: string, out: Uint8Array): void {
+  let ascii = ctx.length === 8;
+  for (let i = 0; ascii && i < 8; i++) ascii = ctx.charCodeAt(i) < 0x80;
+  // constant-time: public: a context's characters are a label, not a secret.
+  if (ascii) for (let i = 0; i < 8; i++) out[i] = ctx.charCodeAt(i);
+  else {
+    const bytes = from_string(ctx);
+    if (bytes.length !== 8) throw new TypeError('invalid ctx length');
+    out.set(bytes);
+  }
+}
+
+/** A subkey's id, little-endian, into out[0..8]: a number (below 2^31) without BigInt arithmetic. A subkey id is public. */
+function idInto(id: number | bigint, out: Uint8Array): void {
+  if (typeof id === 'number') for (let i = 0; i < 4; i++) out[i] = id >>> (8 * i);
+  else for (let i = 0; i < 8; i++) out[i] = Number((id >> BigInt(8 * i)) & 0xffn);
+}
+
 /** Subkey `subkey_id` (16 to 64 bytes) of a 32-byte master key, in the 8-byte context `ctx`: BLAKE2b keyed, the id as salt, the context as personalization. */
 export function crypto_kdf_derive_from_key<F extends OutputFormat | null = 'uint8array'>(
   subkey_len: number,
@@ -110,13 +134,11 @@ export function crypto_kdf_derive_from_key<F extends OutputFormat | null = 'uint
   const dkLen = ranged(subkey_len, 'subkey_len', 16, 64);
   const id = unsigned64(subkey_id, 'subkey_id');
   if (typeof ctx !== 'string') throw new TypeError('ctx must be a string');
-  const context = from_string(ctx);
-  if (context.length !== 8) throw new TypeError('invalid ctx length');
+  const personalization = new Uint8Array(16);
+  contextInto(ctx, personalization);
   const k = sized(key, 'key', 32);
   const salt = new Uint8Array(16);
-  for (let i = 0; i < 8; i++) salt[i] = Number((id >> BigInt(8 * i)) & 0xffn);
-  const personalization = new Uint8Array(16);
-  personalization.set(context);
+  idInto(typeof subkey_id === 'number' ? subkey_id : id, salt);
   return format(hashBlake2b(new Uint8Array(0), { dkLen, key: k, salt, personalization }), outputFormat);
 }
 
