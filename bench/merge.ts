@@ -12,13 +12,22 @@
  * on the most threads the run had, then each device's details. With
  * --out, also DIR/results.json and DIR/index.html: every device in one
  * report, a dot per device in its summary chart.
+ *
+ * With --tables (`npm run bench:merge -- --tables a.json b.json`), the
+ * files are runs of one machine instead: docs/performance.md's and the
+ * README's tables, fourfold's targets in Node and the native tier's, each
+ * cell the median of a case's samples pooled over the runs (on a shared
+ * machine one run can catch a slow period for one library and not
+ * another; a pool of two moves less than either). A ratio is the peer's
+ * median time over fourfold's.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { median, megabytesPerSecond } from './core/stats.js';
 import { engineLabel, parseReport, type EngineReport, type Report } from './report/json.js';
 import { renderHtml } from './report/html.js';
 import { reportScalingPoints } from './report/scaling.js';
-import { bestPeer, formatRate, formatSize, summarySizes } from './report/summary.js';
+import { bestPeer, formatRate, formatSize, formatTime, summarySizes } from './report/summary.js';
 
 /** [op, size]: the columns of the table. */
 export const COLUMNS: readonly (readonly [string, number])[] = [
@@ -128,15 +137,162 @@ export function mergedReport(all: readonly Device[]): Report {
   };
 }
 
+/** [op, size, peer, target]: a table's rows; 64-byte cells show the time per call, the others MB/s. */
+type Row = readonly [op: string, size: number, peer: string | undefined, target?: string];
+const KB64 = 65536;
+const MIB = 1 << 20;
+/** docs/performance.md's table, a column per row here and a row per engine. */
+const ENGINE_COLUMNS: readonly Row[] = [
+  ['chacha20', KB64, 'sodium'],
+  ['chacha20', 64, 'sodium'],
+  ['xchacha20poly1305-encrypt', KB64, 'sodium'],
+  ['poly1305', KB64, 'sodium'],
+  ['salsa20', KB64, 'sodium'],
+  ['xsalsa20poly1305-encrypt', KB64, 'sodium'],
+  ['secretstream-push', KB64, 'sodium'],
+  ['blake3', MIB, 'hash-wasm'],
+  ['blake3', 64, 'hash-wasm'],
+  ['serpent-ctr-encrypt', KB64, 'mipher'],
+  ['serpent-cbc-encrypt', KB64, 'mipher'],
+];
+/** The README's table, from Node's runs: fourfold as Node runs it by default ('fourfold (native)' where timed), its fastest JavaScript peer, node:crypto. */
+const README_ROWS: readonly Row[] = [
+  ...(
+    ['chacha20', 'chacha20', 'chacha20poly1305-encrypt', 'xchacha20poly1305-encrypt', 'poly1305', 'xsalsa20poly1305-encrypt', 'secretstream-push'] as const
+  ).map((op, i): Row => [op, i === 1 ? 64 : KB64, 'sodium']),
+  ['blake3', MIB, 'hash-wasm'],
+  ['serpent-ctr-encrypt', KB64, 'mipher'],
+];
+const PEER_LABELS: Record<string, string> = { sodium: 'libsodium-wrappers', 'hash-wasm': 'hash-wasm', mipher: 'mipher (pure JS)' };
+/** fourfold's speed targets in Node 20: the peer's time over fourfold's it aims for, or a rate where no peer is as fast. */
+const TARGETS: readonly Row[] = [
+  ['chacha20', 64, 'sodium', '1.5×'],
+  ['chacha20', KB64, 'sodium', '3×'],
+  ['xchacha20poly1305-encrypt', 64, 'sodium', '1.5×'],
+  ['xchacha20poly1305-encrypt', KB64, 'sodium', '2.5×'],
+  ['chacha20poly1305-encrypt', MIB, 'sodium', '2.5×'],
+  ['poly1305', KB64, 'sodium', '1.6×'],
+  ['blake3', 64, 'hash-wasm', '1.3×'],
+  ['blake3', MIB, 'hash-wasm', '2.5×'],
+  ['salsa20', KB64, 'sodium', '4.5×'],
+  ['xsalsa20poly1305-encrypt', KB64, 'sodium', '3×'],
+  ['secretstream-push', KB64, 'sodium', '2.5×'],
+  ['serpent-ctr-encrypt', KB64, undefined, '250 MB/s'],
+  ['serpent-cbc-decrypt', KB64, undefined, '250 MB/s'],
+  ['serpent-cbc-encrypt', KB64, undefined, '80 MB/s'],
+  ['serpent-ecb-encrypt', 64, undefined, '60 MB/s'],
+  ['serpent-ctr-encrypt', 64, undefined, '60 MB/s'],
+];
+/** The native tier's target where node:crypto has ChaCha20 (Node, Deno): 'fourfold (native)' at least this share of the faster of node:crypto and the kernels. */
+const NATIVE_OPS = ['chacha20poly1305-encrypt', 'chacha20poly1305-decrypt', 'xchacha20poly1305-encrypt', 'xchacha20poly1305-decrypt', 'chacha20', 'xchacha20'];
+const NATIVE_TARGET = 0.95;
+
+/** The tables of --tables, from runs of one machine. */
+export function pooledTables(runs: readonly Report[]): string {
+  const out: string[] = [];
+  /** Median ns per call of one library on an aligned one-key 'sizes' case, over every run; undefined if never timed. */
+  const ns = (engine: string, op: string, size: number, library: string): number | undefined => {
+    const samples = runs
+      .flatMap((run) => run.engines.filter((e) => e.engine.id === engine))
+      .flatMap((e) =>
+        e.cases.filter((c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === library && c.offset === 0 && c.keys === 1 && !c.error),
+      )
+      .flatMap((c) => c.nsPerCall);
+    return samples.length > 0 ? median(samples) : undefined;
+  };
+  const over = (theirs: number | undefined, mine: number) => (theirs === undefined ? '' : `${(theirs / mine).toFixed(2)}×`);
+  const rate = (size: number, time: number) => formatRate(megabytesPerSecond(size, time));
+  // Every engine of any run, in order, labelled as the first run with it reports it.
+  const engines = new Map<string, string>();
+  for (const e of runs.flatMap((run) => run.engines)) if (!engines.has(e.engine.id!)) engines.set(e.engine.id!, engineLabel(e));
+
+  out.push(
+    `| engine | ${ENGINE_COLUMNS.map(([op, size]) => `${op} ${formatSize(size)}`).join(' | ')} | ready() |`,
+    `|---|${ENGINE_COLUMNS.map(() => '---:').join('|')}|---:|`,
+  );
+  for (const [id, label] of engines) {
+    const cells = ENGINE_COLUMNS.map(([op, size, peer]) => {
+      const mine = ns(id, op, size, 'fourfold');
+      if (mine === undefined) return '';
+      const ratio = ns(id, op, size, peer!) === undefined ? '' : ` · ${over(ns(id, op, size, peer!), mine)}`;
+      return `${size === 64 ? formatTime(mine) : rate(size, mine)}${ratio}`;
+    });
+    const readyMs = runs.flatMap((run) => run.engines.filter((e) => e.engine.id === id && e.readyMs !== undefined).map((e) => e.readyMs!));
+    out.push(`| ${label} | ${cells.join(' | ')} | ${readyMs.length > 0 ? `${median(readyMs).toFixed(1)} ms` : ''} |`);
+  }
+
+  out.push('', '| operation | size | fourfold | peer | ratio | node:crypto |', '|---|---:|---:|---|---:|---:|');
+  for (const [op, size, peer] of README_ROWS) {
+    const mine = ns('node', op, size, 'fourfold (native)') ?? ns('node', op, size, 'fourfold');
+    if (mine === undefined) continue;
+    const ours = size === 64 ? `${formatTime(mine)} a call` : `${rate(size, mine)} MB/s`;
+    const row = [
+      op.replaceAll('-', ' '),
+      formatSize(size),
+      ours,
+      PEER_LABELS[peer!],
+      over(ns('node', op, size, peer!), mine),
+      over(ns('node', op, size, 'node'), mine),
+    ];
+    out.push(`| ${row.join(' | ')} |`);
+  }
+
+  out.push('', '| operation | size | fourfold | peer | ratio | target |', '|---|---:|---:|---:|---:|---:|');
+  for (const [op, size, peer, target] of TARGETS) {
+    const mine = ns('node', op, size, 'fourfold');
+    if (mine === undefined) continue;
+    const theirs = peer === undefined ? undefined : ns('node', op, size, peer);
+    const peerCells = theirs === undefined ? ' | ' : `${rate(size, theirs)} MB/s (${peer}) | ${over(theirs, mine)}`;
+    out.push(`| ${op} | ${formatSize(size)} | ${rate(size, mine)} MB/s${peer === undefined ? '' : ` (${formatTime(mine)})`} | ${peerCells} | ${target} |`);
+  }
+
+  /** fourfold (native)'s speed over the fastest of `rivals`, undefined where it or all of them were not timed. */
+  const nativeRatio = (id: string, op: string, size: number, rivals: string[]): number | undefined => {
+    const mine = ns(id, op, size, 'fourfold (native)');
+    const theirs = rivals.map((library) => ns(id, op, size, library)).filter((t) => t !== undefined);
+    return mine === undefined || theirs.length === 0 ? undefined : Math.min(...theirs) / mine;
+  };
+  const shown = (ratio: number) => (ratio < NATIVE_TARGET ? `**${ratio.toFixed(2)}**` : ratio.toFixed(2));
+  for (const [id, label] of engines) {
+    const native = runs.flatMap((run) => run.engines.filter((e) => e.engine.id === id)).flatMap((e) => e.cases);
+    const sizes = [...new Set(native.filter((c) => c.part === 'sizes' && c.library === 'fourfold (native)').map((c) => c.size))].sort((a, b) => a - b);
+    if (sizes.length === 0) continue;
+    let below = 0;
+    let belowJoined = 0;
+    out.push(
+      '',
+      `${label}: fourfold (native) against the faster of node:crypto and the kernels (its speed over theirs; target ${NATIVE_TARGET}; encrypt: against node:crypto's tag apart / joined)`,
+      '',
+      `| size | ${NATIVE_OPS.join(' | ')} |`,
+      `|---:|${NATIVE_OPS.map(() => '---:').join('|')}|`,
+    );
+    for (const size of sizes) {
+      const cells = NATIVE_OPS.map((op) => {
+        const ratio = nativeRatio(id, op, size, ['fourfold', 'node']);
+        if (ratio === undefined) return '';
+        const joined = ns(id, op, size, 'node (joined)') === undefined ? undefined : nativeRatio(id, op, size, ['fourfold', 'node (joined)']);
+        if (ratio < NATIVE_TARGET) below++;
+        if ((joined ?? ratio) < NATIVE_TARGET) belowJoined++;
+        return joined === undefined ? shown(ratio) : `${shown(ratio)} / ${shown(joined)}`;
+      });
+      out.push(`| ${formatSize(size)} | ${cells.join(' | ')} |`);
+    }
+    out.push('', `cells below ${NATIVE_TARGET}: ${below}; counting encrypt against the joined array: ${belowJoined}`);
+  }
+  return out.join('\n') + '\n';
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const out = args.find((a) => a.startsWith('--out='))?.slice(6);
   const files = args.filter((a) => !a.startsWith('--'));
-  if (files.length === 0 || args.some((a) => a.startsWith('--') && !a.startsWith('--out='))) {
-    process.stderr.write('usage: npm run bench:merge -- a.json b.json ... [--out=DIR]\n');
+  if (files.length === 0 || args.some((a) => a.startsWith('--') && !a.startsWith('--out=') && a !== '--tables')) {
+    process.stderr.write('usage: npm run bench:merge -- a.json b.json ... [--out=DIR]\n       npm run bench:merge -- --tables run1.json run2.json ...\n');
     process.exit(2);
   }
-  const all = devices(files.map((file) => ({ file, report: parseReport(readFileSync(file, 'utf8')) })));
+  const reports = files.map((file) => ({ file, report: parseReport(readFileSync(file, 'utf8')) }));
+  if (args.includes('--tables')) return void process.stdout.write(pooledTables(reports.map((r) => r.report)));
+  const all = devices(reports);
   process.stdout.write(mergedMarkdown(all));
   if (out === undefined) return;
   const dir = resolve(out);

@@ -4,8 +4,13 @@
  * code size), prints a Markdown summary on stdout, progress on stderr, and
  * writes bench-report/results.json (every sample) and index.html (charts),
  * rewritten as results arrive, so that Ctrl-C leaves a report too.
+ * `--render[=dir]` measures nothing: it rewrites dir/index.html (default
+ * bench-report) from its results.json and prints the summary, after a
+ * change to the charts or for a results.json from another machine.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { join, resolve } from 'node:path';
 import type { BenchConfig, EngineResult } from './core/types.js';
 import { endChildren } from './node/children.js';
 import { measureCodeSize, type CodeSizeResult } from './node/code-size.js';
@@ -16,15 +21,27 @@ import { parseOptions, usage } from './node/options.js';
 import { ProgressBar } from './node/progress.js';
 import { measureSetup, type SetupResult } from './node/setup.js';
 import { EngineCollector } from './report/collector.js';
-import { buildReport, type RunStatus } from './report/json.js';
+import { renderHtml } from './report/html.js';
+import { buildReport, parseReport, type RunStatus } from './report/json.js';
 import { markdown } from './report/markdown.js';
+import { summarySizes } from './report/summary.js';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
 }
 
+/** --render: index.html and the summary again from dir/results.json, measuring nothing. */
+function render(dir: string): void {
+  const report = parseReport(readFileSync(join(dir, 'results.json'), 'utf8'));
+  process.stdout.write(markdown(report, summarySizes(report.settings.sizes)));
+  writeFileSync(join(dir, 'index.html'), renderHtml(report));
+  process.stderr.write(`wrote ${join(dir, 'index.html')}\n`);
+}
+
 async function main(): Promise<void> {
+  const rendering = process.argv.slice(2).find((a) => a === '--render' || a.startsWith('--render='));
+  if (rendering !== undefined) return render(resolve(rendering.slice('--render='.length) || 'bench-report'));
   let options: ReturnType<typeof parseOptions>;
   try {
     options = parseOptions(process.argv.slice(2));

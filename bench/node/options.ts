@@ -410,6 +410,8 @@ export const usage = `usage: npm run bench -- [options]
                    to fit is reported as capped, not timed; 0: no cap ${defaults((p) => String(p.capMs / 1000) + opCapsText(p))}
   --out=dir        where results.json and index.html go (default: bench-report); they are
                    rewritten as the run goes, so Ctrl-C leaves a report of what was measured
+  --render[=dir]   measure nothing: rewrite dir/index.html (default bench-report) from its
+                   results.json and print the summary
   --help           this text`;
 
 export function parseSize(text: string): number {
