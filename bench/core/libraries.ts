@@ -153,7 +153,7 @@ export interface Apis {
     readonly serpent?: FourfoldSerpent;
     readonly age?: FourfoldAge;
     readonly parallel?: FourfoldParallel;
-    /** libsodium.js's API on fourfold (ops/sodium-*.ts). */
+    /** libsodium.js's API on fourfold (ops/sodium.ts). */
     readonly sodium?: FourfoldSodium;
   };
   readonly noble: {

@@ -1,5 +1,5 @@
 /**
- * --profile=sodium's ops (bench/core/ops/sodium-*.ts): one per call family
+ * --profile=sodium's ops (bench/core/ops/sodium.ts): one per call family
  * of libsodium.js that fourfold/sodium has, opt-in, each with fourfold's
  * two tiers and libsodium-wrappers-sumo, the reference, whose bytes every
  * fourfold column reproduces (a sealed box and a pushed stream message as
@@ -15,7 +15,7 @@ import { parseOptions, type Options } from '../node/options.js';
 const KiB = 1024;
 const MiB = 1 << 20;
 
-/** The families the profile times (issue 76's list), by op name. */
+/** The call families the profile times, every one fourfold/sodium shares with libsodium.js, by op name. */
 const FAMILIES = [
   ...['chacha20poly1305', 'chacha20poly1305-ietf', 'xchacha20poly1305-ietf'].flatMap((aead) =>
     ['encrypt', 'encrypt-detached', 'decrypt', 'decrypt-detached'].map((call) => `sodium-aead-${aead}-${call}`),

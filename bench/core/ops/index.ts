@@ -14,9 +14,7 @@ import { serpentOps } from './serpent.js';
 import { salsaOps } from './salsa.js';
 import { scryptOps } from './scrypt.js';
 import { secretstreamOps } from './secretstream.js';
-import { sodiumHashOps } from './sodium-hashes.js';
-import { sodiumPublicOps } from './sodium-public.js';
-import { sodiumSymmetricOps } from './sodium-symmetric.js';
+import { sodiumOps } from './sodium.js';
 import type { OpDefinition } from './types.js';
 import { webcryptoOps } from './webcrypto.js';
 
@@ -33,8 +31,6 @@ export function allOps(apis: Apis): OpDefinition<unknown>[] {
     ...argon2Ops(apis),
     ...ageOps(apis),
     ...webcryptoOps(apis),
-    ...sodiumSymmetricOps(apis),
-    ...sodiumHashOps(apis),
-    ...sodiumPublicOps(apis),
+    ...sodiumOps(apis),
   ];
 }
