@@ -1,13 +1,7 @@
 /**
  * Command-line options of `npm run bench`, and the profiles they start
- * from: the default run (the headline comparisons in a few minutes),
- * --quick (every part, few samples: a smoke test of every engine), --full
- * (everything, for the record), --profile=parallel (fourfold/parallel
- * against the synchronous functions, on large inputs), --profile=scrypt
- * (scrypt against its peers at the memory sizes it is used at),
- * --profile=argon2 (Argon2id against its peers at the parameters it is
- * deployed with), --profile=age (age files against typage and the Go
- * CLI) and --profile=js (the js tier against the pure-JavaScript peers).
+ * from; docs/contributing/benchmarks.md tables what each profile covers
+ * and what it takes.
  */
 import { NATIVE, NODE_JOINED, PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
 import { parts, type BenchConfig, type ParallelSettings, type Part } from '../core/types.js';
@@ -45,7 +39,7 @@ const MiB = 1 << 20;
  * samples they take, and their cap on one case.
  */
 export interface Profile {
-  /** One line for --help, with the time it takes in Node on the 2-core machine of bench/README.md. */
+  /** One line for --help, with the time it takes in Node on the 2-core development machine. */
   readonly summary: string;
   readonly parts: readonly string[];
   readonly sizes: readonly number[];
@@ -89,12 +83,7 @@ const argon2Sizes = { 'argon2id-t2': [19 * MiB], 'argon2id-t3': [64 * MiB] };
 /** fourfold/parallel's chart and model at 64 MiB (where its two-core speedup targets are set), its longest task at 256 MiB; no worker-count columns. */
 const parallelSettings: ParallelSettings = { workerCounts: [], chartSize: 64 * MiB, taskSize: 256 * MiB, taskCalls: 3 };
 
-/**
- * --full: every part, every length 0..8192 (Bernstein's sweep), 16 MiB,
- * a million keys; the default run of the benchmark before it had
- * profiles, with a cap that leaves out only what would take minutes per
- * case (mipher's Serpent at 16 MiB and over the sweep).
- */
+/** --full: every part, every length 0..8192 (Bernstein's sweep), 16 MiB, a million keys; its cap leaves out only what takes minutes a case (mipher's Serpent at 16 MiB and over the sweep). */
 const full: Profile = {
   summary: "every part but 'parallel', every length 0..8192, 16 MiB, up to a million keys; about an hour",
   parts: allParts.filter((part) => part !== 'parallel'),
@@ -116,15 +105,10 @@ const full: Profile = {
 };
 
 /**
- * The default: the headline comparisons in a few minutes. The summary
- * sizes, timed as --full times them, scrypt with one lane of 16 MiB and
- * Argon2id at OWASP's m = 19 MiB, t = 2, p = 1 (a few seconds each, under
- * a cap of their own: their first calls alone, cold, fill half of the
- * messages' 4 s; four lanes are --profile=scrypt's and
- * --profile=argon2's); a sparse sweep for the per-call overhead (stride
- * 127: 65 lengths, one at every residue modulo 64); setup and code size. Alignment, keys and
- * 16 MiB messages are --full's, fourfold/parallel --profile=parallel's
- * and --profile=scrypt's.
+ * The default: the headline comparisons in a few minutes. scrypt (16 MiB)
+ * and Argon2id (19 MiB) have a cap of their own: their first calls alone,
+ * cold, fill half of the messages' 4 s. The sweep's stride of 127 takes 65
+ * lengths, one at every residue modulo 64.
  */
 const standard: Profile = {
   summary: 'the summary sizes 64 B..1 MiB, scrypt at 16 MiB, argon2id at 19 MiB, a sparse sweep (per-call overhead), setup, code size; 1 to 4 minutes',
@@ -134,10 +118,7 @@ const standard: Profile = {
   sweep: { from: 0, to: 8192, step: 127 },
   alignSizes: full.alignSizes,
   keyCounts: full.keyCounts,
-  // Shorter than --full's: 20 ms of warm-up (thousands of calls, or at
-  // least three, well past the engines' optimizing tiers), 15 samples, and
-  // slow subjects (1 MiB) stop at 1 s of sampling (minSamples at least).
-  // The sweep's warm-up only sizes its batches: 10 ms.
+  // 20 ms of warm-up: thousands of calls (at least three), past the engines' optimizing tiers. The sweep's only sizes its batches.
   timing: {
     ...full.timing,
     sizes: { ...caseTiming, warmupMs: 20, samples: 15, budgetMs: 1000 },
@@ -151,12 +132,7 @@ const standard: Profile = {
   parallel: parallelSettings,
 };
 
-/**
- * --quick: a smoke test of every part in every engine (--engines=all in
- * well under 15 minutes), not numbers to quote: fewer sizes, the default's
- * sparse sweep, one alignment size, key counts up to 4Ki, few and short
- * samples, and a 2 s cap.
- */
+/** --quick: a smoke test of every part in every engine (--engines=all in well under 15 minutes), not numbers to quote. */
 const quick: Profile = {
   summary: "every part but 'parallel', fewer sizes, fewer and shorter samples: a check that everything runs; 1 to 1.5 minutes per engine",
   parts: full.parts,
@@ -179,15 +155,9 @@ const quick: Profile = {
 };
 
 /**
- * --profile=parallel: fourfold/parallel against the synchronous function
- * (the reference for the ratio, and for the bytes: they must be
- * identical) at 16, 64 and 256 MiB, every op it has, with a new output
- * (plain arrays), a reused output (against the synchronous function with
- * a reused output) and SharedArrayBuffer input and output; at 64 MiB also
- * on 0 to 3 workers (the speedup-by-worker-count chart); and the
- * 'parallel' part (the model's costs, the longest task at 256 MiB). A
- * call takes tens of ms to seconds, so a sample is one call, after the
- * three the warm-up makes; three to five samples.
+ * --profile=parallel: fourfold/parallel against the synchronous function,
+ * the reference for the ratio and the bytes. A call takes tens of ms to
+ * seconds, so a sample is one call, after the three the warm-up makes.
  */
 const parallel: Profile = {
   summary: 'fourfold/parallel against the synchronous functions at 16, 64 and 256 MiB, speedup by worker count, the model and its projection, the longest task',
@@ -208,15 +178,10 @@ const parallel: Profile = {
 };
 
 /**
- * --profile=scrypt: scrypt (r = 8) with one lane and with four, each of
- * 16 MiB (N = 2^14) and 128 MiB (N = 2^17), every column: fourfold's two
- * tiers, fourfold/parallel's (p = 4: the workers and the calling thread),
- * node:crypto, @noble/hashes, hash-wasm, libsodium. A call takes 20 ms to
- * a second or two (four lanes of 128 MiB in the slower peers), so as in
- * --profile=parallel a sample is one call after the three the warm-up
- * makes; five to seven samples, and a cap that leaves no column out here.
- * The longest event-loop block of the asynchronous calls is
- * bench/harness/blocking.ts's.
+ * --profile=scrypt: one lane and four, of 16 MiB (N = 2^14) and 128 MiB
+ * (N = 2^17), every column. A call takes 20 ms to a second or two, so a
+ * sample is one call, as in --profile=parallel; the cap leaves no column
+ * out here. The asynchronous calls' longest block: bench/harness/blocking.ts.
  */
 const scrypt: Profile = {
   summary: 'scrypt with p = 1 and p = 4 at 16 and 128 MiB a lane (N = 2^14, 2^17): fourfold, its js tier and fourfold/parallel against the peers',
@@ -233,16 +198,7 @@ const scrypt: Profile = {
   parallel: parallelSettings,
 };
 
-/**
- * --profile=argon2: Argon2id (a 32-byte tag) at OWASP's m = 19 MiB,
- * t = 2, p = 1 and RFC 9106's m = 64 MiB, t = 3 with one lane and four,
- * every column: fourfold's two tiers, fourfold/parallel's (p = 4: the
- * workers and the calling thread), node:crypto (where it has argon2Sync),
- * @noble/hashes, hash-wasm and libsodium (p = 1: it has no lanes). A call
- * takes 35 ms to over a second (@noble/hashes at 64 MiB), so it is
- * timed as --profile=scrypt is: one call per sample after the three the
- * warm-up makes, and the same cap, which no column reaches here.
- */
+/** --profile=argon2: OWASP's m = 19 MiB, t = 2, p = 1 and RFC 9106's m = 64 MiB, t = 3, p = 1 and 4, timed as --profile=scrypt (35 ms to over a second a call). */
 const argon2: Profile = {
   ...scrypt,
   summary:
@@ -252,15 +208,7 @@ const argon2: Profile = {
   ops: ['argon2id'],
 };
 
-/**
- * --profile=age: age files of 16 and 256 MiB to one X25519 recipient,
- * one-shot, streamed (64 KiB pieces in), armored and file to file,
- * encrypted and decrypted by fourfold/age (one thread), fourfold/parallel's
- * age (every core), typage (the reference) and, where they are installed,
- * the Go CLI and rage as processes, file to file. A call takes 20 ms to seconds (typage
- * at 256 MiB), so it is timed as --profile=scrypt is: one call per
- * sample after a warm-up of three, and the same cap.
- */
+/** --profile=age: age files of 16 and 256 MiB, timed as --profile=scrypt (20 ms to seconds a call: typage at 256 MiB). */
 const age: Profile = {
   ...scrypt,
   summary:
@@ -272,20 +220,13 @@ const age: Profile = {
 };
 
 /**
- * --profile=js: fourfold's js tier (ready({ tier: 'js' }): what Hermes,
- * node --jitless and hosts without WebAssembly run) against the fastest
- * pure-JavaScript peer of each primitive: @noble/ciphers (ChaCha20,
- * Salsa20, their AEADs, Poly1305), @noble/hashes (BLAKE3, scrypt,
- * Argon2id, BLAKE2b), blakejs (BLAKE2b) and mipher (Serpent). No WebAssembly or native column
- * (fourfold's simd tier, libsodium, hash-wasm, node:crypto), and no
- * secretstream, whose one peer is libsodium. The default run's sizes,
- * scrypt with one lane of 16 MiB, Argon2id at 19 MiB (t = 2) and 64 MiB
- * (t = 3) on one lane; a cap that times mipher's Serpent at 1 MiB (a
- * second a call) and @noble/hashes' Argon2id at 64 MiB. A warm-up of
- * 250 ms, not 20: plain JavaScript's unrolled functions (fourfold's and
- * the peers') run the optimizing compiler's code only after 100 to 300 ms
- * of calls on the 2-core machine when busy (its compiler thread shares
- * the cores), and an op's first size would time them before.
+ * --profile=js: the js tier (what Hermes, node --jitless and hosts without
+ * WebAssembly run) against the pure-JavaScript peers; no secretstream,
+ * whose one peer is libsodium. A warm-up of 250 ms, not 20: plain
+ * JavaScript's unrolled functions run the optimizing compiler's code only
+ * after 100 to 300 ms of calls on the busy 2-core machine (its compiler
+ * thread shares the cores), and an op's first size would time them before.
+ * The cap times mipher's Serpent at 1 MiB and @noble/hashes' Argon2id at 64 MiB.
  */
 const js: Profile = {
   ...standard,
@@ -313,15 +254,7 @@ const js: Profile = {
   libsLeftOut: undefined,
 };
 
-/**
- * --profile=sodium: fourfold/sodium against libsodium-wrappers-sumo, call
- * for call (core/ops/sodium-*.ts): every family of libsodium.js's API that
- * fourfold/sodium has, at 64 B, 1 KiB, 64 KiB and 1 MiB, as the default
- * run times them; a call without a message (X25519, crypto_kx, crypto_kdf)
- * at its 32-byte output, crypto_pwhash's Argon2id at MEMLIMIT_INTERACTIVE
- * (64 MiB) and scrypt at its INTERACTIVE 16 MiB, a few calls a second
- * under a cap of their own.
- */
+/** --profile=sodium: fourfold/sodium against libsodium-wrappers-sumo, call for call (core/ops/sodium.ts); the password hashes under a cap of their own. */
 const sodium: Profile = {
   ...standard,
   summary: 'fourfold/sodium against libsodium-wrappers-sumo, every call family at 64 B, 1 KiB, 64 KiB, 1 MiB (pwhash at its interactive limits)',
