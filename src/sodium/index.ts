@@ -4,7 +4,7 @@
  * program switches by changing its import. Named exports, so that a
  * bundler keeps only the calls a page uses, and a default export object
  * with all of them, as `import sodium from 'libsodium-wrappers'` gives.
- * What it leaves out (AEGIS, AES-256-GCM, ipcrypt, Ristretto255, ...) is
+ * What it leaves out (AEGIS, AES-256-GCM, ipcrypt, ...) is
  * listed in docs/api.md, "From libsodium".
  */
 
