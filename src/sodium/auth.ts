@@ -8,7 +8,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { equalBytes } from '../runtime/bytes.js';
 import { format, formatOf, type Input, input, optional, type Out, sized, type OutputFormat } from './codecs.js';
-import { endState, openState, type State, stateOf } from './states.js';
+import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 
 type Hash = typeof sha256 | typeof sha512;
@@ -22,7 +22,7 @@ interface Incremental {
 export type HashState = State;
 
 const start = (kind: string, hasher: Incremental): HashState => openState(kind, hasher);
-const live = (state: HashState, kind: string): Incremental => stateOf<Incremental>(state, kind);
+const live = (state: HashState, kind: string): Incremental => liveState<Incremental>(state, kind);
 
 function finish<F>(state: HashState, kind: string, bytes: number, outputFormat: F | undefined): Out<F> {
   formatOf(outputFormat);

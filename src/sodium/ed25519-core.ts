@@ -17,14 +17,19 @@ type Point = InstanceType<typeof ed25519.Point>;
 const { Point } = ed25519;
 const { Fp } = Point;
 
-/** crypto_core_ed25519: a point's encoding, its uniform and hash inputs, a scalar reduced and not. */
+/** crypto_core_ed25519: a point's encoding. */
 export const crypto_core_ed25519_BYTES: number = 32;
+/** crypto_core_ed25519: from_uniform's input. */
 export const crypto_core_ed25519_UNIFORMBYTES: number = 32;
+/** crypto_core_ed25519: from_hash's input. */
 export const crypto_core_ed25519_HASHBYTES: number = 64;
+/** crypto_core_ed25519: a scalar. */
 export const crypto_core_ed25519_SCALARBYTES: number = 32;
+/** crypto_core_ed25519: scalar_reduce's input. */
 export const crypto_core_ed25519_NONREDUCEDSCALARBYTES: number = 64;
-/** crypto_scalarmult_ed25519: a point's encoding and a scalar. */
+/** crypto_scalarmult_ed25519: a point's encoding. */
 export const crypto_scalarmult_ed25519_BYTES: number = 32;
+/** crypto_scalarmult_ed25519: a scalar. */
 export const crypto_scalarmult_ed25519_SCALARBYTES: number = 32;
 
 /** A point as ge25519_frombytes decodes one (any y below 2^255, x = 0 with either sign), or null where it fails (no square root). */

@@ -7,7 +7,7 @@
  */
 import { type Blake2b, hashBlake2b, startBlake2b } from './blake2b.js';
 import { format, formatOf, from_string, type Input, input, optional, type Out, ranged, sized, unsigned64, type OutputFormat } from './codecs.js';
-import { endState, openState, type State, stateOf } from './states.js';
+import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 import { siphash24 } from './siphash.js';
 
@@ -62,7 +62,7 @@ export interface GenerichashState extends State {
   /** What the state is for: only the calls of crypto_generichash take it. */
   readonly kind: 'crypto_generichash';
 }
-const liveGenerichash = (state: GenerichashState) => stateOf<{ hasher: Blake2b; length: number }>(state, 'crypto_generichash');
+const liveGenerichash = (state: GenerichashState) => liveState<{ hasher: Blake2b; length: number }>(state, 'crypto_generichash');
 
 /** Starts an incremental BLAKE2b of `hash_length` bytes, keyed when `key` is given. */
 export function crypto_generichash_init(key: Input | null, hash_length: number): GenerichashState {

@@ -10,7 +10,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { format, formatOf, from_string, type Input, input, optional, type Out, ranged, sized, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
-import { endState, openState, type State, stateOf } from './states.js';
+import { endState, openState, type State, liveState } from './states.js';
 
 /** crypto_kdf_hkdf_sha256: the pseudorandom key's length (SHA-256's). */
 export const crypto_kdf_hkdf_sha256_KEYBYTES: number = 32;
@@ -42,11 +42,11 @@ function hkdfCalls(kind: string, hash: Hash, bytes: number) {
     },
     init: (salt: Input | null): HkdfState => openState(kind, hmac.create(hash, saltOf(salt))),
     update: (state_address: HkdfState, ikm: Input): void => {
-      stateOf<ReturnType<typeof hmac.create>>(state_address, kind).update(input(ikm, 'ikm'));
+      liveState<ReturnType<typeof hmac.create>>(state_address, kind).update(input(ikm, 'ikm'));
     },
     final: <F extends OutputFormat | null = 'uint8array'>(state_address: HkdfState, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);
-      const prk = stateOf<ReturnType<typeof hmac.create>>(state_address, kind).digest();
+      const prk = liveState<ReturnType<typeof hmac.create>>(state_address, kind).digest();
       endState(state_address);
       return format(prk, outputFormat);
     },

@@ -31,30 +31,49 @@ export const crypto_verify_32_BYTES: number = 32;
 /** crypto_verify_64's length. */
 export const crypto_verify_64_BYTES: number = 64;
 
-/** The Salsa20 core (20, 12 and 8 rounds): a 64-byte block from a 32-byte key, a 16-byte input and a 16-byte constant. */
+/** crypto_core_salsa20: its output block. */
 export const crypto_core_salsa20_OUTPUTBYTES: number = 64;
+/** crypto_core_salsa20: its input (nonce and counter). */
 export const crypto_core_salsa20_INPUTBYTES: number = 16;
+/** crypto_core_salsa20: its key. */
 export const crypto_core_salsa20_KEYBYTES: number = 32;
+/** crypto_core_salsa20: its constant. */
 export const crypto_core_salsa20_CONSTBYTES: number = 16;
+/** crypto_core_salsa2012: its output block. */
 export const crypto_core_salsa2012_OUTPUTBYTES: number = 64;
+/** crypto_core_salsa2012: its input (nonce and counter). */
 export const crypto_core_salsa2012_INPUTBYTES: number = 16;
+/** crypto_core_salsa2012: its key. */
 export const crypto_core_salsa2012_KEYBYTES: number = 32;
+/** crypto_core_salsa2012: its constant. */
 export const crypto_core_salsa2012_CONSTBYTES: number = 16;
+/** crypto_core_salsa208: its output block. */
 export const crypto_core_salsa208_OUTPUTBYTES: number = 64;
+/** crypto_core_salsa208: its input (nonce and counter). */
 export const crypto_core_salsa208_INPUTBYTES: number = 16;
+/** crypto_core_salsa208: its key. */
 export const crypto_core_salsa208_KEYBYTES: number = 32;
+/** crypto_core_salsa208: its constant. */
 export const crypto_core_salsa208_CONSTBYTES: number = 16;
 
-/** Salsa20/12 and Salsa20/8 streams: 32-byte key, 8-byte nonce; _MESSAGEBYTES_MAX as libsodium-wrappers reads it from 32-bit memory. */
+/** crypto_stream_salsa2012: its key. */
 export const crypto_stream_salsa2012_KEYBYTES: number = 32;
+/** crypto_stream_salsa2012: its nonce. */
 export const crypto_stream_salsa2012_NONCEBYTES: number = 8;
+/** crypto_stream_salsa2012: the longest message, as libsodium-wrappers reads it from 32-bit memory. */
 export const crypto_stream_salsa2012_MESSAGEBYTES_MAX: number = -1;
+/** crypto_stream_salsa208: its key. */
 export const crypto_stream_salsa208_KEYBYTES: number = 32;
+/** crypto_stream_salsa208: its nonce. */
 export const crypto_stream_salsa208_NONCEBYTES: number = 8;
+/** crypto_stream_salsa208: the longest message, as libsodium-wrappers reads it from 32-bit memory. */
 export const crypto_stream_salsa208_MESSAGEBYTES_MAX: number = -1;
 
-/** libsodium's XChaCha20-Poly1305 secretbox (crypto_box_curve25519xchacha20poly1305's): 32-byte key, 24-byte nonce, 16-byte tag. */
+/** crypto_secretbox_xchacha20poly1305: its key. */
 export const crypto_secretbox_xchacha20poly1305_KEYBYTES: number = 32;
+/** crypto_secretbox_xchacha20poly1305: its nonce. */
 export const crypto_secretbox_xchacha20poly1305_NONCEBYTES: number = 24;
+/** crypto_secretbox_xchacha20poly1305: its tag. */
 export const crypto_secretbox_xchacha20poly1305_MACBYTES: number = 16;
+/** crypto_secretbox_xchacha20poly1305: the longest message, as libsodium-wrappers reads it from 32-bit memory. */
 export const crypto_secretbox_xchacha20poly1305_MESSAGEBYTES_MAX: number = -17;

@@ -14,13 +14,17 @@ import { combine, L } from './scalars.js';
 type Element = InstanceType<typeof ristretto255.Point>;
 const { Point } = ristretto255;
 
-/** crypto_core_ristretto255: an element's encoding, the hash input, a scalar reduced and not. */
+/** crypto_core_ristretto255: an element's encoding. */
 export const crypto_core_ristretto255_BYTES: number = 32;
+/** crypto_core_ristretto255: from_hash's input. */
 export const crypto_core_ristretto255_HASHBYTES: number = 64;
+/** crypto_core_ristretto255: a scalar. */
 export const crypto_core_ristretto255_SCALARBYTES: number = 32;
+/** crypto_core_ristretto255: scalar_reduce's input. */
 export const crypto_core_ristretto255_NONREDUCEDSCALARBYTES: number = 64;
-/** crypto_scalarmult_ristretto255: an element's encoding and a scalar. */
+/** crypto_scalarmult_ristretto255: an element's encoding. */
 export const crypto_scalarmult_ristretto255_BYTES: number = 32;
+/** crypto_scalarmult_ristretto255: a scalar. */
 export const crypto_scalarmult_ristretto255_SCALARBYTES: number = 32;
 
 /** The element `bytes` encodes, or null where RFC 9496's decoding refuses it. */

@@ -9,7 +9,7 @@ import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from '../s
 import { engine } from '../secretstream/tiers.js';
 import { EMPTY } from '../runtime/bytes.js';
 import { format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized, unsigned, type OutputFormat } from './codecs.js';
-import { openState, type State, stateOf } from './states.js';
+import { openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 
 /** A stream's state, as init_push and init_pull give it: pass it to push, pull and rekey. */
@@ -35,7 +35,7 @@ export interface SecretstreamMessage {
 }
 const KIND = 'crypto_secretstream_xchacha20poly1305';
 /** The live stream: its keys wiped when `free` ends it. */
-const streamOf = (state: SecretstreamState): StreamState => stateOf<{ stream: StreamState }>(state, KIND).stream;
+const streamOf = (state: SecretstreamState): StreamState => liveState<{ stream: StreamState }>(state, KIND).stream;
 
 function start(key: Uint8Array, header: Uint8Array): SecretstreamState {
   const k = sized(key, 'key', KEY_BYTES);

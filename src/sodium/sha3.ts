@@ -6,7 +6,7 @@
  */
 import { Keccak, sha3_256, sha3_512 } from '@noble/hashes/sha3.js';
 import { format, formatOf, type Input, input, type Out, ranged, unsigned, type OutputFormat } from './codecs.js';
-import { endState, openState, type State, stateOf } from './states.js';
+import { endState, openState, type State, liveState } from './states.js';
 
 /** libsodium's error for arguments outside what the primitive takes. */
 const invalidUsage = (): Error => new Error('invalid usage');
@@ -41,7 +41,7 @@ interface Sponge {
   destroy(): void;
 }
 
-const live = (state: unknown, kind: string): Sponge => stateOf<Sponge>(state, kind);
+const live = (state: unknown, kind: string): Sponge => liveState<Sponge>(state, kind);
 
 function start(kind: string, hash: Keccak): Sha3State {
   return openState(kind, { hash, squeezing: false, destroy: () => hash.destroy() });

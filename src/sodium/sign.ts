@@ -9,7 +9,7 @@
 import { ed25519, ed25519ph } from '@noble/curves/ed25519.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
-import { endState, openState, type State, stateOf } from './states.js';
+import { endState, openState, type State, liveState } from './states.js';
 import type { KeyPair } from './x25519.js';
 
 const invalidSignature = (): Error => new Error('incorrect signature for the given public key');
@@ -137,7 +137,7 @@ export interface SignState extends State {
   readonly kind: 'crypto_sign';
 }
 
-const pieces = (state: SignState): Uint8Array[] => stateOf<Uint8Array[]>(state, 'crypto_sign');
+const pieces = (state: SignState): Uint8Array[] => liveState<Uint8Array[]>(state, 'crypto_sign');
 
 /** The message the pieces make, the state ended (a second _final throws, as libsodium.js's current source). */
 function joinedMessage(state: SignState): Uint8Array {

@@ -9,6 +9,7 @@
 
 /** A state handle: which family made it; only that family's calls take it. */
 export interface State {
+  /** The family that made it (the name of its calls, e.g. 'crypto_generichash'). */
   readonly kind: string;
 }
 
@@ -75,7 +76,7 @@ function entry(handle: unknown): Entry {
 }
 
 /** What the live state of `kind` holds; another family's state is "invalid usage". */
-export function stateOf<T>(handle: unknown, kind: string): T {
+export function liveState<T>(handle: unknown, kind: string): T {
   const e = entry(handle);
   if (e.kind !== kind) throw new Error('invalid usage');
   return e.inner as T;

@@ -10,7 +10,7 @@ import { equalBytes, readLE32, writeLE32 } from '../runtime/bytes.js';
 import type { XorStream } from '../runtime/stream-cipher.js';
 import { hsalsa20, salsa20, xsalsa20 } from '../salsa/index.js';
 import { format, formatOf, type Input, input, type Out, sized, unsigned, unsigned64, type OutputFormat } from './codecs.js';
-import { endState, openState, type State, stateOf } from './states.js';
+import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 
 /**
@@ -188,7 +188,7 @@ export interface OnetimeauthState extends State {
   readonly kind: 'crypto_onetimeauth';
 }
 
-const liveOnetime = (state: OnetimeauthState): Poly1305 => stateOf<Poly1305>(state, 'crypto_onetimeauth');
+const liveOnetime = (state: OnetimeauthState): Poly1305 => liveState<Poly1305>(state, 'crypto_onetimeauth');
 
 /** Starts an incremental Poly1305 under the one-time 32-byte `key`. */
 export function crypto_onetimeauth_init(key: Input): OnetimeauthState {
