@@ -35,7 +35,7 @@ export function libraryEntries(): { subpath: string; module: string }[] {
  * workers, and webpack's runtime for that form reads `document` as an edge
  * bundle loads (src/parallel/web-workers.ts).
  */
-const WORKERLESS: Readonly<Record<string, string>> = { './parallel': 'parallel/calls.js' };
+const WORKERLESS: Readonly<Record<string, string>> = { './parallel': 'parallel/calls.js', './age/typage': 'typage/calls.js' };
 
 /** The module `subpath`'s edge entry exports: its own, or its calls without Web Workers. */
 const edgeModule = (subpath: string, module: string): string => (WORKERLESS[subpath] === undefined ? module : join(DIST, WORKERLESS[subpath]));

@@ -19,14 +19,6 @@
  * const text = await d.decrypt(file, 'text');
  * ```
  */
-/** ASCII armor: encode(file) to a string, decode(text) to the binary file. */
-export * as armor from './armor.js';
-/** Passkeys and security keys (WebAuthn with PRF) as recipients and identities: createCredential, WebAuthnRecipient, WebAuthnIdentity (fourfold/age's). */
-export * as webauthn from './webauthn.js';
-export { Decrypter } from './decrypter.js';
-export { Encrypter } from './encrypter.js';
-export { generateHybridIdentity, generateIdentity, generateX25519Identity, identityToRecipient } from './keys.js';
-export { type Identity, type ReadableStreamWithSize, type Recipient, Stanza } from './stanza.js';
-export { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
-export { AuthenticationError } from '../runtime/errors.js';
-export type { SshKeyWithPassphrase } from '../age/keys.js';
+export * from './calls.js';
+// These two names of calls.ts, with the pool's Web Worker form for pages.
+export { Decrypter, Encrypter } from './web-workers.js';

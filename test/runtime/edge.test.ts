@@ -48,6 +48,9 @@ const CALLS: Record<string, string> = {
   'fourfold/argon2': "hex(F.argon2id('pw', nonce24, { t: 2, m: 256 }))",
   'fourfold/age': "hex(await F.decrypt(await F.encrypt(data, { passphrase: 'pw', workFactor: 4 }), { passphrase: 'pw' }))",
   'fourfold/parallel': 'hex(await F.blake3(data))',
+  // typage's API: a passphrase file written and read (the pool's runners, on the calling thread here).
+  'fourfold/age/typage':
+    "await (async () => { const e = new F.Encrypter(); e.setScryptWorkFactor(4); e.setPassphrase('pw'); const d = new F.Decrypter(); d.addPassphrase('pw'); return hex(await d.decrypt(await e.encrypt(data))); })()",
   // The default export (libsodium-wrappers' object), which the edge entry names again, and a named call.
   'fourfold/sodium': "F.crypto_generichash(32, data, key, 'hex') + hex(F.default.crypto_secretbox_easy(data, nonce24, key))",
 };
@@ -165,12 +168,14 @@ it("each subpath's edge entry point runs its calls on the simd tier where compil
   }
 });
 
-it("fourfold/parallel's edge entry point has no Web Worker form, which its default one has for pages", { skip }, async () => {
+it("fourfold/parallel's and fourfold/age/typage's edge entry points have no Web Worker form, which their default ones have for pages", { skip }, async () => {
   // webpack's runtime for new Worker(new URL(..., import.meta.url)) reads document.baseURI as an edge bundle loads (Next.js's edge).
-  const code = "import * as P from 'fourfold/parallel'; globalThis.P = P;";
   const form = /new Worker\(new URL\("\.\/worker(-js)?\.js", /g;
-  assert.equal((await bundle(code, false)).match(form)?.length, 2);
-  assert.equal((await bundle(code, true)).match(form), null);
+  for (const subpath of ['fourfold/parallel', 'fourfold/age/typage']) {
+    const code = `import * as P from '${subpath}'; globalThis.P = P;`;
+    assert.equal((await bundle(code, false)).match(form)?.length, 2, subpath);
+    assert.equal((await bundle(code, true)).match(form), null, subpath);
+  }
 });
 
 it('the default entry points there run on the js tier, the same bytes, and say why once', { skip }, async () => {
