@@ -26,18 +26,7 @@ import type { AgeCliLibrary } from './age-cli.js';
 import type { ParallelSettings } from './types.js';
 
 type FourfoldRoot = typeof import('fourfold');
-type FourfoldChacha = typeof import('fourfold/chacha');
-type FourfoldPoly1305 = typeof import('fourfold/poly1305');
-type FourfoldBlake3 = typeof import('fourfold/blake3');
-type FourfoldBlake2 = typeof import('fourfold/blake2');
-type FourfoldSerpent = typeof import('fourfold/serpent');
-type FourfoldSalsa = typeof import('fourfold/salsa');
-type FourfoldSecretstream = typeof import('fourfold/secretstream');
-type FourfoldScrypt = typeof import('fourfold/scrypt');
-type FourfoldArgon2 = typeof import('fourfold/argon2');
 type FourfoldParallel = typeof import('fourfold/parallel');
-type FourfoldAge = typeof import('fourfold/age');
-type FourfoldSodium = typeof import('fourfold/sodium');
 
 /**
  * fourfold as it runs by default where node:crypto has ChaCha20 (Node,
@@ -73,40 +62,8 @@ export function parseWorkerColumn(name: string): { workers: number; shared: bool
  */
 export const PARALLEL_FROM = 2 << 20;
 
-/** @noble/hashes' scrypt (synchronous). */
-export type NobleScrypt = (password: Uint8Array, salt: Uint8Array, opts: { N: number; r: number; p: number; dkLen: number; maxmem: number }) => Uint8Array;
-
-/** @noble/hashes' argon2id (synchronous); m in KiB, maxmem in bytes. */
-export type NobleArgon2id = (password: Uint8Array, salt: Uint8Array, opts: { t: number; m: number; p: number; dkLen: number; maxmem: number }) => Uint8Array;
-
-/** hash-wasm's argon2id (asynchronous); memorySize in KiB. */
-export type HashWasmArgon2id = (options: {
-  password: Uint8Array;
-  salt: Uint8Array;
-  iterations: number;
-  memorySize: number;
-  parallelism: number;
-  hashLength: number;
-  outputType: 'binary';
-}) => Promise<Uint8Array>;
-
-/** hash-wasm's scrypt (asynchronous, as all its one-shot functions). */
-export type HashWasmScrypt = (options: {
-  password: Uint8Array;
-  salt: Uint8Array;
-  costFactor: number;
-  blockSize: number;
-  parallelism: number;
-  hashLength: number;
-  outputType: 'binary';
-}) => Promise<Uint8Array>;
-
 /** hash-wasm's synchronous hasher object (its one-shot functions are async). */
-export interface HashWasmHasher {
-  init(): unknown;
-  update(data: Uint8Array): unknown;
-  digest(format: 'binary'): Uint8Array;
-}
+type HashWasmHasher = Awaited<ReturnType<typeof import('hash-wasm')['createBLAKE3']>>;
 
 export interface Library {
   readonly name: string;
@@ -141,21 +98,9 @@ export interface Library {
 
 /** The loaded modules, for the op definitions under ops/. Absent when not loadable here. */
 export interface Apis {
-  readonly fourfold?: {
-    readonly chacha?: FourfoldChacha;
-    readonly poly1305?: FourfoldPoly1305;
-    readonly blake3?: FourfoldBlake3;
-    readonly blake2?: FourfoldBlake2;
-    readonly secretstream?: FourfoldSecretstream;
-    readonly salsa?: FourfoldSalsa;
-    readonly scrypt?: FourfoldScrypt;
-    readonly argon2?: FourfoldArgon2;
-    readonly serpent?: FourfoldSerpent;
-    readonly age?: FourfoldAge;
-    readonly parallel?: FourfoldParallel;
-    /** libsodium.js's API on fourfold (ops/sodium.ts). */
-    readonly sodium?: FourfoldSodium;
-  };
+  /** Each subpath of SUBPATHS (libsodium.js's API on fourfold: ops/sodium.ts). */
+  readonly fourfold?: { readonly [K in keyof typeof SUBPATHS]?: Awaited<ReturnType<(typeof SUBPATHS)[K]>> };
+
   readonly noble: {
     readonly chacha: typeof NobleChacha;
     readonly poly1305: typeof NoblePoly1305;
@@ -167,17 +112,18 @@ export interface Apis {
   readonly node?: typeof NodeCrypto;
   /** The hash peers, where they load. */
   readonly nobleHashes?: {
-    readonly blake3: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array;
-    readonly blake2b: (message: Uint8Array, opts?: { key?: Uint8Array }) => Uint8Array;
-    readonly sha256: (message: Uint8Array) => Uint8Array;
-    readonly scrypt: NobleScrypt;
-    readonly argon2id: NobleArgon2id;
+    readonly blake3: typeof import('@noble/hashes/blake3.js')['blake3'];
+    readonly blake2b: typeof import('@noble/hashes/blake2.js')['blake2b'];
+    readonly sha256: typeof import('@noble/hashes/sha2.js')['sha256'];
+    readonly scrypt: typeof import('@noble/hashes/scrypt.js')['scrypt'];
+    readonly argon2id: typeof import('@noble/hashes/argon2.js')['argon2id'];
   };
+  /** hash-wasm's synchronous hashers (its one-shot functions are async), scrypt and argon2id. */
   readonly hashWasm?: {
     readonly blake3: HashWasmHasher;
     readonly blake2b: HashWasmHasher;
-    readonly scrypt: HashWasmScrypt;
-    readonly argon2id: HashWasmArgon2id;
+    readonly scrypt: typeof import('hash-wasm')['scrypt'];
+    readonly argon2id: typeof import('hash-wasm')['argon2id'];
   };
   /** blakejs, a pure-JavaScript BLAKE2b (the blake2b ops' peer), where it loads. */
   readonly blakejs?: { blake2b(message: Uint8Array, key?: Uint8Array, outlen?: number): Uint8Array };
@@ -204,6 +150,22 @@ export interface Loaded {
   readonly readyMs: number | undefined;
 }
 
+/** fourfold's subpaths the ops use, each imported by its specifier. */
+const SUBPATHS = {
+  chacha: () => import('fourfold/chacha'),
+  poly1305: () => import('fourfold/poly1305'),
+  blake3: () => import('fourfold/blake3'),
+  blake2: () => import('fourfold/blake2'),
+  serpent: () => import('fourfold/serpent'),
+  secretstream: () => import('fourfold/secretstream'),
+  salsa: () => import('fourfold/salsa'),
+  scrypt: () => import('fourfold/scrypt'),
+  argon2: () => import('fourfold/argon2'),
+  age: () => import('fourfold/age'),
+  parallel: () => import('fourfold/parallel'),
+  sodium: () => import('fourfold/sodium'),
+};
+
 /** Imports fourfold through its own package name, as a user would: the built dist/ behind "exports". */
 async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot['ready']; api: NonNullable<Apis['fourfold']> }> {
   const attempt = async <T>(specifier: string, load: () => Promise<T>): Promise<T | undefined> => {
@@ -216,19 +178,10 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   };
   const root = await attempt('fourfold', () => import('fourfold'));
   if (root === undefined) return { api: {} };
-  const chacha = await attempt('fourfold/chacha', () => import('fourfold/chacha'));
-  const poly1305 = await attempt('fourfold/poly1305', () => import('fourfold/poly1305'));
-  const blake3 = await attempt('fourfold/blake3', () => import('fourfold/blake3'));
-  const blake2 = await attempt('fourfold/blake2', () => import('fourfold/blake2'));
-  const serpent = await attempt('fourfold/serpent', () => import('fourfold/serpent'));
-  const secretstream = await attempt('fourfold/secretstream', () => import('fourfold/secretstream'));
-  const salsa = await attempt('fourfold/salsa', () => import('fourfold/salsa'));
-  const scrypt = await attempt('fourfold/scrypt', () => import('fourfold/scrypt'));
-  const argon2 = await attempt('fourfold/argon2', () => import('fourfold/argon2'));
-  const age = await attempt('fourfold/age', () => import('fourfold/age'));
-  const parallel = await attempt('fourfold/parallel', () => import('fourfold/parallel'));
-  const sodium = await attempt('fourfold/sodium', () => import('fourfold/sodium'));
-  return { ready: root.ready, api: { chacha, poly1305, blake3, blake2, secretstream, salsa, serpent, scrypt, argon2, age, parallel, sodium } };
+  // Each subpath on its own, in turn: one that fails to import leaves only its ops out.
+  const api: Record<string, unknown> = {};
+  for (const [name, load] of Object.entries(SUBPATHS)) api[name] = await attempt<unknown>(`fourfold/${name}`, load);
+  return { ready: root.ready, api: api as NonNullable<Apis['fourfold']> };
 }
 
 /**
@@ -414,19 +367,19 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
     }
   };
   const nobleHashes = await peer('noble-hashes', `@noble/hashes ${versions['@noble/hashes'] ?? '?'}`, async () => ({
-    blake3: (await import('@noble/hashes/blake3.js')).blake3 as NonNullable<Apis['nobleHashes']>['blake3'],
-    blake2b: (await import('@noble/hashes/blake2.js')).blake2b as NonNullable<Apis['nobleHashes']>['blake2b'],
-    sha256: (await import('@noble/hashes/sha2.js')).sha256 as NonNullable<Apis['nobleHashes']>['sha256'],
-    scrypt: (await import('@noble/hashes/scrypt.js')).scrypt as NobleScrypt,
-    argon2id: (await import('@noble/hashes/argon2.js')).argon2id as NobleArgon2id,
+    blake3: (await import('@noble/hashes/blake3.js')).blake3,
+    blake2b: (await import('@noble/hashes/blake2.js')).blake2b,
+    sha256: (await import('@noble/hashes/sha2.js')).sha256,
+    scrypt: (await import('@noble/hashes/scrypt.js')).scrypt,
+    argon2id: (await import('@noble/hashes/argon2.js')).argon2id,
   }));
   const hashWasm = await peer('hash-wasm', `hash-wasm ${versions['hash-wasm'] ?? '?'}`, async () => {
     const module = await import('hash-wasm');
     return {
-      blake3: (await module.createBLAKE3()) as unknown as HashWasmHasher,
-      blake2b: (await module.createBLAKE2b(512)) as unknown as HashWasmHasher,
-      scrypt: module.scrypt as HashWasmScrypt,
-      argon2id: module.argon2id as HashWasmArgon2id,
+      blake3: await module.createBLAKE3(),
+      blake2b: await module.createBLAKE2b(512),
+      scrypt: module.scrypt,
+      argon2id: module.argon2id,
     };
   });
   const mipher = await peer('mipher', `mipher ${versions.mipher ?? '?'}`, () => import('mipher'));
