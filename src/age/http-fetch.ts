@@ -23,7 +23,15 @@ export class RangeRequestError extends Error {
   /** The response's status, where there was a response. */
   readonly status: number | undefined;
   /** An error whose message says what the server did. */
-  constructor(message: string, reason: RangeRequestError['reason'], status?: number, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    reason: RangeRequestError['reason'],
+    status?: number,
+    options?: {
+      /** The failure underneath (a fetch's TypeError, a body's read error), as Error's `cause`. */
+      cause?: unknown;
+    },
+  ) {
     super(message, options);
     this.name = 'RangeRequestError';
     this.reason = reason;
