@@ -47,6 +47,11 @@ export const workerColumn = (workers: number): string => `fourfold (parallel, ${
 /** PARALLEL_SHARED on a pool of `workers` workers (the benchmark page's all-cores part). */
 export const sharedWorkerColumn = (workers: number): string => `fourfold (parallel, shared memory, ${workers} worker${workers === 1 ? '' : 's'})`;
 
+/** typage's API on fourfold (fourfold/age/typage): its chunks on the default pool, as it runs them. */
+export const TYPAGE_API = 'fourfold (typage API)';
+/** The same calls with the pool off (configure({ workers: 0 })): one core. */
+export const TYPAGE_API_ONE_CORE = 'fourfold (typage API, 1 core)';
+
 /** The pool size and memory of a worker-count column, from its name; undefined for any other column. */
 export function parseWorkerColumn(name: string): { workers: number; shared: boolean } | undefined {
   const match = /^fourfold \(parallel(, shared memory)?, (\d+) workers?\)$/.exec(name);
@@ -162,6 +167,7 @@ const SUBPATHS = {
   scrypt: () => import('fourfold/scrypt'),
   argon2: () => import('fourfold/argon2'),
   age: () => import('fourfold/age'),
+  'age/typage': () => import('fourfold/age/typage'),
   parallel: () => import('fourfold/parallel'),
   sodium: () => import('fourfold/sodium'),
 };
@@ -258,7 +264,7 @@ function nodeCryptoVersion(): string {
  * first call, by which the cap estimates its cost, does not count their
  * start: with it, scrypt's column in the default run could be capped.
  */
-function parallelColumns(parallel: FourfoldParallel, version: string, settings: ParallelSettings | undefined): Library[] {
+function parallelColumns(parallel: FourfoldParallel, version: string, settings: ParallelSettings | undefined, typageApi: boolean): Library[] {
   const pooled = (workers: number | undefined) => async () => {
     parallel.configure({ workers });
     await parallel.ready({ tier: 'simd' });
@@ -268,6 +274,13 @@ function parallelColumns(parallel: FourfoldParallel, version: string, settings: 
     { name: PARALLEL, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), pooledFrom: PARALLEL_FROM },
     { name: PARALLEL_REUSED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), pooledFrom: PARALLEL_FROM },
   ];
+  // typage's API on fourfold runs its chunks on this pool: its calls with the pool, and with none (one core).
+  if (typageApi) {
+    columns.push(
+      { name: TYPAGE_API, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined) },
+      { name: TYPAGE_API_ONE_CORE, version: `${version} (simd, no workers)`, reference: false, activate: pooled(0), sameCallsAs: TYPAGE_API },
+    );
+  }
   // Where the engine (or page) has SharedArrayBuffer.
   const shared = typeof SharedArrayBuffer === 'function';
   if (shared) {
@@ -326,7 +339,8 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
         { name: 'fourfold', version: `${version} (simd)`, reference: false, activate: simd },
         { name: 'fourfold (output)', version: `${version} (simd)`, reference: false, activate: simd },
       );
-      if (fourfold.api.parallel !== undefined) libraries.push(...parallelColumns(fourfold.api.parallel, version, parallelSettings));
+      const typageApi = fourfold.api['age/typage'] !== undefined;
+      if (fourfold.api.parallel !== undefined) libraries.push(...parallelColumns(fourfold.api.parallel, version, parallelSettings, typageApi));
       // Where node:crypto has the AEAD, fourfold's default takes it past the crossovers.
       if (node !== undefined && nodeHasCipher(node, 'chacha20-poly1305'))
         libraries.push({ name: NATIVE, version: `${version} (native past the crossovers, else simd)`, reference: false, activate: () => ready() });

@@ -3,7 +3,7 @@
  * from; docs/contributing/benchmarks.md tables what each profile covers
  * and what it takes.
  */
-import { NATIVE, NODE_JOINED, PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../core/libraries.js';
+import { NATIVE, NODE_JOINED, PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, TYPAGE_API, workerColumn } from '../core/libraries.js';
 import { parts, type BenchConfig, type ParallelSettings, type Part } from '../core/types.js';
 import { summarySizes } from '../report/summary.js';
 import { engineNames, type EngineName } from './engines.js';
@@ -212,10 +212,10 @@ const argon2: Profile = {
 const age: Profile = {
   ...scrypt,
   summary:
-    'age files of 16 and 256 MiB, one-shot, streamed, armored and file to file: fourfold/age and its every-core form against typage, the Go age CLI and rage',
+    "age files of 16 and 256 MiB, one-shot, streamed, armored and file to file, X25519 and scrypt at work factors 10 and 18: fourfold/age, its every-core form and typage's API on fourfold against typage, the Go age CLI and rage",
   sizes: [16 * MiB, 256 * MiB],
   ops: ['age'],
-  libs: ['fourfold', PARALLEL, 'typage', 'age-cli', 'rage-cli'],
+  libs: ['fourfold', PARALLEL, 'typage', TYPAGE_API, 'age-cli', 'rage-cli'],
   references: ['typage'],
 };
 

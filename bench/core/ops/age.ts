@@ -23,7 +23,8 @@
  * rage. The decrypt ops' file is encrypted once per shape by fourfold/age
  * (else typage), and every column must give back the plaintext.
  */
-import { PARALLEL, type Apis } from '../libraries.js';
+import type { AgeFrom, AgeTo } from 'fourfold/age';
+import { PARALLEL, TYPAGE_API, type Apis } from '../libraries.js';
 import type { FileSpace } from '../file-space.js';
 import { BENCH_IDENTITY, BENCH_RECIPIENT } from '../age-cli.js';
 import { bytes } from '../fixtures.js';
@@ -98,11 +99,23 @@ export async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Ar
 /** The file's length, about: the payload's tags and a header of a few hundred bytes. */
 const fileHint = (size: number) => size + 16 * Math.ceil((size + 1) / PIECE) + 512;
 
-/** The age libraries loaded here, by column (the Go CLI apart). */
-function libraries(apis: Apis): [string, AgeLibrary][] {
+/** The passphrase of the scrypt ops, and their work factors (log2 of N): age's default, 18, and 10, where the payload's cost shows. */
+const PASSPHRASE = 'fourfold bench passphrase';
+const WORK_FACTORS = [10, 18] as const;
+
+/** typage's API, as the ops call it: typage itself, or fourfold/age/typage, which must be usable in its place. */
+type Typage = typeof import('age-encryption');
+type TypageApi = {
+  readonly Encrypter: new () => Pick<InstanceType<Typage['Encrypter']>, 'addRecipient' | 'setPassphrase' | 'setScryptWorkFactor' | 'encrypt'>;
+  readonly Decrypter: new () => Pick<InstanceType<Typage['Decrypter']>, 'addIdentity' | 'addPassphrase' | 'decrypt'>;
+  readonly armor: Typage['armor'];
+};
+
+/** The age libraries loaded here, by column (the Go CLI apart), to the bench's X25519 key, or to a passphrase at `workFactor`. */
+function libraries(apis: Apis, workFactor?: number): [string, AgeLibrary][] {
   const out: [string, AgeLibrary][] = [];
-  const to = { recipients: [BENCH_RECIPIENT] };
-  const from = { identities: [BENCH_IDENTITY] };
+  const to: AgeTo = workFactor === undefined ? { recipients: [BENCH_RECIPIENT] } : { passphrase: PASSPHRASE, workFactor };
+  const from: AgeFrom = workFactor === undefined ? { identities: [BENCH_IDENTITY] } : { passphrase: PASSPHRASE };
   const fourfold = (age: NonNullable<NonNullable<Apis['fourfold']>['age']>): AgeLibrary => ({
     encrypt: (plain) => age.encrypt(plain, to),
     decrypt: (file) => age.decrypt(file, from),
@@ -114,39 +127,43 @@ function libraries(apis: Apis): [string, AgeLibrary][] {
   // One module, two columns: the harness selects the tier before each (libraries.ts).
   if (apis.fourfold?.age !== undefined) out.push(['fourfold', fourfold(apis.fourfold.age)], ['fourfold-js', fourfold(apis.fourfold.age)]);
   if (apis.fourfold?.parallel?.age !== undefined) out.push([PARALLEL, fourfold(apis.fourfold.parallel.age)]);
-  const typage = apis.typage;
-  if (typage !== undefined) {
+  const typageApi = (typage: TypageApi): AgeLibrary => {
     const encrypter = () => {
       const e = new typage.Encrypter();
-      e.addRecipient(BENCH_RECIPIENT);
+      if (workFactor === undefined) e.addRecipient(BENCH_RECIPIENT);
+      else {
+        e.setPassphrase(PASSPHRASE);
+        e.setScryptWorkFactor(workFactor);
+      }
       return e;
     };
     const decrypter = () => {
       const d = new typage.Decrypter();
-      d.addIdentity(BENCH_IDENTITY);
+      if (workFactor === undefined) d.addIdentity(BENCH_IDENTITY);
+      else d.addPassphrase(PASSPHRASE);
       return d;
     };
-    out.push([
-      'typage',
-      {
-        encrypt: (plain) => encrypter().encrypt(plain),
-        decrypt: (file) => decrypter().decrypt(file),
-        encryptStream: (source) => encrypter().encrypt(source),
-        decryptStream: (source) => decrypter().decrypt(source),
-        encryptArmored: async (plain) => new TextEncoder().encode(typage.armor.encode(await encrypter().encrypt(plain))),
-        decryptArmored: (text) => decrypter().decrypt(typage.armor.decode(new TextDecoder().decode(text))),
-      },
-    ]);
-  }
+    return {
+      encrypt: (plain) => encrypter().encrypt(plain),
+      decrypt: (file) => decrypter().decrypt(file),
+      encryptStream: (source) => encrypter().encrypt(source),
+      decryptStream: (source) => decrypter().decrypt(source),
+      encryptArmored: async (plain) => new TextEncoder().encode(typage.armor.encode(await encrypter().encrypt(plain))),
+      decryptArmored: (text) => decrypter().decrypt(typage.armor.decode(new TextDecoder().decode(text))),
+    };
+  };
+  if (apis.typage !== undefined) out.push(['typage', typageApi(apis.typage)]);
+  // Its one-core column times these calls too (libraries.ts TYPAGE_API_ONE_CORE).
+  if (apis.fourfold?.['age/typage'] !== undefined) out.push([TYPAGE_API, typageApi(apis.fourfold['age/typage'])]);
   return out;
 }
 
-export function ageOps(apis: Apis): OpDefinition<unknown>[] {
-  const libs = libraries(apis);
+/** The columns of one key, whole and streamed: the entries of encrypt, decrypt, encrypt-stream and decrypt-stream, and what checks them. */
+function keyEntries(libs: [string, AgeLibrary][]) {
   // The checker of encryptions, and the maker of the decrypt ops' files.
   const checker = libs.find(([name]) => name === 'typage')?.[1] ?? libs.find(([name]) => name === 'fourfold')?.[1];
   const maker = libs.find(([name]) => name === 'fourfold')?.[1] ?? checker;
-  if (checker === undefined || maker === undefined) return [];
+  if (checker === undefined || maker === undefined) return undefined;
   const inputs = (shape: Shape): Inputs => {
     const plain = bytes('age plaintext', shape.size);
     // Made lazily: only the decrypt ops await them.
@@ -174,26 +191,42 @@ export function ageOps(apis: Apis): OpDefinition<unknown>[] {
       checkedOutput: async () => open(await last!),
     };
   };
-  const encryptEntries: OpEntry<Inputs>[] = libs.map(([library, age]) => encrypting(library, (i) => age.encrypt(i.plain)));
-  const decryptEntries: OpEntry<Inputs>[] = libs.map(([library, age]) => ({ library, bind: (i) => async () => age.decrypt(await i.file) }));
+  const streaming = libs.filter(([, age]) => age.encryptStream !== undefined && age.decryptStream !== undefined);
+  return {
+    checker,
+    inputs,
+    encrypting,
+    encrypt: libs.map(([library, age]) => encrypting(library, (i) => age.encrypt(i.plain))),
+    decrypt: libs.map(([library, age]): OpEntry<Inputs> => ({ library, bind: (i) => async () => age.decrypt(await i.file) })),
+    // A timed stream's output is read and dropped, as a file written elsewhere would be; one more call, gathered, is checked.
+    encryptStream: streaming.map(
+      ([library, age]): OpEntry<Inputs> => ({
+        library,
+        bind: (i) => async () => drain(await age.encryptStream!(piecesOf(i.plain))),
+        checkedOutput: async (i) => checker.decrypt(await gather(await age.encryptStream!(piecesOf(i.plain)), fileHint(i.size))),
+      }),
+    ),
+    decryptStream: streaming.map(
+      ([library, age]): OpEntry<Inputs> => ({
+        library,
+        bind: (i) => async () => drain(await age.decryptStream!(piecesOf(await i.file))),
+        checkedOutput: async (i) => gather(await age.decryptStream!(piecesOf(await i.file)), i.size),
+      }),
+    ),
+  };
+}
+
+export function ageOps(apis: Apis): OpDefinition<unknown>[] {
+  const libs = libraries(apis);
+  const x25519 = keyEntries(libs);
+  if (x25519 === undefined) return [];
+  const { checker, inputs, encrypting, encrypt: encryptEntries, decrypt: decryptEntries } = x25519;
   const encryptArmoredEntries: OpEntry<Inputs>[] = libs.map(([library, age]) =>
     encrypting(library, (i) => age.encryptArmored(i.plain), checker.decryptArmored),
   );
   const decryptArmoredEntries: OpEntry<Inputs>[] = libs.map(([library, age]) => ({
     library,
     bind: (i) => async () => age.decryptArmored(await i.armoredFile),
-  }));
-  const streaming = libs.filter(([, age]) => age.encryptStream !== undefined && age.decryptStream !== undefined);
-  // A timed stream's output is read and dropped, as a file written elsewhere would be; one more call, gathered, is checked.
-  const encryptStreamEntries: OpEntry<Inputs>[] = streaming.map(([library, age]) => ({
-    library,
-    bind: (i) => async () => drain(await age.encryptStream!(piecesOf(i.plain))),
-    checkedOutput: async (i) => checker.decrypt(await gather(await age.encryptStream!(piecesOf(i.plain)), fileHint(i.size))),
-  }));
-  const decryptStreamEntries: OpEntry<Inputs>[] = streaming.map(([library, age]) => ({
-    library,
-    bind: (i) => async () => drain(await age.decryptStream!(piecesOf(await i.file))),
-    checkedOutput: async (i) => gather(await age.decryptStream!(piecesOf(await i.file)), i.size),
   }));
   const clis = [
     ['age-cli', apis.ageCli],
@@ -234,16 +267,24 @@ export function ageOps(apis: Apis): OpDefinition<unknown>[] {
     decryptArmoredEntries.push(cliDecrypt((i) => i.armoredFile));
   }
   const [encryptFileEntries, decryptFileEntries] = fileEntries(apis, checker);
-  const op = (name: string, entries: OpEntry<Inputs>[]) => defineOp<Inputs>({ op: name, inputs, reference: 'typage', sizesOnly: true, entries });
+  const op = (name: string, entries: OpEntry<Inputs>[], of = inputs) =>
+    defineOp<Inputs>({ op: name, inputs: of, reference: 'typage', sizesOnly: true, entries });
+  // A passphrase's files, whole and streamed: 'age-scrypt10-encrypt' and so on, every column at the same work factor.
+  const passphraseOps = WORK_FACTORS.flatMap((workFactor) => {
+    const key = keyEntries(libraries(apis, workFactor))!;
+    const ways = { encrypt: key.encrypt, decrypt: key.decrypt, 'encrypt-stream': key.encryptStream, 'decrypt-stream': key.decryptStream };
+    return Object.entries(ways).map(([way, entries]) => op(`age-scrypt${workFactor}-${way}`, entries, key.inputs));
+  });
   return [
     op('age-encrypt', encryptEntries),
     op('age-decrypt', decryptEntries),
-    op('age-encrypt-stream', encryptStreamEntries),
-    op('age-decrypt-stream', decryptStreamEntries),
+    op('age-encrypt-stream', x25519.encryptStream),
+    op('age-decrypt-stream', x25519.decryptStream),
     op('age-encrypt-armored', encryptArmoredEntries),
     op('age-decrypt-armored', decryptArmoredEntries),
     op('age-encrypt-file', encryptFileEntries),
     op('age-decrypt-file', decryptFileEntries),
+    ...passphraseOps,
   ];
 }
 
