@@ -1,7 +1,7 @@
 /** Input builders and call shapes every family uses. */
 import { bytes, fill } from '../fixtures.js';
 import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED } from '../libraries.js';
-import type { Call, OpEntry, Shape } from './types.js';
+import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 /**
  * A call that cycles through `count` prepared inputs (keys, or key and
@@ -286,4 +286,62 @@ export function addParallelAeadEntries(seal: OpEntry<NonceInputs>[], open: OpEnt
       return (k) => factory(keys[k]!, nonce).decrypt(inputs[k]!, out);
     }),
   });
+}
+
+/** A hash's inputs: the message, and the keys of its keyed form. */
+export interface HashInputs {
+  readonly keys: Uint8Array[];
+  readonly message: Uint8Array;
+}
+
+/** A library's one-shot hash, keyed when given a key. */
+export type KeyedHash = (message: Uint8Array, key?: Uint8Array) => ReturnType<Call>;
+
+/**
+ * A hash `op` and its keyed form (`op`-keyed, rotating among the keys of
+ * the 'keys' part): `add` gives a library both columns, `plain` an entry
+ * of the plain op only, `hasher` hash-wasm's synchronous hasher object
+ * (its one-shot functions return promises), created once and timed as
+ * init, update, digest; it takes a key only when created, so it has no
+ * keyed column.
+ */
+export function hashPair(op: string) {
+  const plain: OpEntry<HashInputs>[] = [];
+  const keyed: OpEntry<HashInputs>[] = [];
+  return {
+    add(library: string, hash: KeyedHash): void {
+      plain.push({
+        library,
+        bind:
+          ({ message }) =>
+          () =>
+            hash(message),
+      });
+      keyed.push({
+        library,
+        bind: perKey(
+          ({ keys, message }) =>
+            (k) =>
+              hash(message, keys[k]!),
+        ),
+      });
+    },
+    plain: (entry: OpEntry<HashInputs>) => plain.push(entry),
+    hasher(library: string, h: { init(): unknown; update(data: Uint8Array): unknown; digest(format: 'binary'): Uint8Array }): void {
+      plain.push({
+        library,
+        bind:
+          ({ message }) =>
+          () => {
+            h.init();
+            h.update(message);
+            return h.digest('binary');
+          },
+      });
+    },
+    ops(): OpDefinition<unknown>[] {
+      const inputs = (shape: Shape): HashInputs => ({ keys: keySet(`${op} key`, shape.keys), message: messageOf(`${op} message`, shape) });
+      return [defineOp<HashInputs>({ op, inputs, entries: plain }), defineOp<HashInputs>({ op: `${op}-keyed`, inputs, entries: keyed })];
+    },
+  };
 }
