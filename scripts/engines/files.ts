@@ -53,7 +53,6 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
   'test/age/outputs.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the calls and the command in child processes (node:child_process)',
   'test/runtime/edge.test.ts': "bundles the package with esbuild's native binary and runs the bundles in node:vm contexts",
-  'test/age/typage-bundle.test.ts': "bundles a page of the typage API with esbuild's native binary",
   'test/runtime/throwing-host.test.ts': "bundles the package with esbuild's native binary and runs the bundle in node:vm contexts",
   ...Object.fromEntries(
     [...PACKAGE_FILES_READ, 'test/package/readme.test.ts'].map((f) => [
@@ -131,6 +130,8 @@ const NPM_TEST_ONLY: Record<string, string> = {
     "the constant-time check reads the WebAssembly the package ships, the same bytes in every engine, with binaryen and Node's file system: npm test runs it",
   'test/trust/js-constant-time.test.ts':
     "the constant-time lint reads the js tiers' source, the same in every engine, with the TypeScript compiler: npm test runs it",
+  'test/age/typage-bundle.test.ts':
+    "bundles a page of the typage API with esbuild's native binary, the same bundle whichever engine starts it: npm test runs it",
 };
 
 /** Test files whose peers are native addons, which a bundle cannot load: node and node-current run them. */
