@@ -14,7 +14,8 @@
  *   b3sum` reads no age code and `fourfold --help` none at all.
  * - dist/cli/fourfold-<subcommand>-<hash>.js, the chunks of a subcommand's
  *   bundle (esbuild's splitting): what its code imports only when needed
- *   (an SSH key's, a post-quantum key's code, scrypt) is a chunk apart,
+ *   (an SSH key's, a post-quantum key's code, scrypt, a plugin's run, the
+ *   pool, the file calls, -o's output) is a chunk apart,
  *   with whatever of it the subcommand's work does not use, so that
  *   `fourfold age` to an X25519 recipient loads no ML-KEM. Each module so
  *   imported also imports the subcommand's work module (below): it is

@@ -11,8 +11,7 @@ import * as fs from 'node:fs';
 import { closeSync, openSync, read, write } from 'node:fs';
 import { goErrorText } from './io.js';
 import { dieOnBrokenPipe, removeOnSignal } from './signals.js';
-import { beginReplacement, type Replacement } from '../age/output-file.js';
-import { outputTarget } from '../age/output-path.js';
+import type { Replacement } from '../age/output-file.js';
 import { isTerminal, Progress } from './terminal.js';
 
 /** An error the command reports and exits on (code 1), with hints, as age's errorf and errorWithHint. */
@@ -56,6 +55,8 @@ interface Target {
  * permission denied`.
  */
 async function openTarget(path: string): Promise<Target> {
+  // -o's modules, loaded only for an -o file (age-files.ts).
+  const { beginReplacement, outputTarget } = await import('./age-files.js');
   const target = await outputTarget(fs, path);
   if (target.kind === 'other') return { fd: openSync(path, 'w') };
   const replacement = await beginReplacement(fs, path, target, removeOnSignal);

@@ -9,6 +9,13 @@
  * PATH; `-j batchpass`, age-plugin-batchpass's environment variables,
  * is built in). Its usage and flags are age-command.ts's, which imports
  * this module only to run a command that parsed.
+ *
+ * A run loads what its flags and files need (scripts/build-cli.ts puts
+ * each import() in a chunk apart): the file calls and -o's output only
+ * with -o, the pool only for an input that is not a regular file below
+ * PARALLEL_MIN (the pool's runner would keep all of such an input on this
+ * thread anyway). A small file from standard input to standard output, a
+ * script's usual call, starts no sooner for code it never runs.
  */
 import * as fs from 'node:fs';
 import { accessSync, closeSync, constants, existsSync, fstatSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
@@ -19,13 +26,12 @@ import { isBatchpass, receiverFor, senderFor } from './age-keys.js';
 import { listOf, type Parsed } from './go-flags.js';
 import { removeOnSignal } from './signals.js';
 import { isTerminal } from './terminal.js';
-import { Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
+import { type AgeRunners, Decryptor, Encryptor, type ReceiverOrAsk } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { forgetKeys, type Sender } from '../age/file-key.js';
 import type { FileCall } from '../age/file-ends.js';
-import { isBait, outputTarget } from '../age/output-path.js';
-import { openFile, sealFile } from '../age/files.js';
-import { COMMAND_POOL_RUNNERS, POOL_RUNNERS } from '../parallel/age-pool.js';
+import { hereRunner } from '../age/here.js';
+import { PARALLEL_MIN } from '../pool/protocol.js';
 import { AuthenticationError } from '../runtime/errors.js';
 
 /** The checks age makes of the flags before it reads anything. */
@@ -60,6 +66,31 @@ function checkModes(flags: Parsed): void {
   if (identities > 0 && has('passphrase')) throw new Failure("-p/--passphrase can't be combined with -i/--identity and -j", batchpassHint);
 }
 
+/**
+ * The runners for an input of `size` bytes (undefined: unknown, a pipe or
+ * a device): this thread's below PARALLEL_MIN, as the pool's runner does
+ * there (age/here.ts), with the pool's scrypt loaded only for a
+ * passphrase; else the pool's, loaded now (`command`: the command's
+ * runners for file calls, COMMAND_POOL_RUNNERS).
+ */
+async function runnersFor(size: number | undefined, command: boolean): Promise<AgeRunners> {
+  // A passphrase's scrypt runs on a worker whatever the size, as POOL_RUNNERS' does.
+  const pool = () => import('../parallel/age-pool.js');
+  if (size !== undefined && size < PARALLEL_MIN) return { runner: () => hereRunner, scrypt: async (...a) => (await pool()).POOL_RUNNERS.scrypt(...a) };
+  const { COMMAND_POOL_RUNNERS, POOL_RUNNERS } = await pool();
+  return command ? COMMAND_POOL_RUNNERS : POOL_RUNNERS;
+}
+
+/** The size of the regular file open as `fd`, or undefined for anything else (a pipe, a device, a terminal). */
+function regularSize(fd: number): number | undefined {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() ? stat.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const absolute = (p: string): string => (existsSync(p) ? realpathSync(p) : resolve(p));
 
 /** Refuses an output that is the input or a key file. */
@@ -87,6 +118,7 @@ async function regularFiles(flags: Parsed): Promise<{ input: string; output: str
   try {
     if (!statSync(input).isFile()) return undefined;
     accessSync(input, constants.R_OK);
+    const { isBait, outputTarget } = await import('./age-files.js');
     const target = await outputTarget(fs, output);
     if (target.kind === 'other' || (target.kind === 'file' && isBait(target, process.geteuid!()))) return undefined;
     if (target.kind === 'file') accessSync(target.path, constants.W_OK);
@@ -105,7 +137,9 @@ async function throughFiles(
   sender: Sender | undefined,
   receiver: ReceiverOrAsk | undefined,
 ) {
-  const progress = progressFor(statSync(files.input).size, label);
+  const size = statSync(files.input).size;
+  const progress = progressFor(size, label);
+  const [{ openFile, sealFile }, runners] = await Promise.all([import('./age-files.js'), runnersFor(size, true)]);
   const call: FileCall = {
     ...files,
     signal: undefined,
@@ -115,8 +149,8 @@ async function throughFiles(
     watch: removeOnSignal,
   };
   try {
-    if (sender !== undefined) await sealFile(COMMAND_POOL_RUNNERS, call, sender);
-    else await openFile(COMMAND_POOL_RUNNERS, call, receiver!);
+    if (sender !== undefined) await sealFile(runners, call, sender);
+    else await openFile(runners, call, receiver!);
     progress?.end();
   } finally {
     if (sender !== undefined) forgetKeys(sender);
@@ -175,10 +209,11 @@ async function runAge(flags: Parsed): Promise<void> {
   const input = openInput(flags);
   const out = new AgeOutput(toStdout ? undefined : outPath, !decrypting);
   const progress = input === 0 ? undefined : progressFor(fstatSync(input).size, label);
+  const runners = await runnersFor(regularSize(input), false);
   const codec =
     sender !== undefined
-      ? new Encryptor(sender, flags.bools.has('armor'), POOL_RUNNERS, (b) => out.write(b))
-      : new Decryptor(receiver!, POOL_RUNNERS, (b) => out.write(b));
+      ? new Encryptor(sender, flags.bools.has('armor'), runners, (b) => out.write(b))
+      : new Decryptor(receiver!, runners, (b) => out.write(b));
   try {
     await pump(
       input,

@@ -12,10 +12,20 @@ import { builtinModule } from '../runtime/host.js';
 /** node:tty, loaded at the first terminal: net and its streams come with it, some 3 ms of a fresh process that writes only files. */
 const tty = (): typeof import('node:tty') => builtinModule<typeof import('node:tty')>('node:tty')!;
 
-/** Whether descriptor `fd` is a terminal. Only a character device can be, which fstat says without node:tty. */
+/**
+ * Linux's memory devices (major number 1: /dev/null, /dev/zero,
+ * /dev/urandom...; the kernel's devices.txt): character devices that are
+ * never terminals. A command's output sent to /dev/null is common.
+ */
+const LINUX_MEMORY_MAJOR = 1;
+
+/** Whether descriptor `fd` is a terminal. Only a character device can be, and none of Linux's memory devices is, which fstat says without node:tty. */
 export function isTerminal(fd: number): boolean {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const stat = fstatSync(fd);
+    if (!stat.isCharacterDevice()) return false;
+    // Linux's dev_t: the major number in bits 8 to 19 (and 32 up, never set for these).
+    if (process.platform === 'linux' && ((stat.rdev >> 8) & 0xfff) === LINUX_MEMORY_MAJOR) return false;
   } catch {
     return false;
   }

@@ -17,15 +17,14 @@
  * shared memory each slot also has a claim word (protocol.ts), through
  * which the calling thread can take a job back before the worker starts it.
  */
-import { resultBytes, QUEUED, TAKEN, type FromWorker, type JobResult, type JobTable, type Job } from './protocol.js';
+import { PIECE, resultBytes, QUEUED, TAKEN, type FromWorker, type JobResult, type JobTable, type Job } from './protocol.js';
 import { EMPTY, zeroize } from '../runtime/bytes.js';
 import { kernelsFor } from '../runtime/kernel-registry.js';
 import { nativeWelcome, type OwnTier, workerTier } from '../runtime/kernels.js';
 import { type JobBytes, type JobDone, type JobHandle, WorkerLostError } from './job-handle.js';
 import { type Handle, spawn } from './spawn.js';
 
-/** Bytes of a slot: the largest piece of data one job carries. */
-export const PIECE = 1 << 20;
+export { PIECE } from './protocol.js';
 /**
  * Jobs given to a worker at once. A finished job's slot comes back at the
  * caller's next turn of the event loop, so with 2 the worker mostly held

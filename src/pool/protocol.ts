@@ -107,6 +107,17 @@ export type Handlers<T extends JobTable> = { readonly [K in keyof T]: Handler<T[
  * the piece itself (the worker then skips the job). Whoever moves the word
  * first owns the piece.
  */
+/** Bytes of a slot: the largest piece of data one job carries. */
+export const PIECE = 1 << 20;
+
+/**
+ * Inputs below this run inline, as the synchronous function: a job costs
+ * two messages and copies into and out of a slot, which below a few MiB
+ * is not won back. Here, with no pool, for a caller that decides whether
+ * to load the pool at all (the fourfold age command).
+ */
+export const PARALLEL_MIN = 2 * PIECE;
+
 export const QUEUED = 1;
 export const RUNNING = 2;
 export const TAKEN = 3;

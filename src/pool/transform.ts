@@ -17,16 +17,11 @@
 import { isShared } from '../runtime/bytes.js';
 import { attached, overlapping } from '../runtime/assert.js';
 import { pool } from './pool.js';
-import { canShare, PIECE, type PoolWorker } from './pool-worker.js';
-import { type JobTable, transferablesOf } from './protocol.js';
+import { canShare, type PoolWorker } from './pool-worker.js';
+import { type JobTable, PIECE, transferablesOf } from './protocol.js';
 import { runChained, runPieces, type Piece, type PieceWork } from './schedule.js';
 
-/**
- * Inputs below this run inline, as the synchronous function: a job costs
- * two messages and copies into and out of a slot, which below a few MiB
- * is not won back.
- */
-export const PARALLEL_MIN = 2 * PIECE;
+export { PARALLEL_MIN } from './protocol.js';
 
 /**
  * The workers for an input of `bytes`: `count` of them (the pool's size

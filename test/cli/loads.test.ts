@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CLI, IS_NODE, NODE } from './age-clients.js';
 
 const MODULE_LOG = new URL('./module-log.mjs', import.meta.url).href;
@@ -54,8 +54,11 @@ const UNUSED = ['node:child_process', 'node:tty', 'process.stdout', 'process.std
 /** Whether every one of `files` is the entry's or subcommand `name`'s. */
 const onlyOf = (name: string, files: string[]) => files.every((f) => f === 'fourfold.js' || new RegExp(`^fourfold-${name}(?:-[A-Z0-9]+)?\\.js$`).test(f));
 
-/** An identity file, its recipient and a 64 KiB file encrypted to it, made by the command. */
-function keysAndFile(): { identityFile: string; recipient: string; plain: string; sealed: string } {
+let made: ReturnType<typeof makeKeysAndFile> | undefined;
+/** An identity file, its recipient and a 64 KiB file encrypted to it, made by the command (once: the tests share them). */
+const keysAndFile = (): ReturnType<typeof makeKeysAndFile> => (made ??= makeKeysAndFile());
+
+function makeKeysAndFile(): { identityFile: string; recipient: string; plain: string; sealed: string } {
   const identityFile = join(dir, 'key.txt');
   const made = spawnSync(NODE, [CLI, 'age-keygen', '-o', identityFile], { encoding: 'utf8' });
   assert.equal(made.status, 0, made.stderr);
@@ -103,8 +106,32 @@ it('fourfold age to and from an X25519 key: its own files, few, no curve, ML-KEM
       what,
     );
     assert.ok(onlyOf('age', command), `${what}: ${command}`);
-    // The entry, the subcommand's, its command line's, its work's and that chunk: 16 files when each set of late imports had a chunk.
-    assert.ok(command.length <= 5, `${what}: ${command}`);
+    // The entry, the subcommand's, its command line's, its work's and that chunk (16 files when each set of late imports had a chunk); with -o, -o's chunk (cli/age-files.ts) and its import's.
+    assert.ok(command.length <= (args.includes('-o') ? 7 : 5), `${what}: ${command}`);
+  }
+});
+
+/** The modules of dist/ that the command's files `names` (dist/cli/) bundle, by the path comment esbuild writes before each. */
+const bundled = (names: string[]): string[] =>
+  names.flatMap((n) => [...readFileSync(join(dirname(CLI), n), 'utf8').matchAll(/^\/\/ (dist\/[\w/.-]+\.js)$/gm)].map((m) => m[1]!));
+
+it('fourfold age of a small file through standard input and output loads no pool, file call, -o or plugin code', { skip }, () => {
+  const { identityFile, recipient, plain, sealed } = keysAndFile();
+  for (const [args, input] of [
+    [['age', '-e', '-r', recipient], plain],
+    [['age', '-d', '-i', identityFile], sealed],
+  ] as const) {
+    const modules = bundled(loads([...args], input).command);
+    const what = args.join(' ');
+    assert.ok(modules.includes('dist/age/codec.js'), `${what}: ${modules}`);
+    // Below PARALLEL_MIN the pool's runner keeps all of it on this thread: the command does so without loading the pool (age.ts runnersFor).
+    const unused =
+      /^dist\/(pool\/pool|pool\/pool-worker|parallel\/age-pool|age\/files|age\/output-file|age\/output-path|cli\/plugin-run|cli\/plugin-session)\.js$/;
+    assert.deepEqual(
+      modules.filter((m) => unused.test(m)),
+      [],
+      what,
+    );
   }
 });
 

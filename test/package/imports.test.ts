@@ -136,7 +136,8 @@ const LAYERS: Record<string, string[]> = {
   'src/sodium': [...BASE, 'src/chachapoly', 'src/poly1305', 'src/chacha', 'src/salsa', 'src/secretstream', 'src/scrypt', 'src/argon2', 'src/blake2'],
   // fourfold/age/typage gives typage's API on age and the pool, as src/sodium gives libsodium-wrappers' on the families; nothing imports it.
   'src/typage': [...BASE, 'src/age', 'src/parallel'],
-  'src/cli': ['src/runtime', 'src/blake3', 'src/age', 'src/parallel'],
+  // pool/protocol.ts: PARALLEL_MIN, for the age command to choose whether to load the pool at all.
+  'src/cli': ['src/runtime', 'src/blake3', 'src/age', 'src/parallel', 'src/pool/protocol.ts'],
 };
 
 it('the layers of docs/contributing/architecture.md hold: each folder of src/ imports only what it builds on, and every folder has its rule', {
