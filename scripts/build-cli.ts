@@ -1,6 +1,6 @@
 /**
  * npm run build, last step: the `fourfold` command, fourfold's own code
- * bundled by esbuild (the dependencies, @noble and @scure, stay imports of
+ * bundled by esbuild (the dependencies, @noble's, stay imports of
  * the installed packages, so that the package ships no copy of another
  * project's code). A process that runs a command loads its modules before
  * it does anything, and each costs a fresh Node a file read, a resolution

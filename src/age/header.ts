@@ -10,7 +10,7 @@
  *     qRS0AMjdjPvZ/WT08U2KL4G+PIooA3hy38SvLpvaC1E
  *     --- HK2NmOBN9Dpq0Gw6xMCuhFcQlQLvZ/wQUi/2scLG75s
  */
-import { base64nopad } from '@scure/base';
+import { base64nopad } from './text-encodings.js';
 import { AgeFormatError } from './errors.js';
 import { LF, LINE_BYTES, LINE_COLUMNS } from './armor-lines.js';
 

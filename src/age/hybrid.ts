@@ -17,7 +17,7 @@
  */
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
-import { bech32 } from '@scure/base';
+import { bech32 } from './text-encodings.js';
 import { AgeFormatError } from './errors.js';
 import { decodeBase64, encodeBase64, type Stanza } from './header.js';
 import { keySchedule as hpkeSchedule } from './hpke.js';

@@ -19,7 +19,7 @@
  * lower case (age1...), as age-keygen writes them; Bech32 itself allows
  * either, but age's parsers accept these forms only.
  */
-import { bech32 } from '@scure/base';
+import { bech32 } from './text-encodings.js';
 
 /** The stanza type of each native key type: a key string read (identityKey, recipientKey) says which it is. */
 export const KEY_X25519 = 'X25519';

@@ -6,11 +6,11 @@
  * 32-byte seed under AGE-SECRET-KEY-PQ-, its recipient the 1,216-byte
  * encapsulation key made from it under age1pq. Each is read only in the
  * case age writes it, as age's own parsers read them; key-types.ts says
- * what any other string is. Bech32 is BIP 173's without its length limit,
- * from @scure/base; an identity's recipient is key-recipients.ts's; the
+ * what any other string is. Bech32 is BIP 173's without its length limit
+ * (text-encodings.ts); an identity's recipient is key-recipients.ts's; the
  * hybrid type's code (hybrid.ts) is imported only when such a key is used.
  */
-import { bech32 } from '@scure/base';
+import { bech32 } from './text-encodings.js';
 import { bech32Flaw, KEY_HYBRID, notAnIdentity, notARecipient, reducedKey, KEY_SSH, KEY_TAG, KEY_X25519 } from './key-types.js';
 import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';

@@ -27,7 +27,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
-import { bech32 } from '@scure/base';
+import { bech32 } from './text-encodings.js';
 import { bigOf, bigBytes, power } from './bigint.js';
 import { encodeBase64, type Stanza } from './header.js';
 import { keySchedule, kemSuite, labeledExpand, labeledExtract, type Schedule } from './hpke.js';

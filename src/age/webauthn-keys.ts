@@ -14,7 +14,7 @@
  * typage reads it; the code that calls the authenticator is
  * webauthn-calls.ts, imported at the first call.
  */
-import { bech32 } from '@scure/base';
+import { bech32 } from './text-encodings.js';
 
 /** The plugin's name in its identity string (age's plugin identities: AGE-PLUGIN-<NAME>-1...). */
 const IDENTITY_PREFIX = 'AGE-PLUGIN-FIDO2PRF-';

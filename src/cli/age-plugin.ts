@@ -11,7 +11,7 @@
  * does not know are answered "unsupported". This module reads the keys;
  * plugin-run.ts, imported only when a plugin is to run, runs them.
  */
-import { bech32 } from '@scure/base';
+import { bech32 } from '../age/text-encodings.js';
 import { Failure } from './age-io.js';
 import type { Stanza } from '../age/header.js';
 import type { Receiver, Sender } from '../age/file-key.js';
