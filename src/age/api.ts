@@ -142,7 +142,7 @@ export async function decryptWith(runners: AgeRunners, file: unknown, from: unkn
 export async function decryptFor(runners: AgeRunners, input: Uint8Array, receiver: Receiver): Promise<Bytes> {
   try {
     // A passphrase's scrypt runs for seconds (an API's own unwrap may run one, or a caller's identity), the caller free to change its array meanwhile: that file is de-armored whole before.
-    const slow = receiver.passphrase !== undefined || receiver.unwrap !== undefined;
+    const slow = receiver.passphrase !== undefined || (receiver.unwrap !== undefined && receiver.quickUnwrap !== true);
     const binaryLength = !slow && isArmored(input, true) ? dearmoredLength(input) : undefined;
     if (binaryLength !== undefined) return await decryptArmored(runners, input, receiver, binaryLength);
     let binary = binaryOf(input);

@@ -134,6 +134,8 @@ export interface Receiver {
   readonly others?: (stanzas: readonly Stanza[]) => Promise<Uint8Array | undefined>;
   /** An API's own list of identities and passphrases, tried in its order (the typage API's Decrypter), in place of `identities` or `passphrase`. */
   readonly unwrap?: (stanzas: readonly Stanza[], kdf: Scrypt) => Promise<Uint8Array>;
+  /** Whether `unwrap` runs no scrypt and none of a caller's code (keys alone): a whole file is then read in place, as for `identities`. */
+  readonly quickUnwrap?: boolean;
   readonly passphrase?: Uint8Array;
   readonly maxWorkFactor: number;
 }
