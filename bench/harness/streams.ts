@@ -4,7 +4,7 @@
  * asynchronous). Node only:
  *
  *   node --import tsx bench/harness/streams.ts [--mib=256] [--rounds=5] [--tier=simd|js]
- *   node --import tsx bench/harness/streams.ts --memory [--gib=4] [--stream=age-parallel|age|secretstream] [--tier=simd|js]
+ *   node --import tsx bench/harness/streams.ts --memory [--gib=4] [--stream=age-parallel|age|secretstream|typage-api|typage] [--tier=simd|js]
  *
  * Each round, interleaved, over --mib of random data in 64 KiB writes:
  * `age chunks` seals it with ChaCha20-Poly1305 64 KiB at a time (an age
@@ -19,13 +19,19 @@
  * --memory: --gib through one encryptStream from one reused 64 KiB write;
  * the peak RSS above the process at rest, sampled every 5 ms and at every
  * output, after a 4 MiB stream has started it (the pool's workers are part
- * of "at rest").
+ * of "at rest"). typage-api and typage: typage's Encrypter.encrypt of a
+ * ReadableStream read by its Decrypter.decrypt, on fourfold/age/typage
+ * (its default pool) and on typage (npm age-encryption): plaintext in,
+ * plaintext out, both streams' buffers in the peak.
  */
+import * as typage from 'age-encryption';
 import { ready, tier as tierNow } from 'fourfold';
 import * as one from 'fourfold/age';
+import * as typageApi from 'fourfold/age/typage';
 import { chacha20poly1305 } from 'fourfold/chacha';
 import { age as all } from 'fourfold/parallel';
 import * as secretstream from 'fourfold/secretstream';
+import type { TypageApi } from '../core/ops/age.js';
 import { median } from '../core/stats.js';
 import { options } from './options.js';
 
@@ -38,7 +44,8 @@ const to = { recipients: [one.identityToRecipient(identity)] };
 const from = { identities: [identity] };
 const key = crypto.getRandomValues(new Uint8Array(32));
 
-type Stream = TransformStream<Uint8Array, Uint8Array>;
+/** A TransformStream, or the typage API's pair of streams, whose output is there once its promise resolves. */
+type Stream = { readonly writable: WritableStream<Uint8Array>; readonly readable: ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>> };
 interface Timed {
   readonly ms: number;
   /** CPU-ms of the whole process meanwhile. */
@@ -58,8 +65,8 @@ async function timed(work: () => unknown): Promise<Timed> {
 /** Writes `total` bytes (of `bytes`, `bytes` again if shorter) through `stream` in 64 KiB writes, reading and dropping its output. */
 async function through(stream: Stream, bytes: Uint8Array, total = bytes.length, onOutput?: () => void): Promise<void> {
   const writer = stream.writable.getWriter();
-  const reader = stream.readable.getReader();
   const reading = (async () => {
+    const reader = (await stream.readable).getReader();
     while (!(await reader.read()).done) onOutput?.();
   })();
   for (let at = 0; at < total; at += WRITE) await writer.write(bytes.length >= total ? bytes.subarray(at, at + WRITE) : bytes);
@@ -110,6 +117,16 @@ async function speeds(): Promise<void> {
   console.log(`  secretstream: encryptStream ${(ms('secretstream push') / ms('secretstream encryptStream')).toFixed(2)}x push`);
 }
 
+/** typage's API (typage itself or fourfold's) as one stream: its encryption of what is written, decrypted as it comes. */
+function typageRoundTrip(api: TypageApi): Stream {
+  const input = new TransformStream<Uint8Array, Uint8Array>();
+  const e = new api.Encrypter();
+  e.addRecipient(to.recipients[0]!);
+  const d = new api.Decrypter();
+  d.addIdentity(identity);
+  return { writable: input.writable, readable: e.encrypt(input.readable).then((file) => d.decrypt(file)) };
+}
+
 /** Peak RSS above rest while --gib goes through one encryptStream of --stream. */
 async function memory(): Promise<void> {
   const total = Number(args.gib) * 1024 * MiB;
@@ -117,6 +134,8 @@ async function memory(): Promise<void> {
     'age-parallel': () => all.encryptStream(to),
     age: () => one.encryptStream(to),
     secretstream: () => secretstream.encryptStream(key, { chunkSize: WRITE }),
+    'typage-api': () => typageRoundTrip(typageApi),
+    typage: () => typageRoundTrip(typage),
   };
   const make = streams[args.stream!];
   if (make === undefined) throw new Error(`--stream: one of ${Object.keys(streams).join(', ')}`);
@@ -134,7 +153,7 @@ async function memory(): Promise<void> {
   clearInterval(timer);
   const mib = (b: number) => (b / MiB).toFixed(1);
   console.log(
-    `Node ${process.versions.node}, ${tier} tier, ${args.stream}'s encryptStream, ${args.gib} GiB in ${(ms / 1000).toFixed(1)} s: RSS at rest ${mib(rest)} MiB, peak ${mib(peak)} MiB, ${mib(peak - rest)} MiB above rest`,
+    `Node ${process.versions.node}, ${tier} tier, ${args.stream}'s ${args.stream!.startsWith('typage') ? 'encrypt read by its decrypt' : 'encryptStream'}, ${args.gib} GiB in ${(ms / 1000).toFixed(1)} s: RSS at rest ${mib(rest)} MiB, peak ${mib(peak)} MiB, ${mib(peak - rest)} MiB above rest`,
   );
 }
 

@@ -105,7 +105,7 @@ const WORK_FACTORS = [10, 18] as const;
 
 /** typage's API, as the ops call it: typage itself, or fourfold/age/typage, which must be usable in its place. */
 type Typage = typeof import('age-encryption');
-type TypageApi = {
+export type TypageApi = {
   readonly Encrypter: new () => Pick<InstanceType<Typage['Encrypter']>, 'addRecipient' | 'setPassphrase' | 'setScryptWorkFactor' | 'encrypt'>;
   readonly Decrypter: new () => Pick<InstanceType<Typage['Decrypter']>, 'addIdentity' | 'addPassphrase' | 'decrypt'>;
   readonly armor: Typage['armor'];
