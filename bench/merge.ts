@@ -10,8 +10,7 @@
  * chosen ops and sizes, fourfold's median MB/s and its speedup over the
  * fastest peer measured in the same run, then fourfold/parallel's speedup
  * on the most threads the run had, then each device's details. With
- * --out, also DIR/results.json and DIR/index.html: every device in one
- * report, a dot per device in its summary chart.
+ * --out, also DIR/results.json: every device in one report.
  *
  * With --tables (`npm run bench:merge -- --tables a.json b.json`), the
  * files are runs of one machine instead: docs/performance.md's and the
@@ -25,7 +24,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { median, megabytesPerSecond } from './core/stats.js';
 import { engineLabel, parseReport, type EngineReport, type Report } from './report/json.js';
-import { renderHtml } from './report/html.js';
 import { reportScalingPoints } from './report/scaling.js';
 import { bestPeer, formatRate, formatSize, formatTime, summarySizes } from './report/summary.js';
 
@@ -299,10 +297,7 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const report = mergedReport(all);
   writeFileSync(join(dir, 'results.json'), JSON.stringify(report) + '\n');
-  writeFileSync(join(dir, 'index.html'), renderHtml(report));
-  process.stderr.write(
-    `wrote ${join(dir, 'results.json')} and ${join(dir, 'index.html')} (${summarySizes(report.settings.sizes).length} summary sizes, ${all.length} devices)\n`,
-  );
+  process.stderr.write(`wrote ${join(dir, 'results.json')} (${summarySizes(report.settings.sizes).length} summary sizes, ${all.length} devices)\n`);
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) await main();

@@ -2,13 +2,13 @@
  * `npm run bench`: runs the benchmark core in each selected engine, adds
  * what only the Node side can measure (setup time in fresh processes,
  * code size), prints a Markdown summary on stdout, progress on stderr, and
- * writes bench-report/results.json (every sample) and index.html (charts),
- * rewritten as results arrive, so that Ctrl-C leaves a report too.
- * `--render[=dir]` measures nothing: it rewrites dir/index.html (default
- * bench-report) from its results.json and prints the summary, after a
- * change to the charts or for a results.json from another machine.
+ * writes bench-report/results.json (every sample), rewritten as results
+ * arrive, so that Ctrl-C leaves a report too. `--render[=dir]` measures
+ * nothing: it prints the summary of dir/results.json (default
+ * bench-report), after a change to the tables or for a results.json from
+ * another machine. The charts are the benchmark page's (page/).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BenchConfig, EngineResult } from './core/types.js';
@@ -21,7 +21,6 @@ import { parseOptions, usage } from './node/options.js';
 import { ProgressBar } from './node/progress.js';
 import { measureSetup, type SetupResult } from './node/setup.js';
 import { EngineCollector } from './report/collector.js';
-import { renderHtml } from './report/html.js';
 import { buildReport, parseReport, type RunStatus } from './report/json.js';
 import { markdown } from './report/markdown.js';
 import { summarySizes } from './report/summary.js';
@@ -31,12 +30,10 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** --render: index.html and the summary again from dir/results.json, measuring nothing. */
+/** --render: the summary again from dir/results.json, measuring nothing. */
 function render(dir: string): void {
   const report = parseReport(readFileSync(join(dir, 'results.json'), 'utf8'));
   process.stdout.write(markdown(report, summarySizes(report.settings.sizes)));
-  writeFileSync(join(dir, 'index.html'), renderHtml(report));
-  process.stderr.write(`wrote ${join(dir, 'index.html')}\n`);
 }
 
 async function main(): Promise<void> {

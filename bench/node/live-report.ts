@@ -1,17 +1,15 @@
 /**
  * The report on disk while the run goes. Each engine sends its results as
  * each case or sweep ends (Progress.results); the runner keeps them
- * (report/collector.ts) and rewrites results.json and index.html every
- * few seconds, so that a run stopped half-way, by Ctrl-C or by an engine
+ * (report/collector.ts) and rewrites results.json every few seconds, so that a run stopped half-way, by Ctrl-C or by an engine
  * that dies, still leaves a report of everything finished by then, marked
  * as such.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { renderHtml } from '../report/html.js';
 import type { Report } from '../report/json.js';
 
-/** Writes results.json and index.html into `dir`: now, or at most every `everyMs` while the run goes. */
+/** Writes results.json into `dir`: now, or at most every `everyMs` while the run goes. */
 export class ReportFiles {
   readonly dir: string;
   private lastWrite = -Infinity;
@@ -25,7 +23,7 @@ export class ReportFiles {
   }
 
   get paths(): string {
-    return `${join(this.dir, 'results.json')} and ${join(this.dir, 'index.html')}`;
+    return join(this.dir, 'results.json');
   }
 
   /** Writes the report unless one was written less than `everyMs` ago; `make` is only called when it writes. */
@@ -34,7 +32,7 @@ export class ReportFiles {
   }
 
   /**
-   * Synchronous, so a signal handler can call it. Each file is written
+   * Synchronous, so a signal handler can call it. The file is written
    * aside and renamed, so a reader never sees half of one. With `last`,
    * no later write happens (an interrupted report stays as written).
    */
@@ -42,12 +40,8 @@ export class ReportFiles {
     if (this.sealed) return;
     this.sealed = last;
     mkdirSync(this.dir, { recursive: true });
-    const put = (name: string, text: string) => {
-      writeFileSync(join(this.dir, `.${name}.partial`), text);
-      renameSync(join(this.dir, `.${name}.partial`), join(this.dir, name));
-    };
-    put('results.json', JSON.stringify(report) + '\n');
-    put('index.html', renderHtml(report));
+    writeFileSync(join(this.dir, '.results.json.partial'), JSON.stringify(report) + '\n');
+    renameSync(join(this.dir, '.results.json.partial'), join(this.dir, 'results.json'));
     this.lastWrite = performance.now();
   }
 }

@@ -325,7 +325,7 @@ export const usage = `usage: npm run bench -- [options]
                    sodium, node, '${NODE_JOINED}', noble-hashes, hash-wasm, mipher, blakejs, typage, age-cli ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
   --workers=a,b    worker counts of the columns '${workerColumn(2)}' and so on, timed at
                    --chart-size wherever '${PARALLEL}' is ${defaults((p) => p.parallel.workerCounts.join(',') || 'none')}
-  --chart-size=s   the size of the worker-count chart and of the model ${defaults((p) => sizeText(p.parallel.chartSize))}
+  --chart-size=s   the size of the worker-count columns and of the model ${defaults((p) => sizeText(p.parallel.chartSize))}
   --task-size=s    the size of the longest task during a parallel call ${defaults((p) => sizeText(p.parallel.taskSize))}
   --sizes=a,b      sizes of the summary and the large-message cases, k/m suffixes for KiB/MiB; for every op
                    (scrypt's size is the memory of a lane: 16m is N = 2^14; argon2id's the memory m of a call:
@@ -341,10 +341,9 @@ export const usage = `usage: npm run bench -- [options]
                    ${defaults((p) => (p.parts.length === allParts.length ? 'all' : p.parts.join(',')))}
   --cap=seconds    the most one case (or one library's share of a sweep) may take, for every op; a library too slow
                    to fit is reported as capped, not timed; 0: no cap ${defaults((p) => String(p.capMs / 1000) + opCapsText(p))}
-  --out=dir        where results.json and index.html go (default: bench-report); they are
-                   rewritten as the run goes, so Ctrl-C leaves a report of what was measured
-  --render[=dir]   measure nothing: rewrite dir/index.html (default bench-report) from its
-                   results.json and print the summary
+  --out=dir        where results.json goes (default: bench-report); it is rewritten as
+                   the run goes, so Ctrl-C leaves a report of what was measured
+  --render[=dir]   measure nothing: print the summary of dir/results.json (default bench-report)
   --help           this text`;
 
 export function parseSize(text: string): number {

@@ -1,4 +1,4 @@
-/** The Markdown summary printed on stdout (the same tables as the top of index.html). */
+/** The Markdown summary printed on stdout. */
 import type { Report } from './json.js';
 import { engineLabel } from './json.js';
 import { parallelTables, poolNote } from './parallel.js';

@@ -1,17 +1,14 @@
 /**
  * The report of fourfold/parallel: its speedup over the synchronous
- * function (the first screen when it was timed), the speedup by worker
- * count, the model's costs with its projection to more cores beside the
+ * function, the model's costs with its projection to more cores beside the
  * measurement, the longest task on the calling thread, and the pool's
  * state in each engine.
  */
 import { median } from '../core/stats.js';
 import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED } from '../core/libraries.js';
-import { engineColors } from './charts.js';
 import type { EngineReport } from './json.js';
 import { boundSpeedup, copyPasses, projectedSpeedup, type Costs, type Variant } from './model.js';
 import { formatSize, formatTime } from './summary.js';
-import { barChart, dotPlot } from './svg.js';
 import type { Table } from './tables.js';
 
 /** The cores the model projects to: a 2-core machine's, then 4, 8 and 16. */
@@ -40,37 +37,6 @@ export function speedup(engine: EngineReport, op: string, size: number, library 
   const sync = medianNs(engine, op, 'fourfold', size);
   const parallel = medianNs(engine, op, library, size);
   return sync === undefined || parallel === undefined ? undefined : sync / parallel;
-}
-
-/** The first screen of a run that timed fourfold/parallel: its speedup per op, size and engine. */
-export function parallelSummaryChart(engines: readonly { name: string; report: EngineReport }[], width: number): string | undefined {
-  const ops = [...new Set(engines.flatMap(({ report }) => parallelCases(report).ops))];
-  const sizes = [...new Set(engines.flatMap(({ report }) => parallelCases(report).sizes))].sort((a, b) => a - b);
-  if (ops.length === 0) return undefined;
-  const panels = sizes.map((size) => ({
-    title: formatSize(size),
-    dots: ops.map((op) =>
-      engines.flatMap(({ name, report }, group) => {
-        const s = speedup(report, op, size);
-        if (s === undefined) return [];
-        const title = `${op}, ${formatSize(size)}, ${name}: fourfold ${formatTime(medianNs(report, op, 'fourfold', size)!)}, fourfold (parallel) ${formatTime(medianNs(report, op, PARALLEL, size)!)}: ${times(s)}`;
-        return [{ x: s, group, title, label: engines.length === 1 ? times(s) : undefined }];
-      }),
-    ),
-  }));
-  return dotPlot({
-    title: 'fourfold/parallel against the synchronous function',
-    subtitle:
-      "Per operation, message size and engine: the synchronous function's median time per call divided by fourfold/parallel's on the default pool " +
-      '(the logical cores less one worker, and the calling thread), the same bytes from the same library in the same run. Right of the dashed line the parallel call is faster. ' +
-      'The projection to more cores and the longest task are in the fourfold/parallel section below.',
-    width,
-    rows: ops,
-    panels,
-    groups: engines.map(({ name }, i) => ({ name, color: engineColors[i % engineColors.length]! })),
-    x: { label: 'speedup (×, log scale)', scale: 'log2', format: (v) => `${+v.toPrecision(2)}×` },
-    vline: { x: 1, label: 'the synchronous function' },
-  });
 }
 
 /** The three ways of calling fourfold/parallel, their columns, and the synchronous call each is compared with. */
@@ -127,37 +93,9 @@ function workerColumns(engine: EngineReport): { name: string; workers: number }[
 }
 
 /** The size the worker-count columns were timed at (the model's size). */
-function chartSize(engine: EngineReport): number | undefined {
+function workerColumnSize(engine: EngineReport): number | undefined {
   const names = new Set(workerColumns(engine).map((c) => c.name));
   return engine.cases.find((c) => c.part === 'sizes' && names.has(c.library) && c.ns !== undefined)?.size;
-}
-
-const workerShades = ['#9aa5b1', '#1f5fbf', '#27ae60', '#e67e22', '#8e44ad', '#c0392b', '#16a085', '#d4a017'];
-
-/** Speedup against the worker count (configure({ workers: N })), per op, at the chart's size. */
-export function workerChart(engine: EngineReport, engineName: string, width: number): string | undefined {
-  const columns = workerColumns(engine);
-  const size = chartSize(engine);
-  if (size === undefined) return undefined;
-  const ops = parallelCases(engine).ops.filter((op) => columns.some((c) => speedup(engine, op, size, c.name) !== undefined));
-  return barChart({
-    title: `fourfold/parallel: speedup by worker count, ${formatSize(size)} (${engineName})`,
-    subtitle:
-      "The synchronous function's median time divided by fourfold/parallel's with configure({ workers: N }), all columns of an op interleaved in one case. " +
-      '0 workers: the calling thread alone, in pieces. More workers than cores share the cores.',
-    width,
-    height: 380,
-    categories: ops,
-    groups: columns.map((c, i) => ({ name: `${c.workers} worker${c.workers === 1 ? '' : 's'}`, color: workerShades[i % workerShades.length]! })),
-    values: ops.map((op) => columns.map((c) => speedup(engine, op, size, c.name) ?? NaN)),
-    titles: ops.map((op) =>
-      columns.map(
-        (c) => `${op}, ${c.workers} workers: ${times(speedup(engine, op, size, c.name) ?? NaN)} (${formatTime(medianNs(engine, op, c.name, size) ?? NaN)})`,
-      ),
-    ),
-    y: { label: 'speedup (×)', scale: 'linear', min: 0, format: (v) => `${+v.toPrecision(3)}×` },
-    hlines: [{ y: 1, label: 'the synchronous function' }],
-  });
 }
 
 /**
@@ -183,9 +121,9 @@ export interface ModelRow {
   readonly piecesMeasured: boolean;
 }
 
-/** The model's inputs for each op and way of calling it at the chart's size, from the run's cases and the engine's costs; the check on the machine's `cores`. */
+/** The model's inputs for each op and way of calling it at the worker columns' size, from the run's cases and the engine's costs; the check on the machine's `cores`. */
 export function modelRows(engine: EngineReport, cores: number): ModelRow[] {
-  const size = chartSize(engine) ?? engine.cases.find((c) => c.library === PARALLEL && c.ns !== undefined)?.size;
+  const size = workerColumnSize(engine) ?? engine.cases.find((c) => c.library === PARALLEL && c.ns !== undefined)?.size;
   const k = engine.parallel?.costs;
   if (size === undefined || k === undefined) return [];
   const cIn = median(k.copyInNs);

@@ -126,12 +126,6 @@ export function opSummarySizes(cases: readonly CaseResult[], op: string, sizes: 
   return shared.length > 0 ? shared : own;
 }
 
-/** The sizes of the summary chart's panels: `sizes`, and the own sizes of the ops timed at none of them (opSummarySizes). */
-export function chartSizes(cases: readonly CaseResult[], sizes: readonly number[]): number[] {
-  const ops = [...new Set(cases.filter((c) => c.part === 'sizes').map((c) => c.op))];
-  return [...new Set([...sizes, ...ops.flatMap((op) => opSummarySizes(cases, op, sizes))])].sort((a, b) => a - b);
-}
-
 export function formatSize(bytes: number): string {
   if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
   if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KiB`;

@@ -9,7 +9,6 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CaseResult, EngineResult, SweepResult } from '../core/types.js';
 import { parseOptions, type Options } from '../node/options.js';
-import { renderHtml } from '../report/html.js';
 import { buildReport, type RunStatus } from '../report/json.js';
 import { markdown } from '../report/markdown.js';
 import { bestPeer, fitOverhead, formatFit, summarizeCase } from '../report/summary.js';
@@ -129,29 +128,17 @@ describe('the page and the summary', () => {
   };
   const cases = [sizeCase('fourfold', 64, 100), sizeCase('sodium', 64, 150), sizeCase('fourfold', 65536, 40_000), capped];
 
-  it('opens with the summary chart, before any table', () => {
-    const html = renderHtml(report([engine(cases)]));
-    const chart = html.indexOf('fourfold against its fastest peer');
-    assert.ok(chart > 0, 'the summary chart is there');
-    assert.ok(chart < html.indexOf('<table'), 'before the first table');
-    assert.ok(html.indexOf('id="summary-chart"') < html.indexOf('<h2'), 'before the first section');
-    assert.match(html, />1\.5×</, 'the ratio is written beside its dot');
-  });
-
   it('shows a capped library as capped, with its cost per call, not as a measurement', () => {
     const table = summaryTables(report([engine(cases)]).engines[0]!, [64, 65536])[0]!;
     const row = table.rows.find((r) => r[0] === '64 KiB')!;
     assert.equal(row[table.header.indexOf('sodium')], 'capped (~2.50 s)');
-    assert.match(renderHtml(report([engine(cases)])), /peers capped/);
   });
 
   it('says when the run was interrupted, and which engine did not finish', () => {
     const interrupted = report([engine(cases, [], true)], 'interrupted');
-    assert.match(renderHtml(interrupted), /Interrupted \(Ctrl-C\)/);
-    assert.match(renderHtml(interrupted), /\(unfinished\)/);
     assert.match(markdown(interrupted, [64]), /Interrupted \(Ctrl-C\)/);
-    assert.match(renderHtml(report([engine(cases, [], true)], 'running')), /Incomplete/);
-    assert.doesNotMatch(renderHtml(report([engine(cases)])), /Interrupted|Incomplete/);
+    assert.match(markdown(interrupted, [64]), /, unfinished\n/);
+    assert.doesNotMatch(markdown(report([engine(cases)]), [64]), /Interrupted|unfinished/);
   });
 });
 
@@ -185,15 +172,6 @@ describe('the fourfold/parallel report', () => {
   }
   const parallelReport = (failure?: string) => ({ ...report([parallelEngine(failure)]), profile: 'parallel' });
 
-  it('opens with the speedups over the synchronous function, and no peer chart when there is no peer', () => {
-    const html = renderHtml(parallelReport());
-    const chart = html.indexOf('id="parallel-chart"');
-    assert.ok(chart > 0 && chart < html.indexOf('<table') && chart < html.indexOf('<h2'), 'first, before any table or section');
-    assert.match(html, />1\.60×</, '40 ms against 25 ms at 64 MiB, written beside its dot');
-    assert.doesNotMatch(html, /id="summary-chart"/);
-    assert.match(html, /speedup by worker count, 64 MiB/);
-  });
-
   it('the model: its costs, the measurement on 2 cores beside the projection to 2, 4, 8 and 16, labelled as one', () => {
     const md = markdown(parallelReport(), [64 * MiB, 256 * MiB]);
     assert.match(md, /projected to more \(a projection, not a measurement\)/);
@@ -219,6 +197,6 @@ describe('the fourfold/parallel report', () => {
   });
 
   it('says when the pool had no workers, and why', () => {
-    assert.match(renderHtml(parallelReport('worker-src')), /Workers cannot be used: worker-src; every call ran on the calling thread/);
+    assert.match(markdown(parallelReport('worker-src'), [64 * MiB]), /Workers cannot be used: worker-src; every call ran on the calling thread/);
   });
 });

@@ -7,11 +7,11 @@
  * are drawn at the width they are shown at, so a phone gets charts made
  * for its screen rather than shrunken ones.
  */
-import { summaryChart } from '../../bench/report/charts.js';
 import { engineLabel, type EngineReport, type Report } from '../../bench/report/json.js';
-import { reportScalingPoints, scalingChart } from '../../bench/report/scaling.js';
+import { reportScalingPoints } from '../../bench/report/scaling.js';
 import { bestPeer, formatRate, formatSize, formatTime, isFourfold, type CaseSummary } from '../../bench/report/summary.js';
-import { escapeXml as esc } from '../../bench/report/svg.js';
+import { scalingChart, summaryChart } from './charts.js';
+import { escapeXml as esc } from './svg.js';
 import type { Environment, Notice } from './environment.js';
 import { AGE_OPS, AGE_SIZES, ARGON2_SIZES, PEER_PACKAGES, REFERENCE_OPS, SCRYPT_SIZES, SIZES } from './plan.js';
 

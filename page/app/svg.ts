@@ -1,19 +1,11 @@
 /**
- * Two chart types as inline SVG strings, with no library: a line chart
- * (linear, log2 or log10 axes, many series, decimated to the pixel) and a
- * grouped bar chart. Text is real SVG text, so the page stays
+ * The benchmark page's two chart types as inline SVG strings, with no
+ * library: a line chart (linear, log2 or log10 axes, a few series) and
+ * small multiples of a dot plot. Text is real SVG text, so the page stays
  * searchable, and every marker carries a <title> tooltip with its value.
  */
 
 export type Scale = 'linear' | 'log2' | 'log10';
-
-/**
- * How a line with more points than pixels is thinned, per pixel column:
- * 'envelope' keeps the lowest and the highest point (every spike
- * survives), 'mean' averages, 'median' takes the middle one (a spike in
- * one point of the column does not move the line).
- */
-export type Decimation = 'envelope' | 'mean' | 'median';
 
 export interface Axis {
   readonly label: string;
@@ -23,8 +15,6 @@ export interface Axis {
   /** Tick positions; chosen automatically when absent. */
   readonly ticks?: readonly number[];
   readonly format?: (value: number) => string;
-  /** Fit the range to the 1st..99th percentile of the values, so that a few spikes do not flatten the rest. */
-  readonly robust?: boolean;
 }
 
 export interface Series {
@@ -47,12 +37,6 @@ export interface LineChartSpec {
   readonly series: readonly Series[];
   /** Horizontal reference lines, e.g. a ratio of 1. */
   readonly hlines?: readonly { readonly y: number; readonly label: string }[];
-  /** Vertical guide lines, e.g. every 256 bytes. */
-  readonly vlines?: readonly number[];
-  /** How to thin out more points than pixels (see Decimation). */
-  readonly decimate?: Decimation;
-  /** Show the legend (off for small multiples with one series). */
-  readonly legend?: boolean;
 }
 
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif"';
@@ -111,13 +95,11 @@ export function defaultFormat(v: number): string {
 /** Extent of the values, padded a little; log axes ignore values ≤ 0. */
 function extent(values: number[], axis: Axis): [number, number] {
   const usable = values.filter((v) => Number.isFinite(v) && (axis.scale === 'linear' || v > 0)).sort((a, b) => a - b);
-  const at = (q: number) => usable[Math.min(usable.length - 1, Math.floor(q * usable.length))]!;
-  const [low, high] = axis.robust === true && usable.length > 20 ? [at(0.01), at(0.99)] : [usable[0]!, usable[usable.length - 1]!];
-  const pad = axis.robust === true && axis.scale === 'linear' ? (high - low) * 0.05 : 0;
+  const [low, high] = [usable[0]!, usable[usable.length - 1]!];
   // A given bound a log axis cannot show (0 and below) is left out like such values.
   const given = (bound: number | undefined) => (bound !== undefined && (axis.scale === 'linear' || bound > 0) ? bound : undefined);
-  let min = given(axis.min) ?? low - pad;
-  let max = given(axis.max) ?? high + pad;
+  let min = given(axis.min) ?? low;
+  let max = given(axis.max) ?? high;
   if (!Number.isFinite(min) || !Number.isFinite(max)) [min, max] = axis.scale === 'linear' ? [0, 1] : [1, 10];
   // One value: a range around it (relative where ±1 would round away, beyond 2^53).
   const around = Math.max(1, Math.abs(min) * 1e-6);
@@ -132,41 +114,6 @@ interface Frame {
   height: number;
   px: (x: number) => number;
   py: (y: number) => number;
-}
-
-/** Thins a polyline to about two points per pixel column. */
-function decimate(points: [number, number][], mode: Decimation): [number, number][] {
-  const out: [number, number][] = [];
-  let column = NaN;
-  let bucket: [number, number][] = [];
-  const flush = () => {
-    if (bucket.length === 0) return;
-    if (mode === 'median') {
-      const ys = bucket.map((p) => p[1]).sort((a, b) => a - b);
-      out.push([bucket[bucket.length >> 1]![0], ys[ys.length >> 1]!]);
-    } else if (mode === 'mean') {
-      out.push([bucket.reduce((s, p) => s + p[0], 0) / bucket.length, bucket.reduce((s, p) => s + p[1], 0) / bucket.length]);
-    } else {
-      let lo = bucket[0]!;
-      let hi = bucket[0]!;
-      for (const p of bucket) {
-        if (p[1] < lo[1]) lo = p;
-        if (p[1] > hi[1]) hi = p;
-      }
-      out.push(...(lo[0] <= hi[0] ? [lo, hi] : [hi, lo]));
-    }
-    bucket = [];
-  };
-  for (const p of points) {
-    const c = Math.floor(p[0]);
-    if (c !== column) {
-      flush();
-      column = c;
-    }
-    bucket.push(p);
-  }
-  flush();
-  return out;
 }
 
 function legend(series: readonly { name: string; color: string; dashed?: boolean }[], x: number, y: number, width: number): { svg: string; height: number } {
@@ -255,10 +202,9 @@ function axes(
 }
 
 export function lineChart(spec: LineChartSpec): string {
-  const showLegend = spec.legend ?? true;
   const head = header(spec.title, spec.subtitle, spec.width);
   const top = head.bottom;
-  const lg = showLegend ? legend(spec.series, 60, top + 12, spec.width - 80) : { svg: '', height: 0 };
+  const lg = legend(spec.series, 60, top + 12, spec.width - 80);
   const box = { left: 64, top: top + lg.height + 6, width: spec.width - 64 - 16, height: spec.height - (top + lg.height + 6) - 44 };
 
   const usable = (v: number, scale: Scale) => Number.isFinite(v) && (scale === 'linear' || v > 0);
@@ -272,11 +218,6 @@ export function lineChart(spec: LineChartSpec): string {
   const { svg: axisSvg, frame } = axes(spec, box, xr, yr);
 
   const parts: string[] = [axisSvg];
-  for (const v of spec.vlines ?? []) {
-    if (v < xr[0] || v > xr[1]) continue;
-    const x = round(frame.px(v));
-    parts.push(`<line x1="${x}" y1="${box.top}" x2="${x}" y2="${box.top + box.height}" stroke="#d8d8d8" stroke-dasharray="2 3"/>`);
-  }
   for (const h of spec.hlines ?? []) {
     const y = round(frame.py(h.y));
     parts.push(
@@ -286,7 +227,7 @@ export function lineChart(spec: LineChartSpec): string {
   }
   parts.push(`<clipPath id="__CLIP__"><rect x="${box.left}" y="${box.top}" width="${box.width}" height="${box.height}"/></clipPath>`);
   for (const s of spec.series) {
-    // Split at gaps, map to pixels, thin out, then draw.
+    // Split at gaps, map to pixels, then draw.
     const runs: [number, number][][] = [[]];
     for (const [x, y] of s.points) {
       if (x < xr[0] || x > xr[1]) continue;
@@ -298,10 +239,7 @@ export function lineChart(spec: LineChartSpec): string {
     }
     const d = runs
       .filter((run) => run.length > 0)
-      .map((run) => {
-        const thin = run.length > box.width * 2 ? decimate(run, spec.decimate ?? 'envelope') : run;
-        return `M${thin.map(([x, y]) => `${round(x)},${round(y)}`).join('L')}`;
-      })
+      .map((run) => `M${run.map(([x, y]) => `${round(x)},${round(y)}`).join('L')}`)
       .join('');
     if (d !== '') {
       parts.push(
@@ -314,72 +252,6 @@ export function lineChart(spec: LineChartSpec): string {
         `<circle cx="${round(frame.px(m.x))}" cy="${round(frame.py(m.y))}" r="3.2" fill="${s.color}" stroke="#fff" stroke-width="1"><title>${escapeXml(m.title)}</title></circle>`,
       );
     }
-  }
-  return wrap(spec.width, spec.height, head.svg + lg.svg + parts.join(''));
-}
-
-export interface BarChartSpec {
-  readonly title: string;
-  readonly subtitle?: string;
-  readonly width: number;
-  readonly height: number;
-  readonly categories: readonly string[];
-  /** One bar per group in each category. */
-  readonly groups: readonly { readonly name: string; readonly color: string }[];
-  /** values[category][group]; NaN for none. */
-  readonly values: readonly (readonly number[])[];
-  readonly titles?: readonly (readonly string[])[];
-  readonly y: Axis;
-  readonly hlines?: readonly { readonly y: number; readonly label: string }[];
-}
-
-export function barChart(spec: BarChartSpec): string {
-  const head = header(spec.title, spec.subtitle, spec.width);
-  const top = head.bottom;
-  const lg = legend(spec.groups, 60, top + 12, spec.width - 80);
-  // Category names break before a parenthesis ('fourfold' / '(output)'),
-  // and are rotated only when a line still does not fit its slot.
-  const labelLines = spec.categories.map((c) => c.split(/ (?=\()/));
-  const slot = (spec.width - 80) / Math.max(spec.categories.length, 1);
-  const longest = Math.max(...labelLines.flat().map((line) => line.length));
-  const rotate = longest * 6.5 > slot;
-  const bottom = rotate ? 30 + Math.max(...spec.categories.map((c) => c.length)) * 5 : 30 + 14 * Math.max(...labelLines.map((l) => l.length));
-  const box = { left: 64, top: top + lg.height + 6, width: spec.width - 64 - 16, height: spec.height - (top + lg.height + 6) - bottom };
-  const values = spec.values.flat().filter(Number.isFinite);
-  const yr = extent([...values, ...(spec.hlines ?? []).map((h) => h.y), ...(spec.y.scale === 'linear' ? [0] : [])], spec.y);
-  if (spec.y.max === undefined) yr[1] = spec.y.scale === 'linear' ? yr[1] * 1.05 : yr[1] * 1.1;
-  const { svg: axisSvg, frame } = axes({ x: { label: '', scale: 'linear', ticks: [] }, y: spec.y }, box, [0, 1], yr);
-  const parts: string[] = [axisSvg];
-  const n = spec.categories.length;
-  const bar = ((box.width / Math.max(n, 1)) * 0.8) / Math.max(spec.groups.length, 1);
-  const base = frame.py(spec.y.scale === 'linear' ? Math.max(0, yr[0]) : yr[0]);
-  spec.categories.forEach((category, c) => {
-    const center = box.left + (box.width * (c + 0.5)) / n;
-    spec.groups.forEach((group, g) => {
-      const v = spec.values[c]?.[g] ?? NaN;
-      if (!Number.isFinite(v)) return;
-      const x = center - (bar * spec.groups.length) / 2 + g * bar;
-      const y = frame.py(v);
-      const title = spec.titles?.[c]?.[g] ?? `${category}, ${group.name}: ${defaultFormat(v)}`;
-      parts.push(
-        `<rect x="${round(x)}" y="${round(Math.min(y, base))}" width="${round(bar * 0.92)}" height="${round(Math.abs(base - y))}" fill="${group.color}"><title>${escapeXml(title)}</title></rect>`,
-      );
-    });
-    const ly = box.top + box.height + 14;
-    parts.push(
-      rotate
-        ? `<text transform="translate(${round(center + 4)} ${ly - 4}) rotate(35)" font-size="11" fill="#333">${escapeXml(category)}</text>`
-        : labelLines[c]!.map(
-            (line, i) => `<text x="${round(center)}" y="${ly + 2 + i * 13}" font-size="11" text-anchor="middle" fill="#333">${escapeXml(line)}</text>`,
-          ).join(''),
-    );
-  });
-  for (const h of spec.hlines ?? []) {
-    const y = round(frame.py(h.y));
-    parts.push(
-      `<line x1="${box.left}" y1="${y}" x2="${box.left + box.width}" y2="${y}" stroke="#333" stroke-width="1.2" stroke-dasharray="5 4"/>`,
-      `<text x="${box.left + 5}" y="${y - 4}" font-size="11" fill="#333" stroke="#fff" stroke-width="3" paint-order="stroke">${escapeXml(h.label)}</text>`,
-    );
   }
   return wrap(spec.width, spec.height, head.svg + lg.svg + parts.join(''));
 }
