@@ -1,7 +1,8 @@
 /** The command line's profiles: what each covers, how options override them, and the cap. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseOptions, profiles, usage, type Options } from '../node/options.js';
+import { parseOptions, usage, type Options } from '../node/options.js';
+import { profiles } from '../node/profiles.js';
 
 const parse = (...argv: string[]) => parseOptions(argv) as Options;
 

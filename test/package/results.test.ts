@@ -47,11 +47,11 @@ function field(body: string, name: string): string | undefined {
   return match?.[1]?.replace(/\n\s+/g, ' ');
 }
 
-/** The profiles `npm run bench` knows, from bench/node/options.ts's `profiles` object (its source, not an import of the bench). */
+/** The profiles `npm run bench` knows, from bench/node/profiles.ts's `profiles` object (its source, not an import of the bench). */
 function benchProfiles(): Set<string> {
-  const source = read('bench/node/options.ts');
+  const source = read('bench/node/profiles.ts');
   const object = /export const profiles = \{([^}]*)\}/.exec(source)?.[1];
-  assert.ok(object !== undefined, "bench/node/options.ts's profiles object is found");
+  assert.ok(object !== undefined, "bench/node/profiles.ts's profiles object is found");
   return new Set(object.split(',').map((p) => p.split(':')[0]!.trim()));
 }
 
@@ -134,7 +134,9 @@ it("every entry's command is still there: its script, its npm script, its profil
 
 it('the commands the README, docs/performance.md, bench/README.md and docs/contributing/benchmarks.md give are still there', { skip: NOT_NODE }, () => {
   const profiles = benchProfiles();
-  const problems = ['README.md', 'docs/performance.md', 'bench/README.md', 'docs/contributing/benchmarks.md'].flatMap((doc) => missingCommands(read(doc), profiles).map((m) => `${doc}: ${m}`));
+  const problems = ['README.md', 'docs/performance.md', 'bench/README.md', 'docs/contributing/benchmarks.md'].flatMap((doc) =>
+    missingCommands(read(doc), profiles).map((m) => `${doc}: ${m}`),
+  );
   assert.deepEqual(problems, []);
 });
 
