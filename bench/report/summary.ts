@@ -143,13 +143,3 @@ export function formatTime(ns: number): string {
   if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
   return `${ns.toFixed(0)} ns`;
 }
-
-export function formatBytes(bytes: number): string {
-  return bytes >= 1e9
-    ? `${(bytes / 1e9).toFixed(1)} GB`
-    : bytes >= 1e6
-      ? `${(bytes / 1e6).toFixed(2)} MB`
-      : bytes >= 1e3
-        ? `${(bytes / 1e3).toFixed(1)} kB`
-        : `${bytes} B`;
-}
