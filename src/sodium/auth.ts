@@ -2,21 +2,13 @@
  * crypto_auth (HMAC-SHA-512-256), crypto_auth_hmacsha256 and _hmacsha512
  * (one-shot, verify, init/update/final), crypto_hash (SHA-512) and
  * crypto_hash_sha256 / _sha512 (one-shot and init/update/final) in
- * libsodium-wrappers' shape, on @noble/hashes.
+ * libsodium-wrappers' shape, on node:crypto or @noble/hashes (sha2.ts).
  */
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { equalBytes } from '../runtime/bytes.js';
 import { format, formatOf, type Input, input, optional, type Out, sized, type OutputFormat } from './codecs.js';
 import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
-
-type Hash = typeof sha256 | typeof sha512;
-/** What @noble/hashes' incremental hashes and HMACs have in common. */
-interface Incremental {
-  update(data: Uint8Array): unknown;
-  digest(): Uint8Array;
-}
+import { hash as hashOf, hmac, type Incremental, type Sha2, start as startHash } from './sha2.js';
 
 /** A state of an _init call: pass it to _update and _final. */
 export type HashState = State;
@@ -32,20 +24,23 @@ function finish<F>(state: HashState, kind: string, bytes: number, outputFormat: 
 }
 
 /** The calls of one HMAC: its hash, and its tag's length (HMAC-SHA-512-256: SHA-512's cut to 32 bytes). */
-function hmacCalls(kind: string, hash: Hash, bytes: number) {
-  const tagOf = (message: Uint8Array, key: Uint8Array): Uint8Array => hmac(hash, key, message).subarray(0, bytes);
+function hmacCalls(kind: string, hash: Sha2, bytes: number) {
+  const tagOf = (message: Uint8Array, key: Uint8Array): Uint8Array => {
+    const tag = hmac(hash, key, message);
+    return tag.length === bytes ? tag : tag.slice(0, bytes);
+  };
   return {
     auth: <F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);
       const m = input(message, 'message');
-      return format(tagOf(m, sized(key, 'key', 32)).slice(), outputFormat);
+      return format(tagOf(m, sized(key, 'key', 32)), outputFormat);
     },
     verify: (tag: Uint8Array, message: Input, key: Uint8Array): boolean => {
       const t = sized(tag, 'tag', bytes);
       const m = input(message, 'message');
       return equalBytes(tagOf(m, sized(key, 'key', 32)), 0, t, 0, bytes);
     },
-    init: (key: Input | null): HashState => start(kind, hmac.create(hash, optional(key, 'key') ?? new Uint8Array(0))),
+    init: (key: Input | null): HashState => start(kind, startHash(hash, optional(key, 'key') ?? new Uint8Array(0))),
     update: (state_address: HashState, message_chunk: Input): void => {
       live(state_address, kind).update(input(message_chunk, 'message_chunk'));
     },
@@ -55,9 +50,9 @@ function hmacCalls(kind: string, hash: Hash, bytes: number) {
   };
 }
 
-const hmac512256 = /*#__PURE__*/ hmacCalls('crypto_auth_hmacsha512256', sha512, 32);
-const hmac256 = /*#__PURE__*/ hmacCalls('crypto_auth_hmacsha256', sha256, 32);
-const hmac512 = /*#__PURE__*/ hmacCalls('crypto_auth_hmacsha512', sha512, 64);
+const hmac512256 = /*#__PURE__*/ hmacCalls('crypto_auth_hmacsha512256', 'sha512', 32);
+const hmac256 = /*#__PURE__*/ hmacCalls('crypto_auth_hmacsha256', 'sha256', 32);
+const hmac512 = /*#__PURE__*/ hmacCalls('crypto_auth_hmacsha512', 'sha512', 64);
 
 /** HMAC-SHA-512-256 (the first 32 bytes of HMAC-SHA-512) of `message` under a 32-byte key. */
 export const crypto_auth = hmac512256.auth;
@@ -103,23 +98,23 @@ export const crypto_auth_hmacsha512_final = hmac512.final;
 export const crypto_auth_hmacsha512_keygen = hmac512.keygen;
 
 /** The calls of one hash. */
-function hashCalls(kind: string, hash: Hash) {
+function hashCalls(kind: string, hash: Sha2, outputLen: number) {
   return {
     hash: <F extends OutputFormat | null = 'uint8array'>(message: Input, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);
-      return format(hash(input(message, 'message')), outputFormat);
+      return format(hashOf(hash, input(message, 'message')), outputFormat);
     },
-    init: (): HashState => start(kind, hash.create()),
+    init: (): HashState => start(kind, startHash(hash)),
     update: (state_address: HashState, message_chunk: Input): void => {
       live(state_address, kind).update(input(message_chunk, 'message_chunk'));
     },
     final: <F extends OutputFormat | null = 'uint8array'>(state_address: HashState, outputFormat?: F): Out<F> =>
-      finish(state_address, kind, hash.outputLen, outputFormat),
+      finish(state_address, kind, outputLen, outputFormat),
   };
 }
 
-const sha256Calls = /*#__PURE__*/ hashCalls('crypto_hash_sha256', sha256);
-const sha512Calls = /*#__PURE__*/ hashCalls('crypto_hash_sha512', sha512);
+const sha256Calls = /*#__PURE__*/ hashCalls('crypto_hash_sha256', 'sha256', 32);
+const sha512Calls = /*#__PURE__*/ hashCalls('crypto_hash_sha512', 'sha512', 64);
 
 /** SHA-512 of `message` (libsodium's crypto_hash). */
 export const crypto_hash = sha512Calls.hash;

@@ -210,7 +210,7 @@ export function crypto_box_curve25519xchacha20poly1305_seal<F extends OutputForm
 ): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
-  return format(sealTo(sized(publicKey, 'publicKey', 32), m, boxKey, sealX), outputFormat);
+  return format(sealTo(sized(publicKey, 'publicKey', 32), m, hchacha20, sealX), outputFormat);
 }
 
 /** The message of a sealed box; throws Error if it does not open (libsodium-wrappers returns bytes there: fourfold does not). */

@@ -2,13 +2,13 @@
  * crypto_box (X25519, HSalsa20 and XSalsa20-Poly1305: easy, detached,
  * open, beforenm / afternm, keypair, seed_keypair), crypto_box_seal and
  * seal_open, crypto_scalarmult in libsodium-wrappers' shape: X25519 from
- * @noble/curves, the rest on fourfold/salsa's kernels.
+ * x25519.ts, the rest on fourfold/salsa's kernels.
  */
 import { hsalsa20 } from '../salsa/index.js';
 import { hashBlake2b } from './blake2b.js';
 import { type Detached, format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import { joinDetached, open, seal } from './secretbox.js';
-import { boxSeedKey, dh, type KeyPair, publicOf, x25519Pair } from './x25519.js';
+import { boxSeedKey, dh, ephemeralKey, type KeyPair, publicOf, x25519Pair } from './x25519.js';
 
 const MACBYTES = 16;
 const ZERO16 = /*#__PURE__*/ new Uint8Array(16);
@@ -152,21 +152,22 @@ export function sealNonce(ephemeral: Uint8Array, recipient: Uint8Array): Uint8Ar
   return hashBlake2b(both, { dkLen: 24 });
 }
 
-/** A sealed box to `pk`: a fresh key pair's public key || the box `sealWith` makes under the key `keyOf` gives (crypto_box's or its XChaCha20 variant's). */
+/**
+ * A sealed box to `pk`: a fresh key pair's public key || the box `sealWith`
+ * makes under the key `derive` makes of the X25519 secret (HSalsa20 for
+ * crypto_box, HChaCha20 for its XChaCha20 variant); a low-order `pk` is
+ * refused (invalid usage).
+ */
 export function sealTo(
   pk: Uint8Array,
   message: Uint8Array,
-  keyOf: (publicKey: Uint8Array, privateKey: Uint8Array) => Uint8Array,
+  derive: (secret: Uint8Array, zero: Uint8Array) => Uint8Array,
   sealWith: (key: Uint8Array, nonce: Uint8Array, message: Uint8Array) => Uint8Array,
 ): Uint8Array {
-  const esk = crypto.getRandomValues(new Uint8Array(32));
-  const epk = publicOf(esk);
-  let k: Uint8Array;
-  try {
-    k = keyOf(pk, esk);
-  } finally {
-    esk.fill(0);
-  }
+  const { publicKey: epk, shared } = ephemeralKey(pk);
+  if (shared === undefined) throw invalidUsage();
+  const k = derive(shared, ZERO16);
+  shared.fill(0);
   const box = sealWith(k, sealNonce(epk, pk), message);
   k.fill(0);
   const out = new Uint8Array(32 + box.length);
@@ -199,7 +200,7 @@ export function openSealed(
 export function crypto_box_seal<F extends OutputFormat | null = 'uint8array'>(message: Input, publicKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
-  return format(sealTo(sized(publicKey, 'publicKey', 32), m, boxKey, seal), outputFormat);
+  return format(sealTo(sized(publicKey, 'publicKey', 32), m, hsalsa20, seal), outputFormat);
 }
 
 /** The message of a sealed box, for the recipient's key pair; throws Error if it does not open. */

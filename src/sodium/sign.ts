@@ -2,12 +2,14 @@
  * crypto_sign (Ed25519: keypair, seed_keypair, combined and detached
  * signatures, open, verify_detached; Ed25519ph through init / update /
  * final_create / final_verify) and the Ed25519-to-X25519 key conversions
- * in libsodium-wrappers' shape, on @noble/curves. Verification is
- * libsodium's: canonical encodings (RFC 8032's rules, not ZIP 215's), and
- * a public key or R of small order refused.
+ * in libsodium-wrappers' shape, on node:crypto where the runtime has it
+ * (native.ts), else @noble/curves. Verification is libsodium's:
+ * canonical encodings (RFC 8032's rules, not ZIP 215's), and a public key
+ * or R of small order refused.
  */
 import { ed25519, ed25519ph } from '@noble/curves/ed25519.js';
-import { sha512 } from '@noble/hashes/sha2.js';
+import { nativeCurves } from './native.js';
+import { sha512 } from './sha2.js';
 import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import { endState, openState, type State, liveState } from './states.js';
 import type { KeyPair } from './x25519.js';
@@ -23,9 +25,39 @@ function smallOrder(encoded: Uint8Array): boolean {
   }
 }
 
+/**
+ * The y coordinates (little-endian, bit 255 clear) of the eight points of
+ * order dividing 8: 1 (the identity), -1, 0 (two points) and the two of
+ * order 8 (two points each); sign.test.ts refuses each, with either sign.
+ */
+const SMALL_ORDER_Y = /*#__PURE__*/ [
+  '0100000000000000000000000000000000000000000000000000000000000000',
+  'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+  '0000000000000000000000000000000000000000000000000000000000000000',
+  '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05',
+  'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a',
+].map((hex) => Uint8Array.from({ length: 32 }, (_, i) => Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16)));
+
+/**
+ * Whether libsodium refuses an encoded point before any arithmetic: y
+ * (bit 255 aside) not below p = 2^255 - 19, or the y of a point of small
+ * order, whatever x's sign. What no point decodes to, OpenSSL refuses.
+ */
+function refusedEncoding(encoded: Uint8Array): boolean {
+  // constant-time: public: a public key and a signature's R are public.
+  let top = (encoded[31] & 0x7f) === 0x7f && encoded[0] >= 0xed;
+  for (let i = 1; top && i < 31; i++) top = encoded[i] === 0xff;
+  if (top) return true;
+  return SMALL_ORDER_Y.some((y) => y.every((b, i) => b === (i === 31 ? encoded[31] & 0x7f : encoded[i])));
+}
+
 /** libsodium's verification of an Ed25519 signature (strict: canonical, no small-order key or R). */
 function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array, ph = false): boolean {
+  const native = ph ? undefined : nativeCurves();
+  // OpenSSL's equation is libsodium's (cofactorless, S below L): libsodium's checks of the encodings come first.
   // constant-time: public: a signature, its message and a public key are public.
+  if (native !== undefined) return !refusedEncoding(publicKey) && !refusedEncoding(signature) && native.ed25519Verify(signature, message, publicKey);
+  // constant-time: public: as above.
   if (smallOrder(publicKey) || smallOrder(signature.subarray(0, 32))) return false;
   try {
     return (ph ? ed25519ph : ed25519).verify(signature, message, publicKey, { zip215: false });
@@ -36,7 +68,7 @@ function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Arra
 
 /** A key pair of a 32-byte seed: the private key is seed || public key, 64 bytes, as libsodium's. */
 function pairOf<F>(seed: Uint8Array, outputFormat: F | undefined): OutObject<KeyPair, F> {
-  const publicKey = ed25519.getPublicKey(seed);
+  const publicKey = nativeCurves()?.ed25519Public(seed) ?? ed25519.getPublicKey(seed);
   const privateKey = new Uint8Array(64);
   privateKey.set(seed);
   privateKey.set(publicKey, 32);
@@ -60,11 +92,14 @@ export function crypto_sign_seed_keypair<F extends OutputFormat | null = 'uint8a
 
 const seedOf = (privateKey: unknown): Uint8Array => sized(privateKey, 'privateKey', 64).subarray(0, 32);
 
+/** Ed25519's signature of `message` under a 32-byte seed. */
+const signWith = (message: Uint8Array, seed: Uint8Array): Uint8Array => nativeCurves()?.ed25519Sign(seed, message) ?? ed25519.sign(message, seed);
+
 /** The 64-byte signature of `message` under a 64-byte private key. */
 export function crypto_sign_detached<F extends OutputFormat | null = 'uint8array'>(message: Input, privateKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
-  return format(ed25519.sign(m, seedOf(privateKey)), outputFormat);
+  return format(signWith(m, seedOf(privateKey)), outputFormat);
 }
 
 /** signature || message. */
@@ -72,7 +107,7 @@ export function crypto_sign<F extends OutputFormat | null = 'uint8array'>(messag
   formatOf(outputFormat);
   const m = input(message, 'message');
   const signed = new Uint8Array(64 + m.length);
-  signed.set(ed25519.sign(m, seedOf(privateKey)));
+  signed.set(signWith(m, seedOf(privateKey)));
   signed.set(m, 64);
   return format(signed, outputFormat);
 }

@@ -1,11 +1,13 @@
 /**
  * X25519 as fourfold/sodium's public-key calls use it (crypto_box,
- * crypto_scalarmult, crypto_kx): @noble/curves', with libsodium's refusal
- * of a shared secret of all zeros (a low-order public key).
+ * crypto_scalarmult, crypto_kx): node:crypto's where the runtime has it
+ * (native.ts), else @noble/curves', with libsodium's refusal of a shared
+ * secret of all zeros (a low-order public key).
  */
-import { sha512 } from '@noble/hashes/sha2.js';
 import { x25519 } from '@noble/curves/ed25519.js';
 import { formatObject, type OutObject } from './codecs.js';
+import { sha512 } from './sha2.js';
+import { nativeCurves } from './native.js';
 
 /** A key pair as libsodium-wrappers gives it. */
 export interface KeyPair {
@@ -19,6 +21,8 @@ export interface KeyPair {
 
 /** X25519(sk, pk), or undefined where the result is all zeros (libsodium refuses it). */
 export function dh(privateKey: Uint8Array, publicKey: Uint8Array): Uint8Array | undefined {
+  const native = nativeCurves();
+  if (native !== undefined) return native.x25519(privateKey, publicKey);
   try {
     return x25519.getSharedSecret(privateKey, publicKey);
   } catch {
@@ -28,7 +32,19 @@ export function dh(privateKey: Uint8Array, publicKey: Uint8Array): Uint8Array | 
 }
 
 /** X25519(sk, 9): the public key of a private key. */
-export const publicOf = (privateKey: Uint8Array): Uint8Array => x25519.getPublicKey(privateKey);
+export const publicOf = (privateKey: Uint8Array): Uint8Array => nativeCurves()?.x25519Public(privateKey) ?? x25519.getPublicKey(privateKey);
+
+/** A fresh random private key's public key and its X25519 with `publicKey` (undefined where all zeros): a sealed box's. */
+export function ephemeralKey(publicKey: Uint8Array): { publicKey: Uint8Array; shared: Uint8Array | undefined } {
+  const esk = crypto.getRandomValues(new Uint8Array(32));
+  try {
+    const native = nativeCurves();
+    // One import of the key gives both on node:crypto.
+    return native?.x25519Both(esk, publicKey) ?? { publicKey: publicOf(esk), shared: dh(esk, publicKey) };
+  } finally {
+    esk.fill(0);
+  }
+}
 
 /** A key pair of `keyType` for `privateKey` (a fresh random one when none). */
 export function x25519Pair<F>(keyType: string, outputFormat: F | undefined, privateKey?: Uint8Array): OutObject<KeyPair, F> {

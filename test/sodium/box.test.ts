@@ -11,7 +11,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sodium from 'fourfold/sodium';
 import { forEachTier, NO_SODIUM, rand } from '../helpers.js';
-import { FORMATS, LENGTHS, loadSumo, mine, peer, same } from './peer.js';
+import { FORMATS, LENGTHS, loadSumo, mine, onNativePath, peer, same } from './peer.js';
 
 before(loadSumo);
 const opts = { skip: NO_SODIUM };
@@ -27,7 +27,7 @@ const flipped = (b: Uint8Array, i: number): Uint8Array => {
   return c;
 };
 
-forEachTier('fourfold/sodium boxes against libsodium-wrappers-sumo', () => {
+function againstLibsodium(): void {
   for (const prefix of ['crypto_box', 'crypto_box_curve25519xchacha20poly1305']) {
     it(`${prefix}: seed key pairs, beforenm, easy, detached and afternm byte for byte; open`, opts, () => {
       for (const n of LENGTHS) {
@@ -150,4 +150,7 @@ forEachTier('fourfold/sodium boxes against libsodium-wrappers-sumo', () => {
     same('crypto_scalarmult', [rand(31), pair.publicKey]);
     assert.equal(sodium.crypto_kx_keypair().keyType, ((peer().crypto_kx_keypair as Call)() as { keyType: string }).keyType);
   });
-});
+}
+
+forEachTier('fourfold/sodium boxes against libsodium-wrappers-sumo', againstLibsodium);
+onNativePath('fourfold/sodium boxes against libsodium-wrappers-sumo', againstLibsodium);

@@ -12,7 +12,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sodium from 'fourfold/sodium';
 import { forEachTier, NO_SODIUM, rand } from '../helpers.js';
-import { FORMATS, LENGTHS, loadSumo, mine, newer, peer, same } from './peer.js';
+import { FORMATS, LENGTHS, loadSumo, mine, newer, onNativePath, peer, same } from './peer.js';
 
 before(loadSumo);
 const opts = { skip: NO_SODIUM };
@@ -31,7 +31,7 @@ function incremental(prefix: string, initArgs: unknown[], message: Uint8Array, f
   }
 }
 
-forEachTier('fourfold/sodium hashes against libsodium-wrappers-sumo', () => {
+function againstLibsodium(): void {
   it('crypto_generichash: every output length, keys of every length, in pieces, every format', opts, () => {
     for (const n of LENGTHS) {
       const m = rand(n);
@@ -150,4 +150,7 @@ forEachTier('fourfold/sodium hashes against libsodium-wrappers-sumo', () => {
     }
     same('crypto_hash', [5]);
   });
-});
+}
+
+forEachTier('fourfold/sodium hashes against libsodium-wrappers-sumo', againstLibsodium);
+onNativePath('fourfold/sodium hashes against libsodium-wrappers-sumo', againstLibsodium);

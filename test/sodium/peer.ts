@@ -4,9 +4,11 @@
  * both; the same bytes, strings, objects and booleans back, or the same
  * error (its class and message).
  */
+import { before, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { ready, tier } from 'fourfold';
 import * as ours from 'fourfold/sodium';
-import { NO_SODIUM } from '../helpers.js';
+import { ENGINE_HAS_SIMD, NO_SODIUM } from '../helpers.js';
 
 type Lib = Record<string, unknown>;
 let theirs: Lib | undefined;
@@ -110,4 +112,76 @@ export function native<T>(body: (c: Native, put: (bytes: Uint8Array) => number, 
   } finally {
     for (const address of held) c._free(address);
   }
+}
+
+type CurveCrypto = {
+  createPrivateKey(input: unknown): unknown;
+  createPublicKey(input: unknown): unknown;
+  diffieHellman(options: { privateKey: unknown; publicKey: unknown }): Uint8Array;
+};
+
+/**
+ * Whether node:crypto has X25519 here, from the raw keys fourfold/sodium
+ * hands it (a JWK, or PKCS #8 where the runtime refuses a JWK without its
+ * public half): the skip reason where it has not (browsers, Hermes).
+ */
+const NO_NODE_CURVES: false | string = (() => {
+  const c = (globalThis.process as { getBuiltinModule?(id: string): unknown } | undefined)?.getBuiltinModule?.('node:crypto') as CurveCrypto | undefined;
+  if (c === undefined) return 'not applicable: no node:crypto in this engine';
+  try {
+    const x = 'CQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const der = Uint8Array.from([
+      0x30,
+      0x2e,
+      0x02,
+      0x01,
+      0x00,
+      0x30,
+      0x05,
+      0x06,
+      0x03,
+      0x2b,
+      0x65,
+      0x6e,
+      0x04,
+      0x22,
+      0x04,
+      0x20,
+      ...new Uint8Array(32).fill(1),
+    ]);
+    const privateKey = c.createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+    c.diffieHellman({ privateKey, publicKey: c.createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x }, format: 'jwk' }) });
+    return false;
+  } catch (e) {
+    return `not applicable: node:crypto has no X25519 here (${(e as Error).message})`;
+  }
+})();
+
+/** The paths fourfold/sodium's curves and SHA-2 take: node:crypto's, and @noble's. */
+export type Path = 'native' | 'noble';
+
+/** Runs `body` inside a `describe` on `path`, made active first and checked: tier() after a curve call and a hash. */
+function onPath(title: string, path: Path, body: (path: Path) => void): void {
+  describe(`${title} (${path})`, { skip: path === 'native' ? NO_NODE_CURVES : false }, () => {
+    before(async () => {
+      await ready(path === 'native' ? undefined : { tier: ENGINE_HAS_SIMD ? 'simd' : 'js' });
+      ours.crypto_scalarmult_base(new Uint8Array(32).fill(3));
+      ours.crypto_hash_sha256(new Uint8Array(3));
+      assert.equal(tier() === 'native', path === 'native', `the ${path} path: tier() after a curve call and a hash`);
+    });
+    body(path);
+  });
+}
+
+/**
+ * Runs `body` on the native path: ready() naming no tier, where node:crypto
+ * has the curves; for files that run `body` on each tier (forEachTier),
+ * which is the @noble path.
+ */
+export const onNativePath = (title: string, body: (path: Path) => void): void => onPath(title, 'native', body);
+
+/** Runs `body` once per path: 'native' (onNativePath), and 'noble', a tier named (nothing then goes to node:crypto). */
+export function forEachPath(title: string, body: (path: Path) => void): void {
+  onPath(title, 'native', body);
+  onPath(title, 'noble', body);
 }

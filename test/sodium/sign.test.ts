@@ -10,7 +10,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sodium from 'fourfold/sodium';
 import { NO_SODIUM, rand } from '../helpers.js';
-import { FORMATS, LENGTHS, loadSumo, mine, peer, same } from './peer.js';
+import { FORMATS, forEachPath, LENGTHS, loadSumo, mine, peer, same } from './peer.js';
 
 before(loadSumo);
 const opts = { skip: NO_SODIUM };
@@ -32,90 +32,97 @@ const SMALL_ORDER = [
   'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a',
   '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05',
   'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
-].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
+  // y = p + 1, the identity's y written above p.
+  'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+]
+  .map((h) => Uint8Array.from(Buffer.from(h, 'hex')))
+  // Each with x's sign bit flipped as well.
+  .flatMap((b) => [b, Uint8Array.from(b, (x, i) => (i === 31 ? x ^ 0x80 : x))]);
 
-it('crypto_sign: key pairs, signatures and verification byte for byte', opts, () => {
-  for (const n of LENGTHS) {
-    const pair = same('crypto_sign_seed_keypair', [rand(32)]) as Pair;
-    const m = rand(n);
-    const sig = same('crypto_sign_detached', [m, pair.privateKey], `${n}`) as Uint8Array;
-    const signed = same('crypto_sign', [m, pair.privateKey], `${n}`) as Uint8Array;
-    same('crypto_sign_open', [signed, pair.publicKey], `${n}`);
-    same('crypto_sign_verify_detached', [sig, m, pair.publicKey]);
-    if (n <= 65) {
-      for (let i = 0; i < 64; i += 3) {
-        same('crypto_sign_verify_detached', [flipped(sig, i), m, pair.publicKey], `signature byte ${i}`);
-        same('crypto_sign_open', [flipped(signed, i), pair.publicKey], `signature byte ${i}`);
+forEachPath('fourfold/sodium signatures against libsodium-wrappers-sumo', () => {
+  it('crypto_sign: key pairs, signatures and verification byte for byte', opts, () => {
+    for (const n of LENGTHS) {
+      const pair = same('crypto_sign_seed_keypair', [rand(32)]) as Pair;
+      const m = rand(n);
+      const sig = same('crypto_sign_detached', [m, pair.privateKey], `${n}`) as Uint8Array;
+      const signed = same('crypto_sign', [m, pair.privateKey], `${n}`) as Uint8Array;
+      same('crypto_sign_open', [signed, pair.publicKey], `${n}`);
+      same('crypto_sign_verify_detached', [sig, m, pair.publicKey]);
+      if (n <= 65) {
+        for (let i = 0; i < 64; i += 3) {
+          same('crypto_sign_verify_detached', [flipped(sig, i), m, pair.publicKey], `signature byte ${i}`);
+          same('crypto_sign_open', [flipped(signed, i), pair.publicKey], `signature byte ${i}`);
+        }
+        if (n > 0) same('crypto_sign_verify_detached', [sig, flipped(m, n - 1), pair.publicKey]);
+        for (let i = 0; i < 32; i += 4) same('crypto_sign_verify_detached', [sig, m, flipped(pair.publicKey, i)], `key byte ${i}`);
       }
-      if (n > 0) same('crypto_sign_verify_detached', [sig, flipped(m, n - 1), pair.publicKey]);
-      for (let i = 0; i < 32; i += 4) same('crypto_sign_verify_detached', [sig, m, flipped(pair.publicKey, i)], `key byte ${i}`);
     }
-  }
-  const pair = sodium.crypto_sign_seed_keypair(rand(32));
-  const sig = sodium.crypto_sign_detached('message', pair.privateKey);
-  for (const bad of SMALL_ORDER) {
-    same('crypto_sign_verify_detached', [sig, 'message', bad], 'small-order key');
-    const r = sig.slice();
-    r.set(bad);
-    same('crypto_sign_verify_detached', [r, 'message', pair.publicKey], 'small-order R');
-  }
-  // S not below the group order: libsodium refuses it.
-  const big = sig.slice();
-  big.fill(0xff, 32);
-  same('crypto_sign_verify_detached', [big, 'message', pair.publicKey]);
-  for (const f of FORMATS) {
-    same('crypto_sign', ['text é', pair.privateKey, f]);
-    same('crypto_sign_detached', ['text', pair.privateKey, f]);
-    same('crypto_sign_seed_keypair', [rand(32), f]);
-    same('crypto_sign_open', [sodium.crypto_sign('text', pair.privateKey), pair.publicKey, f]);
-  }
-  same('crypto_sign_open', [rand(63), pair.publicKey]);
-  same('crypto_sign_verify_detached', [rand(63), 'm', pair.publicKey]);
-  same('crypto_sign', ['m', rand(32)]);
-  same('crypto_sign_seed_keypair', [rand(31)]);
-  const fresh = sodium.crypto_sign_keypair();
-  assert.equal(fresh.keyType, 'ed25519');
-  assert.equal(fresh.privateKey.length, 64);
-  assert.ok((peer().crypto_sign_verify_detached as Call)(sodium.crypto_sign_detached('x', fresh.privateKey), 'x', fresh.publicKey));
-});
-
-it('crypto_sign_init / update / final_create / final_verify: Ed25519ph in any pieces', opts, () => {
-  for (const n of [0, 1, 64, 1000, 100000]) {
     const pair = sodium.crypto_sign_seed_keypair(rand(32));
-    const m = rand(n);
-    const results = [mine, peer()].map((lib) => {
-      const state = (lib.crypto_sign_init as Call)();
-      (lib.crypto_sign_update as Call)(state, m.subarray(0, n >> 1));
-      (lib.crypto_sign_update as Call)(state, m.subarray(n >> 1));
-      return (lib.crypto_sign_final_create as Call)(state, pair.privateKey) as Uint8Array;
-    });
-    assert.deepEqual(results[0], results[1], `${n}`);
-    for (const [lib, sig, expected] of [
-      [mine, results[1]!, true],
-      [peer(), results[0]!, true],
-      [mine, flipped(results[0]!, 5), false],
-    ] as const) {
-      const state = (lib.crypto_sign_init as Call)();
-      (lib.crypto_sign_update as Call)(state, m);
-      assert.equal((lib.crypto_sign_final_verify as Call)(state, sig, pair.publicKey), expected);
+    const sig = sodium.crypto_sign_detached('message', pair.privateKey);
+    for (const bad of SMALL_ORDER) {
+      same('crypto_sign_verify_detached', [sig, 'message', bad], 'small-order key');
+      const r = sig.slice();
+      r.set(bad);
+      same('crypto_sign_verify_detached', [r, 'message', pair.publicKey], 'small-order R');
     }
-  }
-  const state = sodium.crypto_sign_init();
-  sodium.crypto_sign_final_create(state, sodium.crypto_sign_keypair().privateKey);
-  assert.throws(() => sodium.crypto_sign_update(state, 'm'), /state_address is unknown/, 'a state ends with final');
-});
+    // S not below the group order: libsodium refuses it.
+    const big = sig.slice();
+    big.fill(0xff, 32);
+    same('crypto_sign_verify_detached', [big, 'message', pair.publicKey]);
+    for (const f of FORMATS) {
+      same('crypto_sign', ['text é', pair.privateKey, f]);
+      same('crypto_sign_detached', ['text', pair.privateKey, f]);
+      same('crypto_sign_seed_keypair', [rand(32), f]);
+      same('crypto_sign_open', [sodium.crypto_sign('text', pair.privateKey), pair.publicKey, f]);
+    }
+    same('crypto_sign_open', [rand(63), pair.publicKey]);
+    same('crypto_sign_verify_detached', [rand(63), 'm', pair.publicKey]);
+    same('crypto_sign', ['m', rand(32)]);
+    same('crypto_sign_seed_keypair', [rand(31)]);
+    const fresh = sodium.crypto_sign_keypair();
+    assert.equal(fresh.keyType, 'ed25519');
+    assert.equal(fresh.privateKey.length, 64);
+    assert.ok((peer().crypto_sign_verify_detached as Call)(sodium.crypto_sign_detached('x', fresh.privateKey), 'x', fresh.publicKey));
+  });
 
-it('the Ed25519 keys to X25519 keys, and the parts of a private key', opts, () => {
-  for (let i = 0; i < 30; i++) {
-    const pair = sodium.crypto_sign_seed_keypair(rand(32));
-    const xpk = same('crypto_sign_ed25519_pk_to_curve25519', [pair.publicKey]) as Uint8Array;
-    const xsk = same('crypto_sign_ed25519_sk_to_curve25519', [pair.privateKey]) as Uint8Array;
-    assert.deepEqual(sodium.crypto_scalarmult_base(xsk), xpk);
-    same('crypto_sign_ed25519_sk_to_pk', [pair.privateKey]);
-    same('crypto_sign_ed25519_sk_to_seed', [pair.privateKey, 'hex']);
-    same('crypto_sign_ed25519_pk_to_curve25519', [rand(32)], 'random bytes');
-  }
-  for (const bad of SMALL_ORDER) same('crypto_sign_ed25519_pk_to_curve25519', [bad]);
-  same('crypto_sign_ed25519_pk_to_curve25519', [new Uint8Array(32).fill(255)]);
-  same('crypto_sign_ed25519_sk_to_curve25519', [rand(32)]);
+  it('crypto_sign_init / update / final_create / final_verify: Ed25519ph in any pieces', opts, () => {
+    for (const n of [0, 1, 64, 1000, 100000]) {
+      const pair = sodium.crypto_sign_seed_keypair(rand(32));
+      const m = rand(n);
+      const results = [mine, peer()].map((lib) => {
+        const state = (lib.crypto_sign_init as Call)();
+        (lib.crypto_sign_update as Call)(state, m.subarray(0, n >> 1));
+        (lib.crypto_sign_update as Call)(state, m.subarray(n >> 1));
+        return (lib.crypto_sign_final_create as Call)(state, pair.privateKey) as Uint8Array;
+      });
+      assert.deepEqual(results[0], results[1], `${n}`);
+      for (const [lib, sig, expected] of [
+        [mine, results[1]!, true],
+        [peer(), results[0]!, true],
+        [mine, flipped(results[0]!, 5), false],
+      ] as const) {
+        const state = (lib.crypto_sign_init as Call)();
+        (lib.crypto_sign_update as Call)(state, m);
+        assert.equal((lib.crypto_sign_final_verify as Call)(state, sig, pair.publicKey), expected);
+      }
+    }
+    const state = sodium.crypto_sign_init();
+    sodium.crypto_sign_final_create(state, sodium.crypto_sign_keypair().privateKey);
+    assert.throws(() => sodium.crypto_sign_update(state, 'm'), /state_address is unknown/, 'a state ends with final');
+  });
+
+  it('the Ed25519 keys to X25519 keys, and the parts of a private key', opts, () => {
+    for (let i = 0; i < 30; i++) {
+      const pair = sodium.crypto_sign_seed_keypair(rand(32));
+      const xpk = same('crypto_sign_ed25519_pk_to_curve25519', [pair.publicKey]) as Uint8Array;
+      const xsk = same('crypto_sign_ed25519_sk_to_curve25519', [pair.privateKey]) as Uint8Array;
+      assert.deepEqual(sodium.crypto_scalarmult_base(xsk), xpk);
+      same('crypto_sign_ed25519_sk_to_pk', [pair.privateKey]);
+      same('crypto_sign_ed25519_sk_to_seed', [pair.privateKey, 'hex']);
+      same('crypto_sign_ed25519_pk_to_curve25519', [rand(32)], 'random bytes');
+    }
+    for (const bad of SMALL_ORDER) same('crypto_sign_ed25519_pk_to_curve25519', [bad]);
+    same('crypto_sign_ed25519_pk_to_curve25519', [new Uint8Array(32).fill(255)]);
+    same('crypto_sign_ed25519_sk_to_curve25519', [rand(32)]);
+  });
 });
