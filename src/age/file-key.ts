@@ -7,7 +7,7 @@
  * identities (or the passphrase) unwraps, then checks the MAC with the
  * file key it gives.
  */
-import { isObjectIdentity, isObjectRecipient, type ObjectIdentity, type ObjectRecipient, unwrapWithObjects, wrapForObjects } from './custom-keys.js';
+import { isObjectIdentity, isObjectRecipient, type ObjectIdentity, type ObjectRecipient } from './object-keys.js';
 import { AgeFormatError, NoIdentityMatchError } from './errors.js';
 import { type Header, headerBytes, headerToMac, MAX_HEADER, MAX_STANZAS, type Stanza } from './header.js';
 import { KEY_HYBRID, KEY_SSH, KEY_TAG, KEY_X25519 } from './key-types.js';
@@ -30,6 +30,22 @@ import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
 import { equalBytes, zeroize, EMPTY } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
+
+// Recipient and identity objects' code (custom-keys.ts), imported the first time a call is given one.
+// biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
+const objectCode = () => import(('./custom-keys.js'));
+
+/** What wraps a file key for `recipients`, objects: their code is imported when the first file key is wrapped. */
+const objectsWrap =
+  (recipients: { recipient: ObjectRecipient; name: string }[]) =>
+  async (fileKey: Uint8Array): Promise<Stanza[]> =>
+    (await objectCode()).wrapForObjects(recipients)(fileKey);
+
+/** What unwraps a file key with `identities`, objects: their code is imported when a header is first opened. */
+const objectsUnwrap =
+  (identities: { identity: ObjectIdentity; name: string }[]) =>
+  async (stanzas: readonly Stanza[]): Promise<Uint8Array | undefined> =>
+    (await objectCode()).unwrapWithObjects(identities)(stanzas);
 
 /** A file encrypted to recipients: whoever holds one of their identities decrypts it. */
 export interface ToRecipients {
@@ -194,7 +210,7 @@ export function senderOf(to: unknown): Sender {
     throw new RangeError(
       'recipients mixes post-quantum (age1pq1..., age1tagpq1...) and classic (age1..., age1tag1..., ssh-...) keys: a file to post-quantum ones must have only those, as age has it',
     );
-  return { recipients: keys, workFactor: DEFAULT_WORK_FACTOR, ...(objects.length > 0 ? { others: wrapForObjects(objects) } : {}) };
+  return { recipients: keys, workFactor: DEFAULT_WORK_FACTOR, ...(objects.length > 0 ? { others: objectsWrap(objects) } : {}) };
 }
 
 /** What a string given as `from` was likely meant to be: an identity, typage's output format, or a passphrase. */
@@ -227,7 +243,7 @@ export function receiverOf(from: unknown): Receiver {
     forgetKeys(receiver);
     throw e;
   }
-  return objects.length > 0 ? { ...receiver, others: unwrapWithObjects(objects) } : receiver;
+  return objects.length > 0 ? { ...receiver, others: objectsUnwrap(objects) } : receiver;
 }
 
 /** Wipes what a sender or receiver copied. */

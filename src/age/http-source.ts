@@ -87,15 +87,8 @@ function urlOf(url: unknown): string {
   return new URL(url, base).href;
 }
 
-/**
- * The age file at `url` as a RangeSource for decryptRange and
- * openRangeReader, once its header has been read: a first request for
- * its first 16 KiB (more where the header is longer) tells its size (the
- * Content-Range) and where its payload starts. Rejects with
- * RangeRequestError when the server does not serve the range as asked,
- * AgeFormatError when the file is not a binary age file.
- */
-export async function httpRangeSource(url: string | URL, options?: HttpRangeOptions): Promise<HttpRangeSource> {
+/** httpRangeSource (range-calls.ts has its doc; it imports this module at its first call). */
+export async function openHttpSource(url: string | URL, options?: HttpRangeOptions): Promise<HttpRangeSource> {
   const o = optionsOf(options);
   const counts = { requests: 0, bytes: 0, aborted: 0 };
   const r: Requester = { url: urlOf(url), fetch: o.fetch, headers: o.headers, counts };

@@ -14,7 +14,8 @@ import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOpt
 import type { PathOrHandle } from './file-ends.js';
 import { hereRunner } from './here.js';
 import { decryptRangeWith, type RangeInput } from './range.js';
-import { openRangeReaderWith, type RangeReader } from './range-reader.js';
+import { openRangeReaderOn } from './range-calls.js';
+import type { RangeReader } from './range-reader.js';
 import { lazyScrypt } from './recipients.js';
 import type { Bytes } from '../runtime/bytes.js';
 
@@ -32,10 +33,9 @@ export { identityToRecipient } from './key-recipients.js';
 export type { HybridIdentity, SshKeyWithPassphrase, X25519Identity } from './keys.js';
 export type { RangeInput } from './range.js';
 export type { FileHandleLike, RangeSource } from './range-source.js';
-export { httpRangeSource, RangeRequestError } from './http-source.js';
+export { httpRangeSource, RangeRequestError, rangeResponse } from './range-calls.js';
 export type { HttpRangeOptions, HttpRangeSource, HttpRangeStats } from './http-source.js';
 export type { RangeReader } from './range-reader.js';
-export { rangeResponse } from './range-response.js';
 export type { RangeResponseOptions } from './range-response.js';
 
 /**
@@ -139,7 +139,7 @@ export function decryptRange(source: RangeInput, start: number, end: number, fro
  */
 export function openRangeReader(source: RangeInput, from: AgeFrom): Promise<RangeReader>;
 export function openRangeReader(source: RangeInput, from: AgeFrom, ...extra: unknown[]): Promise<RangeReader> {
-  return openRangeReaderWith(THIS_THREAD, source, from, extra);
+  return openRangeReaderOn(THIS_THREAD, source, from, extra);
 }
 
 /**

@@ -47,28 +47,8 @@ export function rangeAsked(value: string | null, size: number): RangeAsked {
   return { kind: 'part', start: first, end: Number.isNaN(last) ? size : Math.min(last + 1, size) };
 }
 
-/**
- * The response to `request` (a GET or HEAD, from a Service Worker's
- * fetch event) with the plaintext `reader` decrypts: 206 and the range
- * asked for, 416 for a range past the end, 200 and all of it without a
- * Range header; 405 for other methods. It resolves once the range's
- * first chunk has verified: where that one does not (or cannot be
- * fetched), with 502 and the error's text, which stops a media element
- * at once; a later chunk that does not verify errors the body.
- *
- * @example
- * ```ts
- * // sw.js
- * import { httpRangeSource, openRangeReader, rangeResponse } from 'fourfold/age';
- * let video;
- * self.addEventListener('fetch', (event) => {
- *   if (new URL(event.request.url).pathname !== '/film.webm') return;
- *   video ??= httpRangeSource('/film.webm.age').then((source) => openRangeReader(source, { identities: [identity] }));
- *   event.respondWith(video.then((reader) => rangeResponse(event.request, reader, { type: 'video/webm' })));
- * });
- * ```
- */
-export async function rangeResponse(request: Request, reader: RangeReader, options?: RangeResponseOptions, ...extra: unknown[]): Promise<Response> {
+/** rangeResponse (range-calls.ts has its doc; it imports this module at its first call). */
+export async function respondWithRange(request: Request, reader: RangeReader, options?: RangeResponseOptions, ...extra: unknown[]): Promise<Response> {
   check.noMoreArguments('rangeResponse', ['request', 'reader', 'options'], extra);
   const o = (check.options(options, 'options', ['type', 'headers']) ?? {}) as RangeResponseOptions;
   if (typeof request !== 'object' || request === null || typeof request.method !== 'string' || typeof request.headers?.get !== 'function')

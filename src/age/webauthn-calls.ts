@@ -7,6 +7,7 @@
  * non-discoverable one and the security-key hint for a security key).
  * Imported by webauthn.ts at the first call.
  */
+import type { ObjectStanza } from './object-keys.js';
 import type { Stanza } from './header.js';
 import {
   FIDO2PRF_NONCE_BYTES,
@@ -18,7 +19,8 @@ import {
   type PrfOutputs,
   prfInputs,
 } from './fido2prf.js';
-import { type CredentialRef, encodeIdentity, PrfUnsupportedError } from './webauthn-keys.js';
+import { encodeIdentity } from './webauthn-encode.js';
+import { type CredentialRef, PrfUnsupportedError } from './webauthn-keys.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 
@@ -132,6 +134,16 @@ export async function wrapWithCredential(choice: CredentialChoice, fileKey: Uint
     return await fido2prfStanza(nonce, outputs, fileKey);
   } finally {
     forget(outputs);
+  }
+}
+
+/** WebAuthnRecipient's wrapFileKey: the stanza for `fileKey` (a copy, wiped here once done) as typage's Stanza holds it. */
+export async function wrapForObject(choice: CredentialChoice, fileKey: Uint8Array): Promise<ObjectStanza[]> {
+  try {
+    const s = await wrapWithCredential(choice, fileKey);
+    return [{ args: [s.type, ...s.args], body: s.body }];
+  } finally {
+    zeroize(fileKey);
   }
 }
 

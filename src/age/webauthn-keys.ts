@@ -11,20 +11,21 @@
  * each length in its shortest form, within 16 bits; this reads the longer
  * forms too, as both readers do, and nothing after the array, as the
  * plugin does. Read where a recipient or identity object is made, as
- * typage reads it; the code that calls the authenticator is
- * webauthn-calls.ts, imported at the first call.
+ * typage reads it; written by webauthn-encode.ts, which comes with the code
+ * that calls the authenticator (webauthn-calls.ts, imported at the first
+ * call).
  */
 import { bech32 } from './text-encodings.js';
 
 /** The plugin's name in its identity string (age's plugin identities: AGE-PLUGIN-<NAME>-1...). */
-const IDENTITY_PREFIX = 'AGE-PLUGIN-FIDO2PRF-';
-const VERSION = 1;
+export const IDENTITY_PREFIX = 'AGE-PLUGIN-FIDO2PRF-';
+export const VERSION = 1;
 
 /** CBOR's major types used here (RFC 8949 §3.1). */
-const UNSIGNED = 0;
-const BYTES = 2;
-const TEXT = 3;
-const ARRAY = 4;
+export const UNSIGNED = 0;
+export const BYTES = 2;
+export const TEXT = 3;
+export const ARRAY = 4;
 
 /**
  * This runtime or authenticator cannot give age a key from a credential:
@@ -47,32 +48,6 @@ export interface CredentialRef {
   readonly credentialId: Uint8Array;
   readonly rpId: string;
   readonly transports: readonly string[];
-}
-
-/** A CBOR head: major type `major` and argument `n` (at most 16 bits), in its shortest form. */
-function head(major: number, n: number): number[] {
-  if (n > 0xffff) throw new RangeError(`a length of ${n} in a passkey identity, more than its 16 bits allow`);
-  if (n <= 23) return [(major << 5) | n];
-  if (n <= 0xff) return [(major << 5) | 24, n];
-  return [(major << 5) | 25, n >> 8, n & 0xff];
-}
-
-const text = (s: string): number[] => {
-  const bytes = new TextEncoder().encode(s);
-  return [...head(TEXT, bytes.length), ...bytes];
-};
-
-/** The identity string of `ref`, in upper case as age writes identities. */
-export function encodeIdentity(ref: CredentialRef): string {
-  const data = [
-    ...head(UNSIGNED, VERSION),
-    ...head(BYTES, ref.credentialId.length),
-    ...ref.credentialId,
-    ...text(ref.rpId),
-    ...head(ARRAY, ref.transports.length),
-    ...ref.transports.flatMap(text),
-  ];
-  return bech32.encode(IDENTITY_PREFIX, bech32.toWords(Uint8Array.from(data)), false).toUpperCase();
 }
 
 /** A reader over CBOR items of the kinds above; each read names what it expected in its error. */

@@ -11,7 +11,7 @@
  * identity string is read when the object is made (webauthn-keys.ts);
  * the code that calls the authenticator, at the first call.
  */
-import type { ObjectStanza } from './custom-keys.js';
+import type { ObjectStanza } from './object-keys.js';
 import type { Stanza } from './header.js';
 import { FILE_KEY_BYTES } from './recipients.js';
 import type { CredentialChoice } from './webauthn-calls.js';
@@ -101,13 +101,13 @@ export class WebAuthnRecipient {
 
   /** The file key (16 bytes) in a stanza "age-encryption.org/fido2prf" (typage's Recipient interface). */
   async wrapFileKey(fileKey: Uint8Array): Promise<ObjectStanza[]> {
+    // Copied now (and wiped by the calls once wrapped): the caller's array may change while the code loads.
     const key = check.bytes(fileKey, 'fileKey', FILE_KEY_BYTES).slice();
-    try {
-      const s = await (await calls()).wrapWithCredential(this.#choice, key);
-      return [{ args: [s.type, ...s.args], body: s.body }];
-    } finally {
+    const code = await calls().catch((e: unknown) => {
       zeroize(key);
-    }
+      throw e;
+    });
+    return code.wrapForObject(this.#choice, key);
   }
 }
 

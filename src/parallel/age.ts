@@ -10,7 +10,8 @@ import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOpt
 import type { PathOrHandle } from '../age/file-ends.js';
 import { POOL_RUNNERS } from './age-pool.js';
 import { decryptRangeWith, type RangeInput } from '../age/range.js';
-import { openRangeReaderWith, type RangeReader } from '../age/range-reader.js';
+import { openRangeReaderOn } from '../age/range-calls.js';
+import type { RangeReader } from '../age/range-reader.js';
 import type { Bytes } from '../runtime/bytes.js';
 
 export { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
@@ -27,10 +28,9 @@ export { identityToRecipient } from '../age/key-recipients.js';
 export type { HybridIdentity, X25519Identity } from '../age/keys.js';
 export type { RangeInput } from '../age/range.js';
 export type { FileHandleLike, RangeSource } from '../age/range-source.js';
-export { httpRangeSource, RangeRequestError } from '../age/http-source.js';
+export { httpRangeSource, RangeRequestError, rangeResponse } from '../age/range-calls.js';
 export type { HttpRangeOptions, HttpRangeSource, HttpRangeStats } from '../age/http-source.js';
 export type { RangeReader } from '../age/range-reader.js';
-export { rangeResponse } from '../age/range-response.js';
 export type { RangeResponseOptions } from '../age/range-response.js';
 
 /**
@@ -84,7 +84,7 @@ export function decryptRange(source: RangeInput, start: number, end: number, fro
 /** fourfold/age's openRangeReader, each read's chunks opened on the pool (read on this thread, from its source). */
 export function openRangeReader(source: RangeInput, from: AgeFrom): Promise<RangeReader>;
 export function openRangeReader(source: RangeInput, from: AgeFrom, ...extra: unknown[]): Promise<RangeReader> {
-  return openRangeReaderWith(POOL_RUNNERS, source, from, extra);
+  return openRangeReaderOn(POOL_RUNNERS, source, from, extra);
 }
 
 /**
