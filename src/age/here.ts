@@ -21,8 +21,8 @@ import {
   readBefore,
   sealFilePiece,
 } from './file-pieces.js';
-import { openOrFail, PIECE_CHUNKS, sealRun } from './payload.js';
-import { doPiece, type Runner } from './pipeline.js';
+import { PIECE_CHUNKS } from './payload.js';
+import { doPiece, openHere, type Runner, sealHere } from './pipeline.js';
 import { engine, ownEngine } from '../chacha/tiers.js';
 import { ticker } from '../pool/turns.js';
 
@@ -63,8 +63,8 @@ async function filesHere(payload: FilePayload, after: (p: FilePiece, outcome: Pi
 /** This thread's engine: payloads at once, a stream's pieces as they come, a file's pieces between turns. */
 export const hereRunner: Runner = {
   pieceChunks: 16,
-  seal: (key, run, plain, out) => sealRun(engine(), key, run, plain, out),
-  open: (key, run, sealed, out) => openOrFail(engine(), key, run, sealed, out),
+  seal: sealHere,
+  open: openHere,
   lane: (key, opening) => ({
     synchronous: true,
     add(p) {

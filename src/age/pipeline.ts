@@ -14,6 +14,7 @@ import {
   chunkCount,
   type OpenFailure,
   failureAt,
+  openOrFail,
   openRun,
   plainLength,
   type ChunkRun,
@@ -73,8 +74,12 @@ export interface Runner {
    * only the chunks before the one that failed.
    */
   open(key: Uint8Array, run: ChunkRun, sealed: Uint8Array, out: Uint8Array): Uint8Array | OpenFailure | Promise<Uint8Array | OpenFailure>;
-  /** A stream's lane under `key` (read until the lane ends), sealing or opening. */
-  lane(key: Uint8Array, opening: boolean): Lane;
+  /**
+   * A stream's lane under `key` (read until the lane ends), sealing or
+   * opening; `passed`: the bytes of the stream done elsewhere before it
+   * (typage/runners.ts), which count toward the pool's PARALLEL_MIN.
+   */
+  lane(key: Uint8Array, opening: boolean, passed?: number): Lane;
   /**
    * Does every piece of a file call's payload, each read and written at
    * its offsets by whoever does it (file-pieces.ts), calling `after` for
@@ -100,6 +105,15 @@ export function doPiece(chacha: ChachaEngine, key: Uint8Array, p: PayloadPiece, 
     sealRun(chacha, key, p.run, p.input, p.output);
   }
 }
+
+/** A one-shot payload sealed on this thread's engine (here.ts; typage/runners.ts below PARALLEL_MIN). */
+export const sealHere: Runner['seal'] = (key, run, plain, out) => sealRun(engine(), key, run, plain, out);
+
+/** A one-shot payload opened on this thread's engine. */
+export const openHere: Runner['open'] = (key, run, sealed, out) => openOrFail(engine(), key, run, sealed, out);
+
+/** A stream's piece done on this thread's engine, into a new output (doPiece). */
+export const pieceHere = (key: Uint8Array, p: PayloadPiece, opening: boolean, own?: boolean): void => doPiece(engine(), key, p, opening, own);
 
 /** Hands a piece's input on, resolving once it may be read no more (a view of a write) or once it is started (the stream's own). */
 type HandInput = (input: Uint8Array) => void | Promise<void>;

@@ -40,10 +40,11 @@ import { WORKERS_SHARE_DESCRIPTORS } from '../runtime/host.js';
 /**
  * A stream's lane on the pool: its pieces on the workers and this thread
  * (pool/in-order.ts), once the stream has passed PARALLEL_MIN (a short one
- * never starts a worker); `use` records the workers it gave pieces to.
+ * never starts a worker; `passed`: its bytes done before the lane took
+ * it, typage/runners.ts's); `use` records the workers it gave pieces to.
  */
-function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => void): Lane {
-  let added = 0;
+function poolLane(key: Uint8Array, opening: boolean, use: (w: PoolWorker) => void, passed: number): Lane {
+  let added = passed;
   const order = new InOrder<PayloadPiece>(
     {
       // The stream's own buffers (Gathering), which it writes again only once their piece is back.
@@ -158,7 +159,7 @@ function poolRunner(whileStarting: boolean): Runner {
       if (sealed.length < PARALLEL_MIN) return hereRunner.open(key, run, sealed, out);
       return openPayloadPieces(key, run, sealed, out, workers(sealed.length));
     },
-    lane: (key, opening) => poolLane(key, opening, (w) => used.add(w)),
+    lane: (key, opening, passed = 0) => poolLane(key, opening, (w) => used.add(w), passed),
     files: poolFiles(whileStarting),
     done() {
       for (const w of used) w.zeroSlots();

@@ -18,7 +18,7 @@ import { KEY_SSH } from '../age/key-types.js';
 import { givenIdentityKeys, type IdentityKey, type SshKeyWithPassphrase } from '../age/keys.js';
 import type { Scrypt } from '../age/recipients.js';
 import { type Multiplier, publicKeyWith } from '../age/x25519.js';
-import { POOL_RUNNERS } from '../parallel/age-pool.js';
+import { TYPAGE_RUNNERS } from './runners.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 import { cryptoKeyMultiplier, isCryptoKey } from './crypto-key.js';
@@ -119,7 +119,7 @@ export class Decrypter {
     if (isReadableStream(file)) return this.#decryptStream(file);
     if (outputFormat !== undefined && outputFormat !== 'text' && outputFormat !== 'uint8array')
       throw new TypeError(`outputFormat must be "text" or "uint8array", got ${check.describe(outputFormat)}`);
-    const plaintext = await decryptFor(POOL_RUNNERS, check.bytes(file, 'file'), this.#receiver());
+    const plaintext = await decryptFor(TYPAGE_RUNNERS, check.bytes(file, 'file'), this.#receiver());
     if (outputFormat !== 'text') return plaintext;
     try {
       return new TextDecoder().decode(plaintext);
@@ -130,7 +130,7 @@ export class Decrypter {
 
   async #decryptStream(file: ReadableStream<Uint8Array>): Promise<ReadableStreamWithSize> {
     const outlet = newOutlet();
-    const decryptor = new Decryptor(this.#receiver(), POOL_RUNNERS, (b) => outlet.emit(b));
+    const decryptor = new Decryptor(this.#receiver(), TYPAGE_RUNNERS, (b) => outlet.emit(b));
     const reader = file.getReader();
     await prepare(reader, decryptor, () => decryptor.payloadStart !== undefined);
     return withSize(pulledStream(reader, decryptor, outlet), decryptedSize(decryptor.payloadStart!));
@@ -144,6 +144,6 @@ export class Decrypter {
   async decryptHeader(header: Uint8Array): Promise<Uint8Array> {
     const parsed = parseHeader(check.bytes(header, 'header'));
     if (parsed === undefined) throw new AgeFormatError('the header ends before its MAC line');
-    return openHeader(parsed, this.#receiver(), POOL_RUNNERS.scrypt);
+    return openHeader(parsed, this.#receiver(), TYPAGE_RUNNERS.scrypt);
   }
 }

@@ -11,7 +11,7 @@ import { Encryptor } from '../age/codec.js';
 import { DEFAULT_WORK_FACTOR, type Sender, senderOf } from '../age/file-key.js';
 import { recipientKey } from '../age/keys.js';
 import { reachableWorkFactor, unreachable } from '../age/recipients.js';
-import { POOL_RUNNERS } from '../parallel/age-pool.js';
+import { TYPAGE_RUNNERS } from './runners.js';
 import * as check from '../runtime/assert.js';
 import { EMPTY, zeroize } from '../runtime/bytes.js';
 import type { ReadableStreamWithSize, Recipient } from './stanza.js';
@@ -86,7 +86,7 @@ export class Encrypter {
     const text = typeof file === 'string';
     const input = text ? new TextEncoder().encode(file) : check.bytes(file, 'file');
     try {
-      return await encryptFor(POOL_RUNNERS, this.#sender(), input, false);
+      return await encryptFor(TYPAGE_RUNNERS, this.#sender(), input, false);
     } finally {
       if (text) zeroize(input);
     }
@@ -94,7 +94,7 @@ export class Encrypter {
 
   async #encryptStream(file: ReadableStream<Uint8Array>): Promise<ReadableStreamWithSize> {
     const outlet = newOutlet();
-    const encryptor = new Encryptor(this.#sender(), false, POOL_RUNNERS, (b) => outlet.emit(b));
+    const encryptor = new Encryptor(this.#sender(), false, TYPAGE_RUNNERS, (b) => outlet.emit(b));
     const reader = file.getReader();
     // An empty write waits for the header and emits it with the nonce, before any of the source is read.
     try {

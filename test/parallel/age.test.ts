@@ -13,7 +13,7 @@ import * as age from 'fourfold/age';
 import * as P from 'fourfold/parallel';
 import { assertBytes, NO_STREAMS, rand } from '../helpers.js';
 import { pool } from '../internal.js';
-import { allowWorkers, workersAsUsual } from './pool-helpers.js';
+import { allowWorkers, assertSlotsZero, workersAsUsual } from './pool-helpers.js';
 import { fs, inDirectory, NO_FILES } from '../age/file-fixture.js';
 
 const CHUNK = 65536;
@@ -132,22 +132,14 @@ it("the workers' slots are zero once a call or a stream is done, and were used: 
   P.configure({ workers: 2 });
   const data = rand(300 * CHUNK + 7).fill(0x5a);
   const jobs = P.status().jobs;
-  const assertZero = (label: string) => {
-    for (const w of pool.workers)
-      for (const slot of (w as unknown as { freeSlots: Uint8Array[] }).freeSlots)
-        assert.ok(
-          slot.every((b) => b === 0),
-          `${label}: a slot is not zeroed`,
-        );
-  };
   const file = await P.age.encrypt(data, to);
-  assertZero('encrypt');
+  assertSlotsZero('encrypt');
   assertBytes(await P.age.decrypt(file, from), data);
-  assertZero('decrypt');
+  assertSlotsZero('decrypt');
   const sealed = await through(P.age.encryptStream(to), data, 1 << 20);
-  assertZero('encryptStream');
+  assertSlotsZero('encryptStream');
   assertBytes((await through(P.age.decryptStream(from), sealed.out, 1 << 20)).out, data);
-  assertZero('decryptStream');
+  assertSlotsZero('decryptStream');
   assert.ok(P.status().jobs > jobs, 'no job went to a worker');
   P.configure({ workers: undefined });
 });

@@ -35,6 +35,16 @@ export function workersAsUsual(): void {
   contention.inARow = 0;
 }
 
+/** Fails unless every free slot of every worker of the pool is all zeros: nothing of a call's bytes stays there. */
+export function assertSlotsZero(label: string): void {
+  for (const w of pool.workers)
+    for (const slot of (w as unknown as { freeSlots: Uint8Array[] }).freeSlots)
+      assert.ok(
+        slot.every((b) => b === 0),
+        `${label}: a slot is not zeroed`,
+      );
+}
+
 /**
  * Runs `f` and counts what its calls gave the pool's workers: jobs
  * (PoolWorker.run), whether a worker did them or the calling thread took

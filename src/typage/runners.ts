@@ -1,0 +1,81 @@
+/**
+ * Where the typage API's files run: this thread for what is too small to
+ * be worth the pool's workers (as the pool's own runner does there,
+ * parallel/age-pool.ts), the pool for the rest, imported the first time a
+ * call needs it. Every call of the API is asynchronous, so a page that
+ * writes and reads small files never loads the pool, its scheduling or its
+ * worker scripts (some 12 KB of gzip); a large file, a long stream or a
+ * passphrase (scrypt runs on a worker) loads it once.
+ */
+import type { AgeRunners } from '../age/codec.js';
+import { type Lane, openHere, type PayloadPiece, pieceHere, type Runner, sealHere } from '../age/pipeline.js';
+import { PARALLEL_MIN } from '../pool/protocol.js';
+
+/** The pool's runners, imported: fourfold/parallel's age without the Web Worker form (the edge entry's). */
+// biome-ignore format: the parentheses keep Vite's preload helper out (age/keys.ts)
+const plainPool = async (): Promise<AgeRunners> => (await import(('../parallel/age-pool.js'))).POOL_RUNNERS;
+
+let loadPool: () => Promise<AgeRunners> = plainPool;
+
+/**
+ * Has the pool, when it is imported, loaded by `load` instead: the default
+ * entry's, which gives it the Web Worker form first (web-workers.ts).
+ */
+export function usePoolLoader(load: () => Promise<AgeRunners>): void {
+  loadPool = load;
+}
+
+/**
+ * A stream's lane: its pieces here, each done as it comes, until the
+ * stream has passed PARALLEL_MIN; then the pool's lane, told the bytes
+ * done so far, which hands pieces to the workers from then on. Every piece done here has
+ * been given back before the pool's lane takes one, so they stay in order.
+ */
+function lazyLane(key: Uint8Array, opening: boolean, pool: () => Promise<Runner>): Lane {
+  let added = 0;
+  let onPool: Lane | undefined;
+  return {
+    // The pool's lane reads its pieces later: they are the stream's own buffers from the start.
+    synchronous: false,
+    async add(p: PayloadPiece) {
+      if (onPool === undefined && added < PARALLEL_MIN) {
+        added += p.input.length;
+        pieceHere(key, p, opening, true);
+        return [p];
+      }
+      onPool ??= (await pool()).lane(key, opening, added);
+      return onPool.add(p);
+    },
+    finish: () => onPool?.finish() ?? [],
+    abandon: () => onPool?.abandon(),
+    buffer: (bytes) => (onPool === undefined ? new Uint8Array(bytes) : onPool.buffer(bytes)),
+  };
+}
+
+/** A payload's runner: this thread below PARALLEL_MIN, the pool's (imported then) at or above. */
+function lazyRunner(): Runner {
+  let pooled: Promise<Runner> | undefined;
+  let used: Runner | undefined;
+  const pool = (): Promise<Runner> =>
+    (pooled ??= loadPool().then((runners) => {
+      used = runners.runner();
+      return used;
+    }));
+  return {
+    // The pool's (a sealed piece fills a worker's slot), which a stream's pieces keep once on the pool.
+    pieceChunks: 15,
+    // Below PARALLEL_MIN as age/here.ts's runner does (not here.ts itself: its file calls bring the pool's turns and file pieces).
+    seal: async (key, run, plain, out) => (plain.length < PARALLEL_MIN ? sealHere(key, run, plain, out) : (await pool()).seal(key, run, plain, out)),
+    open: async (key, run, sealed, out) => (sealed.length < PARALLEL_MIN ? openHere(key, run, sealed, out) : (await pool()).open(key, run, sealed, out)),
+    lane: (key, opening) => lazyLane(key, opening, pool),
+    files: async (payload, after) => (await pool()).files(payload, after),
+    // The workers' slots it used are zeroed by the pool's runner; a runner that never reached the pool has nothing there.
+    done: () => used?.done(),
+  };
+}
+
+/** The typage API's runners: the pool imported when a call needs it; scrypt always on it (a worker). */
+export const TYPAGE_RUNNERS: AgeRunners = {
+  runner: lazyRunner,
+  scrypt: async (passphrase, salt, N) => (await loadPool()).scrypt(passphrase, salt, N),
+};

@@ -1,0 +1,78 @@
+/**
+ * The typage API's runners (src/typage/runners.ts): small files and
+ * streams are done on the calling thread, and start no worker of the pool
+ * (whose code a page then never loads); a file of PARALLEL_MIN bytes or
+ * more, whole or streamed, goes to the pool's workers, whose slots are
+ * zero once it is done, and its bytes are fourfold/age's: files either
+ * makes open with the other, and a changed chunk deep in a large file is
+ * refused with AuthenticationError.
+ */
+import { after, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AuthenticationError } from 'fourfold';
+import * as age from 'fourfold/age';
+import * as P from 'fourfold/parallel';
+import * as api from 'fourfold/age/typage';
+import { assertBytes, NO_STREAMS, rand } from '../helpers.js';
+import { PARALLEL_MIN, pool } from '../internal.js';
+import { allowWorkers, assertSlotsZero, workersAsUsual } from '../parallel/pool-helpers.js';
+import { bytesOf, streamOf } from './typage-peer.js';
+
+after(() => {
+  P.terminate();
+  pool.limit = undefined;
+  workersAsUsual();
+});
+
+const identity = await api.generateX25519Identity();
+const recipient = await api.identityToRecipient(identity);
+const encrypter = (): api.Encrypter => {
+  const e = new api.Encrypter();
+  e.addRecipient(recipient);
+  return e;
+};
+const decrypter = (): api.Decrypter => {
+  const d = new api.Decrypter();
+  d.addIdentity(identity);
+  return d;
+};
+
+it('small files and streams run on the calling thread: no worker starts', async () => {
+  // Sealed, a chunk's worth of tags more: still below PARALLEL_MIN, as the pool's own runner counts (parallel/age-pool.ts).
+  const plain = rand(PARALLEL_MIN - 65_536);
+  const file = await encrypter().encrypt(plain);
+  assertBytes(await decrypter().decrypt(file), plain);
+  if (!NO_STREAMS) assertBytes(await bytesOf(await decrypter().decrypt(streamOf(await bytesOf(await encrypter().encrypt(streamOf(plain, 70_000)))))), plain);
+  assert.equal(pool.workers.length, 0, 'a worker started for a small file');
+});
+
+it("a large file, whole and streamed, on the pool: fourfold/age's bytes, each opening the other; the workers' slots zero after", async () => {
+  allowWorkers(2);
+  P.configure({ workers: 2 });
+  const jobs = P.status().jobs;
+  const plain = rand(2 * PARALLEL_MIN + 65_536 * 3 + 17).fill(0x5a);
+  const file = await encrypter().encrypt(plain);
+  assertSlotsZero('encrypt');
+  assertBytes(await decrypter().decrypt(file), plain);
+  assertSlotsZero('decrypt');
+  assertBytes(await age.decrypt(file, { identities: [identity] }), plain);
+  assertBytes(await decrypter().decrypt(await age.encrypt(plain, { recipients: [recipient] })), plain);
+  if (!NO_STREAMS) {
+    // Past PARALLEL_MIN, a stream's pieces go to the pool's lane (runners.ts lazyLane), which counts the bytes before it.
+    const sealed = await bytesOf(await encrypter().encrypt(streamOf(plain, 100_000)));
+    assertSlotsZero('encrypt, streamed');
+    assertBytes(await age.decrypt(sealed, { identities: [identity] }), plain);
+    assertBytes(await bytesOf(await decrypter().decrypt(streamOf(sealed, 100_000))), plain);
+    assertSlotsZero('decrypt, streamed');
+  }
+  assert.ok(P.status().jobs > jobs, 'no job went to a worker');
+  P.configure({ workers: undefined });
+});
+
+it('a changed chunk deep in a large file: AuthenticationError, whole and streamed', async () => {
+  const plain = rand(2 * PARALLEL_MIN + 1000);
+  const file = await encrypter().encrypt(plain);
+  file[file.length - 3 * 65_536] ^= 1;
+  await assert.rejects(decrypter().decrypt(file), AuthenticationError);
+  if (!NO_STREAMS) await assert.rejects(async () => bytesOf(await decrypter().decrypt(streamOf(file, 100_000))), AuthenticationError);
+});
