@@ -3,15 +3,18 @@
  * bundled by esbuild (minified, browser platform): a page using the
  * XChaCha20-Poly1305 AEAD, secretbox, secretstream, generichash and
  * pwhash through fourfold/sodium's named exports loads at most half of the
- * gzip bytes of the same page on libsodium-wrappers-sumo; and a page
- * importing one call by name keeps that call's modules only, not the
- * default export's object of every call (bench/node/sodium-size.ts).
+ * gzip bytes of the same page on libsodium-wrappers-sumo; the same page
+ * through the default export (every call in one object) no more than it
+ * did when measured, 52.3% on 2026-11-28, where issue 76 wants at most
+ * half (the todo below); and a page importing one call by name keeps that
+ * call's modules only, not the default export's object of every call
+ * (bench/node/sodium-size.ts).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { measureSodiumPages, namedCallSize } from '../node/sodium-size.js';
 
-it("the AEAD, secretbox, secretstream, generichash and pwhash through named imports: at most half of libsodium-wrappers-sumo's gzip bytes", async (t) => {
+it("the AEAD, secretbox, secretstream, generichash and pwhash through named imports (import * as sodium): at most half of libsodium-wrappers-sumo's gzip bytes", async (t) => {
   const { peer, changedImport, named } = await measureSodiumPages();
   for (const page of [peer, changedImport, named]) t.diagnostic(`${page.name}: ${page.bytes} bytes, gzip ${page.gzipBytes}`);
   assert.ok(
@@ -25,6 +28,25 @@ it("the AEAD, secretbox, secretstream, generichash and pwhash through named impo
       .map((m) => `${m.path} ${m.bytes}`)
       .join(', ')}`,
   );
+});
+
+/** The default export's page as a share of libsodium-wrappers-sumo's, in percent: 52.3 when measured (2026-11-28), plus 2% of it, as size-budgets.ts's budgets. */
+const DEFAULT_EXPORT_CEILING = 53.4;
+
+it("the same page through the default export (import sodium from 'fourfold/sodium'): no heavier than when measured", async () => {
+  const { peer, changedImport } = await measureSodiumPages();
+  const share = (100 * changedImport.gzipBytes) / peer.gzipBytes;
+  assert.ok(
+    share <= DEFAULT_EXPORT_CEILING,
+    `the default export's page: ${changedImport.gzipBytes} bytes gzip, ${share.toFixed(1)}% of libsodium-wrappers-sumo's ${peer.gzipBytes}, over ${DEFAULT_EXPORT_CEILING}%`,
+  );
+});
+
+it("the same page through the default export: at most half of libsodium-wrappers-sumo's gzip bytes", {
+  todo: 'issue 76: the default export holds every call (52.3% on 2026-11-28); a bundler cannot leave out what the object names',
+}, async () => {
+  const { peer, changedImport } = await measureSodiumPages();
+  assert.ok(changedImport.gzipBytes * 2 <= peer.gzipBytes, `${changedImport.gzipBytes} bytes gzip against ${peer.gzipBytes}`);
 });
 
 it("import { crypto_secretbox_easy } from 'fourfold/sodium' keeps secretbox's modules only", async () => {
