@@ -1,0 +1,108 @@
+/**
+ * SipHash-2-4 (Aumasson and Bernstein, 2012; libsodium's crypto_shorthash
+ * and its 128-bit variant, _siphashx24) in the BLAKE2b kernel's module:
+ * both are 64-bit add-rotate-xor, which WebAssembly's i64 locals run one
+ * instruction a step, where JavaScript needs two 32-bit halves and a
+ * carry (sodium/siphash.ts, the js tier: 0.2x libsodium.js's speed). Its
+ * own module would be one more kernel to compile for a 64-bit state;
+ * fourfold/sodium's generichash brings this one anyway.
+ *
+ * Memory: the state v0..v3 at SIP_STATE, the key (k0, k1) and then the
+ * output at SIP_KEY; the message's words in the buffer. All of it secret,
+ * wiped by the caller (sodium/siphash-simd.ts) before each call returns.
+ * Nothing depends on the data but the data: the loop runs on the length.
+ */
+import { H } from './layout.js';
+import { type Expr, func, get, i32, i64, ifThen, set, whileLoop } from '../wasm/wat.js';
+
+/** v0..v3: 32 bytes at the start of the state's place (H, 64 bytes, which a SipHash call has to itself). */
+export const SIP_STATE = H;
+/** k0, k1 in; the 8 or 16 bytes of output written over them. */
+export const SIP_KEY = H + 32;
+
+const V = ['v0', 'v1', 'v2', 'v3'];
+const rotl = (x: Expr, n: number): Expr => i64.rotr(x, 64 - n);
+
+/** One SipRound on the locals v0..v3. */
+function sipRound(): Expr[] {
+  const [a, b, c, d] = V;
+  return [
+    set(a, i64.add(get(a), get(b))),
+    set(b, i64.xor(rotl(get(b), 13), get(a))),
+    set(a, rotl(get(a), 32)),
+    set(c, i64.add(get(c), get(d))),
+    set(d, i64.xor(rotl(get(d), 16), get(c))),
+    set(a, i64.add(get(a), get(d))),
+    set(d, i64.xor(rotl(get(d), 21), get(a))),
+    set(c, i64.add(get(c), get(b))),
+    set(b, i64.xor(rotl(get(b), 17), get(c))),
+    set(c, rotl(get(c), 32)),
+  ];
+}
+
+const rounds = (n: number): Expr[] => Array.from({ length: n }, sipRound).flat();
+const load = (): Expr[] => V.map((v, i) => set(v, i64.load(i32.const(SIP_STATE), 8 * i)));
+const store = (): Expr[] => V.map((v, i) => i64.store(i32.const(SIP_STATE), get(v), 8 * i));
+const locals = Object.fromEntries(V.map((v) => [v, 'i64' as const]));
+
+/** sipStart(wide): the state from the key at SIP_KEY ("somepseudorandomlygeneratedbytes"), v1 ^= 0xee for the 128-bit output. */
+const sipStart = (): string =>
+  func({
+    name: 'sipStart',
+    exported: true,
+    params: [['wide', 'i32']],
+    locals: { k0: 'i64', k1: 'i64' },
+    body: [
+      set('k0', i64.load(i32.const(SIP_KEY))),
+      set('k1', i64.load(i32.const(SIP_KEY), 8)),
+      i64.store(i32.const(SIP_STATE), i64.xor(get('k0'), i64.const(0x736f6d6570736575n)), 0),
+      i64.store(i32.const(SIP_STATE), i64.xor(i64.xor(get('k1'), i64.const(0x646f72616e646f6dn)), i64.mul(i64.extend(get('wide')), i64.const(0xee))), 8),
+      i64.store(i32.const(SIP_STATE), i64.xor(get('k0'), i64.const(0x6c7967656e657261n)), 16),
+      i64.store(i32.const(SIP_STATE), i64.xor(get('k1'), i64.const(0x7465646279746573n)), 24),
+    ],
+  });
+
+/** sipAbsorb(ptr, len): the words at [ptr, ptr + len) (len a multiple of 8), two SipRounds each. */
+const sipAbsorb = (): string =>
+  func({
+    name: 'sipAbsorb',
+    exported: true,
+    params: [
+      ['ptr', 'i32'],
+      ['len', 'i32'],
+    ],
+    locals: { ...locals, m: 'i64', end: 'i32' },
+    body: [
+      ...load(),
+      set('end', i32.add(get('ptr'), get('len'))),
+      whileLoop('words', i32.ne(get('ptr'), get('end')), [
+        set('m', i64.load(get('ptr'))),
+        set('v3', i64.xor(get('v3'), get('m'))),
+        ...rounds(2),
+        set('v0', i64.xor(get('v0'), get('m'))),
+        set('ptr', i32.add(get('ptr'), i32.const(8))),
+      ]),
+      ...store(),
+    ],
+  });
+
+/** sipEnd(wide): v2 ^= 0xff (0xee when wide), four SipRounds, v0 ^ v1 ^ v2 ^ v3 at SIP_KEY; when wide, v1 ^= 0xdd, four more, the second half at SIP_KEY + 8. */
+const sipEnd = (): string => {
+  const out = (): Expr => i64.xor(i64.xor(get('v0'), get('v1')), i64.xor(get('v2'), get('v3')));
+  return func({
+    name: 'sipEnd',
+    exported: true,
+    params: [['wide', 'i32']],
+    locals,
+    body: [
+      ...load(),
+      set('v2', i64.xor(get('v2'), i64.sub(i64.const(0xff), i64.mul(i64.extend(get('wide')), i64.const(0x11))))),
+      ...rounds(4),
+      i64.store(i32.const(SIP_KEY), out()),
+      ifThen(get('wide'), [set('v1', i64.xor(get('v1'), i64.const(0xdd))), ...rounds(4), i64.store(i32.const(SIP_KEY), out(), 8)]),
+    ],
+  });
+};
+
+/** The SipHash functions of the BLAKE2b kernel's module. */
+export const siphashFunctions = (): string[] => [sipStart(), sipAbsorb(), sipEnd()];
