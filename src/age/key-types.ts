@@ -80,6 +80,10 @@ function unsupported(text: string, what: string, why: string): string {
 /** Plugins are programs: the command runs them, as age does, and the library (in a browser too) does not. */
 const ONLY_THE_COMMAND = 'which only the command runs (fourfold age)';
 
+/** A passkey's identity string (webauthn-keys.ts), which the library takes inside the objects of its webauthn namespace. */
+const PASSKEY_IDENTITY = 'AGE-PLUGIN-FIDO2PRF-1';
+const PASSKEY_PHRASE = "a passkey's identity (AGE-PLUGIN-FIDO2PRF-1...): in a page, give";
+
 /** A plugin's name as age spells it (age-plugin-NAME): letters, digits and a few signs. */
 const PLUGIN_NAME = /^[a-z0-9][a-z0-9._+-]{0,31}$/;
 
@@ -117,6 +121,7 @@ export function notARecipient(text: string): string {
     return text === text.toUpperCase()
       ? "in upper case: age's recipients are lower case (age1...), as age-keygen writes them"
       : 'a malformed recipient (age1...): it mixes upper and lower case';
+  if (text.startsWith(PASSKEY_IDENTITY)) return `${PASSKEY_PHRASE} new webauthn.WebAuthnRecipient({ identity }) to encrypt to it`;
   if (/^age-/i.test(text)) return 'a secret key (AGE-...), not a recipient: encrypt to the public key made from it (age1...)';
   const ssh = sshKeyType(text);
   if (ssh !== undefined) return `an SSH public key of type ${ssh}: age uses ssh-ed25519 and ssh-rsa keys only`;
@@ -132,6 +137,7 @@ export function notAnIdentity(text: string): string {
     return 'an age file, not an identity: a passphrase-protected identity file is decrypted first (decrypt(file, { passphrase })), and the text it holds given';
   if (text.startsWith('AGE-SECRET-KEY-PQ-1'))
     return `a malformed post-quantum identity (AGE-SECRET-KEY-PQ-1...): ${bech32Flaw(text, 32) ?? 'its type is not one age knows'}`;
+  if (text.startsWith(PASSKEY_IDENTITY)) return `${PASSKEY_PHRASE} new webauthn.WebAuthnIdentity({ identity }) to decrypt with it`;
   if (text.startsWith('AGE-PLUGIN-')) {
     const name = text.slice('AGE-PLUGIN-'.length, text.lastIndexOf('-1')).toLowerCase();
     if (PLUGIN_NAME.test(name)) return unsupported(text, `identity of the plugin age-plugin-${name} (AGE-PLUGIN-${name.toUpperCase()}-1...)`, ONLY_THE_COMMAND);

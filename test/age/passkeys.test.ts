@@ -218,6 +218,19 @@ describe('identity strings', () => {
     assert.throws(() => new WebAuthnIdentity({ identity: 5 as never }), TypeError);
     assert.throws(() => new WebAuthnIdentity({ identitty: good } as never), TypeError);
   });
+
+  it('given as a key string, it is refused with the object to give instead', async () => {
+    const identity = await createCredential({ keyName: 'k', rpId: RP });
+    const file = await age.encrypt(MESSAGE, { recipients: [new WebAuthnRecipient({ identity })] });
+    await assert.rejects(
+      age.decrypt(file, { identities: [identity] }),
+      /^RangeError: identities\[0\] is a passkey's identity .*new webauthn\.WebAuthnIdentity\(\{ identity \}\)/,
+    );
+    await assert.rejects(
+      age.encrypt(MESSAGE, { recipients: [identity] }),
+      /^RangeError: recipients\[0\] is a passkey's identity .*new webauthn\.WebAuthnRecipient\(\{ identity \}\)/,
+    );
+  });
 });
 
 describe('without PRF', () => {
@@ -264,7 +277,7 @@ describe("recipient and identity objects (typage's interfaces)", () => {
   });
 
   it('a recipient gets a copy of the file key, wiped once it is done', async () => {
-    let kept = new Uint8Array(0);
+    let kept: Uint8Array = new Uint8Array(0);
     const keeper = {
       wrapFileKey: async (fileKey: Uint8Array) => {
         kept = fileKey;
