@@ -61,9 +61,9 @@ const keysAndFile = (): ReturnType<typeof makeKeysAndFile> => (made ??= makeKeys
 
 function makeKeysAndFile(): { identityFile: string; recipient: string; plain: string; sealed: string } {
   const identityFile = join(dir, 'key.txt');
-  const made = spawnSync(NODE, [CLI, 'age-keygen', '-o', identityFile], { encoding: 'utf8' });
-  assert.equal(made.status, 0, made.stderr);
-  const recipient = made.stderr.match(/Public key: (age1\S+)/)![1]!;
+  const keygen = spawnSync(NODE, [CLI, 'age-keygen', '-o', identityFile], { encoding: 'utf8' });
+  assert.equal(keygen.status, 0, keygen.stderr);
+  const recipient = keygen.stderr.match(/Public key: (age1\S+)/)![1]!;
   const plain = join(dir, 'plain');
   writeFileSync(plain, new Uint8Array(65536).fill(7));
   const sealed = join(dir, 'plain.age');
