@@ -106,7 +106,7 @@ export const simdChacha = withBytes(chachaSelector, simdChachaEngine);
 export type { ChachaEngine } from './chacha/engine.js';
 export { COPIED_PIECEWISE_FROM, NATIVE_KEY, nativeOpen, nativeSeal, nativeXor, NATIVE_PIECE, PIECEWISE_FROM } from './chacha/native.js';
 export { crossoverFor } from './chacha/crossovers.js';
-export { cpuVendor, grown, nativeScrypt, nativeSha256, RUNTIME, type NodeCrypto } from './runtime/native.js';
+export { cpuVendor, grown, nativeScrypt, nativeSha256, nativeX25519, RUNTIME, type NodeCrypto } from './runtime/native.js';
 export { openInPlace, sealInPlace, sealPlainAt } from './age/payload.js';
 export { openRun, sealRun } from './age/payload.js';
 export { hereRunner } from './age/here.js';

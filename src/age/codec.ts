@@ -15,6 +15,7 @@ import type { Emit } from '../runtime/releasing-stream.js';
 import { PayloadOpener, PayloadSealer, type Runner } from './pipeline.js';
 import type { Scrypt } from './recipients.js';
 import { joined, zeroize } from '../runtime/bytes.js';
+import { randomBytes } from '../runtime/native.js';
 
 /** Where a call's heavy work runs: the payload's chunks, and scrypt for passphrases. */
 export interface AgeRunners {
@@ -51,7 +52,7 @@ export class Encryptor {
   private start({ header, fileKey }: Sealed): void {
     forgetKeys(this.sender);
     try {
-      const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
+      const nonce = randomBytes(NONCE_BYTES);
       this.sealer = new PayloadSealer(payloadKey(fileKey, nonce), this.runners.runner(), (b) => this.out(b));
       this.head = joined([header, nonce]);
     } finally {

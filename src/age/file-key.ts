@@ -30,6 +30,7 @@ import { multiplierOf, publicKeyWith } from './x25519.js';
 import * as check from '../runtime/assert.js';
 import { equalBytes, zeroize, EMPTY } from '../runtime/bytes.js';
 import { AuthenticationError } from '../runtime/errors.js';
+import { randomBytes } from '../runtime/native.js';
 
 // Recipient and identity objects' code (custom-keys.ts), imported the first time a call is given one.
 // biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
@@ -267,7 +268,7 @@ function macOf(fileKey: Uint8Array, macked: Uint8Array): Uint8Array {
 /** A new file key, and the header carrying it: after X25519 for recipients (milliseconds), after scrypt for a passphrase (seconds). */
 export async function sealHeader(s: Sender, kdf: Scrypt): Promise<Sealed> {
   await sha256Ready();
-  const fileKey = crypto.getRandomValues(new Uint8Array(FILE_KEY_BYTES));
+  const fileKey = randomBytes(FILE_KEY_BYTES);
   try {
     const stanzas =
       s.passphrase === undefined

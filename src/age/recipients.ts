@@ -14,7 +14,7 @@ import { encodeBase64, type Stanza } from './header.js';
 import { hkdfSha256 } from './sha256.js';
 import { chacha20poly1305 } from '../chacha/index.js';
 import { isZero, zeroize } from '../runtime/bytes.js';
-import { nativeScrypt } from '../runtime/native.js';
+import { nativeScrypt, randomBytes } from '../runtime/native.js';
 
 export const FILE_KEY_BYTES = 16;
 /** age's own stanzas wrap under a key used once, with a zero nonce. */
@@ -56,7 +56,7 @@ export async function sharedSecret(multiply: Multiplier, publicKey: Uint8Array):
 
 /** An X25519 stanza wrapping `fileKey` for the recipient public key `recipient`, with a new ephemeral secret. */
 export async function x25519Stanza(recipient: Uint8Array, fileKey: Uint8Array): Promise<Stanza> {
-  const ephemeral = crypto.getRandomValues(new Uint8Array(32));
+  const ephemeral = randomBytes(32);
   try {
     const multiply = await multiplierOf(ephemeral);
     const share = await publicKeyWith(multiply);

@@ -169,6 +169,83 @@ export function nativeSha256(): Sha256Kdf | undefined {
   };
 }
 
+/** X25519 (RFC 7748) on node:crypto: a secret scalar imported once, then a shared secret per point; see nativeX25519. */
+export interface NativeX25519 {
+  /** A private key from RFC 8410's PKCS #8 DER of a (clamped) scalar; throws where node:crypto refuses it. */
+  importSecret(pkcs8: Uint8Array): object;
+  /** X25519 of the imported scalar and the point u (32 bytes); throws where OpenSSL refuses the point or the result (all zeros: a low-order point). */
+  multiply(privateKey: object, u: Uint8Array): Uint8Array;
+}
+
+/** What fourfold uses of node:crypto's keys. */
+interface NodeKeys {
+  createPrivateKey(key: { key: Uint8Array; format: 'der'; type: 'pkcs8' }): object;
+  createPublicKey(key: { key: Uint8Array; format: 'der'; type: 'spki' }): object;
+  diffieHellman(keys: { privateKey: object; publicKey: object }): Uint8Array;
+}
+
+/** RFC 8410's SubjectPublicKeyInfo of an X25519 key, before its 32 bytes (algorithm 1.3.101.110, then a BIT STRING). */
+const SPKI_PREFIX = Uint8Array.of(0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00);
+
+/**
+ * X25519 on node:crypto where the runtime has it (Node, Deno, Bun),
+ * whatever tier ready() named (no tier of fourfold's has X25519);
+ * undefined elsewhere. Synchronous, and it loads no WebCrypto: in a fresh
+ * Node 20 the first X25519 through crypto.subtle costs some 3 ms of CPU
+ * more than through node:crypto. Results are plain arrays of their own;
+ * OpenSSL's is wiped.
+ */
+export function nativeX25519(): NativeX25519 | undefined {
+  if (x25519 === undefined) x25519 = x25519On(RUNTIME === undefined ? undefined : builtinModule<NodeKeys>('node:crypto')) ?? null;
+  return x25519 ?? undefined;
+}
+
+let x25519: NativeX25519 | null | undefined;
+
+/** X25519 on `c`, where it has the calls and takes an X25519 public key (asked once: an import of the base point, u = 9). */
+function x25519On(c: NodeKeys | undefined): NativeX25519 | undefined {
+  if (typeof c?.createPrivateKey !== 'function' || typeof c.createPublicKey !== 'function' || typeof c.diffieHellman !== 'function') return undefined;
+  const publicKey = (u: Uint8Array) => {
+    const spki = new Uint8Array(SPKI_PREFIX.length + 32);
+    spki.set(SPKI_PREFIX);
+    spki.set(u, SPKI_PREFIX.length);
+    return c.createPublicKey({ key: spki, format: 'der', type: 'spki' });
+  };
+  try {
+    publicKey(Uint8Array.of(9));
+  } catch {
+    return undefined;
+  }
+  return {
+    importSecret: (pkcs8) => c.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }),
+    multiply(privateKey, u) {
+      const shared = c.diffieHellman({ privateKey, publicKey: publicKey(u) });
+      const out = new Uint8Array(shared);
+      shared.fill(0);
+      return out;
+    },
+  };
+}
+
+/** What fourfold uses of node:crypto's random bytes. */
+interface NodeRandom {
+  randomFillSync(bytes: Uint8Array): Uint8Array;
+}
+
+/**
+ * `length` bytes from the platform's CSPRNG: node:crypto's randomFillSync
+ * where the runtime has it (Node, Deno, Bun: the same generator as
+ * crypto.getRandomValues, whose first use in Node 20 loads WebCrypto, some
+ * 1 to 2 ms of a fresh process), else crypto.getRandomValues.
+ */
+export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
+  const c = RUNTIME === undefined ? undefined : builtinModule<NodeRandom>('node:crypto');
+  const bytes = new Uint8Array(length);
+  if (typeof c?.randomFillSync === 'function') c.randomFillSync(bytes);
+  else crypto.getRandomValues(bytes);
+  return bytes;
+}
+
 /** ArrayBuffer.prototype.transfer (ES2024: Node 22 and later, Deno; not Node 20), captured before any user code runs. */
 const transfer = (ArrayBuffer.prototype as { transfer?: (this: ArrayBuffer, length: number) => ArrayBuffer }).transfer;
 const transferOf = transfer === undefined ? undefined : (Function.prototype.call.bind(transfer) as (buffer: ArrayBuffer, length: number) => ArrayBuffer);

@@ -1,6 +1,6 @@
 /**
- * age's X25519 (src/age/x25519.ts): the platform's WebCrypto and
- * @noble/curves give RFC 7748's bytes and each other's, for public keys
+ * age's X25519 (src/age/x25519.ts): node:crypto, the platform's WebCrypto
+ * and @noble/curves give RFC 7748's bytes and each other's, for public keys
  * and shared secrets, over random scalars and the edges (scalars with the
  * bits that clamping clears set, scalars beginning with a zero byte,
  * low-order points, which give all zeros).
@@ -8,7 +8,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { x25519 } from '@noble/curves/ed25519.js';
-import { multiplyOn } from '../internal.js';
+import { multiplyOn, nativeX25519 } from '../internal.js';
 import { assertBytes, hex, rand } from '../helpers.js';
 
 const subtle = (globalThis.crypto as Crypto | undefined)?.subtle;
@@ -25,10 +25,28 @@ async function platform(): Promise<typeof subtle> {
   }
 }
 
-const ways = async () => {
+type Way = Parameters<typeof multiplyOn>[0];
+
+/** Every way this engine has: @noble/curves always, WebCrypto and node:crypto where it has them (each named, so that a failure says which). */
+const ways = async (): Promise<[string, Way][]> => {
+  const found: [string, Way][] = [['@noble/curves', undefined]];
   const p = await platform();
-  return p === undefined ? [['@noble/curves', undefined] as const] : [['@noble/curves', undefined] as const, ['WebCrypto', p] as const];
+  if (p !== undefined) found.push(['WebCrypto', p]);
+  const native = nativeX25519();
+  if (native !== undefined) found.push(['node:crypto', native]);
+  return found;
 };
+
+/** Node itself (not Deno or Bun, which also have a process global). */
+const host = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } } };
+const NODE = host.Deno === undefined && host.Bun === undefined && host.process?.versions?.node !== undefined;
+
+it('Node has each way: node:crypto and WebCrypto', { skip: NODE ? false : 'Node only' }, async () => {
+  assert.deepEqual(
+    (await ways()).map(([name]) => name),
+    ['@noble/curves', 'WebCrypto', 'node:crypto'],
+  );
+});
 
 // RFC 7748 §6.1.
 const ALICE = hex('77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a');
@@ -72,6 +90,18 @@ it('scalars whose first byte is 0, or becomes 0 when clamped (WebKitGTK refuses 
       const peer = x25519.getPublicKey(rand(32));
       assertBytes(await multiplyOn(way, secret, BASE), x25519.getPublicKey(secret), `${name}: public key, first byte ${first}`);
       assertBytes(await multiplyOn(way, secret, peer), x25519.getSharedSecret(secret, peer), `${name}: shared secret, first byte ${first}`);
+    }
+  }
+});
+
+it('points with the top bit set (RFC 7748 §5: masked) give the bytes of the point without it, every way', async () => {
+  for (const [name, way] of await ways()) {
+    for (let i = 0; i < 4; i++) {
+      const secret = rand(32);
+      const peer = x25519.getPublicKey(rand(32));
+      const high = peer.slice();
+      high[31]! |= 0x80;
+      assertBytes(await multiplyOn(way, secret, high), x25519.getSharedSecret(secret, peer), `${name}: point ${i} with its top bit set`);
     }
   }
 });
