@@ -100,7 +100,7 @@ it('fourfold age to and from an X25519 key: its own files, few, no dependency, n
   ] as const) {
     const { command, packages, node } = loads([...args], input);
     const what = args.join(' ');
-    // No dependency at all: X25519 is WebCrypto's, SHA-256 node:crypto's, Bech32 and base64 age's own (text-encodings.ts).
+    // No dependency at all: X25519 and SHA-256 are node:crypto's, Bech32 and base64 age's own (text-encodings.ts).
     assert.deepEqual(packages, [], what);
     assert.deepEqual(
       UNUSED.filter((m) => node.includes(m)),
