@@ -113,7 +113,7 @@ export const sealHere: Runner['seal'] = (key, run, plain, out) => sealRun(engine
 export const openHere: Runner['open'] = (key, run, sealed, out) => openOrFail(engine(), key, run, sealed, out);
 
 /** A stream's piece done on this thread's engine, into a new output (doPiece). */
-export const pieceHere = (key: Uint8Array, p: PayloadPiece, opening: boolean, own?: boolean): void => doPiece(engine(), key, p, opening, own);
+export const streamPieceHere = (key: Uint8Array, p: PayloadPiece, opening: boolean, own?: boolean): void => doPiece(engine(), key, p, opening, own);
 
 /** Hands a piece's input on, resolving once it may be read no more (a view of a write) or once it is started (the stream's own). */
 type HandInput = (input: Uint8Array) => void | Promise<void>;

@@ -8,7 +8,7 @@
  * passphrase (scrypt runs on a worker) loads it once.
  */
 import type { AgeRunners } from '../age/codec.js';
-import { type Lane, openHere, type PayloadPiece, pieceHere, type Runner, sealHere } from '../age/pipeline.js';
+import { type Lane, openHere, type PayloadPiece, streamPieceHere, type Runner, sealHere } from '../age/pipeline.js';
 import { PARALLEL_MIN } from '../pool/protocol.js';
 
 /** The pool's runners, imported: fourfold/parallel's age without the Web Worker form (the edge entry's). */
@@ -40,7 +40,7 @@ function lazyLane(key: Uint8Array, opening: boolean, pool: () => Promise<Runner>
     async add(p: PayloadPiece) {
       if (onPool === undefined && added < PARALLEL_MIN) {
         added += p.input.length;
-        pieceHere(key, p, opening, true);
+        streamPieceHere(key, p, opening, true);
         return [p];
       }
       onPool ??= (await pool()).lane(key, opening, added);
