@@ -10,10 +10,11 @@ import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith,
 import type { AgeFrom, AgeTo } from './file-key.js';
 import type { WritableFileHandle } from './blob-files.js';
 import type { AgeRunners } from './codec.js';
-import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions } from './files.js';
+import { decryptFileOn, decryptRangeOn, encryptFileOn } from './file-calls.js';
+import type { EncryptFileOptions, FileOptions } from './files.js';
 import type { PathOrHandle } from './file-ends.js';
 import { hereRunner } from './here.js';
-import { decryptRangeWith, type RangeInput } from './range.js';
+import type { RangeInput } from './range.js';
 import { openRangeReaderOn } from './range-calls.js';
 import type { RangeReader } from './range-reader.js';
 import { lazyScrypt } from './recipients.js';
@@ -119,7 +120,7 @@ export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStre
  */
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
-  return decryptRangeWith(THIS_THREAD, source, start, end, from, extra);
+  return decryptRangeOn(THIS_THREAD, source, start, end, from, extra);
 }
 
 /**
@@ -170,7 +171,7 @@ export function encryptFile(
   options?: EncryptFileOptions,
   ...extra: unknown[]
 ): Promise<unknown> {
-  return encryptFileWith(THIS_THREAD, input, output, to, options, extra);
+  return encryptFileOn(THIS_THREAD, input, output, to, options, extra);
 }
 
 /**
@@ -192,5 +193,5 @@ export function decryptFile(
   options?: FileOptions,
   ...extra: unknown[]
 ): Promise<unknown> {
-  return decryptFileWith(THIS_THREAD, input, output, from, options, extra);
+  return decryptFileOn(THIS_THREAD, input, output, from, options, extra);
 }

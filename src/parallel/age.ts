@@ -6,10 +6,11 @@
 import { decryptStreamWith, decryptWith, type EncryptOptions, encryptStreamWith, encryptWith } from '../age/api.js';
 import type { AgeFrom, AgeTo } from '../age/file-key.js';
 import type { WritableFileHandle } from '../age/blob-files.js';
-import { decryptFileWith, type EncryptFileOptions, encryptFileWith, type FileOptions } from '../age/files.js';
+import { decryptFileOn, decryptRangeOn, encryptFileOn } from '../age/file-calls.js';
+import type { EncryptFileOptions, FileOptions } from '../age/files.js';
 import type { PathOrHandle } from '../age/file-ends.js';
 import { POOL_RUNNERS } from './age-pool.js';
-import { decryptRangeWith, type RangeInput } from '../age/range.js';
+import type { RangeInput } from '../age/range.js';
 import { openRangeReaderOn } from '../age/range-calls.js';
 import type { RangeReader } from '../age/range-reader.js';
 import type { Bytes } from '../runtime/bytes.js';
@@ -78,7 +79,7 @@ export function decryptStream(from: AgeFrom, ...extra: unknown[]): TransformStre
 /** fourfold/age's decryptRange, the range's chunks opened on every core: read there too, from a Blob (a browser's workers) or a file. */
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom): Promise<Bytes>;
 export function decryptRange(source: RangeInput, start: number, end: number, from: AgeFrom, ...extra: unknown[]): Promise<Bytes> {
-  return decryptRangeWith(POOL_RUNNERS, source, start, end, from, extra);
+  return decryptRangeOn(POOL_RUNNERS, source, start, end, from, extra);
 }
 
 /** fourfold/age's openRangeReader, each read's chunks opened on the pool (read on this thread, from its source). */
@@ -110,7 +111,7 @@ export function encryptFile(
   options?: EncryptFileOptions,
   ...extra: unknown[]
 ): Promise<unknown> {
-  return encryptFileWith(POOL_RUNNERS, input, output, to, options, extra);
+  return encryptFileOn(POOL_RUNNERS, input, output, to, options, extra);
 }
 
 /** fourfold/age's decryptFile on every core; `output` is put in place only once every chunk verified. */
@@ -126,5 +127,5 @@ export function decryptFile(
   options?: FileOptions,
   ...extra: unknown[]
 ): Promise<unknown> {
-  return decryptFileWith(POOL_RUNNERS, input, output, from, options, extra);
+  return decryptFileOn(POOL_RUNNERS, input, output, from, options, extra);
 }
