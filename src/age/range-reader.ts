@@ -118,7 +118,8 @@ class OpenedRange implements RangeReader {
   }
 
   close(): Promise<void> {
-    this.closing ??= Promise.allSettled([...this.inFlight]).then(async () => {
+    // Each read settled, failed or not; Promise.all over caught ones, as Hermes has no Promise.allSettled.
+    this.closing ??= Promise.all([...this.inFlight].map((read) => read.catch(() => undefined))).then(async () => {
       zeroize(this.key);
       await this.opened.close();
     });
