@@ -3,8 +3,8 @@
  * on this thread (index.ts), fourfold/parallel's on the worker pool
  * (parallel/age.ts), with the same arguments and the same bytes.
  */
-import { ArmorDecoder, ArmorEncoder, dearmoredLength, isArmored } from './armor.js';
-import { Decryptor, Encryptor, type AgeRunners } from './codec.js';
+import { isArmored } from './armor-begin.js';
+import { armorCode, Decryptor, Encryptor, type AgeRunners } from './codec.js';
 import { AgeFormatError } from './errors.js';
 import { forgetKeys, openHeader, type Receiver, receiverOf, type Sealed, sealHeader, type Sender, senderOf } from './file-key.js';
 import { type Header, HeaderReader } from './header.js';
@@ -43,7 +43,7 @@ async function payloadAfter(runners: AgeRunners, { header, fileKey }: Sealed, pl
     zeroize(key);
     runner.done();
   }
-  return armored ? (new ArmorEncoder().end(out) as Bytes) : out;
+  return armored ? (new (await armorCode()).ArmorEncoder().end(out) as Bytes) : out;
 }
 
 export async function encryptWith(runners: AgeRunners, data: unknown, to: unknown, options: unknown, extra: readonly unknown[]): Promise<Bytes> {
@@ -81,9 +81,9 @@ async function openAll(runner: Runner, key: Uint8Array, sealed: Uint8Array): Pro
 }
 
 /** The file's binary form: de-armored (into an array of ours) when it is armored, else the caller's bytes. */
-function binaryOf(file: Uint8Array): Uint8Array {
+async function binaryOf(file: Uint8Array): Promise<Uint8Array> {
   if (!isArmored(file, true)) return file;
-  const decoder = new ArmorDecoder();
+  const decoder = new (await armorCode()).ArmorDecoder();
   return joined([decoder.push(file), decoder.end()]);
 }
 
@@ -143,9 +143,9 @@ export async function decryptFor(runners: AgeRunners, input: Uint8Array, receive
   try {
     // A passphrase's scrypt runs for seconds (an API's own unwrap may run one, or a caller's identity), the caller free to change its array meanwhile: that file is de-armored whole before.
     const slow = receiver.passphrase !== undefined || (receiver.unwrap !== undefined && receiver.quickUnwrap !== true);
-    const binaryLength = !slow && isArmored(input, true) ? dearmoredLength(input) : undefined;
+    const binaryLength = !slow && isArmored(input, true) ? (await armorCode()).dearmoredLength(input) : undefined;
     if (binaryLength !== undefined) return await decryptArmored(runners, input, receiver, binaryLength);
-    let binary = binaryOf(input);
+    let binary = await binaryOf(input);
     const header = headerOf(binary);
     const opened = openHeader(header, receiver, runners.scrypt);
     // The file is read now: the caller may change its array while scrypt runs (seconds).

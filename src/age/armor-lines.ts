@@ -6,14 +6,10 @@
  * loads this, not the decoder's tables.
  */
 import type { Bytes } from '../runtime/bytes.js';
+import { BEGIN, LF, LINE_BYTES, LINE_COLUMNS } from './armor-begin.js';
 
-export const BEGIN = '-----BEGIN AGE ENCRYPTED FILE-----';
+export { BEGIN, LF, LINE_BYTES, LINE_COLUMNS };
 export const END = '-----END AGE ENCRYPTED FILE-----';
-/** A full line's base64 columns, and the bytes they hold (the armor's, and a header stanza body's). */
-export const LINE_COLUMNS = 64;
-export const LINE_BYTES = 48;
-
-export const LF = 0x0a;
 /** Base64's padding, '='. */
 export const BASE64_PAD = 0x3d;
 

@@ -25,12 +25,11 @@ import {
   BASE64_PAD,
   viewOf,
 } from './armor-lines.js';
+import { isSpace, MAX_WHITESPACE } from './armor-begin.js';
 import { joined, EMPTY } from '../runtime/bytes.js';
 import { AgeFormatError } from './errors.js';
 import { toBeWritten } from '../runtime/native.js';
 
-/** Whitespace allowed before the block, as age allows (after it, less than this). */
-const MAX_WHITESPACE = 1024;
 /**
  * The most a line may hold without its line feed before it breaks a rule
  * whatever follows: whitespace then the BEGIN line. The decoder holds at
@@ -40,7 +39,6 @@ const LONGEST_LINE = MAX_WHITESPACE + BEGIN.length;
 
 const CR = 0x0d;
 
-const isSpace = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0b || b === 0x0c;
 const BEGIN_BYTES = ascii(BEGIN);
 const END_BYTES = ascii(END);
 
@@ -57,34 +55,6 @@ const PAIR_VALUE = new Uint16Array(1 << 16).fill(NOT_PAIR);
 for (let a = 0; a < 64; a++) {
   VALUE[ALPHABET[a]!] = a;
   for (let b = 0; b < 64; b++) PAIR_VALUE[ALPHABET[a]! | (ALPHABET[b]! << 8)] = (a << 6) | b;
-}
-
-/** How binary age files start. */
-const AGE_INTRO = 'age-encryption.org/';
-
-/**
- * Whether `bytes` (the start of a file) is armored: the BEGIN line after
- * at most MAX_WHITESPACE bytes of whitespace. Undefined while too few
- * bytes came to tell: until they show the binary format's start or the
- * BEGIN line, or enough of what else they are for a useful error.
- */
-export function isArmored(bytes: Uint8Array, ended: boolean): boolean | undefined {
-  let at = 0;
-  while (at < bytes.length && at <= MAX_WHITESPACE && isSpace(bytes[at]!)) at++;
-  if (holdsAscii(bytes, at, BEGIN)) return true;
-  if (ended || bytes.length > MAX_WHITESPACE + BEGIN.length) return false;
-  return holdsAscii(bytes, 0, AGE_INTRO) ? false : undefined;
-}
-
-/**
- * Whether `bytes` holds the ASCII text `text` at `at`, compared byte by
- * byte: a TextDecoder would refuse the caller's bytes where they are a
- * view of a SharedArrayBuffer (browsers do).
- */
-function holdsAscii(bytes: Uint8Array, at: number, text: string): boolean {
-  if (bytes.length - at < text.length) return false;
-  for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
-  return true;
 }
 
 /** The index after the line end (LF or CRLF) at `at` in `text`, or -1 where there is none. */

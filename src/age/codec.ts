@@ -6,7 +6,8 @@
  * from outside (AgeRunners): this thread for fourfold/age, the worker pool for
  * fourfold/parallel's age.
  */
-import { ArmorDecoder, ArmorEncoder, isArmored } from './armor.js';
+import type { ArmorDecoder, ArmorEncoder } from './armor.js';
+import { isArmored } from './armor-begin.js';
 import { AgeFormatError } from './errors.js';
 import { forgetKeys, openHeader, type Receiver, type Sealed, type Sender, sealHeader } from './file-key.js';
 import { HeaderReader, type Stanza } from './header.js';
@@ -17,6 +18,10 @@ import type { Scrypt } from './recipients.js';
 import { joined, zeroize } from '../runtime/bytes.js';
 import { randomBytes } from '../runtime/native.js';
 
+/** The armor's encoder and decoder (armor.ts), imported the first time a file is armored or armor is asked for (armor-begin.ts). */
+// biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
+export const armorCode = () => import(('./armor.js'));
+
 /** Where a call's heavy work runs: the payload's chunks, and scrypt for passphrases. */
 export interface AgeRunners {
   runner(): Runner;
@@ -26,7 +31,8 @@ export interface AgeRunners {
 /** Encrypts to a sender: call write() for the plaintext as it comes, then end(). */
 export class Encryptor {
   private sealer: PayloadSealer | undefined;
-  private readonly armor: ArmorEncoder | undefined;
+  /** The armor's encoder, once its code is imported (with the header): nothing is emitted before. */
+  private armor: ArmorEncoder | undefined;
   /** The header, while it is made (X25519 for recipients, scrypt for a passphrase). */
   private starting: Promise<void> | undefined;
   /** The header and nonce, until they are emitted with the first output. */
@@ -38,8 +44,16 @@ export class Encryptor {
     private readonly runners: AgeRunners,
     private readonly emit: Emit,
   ) {
-    this.armor = armored ? new ArmorEncoder() : undefined;
-    this.starting = sealHeader(sender, runners.scrypt).then((s) => this.start(s));
+    const armor = armored ? armorCode() : undefined;
+    this.starting = sealHeader(sender, runners.scrypt).then(async (s) => {
+      try {
+        if (armor !== undefined) this.armor = new (await armor).ArmorEncoder();
+      } catch (e) {
+        zeroize(s.fileKey);
+        throw e;
+      }
+      this.start(s);
+    });
     // Reported by the first write or end; a stream made and never used must not leave it unhandled.
     this.starting.catch(() => {});
   }
@@ -135,28 +149,27 @@ export class Decryptor {
         this.start = start === bytes ? bytes.slice() : start;
         return;
       }
-      return this.binary(this.takeStart(start, armored));
+      return this.binary(await this.takeStart(start, armored));
     }
     await this.binary(this.armor === undefined ? bytes : this.armor.push(bytes));
   }
 
   async end(): Promise<void> {
-    if (this.phase === 'start') await this.binary(this.takeStart(this.start, isArmored(this.start, true) === true));
+    if (this.phase === 'start') await this.binary(await this.takeStart(this.start, isArmored(this.start, true) === true));
     if (this.armor !== undefined) await this.binary(this.armor.end());
     if (this.phase === 'header') throw this.header.ended();
     if (this.phase === 'nonce') throw new AgeFormatError(`the file ends before its ${NONCE_BYTES}-byte payload nonce`);
     await this.opener!.end();
   }
 
-  /** The file's first bytes, once they tell whether it is armored, as the binary reader takes them. */
-  private takeStart(bytes: Uint8Array, armored: boolean): Uint8Array {
+  /** The file's first bytes, once they tell whether it is armored, as the binary reader takes them (the armor's code imported first). */
+  private async takeStart(bytes: Uint8Array, armored: boolean): Promise<Uint8Array> {
     this.start = new Uint8Array(0);
     this.phase = 'header';
-    if (armored) {
-      this.armor = new ArmorDecoder();
-      return this.armor.push(bytes);
-    }
-    return bytes;
+    if (!armored) return bytes;
+    const armor = new (await armorCode()).ArmorDecoder();
+    this.armor = armor;
+    return armor.push(bytes);
   }
 
   /** The file's bytes, de-armored. */

@@ -13,7 +13,7 @@
  * through the streaming codec on this thread instead. The call's ends,
  * its input opened and its output put in place, are file-ends.ts's.
  */
-import { isArmored } from './armor.js';
+import { isArmored } from './armor-begin.js';
 import { ArmoredLines, headLength } from './armor-lines.js';
 import { Decryptor, Encryptor, type ReceiverOrAsk, type AgeRunners } from './codec.js';
 import { AgeFormatError } from './errors.js';

@@ -12,7 +12,7 @@
  */
 import { base64nopad } from './text-encodings.js';
 import { AgeFormatError } from './errors.js';
-import { LF, LINE_BYTES, LINE_COLUMNS } from './armor-lines.js';
+import { LF, LINE_BYTES, LINE_COLUMNS } from './armor-begin.js';
 
 /** A recipient stanza: its type (the first argument), the other arguments, and its body. */
 export interface Stanza {

@@ -4,7 +4,7 @@
  * the start of one, read until it parses. decryptRange (range.ts) and the
  * file calls (files.ts) both read a binary file's header through it.
  */
-import { isArmored } from './armor.js';
+import { isArmored } from './armor-begin.js';
 import { AgeFormatError } from './errors.js';
 import { type Header, HeaderReader } from './header.js';
 import * as check from '../runtime/assert.js';
