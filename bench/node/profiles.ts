@@ -4,7 +4,7 @@
  * top of one); docs/contributing/benchmarks.md tables what each profile
  * covers and what it takes.
  */
-import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, TYPAGE_API } from '../core/libraries.js';
+import { NATIVE, PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, TYPAGE_API } from '../core/libraries.js';
 import { parts, type BenchConfig, type ParallelSettings } from '../core/types.js';
 
 /** Parts the Node-side runner measures itself, next to the engine parts. */
@@ -257,7 +257,7 @@ const sodium: Profile = {
   },
   opCapMs: { 'sodium-pwhash': 30_000 },
   ops: ['sodium'],
-  libs: ['fourfold', 'sodium'],
+  libs: ['fourfold', NATIVE, 'sodium'],
   libsLeftOut: undefined,
   references: ['sodium'],
 };

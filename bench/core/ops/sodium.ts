@@ -18,7 +18,7 @@
  */
 import type * as FourfoldSodium from 'fourfold/sodium';
 import { bytes } from '../fixtures.js';
-import type { Apis } from '../libraries.js';
+import { type Apis, NATIVE } from '../libraries.js';
 import { messageOf } from './shared.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
@@ -256,8 +256,11 @@ const ROWS: readonly Row[] = [
   },
 ];
 
-/** The fourfold columns of these ops: both tiers, as fourfold/sodium's calls follow the global tier. */
-const FOURFOLD_COLUMNS = ['fourfold', 'fourfold-js'];
+/**
+ * The fourfold columns of these ops: both tiers, as fourfold/sodium's calls follow the global tier, and
+ * ready() naming none (Node, Deno), where the curves and SHA-2 go to node:crypto: a program's default.
+ */
+const FOURFOLD_COLUMNS = ['fourfold', 'fourfold-js', NATIVE];
 
 /** The op definitions of the rows, for the libraries loaded; none without libsodium. */
 export function sodiumOps(apis: Apis): OpDefinition<unknown>[] {
