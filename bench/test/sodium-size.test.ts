@@ -5,7 +5,7 @@
  * pwhash through fourfold/sodium's named exports loads at most half of the
  * gzip bytes of the same page on libsodium-wrappers-sumo; the same page
  * through the default export (every call in one object) no more than it
- * did when measured, 52.3% on 2026-11-28, where issue 76 wants at most
+ * did when measured, 52.3% on 2026-11-28, where the goal is at most
  * half (the todo below); and a page importing one call by name keeps that
  * call's modules only, not the default export's object of every call
  * (bench/node/sodium-size.ts).
@@ -43,7 +43,7 @@ it("the same page through the default export (import sodium from 'fourfold/sodiu
 });
 
 it("the same page through the default export: at most half of libsodium-wrappers-sumo's gzip bytes", {
-  todo: 'issue 76: the default export holds every call (52.3% on 2026-11-28); a bundler cannot leave out what the object names',
+  todo: 'not yet: the default export holds every call (52.3% on 2026-11-28); a bundler cannot leave out what the object names',
 }, async () => {
   const { peer, changedImport } = await measureSodiumPages();
   assert.ok(changedImport.gzipBytes * 2 <= peer.gzipBytes, `${changedImport.gzipBytes} bytes gzip against ${peer.gzipBytes}`);
