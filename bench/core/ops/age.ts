@@ -8,12 +8,15 @@
  * 'age-encrypt-file' and 'age-decrypt-file' file to file: paths where
  * the engine has a file system (file-space.ts), else a Blob to a Blob
  * (fourfold's encryptFile / decryptFile, typage's streams over the files).
- * A shape's size is the plaintext's; the ops are timed in the 'sizes'
- * part only (OpDefinition.sizesOnly).
+ * 'age-scrypt10-*' and 'age-scrypt18-*': the one-shot and stream ops to
+ * a passphrase, at scrypt work factor 10 (the payload's cost shows) and
+ * 18 (age's default). A shape's size is the plaintext's; the ops are
+ * timed in the 'sizes' part only (OpDefinition.sizesOnly).
  *
  * Columns: fourfold/age (one thread, each tier; the file ops on the
  * default tier only), fourfold/parallel's age (every core), typage (npm
- * age-encryption, on @noble: the reference) and, in Node, Deno and Bun
+ * age-encryption, on @noble: the reference), typage's API on fourfold
+ * (fourfold/age/typage, with the pool and with none) and, in Node, Deno and Bun
  * where they are installed, the Go age CLI and rage as processes, file to
  * file (age-cli.ts), for scale.
  *
