@@ -100,6 +100,8 @@ export const PAGES: readonly SizePage[] = [
   { name: "* from 'fourfold/scrypt'", code: everything('fourfold/scrypt'), budget: 12_500 },
   { name: "* from 'fourfold/argon2'", code: everything('fourfold/argon2'), budget: 23_600 },
   { name: "* from 'fourfold/age'", code: everything('fourfold/age'), budget: 54_500 },
+  // Measured at 38,482 when set, plus 3% (not 2%): the typage page's own trimming was still under way.
+  { name: "* from 'fourfold/age/typage'", code: everything('fourfold/age/typage'), budget: 39_700 },
   { name: "* from 'fourfold/parallel'", code: everything('fourfold/parallel'), budget: 154_900 },
   { name: "* from 'fourfold/sodium'", code: everything('fourfold/sodium'), budget: 101_700 },
   { name: "* from 'fourfold'", code: everything('fourfold'), budget: 127_200 },
