@@ -20,7 +20,7 @@ import { randomBytes } from '../runtime/native.js';
 
 /** The armor's encoder and decoder (armor.ts), imported the first time a file is armored or armor is asked for (armor-begin.ts). */
 // biome-ignore format: the parentheses keep Vite's preload helper out (keys.ts)
-export const armorCode = () => import(('./armor.js'));
+const armorCode = () => import(('./armor.js'));
 
 /** Where a call's heavy work runs: the payload's chunks, and scrypt for passphrases. */
 export interface AgeRunners {

@@ -7,9 +7,8 @@
  * verified before its plaintext is released. Chunks open on the worker
  * pool where it helps (fourfold/parallel's age).
  */
-import { decryptFor } from '../age/api.js';
+import { decryptFor } from '../age/whole.js';
 import { unwrapWithObjects } from '../age/custom-keys.js';
-import { Decryptor } from '../age/codec.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { DEFAULT_MAX_WORK_FACTOR, forgetKeys, openHeader, type Receiver, unwrapFileKey } from '../age/file-key.js';
 import { parseHeader, type Stanza as AgeStanza } from '../age/header.js';
@@ -18,12 +17,11 @@ import { KEY_SSH } from '../age/key-types.js';
 import { givenIdentityKeys, type IdentityKey, type SshKeyWithPassphrase } from '../age/keys.js';
 import type { Scrypt } from '../age/recipients.js';
 import { type Multiplier, publicKeyWith } from '../age/x25519.js';
-import { TYPAGE_RUNNERS } from './runners.js';
+import { streamCode, TYPAGE_RUNNERS } from './runners.js';
 import * as check from '../runtime/assert.js';
 import { zeroize } from '../runtime/bytes.js';
 import { cryptoKeyMultiplier, isCryptoKey } from './crypto-key.js';
-import type { Identity, ReadableStreamWithSize } from './stanza.js';
-import { decryptedSize, isReadableStream, newOutlet, prepare, pulledStream, withSize } from './streams.js';
+import { type Identity, isReadableStream, type ReadableStreamWithSize } from './stanza.js';
 
 /** What a Decrypter tries, in the order it was given. */
 type Entry = { readonly keys: IdentityKey[] } | { readonly passphrase: Uint8Array } | { readonly multiply: Multiplier } | { readonly identity: Identity };
@@ -129,11 +127,9 @@ export class Decrypter {
   }
 
   async #decryptStream(file: ReadableStream<Uint8Array>): Promise<ReadableStreamWithSize> {
-    const outlet = newOutlet();
-    const decryptor = new Decryptor(this.#receiver(), TYPAGE_RUNNERS, (b) => outlet.emit(b));
-    const reader = file.getReader();
-    await prepare(reader, decryptor, () => decryptor.payloadStart !== undefined);
-    return withSize(pulledStream(reader, decryptor, outlet), decryptedSize(decryptor.payloadStart!));
+    // The entries as they are now: what the Decrypter is told after the call does not reach this file.
+    const receiver = this.#receiver();
+    return (await streamCode()).decryptedStream(receiver, TYPAGE_RUNNERS, file);
   }
 
   /**

@@ -6,16 +6,14 @@
  * helps (fourfold/parallel's age: on this thread for small inputs and
  * where there are no workers).
  */
-import { encryptFor } from '../age/api.js';
-import { Encryptor } from '../age/codec.js';
-import { DEFAULT_WORK_FACTOR, type Sender, senderOf } from '../age/file-key.js';
+import { encryptFor } from '../age/whole.js';
+import { DEFAULT_WORK_FACTOR, forgetKeys, type Sender, senderOf } from '../age/file-key.js';
 import { recipientKey } from '../age/keys.js';
 import { reachableWorkFactor, unreachable } from '../age/recipients.js';
-import { TYPAGE_RUNNERS } from './runners.js';
+import { streamCode, TYPAGE_RUNNERS } from './runners.js';
 import * as check from '../runtime/assert.js';
-import { EMPTY, zeroize } from '../runtime/bytes.js';
-import type { ReadableStreamWithSize, Recipient } from './stanza.js';
-import { encryptedSize, isReadableStream, newOutlet, pulledStream, withSize } from './streams.js';
+import { zeroize } from '../runtime/bytes.js';
+import { isReadableStream, type ReadableStreamWithSize, type Recipient } from './stanza.js';
 
 /** typage's message when a passphrase and recipients meet (age puts a passphrase alone in a file). */
 const BOTH = "can't encrypt to both recipients and passphrases";
@@ -93,18 +91,12 @@ export class Encrypter {
   }
 
   async #encryptStream(file: ReadableStream<Uint8Array>): Promise<ReadableStreamWithSize> {
-    const outlet = newOutlet();
-    const encryptor = new Encryptor(this.#sender(), false, TYPAGE_RUNNERS, (b) => outlet.emit(b));
-    const reader = file.getReader();
-    // An empty write waits for the header and emits it with the nonce, before any of the source is read.
+    // The keys are copied now, as for bytes: what the Encrypter is told after the call does not reach this file.
+    const sender = this.#sender();
     try {
-      await encryptor.write(EMPTY);
-    } catch (e) {
-      encryptor.forget();
-      reader.cancel(e).catch(() => {});
-      throw e;
+      return await (await streamCode()).encryptedStream(sender, TYPAGE_RUNNERS, file);
+    } finally {
+      forgetKeys(sender);
     }
-    const head = outlet.held.reduce((n, b) => n + b.length, 0);
-    return withSize(pulledStream(reader, encryptor, outlet), encryptedSize(head));
   }
 }

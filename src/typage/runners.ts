@@ -79,3 +79,7 @@ export const TYPAGE_RUNNERS: AgeRunners = {
   runner: lazyRunner,
   scrypt: async (passphrase, salt, N) => (await loadPool()).scrypt(passphrase, salt, N),
 };
+
+/** The stream calls' code (streams.ts: the coders, pulled streams), imported the first time a call is given a stream. */
+// biome-ignore format: the parentheses keep Vite's preload helper out (age/keys.ts)
+export const streamCode = () => import(('./streams.js'));

@@ -57,3 +57,6 @@ export interface ReadableStreamWithSize extends ReadableStream<Uint8Array> {
    */
   size(sourceSize: number): number;
 }
+
+/** Whether `value` is a ReadableStream (by its shape: a stream of another realm counts). */
+export const isReadableStream = (value: unknown): value is ReadableStream<Uint8Array> => typeof (value as ReadableStream | undefined)?.getReader === 'function';
