@@ -37,9 +37,19 @@ const KIND = 'crypto_secretstream_xchacha20poly1305';
 /** The live stream: its keys wiped when `free` ends it. */
 const streamOf = (state: SecretstreamState): StreamState => liveState<{ stream: StreamState }>(state, KIND).stream;
 
+/**
+ * The header as StreamState reads it: copied into an array on an
+ * ArrayBuffer of its own, made once. StreamState takes views of its two
+ * parts, and a view of a short array on V8's heap (what slice() and
+ * getRandomValues give) first moves that array's bytes off the heap,
+ * about 0.7 us in Node 20. A header is public; each byte is read once.
+ */
+const HEADER = /*#__PURE__*/ new Uint8Array(new ArrayBuffer(HEADER_BYTES));
+
 function start(key: Uint8Array, header: Uint8Array): SecretstreamState {
   const k = sized(key, 'key', KEY_BYTES);
-  const stream = new StreamState(engine().chacha, k, header);
+  HEADER.set(header);
+  const stream = new StreamState(engine().chacha, k, HEADER);
   return openState<SecretstreamState>(KIND, { stream, destroy: () => stream.wipe() });
 }
 
@@ -76,7 +86,7 @@ export function crypto_secretstream_xchacha20poly1305_push<F extends OutputForma
 /** Receives the stream that began with the 24-byte `header`, under the sender's 32-byte key. */
 export function crypto_secretstream_xchacha20poly1305_init_pull(header: Uint8Array, key: Uint8Array): SecretstreamState {
   const h = sized(header, 'header', HEADER_BYTES);
-  return start(key, h.slice());
+  return start(key, h);
 }
 
 /** The next message and its tag, or false (the state unchanged) when it does not verify. */
