@@ -12,8 +12,8 @@ import { AgeFormatError } from './errors.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
 import { encodeBase64, type Stanza } from './header.js';
 import { hkdfSha256 } from './sha256.js';
-import { chacha20poly1305 } from '../chacha/index.js';
-import { isZero, zeroize } from '../runtime/bytes.js';
+import { engine } from '../chacha/tiers.js';
+import { EMPTY, isZero, zeroize } from '../runtime/bytes.js';
 import { nativeScrypt, randomBytes } from '../runtime/native.js';
 
 export const FILE_KEY_BYTES = 16;
@@ -27,7 +27,8 @@ const SCRYPT_SALT_LABEL = utf8('age-encryption.org/v1/scrypt');
 /** Wraps the file key under `key` (wiped after), with `nonce` (age's own stanzas: zeros). */
 export function wrap(key: Uint8Array, fileKey: Uint8Array, nonce: Uint8Array = ZERO_NONCE): Uint8Array {
   try {
-    return chacha20poly1305(key, nonce).encrypt(fileKey);
+    // ChaCha20-Poly1305 (RFC 8439) on the engine itself, as identities.ts unwrap opens it: a 32-byte key and a 12-byte nonce by construction.
+    return engine().seal(key, nonce, EMPTY, fileKey);
   } finally {
     zeroize(key);
   }

@@ -8,7 +8,6 @@
  * pool where it helps (fourfold/parallel's age).
  */
 import { decryptFor } from '../age/whole.js';
-import { unwrapWithObjects } from '../age/custom-keys.js';
 import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { DEFAULT_MAX_WORK_FACTOR, forgetKeys, openHeader, type Receiver, unwrapFileKey } from '../age/file-key.js';
 import { parseHeader, type Stanza as AgeStanza } from '../age/header.js';
@@ -33,9 +32,13 @@ function receiverOf(entry: { keys: IdentityKey[] } | { passphrase: Uint8Array })
   return { identities: copies, maxWorkFactor: DEFAULT_MAX_WORK_FACTOR };
 }
 
+/** Identity objects' code (age/custom-keys.ts), imported the first time a file is tried with one. */
+// biome-ignore format: the parentheses keep Vite's preload helper out (age/keys.ts)
+const objectCode = () => import(('../age/custom-keys.js'));
+
 /** The file key one entry unwraps from `stanzas`, or undefined when none is its. */
 async function unwrapEntry(entry: Entry, stanzas: readonly AgeStanza[], kdf: Scrypt): Promise<Uint8Array | undefined> {
-  if ('identity' in entry) return unwrapWithObjects([{ identity: entry.identity, name: 'identity' }])(stanzas);
+  if ('identity' in entry) return (await objectCode()).unwrapWithObjects([{ identity: entry.identity, name: 'identity' }])(stanzas);
   if ('multiply' in entry) {
     const x25519 = stanzas.filter((s) => s.type === 'X25519');
     const publicKey = x25519.length === 0 ? undefined : await publicKeyWith(entry.multiply);
