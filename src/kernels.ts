@@ -13,6 +13,7 @@ import { salsaModule } from './salsa/kernel.js';
 import { scryptModule, scryptSecrets } from './scrypt/kernel.js';
 import { secretstreamFunctions } from './secretstream/kernel.js';
 import { serpentModule } from './serpent/kernel.js';
+import { siphashModule } from './sodium/siphash-kernel.js';
 import type { KernelSecrets } from './wasm/secrets.js';
 
 /** Each module's generator, by the name its runtime accessor gives (defineKernel). */
@@ -25,6 +26,7 @@ export const KERNELS: Record<string, () => string> = {
   scrypt: () => scryptModule(),
   argon2: () => argon2Module(),
   argon2_shared: () => argon2Module(true),
+  siphash: () => siphashModule(),
 };
 
 /** Function-name patterns binaryen's inliner must leave alone, per module (its generator says why). */
@@ -40,4 +42,5 @@ export const KERNEL_SECRETS: Record<string, KernelSecrets> = {
   scrypt: scryptSecrets,
   argon2: argon2Secrets,
   argon2_shared: argon2Secrets,
+  siphash: {},
 };

@@ -35,7 +35,6 @@
  * flag and the counter come from the length and `final`, both public.
  */
 import { H, IV, PAGES, ROUNDS, SCHEDULE, T } from './layout.js';
-import { siphashFunctions } from './siphash-kernel.js';
 import type { KernelSecrets } from '../wasm/secrets.js';
 import { type Expr, call, declare, doWhile, func, get, i32, i64, ifThen, interleave, memoryFill, module, regs, ret, select, set, setAll } from '../wasm/wat.js';
 
@@ -159,7 +158,7 @@ export const blake2Secrets: KernelSecrets = {
   publicMemory: [{ start: T, end: T + 8, holds: 'the byte counter t: the length compressed so far' }],
 };
 
-/** The module: block, compress and wipe, and SipHash-2-4's functions (siphash-kernel.ts), on a fixed memory of PAGES pages (layout.ts). */
+/** The module: block, compress and wipe, on a fixed memory of PAGES pages (layout.ts). */
 export function blake2Module(): string {
-  return module(PAGES, [block(), compress(), wipe(), ...siphashFunctions()]);
+  return module(PAGES, [block(), compress(), wipe()]);
 }

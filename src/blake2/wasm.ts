@@ -10,12 +10,6 @@ export interface Blake2Kernel extends KernelExports {
   compress(ptr: number, len: number, final: number): void;
   /** Zeroes memory [0, end). */
   wipe(end: number): void;
-  /** SipHash-2-4's state from the key at SIP_KEY (siphash-kernel.ts); `wide` 1 for the 128-bit output. */
-  sipStart(wide: number): void;
-  /** Absorbs the len / 8 words at ptr into the state. */
-  sipAbsorb(ptr: number, len: number): void;
-  /** The finalization: 8 bytes at SIP_KEY, or 16 when `wide` is 1. */
-  sipEnd(wide: number): void;
 }
 
 export const blake2Kernel = defineKernel<Blake2Kernel>('blake2');

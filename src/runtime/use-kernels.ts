@@ -25,6 +25,7 @@ const SIGNATURES: Readonly<Record<string, { readonly name: string; readonly ownM
   scrypt: { name: 'to_lanes', ownMemory: true },
   argon2: { name: 'fill_dependent', ownMemory: true },
   argon2_shared: { name: 'fill_dependent', ownMemory: false },
+  siphash: { name: 'sipAbsorb', ownMemory: true },
 };
 
 /** The kernels' names, as useKernels() takes them. */

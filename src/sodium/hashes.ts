@@ -9,7 +9,7 @@ import { type Blake2b, hashBlake2b, startBlake2b } from './blake2b.js';
 import { format, formatOf, from_string, type Input, input, optional, type Out, ranged, sized, unsigned64, type OutputFormat } from './codecs.js';
 import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
-import { siphash24 } from './siphash-simd.js';
+import { siphashOnTier } from './siphash-simd.js';
 
 /** libsodium's error for arguments outside what the primitive takes. */
 const invalidUsage = (): Error => new Error('invalid usage');
@@ -149,14 +149,14 @@ export const crypto_kdf_keygen = crypto_generichash_keygen;
 export function crypto_shorthash<F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
-  return format(siphash24()(m, sized(key, 'key', 16), false), outputFormat);
+  return format(siphashOnTier()(m, sized(key, 'key', 16), false), outputFormat);
 }
 
 /** SipHash-2-4 with a 128-bit output (libsodium's siphashx24) of `message` under a 16-byte key: 16 bytes. */
 export function crypto_shorthash_siphashx24<F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
-  return format(siphash24()(m, sized(key, 'key', 16), true), outputFormat);
+  return format(siphashOnTier()(m, sized(key, 'key', 16), true), outputFormat);
 }
 
 /** A random 16-byte key for crypto_shorthash. */

@@ -1,24 +1,19 @@
 /**
- * SipHash-2-4 (Aumasson and Bernstein, 2012; libsodium's crypto_shorthash
- * and its 128-bit variant, _siphashx24) in the BLAKE2b kernel's module:
- * both are 64-bit add-rotate-xor, which WebAssembly's i64 locals run one
- * instruction a step, where JavaScript needs two 32-bit halves and a
- * carry (sodium/siphash.ts, the js tier: 0.2x libsodium.js's speed). Its
- * own module would be one more kernel to compile for a 64-bit state;
- * fourfold/sodium's generichash brings this one anyway.
+ * SipHash-2-4 kernel generator (Aumasson and Bernstein, 2012; libsodium's
+ * crypto_shorthash and its 128-bit variant, _siphashx24): 64-bit
+ * add-rotate-xor, which WebAssembly's i64 locals run one instruction a
+ * step, where JavaScript needs two 32-bit halves and a carry (siphash.ts,
+ * the js tier: 0.2x libsodium.js's speed). A module of its own, so that
+ * fourfold/blake2's pages do not carry it (in the BLAKE2b module it cost
+ * them 535 bytes gzip).
  *
- * Memory: the state v0..v3 at SIP_STATE, the key (k0, k1) and then the
- * output at SIP_KEY; the message's words in the buffer. All of it secret,
- * wiped by the caller (sodium/siphash-simd.ts) before each call returns.
- * Nothing depends on the data but the data: the loop runs on the length.
+ * Memory (siphash-layout.ts): the state v0..v3, the key (k0, k1) and then
+ * the output, the message's words in the buffer; all of it secret, wiped
+ * by the caller (siphash-simd.ts) before each call returns. Nothing
+ * depends on the data but the data: the loop runs on the length.
  */
-import { H } from './layout.js';
-import { type Expr, func, get, i32, i64, ifThen, set, whileLoop } from '../wasm/wat.js';
-
-/** v0..v3: 32 bytes at the start of the state's place (H, 64 bytes, which a SipHash call has to itself). */
-export const SIP_STATE = H;
-/** k0, k1 in; the 8 or 16 bytes of output written over them. */
-export const SIP_KEY = H + 32;
+import { SIP_KEY, SIP_PAGES, SIP_STATE } from './siphash-layout.js';
+import { type Expr, func, get, i32, i64, ifThen, memoryFill, module, set, whileLoop } from '../wasm/wat.js';
 
 const V = ['v0', 'v1', 'v2', 'v3'];
 const rotl = (x: Expr, n: number): Expr => i64.rotr(x, 64 - n);
@@ -104,5 +99,14 @@ const sipEnd = (): string => {
   });
 };
 
-/** The SipHash functions of the BLAKE2b kernel's module. */
-export const siphashFunctions = (): string[] => [sipStart(), sipAbsorb(), sipEnd()];
+/** wipe(end): zeroes memory [0, end) (the state, the key, the output and the buffer a call used). */
+const wipe = (): string =>
+  func({
+    name: 'wipe',
+    exported: true,
+    params: [['end', 'i32']],
+    body: [memoryFill(i32.const(0), get('end'))],
+  });
+
+/** The module: sipStart, sipAbsorb, sipEnd and wipe, on a fixed memory of SIP_PAGES pages. */
+export const siphashModule = (): string => module(SIP_PAGES, [sipStart(), sipAbsorb(), sipEnd(), wipe()]);
