@@ -52,7 +52,7 @@ it("a large file, whole and streamed, on the pool: fourfold/age's bytes, each op
   // Started first, so that handedOut sees what the calls give them (jobs a worker did, or this thread took back unstarted on a loaded machine).
   await P.warm({ workers: 2 });
   const plain = rand(2 * PARALLEL_MIN + 65_536 * 3 + 17).fill(0x5a);
-  let file = new Uint8Array(0);
+  let file: Uint8Array = new Uint8Array(0);
   const given = await handedOut(async () => {
     file = await encrypter().encrypt(plain);
     assertSlotsZero('encrypt');
