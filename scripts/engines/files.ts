@@ -104,6 +104,7 @@ const NODE_PROGRAM: Record<string, string> = {
       'test/cli/plugin-path.test.ts',
     ].map((f) => [f, "runs the fourfold command, a Node program, with the system's node: the same processes as npm test's"]),
   ),
+  'test/age/typage-tiers.test.ts': 'runs the typage API alone in a new node process (--input-type=module -e), as a page has it: no other entry loaded',
   // Its hosts are node:vm contexts with WebAssembly code generation off, an option of Node's node:vm alone.
   'test/runtime/edge.test.ts': "runs bundles in node:vm contexts that refuse to compile WebAssembly, an option Deno's and Bun's node:vm lack",
   // Its hosts are node:vm contexts given Node's own globals and worker_threads, one of them made to throw.

@@ -9,7 +9,7 @@ import { AgeFormatError } from './errors.js';
 import { decodeBase64, type Stanza } from './header.js';
 import { FILE_KEY_BYTES, reachableWorkFactor, type Scrypt, scryptFor, scryptSalt, sharedSecret, unreachable, x25519WrapKey, ZERO_NONCE } from './recipients.js';
 import type { Multiplier } from './x25519.js';
-import { engine } from '../chacha/tiers.js';
+import { lazyJsEngine as engine } from '../chacha/tiers-on-demand.js';
 import { EMPTY, zeroize } from '../runtime/bytes.js';
 
 /** A wrapped file key: the key and its 16-byte tag. */

@@ -24,10 +24,14 @@ import {
 } from './payload.js';
 import type { FilePayload, FilePiece, PieceOutcome } from './file-pieces.js';
 import type { ChachaEngine } from '../chacha/engine.js';
-import { engine } from '../chacha/tiers.js';
+import { lazyJsEngine as engine } from '../chacha/tiers-on-demand.js';
+
 import type { Piece } from '../pool/partition.js';
 import { zeroize } from '../runtime/bytes.js';
 import { toBeWritten } from '../runtime/native.js';
+
+/** For the callers above age (the typage API): the engine made ready for a call, the js tier imported where it is the one (chacha/tiers-on-demand.ts). */
+export { engineReady } from '../chacha/tiers-on-demand.js';
 
 /**
  * A piece of a stream's payload: whole chunks from `run.counter` (the last

@@ -12,7 +12,7 @@ import { AgeFormatError } from './errors.js';
 import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
 import { encodeBase64, type Stanza } from './header.js';
 import { hkdfSha256 } from './sha256.js';
-import { engine } from '../chacha/tiers.js';
+import { lazyJsEngine as engine } from '../chacha/tiers-on-demand.js';
 import { EMPTY, isZero, zeroize } from '../runtime/bytes.js';
 import { nativeScrypt, randomBytes } from '../runtime/native.js';
 

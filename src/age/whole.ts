@@ -14,7 +14,7 @@ import { forgetKeys, openHeader, type Receiver, type Sealed, sealHeader, type Se
 import { type Header, HeaderReader } from './header.js';
 import { chunkFailure, NONCE_BYTES, payloadKey, plainLength, sealedLength } from './payload.js';
 import type { Runner } from './pipeline.js';
-import { engine } from '../chacha/tiers.js';
+import { engineReady, lazyJsEngine as engine } from '../chacha/tiers-on-demand.js';
 import { type Bytes, joined, zeroize } from '../runtime/bytes.js';
 
 /** The armor's code (armor.ts) and the stream decoder's (codec.ts, for an armored file read a piece at a time): imported when a file is armored or armor is asked for. */
@@ -45,6 +45,7 @@ async function payloadAfter(runners: AgeRunners, { header, fileKey }: Sealed, pl
 /** The age file of `input` for a checked sender (encryptWith's, or the typage API's Encrypter), whose keys it wipes. */
 export async function encryptFor(runners: AgeRunners, sender: Sender, input: Uint8Array, armored: boolean): Promise<Bytes> {
   try {
+    await engineReady();
     const sealed = sealHeader(sender, runners.scrypt);
     if (sender.passphrase === undefined) return await payloadAfter(runners, await sealed, input, armored);
     // The plaintext is read now: the caller may change its array while scrypt runs (seconds).
@@ -121,6 +122,7 @@ async function decryptArmored(runners: AgeRunners, text: Uint8Array, receiver: R
 /** The plaintext of the whole file `input` for a checked receiver (decryptWith's, or the typage API's Decrypter), whose keys it wipes. */
 export async function decryptFor(runners: AgeRunners, input: Uint8Array, receiver: Receiver): Promise<Bytes> {
   try {
+    await engineReady();
     // A passphrase's scrypt runs for seconds (an API's own unwrap may run one, or a caller's identity), the caller free to change its array meanwhile: that file is de-armored whole before.
     const slow = receiver.passphrase !== undefined || (receiver.unwrap !== undefined && receiver.quickUnwrap !== true);
     const binaryLength = !slow && isArmored(input, true) ? (await armorCode()).dearmoredLength(input) : undefined;

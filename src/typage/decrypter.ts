@@ -12,6 +12,7 @@ import { AgeFormatError, NoIdentityMatchError } from '../age/errors.js';
 import { DEFAULT_MAX_WORK_FACTOR, forgetKeys, openHeader, type Receiver, unwrapFileKey } from '../age/file-key.js';
 import { parseHeader, type Stanza as AgeStanza } from '../age/header.js';
 import { x25519Unwrap } from '../age/identities.js';
+import { engineReady } from '../age/pipeline.js';
 import { KEY_SSH } from '../age/key-types.js';
 import { givenIdentityKeys, type IdentityKey, type SshKeyWithPassphrase } from '../age/keys.js';
 import type { Scrypt } from '../age/recipients.js';
@@ -142,6 +143,7 @@ export class Decrypter {
    */
   async decryptHeader(header: Uint8Array): Promise<Uint8Array> {
     const parsed = parseHeader(check.bytes(header, 'header'));
+    await engineReady();
     if (parsed === undefined) throw new AgeFormatError('the header ends before its MAC line');
     return openHeader(parsed, this.#receiver(), TYPAGE_RUNNERS.scrypt);
   }

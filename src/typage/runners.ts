@@ -8,7 +8,7 @@
  * passphrase (scrypt runs on a worker) loads it once.
  */
 import type { AgeRunners } from '../age/codec.js';
-import { type Lane, openHere, type PayloadPiece, streamPieceHere, type Runner, sealHere } from '../age/pipeline.js';
+import { engineReady, type Lane, openHere, type PayloadPiece, streamPieceHere, type Runner, sealHere } from '../age/pipeline.js';
 import { PARALLEL_MIN } from '../pool/protocol.js';
 
 /** The pool's runners, imported: fourfold/parallel's age without the Web Worker form (the edge entry's). */
@@ -39,6 +39,7 @@ function lazyLane(key: Uint8Array, opening: boolean, pool: () => Promise<Runner>
     synchronous: false,
     async add(p: PayloadPiece) {
       if (onPool === undefined && added < PARALLEL_MIN) {
+        await engineReady();
         added += p.input.length;
         streamPieceHere(key, p, opening, true);
         return [p];
@@ -65,8 +66,14 @@ function lazyRunner(): Runner {
     // The pool's (a sealed piece fills a worker's slot), which a stream's pieces keep once on the pool.
     pieceChunks: 15,
     // Below PARALLEL_MIN as age/here.ts's runner does (not here.ts itself: its file calls bring the pool's turns and file pieces).
-    seal: async (key, run, plain, out) => (plain.length < PARALLEL_MIN ? sealHere(key, run, plain, out) : (await pool()).seal(key, run, plain, out)),
-    open: async (key, run, sealed, out) => (sealed.length < PARALLEL_MIN ? openHere(key, run, sealed, out) : (await pool()).open(key, run, sealed, out)),
+    seal: async (key, run, plain, out) => {
+      await engineReady();
+      return plain.length < PARALLEL_MIN ? sealHere(key, run, plain, out) : (await pool()).seal(key, run, plain, out);
+    },
+    open: async (key, run, sealed, out) => {
+      await engineReady();
+      return sealed.length < PARALLEL_MIN ? openHere(key, run, sealed, out) : (await pool()).open(key, run, sealed, out);
+    },
     lane: (key, opening) => lazyLane(key, opening, pool),
     files: async (payload, after) => (await pool()).files(payload, after),
     // The workers' slots it used are zeroed by the pool's runner; a runner that never reached the pool has nothing there.

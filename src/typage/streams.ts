@@ -10,6 +10,7 @@
  */
 import { Decryptor, Encryptor } from '../age/codec.js';
 import { AgeFormatError } from '../age/errors.js';
+import { engineReady } from '../age/pipeline.js';
 import type { AgeRunners } from '../age/codec.js';
 import type { Receiver, Sender } from '../age/file-key.js';
 import { plainLength, SEALED_CHUNK, sealedLength, TAG_BYTES } from '../age/payload.js';
@@ -32,6 +33,8 @@ const newOutlet = (): Outlet => {
 /** Reads the source's next chunk into `coder`; false once the source ended (and the coder with it). */
 async function step(reader: ReadableStreamDefaultReader<Uint8Array>, coder: Encryptor | Decryptor): Promise<boolean> {
   const { done, value } = await reader.read();
+  // The tier may change between writes (ready()): the js tier's code is imported first where it is now the one.
+  await engineReady();
   if (done) {
     await coder.end();
     return false;
@@ -115,6 +118,7 @@ const decryptedSize = (head: number) => (n: number) => {
 
 /** Encrypter.encrypt of a stream, for `sender` (whose keys it wipes) on `runners`: resolves once the header is made. */
 export async function encryptedStream(sender: Sender, runners: AgeRunners, file: ReadableStream<Uint8Array>): Promise<ReadableStreamWithSize> {
+  await engineReady();
   const outlet = newOutlet();
   const encryptor = new Encryptor(sender, false, runners, (b) => outlet.emit(b));
   const reader = file.getReader();
@@ -132,6 +136,7 @@ export async function encryptedStream(sender: Sender, runners: AgeRunners, file:
 
 /** Decrypter.decrypt of a stream, for `receiver` on `runners`: resolves once the header is opened. */
 export async function decryptedStream(receiver: Receiver, runners: AgeRunners, file: ReadableStream<Uint8Array>): Promise<ReadableStreamWithSize> {
+  await engineReady();
   const outlet = newOutlet();
   const decryptor = new Decryptor(receiver, runners, (b) => outlet.emit(b));
   const reader = file.getReader();
