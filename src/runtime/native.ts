@@ -8,6 +8,7 @@
  * finds node:crypto (through process.getBuiltinModule, so that a bundle
  * for browsers has no node: import) and names the runtime.
  */
+import type { Bytes } from './bytes.js';
 import { builtinModule } from './host.js';
 import { nativeWelcome } from './kernels.js';
 
@@ -238,7 +239,7 @@ interface NodeRandom {
  * crypto.getRandomValues, whose first use in Node 20 loads WebCrypto, some
  * 1 to 2 ms of a fresh process), else crypto.getRandomValues.
  */
-export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
+export function randomBytes(length: number): Bytes {
   const c = RUNTIME === undefined ? undefined : builtinModule<NodeRandom>('node:crypto');
   const bytes = new Uint8Array(length);
   if (typeof c?.randomFillSync === 'function') c.randomFillSync(bytes);

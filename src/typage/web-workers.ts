@@ -19,6 +19,7 @@ const webWorkerPool = async () => (await import(('./web-worker-pool.js'))).webWo
 
 /** typage's Encrypter: files to recipients or a passphrase, their chunks on the pool's workers where the page allows. */
 export class Encrypter extends CallingEncrypter {
+  /** An Encrypter with no recipient or passphrase yet, as typage's `new Encrypter()`. */
   constructor() {
     super();
     usePoolLoader(webWorkerPool);
@@ -27,6 +28,7 @@ export class Encrypter extends CallingEncrypter {
 
 /** typage's Decrypter: files with identities or passphrases, their chunks on the pool's workers where the page allows. */
 export class Decrypter extends CallingDecrypter {
+  /** A Decrypter with no identity or passphrase yet, as typage's `new Decrypter()`. */
   constructor() {
     super();
     usePoolLoader(webWorkerPool);
