@@ -28,8 +28,9 @@ describe('the constant-time check over the shipped kernels', () => {
 
   it('checks every module the build makes, all of its code', () => {
     assert.deepEqual(reports.map((r) => r.name).sort(), Object.keys(KERNELS).sort());
+    // A floor, not a size: a module read as empty fails it, the smallest (SipHash) has about 500.
     for (const r of reports) {
-      assert.ok(r.functions > 0 && r.instructions > 1000, `${r.name}: ${r.functions} functions, ${r.instructions} instructions`);
+      assert.ok(r.functions > 0 && r.instructions > 300, `${r.name}: ${r.functions} functions, ${r.instructions} instructions`);
     }
   });
 
