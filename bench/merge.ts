@@ -68,9 +68,7 @@ export function devices(files: readonly { file: string; report: Report }[]): Dev
 
 /** fourfold's MB/s and its speedup over the fastest peer at (op, size); empty when not timed there. */
 function cell(engine: EngineReport, op: string, size: number): string {
-  const ours = engine.cases.find(
-    (c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === 'fourfold' && c.offset === 0 && c.keys === 1 && c.mbps !== undefined,
-  );
+  const ours = engine.cases.find((c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === 'fourfold' && c.mbps !== undefined);
   if (ours === undefined) return '';
   const best = bestPeer(engine.cases, op, size);
   return `${formatRate(ours.mbps!.median)}${best === undefined ? '' : ` · ${best.ratio.toFixed(2)}×`}`;
@@ -188,13 +186,11 @@ const NATIVE_TARGET = 0.95;
 /** The tables of --tables, from runs of one machine. */
 export function pooledTables(runs: readonly Report[]): string {
   const out: string[] = [];
-  /** Median ns per call of one library on an aligned one-key 'sizes' case, over every run; undefined if never timed. */
+  /** Median ns per call of one library on a 'sizes' case, over every run; undefined if never timed. */
   const ns = (engine: string, op: string, size: number, library: string): number | undefined => {
     const samples = runs
       .flatMap((run) => run.engines.filter((e) => e.engine.id === engine))
-      .flatMap((e) =>
-        e.cases.filter((c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === library && c.offset === 0 && c.keys === 1 && !c.error),
-      )
+      .flatMap((e) => e.cases.filter((c) => c.part === 'sizes' && c.op === op && c.size === size && c.library === library && !c.error))
       .flatMap((c) => c.nsPerCall);
     return samples.length > 0 ? median(samples) : undefined;
   };

@@ -128,8 +128,7 @@ async function main(): Promise<void> {
         bar.finish('done');
         current = undefined;
         for (const w of result.warnings) warn(`${name}: ${w}`);
-        for (const c of result.cases.filter((failed) => failed.error !== undefined))
-          warn(`${name}: ${c.library} ${c.op} ${c.size} B offset ${c.offset} keys ${c.keys}: ${c.error}`);
+        for (const c of result.cases.filter((failed) => failed.error !== undefined)) warn(`${name}: ${c.library} ${c.op} ${c.size} B: ${c.error}`);
         for (const s of result.sweeps.filter((sweep) => sweep.errorCount > 0))
           warn(`${name}: ${s.library} ${s.op} failed at ${s.errorCount} lengths, first ${s.errors[0]!.length} B: ${s.errors[0]!.error}`);
         engines.push({ ...result, engine: { ...result.engine, id: name } });

@@ -1,8 +1,7 @@
 /**
- * One case of the 'sizes', 'align' or 'keys' part: one op, one or more
- * shapes, every selected library, all interleaved. The align part puts
- * byteOffsets 0, 1, 3 and 7 in one case, the keys part every key count, so
- * that what is compared is measured under the same conditions.
+ * One case of the 'sizes' part: one op at one size, every selected
+ * library interleaved, so that what is compared is measured under the
+ * same conditions; and the output checks the sweep shares.
  */
 import { deadlineFrom, minimumMs, overBudget, type CostBook } from './costs.js';
 import { threwError } from './errors.js';
@@ -11,7 +10,7 @@ import { activate, sampleRoundRobin, type Subject } from './measure.js';
 import { median } from './stats.js';
 import { now } from './timer.js';
 import type { Call, OpDefinition, OpEntry, Shape } from './ops/types.js';
-import type { Capped, CasePart, CaseResult, CaseTiming } from './types.js';
+import type { Capped, CaseResult, CaseTiming } from './types.js';
 
 /** An op with the entries to time, in column order, and the ones trusted for the expected output, in order of preference. */
 export interface SelectedOp {
@@ -99,66 +98,61 @@ export async function bindChecked(
   return { call, async: isAsync, firstNs };
 }
 
-/** 'serpent-ctr-encrypt 16 MiB', with the offset and key count when they are not 0 and 1. */
-export function describeShape(op: string, shape: Shape): string {
-  return `${op} ${shape.size} B${shape.offset !== 0 ? ` offset ${shape.offset}` : ''}${shape.keys !== 1 ? ` ${shape.keys} keys` : ''}`;
-}
+/** The shape of a message of `size` bytes: at byteOffset 0, one key. */
+export const shapeOf = (size: number): Shape => ({ size, offset: 0, keys: 1 });
 
+/** One case of the 'sizes' part: every column of `op` at `size`, interleaved. */
 export async function runCase(
-  part: CasePart,
   op: SelectedOp,
-  shapes: readonly Shape[],
+  size: number,
   timing: CaseTiming,
   context: CaseContext,
   tick: (fraction: number) => Promise<void>,
 ): Promise<CaseResult[]> {
   const name = op.definition.op;
+  const shape = shapeOf(size);
   const results: CaseResult[] = [];
-  const result = (entry: OpEntry<unknown>, shape: Shape) => ({ part, op: name, library: entry.library, ...shape, callsPerSample: 0, nsPerCall: [] });
+  const result = (entry: OpEntry<unknown>) => ({ part: 'sizes' as const, op: name, library: entry.library, ...shape, callsPerSample: 0, nsPerCall: [] });
 
-  // The inputs first: building a million keys is not the libraries' time.
-  const inputs = shapes.map((shape) => op.definition.inputs(shape));
+  // The inputs first: building them is not the libraries' time.
+  const inputs = op.definition.inputs(shape);
   const deadline = deadlineFrom(now(), context.capMs);
-  const capped = (entry: OpEntry<unknown>, shape: Shape, nsPerCall: number, how: Capped['how']) =>
-    results.push({ ...result(entry, shape), capped: { nsPerCall, how, neededMs: minimumMs(nsPerCall, timing), capMs: deadline.capMs } });
-  const predict = (entry: OpEntry<unknown>, shape: Shape) => context.costs.predict(name, entry.library, shape.size);
-  const candidates = shapes.flatMap((shape, s) => op.timed.map((entry) => ({ entry, shape, s, predicted: predict(entry, shape) })));
+  const capped = (entry: OpEntry<unknown>, nsPerCall: number, how: Capped['how']) =>
+    results.push({ ...result(entry), capped: { nsPerCall, how, neededMs: minimumMs(nsPerCall, timing), capMs: deadline.capMs } });
+  const predict = (entry: OpEntry<unknown>) => context.costs.predict(name, entry.library, size);
+  const predicted = op.timed.map(predict);
   // A library whose predicted minimum samples do not fit is not called at all.
   const tooSlow = overBudget(
-    candidates.map((c) => (c.predicted === undefined ? undefined : minimumMs(c.predicted, timing))),
+    predicted.map((ns) => (ns === undefined ? undefined : minimumMs(ns, timing))),
     deadline.capMs,
   );
-  const subjects: (Subject & { entry: OpEntry<unknown>; shape: Shape; checkedBy: string | undefined; estimateNs: number; how: Capped['how'] })[] = [];
-  for (const [s, shape] of shapes.entries()) {
-    // A reference checks with a single call: it may when that call is predicted to fit in what is left of the cap.
-    const affordable = (entry: OpEntry<unknown>) => (predict(entry, shape) ?? 0) / 1e6 <= deadline.at - now();
-    const expected = await expectedOutput(op, shape, inputs[s], context.libraries, affordable);
-    if (expected.output === undefined && expected.tooSlow.length > 0) {
-      context.warn(`${describeShape(name, shape)}: outputs unchecked; one call of ${expected.tooSlow.join(', ')} would take longer than the cap`);
+  const subjects: (Subject & { entry: OpEntry<unknown>; checkedBy: string | undefined; estimateNs: number; how: Capped['how'] })[] = [];
+  // A reference checks with a single call: it may when that call is predicted to fit in what is left of the cap.
+  const affordable = (entry: OpEntry<unknown>) => (predict(entry) ?? 0) / 1e6 <= deadline.at - now();
+  const expected = await expectedOutput(op, shape, inputs, context.libraries, affordable);
+  if (expected.output === undefined && expected.tooSlow.length > 0) {
+    context.warn(`${name} ${size} B: outputs unchecked; one call of ${expected.tooSlow.join(', ')} would take longer than the cap`);
+  }
+  for (const [c, entry] of op.timed.entries()) {
+    const ns = predicted[c];
+    if (tooSlow.has(c)) {
+      capped(entry, ns!, 'predicted');
+      continue;
     }
-    for (const [c, candidate] of candidates.entries()) {
-      if (candidate.s !== s) continue;
-      const { entry, predicted } = candidate;
-      if (tooSlow.has(c)) {
-        capped(entry, shape, predicted!, 'predicted');
-        continue;
-      }
-      const library = context.libraries.get(entry.library)!;
-      const bound = await bindChecked(entry, shape, inputs[s], expected, library);
-      if ('error' in bound) results.push({ ...result(entry, shape), error: bound.error });
-      else {
-        const measured = predicted === undefined || bound.firstNs < predicted;
-        subjects.push({
-          library,
-          call: bound.call,
-          async: bound.async,
-          entry,
-          shape,
-          checkedBy: expected.by,
-          estimateNs: measured ? bound.firstNs : predicted,
-          how: measured ? 'measured' : 'predicted',
-        });
-      }
+    const library = context.libraries.get(entry.library)!;
+    const bound = await bindChecked(entry, shape, inputs, expected, library);
+    if ('error' in bound) results.push({ ...result(entry), error: bound.error });
+    else {
+      const measured = ns === undefined || bound.firstNs < ns;
+      subjects.push({
+        library,
+        call: bound.call,
+        async: bound.async,
+        entry,
+        checkedBy: expected.by,
+        estimateNs: measured ? bound.firstNs : ns,
+        how: measured ? 'measured' : 'predicted',
+      });
     }
   }
   // With the first calls made, their times replace the predictions.
@@ -166,18 +160,18 @@ export async function runCase(
     subjects.map((subject) => minimumMs(subject.estimateNs, timing)),
     deadline.capMs,
   );
-  for (const i of late) capped(subjects[i]!.entry, subjects[i]!.shape, subjects[i]!.estimateNs, subjects[i]!.how);
+  for (const i of late) capped(subjects[i]!.entry, subjects[i]!.estimateNs, subjects[i]!.how);
   const timed = subjects.filter((_, i) => !late.has(i));
   const outcomes = await sampleRoundRobin(timed, timing, tick, deadline);
   timed.forEach((subject, i) => {
     const checked = subject.checkedBy === undefined ? {} : { checkedBy: subject.checkedBy };
-    results.push({ ...result(subject.entry, subject.shape), ...outcomes[i]!, ...checked });
+    results.push({ ...result(subject.entry), ...outcomes[i]!, ...checked });
   });
 
   // What each library cost at this size predicts the next size: a median, or the estimate it was capped on.
   for (const r of results) {
     const ns = r.capped?.nsPerCall ?? (r.nsPerCall.length > 0 ? median(r.nsPerCall) : undefined);
-    if (ns !== undefined && r.offset === 0 && r.keys === 1) context.costs.record(name, r.library, r.size, ns);
+    if (ns !== undefined) context.costs.record(name, r.library, r.size, ns);
   }
   return results;
 }

@@ -6,7 +6,7 @@
  * runs in Node, Deno, Bun and browsers; the Node-side runner does
  * everything else (options, files, machine, setup time, code size).
  */
-import { runCase, type CaseContext, type SelectedOp } from './cases.js';
+import { runCase, shapeOf, type CaseContext, type SelectedOp } from './cases.js';
 import { CostBook } from './costs.js';
 import { crossOriginIsolated, describeEngine } from './engine-info.js';
 import { loadLibraries, PARALLEL, type Library } from './libraries.js';
@@ -123,14 +123,13 @@ function atSizes(op: SelectedOp, sizes: readonly number[], libraries: Map<string
  * seconds to build); only the last inputs of the run are kept.
  */
 function rememberingLast(): (definition: OpDefinition<unknown>) => OpDefinition<unknown> {
-  let last: { definition: OpDefinition<unknown>; key: string; inputs: unknown } | undefined;
+  let last: { definition: OpDefinition<unknown>; size: number; inputs: unknown } | undefined;
   return (definition) => ({
     ...definition,
     inputs(shape) {
-      const key = `${shape.size} ${shape.offset} ${shape.keys}`;
-      if (last?.definition !== definition || last.key !== key) {
+      if (last?.definition !== definition || last.size !== shape.size) {
         last = undefined; // the old inputs can go before the new ones are built
-        last = { definition, key, inputs: definition.inputs(shape) };
+        last = { definition, size: shape.size, inputs: definition.inputs(shape) };
       }
       return last.inputs;
     },
@@ -146,7 +145,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
   const unknown = config.libs?.filter((name) => !byName.has(name)) ?? [];
   if (unknown.length > 0) warnings.push(`not available in this engine: ${unknown.join(', ')} (available: ${libraries.map((l) => l.name).join(', ')})`);
   const ops = selectOps(allOps(apis), libraries, config);
-  // The sweep, alignment and key counts are about messages: an op whose size is memory (scrypt), or a file's (age), has 'sizes' cases only.
+  // The sweep is about messages: an op whose size is memory (scrypt), or a file's (age), has 'sizes' cases only.
   const messageOps = ops.filter((op) => op.definition.sizeIsMemory !== true && op.definition.sizesOnly !== true);
 
   // A coarse clock (a browser page that is not cross-origin isolated) needs
@@ -184,7 +183,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
         tasks.push({
           label: `sizes ${op.definition.op} ${size} B`,
           weight: capMs > 0 ? Math.min(weight, capMs) : weight,
-          run: async (tick) => void cases.push(...(await runCase('sizes', columns, [{ size, offset: 0, keys: 1 }], t, own, tick))),
+          run: async (tick) => void cases.push(...(await runCase(columns, size, t, own, tick))),
         });
       }
     }
@@ -197,7 +196,7 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
         weight: (config.parallel.taskCalls + 1) * roughCallMs(size),
         run: async () => {
           await activate(byName.get(PARALLEL)!);
-          const call = entry.bind(op.definition.inputs({ size, offset: 0, keys: 1 }));
+          const call = entry.bind(op.definition.inputs(shapeOf(size)));
           parallel.tasks.push(
             await longestTasks(
               op.definition.op,
@@ -239,45 +238,6 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
         label: `sweep ${op.definition.op}`,
         weight: op.timed.length * capped(t.warmupMs + t.passes * perPass),
         run: async (tick) => void sweeps.push(...(await runSweep(op, opLengths, t, minSampleNs, context, (f, label) => tick(f, label)))),
-      });
-    }
-  }
-  if (wants('align')) {
-    const offsets = [0, ...config.offsets.filter((o) => o !== 0)];
-    for (const every of messageOps) {
-      for (const size of config.alignSizes.filter(takes(every))) {
-        const t = caseTiming(config.timing.align);
-        const op = atSizes(every, [size], byName);
-        if (op === undefined) continue;
-        tasks.push({
-          label: `align ${op.definition.op} ${size} B`,
-          weight: capped(caseWeight(op.timed.length * offsets.length, size, t)),
-          run: async (tick) =>
-            void cases.push(
-              ...(await runCase(
-                'align',
-                op,
-                offsets.map((offset) => ({ size, offset, keys: 1 })),
-                t,
-                context,
-                tick,
-              )),
-            ),
-        });
-      }
-    }
-  }
-  if (wants('keys')) {
-    // All key counts of an op in one case, interleaved like the offsets:
-    // on a shared machine, cases run minutes apart are not comparable.
-    for (const op of messageOps.filter((o) => takes(o)(config.keySize)).flatMap((o) => atSizes(o, [config.keySize], byName) ?? [])) {
-      const t = caseTiming(config.timing.keys);
-      const shapes = config.keyCounts.map((keys) => ({ size: config.keySize, offset: 0, keys }));
-      tasks.push({
-        label: `keys ${op.definition.op}`,
-        // Building a million keys (and sealing a million messages) takes seconds.
-        weight: capped(caseWeight(op.timed.length * shapes.length, config.keySize, t)) + config.keyCounts.reduce((sum, n) => sum + n * 0.003, 0),
-        run: async (tick) => void cases.push(...(await runCase('keys', op, shapes, t, context, tick))),
       });
     }
   }

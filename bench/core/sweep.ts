@@ -20,7 +20,7 @@
  *   passes beyond the third stop once the sweep has used its share of
  *   every library.
  */
-import { bindChecked, expectedOutput, type CaseContext, type Expected, type SelectedOp } from './cases.js';
+import { bindChecked, expectedOutput, shapeOf, type CaseContext, type Expected, type SelectedOp } from './cases.js';
 import { deadlineFrom } from './costs.js';
 import { activate, batchTimer, sampleOf, warmUp } from './measure.js';
 import type { Call, OpEntry } from './ops/types.js';
@@ -65,7 +65,7 @@ export async function runSweep(
   }));
 
   // The inputs of every length first (they live until the sweep ends), then the cap's clock starts.
-  const shapes = lengths.map((size) => ({ size, offset: 0, keys: 1 }));
+  const shapes = lengths.map(shapeOf);
   const inputs = shapes.map((shape) => op.definition.inputs(shape));
   const deadline = deadlineFrom(now(), context.capMs);
   // A reference checks every length once: it may when that is predicted to fit in half the cap.

@@ -7,15 +7,19 @@
 
 /**
  * The parts of a run; each measures one dimension of speed (size, every
- * length, alignment, key count, parallelism). 'parallel'
- * measures what the model of fourfold/parallel needs beyond the 'sizes'
- * cases (core/parallel.ts): the calling thread's copies and messages, and
- * its longest task during a parallel call.
+ * length, parallelism). 'parallel' measures what the model of
+ * fourfold/parallel needs beyond the 'sizes' cases (core/parallel.ts): the
+ * calling thread's copies and messages, and its longest task during a
+ * parallel call.
  */
-export const parts = ['sizes', 'sweep', 'align', 'keys', 'parallel'] as const;
+export const parts = ['sizes', 'sweep', 'parallel'] as const;
 export type Part = (typeof parts)[number];
-/** The parts made of cases (cases.ts). */
-export type CasePart = Exclude<Part, 'sweep' | 'parallel'>;
+/**
+ * The parts of earlier runs, byteOffsets against 0 and key counts, that no
+ * figure quoted and nothing measures now; a configuration naming them
+ * (with RetiredSettings) still reads, and they are ignored.
+ */
+export type RetiredPart = 'align' | 'keys';
 
 /** How one part takes its samples (see measure.ts). */
 export interface CaseTiming {
@@ -62,8 +66,16 @@ export interface ParallelSettings {
   readonly taskCalls: number;
 }
 
+/** The settings of the retired parts (RetiredPart), in earlier results.json files; ignored. */
+interface RetiredSettings {
+  readonly offsets?: readonly number[];
+  readonly alignSizes?: readonly number[];
+  readonly keyCounts?: readonly number[];
+  readonly keySize?: number;
+}
+
 /** Everything a run in one engine needs; built by the runner from the command line. */
-export interface BenchConfig {
+export interface BenchConfig extends RetiredSettings {
   /** Op names or prefixes ('chacha20poly1305' selects -encrypt and -decrypt); all when absent. */
   readonly ops?: readonly string[];
   /** Whether `ops` names whole ops only: 'blake3' then selects blake3 and not blake3-keyed (the benchmark page's lists). */
@@ -80,7 +92,7 @@ export interface BenchConfig {
    * preference; absent: the established peers (Library.reference).
    */
   readonly references?: readonly string[];
-  readonly parts: readonly Part[];
+  readonly parts: readonly (Part | RetiredPart)[];
   /** Message sizes of the 'sizes' part (the summary table and the large sizes). */
   readonly sizes: readonly number[];
   /**
@@ -92,18 +104,7 @@ export interface BenchConfig {
    */
   readonly opSizes?: Readonly<Record<string, readonly number[]>>;
   readonly sweep: SweepRange;
-  /** byteOffsets compared with 0 in the 'align' part, at each of alignSizes. */
-  readonly offsets: readonly number[];
-  readonly alignSizes: readonly number[];
-  /** Numbers of keys the 'keys' part cycles through, at message size keySize. */
-  readonly keyCounts: readonly number[];
-  readonly keySize: number;
-  readonly timing: {
-    readonly sizes: CaseTiming;
-    readonly sweep: SweepTiming;
-    readonly align: CaseTiming;
-    readonly keys: CaseTiming;
-  };
+  readonly timing: { readonly sizes: CaseTiming; readonly sweep: SweepTiming; readonly align?: CaseTiming; readonly keys?: CaseTiming };
   /**
    * The most time one case (or one op's sweep) may take, in ms, from its
    * first call to its last sample; 0 for no cap. A library too slow to
@@ -157,16 +158,16 @@ export interface LibraryInfo {
   readonly shared?: boolean;
 }
 
-/** Samples of one subject in one case of the 'sizes', 'align' or 'keys' part. */
+/** Samples of one subject in one case of the 'sizes' part (of the retired parts too, in earlier results.json files). */
 export interface CaseResult {
-  readonly part: CasePart;
+  readonly part: 'sizes' | RetiredPart;
   readonly op: string;
   readonly library: string;
   /** Message bytes per call. */
   readonly size: number;
-  /** byteOffset of the input (and of a caller-supplied output). */
+  /** byteOffset of the input (and of a caller-supplied output): 0 (other offsets were the 'align' part's). */
   readonly offset: number;
-  /** Number of keys the calls cycle through. */
+  /** Number of keys the calls cycle through: 1 (more were the 'keys' part's). */
   readonly keys: number;
   readonly callsPerSample: number;
   /** Nanoseconds per call, one entry per sample. */

@@ -74,10 +74,6 @@ export const usage = `usage: npm run bench -- [options]
                    ${defaults((p) => p.sizes.map(sizeText).join(',') + opSizesText(p))}
   --sweep=A-B[:S]  the length sweep: lengths A..B by S
                    ${defaults((p) => `${p.sweep.from}-${p.sweep.to}:${p.sweep.step}`)}
-  --offsets=a,b    byteOffsets compared with 0 (default: 1,3,7) at --align-sizes
-                   ${defaults((p) => p.alignSizes.map(sizeText).join(','))}
-  --keys=a,b|all   numbers of keys to cycle through (powers of two), at --key-size bytes (default: 64);
-                   all = 1, 2, 4, ..., 2^20 ${defaults((p) => p.keyCounts.map(sizeText).join(','))}
   --parts=a,b      ${allParts.join(', ')}
                    ${defaults((p) => (p.parts.length === allParts.length ? 'all' : p.parts.join(',')))}
   --cap=seconds    the most one case (or one library's share of a sweep) may take, for every op; a library too slow
@@ -107,14 +103,6 @@ function parseSweep(text: string): BenchConfig['sweep'] {
   const sweep = { from: parseSize(match[1]!), to: parseSize(match[2]!), step: Number(match[3] ?? 1) };
   if (sweep.to < sweep.from || sweep.step < 1) throw new Error(`empty sweep '${text}'`);
   return sweep;
-}
-
-function parseKeys(text: string): number[] {
-  if (text === 'all') return Array.from({ length: 21 }, (_, i) => 2 ** i);
-  const counts = list(text).map(parseSize);
-  const bad = counts.filter((n) => n < 1 || (n & (n - 1)) !== 0 || n > MiB);
-  if (bad.length > 0) throw new Error(`--keys takes powers of two from 1 to 1m, got ${bad.join(', ')}`);
-  return counts;
 }
 
 function parseWorkers(text: string): number[] {
@@ -148,10 +136,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     if (name === '--help' || name === '-h') return 'help';
     if ((name === '--quick' || name === '--full') && value === undefined) chosen.push(name.slice(2));
     else if (name === '--profile' && value !== undefined) chosen.push(value);
-    else if (
-      value !== undefined &&
-      /^--(engines|ops|libs|sizes|sweep|offsets|align-sizes|keys|key-size|parts|cap|out|workers|chart-size|task-size)$/.test(name)
-    )
+    else if (value !== undefined && /^--(engines|ops|libs|sizes|sweep|parts|cap|out|workers|chart-size|task-size)$/.test(name))
       values.set(name.slice(2), value);
     else throw new Error(`unknown option '${arg}'\n${usage}`);
   }
@@ -182,10 +167,6 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
       sizes,
       ...(opSizes === undefined ? {} : { opSizes }),
       sweep: get('sweep', parseSweep, profile.sweep),
-      offsets: get('offsets', (t) => list(t).map(Number), [1, 3, 7]),
-      alignSizes: get('align-sizes', (t) => list(t).map(parseSize), [...profile.alignSizes]),
-      keyCounts: get('keys', parseKeys, [...profile.keyCounts]),
-      keySize: get('key-size', parseSize, 64),
       timing: profile.timing,
       capMs: get('cap', parseSeconds, profile.capMs),
       ...(opCapMs === undefined ? {} : { opCapMs }),

@@ -30,8 +30,6 @@ export interface Profile {
   /** Sizes of the ops that have their own (BenchConfig.opSizes: scrypt's, a lane's memory; Argon2id's, a call's); --sizes replaces them too. */
   readonly opSizes?: BenchConfig['opSizes'];
   readonly sweep: BenchConfig['sweep'];
-  readonly alignSizes: readonly number[];
-  readonly keyCounts: readonly number[];
   readonly timing: BenchConfig['timing'];
   readonly capMs: number;
   /** The cap of some ops' cases (BenchConfig.opCapMs); --cap replaces it too. */
@@ -67,21 +65,14 @@ const argon2Sizes = { 'argon2id-t2': [19 * MiB], 'argon2id-t3': [64 * MiB] };
 /** fourfold/parallel's chart and model at 64 MiB (where its two-core speedup targets are set), its longest task at 256 MiB; no worker-count columns. */
 const parallelSettings: ParallelSettings = { workerCounts: [], chartSize: 64 * MiB, taskSize: 256 * MiB, taskCalls: 3 };
 
-/** --full: every part, every length 0..8192 (Bernstein's sweep), 16 MiB, a million keys; its cap leaves out only what takes minutes a case (mipher's Serpent at 16 MiB and over the sweep). */
+/** --full: every part, every length 0..8192 (Bernstein's sweep), 16 MiB; its cap leaves out only what takes minutes a case (mipher's Serpent at 16 MiB and over the sweep). */
 const full: Profile = {
-  summary: "every part but 'parallel', every length 0..8192, 16 MiB, up to a million keys; about an hour",
+  summary: "every part but 'parallel', every length 0..8192, 16 MiB; about an hour",
   parts: allParts.filter((part) => part !== 'parallel'),
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB, 16 * MiB],
   opSizes: { scrypt: scryptSizes, ...argon2Sizes, age: [16 * MiB, 256 * MiB] },
   sweep: { from: 0, to: 8192, step: 1 },
-  alignSizes: [64, KiB, 64 * KiB],
-  keyCounts: [1, 4, 16, 256, 4 * KiB, 64 * KiB, MiB],
-  timing: {
-    sizes: caseTiming,
-    sweep: { warmupMs: 100, passes: 5, minSampleUs: 12 },
-    align: { warmupMs: 20, sampleMs: 1, samples: 15, minSamples: 5, budgetMs: 1000 },
-    keys: { warmupMs: 20, sampleMs: 1, samples: 15, minSamples: 5, budgetMs: 1500 },
-  },
+  timing: { sizes: caseTiming, sweep: { warmupMs: 100, passes: 5, minSampleUs: 12 } },
   capMs: 60_000,
   setupRepetitions: 10,
   engineTimeoutMs: 180 * 60_000,
@@ -100,14 +91,8 @@ const standard: Profile = {
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB],
   opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [], 'argon2id-t2': [19 * MiB], 'argon2id-t3': [], age: [] },
   sweep: { from: 0, to: 8192, step: 127 },
-  alignSizes: full.alignSizes,
-  keyCounts: full.keyCounts,
   // 20 ms of warm-up: thousands of calls (at least three), past the engines' optimizing tiers. The sweep's only sizes its batches.
-  timing: {
-    ...full.timing,
-    sizes: { ...caseTiming, warmupMs: 20, samples: 15, budgetMs: 1000 },
-    sweep: { warmupMs: 10, passes: 3, minSampleUs: 12 },
-  },
+  timing: { sizes: { ...caseTiming, warmupMs: 20, samples: 15, budgetMs: 1000 }, sweep: { warmupMs: 10, passes: 3, minSampleUs: 12 } },
   capMs: 4_000,
   opCapMs: { scrypt: 10_000, argon2id: 10_000 },
   libsLeftOut: [PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED],
@@ -124,14 +109,7 @@ const quick: Profile = {
   // scrypt with lanes of 1 MiB (N = 2^10), Argon2id in 1 MiB: a few ms a call; age files of 1 MiB.
   opSizes: { scrypt: [MiB], argon2id: [MiB], age: [MiB] },
   sweep: standard.sweep,
-  alignSizes: [KiB],
-  keyCounts: [1, 16, 256, 4 * KiB],
-  timing: {
-    sizes: { warmupMs: 10, sampleMs: 0.5, samples: 9, minSamples: 3, budgetMs: 300 },
-    sweep: { warmupMs: 20, passes: 3, minSampleUs: 10 },
-    align: { warmupMs: 5, sampleMs: 0.5, samples: 5, minSamples: 3, budgetMs: 200 },
-    keys: { warmupMs: 5, sampleMs: 0.5, samples: 5, minSamples: 3, budgetMs: 300 },
-  },
+  timing: { sizes: { warmupMs: 10, sampleMs: 0.5, samples: 9, minSamples: 3, budgetMs: 300 }, sweep: { warmupMs: 20, passes: 3, minSampleUs: 10 } },
   capMs: 2_000,
   setupRepetitions: 3,
   engineTimeoutMs: 15 * 60_000,
@@ -148,8 +126,6 @@ const parallel: Profile = {
   parts: ['sizes', 'parallel'],
   sizes: [16 * MiB, 64 * MiB, 256 * MiB],
   sweep: standard.sweep,
-  alignSizes: standard.alignSizes,
-  keyCounts: standard.keyCounts,
   timing: { ...standard.timing, sizes: { warmupMs: 0, sampleMs: 1, samples: 5, minSamples: 3, budgetMs: 3000 } },
   // Serpent's CBC encryption, serial, takes seconds per call at 256 MiB.
   capMs: 120_000,
@@ -172,8 +148,6 @@ const scrypt: Profile = {
   parts: ['sizes'],
   sizes: [16 * MiB, 128 * MiB],
   sweep: standard.sweep,
-  alignSizes: standard.alignSizes,
-  keyCounts: standard.keyCounts,
   timing: { ...standard.timing, sizes: { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 3000 } },
   capMs: 120_000,
   setupRepetitions: 3,

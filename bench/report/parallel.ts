@@ -23,7 +23,7 @@ const ms = (v: number) => `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : 
 
 /** A library's median ns per call in a 'sizes' case, if it was timed there. */
 function medianNs(engine: EngineReport, op: string, library: string, size: number): number | undefined {
-  return engine.cases.find((c) => c.part === 'sizes' && c.op === op && c.library === library && c.size === size && c.offset === 0 && c.keys === 1)?.ns?.median;
+  return engine.cases.find((c) => c.part === 'sizes' && c.op === op && c.library === library && c.size === size)?.ns?.median;
 }
 
 /** The ops and sizes where fourfold/parallel was timed against the synchronous function. */

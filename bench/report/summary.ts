@@ -89,13 +89,13 @@ export interface PeerComparison {
 }
 
 /**
- * Among the peers timed for `op` at `size` (aligned, one key), the one
+ * Among the peers timed for `op` at `size`, the one
  * closest to fourfold or ahead of it: the smallest ratio, each peer
  * against its like-for-like fourfold column (baselineOf). Undefined when
  * no peer (or no fourfold column) was timed there.
  */
 export function bestPeer(cases: readonly CaseSummary[], op: string, size: number): PeerComparison | undefined {
-  const timed = cases.filter((c) => c.part === 'sizes' && c.op === op && c.size === size && c.offset === 0 && c.keys === 1 && c.ns !== undefined);
+  const timed = cases.filter((c) => c.part === 'sizes' && c.op === op && c.size === size && c.ns !== undefined);
   const names = timed.map((c) => c.library);
   let best: PeerComparison | undefined;
   for (const peer of timed.filter((c) => !isFourfold(c.library))) {

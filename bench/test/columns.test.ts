@@ -37,7 +37,7 @@ describe('the columns of the benchmark page', () => {
       const timed = definition.entries.filter((e) => e.library === 'fourfold' || e.library === 'noble');
       const op: SelectedOp = { definition, timed, references: timed.filter((e) => e.library === 'noble') };
       const context = { libraries, costs: new CostBook(), capMs: 0, warn: (m: string) => assert.fail(m) };
-      const cases = await runCase('sizes', op, [{ size: 1000, offset: 0, keys: 1 }], timing, context, async () => {});
+      const cases = await runCase(op, 1000, timing, context, async () => {});
       for (const c of cases) {
         assert.equal(c.error, undefined, `${name} ${c.library}`);
         assert.equal(c.checkedBy, 'noble', `${name} ${c.library}`);

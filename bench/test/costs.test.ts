@@ -11,7 +11,7 @@ import { CostBook, deadlineFrom, minimumMs, overBudget } from '../core/costs.js'
 import type { Library } from '../core/libraries.js';
 import { sampleRoundRobin } from '../core/measure.js';
 import { runSweep } from '../core/sweep.js';
-import { defineOp, type Shape } from '../core/ops/types.js';
+import { defineOp } from '../core/ops/types.js';
 import { now } from '../core/timer.js';
 import type { CaseTiming } from '../core/types.js';
 
@@ -110,7 +110,7 @@ describe('sampleRoundRobin with a deadline', () => {
 });
 
 describe('runCase with a cap', () => {
-  const shape: Shape = { size: 1 << 20, offset: 0, keys: 1 };
+  const size = 1 << 20;
   const calls = { fast: 0, slow: 0 };
   const count = (name: 'fast' | 'slow', call: () => Uint8Array) => () => {
     calls[name]++;
@@ -138,7 +138,7 @@ describe('runCase with a cap', () => {
     const costs = new CostBook();
     costs.record('test-op', 'slow', 64 << 10, 30e6 / 16);
     calls.slow = 0;
-    const results = await runCase('sizes', op, [shape], timing, context(costs), async () => {});
+    const results = await runCase(op, size, timing, context(costs), async () => {});
     const slow = results.find((r) => r.library === 'slow')!;
     assert.equal(calls.slow, 0);
     assert.deepEqual(slow.nsPerCall, []);
@@ -148,11 +148,11 @@ describe('runCase with a cap', () => {
 
   it('caps a library measured too slow by its first call, and remembers its cost for the next size', async () => {
     const costs = new CostBook();
-    const results = await runCase('sizes', op, [shape], timing, context(costs), async () => {});
+    const results = await runCase(op, size, timing, context(costs), async () => {});
     const slow = results.find((r) => r.library === 'slow')!;
     assert.equal(slow.capped?.how, 'measured');
     assert.deepEqual(slow.nsPerCall, []);
-    assert.ok(costs.predict('test-op', 'slow', 2 * shape.size)! >= 2 * 25e6);
+    assert.ok(costs.predict('test-op', 'slow', 2 * size)! >= 2 * 25e6);
   });
 });
 

@@ -17,13 +17,12 @@ describe('profiles', () => {
     assert.ok(o.config.capMs > 0);
   });
 
-  it("--full: every part but 'parallel', every length, 16 MiB and a million keys, timed as before profiles existed", () => {
+  it("--full: every part but 'parallel', every length and 16 MiB, timed as before profiles existed", () => {
     const o = parse('--full');
     assert.equal(o.profile, 'full');
-    assert.deepEqual(o.config.parts, ['sizes', 'sweep', 'align', 'keys']);
+    assert.deepEqual(o.config.parts, ['sizes', 'sweep']);
     assert.deepEqual(o.config.sweep, { from: 0, to: 8192, step: 1 });
     assert.ok(o.config.sizes.includes(16 << 20));
-    assert.ok(o.config.keyCounts.includes(1 << 20));
     assert.deepEqual(o.config.timing.sizes, { warmupMs: 50, sampleMs: 1, samples: 31, minSamples: 5, budgetMs: 1500 });
     assert.equal(o.config.timing.sweep.passes, 5);
     assert.ok(o.config.capMs >= parse().config.capMs);
@@ -31,7 +30,7 @@ describe('profiles', () => {
 
   it("--quick and --profile=quick are the same; every part runs but 'parallel'", () => {
     assert.deepEqual(parse('--quick'), parse('--profile=quick'));
-    assert.deepEqual(parse('--quick').config.parts, ['sizes', 'sweep', 'align', 'keys']);
+    assert.deepEqual(parse('--quick').config.parts, ['sizes', 'sweep']);
     assert.deepEqual(parse('--quick').runnerParts, ['setup', 'codesize']);
   });
 
@@ -141,7 +140,9 @@ describe('profiles', () => {
     assert.deepEqual(parse('--parts=sizes,parallel').config.parts, ['sizes', 'parallel']);
   });
 
-  it('refuses two profiles, an unknown one, and a cap that is not a number of seconds', () => {
+  it('refuses two profiles, an unknown one, a cap that is not a number of seconds, and the retired parts', () => {
+    assert.throws(() => parse('--parts=sizes,align'), /unknown part: align/);
+    assert.throws(() => parse('--keys=1,4'), /unknown option '--keys=1,4'/);
     assert.throws(() => parse('--quick', '--full'), /one profile at a time/);
     assert.throws(() => parse('--profile=nope'), /unknown profile 'nope'/);
     assert.throws(() => parse('--cap=-1'), /--cap expects seconds/);

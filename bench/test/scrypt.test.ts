@@ -25,14 +25,11 @@ describe('scrypt in the benchmark', () => {
     const result = await runBenchmark({
       ...quick,
       ops: ['scrypt'],
-      parts: ['sizes', 'sweep', 'align', 'keys'],
-      // 64 B and 3 KiB are no lane of r = 8; 2 KiB is N = 2, 4 KiB N = 4. The sweep, alignment and keys would take 2 KiB too.
+      parts: ['sizes', 'sweep'],
+      // 64 B and 3 KiB are no lane of r = 8; 2 KiB is N = 2, 4 KiB N = 4. The sweep would take 2 KiB too.
       sizes: [64, 2048, 3072, 4096],
       opSizes: undefined,
       sweep: { from: 2048, to: 2048, step: 1 },
-      alignSizes: [2048],
-      keyCounts: [1, 4],
-      keySize: 2048,
       timing: { ...quick.timing, sizes: { warmupMs: 0, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 100 } },
       capMs: 0,
       versions: {},

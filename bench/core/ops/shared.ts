@@ -4,26 +4,9 @@ import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED } from '../libraries.js';
 import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 /**
- * A call that cycles through `count` prepared inputs (keys, or key and
- * sealed message pairs), one per call. With one input it is a plain call,
- * so the 'sizes' and 'sweep' parts pay nothing for the rotation.
- */
-function rotating(count: number, use: (i: number) => ReturnType<Call>): Call {
-  if (count === 1) return () => use(0);
-  const mask = count - 1; // count is a power of two
-  let i = 0;
-  return () => {
-    const out = use(i);
-    i = (i + 1) & mask;
-    return out;
-  };
-}
-
-/**
  * `count` views of `length` bytes, each at byteOffset `offset` modulo 16
- * (views are packed 16-byte aligned in one buffer, so a million keys do
- * not cost a million buffers), filled by `write`. One view gets a buffer
- * of its own, as an application's single message would.
+ * (packed 16-byte aligned in one buffer), filled by `write`. One view gets
+ * a buffer of its own, as an application's single message would.
  */
 export function packed(count: number, length: number, offset: number, write: (i: number, view: Uint8Array) => void): Uint8Array[] {
   if (count === 1) {
@@ -141,11 +124,13 @@ export function sealedInputs(inputs: NonceInputs, seal: (message: Uint8Array, no
   return { ...inputs, sealed };
 }
 
-/** A bind that makes call i use key i mod n (of the inputs' keys), `use(inputs)(i)` being that call. */
+/** A bind whose call uses the inputs' key 0, `use(inputs)(k)` being the call with key k (a shape has one key: Shape.keys). */
 export const perKey =
   <I extends { readonly keys: readonly unknown[] }>(use: (inputs: I) => (key: number) => ReturnType<Call>) =>
-  (inputs: I): Call =>
-    rotating(inputs.keys.length, use(inputs));
+  (inputs: I): Call => {
+    const call = use(inputs);
+    return () => call(0);
+  };
 
 /** `stream`'s entry for `library`, and with `withOutput` its '(output)' entry, writing into one caller-supplied buffer. */
 export function addStreamEntries(entries: OpEntry<NonceInputs>[], library: string, stream: StreamCipher, withOutput: boolean): void {
@@ -298,8 +283,7 @@ export interface HashInputs {
 export type KeyedHash = (message: Uint8Array, key?: Uint8Array) => ReturnType<Call>;
 
 /**
- * A hash `op` and its keyed form (`op`-keyed, rotating among the keys of
- * the 'keys' part): `add` gives a library both columns, `plain` an entry
+ * A hash `op` and its keyed form (`op`-keyed): `add` gives a library both columns, `plain` an entry
  * of the plain op only, `hasher` hash-wasm's synchronous hasher object
  * (its one-shot functions return promises), created once and timed as
  * init, update, digest; it takes a key only when created, so it has no

@@ -16,9 +16,9 @@ export type Call = () => Uint8Array | Promise<Uint8Array>;
 export interface Shape {
   /** Message bytes per call (what the throughput counts); the memory of one lane for an op whose size is memory (OpDefinition.sizeIsMemory). */
   readonly size: number;
-  /** byteOffset of the input, and of a caller-supplied output, within its buffer. */
+  /** byteOffset of the input, and of a caller-supplied output, within its buffer: 0 (cases.ts shapeOf). */
   readonly offset: number;
-  /** Distinct keys the calls cycle through, a power of two. */
+  /** Distinct keys the calls cycle through: 1 (cases.ts shapeOf). */
   readonly keys: number;
 }
 
@@ -58,9 +58,9 @@ export interface OpDefinition<I = never> {
   /**
    * Whether a shape's size is the memory one call works in rather than a
    * message (scrypt: 128 * r * N bytes a lane). Such an op is timed in the
-   * 'sizes' part only (the sweep, alignment and key counts are about
-   * messages), and a column's message-size threshold (Library.pooledFrom:
-   * fourfold/parallel's inline calls) does not apply to it.
+   * 'sizes' part only (the sweep is about messages), and a column's
+   * message-size threshold (Library.pooledFrom: fourfold/parallel's inline
+   * calls) does not apply to it.
    */
   readonly sizeIsMemory?: boolean;
   /**
