@@ -27,7 +27,7 @@ import { gzipSync } from 'node:zlib';
 import { PAGES, PEER_PAGES, type SizePage } from './size-budgets.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const gzip = (data: Uint8Array | string) => gzipSync(data, { level: 9 }).length;
+export const gzipBytes = (data: Uint8Array | string): number => gzipSync(data, { level: 9 }).length;
 
 export interface KernelSize {
   readonly kernel: string;
@@ -81,7 +81,13 @@ function kernelSizes(): KernelSize[] {
       const text = readFileSync(join(dir, file), 'utf8');
       const hex = /hex\s*=\s*['"`]([0-9a-f]+)['"`]/.exec(text)?.[1] ?? '';
       const wasm = Buffer.from(hex, 'hex');
-      return { kernel: file.replace(/\.js$/, ''), file: `dist/generated/${file}`, wasmBytes: wasm.length, wasmGzipBytes: gzip(wasm), jsGzipBytes: gzip(text) };
+      return {
+        kernel: file.replace(/\.js$/, ''),
+        file: `dist/generated/${file}`,
+        wasmBytes: wasm.length,
+        wasmGzipBytes: gzipBytes(wasm),
+        jsGzipBytes: gzipBytes(text),
+      };
     });
 }
 
@@ -176,7 +182,7 @@ async function buildPage(vite: Vite, dir: string, page: SizePage): Promise<PageS
     return {
       file: relative(out, file),
       bytes: bytes.length,
-      gzipBytes: gzip(bytes),
+      gzipBytes: gzipBytes(bytes),
       hasKernel: /['"`]0061736d01000000[0-9a-f]{64}/.test(text),
       hasNative: /node:crypto|node:buffer/.test(text),
     };
@@ -196,17 +202,16 @@ async function buildPage(vite: Vite, dir: string, page: SizePage): Promise<PageS
   };
 }
 
-/** A project directory whose node_modules holds this checkout as `fourfold` and the peers installed here. */
-function project(fourfold: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fourfold-code-size-'));
-  const modules = join(dir, 'node_modules');
-  mkdirSync(join(modules, '@noble'), { recursive: true });
-  symlinkSync(fourfold, join(modules, 'fourfold'));
-  for (const name of ['@noble/ciphers', '@noble/hashes', 'hash-wasm', 'libsodium-wrappers', 'libsodium']) {
+/** A temporary project whose node_modules holds `fourfold` (this checkout by default) and the `peers` installed here (one that is not: left out). */
+export function project(name: string, peers: readonly string[], fourfold = root): string {
+  const dir = mkdtempSync(join(tmpdir(), `fourfold-${name}-`));
+  mkdirSync(join(dir, 'node_modules/@noble'), { recursive: true });
+  symlinkSync(fourfold, join(dir, 'node_modules/fourfold'));
+  for (const peer of peers) {
     try {
-      symlinkSync(join(root, 'node_modules', name), join(modules, name));
+      symlinkSync(join(root, 'node_modules', peer), join(dir, 'node_modules', peer));
     } catch {
-      // not installed: its page fails below and has no row
+      // not installed: its page fails and has no row
     }
   }
   return dir;
@@ -220,7 +225,7 @@ function project(fourfold: string): string {
  */
 export async function measureCodeSize(options: { only?: (page: SizePage) => boolean; peers?: boolean; packageRoot?: string } = {}): Promise<CodeSizeResult> {
   const vite = await loadVite();
-  const dir = project(options.packageRoot ?? root);
+  const dir = project('code-size', ['@noble/ciphers', '@noble/hashes', 'hash-wasm', 'libsodium-wrappers', 'libsodium'], options.packageRoot);
   try {
     const pages: PageSize[] = [];
     for (const page of PAGES.filter(options.only ?? (() => true))) pages.push(await buildPage(vite, dir, page));

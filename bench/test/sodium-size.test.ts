@@ -8,11 +8,11 @@
  * did when measured, 52.3% on 2026-11-28, where the goal is at most
  * half (the todo below); and a page importing one call by name keeps that
  * call's modules only, not the default export's object of every call
- * (bench/node/sodium-size.ts).
+ * (bench/node/esbuild-pages.ts).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { measureSodiumPages, namedCallSize } from '../node/sodium-size.js';
+import { measureSodiumPages, namedCallSize } from '../node/esbuild-pages.js';
 
 it("the AEAD, secretbox, secretstream, generichash and pwhash through named imports (import * as sodium): at most half of libsodium-wrappers-sumo's gzip bytes", async (t) => {
   const { peer, changedImport, named } = await measureSodiumPages();

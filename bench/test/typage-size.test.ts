@@ -1,5 +1,5 @@
 /**
- * The typage API's page weight against typage's (bench/node/typage-size.ts):
+ * The typage API's page weight against typage's (bench/node/esbuild-pages.ts):
  * typage's README page for X25519 files, bundled by esbuild with code
  * splitting and run, loads no more gzip bytes on fourfold/age/typage than
  * on age-encryption; what it leaves to its calls' late imports (the pool,
@@ -7,7 +7,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { measureTypagePages } from '../node/typage-size.js';
+import { measureTypagePages } from '../node/esbuild-pages.js';
 
 it("a page writing and reading an X25519 file with typage's API loads at most typage's gzip bytes", async (t) => {
   const { ours, typage } = await measureTypagePages();
