@@ -559,6 +559,8 @@ export interface SpinningThread {
   pause(): Promise<void>;
   /** How many times the loop's body has run since the last spin. */
   turns(): number;
+  /** Until the loop has run once more (a condition polled on timers, 30 s at most): the thread has a core between two calls. */
+  turn(): Promise<void>;
   /** Ends the thread. */
   stop(): Promise<void>;
 }
@@ -615,6 +617,10 @@ export async function spinThread(): Promise<SpinningThread> {
       await until('the loop did not stop', () => Atomics.load(control, 0) === 0);
     },
     turns: () => Atomics.load(control, 1),
+    turn() {
+      const seen = Atomics.load(control, 1);
+      return until('the loop did not run again', () => Atomics.load(control, 1) !== seen);
+    },
     async stop() {
       Atomics.store(control, 0, 2);
       await end();

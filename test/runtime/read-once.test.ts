@@ -11,10 +11,17 @@
  * plaintext before it checks the tag shows it there, however briefly).
  * Every tier, the default among them (node:crypto past the crossovers),
  * and every decrypting entry: the AEADs, secretbox, secretstream, age's
- * one-shot, range and streams (given views of shared memory), and
+ * one-shot, range and streams (given views of shared memory), the typage
+ * API's decrypt (bytes, armored text, a stream of shared views) and
+ * decryptHeader, openRangeReader, rangeResponse and httpRangeSource (a
+ * fetch whose bodies are shared views: openers.ts), and
  * fourfold/parallel's, below the size at which it uses workers (it then
- * runs the synchronous code) and, for age, above it (the calling thread
- * opens pieces too; test/parallel/faults.test.ts has the workers').
+ * runs the synchronous code) and, for age and the typage API, above it
+ * (the calling thread opens pieces too; test/parallel/faults.test.ts has
+ * the workers'). fourfold/sodium's openers have their own race
+ * (test/sodium/shared-input.test.ts). The shared output race takes the
+ * entries with an output: the others return arrays of their own, which
+ * no other thread holds before they resolve.
  */
 // First: fourfold's first request for node:crypto must get the spied module.
 import { decipherUpdates } from './openssl-spy.js';
@@ -23,7 +30,8 @@ import assert from 'node:assert/strict';
 import { ready, AuthenticationError, chacha20poly1305, secretbox, secretstream, xchacha20poly1305 } from 'fourfold';
 import * as age from 'fourfold/age';
 import * as P from 'fourfold/parallel';
-import { assertBytes, concat, DEFAULT_IS_OWN, forEveryTier, NO_SECOND_THREAD, NO_STREAMS, rand, type SpinningThread, spinThread } from '../helpers.js';
+import { assertBytes, DEFAULT_IS_OWN, forEveryTier, NO_SECOND_THREAD, NO_STREAMS, rand, spinThread } from '../helpers.js';
+import { ageApiOpeners, type Opener, streamed } from './openers.js';
 
 const key = rand(32);
 const n12 = rand(12);
@@ -33,54 +41,7 @@ const identity = age.generateIdentity();
 const to = { recipients: [age.identityToRecipient(identity)] };
 const from = { identities: [identity] };
 
-/** A decryption: seal makes a ciphertext of `plain`; open decrypts one, into `out` when given, and returns the plaintext. */
-interface Opener {
-  name: string;
-  seal(plain: Uint8Array): Uint8Array | Promise<Uint8Array>;
-  open(ciphertext: Uint8Array, out?: Uint8Array): Uint8Array | Promise<Uint8Array>;
-  /** Whether open takes an output. */
-  output: boolean;
-  /** The message sizes it is raced at (default SIZES). */
-  sizes?: readonly number[];
-  /** Skip it, and why (an engine without web streams). */
-  skip?: false | string;
-  /** Whether its pieces may all go to workers at these sizes (then none may reach this thread's node:crypto). */
-  workers?: boolean;
-  /**
-   * Whether it copies the caller's bytes into shared buffers of its own,
-   * which OpenSSL may read in place (no thread writes them while a result
-   * read from them may be used): fourfold/parallel's age decryptStream.
-   */
-  ownShared?: boolean;
-  /** Whether it has no native path (XSalsa20, secretstream): node:crypto has neither. */
-  ownOnly?: boolean;
-}
-
 const header = secretstream.initPush(key).header;
-
-/**
- * The bytes a decryptStream gives for `file`, or its error: written as its
- * first 1000 bytes (the header, the nonce, the payload's start), then the
- * rest, views of the caller's (shared) memory, which the stream may read
- * in place.
- */
-async function streamed(stream: TransformStream<Uint8Array, Uint8Array>, file: Uint8Array): Promise<Uint8Array> {
-  const writer = stream.writable.getWriter();
-  const writing = (async () => {
-    await writer.write(file.subarray(0, 1000));
-    await writer.write(file.subarray(1000));
-    await writer.close();
-  })();
-  const parts: Uint8Array[] = [];
-  const reader = stream.readable.getReader();
-  try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
-  } finally {
-    await writing.catch(() => {});
-  }
-  await writing;
-  return concat(...parts);
-}
 
 /** One slice of the simd tier's kernels and more than three. */
 const SIZES = [3000, 100_000];
@@ -161,6 +122,8 @@ const OPENERS: Opener[] = [
     workers: true,
     ownShared: true,
   },
+  // The typage API's and the reads by range (openers.ts): typage's decrypt past PARALLEL_MIN too, where the pool opens chunks.
+  ...ageApiOpeners(identity, SIZES, 4 << 20, STREAM_SIZES),
 ];
 
 /** A view of `length` bytes in a new SharedArrayBuffer (at an odd offset), holding `bytes` when given. */
@@ -177,14 +140,6 @@ function shared(length: number, bytes?: Uint8Array): Uint8Array {
  * one of 3000 bytes spans a few.
  */
 const leastCalls = (size: number, small: number): number => (size < 1 << 20 ? small : Math.max(6, Math.ceil((8 << 20) / size)));
-
-/** Until `thread`'s loop has run once more: a condition, polled on timers, that the other thread is running. */
-async function waitForTurn(thread: SpinningThread): Promise<void> {
-  const seen = thread.turns();
-  for (const deadline = Date.now() + 30_000; thread.turns() === seen; await new Promise((r) => setTimeout(r, 0))) {
-    assert.ok(Date.now() < deadline, 'the second thread did not run for 30 s');
-  }
-}
 
 /**
  * The deterministic half of the first race below, where the default tier
@@ -255,13 +210,15 @@ forEveryTier('a shared ciphertext changed by another thread while it is decrypte
           const plain = rand(size);
           const sealed = await opener.seal(plain);
           const ciphertext = shared(sealed.length, sealed);
-          // A byte inside the message: the tag covers it, and the plaintext has a byte for it.
-          await writer.spin('d.bytes[d.spot] ^= 0x20; for (let i = 0; i < 50; i++);', { bytes: ciphertext, spot: sealed.length >> 1 });
+          const expected = opener.expect === undefined ? plain : await opener.expect(sealed);
+          // A byte inside the message (the tag covers it, and the plaintext has a byte for it), or one the opener names (a header's MAC).
+          const spot = opener.spot?.(sealed) ?? sealed.length >> 1;
+          await writer.spin('d.bytes[d.spot] ^= 0x20; for (let i = 0; i < 50; i++);', { bytes: ciphertext, spot });
           const seen = { resolved: 0, rejected: 0 };
           const least = leastCalls(size, 30);
           for (let call = 0; call < 600 && (call < least || seen.resolved < 3 || seen.rejected < 3); call++) {
             // The writer has run since the last call (on a loaded machine it may not get a core for a while).
-            await waitForTurn(writer);
+            await writer.turn();
             const outputs: Outputs = opener.output ? (['new', 'caller', 'shared'] as const)[call % 3]! : 'new';
             const out = outputs === 'new' ? undefined : outputs === 'caller' ? new Uint8Array(size) : shared(size);
             const label = `${opener.name}, ${outputs} output, call ${call}`;
@@ -279,7 +236,10 @@ forEveryTier('a shared ciphertext changed by another thread while it is decrypte
               continue;
             }
             // Compared whole, not through assertBytes' first difference: the difference is the point.
-            assert.ok(result.length === size && result.every((b, i) => b === plain[i]), `${label}: resolved to plaintext of bytes it did not authenticate`);
+            assert.ok(
+              result.length === expected.length && result.every((b, i) => b === expected[i]),
+              `${label}: resolved to plaintext of bytes it did not authenticate`,
+            );
             seen.resolved++;
           }
           await writer.pause();
@@ -320,7 +280,7 @@ forEveryTier('a shared output watched by another thread while a forged ciphertex
             const label = `${opener.name}${inPlace ? ', in place' : ''}`;
             for (let call = 0; call < leastCalls(size, 40); call++) {
               box.set(forged);
-              await waitForTurn(watcher);
+              await watcher.turn();
               await assert.rejects(async () => opener.open(box, out), AuthenticationError, label);
               assert.ok(
                 out.every((b) => b === 0),
