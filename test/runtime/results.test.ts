@@ -7,14 +7,22 @@
  * say the caller's own type), except Serpent's padded decryption, which
  * returns the view of its first bytes. Every function that returns bytes,
  * synchronous and fourfold/parallel, on an ArrayBuffer and a
- * SharedArrayBuffer input; fourfold/parallel also on inputs large enough
- * for its workers, in engines with a JIT.
+ * SharedArrayBuffer input; fourfold/parallel (and the typage API, which
+ * uses its pool) also on inputs large enough for its workers, in engines
+ * with a JIT. Among them every decrypting path: age's, the typage API's
+ * (bytes, armored text, a stream of shared chunks, decryptHeader), the
+ * reads by range (a source of shared views, a fetch whose bodies are:
+ * openers.ts), and fourfold/sodium's opening calls.
  */
 import { after, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from 'fourfold';
+import * as age from 'fourfold/age';
+import * as typage from 'fourfold/age/typage';
 import * as P from 'fourfold/parallel';
-import { ENGINE_HAS_WASM, NO_STREAMS, rand } from '../helpers.js';
+import * as sodium from 'fourfold/sodium';
+import { ENGINE_HAS_WASM, NO_STREAMS, rand, readAll } from '../helpers.js';
+import { chunksOf, NO_FETCH, rangeFetch, viewSource } from './openers.js';
 
 /** Large enough that fourfold/parallel uses its workers (2 MiB and more). */
 const LARGE = (2 << 20) + 17;
@@ -55,7 +63,7 @@ interface Call {
   /** fourfold/parallel's: worth a large input too. */
   parallel?: boolean;
   /** The input for a message of n bytes (a ciphertext for decryption). */
-  input(n: number): Uint8Array;
+  input(n: number): Uint8Array | Promise<Uint8Array>;
   /** The output's length for an input of `length` bytes; undefined where the function takes no output. */
   outLength?: (length: number) => number;
   run(input: Uint8Array, output?: Uint8Array): Uint8Array | Promise<Uint8Array>;
@@ -147,14 +155,109 @@ function calls(): Call[] {
     },
   });
   list.push({ name: 'secretstream header', input: () => n24, run: () => F.secretstream.initPush(key).header });
+  list.push(...ageCalls(), ...sodiumCalls());
   return list;
+}
+
+const identity = age.generateIdentity();
+const to = { recipients: [age.identityToRecipient(identity)] };
+const from = { identities: [identity] };
+const ageFile = (n: number) => age.encrypt(rand(n), to);
+
+/** A typage Decrypter for `identity`. */
+function decrypter(): typage.Decrypter {
+  const d = new typage.Decrypter();
+  d.addIdentity(identity);
+  return d;
+}
+
+/** `read` of the RangeReader of `source`, closed after. */
+async function reading(source: Parameters<typeof age.openRangeReader>[0], read: (r: age.RangeReader) => Promise<Uint8Array>): Promise<Uint8Array> {
+  const reader = await age.openRangeReader(source, from);
+  try {
+    return await read(reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+/**
+ * The age family's decryptions: fourfold/age's, fourfold/parallel's (a
+ * large file on the workers), the typage API's (past PARALLEL_MIN on the
+ * pool) and the reads by range, over a source of views of the input's
+ * memory and over HTTP (a fetch whose bodies are: openers.ts).
+ */
+function ageCalls(): Call[] {
+  const list: Call[] = [
+    { name: 'age decrypt', input: ageFile, run: (i) => age.decrypt(i, from) },
+    { name: 'parallel age decrypt', parallel: true, input: ageFile, run: (i) => P.age.decrypt(i, from) },
+    { name: 'typage Decrypter.decrypt', parallel: true, input: ageFile, run: (i) => decrypter().decrypt(i) },
+    {
+      name: 'typage Decrypter.decrypt, armored',
+      input: async (n) => new TextEncoder().encode(typage.armor.encode(await ageFile(n))),
+      run: (i) => decrypter().decrypt(i),
+    },
+    { name: 'typage Decrypter.decryptHeader', input: ageFile, run: (i) => decrypter().decryptHeader(i) },
+    { name: 'age openRangeReader read', input: ageFile, run: (i) => reading(viewSource(i), (r) => r.read(0, r.size)) },
+    {
+      name: 'age httpRangeSource read',
+      input: ageFile,
+      run: async (i) => reading(await age.httpRangeSource('https://fourfold.test/file.age', { fetch: rangeFetch(i) }), (r) => r.read(0, r.size)),
+    },
+  ];
+  // Where there is no Response (node --jitless, Hermes), no fetch can bring a file.
+  return list.filter((c) => !c.name.includes('http') || !NO_FETCH);
+}
+
+/** fourfold/sodium's opening calls (each copies an input on shared memory before it reads it). */
+function sodiumCalls(): Call[] {
+  const bob = sodium.crypto_box_keypair();
+  const signer = sodium.crypto_sign_keypair();
+  return [
+    {
+      name: 'sodium crypto_aead_xchacha20poly1305_ietf_decrypt',
+      input: (n) => sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(rand(n), null, null, n24, key),
+      run: (i) => sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(null, i, null, n24, key),
+    },
+    {
+      name: 'sodium crypto_aead_chacha20poly1305_decrypt',
+      input: (n) => sodium.crypto_aead_chacha20poly1305_encrypt(rand(n), null, null, n8, key),
+      run: (i) => sodium.crypto_aead_chacha20poly1305_decrypt(null, i, null, n8, key),
+    },
+    {
+      name: 'sodium crypto_secretbox_open_easy',
+      input: (n) => sodium.crypto_secretbox_easy(rand(n), n24, key),
+      run: (i) => sodium.crypto_secretbox_open_easy(i, n24, key),
+    },
+    {
+      name: 'sodium crypto_box_seal_open',
+      input: (n) => sodium.crypto_box_seal(rand(n), bob.publicKey),
+      run: (i) => sodium.crypto_box_seal_open(i, bob.publicKey, bob.privateKey),
+    },
+    {
+      name: 'sodium crypto_secretstream_xchacha20poly1305_pull',
+      input: rand,
+      run: (i) => {
+        const start = sodium.crypto_secretstream_xchacha20poly1305_init_push(key);
+        const sealed = sodium.crypto_secretstream_xchacha20poly1305_push(start.state, i, null, 0);
+        const pulled = sodium.crypto_secretstream_xchacha20poly1305_pull(sodium.crypto_secretstream_xchacha20poly1305_init_pull(start.header, key), sealed);
+        assert.ok(pulled !== false);
+        return pulled.message;
+      },
+    },
+    {
+      name: 'sodium crypto_sign_open',
+      input: (n) => sodium.crypto_sign(rand(n), signer.privateKey),
+      run: (i) => sodium.crypto_sign_open(i, signer.publicKey),
+    },
+  ];
 }
 
 after(() => P.terminate());
 
 async function allocated(n: number, only: (c: Call) => boolean): Promise<void> {
   for (const c of calls().filter(only)) {
-    const input = c.input(n);
+    const input = await c.input(n);
     for (const [where, bytes] of [
       ['', input],
       [' (SharedArrayBuffer input)', shared(input)],
@@ -168,7 +271,7 @@ async function allocated(n: number, only: (c: Call) => boolean): Promise<void> {
 async function outputs(n: number, only: (c: Call) => boolean): Promise<void> {
   for (const c of calls().filter(only)) {
     if (c.outLength === undefined) continue;
-    const input = c.input(n);
+    const input = await c.input(n);
     const targets: Uint8Array[] = [new Own(c.outLength(input.length))];
     const onShared = shared(new Uint8Array(c.outLength(input.length)));
     if (onShared !== undefined) targets.push(onShared);
@@ -210,6 +313,32 @@ it('encryptStream and decryptStream give plain Uint8Arrays over ArrayBuffers', {
     await new Blob(chunks).stream().pipeThrough(s.decryptStream(key)).pipeTo(collect(opened));
     opened.forEach((chunk, i) => {
       assertAllocated(chunk, `${tag}decryptStream chunk ${i}`);
+    });
+  }
+});
+
+it("the age family's decrypting streams give plain Uint8Arrays over ArrayBuffers, from shared input (typage, openRangeReader, rangeResponse)", {
+  skip: NO_FETCH,
+}, async () => {
+  const file = await ageFile(200_000);
+  // Chunks of shared memory where the engine has it: a stream cannot be a SharedArrayBuffer, its chunks can.
+  const input = shared(file) ?? file;
+  const streams: [string, () => Promise<ReadableStream<Uint8Array>>][] = [
+    ['typage Decrypter.decrypt of a stream', () => decrypter().decrypt(chunksOf(input))],
+    ['age openRangeReader stream', async () => (await age.openRangeReader(viewSource(input), from)).stream()],
+    [
+      'age rangeResponse body',
+      async () => {
+        const reader = await age.openRangeReader(viewSource(input), from);
+        return (await age.rangeResponse(new Request('https://fourfold.test/file', { headers: { range: 'bytes=1000-' } }), reader)).body!;
+      },
+    ],
+  ];
+  for (const [name, open] of streams) {
+    const chunks = await readAll(await open());
+    assert.ok(chunks.length > 0, `${name}: no chunk to check`);
+    chunks.forEach((chunk, i) => {
+      assertAllocated(chunk, `${name}, chunk ${i}`);
     });
   }
 });
