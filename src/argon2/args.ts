@@ -1,12 +1,17 @@
 /**
  * What every Argon2 entry point shares: its arguments checked against
  * RFC 9106 §3.1's limits, the memory bound, and the two cheap ends of §3.2,
- * H0 and the variable-length hash H' on BLAKE2b, from @noble/hashes
- * (audited, and not fourfold's kernels' work). The work in between, filling
- * the memory (§3.2 steps 5-6), is the engines' (engine.ts).
+ * H0 and the variable-length hash H' on BLAKE2b: fourfold/blake2's js tier
+ * (checked against RFC 7693 and @noble/hashes in test/blake2), which a page
+ * of Argon2 and generichash then holds once, where @noble/hashes' BLAKE2b
+ * beside it cost fourfold/sodium's pages 2 KB of gzip. These hash a few
+ * hundred bytes a call (H' a 1 KiB block as 64-byte links), so the kernel
+ * would not pay for its compile. The work in between, filling the memory
+ * (§3.2 steps 5-6), is the engines' (engine.ts).
  */
 import { type Argon2Type, BLOCK, type Shape, shapeOf, TYPES } from './layout.js';
-import { blake2b } from '@noble/hashes/blake2.js';
+import { jsBlake2b } from '../blake2/js.js';
+import { IV_BYTES } from '../blake2/layout.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, zeroize } from '../runtime/bytes.js';
 
@@ -154,12 +159,35 @@ const le32 = (n: number): Uint8Array => {
   return b;
 };
 
+/**
+ * Unkeyed BLAKE2b (RFC 7693) of `parts` one after another: `length` bytes
+ * (1..64). The parts are joined into one array, wiped after (it holds the
+ * password, or a block derived from it).
+ */
+function blake2b(length: number, parts: readonly Uint8Array[]): Uint8Array {
+  // h0: the IV XOR the parameter block's first word (§2.5): digest length, no key, fanout 1, depth 1.
+  const h0 = IV_BYTES.slice();
+  h0[0] ^= length;
+  h0[2] ^= 1;
+  h0[3] ^= 1;
+  const data = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    data.set(part, at);
+    at += part.length;
+  }
+  try {
+    return jsBlake2b.hash(h0, undefined, data, length);
+  } finally {
+    zeroize(data);
+  }
+}
+
 /** H0 (RFC 9106 §3.2 step 1): BLAKE2b-512 of the parameters and the four byte strings, each after its length. */
 export function initialHash(c: Argon2Call): Uint8Array {
-  const h = blake2b.create({ dkLen: 64 });
-  for (const n of [c.p, c.dkLen, c.m, c.t, c.version, TYPES[c.type]]) h.update(le32(n));
-  for (const b of [c.password, c.salt, c.key, c.personalization]) h.update(le32(b.length)).update(b);
-  return h.digest();
+  const parts = [c.p, c.dkLen, c.m, c.t, c.version, TYPES[c.type]].map(le32);
+  for (const b of [c.password, c.salt, c.key, c.personalization]) parts.push(le32(b.length), b);
+  return blake2b(64, parts);
 }
 
 /**
@@ -168,20 +196,18 @@ export function initialHash(c: Argon2Call): Uint8Array {
  * output has the T - 32r bytes left.
  */
 export function variableHash(T: number, ...input: Uint8Array[]): Uint8Array {
-  const first = blake2b.create({ dkLen: Math.min(T, 64) }).update(le32(T));
-  for (const b of input) first.update(b);
-  let v = first.digest();
+  let v = blake2b(Math.min(T, 64), [le32(T), ...input]);
   if (T <= 64) return v;
   const out = new Uint8Array(T);
   const r = Math.ceil(T / 32) - 2;
   out.set(v.subarray(0, 32), 0);
   for (let i = 1; i < r; i++) {
-    const next = blake2b(v, { dkLen: 64 });
+    const next = blake2b(64, [v]);
     zeroize(v);
     v = next;
     out.set(v.subarray(0, 32), 32 * i);
   }
-  const last = blake2b(v, { dkLen: T - 32 * r });
+  const last = blake2b(T - 32 * r, [v]);
   zeroize(v);
   out.set(last, 32 * r);
   zeroize(last);
