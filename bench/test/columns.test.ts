@@ -13,10 +13,9 @@ import { CostBook } from '../core/costs.js';
 import { loadLibraries, sharedWorkerColumn, workerColumn } from '../core/libraries.js';
 import { allOps } from '../core/ops/index.js';
 import { runBenchmark } from '../core/run.js';
-import { parseOptions, type Options } from '../node/options.js';
+import { quick, smallRun } from './helpers.js';
 
 const MiB = 1 << 20;
-const quick = (parseOptions(['--quick']) as Options).config;
 const timing = { warmupMs: 1, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 100 };
 
 after(() => terminate());
@@ -46,19 +45,15 @@ describe('the columns of the benchmark page', () => {
   });
 
   it("times fourfold/parallel on SharedArrayBuffers, with the synchronous function's bytes", { timeout: 120_000 }, async () => {
-    const result = await runBenchmark({
-      ...quick,
+    const run = {
       ops: ['chacha20', 'xchacha20poly1305-decrypt', 'blake3', 'poly1305'],
       exactOps: true,
       libs: ['fourfold', workerColumn(1), sharedWorkerColumn(0), sharedWorkerColumn(1)],
       references: ['fourfold'],
-      parts: ['sizes'],
       sizes: [4 * MiB],
-      timing: { ...quick.timing, sizes: { warmupMs: 0, sampleMs: 1, samples: 3, minSamples: 3, budgetMs: 500 } },
       parallel: { ...quick.parallel, workerCounts: [0, 1], chartSize: 4 * MiB },
-      capMs: 0,
-      versions: {},
-    });
+    };
+    const result = await runBenchmark(smallRun(run, { sampleMs: 1, budgetMs: 500 }));
     assert.deepEqual(result.warnings, []);
     assert.equal(result.libraries.find((l) => l.name === sharedWorkerColumn(1))?.shared, true);
     for (const op of ['chacha20', 'xchacha20poly1305-decrypt', 'blake3', 'poly1305']) {
@@ -77,15 +72,7 @@ describe('the columns of the benchmark page', () => {
         .map((d) => d.op),
       ['aes-256-gcm-encrypt', 'sha-256'],
     );
-    const result = await runBenchmark({
-      ...quick,
-      ops: ['aes-256-gcm-encrypt', 'sha-256'],
-      parts: ['sizes'],
-      sizes: [64, 4096],
-      timing: { ...quick.timing, sizes: timing },
-      capMs: 0,
-      versions: {},
-    });
+    const result = await runBenchmark(smallRun({ ops: ['aes-256-gcm-encrypt', 'sha-256'], sizes: [64, 4096] }, timing));
     const seen = result.cases.map((c) => `${c.op} ${c.size} ${c.library} ${c.checkedBy}`).sort();
     assert.deepEqual(seen, [
       'aes-256-gcm-encrypt 4096 noble noble',
@@ -100,15 +87,7 @@ describe('the columns of the benchmark page', () => {
   });
 
   it('exactOps names whole ops only', async () => {
-    const config = {
-      ...quick,
-      ops: ['blake3'],
-      libs: ['fourfold'],
-      parts: ['sizes' as const],
-      sizes: [64],
-      timing: { ...quick.timing, sizes: timing },
-      versions: {},
-    };
+    const config = { ...smallRun({ ops: ['blake3'], libs: ['fourfold'], sizes: [64] }, timing), capMs: quick.capMs };
     assert.deepEqual([...new Set((await runBenchmark(config)).cases.map((c) => c.op))], ['blake3', 'blake3-keyed']);
     assert.deepEqual([...new Set((await runBenchmark({ ...config, exactOps: true })).cases.map((c) => c.op))], ['blake3']);
   });

@@ -1,10 +1,9 @@
 /** The command line's profiles: what each covers, how options override them, and the cap. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseOptions, usage, type Options } from '../node/options.js';
+import { parseOptions, usage } from '../node/options.js';
 import { profiles } from '../node/profiles.js';
-
-const parse = (...argv: string[]) => parseOptions(argv) as Options;
+import { parse } from './helpers.js';
 
 describe('profiles', () => {
   it('the default run: the summary sizes up to 1 MiB, a sparse sweep, setup and code size, with a cap', () => {

@@ -13,7 +13,7 @@ import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, workerColumn } from '../cor
 import { longestTask, parallelCosts } from '../core/parallel.js';
 import { runBenchmark } from '../core/run.js';
 import { now } from '../core/timer.js';
-import { parseOptions, type Options } from '../node/options.js';
+import { parse } from './helpers.js';
 
 const MiB = 1 << 20;
 const turn = () => new Promise((resolve) => setTimeout(resolve, 1));
@@ -46,13 +46,7 @@ describe('the parallel part', () => {
 });
 
 describe('--profile=parallel, small', () => {
-  const options = parseOptions([
-    '--profile=parallel',
-    '--sizes=1m,4m',
-    '--chart-size=4m',
-    '--task-size=8m',
-    '--ops=chacha20,xchacha20poly1305-decrypt,blake3',
-  ]) as Options;
+  const options = parse('--profile=parallel', '--sizes=1m,4m', '--chart-size=4m', '--task-size=8m', '--ops=chacha20,xchacha20poly1305-decrypt,blake3');
 
   it('times fourfold (parallel) and its worker-count columns against fourfold where the pool works, and the parallel part', { timeout: 300_000 }, async () => {
     const result = await runBenchmark({ ...options.config, versions: {} });

@@ -8,53 +8,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CaseResult, EngineResult, SweepResult } from '../core/types.js';
-import { parseOptions, type Options } from '../node/options.js';
-import { buildReport, type RunStatus } from '../report/json.js';
+import type { RunStatus } from '../report/json.js';
 import { markdown } from '../report/markdown.js';
 import { bestPeer, fitOverhead, formatFit, summarizeCase } from '../report/summary.js';
 import { boundSpeedup, projectedSpeedup } from '../report/model.js';
 import { overheadTable, summaryNote, summaryTables } from '../report/tables.js';
+import { engineResult, sizeCase, testReport } from './helpers.js';
 
-const sizeCase = (library: string, size: number, ns: number): CaseResult => ({
-  part: 'sizes',
-  op: 'chacha20',
-  library,
-  size,
-  offset: 0,
-  keys: 1,
-  callsPerSample: 10,
-  nsPerCall: [ns * 0.99, ns, ns * 1.01],
-});
-
-function engine(cases: CaseResult[], sweeps: SweepResult[] = [], interrupted?: boolean): EngineResult {
-  const names = [...new Set([...cases, ...sweeps].map((c) => c.library))];
-  return {
-    engine: { id: 'node', runtime: 'node', version: '20.0.0', details: {} },
-    timer: { granularityNs: 100 },
-    libraries: names.map((name) => ({ name, version: '1' })),
-    started: '2026-01-01T00:00:00.000Z',
-    sweepStep: 1,
-    warnings: [],
-    seconds: 1,
-    interrupted,
-    cases,
-    sweeps,
-  };
-}
-
-function report(engines: EngineResult[], status: RunStatus = 'complete') {
-  return buildReport({
-    started: new Date('2026-01-01T00:00:00Z'),
-    seconds: 10,
-    status,
-    machine: { cpu: 'test cpu', cores: 2, platform: 'linux', arch: 'x64', osRelease: '6', memoryBytes: 1e9, loadAverage: { start: [0.5, 0.5, 0.5] } },
-    runner: { node: process.version, argv: [] },
-    profile: 'default',
-    config: { ...(parseOptions([]) as Options).config, sizes: [64, 65536], versions: {} },
-    engines,
-    warnings: [],
-  });
-}
+const report = (engines: EngineResult[], status?: RunStatus) => testReport(engines, status, { sizes: [64, 65536] });
+const engine = engineResult;
 
 describe('the per-call fit', () => {
   it('keeps a positive overhead as fitted', () => {

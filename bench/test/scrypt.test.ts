@@ -10,30 +10,24 @@ import assert from 'node:assert/strict';
 import { terminate } from 'fourfold/parallel';
 import { PARALLEL, PARALLEL_FROM } from '../core/libraries.js';
 import { capOf, runBenchmark, sizesOf } from '../core/run.js';
-import type { CaseResult, EngineResult } from '../core/types.js';
-import { parseOptions, type Options } from '../node/options.js';
-import { buildReport } from '../report/json.js';
 import { summaryTables } from '../report/tables.js';
+import { engineResult, sizeCase, smallRun, testReport } from './helpers.js';
 
 const MiB = 1 << 20;
-const quick = (parseOptions(['--quick']) as Options).config;
 
 after(() => terminate());
 
 describe('scrypt in the benchmark', () => {
   it("times lanes of 128 * 8 * 2^k bytes, in the 'sizes' part only, every column against @noble/hashes, fourfold/parallel at every size", async () => {
-    const result = await runBenchmark({
-      ...quick,
-      ops: ['scrypt'],
-      parts: ['sizes', 'sweep'],
-      // 64 B and 3 KiB are no lane of r = 8; 2 KiB is N = 2, 4 KiB N = 4. The sweep would take 2 KiB too.
-      sizes: [64, 2048, 3072, 4096],
-      opSizes: undefined,
-      sweep: { from: 2048, to: 2048, step: 1 },
-      timing: { ...quick.timing, sizes: { warmupMs: 0, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 100 } },
-      capMs: 0,
-      versions: {},
-    });
+    const result = await runBenchmark(
+      smallRun({
+        ops: ['scrypt'],
+        parts: ['sizes', 'sweep'],
+        // 64 B and 3 KiB are no lane of r = 8; 2 KiB is N = 2, 4 KiB N = 4. The sweep would take 2 KiB too.
+        sizes: [64, 2048, 3072, 4096],
+        sweep: { from: 2048, to: 2048, step: 1 },
+      }),
+    );
     assert.deepEqual(result.warnings, []);
     assert.deepEqual(result.sweeps, []);
     assert.deepEqual(
@@ -61,44 +55,14 @@ describe('scrypt in the benchmark', () => {
   });
 
   it('the summary gives an op timed at none of the summary sizes a row at each of its own', () => {
-    const at = (op: string, library: string, size: number, ns: number): CaseResult => ({
-      part: 'sizes',
-      op,
-      library,
-      size,
-      offset: 0,
-      keys: 1,
-      callsPerSample: 1,
-      nsPerCall: [ns, ns, ns],
-    });
+    const at = (op: string, library: string, size: number, ns: number) => sizeCase(library, size, ns, op);
     const cases = [
       at('chacha20', 'fourfold', 64, 100),
       at('chacha20', 'noble', 64, 300),
       at('scrypt', 'fourfold', 16 * MiB, 30e6),
       at('scrypt', 'noble-hashes', 16 * MiB, 60e6),
     ];
-    const engine: EngineResult = {
-      engine: { id: 'node', runtime: 'node', version: '20.0.0', details: {} },
-      timer: { granularityNs: 100 },
-      libraries: ['fourfold', 'noble', 'noble-hashes'].map((name) => ({ name, version: '1' })),
-      started: '2026-01-01T00:00:00.000Z',
-      sweepStep: 1,
-      warnings: [],
-      seconds: 1,
-      cases,
-      sweeps: [],
-    };
-    const report = buildReport({
-      started: new Date('2026-01-01T00:00:00Z'),
-      seconds: 10,
-      status: 'complete',
-      machine: { cpu: 'test cpu', cores: 2, platform: 'linux', arch: 'x64', osRelease: '6', memoryBytes: 1e9, loadAverage: { start: [] } },
-      runner: { argv: [] },
-      profile: 'default',
-      config: { ...(parseOptions([]) as Options).config, versions: {} },
-      engines: [engine],
-      warnings: [],
-    });
+    const report = testReport([engineResult(cases)]);
     assert.deepEqual(
       summaryTables(report.engines[0]!, [64, 1024]).map((t) => [t.title, t.rows.map((r) => r[0])]),
       [
