@@ -1,12 +1,12 @@
 /**
  * What every scrypt entry point shares: its arguments checked as RFC 7914
  * §2 asks, the memory bound, and the two cheap ends of §6, PBKDF2-HMAC-
- * SHA-256 with one iteration, from @noble/hashes (audited, and not
- * fourfold's kernels' work). The work in between, ROMix of each of the p
- * lanes, is the engines' (engine.ts).
+ * SHA-256 with one iteration, on @noble/hashes' HMAC-SHA-256 (audited, and
+ * not fourfold's kernels' work). The work in between, ROMix of each of the
+ * p lanes, is the engines' (engine.ts).
  */
 import { slotBytes } from './layout.js';
-import { pbkdf2 } from '@noble/hashes/pbkdf2.js';
+import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import * as check from '../runtime/assert.js';
 import { type Bytes, zeroize } from '../runtime/bytes.js';
@@ -123,14 +123,39 @@ export function scryptCall(password: unknown, salt: unknown, opts: unknown, know
   return { password: textOrBytes(password, 'password'), salt: textOrBytes(salt, 'salt'), N, r, p, dkLen, maxmem, onProgress, signal };
 }
 
+/**
+ * PBKDF2-HMAC-SHA-256 with one iteration, all scrypt asks of it (RFC 8018
+ * §5.2 with c = 1: T_i = U_1 = HMAC(P, S || INT(i)), the output T_1 ||
+ * T_2 || ... cut to `dkLen` bytes). Written here rather than imported:
+ * @noble/hashes' pbkdf2, for any count, cost a page 0.5 KB of gzip.
+ */
+function pbkdf2Once(password: Uint8Array, salt: Uint8Array, dkLen: number): Uint8Array {
+  const out = new Uint8Array(dkLen);
+  const salted = hmac.create(sha256, password).update(salt);
+  const counter = new Uint8Array(4);
+  const t = new Uint8Array(32);
+  try {
+    for (let i = 1, at = 0; at < dkLen; i++, at += t.length) {
+      new DataView(counter.buffer).setUint32(0, i);
+      // digestInto destroys (wipes) the clone; `salted` is wiped below.
+      salted.clone().update(counter).digestInto(t);
+      out.set(t.subarray(0, Math.min(t.length, dkLen - at)), at);
+    }
+  } finally {
+    salted.destroy();
+    t.fill(0);
+  }
+  return out;
+}
+
 /** RFC 7914 §6 step 1: B = PBKDF2-HMAC-SHA-256(P, S, 1, p * 128 * r), the p lanes' inputs one after the other. */
 export function expand(c: ScryptCall): Uint8Array {
-  return pbkdf2(sha256, c.password, c.salt, { c: 1, dkLen: c.p * slotBytes(c.r) });
+  return pbkdf2Once(c.password, c.salt, c.p * slotBytes(c.r));
 }
 
 /** §6 step 3: DK = PBKDF2-HMAC-SHA-256(P, B', 1, dkLen). */
 export function compress(c: ScryptCall, mixed: Uint8Array): Bytes {
-  return pbkdf2(sha256, c.password, mixed, { c: 1, dkLen: c.dkLen }) as Bytes;
+  return pbkdf2Once(c.password, mixed, c.dkLen) as Bytes;
 }
 
 /** Wipes the call's copies of the password and salt, and B when it was made (every way a call ends). */
