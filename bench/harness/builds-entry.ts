@@ -8,6 +8,8 @@
  * add no noise. Node's samples are CPU time of the process (time spent
  * waiting for a core is not the code's); browsers' are performance.now().
  */
+import { median } from '../core/stats.js';
+
 // The builds come in as the aliases A and B (typed as this checkout's sources): dynamic imports with
 // literal specifiers, which the bundler resolves and includes, and which the type checker leaves alone.
 type Blake3Module = typeof import('../../src/blake3/index.js');
@@ -56,7 +58,6 @@ const now = proc
       return (u.user + u.system) / 1000;
     }
   : () => performance.now();
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 
 const key = new Uint8Array(32).fill(7),
   nonce24 = new Uint8Array(24).fill(9),
