@@ -11,6 +11,9 @@
  * - A ciphertext changed by the caller's own code (plain arrays) or by
  *   another thread (shared memory) while a decryption is pending.
  * - Streams with terminate() landing between messages.
+ * - The age family's decryptions (fourfold/parallel's age, the typage
+ *   API's bytes, streams and passphrases, reads by range and over HTTP)
+ *   with terminate() landing while pieces or scrypt are on the workers.
  * - Resource bounds: workers, and the pool a small stream grows.
  * - Outputs partly overlapping their input through two views of one
  *   WebAssembly.Memory taken before and after grow().
@@ -19,9 +22,12 @@
 import { it, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as F from 'fourfold';
+import * as age from 'fourfold/age';
+import * as typage from 'fourfold/age/typage';
 import * as P from 'fourfold/parallel';
-import { assertBytes, detach, NO_DETACH, NO_STREAMS, rand, readAll } from '../helpers.js';
-import { warmPool, workersAsUsual } from './pool-helpers.js';
+import { assertBytes, concat, detach, NO_DETACH, NO_STREAMS, rand, readAll } from '../helpers.js';
+import { chunksOf, NO_FETCH, rangeFetch, viewSource } from '../runtime/openers.js';
+import { handedOut, warmPool, workersAsUsual } from './pool-helpers.js';
 
 const MiB = 1 << 20;
 const HAS_SAB = typeof SharedArrayBuffer === 'function';
@@ -275,18 +281,18 @@ describe('a ciphertext changed while its decryption is pending', () => {
   });
 });
 
-describe('streams while the pool is ended', { skip: NO_STREAMS }, () => {
-  /** Settles within `ms`, or fails the test: a stream that never settles is a hang. */
-  async function settles<T>(label: string, p: Promise<T>, ms = 20_000): Promise<PromiseSettledResult<T>> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${label}: did not settle in ${ms} ms`)), ms)));
-    try {
-      return (await Promise.race([Promise.allSettled([p]).then((r) => r[0]!), timeout])) as PromiseSettledResult<T>;
-    } finally {
-      clearTimeout(timer);
-    }
+/** Settles within `ms`, or fails the test: a call or stream that never settles is a hang. */
+async function settles<T>(label: string, p: Promise<T>, ms = 20_000): Promise<PromiseSettledResult<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${label}: did not settle in ${ms} ms`)), ms)));
+  try {
+    return (await Promise.race([Promise.allSettled([p]).then((r) => r[0]!), timeout])) as PromiseSettledResult<T>;
+  } finally {
+    clearTimeout(timer);
   }
+}
 
+describe('streams while the pool is ended', { skip: NO_STREAMS }, () => {
   for (const side of ['encryptStream', 'decryptStream'] as const) {
     it(`${side}: terminate() between messages ends the stream with WorkerLostError, which fourfold/parallel exports`, async () => {
       const k = rand(32);
@@ -331,6 +337,86 @@ describe('streams while the pool is ended', { skip: NO_STREAMS }, () => {
       assert.equal(outcome.status, 'rejected', `${side} went on without the worker that held its state`);
       const e = (outcome as PromiseRejectedResult).reason as Error;
       assert.ok(e instanceof P.WorkerLostError, `${side}: ${e?.name}: ${e?.message}`);
+    });
+  }
+});
+
+/**
+ * The age family's decryptions with pieces (or scrypt) on the workers:
+ * fourfold/parallel's age and the typage API, which opens a file past
+ * PARALLEL_MIN and runs every scrypt on the same pool. terminate() at
+ * any moment: each call settles, with the plaintext (the pool redoes a
+ * lost worker's pieces) or WorkerLostError, never anything else, never
+ * a hang.
+ */
+describe('the age family on the workers while the pool is ended', { skip: NO_STREAMS }, () => {
+  const N = 5 * MiB + 3;
+  const identity = age.generateIdentity();
+  const to = { recipients: [age.identityToRecipient(identity)] };
+  const from = { identities: [identity] };
+  const decrypter = (passphrase?: string) => {
+    const d = new typage.Decrypter();
+    if (passphrase === undefined) d.addIdentity(identity);
+    else d.addPassphrase(passphrase);
+    return d;
+  };
+  const CALLS: [string, () => Promise<{ plain: Uint8Array; file: Uint8Array }>, (file: Uint8Array) => Promise<Uint8Array>][] = [
+    ['fourfold/parallel age decrypt', sealed(N), (f) => P.age.decrypt(f, from)],
+    ['fourfold/parallel age decryptRange', sealed(N), (f) => P.age.decryptRange(viewSource(f), 0, N, from)],
+    [
+      'fourfold/parallel age decryptRange over httpRangeSource',
+      sealed(N),
+      async (f) => P.age.decryptRange(await age.httpRangeSource('https://fourfold.test/file.age', { fetch: rangeFetch(f) }), 0, N, from),
+    ],
+    ['typage Decrypter.decrypt', sealed(N), (f) => decrypter().decrypt(f)],
+    ['typage Decrypter.decrypt, a ReadableStream', sealed(N), async (f) => concat(...(await readAll(await decrypter().decrypt(chunksOf(f)))))],
+    // scrypt (work factor 14, tens of milliseconds) on a worker, then the payload on this thread.
+    ['typage Decrypter.decrypt with a passphrase', sealed(1000, 'pw'), (f) => decrypter('pw').decrypt(f)],
+  ];
+
+  function sealed(n: number, passphrase?: string) {
+    return async () => {
+      const plain = rand(n);
+      return { plain, file: await age.encrypt(plain, passphrase === undefined ? to : { passphrase, workFactor: 14 }) };
+    };
+  }
+
+  for (const [name, make, open] of CALLS) {
+    it(`${name}: terminate() at any moment settles it with the plaintext or WorkerLostError`, {
+      skip: name.includes('http') && NO_FETCH,
+      timeout: 300_000,
+    }, async (t) => {
+      const { plain, file } = await make();
+      P.configure({ workers: 2 });
+      const seen = { resolved: 0, lost: 0, handed: 0 };
+      try {
+        for (const delay of [0, 1, 3, 8, 20]) {
+          await warmPool(2);
+          let outcome: PromiseSettledResult<Uint8Array> | undefined;
+          const answered = P.status().jobs;
+          // The pieces this call handed the workers (done there, or taken back unstarted), and the jobs they answered
+          // (scrypt's steps, which are calls, not pieces): its work was on them as the pool ended.
+          const given = await handedOut(async () => {
+            const call = open(file);
+            if (delay > 0) await sleep(delay);
+            P.terminate();
+            outcome = await settles(`${name}, terminate() after ${delay} ms`, call);
+          });
+          seen.handed += given.jobs + P.status().jobs - answered;
+          if (outcome!.status === 'fulfilled') {
+            assertBytes(outcome!.value, plain, `${name}, terminate() after ${delay} ms`);
+            seen.resolved++;
+          } else {
+            const { reason } = outcome as PromiseRejectedResult;
+            assert.ok(reason instanceof P.WorkerLostError, `${name}, terminate() after ${delay} ms: ${reason}`);
+            seen.lost++;
+          }
+        }
+        t.diagnostic(`${name}: ${seen.resolved} resolved, ${seen.lost} WorkerLostError, ${seen.handed} jobs handed to or answered by the workers`);
+        assert.ok(seen.handed > 0, `${name}: no job reached the workers, so no terminate() met one`);
+      } finally {
+        P.configure({ workers: undefined });
+      }
     });
   }
 });
