@@ -1,8 +1,7 @@
 /**
  * The longest event-loop block on the calling thread during the KDFs'
- * asynchronous calls, per engine (core/scrypt-blocking.ts and
- * core/argon2-blocking.ts measure; the runner's cases time calls, not
- * what the thread feels meanwhile):
+ * asynchronous calls, per engine (core/kdf-blocking.ts measures; the
+ * runner's cases time calls, not what the thread feels meanwhile):
  *
  *   node --import tsx bench/harness/blocking.ts [--kdf=scrypt,argon2] [--calls=3] [--log2n=20] [--m=262144] [--t=1] [--engines=node,chromium,firefox,webkit]
  *
@@ -21,54 +20,30 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ARGON2_ASYNC, ARGON2_PARALLEL, type Argon2BlockingResult, measureArgon2Blocking } from '../core/argon2-blocking.js';
-import { type BlockingResult, describeBlocking, measureScryptBlocking } from '../core/scrypt-blocking.js';
+import { describeBlocking, type BlockingOptions, type BlockingResult, measureBlocking } from '../core/kdf-blocking.js';
 import { median } from '../core/stats.js';
+import { LONG_TASK_MS } from '../report/parallel.js';
 import { options } from './options.js';
 
-/** The browsers' long-task mark. */
-const LONG_TASK_MS = 50;
-
 const args = options({ kdf: 'scrypt,argon2', calls: '3', log2n: '20', m: String(2 ** 18), t: '1', engines: 'node' });
-const calls = Number(args.calls);
 
-/** What one KDF's measurement is: its core module and function, options, heading, and the calls held to the mark. */
-const KDFS = {
-  scrypt: {
-    core: 'scrypt-blocking.ts',
-    name: 'measureScryptBlocking',
-    local: measureScryptBlocking,
-    options: { N: 2 ** Number(args.log2n), calls },
-    heading: (r: BlockingResult) => `scrypt at N = 2^${Math.log2(r.N)}, r = 8, p = 1`,
-    held: (name: string) => name === 'scryptAsync',
-  },
-  argon2: {
-    core: 'argon2-blocking.ts',
-    name: 'measureArgon2Blocking',
-    local: measureArgon2Blocking,
-    options: { m: Number(args.m), t: Number(args.t), calls },
-    heading: (r: Argon2BlockingResult) => `argon2id at m = ${r.m / 1024} MiB, t = ${r.t}`,
-    held: (name: string) => name === ARGON2_ASYNC || name.startsWith(ARGON2_PARALLEL),
-  },
-} as const;
-
-/** A core measurement bundled (fourfold/parallel's workers beside it) and run once in `engine` by scripts/engines' runner. */
-async function inEngine<T>(engine: string, core: string, name: string, config: object): Promise<T> {
+/** The measurement bundled (fourfold/parallel's workers beside it) and run once in `engine` by scripts/engines' runner. */
+async function inEngine(engine: string, config: BlockingOptions): Promise<BlockingResult> {
   const { bundleEntry, bundleWorkers } = await import('../../scripts/engines/bundle.js');
   const { runInEngine } = await import('../../scripts/engines/run.js');
-  const dir = mkdtempSync(join(tmpdir(), `fourfold-${name}-${engine}-`));
+  const dir = mkdtempSync(join(tmpdir(), `fourfold-blocking-${engine}-`));
   try {
-    const path = fileURLToPath(new URL(`../core/${core}`, import.meta.url));
+    const path = fileURLToPath(new URL('../core/kdf-blocking.ts', import.meta.url));
     writeFileSync(
       join(dir, 'entry.ts'),
-      `import { ${name} } from ${JSON.stringify(path)};\nexport default (context) => ${name}(${JSON.stringify(config)}, (m) => context.progress(m));\n`,
+      `import { measureBlocking } from ${JSON.stringify(path)};\nexport default (context) => measureBlocking(${JSON.stringify(config)}, (m) => context.progress(m));\n`,
     );
     const entry = await bundleEntry({ entry: join(dir, 'entry.ts'), target: 'browser', outfile: join(dir, 'entry.js') });
     await bundleWorkers(dir, 'browser');
     const onProgress = (m: string) => process.stderr.write(`${engine}: ${m}\n`);
     const outcome = await runInEngine(engine as Parameters<typeof runInEngine>[0], { entry, timeoutMs: 20 * 60_000, onProgress });
     if (!outcome.ok) throw new Error(`${outcome.error ?? 'failed'}\n${outcome.log.slice(-10).join('\n')}`);
-    return outcome.value as T;
+    return outcome.value as BlockingResult;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -76,12 +51,11 @@ async function inEngine<T>(engine: string, core: string, name: string, config: o
 
 let status = 0;
 for (const engine of args.engines!.split(',').filter((e) => e !== '')) {
-  for (const kdf of args.kdf!.split(',') as (keyof typeof KDFS)[]) {
-    const k = KDFS[kdf];
-    let result: BlockingResult & Argon2BlockingResult;
+  for (const kdf of args.kdf!.split(',') as BlockingOptions['kdf'][]) {
+    const config = { kdf, calls: Number(args.calls), N: 2 ** Number(args.log2n), m: Number(args.m), t: Number(args.t) };
+    let result: BlockingResult;
     try {
-      const progress = (m: string) => process.stderr.write(`node: ${m}\n`);
-      result = (engine === 'node' ? await k.local(k.options as never, progress) : await inEngine(engine, k.core, k.name, k.options)) as typeof result;
+      result = engine === 'node' ? await measureBlocking(config, (m) => process.stderr.write(`node: ${m}\n`)) : await inEngine(engine, config);
     } catch (cause) {
       console.log(`${engine}, ${kdf}: not measured (${cause instanceof Error ? cause.message : String(cause)})`);
       status = 1;
@@ -89,10 +63,10 @@ for (const engine of args.engines!.split(',').filter((e) => e !== '')) {
     }
     const { pool } = result;
     console.log(
-      `${engine}, ${k.heading(result)} (${result.tier} tier; pool: ${pool.workers} workers, ${pool.ready} ready${pool.failure === undefined ? '' : `, ${pool.failure}`}):`,
+      `${engine}, ${result.heading} (${result.tier} tier; pool: ${pool.workers} workers, ${pool.ready} ready${pool.failure === undefined ? '' : `, ${pool.failure}`}):`,
     );
     for (const b of result.results) console.log(`  ${describeBlocking(b)}`);
-    for (const b of result.results.filter((x) => k.held(x.name) && x.error === undefined && median(x.longestMs) >= LONG_TASK_MS)) {
+    for (const b of result.results.filter((x) => x.held && x.error === undefined && median(x.longestMs) >= LONG_TASK_MS)) {
       console.log(`  ${b.name} blocked the event loop for ${LONG_TASK_MS} ms or more`);
       status = 1;
     }
