@@ -53,6 +53,9 @@ export async function respondWithRange(request: Request, reader: RangeReader, op
   const o = (check.options(options, 'options', ['type', 'headers']) ?? {}) as RangeResponseOptions;
   if (typeof request !== 'object' || request === null || typeof request.method !== 'string' || typeof request.headers?.get !== 'function')
     throw new TypeError(`request must be a Request, got ${check.describe(request)}`);
+  // openRangeReader's promise, not awaited, would otherwise fail later as "reader.stream is not a function".
+  if (typeof reader !== 'object' || reader === null || typeof reader.stream !== 'function' || typeof reader.size !== 'number')
+    throw new TypeError(`reader must be a RangeReader (openRangeReader's), got ${check.describe(reader)}`);
   const headers = new Headers(o.headers);
   headers.set('accept-ranges', 'bytes');
   const method = request.method.toUpperCase();

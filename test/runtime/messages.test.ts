@@ -10,10 +10,12 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError, blake3, chacha20, ready, secretbox, secretstream, serpent, xchacha20poly1305 } from 'fourfold';
 import * as age from 'fourfold/age';
+import * as typage from 'fourfold/age/typage';
 import { argon2id, argon2Verify } from 'fourfold/argon2';
 import * as P from 'fourfold/parallel';
 import { scrypt } from 'fourfold/scrypt';
 import { concat, NO_STREAMS, rand } from '../helpers.js';
+import { NO_FETCH, viewSource } from './openers.js';
 
 const key = rand(32);
 const n24 = rand(24);
@@ -64,6 +66,7 @@ it('a Promise where any argument belongs, in every family (keys, nonces, options
   const file = await age.encrypt(rand(3), { passphrase: 'pw', workFactor: 2 });
   // What a first hour writes: a post-quantum identity's recipient is a Promise.
   const pqRecipient = age.identityToRecipient(age.generateHybridIdentity());
+  const decrypter = new typage.Decrypter();
   const cases: [string, () => unknown][] = [
     ['nonce', () => chacha20(key, pending(rand(12)), rand(1))],
     ['header', () => secretstream.initPull(pending(rand(24)), key)],
@@ -91,7 +94,21 @@ it('a Promise where any argument belongs, in every family (keys, nonces, options
     ['identity', () => age.identityToRecipient(pending(age.generateIdentity()))],
     // openAsBlob(path) not awaited; Hermes has no Blob, and the Promise is refused whatever it holds.
     ['source', () => age.decryptRange(pending(typeof Blob === 'function' ? new Blob([file as Uint8Array<ArrayBuffer>]) : file), 0, 1, { passphrase: 'pw' })],
+    ['source', () => age.openRangeReader(pending(viewSource(file)), { passphrase: 'pw' })],
+    ['url', () => age.httpRangeSource(pending('https://fourfold.test/file.age'))],
+    // The typage API: a file, a header, an identity or a passphrase still pending.
+    ['file', () => decrypter.decrypt(pending(file))],
+    ['header', () => decrypter.decryptHeader(pending(file))],
+    ['identity', () => decrypter.addIdentity(pending(age.generateIdentity()))],
+    ['the passphrase', () => decrypter.addPassphrase(pending('pw'))],
+    ['file', () => typage.armor.decode(pending('-----BEGIN AGE ENCRYPTED FILE-----'))],
   ];
+  // A Service Worker's rangeResponse given openRangeReader's promise, or the fetch event's request still pending.
+  const opening = age.openRangeReader(viewSource(file), { passphrase: 'pw' });
+  if (!NO_FETCH) {
+    cases.push(['reader', () => age.rangeResponse(new Request('https://fourfold.test/file'), opening as never)]);
+    cases.push(['request', () => age.rangeResponse(pending(new Request('https://fourfold.test/file')), opening as never)]);
+  }
   for (const [name, call] of cases) {
     await assert.rejects(
       async () => call(),
@@ -103,6 +120,7 @@ it('a Promise where any argument belongs, in every family (keys, nonces, options
     );
   }
   await pqRecipient;
+  await (await opening).close();
 });
 
 it('text where bytes belong: TextEncoder, or for a key, a KDF; for a nonce, random bytes', () => {
