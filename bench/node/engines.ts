@@ -32,35 +32,19 @@ const nodeInProcess: EngineDriver = {
   },
 };
 
-/**
- * The part of scripts/engines this file uses, declared here rather than
- * imported, so the benchmarks still compile while that code moves.
- */
-interface EngineRunner {
-  runInEngine(
-    id: string,
-    options: { entry: string; timeoutMs?: number; onProgress?: (message: string) => void },
-  ): Promise<{ ok: boolean; value?: unknown; error?: string; log: string[] }>;
-}
-interface EngineTable {
-  ENGINES: Record<string, unknown>;
-  requireInstalled(engine: unknown): void;
-}
+type EngineRunner = typeof import('../../scripts/engines/run.js');
 
+/** scripts/engines' runner, imported only when another engine runs, once the engine's binary is found. */
 async function engineRunner(engine: EngineName): Promise<EngineRunner | { unavailable: string }> {
-  let table: EngineTable;
-  let runner: EngineRunner;
+  const loaded = await Promise.all([import('../../scripts/engines/engines.js'), import('../../scripts/engines/run.js')]).catch((cause: unknown) => ({
+    unavailable: `no engine runner (scripts/engines/run.ts: ${describeError(cause)})`,
+  }));
+  if ('unavailable' in loaded) return loaded;
+  const [{ ENGINES, requireInstalled }, runner] = loaded;
   try {
-    table = (await import('../../scripts/engines/engines.js')) as unknown as EngineTable;
-    runner = (await import('../../scripts/engines/run.js')) as unknown as EngineRunner;
+    requireInstalled(ENGINES[engine]);
   } catch (cause) {
-    return { unavailable: `no engine runner (scripts/engines/run.ts: ${describeError(cause)})` };
-  }
-  if (table.ENGINES[engine] === undefined) return { unavailable: `scripts/engines knows no engine '${engine}'` };
-  try {
-    table.requireInstalled(table.ENGINES[engine]);
-  } catch (cause) {
-    return { unavailable: cause instanceof Error ? cause.message : String(cause) };
+    return { unavailable: describeError(cause) };
   }
   return runner;
 }
