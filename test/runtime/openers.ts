@@ -128,14 +128,21 @@ async function served(reader: age.RangeReader): Promise<Uint8Array> {
   return concat(...(await readAll(response.body!)));
 }
 
-/** `read` of an opened RangeReader, which is closed after. */
-async function withReader(source: Parameters<typeof age.openRangeReader>[0], from: age.AgeFrom, read: (r: age.RangeReader) => Promise<Uint8Array>) {
+/** `read` of the RangeReader of `source`, which is closed after. */
+export async function withReader(source: Parameters<typeof age.openRangeReader>[0], from: age.AgeFrom, read: (r: age.RangeReader) => Promise<Uint8Array>) {
   const reader = await age.openRangeReader(source, from);
   try {
     return await read(reader);
   } finally {
     await reader.close();
   }
+}
+
+/** A typage Decrypter with `identity`. */
+export function decrypterOf(identity: string): typage.Decrypter {
+  const d = new typage.Decrypter();
+  d.addIdentity(identity);
+  return d;
 }
 
 /**
@@ -151,11 +158,7 @@ export function ageApiOpeners(
 ): Opener[] {
   const to = { recipients: [age.identityToRecipient(identity)] };
   const from = { identities: [identity] };
-  const decrypter = () => {
-    const d = new typage.Decrypter();
-    d.addIdentity(identity);
-    return d;
-  };
+  const decrypter = () => decrypterOf(identity);
   const seal = (m: Uint8Array) => age.encrypt(m, to);
   return [
     { name: 'typage Decrypter.decrypt', seal, open: (c) => decrypter().decrypt(c), output: false, sizes: [...sizes, large] },

@@ -22,7 +22,7 @@ import * as typage from 'fourfold/age/typage';
 import * as P from 'fourfold/parallel';
 import * as sodium from 'fourfold/sodium';
 import { ENGINE_HAS_WASM, NO_STREAMS, rand, readAll } from '../helpers.js';
-import { chunksOf, NO_FETCH, rangeFetch, viewSource } from './openers.js';
+import { chunksOf, decrypterOf, NO_FETCH, rangeFetch, viewSource, withReader } from './openers.js';
 
 /** Large enough that fourfold/parallel uses its workers (2 MiB and more). */
 const LARGE = (2 << 20) + 17;
@@ -164,23 +164,6 @@ const to = { recipients: [age.identityToRecipient(identity)] };
 const from = { identities: [identity] };
 const ageFile = (n: number) => age.encrypt(rand(n), to);
 
-/** A typage Decrypter for `identity`. */
-function decrypter(): typage.Decrypter {
-  const d = new typage.Decrypter();
-  d.addIdentity(identity);
-  return d;
-}
-
-/** `read` of the RangeReader of `source`, closed after. */
-async function reading(source: Parameters<typeof age.openRangeReader>[0], read: (r: age.RangeReader) => Promise<Uint8Array>): Promise<Uint8Array> {
-  const reader = await age.openRangeReader(source, from);
-  try {
-    return await read(reader);
-  } finally {
-    await reader.close();
-  }
-}
-
 /**
  * The age family's decryptions: fourfold/age's, fourfold/parallel's (a
  * large file on the workers), the typage API's (past PARALLEL_MIN on the
@@ -191,18 +174,18 @@ function ageCalls(): Call[] {
   const list: Call[] = [
     { name: 'age decrypt', input: ageFile, run: (i) => age.decrypt(i, from) },
     { name: 'parallel age decrypt', parallel: true, input: ageFile, run: (i) => P.age.decrypt(i, from) },
-    { name: 'typage Decrypter.decrypt', parallel: true, input: ageFile, run: (i) => decrypter().decrypt(i) },
+    { name: 'typage Decrypter.decrypt', parallel: true, input: ageFile, run: (i) => decrypterOf(identity).decrypt(i) },
     {
       name: 'typage Decrypter.decrypt, armored',
       input: async (n) => new TextEncoder().encode(typage.armor.encode(await ageFile(n))),
-      run: (i) => decrypter().decrypt(i),
+      run: (i) => decrypterOf(identity).decrypt(i),
     },
-    { name: 'typage Decrypter.decryptHeader', input: ageFile, run: (i) => decrypter().decryptHeader(i) },
-    { name: 'age openRangeReader read', input: ageFile, run: (i) => reading(viewSource(i), (r) => r.read(0, r.size)) },
+    { name: 'typage Decrypter.decryptHeader', input: ageFile, run: (i) => decrypterOf(identity).decryptHeader(i) },
+    { name: 'age openRangeReader read', input: ageFile, run: (i) => withReader(viewSource(i), from, (r) => r.read(0, r.size)) },
     {
       name: 'age httpRangeSource read',
       input: ageFile,
-      run: async (i) => reading(await age.httpRangeSource('https://fourfold.test/file.age', { fetch: rangeFetch(i) }), (r) => r.read(0, r.size)),
+      run: async (i) => withReader(await age.httpRangeSource('https://fourfold.test/file.age', { fetch: rangeFetch(i) }), from, (r) => r.read(0, r.size)),
     },
   ];
   // Where there is no Response (node --jitless, Hermes), no fetch can bring a file.
@@ -324,7 +307,7 @@ it("the age family's decrypting streams give plain Uint8Arrays over ArrayBuffers
   // Chunks of shared memory where the engine has it: a stream cannot be a SharedArrayBuffer, its chunks can.
   const input = shared(file) ?? file;
   const streams: [string, () => Promise<ReadableStream<Uint8Array>>][] = [
-    ['typage Decrypter.decrypt of a stream', () => decrypter().decrypt(chunksOf(input))],
+    ['typage Decrypter.decrypt of a stream', () => decrypterOf(identity).decrypt(chunksOf(input))],
     ['age openRangeReader stream', async () => (await age.openRangeReader(viewSource(input), from)).stream()],
     [
       'age rangeResponse body',
