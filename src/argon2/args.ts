@@ -13,7 +13,7 @@ import { type Argon2Type, BLOCK, type Shape, shapeOf, TYPES } from './layout.js'
 import { jsBlake2b } from '../blake2/js.js';
 import { IV_BYTES } from '../blake2/layout.js';
 import * as check from '../runtime/assert.js';
-import { type Bytes, zeroize } from '../runtime/bytes.js';
+import { type Bytes, joined, zeroize } from '../runtime/bytes.js';
 
 /** Argon2's parameters (RFC 9106 §3.1), the names of @noble/hashes' argon2. Any other property is refused (TypeError). */
 export interface Argon2Opts {
@@ -170,12 +170,7 @@ function blake2b(length: number, parts: readonly Uint8Array[]): Uint8Array {
   h0[0] ^= length;
   h0[2] ^= 1;
   h0[3] ^= 1;
-  const data = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    data.set(part, at);
-    at += part.length;
-  }
+  const data = joined(parts);
   try {
     return jsBlake2b.hash(h0, undefined, data, length);
   } finally {
