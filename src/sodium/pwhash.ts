@@ -5,9 +5,8 @@
  * memlimit / 1024 KiB; its opslimit is t; p is 1.
  */
 import { argon2i, argon2id } from '../argon2/index.js';
-import { toB64 } from '../argon2/phc-base64.js';
 import { parse } from '../argon2/phc-string.js';
-import { format, formatOf, type Input, input, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
+import { base64_variants, format, formatOf, type Input, input, type Out, sized, to_base64, unsigned, type OutputFormat } from './codecs.js';
 import { boundStoredWork } from './stored-work.js';
 
 /** libsodium's algorithm numbers: Argon2i version 0x13 (1) and Argon2id version 0x13 (2, the default). */
@@ -53,6 +52,9 @@ export function crypto_pwhash<F extends OutputFormat | null = 'uint8array'>(
   return format(derive(alg, pw, s, t, mem, length), outputFormat);
 }
 
+/** `bytes` in the PHC format's B64: base64's standard alphabet without padding, which codecs.ts writes without a table (as phc-base64.ts). */
+const b64 = (bytes: Uint8Array): string => to_base64(bytes, base64_variants.ORIGINAL_NO_PADDING);
+
 /** An Argon2id password hash as a PHC string ($argon2id$v=19$m=...,t=...,p=1$salt$hash), with a random 16-byte salt and a 32-byte hash. */
 export function crypto_pwhash_str(password: Input, opsLimit: number, memLimit: number): string {
   const pw = input(password, 'password');
@@ -61,7 +63,7 @@ export function crypto_pwhash_str(password: Input, opsLimit: number, memLimit: n
   checkLimits(ARGON2ID13, t, mem, 32);
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const hash = derive(ARGON2ID13, pw, salt, t, mem, 32);
-  const text = `$argon2id$v=19$m=${Math.floor(mem / 1024)},t=${t},p=1$${toB64(salt)}$${toB64(hash)}`;
+  const text = `$argon2id$v=19$m=${Math.floor(mem / 1024)},t=${t},p=1$${b64(salt)}$${b64(hash)}`;
   hash.fill(0);
   return text;
 }
@@ -118,7 +120,7 @@ function storedArgon2(text: string): { t: number; m: number } | null {
     return null;
   }
   const { algorithm, m, t, p, salt, hash } = fields;
-  const canonical = `$${algorithm}$v=19$m=${m},t=${t},p=${p}$${toB64(salt)}$${toB64(hash)}`;
+  const canonical = `$${algorithm}$v=19$m=${m},t=${t},p=${p}$${b64(salt)}$${b64(hash)}`;
   // m of at most 2^21 KiB: ARGON2_MAX_MEMORY where pointers are 32 bits, as in libsodium.js's WebAssembly.
   const readable = canonical === text && salt.length >= 8 && hash.length >= 16 && m <= MAX_M_WASM32;
   hash.fill(0);
