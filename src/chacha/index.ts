@@ -34,15 +34,15 @@ const streamCipher = (variant: StreamVariant) => stream(variant, () => engine().
  * chacha20(key, nonce, encrypted, encrypted); // in place
  * ```
  */
-export const chacha20 = streamCipher(CHACHA20);
+export const chacha20 = /*#__PURE__*/ streamCipher(CHACHA20);
 /** ChaCha with 8 rounds, in RFC 8439's layout (12-byte nonce, 32-bit counter): faster, with a thinner margin. */
-export const chacha8 = streamCipher(CHACHA8);
+export const chacha8 = /*#__PURE__*/ streamCipher(CHACHA8);
 /** ChaCha with 12 rounds, in RFC 8439's layout (12-byte nonce, 32-bit counter). */
-export const chacha12 = streamCipher(CHACHA12);
+export const chacha12 = /*#__PURE__*/ streamCipher(CHACHA12);
 /** The original ChaCha20 (Bernstein; libsodium's crypto_stream_chacha20): 8-byte nonce, 64-bit block counter; 32-byte (or 16-byte) key. */
-export const chacha20orig = streamCipher(CHACHA20_ORIG);
+export const chacha20orig = /*#__PURE__*/ streamCipher(CHACHA20_ORIG);
 /** XChaCha20 (as libsodium's crypto_stream_xchacha20): 32-byte key, 24-byte nonce (safe to pick at random), 64-bit block counter. */
-export const xchacha20 = streamCipher(XCHACHA20);
+export const xchacha20 = /*#__PURE__*/ streamCipher(XCHACHA20);
 
 /** HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the 32-byte subkey for a 32-byte `key` and a 16-byte `nonce`. */
 export function hchacha20(key: Uint8Array, nonce: Uint8Array): Bytes {
@@ -94,8 +94,8 @@ class ChachaPoly1305 implements AeadMethods {
  * xchacha20poly1305 for random nonces), optional associated data
  * (authenticated, not encrypted). `encrypt` returns ciphertext || 16-byte tag.
  */
-export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(
-  chachaAead('chacha20poly1305', 12, (key, nonce, aad): AeadMethods => new ChachaPoly1305(key, nonce, aad)),
+export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = /*#__PURE__*/ aeadParams(
+  /*#__PURE__*/ chachaAead('chacha20poly1305', 12, (key, nonce, aad): AeadMethods => new ChachaPoly1305(key, nonce, aad)),
   12,
 );
 
@@ -115,7 +115,7 @@ export const chacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8
  * const opened = xchacha20poly1305(key, nonce).decrypt(sealed); // AuthenticationError if changed
  * ```
  */
-export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = aeadParams(
-  chachaAead('xchacha20poly1305', 24, (key, nonce, aad): AeadMethods => new ChachaPoly1305(key, nonce, aad)),
+export const xchacha20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => Aead) & AeadParams = /*#__PURE__*/ aeadParams(
+  /*#__PURE__*/ chachaAead('xchacha20poly1305', 24, (key, nonce, aad): AeadMethods => new ChachaPoly1305(key, nonce, aad)),
   24,
 );

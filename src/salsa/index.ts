@@ -17,13 +17,13 @@ import { streamCipher as stream, type StreamVariant, type XorStream } from '../r
 const streamCipher = (variant: StreamVariant): XorStream => stream(variant, () => engine().xor);
 
 /** Salsa20 (20 rounds): 32-byte (or 16-byte) key, 8-byte nonce, 64-bit block counter; libsodium's crypto_stream_salsa20_xor_ic. XORs the keystream into `data`: the same call encrypts and decrypts. */
-export const salsa20 = streamCipher(SALSA20);
+export const salsa20 = /*#__PURE__*/ streamCipher(SALSA20);
 /** Salsa20/12: 12 rounds, as libsodium's crypto_stream_salsa2012. */
-export const salsa2012 = streamCipher(SALSA2012);
+export const salsa2012 = /*#__PURE__*/ streamCipher(SALSA2012);
 /** Salsa20/8: 8 rounds, as libsodium's crypto_stream_salsa208. */
-export const salsa208 = streamCipher(SALSA208);
+export const salsa208 = /*#__PURE__*/ streamCipher(SALSA208);
 /** XSalsa20: 32-byte key, 24-byte nonce (safe to pick at random), 64-bit block counter; libsodium's crypto_stream_xsalsa20_xor_ic. */
-export const xsalsa20 = streamCipher(XSALSA20);
+export const xsalsa20 = /*#__PURE__*/ streamCipher(XSALSA20);
 
 /** HSalsa20 (libsodium's crypto_core_hsalsa20 with the default constant): the 32-byte subkey for `key` and a 16-byte input. */
 export function hsalsa20(key: Uint8Array, nonce: Uint8Array): Bytes {
@@ -89,17 +89,16 @@ class SecretBox implements AeadMethods {
  * key, a 24-byte nonce (random nonces are safe); encrypt returns the
  * 16-byte tag followed by the ciphertext. It has no associated data.
  */
-// biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
-export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => Aead) & AeadParams = aeadParams(function xsalsa20poly1305(
-  key: Uint8Array,
-  nonce: Uint8Array,
-  aad?: undefined,
-): AeadMethods {
-  const k = check.key(key, [32]);
-  const n = check.bytes(nonce, 'nonce', 24);
-  if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');
-  return new SecretBox(k, n);
-}, 24);
+export const xsalsa20poly1305: ((key: Uint8Array, nonce: Uint8Array, aad?: undefined) => Aead) & AeadParams = /*#__PURE__*/ aeadParams(
+  // biome-ignore lint/suspicious/noShadow: the function is named as its constant, for stack traces; it is the same function.
+  function xsalsa20poly1305(key: Uint8Array, nonce: Uint8Array, aad?: undefined): AeadMethods {
+    const k = check.key(key, [32]);
+    const n = check.bytes(nonce, 'nonce', 24);
+    if (aad !== undefined) throw new TypeError('xsalsa20poly1305 takes no associated data');
+    return new SecretBox(k, n);
+  },
+  24,
+);
 
 /** libsodium's names for xsalsa20poly1305: seal is crypto_secretbox_easy, open crypto_secretbox_open_easy (but throws AuthenticationError on a wrong tag). */
 export interface SecretBoxApi {
