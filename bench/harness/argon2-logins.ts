@@ -27,11 +27,11 @@
  * `workers: K` (the calls spread over the first K workers).
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { argon2idHash as oneThread } from 'fourfold/argon2';
 import * as P from 'fourfold/parallel';
 import * as napiRs from '@node-rs/argon2';
 import { median } from '../core/stats.js';
+import { options } from './options.js';
 
 /** What this calls of node-argon2, imported at run time: npm ci leaves it out where it cannot build it (test/native-peers/package.json). */
 interface NodeArgon2 {
@@ -49,13 +49,7 @@ const nodeArgon2 = (
   })) as { default: NodeArgon2 }
 ).default;
 
-const { values } = parseArgs({
-  options: {
-    n: { type: 'string', default: '1,4,16,32,64' },
-    rounds: { type: 'string', default: '5' },
-    'parallel-workers': { type: 'string', default: '' },
-  },
-});
+const values = options({ n: '1,4,16,32,64', rounds: '5', 'parallel-workers': '' }) as Record<'n' | 'rounds' | 'parallel-workers', string>;
 const SIZES = values.n.split(',').map(Number);
 const ROUNDS = Number(values.rounds);
 

@@ -21,23 +21,21 @@ import * as esbuild from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { runInEngine } from '../../scripts/engines/run.js';
 import { median } from '../core/stats.js';
+import { options } from './options.js';
 import type { EngineId } from '../../scripts/engines/engines.js';
 
-const { values } = parseArgs({
-  options: {
-    before: { type: 'string' },
-    after: { type: 'string', default: '.' },
-    engines: { type: 'string', default: 'node,firefox' },
-    ops: { type: 'string', default: 'blake3,xchacha20poly1305,chacha20,secretbox' },
-    sizes: { type: 'string', default: '64,65536,1048576' },
-    variants: { type: 'string', default: '0,1' },
-    samples: { type: 'string', default: '41' },
-    processes: { type: 'string', default: '3' },
-  },
+const values = options({
+  after: '.',
+  engines: 'node,firefox',
+  ops: 'blake3,xchacha20poly1305,chacha20,secretbox',
+  sizes: '64,65536,1048576',
+  variants: '0,1',
+  samples: '41',
+  processes: '3',
 });
+const { after, engines, ops, sizes, variants, samples, processes } = values as Record<string, string>;
 if (values.before === undefined) throw new Error('--before=<a checkout with dist/ built> is required');
 
 interface Row {
@@ -61,19 +59,19 @@ async function bundle(name: string, first: string, second: string, variant: stri
     logLevel: 'error',
     mainFields: ['module', 'main'],
     alias: { A: resolve(first, 'dist'), B: resolve(second, 'dist') },
-    define: { OPS: JSON.stringify(values.ops), SIZES: JSON.stringify(values.sizes), VARIANT: variant, SAMPLES: values.samples },
+    define: { OPS: JSON.stringify(ops), SIZES: JSON.stringify(sizes), VARIANT: variant, SAMPLES: samples },
   });
   return outfile;
 }
 
 try {
-  for (const engine of values.engines.split(',') as EngineId[]) {
-    for (const variant of values.variants.split(',')) {
+  for (const engine of engines.split(',') as EngineId[]) {
+    for (const variant of variants.split(',')) {
       // Per run: whether the after build was A (loaded first), and what the entry measured.
       const runs: { afterFirst: boolean; rows: Record<string, Row> }[] = [];
-      for (let p = 0; p < Number(values.processes); p++) {
+      for (let p = 0; p < Number(processes); p++) {
         for (const afterFirst of [false, true]) {
-          const [first, second] = afterFirst ? [values.after, values.before] : [values.before, values.after];
+          const [first, second] = afterFirst ? [after, values.before] : [values.before, after];
           const entry = await bundle(`${engine}-${variant}-${p}-${afterFirst}`, first, second, variant);
           const r = await runInEngine(engine, { entry, timeoutMs: 1_500_000 });
           if (!r.ok) throw new Error(`${engine}: ${r.error}\n${r.log.slice(-5).join('\n')}`);
