@@ -163,6 +163,14 @@ export function ageApiOpeners(
   return [
     { name: 'typage Decrypter.decrypt', seal, open: (c) => decrypter().decrypt(c), output: false, sizes: [...sizes, large] },
     {
+      name: 'typage Decrypter.decrypt, "text"',
+      // Printable ASCII, which UTF-8 decodes and encodes back byte for byte.
+      seal: (m) => seal(m.map((b) => 0x20 + (b & 0x3f))),
+      open: async (c) => new TextEncoder().encode(await decrypterOf(identity).decrypt(c, 'text')),
+      output: false,
+      expect: async (c) => new TextEncoder().encode(await decrypterOf(identity).decrypt(c.slice(), 'text')),
+    },
+    {
       name: 'typage Decrypter.decrypt, armored',
       seal: async (m) => new TextEncoder().encode(typage.armor.encode(await seal(m))),
       open: (c) => decrypter().decrypt(c),
