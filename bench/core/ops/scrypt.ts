@@ -15,9 +15,10 @@
  * fourfold/parallel's scrypt, timed at every size: its lanes go to the
  * pool at any N (p = 1: one worker, the calling thread free).
  */
-import { PARALLEL, type Apis } from '../libraries.js';
 import { bytes } from '../fixtures.js';
-import { defineOp, type Call, type OpDefinition, type OpEntry, type Shape } from './types.js';
+import { type Apis, PARALLEL } from '../libraries.js';
+import { type Derive, kdfEntries } from './table.js';
+import { defineOp, type OpDefinition } from './types.js';
 
 /** The block size everyone uses. */
 const R = 8;
@@ -32,11 +33,8 @@ interface Inputs {
   readonly p: number;
 }
 
-/** libsodium's scrypt with every parameter (-sumo only). */
+/** libsodium's scrypt with every parameter (-sumo only: libraries.ts loads -sumo where installed). */
 type SodiumScrypt = (password: Uint8Array, salt: Uint8Array, N: number, r: number, p: number, length: number) => Uint8Array;
-
-/** One scrypt call of a library, as the harness times it. */
-type Derive = (inputs: Inputs) => ReturnType<Call>;
 
 /** Whether `size` is a lane's memory for some N = 2^k, k >= 1. */
 function takesSize(size: number): boolean {
@@ -44,39 +42,34 @@ function takesSize(size: number): boolean {
   return Number.isInteger(N) && N >= 2 && (N & (N - 1)) === 0;
 }
 
-/** The derivations of the libraries loaded here, by column. */
-function derivations(apis: Apis): [string, Derive][] {
-  const out: [string, Derive][] = [];
-  const fourfold = apis.fourfold?.scrypt?.scrypt;
-  if (fourfold !== undefined) {
-    const derive: Derive = ({ password, salt, N, p }) => fourfold(password, salt, { N, r: R, p, dkLen: KEY_BYTES });
-    out.push(['fourfold', derive], ['fourfold-js', derive]);
-  }
-  const parallel = apis.fourfold?.parallel?.scrypt;
-  if (parallel !== undefined) out.push([PARALLEL, ({ password, salt, N, p }) => parallel(password, salt, { N, r: R, p, dkLen: KEY_BYTES })]);
-  const noble = apis.nobleHashes?.scrypt;
-  if (noble !== undefined) out.push(['noble-hashes', ({ password, salt, N, p }) => noble(password, salt, { N, r: R, p, dkLen: KEY_BYTES, maxmem: MAXMEM })]);
-  const node = apis.node?.scryptSync;
-  if (typeof node === 'function') out.push(['node', ({ password, salt, N, p }) => node(password, salt, KEY_BYTES, { N, r: R, p, maxmem: MAXMEM })]);
-  const hashWasm = apis.hashWasm?.scrypt;
-  if (hashWasm !== undefined) {
-    out.push([
+export function scryptOps({ fourfold, nobleHashes, node, hashWasm, sodium }: Apis): OpDefinition<unknown>[] {
+  const ours = fourfold?.scrypt?.scrypt;
+  const parallel = fourfold?.parallel?.scrypt;
+  const noble = nobleHashes?.scrypt;
+  const nodeScrypt = node?.scryptSync;
+  const sumo = (sodium as { crypto_pwhash_scryptsalsa208sha256_ll?: SodiumScrypt } | undefined)?.crypto_pwhash_scryptsalsa208sha256_ll;
+  const derive: Derive<Inputs> | undefined = ours && (({ password, salt, N, p }) => ours(password, salt, { N, r: R, p, dkLen: KEY_BYTES }));
+  const entries = kdfEntries<Inputs>([
+    ['fourfold', derive],
+    ['fourfold-js', derive],
+    [PARALLEL, parallel && (({ password, salt, N, p }) => parallel(password, salt, { N, r: R, p, dkLen: KEY_BYTES }))],
+    ['noble-hashes', noble && (({ password, salt, N, p }) => noble(password, salt, { N, r: R, p, dkLen: KEY_BYTES, maxmem: MAXMEM }))],
+    [
+      'node',
+      typeof nodeScrypt === 'function' ? ({ password, salt, N, p }) => nodeScrypt(password, salt, KEY_BYTES, { N, r: R, p, maxmem: MAXMEM }) : undefined,
+    ],
+    [
       'hash-wasm',
-      ({ password, salt, N, p }) => hashWasm({ password, salt, costFactor: N, blockSize: R, parallelism: p, hashLength: KEY_BYTES, outputType: 'binary' }),
-    ]);
-  }
-  // Only -sumo has it (libraries.ts loads -sumo where installed).
-  const sodium = (apis.sodium as { crypto_pwhash_scryptsalsa208sha256_ll?: SodiumScrypt } | undefined)?.crypto_pwhash_scryptsalsa208sha256_ll;
-  if (typeof sodium === 'function') out.push(['sodium', ({ password, salt, N, p }) => sodium(password, salt, N, R, p, KEY_BYTES)]);
-  return out;
-}
-
-export function scryptOps(apis: Apis): OpDefinition<unknown>[] {
-  const entries: OpEntry<Inputs>[] = derivations(apis).map(([library, derive]) => ({ library, bind: (inputs) => () => derive(inputs) }));
+      hashWasm &&
+        (({ password, salt, N, p }) =>
+          hashWasm.scrypt({ password, salt, costFactor: N, blockSize: R, parallelism: p, hashLength: KEY_BYTES, outputType: 'binary' })),
+    ],
+    ['sodium', typeof sumo === 'function' ? ({ password, salt, N, p }) => sumo(password, salt, N, R, p, KEY_BYTES) : undefined],
+  ]);
   const op = (name: string, p: number) =>
     defineOp<Inputs>({
       op: name,
-      inputs: (shape: Shape) => ({ password: bytes('scrypt password', 16), salt: bytes('scrypt salt', 16), N: shape.size / (128 * R), p }),
+      inputs: (shape) => ({ password: bytes('scrypt password', 16), salt: bytes('scrypt salt', 16), N: shape.size / (128 * R), p }),
       takesSize,
       sizeIsMemory: true,
       // Plain JavaScript: the same reference in every engine, WebAssembly or not.

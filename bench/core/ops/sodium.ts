@@ -19,7 +19,7 @@
 import type * as FourfoldSodium from 'fourfold/sodium';
 import { bytes } from '../fixtures.js';
 import { type Apis, NATIVE } from '../libraries.js';
-import { messageOf } from './shared.js';
+import { messageOf } from './table.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 /** libsodium.js's API, as fourfold/sodium types it: libsodium-wrappers-sumo is used through the same names and shapes. */
