@@ -11,14 +11,10 @@ import { loadFileSpace, nodeModule } from './file-space.js';
 export const BENCH_IDENTITY = 'AGE-SECRET-KEY-1P2HTMZ6Y2CAZEZD9LFXL8M4JPU8WNR97SMETC9FZALNP8CD9PACSC4TJ0M';
 export const BENCH_RECIPIENT = 'age14kkdhar8pd2lakspugult7ynp3kfzpkn25a6mxkgpmq8h0ytvclqj2x8f2';
 
-/** A command (age, rage) as a benchmark column, file to file (Node only: loadAgeCli). */
+/** A command (age, rage) as a benchmark column, file to file (Node only: loadAgeCli); decrypt takes binary or armored files alike. */
 export interface AgeCliLibrary {
-  /** The path of a file holding `bytes`, written at the first call for this array. */
-  stage(bytes: Uint8Array): string;
   encrypt(input: string, output: string, armor?: boolean): Promise<void>;
-  /** Binary or armored: the command tells them apart. */
   decrypt(input: string, output: string): Promise<void>;
-  read(path: string): Uint8Array;
 }
 
 type ChildProcess = typeof import('node:child_process');
@@ -69,7 +65,6 @@ export async function loadAgeCli(program: 'age' | 'rage'): Promise<{ api: AgeCli
   return {
     version: `${program === 'age' ? 'age ' : ''}${version} (${maker}, a process per call, file to file)`,
     api: {
-      stage: (bytes) => files.stage(bytes),
       // age and rage take the same flags.
       encrypt: (input, output, armor) => run(child, command, ['-r', BENCH_RECIPIENT, ...(armor === true ? ['-a'] : []), '-o', output, input]),
       async decrypt(input, output) {
@@ -77,7 +72,6 @@ export async function loadAgeCli(program: 'age' | 'rage'): Promise<{ api: AgeCli
         // rage makes -o's file at its first write: an empty plaintext leaves none, which stands for an empty file.
         if (!fs.existsSync(output)) fs.writeFileSync(output, '');
       },
-      read: (file) => files.read(file),
     },
   };
 }

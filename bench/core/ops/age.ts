@@ -27,38 +27,43 @@
  * (else typage), and every column must give back the plaintext.
  */
 import type { AgeFrom, AgeTo } from 'fourfold/age';
-import { PARALLEL, TYPAGE_API, type Apis } from '../libraries.js';
-import type { FileSpace } from '../file-space.js';
 import { BENCH_IDENTITY, BENCH_RECIPIENT } from '../age-cli.js';
+import type { FileSpace } from '../file-space.js';
 import { bytes } from '../fixtures.js';
+import { type Apis, PARALLEL, TYPAGE_API } from '../libraries.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 /** The pieces a stream is fed, as a file's ReadableStream comes in Node (64 KiB). */
 const PIECE = 64 << 10;
+/** The passphrase of the scrypt ops, and their work factors (log2 of N): age's default, 18, and 10, where the payload's cost shows. */
+const PASSPHRASE = 'fourfold bench passphrase';
+const WORK_FACTORS = [10, 18] as const;
+/** What a timed call gives the harness where its output is a file. */
+const EMPTY = new Uint8Array(0);
 
-/** One library's age, as the ops call it. */
-export interface AgeLibrary {
+type Stream = ReadableStream<Uint8Array>;
+type FourfoldAge = NonNullable<NonNullable<Apis['fourfold']>['age']>;
+
+/** One library's age, as the ops call it; the armor as ASCII bytes. */
+interface AgeLibrary {
   encrypt(plain: Uint8Array): Promise<Uint8Array>;
   decrypt(file: Uint8Array): Promise<Uint8Array>;
-  encryptStream?(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>;
-  decryptStream?(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>;
-  /** The armored file of `plain`, as ASCII bytes. */
+  encryptStream(source: Stream): Stream | Promise<Stream>;
+  decryptStream(source: Stream): Stream | Promise<Stream>;
   encryptArmored(plain: Uint8Array): Promise<Uint8Array>;
-  /** The plaintext of an armored file given as ASCII bytes. */
   decryptArmored(text: Uint8Array): Promise<Uint8Array>;
 }
 
 interface Inputs {
   readonly plain: Uint8Array;
-  /** The decrypt ops' file, made once per shape (awaited by the first call, the reference's). */
+  /** The decrypt ops' file, and the armored one, made once per shape (awaited by the first call, the reference's). */
   readonly file: Promise<Uint8Array>;
-  /** The same plaintext's armored file, for 'age-decrypt-armored'. */
   readonly armoredFile: Promise<Uint8Array>;
   readonly size: number;
 }
 
 /** `source` as a stream of PIECE-byte views. */
-export function piecesOf(source: Uint8Array): ReadableStream<Uint8Array> {
+function piecesOf(source: Uint8Array): Stream {
   let at = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -71,7 +76,7 @@ export function piecesOf(source: Uint8Array): ReadableStream<Uint8Array> {
 }
 
 /** Reads a stream to its end into one buffer (grown by doubling from `hint` bytes). */
-async function gather(stream: ReadableStream<Uint8Array>, hint: number): Promise<Uint8Array> {
+async function gather(stream: Stream, hint: number): Promise<Uint8Array> {
   let out = new Uint8Array(Math.max(hint, 1024));
   let fill = 0;
   const reader = stream.getReader();
@@ -89,7 +94,7 @@ async function gather(stream: ReadableStream<Uint8Array>, hint: number): Promise
 }
 
 /** Reads a stream to its end, dropping each chunk; resolves to an array of one byte per MiB it gave (what the harness keeps of a call). */
-export async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+async function drain(stream: Stream): Promise<Uint8Array> {
   let total = 0;
   const reader = stream.getReader();
   for (;;) {
@@ -102,10 +107,6 @@ export async function drain(stream: ReadableStream<Uint8Array>): Promise<Uint8Ar
 /** The file's length, about: the payload's tags and a header of a few hundred bytes. */
 const fileHint = (size: number) => size + 16 * Math.ceil((size + 1) / PIECE) + 512;
 
-/** The passphrase of the scrypt ops, and their work factors (log2 of N): age's default, 18, and 10, where the payload's cost shows. */
-const PASSPHRASE = 'fourfold bench passphrase';
-const WORK_FACTORS = [10, 18] as const;
-
 /** typage's API, as the ops call it: typage itself, or fourfold/age/typage, which must be usable in its place. */
 type Typage = typeof import('age-encryption');
 export type TypageApi = {
@@ -114,24 +115,10 @@ export type TypageApi = {
   readonly armor: Typage['armor'];
 };
 
-/** The age libraries loaded here, by column (the Go CLI apart), to the bench's X25519 key, or to a passphrase at `workFactor`. */
-function libraries(apis: Apis, workFactor?: number): [string, AgeLibrary][] {
-  const out: [string, AgeLibrary][] = [];
-  const to: AgeTo = workFactor === undefined ? { recipients: [BENCH_RECIPIENT] } : { passphrase: PASSPHRASE, workFactor };
-  const from: AgeFrom = workFactor === undefined ? { identities: [BENCH_IDENTITY] } : { passphrase: PASSPHRASE };
-  const fourfold = (age: NonNullable<NonNullable<Apis['fourfold']>['age']>): AgeLibrary => ({
-    encrypt: (plain) => age.encrypt(plain, to),
-    decrypt: (file) => age.decrypt(file, from),
-    encryptStream: (source) => source.pipeThrough(age.encryptStream(to)),
-    decryptStream: (source) => source.pipeThrough(age.decryptStream(from)),
-    encryptArmored: (plain) => age.encrypt(plain, to, { armor: true }),
-    decryptArmored: (text) => age.decrypt(text, from),
-  });
-  // One module, two columns: the harness selects the tier before each (libraries.ts).
-  if (apis.fourfold?.age !== undefined) out.push(['fourfold', fourfold(apis.fourfold.age)], ['fourfold-js', fourfold(apis.fourfold.age)]);
-  if (apis.fourfold?.parallel?.age !== undefined) out.push([PARALLEL, fourfold(apis.fourfold.parallel.age)]);
-  const typageApi = (typage: TypageApi): AgeLibrary => {
-    const encrypter = () => {
+/** typage's Encrypter and Decrypter to the bench's X25519 key, or to the passphrase at `workFactor`. */
+function typageKeys(typage: TypageApi, workFactor?: number) {
+  return {
+    encrypter() {
       const e = new typage.Encrypter();
       if (workFactor === undefined) e.addRecipient(BENCH_RECIPIENT);
       else {
@@ -139,13 +126,30 @@ function libraries(apis: Apis, workFactor?: number): [string, AgeLibrary][] {
         e.setScryptWorkFactor(workFactor);
       }
       return e;
-    };
-    const decrypter = () => {
+    },
+    decrypter() {
       const d = new typage.Decrypter();
       if (workFactor === undefined) d.addIdentity(BENCH_IDENTITY);
       else d.addPassphrase(PASSPHRASE);
       return d;
-    };
+    },
+  };
+}
+
+/** The age libraries loaded here, by column (the CLIs apart), to the bench's X25519 key, or to a passphrase at `workFactor`. */
+function libraries(apis: Apis, workFactor?: number): [string, AgeLibrary][] {
+  const to: AgeTo = workFactor === undefined ? { recipients: [BENCH_RECIPIENT] } : { passphrase: PASSPHRASE, workFactor };
+  const from: AgeFrom = workFactor === undefined ? { identities: [BENCH_IDENTITY] } : { passphrase: PASSPHRASE };
+  const fourfold = (age: FourfoldAge): AgeLibrary => ({
+    encrypt: (plain) => age.encrypt(plain, to),
+    decrypt: (file) => age.decrypt(file, from),
+    encryptStream: (source) => source.pipeThrough(age.encryptStream(to)),
+    decryptStream: (source) => source.pipeThrough(age.decryptStream(from)),
+    encryptArmored: (plain) => age.encrypt(plain, to, { armor: true }),
+    decryptArmored: (text) => age.decrypt(text, from),
+  });
+  const typageApi = (typage: TypageApi): AgeLibrary => {
+    const { encrypter, decrypter } = typageKeys(typage, workFactor);
     return {
       encrypt: (plain) => encrypter().encrypt(plain),
       decrypt: (file) => decrypter().decrypt(file),
@@ -155,15 +159,20 @@ function libraries(apis: Apis, workFactor?: number): [string, AgeLibrary][] {
       decryptArmored: (text) => decrypter().decrypt(typage.armor.decode(new TextDecoder().decode(text))),
     };
   };
-  if (apis.typage !== undefined) out.push(['typage', typageApi(apis.typage)]);
-  // Its one-core column times these calls too (libraries.ts TYPAGE_API_ONE_CORE).
-  if (apis.fourfold?.['age/typage'] !== undefined) out.push([TYPAGE_API, typageApi(apis.fourfold['age/typage'])]);
-  return out;
+  const { age: ours, parallel } = apis.fourfold ?? {};
+  // One module, two columns: the harness selects the tier before each (libraries.ts). typage's API on fourfold's one-core column times these calls too.
+  const columns: [string, AgeLibrary | undefined][] = [
+    ['fourfold', ours && fourfold(ours)],
+    ['fourfold-js', ours && fourfold(ours)],
+    [PARALLEL, parallel?.age && fourfold(parallel.age)],
+    ['typage', apis.typage && typageApi(apis.typage)],
+    [TYPAGE_API, apis.fourfold?.['age/typage'] && typageApi(apis.fourfold['age/typage'])],
+  ];
+  return columns.filter((c): c is [string, AgeLibrary] => c[1] !== undefined);
 }
 
-/** The columns of one key, whole and streamed: the entries of encrypt, decrypt, encrypt-stream and decrypt-stream, and what checks them. */
+/** The entries of one key's ops, by way, and the library that checks encryptions (typage where loaded, else fourfold). */
 function keyEntries(libs: [string, AgeLibrary][]) {
-  // The checker of encryptions, and the maker of the decrypt ops' files.
   const checker = libs.find(([name]) => name === 'typage')?.[1] ?? libs.find(([name]) => name === 'fourfold')?.[1];
   const maker = libs.find(([name]) => name === 'fourfold')?.[1] ?? checker;
   if (checker === undefined || maker === undefined) return undefined;
@@ -185,140 +194,60 @@ function keyEntries(libs: [string, AgeLibrary][]) {
       },
     };
   };
-  /** An encrypt entry: its calls' last file, decrypted (by `open`: the checker's binary or armored decrypt), is what is checked. */
-  const encrypting = (library: string, encrypt: (i: Inputs) => Promise<Uint8Array>, open = checker.decrypt): OpEntry<Inputs> => {
+  /** An encrypt entry: its calls' last file, opened by the checker, is what is checked. */
+  const encrypting = (library: string, encrypt: (i: Inputs) => Promise<Uint8Array>, open: (file: Uint8Array) => Promise<Uint8Array>): OpEntry<Inputs> => {
     let last: Promise<Uint8Array> | undefined;
-    return {
-      library,
-      bind: (i) => () => (last = encrypt(i)),
-      checkedOutput: async () => open(await last!),
-    };
+    return { library, bind: (i) => () => (last = encrypt(i)), checkedOutput: async () => open(await last!) };
   };
-  const streaming = libs.filter(([, age]) => age.encryptStream !== undefined && age.decryptStream !== undefined);
+  const each = (entry: (library: string, age: AgeLibrary) => OpEntry<Inputs>) => libs.map(([library, age]) => entry(library, age));
   return {
     checker,
     inputs,
-    encrypting,
-    encrypt: libs.map(([library, age]) => encrypting(library, (i) => age.encrypt(i.plain))),
-    decrypt: libs.map(([library, age]): OpEntry<Inputs> => ({ library, bind: (i) => async () => age.decrypt(await i.file) })),
+    encrypt: each((library, age) => encrypting(library, (i) => age.encrypt(i.plain), checker.decrypt)),
+    decrypt: each((library, age) => ({ library, bind: (i) => async () => age.decrypt(await i.file) })),
     // A timed stream's output is read and dropped, as a file written elsewhere would be; one more call, gathered, is checked.
-    encryptStream: streaming.map(
-      ([library, age]): OpEntry<Inputs> => ({
-        library,
-        bind: (i) => async () => drain(await age.encryptStream!(piecesOf(i.plain))),
-        checkedOutput: async (i) => checker.decrypt(await gather(await age.encryptStream!(piecesOf(i.plain)), fileHint(i.size))),
-      }),
-    ),
-    decryptStream: streaming.map(
-      ([library, age]): OpEntry<Inputs> => ({
-        library,
-        bind: (i) => async () => drain(await age.decryptStream!(piecesOf(await i.file))),
-        checkedOutput: async (i) => gather(await age.decryptStream!(piecesOf(await i.file)), i.size),
-      }),
-    ),
+    'encrypt-stream': each((library, age) => ({
+      library,
+      bind: (i) => async () => drain(await age.encryptStream(piecesOf(i.plain))),
+      checkedOutput: async (i) => checker.decrypt(await gather(await age.encryptStream(piecesOf(i.plain)), fileHint(i.size))),
+    })),
+    'decrypt-stream': each((library, age) => ({
+      library,
+      bind: (i) => async () => drain(await age.decryptStream(piecesOf(await i.file))),
+      checkedOutput: async (i) => gather(await age.decryptStream(piecesOf(await i.file)), i.size),
+    })),
+    'encrypt-armored': each((library, age) => encrypting(library, (i) => age.encryptArmored(i.plain), checker.decryptArmored)),
+    'decrypt-armored': each((library, age) => ({ library, bind: (i) => async () => age.decryptArmored(await i.armoredFile) })),
   };
 }
 
-export function ageOps(apis: Apis): OpDefinition<unknown>[] {
-  const libs = libraries(apis);
-  const x25519 = keyEntries(libs);
-  if (x25519 === undefined) return [];
-  const { checker, inputs, encrypting, encrypt: encryptEntries, decrypt: decryptEntries } = x25519;
-  const encryptArmoredEntries: OpEntry<Inputs>[] = libs.map(([library, age]) =>
-    encrypting(library, (i) => age.encryptArmored(i.plain), checker.decryptArmored),
-  );
-  const decryptArmoredEntries: OpEntry<Inputs>[] = libs.map(([library, age]) => ({
-    library,
-    bind: (i) => async () => age.decryptArmored(await i.armoredFile),
-  }));
-  const clis = [
-    ['age-cli', apis.ageCli],
-    ['rage-cli', apis.rageCli],
-  ] as const;
-  for (const [library, cli] of clis) {
-    if (cli === undefined) continue;
-    // File to file: each call writes its output next to its input, which is staged once.
-    const cliEncrypt = (armor: boolean): OpEntry<Inputs> => {
-      const suffix = `.${library}${armor ? '.age.txt' : '.age'}`;
-      return {
-        library,
-        bind: (i) => {
-          const input = cli.stage(i.plain);
-          return async () => {
-            await cli.encrypt(input, `${input}${suffix}`, armor);
-            return EMPTY;
-          };
-        },
-        checkedOutput: async (i) => {
-          const file = cli.read(`${cli.stage(i.plain)}${suffix}`);
-          return armor ? checker.decryptArmored(file) : checker.decrypt(file);
-        },
-      };
-    };
-    const cliDecrypt = (file: (i: Inputs) => Promise<Uint8Array>): OpEntry<Inputs> => ({
-      library,
-      bind: (i) => async () => {
-        const input = cli.stage(await file(i));
-        await cli.decrypt(input, `${input}.${library}.out`);
-        return EMPTY;
-      },
-      checkedOutput: async (i) => cli.read(`${cli.stage(await file(i))}.${library}.out`),
-    });
-    encryptEntries.push(cliEncrypt(false));
-    decryptEntries.push(cliDecrypt((i) => i.file));
-    encryptArmoredEntries.push(cliEncrypt(true));
-    decryptArmoredEntries.push(cliDecrypt((i) => i.armoredFile));
-  }
-  const [encryptFileEntries, decryptFileEntries] = fileEntries(apis, checker);
-  const op = (name: string, entries: OpEntry<Inputs>[], of = inputs) =>
-    defineOp<Inputs>({ op: name, inputs: of, reference: 'typage', sizesOnly: true, entries });
-  // A passphrase's files, whole and streamed: 'age-scrypt10-encrypt' and so on, every column at the same work factor.
-  const passphraseOps = WORK_FACTORS.flatMap((workFactor) => {
-    const key = keyEntries(libraries(apis, workFactor))!;
-    const ways = { encrypt: key.encrypt, decrypt: key.decrypt, 'encrypt-stream': key.encryptStream, 'decrypt-stream': key.decryptStream };
-    return Object.entries(ways).map(([way, entries]) => op(`age-scrypt${workFactor}-${way}`, entries, key.inputs));
-  });
-  return [
-    op('age-encrypt', encryptEntries),
-    op('age-decrypt', decryptEntries),
-    op('age-encrypt-stream', x25519.encryptStream),
-    op('age-decrypt-stream', x25519.decryptStream),
-    op('age-encrypt-armored', encryptArmoredEntries),
-    op('age-decrypt-armored', decryptArmoredEntries),
-    op('age-encrypt-file', encryptFileEntries),
-    op('age-decrypt-file', decryptFileEntries),
-    ...passphraseOps,
-  ];
-}
-
-/** What a timed call gives the harness where its output is a file. */
-const EMPTY = new Uint8Array(0);
-
-/** A file op's column: a file in, its output file out. */
-interface FileColumn<F> {
-  encrypt(input: F): Promise<F>;
+/** A column working file to file (a path, or a Blob where the engine has no file system): its output file. */
+interface FileWay<F> {
+  encrypt(input: F, armor?: boolean): Promise<F>;
   decrypt(input: F): Promise<F>;
 }
 
-/** The file ops' files: paths in the harness's directory (the output beside the input, named by column), else Blobs. */
+/** The file ops' files: paths in the harness's directory (an output beside its input, named by column), else Blobs. */
 interface Files<F> {
-  /** Whether the files are paths (else Blobs). */
-  readonly paths: boolean;
   stage(bytes: Uint8Array): F;
   read(file: F): Promise<Uint8Array>;
-  /** A web stream of a file, and one written to a new file (the output of `input` for `column`), for typage's column. */
-  through(input: F, column: string, transform: (s: ReadableStream<Uint8Array>) => Promise<ReadableStream<Uint8Array>>): Promise<F>;
+  /** `input` through `transform` into a new file, `name` the output's, for typage's column (its web streams). */
+  through(input: F, name: string, transform: (s: Stream) => Promise<Stream>): Promise<F>;
+  /** fourfold's encryptFile or decryptFile, writing beside the input (paths) or resolving to a Blob. */
+  fourfold(call: FourfoldAge['encryptFile'] | FourfoldAge['decryptFile'], input: F, name: string, key: AgeTo | AgeFrom): Promise<F>;
 }
 
 function pathFiles(space: FileSpace): Files<string> {
   return {
-    paths: true,
     stage: (data) => space.stage(data),
     read: async (path) => space.read(path),
-    async through(input, column, transform) {
-      const output = `${input}.${column}`;
-      await (await transform(space.readable(input))).pipeTo(space.writable(output));
-      return output;
+    async through(input, name, transform) {
+      await (await transform(space.readable(input))).pipeTo(space.writable(`${input}.${name}`));
+      return `${input}.${name}`;
+    },
+    async fourfold(call, input, name, key) {
+      await (call as (i: string, o: string, k: unknown) => Promise<void>)(input, `${input}.${name}`, key);
+      return `${input}.${name}`;
     },
   };
 }
@@ -326,120 +255,131 @@ function pathFiles(space: FileSpace): Files<string> {
 function blobFiles(): Files<Blob> {
   const staged = new WeakMap<Uint8Array, Blob>();
   return {
-    paths: false,
     stage(data) {
       let blob = staged.get(data);
       if (blob === undefined) staged.set(data, (blob = new Blob([data as Uint8Array<ArrayBuffer>])));
       return blob;
     },
     read: async (blob) => new Uint8Array(await blob.arrayBuffer()),
-    async through(input, _column, transform) {
+    async through(input, _name, transform) {
       const parts: Uint8Array[] = [];
-      await (await transform(input.stream() as ReadableStream<Uint8Array>)).pipeTo(new WritableStream({ write: (chunk) => void parts.push(chunk) }));
+      await (await transform(input.stream() as Stream)).pipeTo(new WritableStream({ write: (chunk) => void parts.push(chunk) }));
       return new Blob(parts as Uint8Array<ArrayBuffer>[]);
+    },
+    fourfold: (call, input, _name, key) => (call as (i: Blob, o: undefined, k: unknown) => Promise<Blob>)(input, undefined, key),
+  };
+}
+
+/** The Go age command and rage, file to file (paths only): each call writes its output beside its input. */
+function cliWays(apis: Apis): [string, FileWay<string>][] {
+  const ways: [string, FileWay<string>][] = [];
+  for (const [library, cli] of [
+    ['age-cli', apis.ageCli],
+    ['rage-cli', apis.rageCli],
+  ] as const) {
+    if (cli === undefined) continue;
+    const run = async (input: string, suffix: string, call: (output: string) => Promise<void>) => {
+      await call(`${input}.${library}${suffix}`);
+      return `${input}.${library}${suffix}`;
+    };
+    ways.push([
+      library,
+      {
+        encrypt: (input, armor) => run(input, armor === true ? '.age.txt' : '.age', (output) => cli.encrypt(input, output, armor)),
+        decrypt: (input) => run(input, '.out', (output) => cli.decrypt(input, output)),
+      },
+    ]);
+  }
+  return ways;
+}
+
+/** The file ops' columns on files of kind F: fourfold's file calls, typage's streams over the files, and the CLIs where files are paths. */
+function fileWays<F>(apis: Apis, files: Files<F>, clis: [string, FileWay<F>][]): [string, FileWay<F>][] {
+  const fourfold = (library: string, age: FourfoldAge): FileWay<F> => ({
+    encrypt: (input) => files.fourfold(age.encryptFile, input, `${library}.age`, { recipients: [BENCH_RECIPIENT] }),
+    decrypt: (input) => files.fourfold(age.decryptFile, input, `${library}.out`, { identities: [BENCH_IDENTITY] }),
+  });
+  const ways: [string, FileWay<F> | undefined][] = [['fourfold', apis.fourfold?.age && fourfold('fourfold', apis.fourfold.age)]];
+  ways.push([PARALLEL, apis.fourfold?.parallel?.age && fourfold(PARALLEL, apis.fourfold.parallel.age)]);
+  if (apis.typage !== undefined) {
+    const { encrypter, decrypter } = typageKeys(apis.typage);
+    ways.push([
+      'typage',
+      {
+        encrypt: (input) => files.through(input, 'typage.age', async (s) => (await encrypter().encrypt(s)) as Stream),
+        decrypt: (input) => files.through(input, 'typage.out', async (s) => (await decrypter().decrypt(s)) as Stream),
+      },
+    ]);
+  }
+  return [...ways.filter((w): w is [string, FileWay<F>] => w[1] !== undefined), ...clis];
+}
+
+/** A file column's entries: encrypting (opened by `open` to check) and decrypting the file `fileOf` gives. */
+function fileEntries<F>(files: Files<F>, [library, way]: [string, FileWay<F>]) {
+  return {
+    encrypt(open: (file: Uint8Array) => Promise<Uint8Array>, armor?: boolean): OpEntry<Inputs> {
+      let last: Promise<F> | undefined;
+      return {
+        library,
+        bind: (i) => {
+          const input = files.stage(i.plain);
+          return async () => {
+            await (last = way.encrypt(input, armor));
+            return EMPTY;
+          };
+        },
+        checkedOutput: async () => open(await files.read(await last!)),
+      };
+    },
+    decrypt(fileOf: (i: Inputs) => Promise<Uint8Array>): OpEntry<Inputs> {
+      let last: Promise<F> | undefined;
+      return {
+        library,
+        bind: (i) => async () => {
+          await (last = way.decrypt(files.stage(await fileOf(i))));
+          return EMPTY;
+        },
+        checkedOutput: async () => files.read(await last!),
+      };
     },
   };
 }
 
-/** The file ops' columns on files of kind F. */
-function fileColumns<F extends string | Blob>(apis: Apis, files: Files<F>): [string, FileColumn<F>][] {
-  const to = { recipients: [BENCH_RECIPIENT] };
-  const from = { identities: [BENCH_IDENTITY] };
-  const columns: [string, FileColumn<F>][] = [];
-  const { paths } = files;
-  const fourfold = (library: string, age: NonNullable<NonNullable<Apis['fourfold']>['age']>): FileColumn<F> => ({
-    async encrypt(input) {
-      if (!paths) return (await age.encryptFile(input as Blob, undefined, to)) as F;
-      await age.encryptFile(input as string, `${input}.${library}.age`, to);
-      return `${input}.${library}.age` as F;
-    },
-    async decrypt(input) {
-      if (!paths) return (await age.decryptFile(input as Blob, undefined, from)) as F;
-      await age.decryptFile(input as string, `${input}.${library}.out`, from);
-      return `${input}.${library}.out` as F;
-    },
-  });
-  if (apis.fourfold?.age !== undefined) columns.push(['fourfold', fourfold('fourfold', apis.fourfold.age)]);
-  if (apis.fourfold?.parallel?.age !== undefined) columns.push([PARALLEL, fourfold(PARALLEL, apis.fourfold.parallel.age)]);
-  const typage = apis.typage;
-  if (typage !== undefined) {
-    columns.push([
-      'typage',
-      {
-        encrypt: (input) =>
-          files.through(input, 'typage.age', async (s) => {
-            const e = new typage.Encrypter();
-            e.addRecipient(BENCH_RECIPIENT);
-            return (await e.encrypt(s)) as ReadableStream<Uint8Array>;
-          }),
-        decrypt: (input) =>
-          files.through(input, 'typage.out', async (s) => {
-            const d = new typage.Decrypter();
-            d.addIdentity(BENCH_IDENTITY);
-            return (await d.decrypt(s)) as ReadableStream<Uint8Array>;
-          }),
-      },
-    ]);
-  }
-  if (paths) {
-    for (const [library, cli] of [
-      ['age-cli', apis.ageCli],
-      ['rage-cli', apis.rageCli],
-    ] as const) {
-      if (cli === undefined) continue;
-      columns.push([
-        library,
-        {
-          async encrypt(input) {
-            const output = `${input}.${library}.age`;
-            await cli.encrypt(input as string, output);
-            return output as F;
-          },
-          async decrypt(input) {
-            const output = `${input}.${library}.out`;
-            await cli.decrypt(input as string, output);
-            return output as F;
-          },
-        },
-      ]);
-    }
-  }
-  return columns;
+/** 'age-encrypt-file' and 'age-decrypt-file' (none where the engine has neither a file system nor Blobs). */
+function fileOps<F>(apis: Apis, files: Files<F> | undefined, clis: [string, FileWay<F>][], checker: AgeLibrary): [OpEntry<Inputs>[], OpEntry<Inputs>[]] {
+  if (files === undefined) return [[], []];
+  const entries = fileWays(apis, files, clis).map((way) => fileEntries(files, way));
+  return [entries.map((e) => e.encrypt(checker.decrypt)), entries.map((e) => e.decrypt((i) => i.file))];
 }
 
-/** The entries of 'age-encrypt-file' and 'age-decrypt-file' (none where the engine has neither a file system nor Blobs). */
-function fileEntries(apis: Apis, checker: AgeLibrary): [OpEntry<Inputs>[], OpEntry<Inputs>[]] {
-  if (apis.files !== undefined) return entriesOn(apis, pathFiles(apis.files), checker);
-  if (typeof Blob === 'function') return entriesOn(apis, blobFiles(), checker);
-  return [[], []];
-}
-
-function entriesOn<F extends string | Blob>(apis: Apis, files: Files<F>, checker: AgeLibrary): [OpEntry<Inputs>[], OpEntry<Inputs>[]] {
-  const columns = fileColumns(apis, files);
-  const encrypt = columns.map(([library, column]): OpEntry<Inputs> => {
-    let last: Promise<F> | undefined;
-    return {
-      library,
-      bind: (i) => {
-        const input = files.stage(i.plain);
-        return async () => {
-          await (last = column.encrypt(input));
-          return EMPTY;
-        };
-      },
-      checkedOutput: async () => checker.decrypt(await files.read(await last!)),
-    };
-  });
-  const decrypt = columns.map(([library, column]): OpEntry<Inputs> => {
-    let last: Promise<F> | undefined;
-    return {
-      library,
-      bind: (i) => async () => {
-        await (last = column.decrypt(files.stage(await i.file)));
-        return EMPTY;
-      },
-      checkedOutput: async () => files.read(await last!),
-    };
-  });
-  return [encrypt, decrypt];
+export function ageOps(apis: Apis): OpDefinition<unknown>[] {
+  const x25519 = keyEntries(libraries(apis));
+  if (x25519 === undefined) return [];
+  const { checker, inputs } = x25519;
+  // The CLIs file to file in the one-shot and armored ops too: a process per call, as a script runs them.
+  const paths = apis.files && pathFiles(apis.files);
+  const clis = paths === undefined ? [] : cliWays(apis).map((way) => fileEntries(paths, way));
+  for (const cli of clis) {
+    x25519.encrypt.push(cli.encrypt(checker.decrypt));
+    x25519.decrypt.push(cli.decrypt((i) => i.file));
+    x25519['encrypt-armored'].push(cli.encrypt(checker.decryptArmored, true));
+    x25519['decrypt-armored'].push(cli.decrypt((i) => i.armoredFile));
+  }
+  const [encryptFile, decryptFile] =
+    paths !== undefined ? fileOps(apis, paths, cliWays(apis), checker) : fileOps<Blob>(apis, typeof Blob === 'function' ? blobFiles() : undefined, [], checker);
+  const op = (name: string, entries: OpEntry<Inputs>[], of = inputs) =>
+    defineOp<Inputs>({ op: name, inputs: of, reference: 'typage', sizesOnly: true, entries });
+  const ways = ['encrypt', 'decrypt', 'encrypt-stream', 'decrypt-stream'] as const;
+  return [
+    ...ways.map((way) => op(`age-${way}`, x25519[way])),
+    op('age-encrypt-armored', x25519['encrypt-armored']),
+    op('age-decrypt-armored', x25519['decrypt-armored']),
+    op('age-encrypt-file', encryptFile),
+    op('age-decrypt-file', decryptFile),
+    // A passphrase's files, whole and streamed: 'age-scrypt10-encrypt' and so on, every column at the same work factor.
+    ...WORK_FACTORS.flatMap((workFactor) => {
+      const key = keyEntries(libraries(apis, workFactor))!;
+      return ways.map((way) => op(`age-scrypt${workFactor}-${way}`, key[way], key.inputs));
+    }),
+  ];
 }
