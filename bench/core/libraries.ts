@@ -67,31 +67,16 @@ export function parseWorkerColumn(name: string): { workers: number; shared: bool
  */
 export const PARALLEL_FROM = 2 << 20;
 
-/** hash-wasm's synchronous hasher object (its one-shot functions are async). */
-type HashWasmHasher = Awaited<ReturnType<typeof import('hash-wasm')['createBLAKE3']>>;
-
 export interface Library {
   readonly name: string;
   readonly version: string;
-  /**
-   * Whether this library's output is trusted as the expected answer when
-   * the outputs of a case are cross-checked (true for the established peers).
-   */
+  /** Whether its output is trusted as the expected answer when a case's outputs are cross-checked (the established peers). */
   readonly reference: boolean;
-  /**
-   * Runs before a batch of this library's calls. Fourfold's two tiers
-   * share one module and one global tier switch, so each must re-select
-   * its tier before it is timed. Libraries sharing a tier share the same
-   * function, so the harness can skip the call when nothing changes.
-   */
+  /** Runs before a batch of its calls: fourfold's tiers share one module and one global switch, so each selects its own (the harness skips a repeat). */
   readonly activate?: () => unknown;
   /** The sizes this column is timed at (default: every size): a worker-count column's only at the chart's. */
   readonly takesSize?: (size: number) => boolean;
-  /**
-   * The least message size this column is timed at (fourfold/parallel's:
-   * PARALLEL_FROM, below which a call runs inline); ops whose size is
-   * memory (OpDefinition.sizeIsMemory) are timed at every size.
-   */
+  /** The least message size it is timed at (fourfold/parallel's: PARALLEL_FROM); ops whose size is memory are timed at every size. */
   readonly pooledFrom?: number;
   /** A column timing the entries of another library (the ops list that one's), under its own activate. */
   readonly sameCallsAs?: string;
@@ -101,46 +86,57 @@ export interface Library {
   readonly shared?: boolean;
 }
 
-/** The loaded modules, for the op definitions under ops/. Absent when not loadable here. */
-export interface Apis {
+/** The peers only some ops use, each loaded on its own: one that does not load is a warning, and its columns are skipped. */
+const PEERS = {
+  nobleHashes: [
+    'noble-hashes',
+    '@noble/hashes',
+    async () => ({
+      blake3: (await import('@noble/hashes/blake3.js')).blake3,
+      blake2b: (await import('@noble/hashes/blake2.js')).blake2b,
+      sha256: (await import('@noble/hashes/sha2.js')).sha256,
+      scrypt: (await import('@noble/hashes/scrypt.js')).scrypt,
+      argon2id: (await import('@noble/hashes/argon2.js')).argon2id,
+    }),
+  ],
+  // hash-wasm's synchronous hashers (its one-shot functions are async), scrypt and argon2id.
+  hashWasm: [
+    'hash-wasm',
+    'hash-wasm',
+    async () => {
+      const module = await import('hash-wasm');
+      return { blake3: await module.createBLAKE3(), blake2b: await module.createBLAKE2b(512), scrypt: module.scrypt, argon2id: module.argon2id };
+    },
+  ],
+  // Pure-JavaScript Serpent and BLAKE2b.
+  mipher: ['mipher', 'mipher', () => import('mipher')],
+  blakejs: [
+    'blakejs',
+    'blakejs',
+    async () => (await import('blakejs')) as unknown as { blake2b(message: Uint8Array, key?: Uint8Array, outlen?: number): Uint8Array },
+  ],
+  // typage (npm age-encryption), the age ops' reference.
+  typage: ['typage', 'age-encryption', () => import('age-encryption')],
+} as const;
+type Peers = { readonly [K in keyof typeof PEERS]?: Awaited<ReturnType<(typeof PEERS)[K][2]>> };
+
+/** The loaded modules, for the op definitions under ops/; a module absent where it cannot load here. */
+export interface Apis extends Peers {
   /** Each subpath of SUBPATHS (libsodium.js's API on fourfold: ops/sodium.ts). */
   readonly fourfold?: { readonly [K in keyof typeof SUBPATHS]?: Awaited<ReturnType<(typeof SUBPATHS)[K]>> };
-
   readonly noble: {
     readonly chacha: typeof NobleChacha;
     readonly poly1305: typeof NoblePoly1305;
     readonly salsa: typeof NobleSalsa;
     readonly aes: typeof NobleAes;
   };
-  /** Typed as the standard build; ops check for the functions only -sumo has. Absent where it cannot load (no WebAssembly). */
+  /** Typed as the standard build; ops check for the functions only -sumo has. */
   readonly sodium?: typeof sodiumStandard;
   readonly node?: typeof NodeCrypto;
-  /** The hash peers, where they load. */
-  readonly nobleHashes?: {
-    readonly blake3: typeof import('@noble/hashes/blake3.js')['blake3'];
-    readonly blake2b: typeof import('@noble/hashes/blake2.js')['blake2b'];
-    readonly sha256: typeof import('@noble/hashes/sha2.js')['sha256'];
-    readonly scrypt: typeof import('@noble/hashes/scrypt.js')['scrypt'];
-    readonly argon2id: typeof import('@noble/hashes/argon2.js')['argon2id'];
-  };
-  /** hash-wasm's synchronous hashers (its one-shot functions are async), scrypt and argon2id. */
-  readonly hashWasm?: {
-    readonly blake3: HashWasmHasher;
-    readonly blake2b: HashWasmHasher;
-    readonly scrypt: typeof import('hash-wasm')['scrypt'];
-    readonly argon2id: typeof import('hash-wasm')['argon2id'];
-  };
-  /** blakejs, a pure-JavaScript BLAKE2b (the blake2b ops' peer), where it loads. */
-  readonly blakejs?: { blake2b(message: Uint8Array, key?: Uint8Array, outlen?: number): Uint8Array };
-  /** mipher, a pure-JavaScript Serpent (the serpent ops' peer), where it loads. */
-  readonly mipher?: typeof import('mipher');
-  /** The platform's WebCrypto, where the engine has it (browsers only in a secure context: HTTPS or localhost). */
+  /** The platform's WebCrypto (browsers only in a secure context: HTTPS or localhost). */
   readonly webcrypto?: SubtleCrypto;
-  /** typage (npm age-encryption), the age ops' reference, where it loads. */
-  readonly typage?: typeof import('age-encryption');
-  /** The Go age command, in Node, Deno and Bun where it is installed (age-cli.ts). */
+  /** The Go age command and rage, in Node, Deno and Bun where installed (age-cli.ts). */
   readonly ageCli?: AgeCliLibrary;
-  /** rage, the same way. */
   readonly rageCli?: AgeCliLibrary;
   /** The harness's files, where the engine has a file system (file-space.ts). */
   readonly files?: FileSpace;
@@ -197,27 +193,21 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
  * sodium has a column for every op, from one build.
  */
 async function loadSodium(versions: Record<string, string>, warnings: string[]): Promise<{ api: typeof sodiumStandard; version: string } | undefined> {
-  const builds: [string, () => Promise<unknown>][] = [
+  let failure = 'not installed';
+  for (const [name, load] of [
     ['libsodium-wrappers-sumo', () => import('libsodium-wrappers-sumo')],
     ['libsodium-wrappers', () => import('libsodium-wrappers')],
-  ];
-  let failure = 'not installed';
-  for (const [name, load] of builds) {
-    let api: typeof sodiumStandard;
+  ] as const) {
     try {
-      api = ((await load()) as { default: typeof sodiumStandard }).default;
+      const api = ((await load()) as { default: typeof sodiumStandard }).default;
       await api.ready;
+      const sumoOnly = ['crypto_stream_chacha20_ietf_xor', 'crypto_stream_xchacha20_xor', 'crypto_onetimeauth'];
+      const missing = sumoOnly.filter((fn) => typeof (api as unknown as Record<string, unknown>)[fn] !== 'function');
+      if (missing.length > 0) warnings.push(`sodium: ${name} lacks ${missing.join(', ')} (only the -sumo build has them); those ops are not timed for sodium`);
+      return { api, version: `${name} ${versions[name] ?? '?'} (libsodium ${api.SODIUM_VERSION_STRING})` };
     } catch (cause) {
       failure = `${name}: ${describeError(cause)}`;
-      continue;
     }
-    const missing = ['crypto_stream_chacha20_ietf_xor', 'crypto_stream_xchacha20_xor', 'crypto_onetimeauth'].filter(
-      (fn) => typeof (api as unknown as Record<string, unknown>)[fn] !== 'function',
-    );
-    if (missing.length > 0) {
-      warnings.push(`sodium: ${name} lacks ${missing.join(', ')} (only the -sumo build has them); those ops are not timed for sodium`);
-    }
-    return { api, version: `${name} ${versions[name] ?? '?'} (libsodium ${api.SODIUM_VERSION_STRING})` };
   }
   warnings.push(`libsodium-wrappers: cannot load (${failure}); its columns are skipped, and the ops it alone checks (secretstream) are not timed`);
   return undefined;
@@ -270,47 +260,29 @@ function parallelColumns(parallel: FourfoldParallel, version: string, settings: 
     await parallel.ready({ tier: 'simd' });
     await parallel.warm();
   };
-  const columns: Library[] = [
-    { name: PARALLEL, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), pooledFrom: PARALLEL_FROM },
-    { name: PARALLEL_REUSED, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined), pooledFrom: PARALLEL_FROM },
-  ];
-  // typage's API on fourfold runs its chunks on this pool: its calls with the pool, and with none (one core).
-  if (typageApi) {
-    columns.push(
-      { name: TYPAGE_API, version: `${version} (simd, workers)`, reference: false, activate: pooled(undefined) },
-      { name: TYPAGE_API_ONE_CORE, version: `${version} (simd, no workers)`, reference: false, activate: pooled(0), sameCallsAs: TYPAGE_API },
-    );
-  }
+  const column = (name: string, pool: string, workers: number | undefined, more: Partial<Library> = {}): Library => ({
+    name,
+    version: `${version} (simd, ${pool})`,
+    reference: false,
+    activate: pooled(workers),
+    ...more,
+  });
+  const from = { pooledFrom: PARALLEL_FROM };
   // Where the engine (or page) has SharedArrayBuffer.
   const shared = typeof SharedArrayBuffer === 'function';
-  if (shared) {
-    columns.push({
-      name: PARALLEL_SHARED,
-      version: `${version} (simd, workers)`,
-      reference: false,
-      activate: pooled(undefined),
-      pooledFrom: PARALLEL_FROM,
-      shared: true,
-    });
-  }
-  // The worker counts: on plain arrays, and on SharedArrayBuffers where there are some.
-  const styles = [
-    { calls: PARALLEL, column: workerColumn, flag: {} },
-    ...(shared ? [{ calls: PARALLEL_SHARED, column: sharedWorkerColumn, flag: { shared: true } }] : []),
+  const columns = [
+    column(PARALLEL, 'workers', undefined, from),
+    column(PARALLEL_REUSED, 'workers', undefined, from),
+    // typage's API on fourfold runs its chunks on this pool: its calls with the pool, and with none (one core).
+    ...(typageApi ? [column(TYPAGE_API, 'workers', undefined), column(TYPAGE_API_ONE_CORE, 'no workers', 0, { sameCallsAs: TYPAGE_API })] : []),
+    ...(shared ? [column(PARALLEL_SHARED, 'workers', undefined, { ...from, shared: true })] : []),
   ];
-  for (const style of styles) {
+  // The worker counts: on plain arrays, and on SharedArrayBuffers where there are some.
+  const styles = [[PARALLEL, workerColumn, {}] as const, ...(shared ? [[PARALLEL_SHARED, sharedWorkerColumn, { shared: true }] as const] : [])];
+  for (const [calls, name, flag] of styles) {
     for (const workers of settings?.workerCounts ?? []) {
-      columns.push({
-        name: style.column(workers),
-        version: `${version} (simd, ${workers} workers)`,
-        reference: false,
-        activate: pooled(workers),
-        takesSize: (size) => size === settings!.chartSize,
-        pooledFrom: PARALLEL_FROM,
-        sameCallsAs: style.calls,
-        workers,
-        ...style.flag,
-      });
+      const chart = { takesSize: (size: number) => size === settings!.chartSize, sameCallsAs: calls, workers };
+      columns.push(column(name(workers), `${workers} workers`, workers, { ...chart, ...from, ...flag }));
     }
   }
   return columns;
@@ -366,39 +338,16 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
   if (sodium !== undefined) libraries.push({ name: 'sodium', version: sodium.version, reference: true });
   if (node !== undefined)
     libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true }, { name: NODE_JOINED, version: nodeCryptoVersion(), reference: false });
-  // A peer that only some ops use (@noble/hashes and hash-wasm for BLAKE3,
-  // scrypt and Argon2id, mipher for Serpent): its API, listed as a reference
-  // library; one that does not load is a warning, and its columns are
-  // skipped.
-  const peer = async <T>(name: string, version: string, load: () => Promise<T>): Promise<T | undefined> => {
+  const peers: Record<string, unknown> = {};
+  for (const [key, [name, pkg, load]] of Object.entries(PEERS)) {
+    const version = `${pkg} ${versions[pkg] ?? '?'}${name === 'typage' ? ' (typage)' : ''}`;
     try {
-      const api = await load();
+      peers[key] = await load();
       libraries.push({ name, version, reference: true });
-      return api;
     } catch (cause) {
       warnings.push(`${version}: ${describeError(cause)}; its columns are skipped`);
-      return undefined;
     }
-  };
-  const nobleHashes = await peer('noble-hashes', `@noble/hashes ${versions['@noble/hashes'] ?? '?'}`, async () => ({
-    blake3: (await import('@noble/hashes/blake3.js')).blake3,
-    blake2b: (await import('@noble/hashes/blake2.js')).blake2b,
-    sha256: (await import('@noble/hashes/sha2.js')).sha256,
-    scrypt: (await import('@noble/hashes/scrypt.js')).scrypt,
-    argon2id: (await import('@noble/hashes/argon2.js')).argon2id,
-  }));
-  const hashWasm = await peer('hash-wasm', `hash-wasm ${versions['hash-wasm'] ?? '?'}`, async () => {
-    const module = await import('hash-wasm');
-    return {
-      blake3: await module.createBLAKE3(),
-      blake2b: await module.createBLAKE2b(512),
-      scrypt: module.scrypt,
-      argon2id: module.argon2id,
-    };
-  });
-  const mipher = await peer('mipher', `mipher ${versions.mipher ?? '?'}`, () => import('mipher'));
-  const blakejs = await peer('blakejs', `blakejs ${versions.blakejs ?? '?'}`, async () => (await import('blakejs')) as unknown as NonNullable<Apis['blakejs']>);
-  const typage = await peer('typage', `age-encryption ${versions['age-encryption'] ?? '?'} (typage)`, () => import('age-encryption'));
+  }
   const ageCli = await loadAgeCli('age');
   if (ageCli !== undefined) libraries.push({ name: 'age-cli', version: ageCli.version, reference: false });
   const rageCli = await loadAgeCli('rage');
@@ -415,12 +364,8 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
       noble: { chacha: nobleChacha, poly1305: noblePoly1305, salsa: nobleSalsa, aes: nobleAes },
       sodium: sodium?.api,
       node,
-      nobleHashes,
-      hashWasm,
-      mipher,
-      blakejs,
+      ...(peers as Peers),
       webcrypto,
-      typage,
       ageCli: ageCli?.api,
       rageCli: rageCli?.api,
       files,
