@@ -88,15 +88,19 @@ describe('the in-place jobs', () => {
 /**
  * A Runner on this thread that records each piece its lane is given: its
  * first chunk, its length, whether it is final, and whether it is a view
- * of one of the caller's writes. An asynchronous one (as the pool's) holds
- * pieces and does them three at a time, latest first, a turn later.
+ * of one of the caller's writes, and each buffer its lane makes. An
+ * asynchronous one (as the pool's) holds pieces and does them three at a
+ * time, latest first, a turn later; or, `atOnce`, does each as it comes
+ * (as the typage API's lane before the pool), still asynchronous.
  */
 function recording(
   pieceChunks: number,
   writes: Uint8Array[],
   synchronous = true,
-): { runner: Runner; pieces: { counter: number; length: number; final: boolean; inPlace: boolean }[] } {
+  atOnce = false,
+): { runner: Runner; pieces: { counter: number; length: number; final: boolean; inPlace: boolean }[]; buffers: Uint8Array[] } {
   const pieces: { counter: number; length: number; final: boolean; inPlace: boolean }[] = [];
+  const buffers: Uint8Array[] = [];
   const runner: Runner = {
     pieceChunks,
     seal: hereRunner.seal,
@@ -113,18 +117,19 @@ function recording(
         add(p) {
           pieces.push({ counter: p.run.counter, length: p.input.length, final: p.run.final, inPlace: writes.some((w) => w.buffer === p.input.buffer) });
           if (synchronous) return here.add(p);
+          if (atOnce) return Promise.resolve(here.add(p));
           held.push(p);
           return new Promise((resolve) => setTimeout(() => resolve(held.length >= 3 ? doHeld() : []), 0));
         },
         finish: () => doHeld(),
         abandon: () => held.splice(0),
-        buffer: (bytes) => new Uint8Array(bytes),
+        buffer: (bytes) => buffers[buffers.push(new Uint8Array(bytes)) - 1]!,
       };
     },
     files: hereRunner.files,
     done: () => {},
   };
-  return { runner, pieces };
+  return { runner, pieces, buffers };
 }
 
 const joined = (parts: Uint8Array[]) => {
@@ -230,5 +235,46 @@ describe('the pipeline', () => {
       assert.ok(total === 0 ? last.length === 0 : last.length > 0, `${total}: a final piece of ${last.length} bytes`);
       assert.equal(joined(parts).length, sealedLength(total));
     }
+  });
+
+  it('gathers into few buffers, wiped once the stream is done: one within a chunk, then pieces, reused as they come back', async () => {
+    const pieceChunks = 8;
+    const piece = pieceChunks * CHUNK;
+    const data = rand(3 * piece + 5);
+    for (const [lane, atOnce, most] of [
+      ['a lane that does each piece as it comes', true, 1],
+      ['a lane that holds pieces', false, 5],
+    ] as const) {
+      const { runner, buffers } = recording(pieceChunks, [], false, atOnce);
+      const sealedParts: Uint8Array[] = [];
+      const sealer = new PayloadSealer(rand(32), runner, (b) => sealedParts.push(b));
+      for (let at = 0; at < data.length; at += CHUNK) await sealer.write(data.subarray(at, at + CHUNK));
+      await sealer.end();
+      assert.equal(joined(sealedParts).length, sealedLength(data.length));
+      const small = buffers.filter((b) => b.length < piece);
+      assert.ok(small.length === 1 && small[0]!.length <= CHUNK, `${lane}: buffers below a piece of ${small.map((b) => b.length)} bytes`);
+      const pieces = buffers.length - small.length;
+      assert.ok(pieces >= 1 && pieces <= most, `${lane}: ${pieces} piece buffers, at most ${most}`);
+      assert.ok(
+        buffers.every((b) => b.every((x) => x === 0)),
+        `${lane}: a buffer holds plaintext once the stream is done`,
+      );
+    }
+  });
+
+  it('an opener that fails leaves no buffer holding its bytes once forgotten', async () => {
+    const key = rand(32);
+    const data = rand(20 * CHUNK);
+    const sealed = new Uint8Array(sealedLength(data.length));
+    sealRun(jsChacha, key, { counter: 0, final: true }, data, sealed);
+    sealed[12 * SEALED]! ^= 1;
+    const { runner, buffers } = recording(8, [], false, true);
+    const opener = new PayloadOpener(key.slice(), runner, () => {});
+    await assert.rejects(async () => {
+      for (let at = 0; at < sealed.length; at += CHUNK) await opener.write(sealed.subarray(at, at + CHUNK));
+      await opener.end();
+    }, AuthenticationError);
+    opener.forget();
+    assert.ok(buffers.length > 0 && buffers.every((b) => b.every((x) => x === 0)));
   });
 });
