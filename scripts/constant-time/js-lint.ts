@@ -28,7 +28,7 @@ export type { Finding, JsRule } from './js-findings.js';
 /** The repository's root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The files the lint covers: the js tiers' code on secrets, the runtime helpers they share, age's own code on secrets, Argon2's PHC strings' base64 (which carries a password hash), bcrypt's Blowfish and strings, and fourfold/sodium's SipHash and helpers. */
+/** The files the lint covers: the js tiers' code on secrets, the runtime helpers they share, age's own code on secrets, Argon2's PHC strings' base64 (which carries a password hash), bcrypt's Blowfish and strings, and fourfold/sodium's SipHash, helpers and codecs (hex and base64 of keys and of crypto_pwhash_str's hash). */
 export const JS_TIER_FILES: readonly string[] = [
   'src/chacha/js.ts',
   'src/chacha/input-block.ts',
@@ -58,6 +58,7 @@ export const JS_TIER_FILES: readonly string[] = [
   'src/bcrypt/bcrypt.ts',
   'src/sodium/siphash.ts',
   'src/sodium/helpers.ts',
+  'src/sodium/codecs.ts',
 ];
 
 /**

@@ -119,6 +119,8 @@ export function unsigned64(value: unknown, name: string): bigint {
 export function formatOf(requested: unknown): OutputFormat {
   if (requested === null || requested === undefined) return 'uint8array';
   if (typeof requested !== 'string') throw new TypeError('When defined, the output format must be a string');
+  // constant-time exception (secret-branch): requested is the output format the caller names, a string compared as text, never bytes.
+  // constant-time exception (early-exit): the same comparison of the format's name.
   if (requested === 'uint8array' || requested === 'text' || requested === 'hex' || requested === 'base64') return requested;
   throw new Error(`${String(requested)} is not a supported output format`);
 }
@@ -133,6 +135,7 @@ export function format<F>(bytes: Uint8Array, outputFormat: F | null | undefined)
 /** Each byte field of `object` in `format`; other fields as they are. */
 export function formatObject<T extends object, F>(object: T, f: F | null | undefined): OutObject<T, F> {
   // Bytes stay bytes: the caller's object (a new one, made for the result) is the result.
+  // constant-time exception (early-exit): the output format the caller names, a string compared as text, never bytes.
   if (formatOf(f) === 'uint8array') return object as OutObject<T, F>;
   const out: Record<string, unknown> = {};
   // constant-time: public k: a result object's field names, the same for every call.
