@@ -60,8 +60,8 @@ function sameAsNode(c: Checker, where: string, got: Partial<CallsReport>, node: 
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-/** The kernels the Worker's calls reach (fixture/edge/calls.js): chacha, salsa, blake3, serpent, scrypt, argon2 and blake2 (fourfold/sodium's generichash). */
-const WORKER_KERNELS = 7;
+/** The kernels the Worker's calls reach (fixture/edge/calls.js): chacha, salsa, blake3, serpent, scrypt, argon2, and fourfold/sodium's blake2 (generichash) and siphash (shorthash, imported with the module). */
+const WORKER_KERNELS = 8;
 
 /** The Worker, built by wrangler and run in workerd. */
 async function checkWorker(c: Checker, dir: string, node: CallsReport): Promise<void> {
