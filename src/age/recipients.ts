@@ -9,12 +9,12 @@
  * secret, or scrypt of the passphrase).
  */
 import { AgeFormatError } from './errors.js';
-import { type Multiplier, multiplierOf, publicKeyWith } from './x25519.js';
+import { type Multiplier, withEphemeral } from './x25519.js';
 import { encodeBase64, type Stanza } from './header.js';
 import { hkdfSha256 } from './sha256.js';
 import { lazyJsEngine as engine } from '../chacha/tiers-on-demand.js';
 import { EMPTY, isZero, zeroize } from '../runtime/bytes.js';
-import { nativeScrypt, randomBytes } from '../runtime/native.js';
+import { nativeScrypt } from '../runtime/native.js';
 
 export const FILE_KEY_BYTES = 16;
 /** age's own stanzas wrap under a key used once, with a zero nonce. */
@@ -56,16 +56,11 @@ export async function sharedSecret(multiply: Multiplier, publicKey: Uint8Array):
 }
 
 /** An X25519 stanza wrapping `fileKey` for the recipient public key `recipient`, with a new ephemeral secret. */
-export async function x25519Stanza(recipient: Uint8Array, fileKey: Uint8Array): Promise<Stanza> {
-  const ephemeral = randomBytes(32);
-  try {
-    const multiply = await multiplierOf(ephemeral);
-    const share = await publicKeyWith(multiply);
+export function x25519Stanza(recipient: Uint8Array, fileKey: Uint8Array): Promise<Stanza> {
+  return withEphemeral(async (share, multiply) => {
     const key = x25519WrapKey(await sharedSecret(multiply, recipient), share, recipient);
     return { type: 'X25519', args: [encodeBase64(share)], body: wrap(key, fileKey) };
-  } finally {
-    zeroize(ephemeral);
-  }
+  });
 }
 
 // ---------------------------------------------------------------- scrypt

@@ -176,6 +176,12 @@ export interface NativeX25519 {
   importSecret(pkcs8: Uint8Array): object;
   /** X25519 of the imported scalar and the point u (32 bytes); throws where OpenSSL refuses the point or the result (all zeros: a low-order point). */
   multiply(privateKey: object, u: Uint8Array): Uint8Array;
+  /**
+   * A new key pair made by the runtime, its secret never in JavaScript's
+   * memory: the private key, and the public key's 32 bytes; undefined
+   * where the runtime cannot (asked once).
+   */
+  generate(): { privateKey: object; publicKey: Uint8Array } | undefined;
 }
 
 /** A JSON Web Key of an X25519 public key (RFC 8037 §2: its 32 bytes in base64url, no padding). */
@@ -190,6 +196,7 @@ interface NodeKeys {
   createPrivateKey(key: { key: Uint8Array; format: 'der'; type: 'pkcs8' }): object;
   createPublicKey(key: { key: PublicJwk; format: 'jwk' }): object;
   diffieHellman(keys: { privateKey: object; publicKey: object }): Uint8Array;
+  generateKeyPairSync?(type: 'x25519'): { privateKey: object; publicKey: { export(options: { format: 'jwk' }): { x?: unknown } } };
 }
 
 /** X25519's base point, u = 9 (RFC 7748 §4.1), as 32 bytes. */
@@ -201,6 +208,9 @@ const base64url = (bytes: Uint8Array): string =>
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/=+$/, '');
+
+/** The bytes of base64url text without padding (a JWK's); atob takes it unpadded (WHATWG forgiving-base64). */
+const fromBase64url = (text: string): Uint8Array => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 
 /**
  * X25519 on node:crypto where the runtime has it (Node, Deno, Bun),
@@ -231,6 +241,7 @@ function x25519On(c: NodeKeys | undefined): NativeX25519 | undefined {
   } catch {
     return undefined;
   }
+  let generates = typeof c.generateKeyPairSync === 'function';
   return {
     importSecret: (pkcs8) => c.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }),
     multiply(privateKey, u) {
@@ -238,6 +249,19 @@ function x25519On(c: NodeKeys | undefined): NativeX25519 | undefined {
       const out = new Uint8Array(shared);
       shared.fill(0);
       return out;
+    },
+    generate() {
+      if (!generates) return undefined;
+      try {
+        const pair = c.generateKeyPairSync!('x25519');
+        const x = pair.publicKey.export({ format: 'jwk' }).x;
+        const bytes = typeof x === 'string' ? fromBase64url(x) : undefined;
+        if (bytes?.length === 32) return { privateKey: pair.privateKey, publicKey: bytes };
+      } catch {
+        // Not this runtime's: the caller makes the secret itself.
+      }
+      generates = false;
+      return undefined;
     },
   };
 }

@@ -112,3 +112,21 @@ it('low-order points give all zeros (the caller refuses them), every way', async
     for (const [i, u] of lowOrder.entries()) assert.deepEqual([...(await multiplyOn(way, rand(32), u))], new Array(32).fill(0), `${name}: point ${i}`);
   }
 });
+
+it("node:crypto's ephemeral pairs (a stanza's share): the public key is the private key's, a shared secret agrees with noble's", async (t) => {
+  const native = nativeX25519();
+  const pair = native?.generate();
+  if (native === undefined || pair === undefined) {
+    assert.ok(!NODE, 'Node makes X25519 pairs');
+    return t.skip('this engine makes no X25519 pair on node:crypto: a stanza takes its secret from random bytes, through the multipliers tested above');
+  }
+  const shares = new Set<string>();
+  for (let i = 0; i < 8; i++) {
+    const { privateKey, publicKey } = i === 0 ? pair : native.generate()!;
+    assert.equal(publicKey.length, 32);
+    shares.add(publicKey.join());
+    const other = rand(32);
+    assertBytes(native.multiply(privateKey, x25519.scalarMult(other, BASE)), x25519.scalarMult(other, publicKey), `pair ${i}`);
+  }
+  assert.equal(shares.size, 8, 'a pair repeated');
+});
