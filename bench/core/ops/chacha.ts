@@ -37,6 +37,11 @@ function nodeChacha20(node: NonNullable<Apis['node']>): OpEntry<Inputs> {
 function nodeAead(node: NonNullable<Apis['node']>): { encrypt: OpEntry<Inputs>[]; decrypt: OpEntry<Inputs>[] } {
   const { Buffer } = builtin<{ Buffer: { concat(list: Uint8Array[]): Uint8Array } }>('node:buffer');
   const cipher = (key: Uint8Array, nonce: Uint8Array) => node.createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: TAG });
+  // What fourfold's encrypt returns, one array, made the way node:crypto's users make it.
+  const joined = ({ key, nonce, message }: Inputs) => {
+    const c = cipher(key, nonce);
+    return Buffer.concat([c.update(message), c.final(), c.getAuthTag()]);
+  };
   return {
     encrypt: [
       {
@@ -51,21 +56,9 @@ function nodeAead(node: NonNullable<Apis['node']>): { encrypt: OpEntry<Inputs>[]
             c.getAuthTag();
             return ciphertext;
           },
-        checkedOutput: ({ key, nonce, message }) => {
-          const c = cipher(key, nonce);
-          return Buffer.concat([c.update(message), c.final(), c.getAuthTag()]);
-        },
+        checkedOutput: joined,
       },
-      {
-        // What fourfold's encrypt returns, one array, made the way node:crypto's users make it.
-        library: NODE_JOINED,
-        bind:
-          ({ key, nonce, message }) =>
-          () => {
-            const c = cipher(key, nonce);
-            return Buffer.concat([c.update(message), c.final(), c.getAuthTag()]);
-          },
-      },
+      { library: NODE_JOINED, bind: (i) => () => joined(i) },
     ],
     decrypt: [
       {
@@ -117,7 +110,7 @@ export function chachaOps({ fourfold, noble, sodium, node }: Apis): OpDefinition
     ...aeads.flatMap(([name, nonceLength, ourCall, poolCall, nobleCall]) => {
       const libsodium = sodiumAead(sumo[`crypto_aead_${name}_ietf_encrypt`], sumo[`crypto_aead_${name}_ietf_decrypt`]);
       const nobleCipher = aead(nobleCall);
-      // libsodium seals the decrypt inputs: it is trusted, and with a million keys several times quicker than @noble/ciphers.
+      // libsodium seals the decrypt inputs: it is trusted (@noble/ciphers where libsodium cannot load).
       const columns = [
         ...ours(ourCall && aead(ourCall), { native: true }),
         ...pooled(poolCall && aead(poolCall)),
