@@ -27,14 +27,11 @@ describe('Argon2id in the benchmark', () => {
     const result = await runBenchmark({
       ...quick,
       ops: ['argon2id'],
-      parts: ['sizes', 'sweep', 'align', 'keys'],
+      parts: ['sizes', 'sweep'],
       // 64 B and 1000 B are no memory of whole KiB; 16 KiB is too little for four lanes.
       sizes: [64, 1000, 16 * KiB, 64 * KiB],
       opSizes: undefined,
       sweep: { from: 64 * KiB, to: 64 * KiB, step: 1 },
-      alignSizes: [64 * KiB],
-      keyCounts: [1, 4],
-      keySize: 64 * KiB,
       timing: { ...quick.timing, sizes: { warmupMs: 0, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 100 } },
       capMs: 0,
       versions: {},
