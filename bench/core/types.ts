@@ -14,12 +14,6 @@
  */
 export const parts = ['sizes', 'sweep', 'parallel'] as const;
 export type Part = (typeof parts)[number];
-/**
- * The parts of earlier runs, byteOffsets against 0 and key counts, that no
- * figure quoted and nothing measures now; a configuration naming them
- * (with RetiredSettings) still reads, and they are ignored.
- */
-export type RetiredPart = 'align' | 'keys';
 
 /** How one part takes its samples (see measure.ts). */
 export interface CaseTiming {
@@ -66,16 +60,8 @@ export interface ParallelSettings {
   readonly taskCalls: number;
 }
 
-/** The settings of the retired parts (RetiredPart), in earlier results.json files; ignored. */
-interface RetiredSettings {
-  readonly offsets?: readonly number[];
-  readonly alignSizes?: readonly number[];
-  readonly keyCounts?: readonly number[];
-  readonly keySize?: number;
-}
-
 /** Everything a run in one engine needs; built by the runner from the command line. */
-export interface BenchConfig extends RetiredSettings {
+export interface BenchConfig {
   /** Op names or prefixes ('chacha20poly1305' selects -encrypt and -decrypt); all when absent. */
   readonly ops?: readonly string[];
   /** Whether `ops` names whole ops only: 'blake3' then selects blake3 and not blake3-keyed (the benchmark page's lists). */
@@ -92,7 +78,7 @@ export interface BenchConfig extends RetiredSettings {
    * preference; absent: the established peers (Library.reference).
    */
   readonly references?: readonly string[];
-  readonly parts: readonly (Part | RetiredPart)[];
+  readonly parts: readonly Part[];
   /** Message sizes of the 'sizes' part (the summary table and the large sizes). */
   readonly sizes: readonly number[];
   /**
@@ -104,7 +90,7 @@ export interface BenchConfig extends RetiredSettings {
    */
   readonly opSizes?: Readonly<Record<string, readonly number[]>>;
   readonly sweep: SweepRange;
-  readonly timing: { readonly sizes: CaseTiming; readonly sweep: SweepTiming; readonly align?: CaseTiming; readonly keys?: CaseTiming };
+  readonly timing: { readonly sizes: CaseTiming; readonly sweep: SweepTiming };
   /**
    * The most time one case (or one op's sweep) may take, in ms, from its
    * first call to its last sample; 0 for no cap. A library too slow to
@@ -158,9 +144,10 @@ export interface LibraryInfo {
   readonly shared?: boolean;
 }
 
-/** Samples of one subject in one case of the 'sizes' part (of the retired parts too, in earlier results.json files). */
+/** Samples of one subject in one case of the 'sizes' part. */
 export interface CaseResult {
-  readonly part: 'sizes' | RetiredPart;
+  /** 'sizes'; an earlier results.json may hold cases of parts since removed ('align', 'keys'), which the report passes over. */
+  readonly part: 'sizes' | 'align' | 'keys';
   readonly op: string;
   readonly library: string;
   /** Message bytes per call. */

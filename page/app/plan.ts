@@ -121,11 +121,7 @@ function sizesOnly(
     exactOps: true,
     parts: ['sizes'],
     sweep: { from: 0, to: 0, step: 1 },
-    offsets: [],
-    alignSizes: [],
-    keyCounts: [1],
-    keySize: 64,
-    timing: { sizes, sweep: { warmupMs: 0, passes: 1, minSampleUs: 10 }, align: sizes, keys: sizes },
+    timing: { sizes, sweep: { warmupMs: 0, passes: 1, minSampleUs: 10 } },
   };
 }
 
