@@ -34,13 +34,8 @@ interface Inputs {
   readonly sealed: Uint8Array;
 }
 
-type State = unknown;
-interface Sodium {
-  crypto_secretstream_xchacha20poly1305_init_push(key: Uint8Array): { state: State; header: Uint8Array };
-  crypto_secretstream_xchacha20poly1305_push(state: State, message: Uint8Array, ad: null, tag: number): Uint8Array;
-  crypto_secretstream_xchacha20poly1305_init_pull(header: Uint8Array, key: Uint8Array): State;
-  crypto_secretstream_xchacha20poly1305_pull(state: State, sealed: Uint8Array, ad: null): { message: Uint8Array; tag: number } | false;
-}
+/** libsodium.js's API, as fourfold/sodium types it (sodium.ts). */
+type Sodium = typeof import('fourfold/sodium');
 
 /** A library's stream: opened for a key, its header, and its push and pull. */
 interface Library {
