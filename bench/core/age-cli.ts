@@ -1,27 +1,87 @@
 /**
- * The Go `age` command and `rage` as benchmark columns (ops/age.ts), for
- * scale: a process per call, file to file, as a script runs it. Only where
- * the engine is Node, Deno or Bun and `age --version` (`rage --version`)
- * runs (found on the PATH, or where Go or Cargo installs); a browser is
- * not asked. Their files are the harness's (file-space.ts).
+ * The age ops' files and processes (ops/age.ts), where the engine has a
+ * file system (Node, Deno, Bun; a browser is not asked, and its file ops
+ * work on Blobs): inputs staged once per array in a temporary directory,
+ * removed when the process exits, read back, and web streams over them
+ * (typage's file column); and the Go `age` command and `rage` as columns,
+ * for scale: a process per call, file to file, as a script runs it, where
+ * `age --version` (`rage --version`) runs, found on the PATH or where Go
+ * or Cargo installs.
  */
-import { loadFileSpace, nodeModule } from './file-space.js';
 
 /** A fixed key pair (made by age-keygen for the benchmark): inputs are the same in every run. */
 export const BENCH_IDENTITY = 'AGE-SECRET-KEY-1P2HTMZ6Y2CAZEZD9LFXL8M4JPU8WNR97SMETC9FZALNP8CD9PACSC4TJ0M';
 export const BENCH_RECIPIENT = 'age14kkdhar8pd2lakspugult7ynp3kfzpkn25a6mxkgpmq8h0ytvclqj2x8f2';
 
-/** A command (age, rage) as a benchmark column, file to file (Node only: loadAgeCli); decrypt takes binary or armored files alike. */
+export interface FileSpace {
+  /** The directory the files are in. */
+  readonly dir: string;
+  /** The path of a file holding `bytes`, written at the first call for this array. */
+  stage(bytes: Uint8Array): string;
+  read(path: string): Uint8Array;
+  readable(path: string): ReadableStream<Uint8Array>;
+  /** A web stream into a new file at `path`. */
+  writable(path: string): WritableStream<Uint8Array>;
+}
+
+/** A command (age, rage) as a column, file to file; decrypt takes binary or armored files alike. */
 export interface AgeCliLibrary {
   encrypt(input: string, output: string, armor?: boolean): Promise<void>;
   decrypt(input: string, output: string): Promise<void>;
 }
 
-type ChildProcess = typeof import('node:child_process');
-type Fs = typeof import('node:fs');
+interface NodeModules {
+  readonly fs: typeof import('node:fs');
+  readonly path: typeof import('node:path');
+  readonly os: typeof import('node:os');
+  readonly stream: typeof import('node:stream');
+  readonly child: typeof import('node:child_process');
+}
+type Process = { versions?: unknown; env?: Record<string, string | undefined>; on?: (e: string, f: () => void) => void };
+
+let space: Promise<(FileSpace & { modules: NodeModules }) | undefined> | undefined;
+const withModules = () => (space ??= makeFileSpace());
+
+/** The process's file space (one directory), or undefined where there is no file system. */
+export const loadFileSpace = (): Promise<FileSpace | undefined> => withModules();
+
+async function makeFileSpace(): Promise<(FileSpace & { modules: NodeModules }) | undefined> {
+  const process = (globalThis as { process?: Process }).process;
+  if (typeof process?.versions !== 'object') return undefined;
+  let modules: NodeModules;
+  try {
+    // Past bundlers: a browser bundle never gets here.
+    const load = (name: string) => import(/* @vite-ignore */ `node:${name}`);
+    const [fs, path, os, stream, child] = await Promise.all(['fs', 'path', 'os', 'stream', 'child_process'].map(load));
+    modules = { fs, path, os, stream, child };
+  } catch {
+    return undefined;
+  }
+  const { fs, path, os, stream } = modules;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fourfold-bench-files-'));
+  process.on?.('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const staged = new WeakMap<Uint8Array, string>();
+  let files = 0;
+  return {
+    modules,
+    dir,
+    stage(bytes) {
+      let file = staged.get(bytes);
+      if (file === undefined) {
+        file = path.join(dir, `input-${files++}`);
+        fs.writeFileSync(file, bytes);
+        staged.set(bytes, file);
+      }
+      return file;
+    },
+    read: (file) => new Uint8Array(fs.readFileSync(file)),
+    readable: (file) => stream.Readable.toWeb(fs.createReadStream(file)) as unknown as ReadableStream<Uint8Array>,
+    writable: (file) => stream.Writable.toWeb(fs.createWriteStream(file)) as WritableStream<Uint8Array>,
+  };
+}
 
 /** Runs `command` to its exit; rejects with its standard error on a non-zero status. */
-function run(child: ChildProcess, command: string, args: string[]): Promise<void> {
+function run(child: NodeModules['child'], command: string, args: string[]): Promise<void> {
   return new Promise((done, fail) => {
     const p = child.spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -36,34 +96,18 @@ const INSTALLED = { age: ['go', 'bin'], rage: ['.cargo', 'bin'] } as const;
 
 /** A client (Go's `age`, or `rage`) and its version, or undefined where there is none. */
 export async function loadAgeCli(program: 'age' | 'rage'): Promise<{ api: AgeCliLibrary; version: string } | undefined> {
-  const process = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  const files = await loadFileSpace();
+  const files = await withModules();
   if (files === undefined) return undefined;
-  let child: ChildProcess;
-  let fs: Fs;
-  let path: typeof import('node:path');
-  let os: typeof import('node:os');
-  try {
-    [child, fs, path, os] = await Promise.all([
-      nodeModule<ChildProcess>('child_process'),
-      nodeModule<Fs>('fs'),
-      nodeModule<typeof path>('path'),
-      nodeModule<typeof os>('os'),
-    ]);
-  } catch {
-    return undefined;
-  }
-  const home = process?.env?.HOME ?? os.homedir();
-  const installed = program === 'age' && process?.env?.GOPATH !== undefined ? path.join(process.env.GOPATH, 'bin') : path.join(home, ...INSTALLED[program]);
-  const candidates = [program, path.join(installed, program)];
-  const command = candidates.find((c) => child.spawnSync(c, ['--version'], { stdio: 'ignore' }).status === 0);
+  const { child, fs, path, os } = files.modules;
+  const env = (globalThis as { process?: Process }).process?.env ?? {};
+  const installed = program === 'age' && env.GOPATH !== undefined ? path.join(env.GOPATH, 'bin') : path.join(env.HOME ?? os.homedir(), ...INSTALLED[program]);
+  const command = [program, path.join(installed, program)].find((c) => child.spawnSync(c, ['--version'], { stdio: 'ignore' }).status === 0);
   if (command === undefined) return undefined;
   const version = child.spawnSync(command, ['--version'], { encoding: 'utf8' }).stdout.trim();
   const identityFile = path.join(files.dir, 'identity.txt');
   fs.writeFileSync(identityFile, `${BENCH_IDENTITY}\n`);
-  const maker = program === 'age' ? 'Go' : 'Rust';
   return {
-    version: `${program === 'age' ? 'age ' : ''}${version} (${maker}, a process per call, file to file)`,
+    version: `${program === 'age' ? 'age ' : ''}${version} (${program === 'age' ? 'Go' : 'Rust'}, a process per call, file to file)`,
     api: {
       // age and rage take the same flags.
       encrypt: (input, output, armor) => run(child, command, ['-r', BENCH_RECIPIENT, ...(armor === true ? ['-a'] : []), '-o', output, input]),

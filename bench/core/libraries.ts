@@ -19,10 +19,8 @@ import type * as NoblePoly1305 from '@noble/ciphers/_poly1305.js';
 import type * as NobleSalsa from '@noble/ciphers/salsa.js';
 import type sodiumStandard from 'libsodium-wrappers';
 import type * as NodeCrypto from 'node:crypto';
-import { loadAgeCli } from './age-cli.js';
-import { type FileSpace, loadFileSpace } from './file-space.js';
+import { type AgeCliLibrary, type FileSpace, loadAgeCli, loadFileSpace } from './age-cli.js';
 import { describeError } from './errors.js';
-import type { AgeCliLibrary } from './age-cli.js';
 import type { ParallelSettings } from './types.js';
 
 type FourfoldRoot = typeof import('fourfold');
@@ -138,7 +136,7 @@ export interface Apis extends Peers {
   /** The Go age command and rage, in Node, Deno and Bun where installed (age-cli.ts). */
   readonly ageCli?: AgeCliLibrary;
   readonly rageCli?: AgeCliLibrary;
-  /** The harness's files, where the engine has a file system (file-space.ts). */
+  /** The harness's files, where the engine has a file system (age-cli.ts). */
   readonly files?: FileSpace;
 }
 

@@ -6,7 +6,7 @@
  * gathered call of each is what is checked), 'age-encrypt-armored'
  * and 'age-decrypt-armored' one-shot to and from the ASCII armor, and
  * 'age-encrypt-file' and 'age-decrypt-file' file to file: paths where
- * the engine has a file system (file-space.ts), else a Blob to a Blob
+ * the engine has a file system (age-cli.ts), else a Blob to a Blob
  * (fourfold's encryptFile / decryptFile, typage's streams over the files).
  * 'age-scrypt10-*' and 'age-scrypt18-*': the one-shot and stream ops to
  * a passphrase, at scrypt work factor 10 (the payload's cost shows) and
@@ -27,8 +27,7 @@
  * (else typage), and every column must give back the plaintext.
  */
 import type { AgeFrom, AgeTo } from 'fourfold/age';
-import { BENCH_IDENTITY, BENCH_RECIPIENT } from '../age-cli.js';
-import type { FileSpace } from '../file-space.js';
+import { BENCH_IDENTITY, BENCH_RECIPIENT, type FileSpace } from '../age-cli.js';
 import { bytes } from '../fixtures.js';
 import { type Apis, PARALLEL, TYPAGE_API } from '../libraries.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
