@@ -114,7 +114,8 @@ const LAYERS: Record<string, string[]> = {
   'src/serpent': BASE,
   'src/scrypt': BASE,
   'src/bcrypt': ['src/runtime', 'src/pool'],
-  'src/argon2': [...BASE, 'src/bcrypt'],
+  // H0 and H' (RFC 9106 section 3.2) are BLAKE2b: fourfold/blake2's js tier, not a second BLAKE2b.
+  'src/argon2': [...BASE, 'src/bcrypt', 'src/blake2/js.ts', 'src/blake2/layout.ts'],
   'src/age': [...BASE, 'src/chacha', 'src/chachapoly', 'src/poly1305', 'src/scrypt', 'src/bcrypt/blowfish.ts'],
   'src/blake3': BASE,
   'src/blake2': BASE,
