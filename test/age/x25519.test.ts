@@ -122,7 +122,8 @@ it("node:crypto's ephemeral pairs (a stanza's share): the public key is the priv
   }
   const shares = new Set<string>();
   for (let i = 0; i < 8; i++) {
-    const { privateKey, publicKey } = i === 0 ? pair : native.generate()!;
+    const next: { privateKey: object; publicKey: Uint8Array } = i === 0 ? pair : native.generate()!;
+    const { privateKey, publicKey } = next;
     assert.equal(publicKey.length, 32);
     shares.add(publicKey.join());
     const other = rand(32);
