@@ -14,7 +14,6 @@ import { chacha20, chacha20orig, xchacha20, chacha8, chacha12, chacha20poly1305,
 import {
   assertBytes,
   blocksOf,
-  checkStreamModes,
   forEachTier,
   guarded,
   loadSodium,
@@ -22,13 +21,13 @@ import {
   NO_SIMD,
   rand,
   randInt,
-  randomCounter64,
   sumo,
   SUMO_MAX_COUNTER,
   TIERS,
   TWO32,
   TWO64,
 } from '../helpers.js';
+import { checkStreamModes, randomCounter64 } from '../stream-modes.js';
 import {
   coreStream64,
   coreStreamIetf,

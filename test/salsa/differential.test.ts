@@ -14,22 +14,8 @@ import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import { hsalsa20, salsa20, salsa2012, salsa208, secretbox, xsalsa20, xsalsa20poly1305 } from 'fourfold/salsa';
 import * as nobleSalsa from '@noble/ciphers/salsa.js';
-import {
-  assertBytes,
-  blocksOf,
-  checkStreamModes,
-  forEachTier,
-  guarded,
-  loadSodium,
-  NO_SODIUM,
-  rand,
-  randInt,
-  randomCounter64,
-  sodium,
-  sumo,
-  TWO32,
-  TWO64,
-} from '../helpers.js';
+import { assertBytes, blocksOf, forEachTier, guarded, loadSodium, NO_SODIUM, rand, randInt, sodium, sumo, TWO32, TWO64 } from '../helpers.js';
+import { checkStreamModes, randomCounter64 } from '../stream-modes.js';
 import { coreStream, sodiumReduced, sodiumSalsa20, sodiumXsalsa20 } from './peers.js';
 
 const SMALL_MAX = 1100;
