@@ -48,7 +48,9 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/plugin-path.test.ts': "runs the fourfold command and age plugins as root and a second user's programs (node:child_process, setpriv)",
   'test/cli/loads.test.ts': 'runs the fourfold command and lists the modules it loads (node:child_process)',
   'test/cli/pipeline.test.ts': 'runs the fourfold command on a FIFO (node:child_process)',
-  'test/cli/age.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
+  'test/cli/age-command.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
+  'test/cli/age-files.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
+  'test/cli/age-keys.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
   'test/cli/age-plugins.test.ts': "runs the fourfold and age commands and age's plugins (node:child_process)",
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
   'test/age/outputs.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the calls and the command in child processes (node:child_process)',
@@ -143,7 +145,9 @@ const NODE_ADDONS: Record<string, string> = {
 
 /** Test files the Node engines leave to `npm test`. */
 const NODE_ENGINES_SKIP: Record<string, string> = {
-  'test/cli/age.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
+  'test/cli/age-command.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
+  'test/cli/age-files.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
+  'test/cli/age-keys.test.ts': 'runs the fourfold command with the system node against age and rage: npm test runs it',
   'test/cli/age-plugins.test.ts': "runs the fourfold command with the system node, driving age's plugins: npm test runs it",
 };
 

@@ -6,7 +6,7 @@
  * apart, and the rule of the format that a file to a post-quantum
  * recipient carries no X25519 one. The C2SP test kit's hybrid vectors are
  * in testkit.test.ts, typage in typage.test.ts, Go age in
- * test/cli/age.test.ts.
+ * test/cli/age-keys.test.ts.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

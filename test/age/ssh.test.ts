@@ -6,7 +6,7 @@
  * fourfold/parallel's age; the key file's KDF (bcrypt_pbkdf) against
  * OpenBSD's vectors and the Ed25519-to-X25519 map against @noble/curves;
  * every kind of bad key refused by name before any output. Interop with
- * the clients' own commands is in test/cli/age.test.ts.
+ * the clients' own commands is in test/cli/age-keys.test.ts.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -7,7 +7,7 @@
  * in this file from RFC 9180 on noble's primitives, each stanza's tag
  * checked; bad recipients are refused by name before any output. Go age
  * decrypting them (its age-plugin-tagtest identity) is in
- * test/cli/age.test.ts.
+ * test/cli/age-keys.test.ts.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,7 +5,7 @@
  * hybrid keys and passphrases,
  * binary and armored, at sizes around the 64 KiB chunk; keys each
  * generates, the other's recipients derived the same. Both tiers. The
- * command-line clients (age, rage) are in test/cli/age.test.ts.
+ * command-line clients (age, rage) are in test/cli/age-*.test.ts.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

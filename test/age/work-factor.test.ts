@@ -5,7 +5,7 @@
  * Deno, Bun) fourfold computes them there, with the same bytes as its own
  * scrypt; elsewhere (browsers) it refuses them before any work, typed,
  * saying why. The Go age's work-factor-22 file decrypted for real (20 s,
- * 4 GiB) is in test/cli/age.test.ts.
+ * 4 GiB) is in test/cli/age-files.test.ts.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
