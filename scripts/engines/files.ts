@@ -53,7 +53,9 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/cli/age-keys.test.ts': 'runs the fourfold, age and rage commands (node:child_process)',
   'test/cli/age-plugins.test.ts': "runs the fourfold and age commands and age's plugins (node:child_process)",
   'test/age/disk-full.test.ts': 'runs the file calls in a child process with a file-size limit (node:child_process, a shell)',
-  'test/age/outputs.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the calls and the command in child processes (node:child_process)',
+  'test/age/outputs-command.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the command in child processes (node:child_process)',
+  'test/age/outputs-files.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the calls in child processes (node:child_process)',
+  'test/age/outputs-handles.test.ts': 'opens handles with node:fs, one of a device made with mknod (node:child_process)',
   'test/runtime/edge.test.ts': "bundles the package with esbuild's native binary and runs the bundles in node:vm contexts",
   'test/runtime/throwing-host.test.ts': "bundles the package with esbuild's native binary and runs the bundle in node:vm contexts",
   ...Object.fromEntries(
