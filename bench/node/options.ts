@@ -72,8 +72,6 @@ export const usage = `usage: npm run bench -- [options]
                    (scrypt's size is the memory of a lane: 16m is N = 2^14; argon2id's the memory m of a call:
                    19m is m = 19456 KiB)
                    ${defaults((p) => p.sizes.map(sizeText).join(',') + opSizesText(p))}
-  --sweep=A-B[:S]  the length sweep: lengths A..B by S
-                   ${defaults((p) => `${p.sweep.from}-${p.sweep.to}:${p.sweep.step}`)}
   --parts=a,b      ${allParts.join(', ')}
                    ${defaults((p) => (p.parts.length === allParts.length ? 'all' : p.parts.join(',')))}
   --cap=seconds    the most one case (or one library's share of a sweep) may take, for every op; a library too slow
@@ -95,14 +93,6 @@ function list(value: string): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
-}
-
-function parseSweep(text: string): BenchConfig['sweep'] {
-  const match = /^(\w+)-(\w+)(?::(\d+))?$/.exec(text.trim());
-  if (match === null) throw new Error(`--sweep expects FROM-TO[:STEP], e.g. 0-8192:1, got '${text}'`);
-  const sweep = { from: parseSize(match[1]!), to: parseSize(match[2]!), step: Number(match[3] ?? 1) };
-  if (sweep.to < sweep.from || sweep.step < 1) throw new Error(`empty sweep '${text}'`);
-  return sweep;
 }
 
 function parseWorkers(text: string): number[] {
@@ -136,8 +126,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     if (name === '--help' || name === '-h') return 'help';
     if ((name === '--quick' || name === '--full') && value === undefined) chosen.push(name.slice(2));
     else if (name === '--profile' && value !== undefined) chosen.push(value);
-    else if (value !== undefined && /^--(engines|ops|libs|sizes|sweep|parts|cap|out|workers|chart-size|task-size)$/.test(name))
-      values.set(name.slice(2), value);
+    else if (value !== undefined && /^--(engines|ops|libs|sizes|parts|cap|out|workers|chart-size|task-size)$/.test(name)) values.set(name.slice(2), value);
     else throw new Error(`unknown option '${arg}'\n${usage}`);
   }
   if (new Set(chosen).size > 1) throw new Error(`one profile at a time, got ${chosen.join(' and ')}`);
@@ -166,7 +155,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
       parts: parts.filter((p) => chosenParts.includes(p)) as Part[],
       sizes,
       ...(opSizes === undefined ? {} : { opSizes }),
-      sweep: get('sweep', parseSweep, profile.sweep),
+      sweep: profile.sweep,
       timing: profile.timing,
       capMs: get('cap', parseSeconds, profile.capMs),
       ...(opCapMs === undefined ? {} : { opCapMs }),
