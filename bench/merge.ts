@@ -1,24 +1,14 @@
 /**
- * Many results files, one table: a row per device (per engine of a file),
- * as the speed tables of old were collected from the people who ran one
- * benchmark program on their machines.
+ * Many results files, one table: a row per device (the benchmark page's
+ * downloads and results.json alike), fourfold's MB/s and speedup over the
+ * fastest peer of the same run, then each device's details:
  *
  *   npm run bench:merge -- a.json b.json ... [--out=DIR]
  *
- * Takes the benchmark page's "Download results" files and `npm run
- * bench`'s results.json alike (the same schema). Prints Markdown: for
- * chosen ops and sizes, fourfold's median MB/s and its speedup over the
- * fastest peer measured in the same run, then fourfold/parallel's speedup
- * on the most threads the run had, then each device's details. With
- * --out, also DIR/results.json: every device in one report.
- *
- * With --tables (`npm run bench:merge -- --tables a.json b.json`), the
- * files are runs of one machine instead: docs/performance.md's and the
- * README's tables, fourfold's targets in Node and the native tier's, each
- * cell the median of a case's samples pooled over the runs (on a shared
- * machine one run can catch a slow period for one library and not
- * another; a pool of two moves less than either). A ratio is the peer's
- * median time over fourfold's.
+ * --tables: the files are runs of one machine, and the output is
+ * docs/performance.md's and the README's tables, each cell the median of a
+ * case's samples pooled over the runs (one run can catch a slow period for
+ * one library only; a pool of two moves less than either).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

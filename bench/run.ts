@@ -1,12 +1,9 @@
 /**
- * `npm run bench`: runs the benchmark core in each selected engine, adds
- * what only the Node side can measure (setup time in fresh processes,
- * code size), prints a Markdown summary on stdout, progress on stderr, and
- * writes bench-report/results.json (every sample), rewritten as results
- * arrive, so that Ctrl-C leaves a report too. `--render[=dir]` measures
- * nothing: it prints the summary of dir/results.json (default
- * bench-report), after a change to the tables or for a results.json from
- * another machine. The charts are the benchmark page's (page/).
+ * `npm run bench`: the benchmark core in each selected engine, plus what only
+ * Node measures (setup in fresh processes, code size); a Markdown summary on
+ * stdout, progress on stderr, and bench-report/results.json rewritten as
+ * results arrive, so Ctrl-C leaves a report. `--render[=dir]` only prints a
+ * results.json's summary.
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,12 +1,9 @@
 /**
- * The age ops' files and processes (ops/age.ts), where the engine has a
- * file system (Node, Deno, Bun; a browser is not asked, and its file ops
- * work on Blobs): inputs staged once per array in a temporary directory,
- * removed when the process exits, read back, and web streams over them
- * (typage's file column); and the Go `age` command and `rage` as columns,
- * for scale: a process per call, file to file, as a script runs it, where
- * `age --version` (`rage --version`) runs, found on the PATH or where Go
- * or Cargo installs.
+ * The age ops' files and processes (ops/age.ts) where the engine has a file
+ * system: inputs staged once per array in a temporary directory removed at
+ * exit, web streams over them for typage, and the Go `age` command and
+ * `rage` as columns for scale (a process per call, file to file), where
+ * `--version` runs from the PATH or Go's or Cargo's install folder.
  */
 
 /** A fixed key pair (made by age-keygen for the benchmark): inputs are the same in every run. */

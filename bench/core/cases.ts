@@ -41,11 +41,9 @@ export interface Expected {
 }
 
 /**
- * The output every library must reproduce for these inputs, from the
- * first reference that takes the shape (OpEntry.refuses) and that
- * `affordable` lets call (one too slow for the cap is passed over for the
- * next), copied (an '(output)' style reuses its buffer). Without such a
- * reference the outputs go unchecked. A reference that throws ends the run.
+ * The output every library must reproduce, from the first reference that
+ * takes the shape and that `affordable` lets call, copied (an '(output)'
+ * style reuses its buffer); none: unchecked. A reference that throws ends the run.
  */
 export async function expectedOutput(
   op: SelectedOp,
@@ -64,11 +62,7 @@ export async function expectedOutput(
   return { output: ((await reference.checkedOutput?.(inputs)) ?? output).slice(), by: reference.library, tooSlow };
 }
 
-/**
- * Binds one entry to its inputs and checks its first output, so a wrong
- * answer is reported instead of timed. Returns the call and how long that
- * first call took (cold: an upper bound of its cost), or why not.
- */
+/** Binds an entry and checks its first output (a wrong answer is reported, not timed): the call and that cold call's time, or why not. */
 export async function bindChecked(
   entry: OpEntry<unknown>,
   shape: Shape,

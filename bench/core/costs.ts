@@ -1,22 +1,10 @@
 /**
- * The cap on the time of one case, and the costs it is judged by.
- *
- * A case interleaves every library, so its slowest library sets its
- * length: mipher's Serpent takes about a second per MiB here, and at
- * 16 MiB its case alone would take minutes. So every case (and every op's
- * sweep) has a cap, BenchConfig.capMs. A library whose minimum samples do
- * not fit in it is left out of the case and reported as capped, with its
- * cost per call, never as a measurement; the other libraries of the case
- * are timed as usual.
- *
- * The costs come from the run itself: the CostBook keeps what each
- * library took at the sizes timed so far, and predicts a larger size from
- * them, so a library capped at 1 MiB is not even called at 16 MiB. The
- * first call (the output check) and the warm-up then replace the
- * prediction with a measurement, and rounds beyond the minimum samples
- * stop at the deadline. A case can still outrun its cap by what a capped
- * library's first calls took before they were measured, or by calls that
- * turn much slower than measured while sampling.
+ * The cap on one case's time and the costs it is judged by
+ * (docs/contributing/benchmarks.md, "The cap on one case"): a case runs as
+ * long as its slowest library, so one whose minimum samples cannot fit the
+ * cap is reported as capped, never as a measurement. The CostBook predicts
+ * a size from those timed before, so a library capped at 1 MiB is not
+ * called at 16 MiB; its first calls then replace the prediction.
  */
 import type { CaseTiming } from './types.js';
 
@@ -31,10 +19,8 @@ export class CostBook {
   }
 
   /**
-   * The ns per call expected at `size`, or undefined when the library was
-   * never timed for this op. Above the sizes known, the line through the
-   * two largest extends them (proportionally when there is one, or when
-   * the line falls); below, the smallest known size scales down.
+   * The ns per call expected at `size` (undefined: never timed): above the
+   * known sizes the line through the two largest, below the smallest scaled.
    */
   predict(op: string, library: string, size: number): number | undefined {
     const points = [...(this.known.get(`${op}\u0000${library}`) ?? [])].sort((a, b) => a[0] - b[0]);
@@ -63,11 +49,9 @@ export function minimumMs(nsPerCall: number, timing: CaseTiming): number {
 }
 
 /**
- * Which subjects do not fit in `budgetMs` when the cheapest go first:
- * their indexes. Each subject is judged by its whole minimum cost against
- * the whole cap, not by the time left, so that a slow subject's warm-up
- * never pushes a fast one out. A cost that is not known yet (undefined)
- * counts as nothing: that subject is tried, and its first call tells.
+ * The indexes of the subjects that do not fit `budgetMs`, cheapest first,
+ * each judged by its whole minimum against the whole cap (a slow subject's
+ * warm-up never pushes a fast one out); an unknown cost counts as nothing.
  */
 export function overBudget(costsMs: readonly (number | undefined)[], budgetMs: number): Set<number> {
   const order = costsMs.map((cost, i) => [cost ?? 0, i] as const).sort((a, b) => a[0] - b[0]);

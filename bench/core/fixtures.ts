@@ -1,9 +1,6 @@
 /**
- * Deterministic inputs named by a label. Every library of a case reads the
- * same bytes, so outputs can be compared byte for byte, and every engine
- * and every rerun measures the same data. The generator needs no platform
- * API: FNV-1a hashes the label into a seed, and xorshift32 expands it. The
- * bytes only need to look unstructured; nothing here is cryptographic.
+ * Deterministic inputs named by a label, the same bytes for every library,
+ * engine and rerun: FNV-1a seeds xorshift32 (unstructured, not cryptographic).
  */
 
 function seedOf(label: string): number {

@@ -1,18 +1,8 @@
 /**
  * The longest block of the calling thread's event loop during the KDFs'
- * asynchronous calls (bench/harness/blocking.ts runs it, in any engine).
- * scrypt: scryptAsync, which works on the calling thread in short turns,
- * and fourfold/parallel's scrypt, whose lane runs on a worker (p = 1).
- * Argon2id: argon2idAsync, which fills the memory on the calling thread in
- * turns of a few milliseconds and wipes it 16 MiB a turn, and
- * fourfold/parallel's argon2id with one lane (its lane on a worker, the
- * calling thread free) and four (the calling thread fills lanes too, in
- * turns). A probe takes every turn of the event loop it can (setImmediate,
- * else a message to itself: core/parallel.ts longestTask), and a call's
- * longest block is the longest gap between two of its turns. Each
- * synchronous call, one block as long as the call, is measured beside
- * them: the probe's check.
- *
+ * asynchronous calls (bench/harness/blocking.ts runs it, in any engine): a
+ * probe takes every turn it can (core/parallel.ts longestTask), and each
+ * synchronous call, one block as long as the call, is the probe's check.
  * No Node API, as everything under core/.
  */
 import { describeError } from './errors.js';

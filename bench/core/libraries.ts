@@ -1,17 +1,10 @@
 /**
  * Loads every library the benchmarks compare, in whatever engine runs the
  * core, and describes each for the harness and the report. Only
- * @noble/ciphers, plain JavaScript, is required; fourfold is optional, so
- * the suite still runs while it does not build; libsodium-wrappers and
- * hash-wasm need WebAssembly (a page where it is off runs without them);
- * node:crypto exists in Node, Deno and Bun but not in browsers; WebCrypto
- * (the platform's AES-GCM and SHA-256, a reference line) where the engine
- * has crypto.subtle.
- *
- * A library may appear under several names, one per call style: 'fourfold
- * (output)' is fourfold writing into a caller-supplied, reused output
- * buffer, which @noble/ciphers offers too ('noble (output)'). Without it,
- * allocating a 16 MiB output would weigh more than the cipher.
+ * @noble/ciphers is required: fourfold is optional (the suite runs while it
+ * does not build), libsodium and hash-wasm need WebAssembly, node:crypto is
+ * not in browsers. '(output)' names a call style writing into a reused
+ * caller buffer: without it, allocating 16 MiB would weigh more than the cipher.
  */
 import type * as NobleAes from '@noble/ciphers/aes.js';
 import type * as NobleChacha from '@noble/ciphers/chacha.js';
@@ -26,11 +19,7 @@ import type { ParallelSettings } from './types.js';
 type FourfoldRoot = typeof import('fourfold');
 type FourfoldParallel = typeof import('fourfold/parallel');
 
-/**
- * fourfold as it runs by default where node:crypto has ChaCha20 (Node,
- * Deno): ready() with no tier, so calls past the runtime's crossovers go
- * to OpenSSL (the native tier) and the rest to the kernels.
- */
+/** fourfold by default where node:crypto has ChaCha20 (Node, Deno): ready() with no tier, past the crossovers OpenSSL. */
 export const NATIVE = 'fourfold (native)';
 /** node:crypto's ChaCha20-Poly1305 sealing into one array (ciphertext || tag, Buffer.concat), as fourfold's encrypt returns it. */
 export const NODE_JOINED = 'node (joined)';
@@ -57,11 +46,9 @@ export function parseWorkerColumn(name: string): { workers: number; shared: bool
 }
 
 /**
- * fourfold/parallel runs inputs below this inline, the synchronous
- * function and a resolved Promise (docs/parallel.md): its columns are
- * timed from this message size on, where the pool works. A size of
- * memory is not a message: scrypt's lanes go to the pool at any N, so
- * its column is timed at every size (OpDefinition.sizeIsMemory).
+ * fourfold/parallel runs inputs below this inline (docs/parallel.md): its
+ * columns are timed from this message size on; a size of memory (scrypt's
+ * lanes go to the pool at any N) at every size.
  */
 export const PARALLEL_FROM = 2 << 20;
 
@@ -184,12 +171,7 @@ async function loadFourfold(warnings: string[]): Promise<{ ready?: FourfoldRoot[
   return { ready: root.ready, api: api as NonNullable<Apis['fourfold']> };
 }
 
-/**
- * libsodium-wrappers comes in two builds of the same C code compiled to
- * WebAssembly: the standard one lacks crypto_stream_* and
- * crypto_onetimeauth, -sumo has everything. Use -sumo when installed, so
- * sodium has a column for every op, from one build.
- */
+/** -sumo when installed: the standard build lacks crypto_stream_* and crypto_onetimeauth. */
 async function loadSodium(versions: Record<string, string>, warnings: string[]): Promise<{ api: typeof sodiumStandard; version: string } | undefined> {
   let failure = 'not installed';
   for (const [name, load] of [
@@ -211,11 +193,7 @@ async function loadSodium(versions: Record<string, string>, warnings: string[]):
   return undefined;
 }
 
-/**
- * node:crypto where the engine has it (Node, Deno, Bun: each has a global
- * process); a bundler leaves this import to the engine. A browser is not
- * asked: Firefox logs a failed request for every try.
- */
+/** node:crypto where the engine has a global process (a bundler leaves the import); browsers are not asked: Firefox logs each failed try. */
 async function loadNodeCrypto(): Promise<typeof NodeCrypto | undefined> {
   if (typeof (globalThis as { process?: { versions?: unknown } }).process?.versions !== 'object') return undefined;
   try {
@@ -245,12 +223,9 @@ function nodeCryptoVersion(): string {
 }
 
 /**
- * fourfold/parallel's columns: the default pool, and one per worker count
- * of `settings`, each setting the pool's size as it is activated (the
- * pool is global, like the tier) and timed at the chart's size only. The
- * activation waits for the pool's workers to start, so that a column's
- * first call, by which the cap estimates its cost, does not count their
- * start: with it, scrypt's column in the default run could be capped.
+ * fourfold/parallel's columns: the default pool and one per worker count,
+ * each sizing the global pool as it is activated; the activation waits for
+ * the workers to start, so the first call the cap estimates by excludes it.
  */
 function parallelColumns(parallel: FourfoldParallel, version: string, settings: ParallelSettings | undefined, typageApi: boolean): Library[] {
   const pooled = (workers: number | undefined) => async () => {

@@ -69,15 +69,11 @@ export function batchTimer(call: Call, isAsync: boolean): (calls: number) => Pro
 }
 
 /**
- * Calls `call` for about `warmupMs`, so the engine has compiled its hot
- * paths, and returns the cost of one call, in ns. Batches double in size;
- * the fastest batch decides, per call: by then the optimizing compiler has
- * run, and a batch that was preempted (a shared machine) or caught a
- * garbage collection would otherwise make every sample's batch too short,
- * and short batches pay the cold caches of the subject before them. Only
- * batches lasting 10 clock steps count: on a coarse clock (a browser's
- * 100 µs) a short batch reads as taking no time at all. A call slower than
- * the whole warm-up still runs twice, so it is timed compiled.
+ * Calls `call` for about `warmupMs`, so the engine compiles its hot paths,
+ * and returns one call's cost in ns. Batches double; the fastest decides (a
+ * preempted or collected batch would make every sample's batch too short),
+ * counting only batches of 10 clock steps (a browser's clock is coarse). A
+ * call slower than the warm-up still runs twice, to be timed compiled.
  */
 export async function warmUp(time: (calls: number) => Promise<number>, warmupMs: number): Promise<number> {
   const budget = warmupMs * 1e6;
@@ -102,11 +98,9 @@ export async function warmUp(time: (calls: number) => Promise<number>, warmupMs:
 }
 
 /**
- * One sample: a batch of `calls` calls, in ns per call. A batch shorter
- * than half of `targetNs` means the call got faster since the batch was
- * sized (an engine that optimizes late): the batch is sized again and the
- * sample retaken, as a short one would be quantized by a coarse clock and
- * pay more for its cold start. Returns the batch used.
+ * One sample, in ns per call. A batch under half of `targetNs` means the
+ * call got faster (an engine that optimizes late): it is sized again and
+ * the sample retaken. Returns the batch used.
  */
 export async function sampleOf(time: (calls: number) => Promise<number>, calls: number, targetNs: number): Promise<{ nsPerCall: number; calls: number }> {
   for (let attempt = 0; ; attempt++) {
@@ -125,18 +119,11 @@ export async function sampleOf(time: (calls: number) => Promise<number>, calls: 
 export type SubjectOutcome = Samples | { readonly capped: Capped } | { readonly error: string };
 
 /**
- * Times several subjects against each other. All are warmed up first;
- * then samples are taken round-robin, one per subject per round, each
- * round starting with the next subject, so that drift (thermal, turbo,
- * other load) and the order of calls weigh on every subject alike. A
- * sample times a batch of calls lasting about `sampleMs`; slow subjects
- * (one call longer than a sample) take fewer rounds, down to minSamples,
- * to stay within the case's budget.
- *
- * The cap (costs.ts) bounds the case: after the warm-up, subjects whose
- * minimum no longer fits it are capped, slowest first, and rounds beyond
- * minSamples stop at the deadline. A subject whose call throws is dropped
- * with the error; the others go on.
+ * Times several subjects against each other: all warmed up, then one sample
+ * per subject per round, each round starting with the next, so drift and
+ * call order weigh on all alike; slow subjects take fewer rounds, down to
+ * minSamples. After the warm-up, subjects whose minimum no longer fits the
+ * cap are capped, slowest first; one that throws is dropped with its error.
  */
 export async function sampleRoundRobin(
   subjects: readonly Subject[],

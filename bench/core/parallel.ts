@@ -1,22 +1,10 @@
 /**
  * The 'parallel' part: what fourfold/parallel's model (report/model.ts)
- * needs beyond the 'sizes' cases, measured in the engine running the core,
- * and what its calling thread feels.
- *
- * - The calling thread's costs in a parallel call: copying a plain input
- *   into the pool's slots and the results back out (per byte), and a job's
- *   messages (per job). The messages are timed on an echo worker of the
- *   harness's own that answers a job of the pool's shape (a key and a slot,
- *   shared or transferred as the pool's are) at once, three in flight as
- *   the pool keeps them: fourfold's public API has no job without work.
- * - The longest task on the calling thread during a parallel call: the
- *   longest gap between two turns of its event loop, which a probe that
- *   reschedules itself at every turn sees (the browsers' long-task mark is
- *   50 ms), with the jobs the workers did in that call (status().jobs), so
- *   that a pool that runs everything on the calling thread shows.
- *
- * No Node API: worker_threads is reached through process.getBuiltinModule,
- * as the pool does, and a Web Worker is made from a Blob elsewhere.
+ * needs beyond the 'sizes' cases, the calling thread's copies and messages
+ * (on an echo worker of ours: the public API has no job without work), and
+ * the longest task during a parallel call with the jobs the workers did
+ * (docs/contributing/benchmarks.md, "fourfold/parallel"). No Node API:
+ * worker_threads through process.getBuiltinModule, as the pool does.
  */
 import { describeError } from './errors.js';
 import { now } from './timer.js';
@@ -49,11 +37,7 @@ function nextTurn(): (run: () => void) => () => void {
   };
 }
 
-/**
- * Runs `call` while a probe takes every turn of the event loop it can;
- * resolves to the longest gap between two of its turns (ms): the longest
- * task (or run of tasks with no turn between) on this thread.
- */
+/** Runs `call` while a probe takes every turn of the event loop; the longest gap between turns (ms) is the longest task. */
 export async function longestTask(call: () => Promise<unknown>): Promise<{ longestMs: number; callMs: number }> {
   const schedule = nextTurn();
   let longest = 0;
@@ -117,10 +101,9 @@ export async function longestTasks(
 const slotOf = (shared: boolean): Uint8Array => new Uint8Array(shared ? new SharedArrayBuffer(PIECE) : new ArrayBuffer(PIECE));
 
 /**
- * ns per byte of copying `bytes` of a plain input into a slot, a piece at
- * a time; of copying a slot into each piece of a fresh output (allocated
- * and touched for the first time, as an allocating call's is); and of the
- * same into that output again, `reps` times each.
+ * ns per byte, `reps` times each: a plain input into a slot a piece at a
+ * time, a slot into a fresh output (its first touch included), and the same
+ * into that output again.
  */
 function copyCosts(shared: boolean, bytes: number, reps: number): Pick<ParallelCosts, 'copyInNs' | 'copyOutNs' | 'copyOutWarmNs'> {
   const input = new Uint8Array(bytes).fill(1); // touched, so that reading it is not reading the zero page

@@ -1,10 +1,7 @@
 /**
- * The benchmark core's entry point: runBenchmark(config) runs every
- * selected part in the engine it is loaded in and returns the result as
- * plain JSON. It uses no platform API beyond performance.now(), setTimeout
- * and dynamic import, so the same module (bundled by bench/node/bundle.ts)
- * runs in Node, Deno, Bun and browsers; the Node-side runner does
- * everything else (options, files, machine, setup time, code size).
+ * The core's entry point: runBenchmark(config) runs the selected parts in
+ * the engine it is loaded in and returns plain JSON. No platform API beyond
+ * performance.now(), setTimeout and import(), so one bundle runs anywhere.
  */
 import { runCase, shapeOf, type CaseContext, type SelectedOp } from './cases.js';
 import { CostBook } from './costs.js';
@@ -57,9 +54,8 @@ interface Task {
 
 /**
  * Ops in table order with the selected libraries in column order, and the
- * references among all loaded ones (config.references, in its order, or
- * the established peers, OpDefinition.reference first). A library with
- * sameCallsAs times that one's entries, and is selected with it.
+ * references among all loaded (config.references, else the established
+ * peers); a sameCallsAs library is selected with the one it times.
  */
 function selectOps(definitions: OpDefinition<unknown>[], libraries: Library[], config: BenchConfig): SelectedOp[] {
   const remember = rememberingLast();
@@ -117,10 +113,9 @@ function atSizes(op: SelectedOp, sizes: readonly number[], libraries: Map<string
 }
 
 /**
- * The definitions of a run, each keeping the inputs it built last for the
- * next task on the same shape (an op's longest-task measurement follows
- * its largest case: 256 MiB, sealed by libsodium for a decryption, take
- * seconds to build); only the last inputs of the run are kept.
+ * Definitions keeping the inputs they built last for the next task on the
+ * same shape (a longest-task measurement follows the largest case, whose
+ * 256 MiB take seconds to build); only the run's last inputs are kept.
  */
 function rememberingLast(): (definition: OpDefinition<unknown>) => OpDefinition<unknown> {
   let last: { definition: OpDefinition<unknown>; size: number; inputs: unknown } | undefined;

@@ -1,24 +1,11 @@
 /**
- * The length sweep (Bernstein's "every message length 0, 1, 2, ..."): one
- * op, every selected library, every length of a range. It shows what the
- * few sizes of the summary cannot: the per-call overhead, the step at each
- * 64-byte block, and the steps where a SIMD kernel finishes a group of
- * blocks (256 bytes for 4 blocks, 512 for 8).
- *
- * Thousands of lengths leave little time per length, so the method
- * differs from the other parts:
- * - a sample is a short batch (about minSampleUs, at least one call);
- * - the run makes several passes over all lengths, one sample per library
- *   and length per pass, and keeps the median per length: a burst of
- *   other load hits one pass, not a range of lengths in every pass;
- * - within a length, libraries take turns, starting with a different one
- *   in each pass; the first one makes an untimed call before its sample,
- *   so the inputs (shared by all) are in cache for every sample;
- * - every library's output is checked at every length before the passes;
- * - like a case, the sweep has a cap (costs.ts), for each library's
- *   share: a library whose passes are predicted not to fit is capped, and
- *   passes beyond the third stop once the sweep has used its share of
- *   every library.
+ * The length sweep (Bernstein's "every message length 0, 1, 2, ..."): the
+ * per-call overhead and the steps at each block and kernel group that the
+ * summary's few sizes cannot show. Thousands of lengths leave little time
+ * each, so samples are short, passes go over every length and keep the
+ * median (a burst of load hits one pass, not a range of lengths), libraries
+ * take turns from another start each pass, and every output is checked
+ * first; method and cap: docs/contributing/benchmarks.md, "The sweep".
  */
 import { bindChecked, expectedOutput, shapeOf, type CaseContext, type Expected, type SelectedOp } from './cases.js';
 import { deadlineFrom } from './costs.js';

@@ -1,8 +1,6 @@
 /**
- * The clock. performance.now() is the one timer every engine has (Node,
- * Deno, Bun, browsers, workers); browsers coarsen it (to 5 µs or more when
- * the page is cross-origin isolated, 100 µs to 1 ms otherwise), so the
- * harness measures its granularity and keeps every sample long against it.
+ * The clock: performance.now(), which every engine has and browsers coarsen
+ * (5 µs isolated, up to 1 ms not), so samples are kept long against its step.
  */
 
 /** Milliseconds, as a double. */
@@ -10,11 +8,7 @@ export const now = (): number => performance.now();
 
 let granularity: number | undefined;
 
-/**
- * The smallest nonzero step between two readings, in nanoseconds, over a
- * few hundred steps (stopping after ~50 ms on a very coarse clock).
- * Measured once, on first use.
- */
+/** The smallest nonzero step between two readings in ns, over a few hundred steps (~50 ms at most), measured once. */
 export function timerGranularityNs(): number {
   if (granularity !== undefined) return granularity;
   let smallest = Infinity;

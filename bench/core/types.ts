@@ -1,17 +1,9 @@
 /**
- * The contract between the Node-side runner and the benchmark core that
- * runs inside an engine: the configuration going in and the result coming
- * out. Both are plain JSON, so a driver can hand them to a browser page or
- * another runtime and back.
+ * The runner's and the engine core's contract: config in, result out, both
+ * plain JSON, so a driver can hand them to a page or another runtime.
  */
 
-/**
- * The parts of a run; each measures one dimension of speed (size, every
- * length, parallelism). 'parallel' measures what the model of
- * fourfold/parallel needs beyond the 'sizes' cases (core/parallel.ts): the
- * calling thread's copies and messages, and its longest task during a
- * parallel call.
- */
+/** The parts of a run: size, every length, and what fourfold/parallel's model needs beyond the sizes (core/parallel.ts). */
 export const parts = ['sizes', 'sweep', 'parallel'] as const;
 export type Part = (typeof parts)[number];
 
@@ -46,11 +38,7 @@ export interface SweepRange {
 
 /** What the 'fourfold (parallel)' columns and the 'parallel' part measure besides the sizes. */
 export interface ParallelSettings {
-  /**
-   * Worker counts of the columns 'fourfold (parallel, N workers)'
-   * (configure({ workers: N })), timed at chartSize only, wherever
-   * 'fourfold (parallel)' is; none: no such columns.
-   */
+  /** Worker counts of the 'fourfold (parallel, N workers)' columns, timed at chartSize wherever 'fourfold (parallel)' is. */
   readonly workerCounts: readonly number[];
   /** The size of the speedup-by-worker-count chart and of the model. */
   readonly chartSize: number;
@@ -66,44 +54,26 @@ export interface BenchConfig {
   readonly ops?: readonly string[];
   /** Whether `ops` names whole ops only: 'blake3' then selects blake3 and not blake3-keyed (the benchmark page's lists). */
   readonly exactOps?: boolean;
-  /**
-   * Library names; all available when absent. 'fourfold (parallel)' brings
-   * its worker-count columns (ParallelSettings.workerCounts).
-   */
+  /** Library names; all available when absent ('fourfold (parallel)' brings its worker-count columns). */
   readonly libs?: readonly string[];
   /** Libraries not timed when `libs` is absent: the default run leaves fourfold/parallel's columns to the profiles about it. */
   readonly libsLeftOut?: readonly string[];
-  /**
-   * The libraries whose outputs every column must reproduce, in order of
-   * preference; absent: the established peers (Library.reference).
-   */
+  /** The libraries whose outputs every column must reproduce, in order; absent: the established peers. */
   readonly references?: readonly string[];
   readonly parts: readonly Part[];
   /** Message sizes of the 'sizes' part (the summary table and the large sizes). */
   readonly sizes: readonly number[];
   /**
-   * Sizes of the 'sizes' part for the ops named (an op's name, else the
-   * longest prefix that names it, as `ops` takes them), instead of `sizes`:
-   * scrypt's size is the memory of a lane, where 16 MiB is a small one, so
-   * the default run times it at 16 MiB beside messages of 64 B to 1 MiB.
+   * Sizes of the 'sizes' part for the ops named (by name or longest prefix),
+   * instead of `sizes`: scrypt's 16 MiB lane beside 64 B to 1 MiB messages.
    * An empty list leaves the op out of the part.
    */
   readonly opSizes?: Readonly<Record<string, readonly number[]>>;
   readonly sweep: SweepRange;
   readonly timing: { readonly sizes: CaseTiming; readonly sweep: SweepTiming };
-  /**
-   * The most time one case (or one op's sweep) may take, in ms, from its
-   * first call to its last sample; 0 for no cap. A library too slow to
-   * take its minimum samples within it is reported as capped, not timed
-   * (see costs.ts).
-   */
+  /** The most one case (or one op's sweep) may take, in ms; 0: no cap; a library too slow is capped (costs.ts). */
   readonly capMs: number;
-  /**
-   * The cap of the 'sizes' cases of the ops named (as in opSizes), instead
-   * of capMs: the default run's scrypt, six columns of 25 to 60 ms a
-   * call whose first calls, cold, take up to twice that, needs more than
-   * the 4 s of its messages.
-   */
+  /** The cap of the named ops' 'sizes' cases, instead of capMs: the default run's scrypt needs more than 4 s. */
   readonly opCapMs?: Readonly<Record<string, number>>;
   readonly parallel: ParallelSettings;
   /** Package versions, read by the runner (engines cannot read node_modules). */
@@ -115,12 +85,7 @@ export interface Progress {
   readonly fraction: number;
   /** What runs now, e.g. 'sweep chacha20 pass 2/5'. */
   readonly label: string;
-  /**
-   * Results finished since the previous message, so that a run stopped
-   * half-way (Ctrl-C) still leaves a report: the first message carries the
-   * run's start (engine, clock, libraries), later ones each finished case,
-   * sweep and warning.
-   */
+  /** Results finished since the previous message (the first carries the run's start), so Ctrl-C still leaves a report. */
   readonly results?: PartialResult;
 }
 
@@ -163,11 +128,7 @@ export interface CaseResult {
   readonly error?: string;
   /** Set when the subject was not timed because its minimum samples could not fit the case's cap. */
   readonly capped?: Capped;
-  /**
-   * The reference library whose output this column's first output matched
-   * before it was timed (itself, for that reference); absent when the
-   * outputs of the shape went unchecked.
-   */
+  /** The reference whose output this column's first output matched (itself, for it); absent: unchecked. */
   readonly checkedBy?: string;
 }
 
@@ -222,11 +183,7 @@ export interface EngineStart {
   readonly sweepStep: number;
 }
 
-/**
- * The calling thread's costs in a parallel call, as the model of
- * report/model.ts takes them, measured on the engine (core/parallel.ts);
- * one entry per repetition.
- */
+/** The calling thread's costs in a parallel call (core/parallel.ts, report/model.ts), one entry per repetition. */
 export interface ParallelCosts {
   /** Whether the pool's slots are SharedArrayBuffers (status().shared), else ArrayBuffers moved by transfer. */
   readonly shared: boolean;

@@ -1,30 +1,15 @@
 /**
- * A burst of logins: N argon2idHash calls at once (OWASP's m = 19456,
- * t = 2, p = 1), with fourfold/parallel (the memory filled on the pool's
- * workers), fourfold/argon2 (the calling thread, in turns), node-argon2
- * (the `argon2` package, libuv's thread pool) and @node-rs/argon2 (its
- * own threads). For each, the burst's throughput (hashes per second, the
- * first call to the last string) and the longest the event loop waited
- * meanwhile: the longest gap between the ticks of a 1 ms setInterval,
- * from the burst's start to its end (a loop never held gives about 1 ms).
+ * A burst of logins: N argon2idHash calls at once (OWASP's m = 19456, t = 2)
+ * with fourfold/parallel, fourfold/argon2, node-argon2 (libuv's pool) and
+ * @node-rs/argon2 (its own threads): hashes a second, the process's CPU time
+ * per hash (on a loaded machine throughput measures the share of cores a
+ * library gets, CPU time its work), and the longest gap between the ticks
+ * of a 1 ms setInterval during the burst against the monitor alone.
  *
  *   node --import tsx bench/harness/argon2-logins.ts [--n=1,4,16,32,64] [--rounds=5] [--parallel-workers=1]
  *
- * Run `npm run build` first (it imports fourfold's dist/). Every round
- * runs every N and every library, in an order that turns by one each
- * round; a round of warm-up goes first. Printed per N: each library's
- * median throughput and its ratio to node-argon2's and @node-rs/argon2's
- * of the same run, the CPU time of the whole process per hash (every
- * thread's: on a machine others load, throughput measures the share of
- * the cores a library's threads get, CPU time its work), the median and
- * the largest of its longest gaps, the
- * longest gap of the monitor alone for a second each round (the floor
- * the machine's other load sets), and the load average before and
- * after. Every string fourfold/parallel makes is verified (its
- * argon2Verify), and one of each other library's per burst, by that
- * library (fourfold/argon2's by fourfold/parallel's), after the burst.
- * `--parallel-workers=K` adds a row of fourfold/parallel with
- * `workers: K` (the calls spread over the first K workers).
+ * Needs `npm run build`. The order turns by one each round, after a round of
+ * warm-up; each library's strings are verified after the burst.
  */
 import os from 'node:os';
 import { argon2idHash as oneThread } from 'fourfold/argon2';

@@ -1,20 +1,13 @@
 /**
- * The longest event-loop block on the calling thread during the KDFs'
- * asynchronous calls, per engine (core/kdf-blocking.ts measures; the
- * runner's cases time calls, not what the thread feels meanwhile):
+ * The longest event-loop block during the KDFs' asynchronous calls, per
+ * engine (core/kdf-blocking.ts measures; the runner's cases time calls,
+ * not what the thread feels meanwhile):
  *
  *   node --import tsx bench/harness/blocking.ts [--kdf=scrypt,argon2] [--calls=3] [--log2n=20] [--m=262144] [--t=1] [--engines=node,chromium,firefox,webkit]
  *
- * scrypt at N = 2^--log2n, r = 8, p = 1 (a lane of 1 GiB): scryptAsync and
- * fourfold/parallel's scrypt; Argon2id at m = --m KiB, t = --t:
- * argon2idAsync and fourfold/parallel's argon2id, p = 1 and 4; each beside
- * its synchronous call, one block as long as the call (the probe's check).
- * Node runs it in-process; the other engines a bundle through
- * scripts/engines' runner (npm run engines:install, and npm run build, as
- * it imports fourfold's dist/). Prints per engine and function the median
- * of the calls' longest blocks, each call's and the median call; exits 1
- * when an asynchronous call's median block reaches 50 ms, the browsers'
- * long-task mark.
+ * Node in-process, other engines through scripts/engines' runner (needs
+ * npm run build). Exits 1 when an asynchronous call's median block reaches
+ * 50 ms, the browsers' long-task mark.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,12 +1,9 @@
 /**
- * The engine side of bench/harness/builds.ts: two builds of fourfold (the
- * bundler aliases `A` and `B` to their dist/ directories), each op timed
- * on both, the builds taking turns sample by sample (their order swapped
- * every sample), each call writing into one output buffer it reuses.
- * Each kernel's rotation variant is fixed to VARIANT in both builds, so
- * that the variant picker's rounds of measurement (runtime/variants.ts)
- * add no noise. Node's samples are CPU time of the process (time spent
- * waiting for a core is not the code's); browsers' are performance.now().
+ * The engine side of harness/builds.ts: builds `A` and `B` (bundler aliases
+ * of their dist/) taking turns sample by sample, into one reused output.
+ * Each kernel's rotation variant is fixed to VARIANT in both, so the
+ * variant picker's measuring rounds add no noise; Node's samples are the
+ * process's CPU time (waiting for a core is not the code's).
  */
 import { median } from '../core/stats.js';
 

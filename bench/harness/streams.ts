@@ -1,28 +1,16 @@
 /**
  * The streams against their chunk cost and against each other (the
- * runner's cases time synchronous calls; a TransformStream is
- * asynchronous). Node only:
+ * runner's cases time synchronous calls; a TransformStream is asynchronous):
  *
  *   node --import tsx bench/harness/streams.ts [--mib=256] [--rounds=5] [--tier=simd|js]
  *   node --import tsx bench/harness/streams.ts --memory [--gib=4] [--stream=age-parallel|age|secretstream|typage-api|typage] [--tier=simd|js]
  *
- * Each round, interleaved, over --mib of random data in 64 KiB writes:
- * `age chunks` seals it with ChaCha20-Poly1305 64 KiB at a time (an age
- * chunk's work without the stream); fourfold/age's encryptStream and
- * decryptStream (`one thread`) and fourfold/parallel's (`all cores`);
- * `secretstream push` pushes it as messages of 64 KiB, and
- * `secretstream encryptStream` streams it with chunkSize 64 KiB.
- * Reported: median MB/s, the cores the process kept busy (its CPU time
- * over the wall time: V8's collector and the pool's threads count too),
- * and the ratios: each stream to its chunk cost, all cores to one thread.
- *
- * --memory: --gib through one encryptStream from one reused 64 KiB write;
- * the peak RSS above the process at rest, sampled every 5 ms and at every
- * output, after a 4 MiB stream has started it (the pool's workers are part
- * of "at rest"). typage-api and typage: typage's Encrypter.encrypt of a
- * ReadableStream read by its Decrypter.decrypt, on fourfold/age/typage
- * (its default pool) and on typage (npm age-encryption): plaintext in,
- * plaintext out, both streams' buffers in the peak.
+ * Each round, interleaved, in 64 KiB writes: ChaCha20-Poly1305 64 KiB at a
+ * time (an age chunk's work), fourfold/age's streams on one thread and
+ * fourfold/parallel's, secretstream's push and encryptStream; median MB/s,
+ * the cores kept busy (CPU over wall time) and the ratios. --memory: the
+ * peak RSS above the process at rest (a 4 MiB stream started first) while
+ * --gib goes through one stream, sampled every 5 ms and at every output.
  */
 import * as typage from 'age-encryption';
 import { ready, tier as tierNow } from 'fourfold';

@@ -1,13 +1,9 @@
 /**
- * What another engine runs: `bench.js`, one ES module with the benchmark
- * core, fourfold's dist, @noble/ciphers and libsodium inside (only `node:*`
- * imports stay outside; the core imports node:crypto lazily and does
- * without it), and `entry.js`, which carries one run's config and follows
- * the entry contract of scripts/engines/run.ts: its default export takes
- * `{ progress(message) }` and resolves to the JSON result (an EngineResult).
- * Progress messages are Progress objects as JSON. Beside them, `worker.js`
- * and `worker-js.js`: the workers of fourfold/parallel's pool, which the
- * pool loads from its own module's directory (in the bundle, bench.js's).
+ * What another engine runs: `bench.js` (the core, fourfold's dist, @noble
+ * and libsodium in one module; only `node:*` imports outside), `entry.js`
+ * (one run's config, scripts/engines/run.ts's entry contract, resolving to
+ * an EngineResult), and beside them the pool's `worker.js` and
+ * `worker-js.js`, which it loads from its own module's directory.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,16 +1,11 @@
 /**
- * Ending what the runner started, on Ctrl-C. The engine runner
- * (scripts/engines) cannot cancel a run, and it starts Deno, Bun, the
- * current Node and WebKitGTK's driver detached, each leading a process
- * group of its own, which a terminal's Ctrl-C does not reach: left alone,
- * they would run on after the runner exits. So the runner ends its own
- * children: each child that leads a group, with its group (Xvfb,
- * MiniBrowser and the web processes under it); any other child (a
- * browser, a setup probe, esbuild's service) by itself. SIGTERM first,
- * SIGKILL to what is left after a grace period, as the engine runner does.
- *
- * Children are found in /proc (Linux); elsewhere there is nothing to read,
- * and they end when they next write to the runner's closed pipes.
+ * Ending what the runner started, on Ctrl-C: the engine runner cannot
+ * cancel a run and starts Deno, Bun, the current Node and WebKitGTK's
+ * driver detached, leading process groups a terminal's Ctrl-C does not
+ * reach. So each child that leads a group is ended with its group, any
+ * other by itself: SIGTERM, then SIGKILL after a grace period. Children are
+ * found in /proc (Linux); elsewhere they end at their next write to our
+ * closed pipes.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 

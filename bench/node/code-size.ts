@@ -1,22 +1,12 @@
 /**
- * Code size: what each import costs a page, measured as a bundler emits it.
- *
- * - pages (node/size-budgets.ts): a one-line page per import, built by a
- *   default `vite build` (no configuration) against this checkout's dist/
- *   as node_modules/fourfold, with the Vite that the package check's
- *   fixture pins (scripts/package-check/fixture/package.json), installed
- *   from the npm registry into node_modules/.cache on first use; its bytes are every file the build emitted
- *   that the page loads (index.html's scripts, what they import, the
- *   workers and assets they name), raw and gzip -9. Files emitted but never
- *   named (a worker whose spawning code the bundler dropped) are listed
- *   apart and not counted, as are those a call imports on demand (the
- *   post-quantum key type's code, for a page whose keys are X25519), and
- *   so is the pool's js-tier worker
- *   (worker-js.js), which a page starts instead of the simd one only where
- *   the engine cannot run the kernels. The peers' pages are built the same
- *   way.
- * - kernels: each WebAssembly module in dist/generated, raw and gzip, and
- *   as embedded (hexadecimal text) gzip.
+ * Code size: what each import costs a page, as a bundler emits it. Pages
+ * (size-budgets.ts): a one-line page per import, built by a default
+ * `vite build` with the Vite the package check's fixture pins (installed
+ * into node_modules/.cache on first use); its bytes are the files the page
+ * loads, raw and gzip -9. Files emitted but never named, those a call
+ * imports on demand, and the js-tier worker (started only where the kernels
+ * cannot run) are listed apart, not counted. Kernels: each WebAssembly
+ * module raw, gzip, and as embedded hexadecimal gzip.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -102,10 +92,9 @@ function filesUnder(dir: string): string[] {
 const JS_TIER_WORKER = /(^|\/)worker-js-[\w-]{8}\.js$/;
 
 /**
- * A loaded file's text split by how it names other files: `now` what it
- * loads with itself (static imports, workers, assets), `later` what only a
- * call loads, on demand: a dynamic import() and the list of a dynamic
- * import's dependencies that Vite preloads with it (__vite__mapDeps).
+ * A loaded file's text split by how it names other files: `now` what loads
+ * with it (imports, workers, assets), `later` what a call loads on demand
+ * (import() and the dependencies Vite preloads with it, __vite__mapDeps).
  */
 function references(text: string): { now: string; later: string } {
   const later: string[] = [];
@@ -117,11 +106,9 @@ function references(text: string): { now: string; later: string } {
 }
 
 /**
- * The emitted files the page loads: those index.html names, then, file by
- * file, every emitted file whose name appears in one already loaded (an
- * import, a worker, `new URL(asset)`): what a browser may fetch. Those
- * named only by a dynamic import (and what they load) are `onDemand`: a
- * call loads them (a key type's code, when such a key appears).
+ * The emitted files the page loads: those index.html names, then every one
+ * named in a file already loaded; those named only by a dynamic import (and
+ * what they load) are `onDemand` (a key type's code, when such a key appears).
  */
 function loaded(out: string): { used: string[]; onDemand: string[]; unused: string[] } {
   const all = filesUnder(out).filter((f) => !f.endsWith('.html'));
@@ -218,10 +205,8 @@ export function project(name: string, peers: readonly string[], fourfold = root)
 }
 
 /**
- * Builds and sizes fourfold's pages (all, or those `only` names) and, unless
- * `peers` is false, the peers'. `packageRoot`: another build of fourfold to
- * measure (a directory with its package.json and dist/), this checkout's by
- * default.
+ * Builds and sizes fourfold's pages (or those `only` names) and, unless
+ * `peers` is false, the peers'; `packageRoot`: another build to measure.
  */
 export async function measureCodeSize(options: { only?: (page: SizePage) => boolean; peers?: boolean; packageRoot?: string } = {}): Promise<CodeSizeResult> {
   const vite = await loadVite();

@@ -1,14 +1,8 @@
 /**
- * The engines a run can target, and how each runs the benchmark core.
- *
- * Every engine runs the same code: `runBenchmark(config, onProgress)` from
- * bench/core/run.ts, which takes and returns plain JSON.
- * - node (the Node running this CLI) calls it in-process; node-current is
- *   the current Node release, run like Deno and Bun;
- * - every other engine runs the bundle from bundle.ts through the engine
- *   runner of scripts/engines/ (`runInEngine(id, { entry, ... })`), which
- *   installs nothing itself: `npm run engines:install` does. An engine
- *   whose runner or binary is missing is reported and skipped.
+ * The engines a run can target. Each runs runBenchmark(config, onProgress)
+ * (core/run.ts, plain JSON in and out): node in-process, every other engine
+ * (node-current too) the bundle of bundle.ts through scripts/engines'
+ * runner. An engine whose runner or binary is missing is reported and skipped.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,20 +1,11 @@
 /**
- * Two pages against their peers' as a program ships them, bundled by
- * esbuild (minified, browser platform, ESM) from this checkout's dist/ as
- * code-size.ts builds it; bytes are gzip -9, 1 KB = 1000 bytes.
- *
- * - fourfold/sodium against libsodium-wrappers-sumo (a devDependency): one
- *   program using the XChaCha20-Poly1305 AEAD, secretbox, secretstream,
- *   generichash and pwhash through `sodium.*`, under three imports (the
- *   peer's default export, fourfold/sodium's default export with nothing
- *   else changed, and its named exports, `import * as sodium`, which a
- *   bundler treats as the names the program reads); esbuild's metafile
- *   says which modules each bundle kept.
- * - fourfold/age/typage against typage (age-encryption, a devDependency):
- *   typage's README page for X25519 files, split where the code imports
- *   late, then run in a Node process whose module loader records each
- *   file it loads; its bytes are those of every script the run loaded, as
- *   a browser with WebCrypto's X25519 and WebAssembly SIMD fetches them.
+ * Two pages against their peers' as a program ships them, bundled by esbuild
+ * (minified, browser, ESM) from dist/; bytes gzip -9, 1 KB = 1000 bytes.
+ * fourfold/sodium against libsodium-wrappers-sumo: one program through
+ * `sodium.*` under three imports (the peer's default export, ours, and
+ * `import * as sodium`, which a bundler treats as the names read).
+ * fourfold/age/typage against typage: typage's X25519 README page, run in a
+ * Node process that records each file it loads, as a browser fetches them.
  *
  *   node --import tsx bench/node/esbuild-pages.ts   # prints both comparisons
  */

@@ -1,9 +1,7 @@
 /**
- * The report on disk while the run goes. Each engine sends its results as
- * each case or sweep ends (Progress.results); the runner keeps them
- * (report/collector.ts) and rewrites results.json every few seconds, so that a run stopped half-way, by Ctrl-C or by an engine
- * that dies, still leaves a report of everything finished by then, marked
- * as such.
+ * results.json on disk while the run goes, rewritten every few seconds from
+ * the collected results (report/collector.ts), so a run stopped by Ctrl-C or
+ * a dying engine leaves what finished, marked as such.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -31,11 +29,7 @@ export class ReportFiles {
     if (performance.now() - this.lastWrite >= this.everyMs) this.write(make());
   }
 
-  /**
-   * Synchronous, so a signal handler can call it. The file is written
-   * aside and renamed, so a reader never sees half of one. With `last`,
-   * no later write happens (an interrupted report stays as written).
-   */
+  /** Synchronous, for a signal handler; written aside and renamed (never half a file); `last`: no write after it. */
   write(report: Report, last = false): void {
     if (this.sealed) return;
     this.sealed = last;

@@ -16,11 +16,9 @@ export const KiB = 1 << 10;
 export const MiB = 1 << 20;
 
 /**
- * A profile: what a run measures unless the command line says otherwise,
- * and how. Each option of the command line overrides its field. The
- * method (warm-up, interleaved rounds, medians, ratios within one run) is
- * the same in every profile; profiles differ in what they cover, how many
- * samples they take, and their cap on one case.
+ * A profile: what a run measures unless the command line overrides a field.
+ * The method is the same in every profile; they differ in what they cover,
+ * their samples and their cap.
  */
 export interface Profile {
   /** One line for --help, with the time it takes in Node on the 2-core development machine. */
@@ -54,12 +52,7 @@ const caseTiming = { warmupMs: 50, sampleMs: 1, samples: 31, minSamples: 5, budg
 /** scrypt's sizes in --full: a lane of 1 MiB (N = 2^10), 16 MiB (N = 2^14, Node's default) and 128 MiB (N = 2^17, fourfold's advice for a login). */
 const scryptSizes = [MiB, 16 * MiB, 128 * MiB];
 
-/**
- * Argon2id's memory (m) by op, each op fixing t and p (core/ops/argon2.ts):
- * OWASP's m = 19 MiB with t = 2, p = 1; RFC 9106's second recommendation,
- * m = 64 MiB with t = 3, on one lane and four ('argon2id-t3-p4' takes
- * 'argon2id-t3''s, its longest prefix here).
- */
+/** Argon2id's m by op (t and p fixed by the op): OWASP's 19 MiB at t = 2, RFC 9106's 64 MiB at t = 3 ('argon2id-t3-p4' too, by prefix). */
 const argon2Sizes = { 'argon2id-t2': [19 * MiB], 'argon2id-t3': [64 * MiB] };
 
 /** fourfold/parallel's chart and model at 64 MiB (where its two-core speedup targets are set), its longest task at 256 MiB; no worker-count columns. */
@@ -80,10 +73,8 @@ const full: Profile = {
 };
 
 /**
- * The default: the headline comparisons in a few minutes. scrypt (16 MiB)
- * and Argon2id (19 MiB) have a cap of their own: their first calls alone,
- * cold, fill half of the messages' 4 s. The sweep's stride of 127 takes 65
- * lengths, one at every residue modulo 64.
+ * The default, in a few minutes: scrypt and Argon2id get a cap of their own
+ * (their cold first calls fill half of 4 s); a stride of 127 hits every residue mod 64.
  */
 const standard: Profile = {
   summary: 'the summary sizes 64 B..1 MiB, scrypt at 16 MiB, argon2id at 19 MiB, a sparse sweep (per-call overhead), setup, code size; 1 to 4 minutes',
@@ -116,11 +107,7 @@ const quick: Profile = {
   parallel: parallelSettings,
 };
 
-/**
- * --profile=parallel: fourfold/parallel against the synchronous function,
- * the reference for the ratio and the bytes. A call takes tens of ms to
- * seconds, so a sample is one call, after the three the warm-up makes.
- */
+/** --profile=parallel: against the synchronous function (the ratio's and the bytes' reference); a call takes tens of ms, so a sample is one. */
 const parallel: Profile = {
   summary: 'fourfold/parallel against the synchronous functions at 16, 64 and 256 MiB, speedup by worker count, the model and its projection, the longest task',
   parts: ['sizes', 'parallel'],
@@ -138,10 +125,8 @@ const parallel: Profile = {
 };
 
 /**
- * --profile=scrypt: one lane and four, of 16 MiB (N = 2^14) and 128 MiB
- * (N = 2^17), every column. A call takes 20 ms to a second or two, so a
- * sample is one call, as in --profile=parallel; the cap leaves no column
- * out here. The asynchronous calls' longest block: bench/harness/blocking.ts.
+ * --profile=scrypt: one lane and four, of 16 and 128 MiB, every column; a
+ * call takes 20 ms to seconds, so a sample is one call.
  */
 const scrypt: Profile = {
   summary: 'scrypt with p = 1 and p = 4 at 16 and 128 MiB a lane (N = 2^14, 2^17): fourfold, its js tier and fourfold/parallel against the peers',
@@ -178,13 +163,11 @@ const age: Profile = {
 };
 
 /**
- * --profile=js: the js tier (what Hermes, node --jitless and hosts without
- * WebAssembly run) against the pure-JavaScript peers; no secretstream,
- * whose one peer is libsodium. A warm-up of 250 ms, not 20: plain
- * JavaScript's unrolled functions run the optimizing compiler's code only
- * after 100 to 300 ms of calls on the busy 2-core machine (its compiler
- * thread shares the cores), and an op's first size would time them before.
- * The cap times mipher's Serpent at 1 MiB and @noble/hashes' Argon2id at 64 MiB.
+ * --profile=js: the js tier against the pure-JavaScript peers (no
+ * secretstream: its one peer is libsodium). A warm-up of 250 ms: unrolled
+ * plain JavaScript gets optimized code only after 100 to 300 ms of calls on
+ * a busy 2-core machine. The cap times mipher's Serpent at 1 MiB and
+ * @noble/hashes' Argon2id at 64 MiB.
  */
 const js: Profile = {
   ...standard,

@@ -1,9 +1,7 @@
 /**
- * Setup cost: how long a fresh context takes from `import` to a first
- * result. Each library's probe (setup-probe.js) runs in a new Node process,
- * over and over, the libraries taking turns; the report keeps the
- * quartiles of each step. For fourfold, init is `await ready()`, which
- * decodes and compiles the WebAssembly kernels.
+ * Setup cost, `import` to a first result, in fresh Node processes taking
+ * turns (setup-probe.js); quartiles of each step. fourfold's init is
+ * ready(), which decodes and compiles the kernels.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,15 +1,10 @@
 /**
- * The pages whose download the code-size part measures (node/code-size.ts),
- * and each one's budget: bytes of gzip -9 over every file that a default
- * `vite build` of the page emits and the page loads (JavaScript chunks,
- * workers, assets), 1 KB = 1000 bytes. bench/test/code-size.test.ts fails
- * when a page passes its budget, so CI catches any entry that grows.
- *
- * Budgets are the sizes measured when they were set, plus 2% (rounded up
- * to 100 bytes): room for a fix, not for a feature; a change that needs
- * more raises the budget here, with the reason in its commit. `goal` is
- * where a page should get to: what is still between the two, and why, is
- * in docs/contributing/performance-history.md#code-size.
+ * The pages the code-size part measures (node/code-size.ts) and each one's
+ * budget in gzip -9 bytes (1 KB = 1000) over every file the page loads;
+ * bench/test/code-size.test.ts fails when a page passes it. A budget is the
+ * size when set plus 2% (room for a fix, not a feature; a change that needs
+ * more raises it with the reason in its commit); `goal` and what is between:
+ * docs/contributing/performance-history.md#code-size.
  */
 
 export interface SizePage {

@@ -1,9 +1,7 @@
 /**
- * One engine's results as they arrive: each engine sends its results as
- * each case or sweep ends (Progress.results), and a run stopped half-way
- * (Ctrl-C, an engine that dies, the page's Stop button) still has
- * everything finished by then. No platform API: the Node runner and the
- * benchmark page both keep one.
+ * One engine's results as they arrive (Progress.results), so a run stopped
+ * half-way keeps what finished. No platform API: the runner and the page
+ * both keep one.
  */
 import type { CaseResult, EngineResult, EngineStart, LongestTask, ParallelResult, PartialResult, SweepResult } from '../core/types.js';
 

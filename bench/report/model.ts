@@ -1,48 +1,12 @@
 /**
- * The model of a fourfold/parallel call, and the speedup it projects on
- * more cores than this machine has.
+ * The model of a fourfold/parallel call and the speedup it projects on more
+ * cores than this machine has (docs/contributing/benchmarks.md, "The model"):
  *
- * A call of B bytes takes W on one thread (the synchronous function). In
- * parallel, n - 1 workers and the calling thread share its pieces. For
- * every byte a worker takes, the calling thread copies the input into a
- * slot and the output back (none for a SharedArrayBuffer view, which
- * workers read and write directly), and it sends and receives the job
- * (m per job, pieces of P bytes): over the whole input that is
+ *   O = C + m·B/P,  V = (W - A)/(n - 1),  x = (V - O)/(W + V - O) (0 when O ≥ V),
+ *   T(n) = x·W + (1 - x)·O + K,  speedup(n) = W / T(n);  serial (CBC): T = max(W - A, O) + K.
  *
- *   O = C + m·B/P,   C = (c_in·passes_in + c_out·passes_out)·B.
- *
- * An allocating call's output is allocated and first touched (the
- * kernel maps and zeroes its pages) by whoever writes it first: within W
- * on one thread, and for the workers' share by the calling thread's copies
- * in parallel (c_out is measured into a fresh output); that share, A per
- * whole output, leaves the workers' work. With x the calling thread's
- * share of the work, both sides finish together when
- *
- *   x·W + (1 - x)·O = (1 - x)·V,   V = (W - A) / (n - 1)
- *   x = (V - O) / (W + V - O),
- *
- * or x = 0 when the copies alone outlast the workers (O ≥ V), and the call
- * then lasts O. To that comes K, what working in pieces costs the calling
- * thread besides (combining the pieces' results, yielding between
- * pieces): a 0-worker call's time less W. So
- *
- *   T(n) = x·W + (1 - x)·O + K,   speedup(n) = W / T(n).
- *
- * A serial call (CBC encryption: each block needs the one before) runs on
- * one worker while the calling thread copies the next piece: T = max(W - A,
- * O) + K.
- *
- * A simpler bound is coarser: the copies of the whole input on the
- * calling thread, C, and the rest spread evenly over n cores:
- * speedup ≤ W / max((W + C)/n, C). Neither counts memory bandwidth shared
- * between cores, nor caches: the 2-core measurement beside the
- * projection checks them.
- *
- * The three ways of calling (libraries.ts): a new output (plain arrays),
- * whose first touch is A; a reused output, already written (A = 0, its
- * copies into touched memory, and W the synchronous call into a reused
- * output); shared memory in and out, which the workers read and write
- * directly (C = 0: the calling thread copies nothing).
+ * Variants (libraries.ts): a new output (A its first touch), a reused one
+ * (A = 0), shared memory in and out (C = 0).
  */
 
 /** How the call's arrays are passed: a new output, a reused one, or SharedArrayBuffers in and out. */

@@ -1,8 +1,6 @@
 /**
- * The report of fourfold/parallel: its speedup over the synchronous
- * function, the model's costs with its projection to more cores beside the
- * measurement, the longest task on the calling thread, and the pool's
- * state in each engine.
+ * fourfold/parallel's report: speedups, the model's costs and projection
+ * beside the measurement, the longest task, the pool in each engine.
  */
 import { median } from '../core/stats.js';
 import { PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED } from '../core/libraries.js';
@@ -46,11 +44,7 @@ const VARIANTS: readonly { variant: Variant; label: string; column: string }[] =
   { variant: 'shared', label: 'shared memory', column: PARALLEL_SHARED },
 ];
 
-/**
- * A variant's speedup: over the synchronous function with a new output
- * for plain arrays, with a reused output ('fourfold (output)', where the
- * op has an output) for the others, so that each compares like with like.
- */
+/** A variant's speedup over the synchronous function, like for like: a new output for plain arrays, 'fourfold (output)' for the others. */
 function variantSpeedup(engine: EngineReport, op: string, size: number, variant: Variant, column: string): { s: number; ns: number } | undefined {
   const base = variant !== 'new' && medianNs(engine, op, 'fourfold (output)', size) !== undefined ? 'fourfold (output)' : 'fourfold';
   const sync = medianNs(engine, op, base, size);
@@ -99,10 +93,8 @@ function workerColumnSize(engine: EngineReport): number | undefined {
 }
 
 /**
- * The measurement the projection to `cores` cores is checked against:
- * the column with cores - 1 workers (threads = cores), else the default
- * pool when the engine counts `cores` logical cores too (WebKit says 4
- * on a 2-core machine).
+ * What the projection to `cores` is checked against: the column with cores - 1
+ * workers, else the default pool where the engine counts that many (WebKit says 4 on 2).
  */
 function measuredColumn(engine: EngineReport, cores: number): string | undefined {
   const own = workerColumns(engine).find((c) => c.workers === cores - 1);

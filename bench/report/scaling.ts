@@ -1,17 +1,10 @@
 /**
- * fourfold/parallel's scaling with the number of threads, from a run's
- * worker-count columns ('fourfold (parallel, N workers)' and, on
- * SharedArrayBuffers, 'fourfold (parallel, shared memory, N workers)'): N
- * workers and the calling thread make N + 1 threads, and the speedup is
- * the synchronous function's median time over the column's, both timed in
- * the same case. Like for like: a plain column allocates its output on
- * every call, as 'fourfold' does; a shared one writes into the caller's
- * output, as 'fourfold (output)' does where the op has that column
- * (a hash has no output to allocate: 'fourfold'). The benchmark page
- * times each thread count in a case of its own, and keeps the points it
- * took from each (PageRun.scaling.points); page/app/charts.ts draws them
- * against the ideal line (speedup = threads), and bench/merge.ts tabulates
- * them per device.
+ * fourfold/parallel's speedup by thread count from a run's worker-count
+ * columns (N workers and the calling thread: N + 1 threads), against the
+ * synchronous call of the same case, like for like: a plain column against
+ * 'fourfold', a shared one against 'fourfold (output)' where the op has it.
+ * The page charts these points (page/app/charts.ts); bench/merge.ts
+ * tabulates them per device.
  */
 import { parseWorkerColumn } from '../core/libraries.js';
 import type { EngineReport, Report, ScalingPoint } from './json.js';

@@ -20,12 +20,9 @@ export interface SweepSummary extends SweepResult {
 }
 
 /**
- * Least-squares line through the medians: time = a + b * length, so `a`
- * is the per-call overhead (ns) and `b` the cost per byte (ns/byte). An
- * overhead cannot be negative: when the line's intercept is (the overhead
- * is below what the fit resolves, or the time is not linear in the length
- * over the range), `a` is clamped to 0, `b` refitted through the origin,
- * and `negativeA` keeps the intercept the fit gave.
+ * Least-squares line through the medians, time = a + b·length: `a` the
+ * per-call overhead, `b` ns per byte. A negative intercept is clamped to 0,
+ * `b` refitted through the origin, and `negativeA` keeps what the fit gave.
  */
 export interface Fit {
   readonly a: number;
@@ -89,10 +86,8 @@ export interface PeerComparison {
 }
 
 /**
- * Among the peers timed for `op` at `size`, the one
- * closest to fourfold or ahead of it: the smallest ratio, each peer
- * against its like-for-like fourfold column (baselineOf). Undefined when
- * no peer (or no fourfold column) was timed there.
+ * The peer closest to fourfold at (`op`, `size`), or ahead of it: the
+ * smallest ratio against its like-for-like fourfold column (baselineOf).
  */
 export function bestPeer(cases: readonly CaseSummary[], op: string, size: number): PeerComparison | undefined {
   const timed = cases.filter((c) => c.part === 'sizes' && c.op === op && c.size === size && c.ns !== undefined);

@@ -1,9 +1,7 @@
 /**
- * age in the harness: every column's bytes checked against typage's
- * (an encryption's file by decrypting it), fourfold/parallel's column
- * from its message threshold, the Go CLI's where `age` is installed (CI
- * installs it), and the 'sizes' part only. Needs the package built (npm
- * test builds it first).
+ * age in the harness: every column's bytes checked against typage's,
+ * fourfold/parallel's from its threshold, the Go CLI's where `age` is
+ * installed (CI installs it), 'sizes' only. Needs dist/.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,10 +1,7 @@
 /**
- * Argon2id in the harness: sizes that are a call's memory in whole KiB,
- * the 'sizes' part only, every column checked against @noble/hashes'
- * bytes, libsodium at one lane only, fourfold/parallel in the four-lane
- * op (refused, with the reason, by a build without its argon2id), and the
- * profiles' parameter sets. Needs the package built (npm test builds it
- * first).
+ * Argon2id in the harness: sizes in whole KiB, 'sizes' only, every column
+ * checked against @noble/hashes, libsodium at one lane only, fourfold/parallel
+ * in the four-lane op, the profiles' parameter sets. Needs dist/.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,12 +1,7 @@
 /**
- * The code-size budgets (bench/node/size-budgets.ts), against the package
- * as it is: each page, built by a default `vite build` of this checkout's
- * dist/, loads no more gzip bytes than its budget. A page for every module
- * entry of package.json (an import of all its exports) keeps every entry
- * under a budget; ./package.json and the worker entries (built as the
- * pool's workers: the simd one counted in the fourfold/parallel pages,
- * the js-tier one listed apart) have none. No page carries the native
- * tier (node:crypto), which package.json's "browser" field leaves out.
+ * The code-size budgets (bench/node/size-budgets.ts) against the package as
+ * it is: every page, built by a default `vite build`, loads no more gzip
+ * bytes than its budget, and every module entry of package.json has a page.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

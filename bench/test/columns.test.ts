@@ -1,9 +1,7 @@
 /**
- * What the core offers the benchmark page (page/): a run without
- * libsodium (a browser without WebAssembly), fourfold/parallel on
- * SharedArrayBuffers, WebCrypto's reference lines (opt-in), ops named
- * exactly, and every timed column saying what its bytes were checked
- * against. Needs the package built (npm test builds it first).
+ * What the core offers the benchmark page: a run without libsodium, shared
+ * memory columns, WebCrypto's opt-in lines, ops named exactly, and each
+ * column saying what checked its bytes. Needs dist/.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,8 +1,6 @@
 /**
- * The cap on a case (core/costs.ts and its use in measure.ts, cases.ts
- * and sweep.ts): predictions from the sizes timed before, who fits a
- * budget, and that a library too slow for the cap is reported as capped,
- * not timed, while the others of its case or sweep are timed as usual.
+ * The cap on a case (core/costs.ts): predictions, who fits a budget, and a
+ * library too slow reported as capped while the rest are timed as usual.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -7,11 +7,7 @@ import { buildReport, type RunStatus } from '../report/json.js';
 export const parse = (...argv: string[]): Options => parseOptions(argv) as Options;
 export const quick = parse('--quick').config;
 
-/**
- * A small run for a test: --quick's configuration with the 'sizes' part
- * only, three short samples a column, no cap and no profile's own sizes,
- * under `config` (`sizes`: the samples' timing, over the small one).
- */
+/** --quick's configuration for a test: 'sizes' only, three short samples, no cap, no profile's own sizes, under `config`. */
 export function smallRun(config: Partial<BenchConfig>, sizes: Partial<CaseTiming> = {}): BenchConfig {
   const timing = { ...quick.timing, sizes: { warmupMs: 0, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 100, ...sizes } };
   return { ...quick, parts: ['sizes'], opSizes: undefined, capMs: 0, versions: {}, ...config, timing };

@@ -1,8 +1,6 @@
 /**
- * Ctrl-C: a run stopped half-way leaves results.json with what it
- * finished, marked interrupted, and exits as a shell expects of
- * SIGINT (130). Runs the real command in a fresh process; needs the
- * package built (npm test builds it first).
+ * Ctrl-C: the real command stopped half-way leaves results.json with what it
+ * finished, marked interrupted, and exits 130 as for SIGINT. Needs dist/.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

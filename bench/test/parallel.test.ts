@@ -1,10 +1,7 @@
 /**
- * The 'fourfold (parallel)' columns and the 'parallel' part in Node: the
- * probe sees a long task, the costs of the model are measured (the echo
- * worker starts and answers, shared slots and transferred ones), and a
- * small --profile=parallel run times every column, with the same bytes as
- * the synchronous function, and finds the pool's workers at work. Needs
- * the package built (npm test builds it first).
+ * fourfold/parallel's columns and the 'parallel' part in Node: the probe sees
+ * a long task, the model's costs are measured, and a small --profile=parallel
+ * run matches the synchronous bytes with the workers at work. Needs dist/.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

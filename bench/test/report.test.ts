@@ -1,9 +1,7 @@
 /**
- * The report: the per-call fit never shows a negative overhead as a
- * measurement, a capped library reads as capped, the page opens with the
- * summary chart (fourfold against its fastest peer) before any table, and
- * an unfinished run says so; fourfold/parallel's speedups open the page
- * when they were timed, with the model and the longest task.
+ * The report: no negative overhead shown as measured, capped reads as capped,
+ * the summary chart before any table, an unfinished run says so, and
+ * fourfold/parallel's speedups, model and longest task open the page.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

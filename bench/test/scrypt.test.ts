@@ -1,9 +1,8 @@
 /**
- * scrypt in the harness: sizes that are a lane's memory, the 'sizes' part
- * only, every column checked against @noble/hashes' bytes, fourfold/parallel
- * timed below the message threshold of its other ops, the ops' own sizes
- * and cap (BenchConfig.opSizes, opCapMs), and the summary's row for an op timed at none of
- * the summary sizes. Needs the package built (npm test builds it first).
+ * scrypt in the harness: sizes of a lane's memory, 'sizes' only, every column
+ * checked against @noble/hashes, fourfold/parallel below its message
+ * threshold, opSizes and opCapMs, and the summary's row for an op timed at
+ * none of the summary sizes. Needs dist/.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,9 +1,7 @@
 /**
- * --profile=sodium's ops (bench/core/ops/sodium.ts): one per call family
- * of libsodium.js that fourfold/sodium has, opt-in, each with fourfold's
- * two tiers and libsodium-wrappers-sumo, the reference, whose bytes every
- * fourfold column reproduces (a sealed box and a pushed stream message as
- * libsodium opens them). Needs the package built (npm test builds it first).
+ * --profile=sodium's ops (core/ops/sodium.ts): opt-in, fourfold's two tiers
+ * and libsodium-wrappers-sumo, whose bytes every fourfold column reproduces
+ * (random outputs as libsodium opens them). Needs dist/.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

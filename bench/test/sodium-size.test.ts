@@ -1,15 +1,9 @@
 /**
- * fourfold/sodium's page weight against libsodium-wrappers-sumo's, each
- * bundled by esbuild (minified, browser platform): a page using the
- * XChaCha20-Poly1305 AEAD, secretbox, secretstream, generichash and
- * pwhash through fourfold/sodium's named exports loads at most half of the
- * gzip bytes of the same page on libsodium-wrappers-sumo; so does the same
- * page through the default export (every call and constant in one object,
- * all of which the bundle keeps: 49.6% on 2026-11-28); and a page
- * importing one call by name keeps that call's modules only, not the
- * default export's object of every call (bench/node/esbuild-pages.ts).
- * Each page is one script with nothing loaded later: what is counted is
- * all the page loads.
+ * fourfold/sodium's page weight against libsodium-wrappers-sumo's, bundled
+ * by esbuild (bench/node/esbuild-pages.ts): the same page through the named
+ * exports and through the default export (49.6% on 2026-11-28) loads at most
+ * half the peer's gzip bytes, and one call imported by name keeps only that
+ * call's modules.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,9 +1,7 @@
 /**
- * The typage API's page weight against typage's (bench/node/esbuild-pages.ts):
- * typage's README page for X25519 files, bundled by esbuild with code
- * splitting and run, loads no more gzip bytes on fourfold/age/typage than
- * on age-encryption; what it leaves to its calls' late imports (the pool,
- * the armor, the stream coders, the js tier, other key types) stays out.
+ * typage's X25519 README page (bench/node/esbuild-pages.ts) loads no more
+ * gzip bytes on fourfold/age/typage than on age-encryption, what it imports
+ * late (pool, armor, stream coders, js tier, other key types) left out.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,30 +1,11 @@
 /**
- * age files (C2SP age v1) to one X25519 recipient: 'age-encrypt' and
- * 'age-decrypt' one-shot (bytes to bytes), 'age-encrypt-stream' and
- * 'age-decrypt-stream' through each library's stream form, fed 64 KiB
- * pieces (as a file's stream comes), its output read and dropped (a
- * gathered call of each is what is checked), 'age-encrypt-armored'
- * and 'age-decrypt-armored' one-shot to and from the ASCII armor, and
- * 'age-encrypt-file' and 'age-decrypt-file' file to file: paths where
- * the engine has a file system (age-cli.ts), else a Blob to a Blob
- * (fourfold's encryptFile / decryptFile, typage's streams over the files).
- * 'age-scrypt10-*' and 'age-scrypt18-*': the one-shot and stream ops to
- * a passphrase, at scrypt work factor 10 (the payload's cost shows) and
- * 18 (age's default). A shape's size is the plaintext's; the ops are
- * timed in the 'sizes' part only (OpDefinition.sizesOnly).
- *
- * Columns: fourfold/age (one thread, each tier; the file ops on the
- * default tier only), fourfold/parallel's age (every core), typage (npm
- * age-encryption, on @noble: the reference), typage's API on fourfold
- * (fourfold/age/typage, with the pool and with none) and, in Node, Deno and Bun
- * where they are installed, the Go age CLI and rage as processes, file to
- * file (age-cli.ts), for scale.
- *
- * Encryption is random (file key, nonce, ephemeral share), so an encrypt
- * entry's checked output is its file decrypted: by typage where it
- * loaded, else by fourfold/age, whose files the tests read with age and
- * rage. The decrypt ops' file is encrypted once per shape by fourfold/age
- * (else typage), and every column must give back the plaintext.
+ * age files (C2SP age v1) to one X25519 recipient, one-shot, streamed in
+ * 64 KiB pieces, armored and file to file (paths where the engine has a file
+ * system, age-cli.ts, else Blobs), and to a passphrase at scrypt work factor
+ * 10 and 18; ops and columns: docs/contributing/benchmarks.md, "age".
+ * Encryption is random, so an encrypt entry's checked output is its file
+ * decrypted (by typage where it loaded, else fourfold/age); the decrypt
+ * ops' file is made once per shape and every column must return the plaintext.
  */
 import type { AgeFrom, AgeTo } from 'fourfold/age';
 import { BENCH_IDENTITY, BENCH_RECIPIENT, type FileSpace } from '../age-cli.js';

@@ -1,25 +1,10 @@
 /**
- * Argon2id (RFC 9106, version 0x13) with a 32-byte tag, at the parameter
- * sets it is deployed with: 'argon2id-t2' (t = 2, p = 1: OWASP's
- * m = 19 MiB), 'argon2id-t3' (t = 3, p = 1) and 'argon2id-t3-p4' (t = 3,
- * p = 4 lanes: RFC 9106's second recommendation, m = 64 MiB). An op fixes
- * t and p; a shape's size is the memory m of the whole call in bytes
- * (m KiB * 1024: 19 MiB is OWASP's m = 19456), so the op takes whole KiB
- * from 8 KiB a lane, and is timed in the 'sizes' part only
- * (OpDefinition.sizeIsMemory). Its MB/s are that memory per second, each
- * call passing over it t times: read the time per call and the ratios.
- * One fixed password and salt (16 bytes: libsodium takes no other salt
- * length).
- *
- * Peers: @noble/hashes (the reference), hash-wasm (asynchronous, awaited
- * call by call), libsodium's crypto_pwhash with
- * crypto_pwhash_ALG_ARGON2ID13 and node:crypto's argon2Sync (Node 24.7
- * and later). libsodium has no lanes parameter (its p is always 1), so
- * it has entries in the p = 1 ops only: at p = 4 it would compute
- * another function. 'fourfold (parallel)' is fourfold/parallel's
- * argon2id, in the p = 4 op, where its lanes run on the calling thread
- * and the pool's workers; a build of fourfold/parallel without argon2id
- * shows the column refused, with the reason.
+ * Argon2id (RFC 9106, version 0x13), 32-byte tag: 'argon2id-t2' (OWASP's
+ * m = 19 MiB), 'argon2id-t3' and 'argon2id-t3-p4' (RFC 9106's second
+ * recommendation). A shape's size is the memory m of the call
+ * (OpDefinition.sizeIsMemory); peers and why libsodium has no p = 4 entry:
+ * docs/contributing/benchmarks.md, "Argon2id". Salt of 16 bytes: libsodium
+ * takes no other length.
  */
 import { bytes } from '../fixtures.js';
 import { type Apis, PARALLEL } from '../libraries.js';

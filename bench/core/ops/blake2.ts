@@ -1,8 +1,6 @@
 /**
- * BLAKE2b as a one-shot hash of a whole message (64-byte output), and
- * keyed (a 32-byte key). Peers: @noble/hashes (the reference), libsodium's
- * crypto_generichash, blakejs and hash-wasm (its hasher object, plain
- * only). BLAKE2b has no fourfold/parallel form (no tree mode).
+ * BLAKE2b, plain and keyed (32-byte key), one-shot: @noble/hashes (the
+ * reference), libsodium, blakejs, hash-wasm (plain only); no parallel form.
  */
 import type { Apis } from '../libraries.js';
 import { hasher, hashOps, keyedHash } from './table.js';

@@ -1,9 +1,7 @@
 /**
- * BLAKE3 as a one-shot hash of a whole message (32-byte output), and keyed
- * (keyed_hash with a 32-byte key). Peers: @noble/hashes (the reference)
- * and hash-wasm (its hasher object, plain only). node:crypto and
- * libsodium have no BLAKE3. fourfold/parallel's blake3 has a column, and
- * one with its message on a SharedArrayBuffer (plain only).
+ * BLAKE3, plain and keyed, one-shot: @noble/hashes (the reference), hash-wasm
+ * (plain only), fourfold/parallel (plain on shared memory too); node:crypto
+ * and libsodium have none.
  */
 import { type Apis, PARALLEL, PARALLEL_SHARED } from '../libraries.js';
 import { hasher, hashOps, hasSharedMemory, keyedHash } from './table.js';

@@ -1,9 +1,7 @@
 /**
- * The ChaCha family: the stream ciphers chacha20 (RFC 8439: 12-byte
- * nonce, counter 0) and xchacha20 (24-byte nonce), and the AEADs
- * AEAD_CHACHA20_POLY1305 (RFC 8439) and AEAD_XChaCha20_Poly1305
- * (draft-irtf-cfrg-xchacha), each sealing and opening; the conventions
- * are table.ts's. A node:crypto call creates its Cipher and finalizes it.
+ * The ChaCha family: chacha20 (RFC 8439), xchacha20, and their AEADs (RFC 8439,
+ * draft-irtf-cfrg-xchacha) sealing and opening; the conventions are table.ts's.
+ * A node:crypto call creates its Cipher and finalizes it.
  */
 import { type Apis, NODE_JOINED, nodeHasCipher } from '../libraries.js';
 import { aead, type Cipher, cipherOps, type Inputs, keyedOp, ours, pooled, sodiumXor, TAG, withOutput } from './table.js';

@@ -1,10 +1,8 @@
 /**
- * Poly1305 (RFC 8439 §2.5) as a one-shot MAC over a whole message.
- * node:crypto offers no Poly1305 of its own (only inside the AEAD), and
- * libsodium-wrappers has crypto_onetimeauth only in its -sumo build, so
- * the sodium column is there only when the function exists. No library
- * takes a caller-supplied buffer for the 16-byte tag; fourfold/parallel's
- * shared-memory column has its message on a SharedArrayBuffer.
+ * Poly1305 (RFC 8439 §2.5) as a one-shot MAC. node:crypto has none of its
+ * own and libsodium-wrappers has crypto_onetimeauth only in -sumo, so the
+ * sodium column is there only when the function is; no library takes an
+ * output buffer for the tag.
  */
 import { type Apis, PARALLEL, PARALLEL_SHARED } from '../libraries.js';
 import { hasSharedMemory, type KeyCall, keyedOp, ours } from './table.js';

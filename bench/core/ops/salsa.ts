@@ -1,14 +1,9 @@
 /**
- * The Salsa20 family: the stream ciphers salsa20 (8-byte nonce) and
- * xsalsa20 (24-byte nonce), and the secretbox, xsalsa20poly1305
- * (crypto_secretbox_easy's layout: tag, then ciphertext), sealing and
- * opening; the conventions are table.ts's.
- *
- * libsodium-wrappers(-sumo) has no JavaScript wrapper for
- * crypto_stream_salsa20_xor or crypto_stream_xsalsa20_xor, but its
- * compiled module exports them; the sodium entries call them the way the
- * wrappers call crypto_stream_chacha20_xor: message, nonce and key copied
- * into the heap, a separate output allocated there and copied out.
+ * The Salsa20 family: salsa20, xsalsa20 and the secretbox
+ * xsalsa20poly1305 (tag, then ciphertext); the conventions are table.ts's.
+ * libsodium.js wraps neither stream call, so the sodium entries call the
+ * compiled module's exports as the wrappers call crypto_stream_chacha20_xor
+ * (inputs copied into the heap, the output copied out).
  */
 import type { Apis } from '../libraries.js';
 import { aead, type Cipher, cipherOps, keyedOp, ours, pooled, sodiumXor, withOutput } from './table.js';

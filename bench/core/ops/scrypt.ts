@@ -1,19 +1,10 @@
 /**
- * scrypt (RFC 7914) with r = 8 and a 32-byte key: 'scrypt' with p = 1,
- * 'scrypt-p4' with p = 4 (four lanes, which fourfold/parallel's runs on
- * as many cores). A shape's size is the memory one lane works in,
- * 128 * r * N bytes (16 MiB: N = 2^14; 128 MiB: N = 2^17), so the op takes
- * 128 * r times a power of two from 2, and is timed in the 'sizes' part
- * only (OpDefinition.sizeIsMemory); its MB/s are a lane's memory per
- * second. One fixed password and salt.
- *
- * Peers: @noble/hashes (the reference), node:crypto's scryptSync,
- * hash-wasm (asynchronous, awaited call by call) and libsodium's
- * crypto_pwhash_scryptsalsa208sha256_ll (in -sumo). Each is given a memory
- * bound above what the shape takes (node's default maxmem is 32 MiB);
- * fourfold's default bound allows N = 2^20. 'fourfold (parallel)' is
- * fourfold/parallel's scrypt, timed at every size: its lanes go to the
- * pool at any N (p = 1: one worker, the calling thread free).
+ * scrypt (RFC 7914), r = 8, 32-byte key: 'scrypt' (p = 1) and 'scrypt-p4'.
+ * A shape's size is one lane's memory, 128·r·N bytes (16 MiB: N = 2^14;
+ * OpDefinition.sizeIsMemory). Peers: @noble/hashes (the reference),
+ * node:crypto, hash-wasm (awaited call by call), libsodium's _ll call, each
+ * given a memory bound above the shape's (node's default maxmem is 32 MiB);
+ * fourfold/parallel's lanes go to the pool at any N.
  */
 import { bytes } from '../fixtures.js';
 import { type Apis, PARALLEL } from '../libraries.js';

@@ -1,26 +1,12 @@
 /**
- * libsodium's crypto_secretstream_xchacha20poly1305 (fourfold/secretstream
- * against libsodium-wrappers; @noble/ciphers and node:crypto have none).
- *
- * - 'secretstream-push': one message (TAG_MESSAGE, no aad) pushed onto a
- *   running stream per call, as a sender of a long stream does, the stream
- *   opened when the call is bound. Headers are random, so outputs differ
- *   between libraries; what is checked instead is that libsodium pulls the
- *   first message back (the message itself for every correct library).
- * - 'secretstream-pull': init_pull from the header and pull of one message
- *   per call (a pull state cannot pull the same message twice); the
- *   message pushed by libsodium.
- * - 'secretstream-encryptStream': one call pipes the message, in pieces of
- *   64 KiB, through encryptStream (chunkSize 64 KiB) into a sink, and is
- *   awaited. No peer has a stream API, so there is no reference column and
- *   no output check (the tests check the stream); compare it with
- *   'secretstream-push' at 64 KiB. bench/harness/streams.ts times it
- *   against push on the very same data, with the memory it uses.
- *
- * Throughput counts message bytes only (not the 24-byte header or the 17
- * bytes a message grows by). Without libsodium (an engine without
- * WebAssembly) nothing checks a push or makes the pull inputs: those ops
- * are left out.
+ * crypto_secretstream_xchacha20poly1305: fourfold/secretstream against
+ * libsodium-wrappers. 'secretstream-push' pushes one message a call on a
+ * running stream (headers are random, so libsodium pulling it back is the
+ * check); 'secretstream-pull' inits from the header and pulls one message a
+ * call; 'secretstream-encryptStream' pipes the message in 64 KiB pieces
+ * through encryptStream, with no peer and no output check (the tests check
+ * the stream). Throughput counts message bytes only. Without libsodium the
+ * ops are left out.
  */
 import type { Apis } from '../libraries.js';
 import { inputsOf } from './table.js';

@@ -1,20 +1,10 @@
 /**
- * Serpent in the modes of NIST SP 800-38A: CTR (any length), CBC and ECB
- * encryption and decryption, without padding (so CBC and ECB take whole
- * blocks only: takesSize leaves other sizes out). The conventions are
- * table.ts's, the IV standing for the nonce. The decrypt ops' inputs are
- * fourfold's (mipher would take minutes for a million keys), and the
- * encrypt op's cross-check compares the two; without fourfold the
- * plaintext stands in, and the decrypt op has no reference to differ from.
- *
- * The peer is mipher (pure JavaScript, from npm), whose Serpent keeps the
- * AES-submission reference code's byte order, the reverse of NESSIE's that
- * fourfold uses: its key, IV and every 16-byte block are reversed around
- * the call (for CTR too: its little-endian counter on reversed blocks is
- * SP 800-38A's big-endian one), so the outputs compare byte for byte. The
- * reversals cost a fraction of a percent of its time. It encrypts only
- * whole blocks; for CTR at other lengths its input is zero-padded to a
- * whole block and its output cut back.
+ * Serpent in NIST SP 800-38A's CTR, CBC and ECB, without padding (CBC and
+ * ECB whole blocks only). The decrypt ops' inputs are fourfold's (mipher
+ * would take minutes). mipher keeps the AES-submission code's byte order,
+ * the reverse of NESSIE's that fourfold uses: its key, IV and every block
+ * are reversed around the call (a fraction of a percent of its time), and
+ * CTR at other lengths is zero-padded to a block and cut back.
  */
 import type { Apis } from '../libraries.js';
 import { type Cipher, cipherOps, type Inputs, type KeyCall, ours, pooled } from './table.js';

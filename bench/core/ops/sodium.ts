@@ -1,20 +1,10 @@
 /**
- * fourfold/sodium against libsodium-wrappers-sumo, call for call: both
- * have libsodium.js's API, so each op is one row, a call written once
- * against a `sodium` object and bound to each library's (fourfold/sodium
- * for the fourfold columns, libsodium for 'sodium', the reference). What
- * is timed is the call as a libsodium.js program makes it: its argument
- * checks, its output's allocation, its result object.
- *
- * The ops are opt-in ('--profile=sodium', or --ops naming them) and timed
- * in the 'sizes' part only. A call without a message (a key exchange, a
- * scalar multiplication, a subkey) has the size of its output, and a
- * password hash the memory of one call (`sizeIsMemory`). Inputs to open or
- * verify are libsodium's (a sealed box, a signature); a detached result is
- * checked as ciphertext || tag; a call whose output is random (a sealed
- * box, a stream's header) is checked by what libsodium opens from it.
- * Without libsodium (an engine without WebAssembly) there is no reference
- * and no peer, and these ops are left out.
+ * fourfold/sodium against libsodium-wrappers-sumo, call for call: each op's
+ * call is written once against a `sodium` object and bound to each library,
+ * timed as a libsodium.js program makes it (argument checks, allocation,
+ * result object). Opt-in (--profile=sodium), 'sizes' part only. A random
+ * output (sealed box, stream header) is checked by what libsodium opens
+ * from it; without libsodium these ops are left out.
  */
 import type * as FourfoldSodium from 'fourfold/sodium';
 import { bytes } from '../fixtures.js';
@@ -26,12 +16,10 @@ import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.j
 type Sodium = typeof FourfoldSodium;
 
 /**
- * An op's inputs, from its label's streams: a 32-byte key (`key16` for
- * SipHash, and a password), a 24-byte nonce (a call takes the prefix it
- * needs; a salt), the shape's message (none for a password hash, whose
- * size is memory), two X25519 key pairs and an Ed25519 one (libsodium's
- * seed_keypair calls on fixed seeds), the case's size; `sealed` and
- * `extra` are what the row's `seal` made with libsodium.
+ * An op's inputs: a 32-byte key (`key16` for SipHash), a 24-byte nonce (a
+ * call takes its prefix), the message (none for a password hash), X25519
+ * and Ed25519 key pairs from fixed seeds; `sealed` and `extra` are what the
+ * row's `seal` made with libsodium.
  */
 interface Inputs {
   readonly key: Uint8Array;
@@ -138,11 +126,7 @@ function pulledBack(s: Sodium, peer: Sodium, { key, message }: Inputs): Uint8Arr
   return pulled === false || pulled.tag !== MESSAGE_TAG ? new Uint8Array(0) : pulled.message;
 }
 
-/**
- * crypto_stream_*_xor: libsodium.js has no _salsa20_xor or _xsalsa20_xor
- * (fourfold/sodium has them), so they have no peer here; the salsa ops
- * time fourfold's against @noble's.
- */
+/** crypto_stream_*_xor: libsodium.js lacks the salsa20 ones (fourfold/sodium has them), so no peer here; the salsa ops compare them with @noble. */
 const STREAMS = [
   ['chacha20', 8, (s: Sodium) => s.crypto_stream_chacha20_xor],
   ['chacha20-ietf', 12, (s: Sodium) => s.crypto_stream_chacha20_ietf_xor],

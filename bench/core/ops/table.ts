@@ -1,16 +1,10 @@
 /**
- * The families' ops as tables: a family lists, per op, its columns (a
- * library, its call, how the call gets its output) and these builders
- * make the entries, one generic adapter per call shape: a keyed call on a
- * message (a stream cipher, a MAC), a cipher's two directions (an AEAD's
- * seal and open, a block mode), a hash and its keyed form.
- *
- * Conventions every column shares, so the libraries do the same work:
- * each timed call is one whole message and builds its cipher for its key
- * and nonce, as an application would; outputs are the library's own but
- * in the '(output)' style (one caller-supplied buffer) and fourfold/
- * parallel's reused and shared-memory ones; no associated data; the
- * throughput counts message bytes only (not a tag).
+ * The families' ops as tables: per op, its columns (a library, its call,
+ * how it gets its output), and one generic adapter per call shape (keyed
+ * call on a message, a cipher's two directions, a hash and its keyed form).
+ * Every column does the same work: one whole message a call, its cipher
+ * built for its key and nonce, no associated data, throughput in message
+ * bytes (not a tag).
  */
 import { bytes, fill } from '../fixtures.js';
 import { NATIVE, PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED } from '../libraries.js';
@@ -38,10 +32,9 @@ export const hasSharedMemory = (): boolean => typeof SharedArrayBuffer === 'func
 const sharedCopies = new WeakMap<object, Map<number, Uint8Array>>();
 
 /**
- * `content` (or `length` zero bytes) in a SharedArrayBuffer, which the
- * pool's workers read and write directly: made once per input, or per
- * case for an output (`owner` its shape), so the shared columns of a case
- * (the benchmark page has one per worker count) use the same memory.
+ * `content` (or `length` zero bytes) in a SharedArrayBuffer, made once per
+ * input or per case for an output (`owner`), so a case's shared columns
+ * (the page has one per worker count) use the same memory.
  */
 function sharedBuffer(owner: object, length: number, content?: Uint8Array): Uint8Array {
   let copies = sharedCopies.get(owner);
@@ -206,11 +199,7 @@ export const hasher =
     return h.digest('binary');
   };
 
-/**
- * A hash `op` and `op`-keyed: `keyed` columns have both, `plain` ones (a hasher, which takes a
- * key only when made; a 'shared' style, its message on a
- * SharedArrayBuffer) the plain op only.
- */
+/** A hash `op` and `op`-keyed: `keyed` columns have both, `plain` ones (a hasher, a shared message) the plain op only. */
 export function hashOps(op: string, keyed: Column<Hash>[], plain: Column<Hash>[] = []): OpDefinition<unknown>[] {
   const call = (c: Column<Hash>, withKey: boolean): Column<KeyCall> => {
     if (!c) return c;

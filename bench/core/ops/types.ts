@@ -1,15 +1,8 @@
-/**
- * The op table's types. An op definition builds the inputs of one shape
- * (size, byteOffset, number of keys) once, and each library's entry binds
- * them into the call the harness times, so every library of a case reads
- * the very same bytes.
- */
+/** The op table's types: an op builds a shape's inputs once, each entry binds them, so a case's libraries read the same bytes. */
 
 /**
- * One timed call. It returns its output so the harness can keep it alive.
- * An asynchronous call (a worker pool's) returns a promise of it; the
- * harness awaits each call before the next, so a batch measures latency,
- * and finds out which kind a call is from its first result.
+ * One timed call, returning its output so it stays alive; an asynchronous
+ * one (a pool's) is awaited before the next, so a batch measures latency.
  */
 export type Call = () => Uint8Array | Promise<Uint8Array>;
 
@@ -26,20 +19,15 @@ export interface OpEntry<I> {
   /** Who is measured; must name a loaded Library. */
   readonly library: string;
   /**
-   * Why the library cannot take a shape the op has (mipher: no empty
-   * message), if it cannot: its column then reports that instead of a time,
-   * and a reference that refuses leaves the shape's outputs unchecked.
-   * Default: it takes every shape.
+   * Why the library cannot take a shape (mipher: no empty message): its column
+   * reports it instead of a time; a refusing reference leaves outputs unchecked.
    */
   refuses?(shape: Shape): string | undefined;
   /** Returns the call to time, for a shape the library does not refuse. */
   bind(inputs: I): Call;
   /**
-   * The complete output of the first call, for a call that returns only
-   * part of it (node:crypto keeps an AEAD tag apart from the ciphertext).
-   * Without it, the output of the bound call is checked. Asked after the
-   * first call settled, so it may look at what that call left (an age
-   * file, decrypted: ops/age.ts).
+   * The first call's complete output, where the call returns part of it
+   * (node:crypto's AEAD tag apart); asked after that call settled (ops/age.ts).
    */
   checkedOutput?(inputs: I): Uint8Array | Promise<Uint8Array>;
 }
@@ -49,40 +37,20 @@ export interface OpDefinition<I = never> {
   readonly op: string;
   /** Builds the inputs of one shape. */
   inputs(shape: Shape): I;
-  /**
-   * Whether the op is defined for messages of `size` bytes (default: every
-   * size); other sizes are not measured. Serpent's ECB and CBC without
-   * padding take whole blocks only.
-   */
+  /** Whether the op takes messages of `size` bytes (Serpent's ECB and CBC: whole blocks); default every size. */
   takesSize?(size: number): boolean;
   /**
-   * Whether a shape's size is the memory one call works in rather than a
-   * message (scrypt: 128 * r * N bytes a lane). Such an op is timed in the
-   * 'sizes' part only (the sweep is about messages), and a column's
-   * message-size threshold (Library.pooledFrom: fourfold/parallel's inline
-   * calls) does not apply to it.
+   * Whether a shape's size is the memory of a call, not a message (scrypt's
+   * lane): 'sizes' part only, and no message-size threshold (Library.pooledFrom).
    */
   readonly sizeIsMemory?: boolean;
-  /**
-   * Timed in the 'sizes' part only, as an op whose size is memory: a
-   * file's format (age), whose cost per call below a few chunks is its
-   * header's, and whose large sizes are what it is for.
-   */
+  /** 'sizes' part only: a file format (age), its cost below a few chunks its header's. */
   readonly sizesOnly?: boolean;
-  /**
-   * The reference whose output the others must reproduce, where loaded and
-   * unless the run names its own (BenchConfig.references); default: the
-   * first reference in column order.
-   */
+  /** The reference the others must reproduce, unless the run names its own; default: the first in column order. */
   readonly reference?: string;
   /** In any order; the harness sorts them by library. */
   readonly entries: readonly OpEntry<I>[];
-  /**
-   * Timed only when BenchConfig.ops names it (a run without ops leaves it
-   * out): the platform's reference lines, other algorithms than fourfold's
-   * (WebCrypto's AES-GCM and SHA-256), which the benchmark page shows for
-   * scale.
-   */
+  /** Timed only when BenchConfig.ops names it: the platform's reference lines (WebCrypto), shown for scale. */
   readonly optIn?: boolean;
 }
 

@@ -1,16 +1,9 @@
 /**
- * The platform's own cryptography, as a reference line: WebCrypto's
- * AES-256-GCM sealing (NIST SP 800-38D; 12-byte IV, no associated data,
- * 16-byte tag) and SHA-256 (FIPS 180-4). Other algorithms than fourfold's,
- * so no fourfold column: they show what the engine gives for free, often
- * with the CPU's AES and SHA instructions behind it. WebCrypto's calls
- * return promises; each is awaited before the next, as for
- * fourfold/parallel. The key is imported once (a CryptoKey is what an
- * application keeps), not on every call. @noble/ciphers' gcm and
- * @noble/hashes' sha256 check the bytes and are timed beside them.
- *
- * Opt-in ops (OpDefinition.optIn): timed only when a run names them, as
- * the benchmark page does.
+ * The platform's own cryptography as a reference line: WebCrypto's
+ * AES-256-GCM (NIST SP 800-38D; 12-byte IV, 16-byte tag) and SHA-256
+ * (FIPS 180-4), other algorithms than fourfold's (no fourfold column), each
+ * promise awaited, the key imported once as an application keeps it;
+ * @noble checks the bytes. Opt-in (OpDefinition.optIn), as the page names them.
  */
 import type { Apis } from '../libraries.js';
 import { bytes } from '../fixtures.js';
