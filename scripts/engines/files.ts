@@ -173,8 +173,8 @@ export const INTERPRETED: { shows: string; files: string[] }[] = [
     files: ['test/*/vectors.test.ts', 'test/age/testkit.test.ts', 'test/age/x25519.test.ts', 'test/poly1305/poly1305.test.ts', 'test/serpent/sboxes.test.ts'],
   },
   // Argon2's files: vectors.test.ts and errors.test.ts run here (10 to 16 s each in node --jitless, 9 in Hermes: the
-  // vectors file runs the small ones on the js tier and the errors file small calls). phc.test.ts, a format, does not:
-  // its strings are hashed at OWASP's 19 MiB and checked against libsodium and hash-wasm, 105 s without a JIT, for
+  // vectors file runs the small ones on the js tier and the errors file small calls). phc-*.test.ts, a format, do not:
+  // their strings are hashed at OWASP's 19 MiB and checked against libsodium and hash-wasm, 105 s without a JIT, for
   // the same js-tier code the vectors give; stored-hashes.test.ts neither (bcrypt to cost 10, node-argon2's string at
   // 64 MiB). differential.test.ts sweeps the js tier; wipe.test.ts checks the simd tier's memory, which an interpreter lacks.
   {
@@ -235,7 +235,10 @@ export const AT_THE_EDGE: { shows: string; files: string[] }[] = [
       'test/*/vectors.test.ts',
       'test/age/testkit.test.ts',
       'test/poly1305/poly1305.test.ts',
-      'test/argon2/phc.test.ts',
+      'test/argon2/phc-b64.test.ts',
+      'test/argon2/phc-hash.test.ts',
+      'test/argon2/phc-peers.test.ts',
+      'test/argon2/phc-verify.test.ts',
       'test/argon2/stored-hashes.test.ts',
     ],
   },
