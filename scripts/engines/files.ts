@@ -175,7 +175,7 @@ export const INTERPRETED: { shows: string; files: string[] }[] = [
   // Argon2's files: vectors.test.ts and errors.test.ts run here (10 to 16 s each in node --jitless, 9 in Hermes: the
   // vectors file runs the small ones on the js tier and the errors file small calls). phc-*.test.ts, a format, do not:
   // their strings are hashed at OWASP's 19 MiB and checked against libsodium and hash-wasm, 105 s without a JIT, for
-  // the same js-tier code the vectors give; stored-hashes.test.ts neither (bcrypt to cost 10, node-argon2's string at
+  // the same js-tier code the vectors give; stored-hashes and bcrypt-*.test.ts neither (bcrypt to cost 10, node-argon2's string at
   // 64 MiB). differential.test.ts sweeps the js tier; wipe.test.ts checks the simd tier's memory, which an interpreter lacks.
   {
     shows: 'the formats: age files made and read (with typage too), the bounds of their headers, secretstream messages',
@@ -239,6 +239,8 @@ export const AT_THE_EDGE: { shows: string; files: string[] }[] = [
       'test/argon2/phc-hash.test.ts',
       'test/argon2/phc-peers.test.ts',
       'test/argon2/phc-verify.test.ts',
+      'test/argon2/bcrypt-passwords.test.ts',
+      'test/argon2/bcrypt-strings.test.ts',
       'test/argon2/stored-hashes.test.ts',
     ],
   },

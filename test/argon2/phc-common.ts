@@ -1,8 +1,8 @@
 /**
- * What the tests of Argon2's PHC strings share (phc-hash, phc-peers,
- * phc-verify and phc-b64.test.ts): the sumo build's password-hash calls,
- * whether hash-wasm can run, a base64 independent of the one under test,
- * a string's fields, and a refusal's check.
+ * What the tests of stored password hashes share (phc-*, stored-hashes and
+ * bcrypt-*.test.ts): the sumo build's password-hash calls, whether
+ * hash-wasm can run, a base64 independent of the one under test, a PHC
+ * string's fields, a refusal's check, an aborted signal.
  */
 import assert from 'node:assert/strict';
 import { ENGINE_COMPILES_WASM, type SodiumSumo } from '../helpers.js';
@@ -36,4 +36,11 @@ export async function refused(call: Promise<unknown>, type: typeof TypeError | t
     assert.match(e.message, message);
     return true;
   });
+}
+
+/** A signal aborted with `reason`. */
+export function aborted(reason: Error): AbortSignal {
+  const controller = new AbortController();
+  controller.abort(reason);
+  return controller.signal;
 }
