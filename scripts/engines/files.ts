@@ -183,7 +183,7 @@ export const INTERPRETED: { shows: string; files: string[] }[] = [
   },
   {
     shows: 'the errors: every argument check and failure, with the same types and messages as where WebAssembly runs',
-    files: ['test/*/errors.test.ts', 'test/age/typage-errors.test.ts', 'test/runtime/messages.test.ts'],
+    files: ['test/*/errors.test.ts', 'test/chacha/aead-errors.test.ts', 'test/age/typage-errors.test.ts', 'test/runtime/messages.test.ts'],
   },
   {
     shows:
@@ -216,7 +216,10 @@ export const EMULATED: { shows: string; files: string[] }[] = [
     shows: "the published vectors and age's test kit on the simd tier's ARM64 code",
     files: ['test/*/vectors.test.ts', 'test/age/testkit.test.ts', 'test/poly1305/poly1305.test.ts'],
   },
-  { shows: 'the errors: argument checks and failures, the same types and messages on ARM64', files: ['test/*/errors.test.ts'] },
+  {
+    shows: 'the errors: argument checks and failures, the same types and messages on ARM64',
+    files: ['test/*/errors.test.ts', 'test/chacha/aead-errors.test.ts'],
+  },
   { shows: 'the tiers: ready() picks the simd tier on ARM64 and objects live through a change of tier', files: ['test/runtime/tiers.test.ts'] },
 ];
 
@@ -248,7 +251,10 @@ export const AT_THE_EDGE: { shows: string; files: string[] }[] = [
     shows: 'the formats: age files made and read, the bounds of their headers, secretstream messages',
     files: ['test/age/files.test.ts', 'test/age/header.test.ts', 'test/secretstream/stream.test.ts'],
   },
-  { shows: 'the errors: every argument check and failure', files: ['test/*/errors.test.ts', 'test/runtime/messages.test.ts'] },
+  {
+    shows: 'the errors: every argument check and failure',
+    files: ['test/*/errors.test.ts', 'test/chacha/aead-errors.test.ts', 'test/runtime/messages.test.ts'],
+  },
   // workerd runs a MessageChannel's messages ahead of every timer: the async calls' turns must let its timers in (argon2's in errors.test.ts).
   // Calls at once do not share turns there (pool/turns.ts sharedTicker): test/runtime/shared-turns.test.ts is not run.
   { shows: "the async calls: turns that let the Worker's timers in, progress, an abort", files: ['test/scrypt/async.test.ts'] },
