@@ -4,29 +4,15 @@
  * counters below 2^31, which is all its JS wrapper accepts, and the default
  * build's AEADs, whose payload is the stream cipher at block counter 1) and
  * node:crypto (OpenSSL; 64-bit counters split where the high word changes). Every length
- * 0..1100 and some large ones, unaligned views, in-place and caller outputs,
- * random counters and counters at the 2^32 / 2^64 limits, in both tiers.
+ * 0..1100, unaligned views, in-place and caller outputs, random counters,
+ * in both tiers; the tiers against each other. The large inputs and the
+ * counters at the 2^32 / 2^64 limits are differential-limits.test.ts's.
  */
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ready, AuthenticationError } from 'fourfold';
+import { ready } from 'fourfold';
 import { chacha20, chacha20orig, xchacha20, chacha8, chacha12, chacha20poly1305, xchacha20poly1305 } from 'fourfold/chacha';
-import {
-  assertBytes,
-  blocksOf,
-  forEachTier,
-  guarded,
-  loadSodium,
-  NO_SODIUM,
-  NO_SIMD,
-  rand,
-  randInt,
-  sumo,
-  SUMO_MAX_COUNTER,
-  TIERS,
-  TWO32,
-  TWO64,
-} from '../helpers.js';
+import { assertBytes, blocksOf, forEachTier, loadSodium, NO_SODIUM, NO_SIMD, rand, randInt, sumo, SUMO_MAX_COUNTER, TIERS, TWO32, TWO64 } from '../helpers.js';
 import { checkStreamModes, randomCounter64 } from '../stream-modes.js';
 import {
   coreStream64,
@@ -42,113 +28,9 @@ import {
   sodiumAead,
   sodiumStreamAt1,
 } from './peers.js';
-
-type AeadFn = (
-  key: Uint8Array,
-  nonce: Uint8Array,
-  aad?: Uint8Array,
-) => {
-  encrypt(pt: Uint8Array, output?: Uint8Array): Uint8Array;
-  decrypt(ct: Uint8Array, output?: Uint8Array): Uint8Array;
-};
+import { aeadCase, checkAeadModes, randomIetfCounter } from './differential-cases.js';
 
 const SMALL_MAX = 1100;
-const LARGE = [4095, 4096, 4097, 65535, 65536, 65537, (1 << 20) + 7];
-/** Guard offsets for the AEADs' unaligned views (the stream checks use the same, checkStreamModes's default). */
-const OFFSETS = [1, 3, 7];
-
-/** A random 32-bit counter that leaves room for `len` bytes under the IETF limit. */
-function randomIetfCounter(len: number): number {
-  return randInt(TWO32 - Math.max(blocksOf(len), 1) + 1);
-}
-
-// ------------------------------------------------------------------ AEAD
-
-interface AeadCase {
-  key: Uint8Array;
-  nonce: Uint8Array;
-  aad: Uint8Array | undefined;
-  pt: Uint8Array;
-  sealed: Uint8Array;
-}
-
-function checkAeadModes(make: AeadFn, label: string, c: AeadCase, all = true): void {
-  const { key, nonce, aad, pt, sealed } = c;
-  const len = pt.length;
-  const mk = () => (aad === undefined ? make(key, nonce) : make(key, nonce, aad));
-
-  const input = pt.slice();
-  assertBytes(mk().encrypt(input), sealed, `${label}: encrypt`);
-  assertBytes(input, pt, `${label}: encrypt modified its input`);
-  const sIn = sealed.slice();
-  assertBytes(mk().decrypt(sIn), pt, `${label}: decrypt`);
-  assertBytes(sIn, sealed, `${label}: decrypt modified its input`);
-
-  // In place: the plaintext at the start of a buffer with room for the tag.
-  const buf = new Uint8Array(len + 16);
-  buf.set(pt);
-  const encView = buf.subarray(0, len);
-  assert.equal(mk().encrypt(encView, buf), buf, `${label}: in-place encrypt must return the output`);
-  assertBytes(buf, sealed, `${label}: in-place encrypt`);
-  const decOut = buf.subarray(0, len);
-  assert.equal(mk().decrypt(buf, decOut), decOut, `${label}: in-place decrypt must return the output`);
-  assertBytes(decOut, pt, `${label}: in-place decrypt`);
-
-  // A flipped bit anywhere (ciphertext or tag) is rejected and the output is wiped.
-  const bad = sealed.slice();
-  const bit = randInt(bad.length * 8);
-  bad[bit >> 3]! ^= 1 << (bit & 7);
-  const wiped = new Uint8Array(len).fill(0xee);
-  assert.throws(() => mk().decrypt(bad, wiped), AuthenticationError, `${label}: flipped bit ${bit}`);
-  assert.ok(
-    wiped.every((x) => x === 0),
-    `${label}: output not wiped after a failed decrypt`,
-  );
-  if (!all) return;
-
-  const eo = new Uint8Array(len + 16).fill(0x5a);
-  assert.equal(mk().encrypt(pt, eo), eo);
-  assertBytes(eo, sealed, `${label}: encrypt into caller output`);
-  const dout = new Uint8Array(len).fill(0x5a);
-  assert.equal(mk().decrypt(sealed, dout), dout);
-  assertBytes(dout, pt, `${label}: decrypt into caller output`);
-
-  const o = OFFSETS[len % 3]!;
-  const gp = guarded(pt, o);
-  const ge = guarded(new Uint8Array(len + 16), OFFSETS[(len + 1) % 3]!);
-  const gk = guarded(key, OFFSETS[(len + 2) % 3]!);
-  const gn = guarded(nonce, o);
-  const ga = aad === undefined ? undefined : guarded(aad, OFFSETS[(len + 1) % 3]!);
-  const unaligned = () => (ga === undefined ? make(gk.view, gn.view) : make(gk.view, gn.view, ga.view));
-  assert.equal(unaligned().encrypt(gp.view, ge.view), ge.view);
-  assertBytes(ge.view, sealed, `${label}: unaligned encrypt`);
-  const gs = guarded(sealed, OFFSETS[(len + 2) % 3]!);
-  const gd = guarded(new Uint8Array(len), o);
-  assert.equal(unaligned().decrypt(gs.view, gd.view), gd.view);
-  assertBytes(gd.view, pt, `${label}: unaligned decrypt`);
-  assert.ok(
-    [gp, ge, gk, gn, gs, gd, ...(ga ? [ga] : [])].every((g) => g.intact()),
-    `${label}: wrote outside the views`,
-  );
-
-  if (aad === undefined) {
-    assertBytes(make(key, nonce, new Uint8Array(0)).encrypt(pt), sealed, `${label}: empty aad equals no aad`);
-  }
-}
-
-function aadFor(len: number, withAad: boolean): Uint8Array | undefined {
-  return withAad ? rand((len * 7 + 1) % 301) : undefined;
-}
-
-/** A random case sealed by @noble/ciphers: `nonceLength` 12 is ChaCha20-Poly1305, 24 XChaCha20-Poly1305. */
-function aeadCase(nonceLength: 12 | 24, len: number, withAad: boolean): AeadCase {
-  const key = rand(32);
-  const nonce = rand(nonceLength);
-  const aad = aadFor(len, withAad);
-  const pt = rand(len);
-  const seal = nonceLength === 12 ? noble.chacha20poly1305 : noble.xchacha20poly1305;
-  return { key, nonce, aad, pt, sealed: seal(key, nonce, aad).encrypt(pt) };
-}
 
 before(async () => {
   await loadSodium();
@@ -332,66 +214,6 @@ forEachTier('differential', () => {
     });
   }
 
-  it(`large inputs (${LARGE.join(', ')} bytes): every stream cipher`, { skip: NO_SODIUM }, () => {
-    for (const len of LARGE) {
-      const key = rand(32);
-      const key16 = rand(16);
-      const n12 = rand(12);
-      const n8 = rand(8);
-      const n24 = rand(24);
-      const data = rand(len);
-      checkStreamModes(chacha20, `chacha20 ${len}`, key, n12, data, undefined, nodeChacha20(key, n12, data), len < 70000);
-      const c = randomIetfCounter(len);
-      checkStreamModes(chacha20, `chacha20 ${len} counter ${c}`, key, n12, data, c, nodeChacha20(key, n12, data, c), false);
-      checkStreamModes(chacha8, `chacha8 ${len}`, key, n12, data, 7, noble.chacha8(key, n12, data, undefined, 7), len < 70000);
-      checkStreamModes(chacha12, `chacha12 ${len}`, key, n12, data, 0, noble.chacha12(key, n12, data), len < 70000);
-      checkStreamModes(chacha20orig, `chacha20orig ${len}`, key, n8, data, 3, nodeChacha20orig(key, n8, data, 3n), len < 70000);
-      const c64 = randomCounter64(len);
-      checkStreamModes(chacha20orig, `chacha20orig ${len} counter ${c64}n`, key, n8, data, c64, nodeChacha20orig(key, n8, data, c64), false);
-      checkStreamModes(chacha20orig, `chacha20orig/16 ${len}`, key16, n8, data, undefined, noble.chacha20orig(key16, n8, data), false);
-      checkStreamModes(xchacha20, `xchacha20 ${len}`, key, n24, data, undefined, noble.xchacha20(key, n24, data), len < 70000);
-      checkStreamModes(xchacha20, `xchacha20 ${len} counter ${c64}n`, key, n24, data, c64, nodeXchacha20(key, n24, data, c64), false);
-      assertBytes(chacha20(key, n12, data, undefined, 1), sodiumStreamAt1.chacha20(key, n12, data), `chacha20 ${len} vs libsodium`);
-      assertBytes(xchacha20(key, n24, data, undefined, 1), sodiumStreamAt1.xchacha20(key, n24, data), `xchacha20 ${len} vs libsodium`);
-      const c31 = randInt(SUMO_MAX_COUNTER - blocksOf(len));
-      assertBytes(
-        chacha20(key, n12, data, undefined, c31),
-        sumo().crypto_stream_chacha20_ietf_xor_ic(data, n12, c31, key),
-        `chacha20 ${len} vs libsodium (sumo)`,
-      );
-      assertBytes(
-        chacha20orig(key, n8, data, undefined, c31),
-        sumo().crypto_stream_chacha20_xor_ic(data, n8, c31, key),
-        `chacha20orig ${len} vs libsodium (sumo)`,
-      );
-      assertBytes(
-        xchacha20(key, n24, data, undefined, c31),
-        sumo().crypto_stream_xchacha20_xor_ic(data, n24, c31, key),
-        `xchacha20 ${len} vs libsodium (sumo)`,
-      );
-    }
-  });
-
-  it(`large inputs (${LARGE.join(', ')} bytes): both AEADs, with and without aad`, { skip: NO_SODIUM }, () => {
-    for (const len of LARGE) {
-      for (const withAad of [false, true]) {
-        const c = aeadCase(12, len, withAad);
-        assertBytes(nodeAeadEncrypt(c.key, c.nonce, c.aad, c.pt), c.sealed, `peers disagree at ${len}`);
-        checkAeadModes(chacha20poly1305, `chacha20poly1305 ${len} aad=${withAad}`, c, len < 70000);
-        const x = aeadCase(24, len, withAad);
-        assertBytes(sodiumAead(true).encrypt(x.key, x.nonce, x.aad, x.pt), x.sealed, `peers disagree at ${len}`);
-        checkAeadModes(xchacha20poly1305, `xchacha20poly1305 ${len} aad=${withAad}`, x, len < 70000);
-      }
-    }
-    // A large AAD with a small message, and the reverse of the usual sizes.
-    const key = rand(32);
-    const nonce = rand(12);
-    const aad = rand(70001);
-    const pt = rand(33);
-    const sealed = nodeAeadEncrypt(key, nonce, aad, pt);
-    checkAeadModes(chacha20poly1305, 'large aad', { key, nonce, aad, pt, sealed });
-  });
-
   it("one AEAD object, many calls: every encrypt equals noble's, with decrypts and other calls in between", () => {
     // noble refuses a second encrypt on one object; fourfold does not (README),
     // so nothing a call leaves in the kernel (keystream blocks from aead_init,
@@ -410,79 +232,6 @@ forEachTier('differential', () => {
         assertBytes(aead.encrypt(c.pt, new Uint8Array(len + 16)), c.sealed, `${label}: third encrypt, into an output`);
       }
     }
-  });
-
-  it('IETF counters (chacha20, chacha8, chacha12) up to block 2^32 - 1 exactly', () => {
-    const key = rand(32);
-    const nonce = rand(12);
-    const ref = {
-      chacha20: (d: Uint8Array, c: number) => nodeChacha20(key, nonce, d, c),
-      chacha8: (d: Uint8Array, c: number) => coreStreamIetf(key, nonce, d, c, 8),
-      chacha12: (d: Uint8Array, c: number) => coreStreamIetf(key, nonce, d, c, 12),
-    };
-    const ours = { chacha20, chacha8, chacha12 };
-    for (const name of ['chacha20', 'chacha8', 'chacha12'] as const) {
-      for (let blocks = 1; blocks <= 9; blocks++) {
-        const start = TWO32 - blocks;
-        for (const len of [64 * blocks, 64 * blocks - 1, 64 * (blocks - 1) + 1]) {
-          const data = rand(len);
-          checkStreamModes(ours[name], `${name} counter 2^32-${blocks} len ${len}`, key, nonce, data, start, ref[name](data, start), len % 2 === 0);
-        }
-      }
-      // Long enough for the four-block path to end exactly on the last block.
-      const big = rand(64 * 1024);
-      const start = TWO32 - 1024;
-      checkStreamModes(ours[name], `${name} 1024 blocks ending at 2^32-1`, key, nonce, big, start, ref[name](big, start), false);
-      assertBytes(ours[name](key, nonce, big.subarray(1), undefined, start), ref[name](big.subarray(1), start), `${name} 1023.98 blocks`);
-      // Nothing to encrypt at the last valid counter.
-      assertBytes(ours[name](key, nonce, new Uint8Array(0), undefined, 0xffffffff), new Uint8Array(0), `${name} empty at 2^32-1`);
-    }
-  });
-
-  it('64-bit counters carry from word 12 into word 13 (chacha20orig with 32- and 16-byte keys, xchacha20)', () => {
-    const key = rand(32);
-    const key16 = rand(16);
-    const n8 = rand(8);
-    const n24 = rand(24);
-    for (let back = 1; back <= 8; back++) {
-      for (const hi of [0, 1, 0xfffffffe]) {
-        const start = BigInt(hi) * BigInt(TWO32) + BigInt(TWO32 - back);
-        for (const len of [640 + 10, 64 * 16, 64 * 16 + 33]) {
-          const data = rand(len);
-          const label = `start 0x${start.toString(16)} len ${len}`;
-          checkStreamModes(chacha20orig, `chacha20orig ${label}`, key, n8, data, start, nodeChacha20orig(key, n8, data, start), back === 3);
-          checkStreamModes(chacha20orig, `chacha20orig/16 ${label}`, key16, n8, data, start, coreStream64(key16, n8, data, start), false);
-          checkStreamModes(xchacha20, `xchacha20 ${label}`, key, n24, data, start, nodeXchacha20(key, n24, data, start), false);
-        }
-      }
-    }
-    // The brief's example: start at 2^32 - 3 with ten blocks, given as a number and as a bigint.
-    const data = rand(640);
-    const expected = nodeChacha20orig(key, n8, data, BigInt(TWO32 - 3));
-    assertBytes(chacha20orig(key, n8, data, undefined, TWO32 - 3), expected, 'number counter 2^32 - 3');
-    assertBytes(chacha20orig(key, n8, data, undefined, BigInt(TWO32 - 3)), expected, 'bigint counter 2^32 - 3');
-    // Number and bigint counters are the same counter.
-    const safe = Number.MAX_SAFE_INTEGER - 20;
-    assertBytes(xchacha20(key, n24, data, undefined, safe), nodeXchacha20(key, n24, data, BigInt(safe)), 'largest safe numbers');
-    assertBytes(xchacha20(key, n24, data, undefined, safe), xchacha20(key, n24, data, undefined, BigInt(safe)), 'number vs bigint');
-  });
-
-  it('64-bit counters up to block 2^64 - 1 exactly', () => {
-    const key = rand(32);
-    const n8 = rand(8);
-    const n24 = rand(24);
-    for (let blocks = 1; blocks <= 6; blocks++) {
-      const start = TWO64 - BigInt(blocks);
-      for (const len of [64 * blocks, 64 * blocks - 5]) {
-        const data = rand(len);
-        checkStreamModes(chacha20orig, `chacha20orig 2^64-${blocks} len ${len}`, key, n8, data, start, nodeChacha20orig(key, n8, data, start), blocks === 4);
-        checkStreamModes(xchacha20, `xchacha20 2^64-${blocks} len ${len}`, key, n24, data, start, nodeXchacha20(key, n24, data, start), false);
-      }
-    }
-    const big = rand(64 * 257);
-    const start = TWO64 - 257n;
-    assertBytes(chacha20orig(key, n8, big, undefined, start), nodeChacha20orig(key, n8, big, start), '257 blocks ending at 2^64 - 1');
-    assertBytes(chacha20orig(key, n8, new Uint8Array(0), undefined, TWO64 - 1n), new Uint8Array(0), 'empty at 2^64 - 1');
   });
 });
 
