@@ -1,7 +1,8 @@
 /**
  * The page: shows the browser's environment, runs the measurement in a
- * Worker on request (or by itself with ?run=quick / ?run=full), draws the
- * results as they come, and keeps or shares them.
+ * Worker on request (or by itself with ?run=quick / ?run=full; the Worker
+ * is started by measuring-worker.ts), draws the results as they come, and
+ * keeps or shares them (keeping.ts).
  *
  * The contract tests rely on: `document.documentElement.dataset.state` is
  * 'idle', 'running', then 'done' (or 'stopped', or 'failed' with the reason
@@ -16,8 +17,10 @@ import { detectEnvironment, notices, refineEnvironment, type Environment, type N
 import type { MeasureMessage, MeasureRequest, Phase } from './measure.js';
 import { oneCoreConfig, largeConfig, scalingConfig, threadCounts, type Mode } from './plan.js';
 import { browserId, joinRuns, pageReport, runNotices } from './results.js';
-import { decodeHash, encodeHash, expand, summarize } from './share.js';
+import { decodeHash, expand } from './share.js';
 import { environmentHtml, noticesHtml, resultHtml } from './view.js';
+import { copyLink, download } from './keeping.js';
+import { type MeasuringWorker, QUIET_MS, STUCK_MS, startWorker } from './measuring-worker.js';
 
 /** Package versions, written in by page/build.ts. */
 declare const FOURFOLD_PAGE_VERSIONS: Record<string, string>;
@@ -223,71 +226,6 @@ function onMessage(r: Run, m: MeasureMessage): void {
 /** How long the measuring Worker has said nothing, as the progress label puts it. */
 const silence = (r: Run): string => `no progress for ${Math.round((performance.now() - r.heard) / 1000)} s since "${r.last}"`;
 
-/** The measuring Worker: ends it, or asks it where the measurement is (it answers with a 'where' message). */
-interface MeasuringWorker {
-  stop(): void;
-  ask(): void;
-}
-
-/**
- * How long the measuring Worker may say nothing before the page asks it
- * where it is and shows the answer: a quick run's steps each send
- * progress within seconds.
- */
-const QUIET_MS = 60_000;
-
-/**
- * The same while the measurement starts fourfold/parallel's workers, and
- * how long it may then leave the question unanswered before it is taken
- * as stuck: starting a worker takes well under a second, and Firefox ESR
- * 153 was seen (page test, a loaded two-core machine, about one run in
- * eight) to block a worker's thread for good in new Worker() of a nested
- * module worker.
- */
-const STUCK_MS = 15_000;
-
-/**
- * Starts the measuring Worker; resolves to it once it has
- * loaded, or rejects when it cannot start (no module workers, a policy
- * against them), so that the page measures by itself instead.
- */
-function startWorker(request: MeasureRequest, deliver: (m: MeasureMessage) => void, onCrash: (why: string) => void): Promise<MeasuringWorker> {
-  return new Promise((resolve, reject) => {
-    let worker: Worker;
-    try {
-      worker = new Worker(new URL('./measure-worker.js', import.meta.url), { type: 'module' });
-    } catch (cause) {
-      reject(cause);
-      return;
-    }
-    let loaded = false;
-    const timer = setTimeout(() => {
-      if (loaded) return;
-      worker.terminate();
-      reject(new Error('the measuring worker did not start within 20 s'));
-    }, 20_000);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      const why = event.message || 'the worker could not load its script';
-      if (!loaded) {
-        clearTimeout(timer);
-        worker.terminate();
-        reject(new Error(why));
-      } else onCrash(`the measuring worker stopped (${why}; out of memory?)`);
-    };
-    worker.onmessage = (event: MessageEvent<MeasureMessage | { type: 'loaded' }>) => {
-      if (event.data.type === 'loaded') {
-        loaded = true;
-        clearTimeout(timer);
-        worker.postMessage(request);
-        resolve({ stop: () => worker.terminate(), ask: () => worker.postMessage('where') });
-        return;
-      }
-      deliver(event.data);
-    };
-  });
-}
-
 /**
  * Measures in a Worker, watching it: a measurement silent for QUIET_MS is
  * asked where it is (once per QUIET_MS), and no answer means its thread is
@@ -399,37 +337,6 @@ async function start(mode: Mode): Promise<void> {
   await measure({ ...request, threads: [] }, (m) => onMessage(r, m));
 }
 
-// ------------------------------------------------------------------ keeping and sharing
-
-function download(): void {
-  const report = window.benchResults;
-  if (report === undefined) return;
-  const blob = new Blob([JSON.stringify(report, null, 1) + '\n'], { type: 'application/json' });
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = `fourfold-page-${browserId(environment)}-${report.date.slice(0, 16).replace(/[:T]/g, '-')}.json`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-}
-
-async function copyLink(): Promise<void> {
-  const report = window.benchResults;
-  if (report === undefined) return;
-  const url = `${location.origin}${location.pathname}${await encodeHash(summarize(report))}`;
-  const field = $<HTMLInputElement>('link');
-  field.value = url;
-  field.hidden = false;
-  try {
-    await navigator.clipboard.writeText(url);
-    status(`Link copied (${url.length} characters).`);
-  } catch {
-    field.select();
-    status('Copy the link below (this browser did not let the page use the clipboard).');
-  }
-}
-
 // ------------------------------------------------------------------ start
 
 async function main(): Promise<void> {
@@ -442,8 +349,12 @@ async function main(): Promise<void> {
     run.stop();
     finish(run, 'interrupted');
   });
-  $('download').addEventListener('click', download);
-  $('copy').addEventListener('click', () => void copyLink());
+  $('download').addEventListener('click', () => {
+    if (window.benchResults !== undefined) download(window.benchResults, environment);
+  });
+  $('copy').addEventListener('click', () => {
+    if (window.benchResults !== undefined) void copyLink(window.benchResults, $<HTMLInputElement>('link'), status);
+  });
   for (const id of ['run-quick', 'run-full']) $<HTMLButtonElement>(id).disabled = false;
 
   environment = await refineEnvironment(environment);
