@@ -111,6 +111,7 @@ export { openInPlace, sealInPlace, sealPlainAt } from './age/payload.js';
 export { openRun, sealRun } from './age/payload.js';
 export { hereRunner } from './age/here.js';
 export { PayloadOpener, PayloadSealer, type PayloadPiece, type Runner } from './age/pipeline.js';
+export { TYPAGE_RUNNERS } from './typage/runners.js';
 export { ArmorDecoder, ArmorEncoder, dearmoredLength } from './age/armor.js';
 export { ArmoredLines, ArmoredRun, armoredLength, headLength } from './age/armor-lines.js';
 export { identityKey } from './age/keys.js';

@@ -64,6 +64,11 @@ export interface Lane {
   abandon(): void;
   /** A new input buffer of `bytes` (an asynchronous lane's pieces are read from these: shared memory, where workers read it directly). */
   buffer(bytes: number): Uint8Array;
+  /**
+   * A piece-sized buffer of buffer()'s that the stream drops, zeroed: the
+   * lane may give it out again, where nothing of its own still reads it.
+   */
+  release?(buffer: Uint8Array): void;
 }
 
 /** Where a payload's chunks are sealed and opened: a one-shot call's whole payload at once, a stream's pieces (lane), a file call's pieces (files). */
@@ -142,7 +147,8 @@ const FIRST_BUFFER = 4096;
  * makes a whole piece), then replaced by a piece's; an asynchronous lane's
  * next buffer is taken only when bytes come for it, so that a piece done
  * by then gives its own back. Each buffer is wiped once, as the stream
- * drops it: the small ones as they are outgrown, the rest by wipe().
+ * drops it: the small ones as they are outgrown, the rest by wipe(), which
+ * gives them back to the lane (Lane.release) for a later stream.
  */
 class Gathering {
   /** The buffer being filled: none (EMPTY) before the first bytes, and on an asynchronous lane after a piece is handed out, until bytes come. */
@@ -215,7 +221,10 @@ class Gathering {
    */
   wipe(): void {
     if (this.buffer.length < this.size) zeroize(this.buffer);
-    for (const b of this.made) zeroize(b);
+    for (const b of this.made) {
+      zeroize(b);
+      this.lane.release?.(b);
+    }
     this.made = [];
     this.free.length = 0;
     this.buffer = EMPTY;

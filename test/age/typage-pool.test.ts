@@ -5,7 +5,8 @@
  * more, whole or streamed, goes to the pool's workers, whose slots are
  * zero once it is done, and its bytes are fourfold/age's: files either
  * makes open with the other, and a changed chunk deep in a large file is
- * refused with AuthenticationError.
+ * refused with AuthenticationError. A stream done here leaves its piece
+ * buffer, zeroed, to the next one.
  */
 import { after, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import * as age from 'fourfold/age';
 import * as P from 'fourfold/parallel';
 import * as api from 'fourfold/age/typage';
 import { assertBytes, NO_STREAMS, rand } from '../helpers.js';
-import { PARALLEL_MIN, pool } from '../internal.js';
+import { PARALLEL_MIN, PayloadSealer, pool, TYPAGE_RUNNERS } from '../internal.js';
 import { allowWorkers, assertSlotsZero, handedOut, workersAsUsual } from '../parallel/pool-helpers.js';
 import { bytesOf, streamOf } from './typage-peer.js';
 
@@ -79,4 +80,39 @@ it('a changed chunk deep in a large file: AuthenticationError, whole and streame
   file[file.length - 3 * 65_536] ^= 1;
   await assert.rejects(decrypter().decrypt(file), AuthenticationError);
   if (!NO_STREAMS) await assert.rejects(async () => bytesOf(await decrypter().decrypt(streamOf(file, 100_000))), AuthenticationError);
+});
+
+it('a stream done here gives its piece buffer, zeroed, to the next stream; not while a piece of its is being added', async () => {
+  const piece = 15 * 65_536;
+  const laneOf = () => TYPAGE_RUNNERS.runner().lane(rand(32), false);
+  const stream = async () => {
+    const sealer = new PayloadSealer(rand(32), TYPAGE_RUNNERS.runner(), () => {});
+    const plain = rand(1 << 20);
+    for (let at = 0; at < plain.length; at += 65_536) await sealer.write(plain.subarray(at, at + 65_536));
+    await sealer.end();
+  };
+  await stream();
+  const spare = laneOf().buffer(piece);
+  assert.ok(
+    spare.every((x) => x === 0),
+    "the stream's buffer was kept holding plaintext",
+  );
+  assert.notEqual(laneOf().buffer(piece), spare, 'a spare given out twice');
+  // Given back, marked: the next stream takes it and leaves it zeroed for the one after.
+  const marked = laneOf();
+  marked.release!(spare.fill(1));
+  await stream();
+  const again = laneOf().buffer(piece);
+  assert.equal(again, spare, 'the next stream made a new buffer');
+  assert.ok(
+    again.every((x) => x === 0),
+    'the spare holds bytes once the stream is done',
+  );
+  // A buffer dropped while a piece of it is being added is nobody's spare: that piece reads it still.
+  const busy = laneOf();
+  const input = busy.buffer(piece);
+  const adding = busy.add({ start: 0, length: 65_536, run: { counter: 0, final: true }, input: input.subarray(0, 65_536) });
+  busy.release!(input);
+  await adding;
+  assert.notEqual(laneOf().buffer(piece), input, 'a buffer a piece was reading became a spare');
 });
