@@ -51,18 +51,27 @@ export function checkLogins(c: Checker, project: string, fixture: string, engine
   mkdirSync(dir, { recursive: true });
   for (const file of ['server.mjs', 'logins.mjs']) copyFileSync(join(fixture, 'login', file), join(dir, file));
   for (const [name, command, args] of engines) {
-    const r = c.sh(command, [...args, 'logins.mjs', String(USERS)], dir);
-    let got: Partial<LoginsReport> = {};
-    try {
-      got = JSON.parse(r.stdout) as LoginsReport;
-    } catch {}
-    const all = (statuses: number[] | undefined, status: number): boolean => statuses?.length === USERS && statuses.every((s) => s === status);
-    const answers = got.warm === 201 && all(got.registered, 201) && all(got.right, 200) && all(got.wrong, 401);
-    const free = (got.ticks ?? 0) > 0 && (got.longestMs ?? Number.POSITIVE_INFINITY) < LONGEST_GAP_MS;
+    const burst = (): { r: ReturnType<Checker['sh']>; got: Partial<LoginsReport>; answers: boolean; free: boolean } => {
+      const r = c.sh(command, [...args, 'logins.mjs', String(USERS)], dir);
+      let got: Partial<LoginsReport> = {};
+      try {
+        got = JSON.parse(r.stdout) as LoginsReport;
+      } catch {}
+      const all = (statuses: number[] | undefined, status: number): boolean => statuses?.length === USERS && statuses.every((s) => s === status);
+      const answers = r.status === 0 && got.warm === 201 && all(got.registered, 201) && all(got.right, 200) && all(got.wrong, 401);
+      const free = (got.ticks ?? 0) > 0 && (got.longestMs ?? Number.POSITIVE_INFINITY) < LONGEST_GAP_MS;
+      return { r, got, answers, free };
+    };
+    // A loaded machine can stop the whole process for 100 ms and more; hashing on the event loop
+    // blocks it in every burst. So a burst whose answers are right but whose loop stalled runs once more.
+    const first = burst();
+    const second = first.answers && !first.free ? burst() : undefined;
+    const { r, got, answers, free } = second ?? first;
+    const again = second === undefined ? '' : `; the first burst's ${first.got.longestMs ?? '?'} ms, so a second burst`;
     c.record(
       `${name}: a login server on fourfold/parallel (node:http) answers ${USERS} registrations, right and wrong logins at once, ` +
-        `the event loop's longest gap under ${LONGEST_GAP_MS} ms (${got.longestMs ?? '?'} ms; ${got.ms ?? '?'} ms in all)`,
-      r.status === 0 && answers && free,
+        `the event loop's longest gap under ${LONGEST_GAP_MS} ms (${got.longestMs ?? '?'} ms; ${got.ms ?? '?'} ms in all${again})`,
+      answers && free,
       c.output(r),
     );
   }
