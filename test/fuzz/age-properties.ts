@@ -26,7 +26,7 @@ import {
 import { bech32 } from '@scure/base';
 import { binary, CHUNK, PASSPHRASE, payloadStart, poolSetup, WORK_FACTOR } from './async-properties.js';
 import { bytesOf, equal, flipped, keyArb, tiersOf } from './gen.js';
-import type { FuzzProperty } from './properties.js';
+import type { FuzzProperty } from './property.js';
 import { PARALLEL_MIN } from '../internal.js';
 
 type AgeApi = typeof age | typeof P.age;

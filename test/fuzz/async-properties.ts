@@ -4,7 +4,8 @@
  * the pool cuts into pieces, against the same peers as the synchronous
  * calls) and age files (against typage, both ways, to X25519 recipients
  * and passphrases, binary and armored, through the one-shot calls and the
- * streams). test/fuzz/properties.ts has the rest and the shape.
+ * streams). test/fuzz/properties.ts and the modules it imports have the
+ * rest, test/fuzz/property.ts the shape.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -40,7 +41,10 @@ import {
   streamOf,
   tiersOf,
 } from './gen.js';
-import { argon2Arb, argon2Options, type FuzzProperty, hashWasmOnce, nobleArgon2, secretstreamStreams } from './properties.js';
+import { hashWasmOnce } from './hash-properties.js';
+import { argon2Arb, argon2Options, nobleArgon2 } from './kdf-properties.js';
+import type { FuzzProperty } from './property.js';
+import { secretstreamStreams } from './secretstream-properties.js';
 
 const MiB = 1 << 20;
 

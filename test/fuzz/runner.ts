@@ -9,7 +9,9 @@ import type { CallTier } from '../helpers.js';
 import { selectTier } from './gen.js';
 import { argon2Async, asyncProperties, parallelArgon2 } from './async-properties.js';
 import { ageCallProperties } from './age-properties.js';
-import { argon2s, type FuzzProperty, syncProperties } from './properties.js';
+import { argon2s } from './kdf-properties.js';
+import { syncProperties } from './properties.js';
+import type { FuzzProperty } from './property.js';
 
 export type { FuzzProperty };
 
