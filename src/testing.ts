@@ -119,7 +119,7 @@ export { bcryptPbkdf } from './age/bcrypt-pbkdf.js';
 export { bcryptHash, bcryptKey } from './bcrypt/bcrypt.js';
 export { montgomeryOf } from './age/ssh.js';
 export { nodeAgeScrypt, reachableWorkFactor, scryptFor, WASM_MAX_WORK_FACTOR } from './age/recipients.js';
-export { multiplyOn, PKCS8_PREFIX } from './age/x25519.js';
+export { multiplyOn, PKCS8_PREFIX, subtlePair } from './age/x25519.js';
 export { jsSha256 } from './age/sha256-js.js';
 export { jsSalsa } from './salsa/js.js';
 export const simdChachaPiece = withBytes(chachaSelector, simdChachaPieceFunction);

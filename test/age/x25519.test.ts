@@ -8,7 +8,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { x25519 } from '@noble/curves/ed25519.js';
-import { multiplyOn, nativeX25519 } from '../internal.js';
+import { multiplyOn, nativeX25519, subtlePair } from '../internal.js';
 import { assertBytes, hex, rand } from '../helpers.js';
 
 const subtle = (globalThis.crypto as Crypto | undefined)?.subtle;
@@ -128,6 +128,22 @@ it("node:crypto's ephemeral pairs (a stanza's share): the public key is the priv
     shares.add(publicKey.join());
     const other = rand(32);
     assertBytes(native.multiply(privateKey, x25519.scalarMult(other, BASE)), x25519.scalarMult(other, publicKey), `pair ${i}`);
+  }
+  assert.equal(shares.size, 8, 'a pair repeated');
+});
+
+it("WebCrypto's ephemeral pairs (a stanza's share in a browser): the public key is the private key's, a shared secret agrees with noble's", async (t) => {
+  const p = await platform();
+  if (p === undefined)
+    return t.skip('this engine has no X25519 on WebCrypto: a stanza takes its secret from random bytes, through the multipliers tested above');
+  const shares = new Set<string>();
+  for (let i = 0; i < 8; i++) {
+    const pair = await subtlePair(p);
+    assert.ok(pair !== undefined, 'WebCrypto imports X25519 keys but made no pair');
+    assert.equal(pair.publicKey.length, 32);
+    shares.add(pair.publicKey.join());
+    const other = rand(32);
+    assertBytes(await pair.multiply(x25519.scalarMult(other, BASE)), x25519.scalarMult(other, pair.publicKey), `pair ${i}`);
   }
   assert.equal(shares.size, 8, 'a pair repeated');
 });
