@@ -92,6 +92,7 @@ export type { ChachaJobs } from './chacha/jobs.js';
 export const chachaKernel = withBytes(chachaSelector, chachaKernelAccessor);
 export type { Blake3Engine, TreeState } from './blake3/engine.js';
 export { jsBlake3 } from './blake3/js.js';
+export { jsBlake2b } from './blake2/js.js';
 export { PARALLEL_MIN } from './parallel/blake3.js';
 export const simdBlake3 = withBytes(blake3Selector, simdBlake3Engine);
 export { blake3VariantPicker } from './blake3/wasm.js';
