@@ -198,11 +198,20 @@ againstAgeAndRage(() => {
         const outDir = mkdtempSync(join(dir, 'signal-'));
         const child = spawn(NODE, [CLI, 'age', ...mode, '-o', join(outDir, 'out')], { stdio: ['pipe', 'ignore', 'pipe'] });
         const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, by) => resolve(by)));
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d));
         // Half the input, the pipe left open: the command writes its temporary file, then waits for more.
         // What it has not read when it dies is refused (EPIPE), as expected.
         child.stdin.on('error', () => {});
         child.stdin.write(input.subarray(0, input.length >> 1));
-        await until(() => readdirSync(outDir).length > 0, `${mode[0]}: a temporary file`);
+        try {
+          await until(() => readdirSync(outDir).length > 0, `${mode[0]}: a temporary file`);
+        } catch (e) {
+          // A command that never made its file must not outlive the test (its open pipe would hold the run).
+          child.kill('SIGKILL');
+          await ended;
+          throw new Error(`${(e as Error).message}; the command wrote to standard error: ${stderr || 'nothing'}`);
+        }
         child.kill(signal);
         assert.equal(await ended, signal, `${mode[0]} ${signal}: ended by the signal`);
         assert.deepEqual(readdirSync(outDir), [], `${mode[0]} ${signal}: nothing left`);
@@ -229,7 +238,13 @@ againstAgeAndRage(() => {
         writeFileSync(join(outDir, 'out'), 'the file that was there\n');
         const child = spawn(NODE, [CLI, 'age', ...mode, '-o', join(outDir, 'out'), input], { stdio: ['ignore', 'ignore', 'pipe'] });
         const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, by) => resolve(by)));
-        await until(() => readdirSync(outDir).length > 1, `${mode[0]}: a temporary file`);
+        try {
+          await until(() => readdirSync(outDir).length > 1, `${mode[0]}: a temporary file`);
+        } catch (e) {
+          child.kill('SIGKILL');
+          await ended;
+          throw e;
+        }
         child.kill(signal);
         assert.equal(await ended, signal, `${mode[0]} ${signal}: ended by the signal`);
         assert.deepEqual(readdirSync(outDir), ['out'], `${mode[0]} ${signal}: nothing left but the file that was there`);
