@@ -116,6 +116,7 @@ export async function subtlePair(way: Subtle): Promise<{ publicKey: Uint8Array; 
   if (!subtleGenerates) return undefined;
   try {
     const pair = (await way.generateKey(ALGORITHM, false, ['deriveBits'])) as CryptoKeyPair;
+    // constant-time: public publicKey: the ephemeral pair's public key, which the stanza sends as its share.
     const publicKey = new Uint8Array(await way.exportKey('raw', pair.publicKey));
     if (publicKey.length === 32 && !publicKey.every((b) => b === 0)) return { publicKey, multiply: subtleMultiplier(way, pair.privateKey) };
   } catch {
