@@ -35,3 +35,12 @@ export const ENGINE_HAS_SIMD: boolean = ENGINE_HAS_WASM && WebAssembly.validate(
  * engine runner fails an engine that should have SIMD and reports these skips.)
  */
 export const NO_SIMD: false | string = ENGINE_HAS_SIMD ? false : 'not applicable: this engine has no WebAssembly SIMD';
+
+/**
+ * Whether this engine has the Fetch API's Request and Response. Not asked
+ * where there is no WebAssembly: that is Hermes (no Fetch API) or `node
+ * --jitless`, whose Request and Response load undici when first read, and
+ * undici's HTTP parser is WebAssembly: the read throws, and leaves a
+ * rejected promise behind that no one can catch.
+ */
+export const ENGINE_HAS_FETCH_API: boolean = ENGINE_HAS_WASM && typeof Response === 'function' && typeof Request === 'function';

@@ -25,7 +25,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { kernelMemories } from './internal.js';
 import { NO_SIMD } from './engine-features.js';
 
-export { ENGINE_COMPILES_WASM, ENGINE_HAS_SIMD, ENGINE_HAS_WASM, NO_SIMD } from './engine-features.js';
+export { ENGINE_COMPILES_WASM, ENGINE_HAS_FETCH_API, ENGINE_HAS_SIMD, ENGINE_HAS_WASM, NO_SIMD } from './engine-features.js';
 export { ageOffsets, writesNear } from './age-offsets.js';
 export { loadSodium, NO_SODIUM, type SodiumSumo, SUMO_MAX_COUNTER, sodium, sumo } from './sodium-peer.js';
 export { NO_SECOND_THREAD, type SpinningThread, spinThread } from './second-thread.js';

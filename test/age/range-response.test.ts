@@ -14,11 +14,10 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from 'fourfold';
 import * as age from 'fourfold/age';
-import { assertBytes, concat, rand } from '../helpers.js';
+import { assertBytes, concat, ENGINE_HAS_FETCH_API, rand } from '../helpers.js';
 import { NO_HTTP, rangeServer } from './range-server.js';
 
-const NO_FETCH_API: false | string =
-  typeof Response === 'function' && typeof Request === 'function' ? false : 'not applicable: this engine has no Request and Response';
+const NO_FETCH_API: false | string = ENGINE_HAS_FETCH_API ? false : 'not applicable: this engine has no Request and Response';
 const CHUNK = 65536;
 const id = age.generateIdentity();
 const from = { identities: [id] };

@@ -12,7 +12,7 @@
  */
 import * as age from 'fourfold/age';
 import * as typage from 'fourfold/age/typage';
-import { concat, NO_STREAMS } from '../helpers.js';
+import { concat, ENGINE_HAS_FETCH_API, NO_STREAMS } from '../helpers.js';
 
 /** A decryption: seal makes a ciphertext of `plain`; open decrypts one, into `out` when given, and returns the plaintext. */
 export interface Opener {
@@ -113,8 +113,7 @@ export function letterFrom(bytes: Uint8Array, at: number): number {
 const macLetter = (file: Uint8Array): number => letterFrom(file, new TextDecoder('latin1').decode(file.subarray(0, 4096)).indexOf('\n--- ') + 8);
 
 /** Where Response and Request are missing (node --jitless, Hermes), why the reads over HTTP do not apply. */
-export const NO_FETCH: false | string =
-  NO_STREAMS || (typeof Response === 'function' && typeof Request === 'function' ? false : 'not applicable: this engine has no Response or Request');
+export const NO_FETCH: false | string = NO_STREAMS || (ENGINE_HAS_FETCH_API ? false : 'not applicable: this engine has no Response or Request');
 
 /** A range's plaintext as rangeResponse serves it: the body's bytes, or the error a 502 reports (nothing of the range verified). */
 async function served(reader: age.RangeReader): Promise<Uint8Array> {
