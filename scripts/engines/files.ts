@@ -36,6 +36,7 @@ const PACKAGE_FILES_READ = [
   'test/package/kernel-hashes.test.ts',
   'test/package/names.test.ts',
   'test/package/packed.test.ts',
+  'test/package/results.test.ts',
   'test/package/sizes.test.ts',
 ];
 
