@@ -36,7 +36,26 @@
  */
 import { H, IV, PAGES, ROUNDS, SCHEDULE, T } from './layout.js';
 import type { KernelSecrets } from '../wasm/secrets.js';
-import { type Expr, call, declare, doWhile, func, get, i32, i64, ifThen, interleave, memoryFill, module, regs, ret, select, set, setAll } from '../wasm/wat.js';
+import {
+  type Expr,
+  call,
+  declare,
+  doWhile,
+  func,
+  get,
+  i32,
+  i64,
+  ifThen,
+  interleave,
+  memoryFill,
+  module,
+  regs,
+  ret,
+  select,
+  set,
+  setAll,
+  wipeFunction,
+} from '../wasm/wat.js';
 
 /** The work vector v0..v15, the message words m0..m15 and the state h0..h7, one local each. */
 const V = regs('v', 16);
@@ -141,15 +160,6 @@ function compress(): string {
   });
 }
 
-/** wipe(end): zeroes memory [0, end) (the state, the counter and the buffer a call used). */
-const wipe = (): string =>
-  func({
-    name: 'wipe',
-    exported: true,
-    params: [['end', 'i32']],
-    body: [memoryFill(i32.const(0), get('end'))],
-  });
-
 /**
  * For the constant-time check: the counter t is the input's length so
  * far, public; h and the buffer (key block, message) are secret.
@@ -160,5 +170,5 @@ export const blake2Secrets: KernelSecrets = {
 
 /** The module: block, compress and wipe, on a fixed memory of PAGES pages (layout.ts). */
 export function blake2Module(): string {
-  return module(PAGES, [block(), compress(), wipe()]);
+  return module(PAGES, [block(), compress(), wipeFunction()]);
 }

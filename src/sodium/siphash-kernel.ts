@@ -13,7 +13,7 @@
  * depends on the data but the data: the loop runs on the length.
  */
 import { SIP_KEY, SIP_PAGES, SIP_STATE } from './siphash-layout.js';
-import { type Expr, func, get, i32, i64, ifThen, memoryFill, module, set, whileLoop } from '../wasm/wat.js';
+import { type Expr, func, get, i32, i64, ifThen, module, set, whileLoop, wipeFunction } from '../wasm/wat.js';
 
 const V = ['v0', 'v1', 'v2', 'v3'];
 const rotl = (x: Expr, n: number): Expr => i64.rotr(x, 64 - n);
@@ -99,14 +99,5 @@ const sipEnd = (): string => {
   });
 };
 
-/** wipe(end): zeroes memory [0, end) (the state, the key, the output and the buffer a call used). */
-const wipe = (): string =>
-  func({
-    name: 'wipe',
-    exported: true,
-    params: [['end', 'i32']],
-    body: [memoryFill(i32.const(0), get('end'))],
-  });
-
 /** The module: sipStart, sipAbsorb, sipEnd and wipe, on a fixed memory of SIP_PAGES pages. */
-export const siphashModule = (): string => module(SIP_PAGES, [sipStart(), sipAbsorb(), sipEnd(), wipe()]);
+export const siphashModule = (): string => module(SIP_PAGES, [sipStart(), sipAbsorb(), sipEnd(), wipeFunction()]);

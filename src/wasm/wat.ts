@@ -325,15 +325,16 @@ export const regs = (prefix: string, n: number): string[] => Array.from({ length
 export const declare = (names: string[], type: 'i32' | 'i64' | 'v128'): Record<string, typeof type> => Object.fromEntries(names.map((n) => [n, type]));
 
 /**
- * `wipe(end)`: zeroes memory [0, end) and the 256-byte scratch at `tail`.
- * Cheaper from JavaScript than Uint8Array.prototype.fill for the few
- * hundred bytes a short call leaves.
+ * `wipe(end)`: zeroes memory [0, end) and, when given, the 256-byte scratch
+ * at `tail`. Cheaper from JavaScript than Uint8Array.prototype.fill for the
+ * few hundred bytes a short call leaves.
  */
-export function wipeFunction(tail: number): string {
+export function wipeFunction(tail?: number): string {
+  const scratch = tail === undefined ? [] : [memoryFill(i32.const(tail), i32.const(256))];
   return func({
     name: 'wipe',
     exported: true,
     params: [['end', 'i32']],
-    body: [memoryFill(i32.const(0), get('end')), memoryFill(i32.const(tail), i32.const(256))],
+    body: [memoryFill(i32.const(0), get('end')), ...scratch],
   });
 }
