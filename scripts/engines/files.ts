@@ -57,6 +57,7 @@ const NOT_BUNDLED: Record<string, string> = {
   'test/age/outputs-command.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the command in child processes (node:child_process)',
   'test/age/outputs-files.test.ts': 'makes FIFOs and devices (mkfifo, mknod) and runs the calls in child processes (node:child_process)',
   'test/age/outputs-handles.test.ts': 'opens handles with node:fs, one of a device made with mknod (node:child_process)',
+  'test/runtime/x25519-collection.test.ts': "starts Node with V8's flags (node:child_process)",
   'test/runtime/edge.test.ts': "bundles the package with esbuild's native binary and runs the bundles in node:vm contexts",
   'test/runtime/throwing-host.test.ts': "bundles the package with esbuild's native binary and runs the bundle in node:vm contexts",
   ...Object.fromEntries(

@@ -196,7 +196,7 @@ interface NodeKeys {
   createPrivateKey(key: { key: Uint8Array; format: 'der'; type: 'pkcs8' }): object;
   createPublicKey(key: { key: PublicJwk; format: 'jwk' }): object;
   diffieHellman(keys: { privateKey: object; publicKey: object }): Uint8Array;
-  generateKeyPairSync?(type: 'x25519'): { privateKey: object; publicKey: { export(options: { format: 'jwk' }): { x?: unknown } } };
+  generateKeyPairSync?(type: 'x25519'): { privateKey: object };
 }
 
 /** X25519's base point, u = 9 (RFC 7748 §4.1), as 32 bytes. */
@@ -208,9 +208,6 @@ const base64url = (bytes: Uint8Array): string =>
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/=+$/, '');
-
-/** The bytes of base64url text without padding (a JWK's); atob takes it unpadded (WHATWG forgiving-base64). */
-const fromBase64url = (text: string): Uint8Array => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 
 /**
  * X25519 on node:crypto where the runtime has it (Node, Deno, Bun),
@@ -236,27 +233,30 @@ let x25519: NativeX25519 | null | undefined;
 function x25519On(c: NodeKeys | undefined): NativeX25519 | undefined {
   if (typeof c?.createPrivateKey !== 'function' || typeof c.createPublicKey !== 'function' || typeof c.diffieHellman !== 'function') return undefined;
   const publicKey = (u: Uint8Array) => c.createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: base64url(u) }, format: 'jwk' });
+  let basePoint: object;
   try {
-    publicKey(BASE_POINT);
+    basePoint = publicKey(BASE_POINT);
   } catch {
     return undefined;
   }
+  const sharedSecret = (privateKey: object, point: object): Uint8Array => {
+    const shared = c.diffieHellman({ privateKey, publicKey: point });
+    const out = new Uint8Array(shared);
+    shared.fill(0);
+    return out;
+  };
   let generates = typeof c.generateKeyPairSync === 'function';
   return {
     importSecret: (pkcs8) => c.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }),
-    multiply(privateKey, u) {
-      const shared = c.diffieHellman({ privateKey, publicKey: publicKey(u) });
-      const out = new Uint8Array(shared);
-      shared.fill(0);
-      return out;
-    },
+    multiply: (privateKey, u) => sharedSecret(privateKey, publicKey(u)),
     generate() {
       if (!generates) return undefined;
       try {
         const pair = c.generateKeyPairSync!('x25519');
-        const x = pair.publicKey.export({ format: 'jwk' }).x;
-        const bytes = typeof x === 'string' ? fromBase64url(x) : undefined;
-        if (bytes?.length === 32) return { privateKey: pair.privateKey, publicKey: bytes };
+        // The public key as X25519(secret, 9), never exported: Node 20 writes a generated key's JWK holding the key's
+        // lock, and a garbage collection then that finalizes generateKeyPairSync's job takes that lock again (a deadlock).
+        const share = sharedSecret(pair.privateKey, basePoint);
+        if (share.length === 32) return { privateKey: pair.privateKey, publicKey: share };
       } catch {
         // Not this runtime's: the caller makes the secret itself.
       }
