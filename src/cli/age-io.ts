@@ -88,13 +88,8 @@ export class AgeOutput {
     if (bytes.length === 0) return;
     this.queue.push(bytes);
     this.queued += bytes.length;
-    // Cleared by the promise's own settling, never by flush() itself: a flush that fails at once must not leave a settled promise behind.
-    if (this.flushing === undefined) {
-      const flushing = this.flush().finally(() => {
-        if (this.flushing === flushing) this.flushing = undefined;
-      });
-      this.flushing = flushing;
-    }
+    // flush() awaits before it can end, so it clears `flushing` only after this assignment.
+    this.flushing ??= this.flush();
   }
 
   /** Waits while more than `limit` bytes wait to be written: the output's backpressure. */
@@ -153,6 +148,9 @@ export class AgeOutput {
       }
     } catch (e) {
       this.failed = e;
+    } finally {
+      // In the turn that found the queue empty: bytes written after it start a new flush (cleared any later, they would wait for none).
+      this.flushing = undefined;
     }
   }
 }
