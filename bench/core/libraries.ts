@@ -23,6 +23,8 @@ type FourfoldParallel = typeof import('fourfold/parallel');
 export const NATIVE = 'fourfold (native)';
 /** node:crypto's ChaCha20-Poly1305 sealing into one array (ciphertext || tag, Buffer.concat), as fourfold's encrypt returns it. */
 export const NODE_JOINED = 'node (joined)';
+/** The least code keeping fourfold's contract on node:crypto's ChaCha20-Poly1305 (ops/chacha.ts contractAead): the native tier's floor. */
+export const NODE_CONTRACT = 'node (contract)';
 /** fourfold/parallel's functions on the default pool, awaited call by call. */
 export const PARALLEL = 'fourfold (parallel)';
 /** fourfold/parallel writing into one caller-supplied output, reused from call to call (its pages already written). */
@@ -309,8 +311,11 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
     { name: 'noble (output)', version: nobleVersion, reference: false },
   );
   if (sodium !== undefined) libraries.push({ name: 'sodium', version: sodium.version, reference: true });
-  if (node !== undefined)
-    libraries.push({ name: 'node', version: nodeCryptoVersion(), reference: true }, { name: NODE_JOINED, version: nodeCryptoVersion(), reference: false });
+  if (node !== undefined) {
+    const version = nodeCryptoVersion();
+    const column = (name: string) => ({ name, version, reference: false });
+    libraries.push({ name: 'node', version, reference: true }, column(NODE_JOINED), column(NODE_CONTRACT));
+  }
   const peers: Record<string, unknown> = {};
   for (const [key, [name, pkg, load]] of Object.entries(PEERS)) {
     const version = `${pkg} ${versions[pkg] ?? '?'}${name === 'typage' ? ' (typage)' : ''}`;
