@@ -1,9 +1,9 @@
 /**
  * The age ops' files and processes (ops/age.ts) where the engine has a file
  * system: inputs staged once per array in a temporary directory removed at
- * exit, web streams over them for typage, and the Go `age` command and
- * `rage` as columns for scale (a process per call, file to file), where
- * `--version` runs from the PATH or Go's or Cargo's install folder.
+ * exit, web streams over them for typage, and the Go `age` command,
+ * `rage` and the `fourfold age` command as columns for scale (a process
+ * per call, file to file), where `--version` runs.
  */
 
 /** A fixed key pair (made by age-keygen for the benchmark): inputs are the same in every run. */
@@ -34,7 +34,7 @@ interface NodeModules {
   readonly stream: typeof import('node:stream');
   readonly child: typeof import('node:child_process');
 }
-type Process = { versions?: unknown; env?: Record<string, string | undefined>; on?: (e: string, f: () => void) => void };
+type Process = { versions?: unknown; env?: Record<string, string | undefined>; execPath?: string; on?: (e: string, f: () => void) => void };
 
 let space: Promise<(FileSpace & { modules: NodeModules }) | undefined> | undefined;
 const withModules = () => (space ??= makeFileSpace());
@@ -90,26 +90,51 @@ function run(child: NodeModules['child'], command: string, args: string[]): Prom
 
 /** Where each client is, besides the PATH: the directory its toolchain installs into. */
 const INSTALLED = { age: ['go', 'bin'], rage: ['.cargo', 'bin'] } as const;
+/** The clients, by column: Go's `age`, `rage`, and fourfold's own `fourfold age`. */
+export const AGE_CLIS = { 'age-cli': 'age', 'rage-cli': 'rage', 'fourfold-cli': 'fourfold' } as const;
+type Client = (typeof AGE_CLIS)[keyof typeof AGE_CLIS];
 
-/** A client (Go's `age`, or `rage`) and its version, or undefined where there is none. */
-export async function loadAgeCli(program: 'age' | 'rage'): Promise<{ api: AgeCliLibrary; version: string } | undefined> {
+/**
+ * The command lines that may run a client: Go's and Rust's from the PATH or
+ * their toolchain's folder; fourfold's as this Node runs it, from this
+ * checkout's dist/ (npm run bench starts at its root; not in Deno or Bun).
+ */
+function commandLines(client: Client, { path, os }: NodeModules, process: Process): string[][] {
+  if (client === 'fourfold') {
+    const { deno, bun } = process.versions as Record<string, string | undefined>;
+    return deno === undefined && bun === undefined && process.execPath !== undefined ? [[process.execPath, path.resolve('dist/cli/fourfold.js'), 'age']] : [];
+  }
+  const env = process.env ?? {};
+  const installed = client === 'age' && env.GOPATH !== undefined ? path.join(env.GOPATH, 'bin') : path.join(env.HOME ?? os.homedir(), ...INSTALLED[client]);
+  return [[client], [path.join(installed, client)]];
+}
+
+/** The command line of a client whose `--version` runs here, or undefined. */
+export async function ageCommand(client: Client): Promise<[string, ...string[]] | undefined> {
   const files = await withModules();
   if (files === undefined) return undefined;
-  const { child, fs, path, os } = files.modules;
-  const env = (globalThis as { process?: Process }).process?.env ?? {};
-  const installed = program === 'age' && env.GOPATH !== undefined ? path.join(env.GOPATH, 'bin') : path.join(env.HOME ?? os.homedir(), ...INSTALLED[program]);
-  const command = [program, path.join(installed, program)].find((c) => child.spawnSync(c, ['--version'], { stdio: 'ignore' }).status === 0);
-  if (command === undefined) return undefined;
-  const version = child.spawnSync(command, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const works = (line: string[]) => files.modules.child.spawnSync(line[0]!, [...line.slice(1), '--version'], { stdio: 'ignore' }).status === 0;
+  return commandLines(client, files.modules, (globalThis as { process: Process }).process).find(works) as [string, ...string[]] | undefined;
+}
+
+/** A client and its version, or undefined where there is none. */
+export async function loadAgeCli(client: Client): Promise<{ api: AgeCliLibrary; version: string } | undefined> {
+  const line = await ageCommand(client);
+  const files = await withModules();
+  if (line === undefined || files === undefined) return undefined;
+  const { child, fs, path } = files.modules;
+  const [command, ...prefix] = line;
+  const version = child.spawnSync(command, [...prefix, '--version'], { encoding: 'utf8' }).stdout.trim();
   const identityFile = path.join(files.dir, 'identity.txt');
   fs.writeFileSync(identityFile, `${BENCH_IDENTITY}\n`);
+  const language = { age: 'Go', rage: 'Rust', fourfold: 'Node' }[client];
   return {
-    version: `${program === 'age' ? 'age ' : ''}${version} (${program === 'age' ? 'Go' : 'Rust'}, a process per call, file to file)`,
+    version: `${client === 'age' ? 'age ' : ''}${version} (${language}, a process per call, file to file)`,
     api: {
-      // age and rage take the same flags.
-      encrypt: (input, output, armor) => run(child, command, ['-r', BENCH_RECIPIENT, ...(armor === true ? ['-a'] : []), '-o', output, input]),
+      // The three take the same flags.
+      encrypt: (input, output, armor) => run(child, command, [...prefix, '-r', BENCH_RECIPIENT, ...(armor === true ? ['-a'] : []), '-o', output, input]),
       async decrypt(input, output) {
-        await run(child, command, ['-d', '-i', identityFile, '-o', output, input]);
+        await run(child, command, [...prefix, '-d', '-i', identityFile, '-o', output, input]);
         // rage makes -o's file at its first write: an empty plaintext leaves none, which stands for an empty file.
         if (!fs.existsSync(output)) fs.writeFileSync(output, '');
       },

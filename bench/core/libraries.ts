@@ -12,7 +12,7 @@ import type * as NoblePoly1305 from '@noble/ciphers/_poly1305.js';
 import type * as NobleSalsa from '@noble/ciphers/salsa.js';
 import type sodiumStandard from 'libsodium-wrappers';
 import type * as NodeCrypto from 'node:crypto';
-import { type AgeCliLibrary, type FileSpace, loadAgeCli, loadFileSpace } from './age-cli.js';
+import { AGE_CLIS, type AgeCliLibrary, type FileSpace, loadAgeCli, loadFileSpace } from './age-cli.js';
 import { describeError } from './errors.js';
 import type { ParallelSettings } from './types.js';
 
@@ -122,9 +122,8 @@ export interface Apis extends Peers {
   readonly node?: typeof NodeCrypto;
   /** The platform's WebCrypto (browsers only in a secure context: HTTPS or localhost). */
   readonly webcrypto?: SubtleCrypto;
-  /** The Go age command and rage, in Node, Deno and Bun where installed (age-cli.ts). */
-  readonly ageCli?: AgeCliLibrary;
-  readonly rageCli?: AgeCliLibrary;
+  /** The age commands by column (Go's age, rage, fourfold's) where they run here (age-cli.ts). */
+  readonly clis: Readonly<Record<string, AgeCliLibrary>>;
   /** The harness's files, where the engine has a file system (age-cli.ts). */
   readonly files?: FileSpace;
 }
@@ -326,10 +325,13 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
       warnings.push(`${version}: ${describeError(cause)}; its columns are skipped`);
     }
   }
-  const ageCli = await loadAgeCli('age');
-  if (ageCli !== undefined) libraries.push({ name: 'age-cli', version: ageCli.version, reference: false });
-  const rageCli = await loadAgeCli('rage');
-  if (rageCli !== undefined) libraries.push({ name: 'rage-cli', version: rageCli.version, reference: false });
+  const clis: Record<string, AgeCliLibrary> = {};
+  for (const [name, client] of Object.entries(AGE_CLIS)) {
+    const cli = await loadAgeCli(client);
+    if (cli === undefined) continue;
+    clis[name] = cli.api;
+    libraries.push({ name, version: cli.version, reference: false });
+  }
   const files = await loadFileSpace();
   // Checked against @noble (ops/webcrypto.ts), so not a reference itself.
   const webcrypto = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
@@ -344,8 +346,7 @@ export async function loadLibraries(versions: Record<string, string>, parallelSe
       node,
       ...(peers as Peers),
       webcrypto,
-      ageCli: ageCli?.api,
-      rageCli: rageCli?.api,
+      clis,
       files,
     },
     warnings,

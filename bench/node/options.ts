@@ -63,7 +63,7 @@ export const usage = `usage: npm run bench -- [options]
   --ops=a,b        ops to run (default: all); 'chacha20poly1305' selects its -encrypt and -decrypt
   --libs=a,b       libraries to time: fourfold, 'fourfold (output)', fourfold-js, '${NATIVE}' (Node, Deno), '${PARALLEL}'
                    (from 2 MiB: below, a call runs inline; scrypt's at any size), noble, 'noble (output)',
-                   sodium, node, '${NODE_JOINED}', '${NODE_CONTRACT}', noble-hashes, hash-wasm, mipher, blakejs, typage, age-cli ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
+                   sodium, node, '${NODE_JOINED}', '${NODE_CONTRACT}', noble-hashes, hash-wasm, mipher, blakejs, typage, age-cli, rage-cli, fourfold-cli ${defaults((p) => p.libs?.join(',') ?? (p.libsLeftOut === undefined ? 'all' : `all but ${p.libsLeftOut.join(', ')}`))}
   --workers=a,b    worker counts of the columns '${workerColumn(2)}' and so on, timed at
                    --chart-size wherever '${PARALLEL}' is ${defaults((p) => p.parallel.workerCounts.join(',') || 'none')}
   --chart-size=s   the size of the worker-count columns and of the model ${defaults((p) => sizeText(p.parallel.chartSize))}

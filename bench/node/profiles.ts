@@ -155,10 +155,10 @@ const argon2: Profile = {
 const age: Profile = {
   ...scrypt,
   summary:
-    "age files of 16 and 256 MiB, one-shot, streamed, armored and file to file, X25519 and scrypt at work factors 10 and 18: fourfold/age, its every-core form and typage's API on fourfold against typage, the Go age CLI and rage",
+    "age files of 16 and 256 MiB, one-shot, streamed, armored and file to file, X25519 and scrypt at work factors 10 and 18: fourfold/age, its every-core form and typage's API on fourfold against typage, the Go age CLI and rage (fourfold's own command beside them)",
   sizes: [16 * MiB, 256 * MiB],
   ops: ['age'],
-  libs: ['fourfold', PARALLEL, 'typage', TYPAGE_API, 'age-cli', 'rage-cli'],
+  libs: ['fourfold', PARALLEL, 'typage', TYPAGE_API, 'age-cli', 'rage-cli', 'fourfold-cli'],
   references: ['typage'],
 };
 

@@ -1,7 +1,7 @@
 /**
  * age in the harness: every column's bytes checked against typage's,
  * fourfold/parallel's from its threshold, the Go CLI's where `age` is
- * installed (CI installs it), 'sizes' only. Needs dist/.
+ * installed (CI installs it), fourfold's own command, 'sizes' only. Needs dist/.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,9 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { terminate } from 'fourfold/parallel';
 import { PARALLEL, PARALLEL_FROM, TYPAGE_API, TYPAGE_API_ONE_CORE } from '../core/libraries.js';
 import { runBenchmark } from '../core/run.js';
-import { parseOptions, type Options } from '../node/options.js';
+import { smallRun } from './helpers.js';
 
-const quick = (parseOptions(['--quick']) as Options).config;
 const hasAgeCli = spawnSync('age', ['--version']).status === 0 || spawnSync(`${process.env.HOME}/go/bin/age`, ['--version']).status === 0;
 const hasRage = spawnSync('rage', ['--version']).status === 0 || spawnSync(`${process.env.HOME}/.cargo/bin/rage`, ['--version']).status === 0;
 
@@ -22,19 +21,10 @@ describe('age in the benchmark', () => {
     // The X25519 ops and the passphrase's at work factor 10 (18's scrypt takes a second a call in typage).
     const x25519 = ['encrypt', 'decrypt', 'encrypt-stream', 'decrypt-stream', 'encrypt-armored', 'decrypt-armored', 'encrypt-file', 'decrypt-file'];
     const ops = [...x25519.map((way) => `age-${way}`), ...['encrypt', 'decrypt', 'encrypt-stream', 'decrypt-stream'].map((way) => `age-scrypt10-${way}`)];
-    const result = await runBenchmark({
-      ...quick,
-      ops,
-      exactOps: true,
-      parts: ['sizes', 'sweep'],
+    const result = await runBenchmark(
       // 0 and 1 byte, a chunk and a byte, and the first size fourfold/parallel's column takes.
-      sizes: [0, 1, 65537, PARALLEL_FROM],
-      opSizes: undefined,
-      sweep: { from: 0, to: 64, step: 1 },
-      timing: { ...quick.timing, sizes: { warmupMs: 0, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 200 } },
-      capMs: 0,
-      versions: {},
-    });
+      smallRun({ ops, exactOps: true, parts: ['sizes', 'sweep'], sizes: [0, 1, 65537, PARALLEL_FROM], sweep: { from: 0, to: 64, step: 1 } }, { budgetMs: 200 }),
+    );
     assert.deepEqual(result.warnings, []);
     assert.deepEqual(result.sweeps, []);
     assert.deepEqual([...new Set(result.cases.map((c) => c.part))], ['sizes']);
@@ -49,7 +39,8 @@ describe('age in the benchmark', () => {
         .filter((c) => c.op === op && c.size === size)
         .map((c) => c.library)
         .sort();
-    const cli = [...(hasAgeCli ? ['age-cli'] : []), ...(hasRage ? ['rage-cli'] : [])];
+    // fourfold's own command runs wherever its dist/ does.
+    const cli = [...(hasAgeCli ? ['age-cli'] : []), ...(hasRage ? ['rage-cli'] : []), 'fourfold-cli'];
     if (!hasAgeCli) t.diagnostic('no age on the PATH: the Go CLI column is not asked for (CI installs it)');
     if (!hasRage) t.diagnostic('no rage on the PATH: its column is not asked for (CI installs it)');
     // typage's API on fourfold at every size, with the pool and without.

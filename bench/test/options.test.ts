@@ -69,7 +69,7 @@ describe('profiles', () => {
     assert.deepEqual(o.config.ops, ['age']);
     assert.deepEqual(o.config.sizes, [16 << 20, 256 << 20]);
     assert.deepEqual(o.config.parts, ['sizes']);
-    assert.deepEqual(o.config.libs, ['fourfold', 'fourfold (parallel)', 'typage', 'fourfold (typage API)', 'age-cli', 'rage-cli']);
+    assert.deepEqual(o.config.libs, ['fourfold', 'fourfold (parallel)', 'typage', 'fourfold (typage API)', 'age-cli', 'rage-cli', 'fourfold-cli']);
     assert.deepEqual(o.config.references, ['typage']);
     assert.equal(o.config.timing.sizes.warmupMs, 0);
     assert.deepEqual(parse('--quick').config.opSizes?.age, [1 << 20]);

@@ -232,27 +232,21 @@ function blobFiles(): Files<Blob> {
   };
 }
 
-/** The Go age command and rage, file to file (paths only): each call writes its output beside its input. */
+/** The age commands (Go's, rage, fourfold's), file to file (paths only): each call writes its output beside its input. */
 function cliWays(apis: Apis): [string, FileWay<string>][] {
-  const ways: [string, FileWay<string>][] = [];
-  for (const [library, cli] of [
-    ['age-cli', apis.ageCli],
-    ['rage-cli', apis.rageCli],
-  ] as const) {
-    if (cli === undefined) continue;
+  return Object.entries(apis.clis).map(([library, cli]) => {
     const run = async (input: string, suffix: string, call: (output: string) => Promise<void>) => {
       await call(`${input}.${library}${suffix}`);
       return `${input}.${library}${suffix}`;
     };
-    ways.push([
+    return [
       library,
       {
         encrypt: (input, armor) => run(input, armor === true ? '.age.txt' : '.age', (output) => cli.encrypt(input, output, armor)),
         decrypt: (input) => run(input, '.out', (output) => cli.decrypt(input, output)),
       },
-    ]);
-  }
-  return ways;
+    ];
+  });
 }
 
 /** The file ops' columns on files of kind F: fourfold's file calls, typage's streams over the files, and the CLIs where files are paths. */
