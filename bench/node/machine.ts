@@ -40,17 +40,8 @@ function versionOf(packageJson: string): string | undefined {
 /** The versions the engines report next to each library (they cannot read node_modules themselves). */
 export function packageVersions(): Record<string, string> {
   const versions: Record<string, string> = {};
-  const sources: [string, string][] = [
-    ['fourfold', 'package.json'],
-    ['@noble/ciphers', 'node_modules/@noble/ciphers/package.json'],
-    ['libsodium-wrappers', 'node_modules/libsodium-wrappers/package.json'],
-    ['libsodium-wrappers-sumo', 'node_modules/libsodium-wrappers-sumo/package.json'],
-    ['@noble/hashes', 'node_modules/@noble/hashes/package.json'],
-    ['hash-wasm', 'node_modules/hash-wasm/package.json'],
-    ['mipher', 'node_modules/mipher/package.json'],
-    ['blakejs', 'node_modules/blakejs/package.json'],
-    ['age-encryption', 'node_modules/age-encryption/package.json'],
-  ];
+  const peers = ['@noble/ciphers', 'libsodium-wrappers', 'libsodium-wrappers-sumo', '@noble/hashes', 'hash-wasm', 'mipher', 'blakejs', 'age-encryption'];
+  const sources = [['fourfold', 'package.json'], ...peers.map((name) => [name, `node_modules/${name}/package.json`])] as const;
   for (const [name, path] of sources) {
     const version = versionOf(path);
     if (version !== undefined) versions[name] = version;

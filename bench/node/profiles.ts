@@ -177,20 +177,8 @@ const js: Profile = {
   opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [], ...argon2Sizes, 'argon2id-t3-p4': [] },
   capMs: 15_000,
   opCapMs: { argon2id: 30_000 },
-  ops: [
-    'chacha20',
-    'xchacha20',
-    'chacha20poly1305',
-    'xchacha20poly1305',
-    'poly1305',
-    'salsa20',
-    'xsalsa20',
-    'xsalsa20poly1305',
-    'blake3',
-    'serpent',
-    'scrypt',
-    'argon2id',
-  ],
+  // The ciphers, MACs and hashes of --profile=parallel, and the KDFs.
+  ops: [...parallel.ops!, 'scrypt', 'argon2id'],
   libs: ['fourfold-js', 'noble', 'noble-hashes', 'mipher', 'blakejs'],
   libsLeftOut: undefined,
 };
