@@ -9,30 +9,20 @@ import { terminate } from 'fourfold/parallel';
 import { loadLibraries, PARALLEL } from '../core/libraries.js';
 import { allOps } from '../core/ops/index.js';
 import { capOf, runBenchmark, sizesOf } from '../core/run.js';
-import { parseOptions, type Options } from '../node/options.js';
+import { parse, smallRun } from './helpers.js';
 
 const KiB = 1 << 10;
 const MiB = 1 << 20;
 const OPS = ['argon2id-t2', 'argon2id-t3', 'argon2id-t3-p4'];
-const quick = (parseOptions(['--quick']) as Options).config;
-const parse = (...argv: string[]) => (parseOptions(argv) as Options).config;
 
 after(() => terminate());
 
 describe('Argon2id in the benchmark', () => {
   it("times whole KiB of memory, at least 8 KiB a lane, in the 'sizes' part only, every column against @noble/hashes", async () => {
-    const result = await runBenchmark({
-      ...quick,
-      ops: ['argon2id'],
-      parts: ['sizes', 'sweep'],
+    const result = await runBenchmark(
       // 64 B and 1000 B are no memory of whole KiB; 16 KiB is too little for four lanes.
-      sizes: [64, 1000, 16 * KiB, 64 * KiB],
-      opSizes: undefined,
-      sweep: { from: 64 * KiB, to: 64 * KiB, step: 1 },
-      timing: { ...quick.timing, sizes: { warmupMs: 0, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 100 } },
-      capMs: 0,
-      versions: {},
-    });
+      smallRun({ ops: ['argon2id'], parts: ['sizes', 'sweep'], sizes: [64, 1000, 16 * KiB, 64 * KiB], sweep: { from: 64 * KiB, to: 64 * KiB, step: 1 } }),
+    );
     assert.deepEqual(result.sweeps, []);
     assert.deepEqual(
       [...new Set(result.cases.map((c) => `${c.part} ${c.op} ${c.size}`))],
@@ -81,28 +71,19 @@ describe('Argon2id in the benchmark', () => {
   });
 
   it("has its parameter sets in the profiles: OWASP's in the default run, RFC 9106's with one lane and four in --profile=argon2 and --full", () => {
-    const argon2 = parse('--profile=argon2');
+    const argon2 = parse('--profile=argon2').config;
     assert.deepEqual(argon2.ops, ['argon2id']);
     assert.deepEqual(argon2.parts, ['sizes']);
     assert.equal(argon2.libs, undefined);
-    assert.deepEqual(
-      OPS.map((op) => sizesOf(op, argon2)),
-      [[19 * MiB], [64 * MiB], [64 * MiB]],
-    );
     assert.ok(argon2.capMs >= 60_000);
-    assert.deepEqual(
-      OPS.map((op) => sizesOf(op, parse('--full'))),
-      [[19 * MiB], [64 * MiB], [64 * MiB]],
-    );
-    assert.deepEqual(
-      OPS.map((op) => sizesOf(op, parse())),
-      [[19 * MiB], [], []],
-    );
-    assert.equal(capOf('argon2id-t2', parse()), 10_000);
-    assert.deepEqual(
-      OPS.map((op) => sizesOf(op, parse('--quick'))),
-      [[MiB], [MiB], [MiB]],
-    );
+    assert.equal(capOf('argon2id-t2', parse().config), 10_000);
+    // The sizes of argon2id-t2, -t3 and -t3-p4 in a profile.
+    const sizesIn = (...argv: string[]) => OPS.map((op) => sizesOf(op, parse(...argv).config));
+    const [owasp, rfc9106, quickMiB] = [[19 * MiB], [64 * MiB], [MiB]];
+    assert.deepEqual(sizesIn('--profile=argon2'), [owasp, rfc9106, rfc9106]);
+    assert.deepEqual(sizesIn('--full'), [owasp, rfc9106, rfc9106]);
+    assert.deepEqual(sizesIn('--quick'), [quickMiB, quickMiB, quickMiB]);
+    assert.deepEqual(sizesIn(), [owasp, [], []]);
     // OWASP's m = 19456 KiB.
     assert.equal((19 * MiB) / KiB, 19456);
   });
