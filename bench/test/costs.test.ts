@@ -107,36 +107,40 @@ describe('sampleRoundRobin with a deadline', () => {
   });
 });
 
-describe('runCase with a cap', () => {
-  const size = 1 << 20;
-  const calls = { fast: 0, slow: 0 };
-  const count = (name: 'fast' | 'slow', call: () => Uint8Array) => () => {
-    calls[name]++;
-    return call();
-  };
+/**
+ * An op with two libraries, 'fast' and 'slow', whose calls spin for their
+ * `ms` (counted in `calls` where given), and its context under `capMs`.
+ */
+function twoLibraries(ms: { fast: number; slow: number }, capMs: number, costs = new CostBook(), calls?: { fast: number; slow: number }) {
+  const entry = (name: 'fast' | 'slow') => ({
+    library: name,
+    bind: () => {
+      const spin = spinning(ms[name]);
+      return () => {
+        if (calls !== undefined) calls[name]++;
+        return spin();
+      };
+    },
+  });
   const op: SelectedOp = {
     definition: defineOp<null>({ op: 'test-op', inputs: () => null, entries: [] }),
-    timed: [
-      { library: 'fast', bind: () => count('fast', spinning(0.05)) },
-      { library: 'slow', bind: () => count('slow', spinning(30)) },
-    ],
+    timed: [entry('fast'), entry('slow')],
     references: [],
   };
-  const context = (costs: CostBook): CaseContext => ({
-    libraries: new Map([
-      ['fast', library('fast')],
-      ['slow', library('slow')],
-    ]),
-    costs,
-    capMs: 100,
-    warn: () => {},
-  });
+  const libraries = new Map(['fast', 'slow'].map((name) => [name, library(name)]));
+  const context: CaseContext = { libraries, costs, capMs, warn: () => {} };
+  return { op, context };
+}
+
+describe('runCase with a cap', () => {
+  const size = 1 << 20;
 
   it('does not call a library whose predicted minimum exceeds the cap, and reports it capped', async () => {
     const costs = new CostBook();
     costs.record('test-op', 'slow', 64 << 10, 30e6 / 16);
-    calls.slow = 0;
-    const results = await runCase(op, size, timing, context(costs), async () => {});
+    const calls = { fast: 0, slow: 0 };
+    const { op, context } = twoLibraries({ fast: 0.05, slow: 30 }, 100, costs, calls);
+    const results = await runCase(op, size, timing, context, async () => {});
     const slow = results.find((r) => r.library === 'slow')!;
     assert.equal(calls.slow, 0);
     assert.deepEqual(slow.nsPerCall, []);
@@ -145,35 +149,19 @@ describe('runCase with a cap', () => {
   });
 
   it('caps a library measured too slow by its first call, and remembers its cost for the next size', async () => {
-    const costs = new CostBook();
-    const results = await runCase(op, size, timing, context(costs), async () => {});
+    const { op, context } = twoLibraries({ fast: 0.05, slow: 30 }, 100);
+    const results = await runCase(op, size, timing, context, async () => {});
     const slow = results.find((r) => r.library === 'slow')!;
     assert.equal(slow.capped?.how, 'measured');
     assert.deepEqual(slow.nsPerCall, []);
-    assert.ok(costs.predict('test-op', 'slow', 2 * size)! >= 2 * 25e6);
+    assert.ok(context.costs.predict('test-op', 'slow', 2 * size)! >= 2 * 25e6);
   });
 });
 
 describe('runSweep with a cap', () => {
   it('caps a library whose share of the sweep does not fit, and sweeps the others with every pass', async () => {
     const lengths = Array.from({ length: 11 }, (_, i) => i);
-    const op: SelectedOp = {
-      definition: defineOp<null>({ op: 'test-op', inputs: () => null, entries: [] }),
-      timed: [
-        { library: 'fast', bind: () => spinning(0.005) },
-        { library: 'slow', bind: () => spinning(2) },
-      ],
-      references: [],
-    };
-    const context: CaseContext = {
-      libraries: new Map([
-        ['fast', library('fast')],
-        ['slow', library('slow')],
-      ]),
-      costs: new CostBook(),
-      capMs: 20,
-      warn: () => {},
-    };
+    const { op, context } = twoLibraries({ fast: 0.005, slow: 2 }, 20);
     const [fast, slow] = await runSweep(op, lengths, { warmupMs: 2, passes: 3, minSampleUs: 12 }, 12_000, context, async () => {});
     assert.equal(slow!.library, 'slow');
     assert.ok(slow!.capped !== undefined && slow!.capped.neededMs > 20);
