@@ -86,43 +86,37 @@ async function child(): Promise<void> {
     reused: { data, sealed, out: (length: number) => new Uint8Array(length).fill(1) },
     shared: { data: shared(data), sealed: shared(sealed), out: (length: number) => shared(length) },
   };
-  type Call = () => Uint8Array | Promise<Uint8Array>;
-  /** Per op: the output's length (0: none), and the two calls on the given arrays. */
-  const ops: Record<string, { out: number; calls: (d: Uint8Array, s: Uint8Array, o: Uint8Array | undefined) => [Call, Call] }> = {
-    'xchacha20poly1305-encrypt': {
-      out: n + 16,
-      calls: (d, _, o) => [() => F.xchacha20poly1305(key, n24).encrypt(d, o), () => P.xchacha20poly1305(key, n24).encrypt(d, o)],
-    },
-    'chacha20poly1305-encrypt': {
-      out: n + 16,
-      calls: (d, _, o) => [() => F.chacha20poly1305(key, n12).encrypt(d, o), () => P.chacha20poly1305(key, n12).encrypt(d, o)],
-    },
-    'xsalsa20poly1305-encrypt': {
-      out: n + 16,
-      calls: (d, _, o) => [() => F.xsalsa20poly1305(key, n24).encrypt(d, o), () => P.xsalsa20poly1305(key, n24).encrypt(d, o)],
-    },
-    'xchacha20poly1305-decrypt': {
-      out: n,
-      calls: (_, s, o) => [() => F.xchacha20poly1305(key, n24).decrypt(s, o), () => P.xchacha20poly1305(key, n24).decrypt(s, o)],
-    },
-    chacha20: { out: n, calls: (d, _, o) => [() => F.chacha20(key, n12, d, o), () => P.chacha20(key, n12, d, o)] },
-    salsa20: { out: n, calls: (d, _, o) => [() => F.salsa20(key, n8, d, o), () => P.salsa20(key, n8, d, o)] },
-    poly1305: { out: 0, calls: (d) => [() => F.poly1305(d, key), () => P.poly1305(d, key)] },
-    blake3: { out: 0, calls: (d) => [() => F.blake3(d), () => P.blake3(d)] },
-    'serpent-ctr': { out: n, calls: (d, _, o) => [() => F.serpent.ctr(key, n16).encrypt(d, o), () => P.serpent.ctr(key, n16).encrypt(d, o)] },
+  /**
+   * Per op: the output's length (0: none), and its call on the given arrays
+   * through either module: fourfold/parallel's functions take fourfold's
+   * arguments and resolve to what they return (awaited either way).
+   */
+  type Module = typeof F;
+  type OpCall = (M: Module, d: Uint8Array, s: Uint8Array, o: Uint8Array | undefined) => Uint8Array;
+  const ops: Record<string, { out: number; call: OpCall }> = {
+    'xchacha20poly1305-encrypt': { out: n + 16, call: (M, d, _, o) => M.xchacha20poly1305(key, n24).encrypt(d, o) },
+    'chacha20poly1305-encrypt': { out: n + 16, call: (M, d, _, o) => M.chacha20poly1305(key, n12).encrypt(d, o) },
+    'xsalsa20poly1305-encrypt': { out: n + 16, call: (M, d, _, o) => M.xsalsa20poly1305(key, n24).encrypt(d, o) },
+    'xchacha20poly1305-decrypt': { out: n, call: (M, _, s, o) => M.xchacha20poly1305(key, n24).decrypt(s, o) },
+    chacha20: { out: n, call: (M, d, _, o) => M.chacha20(key, n12, d, o) },
+    salsa20: { out: n, call: (M, d, _, o) => M.salsa20(key, n8, d, o) },
+    poly1305: { out: 0, call: (M, d) => M.poly1305(d, key) },
+    blake3: { out: 0, call: (M, d) => M.blake3(d) },
+    'serpent-ctr': { out: n, call: (M, d, _, o) => M.serpent.ctr(key, n16).encrypt(d, o) },
   };
   const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0;
   // Made for the first row that times it: it imports the sources and compiles their kernels.
   let floorOf: Awaited<ReturnType<typeof twoPassFloor>> | undefined;
-  for (const [op, { out, calls }] of Object.entries(ops)) {
+  for (const [op, { out, call }] of Object.entries(ops)) {
     if (only !== undefined && !only.includes(op)) continue;
     for (const arrays of arraysAsked) {
       // A MAC or a hash has no output to reuse.
       if (arrays === 'reused' && out === 0) continue;
       const a = inputs[arrays];
       // Each side its own output, so that the check compares two results.
-      const [sync] = calls(a.data, a.sealed, out === 0 ? undefined : a.out(out));
-      const [, parallel] = calls(a.data, a.sealed, out === 0 ? undefined : a.out(out));
+      const [syncOut, parallelOut] = out === 0 ? [] : [a.out(out), a.out(out)];
+      const sync = () => call(F, a.data, a.sealed, syncOut);
+      const parallel = async () => call(P as unknown as Module, a.data, a.sealed, parallelOut);
       const expected = (await sync()).slice();
       if (!same(expected, (await parallel()).slice())) throw new Error(`${op} (${arrays}): fourfold/parallel's bytes differ from the synchronous function's`);
       const floorOut = op === 'xchacha20poly1305-decrypt' && arrays !== 'new' ? a.out(out) : undefined;
