@@ -27,9 +27,6 @@ interface Inputs {
 /** The parameters in the contract's names (fourfold/argon2, @noble/hashes). */
 const params = ({ m, t, p }: Inputs) => ({ t, m, p, dkLen: TAG_BYTES });
 
-/** fourfold/parallel's argon2id, where the build has it: a Promise of the tag. */
-type ParallelArgon2id = (password: Uint8Array, salt: Uint8Array, opts: ReturnType<typeof params>) => Promise<Uint8Array>;
-
 /** node:crypto's argon2Sync (Node 24.7 and later; @types/node 20 does not have it). */
 type NodeArgon2Sync = (
   algorithm: 'argon2id',
@@ -74,17 +71,10 @@ function entriesFor({ fourfold, nobleHashes, hashWasm, sodium, node }: Apis, p: 
         : undefined,
     ],
   ]);
-  const pool = fourfold?.parallel;
-  if (pool === undefined || p === 1) return entries;
-  // Looked up by name: a build of fourfold/parallel from before its argon2id still runs the other columns.
-  const parallel = (pool as unknown as { argon2id?: ParallelArgon2id }).argon2id;
-  const refusal = 'this build of fourfold/parallel exports no argon2id';
-  return [
-    ...entries,
-    typeof parallel === 'function'
-      ? { library: PARALLEL, bind: (i) => () => parallel(i.password, i.salt, params(i)) }
-      : { library: PARALLEL, refuses: () => refusal, bind: () => () => Promise.reject(new Error(refusal)) },
-  ];
+  // fourfold/parallel's four lanes can go to the calling thread and the workers; one lane is one thread's work.
+  const parallel = fourfold?.parallel?.argon2id;
+  if (parallel === undefined || p === 1) return entries;
+  return [...entries, { library: PARALLEL, bind: (i) => () => parallel(i.password, i.salt, params(i)) }];
 }
 
 export function argon2Ops(apis: Apis): OpDefinition<unknown>[] {
