@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the benchmark core in each selected engine, plus what only
- * Node measures (setup in fresh processes, code size); a Markdown summary on
+ * Node measures (code size); a Markdown summary on
  * stdout, progress on stderr, and bench-report/results.json rewritten as
  * results arrive, so Ctrl-C leaves a report. `--render[=dir]` only prints a
  * results.json's summary.
@@ -16,7 +16,6 @@ import { ReportFiles } from './node/live-report.js';
 import { describeMachine, packageVersions } from './node/machine.js';
 import { parseOptions, usage } from './node/options.js';
 import { ProgressBar } from './node/progress.js';
-import { measureSetup, type SetupResult } from './node/setup.js';
 import { EngineCollector } from './report/collector.js';
 import { buildReport, parseReport, type RunStatus } from './report/json.js';
 import { markdown } from './report/markdown.js';
@@ -63,7 +62,6 @@ async function main(): Promise<void> {
   const engines: EngineResult[] = [];
   /** The engine running now, with what it has sent so far. */
   let current: { collector: EngineCollector; bar: ProgressBar } | undefined;
-  let setup: SetupResult | undefined;
   let codeSize: CodeSizeResult | undefined;
   const files = new ReportFiles(options.out);
   const report = (status: RunStatus) => {
@@ -78,7 +76,6 @@ async function main(): Promise<void> {
       profile: options.profile,
       config,
       engines: partial === undefined ? engines : [...engines, partial],
-      setup,
       codeSize,
       warnings: partial === undefined ? warnings : [...warnings, ...partial.warnings.map((w) => `${partial.engine.id}: ${w}`)],
     });
@@ -145,15 +142,8 @@ async function main(): Promise<void> {
     }
   }
 
-  if (options.runnerParts.includes('setup')) {
-    const bar = new ProgressBar('setup');
-    setup = await measureSetup(options.setupRepetitions, (done, total) => bar.update(done / total, `fresh processes ${done}/${total}`));
-    await halted();
-    bar.finish('done');
-    for (const l of setup.libraries.filter((library) => library.error !== undefined)) warn(`setup ${l.library}: ${l.error}`);
-  }
   if (options.runnerParts.includes('codesize')) codeSize = await measureCodeSize();
-  if (engines.length === 0 && setup === undefined && codeSize === undefined) fail('nothing was measured');
+  if (engines.length === 0 && codeSize === undefined) fail('nothing was measured');
 
   const final = report('complete');
   process.stdout.write(markdown(final, options.tableSizes));

@@ -6,8 +6,11 @@
  *
  * Its fixed cost: each subcommand on small inputs against `node -e 0` and
  * Go age (medians, ranges, less `node -e 0`); --before times another build
- * in the same rounds, for a change's figures at the same load. Age file to
- * file, the command against Go age and rage: npm run bench's age-*-file ops.
+ * in the same rounds, for a change's figures at the same load. Beside them,
+ * a library's import to its first result (setup-probe.js: fourfold on each
+ * tier, @noble/ciphers, libsodium), with the probe's own times of each step.
+ * Age file to file, the command against Go age and rage: npm run bench's
+ * age-*-file ops.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,14 +27,15 @@ const node = args.node ?? process.execPath;
 const command = fileURLToPath(new URL('../../dist/cli/fourfold.js', import.meta.url));
 const dir = mkdtempSync(join(args.dir ?? (existsSync('/dev/shm') ? '/dev/shm' : '/tmp'), 'fourfold-cli-'));
 
-/** Runs `file` with standard input from `input` (a path) or none, output discarded; its wall time in ms. */
-function timed(file: string, argv: readonly string[], input?: string): number {
+/** Runs `file` with standard input from `input` (a path) or none, its output to `read` or discarded; its wall time in ms. */
+function timed(file: string, argv: readonly string[], input?: string, read?: (stdout: string) => void): number {
   const fd = input === undefined ? 'ignore' : openSync(input, 'r');
   try {
     const t0 = performance.now();
-    const r = spawnSync(file, argv, { stdio: [fd, 'ignore', 'pipe'] });
+    const r = spawnSync(file, argv, { stdio: [fd, read === undefined ? 'ignore' : 'pipe', 'pipe'], encoding: 'utf8' });
     const ms = performance.now() - t0;
     if (r.status !== 0) throw new Error(`${file} ${argv.join(' ')}: exit ${r.status}, ${r.stderr}`);
+    read?.(r.stdout);
     return ms;
   } finally {
     if (typeof fd === 'number') closeSync(fd);
@@ -54,6 +58,11 @@ function interleaved(cases: Record<string, () => number>): Record<string, number
   return times;
 }
 
+/** Each library's probe: its steps in each process (ms), the warm-up call's first. */
+const probe = fileURLToPath(new URL('./setup-probe.js', import.meta.url));
+const PROBED = ['fourfold', 'fourfold-js', 'noble', 'sodium'];
+const steps: Record<string, { importMs: number; initMs: number; firstCallMs: number }[]> = {};
+
 const plain = join(dir, 'plain');
 const identityFile = join(dir, 'key.txt');
 const sealed = join(dir, 'plain.age');
@@ -73,6 +82,8 @@ async function start(): Promise<void> {
   });
   const cases: Record<string, () => number> = { 'node -e 0': () => timed(node, ['-e', '0']), ...casesOf(command, '') };
   if (args.before !== undefined) Object.assign(cases, casesOf(args.before, ', before'));
+  for (const library of PROBED)
+    cases[`${library}: import to first result`] = () => timed(node, [probe, library], undefined, (out) => (steps[library] ??= []).push(JSON.parse(out)));
   const age = await ageCommand('age');
   if (age !== undefined) cases['Go age -e -r X25519'] = () => timed(age[0], ['-e', '-r', recipient], plain);
   const load = loadavg()[0]!;
@@ -86,6 +97,14 @@ async function start(): Promise<void> {
     const range = `${Math.min(...xs).toFixed(0)}..${Math.max(...xs).toFixed(0)}`;
     const over = n === 'node -e 0' ? '' : `${median(xs) - floor >= 0 ? '+' : ''}${(median(xs) - floor).toFixed(0)}`;
     console.log(`  ${n.padEnd(34)} ${median(xs).toFixed(0).padStart(6)} ${range.padStart(13)} ${over.padStart(11)}`.trimEnd());
+  }
+  console.log(`In the probes' processes, medians (ms): ${'import'.padStart(6)} ${'init'.padStart(6)} ${'first call'.padStart(10)}`);
+  for (const [library, s] of Object.entries(steps)) {
+    const step = (key: keyof (typeof s)[number], width: number) =>
+      median(s.slice(1).map((x) => x[key]))
+        .toFixed(1)
+        .padStart(width);
+    console.log(`  ${library.padEnd(37)} ${step('importMs', 6)} ${step('initMs', 6)} ${step('firstCallMs', 10)}`);
   }
 }
 

@@ -14,8 +14,6 @@ export interface Options {
   readonly runnerParts: RunnerPart[];
   /** The profile's name ('default', 'quick', 'full'). */
   readonly profile: ProfileName;
-  /** Fresh processes per library in the setup part. */
-  readonly setupRepetitions: number;
   /** How long one engine may run before the runner gives up on it. */
   readonly engineTimeoutMs: number;
   readonly out: string;
@@ -169,7 +167,6 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     },
     runnerParts: runnerParts.filter((p) => chosenParts.includes(p)),
     profile: profileName as ProfileName,
-    setupRepetitions: profile.setupRepetitions,
     engineTimeoutMs: profile.engineTimeoutMs,
     out: values.get('out') ?? 'bench-report',
     // The summary shows the sizes asked for, or by default the five summary sizes, 64 B to 1 MiB (or the profile's, when it has none of them).

@@ -8,7 +8,7 @@ import { NATIVE, PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED, TYPAGE_API } from '
 import { parts, type BenchConfig, type ParallelSettings } from '../core/types.js';
 
 /** Parts the Node-side runner measures itself, next to the engine parts. */
-export const runnerParts = ['setup', 'codesize'] as const;
+export const runnerParts = ['codesize'] as const;
 export type RunnerPart = (typeof runnerParts)[number];
 export const allParts: readonly string[] = [...parts, ...runnerParts];
 
@@ -32,7 +32,6 @@ export interface Profile {
   readonly capMs: number;
   /** The cap of some ops' cases (BenchConfig.opCapMs); --cap replaces it too. */
   readonly opCapMs?: BenchConfig['opCapMs'];
-  readonly setupRepetitions: number;
   readonly engineTimeoutMs: number;
   /** Ops and libraries timed when the command line does not say (all when absent). */
   readonly ops?: readonly string[];
@@ -67,7 +66,6 @@ const full: Profile = {
   sweep: { from: 0, to: 8192, step: 1 },
   timing: { sizes: caseTiming, sweep: { warmupMs: 100, passes: 5, minSampleUs: 12 } },
   capMs: 60_000,
-  setupRepetitions: 10,
   engineTimeoutMs: 180 * 60_000,
   parallel: parallelSettings,
 };
@@ -77,8 +75,8 @@ const full: Profile = {
  * (their cold first calls fill half of 4 s); a stride of 127 hits every residue mod 64.
  */
 const standard: Profile = {
-  summary: 'the summary sizes 64 B..1 MiB, scrypt at 16 MiB, argon2id at 19 MiB, a sparse sweep (per-call overhead), setup, code size; 1 to 4 minutes',
-  parts: ['sizes', 'sweep', 'setup', 'codesize'],
+  summary: 'the summary sizes 64 B..1 MiB, scrypt at 16 MiB, argon2id at 19 MiB, a sparse sweep (per-call overhead), code size; 1 to 4 minutes',
+  parts: ['sizes', 'sweep', 'codesize'],
   sizes: [64, KiB, 8 * KiB, 64 * KiB, MiB],
   opSizes: { scrypt: [16 * MiB], 'scrypt-p4': [], 'argon2id-t2': [19 * MiB], 'argon2id-t3': [], age: [] },
   sweep: { from: 0, to: 8192, step: 127 },
@@ -87,7 +85,6 @@ const standard: Profile = {
   capMs: 4_000,
   opCapMs: { scrypt: 10_000, argon2id: 10_000 },
   libsLeftOut: [PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED],
-  setupRepetitions: 3,
   engineTimeoutMs: 30 * 60_000,
   parallel: parallelSettings,
 };
@@ -102,7 +99,6 @@ const quick: Profile = {
   sweep: standard.sweep,
   timing: { sizes: { warmupMs: 10, sampleMs: 0.5, samples: 9, minSamples: 3, budgetMs: 300 }, sweep: { warmupMs: 20, passes: 3, minSampleUs: 10 } },
   capMs: 2_000,
-  setupRepetitions: 3,
   engineTimeoutMs: 15 * 60_000,
   parallel: parallelSettings,
 };
@@ -116,7 +112,6 @@ const parallel: Profile = {
   timing: { ...standard.timing, sizes: { warmupMs: 0, sampleMs: 1, samples: 5, minSamples: 3, budgetMs: 3000 } },
   // Serpent's CBC encryption, serial, takes seconds per call at 256 MiB.
   capMs: 120_000,
-  setupRepetitions: 3,
   engineTimeoutMs: 90 * 60_000,
   ops: ['chacha20', 'xchacha20', 'chacha20poly1305', 'xchacha20poly1305', 'poly1305', 'salsa20', 'xsalsa20', 'xsalsa20poly1305', 'blake3', 'serpent'],
   libs: ['fourfold', 'fourfold (output)', PARALLEL, PARALLEL_REUSED, PARALLEL_SHARED],
@@ -135,7 +130,6 @@ const scrypt: Profile = {
   sweep: standard.sweep,
   timing: { ...standard.timing, sizes: { warmupMs: 0, sampleMs: 1, samples: 7, minSamples: 5, budgetMs: 3000 } },
   capMs: 120_000,
-  setupRepetitions: 3,
   engineTimeoutMs: 60 * 60_000,
   ops: ['scrypt'],
   parallel: parallelSettings,

@@ -2,7 +2,6 @@
 import type { BenchConfig, EngineResult, PoolState } from '../core/types.js';
 import type { CodeSizeResult } from '../node/code-size.js';
 import type { Machine } from '../node/machine.js';
-import type { SetupResult } from '../node/setup.js';
 import { summarizeCase, summarizeSweep, type CaseSummary, type SweepSummary } from './summary.js';
 
 /** One worker count's speedup at one size (scaling.ts computes them). */
@@ -93,7 +92,6 @@ export interface Report {
   readonly profile: string;
   readonly settings: BenchConfig & { readonly megabyte: number };
   readonly engines: EngineReport[];
-  readonly setup?: SetupResult;
   readonly codeSize?: CodeSizeResult;
   readonly warnings: readonly string[];
   /** Set by the benchmark page (page/). */
@@ -109,7 +107,6 @@ export function buildReport(run: {
   profile: string;
   config: BenchConfig;
   engines: readonly EngineResult[];
-  setup?: SetupResult;
   codeSize?: CodeSizeResult;
   warnings: readonly string[];
 }): Report {
@@ -123,7 +120,6 @@ export function buildReport(run: {
     profile: run.profile,
     settings: { ...run.config, megabyte: 1e6 },
     engines: run.engines.map((e) => ({ ...e, cases: e.cases.map(summarizeCase).map(roundCase), sweeps: e.sweeps.map(summarizeSweep).map(roundSweep) })),
-    setup: run.setup,
     codeSize: run.codeSize,
     warnings: run.warnings,
   };

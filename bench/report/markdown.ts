@@ -2,7 +2,7 @@
 import type { Report } from './json.js';
 import { engineLabel } from './json.js';
 import { parallelTables, poolNote } from './parallel.js';
-import { codeSizeTable, overheadTable, readyTable, setupTable, summaryNote, summaryTables, type Table } from './tables.js';
+import { codeSizeTable, overheadTable, readyTable, summaryNote, summaryTables, type Table } from './tables.js';
 
 function render(table: Table, level = '###'): string {
   return [
@@ -30,6 +30,6 @@ export function markdown(report: Report, sizes: readonly number[]): string {
     const overhead = overheadTable(engine);
     if (overhead !== undefined) parts.push(render(overhead));
   }
-  for (const table of [readyTable(report), setupTable(report), codeSizeTable(report)]) if (table !== undefined) parts.push(render(table));
+  for (const table of [readyTable(report), codeSizeTable(report)]) if (table !== undefined) parts.push(render(table));
   return parts.join('\n\n') + '\n';
 }

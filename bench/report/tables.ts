@@ -65,24 +65,6 @@ export function overheadTable(engine: EngineReport): Table | undefined {
   };
 }
 
-export function setupTable(report: Report): Table | undefined {
-  const setup = report.setup;
-  if (setup === undefined) return undefined;
-  const ms = (q: { q1: number; median: number; q3: number }) => `${q.median.toFixed(1)} ms`;
-  return {
-    title: `Setup in a fresh process (${setup.runtime}, median of ${setup.repetitions})`,
-    note:
-      'Each probe is a new process that imports the library, initializes it (fourfold: await ready(), which decodes and compiles ' +
-      'the WebAssembly; libsodium: await sodium.ready) and seals 64 bytes with ChaCha20-Poly1305 once. process: spawn to exit, Node start-up included.',
-    header: ['library', 'import', 'init', 'first call', 'import to first result', 'process'],
-    rows: setup.libraries.map((l) =>
-      l.samples.length === 0
-        ? [l.library, `error: ${l.error ?? 'no samples'}`, '', '', '', '']
-        : [l.library, ms(l.quartiles.importMs), ms(l.quartiles.initMs), ms(l.quartiles.firstCallMs), ms(l.quartiles.totalMs), ms(l.quartiles.processMs)],
-    ),
-  };
-}
-
 /** fourfold's first ready() in every engine the run covered. */
 export function readyTable(report: Report): Table | undefined {
   const rows = report.engines

@@ -6,11 +6,11 @@ import { profiles } from '../node/profiles.js';
 import { parse } from './helpers.js';
 
 describe('profiles', () => {
-  it('the default run: the summary sizes up to 1 MiB, a sparse sweep, setup and code size, with a cap', () => {
+  it('the default run: the summary sizes up to 1 MiB, a sparse sweep and code size, with a cap', () => {
     const o = parse();
     assert.equal(o.profile, 'default');
     assert.deepEqual(o.config.parts, ['sizes', 'sweep']);
-    assert.deepEqual(o.runnerParts, ['setup', 'codesize']);
+    assert.deepEqual(o.runnerParts, ['codesize']);
     assert.deepEqual(o.config.sizes, [64, 1024, 8192, 65536, 1 << 20]);
     assert.equal(o.config.sweep.step, 127);
     assert.ok(o.config.capMs > 0);
@@ -30,7 +30,7 @@ describe('profiles', () => {
   it("--quick and --profile=quick are the same; every part runs but 'parallel'", () => {
     assert.deepEqual(parse('--quick'), parse('--profile=quick'));
     assert.deepEqual(parse('--quick').config.parts, ['sizes', 'sweep']);
-    assert.deepEqual(parse('--quick').runnerParts, ['setup', 'codesize']);
+    assert.deepEqual(parse('--quick').runnerParts, ['codesize']);
   });
 
   it('an option overrides its field of the profile', () => {

@@ -1,8 +1,9 @@
 // Runs in a fresh process (plain JavaScript, so no TypeScript loader is
-// timed): imports one library, initializes it, makes one first call, and
-// prints the time of each step as JSON. bench/node/setup.ts runs it many
-// times. Only dynamic import and performance.now() are used, so another
-// runtime can run it too.
+// timed): imports one library, initializes it (fourfold: ready(), which
+// decodes and compiles the kernels), makes one first call, and prints the
+// time of each step as JSON. cli-start.ts runs it in its rounds. Only
+// dynamic import and performance.now() are used, so another runtime can
+// run it too.
 const probes = {
   async fourfold() {
     const { ready } = await import('fourfold');
