@@ -19,7 +19,8 @@ import * as typageApi from 'fourfold/age/typage';
 import { chacha20poly1305 } from 'fourfold/chacha';
 import { age as all } from 'fourfold/parallel';
 import * as secretstream from 'fourfold/secretstream';
-import type { TypageApi } from '../core/ops/age.js';
+import { BENCH_IDENTITY as identity, BENCH_RECIPIENT } from '../core/age-cli.js';
+import { type TypageApi, typageKeys } from '../core/ops/age.js';
 import { median } from '../core/stats.js';
 import { options } from './options.js';
 
@@ -27,8 +28,7 @@ const args = options({ mib: '256', rounds: '5', gib: '4', stream: 'age-parallel'
 const MiB = 1 << 20;
 const WRITE = 64 * 1024;
 const tier = await ready(args.tier === 'js' || args.tier === 'simd' ? { tier: args.tier } : {});
-const identity = one.generateIdentity();
-const to = { recipients: [one.identityToRecipient(identity)] };
+const to = { recipients: [BENCH_RECIPIENT] };
 const from = { identities: [identity] };
 const key = crypto.getRandomValues(new Uint8Array(32));
 
@@ -108,11 +108,9 @@ async function speeds(): Promise<void> {
 /** typage's API (typage itself or fourfold's) as one stream: its encryption of what is written, decrypted as it comes. */
 function typageRoundTrip(api: TypageApi): Stream {
   const input = new TransformStream<Uint8Array, Uint8Array>();
-  const e = new api.Encrypter();
-  e.addRecipient(to.recipients[0]!);
-  const d = new api.Decrypter();
-  d.addIdentity(identity);
-  return { writable: input.writable, readable: e.encrypt(input.readable).then((file) => d.decrypt(file)) };
+  const { encrypter, decrypter } = typageKeys(api);
+  const file = encrypter().encrypt(input.readable);
+  return { writable: input.writable, readable: file.then((f) => decrypter().decrypt(f)) };
 }
 
 /** Peak RSS above rest while --gib goes through one encryptStream of --stream. */

@@ -11,10 +11,9 @@ import type { AgeFrom, AgeTo } from 'fourfold/age';
 import { BENCH_IDENTITY, BENCH_RECIPIENT, type FileSpace } from '../age-cli.js';
 import { bytes } from '../fixtures.js';
 import { type Apis, PARALLEL, TYPAGE_API } from '../libraries.js';
+import { piecesOf } from './table.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
-/** The pieces a stream is fed, as a file's ReadableStream comes in Node (64 KiB). */
-const PIECE = 64 << 10;
 /** The passphrase of the scrypt ops, and their work factors (log2 of N): age's default, 18, and 10, where the payload's cost shows. */
 const PASSPHRASE = 'fourfold bench passphrase';
 const WORK_FACTORS = [10, 18] as const;
@@ -42,19 +41,6 @@ interface Inputs {
   readonly size: number;
 }
 
-/** `source` as a stream of PIECE-byte views. */
-function piecesOf(source: Uint8Array): Stream {
-  let at = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (at >= source.length) return controller.close();
-      const end = Math.min(at + PIECE, source.length);
-      controller.enqueue(source.subarray(at, end));
-      at = end;
-    },
-  });
-}
-
 /** Reads a stream to its end into one buffer (for a check, not timed). */
 const gather = async (stream: Stream): Promise<Uint8Array> => new Uint8Array(await new Response(stream).arrayBuffer());
 
@@ -78,7 +64,7 @@ export type TypageApi = {
 };
 
 /** typage's Encrypter and Decrypter to the bench's X25519 key, or to the passphrase at `workFactor`. */
-function typageKeys(typage: TypageApi, workFactor?: number) {
+export function typageKeys(typage: TypageApi, workFactor?: number) {
   return {
     encrypter() {
       const e = new typage.Encrypter();

@@ -9,7 +9,7 @@
  * ops are left out.
  */
 import type { Apis } from '../libraries.js';
-import { inputsOf } from './table.js';
+import { inputsOf, piecesOf } from './table.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
 interface Inputs {
@@ -41,12 +41,7 @@ export function secretstreamOps(apis: Apis): OpDefinition<unknown>[] {
       ({ key, message }: Inputs) =>
       async () => {
         let last: Uint8Array = new Uint8Array(0);
-        await new ReadableStream<Uint8Array>({
-          start(controller) {
-            for (let pos = 0; pos < message.length; pos += STREAM_CHUNK) controller.enqueue(message.subarray(pos, pos + STREAM_CHUNK));
-            controller.close();
-          },
-        })
+        await piecesOf(message, STREAM_CHUNK)
           .pipeThrough(fourfold.encryptStream(key, { chunkSize: STREAM_CHUNK }))
           .pipeTo(new WritableStream({ write: (chunk) => void (last = chunk) }));
         return last;

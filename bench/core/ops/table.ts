@@ -48,6 +48,19 @@ function sharedBuffer(owner: object, length: number, content?: Uint8Array): Uint
   return view;
 }
 
+/** `source` as a stream of views of `piece` bytes: by default 64 KiB, as a file's ReadableStream comes in Node. */
+export function piecesOf(source: Uint8Array, piece = 64 << 10): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= source.length) return controller.close();
+      const end = Math.min(at + piece, source.length);
+      controller.enqueue(source.subarray(at, end));
+      at = end;
+    },
+  });
+}
+
 /** The inputs of a shape from `label`'s streams. */
 export const inputsOf = (label: string, shape: Shape, nonceLength: number): Inputs => ({
   shape,
