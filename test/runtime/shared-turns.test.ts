@@ -11,9 +11,10 @@
  *   again: no timing.
  * - a short call made while a long one runs waits for a few of its
  *   pieces, not for all of it: at most 5 times its time alone and 100 ms
- *   (CPU time where the engine reports it), for a short call of each kind (Argon2, scrypt, bcrypt) amid a long one
- *   of each kind. With the oldest call first, each waited out the whole
- *   of the long one.
+ *   (CPU time where the engine reports it; a call over it is timed again
+ *   once while the long one runs), for a short call of each kind (Argon2, scrypt, bcrypt) amid a
+ *   long one of each kind. With the oldest call first, each waited out
+ *   the whole of the long one.
  */
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -171,9 +172,12 @@ forEachTier('a short call amid a long one waits for a few of its pieces, not for
       await turnsPass(3);
       try {
         for (const [i, [name, call]] of SHORT.entries()) {
-          const amid = await timed(call);
-          assert.ok(amid <= bound(alone[i]!), `${name}: ${amid.toFixed(1)} ms amid it, ${alone[i]!.toFixed(1)} ms alone`);
-          assert.ok(!longEnded, `${longName} ended before ${name} did: the case shows nothing (make it longer)`);
+          // Timed again once where it was over while the long call still runs: a stall of the whole process (Bun's collector, at load 5 in CI) is not the turns'.
+          const amid = [await timed(call)];
+          if (amid[0]! > bound(alone[i]!) && !longEnded) amid.push(await timed(call));
+          const fmt = amid.map((t) => t.toFixed(1)).join(' then ');
+          assert.ok(!longEnded, `${longName} ended before ${name} did (${fmt} ms): the case shows nothing, or the short call waited for all of it`);
+          assert.ok(amid.at(-1)! <= bound(alone[i]!), `${name}: ${fmt} ms amid it, ${alone[i]!.toFixed(1)} ms alone`);
         }
       } finally {
         await longCall;
