@@ -5,8 +5,10 @@
  * the requests that reached the server between its mark and the next;
  * the chunks it needed are those of the plaintext the worker sent in
  * that time (and the next chunk of each range still being read); it may
- * fetch those and the read-ahead of each range read in that time (asked
- * for then, or still being read), no more.
+ * fetch those and, for each range open in that time (asked for then, or
+ * open when it began), its read-ahead and one chunk more: the chunk of a
+ * read under way when the browser let the range go, or moved on (a range
+ * that sent nothing in that time may still have had one), no more.
  */
 import type { Served } from '../video/sw.js';
 import type { Logged } from '../video/serve.js';
@@ -65,24 +67,24 @@ export function checkRun(run: PageRun, log: Logged[], o: { readAhead: number; ch
   const rows: string[] = [];
   if (!(run.play.played >= 2)) problems.push(`played ${run.play.played} s from the start, not 2`);
   rows.push(`  play from the start: first frame after ${run.play.firstFrameMs.toFixed(0)} ms, ${run.play.played.toFixed(2)} s played`);
-  rows.push('  seek to   first frame   seeked    fetched (requests)   chunks needed   allowed (needed + read-ahead per range asked)');
+  rows.push('  seek to   first frame   seeked    fetched (requests)   chunks needed   allowed (needed + read-ahead and a chunk per range open)');
   for (const [k, seek] of run.seeks.entries()) {
     const requests = log.filter((l) => l.name === 'film.webm.age' && l.phase === `seek ${seek.index}`);
     const fetched = requests.reduce((n, l) => n + l.sent, 0);
     const after = run.seeks[k + 1]?.before ?? run.served;
     const needed = chunksBetween(seek.before, after, '/film.webm');
-    // Each range read in the seek (asked for in it, or still being read) has a read-ahead of its own.
-    const sentBefore = new Map(seek.before.map((s) => [s.id, s.sent]));
-    const asked = Math.max(1, after.filter((s) => s.path.endsWith('/film.webm') && sentBefore.get(s.id) !== s.sent).length);
-    const allowed = (needed.size + o.readAhead * asked) * SEALED;
+    // Each range open in the seek (asked for in it, or open when it began) has a read-ahead of its own, and a read under way.
+    const openBefore = new Map(seek.before.map((s) => [s.id, s.ended === 'open']));
+    const open = Math.max(1, after.filter((s) => s.path.endsWith('/film.webm') && (openBefore.get(s.id) ?? true)).length);
+    const allowed = (needed.size + (o.readAhead + 1) * open) * SEALED;
     rows.push(
-      `  ${seek.target.toFixed(2).padStart(6)} s ${seek.firstFrameMs.toFixed(0).padStart(8)} ms ${seek.seekedMs.toFixed(0).padStart(6)} ms   ${mib(fetched).padStart(10)} (${requests.length})   ${String(needed.size).padStart(6)}          ${mib(allowed)} (${asked} asked)`,
+      `  ${seek.target.toFixed(2).padStart(6)} s ${seek.firstFrameMs.toFixed(0).padStart(8)} ms ${seek.seekedMs.toFixed(0).padStart(6)} ms   ${mib(fetched).padStart(10)} (${requests.length})   ${String(needed.size).padStart(6)}          ${mib(allowed)} (${open} open)`,
     );
     if (!(seek.firstFrameMs <= FIRST_FRAME_LIMIT_MS))
       problems.push(`seek to ${seek.target} s: first frame after ${seek.firstFrameMs.toFixed(0)} ms (${seek.by}), over ${FIRST_FRAME_LIMIT_MS}`);
     if (Math.abs(seek.frameTime - seek.target) > 1) problems.push(`seek to ${seek.target} s showed the frame at ${seek.frameTime} s`);
     if (fetched > allowed)
-      problems.push(`seek to ${seek.target} s fetched ${fetched} bytes, over the ${allowed} of its ${needed.size} chunks and ${asked} read-aheads`);
+      problems.push(`seek to ${seek.target} s fetched ${fetched} bytes, over the ${allowed} of its ${needed.size} chunks and ${open} ranges' read-aheads`);
   }
   rows.push(`  the first frame by ${run.seeks[0]?.by ?? '-'}; read-ahead ${o.readAhead} chunks (${mib(o.readAhead * SEALED)})`);
   const c = run.compared;

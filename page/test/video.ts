@@ -10,8 +10,8 @@
  * - the video does not play from the start (2 s of it);
  * - a seek's first frame comes more than 500 ms after the seek;
  * - a seek fetches more than the chunks of the ranges the worker answered
- *   in it, plus the read-ahead (16 chunks of 64 KiB and a tag) of each
- *   range read in it;
+ *   in it, plus, for each range open in it, the read-ahead (16 chunks of
+ *   64 KiB and a tag) and the one chunk of a read under way;
  * - a range the worker answered differs from the plaintext's bytes;
  * - the copy with one chunk changed plays on instead of stopping with an
  *   error, or the worker sent a byte of that chunk.
