@@ -1,7 +1,7 @@
 /**
  * `npm run test:video`: an age-encrypted video that a page plays and
- * seeks, in Chromium and Firefox. Makes a WebM of at least 256 MiB with
- * ffmpeg (VP9 and Opus, page/video/make.ts) in a temporary folder,
+ * seeks, in Chromium, Firefox and WebKitGTK. Makes a WebM of at least
+ * 256 MiB with ffmpeg (VP9 and Opus, page/video/make.ts) in a temporary folder,
  * encrypts it with Go's age, builds the example (page/video/), serves it
  * all from 127.0.0.1 with Range requests (page/video/serve.ts), and opens
  * check.html (page/video/check.ts) in each browser through the engine
@@ -16,7 +16,7 @@
  * - the copy with one chunk changed plays on instead of stopping with an
  *   error, or the worker sent a byte of that chunk.
  *
- *   npm run test:video -- [--browsers=chromium,firefox] [--mib=256] [--keep]
+ *   npm run test:video -- [--browsers=chromium,firefox,webkit] [--mib=256] [--keep]
  *
  * --mib: the WebM's size at least (a 10-second segment repeated; less
  * for a quicker run, which then says it is under 256 MiB); --keep leaves
@@ -27,13 +27,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openChromium } from '../../scripts/engines/drivers/chromium.js';
 import { openFirefox } from '../../scripts/engines/drivers/firefox.js';
+import { openWebkit } from '../../scripts/engines/drivers/webkit.js';
 import type { OpenPage } from '../../scripts/engines/drivers/types.js';
 import { ENGINES, type EngineId, requireInstalled } from '../../scripts/engines/engines.js';
 import { buildExample, makeVideo } from '../video/make.js';
 import { serveVideo } from '../video/serve.js';
 import { checkRun, type PageRun } from './video-check.js';
 
-const DRIVERS: Partial<Record<EngineId, OpenPage>> = { chromium: openChromium, firefox: openFirefox };
+const DRIVERS: Partial<Record<EngineId, OpenPage>> = { chromium: openChromium, firefox: openFirefox, webkit: openWebkit };
 const CHUNK = 65536;
 const SEALED = CHUNK + 16;
 const READ_AHEAD = 16;
@@ -50,8 +51,8 @@ const option = (name: string, fallback: string): string =>
 async function main(): Promise<boolean> {
   const unknown = process.argv.slice(2).filter((a) => !/^--(browsers=|mib=|keep$)/.test(a));
   if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(' ')}`);
-  const browsers = option('browsers', 'chromium,firefox').split(',') as EngineId[];
-  for (const b of browsers) if (DRIVERS[b] === undefined) throw new Error(`--browsers: ${b} is not one this check drives (chromium, firefox)`);
+  const browsers = option('browsers', 'chromium,firefox,webkit').split(',') as EngineId[];
+  for (const b of browsers) if (DRIVERS[b] === undefined) throw new Error(`--browsers: ${b} is not one this check drives (chromium, firefox, webkit)`);
   const target = Number(option('mib', '256'));
   const dir = mkdtempSync(join(tmpdir(), 'fourfold-video-'));
   const keep = process.argv.includes('--keep');
