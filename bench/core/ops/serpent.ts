@@ -7,7 +7,7 @@
  * CTR at other lengths is zero-padded to a block and cut back.
  */
 import type { Apis } from '../libraries.js';
-import { type Cipher, cipherOps, type Inputs, type KeyCall, ours, pooled } from './table.js';
+import { aead, type Cipher, cipherOps, type Inputs, ours, pooled } from './table.js';
 import type { OpDefinition, OpEntry } from './types.js';
 
 /** mipher's cipher of a mode, taking (key, data, iv). */
@@ -43,13 +43,9 @@ function mipherEntry(peer: Mipher, d: keyof Cipher): OpEntry<Inputs> {
   };
 }
 
-/** A mode of fourfold's (or fourfold/parallel's) serpent module as a Cipher. */
-type Mode = (
-  key: Uint8Array,
-  iv: Uint8Array,
-) => { encrypt(data: Uint8Array, output?: Uint8Array): ReturnType<KeyCall>; decrypt(data: Uint8Array, output?: Uint8Array): ReturnType<KeyCall> };
-const cipherOf = (mode: Mode | undefined): Cipher | undefined =>
-  mode && { encrypt: (key, iv, data, output) => mode(key, iv).encrypt(data, output), decrypt: (key, iv, data, output) => mode(key, iv).decrypt(data, output) };
+/** A mode of fourfold's (or fourfold/parallel's) serpent module: built for a key and IV, then one call, as an AEAD is (table.ts aead). */
+type Mode = Parameters<typeof aead>[0];
+const cipherOf = (mode: Mode | undefined): Cipher | undefined => mode && aead(mode);
 
 export function serpentOps(apis: Apis): OpDefinition<unknown>[] {
   const s = apis.fourfold?.serpent;
