@@ -24,8 +24,9 @@ interface Inputs {
   readonly p: number;
 }
 
-/** The parameters in the contract's names (fourfold/argon2, @noble/hashes). */
+/** The parameters in the contract's names (fourfold/argon2, @noble/hashes), and in hash-wasm's. */
 const params = ({ m, t, p }: Inputs) => ({ t, m, p, dkLen: TAG_BYTES });
+const hashWasmParams = (i: Inputs) => ({ password: i.password, salt: i.salt, iterations: i.t, memorySize: i.m, parallelism: i.p, hashLength: TAG_BYTES });
 
 /** node:crypto's argon2Sync (Node 24.7 and later; @types/node 20 does not have it). */
 type NodeArgon2Sync = (
@@ -43,20 +44,7 @@ function entriesFor({ fourfold, nobleHashes, hashWasm, sodium, node }: Apis, p: 
     ['fourfold', derive],
     ['fourfold-js', derive],
     ['noble-hashes', noble && ((i) => noble(i.password, i.salt, { ...params(i), maxmem: MAXMEM }))],
-    [
-      'hash-wasm',
-      hashWasm &&
-        ((i) =>
-          hashWasm.argon2id({
-            password: i.password,
-            salt: i.salt,
-            iterations: i.t,
-            memorySize: i.m,
-            parallelism: i.p,
-            hashLength: TAG_BYTES,
-            outputType: 'binary',
-          })),
-    ],
+    ['hash-wasm', hashWasm && ((i) => hashWasm.argon2id({ ...hashWasmParams(i), outputType: 'binary' }))],
     // memlimit in bytes, opslimit the passes; one lane only.
     [
       'sodium',

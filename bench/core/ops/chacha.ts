@@ -97,15 +97,13 @@ function nodeAead(node: NonNullable<Apis['node']>): { encrypt: OpEntry<Inputs>[]
       {
         library: 'node',
         // The timed call fetches the tag but does not join it to the ciphertext: a copy node's users need not make.
-        bind:
-          ({ key, nonce, message }) =>
-          () => {
-            const c = cipher(key, nonce);
-            const ciphertext = c.update(message);
-            c.final();
-            c.getAuthTag();
-            return ciphertext;
-          },
+        bind: (i) => () => {
+          const c = cipher(i.key, i.nonce);
+          const ciphertext = c.update(i.message);
+          c.final();
+          c.getAuthTag();
+          return ciphertext;
+        },
         checkedOutput: joined,
       },
       { library: NODE_JOINED, bind: (i) => () => joined(i) },

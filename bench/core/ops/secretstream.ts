@@ -37,15 +37,13 @@ export function secretstreamOps(apis: Apis): OpDefinition<unknown>[] {
   const fourfold = apis.fourfold?.secretstream;
   const stream: OpEntry<Inputs>[] = [];
   if (fourfold !== undefined) {
-    const bind =
-      ({ key, message }: Inputs) =>
-      async () => {
-        let last: Uint8Array = new Uint8Array(0);
-        await piecesOf(message, STREAM_CHUNK)
-          .pipeThrough(fourfold.encryptStream(key, { chunkSize: STREAM_CHUNK }))
-          .pipeTo(new WritableStream({ write: (chunk) => void (last = chunk) }));
-        return last;
-      };
+    const bind = (i: Inputs) => async () => {
+      let last: Uint8Array = new Uint8Array(0);
+      await piecesOf(i.message, STREAM_CHUNK)
+        .pipeThrough(fourfold.encryptStream(i.key, { chunkSize: STREAM_CHUNK }))
+        .pipeTo(new WritableStream({ write: (chunk) => void (last = chunk) }));
+      return last;
+    };
     stream.push({ library: 'fourfold', bind }, { library: 'fourfold-js', bind });
   }
   const plain = (shape: Shape) => ({ ...inputsOf('secretstream', shape, 0), header: new Uint8Array(0), sealed: new Uint8Array(0) });
@@ -97,10 +95,7 @@ export function secretstreamOps(apis: Apis): OpDefinition<unknown>[] {
       inputs: pulled,
       entries: columns.map(([library, lib]) => ({
         library,
-        bind:
-          ({ header, key, sealed }) =>
-          () =>
-            lib.pull(header, key, sealed),
+        bind: (i) => () => lib.pull(i.header, i.key, i.sealed),
       })),
     }),
   ];

@@ -14,26 +14,8 @@ import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.j
 const plainView = (view: Uint8Array) => view as Uint8Array<ArrayBuffer>;
 
 export function webcryptoOps({ webcrypto: subtle, noble, nobleHashes }: Apis): OpDefinition<unknown>[] {
-  const gcm: OpEntry<Inputs>[] = [
-    {
-      library: 'noble',
-      bind:
-        ({ key, nonce, message }) =>
-        () =>
-          noble.aes.gcm(key, nonce).encrypt(message),
-    },
-  ];
-  const sha: OpEntry<Inputs>[] = nobleHashes
-    ? [
-        {
-          library: 'noble-hashes',
-          bind:
-            ({ message }) =>
-            () =>
-              nobleHashes.sha256(message),
-        },
-      ]
-    : [];
+  const gcm: OpEntry<Inputs>[] = [{ library: 'noble', bind: (i) => () => noble.aes.gcm(i.key, i.nonce).encrypt(i.message) }];
+  const sha: OpEntry<Inputs>[] = nobleHashes ? [{ library: 'noble-hashes', bind: (i) => () => nobleHashes.sha256(i.message) }] : [];
   if (subtle !== undefined) {
     gcm.push({
       library: 'webcrypto',
@@ -42,13 +24,7 @@ export function webcryptoOps({ webcrypto: subtle, noble, nobleHashes }: Apis): O
         return async () => new Uint8Array(await subtle.encrypt({ name: 'AES-GCM', iv: plainView(nonce) }, await imported, plainView(message)));
       },
     });
-    sha.push({
-      library: 'webcrypto',
-      bind:
-        ({ message }) =>
-        async () =>
-          new Uint8Array(await subtle.digest('SHA-256', plainView(message))),
-    });
+    sha.push({ library: 'webcrypto', bind: (i) => async () => new Uint8Array(await subtle.digest('SHA-256', plainView(i.message))) });
   }
   const inputs = (label: string) => (shape: Shape) => ({ ...inputsOf(label, shape, 0), nonce: bytes(`${label} iv`, 12) });
   return [
