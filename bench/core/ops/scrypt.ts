@@ -24,6 +24,9 @@ interface Inputs {
   readonly p: number;
 }
 
+/** The parameters in hash-wasm's names. */
+const hashWasmParams = (i: Inputs) => ({ password: i.password, salt: i.salt, costFactor: i.N, blockSize: R, parallelism: i.p, hashLength: KEY_BYTES });
+
 /** libsodium's scrypt with every parameter (-sumo only: libraries.ts loads -sumo where installed). */
 type SodiumScrypt = (password: Uint8Array, salt: Uint8Array, N: number, r: number, p: number, length: number) => Uint8Array;
 
@@ -45,16 +48,8 @@ export function scryptOps({ fourfold, nobleHashes, node, hashWasm, sodium }: Api
     ['fourfold-js', derive],
     [PARALLEL, parallel && (({ password, salt, N, p }) => parallel(password, salt, { N, r: R, p, dkLen: KEY_BYTES }))],
     ['noble-hashes', noble && (({ password, salt, N, p }) => noble(password, salt, { N, r: R, p, dkLen: KEY_BYTES, maxmem: MAXMEM }))],
-    [
-      'node',
-      typeof nodeScrypt === 'function' ? ({ password, salt, N, p }) => nodeScrypt(password, salt, KEY_BYTES, { N, r: R, p, maxmem: MAXMEM }) : undefined,
-    ],
-    [
-      'hash-wasm',
-      hashWasm &&
-        (({ password, salt, N, p }) =>
-          hashWasm.scrypt({ password, salt, costFactor: N, blockSize: R, parallelism: p, hashLength: KEY_BYTES, outputType: 'binary' })),
-    ],
+    ['node', typeof nodeScrypt === 'function' ? (i) => nodeScrypt(i.password, i.salt, KEY_BYTES, { N: i.N, r: R, p: i.p, maxmem: MAXMEM }) : undefined],
+    ['hash-wasm', hashWasm && ((i) => hashWasm.scrypt({ ...hashWasmParams(i), outputType: 'binary' }))],
     ['sodium', typeof sumo === 'function' ? ({ password, salt, N, p }) => sumo(password, salt, N, R, p, KEY_BYTES) : undefined],
   ]);
   const op = (name: string, p: number) =>
