@@ -22,10 +22,8 @@ const largest = (page: BundleSize): string =>
 it("the AEAD, secretbox, secretstream, generichash and pwhash, through named imports and through the default export: at most half of libsodium-wrappers-sumo's gzip bytes", async (t) => {
   const { peer, changedImport, named } = await measureSodiumPages();
   for (const page of [peer, changedImport, named]) t.diagnostic(`${page.name}: ${page.bytes} bytes, gzip ${page.gzipBytes}`);
-  assert.ok(
-    peer.modules.some((m) => m.path.startsWith('node_modules/libsodium-sumo/')),
-    "the peer's page carries libsodium's WebAssembly build",
-  );
+  const libsodium = peer.modules.filter((m) => m.path.startsWith('node_modules/libsodium-sumo/'));
+  assert.ok(libsodium.length > 0, "the peer's page carries libsodium's WebAssembly build");
   for (const [way, page] of [
     ['import * as sodium', named],
     ["import sodium from 'fourfold/sodium'", changedImport],
@@ -51,10 +49,8 @@ it("a page writing and reading an X25519 file with typage's API loads at most ty
   // Both ran to the end: the identity made, the file written and read back.
   assert.equal(ours.title, 'done:hello, age');
   assert.equal(typage.title, 'done:hello, age');
-  assert.ok(
-    typage.modules.some((m) => m.startsWith('node_modules/age-encryption/')),
-    "the peer's page carries age-encryption",
-  );
+  const peerModules = typage.modules.filter((m) => m.startsWith('node_modules/age-encryption/'));
+  assert.ok(peerModules.length > 0, "the peer's page carries age-encryption");
   assert.ok(ours.modules.includes('dist/typage/index.js'), "fourfold's page carries fourfold/age/typage");
   const scripts = ours.scripts.map((s) => `${s.file} ${s.gzipBytes}`).join(', ');
   assert.ok(
