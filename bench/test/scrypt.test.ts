@@ -29,10 +29,8 @@ describe('scrypt in the benchmark', () => {
     );
     assert.deepEqual(result.warnings, []);
     assert.deepEqual(result.sweeps, []);
-    assert.deepEqual(
-      [...new Set(result.cases.map((c) => `${c.part} ${c.op} ${c.size}`))],
-      ['sizes scrypt 2048', 'sizes scrypt 4096', 'sizes scrypt-p4 2048', 'sizes scrypt-p4 4096'],
-    );
+    const cases = [...new Set(result.cases.map((c) => `${c.part} ${c.op} ${c.size}`))];
+    assert.deepEqual(cases, ['sizes scrypt 2048', 'sizes scrypt 4096', 'sizes scrypt-p4 2048', 'sizes scrypt-p4 4096']);
     for (const c of result.cases) {
       assert.equal(c.error, undefined, `${c.op} ${c.size} ${c.library}`);
       assert.equal(c.checkedBy, 'noble-hashes', `${c.op} ${c.size} ${c.library}`);
@@ -62,12 +60,7 @@ describe('scrypt in the benchmark', () => {
       at('scrypt', 'noble-hashes', 16 * MiB, 60e6),
     ];
     const report = testReport([engineResult(cases)]);
-    assert.deepEqual(
-      summaryTables(report.engines[0]!, [64, 1024]).map((t) => [t.title, t.rows.map((r) => r[0])]),
-      [
-        ['chacha20', ['64 B']],
-        ['scrypt', ['16 MiB']],
-      ],
-    );
+    const rows = summaryTables(report.engines[0]!, [64, 1024]).map((t) => `${t.title}: ${t.rows.map((r) => r[0]).join(', ')}`);
+    assert.deepEqual(rows, ['chacha20: 64 B', 'scrypt: 16 MiB']);
   });
 });
