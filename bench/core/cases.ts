@@ -116,10 +116,8 @@ export async function runCase(
   const predict = (entry: OpEntry<unknown>) => context.costs.predict(name, entry.library, size);
   const predicted = op.timed.map(predict);
   // A library whose predicted minimum samples do not fit is not called at all.
-  const tooSlow = overBudget(
-    predicted.map((ns) => (ns === undefined ? undefined : minimumMs(ns, timing))),
-    deadline.capMs,
-  );
+  const predictedMs = predicted.map((ns) => (ns === undefined ? undefined : minimumMs(ns, timing)));
+  const tooSlow = overBudget(predictedMs, deadline.capMs);
   const subjects: (Subject & { entry: OpEntry<unknown>; checkedBy: string | undefined; estimateNs: number; how: Capped['how'] })[] = [];
   // A reference checks with a single call: it may when that call is predicted to fit in what is left of the cap.
   const affordable = (entry: OpEntry<unknown>) => (predict(entry) ?? 0) / 1e6 <= deadline.at - now();
@@ -150,10 +148,8 @@ export async function runCase(
     }
   }
   // With the first calls made, their times replace the predictions.
-  const late = overBudget(
-    subjects.map((subject) => minimumMs(subject.estimateNs, timing)),
-    deadline.capMs,
-  );
+  const estimatedMs = subjects.map((subject) => minimumMs(subject.estimateNs, timing));
+  const late = overBudget(estimatedMs, deadline.capMs);
   for (const i of late) capped(subjects[i]!.entry, subjects[i]!.estimateNs, subjects[i]!.how);
   const timed = subjects.filter((_, i) => !late.has(i));
   const outcomes = await sampleRoundRobin(timed, timing, tick, deadline);

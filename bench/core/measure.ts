@@ -151,10 +151,8 @@ export async function sampleRoundRobin(
 
   // Now measured warm, the subjects whose minimum does not fit the cap are capped, slowest first.
   const capped = subjects.map((): Capped | undefined => undefined);
-  for (const i of overBudget(
-    warmNs.map((ns, s) => (failed[s] === undefined ? minimumMs(ns, timing) : 0)),
-    deadline.capMs,
-  )) {
+  const warmMs = warmNs.map((ns, s) => (failed[s] === undefined ? minimumMs(ns, timing) : 0));
+  for (const i of overBudget(warmMs, deadline.capMs)) {
     capped[i] = { nsPerCall: warmNs[i]!, how: 'measured', neededMs: minimumMs(warmNs[i]!, timing), capMs: deadline.capMs };
   }
 

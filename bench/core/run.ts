@@ -34,10 +34,9 @@ export type { BenchConfig, EngineResult, Progress } from './types.js';
 const roughCallMs = (size: number) => (500 + 5 * size) / 1e6;
 
 /** Whether `op` is defined for messages of a size (OpDefinition.takesSize). */
-const takes =
-  (op: SelectedOp) =>
-  (size: number): boolean =>
-    op.definition.takesSize?.(size) ?? true;
+function takes(op: SelectedOp): (size: number) => boolean {
+  return (size) => op.definition.takesSize?.(size) ?? true;
+}
 
 function caseWeight(subjects: number, size: number, t: CaseTiming): number {
   const roundMs = subjects * Math.max(t.sampleMs, roughCallMs(size));
@@ -192,16 +191,9 @@ export async function runBenchmark(config: BenchConfig, onProgress: (progress: P
         run: async () => {
           await activate(byName.get(PARALLEL)!);
           const call = entry.bind(op.definition.inputs(shapeOf(size)));
-          parallel.tasks.push(
-            await longestTasks(
-              op.definition.op,
-              size,
-              call,
-              config.parallel.taskCalls,
-              () => pool.status().jobs,
-              () => pool.status().contended === true,
-            ),
-          );
+          const jobs = () => pool.status().jobs;
+          const contended = () => pool.status().contended === true;
+          parallel.tasks.push(await longestTasks(op.definition.op, size, call, config.parallel.taskCalls, jobs, contended));
           parallelSent = { cores: parallel.cores, tasks: parallel.tasks.slice(-1) };
         },
       });

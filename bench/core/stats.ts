@@ -21,10 +21,8 @@ export function quartiles(values: readonly number[]): Quartiles {
 }
 
 export function median(values: readonly number[]): number {
-  return quantile(
-    [...values].sort((a, b) => a - b),
-    0.5,
-  );
+  const sorted = [...values].sort((a, b) => a - b);
+  return quantile(sorted, 0.5);
 }
 
 /** Throughput in MB/s (1 MB = 10^6 bytes) of `bytes` processed in `ns` nanoseconds. */

@@ -9,10 +9,9 @@ import { hasSharedMemory, type KeyCall, keyedOp, ours } from './table.js';
 import type { OpDefinition } from './types.js';
 
 type Mac = (message: Uint8Array, key: Uint8Array) => ReturnType<KeyCall>;
-const macCall =
-  (mac: Mac): KeyCall =>
-  (key, _nonce, data) =>
-    mac(data, key);
+function macCall(mac: Mac): KeyCall {
+  return (key, _nonce, data) => mac(data, key);
+}
 
 export function poly1305Ops(apis: Apis): OpDefinition<unknown>[] {
   const fourfold = apis.fourfold?.poly1305?.poly1305;

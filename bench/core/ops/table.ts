@@ -94,10 +94,9 @@ export const aead = (factory: AeadFactory): Cipher => ({
 });
 
 /** libsodium's stream call, (message, nonce, key), as a KeyCall. */
-export const sodiumXor =
-  (xor: (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array): KeyCall =>
-  (key, nonce, data) =>
-    xor(data, nonce, key);
+export function sodiumXor(xor: (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array): KeyCall {
+  return (key, nonce, data) => xor(data, nonce, key);
+}
 
 /** A peer's column, and its '(output)' one: a caller-supplied output, reused. */
 export const withOutput = <C>(library: string, call: C): Column<C>[] => [
@@ -198,10 +197,9 @@ export function cipherOps(
 export type Hash = (message: Uint8Array, key?: Uint8Array) => ReturnType<Call>;
 
 /** A hash of fourfold's and @noble's shape, the key in an options object, as a Hash. */
-export const keyedHash =
-  (hash: (message: Uint8Array, opts?: { key?: Uint8Array }) => ReturnType<Hash>): Hash =>
-  (message, key) =>
-    key === undefined ? hash(message) : hash(message, { key });
+export function keyedHash(hash: (message: Uint8Array, opts?: { key?: Uint8Array }) => ReturnType<Hash>): Hash {
+  return (message, key) => (key === undefined ? hash(message) : hash(message, { key }));
+}
 
 /** A hasher object (hash-wasm's synchronous one: its one-shot functions return promises), made once and timed as init, update, digest. */
 export const hasher =
