@@ -24,8 +24,9 @@ interface Inputs {
   readonly p: number;
 }
 
-/** The parameters in the contract's names (fourfold/argon2, @noble/hashes), and in hash-wasm's. */
+/** The parameters in the contract's names (fourfold/argon2, @noble/hashes), in node:crypto's and in hash-wasm's. */
 const params = ({ m, t, p }: Inputs) => ({ t, m, p, dkLen: TAG_BYTES });
+const nodeParams = (i: Inputs) => ({ message: i.password, nonce: i.salt, parallelism: i.p, tagLength: TAG_BYTES, memory: i.m, passes: i.t });
 const hashWasmParams = (i: Inputs) => ({ password: i.password, salt: i.salt, iterations: i.t, memorySize: i.m, parallelism: i.p, hashLength: TAG_BYTES });
 
 /** node:crypto's argon2Sync (Node 24.7 and later; @types/node 20 does not have it). */
@@ -40,24 +41,16 @@ function entriesFor({ fourfold, nobleHashes, hashWasm, sodium, node }: Apis, p: 
   const derive: Derive<Inputs> | undefined = ours && ((i) => ours(i.password, i.salt, params(i)));
   const noble = nobleHashes?.argon2id;
   const nodeArgon2 = (node as { argon2Sync?: NodeArgon2Sync } | undefined)?.argon2Sync;
+  // libsodium's Argon2id has one lane: at p = 4 it would be another function.
+  const oneLane = p === 1 && typeof sodium?.crypto_pwhash === 'function' ? sodium : undefined;
   const entries = kdfEntries<Inputs>([
     ['fourfold', derive],
     ['fourfold-js', derive],
     ['noble-hashes', noble && ((i) => noble(i.password, i.salt, { ...params(i), maxmem: MAXMEM }))],
     ['hash-wasm', hashWasm && ((i) => hashWasm.argon2id({ ...hashWasmParams(i), outputType: 'binary' }))],
-    // memlimit in bytes, opslimit the passes; one lane only.
-    [
-      'sodium',
-      p === 1 && typeof sodium?.crypto_pwhash === 'function'
-        ? ({ password, salt, m, t }) => sodium.crypto_pwhash(TAG_BYTES, password, salt, t, m * 1024, sodium.crypto_pwhash_ALG_ARGON2ID13)
-        : undefined,
-    ],
-    [
-      'node',
-      typeof nodeArgon2 === 'function'
-        ? (i) => nodeArgon2('argon2id', { message: i.password, nonce: i.salt, parallelism: i.p, tagLength: TAG_BYTES, memory: i.m, passes: i.t })
-        : undefined,
-    ],
+    // memlimit in bytes, opslimit the passes.
+    ['sodium', oneLane && ((i) => oneLane.crypto_pwhash(TAG_BYTES, i.password, i.salt, i.t, i.m * 1024, oneLane.crypto_pwhash_ALG_ARGON2ID13))],
+    ['node', nodeArgon2 && ((i) => nodeArgon2('argon2id', nodeParams(i)))],
   ]);
   // fourfold/parallel's four lanes can go to the calling thread and the workers; one lane is one thread's work.
   const parallel = fourfold?.parallel?.argon2id;
