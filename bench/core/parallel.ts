@@ -108,6 +108,9 @@ const slotOf = (shared: boolean): Uint8Array => new Uint8Array(shared ? new Shar
 function copyCosts(shared: boolean, bytes: number, reps: number): Pick<ParallelCosts, 'copyInNs' | 'copyOutNs' | 'copyOutWarmNs'> {
   const input = new Uint8Array(bytes).fill(1); // touched, so that reading it is not reading the zero page
   const slot = slotOf(shared);
+  const copyIn = () => {
+    for (let at = 0; at < bytes; at += PIECE) slot.set(input.subarray(at, Math.min(at + PIECE, bytes)));
+  };
   const copyOut = (output: Uint8Array) => {
     for (let at = 0; at < bytes; at += PIECE) output.set(slot.subarray(0, Math.min(PIECE, bytes - at)), at);
     return output;
@@ -121,11 +124,7 @@ function copyCosts(shared: boolean, bytes: number, reps: number): Pick<ParallelC
   const copyOutNs: number[] = [];
   const copyOutWarmNs: number[] = [];
   for (let r = 0; r < reps; r++) {
-    copyInNs.push(
-      perByte(() => {
-        for (let at = 0; at < bytes; at += PIECE) slot.set(input.subarray(at, Math.min(at + PIECE, bytes)));
-      }),
-    );
+    copyInNs.push(perByte(copyIn));
     let output: Uint8Array = new Uint8Array(0);
     copyOutNs.push(perByte(() => (output = copyOut(new Uint8Array(bytes)))));
     copyOutWarmNs.push(perByte(() => copyOut(output)));
