@@ -23,10 +23,9 @@ const n24 = Uint8Array.from({ length: 24 }, (_, i) => i + 1);
 const aad = new Uint8Array(0);
 
 type Op = (engine: ChachaEngine, native: boolean, data: Uint8Array) => unknown;
-const sealOp =
-  (nonce: Uint8Array): Op =>
-  (e, native, d) =>
-    native ? nativeSeal(crypto, e, key, nonce, aad, d) : e.seal(key, nonce, aad, d);
+function sealOp(nonce: Uint8Array): Op {
+  return (e, native, d) => (native ? nativeSeal(crypto, e, key, nonce, aad, d) : e.seal(key, nonce, aad, d));
+}
 const openOp = (nonce: Uint8Array): Op => {
   const sealed = new Map<number, Uint8Array>();
   return (e, native, d) => {
@@ -37,10 +36,9 @@ const openOp = (nonce: Uint8Array): Op => {
     return native ? nativeOpen(crypto, e, key, nonce, aad, body, tag) : e.open(key, nonce, aad, body, tag);
   };
 };
-const xorOp =
-  (nonce: Uint8Array): Op =>
-  (e, native, d) =>
-    native ? nativeXor(crypto, e, key, nonce, 0, 0, d) : e.xor(key, nonce, 0, 0, 10, d);
+function xorOp(nonce: Uint8Array): Op {
+  return (e, native, d) => (native ? nativeXor(crypto, e, key, nonce, 0, 0, d) : e.xor(key, nonce, 0, 0, 10, d));
+}
 
 const OPS: Record<string, Op> = { seal: sealOp(n12), open: openOp(n12), xseal: sealOp(n24), xopen: openOp(n24), chacha20: xorOp(n12), xchacha20: xorOp(n24) };
 
