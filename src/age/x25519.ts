@@ -102,15 +102,17 @@ const subtleMultiplier =
     }
   };
 
-/** Whether WebCrypto may make X25519 pairs: until one generateKey fails. */
+/** Whether WebCrypto may make X25519 pairs: until it says it cannot, or makes a bad one. */
 let subtleGenerates = true;
 
 /**
  * A new pair made by WebCrypto, its private key not extractable: the
- * public key and the multiplier; undefined where it makes none (asked
- * until it fails once). Two calls (generateKey, exportKey) against three
- * with a secret of ours (a PKCS #8 import, the base point's import and a
- * derivation): Chromium 156, 0.064 ms against 0.10 ms an ephemeral.
+ * public key and the multiplier; undefined where it makes none. Asked
+ * again after a failure that may pass (WebKitGTK's generateKey has failed
+ * under load), not after NotSupportedError or a bad public key. Two calls
+ * (generateKey, exportKey) against three with a secret of ours (a PKCS #8
+ * import, the base point's import and a derivation): Chromium 156, 0.064
+ * ms against 0.10 ms an ephemeral.
  */
 export async function subtlePair(way: Subtle): Promise<{ publicKey: Uint8Array; multiply: Multiplier } | undefined> {
   if (!subtleGenerates) return undefined;
@@ -119,8 +121,9 @@ export async function subtlePair(way: Subtle): Promise<{ publicKey: Uint8Array; 
     // constant-time: public publicKey: the ephemeral pair's public key, which the stanza sends as its share.
     const publicKey = new Uint8Array(await way.exportKey('raw', pair.publicKey));
     if (publicKey.length === 32 && !publicKey.every((b) => b === 0)) return { publicKey, multiply: subtleMultiplier(way, pair.privateKey) };
-  } catch {
-    // Below: the platform makes no pair.
+  } catch (e) {
+    // This call's secret comes from random bytes; the next asks again.
+    if ((e as { name?: unknown } | null)?.name !== 'NotSupportedError') return undefined;
   }
   subtleGenerates = false;
   return undefined;
@@ -157,8 +160,9 @@ export const multiplierOf = async (secret: Uint8Array): Promise<Multiplier> => m
  * Calls `use` with a new ephemeral secret's public key (a stanza's share)
  * and multiplier. On node:crypto or WebCrypto the runtime makes the pair:
  * the secret is never in JavaScript's memory, and there is no PKCS #8
- * import (Node 20: 0.03 ms of CPU for the pair, against 0.32 ms for the
- * import and 0.04 for the base point; WebCrypto: subtlePair). Elsewhere
+ * import (Node 20: 0.06 ms of CPU for the pair and its public key, against
+ * 0.32 ms for the import and 0.04 for the base point; WebCrypto:
+ * subtlePair). Elsewhere
  * 32 random bytes, wiped once `use` has settled.
  */
 export async function withEphemeral<T>(use: (share: Uint8Array, multiply: Multiplier) => Promise<T>): Promise<T> {
