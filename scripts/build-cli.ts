@@ -21,8 +21,8 @@
  *   imported also imports the subcommand's work module (below): it is
  *   only ever imported after that module anyway, and esbuild, which gives
  *   each set of entries that reach a module a chunk, then puts all the
- *   work's modules in one chunk rather than one per set (16 modules for
- *   `fourfold age -e` without it, 3 with).
+ *   work's modules in one chunk rather than one per set (`fourfold age
+ *   -e` loads a third as many files).
  *
  * Subcommands run in processes apart, so the same module in two
  * subcommands' bundles is never loaded twice by one; the entry's
@@ -35,7 +35,7 @@
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -66,23 +66,24 @@ const common: esbuild.BuildOptions = {
   logLevel: 'warning',
 };
 
-/** Every module the code imports with import() (but `work`) imports `work` too, at its end (see the file's comment), as __fourfoldWork. */
-function afterWork(work: string): esbuild.Plugin {
+/**
+ * The modules that some import() names (but `work`), read from a first build's metafile. A set made as
+ * esbuild resolves would hang on the order it resolves in: a module imported both ways (chacha/js.js,
+ * age/codec.js) was in it or not as the machine's load fell, and the chunks' names and number with it.
+ */
+async function importedLater(options: esbuild.BuildOptions, work: string): Promise<Set<string>> {
+  const { metafile } = await esbuild.build({ ...options, plugins: [] });
+  const imports = Object.values(metafile!.inputs).flatMap((input) => input.imports);
+  // The metafile's paths are relative to the folder esbuild runs in, this process's.
+  const later = imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => resolve(i.path));
+  return new Set(later.filter((path) => path !== work));
+}
+
+/** Every module in `later` imports `work` too, at its end (see the file's comment), as __fourfoldWork. */
+function afterWork(work: string, later: Set<string>): esbuild.Plugin {
   return {
     name: 'after-work',
     setup(build) {
-      const later = new Set<string>();
-      build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.kind !== 'dynamic-import' || args.pluginData === afterWork) return undefined;
-        const { path, external, errors } = await build.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: afterWork,
-        });
-        if (errors.length === 0 && !external && path !== work) later.add(path);
-        return undefined;
-      });
       build.onLoad({ filter: /\.js$/ }, async (args) => {
         if (!later.has(args.path)) return undefined;
         // A re-export, not a bare import, which esbuild drops from a package whose "sideEffects" leave the module out.
@@ -111,15 +112,16 @@ for (const name of readdirSync(dir)) if (OURS.test(name) && name !== 'fourfold.j
 
 const builds = await Promise.all([
   esbuild.build({ ...common, entryPoints: [entry], plugins: [subcommandBundles] }),
-  ...Object.entries(SUBCOMMANDS).map(([name, { module, work }]) =>
-    esbuild.build({
+  ...Object.entries(SUBCOMMANDS).map(async ([name, { module, work }]) => {
+    const options: esbuild.BuildOptions = {
       ...common,
       entryPoints: { [`fourfold-${name}`]: join(dir, module) },
       splitting: true,
       chunkNames: `fourfold-${name}-[hash]`,
-      plugins: [afterWork(join(dir, work))],
-    }),
-  ),
+    };
+    const later = await importedLater(options, join(dir, work));
+    return esbuild.build({ ...options, plugins: [afterWork(join(dir, work), later)] });
+  }),
 ]);
 
 const entryInputs = Object.keys(builds[0]!.metafile!.inputs)

@@ -110,7 +110,7 @@ it('fourfold age to and from an X25519 key: its own files, few, no dependency, n
     );
     assert.ok(onlyOf('age', command), `${what}: ${command}`);
     // The entry, the subcommand's, its command line's, its work's and the chunks esbuild splits out of what the late imports share (16 files when each set of late imports had a chunk); with -o, -o's chunk (cli/age-files.ts) and its imports'.
-    assert.ok(command.length <= (args.includes('-o') ? 14 : 12), `${what}: ${command}`);
+    assert.ok(command.length <= (args.includes('-o') ? 9 : 6), `${what}: ${command}`);
   }
 });
 
