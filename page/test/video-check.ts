@@ -4,7 +4,10 @@
  * the encrypted file's requests. Each seek's network bytes are those of
  * the requests that reached the server between its mark and the next;
  * the chunks it needed are those of the plaintext the worker sent in
- * that time (and the next chunk of each range still being read); it may
+ * that time (and the next chunk of each range still being read), from
+ * its log just before the seek's mark to its log just after the next
+ * mark, a window that holds the server's (the media element goes on
+ * reading while the page asks for a log and posts a mark); it may
  * fetch those and, for each range open in that time (asked for then, or
  * open when it began), its read-ahead and one chunk more: the chunk of a
  * read under way when the browser let the range go, or moved on (a range
@@ -22,6 +25,8 @@ interface Seek {
   target: number;
   from: number;
   before: Served[];
+  /** The worker's log just after the seek's mark: the end of the previous seek's window. */
+  marked: Served[];
   firstFrameMs: number;
   frameTime: number;
   seekedMs: number;
@@ -71,7 +76,7 @@ export function checkRun(run: PageRun, log: Logged[], o: { readAhead: number; ch
   for (const [k, seek] of run.seeks.entries()) {
     const requests = log.filter((l) => l.name === 'film.webm.age' && l.phase === `seek ${seek.index}`);
     const fetched = requests.reduce((n, l) => n + l.sent, 0);
-    const after = run.seeks[k + 1]?.before ?? run.served;
+    const after = run.seeks[k + 1]?.marked ?? run.served;
     const needed = chunksBetween(seek.before, after, '/film.webm');
     // Each range open in the seek (asked for in it, or open when it began) has a read-ahead of its own, and a read under way.
     const openBefore = new Map(seek.before.map((s) => [s.id, s.ended === 'open']));

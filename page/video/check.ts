@@ -92,10 +92,17 @@ async function playFromStart(video: HTMLVideoElement, seconds: number): Promise<
 /** What the worker has answered so far. */
 const servedNow = async (worker: ServiceWorker) => (await ask<{ served: Served[] }>(worker, { type: 'log' })).served;
 
-/** One seek, paused: its latency to the first frame, the mark the server counts its bytes under, and what the worker had sent before it. */
+/**
+ * One seek, paused: its latency to the first frame, the mark the server
+ * counts its bytes under, and what the worker had sent just before that
+ * mark and just after it. The media element goes on reading between the
+ * two messages, so the previous seek's plaintext is counted up to the
+ * second (page/test/video-check.ts), its bytes at the server up to the mark.
+ */
 async function seek(worker: ServiceWorker, video: HTMLVideoElement, index: number, target: number) {
   const before = await servedNow(worker);
   await post('/mark', { phase: `seek ${index}`, at: now() });
+  const marked = await servedNow(worker);
   const from = now();
   const t0 = performance.now();
   const seeked = when(video, ['seeked'], () => !video.seeking, 'seeked', 10_000);
@@ -103,7 +110,7 @@ async function seek(worker: ServiceWorker, video: HTMLVideoElement, index: numbe
   video.currentTime = target;
   const [shown] = await Promise.all([frame, seeked]);
   const seekedMs = performance.now() - t0;
-  return { index, target, from, firstFrameMs: shown.at - t0, frameTime: shown.mediaTime, seekedMs, by: shown.by, before };
+  return { index, target, from, firstFrameMs: shown.at - t0, frameTime: shown.mediaTime, seekedMs, by: shown.by, before, marked };
 }
 
 /** Every range the worker answered for `path`, fetched again through it and from `plain`, compared; the bytes compared. */
@@ -153,8 +160,9 @@ async function run(): Promise<unknown> {
   video.pause();
   const seeks = [];
   for (const [i, target] of config.seeks.entries()) seeks.push(await seek(worker, video, i, target));
-  const log = await ask<{ served: Served[]; stats: Record<string, unknown> }>(worker, { type: 'log' });
+  // The log after the mark, as a seek's `marked`: it ends the last seek's plaintext.
   await post('/mark', { phase: 'compare', at: now() });
+  const log = await ask<{ served: Served[]; stats: Record<string, unknown> }>(worker, { type: 'log' });
   const filmPath = new URL('play/film.webm', location.href).pathname;
   const compared = await compareServed(log.served, filmPath, config.plain);
   await post('/mark', { phase: 'tampered', at: now() });
