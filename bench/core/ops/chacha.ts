@@ -60,11 +60,12 @@ function contractAead(node: NonNullable<Apis['node']>): { encrypt: OpEntry<Input
     const c = node.createCipheriv('chacha20-poly1305', handedKey, handedNonce, { authTagLength: TAG });
     const body = c.update(message);
     c.final();
-    // The ciphertext's memory grown for the tag where it is a whole buffer of its own, else copied.
-    const whole = transfer !== undefined && body.byteOffset === 0 && body.buffer.byteLength === body.length;
-    const out = whole ? new Uint8Array(transfer.call(body.buffer as ArrayBuffer, body.length + TAG)) : new Uint8Array(body.length + TAG);
+    // The ciphertext's memory grown for the tag where it is a whole buffer of its own, else copied (n first: transfer() detaches body).
+    const n = body.length;
+    const whole = transfer !== undefined && body.byteOffset === 0 && body.buffer.byteLength === n;
+    const out = whole ? new Uint8Array(transfer.call(body.buffer as ArrayBuffer, n + TAG)) : new Uint8Array(n + TAG);
     if (!whole) out.set(body);
-    out.set(c.getAuthTag(), body.length);
+    out.set(c.getAuthTag(), n);
     return out;
   };
   const open = ({ sealed }: Inputs) => {
