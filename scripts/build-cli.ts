@@ -39,6 +39,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
+const root = fileURLToPath(new URL('../', import.meta.url));
 const dir = fileURLToPath(new URL('../dist/cli/', import.meta.url));
 const entry = join(dir, 'fourfold.js');
 
@@ -63,6 +64,8 @@ const common: esbuild.BuildOptions = {
   outdir: dir,
   write: false,
   metafile: true,
+  // The paths of the metafile and of the bundles' comments, relative to the repository whichever folder the build runs in.
+  absWorkingDir: root,
   logLevel: 'warning',
 };
 
@@ -74,8 +77,7 @@ const common: esbuild.BuildOptions = {
 async function importedLater(options: esbuild.BuildOptions, work: string): Promise<Set<string>> {
   const { metafile } = await esbuild.build({ ...options, plugins: [] });
   const imports = Object.values(metafile!.inputs).flatMap((input) => input.imports);
-  // The metafile's paths are relative to the folder esbuild runs in, this process's.
-  const later = imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => resolve(i.path));
+  const later = imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => resolve(root, i.path));
   return new Set(later.filter((path) => path !== work));
 }
 
@@ -113,14 +115,15 @@ for (const name of readdirSync(dir)) if (OURS.test(name) && name !== 'fourfold.j
 const builds = await Promise.all([
   esbuild.build({ ...common, entryPoints: [entry], plugins: [subcommandBundles] }),
   ...Object.entries(SUBCOMMANDS).map(async ([name, { module, work }]) => {
+    const workPath = join(dir, work);
     const options: esbuild.BuildOptions = {
       ...common,
       entryPoints: { [`fourfold-${name}`]: join(dir, module) },
       splitting: true,
       chunkNames: `fourfold-${name}-[hash]`,
     };
-    const later = await importedLater(options, join(dir, work));
-    return esbuild.build({ ...options, plugins: [afterWork(join(dir, work), later)] });
+    const later = await importedLater(options, workPath);
+    return esbuild.build({ ...options, plugins: [afterWork(workPath, later)] });
   }),
 ]);
 
