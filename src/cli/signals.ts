@@ -78,6 +78,7 @@ export function dieOnBrokenStdio(): void {
 
 /** The files to remove if a signal ends the process: one listener for all, so that each is removed before the process dies. */
 const toRemove = new Set<string>();
+let listening = false;
 
 function removeAllAndDie(signal: NodeJS.Signals): void {
   for (const s of ENDING) process.off(s, removeAllAndDie);
@@ -91,12 +92,19 @@ function removeAllAndDie(signal: NodeJS.Signals): void {
   dieBy(signal);
 }
 
-/** Removes `path` if SIGINT, SIGTERM or SIGHUP ends the process before the returned function is called. */
+/**
+ * Removes `path` if SIGINT, SIGTERM or SIGHUP ends the process before the
+ * returned function is called. The listener, added with the first path,
+ * stays (with no path left it only dies by the signal): libuv drops a
+ * signal it caught for a handle closed before the event loop handed it on,
+ * so a listener removed as one file gives way to the next (-o's probe,
+ * then its temporary file) would lose a signal sent in between.
+ */
 export function removeOnSignal(path: string): () => void {
-  if (toRemove.size === 0) for (const signal of ENDING) process.on(signal, removeAllAndDie);
+  if (!listening) for (const signal of ENDING) process.on(signal, removeAllAndDie);
+  listening = true;
   toRemove.add(path);
   return () => {
-    if (!toRemove.delete(path) || toRemove.size > 0) return;
-    for (const signal of ENDING) process.off(signal, removeAllAndDie);
+    toRemove.delete(path);
   };
 }

@@ -117,6 +117,31 @@ process.${stream}.emit('error', Object.assign(new Error('write EPIPE'), { code: 
   }
 });
 
+it('a signal caught while one watched file gives way to the next still removes the files and ends the command', () => {
+  const signals = new URL('../../dist/cli/signals.js', import.meta.url).href;
+  const tmp = mkdtempSync(join(tmpdir(), 'fourfold-signals-'));
+  try {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+      const [first, second] = [join(tmp, `${signal}-probe`), join(tmp, `${signal}-temporary`)];
+      // As -o makes a new file: a probe watched and unwatched, then the temporary file. The signal is
+      // caught now and handled at the event loop's next turn, after the first file gave way to the second.
+      const script = `const { removeOnSignal } = await import(${JSON.stringify(signals)});
+const { writeFileSync } = await import('node:fs');
+const stop = removeOnSignal(${JSON.stringify(first)});
+process.kill(process.pid, ${JSON.stringify(signal)});
+stop();
+writeFileSync(${JSON.stringify(second)}, '');
+removeOnSignal(${JSON.stringify(second)});
+setTimeout(() => {}, 10_000);`;
+      const r = spawnSync(NODE, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.signal, signal, `${signal}: ended by it (${r.stderr})`);
+      assert.deepEqual(readdirSync(tmp), [], `${signal}: the file removed`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
 const COMPILE_CACHE = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 it("the command keeps V8's compiled code of the modules it loads (node:module's compile cache, Node 22.1 and later)", {
