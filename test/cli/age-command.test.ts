@@ -9,7 +9,7 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
@@ -213,7 +213,7 @@ againstAgeAndRage(() => {
           throw new Error(`${(e as Error).message}; the command wrote to standard error: ${stderr || 'nothing'}`);
         }
         child.kill(signal);
-        assert.equal(await ended, signal, `${mode[0]} ${signal}: ended by the signal`);
+        assert.equal(await endedWithin(child, ended), signal, `${mode[0]} ${signal}: ended by the signal`);
         assert.deepEqual(readdirSync(outDir), [], `${mode[0]} ${signal}: nothing left`);
       }
     }
@@ -246,7 +246,7 @@ againstAgeAndRage(() => {
           throw e;
         }
         child.kill(signal);
-        assert.equal(await ended, signal, `${mode[0]} ${signal}: ended by the signal`);
+        assert.equal(await endedWithin(child, ended), signal, `${mode[0]} ${signal}: ended by the signal`);
         assert.deepEqual(readdirSync(outDir), ['out'], `${mode[0]} ${signal}: nothing left but the file that was there`);
         assert.equal(readFileSync(join(outDir, 'out'), 'utf8'), 'the file that was there\n', `${mode[0]} ${signal}: the file unchanged`);
       }
@@ -255,6 +255,21 @@ againstAgeAndRage(() => {
     rmSync(path('sf.age'));
   });
 });
+
+/**
+ * How a command sent a signal ended: `ended` once it did, or, when 30 s
+ * pass first, a failure, the command killed so that it cannot hold the run.
+ */
+async function endedWithin(child: ChildProcess, ended: Promise<NodeJS.Signals | null>): Promise<NodeJS.Signals | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 30_000)));
+  const first = await Promise.race([ended, late]);
+  clearTimeout(timer);
+  if (first !== 'late') return first;
+  child.kill('SIGKILL');
+  await ended;
+  throw new Error('the command was still running 30 s after the signal');
+}
 
 /** Resolves once `condition` holds; rejects, naming `what`, when it has not after 60 s. */
 async function until(condition: () => boolean, what: string): Promise<void> {
