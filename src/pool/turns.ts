@@ -42,6 +42,17 @@ const liveChannels = new Set<MessageChannel>();
  */
 const LOST_TURN_MS = 100;
 
+/** Takes back a turn not yet given (its callback then never runs), so that nothing of it is left pending. */
+type TakeBack = () => void;
+
+/** setImmediate(f), and the clearImmediate that takes it back where the host has one. */
+function immediateTurn(f: () => void): TakeBack {
+  const handle = setImmediate(f);
+  return () => {
+    if (typeof clearImmediate === 'function') clearImmediate(handle);
+  };
+}
+
 /**
  * Where turns come from: setImmediate where the engine has it, else a
  * MessageChannel, else setTimeout(0); setTimeout(0) also where a channel's
@@ -49,8 +60,8 @@ const LOST_TURN_MS = 100;
  * it: 12 us a turn). An object, so that tests can replace them (WebKit's
  * hot code kept seeing a global constructor the test had replaced).
  */
-export const turnSources: { immediate?: (f: () => void) => void; channel?: () => MessageChannel } = {
-  immediate: typeof setImmediate === 'function' ? (f) => setImmediate(f) : undefined,
+export const turnSources: { immediate?: (f: () => void) => TakeBack | undefined; channel?: () => MessageChannel } = {
+  immediate: typeof setImmediate === 'function' ? immediateTurn : undefined,
   channel: typeof MessageChannel === 'function' && !MESSAGES_BEFORE_TIMERS ? () => new MessageChannel() : undefined,
 };
 
@@ -147,6 +158,31 @@ function channelTurns(makeChannel: () => MessageChannel): { post(resolve: () => 
 }
 
 /**
+ * Turns by setImmediate (or what replaces it): those not yet given when
+ * the call ends are given then, their immediates taken back, so that none
+ * outlives its call (it would keep the process alive one more turn).
+ */
+function immediateTurns(immediate: (f: () => void) => TakeBack | undefined): { post(resolve: () => void): void; close(): void } {
+  const pending = new Map<() => void, TakeBack | undefined>();
+  return {
+    post: (resolve) => {
+      const takeBack = immediate(() => {
+        pending.delete(resolve);
+        resolve();
+      });
+      pending.set(resolve, takeBack);
+    },
+    close: () => {
+      for (const [resolve, takeBack] of pending) {
+        takeBack?.();
+        resolve();
+      }
+      pending.clear();
+    },
+  };
+}
+
+/**
  * A macrotask turn (a resolved promise would not let messages in).
  * setImmediate where there is one; else a message to oneself on a channel
  * made once per call (browsers clamp nested setTimeout(0) to 4 ms, and
@@ -157,13 +193,17 @@ function channelTurns(makeChannel: () => MessageChannel): { post(resolve: () => 
  */
 export function ticker(): Ticker {
   const { immediate, channel: makeChannel } = turnSources;
+  const byImmediate = immediate === undefined ? undefined : immediateTurns(immediate);
   const channel = makeChannel === undefined ? undefined : channelTurns(makeChannel);
   return {
     tick: () =>
-      (immediate !== undefined && !refused.has(immediate) ? turnFrom(immediate, 'setImmediate', immediate) : undefined) ??
+      (immediate !== undefined && !refused.has(immediate) ? turnFrom(immediate, 'setImmediate', byImmediate!.post) : undefined) ??
       (makeChannel !== undefined && !refused.has(makeChannel) ? turnFrom(makeChannel, 'MessageChannel', channel!.post) : undefined) ??
       byTimer(),
-    close: () => channel?.close(),
+    close: () => {
+      byImmediate?.close();
+      channel?.close();
+    },
   };
 }
 
@@ -189,14 +229,15 @@ let served = 0;
 /**
  * Gives one turn a turn of the event loop, the call that has worked least
  * first (the first that asked among equals), until none waits (then one
- * more turn, in case its call goes on).
+ * more turn, in case its call goes on; stopPump() ends that one when a
+ * call ends with none waiting).
  */
 async function pumpTurns(): Promise<void> {
   const turns = (pump = ticker());
   try {
     for (;;) {
       await turns.tick();
-      if (queue.length === 0) break;
+      if (queue.length === 0 || pump !== turns) break;
       let least = 0;
       for (let i = 1; i < queue.length; i++) if (queue[i]!.call.work < queue[least]!.call.work) least = i;
       const w = queue.splice(least, 1)[0]!;
@@ -208,8 +249,21 @@ async function pumpTurns(): Promise<void> {
     for (const w of queue.splice(0)) w.fail(e);
   } finally {
     turns.close();
-    pump = undefined;
+    if (pump === turns) pump = undefined;
   }
+}
+
+/**
+ * Ends the pump's turn when no call waits for one: the turn kept in case
+ * the last call served goes on, which would otherwise outlive that call
+ * (and keep a process alive past it). A call that does go on starts a
+ * pump of its own.
+ */
+function stopPump(): void {
+  const stopped = pump;
+  if (stopped === undefined || queue.length > 0) return;
+  pump = undefined;
+  stopped.close();
 }
 
 /**
@@ -270,6 +324,7 @@ export function sharedTicker(signal?: AbortSignal): Ticker {
       }),
     close: () => {
       for (const w of [...mine]) give(w);
+      stopPump();
     },
   };
 }

@@ -89,7 +89,8 @@ describe('InOrder (a stream’s pieces)', () => {
     let turns = 0;
     turnSources.immediate = (f) => {
       turns++;
-      setTimeout(f, 0);
+      const timer = setTimeout(f, 0);
+      return () => clearTimeout(timer);
     };
     try {
       const at: number[] = [];

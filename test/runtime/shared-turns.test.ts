@@ -185,3 +185,32 @@ forEachTier('a short call amid a long one waits for a few of its pieces, not for
     });
   }
 });
+
+/** Pending immediates, where the engine lists them (Node's process.getActiveResourcesInfo()); undefined where it does not. */
+const pendingImmediates: (() => number) | undefined = (() => {
+  const p = (globalThis as { process?: { getActiveResourcesInfo?: () => string[] } }).process;
+  const info = p?.getActiveResourcesInfo;
+  if (typeof info !== 'function' || typeof setImmediate !== 'function') return undefined;
+  const count = (): number => info.call(p).filter((kind) => kind === 'Immediate').length;
+  const already = count();
+  const probe = setImmediate(() => {});
+  const listed = count() > already;
+  clearImmediate(probe);
+  return listed ? count : undefined;
+})();
+
+forEachTier('once the calls that share turns resolve, no turn of theirs is left pending', () => {
+  const skip = pendingImmediates === undefined && 'this engine does not list pending immediates';
+  for (const [name, call] of SHORT) {
+    it(`${name}, alone and 3 at once`, { skip }, async () => {
+      for (const calls of [1, 3]) {
+        // Those pending already (a call of an earlier case that did leave one) run first.
+        await new Promise((resolve) => setImmediate(resolve));
+        const pending = pendingImmediates!();
+        await Promise.all(Array.from({ length: calls }, call));
+        // Checked as the calls resolve: the turn kept in case a call goes on would still be pending here.
+        assert.equal(pendingImmediates!(), pending, `${calls} at once: an immediate outlived the calls`);
+      }
+    });
+  }
+});
