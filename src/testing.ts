@@ -103,6 +103,7 @@ export { jsPoly1305 } from './poly1305/js.js';
 export const simdPoly1305 = withBytes(poly1305Selector, simdPoly1305Engine);
 export { twoPasses, type PieceCrypt } from './aead/jobs.js';
 export { jsChacha } from './chacha/js.js';
+export { openOriginal, sealOriginal } from './chacha/original.js';
 export const simdChacha = withBytes(chachaSelector, simdChachaEngine);
 export type { ChachaEngine } from './chacha/engine.js';
 export { COPIED_PIECEWISE_FROM, NATIVE_KEY, nativeOpen, nativeSeal, nativeXor, NATIVE_PIECE, PIECEWISE_FROM } from './chacha/native.js';
