@@ -19,7 +19,8 @@ const failed = (): Error => new Error('ciphertext cannot be decrypted using that
 /** How one AEAD seals (ciphertext || tag) and opens (the ciphertext and its tag apart: undefined on a wrong tag). */
 interface Construction {
   readonly nonceBytes: number;
-  seal(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, message: Uint8Array): Uint8Array;
+  /** ciphertext || tag, into `out` when given (message.length + 16 bytes). */
+  seal(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, message: Uint8Array, out?: Uint8Array): Uint8Array;
   open(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Uint8Array | undefined;
 }
 
@@ -38,9 +39,9 @@ const tooLong = (): Error => new RangeError('plaintext is longer than RFC 8439 a
 function ietf(nonceBytes: number): Construction {
   return {
     nonceBytes,
-    seal: (key, nonce, aad, message) => {
+    seal: (key, nonce, aad, message, out) => {
       if (message.length > MAX_MESSAGE) throw tooLong();
-      return engine().seal(key, nonce, aad, message);
+      return engine().seal(key, nonce, aad, message, out);
     },
     open: (key, nonce, aad, ciphertext, tag) => {
       if (ciphertext.length > MAX_MESSAGE) throw tooLong();
@@ -52,8 +53,25 @@ function ietf(nonceBytes: number): Construction {
 /** The original construction: its 64-bit counter takes any length an array has. */
 const original: Construction = { nonceBytes: 8, seal: sealOriginal, open: openOriginal };
 
+/**
+ * Up to this many message bytes, a detached seal goes through a kept
+ * array: the ciphertext and tag are then copied out as the two results,
+ * without a joined array of their own (a new array over 64 bytes is an
+ * ArrayBuffer outside V8's heap, about a quarter of a 64-byte call).
+ * What it holds is ciphertext only.
+ */
+const DETACHED_SCRATCH = 4096;
+let scratch: Uint8Array | undefined;
+
 /** The five calls of one AEAD, checked as libsodium-wrappers checks them. */
 function calls(c: Construction) {
+  /** A seal's checks, in libsodium-wrappers' order. */
+  const sealing = (message: Input, additional_data: Input | null, public_nonce: Uint8Array, key: Uint8Array) => ({
+    m: input(message, 'message'),
+    aad: optional(additional_data, 'additional_data') ?? EMPTY,
+    n: sized(public_nonce, 'public_nonce', c.nonceBytes),
+    k: sized(key, 'key', 32),
+  });
   const encrypt = <F extends OutputFormat | null = 'uint8array'>(
     message: Input,
     additional_data: Input | null,
@@ -63,22 +81,22 @@ function calls(c: Construction) {
     outputFormat?: F,
   ): Out<F> => {
     formatOf(outputFormat);
-    const m = input(message, 'message');
-    const aad = optional(additional_data, 'additional_data') ?? EMPTY;
-    const n = sized(public_nonce, 'public_nonce', c.nonceBytes);
-    const k = sized(key, 'key', 32);
+    const { m, aad, n, k } = sealing(message, additional_data, public_nonce, key);
     return format(c.seal(k, n, aad, m), outputFormat);
   };
   const encryptDetached = <F extends OutputFormat | null = 'uint8array'>(
     message: Input,
     additional_data: Input | null,
-    secret_nonce: Input | null,
+    _secret_nonce: Input | null,
     public_nonce: Uint8Array,
     key: Uint8Array,
     outputFormat?: F,
   ): OutObject<Detached, F> => {
     formatOf(outputFormat);
-    const sealed = encrypt(message, additional_data, secret_nonce, public_nonce, key);
+    const { m, aad, n, k } = sealing(message, additional_data, public_nonce, key);
+    // A short message sealed into the kept array: the two results are the call's only new arrays.
+    const into = m.length <= DETACHED_SCRATCH ? (scratch ??= new Uint8Array(DETACHED_SCRATCH + ABYTES)).subarray(0, m.length + ABYTES) : undefined;
+    const sealed = c.seal(k, n, aad, m, into);
     const cut = sealed.length - ABYTES;
     return formatObject({ ciphertext: sealed.slice(0, cut), mac: sealed.slice(cut) }, outputFormat);
   };

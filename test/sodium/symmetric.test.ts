@@ -58,6 +58,19 @@ forEachTier('fourfold/sodium against libsodium-wrappers-sumo', () => {
       }
     });
 
+    it(`${name}: detached results are arrays of their own, which later calls leave as they are`, opts, () => {
+      const key = rand(32);
+      const nonce = rand(nonceBytes);
+      const encrypt = mine[`${name}_encrypt_detached`] as (...a: unknown[]) => { ciphertext: Uint8Array; mac: Uint8Array };
+      for (const n of [0, 64, 4096, 4097]) {
+        const first = encrypt(rand(n), null, null, nonce, key);
+        const copy = { ciphertext: first.ciphertext.slice(), mac: first.mac.slice() };
+        assert.notEqual(first.ciphertext.buffer, first.mac.buffer, `${n}: one buffer for both`);
+        encrypt(rand(n), null, null, nonce, key);
+        assert.deepEqual(first, copy, `${n}: a later call changed the first's results`);
+      }
+    });
+
     it(`${name}: wrong keys, nonces, tags, aad and changed bytes fail as there`, opts, () => {
       const key = rand(32);
       const nonce = rand(nonceBytes);
