@@ -57,23 +57,83 @@ export function crypto_generichash_blake2b_salt_personal<F extends OutputFormat 
   return format(hashBlake2b(new Uint8Array(0), { dkLen, key: k, salt, personalization }), outputFormat);
 }
 
+/**
+ * Up to this many bytes in all, an incremental BLAKE2b keeps copies of its
+ * input (arrays this short live on V8's heap) and hashes them in one call
+ * at the end: at 64 bytes the one-shot call costs about half the
+ * incremental hasher's start, update and digest (0.40 us against 0.84 us,
+ * Node 20). Past it, the input goes to an incremental hasher.
+ */
+const GATHER = 64;
+
+/** crypto_generichash_init's hasher: its input gathered while it is short (GATHER), else fourfold/blake2's incremental BLAKE2b. */
+class Generichash {
+  private gathered: Uint8Array[] = [];
+  private gatheredBytes = 0;
+  private hasher: Blake2b | undefined;
+
+  /** `key`: the caller's, copied here and wiped at digest(). */
+  constructor(
+    private readonly key: Uint8Array | undefined,
+    readonly length: number,
+  ) {}
+
+  update(data: Uint8Array): void {
+    if (this.hasher === undefined && this.gatheredBytes + data.length <= GATHER) {
+      this.gathered.push(data.slice());
+      this.gatheredBytes += data.length;
+      return;
+    }
+    if (this.hasher === undefined) {
+      this.hasher = startBlake2b({ dkLen: this.length, key: this.key });
+      for (const piece of this.gathered) this.hasher.update(piece);
+      this.forgetGathered();
+    }
+    this.hasher.update(data);
+  }
+
+  /** The hash of everything given, `length` bytes; the key and what was gathered are wiped. */
+  digest(): Uint8Array {
+    try {
+      if (this.hasher !== undefined) return this.hasher.digest();
+      const all = new Uint8Array(this.gatheredBytes);
+      let at = 0;
+      for (const piece of this.gathered) {
+        all.set(piece, at);
+        at += piece.length;
+      }
+      const hash = hashBlake2b(all, { dkLen: this.length, key: this.key });
+      all.fill(0);
+      return hash;
+    } finally {
+      this.forgetGathered();
+      this.key?.fill(0);
+    }
+  }
+
+  private forgetGathered(): void {
+    for (const piece of this.gathered) piece.fill(0);
+    this.gathered = [];
+  }
+}
+
 /** An incremental BLAKE2b's state, as crypto_generichash_init gives it. */
 export interface GenerichashState extends State {
   /** What the state is for: only the calls of crypto_generichash take it. */
   readonly kind: 'crypto_generichash';
 }
-const liveGenerichash = (state: GenerichashState) => liveState<{ hasher: Blake2b; length: number }>(state, 'crypto_generichash');
+const liveGenerichash = (state: GenerichashState) => liveState<Generichash>(state, 'crypto_generichash');
 
 /** Starts an incremental BLAKE2b of `hash_length` bytes, keyed when `key` is given. */
 export function crypto_generichash_init(key: Input | null, hash_length: number): GenerichashState {
   optional(key, 'key');
   const length = hashLength(hash_length);
-  return openState<GenerichashState>('crypto_generichash', { hasher: startBlake2b({ dkLen: length, key: hashKey(key) }), length });
+  return openState<GenerichashState>('crypto_generichash', new Generichash(hashKey(key)?.slice(), length));
 }
 
 /** Adds `message_chunk` to the message. */
 export function crypto_generichash_update(state_address: GenerichashState, message_chunk: Input): void {
-  liveGenerichash(state_address).hasher.update(input(message_chunk, 'message_chunk'));
+  liveGenerichash(state_address).update(input(message_chunk, 'message_chunk'));
 }
 
 /**
@@ -86,12 +146,12 @@ export function crypto_generichash_final<F extends OutputFormat | null = 'uint8a
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
-  const { hasher, length } = liveGenerichash(state_address);
+  const hasher = liveGenerichash(state_address);
   const n = hashLength(hash_length);
-  if (n > length) throw invalidUsage();
+  if (n > hasher.length) throw invalidUsage();
   const digest = hasher.digest();
   endState(state_address);
-  return format(n === length ? digest : digest.slice(0, n), outputFormat);
+  return format(n === hasher.length ? digest : digest.slice(0, n), outputFormat);
 }
 
 /** A random 32-byte key for crypto_generichash. */
