@@ -10,6 +10,7 @@ import { format, formatOf, from_string, type Input, input, optional, type Out, r
 import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 import { siphashOnTier } from './siphash-simd.js';
+import { EMPTY } from '../runtime/bytes.js';
 
 /** libsodium's error for arguments outside what the primitive takes. */
 const invalidUsage = (): Error => new Error('invalid usage');
@@ -54,7 +55,7 @@ export function crypto_generichash_blake2b_salt_personal<F extends OutputFormat 
   const k = hashKey(key);
   const salt = id === null || id === undefined ? new Uint8Array(16) : sized(id, 'id', 16);
   const personalization = ctx === null || ctx === undefined ? new Uint8Array(16) : sized(ctx, 'ctx', 16);
-  return format(hashBlake2b(new Uint8Array(0), { dkLen, key: k, salt, personalization }), outputFormat);
+  return format(hashBlake2b(EMPTY, { dkLen, key: k, salt, personalization }), outputFormat);
 }
 
 /**
@@ -199,7 +200,7 @@ export function crypto_kdf_derive_from_key<F extends OutputFormat | null = 'uint
   const k = sized(key, 'key', 32);
   const salt = new Uint8Array(16);
   idInto(typeof subkey_id === 'number' ? subkey_id : id, salt);
-  return format(hashBlake2b(new Uint8Array(0), { dkLen, key: k, salt, personalization }), outputFormat);
+  return format(hashBlake2b(EMPTY, { dkLen, key: k, salt, personalization }), outputFormat);
 }
 
 /** A random 32-byte master key for crypto_kdf. */
