@@ -39,7 +39,12 @@ const NAME = 'crypto_aead_chacha20poly1305';
 type Seal = (m: Uint8Array, ad: Uint8Array, ns: null, n: Uint8Array, k: Uint8Array) => Uint8Array;
 type Open = (ns: null, c: Uint8Array, ad: Uint8Array, n: Uint8Array, k: Uint8Array) => Uint8Array;
 
-forEachTier('the original ChaCha20-Poly1305 around the one kernel call', () => {
+forEachTier('the original ChaCha20-Poly1305 around the one kernel call', (onTier) => {
+  /** The kernels' memory checked on the simd tier (on the js tier an engine may have instantiated none). */
+  const wiped = (label: string): void => {
+    if (onTier === 'simd') assertKernelsWiped(label);
+  };
+
   it(`${NAME}: aad and message around the edge, as libsodium-wrappers-sumo`, opts, () => {
     const key = rand(32);
     const nonce = rand(8);
@@ -91,7 +96,7 @@ forEachTier('the original ChaCha20-Poly1305 around the one kernel call', () => {
       const aad = rand(aadBytes);
       const message = rand(n);
       const expected = sealOriginal(key, nonce, aad, message);
-      assertKernelsWiped(`seal ${aadBytes} ${n}`);
+      wiped(`seal ${aadBytes} ${n}`);
       if (!NO_SODIUM) assertBytes(expected, (peer()[`${NAME}_encrypt`] as Seal)(message, aad, null, nonce, key));
       assertBytes(sealOriginal(key, nonce, aad, message, new Uint8Array(n + 16)), expected);
       const inPlace = new Uint8Array(n + 16);
@@ -100,11 +105,11 @@ forEachTier('the original ChaCha20-Poly1305 around the one kernel call', () => {
       const ciphertext = expected.subarray(0, n);
       const tag = expected.subarray(n);
       assertBytes(openOriginal(key, nonce, aad, ciphertext, tag) ?? new Uint8Array(0), message);
-      assertKernelsWiped(`open ${aadBytes} ${n}`);
+      wiped(`open ${aadBytes} ${n}`);
       const wrong = tag.slice();
       wrong[15] ^= 1;
       assert.equal(openOriginal(key, nonce, aad, ciphertext, wrong), undefined);
-      assertKernelsWiped(`failed open ${aadBytes} ${n}`);
+      wiped(`failed open ${aadBytes} ${n}`);
     }
   });
 });
