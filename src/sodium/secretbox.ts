@@ -1,8 +1,11 @@
 /**
  * crypto_secretbox (XSalsa20-Poly1305: easy, detached, open) in
- * libsodium-wrappers' shape, on fourfold/salsa's secretbox.
+ * libsodium-wrappers' shape, on fourfold/salsa's engine called directly:
+ * fourfold/salsa's secretbox objects copy the key and nonce to outlive the
+ * call, and take the tag joined to the ciphertext. Nothing runs between
+ * the checks and the engine's work.
  */
-import { secretbox } from '../salsa/index.js';
+import { engine } from '../salsa/tiers.js';
 import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, type SecretboxDetached, sized, type OutputFormat } from './codecs.js';
 import { randombytes_buf } from './random.js';
 
@@ -11,20 +14,24 @@ const MACBYTES = 16;
 /** The error libsodium-wrappers throws when a secretbox does not open. */
 const failed = (): Error => new Error('wrong secret key for the given ciphertext');
 
-/** The box (16-byte tag || ciphertext) of `message`, or the plaintext of `box` (undefined when its tag is wrong). */
-export function seal(key: Uint8Array, nonce: Uint8Array, message: Uint8Array): Uint8Array {
-  return secretbox(key, nonce).seal(message);
+/** The box (16-byte tag || ciphertext) of `message`, in `out` when given (message.length + 16 bytes, apart from `message`). */
+export function seal(key: Uint8Array, nonce: Uint8Array, message: Uint8Array, out?: Uint8Array): Uint8Array {
+  return engine().seal(key, nonce, message, out);
 }
 
+/** The plaintext of `box` (16-byte tag || ciphertext), undefined when its tag is wrong. */
 export function open(key: Uint8Array, nonce: Uint8Array, box: Uint8Array): Uint8Array | undefined {
-  try {
-    return secretbox(key, nonce).open(box);
-  } catch (e) {
-    // constant-time: public: a tag that fails is the verdict the caller gets.
-    if (e instanceof Error && e.name === 'AuthenticationError') return undefined;
-    throw e;
-  }
+  return engine().open(key, nonce, box.subarray(MACBYTES), box.subarray(0, MACBYTES));
 }
+
+/**
+ * Up to this many message bytes, a detached seal goes through a kept
+ * array, so that the tag and the ciphertext are the call's only new
+ * arrays (a new array over 64 bytes is an ArrayBuffer outside V8's heap).
+ * What it holds is the box only.
+ */
+const DETACHED_SCRATCH = 4096;
+let scratch: Uint8Array | undefined;
 
 /** mac || ciphertext from the detached parts. */
 export function joinDetached(ciphertext: Uint8Array, mac: Uint8Array): Uint8Array {
@@ -55,7 +62,11 @@ export function crypto_secretbox_detached<F extends OutputFormat | null = 'uint8
   outputFormat?: F,
 ): OutObject<SecretboxDetached, F> {
   formatOf(outputFormat);
-  const box = crypto_secretbox_easy(message, nonce, key);
+  const m = input(message, 'message');
+  const n = sized(nonce, 'nonce', 24);
+  const k = sized(key, 'key', 32);
+  const into = m.length <= DETACHED_SCRATCH ? (scratch ??= new Uint8Array(DETACHED_SCRATCH + MACBYTES)).subarray(0, m.length + MACBYTES) : undefined;
+  const box = seal(k, n, m, into);
   return formatObject({ mac: box.slice(0, MACBYTES), cipher: box.slice(MACBYTES) }, outputFormat);
 }
 
@@ -86,7 +97,12 @@ export function crypto_secretbox_open_detached<F extends OutputFormat | null = '
 ): Out<F> {
   formatOf(outputFormat);
   const c = input(ciphertext, 'ciphertext');
-  return crypto_secretbox_open_easy(joinDetached(c, sized(mac, 'mac', MACBYTES)), nonce, key, outputFormat);
+  const tag = sized(mac, 'mac', MACBYTES);
+  const n = sized(nonce, 'nonce', 24);
+  const k = sized(key, 'key', 32);
+  const opened = engine().open(k, n, c, tag);
+  if (opened === undefined) throw failed();
+  return format(opened, outputFormat);
 }
 
 /** A random 32-byte key. */

@@ -99,6 +99,19 @@ forEachTier('fourfold/sodium against libsodium-wrappers-sumo', () => {
     });
   }
 
+  it('crypto_secretbox_detached: results are arrays of their own, which later calls leave as they are', () => {
+    const key = rand(32);
+    const nonce = rand(24);
+    for (const n of [0, 64, 4096, 4097]) {
+      const first = sodium.crypto_secretbox_detached(rand(n), nonce, key);
+      const copy = { mac: first.mac.slice(), cipher: first.cipher.slice() };
+      assert.notEqual(first.mac.buffer, first.cipher.buffer, `${n}: one buffer for both`);
+      sodium.crypto_secretbox_detached(rand(n), nonce, key);
+      assert.deepEqual(first, copy, `${n}: a later call changed the first's results`);
+      assert.deepEqual(sodium.crypto_secretbox_open_detached(first.cipher, first.mac, nonce, key).length, n);
+    }
+  });
+
   it('crypto_secretbox: easy, detached and open, every length and format; wrong ones fail as there', opts, () => {
     for (const n of LENGTHS) {
       const key = rand(32);
