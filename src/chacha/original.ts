@@ -25,16 +25,16 @@ const ABYTES = 16;
 
 /**
  * Up to this many bytes of aad and message on the simd tier, the kernel's
- * one-slice way: below every crossover from which node:crypto's keystream
+ * one-call way: below every crossover from which node:crypto's keystream
  * is faster (crossovers.ts), and within a slice with the lengths and a
  * padded last block.
  */
 const ONE_CALL = 2048;
 const onKernel = /*#__PURE__*/ tierChoice(chachaKernel, false, true);
-const fitsOneSlice = (aadLength: number, length: number): boolean => aadLength + length <= ONE_CALL && onKernel();
+const fitsOneCall = (aadLength: number, length: number): boolean => aadLength + length <= ONE_CALL && onKernel();
 
 /**
- * The one-slice layout from BUFFER: aad, its length, the data (at the
+ * The one-call layout from BUFFER: aad, its length, the data (at the
  * offset returned), its length. aead_init makes the Poly1305 key of block
  * 0 and leaves the counter at 1; then the tag's input is in place but for
  * the data's keystream (seal: before the tag; open: after).
@@ -61,14 +61,25 @@ function macLaidOut(k: ChachaKernel, mem: Uint8Array, n: number): void {
   k.poly_finish();
 }
 
-/** The one-slice seal: ciphertext || tag, in `out` when given. */
-function sealInSlice(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, data: Uint8Array, out?: Uint8Array): Uint8Array {
+/**
+ * Runs `f` on the one-call layout of `aad` and `data` in the kernel's
+ * memory (at: where the data is), the input block written first and
+ * everything the call wrote wiped after.
+ */
+function inKernel<T>(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, data: Uint8Array, f: (k: ChachaKernel, mem: Uint8Array, at: number) => T): T {
   const { k, mem: memory } = chachaKernel();
-  const mem = memory.bytes;
-  const n = data.length;
   try {
     writeInput(k, memory, key, nonce, 0, 0);
-    const at = layOut(k, mem, aad, data);
+    return f(k, memory.bytes, layOut(k, memory.bytes, aad, data));
+  } finally {
+    wipe(k, aad.length + data.length + ABYTES);
+  }
+}
+
+/** The one-call seal: ciphertext || tag, in `out` when given. */
+const sealInKernel = (key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, data: Uint8Array, out?: Uint8Array): Uint8Array =>
+  inKernel(key, nonce, aad, data, (k, mem, at) => {
+    const n = data.length;
     k.chacha_xor(at, n, DOUBLE_ROUNDS);
     macLaidOut(k, mem, at + n + 8 - BUFFER);
     // The tag after the ciphertext, over its length, for one copy out.
@@ -76,28 +87,18 @@ function sealInSlice(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, data: 
     if (out === undefined) return mem.slice(at, at + n + ABYTES);
     out.set(mem.subarray(at, at + n + ABYTES));
     return out;
-  } finally {
-    wipe(k, aad.length + n + ABYTES);
-  }
-}
+  });
 
-/** The one-slice open: the tag checked before the plaintext leaves linear memory. */
-function openInSlice(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Uint8Array | undefined {
-  const { k, mem: memory } = chachaKernel();
-  const mem = memory.bytes;
-  const n = ciphertext.length;
-  try {
-    writeInput(k, memory, key, nonce, 0, 0);
-    const at = layOut(k, mem, aad, ciphertext);
+/** The one-call open: the tag checked before the plaintext leaves linear memory. */
+const openInKernel = (key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Uint8Array | undefined =>
+  inKernel(key, nonce, aad, ciphertext, (k, mem, at) => {
+    const n = ciphertext.length;
     macLaidOut(k, mem, at + n + 8 - BUFFER);
     // constant-time: public: a tag that fails is the verdict the caller gets.
     if (!equalBytes(mem, POLY + TAG, tag, 0, ABYTES)) return undefined;
     k.chacha_xor(at, n, DOUBLE_ROUNDS);
     return mem.slice(at, at + n);
-  } finally {
-    wipe(k, aad.length + n + ABYTES);
-  }
-}
+  });
 
 /**
  * A Poly1305 of the tier under block 0 of the keystream. Made before the
@@ -113,7 +114,7 @@ function tagState(key: Uint8Array, nonce: Uint8Array) {
 
 /** ciphertext || 16-byte tag of `data`, in `out` when given (`data.length + 16` bytes, which may start at `data`). */
 export function sealOriginal(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, data: Uint8Array, out?: Uint8Array): Uint8Array {
-  if (fitsOneSlice(aad.length, data.length)) return sealInSlice(key, nonce, aad, data, out);
+  if (fitsOneCall(aad.length, data.length)) return sealInKernel(key, nonce, aad, data, out);
   const n = data.length;
   const target = out ?? new Uint8Array(n + ABYTES);
   const mac = tagState(key, nonce);
@@ -129,7 +130,7 @@ export function sealOriginal(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array
  * (a private copy): no plaintext is made before the tag verified.
  */
 export function openOriginal(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Uint8Array | undefined {
-  if (fitsOneSlice(aad.length, ciphertext.length)) return openInSlice(key, nonce, aad, ciphertext, tag);
+  if (fitsOneCall(aad.length, ciphertext.length)) return openInKernel(key, nonce, aad, ciphertext, tag);
   const body = isShared(ciphertext) ? ciphertext.slice() : ciphertext;
   const mac = tagState(key, nonce);
   for (const part of [aad, le64(aad.length), body, le64(body.length)]) mac.update(part);
