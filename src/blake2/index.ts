@@ -11,7 +11,7 @@ import type { Blake2bState } from './engine.js';
 import { BLOCK, IV_BYTES, MAX_KEY, MAX_OUTPUT, PERSONALIZATION, SALT } from './layout.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
-import { EMPTY, type Bytes } from '../runtime/bytes.js';
+import { EMPTY, type Bytes, slabBytes } from '../runtime/bytes.js';
 
 /** BLAKE2b's options (those of @noble/hashes' blake2b). Any other property is refused (TypeError). */
 export interface Blake2Opts {
@@ -82,26 +82,12 @@ const oneShotH0 = new Uint8Array(IV_BYTES.length);
 const PENDING = 16 * 1024;
 
 /**
- * A hasher's one-block buffer: a 128-byte view into a 64 KiB slab shared
- * by 512 hashers, taken in turn and never handed out twice. A new
- * 128-byte array is an ArrayBuffer of its own, outside V8's heap: creating
- * and sweeping those took 40% of a 64-byte crypto_generichash_init /
- * update / final in Node 20 (its CPU profile), more than the
- * compression. Each hasher wipes its block (destroy, digest); a slab goes
- * when its last hasher does.
+ * A hasher's one-block buffer, from the runtime's slabs (bytes.ts
+ * slabBytes): a new 128-byte array of its own took 40% of a 64-byte
+ * crypto_generichash_init / update / final in Node 20 (its CPU profile),
+ * more than the compression. Each hasher wipes its block (destroy, digest).
  */
-const SLAB = 64 * 1024;
-let slab = new ArrayBuffer(0);
-let slabUsed = 0;
-function blockBuffer(): Bytes {
-  if (slabUsed === slab.byteLength) {
-    slab = new ArrayBuffer(SLAB);
-    slabUsed = 0;
-  }
-  const block = new Uint8Array(slab, slabUsed, BLOCK);
-  slabUsed += BLOCK;
-  return block;
-}
+const blockBuffer = (): Bytes => slabBytes(BLOCK);
 
 /**
  * An incremental BLAKE2b: update any number of times with any split, then

@@ -160,3 +160,25 @@ export function deliver(target: Uint8Array, out: Uint8Array | undefined): Uint8A
   zeroize(target);
   return out;
 }
+
+/**
+ * Short buffers for objects that live a while (a hasher's pending block,
+ * an incremental hash's gathered input): views carved from shared 64 KiB
+ * ArrayBuffers, each handed out once. A new array of more than 64 bytes
+ * is an ArrayBuffer of its own outside V8's heap, whose allocation and
+ * sweeping cost more than a short hash; a slab is freed when the last
+ * view into it is. The holder wipes what it wrote.
+ */
+const SLAB = 64 * 1024;
+let slab = new ArrayBuffer(0);
+let slabUsed = 0;
+export function slabBytes(n: number): Bytes {
+  if (n > SLAB / 16) return new Uint8Array(n);
+  if (slabUsed + n > slab.byteLength) {
+    slab = new ArrayBuffer(SLAB);
+    slabUsed = 0;
+  }
+  const view = new Uint8Array(slab, slabUsed, n);
+  slabUsed += n;
+  return view;
+}
