@@ -72,6 +72,48 @@ function againstLibsodium(): void {
     same('crypto_generichash_blake2b_salt_personal', [32, null, rand(15), null]);
   });
 
+  it('crypto_generichash_init/update/final: runs of updates across where gathered input goes to a hasher', opts, () => {
+    // Splits whose running totals cross 64, 128 (a block), the doublings of a buffer and 4096 (hashed at
+    // the end up to there, else in an incremental hasher), with and without a key.
+    const runs = [
+      [4096],
+      [4095, 1],
+      [4096, 1],
+      [4097],
+      [1, 4096],
+      [64, 64, 1],
+      [...Array.from({ length: 64 }, () => 64), 1],
+      [...Array.from({ length: 130 }, () => 1), 4000, 200],
+      [127, 1, 255, 513, 1025, 2049, 17],
+      [0, 3000, 0, 1096, 0, 1, 0],
+      [5000, 64, 1],
+    ];
+    for (const sizes of runs) {
+      const pieces = sizes.map((n) => rand(n));
+      for (const key of [null, rand(32), rand(64)]) {
+        const results = [mine, peer()].map((lib) => {
+          const state = (lib.crypto_generichash_init as Call)(key, 64);
+          for (const piece of pieces) (lib.crypto_generichash_update as Call)(state, piece);
+          return (lib.crypto_generichash_final as Call)(state, 64, 'hex');
+        });
+        assert.equal(results[0], results[1], `updates of ${sizes.join(', ')}, key ${key?.length ?? 'none'}`);
+      }
+    }
+  });
+
+  it("crypto_generichash_update keeps what it was given, not the caller's array", () => {
+    for (const n of [1, 64, 65, 1000, 4096, 5000]) {
+      const chunk = rand(n);
+      const expected = sodium.crypto_generichash(32, Uint8Array.from([...chunk, ...chunk]), null, 'hex');
+      const state = sodium.crypto_generichash_init(null, 32);
+      const original = chunk.slice();
+      sodium.crypto_generichash_update(state, chunk);
+      chunk.fill(0xa5);
+      sodium.crypto_generichash_update(state, original);
+      assert.equal(sodium.crypto_generichash_final(state, 32, 'hex'), expected, `${n} bytes`);
+    }
+  });
+
   it('crypto_kdf_derive_from_key: every subkey length, ids to 2^64 - 1, contexts', opts, () => {
     const key = rand(32);
     for (let len = 16; len <= 64; len++) same('crypto_kdf_derive_from_key', [len, len * 1000, 'Examples', key]);
