@@ -189,11 +189,12 @@ function aead(variant: ByteRotation): string[] {
       setStateWord(CHACHA, COUNTER_WORD, i32.const(1)),
     ],
   });
-  /** The first slice, if short: XOR with the blocks from 1 on in TAIL. */
+  /** The first slice, if short: XOR with the blocks from 1 on in TAIL. Exported for libsodium's original construction (chacha/original.ts). */
   const crypt = cryptAfterInit(1);
   const slice = (name: string, body: Expr[]) =>
     func({
       name: `${name}_crypt`,
+      exported: true,
       params: [
         ['ptr', 'i32'],
         ['len', 'i32'],

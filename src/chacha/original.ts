@@ -12,7 +12,7 @@
  * past its crossover) and the tier's Poly1305.
  */
 import { engine } from './tiers.js';
-import { wipe, writeInput } from './simd.js';
+import { initBlocks, wipe, writeInput } from './simd.js';
 import { BUFFER, POLY } from '../chachapoly/layout.js';
 import { chachaKernel, type ChachaKernel } from '../chachapoly/wasm.js';
 import { HIBIT, TAG } from '../poly1305/layout.js';
@@ -36,12 +36,14 @@ const fitsOneCall = (aadLength: number, length: number): boolean => aadLength + 
 /**
  * The one-call layout from BUFFER: aad, its length, the data (at the
  * offset returned), its length. aead_init makes the Poly1305 key of block
- * 0 and leaves the counter at 1; then the tag's input is in place but for
- * the data's keystream (seal: before the tag; open: after).
+ * 0 and the data's first keystream blocks (as the RFC 8439 AEAD's, which
+ * aead_crypt then uses), and leaves the counter at 1; then the tag's input
+ * is in place but for the data's keystream (seal: before the tag; open:
+ * after).
  */
 function layOut(k: ChachaKernel, mem: Uint8Array, aad: Uint8Array, data: Uint8Array): number {
   const at = BUFFER + aad.length + 8;
-  k.aead_init(2);
+  k.aead_init(initBlocks(data.length));
   mem.set(aad, BUFFER);
   writeLE64(mem, at - 8, aad.length);
   mem.set(data, at);
@@ -80,7 +82,9 @@ function inKernel<T>(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, data: 
 const sealInKernel = (key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, data: Uint8Array, out?: Uint8Array): Uint8Array =>
   inKernel(key, nonce, aad, data, (k, mem, at) => {
     const n = data.length;
-    k.chacha_xor(at, n, DOUBLE_ROUNDS);
+    k.aead_crypt(at, n);
+    // aead_crypt may write to the next 16 bytes past the data: its length again.
+    writeLE64(mem, at + n, n);
     macLaidOut(k, mem, at + n + 8 - BUFFER);
     // The tag after the ciphertext, over its length, for one copy out.
     mem.copyWithin(at + n, POLY + TAG, POLY + TAG + ABYTES);
@@ -96,7 +100,7 @@ const openInKernel = (key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ciphe
     macLaidOut(k, mem, at + n + 8 - BUFFER);
     // constant-time: public: a tag that fails is the verdict the caller gets.
     if (!equalBytes(mem, POLY + TAG, tag, 0, ABYTES)) return undefined;
-    k.chacha_xor(at, n, DOUBLE_ROUNDS);
+    k.aead_crypt(at, n);
     return mem.slice(at, at + n);
   });
 

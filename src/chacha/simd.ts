@@ -57,7 +57,7 @@ export const wipe = (k: ChachaKernel, length: number) => k.wipe(BUFFER + Math.mi
  * when blocks 1..3 cover the message, else two, the cheaper start that
  * covers a one-block message and gives every longer one its Poly1305 key.
  */
-const initBlocks = (length: number): number => (length > 64 && length <= 192 ? 4 : 2);
+export const initBlocks = (length: number): number => (length > 64 && length <= 192 ? 4 : 2);
 
 /** The associated data into the MAC, zero-padded to 16 bytes (RFC 8439 §2.8). */
 export function authenticateAad(k: ChachaKernel, mem: LinearMemory, aad: Uint8Array): void {

@@ -25,6 +25,8 @@ export interface ChachaKernel extends KernelExports, VariantKernel {
   poly_finish(): void;
   /** RFC 8439 §2.8's start: the Poly1305 key and the first keystream blocks (2 or 4) into TAIL; the counter then at 1. */
   aead_init(blocks: number): void;
+  /** XOR keystream into [ptr, ptr + len) after aead_init: a short first slice from the blocks it left (bytes to the next 16 then scratch), else from the counter. */
+  aead_crypt(ptr: number, len: number): void;
   aead_seal(ptr: number, len: number): void;
   aead_open(ptr: number, len: number): void;
   /** The length block and the tag (RFC 8439 §2.8), written to POLY + TAG and to `tag`. */

@@ -28,9 +28,17 @@ const SLICE = 32768;
 /** Aad lengths: none, short, a Poly1305 block and one past, and longer than a slice. */
 const AADS = [0, 5, 16, 17, SLICE + 3];
 
-/** Message lengths for `aad` bytes of aad: each side of the one-call edge, of a slice, and longer. */
+/**
+ * The first keystream blocks aead_init leaves: 1 (for a message of up to 64
+ * bytes) or 3 (up to 192); each side of those, the 16-byte steps between and
+ * lengths that end inside a 16-byte step (the bytes after a message, its
+ * length, follow it in the kernel's memory).
+ */
+const FIRST_BLOCKS = [1, 15, 16, 17, 31, 63, 64, 65, 100, 127, 128, 129, 191, 192, 193, 200, 255, 256, 257];
+
+/** Message lengths for `aad` bytes of aad: the first blocks', each side of the one-call edge, of a slice, and longer. */
 function lengthsFor(aad: number): number[] {
-  const lengths = new Set<number>([0, 1, 64, 3 * SLICE + 5]);
+  const lengths = new Set<number>([0, ...FIRST_BLOCKS, 3 * SLICE + 5]);
   for (const e of [ONE_CALL - aad, SLICE]) for (const d of [-17, -1, 0, 1, 15]) if (e + d >= 0) lengths.add(e + d);
   return [...lengths];
 }
