@@ -17,7 +17,7 @@ import { COUNTER_WORD, HSALSA_WORDS, KEY_WORDS, NONCE_WORD } from './constants.j
 import { BLOCK, BUFFER, NONCE24, PAGES, POLY, STATE, TAIL } from './layout.js';
 import { poly1305Functions, polyKeyFrom, polyTagTo, wholeBlocks } from '../poly1305/kernel.js';
 import * as P from '../poly1305/layout.js';
-import { type Arith, vectorArith } from '../wasm/arx.js';
+import { SALSA_COLUMNS, SALSA_ROWS, salsaQuarterRound, vectorArith } from '../wasm/arx.js';
 import {
   DOUBLE_ROUNDS,
   type StreamCipher,
@@ -33,7 +33,6 @@ import {
   xorFromMemory,
 } from '../wasm/stream.js';
 import {
-  type Expr,
   call,
   func,
   get,
@@ -53,29 +52,6 @@ import {
 } from '../wasm/wat.js';
 
 /**
- * Specification §3, quarterround(y0, y1, y2, y3) on locals a, b, c, d:
- * b ^= (a + d) <<< 7, c ^= (b + a) <<< 9, d ^= (c + b) <<< 13, a ^= (d + c) <<< 18.
- */
-function quarterRound(m: Arith, x: string[], [a, b, c, d]: number[]): Expr[] {
-  const step = (target: number, p: number, q: number, bits: number) => set(x[target], m.xor(get(x[target]), m.rotl(m.add(get(x[p]), get(x[q])), bits)));
-  return [step(b, a, d, 7), step(c, b, a, 9), step(d, c, b, 13), step(a, d, c, 18)];
-}
-
-/** §5 columnround and §4 rowround: the words of their four quarter rounds, in quarterround's argument order. */
-const COLUMNS = [
-  [0, 4, 8, 12],
-  [5, 9, 13, 1],
-  [10, 14, 2, 6],
-  [15, 3, 7, 11],
-];
-const ROWS = [
-  [0, 1, 2, 3],
-  [5, 6, 7, 4],
-  [10, 11, 8, 9],
-  [15, 12, 13, 14],
-];
-
-/**
  * §10: the input is 16 words, constants in 0, 5, 10, 15, the key in 1..4
  * and 11..14, the nonce in 6..7 and the block counter ("block number") in
  * 8..9, one little-endian 64-bit number. §6 doubleround: a column round,
@@ -86,8 +62,8 @@ const SALSA: StreamCipher = {
   counter: COUNTER_WORD,
   block: BLOCK,
   tail: TAIL,
-  quarterRound,
-  doubleRound: [...COLUMNS, ...ROWS],
+  quarterRound: salsaQuarterRound,
+  doubleRound: [...SALSA_COLUMNS, ...SALSA_ROWS],
 };
 
 /** Four lanes at once, every rotation shift, shift, or (none is a byte permutation). */

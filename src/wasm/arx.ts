@@ -1,7 +1,7 @@
 /**
  * Pieces shared by the ARX generators (add, rotate, XOR on 32-bit words):
- * the stream ciphers ChaCha and Salsa20 (wasm/stream.ts and their kernels)
- * and BLAKE3, whose G function is ChaCha's quarter round with message words
+ * the stream ciphers ChaCha and Salsa20 (wasm/stream.ts and their kernels),
+ * scrypt's Salsa20/8, and BLAKE3, whose G function is ChaCha's quarter round with message words
  * added, on the same 4x4 state.
  */
 import { type ByteRotation, type Expr, get, i32, i32x4, rotlLanes, set, v128 } from './wat.js';
@@ -39,6 +39,31 @@ export const DIAGONALS = [
   [1, 6, 11, 12],
   [2, 7, 8, 13],
   [3, 4, 9, 14],
+];
+
+/**
+ * Salsa20's quarterround(y0, y1, y2, y3) (Salsa20 specification §3) on
+ * locals a, b, c, d: b ^= (a + d) <<< 7, c ^= (b + a) <<< 9,
+ * d ^= (c + b) <<< 13, a ^= (d + c) <<< 18. Salsa20's kernel and scrypt's
+ * Salsa20/8 (RFC 7914 §3) use it.
+ */
+export function salsaQuarterRound(m: Arith, x: string[], [a, b, c, d]: number[]): Expr[] {
+  const step = (target: number, p: number, q: number, bits: number) => set(x[target], m.xor(get(x[target]), m.rotl(m.add(get(x[p]), get(x[q])), bits)));
+  return [step(b, a, d, 7), step(c, b, a, 9), step(d, c, b, 13), step(a, d, c, 18)];
+}
+
+/** Salsa20's §5 columnround and §4 rowround: the words of their four quarter rounds, in quarterround's argument order. */
+export const SALSA_COLUMNS = [
+  [0, 4, 8, 12],
+  [5, 9, 13, 1],
+  [10, 14, 2, 6],
+  [15, 3, 7, 11],
+];
+export const SALSA_ROWS = [
+  [0, 1, 2, 3],
+  [5, 6, 7, 4],
+  [10, 11, 8, 9],
+  [15, 12, 13, 14],
 ];
 
 /**
