@@ -128,6 +128,7 @@ export const simdChachaPiece = withBytes(chachaSelector, simdChachaPieceFunction
 export const simdSalsaPiece = withBytes(salsaSelector, simdSalsaPieceFunction);
 export type { ScryptEngine } from './scrypt/engine.js';
 export { jsScrypt } from './scrypt/js.js';
+export { scryptFormPicker, scryptForms } from './scrypt/simd.js';
 export const simdScrypt = withBytes(scryptSelector, simdScryptEngine);
 export { spareMemory } from './scrypt/simd.js';
 export type { Argon2Engine, Argon2Memory } from './argon2/engine.js';

@@ -1,26 +1,39 @@
 /**
  * scrypt kernel generator (RFC 7914): scryptROMix (§5) and
- * scryptBlockMix (§4) on Salsa20/8 (§3), in WebAssembly SIMD.
- *
- * One 64-byte Salsa20 block sits in four v128 registers, a quarter round
- * in each lane: the words of the four quarter rounds of a column round are
- * laid out as the "diagonals" a = (x0, x5, x10, x15), b = (x4, x9, x14,
- * x3), c = (x8, x13, x2, x7), d = (x12, x1, x6, x11), as libsodium's SSE2
- * scrypt arranges them (LANES_ORDER). A column round is then four vector
- * steps; turning b, c and d by one, two and three lanes gives the row
- * round the same layout, and turning them back gives the next column
- * round. Blocks are stored in this order for the whole of ROMix (to_lanes
- * and from_lanes convert at its ends), so the loops move no word.
+ * scryptBlockMix (§4) on Salsa20/8 (§3), each BlockMix in one of two
+ * forms that give the same bytes: the block X in four vectors
+ * (blockmix_vector) or in sixteen scalar words (blockmix_scalar).
  *
  * BlockMix is a chain: each Salsa20/8 takes the output of the one before,
  * and each BlockMix the output of the one before it, so a lane's speed is
- * the latency of one block's rounds. The block X stays in registers from
- * one Salsa20/8 to the next and from one BlockMix to the next, and
- * Integerify reads it from a register. In the second loop, V[j] is a slot
- * anywhere in N * 128 * r bytes, far out of cache for a large N: it is
- * XORed into X in a pass of its own before the BlockMix, whose loads are
- * independent of each other and so wait for memory together, where the
- * BlockMix would meet them one after another.
+ * the latency of one block's rounds, and which form has the shorter chain
+ * depends on the processor: on the 2-core AMD EPYC VM, N = 2^14 took
+ * 37 ms in vectors and 18 ms in scalar words (a vector add, shift or xor
+ * takes two cycles there, a scalar one one, and a scalar rotation is one
+ * instruction where a vector one is three), where the vectors were the
+ * faster on the Intel VM. Both ship; fill and mix take the form as an
+ * argument, and the engine times both on real runs and keeps the faster
+ * (simd.ts).
+ *
+ * In the vector form one 64-byte Salsa20 block sits in four v128
+ * registers, a quarter round in each lane: the words of the four quarter
+ * rounds of a column round are laid out as the "diagonals" a = (x0, x5,
+ * x10, x15), b = (x4, x9, x14, x3), c = (x8, x13, x2, x7), d = (x12, x1,
+ * x6, x11), as libsodium's SSE2 scrypt arranges them (LANES_ORDER). A
+ * column round is then four vector steps; turning b, c and d by one, two
+ * and three lanes gives the row round the same layout, and turning them
+ * back gives the next column round. Blocks are stored in this order for
+ * the whole of ROMix (to_lanes and from_lanes convert at its ends), so the
+ * loops move no word; the scalar form reads and writes each word where
+ * this layout keeps it.
+ *
+ * Within a BlockMix X stays in registers; between two it is the output's
+ * last block in memory, where the next reads it and Integerify reads its
+ * first word. In the second loop, V[j] is a slot anywhere in N * 128 * r
+ * bytes, far out of cache for a large N: it is XORed into X in a pass of
+ * its own before the BlockMix, whose loads are independent of each other
+ * and so wait for memory together, where the BlockMix would meet them one
+ * after another.
  *
  * The memory holds N + 2 slots of 128 * r bytes (layout.ts): slots
  * 0..N-1 are V, slot N is X after the first loop, and slots N and N + 1
@@ -29,7 +42,8 @@
  * it can report progress and let other work in between.
  */
 import type { KernelSecrets } from '../wasm/secrets.js';
-import { type Expr, declare, doWhile, func, get, i32, i32x4, memoryFill, module, regs, set, v128 } from '../wasm/wat.js';
+import { SALSA_COLUMNS, SALSA_ROWS, salsaQuarterRound, scalarArith } from '../wasm/arx.js';
+import { type Expr, call, declare, doWhile, func, get, i32, i32x4, ifElse, interleave, memoryFill, module, regs, set, v128 } from '../wasm/wat.js';
 
 /** 65536 pages of 64 KiB: the 4 GiB a 32-bit memory can address. */
 const MAX_PAGES = 65536;
@@ -91,56 +105,118 @@ function salsa8(): Expr[] {
   return [...X.map((n, i) => set(S[i], get(n))), ...rounds, ...X.map((n, i) => set(n, i32x4.add(get(n), get(S[i]))))];
 }
 
-const xorBlock = (at: Expr, offset = 0): Expr[] => X.map((n, k) => set(n, v128.xor(get(n), v128.load(at, offset + 16 * k))));
-const loadBlock = (at: Expr): Expr[] => X.map((n, k) => set(n, v128.load(at, 16 * k)));
-const storeBlock = (at: Expr): Expr[] => X.map((n, k) => v128.store(at, get(n), 16 * k));
+/** The address of the last block of the slot at local `slot` (len: the slot's bytes). */
+const lastBlock = (slot: string): Expr => i32.add(get(slot), i32.sub(get('len'), i32.const(BLOCK)));
+
+/** The parameters of a BlockMix function: the slots it reads and writes, and r. */
+const BLOCKMIX_PARAMS: [string, 'i32'][] = [
+  ['src', 'i32'],
+  ['dst', 'i32'],
+  ['r', 'i32'],
+];
 
 /**
- * scryptBlockMix (§4) of the slot at local `src` into the slot at local
- * `dst`. X comes in holding the input's last block (§4 step 1) and leaves
- * holding the output's last block, Y[2r-1]. Step 3's even outputs go to
- * the first half of dst and the odd ones to the second (step 6), two per
- * turn of the loop.
+ * The loop of a BlockMix function (scryptBlockMix, §4) over the slot at
+ * `src` (of `len` bytes) into the slot at `dst`, a block a turn: X ^= the block (`xor`),
+ * X = Salsa20/8(X) (`salsa8`), output to `out` (`store`). Step 3's even
+ * outputs go to the first half of dst and the odd ones to the second
+ * (step 6): the halves' next blocks take turns as `out` and `next`. X
+ * comes in from the input's last block (step 1) and leaves as the
+ * output's last block, in memory, where the loops read Integerify.
  */
-function blockMix(): Expr[] {
+function blockMixLoop(xor: Expr[], salsa: Expr[], store: Expr[]): Expr[] {
   return [
     set('p', get('src')),
+    set('end', i32.add(get('src'), get('len'))),
     set('out', get('dst')),
-    set('i', get('r')),
+    set('next', i32.add(get('dst'), i32.shl(get('r'), 6))),
     doWhile(
-      'pairs',
+      'blocks',
       [
-        ...xorBlock(get('p')),
-        ...salsa8(),
-        ...storeBlock(get('out')),
-        ...xorBlock(get('p'), BLOCK),
-        ...salsa8(),
-        ...storeBlock(i32.add(get('out'), get('half'))),
-        set('p', i32.add(get('p'), i32.const(2 * BLOCK))),
-        set('out', i32.add(get('out'), i32.const(BLOCK))),
-        set('i', i32.sub(get('i'), i32.const(1))),
+        ...xor,
+        ...salsa,
+        ...store,
+        set('after', i32.add(get('out'), i32.const(BLOCK))),
+        set('out', get('next')),
+        set('next', get('after')),
+        set('p', i32.add(get('p'), i32.const(BLOCK))),
       ],
-      get('i'),
+      i32.ltU(get('p'), get('end')),
     ),
   ];
 }
 
-/** The locals: X and the rest of the vectors; a slot's bytes (len), half of it (half), the slots and pointers. */
-const LOCALS = {
-  ...declare([...X, ...S, 't'], 'v128'),
-  ...declare(['len', 'half', 'src', 'dst', 'p', 'q', 'out', 'i', 'k'], 'i32'),
-};
+/** The i32 locals of blockMixLoop. */
+const LOOP_LOCALS = ['len', 'p', 'end', 'out', 'next', 'after'];
 
-/** The address of the last block of the slot at local `slot`. */
-const lastBlock = (slot: string): Expr => i32.add(get(slot), i32.sub(get('len'), i32.const(BLOCK)));
+/** blockmix_vector(src, dst, r): X in four v128 registers, the diagonals: a round is four vector steps (above). */
+function vectorBlockMix(): string {
+  return func({
+    name: 'blockmix_vector',
+    params: BLOCKMIX_PARAMS,
+    locals: { ...declare([...X, ...S, 't'], 'v128'), ...declare(LOOP_LOCALS, 'i32') },
+    body: [
+      set('len', i32.shl(get('r'), 7)),
+      ...X.map((n, k) => set(n, v128.load(lastBlock('src'), 16 * k))),
+      ...blockMixLoop(
+        X.map((n, k) => set(n, v128.xor(get(n), v128.load(get('p'), 16 * k)))),
+        salsa8(),
+        X.map((n, k) => v128.store(get('out'), get(n), 16 * k)),
+      ),
+    ],
+  });
+}
 
-/** Sets len and half from r. */
-const slotSizes = (): Expr[] => [set('len', i32.shl(get('r'), 7)), set('half', i32.shl(get('r'), 6))];
+/** Word w of X (standard order) as the scalar form names it, its saved input, and its byte offset in the lanes layout. */
+const Y = regs('y', 16);
+const Z = regs('z', 16);
+const at32 = (w: number): number => 4 * LANES_ORDER.indexOf(w);
 
 /**
- * fill(r, from, count): iterations from .. from + count - 1 of ROMix's
- * first loop (§5 step 2): slot i + 1 = BlockMix(slot i). Slot 0 holds B
- * (in lanes order) before the first; slot N is X after the last.
+ * blockmix_scalar(src, dst, r): X in sixteen i32 locals, the quarter
+ * rounds of a round interleaved statement by statement, every rotation one
+ * instruction (i32.rotl) where the vector form takes two shifts and an or;
+ * the rounds unrolled (in a loop of double rounds, 10% slower).
+ */
+function scalarBlockMix(): string {
+  const rounds: Expr[] = [];
+  for (let i = 0; i < ROUNDS / 2; i++) {
+    for (const words of [SALSA_COLUMNS, SALSA_ROWS]) rounds.push(...interleave(words.map((q) => salsaQuarterRound(scalarArith, Y, q))));
+  }
+  return func({
+    name: 'blockmix_scalar',
+    params: BLOCKMIX_PARAMS,
+    locals: declare([...Y, ...Z, ...LOOP_LOCALS], 'i32'),
+    body: [
+      set('len', i32.shl(get('r'), 7)),
+      ...Y.map((n, w) => set(n, i32.load(lastBlock('src'), at32(w)))),
+      ...blockMixLoop(
+        Y.map((n, w) => set(n, i32.xor(get(n), i32.load(get('p'), at32(w))))),
+        [...Y.map((n, w) => set(Z[w], get(n))), ...rounds, ...Y.map((n, w) => set(n, i32.add(get(n), get(Z[w]))))],
+        Y.map((n, w) => i32.store(get('out'), get(n), at32(w))),
+      ),
+    ],
+  });
+}
+
+/**
+ * The BlockMix of the slot at local `src` into the slot at local `dst` in
+ * the form the param `form` names: 0 the vector form, 1 the scalar. A
+ * lane's speed is the latency of its chain of steps, and which form has
+ * the shorter one depends on the processor (a vector add's latency against
+ * a scalar one's), so both ship and the engine times them on real runs
+ * (simd.ts, runtime/variants.ts).
+ */
+const blockMix = (): Expr =>
+  ifElse(get('form'), [call('blockmix_scalar', get('src'), get('dst'), get('r'))], [call('blockmix_vector', get('src'), get('dst'), get('r'))]);
+
+/** The locals of the loops: a slot's bytes (len), the slots and pointers. */
+const LOCALS = declare(['len', 'src', 'dst', 'p', 'q', 'i', 'k'], 'i32');
+
+/**
+ * fill(r, from, count, form): iterations from .. from + count - 1 of
+ * ROMix's first loop (§5 step 2): slot i + 1 = BlockMix(slot i). Slot 0
+ * holds B (in lanes order) before the first; slot N is X after the last.
  */
 function fill(): string {
   return func({
@@ -150,15 +226,15 @@ function fill(): string {
       ['r', 'i32'],
       ['from', 'i32'],
       ['count', 'i32'],
+      ['form', 'i32'],
     ],
     locals: LOCALS,
     body: [
-      ...slotSizes(),
+      set('len', i32.shl(get('r'), 7)),
       set('src', i32.mul(get('from'), get('len'))),
-      ...loadBlock(lastBlock('src')),
       doWhile(
         'fill',
-        [set('dst', i32.add(get('src'), get('len'))), ...blockMix(), set('src', get('dst')), set('count', i32.sub(get('count'), i32.const(1)))],
+        [set('dst', i32.add(get('src'), get('len'))), blockMix(), set('src', get('dst')), set('count', i32.sub(get('count'), i32.const(1)))],
         get('count'),
       ),
     ],
@@ -184,13 +260,13 @@ function xorSlot(): Expr[] {
 }
 
 /**
- * mix(r, n, from, count): iterations from .. from + count - 1 of ROMix's
- * second loop (§5 step 3): j = Integerify(X) mod N, X = BlockMix(X xor
- * V[j]). X is slot N at even iterations and slot N + 1 at odd ones, its
- * BlockMix going to the other; N is even, so X ends in slot N. Integerify
- * is the first word of X's last block, lane 0 of its first register; N is
- * a power of two, so mod N is a mask (and only the low 32 bits matter: N
- * fits in 32).
+ * mix(r, n, from, count, form): iterations from .. from + count - 1 of
+ * ROMix's second loop (§5 step 3): j = Integerify(X) mod N, X =
+ * BlockMix(X xor V[j]). X is slot N at even iterations and slot N + 1 at
+ * odd ones, its BlockMix going to the other; N is even, so X ends in slot
+ * N. Integerify is the first word of X's last block (at offset 0 in the
+ * lanes layout); N is a power of two, so mod N is a mask (and only the low
+ * 32 bits matter: N fits in 32).
  */
 function mix(): string {
   const parity = i32.and(get('from'), i32.const(1));
@@ -202,20 +278,19 @@ function mix(): string {
       ['n', 'i32'],
       ['from', 'i32'],
       ['count', 'i32'],
+      ['form', 'i32'],
     ],
     locals: LOCALS,
     body: [
-      ...slotSizes(),
+      set('len', i32.shl(get('r'), 7)),
       set('src', i32.mul(i32.add(get('n'), parity), get('len'))),
       set('dst', i32.mul(i32.sub(i32.add(get('n'), i32.const(1)), parity), get('len'))),
-      ...loadBlock(lastBlock('src')),
       doWhile(
         'mix',
         [
-          set('q', i32.mul(i32.and(i32x4.lane(get(X[0]), 0), i32.sub(get('n'), i32.const(1))), get('len'))),
+          set('q', i32.mul(i32.and(i32.load(lastBlock('src')), i32.sub(get('n'), i32.const(1))), get('len'))),
           ...xorSlot(),
-          ...loadBlock(lastBlock('src')),
-          ...blockMix(),
+          blockMix(),
           set('k', get('src')),
           set('src', get('dst')),
           set('dst', get('k')),
@@ -291,5 +366,5 @@ export const scryptSecrets: KernelSecrets = {
 
 /** The module: a memory of one page that the caller grows for each call, up to 4 GiB. */
 export function scryptModule(): string {
-  return module(1, [fill(), mix(), reorder('to_lanes', false), reorder('from_lanes', true), wipe()], [], MAX_PAGES);
+  return module(1, [fill(), mix(), vectorBlockMix(), scalarBlockMix(), reorder('to_lanes', false), reorder('from_lanes', true), wipe()], [], MAX_PAGES);
 }

@@ -9,12 +9,31 @@ import type { RomixRun, ScryptEngine } from './engine.js';
 import { laneBytes, resultSlot, slotBytes } from './layout.js';
 import { scryptKernel, type ScryptKernel } from './wasm.js';
 import { KeptMemory } from '../runtime/kept-memory.js';
+import { VariantPicker, type VariantKernel } from '../runtime/variants.js';
 
 /** How long a grown memory is kept, wiped, after its last run, for the next one. */
 const RELEASE_MS = 2000;
 
 /** The instances runs take their memory from (runtime/kept-memory.ts). */
 const memories = new KeptMemory<ScryptKernel>(scryptKernel, 'scrypt', RELEASE_MS);
+
+/**
+ * The kernel's two forms of BlockMix (kernel.ts): X in four vectors or in
+ * sixteen scalar words. A lane is one chain of dependent steps, so the
+ * faster is the one whose steps the processor finishes sooner (on the
+ * AMD EPYC VM, where a vector add takes two cycles, the scalar); the
+ * picker times real runs and keeps it (runtime/variants.ts). Every
+ * instance of the kernel (one per memory kept) runs the form chosen here.
+ */
+const FORMS = 2;
+let form = 0;
+
+/** The forms as the picker and the variant tests select them. */
+export const scryptForms: VariantKernel = {
+  variant_count: () => FORMS,
+  select_variant: (index) => void (form = index),
+};
+export const scryptFormPicker = new VariantPicker(FORMS, scryptForms.select_variant);
 
 class SimdRun implements RomixRun {
   done = 0;
@@ -36,17 +55,24 @@ class SimdRun implements RomixRun {
   }
 
   step(count: number): void {
+    // The bytes a step's BlockMixes go through, as the picker weighs a call.
+    const bytes = Math.min(count, 2 * this.N - this.done) * slotBytes(this.r);
+    if (scryptFormPicker.wants(bytes)) scryptFormPicker.run(bytes, () => this.iterate(count));
+    else this.iterate(count);
+  }
+
+  private iterate(count: number): void {
     const k = this.k!;
     const { N, r } = this;
     if (this.done < N) {
       const n = Math.min(count, N - this.done);
-      k.fill(r, this.done, n);
+      k.fill(r, this.done, n, form);
       this.done += n;
       count -= n;
     }
     if (count > 0 && this.done < 2 * N) {
       const n = Math.min(count, 2 * N - this.done);
-      k.mix(r, N, this.done - N, n);
+      k.mix(r, N, this.done - N, n, form);
       this.done += n;
     }
   }

@@ -3,16 +3,29 @@
  * the one home of the variant tests. First the picker on a fake clock (it
  * settles on the faster variant, resists pauses and load, re-checks),
  * then each kernel that ships variants (ChaCha's rotations, BLAKE3's
- * 4-wide chunk function: i8x16.swizzle or i8x16.shuffle), which must give
+ * 4-wide chunk function: i8x16.swizzle or i8x16.shuffle; scrypt's ROMix
+ * in vectors or scalar words), which must give
  * the same bytes through every variant, before, during and after the choice.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { blake3Kernel, blake3VariantPicker, chachaKernel, chachaVariantPicker, VariantPicker, variantPicker, type VariantKernel } from '../internal.js';
+import {
+  blake3Kernel,
+  blake3VariantPicker,
+  chachaKernel,
+  chachaVariantPicker,
+  scryptFormPicker,
+  scryptForms,
+  VariantPicker,
+  variantPicker,
+  type VariantKernel,
+} from '../internal.js';
 import { ready } from 'fourfold';
 import { blake3 } from 'fourfold/blake3';
 import { chacha20, chacha20poly1305 } from 'fourfold/chacha';
+import { scrypt } from 'fourfold/scrypt';
 import { chacha20 as nobleChacha20, chacha20poly1305 as nobleAead } from '@noble/ciphers/chacha.js';
+import { scrypt as nobleScrypt } from '@noble/hashes/scrypt.js';
 import { assertBytes, NO_SIMD } from '../helpers.js';
 import { nobleBlake3 } from '../blake3/reference.js';
 
@@ -238,7 +251,21 @@ const FAMILIES: {
     ours: (data) => [blake3(data), blake3.create({ key: KEY }).update(data).digest()],
     theirs: (data) => [nobleBlake3(data), nobleBlake3(data, { key: KEY })],
   },
+  {
+    // The picker weighs a run by the bytes its BlockMixes go through: N = 2, r = 1 (512 bytes) is never
+    // timed, N = 1024, r = 8 (2 MiB) is; the password is the data, the salt a part of it.
+    name: "scrypt's ROMix (X in vectors or in scalar words)",
+    kernel: () => scryptForms,
+    picker: () => scryptFormPicker,
+    ours: (data) => [scrypt(data, KEY, scryptCost(data))],
+    theirs: (data) => [nobleScrypt(data, KEY, scryptCost(data))],
+  },
 ];
+
+/** The scrypt cost of a variant test's call: short data, a run too short to time; long, one the picker times. */
+function scryptCost(data: Uint8Array) {
+  return data.length < 8192 ? { N: 2, r: 1, p: 1, dkLen: 64 } : { N: 1024, r: 8, p: 1, dkLen: 64 };
+}
 
 for (const family of FAMILIES) {
   it(`${family.name}: the same bytes through every variant, before, during and after the choice`, { skip: NO_SIMD }, async () => {

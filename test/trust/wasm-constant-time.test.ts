@@ -178,7 +178,7 @@ describe("the check's own limits", () => {
     const declared = KERNEL_SECRETS.scrypt.exceptions ?? [];
     const stale = { exceptions: declared.map((e) => ({ ...e, count: e.count + 1 })) };
     const report = checkKernelText('scrypt', withGeneratorLines(KERNELS.scrypt), stale);
-    assert.equal(report.wrongExceptions.length, 1);
+    assert.equal(report.wrongExceptions.length, declared.length);
   });
 
   it("without Argon2's declared public loads, argon2i's reference blocks are secret addresses", () => {
