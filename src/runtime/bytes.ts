@@ -162,8 +162,8 @@ export function deliver(target: Uint8Array, out: Uint8Array | undefined): Uint8A
 }
 
 /**
- * Short buffers for objects that live a while (a hasher's pending block,
- * an incremental hash's gathered input): views carved from shared 64 KiB
+ * Short buffers for objects that live a while (a hasher's pending
+ * block): views carved from shared 64 KiB
  * ArrayBuffers, each handed out once. A new array of more than 64 bytes
  * is an ArrayBuffer of its own outside V8's heap, whose allocation and
  * sweeping cost more than a short hash; a slab is freed when the last

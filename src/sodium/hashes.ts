@@ -10,7 +10,7 @@ import { format, formatOf, from_string, type Input, input, optional, type Out, r
 import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 import { siphashOnTier } from './siphash-simd.js';
-import { EMPTY, slabBytes } from '../runtime/bytes.js';
+import { EMPTY } from '../runtime/bytes.js';
 
 /** libsodium's error for arguments outside what the primitive takes. */
 const invalidUsage = (): Error => new Error('invalid usage');
@@ -60,20 +60,36 @@ export function crypto_generichash_blake2b_salt_personal<F extends OutputFormat 
 
 /**
  * Up to this many bytes in all, an incremental BLAKE2b gathers its input
- * (a copy, in a buffer from the runtime's slabs) and hashes it in one
- * call at the end: the incremental hasher's start, update and digest
- * (two engine calls, each writing and reading the state) cost about 0.5 us
- * more than one call, a third of a 1 KiB hash, where the extra copy of
- * 4 KiB costs a twentieth of its hash. Past it, the input goes to an
- * incremental hasher.
+ * (a copy) and hashes it in one call at the end: the incremental hasher's
+ * start, update and digest (two engine calls, each writing and reading
+ * the state) cost about 0.5 us more than one call, a third of a 1 KiB
+ * hash, where the extra copy of 4 KiB costs a twentieth of its hash. Past
+ * it, the input goes to an incremental hasher.
  */
 const GATHER = 4096;
 
-/** The least size of a gathering buffer that grows: a block, so that short updates seldom move it. */
-const FIRST = 128;
+/**
+ * Gathering buffers of 128 to GATHER bytes, powers of two, kept wiped for
+ * the next hash once one has ended with them: a new array of more than 64
+ * bytes costs more than hashing it, most in Chromium (a new 4 KiB array
+ * 3.8 us there, against 3.3 us for its BLAKE2b; a 64 KiB slab's share
+ * 2.5 us). A few of each size; what more states at once use is left to
+ * the garbage collector.
+ */
+const KEPT = 8;
+const kept: Uint8Array[][] = [[], [], [], [], [], []];
+/** The size class of a buffer for `n` bytes (1 to GATHER): 128 << class bytes. */
+const sizeClass = (n: number): number => Math.max(0, 25 - Math.clz32(n - 1));
 
-/** The longest array V8 keeps on its heap (a new one is cheapest there). */
-const ON_HEAP = 64;
+const takeBuffer = (n: number): Uint8Array => kept[sizeClass(n)].pop() ?? new Uint8Array(128 << sizeClass(n));
+
+/** Wipes the first `used` bytes of `buffer` (one takeBuffer gave, or EMPTY) and keeps it for the next hash while there is room. */
+function giveBack(buffer: Uint8Array, used: number): void {
+  if (buffer.length === 0) return;
+  buffer.fill(0, 0, used);
+  const list = kept[sizeClass(buffer.length)];
+  if (list.length < KEPT) list.push(buffer);
+}
 
 /** crypto_generichash_init's hasher: its input gathered while it is short (GATHER), else fourfold/blake2's incremental BLAKE2b. */
 class Generichash {
@@ -103,19 +119,11 @@ class Generichash {
     this.#hasher.update(data);
   }
 
-  /**
-   * A bigger buffer for `end` bytes, what was gathered moved into it: the
-   * first exactly `end` bytes (digest() then takes it whole: a view of part
-   * of an array on V8's heap, 64 bytes or less, would move it off the heap
-   * first), later ones doubling, up to GATHER.
-   */
+  /** A bigger buffer for `end` bytes (at least twice the last), what was gathered moved into it. */
   #grow(end: number): void {
-    const size = this.#used === 0 ? end : Math.min(GATHER, Math.max(end, FIRST, 2 * this.#gathered.length));
-    const bigger = size <= ON_HEAP ? new Uint8Array(size) : slabBytes(size);
-    if (this.#used > 0) {
-      bigger.set(this.#gathered.subarray(0, this.#used));
-      this.#gathered.fill(0, 0, this.#used);
-    }
+    const bigger = takeBuffer(Math.max(end, 2 * this.#gathered.length));
+    if (this.#used > 0) bigger.set(this.#gathered.subarray(0, this.#used));
+    giveBack(this.#gathered, this.#used);
     this.#gathered = bigger;
   }
 
@@ -123,8 +131,7 @@ class Generichash {
   digest(): Uint8Array {
     try {
       if (this.#hasher !== undefined) return this.#hasher.digest();
-      const gathered = this.#used === this.#gathered.length ? this.#gathered : this.#gathered.subarray(0, this.#used);
-      return hashBlake2b(gathered, { dkLen: this.length, key: this.key });
+      return hashBlake2b(this.#gathered.subarray(0, this.#used), { dkLen: this.length, key: this.key });
     } finally {
       this.destroy();
     }
@@ -138,7 +145,7 @@ class Generichash {
   }
 
   #forgetGathered(): void {
-    if (this.#used > 0) this.#gathered.fill(0, 0, this.#used);
+    giveBack(this.#gathered, this.#used);
     this.#gathered = EMPTY;
     this.#used = 0;
   }
