@@ -8,7 +8,7 @@ import type { KeystreamXor } from '../runtime/stream-cipher.js';
 import { DOUBLE_ROUNDS } from '../runtime/stream-cipher.js';
 import { jsPoly1305 } from '../poly1305/js.js';
 import type { Poly1305State } from '../poly1305/engine.js';
-import { inputBlock } from './input-block.js';
+import { inputBlock, SIGMA } from './input-block.js';
 import { equalBytes, lengthBlock, readLE32, writeLE32 } from '../runtime/bytes.js';
 import { HOST_LE } from '../runtime/host.js';
 
@@ -183,10 +183,13 @@ const xor: KeystreamXor = (key, nonce, counterLow, counterHigh, doubleRounds, da
  * (constants, key, nonce16) without the feed-forward, keeping words 0..3
  * and 12..15. Rather than a second copy of the rounds, it runs one keystream
  * block over zeros and subtracts the input words back out of those words.
+ * `constants`: words 0..3 ("expand 32-byte k"; libsodium's
+ * crypto_core_hchacha20 takes the caller's own).
  */
-function hchacha(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void {
+export function hchacha(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array, constants: ArrayLike<number> = SIGMA): void {
   // The nonce's 16 bytes are words 12..15: counter word 12 then a 12-byte nonce.
   const state = inputBlock(key, nonce16.subarray(4), readLE32(nonce16, 0) >>> 0, 0);
+  for (let i = 0; i < 4; i++) state[i] = constants[i];
   const block = new Uint8Array(64);
   xorState(state, DOUBLE_ROUNDS, block, block);
   for (let i = 0; i < 4; i++) {

@@ -120,9 +120,14 @@ function xorStream(state: Uint32Array, doubleRounds: number, data: Uint8Array, o
   block.fill(0);
 }
 
-/** HSalsa20: the words HSALSA_WORDS of the rounds over (constants, key, nonce16), no feed-forward. */
-function hsalsa(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void {
+/**
+ * HSalsa20: the words HSALSA_WORDS of the rounds over (constants, key,
+ * nonce16), no feed-forward. `constants`: words 0, 5, 10, 15 ("expand
+ * 32-byte k"; libsodium's crypto_core_hsalsa20 takes the caller's own).
+ */
+export function hsalsa(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array, constants: ArrayLike<number> = SIGMA): void {
   const state = inputWords(key, nonce16, readLE32(nonce16, 8), readLE32(nonce16, 12));
+  for (let i = 0; i < 4; i++) state[CONSTANT_WORDS[i]] = constants[i];
   const words = new Uint32Array(16);
   hash(state, DOUBLE_ROUNDS, words, false);
   for (let k = 0; k < 8; k++) {

@@ -6,7 +6,9 @@
  */
 import { chacha20, chacha20orig, hchacha20, xchacha20 } from '../chacha/index.js';
 import { Poly1305, poly1305 } from '../poly1305/index.js';
-import { equalBytes, readLE32, writeLE32 } from '../runtime/bytes.js';
+import { equalBytes, readLE32 } from '../runtime/bytes.js';
+import { hchacha as hchachaWith } from '../chacha/js.js';
+import { hsalsa as hsalsaWith } from '../salsa/js.js';
 import type { XorStream } from '../runtime/stream-cipher.js';
 import { hsalsa20, salsa20, xsalsa20 } from '../salsa/index.js';
 import { format, formatOf, type Input, input, type Out, sized, unsigned, unsigned64, type OutputFormat } from './codecs.js';
@@ -99,68 +101,15 @@ export const crypto_stream_chacha20_keygen = crypto_stream_keygen;
 /** A random 32-byte key for crypto_stream_xchacha20. */
 export const crypto_stream_xchacha20_keygen = crypto_stream_keygen;
 
-/** A double round's quarter rounds, by the words they take: Salsa20's column then row rounds, ChaCha's column then diagonal rounds. */
-const SALSA_ROUNDS = [
-  [0, 4, 8, 12],
-  [5, 9, 13, 1],
-  [10, 14, 2, 6],
-  [15, 3, 7, 11],
-  [0, 1, 2, 3],
-  [5, 6, 7, 4],
-  [10, 11, 8, 9],
-  [15, 12, 13, 14],
-] as const;
-const CHACHA_ROUNDS = [
-  [0, 4, 8, 12],
-  [1, 5, 9, 13],
-  [2, 6, 10, 14],
-  [3, 7, 11, 15],
-  [0, 5, 10, 15],
-  [1, 6, 11, 12],
-  [2, 7, 8, 13],
-  [3, 4, 9, 14],
-] as const;
-
-const rotl = (x: number, n: number): number => (x << n) | (x >>> (32 - n));
-
-/** HChaCha20 or HSalsa20 with the caller's own 16-byte constant (libsodium's `c`), in JavaScript: the kernels know only the standard one. */
+/**
+ * HChaCha20 or HSalsa20 with the caller's own 16-byte constant (libsodium's
+ * `c`) in place of "expand 32-byte k": the js tiers' functions, which take
+ * the constant words (the kernels know only the standard one).
+ */
 function hcore(salsa: boolean, input16: Uint8Array, key: Uint8Array, constant: Uint8Array): Uint8Array {
-  const c = [0, 1, 2, 3].map((i) => readLE32(constant, 4 * i));
-  const k = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => readLE32(key, 4 * i));
-  const n = [0, 1, 2, 3].map((i) => readLE32(input16, 4 * i));
+  const words = [0, 1, 2, 3].map((i) => readLE32(constant, 4 * i));
   const out = new Uint8Array(32);
-  if (salsa) {
-    const x = [c[0], k[0], k[1], k[2], k[3], c[1], n[0], n[1], n[2], n[3], c[2], k[4], k[5], k[6], k[7], c[3]];
-    const q = (a: number, b: number, cc: number, d: number): void => {
-      x[b] ^= rotl(x[a] + x[d], 7);
-      x[cc] ^= rotl(x[b] + x[a], 9);
-      x[d] ^= rotl(x[cc] + x[b], 13);
-      x[a] ^= rotl(x[d] + x[cc], 18);
-    };
-    for (let r = 0; r < 10; r++) {
-      for (const [a, b, cc, d] of SALSA_ROUNDS) q(a, b, cc, d);
-    }
-    for (const [i, w] of [0, 5, 10, 15, 6, 7, 8, 9].entries()) writeLE32(out, 4 * i, x[w]);
-    x.fill(0);
-  } else {
-    const x = [...c, ...k, ...n];
-    const q = (a: number, b: number, cc: number, d: number): void => {
-      x[a] = (x[a] + x[b]) | 0;
-      x[d] = rotl(x[d] ^ x[a], 16);
-      x[cc] = (x[cc] + x[d]) | 0;
-      x[b] = rotl(x[b] ^ x[cc], 12);
-      x[a] = (x[a] + x[b]) | 0;
-      x[d] = rotl(x[d] ^ x[a], 8);
-      x[cc] = (x[cc] + x[d]) | 0;
-      x[b] = rotl(x[b] ^ x[cc], 7);
-    };
-    for (let r = 0; r < 10; r++) {
-      for (const [a, b, cc, d] of CHACHA_ROUNDS) q(a, b, cc, d);
-    }
-    for (const [i, w] of [0, 1, 2, 3, 12, 13, 14, 15].entries()) writeLE32(out, 4 * i, x[w]);
-    x.fill(0);
-  }
-  k.fill(0);
+  (salsa ? hsalsaWith : hchachaWith)(key, input16, out, words);
   return out;
 }
 
