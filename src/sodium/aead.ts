@@ -8,7 +8,21 @@
 import { openOriginal, sealOriginal } from '../chacha/original.js';
 import { engine } from '../chacha/tiers.js';
 import { EMPTY } from '../runtime/bytes.js';
-import { type Detached, format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
+import {
+  type Detached,
+  format,
+  formatObject,
+  formatOf,
+  type Input,
+  input,
+  once,
+  optionalOnce,
+  type Out,
+  type OutObject,
+  sized,
+  sizedOnce,
+  type OutputFormat,
+} from './codecs.js';
 import { randombytes_buf } from './random.js';
 
 const ABYTES = 16;
@@ -65,12 +79,12 @@ let scratch: Uint8Array | undefined;
 
 /** The five calls of one AEAD, checked as libsodium-wrappers checks them. */
 function calls(c: Construction) {
-  /** A seal's checks, in libsodium-wrappers' order. */
+  /** A seal's checks, in libsodium-wrappers' order: a seal reads each input once. */
   const sealing = (message: Input, additional_data: Input | null, public_nonce: Uint8Array, key: Uint8Array) => ({
-    m: input(message, 'message'),
-    aad: optional(additional_data, 'additional_data') ?? EMPTY,
-    n: sized(public_nonce, 'public_nonce', c.nonceBytes),
-    k: sized(key, 'key', 32),
+    m: once(message, 'message'),
+    aad: optionalOnce(additional_data, 'additional_data') ?? EMPTY,
+    n: sizedOnce(public_nonce, 'public_nonce', c.nonceBytes),
+    k: sizedOnce(key, 'key', 32),
   });
   const encrypt = <F extends OutputFormat | null = 'uint8array'>(
     message: Input,
@@ -100,11 +114,15 @@ function calls(c: Construction) {
     const cut = sealed.length - ABYTES;
     return formatObject({ ciphertext: sealed.slice(0, cut), mac: sealed.slice(cut) }, outputFormat);
   };
-  /** The checks after the ciphertext's (and a detached tag's), in libsodium-wrappers' order. */
+  /**
+   * The checks after the ciphertext's (and a detached tag's), in
+   * libsodium-wrappers' order. The engine reads the key, nonce and
+   * associated data once: only the ciphertext and tag are copied if shared.
+   */
   const opening = (additional_data: Input | null, public_nonce: Uint8Array, key: Uint8Array) => ({
-    aad: optional(additional_data, 'additional_data') ?? EMPTY,
-    n: sized(public_nonce, 'public_nonce', c.nonceBytes),
-    k: sized(key, 'key', 32),
+    aad: optionalOnce(additional_data, 'additional_data') ?? EMPTY,
+    n: sizedOnce(public_nonce, 'public_nonce', c.nonceBytes),
+    k: sizedOnce(key, 'key', 32),
   });
   const opened = <F>(plaintext: Uint8Array | undefined, outputFormat: F | undefined): Out<F> => {
     if (plaintext === undefined) throw failed();

@@ -5,7 +5,7 @@
  * libsodium-wrappers' shape, on node:crypto or @noble/hashes (sha2.ts).
  */
 import { equalBytes } from '../runtime/bytes.js';
-import { format, formatOf, type Input, input, optional, type Out, sized, type OutputFormat } from './codecs.js';
+import { format, formatOf, type Input, input, once, optional, type Out, sized, sizedOnce, type OutputFormat } from './codecs.js';
 import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 import { hash as hashOf, hmac, type Incremental, type Sha2, start as startHash } from './sha2.js';
@@ -32,8 +32,9 @@ function hmacCalls(kind: string, hash: Sha2, bytes: number) {
   return {
     auth: <F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);
-      const m = input(message, 'message');
-      return format(tagOf(m, sized(key, 'key', 32)), outputFormat);
+      // Computing a tag reads each input once.
+      const m = once(message, 'message');
+      return format(tagOf(m, sizedOnce(key, 'key', 32)), outputFormat);
     },
     verify: (tag: Uint8Array, message: Input, key: Uint8Array): boolean => {
       const t = sized(tag, 'tag', bytes);
@@ -42,7 +43,7 @@ function hmacCalls(kind: string, hash: Sha2, bytes: number) {
     },
     init: (key: Input | null): HashState => start(kind, startHash(hash, optional(key, 'key') ?? new Uint8Array(0))),
     update: (state_address: HashState, message_chunk: Input): void => {
-      live(state_address, kind).update(input(message_chunk, 'message_chunk'));
+      live(state_address, kind).update(once(message_chunk, 'message_chunk'));
     },
     final: <F extends OutputFormat | null = 'uint8array'>(state_address: HashState, outputFormat?: F): Out<F> =>
       finish(state_address, kind, bytes, outputFormat),
@@ -102,11 +103,11 @@ function hashCalls(kind: string, hash: Sha2, outputLen: number) {
   return {
     hash: <F extends OutputFormat | null = 'uint8array'>(message: Input, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);
-      return format(hashOf(hash, input(message, 'message')), outputFormat);
+      return format(hashOf(hash, once(message, 'message')), outputFormat);
     },
     init: (): HashState => start(kind, startHash(hash)),
     update: (state_address: HashState, message_chunk: Input): void => {
-      live(state_address, kind).update(input(message_chunk, 'message_chunk'));
+      live(state_address, kind).update(once(message_chunk, 'message_chunk'));
     },
     final: <F extends OutputFormat | null = 'uint8array'>(state_address: HashState, outputFormat?: F): Out<F> =>
       finish(state_address, kind, outputLen, outputFormat),

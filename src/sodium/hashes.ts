@@ -6,7 +6,20 @@
  * libsodium-wrappers' shape.
  */
 import { type Blake2b, hashBlake2b, startBlake2b } from './blake2b.js';
-import { format, formatOf, from_string, type Input, input, optional, type Out, ranged, sized, unsigned64, type OutputFormat } from './codecs.js';
+import {
+  format,
+  formatOf,
+  from_string,
+  type Input,
+  once,
+  optional,
+  optionalOnce,
+  type Out,
+  ranged,
+  sizedOnce,
+  unsigned64,
+  type OutputFormat,
+} from './codecs.js';
 import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 import { siphashOnTier } from './siphash-simd.js';
@@ -22,9 +35,9 @@ const invalidUsage = (): Error => new Error('invalid usage');
  */
 const hashLength = (value: unknown, name = 'hash_length'): number => ranged(value, name, 16, 64);
 
-/** An optional BLAKE2b key of up to 64 bytes (empty: none). */
-function hashKey(value: unknown): Uint8Array | undefined {
-  const k = optional(value, 'key');
+/** An optional BLAKE2b key of up to 64 bytes (empty: none); `copied`: a private copy, for a state that outlives the call. */
+function hashKey(value: unknown, copied = false): Uint8Array | undefined {
+  const k = copied ? optional(value, 'key') : optionalOnce(value, 'key');
   if (k !== null && k.length > 64) throw invalidUsage();
   return k === null || k.length === 0 ? undefined : k;
 }
@@ -38,7 +51,7 @@ export function crypto_generichash<F extends OutputFormat | null = 'uint8array'>
 ): Out<F> {
   formatOf(outputFormat);
   const dkLen = hashLength(hash_length);
-  const m = input(message, 'message');
+  const m = once(message, 'message');
   return format(hashBlake2b(m, { dkLen, key: hashKey(key) }), outputFormat);
 }
 
@@ -53,8 +66,8 @@ export function crypto_generichash_blake2b_salt_personal<F extends OutputFormat 
   formatOf(outputFormat);
   const dkLen = hashLength(subkey_len, 'subkey_len');
   const k = hashKey(key);
-  const salt = id === null || id === undefined ? new Uint8Array(16) : sized(id, 'id', 16);
-  const personalization = ctx === null || ctx === undefined ? new Uint8Array(16) : sized(ctx, 'ctx', 16);
+  const salt = id === null || id === undefined ? new Uint8Array(16) : sizedOnce(id, 'id', 16);
+  const personalization = ctx === null || ctx === undefined ? new Uint8Array(16) : sizedOnce(ctx, 'ctx', 16);
   return format(hashBlake2b(EMPTY, { dkLen, key: k, salt, personalization }), outputFormat);
 }
 
@@ -160,14 +173,14 @@ const liveGenerichash = (state: GenerichashState) => liveState<Generichash>(stat
 
 /** Starts an incremental BLAKE2b of `hash_length` bytes, keyed when `key` is given. */
 export function crypto_generichash_init(key: Input | null, hash_length: number): GenerichashState {
-  optional(key, 'key');
+  optionalOnce(key, 'key');
   const length = hashLength(hash_length);
-  return openState<GenerichashState>('crypto_generichash', new Generichash(hashKey(key)?.slice(), length));
+  return openState<GenerichashState>('crypto_generichash', new Generichash(hashKey(key, true)?.slice(), length));
 }
 
 /** Adds `message_chunk` to the message. */
 export function crypto_generichash_update(state_address: GenerichashState, message_chunk: Input): void {
-  liveGenerichash(state_address).update(input(message_chunk, 'message_chunk'));
+  liveGenerichash(state_address).update(once(message_chunk, 'message_chunk'));
 }
 
 /**
@@ -230,7 +243,7 @@ export function crypto_kdf_derive_from_key<F extends OutputFormat | null = 'uint
   if (typeof ctx !== 'string') throw new TypeError('ctx must be a string');
   const personalization = new Uint8Array(16);
   contextInto(ctx, personalization);
-  const k = sized(key, 'key', 32);
+  const k = sizedOnce(key, 'key', 32);
   const salt = new Uint8Array(16);
   idInto(typeof subkey_id === 'number' ? subkey_id : id, salt);
   return format(hashBlake2b(EMPTY, { dkLen, key: k, salt, personalization }), outputFormat);
@@ -242,15 +255,15 @@ export const crypto_kdf_keygen = crypto_generichash_keygen;
 /** SipHash-2-4 of `message` under a 16-byte key: 8 bytes. */
 export function crypto_shorthash<F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
-  const m = input(message, 'message');
-  return format(siphashOnTier()(m, sized(key, 'key', 16), false), outputFormat);
+  const m = once(message, 'message');
+  return format(siphashOnTier()(m, sizedOnce(key, 'key', 16), false), outputFormat);
 }
 
 /** SipHash-2-4 with a 128-bit output (libsodium's siphashx24) of `message` under a 16-byte key: 16 bytes. */
 export function crypto_shorthash_siphashx24<F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
-  const m = input(message, 'message');
-  return format(siphashOnTier()(m, sized(key, 'key', 16), true), outputFormat);
+  const m = once(message, 'message');
+  return format(siphashOnTier()(m, sizedOnce(key, 'key', 16), true), outputFormat);
 }
 
 /** A random 16-byte key for crypto_shorthash. */

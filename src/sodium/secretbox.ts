@@ -6,7 +6,20 @@
  * the checks and the engine's work.
  */
 import { engine } from '../salsa/tiers.js';
-import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, type SecretboxDetached, sized, type OutputFormat } from './codecs.js';
+import {
+  format,
+  formatObject,
+  formatOf,
+  type Input,
+  input,
+  once,
+  type Out,
+  type OutObject,
+  type SecretboxDetached,
+  sized,
+  sizedOnce,
+  type OutputFormat,
+} from './codecs.js';
 import { randombytes_buf } from './random.js';
 
 const MACBYTES = 16;
@@ -49,9 +62,10 @@ export function crypto_secretbox_easy<F extends OutputFormat | null = 'uint8arra
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
-  const m = input(message, 'message');
-  const n = sized(nonce, 'nonce', 24);
-  return format(seal(sized(key, 'key', 32), n, m), outputFormat);
+  // A seal reads each input once.
+  const m = once(message, 'message');
+  const n = sizedOnce(nonce, 'nonce', 24);
+  return format(seal(sizedOnce(key, 'key', 32), n, m), outputFormat);
 }
 
 /** The box of `message` as `{ mac, cipher }`. */
@@ -62,9 +76,9 @@ export function crypto_secretbox_detached<F extends OutputFormat | null = 'uint8
   outputFormat?: F,
 ): OutObject<SecretboxDetached, F> {
   formatOf(outputFormat);
-  const m = input(message, 'message');
-  const n = sized(nonce, 'nonce', 24);
-  const k = sized(key, 'key', 32);
+  const m = once(message, 'message');
+  const n = sizedOnce(nonce, 'nonce', 24);
+  const k = sizedOnce(key, 'key', 32);
   const into = m.length <= DETACHED_SCRATCH ? (scratch ??= new Uint8Array(DETACHED_SCRATCH + MACBYTES)).subarray(0, m.length + MACBYTES) : undefined;
   const box = seal(k, n, m, into);
   return formatObject({ mac: box.slice(0, MACBYTES), cipher: box.slice(MACBYTES) }, outputFormat);
@@ -78,9 +92,10 @@ export function crypto_secretbox_open_easy<F extends OutputFormat | null = 'uint
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
+  // The box is copied if shared; the engine reads the nonce and key once.
   const box = input(ciphertext, 'ciphertext');
-  const n = sized(nonce, 'nonce', 24);
-  const k = sized(key, 'key', 32);
+  const n = sizedOnce(nonce, 'nonce', 24);
+  const k = sizedOnce(key, 'key', 32);
   if (box.length < MACBYTES) throw new TypeError('ciphertext is too short');
   const opened = open(k, n, box);
   if (opened === undefined) throw failed();
@@ -98,8 +113,8 @@ export function crypto_secretbox_open_detached<F extends OutputFormat | null = '
   formatOf(outputFormat);
   const c = input(ciphertext, 'ciphertext');
   const tag = sized(mac, 'mac', MACBYTES);
-  const n = sized(nonce, 'nonce', 24);
-  const k = sized(key, 'key', 32);
+  const n = sizedOnce(nonce, 'nonce', 24);
+  const k = sizedOnce(key, 'key', 32);
   const opened = engine().open(k, n, c, tag);
   if (opened === undefined) throw failed();
   return format(opened, outputFormat);

@@ -8,7 +8,20 @@
 import { ABYTES, HEADER_BYTES, KEY_BYTES, randomHeader, StreamState } from '../secretstream/state.js';
 import { engine } from '../secretstream/tiers.js';
 import { EMPTY } from '../runtime/bytes.js';
-import { format, formatObject, formatOf, type Input, input, optional, type Out, type OutObject, sized, unsigned, type OutputFormat } from './codecs.js';
+import {
+  format,
+  formatObject,
+  formatOf,
+  type Input,
+  input,
+  once,
+  optionalOnce,
+  type Out,
+  type OutObject,
+  sizedOnce,
+  unsigned,
+  type OutputFormat,
+} from './codecs.js';
 import { openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 
@@ -47,7 +60,8 @@ const streamOf = (state: SecretstreamState): StreamState => liveState<{ stream: 
 const HEADER = /*#__PURE__*/ new Uint8Array(new ArrayBuffer(HEADER_BYTES));
 
 function start(key: Uint8Array, header: Uint8Array): SecretstreamState {
-  const k = sized(key, 'key', KEY_BYTES);
+  // HChaCha20 reads the key once, into the state's subkey.
+  const k = sizedOnce(key, 'key', KEY_BYTES);
   HEADER.set(header);
   const stream = new StreamState(engine().chacha, k, HEADER);
   return openState<SecretstreamState>(KIND, { stream, destroy: () => stream.wipe() });
@@ -73,8 +87,9 @@ export function crypto_secretstream_xchacha20poly1305_push<F extends OutputForma
 ): Out<F> {
   formatOf(outputFormat);
   const state = streamOf(state_address);
-  const m = input(message_chunk, 'message_chunk');
-  const a = optional(ad, 'ad') ?? EMPTY;
+  // A seal reads each input once.
+  const m = once(message_chunk, 'message_chunk');
+  const a = optionalOnce(ad, 'ad') ?? EMPTY;
   // libsodium takes the tag as an unsigned char.
   const t = unsigned(tag, 'tag') & 0xff;
   const e = engine();
@@ -85,7 +100,7 @@ export function crypto_secretstream_xchacha20poly1305_push<F extends OutputForma
 
 /** Receives the stream that began with the 24-byte `header`, under the sender's 32-byte key. */
 export function crypto_secretstream_xchacha20poly1305_init_pull(header: Uint8Array, key: Uint8Array): SecretstreamState {
-  const h = sized(header, 'header', HEADER_BYTES);
+  const h = sizedOnce(header, 'header', HEADER_BYTES);
   return start(key, h);
 }
 
@@ -100,7 +115,8 @@ export function crypto_secretstream_xchacha20poly1305_pull<F extends OutputForma
   const state = streamOf(state_address);
   const c = input(cipher, 'cipher');
   if (c.length < ABYTES) throw new TypeError('cipher is too short');
-  const a = optional(ad, 'ad') ?? EMPTY;
+  // The engine reads the associated data once, into the tag it checks.
+  const a = optionalOnce(ad, 'ad') ?? EMPTY;
   const e = engine();
   const pulled = e.pull(state.key, state.nonce, a, c);
   // constant-time: public: a message that fails is the verdict the caller gets.

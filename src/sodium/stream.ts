@@ -11,7 +11,7 @@ import { hchacha as hchachaWith } from '../chacha/js.js';
 import { hsalsa as hsalsaWith } from '../salsa/js.js';
 import type { XorStream } from '../runtime/stream-cipher.js';
 import { hsalsa20, salsa20, xsalsa20 } from '../salsa/index.js';
-import { format, formatOf, type Input, input, type Out, sized, unsigned, unsigned64, type OutputFormat } from './codecs.js';
+import { format, formatOf, type Input, input, once, type Out, sized, sizedOnce, unsigned, unsigned64, type OutputFormat } from './codecs.js';
 import { endState, openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 
@@ -42,10 +42,11 @@ function xorCalls(cipher: XorStream, nonceBytes: number, counter64: boolean) {
     outputFormat?: F,
   ): Out<F> => {
     formatOf(outputFormat);
-    const m = input(input_message, 'input_message');
-    const n = sized(nonce, 'nonce', nonceBytes);
+    // The keystream's XOR reads each input once.
+    const m = once(input_message, 'input_message');
+    const n = sizedOnce(nonce, 'nonce', nonceBytes);
     const ic = counter64 ? counter64Of(nonce_increment) : unsigned(nonce_increment, 'nonce_increment');
-    const k = sized(key, 'key', 32);
+    const k = sizedOnce(key, 'key', 32);
     return format(cipher(k, n, m, undefined, ic), outputFormat);
   };
   const xor = <F extends OutputFormat | null = 'uint8array'>(input_message: Input, nonce: Uint8Array, key: Uint8Array, outputFormat?: F): Out<F> =>
@@ -68,8 +69,8 @@ export function crypto_stream_chacha20<F extends OutputFormat | null = 'uint8arr
 ): Out<F> {
   formatOf(outputFormat);
   const length = unsigned(outLength, 'outLength');
-  const k = sized(key, 'key', 32);
-  const n = sized(nonce, 'nonce', 8);
+  const k = sizedOnce(key, 'key', 32);
+  const n = sizedOnce(nonce, 'nonce', 8);
   return format(chacha20orig(k, n, new Uint8Array(length)), outputFormat);
 }
 
@@ -131,8 +132,9 @@ export const crypto_core_hsalsa20 = /*#__PURE__*/ core(true);
 /** Poly1305's 16-byte tag of `message` under a one-time 32-byte key. */
 export function crypto_onetimeauth<F extends OutputFormat | null = 'uint8array'>(message: Input, key: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
-  const m = input(message, 'message');
-  return format(poly1305(m, sized(key, 'key', 32)), outputFormat);
+  // Computing a tag reads each input once.
+  const m = once(message, 'message');
+  return format(poly1305(m, sizedOnce(key, 'key', 32)), outputFormat);
 }
 
 /** Whether `hash` is Poly1305's tag of `message` under `key` (compared in constant time). */
@@ -158,7 +160,7 @@ export function crypto_onetimeauth_init(key: Input): OnetimeauthState {
 
 /** Adds `message_chunk` to the message. */
 export function crypto_onetimeauth_update(state_address: OnetimeauthState, message_chunk: Input): void {
-  liveOnetime(state_address).update(input(message_chunk, 'message_chunk'));
+  liveOnetime(state_address).update(once(message_chunk, 'message_chunk'));
 }
 
 /** The 16-byte tag; the state is wiped and cannot be used again. */
