@@ -57,7 +57,20 @@ const sipStart = (): string =>
     ],
   });
 
-/** sipAbsorb(ptr, len): the words at [ptr, ptr + len) (len a multiple of 8), two SipRounds each. */
+/** One message word at ptr + `offset` into the state (the SipHash paper, §2: v3 ^= m, two SipRounds, v0 ^= m). */
+const word = (offset: number): Expr[] => [
+  set('m', i64.load(get('ptr'), offset)),
+  set('v3', i64.xor(get('v3'), get('m'))),
+  ...rounds(2),
+  set('v0', i64.xor(get('v0'), get('m'))),
+];
+
+/**
+ * sipAbsorb(ptr, len): the words at [ptr, ptr + len) (len a multiple of 8),
+ * two SipRounds each; two words a turn of the loop, then the odd one, which
+ * lets V8 schedule a word's load past the loop's test
+ * (docs/contributing/performance-history.md#shorthash).
+ */
 const sipAbsorb = (): string =>
   func({
     name: 'sipAbsorb',
@@ -66,17 +79,13 @@ const sipAbsorb = (): string =>
       ['ptr', 'i32'],
       ['len', 'i32'],
     ],
-    locals: { ...locals, m: 'i64', end: 'i32' },
+    locals: { ...locals, m: 'i64', end: 'i32', pairs: 'i32' },
     body: [
       ...load(),
       set('end', i32.add(get('ptr'), get('len'))),
-      whileLoop('words', i32.ne(get('ptr'), get('end')), [
-        set('m', i64.load(get('ptr'))),
-        set('v3', i64.xor(get('v3'), get('m'))),
-        ...rounds(2),
-        set('v0', i64.xor(get('v0'), get('m'))),
-        set('ptr', i32.add(get('ptr'), i32.const(8))),
-      ]),
+      set('pairs', i32.add(get('ptr'), i32.and(get('len'), i32.const(-16)))),
+      whileLoop('pairs', i32.ne(get('ptr'), get('pairs')), [...word(0), ...word(8), set('ptr', i32.add(get('ptr'), i32.const(16)))]),
+      ifThen(i32.ne(get('ptr'), get('end')), word(0)),
       ...store(),
     ],
   });
