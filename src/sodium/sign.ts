@@ -10,7 +10,7 @@
 import { ed25519, ed25519ph } from '@noble/curves/ed25519.js';
 import { nativeCurves } from './native.js';
 import { sha512 } from './sha2.js';
-import { format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
+import { format, formatObject, formatOf, type Input, input, once, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import { endState, openState, type State, liveState } from './states.js';
 import type { KeyPair } from './x25519.js';
 
@@ -192,7 +192,8 @@ export const crypto_sign_init = (): SignState => openState<SignState>('crypto_si
 
 /** Adds `message_chunk` to the message. */
 export function crypto_sign_update(state_address: SignState, message_chunk: Input): void {
-  pieces(state_address).push(input(message_chunk, 'message_chunk').slice());
+  // A copy now, as libsodium hashes the chunk now: the caller may reuse its array (and a Buffer's slice() is a view of it).
+  pieces(state_address).push(new Uint8Array(once(message_chunk, 'message_chunk')));
 }
 
 /** The Ed25519ph signature of the message under a 64-byte private key; the state ends here. */

@@ -111,6 +111,26 @@ forEachPath('fourfold/sodium signatures against libsodium-wrappers-sumo', () => 
     assert.throws(() => sodium.crypto_sign_update(state, 'm'), /state_address is unknown/, 'a state ends with final');
   });
 
+  it('crypto_sign_update takes the chunk as it is at the call: one array reused for every chunk, plain or a Node Buffer', opts, () => {
+    const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+    const pair = sodium.crypto_sign_seed_keypair(rand(32));
+    const chunks = [rand(100), rand(100), rand(37)];
+    const reused = (b: Uint8Array) => [new Uint8Array(b), ...(NodeBuffer === undefined ? [] : [NodeBuffer.alloc(b.length)])];
+    for (const buffer of reused(new Uint8Array(100))) {
+      // As a program reading a file into one buffer does: each chunk written over the last before final.
+      const results = [mine, peer()].map((lib) => {
+        const state = (lib.crypto_sign_init as Call)();
+        for (const c of chunks) {
+          buffer.set(c);
+          (lib.crypto_sign_update as Call)(state, buffer.subarray(0, c.length));
+        }
+        buffer.fill(0);
+        return (lib.crypto_sign_final_create as Call)(state, pair.privateKey) as Uint8Array;
+      });
+      assert.deepEqual(results[0], results[1], buffer.constructor.name);
+    }
+  });
+
   it('the Ed25519 keys to X25519 keys, and the parts of a private key', opts, () => {
     for (let i = 0; i < 30; i++) {
       const pair = sodium.crypto_sign_seed_keypair(rand(32));
