@@ -199,6 +199,24 @@ export function simdUnavailable(): string | undefined {
   return simdFailure();
 }
 
+/**
+ * Resolves once the kernels of every family a program has imported run
+ * on this thread, where they would otherwise not be there for its first
+ * calls: a page's main thread, which compiles them in the background
+ * while calls run on the js tier. Elsewhere each compiles at its first
+ * call and this resolves at once. Unlike ready(), it chooses no tier and
+ * never rejects (a kernel that fails leaves its calls on the js tier).
+ * The kernels are those registered when its first step runs, a
+ * microtask after the call: a module graph evaluates in one go before any
+ * microtask, its families' tier selectors with it.
+ */
+export function importedKernelsCompiled(): Promise<void> {
+  return Promise.resolve().then(async () => {
+    if (MAY_COMPILE_SYNCHRONOUSLY || !simdUsable()) return;
+    await Promise.all(registry.map((record) => (record.handle === undefined ? compileInBackground(record) : undefined)));
+  });
+}
+
 /** The newest ready() call's work: its answer is every pending call's answer. */
 let newest: Promise<OwnTier> | undefined;
 
