@@ -13,85 +13,77 @@ export interface State {
   readonly kind: string;
 }
 
-interface Entry {
-  kind: string;
-  inner: unknown;
-}
-
 /**
- * Gives an object of the caller's a private field: a constructor that
- * returns another object makes the subclass's fields that object's.
+ * A state handle. What it holds is in private fields, which no code but
+ * this class's reads or changes: `kind` is the caller's to read (a
+ * label; changing it changes nothing). Not frozen and not in a WeakMap:
+ * at 64 bytes, Object.freeze took a tenth of crypto_generichash's
+ * init/update/final in Node 20 and the weak tables' entries half of
+ * secretstream's init_pull and pull (the garbage collector's work). After
+ * the state ends, #live is false: a handle made here, but unknown.
  */
-class Stamped {
-  constructor(target: object) {
-    // biome-ignore lint/correctness/noConstructorReturn: the point of the class: the fields go onto `target`.
-    return target;
+class Handle implements State {
+  readonly kind: string;
+  readonly #kind: string;
+  #inner: unknown;
+  #live = true;
+  constructor(kind: string, inner: unknown) {
+    this.kind = kind;
+    this.#kind = kind;
+    this.#inner = inner;
   }
-}
-
-/**
- * The entry of a handle, in a private field of the handle itself rather
- * than in a WeakMap: at 64 bytes, init_pull and pull took 3.3 us here,
- * half of it the garbage collector's work on the weak tables' entries
- * (WeakMap and WeakSet), against 0.9 us for libsodium.js. The field
- * stays after the state ends (`undefined` then): a handle that has one
- * was made here.
- */
-class Handle extends Stamped {
-  #entry: Entry | undefined;
-  constructor(target: object, held: Entry) {
-    super(target);
-    this.#entry = held;
+  /** The live `handle`'s held object if it is of `kind`; `undefined` for an ended state; `null` for anything not made here. */
+  static innerOf(handle: object, kind: string): unknown {
+    if (!(#live in handle)) return null;
+    if (!handle.#live) return undefined;
+    if (handle.#kind !== kind) throw new Error('invalid usage');
+    return handle.#inner;
   }
-  /** The live entry of `handle`; `undefined` for an ended state; `null` for anything not made here. */
-  static entryOf(handle: object): Entry | undefined | null {
-    return #entry in handle ? (handle as Handle).#entry : null;
-  }
-  static end(handle: object): void {
-    if (#entry in handle) (handle as Handle).#entry = undefined;
+  /** Ends a live handle: what it held, for its destroy(); `undefined` for an ended state; `null` for anything not made here. */
+  static end(handle: object): unknown {
+    if (!(#live in handle)) return null;
+    if (!handle.#live) return undefined;
+    handle.#live = false;
+    const inner = handle.#inner;
+    handle.#inner = undefined;
+    return inner;
   }
 }
 
 /** A new state of `kind` holding `inner` (a hasher, a MAC, a stream's keys). */
-export function openState<S extends State>(kind: S['kind'], inner: unknown): S {
-  const handle = { kind };
-  new Handle(handle, { kind, inner });
-  return Object.freeze(handle) as S;
-}
+export const openState = <S extends State>(kind: S['kind'], inner: unknown): S => new Handle(kind, inner) as unknown as S;
 
 /** A number libsodium.js would take as an address: what it says of one it does not hold. */
 const addressLike = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 0xffffffff;
 
 /**
- * The live state `handle` is, or libsodium.js's errors: a TypeError for
- * null, undefined and what is no state ("state_address is not a valid
- * address"), an Error for an ended one ("state_address is unknown").
+ * What the live state `handle` of `kind` holds, or libsodium.js's errors:
+ * a TypeError for null, undefined and what is no state ("state_address
+ * is not a valid address"), an Error for an ended one ("state_address is
+ * unknown"), "invalid usage" for another family's state.
  */
-function entry(handle: unknown): Entry {
-  if (handle === null || handle === undefined) throw new TypeError('state_address cannot be null or undefined');
-  const e = typeof handle === 'object' ? Handle.entryOf(handle) : null;
-  if (e !== undefined && e !== null) return e;
-  if (e === undefined || addressLike(handle)) throw new Error('state_address is unknown');
-  throw new TypeError('state_address is not a valid address');
-}
-
-/** What the live state of `kind` holds; another family's state is "invalid usage". */
 export function liveState<T>(handle: unknown, kind: string): T {
-  const e = entry(handle);
-  if (e.kind !== kind) throw new Error('invalid usage');
-  return e.inner as T;
+  if (handle === null || handle === undefined) throw new TypeError('state_address cannot be null or undefined');
+  const inner = typeof handle === 'object' ? Handle.innerOf(handle, kind) : null;
+  if (inner !== undefined && inner !== null) return inner as T;
+  if (inner === undefined || addressLike(handle)) throw new Error('state_address is unknown');
+  throw new TypeError('state_address is not a valid address');
 }
 
 /** Ends a state: later calls with it throw "state_address is unknown"; a hasher held is destroyed (its keys wiped). */
 export function endState(handle: unknown): void {
-  const e = typeof handle === 'object' && handle !== null ? Handle.entryOf(handle) : null;
-  if (e === undefined || e === null) return;
-  Handle.end(handle as object);
-  (e.inner as { destroy?: () => void }).destroy?.();
+  if (typeof handle !== 'object' || handle === null) return;
+  (Handle.end(handle) as { destroy?: () => void } | null | undefined)?.destroy?.();
 }
 
-/** libsodium.js's free: ends a state its _final will not end (one abandoned, a stream done with). */
+/** libsodium.js's free: ends a state its _final will not end (one abandoned, a stream done with), with liveState's errors for anything else. */
 export function free(state_address: unknown): void {
-  entry(state_address);
-  endState(state_address);
+  if (state_address === null || state_address === undefined) throw new TypeError('state_address cannot be null or undefined');
+  const inner = typeof state_address === 'object' ? Handle.end(state_address) : null;
+  if (inner !== undefined && inner !== null) {
+    (inner as { destroy?: () => void }).destroy?.();
+    return;
+  }
+  if (inner === undefined || addressLike(state_address)) throw new Error('state_address is unknown');
+  throw new TypeError('state_address is not a valid address');
 }
