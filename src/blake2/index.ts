@@ -9,6 +9,7 @@
  */
 import type { Blake2bState } from './engine.js';
 import { BLOCK, IV_BYTES, MAX_KEY, MAX_OUTPUT, PERSONALIZATION, SALT } from './layout.js';
+import { hashFrom, initialState } from './one-shot.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { EMPTY, type Bytes, slabBytes } from '../runtime/bytes.js';
@@ -50,27 +51,12 @@ function startOf(opts: unknown, h0: Uint8Array): Start {
   if (k !== undefined && k.length > MAX_KEY) throw new RangeError(`key must be at most ${MAX_KEY} bytes, got ${k.length}`);
   const s = salt === undefined ? undefined : check.bytes(salt, 'salt', SALT);
   const p = personalization === undefined ? undefined : check.bytes(personalization, 'personalization', PERSONALIZATION);
-  h0.set(IV_BYTES);
   const keyLength = k === undefined ? 0 : k.length;
-  h0[0] ^= length;
-  h0[1] ^= keyLength;
-  // Fanout 1, depth 1: sequential mode.
-  h0[2] ^= 1;
-  h0[3] ^= 1;
-  if (s !== undefined) for (let i = 0; i < SALT; i++) h0[32 + i] ^= s[i];
-  if (p !== undefined) for (let i = 0; i < PERSONALIZATION; i++) h0[48 + i] ^= p[i];
+  initialState(h0, length, keyLength, s, p);
   return { h0, key: keyLength > 0 ? k : undefined, dkLen: length };
 }
 
-/**
- * The key block of one-shot calls: a key of up to 64 bytes, zero-padded,
- * wiped when the call ends. One array for every call (no call re-enters:
- * the engines run no caller code), since an array past 64 bytes lives
- * outside V8's heap and costs about a microsecond to allocate.
- */
-const keyBlock = new Uint8Array(BLOCK);
-
-/** The initial state of one-shot calls, for the same reason: both engines copy it in when a call starts and keep no reference. */
+/** The initial state of one-shot calls, one array for all (as one-shot.ts's key block): both engines copy it in when a call starts and keep no reference. */
 const oneShotH0 = new Uint8Array(IV_BYTES.length);
 
 /**
@@ -249,15 +235,7 @@ export const blake2b: ((data: Uint8Array, opts?: Blake2Opts) => Bytes) & {
   (data: Uint8Array, opts?: Blake2Opts): Bytes => {
     // The options first: reading them may run the caller's getters, which then cannot change the data once checked.
     const start = startOf(opts, oneShotH0);
-    const input = check.bytes(data, 'data');
-    if (start.key === undefined) return engine().hash(start.h0, undefined, input, start.dkLen) as Bytes;
-    try {
-      keyBlock.set(start.key);
-      return engine().hash(start.h0, keyBlock, input, start.dkLen) as Bytes;
-    } finally {
-      // Ours, never on shared memory: fill, without zeroize's check for it.
-      keyBlock.fill(0);
-    }
+    return hashFrom(start.h0, start.key, check.bytes(data, 'data'), start.dkLen);
   },
   {
     create: (opts?: Blake2Opts): Blake2b => new Blake2b(opts),
