@@ -24,7 +24,11 @@ export interface ChachaEngine {
    */
   xor: KeystreamXor;
 
-  /** HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): writes the 32-byte subkey into `out`. */
+  /**
+   * HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2) of the first 16 bytes of
+   * `nonce16` (it may be longer: a 24-byte nonce or stream header, read
+   * without a view of its start): writes the 32-byte subkey into `out`.
+   */
   hchacha(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array): void;
 
   /**

@@ -188,7 +188,7 @@ const xor: KeystreamXor = (key, nonce, counterLow, counterHigh, doubleRounds, da
  */
 export function hchacha(key: Uint8Array, nonce16: Uint8Array, out: Uint8Array, constants: ArrayLike<number> = SIGMA): void {
   // The nonce's 16 bytes are words 12..15: counter word 12 then a 12-byte nonce.
-  const state = inputBlock(key, nonce16.subarray(4), readLE32(nonce16, 0) >>> 0, 0);
+  const state = inputBlock(key, nonce16.subarray(4, 16), readLE32(nonce16, 0) >>> 0, 0);
   for (let i = 0; i < 4; i++) state[i] = constants[i];
   const block = new Uint8Array(64);
   xorState(state, DOUBLE_ROUNDS, block, block);
@@ -290,7 +290,7 @@ function open(
 function extended<T>(key: Uint8Array, nonce: Uint8Array, nonceLength: 8 | 12, run: (key: Uint8Array, nonce: Uint8Array) => T): T {
   if (nonce.length !== 24) return run(key, nonce);
   const subkey = new Uint8Array(32);
-  hchacha(key, nonce.subarray(0, 16), subkey);
+  hchacha(key, nonce, subkey);
   const short = new Uint8Array(nonceLength);
   short.set(nonce.subarray(16), nonceLength - 8);
   try {

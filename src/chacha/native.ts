@@ -45,7 +45,7 @@ function aeadKey(base: ChachaEngine, key: Uint8Array, nonce: Uint8Array): void {
     NONCE.set(nonce);
     return;
   }
-  base.hchacha(key, nonce.subarray(0, 16), NATIVE_KEY);
+  base.hchacha(key, nonce, NATIVE_KEY);
   NONCE.fill(0, 0, 4);
   NONCE.set(nonce.subarray(16), 4);
 }
@@ -202,7 +202,7 @@ export function nativeXor(
     IV.set(nonce.subarray(nonce.length - 8), 8);
   }
   try {
-    if (nonce.length === 24) base.hchacha(key, nonce.subarray(0, 16), NATIVE_KEY);
+    if (nonce.length === 24) base.hchacha(key, nonce, NATIVE_KEY);
     else NATIVE_KEY.set(key);
     const cipher = c.createCipheriv('chacha20', NATIVE_KEY, IV);
     // Without an output, node:crypto's own buffer is the result: no copy to make.

@@ -91,8 +91,9 @@ export const simdChacha: ChachaEngine = {
     const { k, mem } = chachaKernel();
     try {
       writeKey(mem, key);
-      // HChaCha20's 16-byte input takes words 12..15, where the counter and the nonce go (draft-irtf-cfrg-xchacha-03 §2.2).
-      mem.bytes.set(nonce16, STATE + 4 * COUNTER_WORD);
+      // HChaCha20's 16-byte input takes words 12..15, where the counter and the nonce go (draft-irtf-cfrg-xchacha-03 §2.2);
+      // word by word, as the input may be longer.
+      mem.writeWords(STATE + 4 * COUNTER_WORD, nonce16, 0, 4);
       k.hchacha(DOUBLE_ROUNDS);
       out.set(mem.view(BLOCK, 32));
     } finally {

@@ -48,23 +48,20 @@ export interface SecretstreamMessage {
 }
 const KIND = 'crypto_secretstream_xchacha20poly1305';
 /** The live stream: its keys wiped when `free` ends it. */
-const streamOf = (state: SecretstreamState): StreamState => liveState<{ stream: StreamState }>(state, KIND).stream;
+const streamOf = (state: SecretstreamState): SodiumStream => liveState<SodiumStream>(state, KIND);
 
-/**
- * The header as StreamState reads it: copied into an array on an
- * ArrayBuffer of its own, made once. StreamState takes views of its two
- * parts, and a view of a short array on V8's heap (what slice() and
- * getRandomValues give) first moves that array's bytes off the heap,
- * about 0.7 us in Node 20. A header is public; each byte is read once.
- */
-const HEADER = /*#__PURE__*/ new Uint8Array(new ArrayBuffer(HEADER_BYTES));
+/** A stream's keys as a state holds them: endState's destroy() wipes them. */
+class SodiumStream extends StreamState {
+  destroy(): void {
+    this.wipe();
+  }
+}
 
 function start(key: Uint8Array, header: Uint8Array): SecretstreamState {
   // HChaCha20 reads the key once, into the state's subkey.
   const k = sizedOnce(key, 'key', KEY_BYTES);
-  HEADER.set(header);
-  const stream = new StreamState(engine().chacha, k, HEADER);
-  return openState<SecretstreamState>(KIND, { stream, destroy: () => stream.wipe() });
+  // StreamState reads each header byte once, in place (no view of its parts).
+  return openState<SecretstreamState>(KIND, new SodiumStream(engine().chacha, k, header));
 }
 
 /** Starts a stream under a 32-byte key: its state, and the 24-byte header the receiver needs first. */
