@@ -9,7 +9,7 @@
  */
 import type { Blake2bState } from './engine.js';
 import { BLOCK, IV_BYTES, MAX_KEY, MAX_OUTPUT, PERSONALIZATION, SALT } from './layout.js';
-import { hashFrom, initialState } from './one-shot.js';
+import { hashFrom, parameterState } from './one-shot.js';
 import { engine } from './tiers.js';
 import * as check from '../runtime/assert.js';
 import { EMPTY, type Bytes, slabBytes } from '../runtime/bytes.js';
@@ -52,7 +52,7 @@ function startOf(opts: unknown, h0: Uint8Array): Start {
   const s = salt === undefined ? undefined : check.bytes(salt, 'salt', SALT);
   const p = personalization === undefined ? undefined : check.bytes(personalization, 'personalization', PERSONALIZATION);
   const keyLength = k === undefined ? 0 : k.length;
-  initialState(h0, length, keyLength, s, p);
+  parameterState(h0, length, keyLength, s, p);
   return { h0, key: keyLength > 0 ? k : undefined, dkLen: length };
 }
 

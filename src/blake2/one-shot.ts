@@ -13,7 +13,7 @@ import type { Bytes } from '../runtime/bytes.js';
  * §2.5; BLAKE2 §2.8 for the salt and personalization, 16 bytes each) of a
  * `dkLen`-byte digest (1..64) under a key of `keyLength` bytes (0..64).
  */
-export function initialState(h0: Uint8Array, dkLen: number, keyLength: number, salt?: Uint8Array, personalization?: Uint8Array): Uint8Array {
+export function parameterState(h0: Uint8Array, dkLen: number, keyLength: number, salt?: Uint8Array, personalization?: Uint8Array): Uint8Array {
   h0.set(IV_BYTES);
   h0[0] ^= dkLen;
   h0[1] ^= keyLength;

@@ -5,7 +5,7 @@
  * is a one-line change.
  */
 import { type Blake2b, blake2b as hash } from '../blake2/index.js';
-import { hashFrom, initialState } from '../blake2/one-shot.js';
+import { hashFrom, parameterState } from '../blake2/one-shot.js';
 
 export type { Blake2b };
 
@@ -31,7 +31,7 @@ const h0 = new Uint8Array(64);
 export function hashBlake2b(data: Uint8Array, { dkLen, key, salt, personalization }: Blake2bParams): Uint8Array {
   // An empty key is no key (RFC 7693's kk = 0), not a block of zeros.
   const k = key === undefined || key.length === 0 ? undefined : key;
-  return hashFrom(initialState(h0, dkLen, k === undefined ? 0 : k.length, salt, personalization), k, data, dkLen);
+  return hashFrom(parameterState(h0, dkLen, k === undefined ? 0 : k.length, salt, personalization), k, data, dkLen);
 }
 
 /** An incremental BLAKE2b with the parameters. */
