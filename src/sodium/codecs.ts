@@ -40,6 +40,8 @@ export const output_formats = (): OutputFormat[] => ['uint8array', 'text', 'hex'
 
 /** libsodium's base64 variants (sodium_base64_VARIANT_*): bit 1 no padding, bit 2 URL-safe. */
 export const base64_variants = Object.freeze({ ORIGINAL: 1, ORIGINAL_NO_PADDING: 3, URLSAFE: 5, URLSAFE_NO_PADDING: 7 });
+/** A base64 variant: one of base64_variants' numbers (libsodium-wrappers' typings name the type so too). */
+export type base64_variants = number;
 
 const encoder = /*#__PURE__*/ new TextEncoder();
 

@@ -180,11 +180,8 @@ class Generichash {
   }
 }
 
-/** An incremental BLAKE2b's state, as crypto_generichash_init gives it. */
-export interface GenerichashState extends State {
-  /** What the state is for: only the calls of crypto_generichash take it. */
-  readonly kind: 'crypto_generichash';
-}
+/** An incremental BLAKE2b's state, as crypto_generichash_init gives it. Any state's type (StateAddress), as in libsodium-wrappers. */
+export type GenerichashState = State;
 const liveGenerichash = (state: GenerichashState) => liveState<Generichash>(state, 'crypto_generichash');
 
 /** Starts an incremental BLAKE2b of `hash_length` bytes, keyed when `key` is given. */

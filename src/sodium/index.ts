@@ -15,6 +15,7 @@ export type { Sha3State } from './sha3.js';
 export type { KeyPair } from './x25519.js';
 export type { State } from './states.js';
 export type { HkdfState } from './hkdf.js';
+export type * from './wrapper-types.js';
 
 // Calls that carry no kernel first, then those that do: a bundle lays out
 // modules in this order, so the code stays together ahead of the kernels'

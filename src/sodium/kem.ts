@@ -19,7 +19,7 @@ export interface Encapsulated {
 
 /** A KEM as libsodium describes it: its sizes, its name for key pairs, and the noble KEM behind it. */
 interface Kem {
-  readonly keyType: string;
+  readonly keyType: 'xwing' | 'ml-kem-768';
   readonly publicKeyBytes: number;
   readonly secretKeyBytes: number;
   readonly ciphertextBytes: number;

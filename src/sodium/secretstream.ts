@@ -25,11 +25,8 @@ import {
 import { openState, type State, liveState } from './states.js';
 import { randombytes_buf } from './random.js';
 
-/** A stream's state, as init_push and init_pull give it: pass it to push, pull and rekey. */
-export interface SecretstreamState extends State {
-  /** What the state is for: only the calls of crypto_secretstream_xchacha20poly1305 take it. */
-  readonly kind: 'crypto_secretstream_xchacha20poly1305';
-}
+/** A stream's state, as init_push and init_pull give it: pass it to push, pull and rekey. Any state's type (StateAddress), as in libsodium-wrappers. */
+export type SecretstreamState = State;
 
 /** A new stream (init_push): its state and its header. */
 export interface SecretstreamStart {

@@ -166,11 +166,8 @@ export function crypto_sign_ed25519_sk_to_seed<F extends OutputFormat | null = '
   return format(sized(privateKey, 'privateKey', 64).slice(0, 32), outputFormat);
 }
 
-/** An Ed25519ph signing or verifying state (crypto_sign_init): the message's pieces until final. */
-export interface SignState extends State {
-  /** What the state is for: only crypto_sign_update and _final_* take it. */
-  readonly kind: 'crypto_sign';
-}
+/** An Ed25519ph signing or verifying state (crypto_sign_init): the message's pieces until final. Any state's type (StateAddress), as in libsodium-wrappers. */
+export type SignState = State;
 
 const pieces = (state: SignState): Uint8Array[] => liveState<Uint8Array[]>(state, 'crypto_sign');
 

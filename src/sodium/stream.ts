@@ -145,11 +145,8 @@ export function crypto_onetimeauth_verify(hash: Uint8Array, message: Input, key:
   return equalBytes(mine, 0, tag, 0, 16);
 }
 
-/** An incremental Poly1305's state, as crypto_onetimeauth_init gives it: pass it to _update and _final. */
-export interface OnetimeauthState extends State {
-  /** What the state is for: only the calls of crypto_onetimeauth take it. */
-  readonly kind: 'crypto_onetimeauth';
-}
+/** An incremental Poly1305's state, as crypto_onetimeauth_init gives it: pass it to _update and _final. Any state's type (StateAddress), as in libsodium-wrappers. */
+export type OnetimeauthState = State;
 
 const liveOnetime = (state: OnetimeauthState): Poly1305 => liveState<Poly1305>(state, 'crypto_onetimeauth');
 

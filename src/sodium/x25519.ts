@@ -15,8 +15,8 @@ export interface KeyPair {
   publicKey: Uint8Array;
   /** The private (secret) key. */
   privateKey: Uint8Array;
-  /** Its type: 'x25519', 'curve25519', 'ed25519', 'xwing' or 'ml-kem-768', as libsodium-wrappers names it. */
-  keyType: string;
+  /** Its type, as libsodium-wrappers names it. */
+  keyType: 'x25519' | 'curve25519' | 'ed25519' | 'xwing' | 'ml-kem-768';
 }
 
 /** X25519(sk, pk), or undefined where the result is all zeros (libsodium refuses it). */
@@ -47,7 +47,7 @@ export function ephemeralKey(publicKey: Uint8Array): { publicKey: Uint8Array; sh
 }
 
 /** A key pair of `keyType` for `privateKey` (a fresh random one when none). */
-export function x25519Pair<F>(keyType: string, outputFormat: F | undefined, privateKey?: Uint8Array): OutObject<KeyPair, F> {
+export function x25519Pair<F>(keyType: KeyPair['keyType'], outputFormat: F | undefined, privateKey?: Uint8Array): OutObject<KeyPair, F> {
   const sk = privateKey ?? crypto.getRandomValues(new Uint8Array(32));
   return formatObject({ publicKey: publicOf(sk), privateKey: sk, keyType }, outputFormat);
 }
