@@ -3,7 +3,8 @@
  * 'wasm-unsafe-eval'), where browsers refuse to compile (Chromium,
  * Firefox) or instantiate (WebKit) WebAssembly: three families give the
  * right bytes on the js tier before and after ready(), tier() says 'js',
- * and fourfold costs one securitypolicyviolation report at most (its one
+ * fourfold/sodium's `ready` resolves (its calls stay on the js tier, with
+ * libsodium's bytes), and fourfold costs one securitypolicyviolation report at most (its one
  * probe; none where the engine reports none for WebAssembly, or has no
  * SIMD and so never tries).
  */
@@ -13,8 +14,10 @@ import { ready, tier } from 'fourfold';
 import { chacha20, xchacha20poly1305 } from 'fourfold/chacha';
 import { blake3 } from 'fourfold/blake3';
 import { ctr } from 'fourfold/serpent';
+import sodium from 'fourfold/sodium';
 import { chacha20 as nobleChacha20, xchacha20poly1305 as nobleXchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
+import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
 import { refCtr } from '../serpent/reference.js';
 import { hex, pattern, until } from './page.js';
 
@@ -46,6 +49,15 @@ it("ready() resolves to 'js', calls stay there, and { tier: 'simd' } is refused"
   threeFamilies();
   await assert.rejects(ready({ tier: 'simd' }), /simd tier is not available/);
   threeFamilies();
+});
+
+it("fourfold/sodium's ready resolves; its calls run on the js tier", async () => {
+  assert.equal(await sodium.ready, undefined);
+  assert.equal(sodium.crypto_generichash(32, data, null, 'hex'), hex(nobleBlake2b(data, { dkLen: 32 })));
+  assert.equal(tier(), 'js');
+  const sealed = sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(data, null, null, nonce24, key);
+  assert.equal(tier(), 'js');
+  assert.equal(hex(sealed), hex(nobleXchacha20poly1305(key, nonce24).encrypt(data)));
 });
 
 it('fourfold caused one securitypolicyviolation report at most', async () => {
