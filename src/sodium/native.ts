@@ -39,7 +39,7 @@ interface Digest {
 /** What fourfold/sodium uses of node:crypto. */
 interface NodeCurves {
   createPrivateKey(input: KeyInput): KeyObject;
-  createPublicKey(input: KeyInput): KeyObject;
+  createPublicKey(input: KeyInput | KeyObject): KeyObject;
   diffieHellman(options: { privateKey: KeyObject; publicKey: KeyObject }): Uint8Array;
   sign(algorithm: null, data: Uint8Array, key: KeyObject): Uint8Array;
   verify(algorithm: null, data: Uint8Array, key: KeyObject, signature: Uint8Array): boolean;
@@ -59,8 +59,8 @@ export interface NativeCurves {
   x25519Both(privateKey: Uint8Array, publicKey: Uint8Array): { publicKey: Uint8Array; shared: Uint8Array | undefined };
   /** Ed25519's public key of a 32-byte seed. */
   ed25519Public(seed: Uint8Array): Uint8Array;
-  /** Ed25519's signature (RFC 8032 §5.1.6) of `message` under a 32-byte seed. */
-  ed25519Sign(seed: Uint8Array, message: Uint8Array): Uint8Array;
+  /** Ed25519's signature (RFC 8032 §5.1.6) of `message` under a 32-byte seed, or undefined where the seed's public key is not `publicKey`. */
+  ed25519Sign(seed: Uint8Array, message: Uint8Array, publicKey: Uint8Array): Uint8Array | undefined;
   /** OpenSSL's verdict (cofactorless, S < L), with none of libsodium's checks of the encodings: sign.ts makes those. */
   ed25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
 }
@@ -109,7 +109,8 @@ function curvesOn(c: NodeCurves, jwk: boolean): NativeCurves {
     }
   };
   const publicKey = (crv: 'X25519' | 'Ed25519', key: Uint8Array) => c.createPublicKey({ key: { kty: 'OKP', crv, x: b64(key) }, format: 'jwk' });
-  const publicOf = (key: KeyObject) => from_base64(key.export({ format: 'jwk' }).x ?? '', URLSAFE);
+  // The public half alone: a private key's JWK would carry d as a string, which nothing can wipe.
+  const publicOf = (key: KeyObject) => from_base64(c.createPublicKey(key).export({ format: 'jwk' }).x ?? '', URLSAFE);
   const shared = (sk: KeyObject, pk: Uint8Array): Uint8Array | undefined => {
     let s: Uint8Array;
     try {
@@ -139,9 +140,14 @@ function curvesOn(c: NodeCurves, jwk: boolean): NativeCurves {
       usedNative();
       return publicOf(privateKey('Ed25519', seed));
     },
-    ed25519Sign: (seed, message) => {
+    ed25519Sign: (seed, message, pk) => {
       usedNative();
-      return own(c.sign(null, message, privateKey('Ed25519', seed)));
+      const key = privateKey('Ed25519', seed);
+      // OpenSSL keeps the seed's public key with it: reading it is no scalar multiplication.
+      const derived = publicOf(key);
+      // constant-time: public: two public keys.
+      if (derived.some((b, i) => b !== pk[i])) return undefined;
+      return own(c.sign(null, message, key));
     },
     ed25519Verify: (signature, message, pk) => {
       usedNative();
@@ -194,7 +200,7 @@ function curvesAgree(native: NativeCurves): boolean {
     same(native.x25519(sk, pk) ?? new Uint8Array(0), x25519.getSharedSecret(sk, pk)) &&
     same(native.x25519Public(sk), x25519.getPublicKey(sk)) &&
     same(native.ed25519Public(sk), ed25519.getPublicKey(sk)) &&
-    same(native.ed25519Sign(sk, message), ed25519.sign(message, sk))
+    same(native.ed25519Sign(sk, message, ed25519.getPublicKey(sk)) ?? new Uint8Array(0), ed25519.sign(message, sk))
   );
 }
 

@@ -3,13 +3,15 @@
  * signatures, open, verify_detached; Ed25519ph through init / update /
  * final_create / final_verify) and the Ed25519-to-X25519 key conversions
  * in libsodium-wrappers' shape, on node:crypto where the runtime has it
- * (native.ts), else @noble/curves. Verification is libsodium's:
- * canonical encodings (RFC 8032's rules, not ZIP 215's), and a public key
- * or R of small order refused.
+ * (native.ts), else libsodium's formulas on @noble/curves
+ * (ed25519-sign.ts). Verification is libsodium's: canonical encodings
+ * (RFC 8032's rules, not ZIP 215's), a public key or R of small order
+ * refused, cofactorless.
  */
-import { ed25519, ed25519ph } from '@noble/curves/ed25519.js';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { signDetached, verifyDetached } from './ed25519-sign.js';
 import { nativeCurves } from './native.js';
-import { sha512 } from './sha2.js';
+import { type Incremental, sha512, start } from './sha2.js';
 import { format, formatObject, formatOf, type Input, input, once, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import { endState, openState, type State, liveState } from './states.js';
 import type { KeyPair } from './x25519.js';
@@ -51,19 +53,13 @@ function refusedEncoding(encoded: Uint8Array): boolean {
   return SMALL_ORDER_Y.some((y) => y.every((b, i) => b === (i === 31 ? encoded[31] & 0x7f : encoded[i])));
 }
 
-/** libsodium's verification of an Ed25519 signature (strict: canonical, no small-order key or R). */
-function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array, ph = false): boolean {
-  const native = ph ? undefined : nativeCurves();
-  // OpenSSL's equation is libsodium's (cofactorless, S below L): libsodium's checks of the encodings come first.
+/** libsodium's verification of an Ed25519 signature, or of Ed25519ph's over the message's SHA-512 (`prehashed`). */
+function verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array, prehashed = false): boolean {
   // constant-time: public: a signature, its message and a public key are public.
-  if (native !== undefined) return !refusedEncoding(publicKey) && !refusedEncoding(signature) && native.ed25519Verify(signature, message, publicKey);
-  // constant-time: public: as above.
-  if (smallOrder(publicKey) || smallOrder(signature.subarray(0, 32))) return false;
-  try {
-    return (ph ? ed25519ph : ed25519).verify(signature, message, publicKey, { zip215: false });
-  } catch {
-    return false;
-  }
+  if (refusedEncoding(publicKey) || refusedEncoding(signature)) return false;
+  const native = prehashed ? undefined : nativeCurves();
+  // OpenSSL's equation is libsodium's (cofactorless, S below L).
+  return native !== undefined ? native.ed25519Verify(signature, message, publicKey) : verifyDetached(signature, message, publicKey, prehashed);
 }
 
 /** A key pair of a 32-byte seed: the private key is seed || public key, 64 bytes, as libsodium's. */
@@ -90,16 +86,21 @@ export function crypto_sign_seed_keypair<F extends OutputFormat | null = 'uint8a
   return pairOf(sized(seed, 'seed', 32), outputFormat);
 }
 
-const seedOf = (privateKey: unknown): Uint8Array => sized(privateKey, 'privateKey', 64).subarray(0, 32);
-
-/** Ed25519's signature of `message` under a 32-byte seed. */
-const signWith = (message: Uint8Array, seed: Uint8Array): Uint8Array => nativeCurves()?.ed25519Sign(seed, message) ?? ed25519.sign(message, seed);
+/**
+ * Ed25519's signature of `message` under a 64-byte private key. OpenSSL
+ * hashes the public key of the seed, libsodium the private key's second
+ * half: node:crypto signs where they are the same key.
+ */
+function signWith(message: Uint8Array, privateKey: unknown): Uint8Array {
+  const sk = sized(privateKey, 'privateKey', 64);
+  return nativeCurves()?.ed25519Sign(sk.subarray(0, 32), message, sk.subarray(32)) ?? signDetached(message, sk, false);
+}
 
 /** The 64-byte signature of `message` under a 64-byte private key. */
 export function crypto_sign_detached<F extends OutputFormat | null = 'uint8array'>(message: Input, privateKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const m = input(message, 'message');
-  return format(signWith(m, seedOf(privateKey)), outputFormat);
+  return format(signWith(m, privateKey), outputFormat);
 }
 
 /** signature || message. */
@@ -107,7 +108,7 @@ export function crypto_sign<F extends OutputFormat | null = 'uint8array'>(messag
   formatOf(outputFormat);
   const m = input(message, 'message');
   const signed = new Uint8Array(64 + m.length);
-  signed.set(signWith(m, seedOf(privateKey)));
+  signed.set(signWith(m, privateKey));
   signed.set(m, 64);
   return format(signed, outputFormat);
 }
@@ -166,31 +167,26 @@ export function crypto_sign_ed25519_sk_to_seed<F extends OutputFormat | null = '
   return format(sized(privateKey, 'privateKey', 64).slice(0, 32), outputFormat);
 }
 
-/** An Ed25519ph signing or verifying state (crypto_sign_init): the message's pieces until final. Any state's type (StateAddress), as in libsodium-wrappers. */
+/** An Ed25519ph signing or verifying state (crypto_sign_init): the message's SHA-512 so far. Any state's type (StateAddress), as in libsodium-wrappers. */
 export type SignState = State;
 
-const pieces = (state: SignState): Uint8Array[] => liveState<Uint8Array[]>(state, 'crypto_sign');
+const prehash = (state: SignState): Incremental => liveState<Incremental>(state, 'crypto_sign');
 
-/** The message the pieces make, the state ended (a second _final throws, as libsodium.js's current source). */
-function joinedMessage(state: SignState): Uint8Array {
-  const parts = pieces(state);
+/** PH(M), the message's SHA-512, the state ended (a second _final throws, as libsodium.js's current source). */
+function finalPrehash(state: SignState): Uint8Array {
+  const digest = prehash(state).digest();
   endState(state);
-  const m = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    m.set(p, at);
-    at += p.length;
-  }
-  return m;
+  return digest;
 }
 
 /** Starts an Ed25519ph (pre-hashed, SHA-512) signature or verification. */
-export const crypto_sign_init = (): SignState => openState<SignState>('crypto_sign', []);
+export function crypto_sign_init(): SignState {
+  return openState<SignState>('crypto_sign', start('sha512'));
+}
 
 /** Adds `message_chunk` to the message. */
 export function crypto_sign_update(state_address: SignState, message_chunk: Input): void {
-  // A copy now, as libsodium hashes the chunk now: the caller may reuse its array (and a Buffer's slice() is a view of it).
-  pieces(state_address).push(new Uint8Array(once(message_chunk, 'message_chunk')));
+  prehash(state_address).update(once(message_chunk, 'message_chunk'));
 }
 
 /** The Ed25519ph signature of the message under a 64-byte private key; the state ends here. */
@@ -200,15 +196,15 @@ export function crypto_sign_final_create<F extends OutputFormat | null = 'uint8a
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
-  pieces(state_address);
-  const seed = seedOf(privateKey);
-  return format(ed25519ph.sign(joinedMessage(state_address), seed), outputFormat);
+  prehash(state_address);
+  const sk = sized(privateKey, 'privateKey', 64);
+  return format(signDetached(finalPrehash(state_address), sk, true), outputFormat);
 }
 
 /** Whether `signature` is the Ed25519ph signature of the message under `publicKey`; the state ends here. */
 export function crypto_sign_final_verify(state_address: SignState, signature: Uint8Array, publicKey: Uint8Array): boolean {
-  pieces(state_address);
+  prehash(state_address);
   const sig = sized(signature, 'signature', 64);
   const pk = sized(publicKey, 'publicKey', 32);
-  return verify(sig, joinedMessage(state_address), pk, true);
+  return verify(sig, finalPrehash(state_address), pk, true);
 }

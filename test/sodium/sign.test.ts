@@ -3,12 +3,17 @@
  * pairs from seeds, combined and detached signatures byte for byte over
  * message lengths 0 to 1 MiB, open and verify_detached (changed bytes,
  * wrong keys, small-order and non-canonical keys and signatures answered
- * as there), Ed25519ph through init / update / final in any pieces, the
- * conversions to X25519 keys, every output format, wrong arguments.
+ * as there; cofactorless, an R with a torsion part refused), private keys
+ * whose halves disagree signed as libsodium signs them, Ed25519ph through
+ * init / update / final in any pieces, the conversions to X25519 keys,
+ * every output format, wrong arguments.
  */
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sodium from 'fourfold/sodium';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { bytesToNumberLE, numberToBytesLE } from '@noble/curves/utils.js';
+import { sha512 } from '@noble/hashes/sha2.js';
 import { NO_SODIUM, rand } from '../helpers.js';
 import { FORMATS, forEachPath, LENGTHS, loadSumo, mine, peer, same } from './peer.js';
 
@@ -109,6 +114,62 @@ forEachPath('fourfold/sodium signatures against libsodium-wrappers-sumo', () => 
     const state = sodium.crypto_sign_init();
     sodium.crypto_sign_final_create(state, sodium.crypto_sign_keypair().privateKey);
     assert.throws(() => sodium.crypto_sign_update(state, 'm'), /state_address is unknown/, 'a state ends with final');
+  });
+
+  it("a private key's halves need not agree: its second half is the public key signed with, as libsodium's", opts, () => {
+    for (const n of [0, 1, 63, 64, 65, 1000]) {
+      const m = rand(n);
+      const random = rand(64);
+      // Another key's public half, as a program that pairs a seed with a stored public key may.
+      const mixed = new Uint8Array([...rand(32), ...sodium.crypto_sign_keypair().publicKey]);
+      for (const sk of [random, mixed]) {
+        same('crypto_sign_detached', [m, sk], `${n}`);
+        same('crypto_sign', [m, sk, 'hex'], `${n}`);
+        const ph = [mine, peer()].map((lib) => {
+          const state = (lib.crypto_sign_init as Call)();
+          (lib.crypto_sign_update as Call)(state, m);
+          return (lib.crypto_sign_final_create as Call)(state, sk) as Uint8Array;
+        });
+        assert.deepEqual(ph[0], ph[1], `Ed25519ph ${n}`);
+      }
+    }
+  });
+
+  it('verification is cofactorless: an R with a torsion part is refused, as libsodium refuses it', opts, () => {
+    // A signature made with R' = rB + T for T of order 8: the cofactored equation ([8]) holds, libsodium's does not.
+    const { Point } = ed25519;
+    const L = Point.Fn.ORDER;
+    const T = Point.fromBytes(Uint8Array.from(Buffer.from('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a', 'hex')));
+    const seed = rand(32);
+    const { scalar, pointBytes: pk } = ed25519.utils.getExtendedPublicKey(seed);
+    for (const prehashed of [false, true]) {
+      const m = rand(40);
+      const signed = prehashed ? sha512(m) : m;
+      const dom = prehashed ? new Uint8Array([...new TextEncoder().encode('SigEd25519 no Ed25519 collisions'), 1, 0]) : new Uint8Array(0);
+      const r = bytesToNumberLE(rand(32)) % L;
+      const sigOf = (R: Uint8Array) => {
+        const k = bytesToNumberLE(sha512(new Uint8Array([...dom, ...R, ...pk, ...signed]))) % L;
+        return new Uint8Array([...R, ...numberToBytesLE((r + k * scalar) % L, 32)]);
+      };
+      const honest = sigOf(Point.BASE.multiply(r).toBytes());
+      const torsion = sigOf(Point.BASE.multiply(r).add(T).toBytes());
+      assert.ok(ed25519.verify(torsion, signed, pk) || prehashed, 'the cofactored equation holds');
+      for (const [sig, expected] of [
+        [honest, true],
+        [torsion, false],
+      ] as const) {
+        if (!prehashed) {
+          assert.equal(same('crypto_sign_verify_detached', [sig, m, pk]), expected);
+          same('crypto_sign_open', [new Uint8Array([...sig, ...m]), pk]);
+          continue;
+        }
+        for (const lib of [mine, peer()]) {
+          const state = (lib.crypto_sign_init as Call)();
+          (lib.crypto_sign_update as Call)(state, m);
+          assert.equal((lib.crypto_sign_final_verify as Call)(state, sig, pk), expected, lib === mine ? 'fourfold' : 'libsodium');
+        }
+      }
+    }
   });
 
   it('crypto_sign_update takes the chunk as it is at the call: one array reused for every chunk, plain or a Node Buffer', opts, () => {
