@@ -8,6 +8,7 @@
  * core).
  */
 import type { Blake2bState } from './engine.js';
+import { registerChainReader } from './final-chain.js';
 import { BLOCK, IV_BYTES, MAX_KEY, MAX_OUTPUT, PERSONALIZATION, SALT } from './layout.js';
 import { hashFrom, parameterState } from './one-shot.js';
 import { engine } from './tiers.js';
@@ -161,17 +162,30 @@ export class Blake2b {
     const target = check.bytes(out, 'output');
     this.#usable();
     if (target.length < this.outputLen) throw new RangeError(`output must be at least ${this.outputLen} bytes, got ${target.length}`);
+    this.#finish(target, this.outputLen);
+    return out;
+  }
+
+  static {
+    registerChainReader((hasher, out) => {
+      const h = hasher as Blake2b;
+      h.#usable();
+      h.#finish(out, out.length);
+    });
+  }
+
+  /** The first `length` bytes of the final h into `target`; the hasher is destroyed. */
+  #finish(target: Uint8Array, length: number): void {
     try {
       const whole = this.#filled > BLOCK ? Math.floor((this.#filled - 1) / BLOCK) * BLOCK : 0;
       if (whole > 0) engine().update(this.#state, this.#pending.subarray(0, whole));
       engine().finish(this.#state, this.#pending.subarray(whole, this.#filled));
       // Byte by byte: subarray() of h, an array on V8's heap, would move its bytes off the heap first (0.7 us).
       const h = this.#state.h;
-      for (let i = 0; i < this.outputLen; i++) target[i] = h[i];
+      for (let i = 0; i < length; i++) target[i] = h[i];
     } finally {
       this.destroy();
     }
-    return out;
   }
 
   /** The outputLen-byte digest; the hasher is destroyed afterwards. */

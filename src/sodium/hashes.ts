@@ -5,7 +5,7 @@
  * personalization) and crypto_shorthash (SipHash-2-4, and _siphashx24) in
  * libsodium-wrappers' shape.
  */
-import { type Blake2b, hashBlake2b, startBlake2b } from './blake2b.js';
+import { type Blake2b, finishBlake2b, hashBlake2b, startBlake2b } from './blake2b.js';
 import {
   format,
   formatOf,
@@ -155,12 +155,16 @@ class Generichash {
     this.#gathered = bigger;
   }
 
-  /** The hash of everything given, `length` bytes; the key and what was gathered are wiped. */
-  digest(): Uint8Array {
+  /**
+   * The hash of everything given: `outputLength` bytes (16..64) of the final
+   * chain value, the hash of `length` bytes or a prefix of it or more, as
+   * libsodium's final reads it. The key and what was gathered are wiped.
+   */
+  digest(outputLength: number): Uint8Array {
     try {
-      if (this.#hasher !== undefined) return this.#hasher.digest();
+      if (this.#hasher !== undefined) return outputLength === this.length ? this.#hasher.digest() : finishBlake2b(this.#hasher, outputLength);
       const gathered = this.#used === this.#gathered.length ? this.#gathered : this.#gathered.subarray(0, this.#used);
-      return hashBlake2b(gathered, { dkLen: this.length, key: this.key });
+      return hashBlake2b(gathered, { dkLen: this.length, key: this.key }, outputLength);
     } finally {
       this.destroy();
     }
@@ -198,8 +202,10 @@ export function crypto_generichash_update(state_address: GenerichashState, messa
 }
 
 /**
- * The hash: the first `hash_length` bytes of the one crypto_generichash_init
- * asked for (more than that throws invalid usage). The state ends here.
+ * The hash: `hash_length` bytes (16..64) of BLAKE2b's final chain value,
+ * as libsodium's final copies them: the hash crypto_generichash_init asked
+ * for when the lengths agree, else a prefix of it or more of the chain
+ * (the parameter block names init's length). The state ends here.
  */
 export function crypto_generichash_final<F extends OutputFormat | null = 'uint8array'>(
   state_address: GenerichashState,
@@ -208,11 +214,9 @@ export function crypto_generichash_final<F extends OutputFormat | null = 'uint8a
 ): Out<F> {
   formatOf(outputFormat);
   const hasher = liveGenerichash(state_address);
-  const n = hashLength(hash_length);
-  if (n > hasher.length) throw invalidUsage();
-  const digest = hasher.digest();
+  const digest = hasher.digest(hashLength(hash_length));
   endState(state_address);
-  return format(n === hasher.length ? digest : digest.slice(0, n), outputFormat);
+  return format(digest, outputFormat);
 }
 
 /** A random 32-byte key for crypto_generichash. */
