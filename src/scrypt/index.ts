@@ -5,29 +5,13 @@
  * event loop free, with progress and an AbortSignal. The same bytes as
  * RFC 7914, Node's crypto.scrypt, libsodium and @noble/hashes.
  */
-import { ASYNC_OPTIONS, compress, expand, forget, SYNC_OPTIONS, scryptCall, type ScryptAsyncOpts, type ScryptCall, type ScryptOpts } from './args.js';
-import type { ScryptEngine } from './engine.js';
+import { ASYNC_OPTIONS, compress, expand, forget, SYNC_OPTIONS, scryptCall, type ScryptAsyncOpts, type ScryptOpts } from './args.js';
+import { deriveNow } from './derive.js';
 import { LaneQueue, onThisThread } from './lanes.js';
-import { slotBytes } from './layout.js';
-import { engine } from './tiers.js';
 import { throwIfAborted } from '../runtime/assert.js';
 import type { Bytes } from '../runtime/bytes.js';
 
 export type { ScryptAsyncOpts, ScryptOpts } from './args.js';
-
-/** Lane i's part of B (RFC 7914 §6: B_i, 128 * r bytes). */
-const lane = (c: ScryptCall, B: Uint8Array, i: number): Uint8Array => B.subarray(i * slotBytes(c.r), (i + 1) * slotBytes(c.r));
-
-/** ROMix of lane `i` in place, all at once. */
-function romixNow(e: ScryptEngine, c: ScryptCall, B: Uint8Array, i: number): void {
-  const run = e.romix(lane(c, B, i), c.N, c.r);
-  try {
-    run.step(2 * c.N);
-    run.finish(lane(c, B, i));
-  } finally {
-    run.abandon();
-  }
-}
 
 /**
  * scrypt of `password` with `salt` (RFC 7914 §6): a key of `dkLen` bytes
@@ -44,15 +28,7 @@ function romixNow(e: ScryptEngine, c: ScryptCall, B: Uint8Array, i: number): voi
  * ```
  */
 export function scrypt(password: string | Uint8Array, salt: string | Uint8Array, opts: ScryptOpts): Bytes {
-  const c = scryptCall(password, salt, opts, SYNC_OPTIONS);
-  const B = expand(c);
-  try {
-    const e = engine();
-    for (let i = 0; i < c.p; i++) romixNow(e, c, B, i);
-    return compress(c, B);
-  } finally {
-    forget(c, B);
-  }
+  return deriveNow(scryptCall(password, salt, opts, SYNC_OPTIONS));
 }
 
 /** Time the calling thread works between two turns of the event loop: far from the 50 ms browsers count as a long task. */

@@ -4,16 +4,25 @@
  * (N, r and p given) and _str / _str_verify (libsodium's "$7$" strings)
  * in libsodium-wrappers' shape, on fourfold/scrypt.
  */
-import { scrypt } from '../scrypt/index.js';
+import { forget, libsodiumCall } from '../scrypt/args.js';
+import { deriveNow } from '../scrypt/derive.js';
 import { format, formatOf, type Input, input, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
 import { boundStoredWork } from './stored-work.js';
 
 const invalidUsage = (): Error => new Error('invalid usage');
 
-/** scrypt, allowed the memory its parameters need (libsodium bounds them by memlimit, not by a default). */
+/**
+ * scrypt by libsodium's rules (the memory its parameters need, N up to
+ * 2^32 - 1 whatever r); a key of no bytes is empty, as libsodium's
+ * escrypt_kdf gives it once the parameters are valid.
+ */
 function derive(password: Uint8Array, salt: Uint8Array, N: number, r: number, p: number, dkLen: number): Uint8Array {
-  if (N < 2 || (N & (N - 1)) !== 0 || r < 1 || p < 1 || r * p >= 2 ** 30 || dkLen < 1) throw invalidUsage();
-  return scrypt(password, salt, { N, r, p, dkLen, maxmem: 128 * r * (N + p + 2) + 2 ** 20 });
+  const call = libsodiumCall(password, salt, N, r, p, Math.max(dkLen, 1));
+  if (dkLen === 0) {
+    forget(call);
+    return new Uint8Array(0);
+  }
+  return deriveNow(call);
 }
 
 /**
@@ -49,6 +58,8 @@ export function crypto_pwhash_scryptsalsa208sha256<F extends OutputFormat | null
   const pw = input(password, 'password');
   const s = sized(salt, 'salt', 32);
   const { logN, r, p } = pick(unsigned(opsLimit, 'opsLimit'), unsigned(memLimit, 'memLimit'));
+  // crypto_pwhash_scryptsalsa208sha256_BYTES_MIN: a shorter key is refused (_ll derives any length).
+  if (length < 16) throw invalidUsage();
   return format(derive(pw, s, 2 ** logN, r, p, length), outputFormat);
 }
 

@@ -159,7 +159,16 @@ it('crypto_pwhash_scryptsalsa208sha256: libsodium\'s N, r and p for each limit; 
   }
   for (const f of FORMATS) same('crypto_pwhash_scryptsalsa208sha256', [64, rand(10), rand(32), 32768, 1 << 24, f]);
   same('crypto_pwhash_scryptsalsa208sha256', [32, 'pw', rand(16), 32768, 1 << 24]);
+  // Keys below crypto_pwhash_scryptsalsa208sha256_BYTES_MIN (16) are refused; _ll derives any length, none included.
+  for (const len of [0, 1, 15, 16, 17]) same('crypto_pwhash_scryptsalsa208sha256', [len, 'pw', rand(32), 32768, 1 << 20], `${len} bytes`);
   for (const [N, r, p, len] of [
+    [16, 1, 1, 0],
+    [1000, 1, 1, 0],
+    [16, 0, 1, 0],
+    [16, 1, 1, 1],
+    // N = 2^(16r): past RFC 7914's bound, within libsodium's.
+    [65536, 1, 1, 32],
+    [2 ** 32, 1, 1, 32],
     [16, 1, 1, 64],
     [1024, 8, 1, 32],
     [2, 1, 3, 10],
