@@ -77,12 +77,20 @@ const original: Construction = { nonceBytes: 8, seal: sealOriginal, open: openOr
 const DETACHED_SCRATCH = 4096;
 let scratch: Uint8Array | undefined;
 
+/**
+ * The secret nonce libsodium's AEADs take and never use (NSECBYTES is 0):
+ * libsodium-wrappers checks only its type, so a wrong one throws as there.
+ */
+const unusedSecretNonce = (secret_nonce: Input | null): void => void optionalOnce(secret_nonce, 'secret_nonce');
+
 /** The five calls of one AEAD, checked as libsodium-wrappers checks them. */
 function calls(c: Construction) {
   /** A seal's checks, in libsodium-wrappers' order: a seal reads each input once. */
-  const sealing = (message: Input, additional_data: Input | null, public_nonce: Uint8Array, key: Uint8Array) => ({
+  const sealing = (message: Input, additional_data: Input | null, secret_nonce: Input | null, public_nonce: Uint8Array, key: Uint8Array) => ({
     m: once(message, 'message'),
     aad: optionalOnce(additional_data, 'additional_data') ?? EMPTY,
+    // Checked in its place among the arguments, as libsodium-wrappers checks it.
+    nsec: unusedSecretNonce(secret_nonce),
     n: sizedOnce(public_nonce, 'public_nonce', c.nonceBytes),
     k: sizedOnce(key, 'key', 32),
   });
@@ -95,7 +103,7 @@ function calls(c: Construction) {
     outputFormat?: F,
   ): Out<F> => {
     formatOf(outputFormat);
-    const { m, aad, n, k } = sealing(message, additional_data, public_nonce, key);
+    const { m, aad, n, k } = sealing(message, additional_data, _secret_nonce, public_nonce, key);
     return format(c.seal(k, n, aad, m), outputFormat);
   };
   const encryptDetached = <F extends OutputFormat | null = 'uint8array'>(
@@ -107,7 +115,7 @@ function calls(c: Construction) {
     outputFormat?: F,
   ): OutObject<Detached, F> => {
     formatOf(outputFormat);
-    const { m, aad, n, k } = sealing(message, additional_data, public_nonce, key);
+    const { m, aad, n, k } = sealing(message, additional_data, _secret_nonce, public_nonce, key);
     // A short message sealed into the kept array: the two results are the call's only new arrays.
     const into = m.length <= DETACHED_SCRATCH ? (scratch ??= new Uint8Array(DETACHED_SCRATCH + ABYTES)).subarray(0, m.length + ABYTES) : undefined;
     const sealed = c.seal(k, n, aad, m, into);
@@ -137,6 +145,7 @@ function calls(c: Construction) {
     outputFormat?: F,
   ): Out<F> => {
     formatOf(outputFormat);
+    unusedSecretNonce(_secret_nonce);
     const sealed = input(ciphertext, 'ciphertext');
     const { aad, n, k } = opening(additional_data, public_nonce, key);
     if (sealed.length < ABYTES) throw new TypeError('ciphertext is too short');
@@ -154,6 +163,7 @@ function calls(c: Construction) {
     outputFormat?: F,
   ): Out<F> => {
     formatOf(outputFormat);
+    unusedSecretNonce(_secret_nonce);
     const body = input(ciphertext, 'ciphertext');
     const tag = sized(mac, 'mac', ABYTES);
     const { aad, n, k } = opening(additional_data, public_nonce, key);

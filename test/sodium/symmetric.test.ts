@@ -94,6 +94,17 @@ forEachTier('fourfold/sodium against libsodium-wrappers-sumo', () => {
       same(`${name}_encrypt`, ['m', 5, null, nonce, key]);
       same(`${name}_encrypt`, ['m', null, null, nonce, key, 'nope']);
       same(`${name}_encrypt`, [Buffer.from('a Buffer'), null, null, nonce, key]);
+      // The secret nonce, which libsodium never uses: its type checked in its place among the arguments, its length not.
+      const sealed = (mine[`${name}_encrypt`] as (...a: unknown[]) => Uint8Array)('m', null, null, nonce, key);
+      const detached = (mine[`${name}_encrypt_detached`] as (...a: unknown[]) => { ciphertext: Uint8Array; mac: Uint8Array })('m', null, null, nonce, key);
+      for (const nsec of [undefined, new Uint8Array(0), rand(16), 'text', [1, 2], 5, {}, new ArrayBuffer(4)]) {
+        same(`${name}_encrypt`, ['m', null, nsec, nonce, key], `secret nonce ${String(nsec)}`);
+        same(`${name}_encrypt`, ['m', null, nsec, nonce, rand(31)], `secret nonce ${String(nsec)} before the key`);
+        same(`${name}_encrypt_detached`, ['m', 5, nsec, nonce, key], `secret nonce ${String(nsec)} after the aad`);
+        same(`${name}_decrypt`, [nsec, sealed, null, nonce, key], `secret nonce ${String(nsec)}`);
+        same(`${name}_decrypt`, [nsec, 7, null, nonce, key], `secret nonce ${String(nsec)} before the ciphertext`);
+        same(`${name}_decrypt_detached`, [nsec, detached.ciphertext, detached.mac, null, nonce, key], `secret nonce ${String(nsec)}`);
+      }
       assert.equal((mine[`${name}_keygen`] as () => Uint8Array)().length, 32);
       assert.match((mine[`${name}_keygen`] as (f: string) => string)('hex'), /^[0-9a-f]{64}$/);
     });
