@@ -106,7 +106,9 @@ function xof(kind: string, make: (domain?: number) => Keccak) {
       const n = unsigned(outLength, 'out_length');
       return format(make().update(input(message, 'message')).xof(n), outputFormat);
     },
-    init: (domain?: unknown): Sha3State => start(kind, make(domain === undefined ? undefined : domainOf(domain))),
+    init: (): Sha3State => start(kind, make()),
+    /** init_with_domain: the domain is required (null or undefined throws, as in libsodium-wrappers). */
+    initWithDomain: (domain: unknown): Sha3State => start(kind, make(domainOf(domain))),
     update: (state: Sha3State, chunk: Input): void => {
       const s = live(state, kind);
       // Absorbing after squeezing has begun is outside the XOF's definition: libsodium refuses it too.
@@ -140,7 +142,7 @@ export const crypto_xof_shake128 = <F extends OutputFormat | null = 'uint8array'
 /** Starts an incremental SHAKE128. */
 export const crypto_xof_shake128_init = (): Sha3State => s128.init();
 /** Starts an incremental SHAKE128 with its own domain separation byte (0 to 255). */
-export const crypto_xof_shake128_init_with_domain = (domain: number): Sha3State => s128.init(domain);
+export const crypto_xof_shake128_init_with_domain = (domain: number): Sha3State => s128.initWithDomain(domain);
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_shake128_update = (state_address: Sha3State, message_chunk: Input): void => s128.update(state_address, message_chunk);
 /** The next `out_length` bytes of output. */
@@ -155,7 +157,7 @@ export const crypto_xof_shake256 = <F extends OutputFormat | null = 'uint8array'
 /** Starts an incremental SHAKE256. */
 export const crypto_xof_shake256_init = (): Sha3State => s256.init();
 /** Starts an incremental SHAKE256 with its own domain separation byte (0 to 255). */
-export const crypto_xof_shake256_init_with_domain = (domain: number): Sha3State => s256.init(domain);
+export const crypto_xof_shake256_init_with_domain = (domain: number): Sha3State => s256.initWithDomain(domain);
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_shake256_update = (state_address: Sha3State, message_chunk: Input): void => s256.update(state_address, message_chunk);
 /** The next `out_length` bytes of output. */
@@ -170,7 +172,7 @@ export const crypto_xof_turboshake128 = <F extends OutputFormat | null = 'uint8a
 /** Starts an incremental TurboSHAKE128. */
 export const crypto_xof_turboshake128_init = (): Sha3State => t128.init();
 /** Starts an incremental TurboSHAKE128 with its own domain separation byte (0 to 255). */
-export const crypto_xof_turboshake128_init_with_domain = (domain: number): Sha3State => t128.init(domain);
+export const crypto_xof_turboshake128_init_with_domain = (domain: number): Sha3State => t128.initWithDomain(domain);
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_turboshake128_update = (state_address: Sha3State, message_chunk: Input): void => t128.update(state_address, message_chunk);
 /** The next `out_length` bytes of output. */
@@ -185,7 +187,7 @@ export const crypto_xof_turboshake256 = <F extends OutputFormat | null = 'uint8a
 /** Starts an incremental TurboSHAKE256. */
 export const crypto_xof_turboshake256_init = (): Sha3State => t256.init();
 /** Starts an incremental TurboSHAKE256 with its own domain separation byte (0 to 255). */
-export const crypto_xof_turboshake256_init_with_domain = (domain: number): Sha3State => t256.init(domain);
+export const crypto_xof_turboshake256_init_with_domain = (domain: number): Sha3State => t256.initWithDomain(domain);
 /** Adds `message_chunk` to the message (before the first squeeze). */
 export const crypto_xof_turboshake256_update = (state_address: Sha3State, message_chunk: Input): void => t256.update(state_address, message_chunk);
 /** The next `out_length` bytes of output. */

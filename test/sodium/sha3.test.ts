@@ -82,7 +82,7 @@ it("a state is its own primitive's; a domain outside 0..255 and absorbing after 
   assert.throws(() => sodium.crypto_hash_sha3256_final(done), /state_address is unknown/, 'a finished state');
   for (const name of XOFS) {
     const init = mine[`${name}_init_with_domain`] as Call;
-    for (const bad of [-1, 1.5]) same(`${name}_init_with_domain`, [bad], `domain ${bad}`);
+    for (const bad of [-1, 1.5, null, undefined, '1']) same(`${name}_init_with_domain`, [bad], `domain ${bad}`);
     // 0.8.4 takes 256 as 0 (an unsigned char); libsodium.js's current source refuses it.
     for (const bad of [256, 0x1ff]) newer(`${name}_init_with_domain`, [bad], 'TypeError: domain must be >= 0 and <= 255', `domain ${bad}`);
     assert.throws(() => init(2 ** 31), TypeError);
