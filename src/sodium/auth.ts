@@ -41,8 +41,12 @@ function hmacCalls(kind: string, hash: Sha2, bytes: number) {
       const m = input(message, 'message');
       return equalBytes(tagOf(m, sized(key, 'key', 32)), 0, t, 0, bytes);
     },
-    init: (key: Input | null): HashState => start(kind, startHash(hash, optional(key, 'key') ?? new Uint8Array(0))),
-    update: (state_address: HashState, message_chunk: Input): void => {
+    init: (key: Input | null, outputFormat?: OutputFormat | null): HashState => {
+      formatOf(outputFormat);
+      return start(kind, startHash(hash, optional(key, 'key') ?? new Uint8Array(0)));
+    },
+    update: (state_address: HashState, message_chunk: Input, outputFormat?: OutputFormat | null): void => {
+      formatOf(outputFormat);
       live(state_address, kind).update(once(message_chunk, 'message_chunk'));
     },
     final: <F extends OutputFormat | null = 'uint8array'>(state_address: HashState, outputFormat?: F): Out<F> =>
@@ -105,8 +109,12 @@ function hashCalls(kind: string, hash: Sha2, outputLen: number) {
       formatOf(outputFormat);
       return format(hashOf(hash, once(message, 'message')), outputFormat);
     },
-    init: (): HashState => start(kind, startHash(hash)),
-    update: (state_address: HashState, message_chunk: Input): void => {
+    init: (outputFormat?: OutputFormat | null): HashState => {
+      formatOf(outputFormat);
+      return start(kind, startHash(hash));
+    },
+    update: (state_address: HashState, message_chunk: Input, outputFormat?: OutputFormat | null): void => {
+      formatOf(outputFormat);
       live(state_address, kind).update(once(message_chunk, 'message_chunk'));
     },
     final: <F extends OutputFormat | null = 'uint8array'>(state_address: HashState, outputFormat?: F): Out<F> =>

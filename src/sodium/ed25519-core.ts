@@ -51,7 +51,8 @@ function validPoint(bytes: Uint8Array): Point | null {
 }
 
 /** Whether `repr` encodes a point of the prime subgroup other than the identity, canonically. */
-export function crypto_core_ed25519_is_valid_point(repr: Uint8Array): boolean {
+export function crypto_core_ed25519_is_valid_point(repr: Uint8Array, outputFormat?: OutputFormat | null): boolean {
+  formatOf(outputFormat);
   return validPoint(sized(repr, 'repr', 32)) !== null;
 }
 

@@ -189,7 +189,8 @@ export type GenerichashState = State;
 const liveGenerichash = (state: GenerichashState) => liveState<Generichash>(state, 'crypto_generichash');
 
 /** Starts an incremental BLAKE2b of `hash_length` bytes, keyed when `key` is given. */
-export function crypto_generichash_init(key: Input | null, hash_length: number): GenerichashState {
+export function crypto_generichash_init(key: Input | null, hash_length: number, outputFormat?: OutputFormat | null): GenerichashState {
+  formatOf(outputFormat);
   optionalOnce(key, 'key');
   const length = hashLength(hash_length);
   // hashKey's copy (input() copies an array of 64 bytes or less; a longer key throws) is the state's own.
@@ -197,7 +198,8 @@ export function crypto_generichash_init(key: Input | null, hash_length: number):
 }
 
 /** Adds `message_chunk` to the message. */
-export function crypto_generichash_update(state_address: GenerichashState, message_chunk: Input): void {
+export function crypto_generichash_update(state_address: GenerichashState, message_chunk: Input, outputFormat?: OutputFormat | null): void {
+  formatOf(outputFormat);
   liveGenerichash(state_address).update(once(message_chunk, 'message_chunk'));
 }
 

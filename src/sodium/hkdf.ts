@@ -63,8 +63,12 @@ function hkdfCalls(kind: string, hash: Hash, bytes: number) {
       const s = saltOf(salt);
       return format(hmac(hash, s, input(ikm, 'ikm')), outputFormat);
     },
-    init: (salt: Input | null): HkdfState => openState(kind, hmac.create(hash, saltOf(salt))),
-    update: (state_address: HkdfState, ikm: Input): void => {
+    init: (salt: Input | null, outputFormat?: OutputFormat | null): HkdfState => {
+      formatOf(outputFormat);
+      return openState(kind, hmac.create(hash, saltOf(salt)));
+    },
+    update: (state_address: HkdfState, ikm: Input, outputFormat?: OutputFormat | null): void => {
+      formatOf(outputFormat);
       liveState<ReturnType<typeof hmac.create>>(state_address, kind).update(input(ikm, 'ikm'));
     },
     final: <F extends OutputFormat | null = 'uint8array'>(state_address: HkdfState, outputFormat?: F): Out<F> => {

@@ -7,6 +7,7 @@
  * close), crypto_verify_*, the Salsa20 cores' and the reduced-round Salsa
  * streams' sizes, and crypto_secretbox_xchacha20poly1305's.
  */
+import { formatOf, type OutputFormat } from './codecs.js';
 
 /** The libsodium version whose API fourfold/sodium follows: libsodium-wrappers 0.8.4's. */
 export const SODIUM_VERSION_STRING: string = '1.0.22';
@@ -19,10 +20,14 @@ export const SODIUM_LIBRARY_VERSION_MINOR: number = 4;
 export const sodium_version_string = (): string => SODIUM_VERSION_STRING;
 
 /** Nothing to stir: crypto.getRandomValues keeps no state a caller can reseed. */
-export function randombytes_stir(): void {}
+export function randombytes_stir(outputFormat?: OutputFormat | null): void {
+  formatOf(outputFormat);
+}
 
 /** Nothing to close: crypto.getRandomValues holds no descriptor. */
-export function randombytes_close(): void {}
+export function randombytes_close(outputFormat?: OutputFormat | null): void {
+  formatOf(outputFormat);
+}
 
 /** crypto_verify_16's length. */
 export const crypto_verify_16_BYTES: number = 16;

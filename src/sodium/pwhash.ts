@@ -56,7 +56,8 @@ export function crypto_pwhash<F extends OutputFormat | null = 'uint8array'>(
 const b64 = (bytes: Uint8Array): string => to_base64(bytes, base64_variants.ORIGINAL_NO_PADDING);
 
 /** An Argon2id password hash as a PHC string ($argon2id$v=19$m=...,t=...,p=1$salt$hash), with a random 16-byte salt and a 32-byte hash. */
-export function crypto_pwhash_str(password: Input, opsLimit: number, memLimit: number): string {
+export function crypto_pwhash_str(password: Input, opsLimit: number, memLimit: number, outputFormat?: OutputFormat | null): string {
+  formatOf(outputFormat);
   const pw = input(password, 'password');
   const t = unsigned(opsLimit, 'opsLimit');
   const mem = unsigned(memLimit, 'memLimit');
@@ -69,7 +70,8 @@ export function crypto_pwhash_str(password: Input, opsLimit: number, memLimit: n
 }
 
 /** Whether `password` is the one of the Argon2id or Argon2i PHC string `hashed_password` (false for a string libsodium would not read). */
-export function crypto_pwhash_str_verify(hashed_password: string, password: Input): boolean {
+export function crypto_pwhash_str_verify(hashed_password: string, password: Input, outputFormat?: OutputFormat | null): boolean {
+  formatOf(outputFormat);
   if (typeof hashed_password !== 'string') throw new TypeError('hashed_password must be a string');
   const pw = input(password, 'password');
   let fields: ReturnType<typeof parse>;
@@ -133,7 +135,8 @@ function storedArgon2(text: string): { t: number; m: number } | null {
  * Argon2id or Argon2i one libsodium reads throws "invalid hash", as
  * libsodium.js does after its 0.8.4 release (0.8.4 answered true).
  */
-export function crypto_pwhash_str_needs_rehash(hashed_password: string, opsLimit: number, memLimit: number): boolean {
+export function crypto_pwhash_str_needs_rehash(hashed_password: string, opsLimit: number, memLimit: number, outputFormat?: OutputFormat | null): boolean {
+  formatOf(outputFormat);
   if (typeof hashed_password !== 'string') throw new TypeError('hashed_password must be a string');
   const t = unsigned(opsLimit, 'opsLimit');
   const mem = unsigned(memLimit, 'memLimit');

@@ -37,7 +37,8 @@ function decode(bytes: Uint8Array): Element | null {
 }
 
 /** Whether `repr` is the canonical encoding of an element (the identity's included, as libsodium). */
-export function crypto_core_ristretto255_is_valid_point(repr: Uint8Array): boolean {
+export function crypto_core_ristretto255_is_valid_point(repr: Uint8Array, outputFormat?: OutputFormat | null): boolean {
+  formatOf(outputFormat);
   return decode(sized(repr, 'repr', 32)) !== null;
 }
 

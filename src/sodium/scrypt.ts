@@ -125,7 +125,8 @@ function hashString(setting: string, password: Uint8Array, logN: number, r: numb
 }
 
 /** A "$7$" password hash (101 characters), N, r and p by libsodium's rule for the limits, a random 32-byte salt. */
-export function crypto_pwhash_scryptsalsa208sha256_str(password: Input, opsLimit: number, memLimit: number): string {
+export function crypto_pwhash_scryptsalsa208sha256_str(password: Input, opsLimit: number, memLimit: number, outputFormat?: OutputFormat | null): string {
+  formatOf(outputFormat);
   const pw = input(password, 'password');
   const { logN, r, p } = pick(unsigned(opsLimit, 'opsLimit'), unsigned(memLimit, 'memLimit'));
   const setting = `$7$${ITOA64[logN]}${encodeBits(r, 30)}${encodeBits(p, 30)}${encodeBytes(crypto.getRandomValues(new Uint8Array(32)))}`;
@@ -133,7 +134,8 @@ export function crypto_pwhash_scryptsalsa208sha256_str(password: Input, opsLimit
 }
 
 /** Whether `password` is the one of the "$7$" string `hashed_password` (false for a string libsodium would not read). */
-export function crypto_pwhash_scryptsalsa208sha256_str_verify(hashed_password: string, password: Input): boolean {
+export function crypto_pwhash_scryptsalsa208sha256_str_verify(hashed_password: string, password: Input, outputFormat?: OutputFormat | null): boolean {
+  formatOf(outputFormat);
   if (typeof hashed_password !== 'string') throw new TypeError('hashed_password must be a string');
   const pw = input(password, 'password');
   const stored = hashed_password;

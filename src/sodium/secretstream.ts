@@ -93,7 +93,8 @@ export function crypto_secretstream_xchacha20poly1305_push<F extends OutputForma
 }
 
 /** Receives the stream that began with the 24-byte `header`, under the sender's 32-byte key. */
-export function crypto_secretstream_xchacha20poly1305_init_pull(header: Uint8Array, key: Uint8Array): SecretstreamState {
+export function crypto_secretstream_xchacha20poly1305_init_pull(header: Uint8Array, key: Uint8Array, outputFormat?: OutputFormat | null): SecretstreamState {
+  formatOf(outputFormat);
   const h = sizedOnce(header, 'header', HEADER_BYTES);
   return start(key, h);
 }
@@ -121,7 +122,8 @@ export function crypto_secretstream_xchacha20poly1305_pull<F extends OutputForma
 }
 
 /** Changes the key now; the other side must rekey at the same point. Returns true, as libsodium-wrappers does. */
-export function crypto_secretstream_xchacha20poly1305_rekey(state_address: SecretstreamState): true {
+export function crypto_secretstream_xchacha20poly1305_rekey(state_address: SecretstreamState, outputFormat?: OutputFormat | null): true {
+  formatOf(outputFormat);
   streamOf(state_address).rekey(engine().chacha);
   return true;
 }

@@ -62,8 +62,14 @@ function sha3(kind: string, hash: typeof sha3_256) {
       formatOf(outputFormat);
       return format(hash(input(message, 'message')), outputFormat);
     },
-    init: (): Sha3State => start(kind, hash.create() as Keccak),
-    update: (state: Sha3State, chunk: Input): void => void live(state, kind).hash.update(input(chunk, 'message_chunk')),
+    init: (outputFormat?: OutputFormat | null): Sha3State => {
+      formatOf(outputFormat);
+      return start(kind, hash.create() as Keccak);
+    },
+    update: (state: Sha3State, chunk: Input, outputFormat?: OutputFormat | null): void => {
+      formatOf(outputFormat);
+      live(state, kind).hash.update(input(chunk, 'message_chunk'));
+    },
     final: <F>(state: Sha3State, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);
       const s = live(state, kind);
@@ -81,9 +87,10 @@ const sha512 = /*#__PURE__*/ sha3('crypto_hash_sha3512', sha3_512);
 export const crypto_hash_sha3256 = <F extends OutputFormat | null = 'uint8array'>(message: Input, outputFormat?: F): Out<F> =>
   sha256.oneShot(message, outputFormat);
 /** Starts an incremental SHA3-256. */
-export const crypto_hash_sha3256_init = (): Sha3State => sha256.init();
+export const crypto_hash_sha3256_init = (outputFormat?: OutputFormat | null): Sha3State => sha256.init(outputFormat);
 /** Adds `message_chunk` to the message. */
-export const crypto_hash_sha3256_update = (state_address: Sha3State, message_chunk: Input): void => sha256.update(state_address, message_chunk);
+export const crypto_hash_sha3256_update = (state_address: Sha3State, message_chunk: Input, outputFormat?: OutputFormat | null): void =>
+  sha256.update(state_address, message_chunk, outputFormat);
 /** The hash; the state ends here. */
 export const crypto_hash_sha3256_final = <F extends OutputFormat | null = 'uint8array'>(state_address: Sha3State, outputFormat?: F): Out<F> =>
   sha256.final(state_address, outputFormat);
@@ -91,9 +98,10 @@ export const crypto_hash_sha3256_final = <F extends OutputFormat | null = 'uint8
 export const crypto_hash_sha3512 = <F extends OutputFormat | null = 'uint8array'>(message: Input, outputFormat?: F): Out<F> =>
   sha512.oneShot(message, outputFormat);
 /** Starts an incremental SHA3-512. */
-export const crypto_hash_sha3512_init = (): Sha3State => sha512.init();
+export const crypto_hash_sha3512_init = (outputFormat?: OutputFormat | null): Sha3State => sha512.init(outputFormat);
 /** Adds `message_chunk` to the message. */
-export const crypto_hash_sha3512_update = (state_address: Sha3State, message_chunk: Input): void => sha512.update(state_address, message_chunk);
+export const crypto_hash_sha3512_update = (state_address: Sha3State, message_chunk: Input, outputFormat?: OutputFormat | null): void =>
+  sha512.update(state_address, message_chunk, outputFormat);
 /** The hash; the state ends here. */
 export const crypto_hash_sha3512_final = <F extends OutputFormat | null = 'uint8array'>(state_address: Sha3State, outputFormat?: F): Out<F> =>
   sha512.final(state_address, outputFormat);
@@ -106,10 +114,17 @@ function xof(kind: string, make: (domain?: number) => Keccak) {
       const n = unsigned(outLength, 'out_length');
       return format(make().update(input(message, 'message')).xof(n), outputFormat);
     },
-    init: (): Sha3State => start(kind, make()),
+    init: (outputFormat?: OutputFormat | null): Sha3State => {
+      formatOf(outputFormat);
+      return start(kind, make());
+    },
     /** init_with_domain: the domain is required (null or undefined throws, as in libsodium-wrappers). */
-    initWithDomain: (domain: unknown): Sha3State => start(kind, make(domainOf(domain))),
-    update: (state: Sha3State, chunk: Input): void => {
+    initWithDomain: (domain: unknown, outputFormat?: OutputFormat | null): Sha3State => {
+      formatOf(outputFormat);
+      return start(kind, make(domainOf(domain)));
+    },
+    update: (state: Sha3State, chunk: Input, outputFormat?: OutputFormat | null): void => {
+      formatOf(outputFormat);
       const s = live(state, kind);
       // Absorbing after squeezing has begun is outside the XOF's definition: libsodium refuses it too.
       if (s.squeezing) throw invalidUsage();
@@ -140,11 +155,13 @@ const t256 = /*#__PURE__*/ xof('crypto_xof_turboshake256', keccakXof(136, 12));
 export const crypto_xof_shake128 = <F extends OutputFormat | null = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
   s128.oneShot(out_length, message, outputFormat);
 /** Starts an incremental SHAKE128. */
-export const crypto_xof_shake128_init = (): Sha3State => s128.init();
+export const crypto_xof_shake128_init = (outputFormat?: OutputFormat | null): Sha3State => s128.init(outputFormat);
 /** Starts an incremental SHAKE128 with its own domain separation byte (0 to 255). */
-export const crypto_xof_shake128_init_with_domain = (domain: number): Sha3State => s128.initWithDomain(domain);
+export const crypto_xof_shake128_init_with_domain = (domain: number, outputFormat?: OutputFormat | null): Sha3State =>
+  s128.initWithDomain(domain, outputFormat);
 /** Adds `message_chunk` to the message (before the first squeeze). */
-export const crypto_xof_shake128_update = (state_address: Sha3State, message_chunk: Input): void => s128.update(state_address, message_chunk);
+export const crypto_xof_shake128_update = (state_address: Sha3State, message_chunk: Input, outputFormat?: OutputFormat | null): void =>
+  s128.update(state_address, message_chunk, outputFormat);
 /** The next `out_length` bytes of output. */
 export const crypto_xof_shake128_squeeze = <F extends OutputFormat | null = 'uint8array'>(
   state_address: Sha3State,
@@ -155,11 +172,13 @@ export const crypto_xof_shake128_squeeze = <F extends OutputFormat | null = 'uin
 export const crypto_xof_shake256 = <F extends OutputFormat | null = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
   s256.oneShot(out_length, message, outputFormat);
 /** Starts an incremental SHAKE256. */
-export const crypto_xof_shake256_init = (): Sha3State => s256.init();
+export const crypto_xof_shake256_init = (outputFormat?: OutputFormat | null): Sha3State => s256.init(outputFormat);
 /** Starts an incremental SHAKE256 with its own domain separation byte (0 to 255). */
-export const crypto_xof_shake256_init_with_domain = (domain: number): Sha3State => s256.initWithDomain(domain);
+export const crypto_xof_shake256_init_with_domain = (domain: number, outputFormat?: OutputFormat | null): Sha3State =>
+  s256.initWithDomain(domain, outputFormat);
 /** Adds `message_chunk` to the message (before the first squeeze). */
-export const crypto_xof_shake256_update = (state_address: Sha3State, message_chunk: Input): void => s256.update(state_address, message_chunk);
+export const crypto_xof_shake256_update = (state_address: Sha3State, message_chunk: Input, outputFormat?: OutputFormat | null): void =>
+  s256.update(state_address, message_chunk, outputFormat);
 /** The next `out_length` bytes of output. */
 export const crypto_xof_shake256_squeeze = <F extends OutputFormat | null = 'uint8array'>(
   state_address: Sha3State,
@@ -170,11 +189,13 @@ export const crypto_xof_shake256_squeeze = <F extends OutputFormat | null = 'uin
 export const crypto_xof_turboshake128 = <F extends OutputFormat | null = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
   t128.oneShot(out_length, message, outputFormat);
 /** Starts an incremental TurboSHAKE128. */
-export const crypto_xof_turboshake128_init = (): Sha3State => t128.init();
+export const crypto_xof_turboshake128_init = (outputFormat?: OutputFormat | null): Sha3State => t128.init(outputFormat);
 /** Starts an incremental TurboSHAKE128 with its own domain separation byte (0 to 255). */
-export const crypto_xof_turboshake128_init_with_domain = (domain: number): Sha3State => t128.initWithDomain(domain);
+export const crypto_xof_turboshake128_init_with_domain = (domain: number, outputFormat?: OutputFormat | null): Sha3State =>
+  t128.initWithDomain(domain, outputFormat);
 /** Adds `message_chunk` to the message (before the first squeeze). */
-export const crypto_xof_turboshake128_update = (state_address: Sha3State, message_chunk: Input): void => t128.update(state_address, message_chunk);
+export const crypto_xof_turboshake128_update = (state_address: Sha3State, message_chunk: Input, outputFormat?: OutputFormat | null): void =>
+  t128.update(state_address, message_chunk, outputFormat);
 /** The next `out_length` bytes of output. */
 export const crypto_xof_turboshake128_squeeze = <F extends OutputFormat | null = 'uint8array'>(
   state_address: Sha3State,
@@ -185,11 +206,13 @@ export const crypto_xof_turboshake128_squeeze = <F extends OutputFormat | null =
 export const crypto_xof_turboshake256 = <F extends OutputFormat | null = 'uint8array'>(out_length: number, message: Input, outputFormat?: F): Out<F> =>
   t256.oneShot(out_length, message, outputFormat);
 /** Starts an incremental TurboSHAKE256. */
-export const crypto_xof_turboshake256_init = (): Sha3State => t256.init();
+export const crypto_xof_turboshake256_init = (outputFormat?: OutputFormat | null): Sha3State => t256.init(outputFormat);
 /** Starts an incremental TurboSHAKE256 with its own domain separation byte (0 to 255). */
-export const crypto_xof_turboshake256_init_with_domain = (domain: number): Sha3State => t256.initWithDomain(domain);
+export const crypto_xof_turboshake256_init_with_domain = (domain: number, outputFormat?: OutputFormat | null): Sha3State =>
+  t256.initWithDomain(domain, outputFormat);
 /** Adds `message_chunk` to the message (before the first squeeze). */
-export const crypto_xof_turboshake256_update = (state_address: Sha3State, message_chunk: Input): void => t256.update(state_address, message_chunk);
+export const crypto_xof_turboshake256_update = (state_address: Sha3State, message_chunk: Input, outputFormat?: OutputFormat | null): void =>
+  t256.update(state_address, message_chunk, outputFormat);
 /** The next `out_length` bytes of output. */
 export const crypto_xof_turboshake256_squeeze = <F extends OutputFormat | null = 'uint8array'>(
   state_address: Sha3State,

@@ -180,12 +180,14 @@ function finalPrehash(state: SignState): Uint8Array {
 }
 
 /** Starts an Ed25519ph (pre-hashed, SHA-512) signature or verification. */
-export function crypto_sign_init(): SignState {
+export function crypto_sign_init(outputFormat?: OutputFormat | null): SignState {
+  formatOf(outputFormat);
   return openState<SignState>('crypto_sign', start('sha512'));
 }
 
 /** Adds `message_chunk` to the message. */
-export function crypto_sign_update(state_address: SignState, message_chunk: Input): void {
+export function crypto_sign_update(state_address: SignState, message_chunk: Input, outputFormat?: OutputFormat | null): void {
+  formatOf(outputFormat);
   prehash(state_address).update(once(message_chunk, 'message_chunk'));
 }
 
@@ -202,7 +204,8 @@ export function crypto_sign_final_create<F extends OutputFormat | null = 'uint8a
 }
 
 /** Whether `signature` is the Ed25519ph signature of the message under `publicKey`; the state ends here. */
-export function crypto_sign_final_verify(state_address: SignState, signature: Uint8Array, publicKey: Uint8Array): boolean {
+export function crypto_sign_final_verify(state_address: SignState, signature: Uint8Array, publicKey: Uint8Array, outputFormat?: OutputFormat | null): boolean {
+  formatOf(outputFormat);
   prehash(state_address);
   const sig = sized(signature, 'signature', 64);
   const pk = sized(publicKey, 'publicKey', 32);

@@ -151,12 +151,14 @@ export type OnetimeauthState = State;
 const liveOnetime = (state: OnetimeauthState): Poly1305 => liveState<Poly1305>(state, 'crypto_onetimeauth');
 
 /** Starts an incremental Poly1305 under the one-time 32-byte `key`. */
-export function crypto_onetimeauth_init(key: Input): OnetimeauthState {
+export function crypto_onetimeauth_init(key: Input, outputFormat?: OutputFormat | null): OnetimeauthState {
+  formatOf(outputFormat);
   return openState<OnetimeauthState>('crypto_onetimeauth', new Poly1305(sized(key, 'key', 32)));
 }
 
 /** Adds `message_chunk` to the message. */
-export function crypto_onetimeauth_update(state_address: OnetimeauthState, message_chunk: Input): void {
+export function crypto_onetimeauth_update(state_address: OnetimeauthState, message_chunk: Input, outputFormat?: OutputFormat | null): void {
+  formatOf(outputFormat);
   liveOnetime(state_address).update(once(message_chunk, 'message_chunk'));
 }
 

@@ -93,3 +93,37 @@ it('the default export holds every named export, the same objects; ready resolve
   assert.equal(await sodium.ready, undefined);
   assert.ok(Object.isFrozen(d));
 });
+
+it(
+  'every call that takes an output format checks it first, as libsodium-wrappers does: a wrong one throws its error whatever the other arguments',
+  opts,
+  () => {
+    const theirs = peer() as Record<string, (...a: unknown[]) => unknown>;
+    const ours = sodium as unknown as Record<string, (...a: unknown[]) => unknown>;
+    const outcome = (f: () => unknown) => {
+      try {
+        f();
+        return 'returned';
+      } catch (e) {
+        return `${(e as Error).constructor.name}: ${(e as Error).message}`;
+      }
+    };
+    let checked = 0;
+    for (const name of names(theirs)) {
+      if (!/^(crypto|randombytes)_/.test(name) || typeof theirs[name] !== 'function' || typeof ours[name] !== 'function') continue;
+      for (const wrong of ['bogus', 5, {}]) {
+        // libsodium-wrappers' output format is its calls' last parameter: the others left undefined.
+        const args = [...new Array(Math.max(theirs[name].length - 1, 0)).fill(undefined), wrong];
+        const expected = outcome(() => theirs[name](...args));
+        if (!/output format/.test(expected)) continue;
+        assert.equal(
+          outcome(() => ours[name](...args)),
+          expected,
+          `${name}(..., ${JSON.stringify(wrong)})`,
+        );
+        checked++;
+      }
+    }
+    assert.ok(checked > 3 * 200, `${checked} checks`);
+  },
+);
