@@ -8,7 +8,7 @@
  * core).
  */
 import type { Blake2bState } from './engine.js';
-import { registerChainReader } from './final-chain.js';
+import { READ_CHAIN } from './final-chain.js';
 import { BLOCK, IV_BYTES, MAX_KEY, MAX_OUTPUT, PERSONALIZATION, SALT } from './layout.js';
 import { hashFrom, parameterState } from './one-shot.js';
 import { engine } from './tiers.js';
@@ -166,12 +166,10 @@ export class Blake2b {
     return out;
   }
 
-  static {
-    registerChainReader((hasher, out) => {
-      const h = hasher as Blake2b;
-      h.#usable();
-      h.#finish(out, out.length);
-    });
+  /** fourfold/sodium's reader of the whole final h (final-chain.ts): a symbol, not a name of the public API. */
+  [READ_CHAIN](out: Uint8Array): void {
+    this.#usable();
+    this.#finish(out, out.length);
   }
 
   /** The first `length` bytes of the final h into `target`; the hasher is destroyed. */
