@@ -33,7 +33,7 @@ interface Symbol {
   name: string;
   type: string;
   inputs?: Input[];
-  outputs?: { type: string }[];
+  outputs?: { name?: string; type: string }[];
   return?: string;
 }
 
@@ -217,10 +217,27 @@ function invalid(value: unknown): unknown {
 
 const FORMATS = ['uint8array', 'hex', 'base64', 'text', undefined, null, 'bogus', 3];
 
+/** Key pairs calls returned, both halves: an open that takes both gets one pair's. */
+const keyPairs: { publicKey: Uint8Array; privateKey: Uint8Array }[] = [];
+
+/** Both halves of one key pair where a call takes a public and a private (or secret) key of their lengths. */
+function fromOnePair(inputs: Input[], args: unknown[]): void {
+  const pk = inputs.findIndex((i) => i.name === 'publicKey');
+  const sk = inputs.findIndex((i) => i.name === 'privateKey' || i.name === 'secretKey');
+  if (pk < 0 || sk < 0 || !chance(0.6)) return;
+  const lengthOf = (i: Input) => (i.length === undefined ? undefined : evaluate(i.length));
+  const fitting = keyPairs.filter((p) => p.publicKey.length === lengthOf(inputs[pk]!) && p.privateKey.length === lengthOf(inputs[sk]!));
+  if (fitting.length === 0) return;
+  const pair = fitting.at(-1)!;
+  args[pk] = pair.publicKey.slice();
+  args[sk] = pair.privateKey.slice();
+}
+
 /** A call's arguments: each input valid, perhaps one made wrong, perhaps an output format. */
 function argumentsFor(s: Symbol): unknown[] {
   const inputs = s.inputs ?? [];
   const args = inputs.map((i) => valid(i, s.name));
+  fromOnePair(inputs, args);
   // A state is never made wrong: libsodium.js passes whatever it is to C as an address, where fourfold throws.
   const plain = inputs.flatMap((input, i) => (input.type.endsWith('_state_address') ? [] : [i]));
   if (plain.length > 0 && chance(0.35)) {
@@ -332,7 +349,17 @@ function keep(s: Symbol, args: unknown[], ours: unknown, theirs: unknown, diverg
     else if (typeof v === 'string' && v.length < 300) strings.push(v);
     else if (v !== null && typeof v === 'object' && !ArrayBuffer.isView(v)) for (const [k, x] of Object.entries(v)) add(x, k);
   };
-  add(theirs);
+  // A bytes result is kept under its output's name (beforenm's sharedKey), a key pair as a pair.
+  const single = s.outputs?.length === 1 ? s.outputs[0]!.name : undefined;
+  add(theirs, single);
+  const pair = theirs as { publicKey?: unknown; privateKey?: unknown } | null;
+  if (pair !== null && typeof pair === 'object') {
+    const [publicKey, privateKey] = [bytesOf(pair.publicKey), bytesOf(pair.privateKey)];
+    if (publicKey instanceof Uint8Array && privateKey instanceof Uint8Array) {
+      keyPairs.push({ publicKey, privateKey });
+      if (keyPairs.length > 8) keyPairs.shift();
+    }
+  }
   (s.inputs ?? []).forEach((input, i) => {
     remember(input.name, args[i]);
   });
