@@ -166,7 +166,7 @@ export class Blake2b {
     return out;
   }
 
-  /** fourfold/sodium's reader of the whole final h (final-chain.ts): a symbol, not a name of the public API. */
+  /** Writes the first out.length bytes of the final h into `out` (fourfold/sodium's generichash_final reads them), then destroys the hasher: under a symbol the package does not export. */
   [READ_CHAIN](out: Uint8Array): void {
     this.#usable();
     this.#finish(out, out.length);
