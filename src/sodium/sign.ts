@@ -135,12 +135,15 @@ export function crypto_sign_ed25519_pk_to_curve25519<F extends OutputFormat | nu
   formatOf(outputFormat);
   const pk = sized(edPk, 'edPk', 32);
   if (smallOrder(pk)) throw new Error('invalid key');
+  let montgomery: Uint8Array;
   try {
     if (!ed25519.Point.fromBytes(pk).isTorsionFree()) throw new Error('invalid key');
-    return format(ed25519.utils.toMontgomery(pk), outputFormat);
+    montgomery = ed25519.utils.toMontgomery(pk);
   } catch {
     throw new Error('invalid key');
   }
+  // Formatted outside the try: text that is not UTF-8 throws its own error, as in libsodium-wrappers.
+  return format(montgomery, outputFormat);
 }
 
 /** The X25519 private key of an Ed25519 private key: SHA-512 of its seed, the first 32 bytes, clamped. */

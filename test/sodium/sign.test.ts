@@ -201,6 +201,8 @@ forEachPath('fourfold/sodium signatures against libsodium-wrappers-sumo', () => 
       same('crypto_sign_ed25519_sk_to_pk', [pair.privateKey]);
       same('crypto_sign_ed25519_sk_to_seed', [pair.privateKey, 'hex']);
       same('crypto_sign_ed25519_pk_to_curve25519', [rand(32)], 'random bytes');
+      // Bytes that are seldom UTF-8, as text: the formatting's own error, not "invalid key".
+      same('crypto_sign_ed25519_pk_to_curve25519', [pair.publicKey, 'text']);
     }
     for (const bad of SMALL_ORDER) same('crypto_sign_ed25519_pk_to_curve25519', [bad]);
     same('crypto_sign_ed25519_pk_to_curve25519', [new Uint8Array(32).fill(255)]);
