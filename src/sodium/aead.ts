@@ -147,8 +147,9 @@ function calls(c: Construction) {
     formatOf(outputFormat);
     unusedSecretNonce(_secret_nonce);
     const sealed = input(ciphertext, 'ciphertext');
-    const { aad, n, k } = opening(additional_data, public_nonce, key);
+    // libsodium-wrappers' order: the ciphertext's length before the other arguments.
     if (sealed.length < ABYTES) throw new TypeError('ciphertext is too short');
+    const { aad, n, k } = opening(additional_data, public_nonce, key);
     const cut = sealed.length - ABYTES;
     return opened(c.open(k, n, aad, sealed.subarray(0, cut), sealed.subarray(cut)), outputFormat);
   };

@@ -8,7 +8,7 @@
 import { hchacha20, xchacha20 } from '../chacha/index.js';
 import { poly1305 } from '../poly1305/index.js';
 import { equalBytes } from '../runtime/bytes.js';
-import { openSealed, sealTo } from './box.js';
+import { openSealed, sealedBox, sealTo } from './box.js';
 import { type Detached, format, formatObject, formatOf, type Input, input, type Out, type OutObject, sized, type OutputFormat } from './codecs.js';
 import { joinDetached } from './secretbox.js';
 import { boxSeedKey, dh, type KeyPair, x25519Pair } from './x25519.js';
@@ -158,6 +158,8 @@ export function crypto_box_curve25519xchacha20poly1305_open_easy<F extends Outpu
 ): Out<F> {
   formatOf(outputFormat);
   const box = input(ciphertext, 'ciphertext');
+  // libsodium-wrappers' order: the ciphertext's length before the other arguments.
+  if (box.length < MACBYTES) throw new TypeError('ciphertext is too short');
   const n = nonceOf(nonce);
   const { pk, sk } = keys(publicKey, privateKey);
   return opened(boxKey(pk, sk), box, n, wrongPair, outputFormat);
@@ -217,11 +219,13 @@ export function crypto_box_curve25519xchacha20poly1305_seal<F extends OutputForm
 export function crypto_box_curve25519xchacha20poly1305_seal_open<F extends OutputFormat | null = 'uint8array'>(
   ciphertext: Input,
   publicKey: Uint8Array,
-  privateKey: Uint8Array,
+  secretKey: Uint8Array,
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
-  const c = input(ciphertext, 'ciphertext');
-  const { pk, sk } = keys(publicKey, privateKey);
+  const c = sealedBox(ciphertext);
+  // libsodium-wrappers names this argument secretKey (crypto_box_seal_open's is privateKey).
+  const pk = sized(publicKey, 'publicKey', 32);
+  const sk = sized(secretKey, 'secretKey', 32);
   return format(openSealed(c, pk, sk, hchacha20, openX), outputFormat);
 }

@@ -176,7 +176,14 @@ export function sealTo(
   return out;
 }
 
-/** The message of a sealed box for (pk, sk): the key from X25519 with its public key by `derive`, opened by `openBox`; throws Error if it does not open. */
+/** A sealed box's bytes, refused first where shorter than a public key and a tag, as libsodium-wrappers checks them. */
+export function sealedBox(ciphertext: unknown): Uint8Array {
+  const c = input(ciphertext, 'ciphertext');
+  if (c.length < 32 + MACBYTES) throw new TypeError('ciphertext is too short');
+  return c;
+}
+
+/** The message of a sealed box (sealedBox's) for (pk, sk): the key from X25519 with its public key by `derive`, opened by `openBox`; throws Error if it does not open. */
 export function openSealed(
   c: Uint8Array,
   pk: Uint8Array,
@@ -184,7 +191,6 @@ export function openSealed(
   derive: (secret: Uint8Array, zero: Uint8Array) => Uint8Array,
   openBox: (key: Uint8Array, nonce: Uint8Array, box: Uint8Array) => Uint8Array | undefined,
 ): Uint8Array {
-  if (c.length < 32 + MACBYTES) throw new TypeError('ciphertext is too short');
   const epk = c.subarray(0, 32);
   const s = dh(sk, epk);
   if (s === undefined) throw wrongPair();
@@ -211,7 +217,7 @@ export function crypto_box_seal_open<F extends OutputFormat | null = 'uint8array
   outputFormat?: F,
 ): Out<F> {
   formatOf(outputFormat);
-  const c = input(ciphertext, 'ciphertext');
+  const c = sealedBox(ciphertext);
   const { pk, sk } = keys(publicKey, privateKey);
   return format(openSealed(c, pk, sk, hsalsa20, open), outputFormat);
 }

@@ -94,9 +94,10 @@ export function crypto_secretbox_open_easy<F extends OutputFormat | null = 'uint
   formatOf(outputFormat);
   // The box is copied if shared; the engine reads the nonce and key once.
   const box = input(ciphertext, 'ciphertext');
+  // libsodium-wrappers' order: the ciphertext's length before the other arguments.
+  if (box.length < MACBYTES) throw new TypeError('ciphertext is too short');
   const n = sizedOnce(nonce, 'nonce', 24);
   const k = sizedOnce(key, 'key', 32);
-  if (box.length < MACBYTES) throw new TypeError('ciphertext is too short');
   const opened = open(k, n, box);
   if (opened === undefined) throw failed();
   return format(opened, outputFormat);

@@ -124,8 +124,9 @@ export function crypto_sign_verify_detached(signature: Uint8Array, message: Inpu
 export function crypto_sign_open<F extends OutputFormat | null = 'uint8array'>(signedMessage: Input, publicKey: Uint8Array, outputFormat?: F): Out<F> {
   formatOf(outputFormat);
   const sm = input(signedMessage, 'signedMessage');
-  const pk = sized(publicKey, 'publicKey', 32);
+  // libsodium-wrappers' order: the signed message's length before the public key.
   if (sm.length < 64) throw new TypeError('signedMessage is too short');
+  const pk = sized(publicKey, 'publicKey', 32);
   if (!verify(sm.subarray(0, 64), sm.subarray(64), pk)) throw invalidSignature();
   return format(sm.slice(64), outputFormat);
 }

@@ -10,7 +10,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import sodiumDefault, * as sodium from 'fourfold/sodium';
 import { NO_SODIUM } from '../helpers.js';
-import { loadSumo, peer } from './peer.js';
+import { loadSumo, peer, same } from './peer.js';
 
 before(loadSumo);
 const opts = { skip: NO_SODIUM };
@@ -127,3 +127,21 @@ it(
     assert.ok(checked > 3 * 200, `${checked} checks`);
   },
 );
+
+it("the opens check a short ciphertext before their other arguments, and name them as libsodium-wrappers does", opts, () => {
+  const short = (n: number) => new Uint8Array(n);
+  const cases: [string, unknown[]][] = [
+    ['crypto_box_open_easy', [short(15), 5, 5, 5]],
+    ['crypto_box_curve25519xchacha20poly1305_open_easy', [short(15), 5, 5, 5]],
+    ['crypto_secretbox_open_easy', [short(15), 5, 5]],
+    ['crypto_box_seal_open', [short(47), 5, 5]],
+    ['crypto_box_curve25519xchacha20poly1305_seal_open', [short(47), 5, 5]],
+    ['crypto_box_curve25519xchacha20poly1305_seal_open', [short(48), short(32), short(31)]],
+    ['crypto_box_curve25519xchacha20poly1305_seal_open', [short(48), short(32), null]],
+    ['crypto_sign_open', [short(63), 5]],
+    ['crypto_aead_chacha20poly1305_decrypt', [null, short(15), 5, 5, 5]],
+    ['crypto_aead_chacha20poly1305_ietf_decrypt', [null, short(15), 5, 5, 5]],
+    ['crypto_aead_xchacha20poly1305_ietf_decrypt', [null, short(15), 5, 5, 5]],
+  ];
+  for (const [name, args] of cases) same(name, args, JSON.stringify(args.map((a) => (a instanceof Uint8Array ? a.length : a))));
+});
