@@ -174,7 +174,9 @@ export function crypto_box_curve25519xchacha20poly1305_open_easy_afternm<F exten
 ): Out<F> {
   formatOf(outputFormat);
   const box = input(ciphertext, 'ciphertext');
-  return opened(sized(sharedKey, 'sharedKey', 32).slice(), box, nonceOf(nonce), wrongKey, outputFormat);
+  // The nonce, then the key, then the box's length (in opened()), as libsodium-wrappers reads them.
+  const n = nonceOf(nonce);
+  return opened(sized(sharedKey, 'sharedKey', 32).slice(), box, n, wrongKey, outputFormat);
 }
 
 /** The plaintext of a detached box; throws Error if it does not open. */

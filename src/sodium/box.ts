@@ -124,9 +124,10 @@ export function crypto_box_open_easy_afternm<F extends OutputFormat | null = 'ui
 ): Out<F> {
   formatOf(outputFormat);
   const box = input(ciphertext, 'ciphertext');
-  if (box.length < MACBYTES) throw new TypeError('ciphertext is too short');
   const n = sized(nonce, 'nonce', 24);
   const k = sized(sharedKey, 'sharedKey', 32).slice();
+  // After the nonce and key, where libsodium-wrappers' allocation for a short box fails.
+  if (box.length < MACBYTES) throw new TypeError('ciphertext is too short');
   return openWith(k, box, n, () => new Error('incorrect secret key for the given ciphertext'), outputFormat);
 }
 

@@ -65,9 +65,11 @@ export function crypto_generichash_blake2b_salt_personal<F extends OutputFormat 
 ): Out<F> {
   formatOf(outputFormat);
   const dkLen = hashLength(subkey_len, 'subkey_len');
-  const k = hashKey(key);
+  const keyBytes = optionalOnce(key, 'key');
   const salt = id === null || id === undefined ? new Uint8Array(16) : sizedOnce(id, 'id', 16);
   const personalization = ctx === null || ctx === undefined ? new Uint8Array(16) : sizedOnce(ctx, 'ctx', 16);
+  // A key past 64 bytes is libsodium's own refusal ("invalid usage"), after libsodium-wrappers' checks of every argument.
+  const k = hashKey(keyBytes);
   return format(hashBlake2b(EMPTY, { dkLen, key: k, salt, personalization }), outputFormat);
 }
 

@@ -126,9 +126,10 @@ function xof(kind: string, make: (domain?: number) => Keccak) {
     update: (state: Sha3State, chunk: Input, outputFormat?: OutputFormat | null): void => {
       formatOf(outputFormat);
       const s = live(state, kind);
-      // Absorbing after squeezing has begun is outside the XOF's definition: libsodium refuses it too.
+      const bytes = input(chunk, 'message_chunk');
+      // Absorbing after squeezing has begun is outside the XOF's definition: libsodium refuses it too (after the chunk's checks).
       if (s.squeezing) throw invalidUsage();
-      s.hash.update(input(chunk, 'message_chunk'));
+      s.hash.update(bytes);
     },
     squeeze: <F>(state: Sha3State, outLength: number, outputFormat?: F): Out<F> => {
       formatOf(outputFormat);

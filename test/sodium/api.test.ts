@@ -128,7 +128,7 @@ it(
   },
 );
 
-it("the opens check a short ciphertext before their other arguments, and name them as libsodium-wrappers does", opts, () => {
+it('the opens check a short ciphertext before their other arguments, and name them as libsodium-wrappers does', opts, () => {
   const short = (n: number) => new Uint8Array(n);
   const cases: [string, unknown[]][] = [
     ['crypto_box_open_easy', [short(15), 5, 5, 5]],
@@ -144,4 +144,30 @@ it("the opens check a short ciphertext before their other arguments, and name th
     ['crypto_aead_xchacha20poly1305_ietf_decrypt', [null, short(15), 5, 5, 5]],
   ];
   for (const [name, args] of cases) same(name, args, JSON.stringify(args.map((a) => (a instanceof Uint8Array ? a.length : a))));
+});
+
+it('calls with two wrong arguments name the one libsodium-wrappers names', opts, () => {
+  const short = (n: number) => new Uint8Array(n);
+  // libsodium-wrappers reads an _afternm open's nonce and key before the box's length, and a BLAKE2b key past 64 bytes is C's refusal, after every argument.
+  same('crypto_box_open_easy_afternm', [short(15), 5, short(32)]);
+  same('crypto_box_open_easy_afternm', [short(15), short(24), null]);
+  same('crypto_box_curve25519xchacha20poly1305_open_easy_afternm', [short(16), 5, 5]);
+  same('crypto_generichash_blake2b_salt_personal', [32, short(65), 5, null]);
+  same('crypto_generichash_blake2b_salt_personal', [32, short(65), null, short(3)]);
+  same('crypto_generichash_blake2b_salt_personal', [32, short(65), null, null]);
+  // An XOF squeezed, then updated with a chunk of another type: the chunk's error first.
+  for (const xof of ['shake128', 'shake256', 'turboshake128', 'turboshake256']) {
+    const libraries = [sodium, peer()] as unknown as Record<string, (...a: unknown[]) => unknown>[];
+    const errors = libraries.map((lib) => {
+      const state = lib[`crypto_xof_${xof}_init`]!();
+      lib[`crypto_xof_${xof}_squeeze`]!(state, 8);
+      try {
+        lib[`crypto_xof_${xof}_update`]!(state, 5);
+        return 'returned';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    });
+    assert.equal(errors[0], errors[1], xof);
+  }
 });
