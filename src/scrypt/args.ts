@@ -126,12 +126,13 @@ export function scryptCall(password: unknown, salt: unknown, opts: unknown, know
 /**
  * A call by libsodium's rules (crypto_pwhash_scryptsalsa208sha256_ll):
  * N a power of two from 2 up to 2^32 - 1, r and p from 1 with r * p below
- * 2^30, any dkLen from 1; unlike RFC 7914 §2, N may reach 2^(16r) (libsodium
- * derives with N = 2^16 and r = 1). The password and salt are copied.
+ * 2^30, any dkLen (0 included: escrypt_kdf derives, then copies no bytes);
+ * unlike RFC 7914 §2, N may reach 2^(16r) (libsodium derives with N = 2^16
+ * and r = 1). The password and salt are copied.
  * Throws Error('invalid usage'), libsodium's answer, for the rest.
  */
 export function libsodiumCall(password: Uint8Array, salt: Uint8Array, N: number, r: number, p: number, dkLen: number): ScryptCall {
-  if (N < 2 || N > 2 ** 32 - 1 || 2 ** Math.round(Math.log2(N)) !== N || r < 1 || p < 1 || r * p >= 2 ** 30 || dkLen < 1 || dkLen > MAX_DKLEN)
+  if (N < 2 || N > 2 ** 32 - 1 || 2 ** Math.round(Math.log2(N)) !== N || r < 1 || p < 1 || r * p >= 2 ** 30 || dkLen > MAX_DKLEN)
     throw new Error('invalid usage');
   const maxmem = memoryOf(N, r, p, 1);
   return { password: password.slice(), salt: salt.slice(), N, r, p, dkLen, maxmem };

@@ -4,26 +4,16 @@
  * (N, r and p given) and _str / _str_verify (libsodium's "$7$" strings)
  * in libsodium-wrappers' shape, on fourfold/scrypt.
  */
-import { forget, libsodiumCall } from '../scrypt/args.js';
+import { libsodiumCall } from '../scrypt/args.js';
 import { deriveNow } from '../scrypt/derive.js';
 import { format, formatOf, type Input, input, type Out, sized, unsigned, type OutputFormat } from './codecs.js';
 import { boundStoredWork } from './stored-work.js';
 
 const invalidUsage = (): Error => new Error('invalid usage');
 
-/**
- * scrypt by libsodium's rules (the memory its parameters need, N up to
- * 2^32 - 1 whatever r); a key of no bytes is empty, as libsodium's
- * escrypt_kdf gives it once the parameters are valid.
- */
-function derive(password: Uint8Array, salt: Uint8Array, N: number, r: number, p: number, dkLen: number): Uint8Array {
-  const call = libsodiumCall(password, salt, N, r, p, Math.max(dkLen, 1));
-  if (dkLen === 0) {
-    forget(call);
-    return new Uint8Array(0);
-  }
-  return deriveNow(call);
-}
+/** scrypt by libsodium's rules (args.ts libsodiumCall): the memory its parameters need, N up to 2^32 - 1 whatever r, any key length. */
+const derive = (password: Uint8Array, salt: Uint8Array, N: number, r: number, p: number, dkLen: number): Uint8Array =>
+  deriveNow(libsodiumCall(password, salt, N, r, p, dkLen));
 
 /**
  * libsodium's parameters for (opslimit, memlimit): r = 8; N the largest
