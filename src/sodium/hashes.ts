@@ -164,7 +164,7 @@ class Generichash {
    */
   digest(outputLength: number): Uint8Array {
     try {
-      if (this.#hasher !== undefined) return outputLength === this.length ? this.#hasher.digest() : finishBlake2b(this.#hasher, outputLength);
+      if (this.#hasher !== undefined) return finishBlake2b(this.#hasher, outputLength);
       const gathered = this.#used === this.#gathered.length ? this.#gathered : this.#gathered.subarray(0, this.#used);
       return hashBlake2b(gathered, { dkLen: this.length, key: this.key }, outputLength);
     } finally {
