@@ -82,9 +82,20 @@ const PEERS = {
       blake3: (await import('@noble/hashes/blake3.js')).blake3,
       blake2b: (await import('@noble/hashes/blake2.js')).blake2b,
       sha256: (await import('@noble/hashes/sha2.js')).sha256,
+      sha512: (await import('@noble/hashes/sha2.js')).sha512,
+      hmac: (await import('@noble/hashes/hmac.js')).hmac,
       scrypt: (await import('@noble/hashes/scrypt.js')).scrypt,
       argon2id: (await import('@noble/hashes/argon2.js')).argon2id,
     }),
+  ],
+  // The curves fourfold/sodium runs on where node:crypto has none (ops/sodium.ts's dependency rows).
+  nobleCurves: [
+    'noble-curves',
+    '@noble/curves',
+    async () => {
+      const { ed25519, x25519 } = await import('@noble/curves/ed25519.js');
+      return { ed25519, x25519 };
+    },
   ],
   // hash-wasm's synchronous hashers (its one-shot functions are async), scrypt and argon2id.
   hashWasm: [

@@ -40,7 +40,17 @@ function versionOf(packageJson: string): string | undefined {
 /** The versions the engines report next to each library (they cannot read node_modules themselves). */
 export function packageVersions(): Record<string, string> {
   const versions: Record<string, string> = {};
-  const peers = ['@noble/ciphers', 'libsodium-wrappers', 'libsodium-wrappers-sumo', '@noble/hashes', 'hash-wasm', 'mipher', 'blakejs', 'age-encryption'];
+  const peers = [
+    '@noble/ciphers',
+    'libsodium-wrappers',
+    'libsodium-wrappers-sumo',
+    '@noble/hashes',
+    '@noble/curves',
+    'hash-wasm',
+    'mipher',
+    'blakejs',
+    'age-encryption',
+  ];
   const sources = [['fourfold', 'package.json'], ...peers.map((name) => [name, `node_modules/${name}/package.json`])] as const;
   for (const [name, path] of sources) {
     const version = versionOf(path);

@@ -24,12 +24,19 @@ const FAMILIES = [
   ...['box-easy', 'box-open-easy', 'box-seal', 'box-seal-open', 'scalarmult', 'kx-client-session-keys', 'sign-detached', 'sign-verify-detached'],
 ].map((family) => `sodium-${family}`);
 
-it('every family is an opt-in op with both fourfold tiers, fourfold (native) and libsodium', async () => {
+/** The rows whose whole work is a dependency's, with the columns of its bare calls (core/ops/sodium-dependencies.ts), in Node. */
+const DEPENDENCY_COLUMNS: Record<string, string[]> = {
+  ...Object.fromEntries(['auth', 'auth-hmacsha256', 'auth-hmacsha512', 'hash-sha256', 'hash-sha512'].map((f) => [`sodium-${f}`, ['noble-hashes', 'node']])),
+  ...Object.fromEntries(['sign-detached', 'sign-verify-detached', 'scalarmult'].map((f) => [`sodium-${f}`, ['noble-curves', 'node']])),
+};
+
+it('every family is an opt-in op with both fourfold tiers, fourfold (native) and libsodium; a dependency row with its bare calls', async () => {
   const ops = allOps((await loadLibraries({})).apis).filter((d) => d.op.startsWith('sodium-'));
   assert.deepEqual(ops.map((d) => d.op).sort(), [...FAMILIES].sort());
   for (const d of ops) {
     assert.equal(d.optIn, true, d.op);
-    assert.deepEqual(d.entries.map((e) => e.library).sort(), ['fourfold', 'fourfold (native)', 'fourfold-js', 'sodium'], d.op);
+    const expected = ['fourfold', 'fourfold (native)', 'fourfold-js', 'sodium', ...(DEPENDENCY_COLUMNS[d.op] ?? [])];
+    assert.deepEqual(d.entries.map((e) => e.library).sort(), expected.sort(), d.op);
   }
 });
 
@@ -39,7 +46,7 @@ it("--profile=sodium: each op's fourfold columns give libsodium's bytes", async 
   const timing = { warmupMs: 1, sampleMs: 0.2, samples: 3, minSamples: 3, budgetMs: 50 };
   const result = await runBenchmark({
     ...profile,
-    libs: ['fourfold', 'fourfold-js', 'fourfold (native)', 'sodium'],
+    libs: ['fourfold', 'fourfold-js', 'fourfold (native)', 'sodium', 'node', 'noble-hashes', 'noble-curves'],
     sizes: [64],
     // The calls without a message at their size; the password hashes at their least memory here.
     opSizes: { ...profile.opSizes, 'sodium-pwhash-argon2id': [8 * KiB], 'sodium-pwhash-scryptsalsa208sha256': [MiB] },
@@ -48,7 +55,16 @@ it("--profile=sodium: each op's fourfold columns give libsodium's bytes", async 
     opCapMs: undefined,
     versions: {},
   });
-  const fourfold = result.cases.filter((c) => c.library !== 'sodium');
+  const fourfold = result.cases.filter((c) => c.library.startsWith('fourfold'));
+  // The dependencies' bare calls give libsodium's bytes too, on their rows alone.
+  const bare = result.cases.filter((c) => !c.library.startsWith('fourfold') && c.library !== 'sodium');
+  assert.deepEqual(
+    bare.map((c) => `${c.op} ${c.library}`).sort(),
+    Object.entries(DEPENDENCY_COLUMNS)
+      .flatMap(([op, bareColumns]) => bareColumns.map((column) => `${op} ${column}`))
+      .sort(),
+  );
+  for (const c of bare) assert.equal(c.checkedBy, 'sodium', `${c.op} ${c.library}`);
   assert.deepEqual([...new Set(fourfold.map((c) => c.op))].sort(), [...FAMILIES].sort());
   for (const c of fourfold) assert.equal(c.checkedBy, 'sodium', `${c.op} ${c.size} ${c.library}`);
   // The two tiers everywhere; ready() naming none where node:crypto has ChaCha (Node, Deno).

@@ -9,6 +9,7 @@
 import type * as FourfoldSodium from 'fourfold/sodium';
 import { bytes } from '../fixtures.js';
 import { type Apis, NATIVE } from '../libraries.js';
+import { dependencyEntries } from './sodium-dependencies.js';
 import { messageOf } from './table.js';
 import { defineOp, type OpDefinition, type OpEntry, type Shape } from './types.js';
 
@@ -304,7 +305,11 @@ export function sodiumOps(apis: Apis): OpDefinition<unknown>[] {
       sizesOnly: true,
       optIn: true,
       reference: 'sodium',
-      entries: [...(ours === undefined ? [] : FOURFOLD_COLUMNS.map((library) => entry(library, ours))), entry('sodium', peer)],
+      entries: [
+        ...(ours === undefined ? [] : FOURFOLD_COLUMNS.map((library) => entry(library, ours))),
+        entry('sodium', peer),
+        ...dependencyEntries(row.op, apis),
+      ],
     });
   });
 }
