@@ -137,6 +137,8 @@ const NPM_TEST_ONLY: Record<string, string> = {
     "the differential fuzzing's budget is spent once, in Node (npm test), against node:crypto, libsodium and typage: the same js and simd code every engine runs",
   'test/trust/wasm-constant-time.test.ts':
     "the constant-time check reads the WebAssembly the package ships, the same bytes in every engine, with binaryen and Node's file system: npm test runs it",
+  'test/sodium/programs.test.ts':
+    "reads fourfold/sodium's declarations with the TypeScript compiler: npm test runs its programs; the calls are the same js and simd code every engine runs test/sodium's other files on",
   'test/trust/js-constant-time.test.ts':
     "the constant-time lint reads the js tiers' source, the same in every engine, with the TypeScript compiler: npm test runs it",
   'test/age/typage-bundle.test.ts':
