@@ -249,9 +249,9 @@ export function from_hex(hex: string): Uint8Array {
   return out;
 }
 
-/** A checked base64 variant (libsodium-wrappers' default is URLSAFE_NO_PADDING). */
+/** A checked base64 variant: libsodium-wrappers' default, URLSAFE_NO_PADDING, where none is given (null is no variant). */
 function variantOf(variant: unknown): number {
-  if (variant === undefined || variant === null) return base64_variants.URLSAFE_NO_PADDING;
+  if (variant === undefined) return base64_variants.URLSAFE_NO_PADDING;
   if (variant !== 1 && variant !== 3 && variant !== 5 && variant !== 7) throw new Error('unsupported base64 variant');
   return variant;
 }
@@ -278,8 +278,9 @@ function charSextet(c: number, urlsafe: boolean): number {
 
 /** `input`'s bytes (a string: its UTF-8 bytes) in base64 of `variant` (default URLSAFE_NO_PADDING). */
 export function to_base64(value: Input, variant?: number): string {
-  const b = input(value, 'input');
+  // The variant first, as libsodium-wrappers checks it.
   const v = variantOf(variant);
+  const b = input(value, 'input');
   const urlsafe = (v & 4) !== 0;
   const padded = (v & 2) === 0;
   const full = Math.floor(b.length / 3);
@@ -304,8 +305,8 @@ export function to_base64(value: Input, variant?: number): string {
  * input" otherwise); anything after that is "incomplete input".
  */
 export function from_base64(base64: string, variant?: number): Uint8Array {
-  const value = textOf(base64);
   const v = variantOf(variant);
+  const value = textOf(base64);
   const urlsafe = (v & 4) !== 0;
   // The first character outside the alphabet (the length when none), found with masks.
   let stop = value.length;

@@ -78,10 +78,14 @@ export function memzero(bytes: Uint8Array): void {
   uint8(bytes, 'be wiped').fill(0);
 }
 
-/** The block size as libsodium's size_t takes it (a number's unsigned 32 bits); above 0. */
+/**
+ * The block size as libsodium-wrappers reads it (a number's signed 32 bits, so 2^31 and above is no
+ * size); above 0. A bigint is a TypeError there, as JavaScript's `| 0` throws.
+ */
 function blockSize(blocksize: unknown): number {
-  const size = Number(blocksize) >>> 0;
-  if ((blocksize as number) <= 0 || size === 0) throw new Error('block size must be > 0');
+  if (typeof blocksize === 'bigint') throw new TypeError('blocksize must be a number');
+  const size = Number(blocksize) | 0;
+  if (size <= 0) throw new Error('block size must be > 0');
   return size;
 }
 

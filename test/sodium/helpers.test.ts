@@ -71,6 +71,13 @@ it('to_base64 and from_base64: every variant, every length to 70, and invalid te
     for (const text of bad) same('from_base64', [text, v], `variant ${v}: ${JSON.stringify(text)}`);
   }
   for (const wrong of [5, null, undefined, [1]]) same('from_base64', [wrong]);
+  // A variant given is checked, null too (only a missing one is the default), and before the input.
+  for (const v of [null, 0, 2, 8, '7', 7.5]) {
+    same('to_base64', [new Uint8Array([1, 2]), v], `variant ${v}`);
+    same('from_base64', ['AQI', v], `variant ${v}`);
+    same('to_base64', [7, v], `variant ${v}, no input`);
+    same('from_base64', [5, v], `variant ${v}, no input`);
+  }
   assert.deepEqual(sodium.base64_variants, peer().base64_variants);
 });
 
@@ -171,9 +178,14 @@ it('pad and unpad: every length to 40 and block size to 17, invalid paddings ref
   ]) {
     for (const size of [1, 4, 5, 8]) same('unpad', [new Uint8Array(bad), size]);
   }
-  for (const size of [0, -1, 1.5, null, undefined, '4']) {
+  // The block size's signed 32 bits, as libsodium-wrappers reads it: 2^31 is no size, 2^32 + 4 and 4 - 2^32 are 4.
+  for (const size of [0, -1, 1.5, null, undefined, '4', 2 ** 31, 2 ** 32 - 1, 2 ** 32 + 4, 4 - 2 ** 32]) {
     same('pad', [new Uint8Array(3), size], `block size ${size}`);
     same('unpad', [new Uint8Array([0x80]), size], `block size ${size}`);
+  }
+  // A bigint: a TypeError on both (libsodium-wrappers' is the engine's own, a BigInt mixed with a number).
+  for (const call of [sodium.pad, sodium.unpad, peer().pad, peer().unpad] as ((b: Uint8Array, s: unknown) => unknown)[]) {
+    assert.throws(() => call(new Uint8Array([0x80]), 4n), TypeError);
   }
   same('pad', [[1], 4]);
   same('pad', ['ab', 4]);
