@@ -81,7 +81,10 @@ function inputOf(call: string, name: string, type: ts.Type, optional: boolean, c
   return { name, type: nullable ? 'unsized_buf_optional' : 'unsized_buf' };
 }
 
-/** Every crypto_* and randombytes_* function fourfold/sodium exports, with its parameters (less the output format). */
+/** The calls programs make: libsodium's, and libsodium.js's helpers on bytes and their encodings. */
+export const PROGRAM_CALL = /^(crypto_|randombytes_|(from|to)_(hex|base64|string)$|memcmp$|compare$|is_zero$|increment$|add$|pad$|unpad$|memzero$)/;
+
+/** Every crypto_* and randombytes_* function, and the helpers, fourfold/sodium exports, with its parameters (less the output format). */
 export function describeCalls(constants: Record<string, unknown>): CallDescription[] {
   const program = ts.createProgram([ENTRY], {
     strict: true,
@@ -96,7 +99,7 @@ export function describeCalls(constants: Record<string, unknown>): CallDescripti
   for (const symbol of checker.getExportsOfModule(module)) {
     const name = symbol.name;
     const signature = checker.getTypeOfSymbol(symbol).getCallSignatures()[0];
-    if (signature === undefined || !/^(crypto|randombytes)_/.test(name)) continue;
+    if (signature === undefined || !PROGRAM_CALL.test(name)) continue;
     const inputs = signature.getParameters().flatMap((p) => {
       if (p.name === 'outputFormat') return [];
       const declaration = p.valueDeclaration as ts.ParameterDeclaration | undefined;

@@ -9,7 +9,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sodium from 'fourfold/sodium';
 import { forEveryTier, NO_SODIUM } from '../helpers.js';
-import { describeCalls, familyOf } from './program-calls.js';
+import { describeCalls, familyOf, PROGRAM_CALL } from './program-calls.js';
 import { type CallDescription, type Lib, runPrograms } from './programs.js';
 import { loadSumo, mine, peer } from './peer.js';
 
@@ -30,8 +30,9 @@ const call = (name: string) => {
 };
 
 describe("the calls, from fourfold/sodium's declarations", () => {
-  it('every crypto_* and randombytes_* function is described, its output format left out', () => {
-    const exported = Object.keys(sodium).filter((k) => /^(crypto|randombytes)_/.test(k) && typeof (sodium as Record<string, unknown>)[k] === 'function');
+  it('every crypto_* and randombytes_* function and the helpers on bytes are described, output formats left out', () => {
+    const exported = Object.keys(sodium).filter((k) => PROGRAM_CALL.test(k) && typeof (sodium as Record<string, unknown>)[k] === 'function');
+    for (const helper of ['to_base64', 'from_hex', 'pad', 'unpad', 'increment', 'memzero', 'compare']) assert.ok(exported.includes(helper), helper);
     assert.deepEqual(calls.map((c) => c.name).sort(), exported.sort());
     assert.ok(calls.every((c) => c.inputs.every((i) => i.name !== 'outputFormat')));
   });

@@ -161,7 +161,9 @@ function inverseOf(name: string): string {
     .replace(/_push$/, '_pull')
     .replace(/^crypto_sign$/, 'crypto_sign_open')
     .replace(/^crypto_sign_detached$/, 'crypto_sign_verify_detached')
-    .replace(/_enc(_deterministic)?$/, '_dec');
+    .replace(/_enc(_deterministic)?$/, '_dec')
+    .replace(/^pad$/, 'unpad')
+    .replace(/^to_(hex|base64|string)$/, 'from_$1');
 }
 
 /** Runs `calls` calls of a random program from `seed` on `ours` and `theirs`. */
@@ -211,6 +213,8 @@ export function runPrograms(descriptions: readonly CallDescription[], ours: Lib,
     if (n === 'p') return pick([0, 1, 2]);
     if (/alg/.test(n)) return pick([0, 1, 2, 3]);
     if (/length|len$|bytes/.test(n)) return pick([0, 1, 15, 16, 17, 32, 63, 64, 65, 128, 1000]);
+    if (n === 'variant') return pick([1, 3, 5, 7, 0, 2, 8]);
+    if (n === 'blocksize') return pick([0, 1, 2, 16, 64, 255, 256, 1000]);
     if (/upper/.test(n)) return pick([0, 1, 2, 3, 255, 256, 2 ** 31, 2 ** 32 - 1]);
     return pick([0, 1, 2, 16, 32, 64, 255, 1000]);
   };
@@ -303,11 +307,12 @@ export function runPrograms(descriptions: readonly CallDescription[], ours: Lib,
       const pair = keyPairs.find((p) => key instanceof Uint8Array && shape(p[known], true) === shape(key, true));
       return known === 'publicKey' ? pair?.privateKey : pair?.publicKey;
     };
-    const sealedInput = d.inputs.find((i) => SEALED.test(i.name) && !named.has(i.name));
+    // The input the result goes to: a sealed one (ciphertext, signature, ...), else the first (unpad's buf).
+    const sealedInput = d.inputs.find((i) => SEALED.test(i.name) && !named.has(i.name)) ?? d.inputs[0];
     d.inputs.forEach((input, i) => {
       if (input.type === 'state') return;
       let v = named.get(input.name);
-      if (input === sealedInput) v = named.get('result');
+      if (input === sealedInput && named.has('result')) v = named.get('result');
       if (v === undefined && input.name === 'publicKey') v = half('privateKey');
       if (v === undefined && (input.name === 'privateKey' || input.name === 'secretKey')) v = half('publicKey');
       if (fitsInput(input, v)) args[i] = v instanceof Uint8Array ? v.slice() : v;
@@ -370,7 +375,7 @@ export function runPrograms(descriptions: readonly CallDescription[], ours: Lib,
     add(theirResult, d.output);
     const named = new Map<string, unknown>(d.inputs.map((input, i) => [input.name, args[i]]));
     const result = bytesOf(theirResult);
-    if (result instanceof Uint8Array) named.set('result', result);
+    if (result instanceof Uint8Array || typeof result === 'string') named.set('result', result);
     else if (result !== null && typeof result === 'object') for (const [k, v] of Object.entries(result)) named.set(k, bytesOf(v));
     lastReturned = { name: d.name, named };
     const pair = theirResult as { publicKey?: unknown; privateKey?: unknown } | null;
