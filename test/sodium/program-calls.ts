@@ -84,6 +84,16 @@ function inputOf(call: string, name: string, type: ts.Type, optional: boolean, c
 /** The calls programs make: libsodium's, and libsodium.js's helpers on bytes and their encodings. */
 export const PROGRAM_CALL = /^(crypto_|randombytes_|(from|to)_(hex|base64|string)$|memcmp$|compare$|is_zero$|increment$|add$|pad$|unpad$|memzero$)/;
 
+/** A group element of Ed25519 or Ristretto255, as a call returns one. */
+const POINT_RESULT = /^crypto_(core_(ed25519|ristretto255)_(random|from_hash|from_uniform|add|sub)|scalarmult_(ed25519|ristretto255)(_base)?(_noclamp)?)$/;
+
+/** The input name a call's bytes result goes by: beforenm's sharedKey, a keygen's key, a point's p. */
+function outputName(call: string): string | undefined {
+  if (call.endsWith('_beforenm')) return 'sharedKey';
+  if (call.endsWith('_keygen')) return 'key';
+  return POINT_RESULT.test(call) ? 'p' : undefined;
+}
+
 /** Every crypto_* and randombytes_* function, and the helpers, fourfold/sodium exports, with its parameters (less the output format). */
 export function describeCalls(constants: Record<string, unknown>): CallDescription[] {
   const program = ts.createProgram([ENTRY], {
@@ -113,7 +123,7 @@ export function describeCalls(constants: Record<string, unknown>): CallDescripti
       inputs,
       makesState: makesState ? familyOf(name) : undefined,
       freesState: inputs.some((i) => i.type === 'state') && /_final(_create|_verify)?$/.test(name),
-      output: /_beforenm$/.test(name) ? 'sharedKey' : /_keygen$/.test(name) ? 'key' : undefined,
+      output: outputName(name),
     });
   }
   return calls;

@@ -95,6 +95,7 @@ forEveryTier('random programs against libsodium-wrappers-sumo', (tier) => {
   it('over the seeds, nearly every call returned on both', opts, () => {
     const shared = calls.filter((c) => typeof (peer() as Lib)[c.name] === 'function');
     const never = shared.filter((c) => !returned.has(c.name)).map((c) => c.name);
-    assert.ok(never.length <= shared.length / 10, `never returned on both (${never.length} of ${shared.length}): ${never.join(' ')}`);
+    // 4 or 5 of 233 in Node 20 (an open or unpad whose seal or pad the programs did not reach): a twentieth is the bound.
+    assert.ok(never.length <= shared.length / 20, `never returned on both (${never.length} of ${shared.length}): ${never.join(' ')}`);
   });
 });

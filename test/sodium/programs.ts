@@ -79,6 +79,8 @@ const RANDOM =
   /keygen$|keypair$|_random$|^randombytes_(buf|random|uniform)$|_seal$|init_push$|^crypto_kem(_\w+)?_enc$|^crypto_pwhash(_scryptsalsa208sha256)?_str$/;
 /** Inputs that a call before may have made: the last bytes returned are offered to them. */
 const SEALED = /^(ciphertext|cipher|signedMessage|signature|mac|tag|header)$/;
+/** The names of a group element's inputs (p, q, libsodium.js's element): each takes the points calls returned as p. */
+const POINT = /^(p|q|element)$/;
 const LENGTHS = [0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 1000];
 const FORMATS = ['uint8array', 'hex', 'base64', 'text', undefined, null, 'bogus', 3];
 
@@ -230,7 +232,7 @@ export function runPrograms(descriptions: readonly CallDescription[], ours: Lib,
   const valid = (input: CallInput, call: string): unknown => {
     if (chance(0.7) && input.type !== 'uint' && input.type !== 'state') {
       const fits = (x: unknown) => fitsInput(input, x);
-      const latest = (recent.get(input.name) ?? []).filter(fits).at(-1);
+      const latest = (recent.get(POINT.test(input.name) ? 'p' : input.name) ?? []).filter(fits).at(-1);
       const seen = [latest, SEALED.test(input.name) ? lastBytes : undefined].filter(fits);
       const v = seen.length > 0 ? pick(seen) : undefined;
       if (v instanceof Uint8Array) return v.slice();
