@@ -16,8 +16,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fourfold from 'fourfold/sodium';
-import { describeCalls } from '../test/sodium/program-calls.js';
-import { type CallDescription, type CallInput, type Lib, runPrograms } from '../test/sodium/programs.js';
+import { type CallDescription, type CallInput, describeCalls } from '../test/sodium/program-calls.js';
+import { type Lib, runPrograms } from '../test/sodium/programs.js';
 
 /** An input of libsodium.js's descriptions: lengths and bounds as expressions of its constant functions. */
 interface SymbolInput {

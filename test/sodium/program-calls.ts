@@ -8,7 +8,33 @@
  */
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import type { CallDescription, CallInput } from './programs.js';
+
+/** One parameter: its name (libsodium.js's), its kind, and the numbers that bound it. */
+export interface CallInput {
+  readonly name: string;
+  /**
+   * buf (`length` bytes), buf_optional, unsized_buf (bytes or a string),
+   * unsized_buf_optional, minsized_buf (`length` bytes or more), uint,
+   * ranged_uint (`min` to `max`), u64, string (`length` characters),
+   * unsized_string, state (of `family`).
+   */
+  readonly type: string;
+  readonly length?: number;
+  readonly min?: number;
+  readonly max?: number;
+  readonly family?: string;
+}
+
+export interface CallDescription {
+  readonly name: string;
+  readonly inputs: readonly CallInput[];
+  /** The family of the state it returns (an _init), whole or as a result's `state`. */
+  readonly makesState?: string;
+  /** Whether libsodium.js frees the state it takes (a _final): it is not used again. */
+  readonly freesState: boolean;
+  /** The name its single byte result goes by as another call's input (beforenm's sharedKey). */
+  readonly output?: string;
+}
 
 const ENTRY = fileURLToPath(new URL('../../src/sodium/index.ts', import.meta.url));
 

@@ -9,8 +9,8 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sodium from 'fourfold/sodium';
 import { forEveryTier, NO_SODIUM } from '../helpers.js';
-import { describeCalls, familyOf, PROGRAM_CALL } from './program-calls.js';
-import { type CallDescription, type Lib, runPrograms } from './programs.js';
+import { type CallDescription, describeCalls, familyOf, PROGRAM_CALL } from './program-calls.js';
+import { type Lib, runPrograms } from './programs.js';
 import { loadSumo, mine, peer } from './peer.js';
 
 const opts = { skip: NO_SODIUM };
